@@ -1,0 +1,203 @@
+//! The contract between the checker and the objects it checks.
+//!
+//! A protocol object holds *all* the communication state of a program: the
+//! control state of every role and every message in transit. Its identity
+//! (`Eq + Hash`) is that state; the engine explores the object's runs by
+//! cloning it and probing non-blocking try-operations, the very operations
+//! that real threads run (in a loop, with parking) through the blocking API.
+
+use std::any::Any;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use dyn_clone::DynClone;
+
+/// A role, identified by its index in [`Protocol::roles`].
+///
+/// Indices keep the hot loop free of string comparisons; names are for
+/// people and for atomic propositions.
+pub type RoleId = usize;
+
+/// An operation that cannot complete now. It leaves the object unchanged
+/// and gives back what it was handed (the message, for a send), so that the
+/// caller can retry it later.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Refused<T = ()>(pub T);
+
+/// A protocol object: the communication of a program, explorable by the
+/// model checker and usable by real threads.
+///
+/// # Contract
+/// - **Non-blocking**: every try-operation returns at once.
+/// - **Deterministic**: the same call on equal objects gives equal results
+///   and equal objects. Every choice (which sender, which receiver, which
+///   message type) is an argument; the engine enumerates them.
+/// - **Refusal leaves no trace**: a refused operation leaves the object
+///   exactly as it was (the engine relies on this to probe cheaply, the
+///   blocking API to retry).
+/// - **State is identity**: two objects are equal iff every future behaviour
+///   is the same; `Hash` agrees with `Eq`. Messages compare by type name
+///   (see [`Message`]), so objects are compared by what is in transit, not by
+///   payload values.
+/// - The role list never changes over the life of the object.
+pub trait Protocol: Clone + Eq + Hash + Send + 'static {
+    /// Names of the roles; the index of a name is its [`RoleId`].
+    fn roles(&self) -> Vec<String>;
+
+    /// Names of the message types the protocol uses, if it knows them
+    /// (short names, as [`Message::type_name`] gives). Used to check the
+    /// names in formulas and to warn about types without a dummy; an empty
+    /// list means "whatever the dummies say".
+    fn type_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// `role` sends `msg` to `to`.
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>>;
+
+    /// `role` receives a message, from `from` if given, otherwise from any
+    /// sender the protocol allows (the engine probes each sender explicitly,
+    /// so `None` is for real threads that do not care).
+    fn try_recv(&mut self, role: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused>;
+
+    /// `role` closes its channel to `to`. Objects without closes keep the
+    /// default, which always refuses.
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        let _ = (role, to);
+        Err(Refused(()))
+    }
+
+    /// Whether the protocol has ended normally. Consulted only in states in
+    /// which no action is enabled: such a state is *terminated* if this says
+    /// so and *deadlocked* otherwise.
+    fn is_terminated(&self) -> bool {
+        false
+    }
+}
+
+/// What a message payload must be: clonable (the engine clones dummies),
+/// sendable between threads, printable in traces.
+pub trait Payload: DynClone + Any + Send + fmt::Debug {
+    /// The payload as `Any`, for downcasting.
+    fn as_any(&self) -> &dyn Any;
+    /// The boxed payload as `Any`, for downcasting by value.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<T: Clone + Any + Send + fmt::Debug> Payload for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+dyn_clone::clone_trait_object!(Payload);
+
+/// A message: a boxed payload that knows the name of its type.
+///
+/// The type name defaults to the Rust type's path (`chess::Move`); its last
+/// segment is the short name used in formulas (`<Move>`). Set it explicitly
+/// with [`Message::named`] (a `bool` dummy called `Boolean`).
+///
+/// Messages compare and hash by **type path only**: a protocol's state
+/// depends on which types are in transit, not on payload values.
+///
+/// ```
+/// use engine::Message;
+/// #[derive(Clone, Debug)]
+/// struct Move;
+/// let m = Message::new(Move);
+/// assert_eq!(m.type_name(), "Move");
+/// let b = Message::named("Boolean", true);
+/// assert_eq!(b.type_name(), "Boolean");
+/// assert_eq!(b.downcast_ref::<bool>(), Some(&true));
+/// ```
+#[derive(Clone)]
+pub struct Message {
+    type_path: Arc<str>,
+    payload: Box<dyn Payload>,
+}
+
+impl Message {
+    /// A message whose type name is the Rust type's path, without generic
+    /// arguments (`alloc::vec::Vec<u8>` is `alloc::vec::Vec`, short name `Vec`).
+    /// A `Message` passed in is returned as it is (so [`dummies!`] takes both).
+    pub fn new<T: Payload>(value: T) -> Self {
+        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
+            let any: Box<dyn Any> = Box::new(value);
+            return *any.downcast::<Message>().expect("TypeId checked just before");
+        }
+        let full = std::any::type_name::<T>();
+        let path = full.split('<').next().unwrap_or(full);
+        Message { type_path: Arc::from(path), payload: Box::new(value) }
+    }
+
+    /// A message with an explicit type name (a short name or a `::` path).
+    pub fn named<T: Payload>(type_name: impl AsRef<str>, value: T) -> Self {
+        Message { type_path: Arc::from(type_name.as_ref()), payload: Box::new(value) }
+    }
+
+    /// The short type name: the last `::` segment of the type path.
+    pub fn type_name(&self) -> &str {
+        self.type_path.rsplit("::").next().unwrap_or(&self.type_path)
+    }
+
+    /// The full type path as given or derived.
+    pub fn type_path(&self) -> &str {
+        &self.type_path
+    }
+
+    /// The payload, if it is a `T`.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.payload.as_any().downcast_ref::<T>()
+    }
+
+    /// The payload by value, if it is a `T`; the message back otherwise.
+    pub fn downcast<T: Any>(self) -> Result<T, Message> {
+        if self.payload.as_any().is::<T>() {
+            match self.payload.into_any().downcast::<T>() {
+                Ok(b) => Ok(*b),
+                Err(_) => unreachable!("checked with is::<T>() just before"),
+            }
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl PartialEq for Message {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_path == other.type_path
+    }
+}
+impl Eq for Message {}
+impl Hash for Message {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.type_path.hash(state);
+    }
+}
+impl fmt::Debug for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{}>({:?})", self.type_name(), self.payload)
+    }
+}
+
+/// Builds the list of dummy messages, one per message type, for a check.
+///
+/// ```
+/// use engine::{dummies, Message};
+/// #[derive(Clone, Debug)]
+/// struct Move;
+/// let d = dummies![Move, Message::named("Boolean", true)];
+/// assert_eq!(d.len(), 2);
+/// assert_eq!(d[1].type_name(), "Boolean");
+/// ```
+#[macro_export]
+macro_rules! dummies {
+    ($($e:expr),* $(,)?) => {
+        ::std::vec![$($crate::Message::new($e)),*]
+    };
+}

@@ -152,12 +152,12 @@ impl Message {
 
     /// The payload, if it is a `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
-        self.payload.as_any().downcast_ref::<T>()
+        (*self.payload).as_any().downcast_ref::<T>()
     }
 
     /// The payload by value, if it is a `T`; the message back otherwise.
     pub fn downcast<T: Any>(self) -> Result<T, Message> {
-        if self.payload.as_any().is::<T>() {
+        if (*self.payload).as_any().is::<T>() {
             match self.payload.into_any().downcast::<T>() {
                 Ok(b) => Ok(*b),
                 Err(_) => unreachable!("checked with is::<T>() just before"),

@@ -1,6 +1,9 @@
 //! prust: protocol unit testing for Rust by adaptation-based LTL model
-//! checking. This crate re-exports the three members.
+//! checking. This crate re-exports the three members and holds the runner
+//! of data-driven `.owl` property suites.
 
 pub use engine;
 pub use owl_lite;
 pub use protocols;
+
+pub mod suite;

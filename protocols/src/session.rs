@@ -1,0 +1,1 @@
+//! The blocking API that real threads use (to be written).

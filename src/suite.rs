@@ -1,0 +1,1 @@
+//! Data-driven `.owl` property suites (to be written).

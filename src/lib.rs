@@ -7,3 +7,9 @@ pub use owl_lite;
 pub use protocols;
 
 pub mod suite;
+
+// The README's Rust examples are compiled and run as doctests, so the front
+// page cannot drift from the code.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,1 +1,87 @@
-//! Data-driven `.owl` property suites (to be written).
+//! Data-driven property suites: folders of `.owl` files, every entry run as
+//! its own test.
+//!
+//! # Running a folder of suites
+//!
+//! Add a test target without the default harness and point it at a folder:
+//!
+//! ```toml
+//! [[test]]
+//! name = "owl"
+//! harness = false
+//! ```
+//!
+//! ```no_run
+//! // tests/owl.rs
+//! fn main() {
+//!     prust::suite::main("tests/owl");
+//! }
+//! ```
+//!
+//! Every `.owl` file under the folder (subfolders included) becomes a group
+//! of tests named `file::entry::runtime::semantics` (with the protocol's
+//! name after the entry when a file checks several protocols), so the usual
+//! test arguments work: `cargo test --test owl -- topologies`,
+//! `cargo test --test owl -- --list`, `--exact`, `--skip`, `--ignored`.
+//! A failing test prints the checker's report, counterexample included. A
+//! file that cannot be parsed is one failing test, `file::(file)`, whose
+//! message gives the line and column of every problem.
+//!
+//! # The file format
+//!
+//! ```text
+//! # Chess: white moves first, then the players alternate.
+//! protocol  chess                   # a bundled protocol, with parameters: token-star:4
+//! runtime   strict liberal          # optional; default: both
+//! semantics stutter omega           # optional; default: both
+//!
+//! # A formula exactly as Prut4j's .owl files have it, on the lines after `test`:
+//! test black_waits_for_white holds
+//!     !"black SEND <Move>" U "white SEND <Move>"
+//!
+//! test black_never_moves violated
+//! G !"black SEND <Move>"
+//! ```
+//!
+//! - `protocol SPEC [as NAME]`: the protocol to check (`protocols::bundled`
+//!   names, parameters after `:`). Repeat the line to check every entry on
+//!   several protocols; `NAME` (default: `SPEC`) appears in test names and
+//!   in verdict qualifiers.
+//! - `runtime` and `semantics`: which objects (`strict`, `liberal`) and
+//!   which semantics (`stutter`: finite runs are extended by stutter steps,
+//!   prust's default; `omega`: only infinite runs count, as in Prut4j)
+//!   every entry is checked on. Each combination is its own test.
+//! - `max-states N`: a limit on the search; reaching it is a failure
+//!   (*inconclusive* is never a pass).
+//! - `let NAME = FORMULA`: an abbreviation, usable as a bare word in later
+//!   formulas (`let R1 = "worker_1_ RECV <Boolean>"`, then `G(R1 => X S12)`).
+//!   It is replaced by the parenthesised formula. Formulas written out in
+//!   full work just as well.
+//! - `test NAME VERDICT…`, then the formula on the following lines (it ends
+//!   at the next directive). A directive is a line that *starts* (no
+//!   indentation) with `protocol`, `runtime`, `semantics`, `max-states`,
+//!   `let` or `test`; the formula may be indented or not.
+//! - Verdicts: `holds`, `violated`, or `error` (the check must be refused,
+//!   e.g. for a misspelt role; quoted strings after it must occur in the
+//!   error message: `error "worker_1_"`). A verdict can be qualified with
+//!   the protocol, runtime or semantics it is for, joined by `+`:
+//!   `holds@omega violated@stutter`, `violated@liberal+stutter`. For each
+//!   test the matching verdict with the most qualifiers counts; a tie
+//!   between different verdicts, or no matching verdict, is an error.
+//! - `#` starts a comment (outside quoted atoms).
+
+pub mod format;
+mod run;
+
+pub use format::{parse, Expected, Pos, Runtime, SemanticsName, Suite, SuiteError};
+pub use run::{check_entry, trials, Outcome};
+
+/// Runs every `.owl` suite under `dir` as a libtest-mimic test binary:
+/// parses the command line (filters, `--list`, …), runs the tests and exits.
+///
+/// A relative `dir` is taken from the current directory, which `cargo test`
+/// sets to the package's root.
+pub fn main(dir: impl AsRef<std::path::Path>) -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    libtest_mimic::run(&args, trials(dir.as_ref())).exit()
+}

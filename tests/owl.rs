@@ -1,5 +1,5 @@
-//! Runs every entry of every `.owl` suite under `tests/owl/` as its own test.
+//! Runs every entry of every `.owl` suite under `tests/owl/` as its own test
+//! (`cargo test --test owl -- topologies`, `cargo test --test owl -- --list`).
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    libtest_mimic::run(&args, Vec::new()).exit();
+    prust::suite::main("tests/owl");
 }

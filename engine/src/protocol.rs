@@ -59,7 +59,11 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// `role` receives a message, from `from` if given, otherwise from any
     /// sender the protocol allows (the engine probes each sender explicitly,
     /// so `None` is for real threads that do not care).
-    fn try_recv(&mut self, role: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused>;
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused>;
 
     /// `role` closes its channel to `to`. Objects without closes keep the
     /// default, which always refuses.
@@ -72,6 +76,14 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// which no action is enabled: such a state is *terminated* if this says
     /// so and *deadlocked* otherwise.
     fn is_terminated(&self) -> bool {
+        false
+    }
+
+    /// Whether `role` has finished its part of the protocol. Used only to
+    /// name the roles that are still waiting when a run deadlocks; the
+    /// default (`false`) lists every role as waiting.
+    fn is_finished(&self, role: RoleId) -> bool {
+        let _ = role;
         false
     }
 }
@@ -128,21 +140,32 @@ impl Message {
     pub fn new<T: Payload>(value: T) -> Self {
         if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
             let any: Box<dyn Any> = Box::new(value);
-            return *any.downcast::<Message>().expect("TypeId checked just before");
+            return *any
+                .downcast::<Message>()
+                .expect("TypeId checked just before");
         }
         let full = std::any::type_name::<T>();
         let path = full.split('<').next().unwrap_or(full);
-        Message { type_path: Arc::from(path), payload: Box::new(value) }
+        Message {
+            type_path: Arc::from(path),
+            payload: Box::new(value),
+        }
     }
 
     /// A message with an explicit type name (a short name or a `::` path).
     pub fn named<T: Payload>(type_name: impl AsRef<str>, value: T) -> Self {
-        Message { type_path: Arc::from(type_name.as_ref()), payload: Box::new(value) }
+        Message {
+            type_path: Arc::from(type_name.as_ref()),
+            payload: Box::new(value),
+        }
     }
 
     /// The short type name: the last `::` segment of the type path.
     pub fn type_name(&self) -> &str {
-        self.type_path.rsplit("::").next().unwrap_or(&self.type_path)
+        self.type_path
+            .rsplit("::")
+            .next()
+            .unwrap_or(&self.type_path)
     }
 
     /// The full type path as given or derived.

@@ -1,10 +1,118 @@
 //! owl-lite: LTL in Owl syntax, parsed, simplified and translated to Büchi
 //! automata.
 //!
-//! Pipeline: text ──[`ltl_parse`]──▶ [`Ltl`] ──simplify/negate──▶ [`Ltl`]
-//! ──translate──▶ [`Automaton`] (a transition-based generalised Büchi
-//! automaton with guards over atom indices) ──▶ HOA / DOT.
+//! Pipeline: text ──[`parse`]──▶ [`Ltl`] ──[`Ltl::simplify`] /
+//! [`Ltl::negate`]──▶ [`Ltl`] ──[`translate`]──▶ [`Automaton`] (a
+//! transition-based generalised Büchi automaton with guards over atom
+//! indices) ──[`Automaton::to_hoa`] / [`Automaton::to_dot`]──▶ text.
+//!
+//! ```
+//! use owl_lite::{parse, translate, TranslateOptions};
+//!
+//! let f = parse(r#"G ("req" -> F "ack")"#).unwrap();
+//! let aut = translate(&f.negate(), &TranslateOptions::default()).unwrap();
+//! // The violations: some request is never acknowledged.
+//! assert_eq!(aut.atoms, vec!["req".to_string(), "ack".to_string()]);
+//! assert!(aut.accepts_lasso(&[0b01], &[0b00]));   // req, then silence
+//! assert!(!aut.accepts_lasso(&[0b01], &[0b10]));  // req, then ack forever
+//! ```
+//!
+//! # Syntax
+//!
+//! | form | meaning |
+//! |------|---------|
+//! | `true`, `tt`, `1` / `false`, `ff`, `0` | constants |
+//! | `p0`, `req_1`, `aB` | atom: a lower-case letter or `_`, then letters, digits, `_` |
+//! | `"black SEND <Move>"` | quoted atom: any text without an unescaped `"`; `\"` is a quote, `\\` a backslash |
+//! | `!f` | not |
+//! | `f & g`, `f && g` | and |
+//! | `f \| g`, `f \|\| g` | or |
+//! | `f -> g`, `f => g` | implies |
+//! | `f <-> g`, `f <=> g` | equivalent |
+//! | `f ^ g` | exclusive or |
+//! | `X f`, `F f`, `G f` | next, finally (eventually), globally (always) |
+//! | `f U g`, `f W g` | until, weak until |
+//! | `f R g`, `f M g` | release, strong release |
+//! | `( f )` | grouping; formulas may span several lines |
+//!
+//! ## Precedence
+//!
+//! From the loosest to the tightest binding (Owl's order: the binary
+//! temporal operators and the implications bind *tighter* than `&` and `|`):
+//!
+//! | level | operators | associativity | example | reads as |
+//! |-------|-----------|---------------|---------|----------|
+//! | 1 | `\|` `\|\|` | n-ary | `a \| b & c` | `a \| (b & c)` |
+//! | 2 | `&` `&&` | n-ary | `a & b U c` | `a & (b U c)` |
+//! | 3 | `->` `<->` `^` `U` `W` `R` `M` | right | `a U b U c` | `a U (b U c)` |
+//! |   |   |   | `a -> b U c` | `a -> (b U c)` |
+//! |   |   |   | `a U b -> c` | `a U (b -> c)` |
+//! |   |   |   | `a & b -> c` | `a & (b -> c)` |
+//! | 4 | `!` `X` `F` `G` | prefix | `!a U b` | `(!a) U b` |
+//! |   |   |   | `F a U G b` | `(F a) U (G b)` |
+//! |   |   |   | `G F a -> X b` | `(G (F a)) -> (X b)` |
+//!
+//! When in doubt, parenthesise: `Display` for [`Ltl`] prints parentheses
+//! around every nested binary operator.
+//!
+//! ```
+//! use owl_lite::parse;
+//! assert_eq!(parse("a & b U c").unwrap(), parse("a & (b U c)").unwrap());
+//! assert_eq!(parse("a U b U c").unwrap(), parse("a U (b U c)").unwrap());
+//! assert_eq!(parse("!a U b").unwrap(), parse("(!a) U b").unwrap());
+//! assert_eq!(parse("a & b -> c").unwrap(), parse("a & (b -> c)").unwrap());
+//! ```
+//!
+//! ## Errors
+//!
+//! [`parse`] never panics. Errors carry the line, column, the offending text
+//! and what was expected, and display the line with a caret:
+//!
+//! ```
+//! let err = owl_lite::parse("G (a ->\n     F )").unwrap_err();
+//! assert_eq!((err.line(), err.column()), (2, 8));
+//! println!("{err}");
+//! // syntax error at line 2, column 8: expected a formula (an atom, a constant,
+//! // a unary operator or '('), found ')'
+//! //        F )
+//! //          ^
+//! ```
+//!
+//! # Formulas
+//!
+//! [`Ltl`] values are hash-consed: equal subformulas are one shared
+//! allocation, equality is a pointer comparison. [`Ltl::nnf`],
+//! [`Ltl::negate`] and [`Ltl::simplify`] (the rules are listed in
+//! [`simplify`]) rewrite them; [`Ltl::map_atoms`] substitutes atoms.
+//!
+//! # Translation
+//!
+//! [`translate`] builds a transition-based generalised Büchi automaton with
+//! Couvreur's tableau construction and then reduces it (see [`reduce`] and
+//! the `translate` module). Callers that know more about the atoms than a
+//! generic translator can say so in [`TranslateOptions`]: with
+//! [`TranslateOptions::mutually_exclusive`], impossible edges are dropped.
+//!
+//! # Limitations
+//!
+//! At most 64 distinct atoms per formula and 32 acceptance sets per
+//! automaton (typed [`TranslateError`]s otherwise). Parentheses nest at most
+//! [`ltl_parse::MAX_NESTING`] deep.
 
 pub mod automaton;
+pub mod ltl;
+pub mod ltl_parse;
+pub mod reduce;
+pub mod simplify;
+mod translate;
 
 pub use automaton::{AccSet, Automaton, Cube, Edge, Guard, StateId};
+pub use ltl::{Kind, Ltl};
+pub use ltl_parse::{parse, ParseError, ParseErrorKind};
+pub use translate::{translate, TranslateError, TranslateOptions};
+
+/// The negation of a formula, in negation normal form (same as
+/// [`Ltl::negate`]).
+pub fn negate(f: &Ltl) -> Ltl {
+    f.negate()
+}

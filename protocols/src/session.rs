@@ -1,1 +1,175 @@
-//! The blocking API that real threads use (to be written).
+//! The blocking API: real threads communicating through a protocol object.
+//!
+//! # Using it
+//!
+//! A session takes a protocol object and hands out one endpoint per role. A
+//! thread owns its endpoint and calls `send(to, value)`, `recv()`,
+//! `recv_from(from)` and `close(to)`; each call waits until the protocol
+//! allows the operation. Roles are named by their names (`"white"`) or, in
+//! hot loops, by the [`RoleId`](engine::RoleId) that `peer` resolves once.
+//!
+//! There are two sessions, one per runtime model:
+//!
+//! - [`Session`] takes any [`Protocol`](engine::Protocol) object (a
+//!   [`Strict`](crate::Strict) one, or your own) and keeps it under one lock:
+//!   every operation is checked against the one global state.
+//! - [`SplitSession`] takes an object that comes apart into roles
+//!   ([`Split`]: a [`Liberal`](crate::Liberal) one): each [`SplitEndpoint`]
+//!   owns its role's local state, roles share only one inbox per role, each
+//!   under its own lock, and no lock is common to all roles on the way of a
+//!   successful operation.
+//!
+//! ```
+//! use protocols::session::SplitSession;
+//! #[derive(Clone, Debug)]
+//! struct Move(&'static str);
+//!
+//! let session = SplitSession::new(protocols::chess::liberal());
+//! let mut white = session.endpoint("white").unwrap();
+//! let mut black = session.endpoint("black").unwrap();
+//! drop(session); // every role has its endpoint
+//! std::thread::scope(|s| {
+//!     s.spawn(move || white.send("black", Move("e4")).unwrap());
+//!     s.spawn(move || {
+//!         let m = black.recv_from("white").unwrap();
+//!         assert_eq!(m.downcast_ref::<Move>().unwrap().0, "e4");
+//!     });
+//! });
+//! ```
+//!
+//! # The code that is checked is the code that runs
+//!
+//! Every blocking call is a loop over the object's own non-blocking
+//! try-operations ([`engine::Protocol::try_send`] and friends), the very
+//! operations the model checker probes (a [`SplitSession`] runs the step
+//! functions that the object's try-operations are made of). An operation
+//! that is refused leaves the object unchanged (the `Protocol` contract) and
+//! parks the thread (crossbeam-utils `Parker`). In a [`Session`], the thread whose
+//! operation changes the object then re-tries every parked operation under
+//! the same lock, completes those the protocol now allows, and unparks their
+//! owners ("hand-off"): a parked thread is woken only when its operation has
+//! happened, never to find it still refused.
+//!
+//! # Run-time deadlock detection
+//!
+//! When every *live* endpoint is blocked, nobody can ever change the object
+//! again, so every blocked call returns [`Error::Deadlock`], which names each
+//! blocked role and what it waits for; the session is then poisoned (later
+//! calls fail with the same error), as a `Mutex` is by a panic. An endpoint
+//! that has been dropped (its thread finished) is not live. A role whose
+//! endpoint was never taken is live while the `Session` value exists
+//! (another thread may still take it) and not live after it is dropped.
+//!
+//! **No false alarm.** The classic mistake (the race the Discourje paper
+//! describes) is to count blocked threads: a thread that has just made
+//! progress, and thereby enabled a waiter, can still be counted as blocked,
+//! or two threads can each believe they are the last to block. Both
+//! sessions instead keep an *epoch*, bumped after every operation that
+//! changes the object, and a waiter counts as blocked only if its refused
+//! try saw the object as it is at the current epoch:
+//!
+//! - In a [`Session`], tries, epoch bumps, registrations and the decision
+//!   all happen under the one lock. At a decision no operation is half-done;
+//!   every live endpoint is registered as waiting (a thread between
+//!   operations, or one whose operation was completed by a hand-off but has
+//!   not woken yet, counts as running and prevents the decision); and each
+//!   waiter's operation was refused on the object exactly as it is now.
+//! - In a [`SplitSession`], a thread reads the epoch *before* its try and
+//!   registers that value; a successful step bumps the epoch *after* it is
+//!   done. Registration and decision happen under the detector lock, which
+//!   a thread leaves (deregisters) before it tries again. A thread is thus
+//!   never registered while it performs a step, so when every live endpoint
+//!   is registered, no step is in progress and every completed step has
+//!   bumped the epoch (the bump precedes its thread's next registration, and
+//!   the decision follows that registration under the lock). If a waiter's
+//!   registered epoch equals the current one, no step completed after it
+//!   read the epoch, and every step that completed before was visible to its
+//!   try (it completed, and bumped, before the read): the waiter was refused
+//!   on the current state of its local state and the inboxes.
+//!
+//! In both cases, the try-operations being deterministic, each waiter would
+//! be refused again, and no thread is left that could change anything. That
+//! is a deadlock.
+//!
+//! **No missed deadlock, no hang.** The decision is taken whenever the last
+//! live endpoint could have become blocked: when a thread registers as
+//! waiting, when an endpoint is dropped, and when the session is dropped.
+//! In a [`Session`], after every change all waiters are re-tried until none
+//! can go on, so when changes stop every waiter is at the current epoch. In
+//! a [`SplitSession`], a step wakes the role it may have enabled (the
+//! receiver of a send or close); and when every live endpoint is registered
+//! but some refusals are older than the current epoch, the decision wakes
+//! exactly those waiters to try again instead of declaring anything. Once
+//! steps stop, epochs stop, the re-tries register at the current epoch, and
+//! the last of them declares the deadlock. A waiter parks only after
+//! registering, and `Parker` keeps an unpark that arrives before the park,
+//! so no wake-up is lost.
+//!
+//! Panics: if protocol code panics inside a try-operation, the session is
+//! poisoned with [`Error::Panicked`] and every waiter is released (at the
+//! latest when the panicking thread's endpoint is dropped during unwinding).
+//!
+//! # Limitations
+//!
+//! A thread that waits on something other than its endpoint (a lock, I/O,
+//! another session) is not blocked as far as the session can tell, so a
+//! deadlock that involves it is not detected. A protocol violation (an
+//! operation the protocol never allows) blocks like any other refused
+//! operation; it is reported as part of a deadlock once the other roles are
+//! blocked or finished, with [`Deadlock::terminated`] telling whether the
+//! protocol had already ended.
+
+mod error;
+mod locked;
+mod split;
+
+pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
+pub use locked::{Endpoint, Session};
+pub use split::{Split, SplitEndpoint, SplitSession};
+
+use engine::{Message, Payload, RoleId};
+
+/// The blocking operations of an endpoint of either session, for code that
+/// runs on both runtimes (`fn white(ep: &mut impl BlockingEndpoint)`).
+pub trait BlockingEndpoint: Send {
+    /// This endpoint's role.
+    fn role(&self) -> RoleId;
+    /// Resolves a peer's name once, for hot loops.
+    fn peer(&self, role: impl ToRole) -> Result<RoleId, Error>;
+    /// Sends `value` to `to`, waiting until the protocol allows it.
+    fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error>;
+    /// Receives the next message the protocol allows, from any sender.
+    fn recv(&mut self) -> Result<(RoleId, Message), Error>;
+    /// Receives the next message from `from`.
+    fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error>;
+    /// Closes this role's channel to `to`.
+    fn close(&mut self, to: impl ToRole) -> Result<(), Error>;
+}
+
+macro_rules! blocking_endpoint {
+    ($ty:ident, $bound:path) => {
+        impl<P: $bound> BlockingEndpoint for $ty<P> {
+            fn role(&self) -> RoleId {
+                $ty::role(self)
+            }
+            fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
+                $ty::peer(self, role)
+            }
+            fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
+                $ty::send(self, to, value)
+            }
+            fn recv(&mut self) -> Result<(RoleId, Message), Error> {
+                $ty::recv(self)
+            }
+            fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
+                $ty::recv_from(self, from)
+            }
+            fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
+                $ty::close(self, to)
+            }
+        }
+    };
+}
+
+blocking_endpoint!(Endpoint, engine::Protocol);
+blocking_endpoint!(SplitEndpoint, Split);

@@ -1,0 +1,458 @@
+//! The benchmark's protocol objects, written by hand against
+//! [`engine::Protocol`], and a reference explorer that counts their states.
+//!
+//! Each model comes in two representations with the same behaviour:
+//! - [`Ring`], [`Star`]: what a straightforward hand-written object keeps,
+//!   a control flag or counter per role in a `Vec` and, per 1-capacity
+//!   channel, the [`Message`] in transit (a receive hands back exactly what
+//!   was sent);
+//! - [`PackedRing`], [`PackedStar`]: the same states as bitmasks. Faithful
+//!   too, because the only message type is the unit struct [`Token`]: a bit
+//!   says all there is to say about a channel's content.
+//!
+//! The Stateright models in `bench/peers/stateright` mirror both state for
+//! state; SPIN's Promela models in `bench/peers/spin` have one (SPIN's own)
+//! representation.
+
+use std::collections::{HashSet, VecDeque};
+
+use engine::{Message, Protocol, Refused, RoleId};
+
+/// The one message type of both models.
+#[derive(Clone, Debug)]
+pub struct Token;
+
+/// The only type name the objects accept (the short name of [`Token`]).
+const TOKEN: &str = "Token";
+
+/// Directed ring of `n` roles with 1-capacity channels: role i loops "send
+/// to i+1 mod n, then receive from i-1 mod n". Exactly C(2n, n) states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ring {
+    /// Per role: whether its next step is the send (else the receive).
+    sending: Vec<bool>,
+    /// `chan[i]`: the message in transit from role i to role i+1.
+    chan: Vec<Option<Message>>,
+}
+
+impl Ring {
+    pub fn new(n: usize) -> Ring {
+        assert!(n >= 2, "a ring needs two roles");
+        Ring {
+            sending: vec![true; n],
+            chan: vec![None; n],
+        }
+    }
+
+    /// The number of reachable states: C(2n, n).
+    pub fn expected_states(n: usize) -> u64 {
+        binomial(2 * n as u64, n as u64)
+    }
+
+    fn n(&self) -> usize {
+        self.sending.len()
+    }
+}
+
+impl Protocol for Ring {
+    fn roles(&self) -> Vec<String> {
+        (0..self.n()).map(|i| format!("r{i}")).collect()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        vec![TOKEN.to_string()]
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        let n = self.n();
+        if role >= n
+            || to != succ(role, n)
+            || !self.sending[role]
+            || self.chan[role].is_some()
+            || msg.type_name() != TOKEN
+        {
+            return Err(Refused(msg));
+        }
+        self.chan[role] = Some(msg);
+        self.sending[role] = false;
+        Ok(())
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let n = self.n();
+        if role >= n || self.sending[role] {
+            return Err(Refused(()));
+        }
+        let src = pred(role, n);
+        if from.is_some_and(|f| f != src) {
+            return Err(Refused(()));
+        }
+        let msg = self.chan[src].take().ok_or(Refused(()))?;
+        self.sending[role] = true;
+        Ok((src, msg))
+    }
+}
+
+/// A star: the hub (role 0) sends to leaves 1..=n round-robin, each leaf
+/// loops receiving from the hub. Exactly n * 2^n states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Star {
+    /// The leaf (0-based) the hub sends to next.
+    next: usize,
+    /// `chan[l]`: the message in transit from the hub to leaf l (role l+1).
+    chan: Vec<Option<Message>>,
+}
+
+impl Star {
+    pub fn new(leaves: usize) -> Star {
+        assert!(leaves >= 1, "a star needs a leaf");
+        Star {
+            next: 0,
+            chan: vec![None; leaves],
+        }
+    }
+
+    /// The number of reachable states: n * 2^n.
+    pub fn expected_states(n: usize) -> u64 {
+        (n as u64) << n
+    }
+}
+
+impl Protocol for Star {
+    fn roles(&self) -> Vec<String> {
+        let leaves = (1..=self.chan.len()).map(|l| format!("leaf{l}"));
+        std::iter::once("hub".to_string()).chain(leaves).collect()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        vec![TOKEN.to_string()]
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role != 0
+            || to != self.next + 1
+            || self.chan[self.next].is_some()
+            || msg.type_name() != TOKEN
+        {
+            return Err(Refused(msg));
+        }
+        self.chan[self.next] = Some(msg);
+        self.next = (self.next + 1) % self.chan.len();
+        Ok(())
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        if role == 0 || role > self.chan.len() || from.is_some_and(|f| f != 0) {
+            return Err(Refused(()));
+        }
+        let msg = self.chan[role - 1].take().ok_or(Refused(()))?;
+        Ok((0, msg))
+    }
+}
+
+thread_local! {
+    /// The token a packed object hands out on a receive (cloning a
+    /// `Message` is a reference-count increment; `Message::new` allocates).
+    static TOKEN_MSG: Message = Message::new(Token);
+}
+
+fn token() -> Message {
+    TOKEN_MSG.with(Message::clone)
+}
+
+/// [`Ring`] as two bitmasks (n <= 32).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PackedRing {
+    n: u8,
+    /// Bit i: role i's next step is the send.
+    sending: u32,
+    /// Bit i: the channel from role i to role i+1 holds the token.
+    full: u32,
+}
+
+impl PackedRing {
+    pub fn new(n: usize) -> PackedRing {
+        assert!((2..=32).contains(&n), "a packed ring has 2..=32 roles");
+        let all = u32::MAX >> (32 - n);
+        PackedRing {
+            n: n as u8,
+            sending: all,
+            full: 0,
+        }
+    }
+}
+
+impl Protocol for PackedRing {
+    fn roles(&self) -> Vec<String> {
+        (0..self.n).map(|i| format!("r{i}")).collect()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        vec![TOKEN.to_string()]
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        let n = self.n as usize;
+        let bit = 1u32.checked_shl(role as u32).unwrap_or(0);
+        if role >= n
+            || to != succ(role, n)
+            || self.sending & bit == 0
+            || self.full & bit != 0
+            || msg.type_name() != TOKEN
+        {
+            return Err(Refused(msg));
+        }
+        self.full |= bit;
+        self.sending &= !bit;
+        Ok(())
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let n = self.n as usize;
+        if role >= n || self.sending & (1 << role) != 0 {
+            return Err(Refused(()));
+        }
+        let src = pred(role, n);
+        if from.is_some_and(|f| f != src) || self.full & (1 << src) == 0 {
+            return Err(Refused(()));
+        }
+        self.full &= !(1 << src);
+        self.sending |= 1 << role;
+        Ok((src, token()))
+    }
+}
+
+/// [`Star`] as a counter and a bitmask (n <= 32 leaves).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PackedStar {
+    leaves: u8,
+    next: u8,
+    /// Bit l: the channel from the hub to leaf l (role l+1) holds the token.
+    full: u32,
+}
+
+impl PackedStar {
+    pub fn new(leaves: usize) -> PackedStar {
+        assert!(
+            (1..=32).contains(&leaves),
+            "a packed star has 1..=32 leaves"
+        );
+        PackedStar {
+            leaves: leaves as u8,
+            next: 0,
+            full: 0,
+        }
+    }
+}
+
+impl Protocol for PackedStar {
+    fn roles(&self) -> Vec<String> {
+        let leaves = (1..=self.leaves).map(|l| format!("leaf{l}"));
+        std::iter::once("hub".to_string()).chain(leaves).collect()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        vec![TOKEN.to_string()]
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        let next = self.next as usize;
+        if role != 0 || to != next + 1 || self.full & (1 << next) != 0 || msg.type_name() != TOKEN {
+            return Err(Refused(msg));
+        }
+        self.full |= 1 << next;
+        self.next = ((next + 1) % self.leaves as usize) as u8;
+        Ok(())
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        if role == 0 || role > self.leaves as usize || from.is_some_and(|f| f != 0) {
+            return Err(Refused(()));
+        }
+        let bit = 1 << (role - 1);
+        if self.full & bit == 0 {
+            return Err(Refused(()));
+        }
+        self.full &= !bit;
+        Ok((0, token()))
+    }
+}
+
+/// `(i + 1) % n` without a division (probes run hundreds of times per state).
+fn succ(i: usize, n: usize) -> usize {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
+}
+
+/// `(i + n - 1) % n` without a division.
+fn pred(i: usize, n: usize) -> usize {
+    if i == 0 {
+        n - 1
+    } else {
+        i - 1
+    }
+}
+
+pub fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// What [`explore`] found.
+pub struct Explored {
+    pub states: u64,
+    pub transitions: u64,
+    /// States in which no action is enabled.
+    pub stuck: u64,
+}
+
+/// Probe pruning for [`explore`], to measure what each would save an
+/// engine. Neither is in the engine; both are sound only under an
+/// assumption stated with the field.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pruning {
+    /// Probe only between the roles that [`Topology::peers`] names (needs
+    /// the object to declare its static communication topology, which the
+    /// `Protocol` trait cannot do today).
+    pub peers: bool,
+    /// Probe `try_recv(role, None)` first and skip the role's per-sender
+    /// receive probes when it is refused (sound if `None` means "from any
+    /// sender", as the trait's documentation says).
+    pub recv_any: bool,
+}
+
+/// The static communication topology of a bench model.
+pub trait Topology {
+    /// The roles that `role` may ever send to, receive from or close to.
+    fn peers(&self, role: RoleId) -> Vec<RoleId>;
+}
+
+impl Topology for Ring {
+    fn peers(&self, role: RoleId) -> Vec<RoleId> {
+        ring_peers(role, self.n())
+    }
+}
+
+impl Topology for PackedRing {
+    fn peers(&self, role: RoleId) -> Vec<RoleId> {
+        ring_peers(role, self.n as usize)
+    }
+}
+
+fn ring_peers(role: RoleId, n: usize) -> Vec<RoleId> {
+    let mut p = vec![succ(role, n), pred(role, n)];
+    p.dedup();
+    p
+}
+
+impl Topology for Star {
+    fn peers(&self, role: RoleId) -> Vec<RoleId> {
+        star_peers(role, self.chan.len())
+    }
+}
+
+impl Topology for PackedStar {
+    fn peers(&self, role: RoleId) -> Vec<RoleId> {
+        star_peers(role, self.leaves as usize)
+    }
+}
+
+fn star_peers(role: RoleId, leaves: usize) -> Vec<RoleId> {
+    if role == 0 {
+        (1..=leaves).collect()
+    } else {
+        vec![0]
+    }
+}
+
+/// Reference explorer, independent of the engine: breadth-first search over
+/// the object's states through its try-operations alone, probing every
+/// action of the full alphabet (sends with each dummy to every other role,
+/// receives from every other role, closes to every other role), less what
+/// `pruning` skips.
+///
+/// It probes in place on one working copy and clones only when a probe
+/// succeeds: the trait's contract says a refused operation leaves the
+/// object unchanged. Unpruned, this is the floor for any try-op based
+/// search that probes the whole alphabet in every state.
+pub fn explore<P: Protocol + Topology>(init: P, dummies: &[Message], pruning: Pruning) -> Explored {
+    let roles = init.roles().len();
+    let peers: Vec<Vec<RoleId>> = (0..roles)
+        .map(|r| {
+            if pruning.peers {
+                init.peers(r)
+            } else {
+                (0..roles).filter(|&p| p != r).collect()
+            }
+        })
+        .collect();
+    let mut seen: HashSet<P> = HashSet::new();
+    let mut queue = VecDeque::new();
+    seen.insert(init.clone());
+    queue.push_back(init);
+    let (mut transitions, mut stuck) = (0, 0);
+    let mut spare: Vec<Option<Message>> = vec![None; dummies.len()];
+    while let Some(state) = queue.pop_front() {
+        let mut work = state.clone();
+        let mut enabled = 0;
+        let mut found = |succ: &mut P, enabled: &mut u64| {
+            *enabled += 1;
+            let next = std::mem::replace(succ, state.clone());
+            if seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        };
+        for (role, peers) in peers.iter().enumerate() {
+            // The receive probe with `None` succeeds iff one with some
+            // sender does; on success, undo it by starting afresh.
+            let may_recv = !pruning.recv_any || {
+                let ok = work.try_recv(role, None).is_ok();
+                if ok {
+                    work = state.clone();
+                }
+                ok
+            };
+            for &peer in peers {
+                for (ty, dummy) in dummies.iter().enumerate() {
+                    // A refusal gives the message back for the next probe.
+                    let msg = spare[ty].take().unwrap_or_else(|| dummy.clone());
+                    match work.try_send(role, peer, msg) {
+                        Ok(()) => found(&mut work, &mut enabled),
+                        Err(Refused(msg)) => spare[ty] = Some(msg),
+                    }
+                }
+                if may_recv && work.try_recv(role, Some(peer)).is_ok() {
+                    found(&mut work, &mut enabled);
+                }
+                if work.try_close(role, peer).is_ok() {
+                    found(&mut work, &mut enabled);
+                }
+            }
+        }
+        transitions += enabled;
+        stuck += u64::from(enabled == 0);
+    }
+    Explored {
+        states: seen.len() as u64,
+        transitions,
+        stuck,
+    }
+}

@@ -1,0 +1,250 @@
+//! Engine benchmark of issue 3: product states per second and bytes per
+//! stored state on hand-written protocol objects whose state counts are
+//! known in closed form, checking a formula that holds (so the search is
+//! exhaustive). A bench binary, not a timed test.
+//!
+//! ```text
+//! cargo bench -p prust-engine --bench ring_star                 # all models, n = 4..=10
+//! cargo bench -p prust-engine --bench ring_star -- ring 12      # one model, one size
+//! cargo bench -p prust-engine --bench ring_star -- --reference ring 12
+//! cargo bench -p prust-engine --bench ring_star -- --formula 'G ("r0 SEND *" -> F "r1 RECV *")' ring 8
+//! ```
+//!
+//! Models: `ring`, `star` (objects with `Vec`s and the messages in transit)
+//! and `ring-packed`, `star-packed` (the same states as bitmasks); see
+//! `models`. The default formula is deadlock freedom, `G !"DEADLOCK"`;
+//! `--formula` checks another one, which must hold.
+//!
+//! `--reference` runs the engine-free reference explorer of `models` (plain
+//! BFS over the try-operations, no automaton) instead of the engine: the
+//! floor that any try-op based search pays for these objects. With
+//! `--prune peers,recv-any` it skips probes that an engine could skip with
+//! more knowledge (see `models::Pruning`), to measure what that would save.
+//!
+//! `PRUST_BENCH_CACHE_LIMIT=N` sets the engine's successor-cache limit (in
+//! entries) for experiments; the recorded figures use the default.
+//!
+//! Each line gives the state count next to the closed form (the run fails
+//! on a mismatch), the product states, the time, the rate (product states
+//! per second), and the growth of peak RSS over the RSS before the search,
+//! divided by the product states. For a clean memory figure run one model
+//! and size per process, as `bench/peers/run.sh` does.
+
+mod models;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use engine::{dummies, Checker, Protocol, Verdict};
+use models::{PackedRing, PackedStar, Pruning, Ring, Star, Token, Topology};
+
+/// The models, by the names the command line and `bench/peers` use.
+const MODELS: [&str; 4] = ["ring", "star", "ring-packed", "star-packed"];
+
+/// The default property: deadlock freedom. It holds on every model, so the
+/// search is exhaustive, and its automaton pairs every protocol state with
+/// one automaton state, so product states = protocol states.
+const DEADLOCK_FREE: &str = r#"G !"DEADLOCK""#;
+
+/// The command line.
+struct Options {
+    reference: bool,
+    pruning: Pruning,
+    formula: String,
+    jobs: Vec<(String, usize)>,
+}
+
+impl Options {
+    fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
+        let mut reference = false;
+        let mut pruning = Pruning::default();
+        let mut formula = DEADLOCK_FREE.to_string();
+        let mut rest = Vec::new();
+        let mut args = args;
+        while let Some(a) = args.next() {
+            match a.as_str() {
+                // `cargo bench` passes `--bench`.
+                "--bench" => {}
+                "--reference" => reference = true,
+                "--prune" => {
+                    for p in args
+                        .next()
+                        .ok_or("--prune needs peers,recv-any")?
+                        .split(',')
+                    {
+                        match p {
+                            "peers" => pruning.peers = true,
+                            "recv-any" => pruning.recv_any = true,
+                            _ => return Err(format!("unknown pruning {p:?} (peers, recv-any)")),
+                        }
+                    }
+                }
+                "--formula" => formula = args.next().ok_or("--formula needs a formula")?,
+                _ => rest.push(a),
+            }
+        }
+        let jobs = match rest.as_slice() {
+            [] => MODELS
+                .iter()
+                .flat_map(|m| (4..=10).map(move |n| (m.to_string(), n)))
+                .collect(),
+            [model, sizes @ ..] if !sizes.is_empty() => {
+                if !MODELS.contains(&model.as_str()) {
+                    return Err(format!("unknown model {model:?}"));
+                }
+                let size = |s: &String| match s.parse::<usize>() {
+                    Ok(n) if (2..=16).contains(&n) => Ok((model.clone(), n)),
+                    _ => Err(format!("size {s:?} is not a number in 2..=16")),
+                };
+                sizes.iter().map(size).collect::<Result<_, _>>()?
+            }
+            _ => return Err("a model needs at least one size".into()),
+        };
+        if (pruning.peers || pruning.recv_any) && !reference {
+            return Err("--prune applies to --reference only".into());
+        }
+        Ok(Options {
+            reference,
+            pruning,
+            formula,
+            jobs,
+        })
+    }
+}
+
+/// One measured search.
+struct Run {
+    /// Protocol states found.
+    states: u64,
+    /// States stored by the search (product states for the engine).
+    stored: u64,
+    transitions: u64,
+    secs: f64,
+}
+
+fn run_engine<P: Protocol>(init: P, formula: &str) -> Result<Run, String> {
+    let mut checker = Checker::new()
+        .progress(false)
+        .determinism_check(false)
+        .max_states(u64::MAX);
+    let cache_limit = std::env::var("PRUST_BENCH_CACHE_LIMIT").ok();
+    if let Some(entries) = cache_limit.and_then(|v| v.parse().ok()) {
+        checker = checker.cache_limit(entries);
+    }
+    let start = Instant::now();
+    let report = checker
+        .check(formula, init, dummies![Token])
+        .map_err(|e| e.to_string())?;
+    let secs = start.elapsed().as_secs_f64();
+    if !matches!(report.verdict, Verdict::Holds) {
+        return Err(format!("expected the property to hold:\n{report}"));
+    }
+    let s = &report.stats;
+    Ok(Run {
+        states: s.protocol_states,
+        stored: s.product_states,
+        transitions: s.transitions,
+        secs,
+    })
+}
+
+fn run_reference<P: Protocol + Topology>(init: P, pruning: Pruning) -> Run {
+    let start = Instant::now();
+    let e = models::explore(init, &dummies![Token], pruning);
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(e.stuck, 0, "the bench models never get stuck");
+    Run {
+        states: e.states,
+        stored: e.states,
+        transitions: e.transitions,
+        secs,
+    }
+}
+
+fn run<P: Protocol + Topology>(init: P, opts: &Options) -> Result<Run, String> {
+    if opts.reference {
+        Ok(run_reference(init, opts.pruning))
+    } else {
+        run_engine(init, &opts.formula)
+    }
+}
+
+/// A field of /proc/self/status in kB (VmRSS, VmHWM), 0 where unavailable.
+fn proc_status_kb(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+fn measure(model: &str, n: usize, opts: &Options) -> Result<(), String> {
+    let rss_before = proc_status_kb("VmRSS");
+    let run = match model {
+        "ring" => run(Ring::new(n), opts),
+        "star" => run(Star::new(n), opts),
+        "ring-packed" => run(PackedRing::new(n), opts),
+        "star-packed" => run(PackedStar::new(n), opts),
+        _ => unreachable!("checked by Options::parse"),
+    }
+    .map_err(|e| format!("{model} n={n}: {e}"))?;
+    let expected = if model.starts_with("ring") {
+        Ring::expected_states(n)
+    } else {
+        Star::expected_states(n)
+    };
+    let grown = proc_status_kb("VmHWM").saturating_sub(rss_before) * 1024;
+    let ok = run.states == expected;
+    println!(
+        "{} {model} n={n} states={} expected={expected} {} product={} transitions={} \
+         time={:.3}s rate={:.0}/s peak_rss_growth={:.1}MB bytes_per_stored={:.0}",
+        if opts.reference { "reference" } else { "prust" },
+        run.states,
+        if ok { "ok" } else { "MISMATCH" },
+        run.stored,
+        run.transitions,
+        run.secs,
+        run.stored as f64 / run.secs,
+        grown as f64 / 1e6,
+        grown as f64 / run.stored as f64,
+    );
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{model} n={n}: {} states, expected {expected}",
+            run.states
+        ))
+    }
+}
+
+fn main() -> ExitCode {
+    let opts = match Options::parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("ring_star: {e}");
+            eprintln!(
+                "usage: ring_star [--reference [--prune peers,recv-any]] [--formula LTL] [MODEL N...]   \
+                 MODEL: {}",
+                MODELS.join("|")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    if !opts.reference && opts.formula != DEADLOCK_FREE {
+        println!("formula: {}", opts.formula);
+    }
+    let mut failed = false;
+    for (model, n) in &opts.jobs {
+        if let Err(e) = measure(model, *n, &opts) {
+            eprintln!("ring_star: {e}");
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,244 @@
+//! The finite alphabet of concrete actions of one protocol object.
+//!
+//! Roles × {send: dummy types × receivers, recv: senders × types, close:
+//! peers}, plus two stutter letters (END and DEADLOCK) for the steps that
+//! extend a finite run (design §3). Letters are dense indices so that the
+//! search can test "does this edge allow this action" with one bit.
+
+use std::fmt;
+
+use crate::protocol::{Message, RoleId};
+
+/// What a role does in one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// The role sent a message.
+    Send,
+    /// The role received a message.
+    Recv,
+    /// The role closed its channel to the peer.
+    Close,
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ActionKind::Send => "SEND",
+            ActionKind::Recv => "RECV",
+            ActionKind::Close => "CLOSE",
+        })
+    }
+}
+
+/// A concrete action: one letter of the alphabet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Letter {
+    pub role: RoleId,
+    pub kind: ActionKind,
+    /// Index into [`Alphabet::types`]; meaningless for closes.
+    pub ty: usize,
+    /// Receiver of a send or close, sender of a receive.
+    pub peer: RoleId,
+}
+
+/// Index of a letter. The two stutter letters come after all actions.
+pub(crate) type LetterId = u32;
+
+/// A message type known to the check: a dummy, or a name the protocol
+/// declares without a dummy (`dummy` is then `None`).
+#[derive(Debug, Clone)]
+pub(crate) struct MsgType {
+    /// Full path as the message gives it (`chess::Move`), or the short name.
+    pub path: String,
+    pub dummy: Option<Message>,
+}
+
+impl MsgType {
+    pub fn short(&self) -> &str {
+        self.path.rsplit("::").next().unwrap_or(&self.path)
+    }
+}
+
+/// The alphabet of one protocol object and its dummies.
+#[derive(Debug, Clone)]
+pub(crate) struct Alphabet {
+    pub roles: Vec<String>,
+    pub types: Vec<MsgType>,
+    /// Number of types that have a dummy; they come first in `types`.
+    pub sendable: usize,
+    pub letters: Vec<Letter>,
+    recv_base: Vec<u32>,
+}
+
+impl Alphabet {
+    /// Builds the alphabet. Types with dummies come first (in the order of
+    /// the dummies, duplicates dropped), then the declared types that have
+    /// no dummy (they can still be *received* in principle, and naming them
+    /// in a formula gets a dedicated error).
+    pub fn new(roles: Vec<String>, dummies: Vec<Message>, declared: Vec<String>) -> Alphabet {
+        let mut types: Vec<MsgType> = Vec::new();
+        for d in dummies {
+            if !types.iter().any(|t| t.path == d.type_path()) {
+                types.push(MsgType {
+                    path: d.type_path().to_string(),
+                    dummy: Some(d),
+                });
+            }
+        }
+        let sendable = types.len();
+        for name in declared {
+            if !types.iter().any(|t| t.short() == name || t.path == name) {
+                types.push(MsgType {
+                    path: name,
+                    dummy: None,
+                });
+            }
+        }
+        let n = roles.len();
+        let nt = types.len();
+        let mut letters = Vec::new();
+        let mut recv_base = vec![];
+        for role in 0..n {
+            for peer in 0..n {
+                for ty in 0..nt {
+                    letters.push(Letter {
+                        role,
+                        kind: ActionKind::Send,
+                        ty,
+                        peer,
+                    });
+                }
+            }
+            recv_base.push(letters.len() as u32);
+            for peer in 0..n {
+                for ty in 0..nt {
+                    letters.push(Letter {
+                        role,
+                        kind: ActionKind::Recv,
+                        ty,
+                        peer,
+                    });
+                }
+            }
+            for peer in 0..n {
+                letters.push(Letter {
+                    role,
+                    kind: ActionKind::Close,
+                    ty: 0,
+                    peer,
+                });
+            }
+        }
+        Alphabet {
+            roles,
+            types,
+            sendable,
+            letters,
+            recv_base,
+        }
+    }
+
+    /// Number of action letters (the stutter letters excluded).
+    pub fn num_actions(&self) -> usize {
+        self.letters.len()
+    }
+
+    /// The stutter letter of a terminated state.
+    pub fn end(&self) -> LetterId {
+        self.letters.len() as LetterId
+    }
+
+    /// The stutter letter of a deadlocked state.
+    pub fn deadlock(&self) -> LetterId {
+        self.letters.len() as LetterId + 1
+    }
+
+    /// Number of letters, stutter letters included.
+    pub fn len(&self) -> usize {
+        self.letters.len() + 2
+    }
+
+    #[cfg(test)]
+    pub fn send(&self, role: RoleId, to: RoleId, ty: usize) -> LetterId {
+        let n = self.roles.len();
+        (role * (2 * n * self.types.len() + n) + to * self.types.len() + ty) as u32
+    }
+
+    pub fn recv(&self, role: RoleId, from: RoleId, ty: usize) -> LetterId {
+        self.recv_base[role] + (from * self.types.len() + ty) as u32
+    }
+
+    #[cfg(test)]
+    pub fn close(&self, role: RoleId, to: RoleId) -> LetterId {
+        let n = self.roles.len();
+        self.recv_base[role] + (n * self.types.len() + to) as u32
+    }
+
+    /// The type index of a received message, by its type path.
+    pub fn type_of(&self, msg: &Message) -> Option<usize> {
+        let path = msg.type_path();
+        self.types.iter().position(|t| t.path == path).or_else(|| {
+            let short = msg.type_name();
+            self.types
+                .iter()
+                .position(|t| t.dummy.is_none() && t.path == short)
+        })
+    }
+
+    /// The letter as people read it: `white SEND <Move> TO black`.
+    pub fn describe(&self, letter: LetterId) -> String {
+        if letter == self.end() {
+            return "(the protocol has terminated)".into();
+        }
+        if letter == self.deadlock() {
+            return "(deadlock)".into();
+        }
+        let l = self.letters[letter as usize];
+        let role = &self.roles[l.role];
+        let peer = &self.roles[l.peer];
+        match l.kind {
+            ActionKind::Send => format!("{role} SEND <{}> TO {peer}", self.types[l.ty].short()),
+            ActionKind::Recv => format!("{role} RECV <{}> FROM {peer}", self.types[l.ty].short()),
+            ActionKind::Close => format!("{role} CLOSE TO {peer}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug)]
+    struct Move;
+
+    #[test]
+    fn letters_are_dense_and_consistent() {
+        let a = Alphabet::new(
+            vec!["white".into(), "black".into(), "judge".into()],
+            vec![Message::new(Move), Message::named("Boolean", true)],
+            vec!["Move".into(), "Resign".into()],
+        );
+        assert_eq!(
+            a.types.len(),
+            3,
+            "Move deduplicated against its dummy, Resign added"
+        );
+        assert_eq!(a.sendable, 2);
+        for (i, l) in a.letters.iter().enumerate() {
+            let id = match l.kind {
+                ActionKind::Send => a.send(l.role, l.peer, l.ty),
+                ActionKind::Recv => a.recv(l.role, l.peer, l.ty),
+                ActionKind::Close if l.ty == 0 => a.close(l.role, l.peer),
+                ActionKind::Close => continue,
+            };
+            assert_eq!(id as usize, i);
+        }
+        assert_eq!(a.describe(a.send(0, 1, 0)), "white SEND <Move> TO black");
+        assert_eq!(
+            a.describe(a.recv(1, 0, 1)),
+            "black RECV <Boolean> FROM white"
+        );
+        assert_eq!(a.describe(a.close(2, 0)), "judge CLOSE TO white");
+        assert_eq!(a.type_of(&Message::named("Boolean", false)), Some(1));
+    }
+}

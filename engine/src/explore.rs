@@ -1,0 +1,562 @@
+//! The protocol side of the search: interning protocol objects and probing
+//! their actions, with a bounded successor cache.
+//!
+//! Every distinct protocol object is stored once, in `protos`, and named by
+//! its index everywhere else; a product state is then two small integers.
+//!
+//! Probing is *resumable*: the search asks for "the first enabled action at
+//! or after letter `l` that the automaton state wants", so a search frame
+//! needs only a letter cursor, never a copy of its successor list. The
+//! probes run on one scratch clone (a refused operation leaves the object
+//! unchanged, so the scratch is reused until a probe succeeds). Complete
+//! successor lists are cached in a fixed-size, direct-mapped cache so that
+//! the same protocol state paired with other automaton states — or checked
+//! against other formulas of a session — is not probed again; an evicted
+//! entry costs only re-probing, never correctness.
+
+use std::hash::BuildHasher;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
+
+use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::protocol::{Message, Protocol, Refused};
+
+/// Index of an interned protocol object.
+pub(crate) type ProtoId = u32;
+
+/// Why probing a state failed; the search adds the trace.
+#[derive(Debug)]
+pub(crate) enum ProbeError {
+    Panic { letter: LetterId, message: String },
+    Nondeterminism { letter: LetterId, detail: String },
+    Contract { letter: LetterId, detail: String },
+}
+
+/// Final avalanche (MurmurHash3's fmix64). The fast default hasher leaves
+/// the high bits of small, similar protocol states (a few integers that
+/// differ in one bit) poorly mixed, and the table uses the high bits as
+/// tags: without this, lookups degrade into long probe sequences.
+#[inline]
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// One direct-mapped cache slot: the successors of `proto` are
+/// `arena[start..start + len]`, valid if `epoch` is current.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    proto: ProtoId,
+    start: u32,
+    len: u32,
+    epoch: u32,
+}
+
+/// The letters an automaton state can use, as a bitset over probe slots
+/// (for receives, the slot of type 0 stands for every type).
+pub(crate) type Wanted<'a> = &'a [u64];
+
+#[inline]
+fn bit(set: &[u64], l: LetterId) -> bool {
+    set[l as usize >> 6] >> (l & 63) & 1 != 0
+}
+
+pub(crate) struct Explorer<P> {
+    pub alphabet: Alphabet,
+    protos: Vec<P>,
+    table: HashTable<ProtoId>,
+    hasher: DefaultHashBuilder,
+    slots: Vec<Slot>,
+    slot_shift: u32,
+    /// Successors `(letter, target)` of the cached states, in letter order.
+    arena: Vec<(LetterId, ProtoId)>,
+    arena_limit: usize,
+    epoch: u32,
+    /// A clone of `protos[scratch_of]`, kept between probes.
+    scratch: Option<(ProtoId, P)>,
+    /// One reusable message per sendable type (given back by refusals).
+    msgs: Vec<Option<Message>>,
+    pub determinism: bool,
+    /// The letter being probed, for the report if protocol code panics.
+    current: LetterId,
+    /// Bit per protocol state: it has been expanded before.
+    expanded: Vec<u64>,
+}
+
+impl<P: Protocol> Explorer<P> {
+    /// `cache_limit`: successor entries (8 bytes each) the cache may hold.
+    pub fn new(alphabet: Alphabet, cache_limit: usize, determinism: bool) -> Self {
+        let msgs = vec![None; alphabet.sendable];
+        let arena_limit = cache_limit.clamp(alphabet.len(), u32::MAX as usize / 2);
+        // About one slot per four entries, a power of two.
+        let slot_bits = (arena_limit / 4).max(2).ilog2().clamp(8, 24);
+        Explorer {
+            alphabet,
+            protos: Vec::new(),
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+            slots: vec![Slot::default(); 1 << slot_bits],
+            slot_shift: 32 - slot_bits,
+            arena: Vec::new(),
+            arena_limit,
+            epoch: 1,
+            scratch: None,
+            msgs,
+            determinism,
+            current: 0,
+            expanded: Vec::new(),
+        }
+    }
+
+    /// Records that `p` is being expanded; returns whether it had been
+    /// before. A state expanded once is probed lazily (it may never be
+    /// needed again); a state expanded again — with another automaton state
+    /// or for another formula — is worth caching.
+    pub fn mark_expanded(&mut self, p: ProtoId) -> bool {
+        let (w, b) = (p as usize / 64, p % 64);
+        if w >= self.expanded.len() {
+            self.expanded
+                .resize((w + 1).max(self.expanded.len() * 2), 0);
+        }
+        let before = self.expanded[w] >> b & 1 != 0;
+        self.expanded[w] |= 1 << b;
+        before
+    }
+
+    pub fn num_protos(&self) -> usize {
+        self.protos.len()
+    }
+
+    pub fn proto(&self, id: ProtoId) -> &P {
+        &self.protos[id as usize]
+    }
+
+    /// The index of `p`, storing it if it is new.
+    pub fn intern(&mut self, p: P) -> ProtoId {
+        let hash = mix(self.hasher.hash_one(&p));
+        let protos = &self.protos;
+        let hasher = &self.hasher;
+        match self.table.entry(
+            hash,
+            |&i| protos[i as usize] == p,
+            |&i| mix(hasher.hash_one(&protos[i as usize])),
+        ) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(v) => {
+                let id = protos.len() as ProtoId;
+                v.insert(id);
+                self.protos.push(p);
+                id
+            }
+        }
+    }
+
+    #[inline]
+    fn slot_of(&self, p: ProtoId) -> usize {
+        (p.wrapping_mul(0x9E37_79B1) >> self.slot_shift) as usize
+    }
+
+    /// The cached successors of `p`, if present.
+    #[inline]
+    fn cached(&self, p: ProtoId) -> Option<&[(LetterId, ProtoId)]> {
+        let s = self.slots[self.slot_of(p)];
+        (s.epoch == self.epoch && s.proto == p)
+            .then(|| &self.arena[s.start as usize..(s.start + s.len) as usize])
+    }
+
+    pub fn is_cached(&self, p: ProtoId) -> bool {
+        self.cached(p).is_some()
+    }
+
+    /// Probes the whole alphabet on `p` and caches the successors.
+    pub fn fill(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        if self.arena.len() + self.alphabet.len() > self.arena_limit {
+            self.arena.clear();
+            self.epoch = self.epoch.wrapping_add(1).max(1);
+        }
+        let start = self.arena.len();
+        let mut cursor = 0;
+        while let Some(found) = self.probe_from(p, &mut cursor, None)? {
+            self.arena.push(found);
+            cursor = next_slot(&self.alphabet, found.0);
+        }
+        let i = self.slot_of(p);
+        self.slots[i] = Slot {
+            proto: p,
+            start: start as u32,
+            len: (self.arena.len() - start) as u32,
+            epoch: self.epoch,
+        };
+        Ok(())
+    }
+
+    /// The first enabled action of `p` at or after letter `*cursor` that
+    /// `wanted` contains (all, if `None`), with its target; `*cursor` is
+    /// left at that letter's probe slot.
+    #[inline]
+    pub fn next_enabled(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        if let Some(list) = self.cached(p) {
+            let from = list.partition_point(|&(l, _)| l < *cursor);
+            let a = &self.alphabet;
+            let found = list[from..]
+                .iter()
+                .copied()
+                .find(|&(l, _)| wanted.is_none_or(|w| bit(w, probe_slot(a, l))));
+            if let Some((l, _)) = found {
+                *cursor = probe_slot(a, l);
+            }
+            return Ok(found);
+        }
+        self.probe_from(p, cursor, wanted)
+    }
+
+    /// Whether some action at all is enabled in `p`.
+    pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        let mut cursor = 0;
+        Ok(self.next_enabled(p, &mut cursor, None)?.is_some())
+    }
+
+    /// Probes slots from `*cursor` on, under `catch_unwind`.
+    fn probe_from(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        match catch_unwind(AssertUnwindSafe(|| self.probe_loop(p, cursor, wanted))) {
+            Ok(r) => r,
+            Err(payload) => {
+                // The unwound closure may have lost the scratch and a
+                // reusable message; start the next probe afresh.
+                self.scratch = None;
+                self.msgs.iter_mut().for_each(|m| *m = None);
+                let message = if let Some(s) = payload.downcast_ref::<&str>() {
+                    s.to_string()
+                } else if let Some(s) = payload.downcast_ref::<String>() {
+                    s.clone()
+                } else {
+                    "(non-string panic payload)".to_string()
+                };
+                Err(ProbeError::Panic {
+                    letter: self.current,
+                    message,
+                })
+            }
+        }
+    }
+
+    fn take_scratch(&mut self, p: ProtoId) -> P {
+        match self.scratch.take() {
+            Some((q, s)) if q == p => s,
+            _ => self.protos[p as usize].clone(),
+        }
+    }
+
+    /// Walks the probe slots from `*cursor` on in alphabet order (per role:
+    /// sends by receiver and type, receives by sender, closes by peer) and
+    /// stops at the first enabled one that `wanted` contains.
+    fn probe_loop(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        let a = &self.alphabet;
+        let (n, nt, sendable, n_actions) =
+            (a.roles.len(), a.types.len(), a.sendable, a.num_actions());
+        let block = 2 * n * nt + n;
+        let want = |slot: usize| wanted.is_none_or(|w| w[slot >> 6] >> (slot & 63) & 1 != 0);
+        let mut scratch = self.take_scratch(p);
+        let start = *cursor as usize;
+        let (mut role, mut off) = (start / block, start % block);
+        while role < n {
+            let base = role * block;
+            if off < n * nt {
+                let (mut to, mut ty) = (off / nt, off % nt);
+                while to < n {
+                    while to != role && ty < sendable {
+                        let slot = base + to * nt + ty;
+                        if want(slot)
+                            && self.probe_send(p, &mut scratch, role, to, ty, slot as LetterId)?
+                        {
+                            return Ok(Some(self.found(scratch, cursor, slot, slot as LetterId)));
+                        }
+                        ty += 1;
+                    }
+                    to += 1;
+                    ty = 0;
+                }
+                off = n * nt;
+            }
+            if off < 2 * n * nt {
+                let first = (off - n * nt).div_ceil(nt);
+                let any_wanted =
+                    (first..n).any(|from| from != role && want(base + n * nt + from * nt));
+                // One probe with `from: None` tells whether any sender is
+                // possible at all (contract of `try_recv`); the determinism
+                // check verifies that instead of relying on it.
+                let none_refused = any_wanted && !self.determinism && {
+                    self.current = (base + n * nt + first * nt) as LetterId;
+                    match scratch.try_recv(role, None) {
+                        Err(_) => true,
+                        Ok(_) => {
+                            scratch = self.protos[p as usize].clone();
+                            false
+                        }
+                    }
+                };
+                if any_wanted && !none_refused {
+                    for from in (first..n).filter(|&from| from != role) {
+                        let slot = base + n * nt + from * nt;
+                        if want(slot) {
+                            if let Some(letter) =
+                                self.probe_recv(p, &mut scratch, role, from, slot as LetterId)?
+                            {
+                                return Ok(Some(self.found(scratch, cursor, slot, letter)));
+                            }
+                        }
+                    }
+                }
+                off = 2 * n * nt;
+            }
+            for to in (off - 2 * n * nt..n).filter(|&to| to != role) {
+                let slot = base + 2 * n * nt + to;
+                if want(slot) && self.probe_close(p, &mut scratch, role, to, slot as LetterId)? {
+                    return Ok(Some(self.found(scratch, cursor, slot, slot as LetterId)));
+                }
+            }
+            role += 1;
+            off = 0;
+        }
+        *cursor = n_actions as LetterId;
+        self.scratch = Some((p, scratch));
+        Ok(None)
+    }
+
+    /// A probe succeeded: `scratch` is the successor. Interns it and leaves
+    /// a fresh scratch to be cloned on the next call.
+    #[inline]
+    fn found(
+        &mut self,
+        successor: P,
+        cursor: &mut LetterId,
+        slot: usize,
+        letter: LetterId,
+    ) -> (LetterId, ProtoId) {
+        *cursor = slot as LetterId;
+        (letter, self.intern(successor))
+    }
+
+    fn probe_send(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        to: usize,
+        ty: usize,
+        l: LetterId,
+    ) -> Result<bool, ProbeError> {
+        self.current = l;
+        let msg = match self.msgs[ty].take() {
+            Some(m) => m,
+            None => self.dummy(ty),
+        };
+        match scratch.try_send(role, to, msg) {
+            Err(Refused(m)) => {
+                self.msgs[ty] = Some(m);
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, d| {
+                        o.try_send(role, to, d.unwrap()).is_err()
+                    })?;
+                }
+                Ok(false)
+            }
+            Ok(()) => {
+                if self.determinism {
+                    let d = self.dummy(ty);
+                    self.check_success(p, scratch, l, move |o| o.try_send(role, to, d).is_ok())?;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn probe_close(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        to: usize,
+        l: LetterId,
+    ) -> Result<bool, ProbeError> {
+        self.current = l;
+        match scratch.try_close(role, to) {
+            Err(Refused(())) => {
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, _| o.try_close(role, to).is_err())?;
+                }
+                Ok(false)
+            }
+            Ok(()) => {
+                if self.determinism {
+                    self.check_success(p, scratch, l, move |o| o.try_close(role, to).is_ok())?;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Probes a receive from `from`; the letter depends on the type that
+    /// comes out.
+    fn probe_recv(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        from: usize,
+        l: LetterId,
+    ) -> Result<Option<LetterId>, ProbeError> {
+        self.current = l;
+        match scratch.try_recv(role, Some(from)) {
+            Err(Refused(())) => {
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, _| {
+                        o.try_recv(role, Some(from)).is_err()
+                    })?;
+                }
+                Ok(None)
+            }
+            Ok((sender, msg)) => {
+                let Some(ty) = self.alphabet.type_of(&msg) else {
+                    return Err(ProbeError::Contract {
+                        letter: l,
+                        detail: format!(
+                            "it received a message of type `{}`, which is neither a dummy's type nor \
+                             one of the protocol's type_names()",
+                            msg.type_path()
+                        ),
+                    });
+                };
+                if sender != from {
+                    return Err(ProbeError::Contract {
+                        letter: l,
+                        detail: format!(
+                            "try_recv(from: Some({from})) returned a message from role #{sender}"
+                        ),
+                    });
+                }
+                if self.determinism {
+                    let original = &self.protos[p as usize];
+                    if original.clone().try_recv(role, None).is_err() {
+                        return Err(ProbeError::Contract {
+                            letter: l,
+                            detail: "try_recv(from: None) was refused, but naming this sender succeeded \
+                                     (None must mean \"from any sender\")"
+                                .into(),
+                        });
+                    }
+                    let path = msg.type_path().to_string();
+                    self.check_success(p, scratch, l, move |o| {
+                        matches!(o.try_recv(role, Some(from)), Ok((s, m)) if s == from && m.type_path() == path)
+                    })?;
+                }
+                Ok(Some(self.alphabet.recv(role, from, ty)))
+            }
+        }
+    }
+
+    fn dummy(&self, ty: usize) -> Message {
+        self.alphabet.types[ty]
+            .dummy
+            .clone()
+            .expect("sendable types have a dummy")
+    }
+
+    /// Determinism check for a refusal: the object must be unchanged, and
+    /// the same probe on another clone must be refused too.
+    fn check_refusal(
+        &self,
+        p: ProtoId,
+        scratch: &P,
+        letter: LetterId,
+        probe: impl FnOnce(&mut P, Option<Message>) -> bool,
+    ) -> Result<(), ProbeError> {
+        let original = &self.protos[p as usize];
+        if scratch != original {
+            return Err(ProbeError::Contract {
+                letter,
+                detail: "it was refused but changed the object (a refusal must leave no trace)"
+                    .into(),
+            });
+        }
+        let mut twin = original.clone();
+        let l = &self.alphabet.letters[letter as usize];
+        let msg = (l.kind == ActionKind::Send).then(|| self.dummy(l.ty));
+        if !probe(&mut twin, msg) {
+            return Err(ProbeError::Nondeterminism {
+                letter,
+                detail: "was refused on one and succeeded on the other".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Determinism check for a success: the same probe on another clone
+    /// must succeed the same way and give an equal object.
+    fn check_success(
+        &self,
+        p: ProtoId,
+        scratch: &P,
+        letter: LetterId,
+        probe: impl FnOnce(&mut P) -> bool,
+    ) -> Result<(), ProbeError> {
+        let mut twin = self.protos[p as usize].clone();
+        if !probe(&mut twin) {
+            return Err(ProbeError::Nondeterminism {
+                letter,
+                detail: "succeeded on one and was refused (or gave another message) on the other"
+                    .into(),
+            });
+        }
+        if &twin != scratch {
+            return Err(ProbeError::Nondeterminism {
+                letter,
+                detail: "succeeded on both but left two different objects".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The probe slot of a letter: receives are probed once per sender, in the
+/// slot of type 0, whatever type comes out.
+#[inline]
+pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
+    let letter = a.letters[l as usize];
+    if letter.kind == ActionKind::Recv {
+        a.recv(letter.role, letter.peer, 0)
+    } else {
+        l
+    }
+}
+
+/// The probe slot after the one of letter `l`.
+#[inline]
+pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
+    let letter = a.letters[l as usize];
+    if letter.kind == ActionKind::Recv {
+        a.recv(letter.role, letter.peer, 0) + a.types.len() as LetterId
+    } else {
+        l + 1
+    }
+}

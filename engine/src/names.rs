@@ -1,0 +1,102 @@
+//! Name lookup with "did you mean" suggestions.
+//!
+//! A typo in a formula must never turn a property into one that holds
+//! vacuously, so every name an atom mentions is checked against the names
+//! that exist, and the error proposes the closest one.
+
+/// Levenshtein distance between two strings, by characters.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let subst = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The known name closest to `name`, if it is close enough to be a likely
+/// typo: at most a third of the longer name's length (at least 1) edits
+/// away, comparing case-insensitively first.
+pub(crate) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let lower = name.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for k in known {
+        let d = if k.to_lowercase() == lower {
+            0
+        } else {
+            edit_distance(&lower, &k.to_lowercase()) + 1
+        };
+        let budget = (name.chars().count().max(k.chars().count()) / 3).max(1) + 1;
+        if d <= budget && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k.to_string())
+}
+
+/// Whether `text` matches the glob `pattern`, in which `*` stands for any
+/// (possibly empty) sequence of characters.
+pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    // Classic greedy matcher with backtracking to the last star.
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("white", "white"), 0);
+        assert_eq!(edit_distance("whte", "white"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(closest("whte", ["white", "black"]), Some("white".into()));
+        assert_eq!(closest("White", ["white", "black"]), Some("white".into()));
+        assert_eq!(closest("zebra", ["white", "black"]), None);
+        assert_eq!(
+            closest("worker_2", ["worker_1", "worker_22", "master"]),
+            Some("worker_1".into())
+        );
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("*", ""));
+        assert!(glob_match("worker_*", "worker_12"));
+        assert!(glob_match("w*r*2", "worker_12"));
+        assert!(!glob_match("w*r*3", "worker_12"));
+        assert!(glob_match("white", "white"));
+        assert!(!glob_match("white", "whites"));
+        assert!(glob_match("*s", "whites"));
+    }
+}

@@ -1,0 +1,681 @@
+//! The product search: an on-the-fly emptiness check of
+//! (protocol runs) × (automaton of the negated formula).
+//!
+//! The automaton is a transition-based generalised Büchi automaton, so the
+//! check is Couvreur's SCC-based algorithm (Couvreur 1999, in the iterative
+//! form of Gaiser and Schwoon 2009): a depth-first search that keeps a stack
+//! of SCC roots, each with the union of the acceptance marks seen inside
+//! its (partial) SCC. When a back edge merges SCCs and the union covers all
+//! acceptance sets, an accepting cycle exists: the property is violated.
+//! It finds a violation as soon as the SCC closes, works directly on
+//! generalised acceptance (no degeneralisation blow-up), and needs one
+//! number per visited state.
+//!
+//! The search is iterative: one explicit stack of small frames, each naming
+//! its product state and the letter that led there (the parent link is the
+//! frame below), so arbitrarily deep runs cannot overflow the thread's stack.
+
+use std::collections::VecDeque;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use hashbrown::HashMap;
+
+use crate::alphabet::{Alphabet, LetterId};
+use crate::explore::{next_slot, probe_slot, Explorer, ProbeError, ProtoId};
+use crate::protocol::Protocol;
+use crate::report::{Ending, Limit, Stats, Step};
+use crate::{Error, Semantics};
+
+/// The automaton with each edge's guard evaluated on every letter.
+pub(crate) struct Prepared {
+    pub initial: u32,
+    /// Per state: first edge and number of edges.
+    state_edges: Vec<(u32, u32)>,
+    edges: Vec<PEdge>,
+    /// `words` bitset words per edge: bit `l` = letter `l` allowed.
+    bits: Vec<u64>,
+    /// Per state, `words` words: the probe slots some edge can use.
+    wanted: Vec<u64>,
+    /// Per state: whether it wants every probe slot (then the whole
+    /// alphabet is probed at once and cached).
+    wants_all: Vec<bool>,
+    words: usize,
+    pub all_acc: u32,
+}
+
+#[derive(Clone, Copy)]
+struct PEdge {
+    target: u32,
+    acc: u32,
+}
+
+impl Prepared {
+    /// `valuation(l)` gives the atoms (bit `i` = atom `i` of the automaton)
+    /// that hold on letter `l`.
+    pub fn new(
+        aut: &owl_lite::Automaton,
+        a: &Alphabet,
+        valuation: impl Fn(usize) -> u64,
+    ) -> Prepared {
+        let num_letters = a.len();
+        let vals: Vec<u64> = (0..num_letters).map(valuation).collect();
+        let words = num_letters.div_ceil(64);
+        let mut state_edges = Vec::new();
+        let mut edges = Vec::new();
+        let mut bits = Vec::new();
+        let mut wanted = Vec::new();
+        let mut wants_all = Vec::new();
+        for out in &aut.edges {
+            state_edges.push((edges.len() as u32, out.len() as u32));
+            let w0 = wanted.len();
+            wanted.resize(w0 + words, 0u64);
+            for e in out {
+                edges.push(PEdge {
+                    target: e.target as u32,
+                    acc: e.acc,
+                });
+                let base = bits.len();
+                bits.resize(base + words, 0u64);
+                for (l, &v) in vals.iter().enumerate() {
+                    if e.guard.eval(v) {
+                        bits[base + l / 64] |= 1 << (l % 64);
+                        if l < a.num_actions() {
+                            let slot = probe_slot(a, l as LetterId) as usize;
+                            wanted[w0 + slot / 64] |= 1 << (slot % 64);
+                        }
+                    }
+                }
+            }
+            let mut all = true;
+            let mut l = 0;
+            while (l as usize) < a.num_actions() {
+                let letter = a.letters[l as usize];
+                let probed = letter.role != letter.peer
+                    && (letter.kind != crate::ActionKind::Send || letter.ty < a.sendable);
+                if probed && wanted[w0 + l as usize / 64] >> (l % 64) & 1 == 0 {
+                    all = false;
+                    break;
+                }
+                l = next_slot(a, l);
+            }
+            wants_all.push(all);
+        }
+        let all_acc = if aut.acceptance_sets >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << aut.acceptance_sets) - 1
+        };
+        Prepared {
+            initial: aut.initial as u32,
+            state_edges,
+            edges,
+            bits,
+            wanted,
+            wants_all,
+            words,
+            all_acc,
+        }
+    }
+
+    pub fn num_states(&self) -> usize {
+        self.state_edges.len()
+    }
+
+    #[inline]
+    fn allows(&self, edge: u32, letter: LetterId) -> bool {
+        let w = self.bits[edge as usize * self.words + (letter as usize >> 6)];
+        w >> (letter & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn wanted(&self, q: u32) -> &[u64] {
+        &self.wanted[q as usize * self.words..(q as usize + 1) * self.words]
+    }
+}
+
+/// Options of one search.
+#[derive(Clone, Debug)]
+pub(crate) struct Limits {
+    pub max_states: u64,
+    pub max_depth: u64,
+    pub timeout: Option<Duration>,
+    pub progress: Option<bool>,
+    pub semantics: Semantics,
+}
+
+/// A lasso in the product, before it is turned into readable steps.
+pub(crate) struct RawLasso {
+    /// `(letter, proto, automaton state)` after each step, from the initial
+    /// state to the cycle anchor.
+    pub prefix: Vec<(LetterId, ProtoId, u32)>,
+    /// The cycle, ending back at the anchor.
+    pub cycle: Vec<(LetterId, ProtoId, u32)>,
+}
+
+pub(crate) enum Outcome {
+    Holds,
+    Violated(RawLasso),
+    Inconclusive(Limit),
+}
+
+const DEAD: u32 = u32::MAX;
+
+/// Visited product states → DFS number (0 = never seen, DEAD = SCC done).
+enum Visited {
+    /// For small automata: a flat array indexed by `proto * k + state`,
+    /// cheaper than hashing and smaller when most pairs occur.
+    Dense {
+        k: usize,
+        nums: Vec<u32>,
+    },
+    Sparse(HashMap<u64, u32>),
+}
+
+impl Visited {
+    fn new(k: usize) -> Visited {
+        if k <= 4 {
+            Visited::Dense {
+                k,
+                nums: Vec::new(),
+            }
+        } else {
+            Visited::Sparse(HashMap::new())
+        }
+    }
+
+    #[inline]
+    fn get(&self, p: ProtoId, q: u32) -> u32 {
+        match self {
+            Visited::Dense { k, nums } => {
+                nums.get(p as usize * k + q as usize).copied().unwrap_or(0)
+            }
+            Visited::Sparse(m) => m.get(&key(p, q)).copied().unwrap_or(0),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, p: ProtoId, q: u32, n: u32) {
+        match self {
+            Visited::Dense { k, nums } => {
+                let i = p as usize * *k + q as usize;
+                if i >= nums.len() {
+                    let want = (i + 1).max(nums.len() * 2).max(1024);
+                    nums.resize(want, 0);
+                }
+                nums[i] = n;
+            }
+            Visited::Sparse(m) => {
+                m.insert(key(p, q), n);
+            }
+        }
+    }
+}
+
+#[inline]
+fn key(p: ProtoId, q: u32) -> u64 {
+    (p as u64) << 32 | q as u64
+}
+
+/// One frame of the search stack. The letter that led to a frame is the
+/// `letter` of the frame below it (the parent link).
+#[derive(Clone, Copy)]
+struct Frame {
+    p: ProtoId,
+    q: u32,
+    /// Probe slot of the current letter, or the next slot to probe.
+    cursor: LetterId,
+    /// The current letter (valid with `HAS`) and its target.
+    letter: LetterId,
+    target: ProtoId,
+    /// Next edge of `q` to try with the current letter.
+    edge: u16,
+    flags: u16,
+}
+
+/// The frame has a current letter whose edges are being tried.
+const HAS: u16 = 1;
+/// Some action is enabled in the frame's protocol state.
+const ANY: u16 = 2;
+/// All actions (and the stutter step, if any) are done.
+const DONE: u16 = 4;
+
+impl Frame {
+    fn new(p: ProtoId, q: u32) -> Frame {
+        Frame {
+            p,
+            q,
+            cursor: 0,
+            letter: 0,
+            target: 0,
+            edge: 0,
+            flags: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Root {
+    num: u32,
+    /// Acceptance marks seen inside the SCC.
+    acc: u32,
+    /// Marks of the tree edge that entered this root.
+    in_acc: u32,
+}
+
+pub(crate) struct Search<'a, P> {
+    ex: &'a mut Explorer<P>,
+    aut: &'a Prepared,
+    limits: &'a Limits,
+    visited: Visited,
+    pub stats: Stats,
+    started: Instant,
+    progress_shown: bool,
+}
+
+impl<'a, P: Protocol> Search<'a, P> {
+    pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+        let stats = Stats {
+            automaton_states: aut.num_states() as u64,
+            ..Stats::default()
+        };
+        Search {
+            ex,
+            aut,
+            limits,
+            visited: Visited::new(aut.num_states()),
+            stats,
+            started: Instant::now(),
+            progress_shown: false,
+        }
+    }
+
+    /// The next product successor of the frame, advancing it.
+    #[inline]
+    fn next(&mut self, f: &mut Frame) -> Result<Option<(LetterId, ProtoId, u32, u32)>, ProbeError> {
+        let (first, ne) = self.aut.state_edges[f.q as usize];
+        if ne == 0 {
+            return Ok(None);
+        }
+        loop {
+            if f.flags & HAS != 0 {
+                while u32::from(f.edge) < ne {
+                    let e = first + u32::from(f.edge);
+                    f.edge += 1;
+                    if self.aut.allows(e, f.letter) {
+                        let edge = self.aut.edges[e as usize];
+                        return Ok(Some((f.letter, f.target, edge.target, edge.acc)));
+                    }
+                }
+                f.flags &= !HAS;
+                if f.flags & DONE != 0 {
+                    return Ok(None);
+                }
+                f.cursor = next_slot(&self.ex.alphabet, f.cursor);
+            }
+            if f.flags & DONE != 0 {
+                return Ok(None);
+            }
+            if f.flags == 0
+                && f.cursor == 0
+                && self.ex.mark_expanded(f.p)
+                && self.aut.wants_all[f.q as usize]
+                && !self.ex.is_cached(f.p)
+            {
+                self.ex.fill(f.p)?;
+            }
+            match self
+                .ex
+                .next_enabled(f.p, &mut f.cursor, Some(self.aut.wanted(f.q)))?
+            {
+                Some((letter, target)) => {
+                    f.letter = letter;
+                    f.target = target;
+                    f.edge = 0;
+                    f.flags |= HAS | ANY;
+                }
+                None => {
+                    f.flags |= DONE;
+                    let stutter = self.limits.semantics == Semantics::Stutter
+                        && f.flags & ANY == 0
+                        && !self.ex.any_enabled(f.p)?;
+                    if !stutter {
+                        return Ok(None);
+                    }
+                    let a = &self.ex.alphabet;
+                    f.letter = if self.ex.proto(f.p).is_terminated() {
+                        a.end()
+                    } else {
+                        a.deadlock()
+                    };
+                    f.target = f.p;
+                    f.edge = 0;
+                    f.flags |= HAS;
+                }
+            }
+        }
+    }
+
+    /// All product successors of `(p, q)`.
+    fn all_successors(
+        &mut self,
+        p: ProtoId,
+        q: u32,
+    ) -> Result<Vec<(LetterId, ProtoId, u32, u32)>, ProbeError> {
+        let mut f = Frame::new(p, q);
+        let mut out = Vec::new();
+        while let Some(s) = self.next(&mut f)? {
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    fn probe_error(&self, e: ProbeError, stack: &[Frame]) -> Error {
+        let below_top = &stack[..stack.len().saturating_sub(1)];
+        let trace = below_top
+            .iter()
+            .map(|f| self.ex.alphabet.describe(f.letter))
+            .collect();
+        probe_error(&self.ex.alphabet, e, trace)
+    }
+
+    pub fn run(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        let all = self.aut.all_acc;
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut roots: Vec<Root> = Vec::new();
+        let mut live: Vec<(ProtoId, u32)> = Vec::new();
+        let mut count: u32 = 1;
+        let mut truncated = false;
+        let q0 = self.aut.initial;
+        self.visited.set(initial, q0, 1);
+        roots.push(Root {
+            num: 1,
+            acc: 0,
+            in_acc: 0,
+        });
+        live.push((initial, q0));
+        stack.push(Frame::new(initial, q0));
+        self.stats.product_states = 1;
+        let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        let mut tick: u32 = 0;
+        let mut last_progress = self.started;
+        loop {
+            tick = tick.wrapping_add(1);
+            if tick & 4095 == 0 {
+                if let Some(limit) = self.limits.timeout {
+                    if self.started.elapsed() > limit {
+                        self.finish_progress();
+                        return Ok(Outcome::Inconclusive(Limit::Time(limit)));
+                    }
+                }
+                if last_progress.elapsed() >= Duration::from_secs(1) {
+                    last_progress = Instant::now();
+                    self.show_progress(stack.len());
+                }
+            }
+            let Some(mut top) = stack.last().copied() else {
+                break;
+            };
+            let next = self.next(&mut top);
+            let depth = stack.len();
+            stack[depth - 1] = top;
+            match next {
+                Err(e) => {
+                    self.finish_progress();
+                    return Err(self.probe_error(e, &stack));
+                }
+                Ok(Some((letter, p2, q2, acc))) => {
+                    self.stats.transitions += 1;
+                    let n = self.visited.get(p2, q2);
+                    if n == 0 {
+                        if depth as u64 > self.limits.max_depth {
+                            truncated = true;
+                            continue;
+                        }
+                        if count as u64 >= max_states {
+                            self.finish_progress();
+                            return Ok(Outcome::Inconclusive(Limit::States(
+                                self.limits.max_states,
+                            )));
+                        }
+                        count += 1;
+                        self.stats.product_states = count as u64;
+                        self.visited.set(p2, q2, count);
+                        roots.push(Root {
+                            num: count,
+                            acc: 0,
+                            in_acc: acc,
+                        });
+                        live.push((p2, q2));
+                        stack.push(Frame::new(p2, q2));
+                        self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
+                    } else if n != DEAD {
+                        // A cycle closes: merge every SCC above the target's.
+                        let mut a = acc;
+                        while roots.last().is_some_and(|r| r.num > n) {
+                            let r = roots.pop().expect("checked non-empty");
+                            a |= r.acc | r.in_acc;
+                        }
+                        let root = roots.last_mut().expect("the target's root is on the stack");
+                        root.acc |= a;
+                        if root.acc & all == all {
+                            let scc_root = root.num;
+                            self.finish_progress();
+                            let lasso = self.lasso(&stack, (letter, p2, q2, acc), scc_root)?;
+                            return Ok(Outcome::Violated(lasso));
+                        }
+                    }
+                }
+                Ok(None) => {
+                    stack.pop();
+                    let n = self.visited.get(top.p, top.q);
+                    if roots.last().is_some_and(|r| r.num == n) {
+                        roots.pop();
+                        // The SCC is complete and has no accepting cycle.
+                        while let Some((p, q)) = live.pop() {
+                            self.visited.set(p, q, DEAD);
+                            if (p, q) == (top.p, top.q) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.finish_progress();
+        if truncated {
+            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+        }
+        Ok(Outcome::Holds)
+    }
+
+    /// Builds the lasso after the edge `closing` from the stack's top
+    /// completed an accepting SCC rooted at DFS number `scc_root`: the
+    /// stack is the prefix, and the cycle is stitched together by
+    /// breadth-first searches inside the SCC, one per missing acceptance
+    /// set, then back to the top of the stack.
+    fn lasso(
+        &mut self,
+        stack: &[Frame],
+        closing: (LetterId, ProtoId, u32, u32),
+        scc_root: u32,
+    ) -> Result<RawLasso, Error> {
+        let prefix: Vec<_> = stack
+            .windows(2)
+            .map(|w| (w[0].letter, w[1].p, w[1].q))
+            .collect();
+        let top = stack.last().expect("non-empty stack");
+        let anchor = (top.p, top.q);
+        let (letter, p2, q2, acc) = closing;
+        let mut cycle = vec![(letter, p2, q2)];
+        let mut missing = self.aut.all_acc & !acc;
+        let mut at = (p2, q2);
+        while missing != 0 {
+            let m = missing;
+            let seg = self
+                .bfs(at, scc_root, |acc, _| acc & m != 0)
+                .map_err(|e| self.probe_error(e, stack))?
+                .expect("an accepting SCC has edges with every acceptance mark");
+            let last_acc = seg.last().expect("non-empty").3;
+            missing &= !last_acc;
+            at = (seg.last().unwrap().1, seg.last().unwrap().2);
+            cycle.extend(seg.into_iter().map(|(l, p, q, _)| (l, p, q)));
+        }
+        if at != anchor {
+            let seg = self
+                .bfs(at, scc_root, |_, t| t == anchor)
+                .map_err(|e| self.probe_error(e, stack))?
+                .expect("an SCC is strongly connected");
+            cycle.extend(seg.into_iter().map(|(l, p, q, _)| (l, p, q)));
+        }
+        Ok(RawLasso { prefix, cycle })
+    }
+
+    /// Shortest path inside the SCC from `from` whose last edge satisfies
+    /// `goal(acc, target)`.
+    #[allow(clippy::type_complexity)]
+    fn bfs(
+        &mut self,
+        from: (ProtoId, u32),
+        scc_root: u32,
+        goal: impl Fn(u32, (ProtoId, u32)) -> bool,
+    ) -> Result<Option<Vec<(LetterId, ProtoId, u32, u32)>>, ProbeError> {
+        let mut parent: HashMap<(ProtoId, u32), ((ProtoId, u32), LetterId, u32)> = HashMap::new();
+        let mut queue = VecDeque::from([from]);
+        while let Some(x) = queue.pop_front() {
+            for (letter, p, q, acc) in self.all_successors(x.0, x.1)? {
+                let n = self.visited.get(p, q);
+                if n == 0 || n == DEAD || n < scc_root {
+                    continue;
+                }
+                if goal(acc, (p, q)) {
+                    let mut path = vec![(letter, p, q, acc)];
+                    let mut cur = x;
+                    while cur != from {
+                        let (prev, l, a) = parent[&cur];
+                        path.push((l, cur.0, cur.1, a));
+                        cur = prev;
+                    }
+                    path.reverse();
+                    return Ok(Some(path));
+                }
+                if (p, q) != from && !parent.contains_key(&(p, q)) {
+                    parent.insert((p, q), (x, letter, acc));
+                    queue.push_back((p, q));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn progress_wanted(&self) -> bool {
+        self.limits
+            .progress
+            .unwrap_or_else(|| std::io::stderr().is_terminal())
+    }
+
+    fn show_progress(&mut self, depth: usize) {
+        if !self.progress_wanted() {
+            return;
+        }
+        let secs = self.started.elapsed().as_secs_f64();
+        let s = &self.stats;
+        eprint!(
+            "\rprust: {} states, {} transitions, depth {}, {:.0} states/s   ",
+            s.product_states,
+            s.transitions,
+            depth,
+            s.product_states as f64 / secs
+        );
+        let _ = std::io::stderr().flush();
+        self.progress_shown = true;
+    }
+
+    fn finish_progress(&mut self) {
+        self.stats.protocol_states = self.ex.num_protos() as u64;
+        if self.progress_shown {
+            eprintln!();
+            self.progress_shown = false;
+        }
+    }
+}
+
+pub(crate) fn probe_error(alphabet: &Alphabet, e: ProbeError, trace: Vec<String>) -> Error {
+    match e {
+        ProbeError::Panic { letter, message } => Error::ProtocolPanic {
+            action: describe_probe(alphabet, letter),
+            message,
+            trace,
+        },
+        ProbeError::Nondeterminism { letter, detail } => Error::Nondeterminism {
+            action: describe_probe(alphabet, letter),
+            detail,
+            trace,
+        },
+        ProbeError::Contract { letter, detail } => Error::Contract {
+            action: describe_probe(alphabet, letter),
+            detail,
+            trace,
+        },
+    }
+}
+
+/// A probe as people read it; receives are probed before their type is
+/// known, so they are named without one.
+fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
+    let l = alphabet.letters[letter as usize];
+    if l.kind == crate::ActionKind::Recv {
+        format!(
+            "{} RECV FROM {}",
+            alphabet.roles[l.role], alphabet.roles[l.peer]
+        )
+    } else {
+        alphabet.describe(letter)
+    }
+}
+
+/// Turns a raw lasso into readable steps; a lasso that reaches a stutter
+/// step is a finite run followed by its ending.
+pub(crate) fn steps_of<P: Protocol>(
+    ex: &Explorer<P>,
+    raw: &RawLasso,
+) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
+    let a = &ex.alphabet;
+    let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
+    let step = |&(letter, _, q): &(LetterId, ProtoId, u32)| {
+        let l = a.letters[letter as usize];
+        let close = l.kind == crate::ActionKind::Close;
+        Step {
+            role: l.role,
+            role_name: a.roles[l.role].clone(),
+            kind: l.kind,
+            type_name: (!close).then(|| a.types[l.ty].short().to_string()),
+            peer: l.peer,
+            peer_name: a.roles[l.peer].clone(),
+            automaton_state: q as usize,
+            message: (l.kind == crate::ActionKind::Send)
+                .then(|| a.types[l.ty].dummy.clone())
+                .flatten(),
+        }
+    };
+    let all = raw.prefix.iter().chain(&raw.cycle);
+    if let Some(&(letter, p, _)) = all.clone().find(|s| is_stutter(s.0)) {
+        let steps = all.take_while(|s| !is_stutter(s.0)).map(step).collect();
+        let ending = if letter == a.end() {
+            Ending::Terminated
+        } else {
+            let obj = ex.proto(p);
+            let waiting = (0..a.roles.len())
+                .filter(|&r| !obj.is_finished(r))
+                .map(|r| a.roles[r].clone())
+                .collect();
+            Ending::Deadlock { waiting }
+        };
+        return (steps, Vec::new(), Some(ending));
+    }
+    (
+        raw.prefix.iter().map(step).collect(),
+        raw.cycle.iter().map(step).collect(),
+        None,
+    )
+}

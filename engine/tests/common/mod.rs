@@ -1,0 +1,444 @@
+//! Shared test material: an explicit labelled transition system wrapped as
+//! a `Protocol`, a brute-force reference checker, and a direct evaluator of
+//! LTL formulas on lassos. Written separately from the engine and kept
+//! simple enough to be obviously correct.
+
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet};
+
+use engine::{ActionKind, Counterexample, Ending, Message, Protocol, Refused, RoleId};
+use owl_lite::{Kind, Ltl};
+
+/// A label of the explicit LTS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub role: usize,
+    pub kind: ActionKind,
+    /// Message type index (ignored for closes).
+    pub ty: usize,
+    pub peer: usize,
+}
+
+/// An explicit, deterministic LTS. Message types are `T0`, `T1`, ….
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Lts {
+    pub roles: usize,
+    pub types: usize,
+    /// Outgoing transitions per state.
+    pub trans: Vec<Vec<(Label, usize)>>,
+    pub terminal: Vec<bool>,
+}
+
+impl Lts {
+    pub fn type_name(ty: usize) -> String {
+        format!("T{ty}")
+    }
+
+    pub fn role_name(r: usize) -> String {
+        format!("r{r}")
+    }
+
+    pub fn dummies(&self) -> Vec<Message> {
+        (0..self.types)
+            .map(|t| Message::named(Self::type_name(t), ()))
+            .collect()
+    }
+
+    /// Makes the LTS deterministic in the sense of the Protocol contract:
+    /// at most one transition per probe (send: role, peer, type; receive
+    /// and close: role, peer), no self-communication.
+    pub fn normalise(mut self) -> Lts {
+        for out in &mut self.trans {
+            let mut seen = HashSet::new();
+            out.retain(|(l, _)| {
+                let key = (
+                    l.role,
+                    l.kind,
+                    l.peer,
+                    if l.kind == ActionKind::Send { l.ty } else { 0 },
+                );
+                l.role != l.peer && seen.insert(key)
+            });
+        }
+        self
+    }
+}
+
+/// The LTS as a protocol object: the current state, sharing the LTS.
+#[derive(Debug, Clone)]
+pub struct LtsProtocol {
+    pub lts: std::sync::Arc<Lts>,
+    pub state: usize,
+}
+
+impl PartialEq for LtsProtocol {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+    }
+}
+impl Eq for LtsProtocol {}
+impl std::hash::Hash for LtsProtocol {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.state.hash(h)
+    }
+}
+
+impl LtsProtocol {
+    pub fn new(lts: Lts) -> Self {
+        LtsProtocol {
+            lts: std::sync::Arc::new(lts),
+            state: 0,
+        }
+    }
+
+    fn find(&self, f: impl Fn(&Label) -> bool) -> Option<(Label, usize)> {
+        self.lts.trans[self.state]
+            .iter()
+            .copied()
+            .find(|(l, _)| f(l))
+    }
+}
+
+impl Protocol for LtsProtocol {
+    fn roles(&self) -> Vec<String> {
+        (0..self.lts.roles).map(Lts::role_name).collect()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        let name = msg.type_name().to_string();
+        match self.find(|l| {
+            l.kind == ActionKind::Send
+                && l.role == role
+                && l.peer == to
+                && Lts::type_name(l.ty) == name
+        }) {
+            Some((_, t)) => {
+                self.state = t;
+                Ok(())
+            }
+            None => Err(Refused(msg)),
+        }
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        match self.find(|l| {
+            l.kind == ActionKind::Recv && l.role == role && from.is_none_or(|f| f == l.peer)
+        }) {
+            Some((l, t)) => {
+                self.state = t;
+                Ok((l.peer, Message::named(Lts::type_name(l.ty), ())))
+            }
+            None => Err(Refused(())),
+        }
+    }
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        match self.find(|l| l.kind == ActionKind::Close && l.role == role && l.peer == to) {
+            Some((_, t)) => {
+                self.state = t;
+                Ok(())
+            }
+            None => Err(Refused(())),
+        }
+    }
+    fn is_terminated(&self) -> bool {
+        self.lts.terminal[self.state]
+    }
+}
+
+/// A letter of a run as the tests see it: an action, or a stutter step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Letter {
+    Act(Label),
+    End,
+    Deadlock,
+}
+
+/// Independent matcher for the atom forms the tests generate:
+/// `ROLE ACTION TYPE [TO|FROM PEER]` with whole-word `*`, `<Tn>` types,
+/// and `END`, `DEADLOCK`, `True`, `False`.
+pub fn atom_holds(atom: &str, letter: Letter) -> bool {
+    let w: Vec<&str> = atom.split_whitespace().collect();
+    match (w.as_slice(), letter) {
+        (["True"], _) => true,
+        (["False"], _) => false,
+        (["END"], l) => l == Letter::End,
+        (["DEADLOCK"], l) => l == Letter::Deadlock,
+        (_, Letter::End | Letter::Deadlock) => false,
+        ([role, action, ty, rest @ ..], Letter::Act(l)) => {
+            let kind = match *action {
+                "SEND" => Some(ActionKind::Send),
+                "RECV" => Some(ActionKind::Recv),
+                "CLOSE" => Some(ActionKind::Close),
+                "*" => None,
+                _ => panic!("test atom {atom:?}"),
+            };
+            let role_ok = *role == "*" || *role == Lts::role_name(l.role);
+            let kind_ok = kind.is_none_or(|k| k == l.kind);
+            let ty_ok = *ty == "*"
+                || (l.kind != ActionKind::Close && *ty == format!("<{}>", Lts::type_name(l.ty)));
+            let peer_ok = match rest {
+                [] => true,
+                [dir, p] => {
+                    let to = *dir == "TO";
+                    to == (l.kind != ActionKind::Recv)
+                        && (*p == "*" || *p == Lts::role_name(l.peer))
+                }
+                _ => panic!("test atom {atom:?}"),
+            };
+            role_ok && kind_ok && ty_ok && peer_ok
+        }
+        _ => panic!("test atom {atom:?}"),
+    }
+}
+
+/// Direct evaluation of an LTL formula at position 0 of the word
+/// `prefix · cycle^ω` (cycle non-empty), by fixpoints over the lasso's
+/// positions.
+pub fn eval_lasso(f: &Ltl, prefix: &[Letter], cycle: &[Letter]) -> bool {
+    assert!(!cycle.is_empty());
+    let word: Vec<Letter> = prefix.iter().chain(cycle).copied().collect();
+    let n = word.len();
+    let succ = |i: usize| if i + 1 < n { i + 1 } else { prefix.len() };
+    let mut memo: HashMap<Ltl, Vec<bool>> = HashMap::new();
+    eval(f, &word, &succ, &mut memo)[0]
+}
+
+fn eval(
+    f: &Ltl,
+    w: &[Letter],
+    succ: &dyn Fn(usize) -> usize,
+    memo: &mut HashMap<Ltl, Vec<bool>>,
+) -> Vec<bool> {
+    if let Some(v) = memo.get(f) {
+        return v.clone();
+    }
+    let n = w.len();
+    let mut sub = |g: &Ltl| eval(g, w, succ, memo);
+    // Least (strong) or greatest (weak) fixpoint of v[i] = step(i, v[succ(i)]).
+    let fix = |init: bool, step: &dyn Fn(usize, bool) -> bool| {
+        let mut v = vec![init; n];
+        loop {
+            let next: Vec<bool> = (0..n).map(|i| step(i, v[succ(i)])).collect();
+            if next == v {
+                return v;
+            }
+            v = next;
+        }
+    };
+    let v: Vec<bool> = match f.kind() {
+        Kind::True => vec![true; n],
+        Kind::False => vec![false; n],
+        Kind::Atom(a) => w.iter().map(|&l| atom_holds(a, l)).collect(),
+        Kind::Not(g) => sub(g).into_iter().map(|b| !b).collect(),
+        Kind::And(gs) => {
+            let vs: Vec<Vec<bool>> = gs.iter().map(&mut sub).collect();
+            (0..n).map(|i| vs.iter().all(|v| v[i])).collect()
+        }
+        Kind::Or(gs) => {
+            let vs: Vec<Vec<bool>> = gs.iter().map(&mut sub).collect();
+            (0..n).map(|i| vs.iter().any(|v| v[i])).collect()
+        }
+        Kind::Implies(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| !a[i] || b[i]).collect()
+        }
+        Kind::Equiv(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| a[i] == b[i]).collect()
+        }
+        Kind::Xor(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| a[i] != b[i]).collect()
+        }
+        Kind::Next(g) => {
+            let g = sub(g);
+            (0..n).map(|i| g[succ(i)]).collect()
+        }
+        Kind::Finally(g) => {
+            let g = sub(g);
+            fix(false, &|i, nx| g[i] || nx)
+        }
+        Kind::Globally(g) => {
+            let g = sub(g);
+            fix(true, &|i, nx| g[i] && nx)
+        }
+        Kind::Until(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(false, &|i, nx| b[i] || (a[i] && nx))
+        }
+        Kind::WeakUntil(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(true, &|i, nx| b[i] || (a[i] && nx))
+        }
+        Kind::Release(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(true, &|i, nx| b[i] && (a[i] || nx))
+        }
+        Kind::StrongRelease(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(false, &|i, nx| b[i] && (a[i] || nx))
+        }
+    };
+    memo.insert(f.clone(), v.clone());
+    v
+}
+
+/// The brute-force reference: builds the whole product of the LTS and the
+/// automaton of the negated formula (translated by owl-lite), computes its
+/// SCCs with Tarjan's algorithm, and reports a violation iff an SCC that is
+/// reachable from the initial state has an internal edge in every
+/// acceptance set (and at least one internal edge).
+pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
+    let f = owl_lite::parse(formula).expect("test formulas parse");
+    let aut = owl_lite::translate(&f.negate(), &owl_lite::TranslateOptions::default())
+        .expect("translates");
+    let val = |l: Letter| -> u64 {
+        aut.atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| atom_holds(a, l))
+            .fold(0, |v, (i, _)| v | 1 << i)
+    };
+    let k = aut.num_states();
+    let node = |s: usize, q: usize| s * k + q;
+    let n = lts.trans.len() * k;
+    // Explicit product graph.
+    let mut succ: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+    for s in 0..lts.trans.len() {
+        let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
+            if stutter {
+                vec![(
+                    if lts.terminal[s] {
+                        Letter::End
+                    } else {
+                        Letter::Deadlock
+                    },
+                    s,
+                )]
+            } else {
+                vec![]
+            }
+        } else {
+            lts.trans[s]
+                .iter()
+                .map(|&(l, t)| (Letter::Act(l), t))
+                .collect()
+        };
+        for (letter, t) in moves {
+            let v = val(letter);
+            for q in 0..k {
+                for e in &aut.edges[q] {
+                    if e.guard.eval(v) {
+                        succ[node(s, q)].push((node(t, e.target), e.acc));
+                    }
+                }
+            }
+        }
+    }
+    // Reachable nodes.
+    let start = node(0, aut.initial);
+    let mut reach = vec![false; n];
+    let mut todo = vec![start];
+    reach[start] = true;
+    while let Some(x) = todo.pop() {
+        for &(y, _) in &succ[x] {
+            if !reach[y] {
+                reach[y] = true;
+                todo.push(y);
+            }
+        }
+    }
+    // Tarjan (recursive: graphs here have at most a few thousand nodes).
+    struct T<'a> {
+        succ: &'a [Vec<(usize, u32)>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        comp: Vec<usize>,
+        ncomp: usize,
+    }
+    fn strong(t: &mut T, v: usize) {
+        t.index[v] = Some(t.next);
+        t.low[v] = t.next;
+        t.next += 1;
+        t.stack.push(v);
+        t.on[v] = true;
+        for &(w, _) in t.succ[v].iter() {
+            match t.index[w] {
+                None => {
+                    strong(t, w);
+                    t.low[v] = t.low[v].min(t.low[w]);
+                }
+                Some(i) if t.on[w] => t.low[v] = t.low[v].min(i),
+                _ => {}
+            }
+        }
+        if Some(t.low[v]) == t.index[v] {
+            loop {
+                let w = t.stack.pop().unwrap();
+                t.on[w] = false;
+                t.comp[w] = t.ncomp;
+                if w == v {
+                    break;
+                }
+            }
+            t.ncomp += 1;
+        }
+    }
+    let mut t = T {
+        succ: &succ,
+        index: vec![None; n],
+        low: vec![0; n],
+        on: vec![false; n],
+        stack: vec![],
+        next: 0,
+        comp: vec![usize::MAX; n],
+        ncomp: 0,
+    };
+    strong(&mut t, start);
+    let all: u32 = if aut.acceptance_sets == 0 {
+        0
+    } else {
+        (1u32 << aut.acceptance_sets) - 1
+    };
+    let mut acc = vec![0u32; t.ncomp];
+    let mut has_edge = vec![false; t.ncomp];
+    for x in (0..n).filter(|&x| reach[x]) {
+        for &(y, a) in &succ[x] {
+            if t.comp[x] == t.comp[y] {
+                has_edge[t.comp[x]] = true;
+                acc[t.comp[x]] |= a;
+            }
+        }
+    }
+    (0..t.ncomp).any(|c| has_edge[c] && acc[c] & all == all)
+}
+
+/// The letters of a counterexample, as a lasso `prefix · cycle^ω`.
+pub fn lasso_letters(c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
+    let conv = |s: &engine::Step| {
+        let ty = s
+            .type_name
+            .as_deref()
+            .map_or(0, |t| t[1..].parse::<usize>().unwrap());
+        Letter::Act(Label {
+            role: s.role,
+            kind: s.kind,
+            ty,
+            peer: s.peer,
+        })
+    };
+    let prefix: Vec<Letter> = c.prefix.iter().map(conv).collect();
+    match &c.ending {
+        Some(Ending::Terminated) => (prefix, vec![Letter::End]),
+        Some(Ending::Deadlock { .. }) => (prefix, vec![Letter::Deadlock]),
+        None => (prefix, c.cycle.iter().map(conv).collect()),
+    }
+}
+
+pub mod ring;

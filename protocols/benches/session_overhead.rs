@@ -1,0 +1,344 @@
+//! The run-time cost of protocol objects in a real program, as Prut4j
+//! measured it on the NAS parallel benchmarks: an NPB-like master/worker
+//! computation run three ways side by side — hand-written channels
+//! (`std::sync::mpsc`), the strict object on a [`Session`], the liberal
+//! object on a [`SplitSession`] — reporting each protocol version's time as
+//! a ratio to the hand-written one.
+//!
+//! ```text
+//! cargo bench -p prust-protocols --bench session_overhead            # full table
+//! cargo bench -p prust-protocols --bench session_overhead -- --quick # a smoke run
+//! ```
+//!
+//! Kernels (the work per item is real arithmetic, and every version must
+//! compute the same checksum):
+//! - `cg`: CG-like, coarse-grained — each work item is a few sparse
+//!   matrix-vector products over the worker's block of rows (protocol
+//!   `npb-cg(k)`, message `CGMessage`).
+//! - `is`: IS-like, communication-intensive — each work item ranks the
+//!   worker's share of a small key array by bucket counting (protocol
+//!   `npb-is(k)`, message `RankMessage`).
+//!
+//! Every round the master sends one work item to each worker in order and
+//! takes the `DoneMessage` replies in worker order; at the end it sends
+//! `ExitMessage` to each worker and takes its last `DoneMessage`; then the
+//! master closes its channels, then the workers theirs (the protocol's
+//! closes; the hand-written version drops its senders). The total work per
+//! round is fixed; `k` workers split it.
+
+use std::hint::black_box;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::Message;
+use protocols::session::{BlockingEndpoint, Error, Session, SplitSession};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kernel {
+    Cg,
+    Is,
+}
+
+impl Kernel {
+    fn name(self) -> &'static str {
+        match self {
+            Kernel::Cg => "cg",
+            Kernel::Is => "is",
+        }
+    }
+    fn work_type(self) -> &'static str {
+        match self {
+            Kernel::Cg => "CGMessage",
+            Kernel::Is => "RankMessage",
+        }
+    }
+}
+
+/// The data every worker reads (shared, read-only).
+struct Problem {
+    kernel: Kernel,
+    rounds: usize,
+    /// CG: a sparse matrix in CSR form and a vector.
+    row_start: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+    x: Vec<f64>,
+    /// IS: keys to rank.
+    keys: Vec<u32>,
+}
+
+const CG_ROWS: usize = 4000;
+const CG_NNZ_PER_ROW: usize = 16;
+const CG_PRODUCTS: usize = 4;
+const IS_KEYS: usize = 1 << 14;
+const IS_BUCKETS: usize = 1 << 10;
+
+impl Problem {
+    fn new(kernel: Kernel, rounds: usize) -> Problem {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut p = Problem {
+            kernel,
+            rounds,
+            row_start: vec![0],
+            cols: Vec::new(),
+            vals: Vec::new(),
+            x: Vec::new(),
+            keys: Vec::new(),
+        };
+        match kernel {
+            Kernel::Cg => {
+                for _ in 0..CG_ROWS {
+                    for _ in 0..CG_NNZ_PER_ROW {
+                        p.cols.push(rand() as usize % CG_ROWS);
+                        p.vals.push((rand() % 1000) as f64 / 1000.0);
+                    }
+                    p.row_start.push(p.cols.len());
+                }
+                p.x = (0..CG_ROWS)
+                    .map(|_| (rand() % 1000) as f64 / 1000.0)
+                    .collect();
+            }
+            Kernel::Is => p.keys = (0..IS_KEYS).map(|_| rand() as u32).collect(),
+        }
+        p
+    }
+
+    /// Worker `w` of `k`'s share of round `round`: real arithmetic, and a
+    /// checksum of it.
+    fn work(&self, round: usize, w: usize, k: usize) -> f64 {
+        match self.kernel {
+            Kernel::Cg => {
+                let (lo, hi) = (CG_ROWS * w / k, CG_ROWS * (w + 1) / k);
+                let shift = round as f64 * 1e-3;
+                let mut acc = 0.0;
+                for _ in 0..CG_PRODUCTS {
+                    for r in lo..hi {
+                        let mut y = 0.0;
+                        for i in self.row_start[r]..self.row_start[r + 1] {
+                            y += self.vals[i] * (self.x[self.cols[i]] + shift);
+                        }
+                        acc += y;
+                    }
+                    acc *= 0.5;
+                }
+                acc
+            }
+            Kernel::Is => {
+                let (lo, hi) = (IS_KEYS * w / k, IS_KEYS * (w + 1) / k);
+                let mut counts = [0u32; IS_BUCKETS];
+                let salt = round as u32;
+                for &key in &self.keys[lo..hi] {
+                    counts[((key ^ salt) >> 22) as usize % IS_BUCKETS] += 1;
+                }
+                let mut rank = 0u64;
+                let mut sum = 0u64;
+                for (b, c) in counts.iter().enumerate() {
+                    sum += rank * b as u64;
+                    rank += *c as u64;
+                }
+                sum as f64
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Work {
+    round: usize,
+}
+#[derive(Clone, Debug)]
+struct DoneMessage(f64);
+#[derive(Clone, Debug)]
+struct ExitMessage;
+
+// ---------------------------------------------------------------- protocol
+
+fn master(mut ep: impl BlockingEndpoint, p: &Problem, k: usize) -> Result<f64, Error> {
+    let workers: Vec<_> = (0..k)
+        .map(|i| ep.peer(format!("worker_{i}_")).unwrap())
+        .collect();
+    let mut total = 0.0;
+    for round in 0..p.rounds {
+        for &w in &workers {
+            ep.send(w, Message::named(p.kernel.work_type(), Work { round }))?;
+        }
+        for &w in &workers {
+            total += ep.recv_from(w)?.downcast::<DoneMessage>().expect("done").0;
+        }
+    }
+    for &w in &workers {
+        ep.send(w, ExitMessage)?;
+        ep.recv_from(w)?;
+    }
+    for &w in &workers {
+        ep.close(w)?;
+    }
+    Ok(total)
+}
+
+fn worker(mut ep: impl BlockingEndpoint, p: &Problem, i: usize, k: usize) -> Result<(), Error> {
+    let master = ep.peer("master")?;
+    loop {
+        let m = ep.recv_from(master)?;
+        match m.downcast::<Work>() {
+            Ok(Work { round }) => ep.send(master, DoneMessage(p.work(round, i, k)))?,
+            Err(_) => {
+                ep.send(master, DoneMessage(0.0))?;
+                break;
+            }
+        }
+    }
+    ep.close(master)
+}
+
+fn run_endpoints<E: BlockingEndpoint>(endpoints: Vec<E>, p: &Problem) -> f64 {
+    let k = endpoints.len() - 1;
+    std::thread::scope(|s| {
+        let mut eps = endpoints.into_iter();
+        let m = eps.next().expect("master");
+        for (i, ep) in eps.enumerate() {
+            s.spawn(move || worker(ep, p, i, k).expect("worker"));
+        }
+        master(m, p, k).expect("master")
+    })
+}
+
+// -------------------------------------------------------------- hand-written
+
+enum ToWorker {
+    Work(Work),
+    Exit,
+}
+
+fn run_channels(p: &Problem, k: usize) -> f64 {
+    std::thread::scope(|s| {
+        let mut to_workers = Vec::new();
+        let mut from_workers = Vec::new();
+        for i in 0..k {
+            let (tx, rx) = mpsc::channel::<ToWorker>();
+            let (done_tx, done_rx) = mpsc::channel::<DoneMessage>();
+            to_workers.push(tx);
+            from_workers.push(done_rx);
+            s.spawn(move || {
+                while let Ok(m) = rx.recv() {
+                    match m {
+                        ToWorker::Work(Work { round }) => {
+                            done_tx.send(DoneMessage(p.work(round, i, k))).unwrap()
+                        }
+                        ToWorker::Exit => done_tx.send(DoneMessage(0.0)).unwrap(),
+                    }
+                }
+            });
+        }
+        let mut total = 0.0;
+        for round in 0..p.rounds {
+            for tx in &to_workers {
+                tx.send(ToWorker::Work(Work { round })).unwrap();
+            }
+            for rx in &from_workers {
+                total += rx.recv().unwrap().0;
+            }
+        }
+        for (tx, rx) in to_workers.iter().zip(&from_workers) {
+            tx.send(ToWorker::Exit).unwrap();
+            rx.recv().unwrap();
+        }
+        drop(to_workers); // the closes
+        total
+    })
+}
+
+// ------------------------------------------------------------------ driver
+
+#[derive(Clone, Copy)]
+enum Version {
+    Hand,
+    Strict,
+    Liberal,
+}
+
+fn run_once(v: Version, p: &Problem, k: usize) -> (Duration, f64) {
+    // Objects are built (the protocol compiled) before the clock starts.
+    let (strict, liberal) = match (v, p.kernel) {
+        (Version::Strict, Kernel::Cg) => (Some(protocols::npb::cg_strict(k)), None),
+        (Version::Strict, Kernel::Is) => (Some(protocols::npb::is_strict(k)), None),
+        (Version::Liberal, Kernel::Cg) => (None, Some(protocols::npb::cg_liberal(k))),
+        (Version::Liberal, Kernel::Is) => (None, Some(protocols::npb::is_liberal(k))),
+        (Version::Hand, _) => (None, None),
+    };
+    let start = Instant::now();
+    let sum = match v {
+        Version::Hand => run_channels(p, k),
+        Version::Strict => run_endpoints(Session::new(strict.expect("built")).into_endpoints(), p),
+        Version::Liberal => run_endpoints(
+            SplitSession::new(liberal.expect("built")).into_endpoints(),
+            p,
+        ),
+    };
+    (start.elapsed(), black_box(sum))
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let reps = if quick { 1 } else { 7 };
+    let workers: &[usize] = if quick { &[1, 4] } else { &[1, 2, 4, 8, 16] };
+    println!(
+        "session overhead: NPB-like master/worker, {reps} repetitions per cell (median), versions interleaved"
+    );
+    println!(
+        "| kernel | workers | rounds | hand-written (ms) | strict (ms) | liberal (ms) | strict / hand | liberal / hand |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for kernel in [Kernel::Cg, Kernel::Is] {
+        let rounds = match (kernel, quick) {
+            (Kernel::Cg, false) => 200,
+            (Kernel::Is, false) => 2000,
+            (_, true) => 20,
+        };
+        let p = Arc::new(Problem::new(kernel, rounds));
+        for &k in workers {
+            let mut times = [Vec::new(), Vec::new(), Vec::new()];
+            let mut sums = [0.0f64; 3];
+            let versions = [Version::Hand, Version::Strict, Version::Liberal];
+            // warm-up, then rotate the order so no version always runs first
+            run_once(Version::Hand, &p, k);
+            for rep in 0..reps {
+                for j in 0..3 {
+                    let i = (rep + j) % 3;
+                    let (t, s) = run_once(versions[i], &p, k);
+                    times[i].push(t);
+                    sums[i] = s;
+                }
+            }
+            assert!(
+                sums.iter()
+                    .all(|s| (s - sums[0]).abs() <= 1e-9 * sums[0].abs().max(1.0)),
+                "the three versions computed different results: {sums:?}"
+            );
+            let [h, s, l] = times.map(|mut t| median(&mut t));
+            let ms = |d: Duration| d.as_secs_f64() * 1e3;
+            println!(
+                "| {} | {k} | {rounds} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
+                kernel.name(),
+                ms(h),
+                ms(s),
+                ms(l),
+                ms(s) / ms(h),
+                ms(l) / ms(h)
+            );
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The bundled protocols, by name.
+//!
+//! Role and type names are exactly those of the published Prut4j and
+//! Discourje case studies, so that published formulas run unchanged. Every
+//! protocol has a module with typed constructors (`spec`, `lts`, `strict`,
+//! `liberal`), and a registry entry usable by name:
+//!
+//! ```
+//! let lts = protocols::bundled::by_name("token-star:4").unwrap();
+//! assert_eq!(lts.roles(), ["worker_0_", "worker_1_", "worker_2_", "worker_3_"]);
+//! let err = protocols::bundled::by_name("token-stra").unwrap_err();
+//! assert!(err.to_string().contains("token-star"));
+//! assert!(protocols::bundled::list().iter().any(|p| p.name == "chess"));
+//! ```
+
+use crate::spec::{Role, Spec};
+use crate::{Error, Liberal, Lts, Strict};
+
+pub mod chess;
+pub mod go_fish;
+pub mod load_balancer;
+pub mod micro;
+pub mod npb;
+pub mod rock_paper_scissors;
+pub mod tic_tac_toe;
+pub mod token;
+pub mod two_buyer;
+
+/// The parameter of a parametrised bundled protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// What it means.
+    pub description: &'static str,
+    /// Used when the name has no `:k`.
+    pub default: usize,
+    /// Smallest allowed value.
+    pub min: usize,
+}
+
+/// What `prust list` shows about a bundled protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundledInfo {
+    /// Name, as given to [`by_name`].
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// The parameter, if any.
+    pub param: Option<Param>,
+    /// Roles (for the default parameter).
+    pub roles: Vec<String>,
+    /// Message types.
+    pub types: Vec<String>,
+}
+
+type Make = fn(usize) -> Spec;
+
+struct Entry {
+    name: &'static str,
+    description: &'static str,
+    param: Option<(&'static str, usize, usize)>,
+    make: Make,
+}
+
+fn entries() -> Vec<Entry> {
+    use token::Topology::*;
+    let k = "number of workers";
+    let e = |name, description, param, make| Entry {
+        name,
+        description,
+        param,
+        make,
+    };
+    vec![
+        e(
+            "token-directed-ring",
+            "a token passed around a directed ring",
+            Some((k, 4, 2)),
+            |k| token::spec(DirectedRing, k),
+        ),
+        e(
+            "token-undirected-ring",
+            "a token passed either way around a ring",
+            Some((k, 4, 2)),
+            |k| token::spec(UndirectedRing, k),
+        ),
+        e(
+            "token-star",
+            "a token passed between a centre and leaves",
+            Some((k, 4, 2)),
+            |k| token::spec(Star, k),
+        ),
+        e(
+            "token-binary-tree",
+            "a token passed along a binary tree",
+            Some((k, 4, 2)),
+            |k| token::spec(BinaryTree, k),
+        ),
+        e(
+            "token-full-mesh",
+            "a token passed to anyone",
+            Some((k, 4, 2)),
+            |k| token::spec(FullMesh, k),
+        ),
+        e(
+            "token-2d-mesh",
+            "a token passed along a square grid",
+            Some((k, 4, 2)),
+            |k| token::spec(Mesh2d, k),
+        ),
+        e("chess", "white and black take turns", None, |_| {
+            chess::spec()
+        }),
+        e(
+            "tic-tac-toe",
+            "either player begins, then they alternate",
+            None,
+            |_| tic_tac_toe::spec(),
+        ),
+        e(
+            "rock-paper-scissors",
+            "rounds of rock-paper-scissors until one winner",
+            Some(("number of players", 3, 2)),
+            rock_paper_scissors::spec,
+        ),
+        e(
+            "go-fish",
+            "a dealer and players asking each other for cards",
+            Some(("number of players", 3, 2)),
+            go_fish::spec,
+        ),
+        e(
+            "npb-cg",
+            "NAS conjugate gradient: master and workers",
+            Some((k, 2, 1)),
+            npb::cg,
+        ),
+        e(
+            "npb-is",
+            "NAS integer sort: master and workers",
+            Some((k, 2, 1)),
+            npb::is,
+        ),
+        e(
+            "npb-ft",
+            "NAS Fourier transform: master, evolve and fft workers",
+            Some(("workers per kind", 2, 1)),
+            npb::ft,
+        ),
+        e(
+            "npb-mg",
+            "NAS multigrid: master, interp, psinv, rprj and resid workers",
+            Some(("workers per kind", 1, 1)),
+            npb::mg,
+        ),
+        e(
+            "two-buyer",
+            "two buyers share the price of a book",
+            None,
+            |_| two_buyer::spec(),
+        ),
+        e(
+            "load-balancer",
+            "a balancer forwards a request to one of two servers",
+            None,
+            |_| load_balancer::spec(),
+        ),
+        e(
+            "ring-buffered",
+            "microbenchmark: asynchronous messages around a ring",
+            Some((k, 4, 2)),
+            |k| micro::ring(k, true),
+        ),
+        e(
+            "ring-unbuffered",
+            "microbenchmark: synchronous messages around a ring",
+            Some((k, 4, 2)),
+            |k| micro::ring(k, false),
+        ),
+        e(
+            "star-buffered",
+            "microbenchmark: asynchronous master to workers and back",
+            Some((k, 4, 1)),
+            |k| micro::star(k, true),
+        ),
+        e(
+            "star-unbuffered",
+            "microbenchmark: synchronous master to workers and back",
+            Some((k, 4, 1)),
+            |k| micro::star(k, false),
+        ),
+    ]
+}
+
+/// All bundled protocols, in a stable order.
+pub fn list() -> Vec<BundledInfo> {
+    entries()
+        .into_iter()
+        .map(|e| {
+            let spec = (e.make)(e.param.map_or(0, |p| p.1));
+            BundledInfo {
+                name: e.name,
+                description: e.description,
+                param: e.param.map(|(description, default, min)| Param {
+                    description,
+                    default,
+                    min,
+                }),
+                roles: spec.declared_roles().to_vec(),
+                types: spec.declared_types().to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// The names of all bundled protocols.
+pub fn names() -> Vec<&'static str> {
+    entries().iter().map(|e| e.name).collect()
+}
+
+/// The specification of `"name"` or `"name:k"`.
+pub fn spec_by_name(name: &str) -> Result<Spec, Error> {
+    let (base, arg) = match name.split_once(':') {
+        Some((b, a)) => (b.trim(), Some(a.trim())),
+        None => (name.trim(), None),
+    };
+    let entries = entries();
+    let Some(e) = entries.iter().find(|e| e.name == base) else {
+        return Err(Error::UnknownProtocol {
+            name: name.to_string(),
+            known: names().iter().map(|s| s.to_string()).collect(),
+        });
+    };
+    let k = match (e.param, arg) {
+        (None, None) => 0,
+        (None, Some(_)) => {
+            return Err(Error::BadParameter {
+                protocol: e.name.into(),
+                message: "takes no parameter; write it without `:k`".into(),
+            })
+        }
+        (Some((_, default, _)), None) => default,
+        (Some((what, _, min)), Some(a)) => {
+            let k: usize = a.parse().map_err(|_| Error::BadParameter {
+                protocol: e.name.into(),
+                message: format!(
+                    "`{a}` is not a number; the parameter is the {what}, e.g. `{}:{min}`",
+                    e.name
+                ),
+            })?;
+            if k < min {
+                return Err(Error::BadParameter {
+                    protocol: e.name.into(),
+                    message: format!("the {what} must be at least {min}, not {k}"),
+                });
+            }
+            k
+        }
+    };
+    Ok((e.make)(k))
+}
+
+/// The compiled global LTS of `"name"` or `"name:k"` (default bound).
+pub fn by_name(name: &str) -> Result<Lts, Error> {
+    spec_by_name(name)?.compile()
+}
+
+/// The compiled global LTS with a state bound.
+pub fn by_name_bounded(name: &str, max_states: usize) -> Result<Lts, Error> {
+    spec_by_name(name)?.compile_bounded(max_states)
+}
+
+/// Compiles a bundled spec, which is known to be well-formed; panics with
+/// the error (state bound) otherwise.
+pub(crate) fn compiled(spec: Spec) -> Lts {
+    spec.compile()
+        .unwrap_or_else(|e| panic!("{}: {e}", spec.name()))
+}
+
+pub(crate) fn strict_of(spec: Spec) -> Strict {
+    Strict::new(compiled(spec))
+}
+
+pub(crate) fn liberal_of(spec: Spec) -> Liberal {
+    Liberal::new(compiled(spec))
+}
+
+pub(crate) fn indexed(base: &str, k: usize) -> Vec<Role> {
+    (0..k).map(|i| Role::indexed(base, i)).collect()
+}

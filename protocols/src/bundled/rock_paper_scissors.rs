@@ -1,0 +1,93 @@
+//! Rock-paper-scissors for `k ≥ 2` players: roles `player_0_ …`, types
+//! `Rock`, `Paper`, `Scissors`.
+//!
+//! A round with the set `ids` of players still in (while `|ids| > 1`): for
+//! each `i` in `ids` in order, player `i` chooses one item and sends that
+//! same item type to every other `j` in `ids` in order (each send followed
+//! by its receive); then a choice over every subset `w` of `ids` (all and
+//! none included) of the winners, and the next round with `ids = w`.
+//! Sub-protocol `round(ids)` takes `ids` as a bit set.
+//!
+//! The choice of winners is made by nobody in particular, so the liberal
+//! object can deadlock where the strict one cannot: see
+//! [`crate::liberal`].
+//!
+//! ```
+//! let lts = protocols::rock_paper_scissors::lts(2);
+//! assert_eq!(lts.roles(), ["player_0_", "player_1_"]);
+//! ```
+
+use crate::spec::{alt_every, call, cat_every, end, msg, seq, Role, Spec};
+use crate::{Liberal, Lts, Strict};
+
+/// The three items.
+pub const ITEMS: [&str; 3] = ["Rock", "Paper", "Scissors"];
+
+fn members(ids: usize) -> Vec<usize> {
+    (0..usize::BITS as usize)
+        .filter(|i| ids & (1 << i) != 0)
+        .collect()
+}
+
+fn subsets(ids: usize) -> Vec<usize> {
+    let mut v = Vec::new();
+    let mut s = ids;
+    loop {
+        v.push(s);
+        if s == 0 {
+            break;
+        }
+        s = (s - 1) & ids;
+    }
+    v.reverse();
+    v
+}
+
+/// The specification for `k ≥ 2` players.
+pub fn spec(k: usize) -> Spec {
+    assert!(
+        k < usize::BITS as usize,
+        "rock-paper-scissors: at most {} players",
+        usize::BITS - 1
+    );
+    Spec::new(
+        format!("rock-paper-scissors:{k}"),
+        call("round", [(1 << k) - 1]),
+    )
+    .roles(super::indexed("player", k))
+    .types(ITEMS)
+    .define("round", 1, |a| {
+        let ids = a[0];
+        let m = members(ids);
+        if m.len() <= 1 {
+            return end();
+        }
+        let throws = cat_every(m.clone(), |i| {
+            alt_every(0..ITEMS.len(), |item| {
+                cat_every(m.iter().copied().filter(|&j| j != i), |j| {
+                    msg(
+                        ITEMS[item],
+                        Role::indexed("player", i),
+                        Role::indexed("player", j),
+                    )
+                })
+            })
+        });
+        seq([throws, alt_every(subsets(ids), |w| call("round", [w]))])
+    })
+}
+
+/// The compiled global LTS.
+pub fn lts(k: usize) -> Lts {
+    super::compiled(spec(k))
+}
+
+/// The strict object.
+pub fn strict(k: usize) -> Strict {
+    super::strict_of(spec(k))
+}
+
+/// The liberal object.
+pub fn liberal(k: usize) -> Liberal {
+    super::liberal_of(spec(k))
+}

@@ -1,0 +1,336 @@
+//! Explicit global labelled transition systems.
+//!
+//! An [`Lts`] is the global behaviour of a protocol: states, an initial
+//! state, which states are *final* (the protocol may end there), and
+//! transitions labelled by [`Label`]s — `!(T,p,q)` (p sends a `T` to q),
+//! `?(T,p,q)` (q receives the `T` that p sent) and `C(p,q)` (p closes its
+//! channel to q). It comes from a compiled [`Spec`](crate::Spec) or from an
+//! Aldebaran `.aut` file ([`Lts::from_aut`]), and it is what the strict and
+//! liberal runtimes execute (after [`Lts::determinise`]).
+//!
+//! States are small integers (`u32`), transitions are stored per state in
+//! one flat array (compressed sparse rows), so that an `Arc<Lts>` shared by
+//! millions of protocol objects costs nothing to clone.
+//!
+//! ```
+//! use protocols::Lts;
+//! let lts = Lts::from_aut("des (0, 2, 3)\n(0,\"!(Move,white,black)\",1)\n(1,\"?(Move,white,black)\",2)\n").unwrap();
+//! assert_eq!((lts.num_states(), lts.num_transitions()), (3, 2));
+//! assert_eq!(lts.roles(), ["white", "black"]);
+//! assert!(lts.is_final(2));
+//! ```
+
+use std::fmt::{self, Write as _};
+
+use hashbrown::HashMap;
+
+use crate::Error;
+
+/// What a transition does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// `from` puts a message of type `ty` into the channel to `to`.
+    Send,
+    /// `to` takes the message of type `ty` from the channel from `from`.
+    Recv,
+    /// `from` closes its channel to `to`.
+    Close,
+}
+
+/// `ty` of a close label, which carries no message.
+pub const NO_TYPE: u32 = u32::MAX;
+
+/// A transition label. Roles and types are indices into [`Lts::roles`] and
+/// [`Lts::type_names`]. For every action `from` is the sender (the owner of
+/// the channel) and `to` the receiver, as in the `.aut` labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label {
+    /// Send, receive or close.
+    pub action: Action,
+    /// Message type ([`NO_TYPE`] for a close).
+    pub ty: u32,
+    /// The sending role (channel owner).
+    pub from: u32,
+    /// The receiving role.
+    pub to: u32,
+}
+
+impl Label {
+    /// The role that performs this action: the sender for a send or a
+    /// close, the receiver for a receive.
+    pub fn actor(&self) -> u32 {
+        match self.action {
+            Action::Recv => self.to,
+            Action::Send | Action::Close => self.from,
+        }
+    }
+}
+
+/// An explicit global LTS; see the [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lts {
+    roles: Vec<String>,
+    types: Vec<String>,
+    initial: u32,
+    /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of `s`,
+    /// sorted by label then target.
+    offsets: Vec<u32>,
+    edges: Vec<(Label, u32)>,
+    finals: Vec<bool>,
+}
+
+impl Lts {
+    /// Number of states.
+    pub fn num_states(&self) -> usize {
+        self.finals.len()
+    }
+
+    /// Number of transitions.
+    pub fn num_transitions(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Role names; a [`Label`]'s `from`/`to` index this list.
+    pub fn roles(&self) -> &[String] {
+        &self.roles
+    }
+
+    /// Message type names; a [`Label`]'s `ty` indexes this list.
+    pub fn type_names(&self) -> &[String] {
+        &self.types
+    }
+
+    /// The initial state.
+    pub fn initial(&self) -> u32 {
+        self.initial
+    }
+
+    /// Whether the protocol may end in `state`. For a compiled
+    /// specification: the residual term may terminate and no message is in
+    /// transit. For an `.aut` file: the state has no outgoing transitions.
+    pub fn is_final(&self, state: u32) -> bool {
+        self.finals[state as usize]
+    }
+
+    /// The transitions leaving `state`, sorted by label.
+    pub fn transitions(&self, state: u32) -> &[(Label, u32)] {
+        let s = state as usize;
+        &self.edges[self.offsets[s] as usize..self.offsets[s + 1] as usize]
+    }
+
+    /// The index of a role name.
+    pub fn role_id(&self, name: &str) -> Option<u32> {
+        self.roles.iter().position(|r| r == name).map(|i| i as u32)
+    }
+
+    /// The index of a message type name.
+    pub fn type_id(&self, name: &str) -> Option<u32> {
+        self.types.iter().position(|t| t == name).map(|i| i as u32)
+    }
+
+    /// Whether no state has two transitions with the same label.
+    pub fn is_deterministic(&self) -> bool {
+        (0..self.num_states() as u32)
+            .all(|s| self.transitions(s).windows(2).all(|w| w[0].0 != w[1].0))
+    }
+
+    /// The label in `.aut` notation: `!(Move,white,black)`,
+    /// `?(Move,white,black)`, `C(white,black)`.
+    pub fn label_text(&self, l: &Label) -> String {
+        let (p, q) = (&self.roles[l.from as usize], &self.roles[l.to as usize]);
+        match l.action {
+            Action::Send => format!("!({},{p},{q})", self.types[l.ty as usize]),
+            Action::Recv => format!("?({},{p},{q})", self.types[l.ty as usize]),
+            Action::Close => format!("C({p},{q})"),
+        }
+    }
+
+    /// The equivalent deterministic LTS by the subset construction: a state
+    /// of the result is a set of states of `self`, final if one of them is.
+    /// Returns `self` unchanged (cloned) if it is deterministic already.
+    /// Fails if the result would have more than `max_states` states.
+    pub fn determinise(&self, max_states: usize) -> Result<Lts, Error> {
+        if self.is_deterministic() {
+            return Ok(self.clone());
+        }
+        let (dfa, _) = self.subsets(max_states)?;
+        Ok(dfa)
+    }
+
+    /// Subset construction; also returns the set of each new state.
+    pub(crate) fn subsets(&self, max_states: usize) -> Result<(Lts, Vec<Vec<u32>>), Error> {
+        let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());
+        let mut sets: Vec<Vec<u32>> = vec![vec![self.initial]];
+        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+        index.insert(vec![self.initial], 0);
+        let mut i = 0;
+        while i < sets.len() {
+            let set = sets[i].clone();
+            let mut by_label: Vec<(Label, u32)> = set
+                .iter()
+                .flat_map(|&s| self.transitions(s).iter().copied())
+                .collect();
+            by_label.sort_unstable();
+            by_label.dedup();
+            let mut edges = Vec::new();
+            let mut j = 0;
+            while j < by_label.len() {
+                let label = by_label[j].0;
+                let mut target = Vec::new();
+                while j < by_label.len() && by_label[j].0 == label {
+                    target.push(by_label[j].1);
+                    j += 1;
+                }
+                let next = sets.len() as u32;
+                let id = *index.entry(target.clone()).or_insert_with(|| {
+                    sets.push(target);
+                    next
+                });
+                if sets.len() > max_states {
+                    return Err(Error::StateBound {
+                        limit: max_states,
+                        what: "determinised LTS",
+                    });
+                }
+                edges.push((label, id));
+            }
+            b.add_state(set.iter().any(|&s| self.is_final(s)), edges);
+            i += 1;
+        }
+        Ok((b.finish(0), sets))
+    }
+
+    /// Graphviz DOT: final states are double circles.
+    pub fn to_dot(&self) -> String {
+        let mut out = String::from("digraph lts {\n  rankdir=LR;\n  node [shape=circle];\n");
+        let _ = writeln!(out, "  init [shape=point];\n  init -> s{};", self.initial);
+        for s in 0..self.num_states() as u32 {
+            let shape = if self.is_final(s) {
+                "doublecircle"
+            } else {
+                "circle"
+            };
+            let _ = writeln!(out, "  s{s} [label=\"{s}\", shape={shape}];");
+        }
+        for s in 0..self.num_states() as u32 {
+            for (l, t) in self.transitions(s) {
+                let _ = writeln!(out, "  s{s} -> s{t} [label=\"{}\"];", self.label_text(l));
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Aldebaran `.aut`: `des (initial, transitions, states)` then one
+    /// `(from,"label",to)` per line. The format has no notion of final
+    /// states: a reader takes the states without outgoing transitions as
+    /// the normal ends, so a compiled state that may end but may also
+    /// continue is written as an ordinary state, and a stuck non-final
+    /// state (a specification that deadlocks) reads back as an end.
+    pub fn to_aut(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "des ({}, {}, {})",
+            self.initial,
+            self.num_transitions(),
+            self.num_states()
+        );
+        for s in 0..self.num_states() as u32 {
+            for (l, t) in self.transitions(s) {
+                let _ = writeln!(out, "({s},\"{}\",{t})", self.label_text(l));
+            }
+        }
+        out
+    }
+
+    /// Reads an Aldebaran `.aut` file; see [`crate::aut`].
+    pub fn from_aut(text: &str) -> Result<Lts, crate::aut::AutError> {
+        crate::aut::parse(text)
+    }
+
+    /// One-line statistics: states, transitions, roles, types.
+    pub fn stats(&self) -> String {
+        format!(
+            "{} states, {} transitions, {} roles ({}), {} types ({}), {}",
+            self.num_states(),
+            self.num_transitions(),
+            self.roles.len(),
+            self.roles.join(", "),
+            self.types.len(),
+            self.types.join(", "),
+            if self.is_deterministic() {
+                "deterministic"
+            } else {
+                "non-deterministic"
+            }
+        )
+    }
+}
+
+impl fmt::Display for Lts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_aut())
+    }
+}
+
+/// Builds an [`Lts`] state by state, in state order.
+#[derive(Debug)]
+pub(crate) struct LtsBuilder {
+    pub(crate) roles: Vec<String>,
+    pub(crate) types: Vec<String>,
+    offsets: Vec<u32>,
+    edges: Vec<(Label, u32)>,
+    finals: Vec<bool>,
+}
+
+impl LtsBuilder {
+    pub(crate) fn new(roles: Vec<String>, types: Vec<String>) -> Self {
+        LtsBuilder {
+            roles,
+            types,
+            offsets: vec![0],
+            edges: Vec::new(),
+            finals: Vec::new(),
+        }
+    }
+
+    pub(crate) fn role(&mut self, name: &str) -> u32 {
+        intern(&mut self.roles, name)
+    }
+
+    pub(crate) fn ty(&mut self, name: &str) -> u32 {
+        intern(&mut self.types, name)
+    }
+
+    /// Adds the next state with its transitions (any order, duplicates
+    /// removed).
+    pub(crate) fn add_state(&mut self, is_final: bool, mut edges: Vec<(Label, u32)>) {
+        edges.sort_unstable();
+        edges.dedup();
+        self.edges.extend(edges);
+        self.offsets.push(self.edges.len() as u32);
+        self.finals.push(is_final);
+    }
+
+    pub(crate) fn finish(self, initial: u32) -> Lts {
+        Lts {
+            roles: self.roles,
+            types: self.types,
+            initial,
+            offsets: self.offsets,
+            edges: self.edges,
+            finals: self.finals,
+        }
+    }
+}
+
+fn intern(names: &mut Vec<String>, name: &str) -> u32 {
+    match names.iter().position(|n| n == name) {
+        Some(i) => i as u32,
+        None => {
+            names.push(name.to_string());
+            (names.len() - 1) as u32
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! What can go wrong on an endpoint, and how roles are named.
+
+use std::fmt;
+use std::sync::Arc;
+
+use engine::RoleId;
+
+/// Why a blocking operation failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Every live endpoint of the session is blocked: nobody can ever make
+    /// progress. Every blocked call of the session returns this, and so does
+    /// every later call (the session is poisoned, like a `Mutex`).
+    Deadlock(Arc<Deadlock>),
+    /// A role name the protocol does not have.
+    UnknownRole {
+        /// The name asked for.
+        name: String,
+        /// The roles the protocol has.
+        known: Vec<String>,
+    },
+    /// A role index out of range.
+    RoleOutOfRange {
+        /// The index asked for.
+        role: RoleId,
+        /// How many roles the protocol has.
+        count: usize,
+    },
+    /// The endpoint of this role was taken already (each role has exactly
+    /// one endpoint, used by one thread).
+    RoleTaken(String),
+    /// Protocol code panicked in another thread while it held the session;
+    /// the object may be half-updated, so the session refuses to go on.
+    Panicked,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Deadlock(d) => d.fmt(f),
+            Error::UnknownRole { name, known } => write!(
+                f,
+                "unknown role `{name}`; the protocol has: {}",
+                if known.is_empty() {
+                    "no roles".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            Error::RoleOutOfRange { role, count } => {
+                write!(
+                    f,
+                    "role index {role} out of range; the protocol has {count} roles"
+                )
+            }
+            Error::RoleTaken(role) => {
+                write!(
+                    f,
+                    "the endpoint of role `{role}` was already taken (one endpoint per role)"
+                )
+            }
+            Error::Panicked => {
+                write!(
+                    f,
+                    "protocol code panicked in another thread; the session cannot go on"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A run-time communication deadlock: every live role waits, and what for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadlock {
+    /// The blocked roles, in role order, with the operation each waits on.
+    pub blocked: Vec<Blocked>,
+    /// Roles whose endpoint was dropped (their thread finished) or never
+    /// taken: they will never act again.
+    pub finished: Vec<String>,
+    /// Whether the protocol had terminated normally: then the blocked
+    /// operations are steps the protocol does not have at all.
+    pub terminated: bool,
+}
+
+/// One blocked role of a [`Deadlock`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked {
+    /// The role's name.
+    pub role: String,
+    /// What it waits to do.
+    pub waits_for: WaitsFor,
+}
+
+/// The operation a blocked role waits on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaitsFor {
+    /// To send a message of this type to this role.
+    Send {
+        /// The receiver.
+        to: String,
+        /// Short type name of the message.
+        type_name: String,
+    },
+    /// To receive, from this role or from anyone (`None`).
+    Recv {
+        /// The sender asked for, if any.
+        from: Option<String>,
+    },
+    /// To close its channel to this role.
+    Close {
+        /// The peer.
+        to: String,
+    },
+}
+
+impl fmt::Display for WaitsFor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaitsFor::Send { to, type_name } => write!(f, "send <{type_name}> to {to}"),
+            WaitsFor::Recv { from: Some(from) } => write!(f, "receive from {from}"),
+            WaitsFor::Recv { from: None } => write!(f, "receive (from anyone)"),
+            WaitsFor::Close { to } => write!(f, "close its channel to {to}"),
+        }
+    }
+}
+
+impl fmt::Display for Deadlock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "deadlock: every live role is blocked")?;
+        for b in &self.blocked {
+            write!(f, "\n  {} waits to {}", b.role, b.waits_for)?;
+        }
+        if !self.finished.is_empty() {
+            write!(
+                f,
+                "\n  finished (endpoint dropped): {}",
+                self.finished.join(", ")
+            )?;
+        }
+        if self.terminated {
+            write!(
+                f,
+                "\n  the protocol had already terminated normally: \
+                 the operations above are not part of it"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Deadlock {}
+
+/// Something that names a role: its name (`"white"`) or its [`RoleId`].
+///
+/// Names are resolved by a linear search over the role names; resolve a name
+/// once with [`Session::role`](super::Session::role) or
+/// [`Endpoint::peer`](super::Endpoint::peer) and pass the `RoleId` in hot
+/// loops.
+pub trait ToRole {
+    /// The role's index among `names`.
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error>;
+}
+
+impl ToRole for RoleId {
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error> {
+        if *self < names.len() {
+            Ok(*self)
+        } else {
+            Err(Error::RoleOutOfRange {
+                role: *self,
+                count: names.len(),
+            })
+        }
+    }
+}
+
+impl ToRole for str {
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error> {
+        names
+            .iter()
+            .position(|n| n == self)
+            .ok_or_else(|| Error::UnknownRole {
+                name: self.to_string(),
+                known: names.to_vec(),
+            })
+    }
+}
+
+impl ToRole for &str {
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error> {
+        (**self).to_role(names)
+    }
+}
+
+impl ToRole for String {
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error> {
+        self.as_str().to_role(names)
+    }
+}
+
+impl ToRole for &String {
+    fn to_role(&self, names: &[String]) -> Result<RoleId, Error> {
+        self.as_str().to_role(names)
+    }
+}

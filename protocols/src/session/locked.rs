@@ -1,0 +1,449 @@
+//! A session over any protocol object held under one lock (the strict
+//! runtime's model: one global state, every operation checked against it).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crossbeam_utils::sync::{Parker, Unparker};
+use engine::{Message, Payload, Protocol, Refused, RoleId};
+
+use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
+
+/// Real threads on one protocol object: hands out one [`Endpoint`] per role.
+///
+/// The object is held under one lock; every operation of every endpoint is a
+/// call of the object's own try-operation. While the `Session` value itself
+/// is alive, roles whose endpoint has not been taken yet count as live (some
+/// thread may still take them); drop the session, or use
+/// [`Session::into_endpoints`], once every thread has its endpoint, so that a
+/// deadlock involving an unused role is reported instead of waited on.
+///
+/// ```
+/// # use engine::{Message, Protocol, Refused, RoleId};
+/// # use protocols::session::Session;
+/// # // A one-shot channel from role 0 ("ping") to role 1 ("pong").
+/// # #[derive(Clone, PartialEq, Eq, Hash)]
+/// # struct OneShot(Option<Option<Message>>);
+/// # impl Protocol for OneShot {
+/// #     fn roles(&self) -> Vec<String> { vec!["ping".into(), "pong".into()] }
+/// #     fn try_send(&mut self, r: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+/// #         if r == 0 && to == 1 && self.0.is_none() { self.0 = Some(Some(m)); Ok(()) } else { Err(Refused(m)) }
+/// #     }
+/// #     fn try_recv(&mut self, r: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+/// #         match (&mut self.0, r, from) {
+/// #             (Some(slot @ Some(_)), 1, None | Some(0)) => Ok((0, slot.take().unwrap())),
+/// #             _ => Err(Refused(())),
+/// #         }
+/// #     }
+/// # }
+/// let session = Session::new(OneShot(None));
+/// let [mut ping, mut pong] = session.into_endpoints().try_into().unwrap();
+/// let t = std::thread::spawn(move || pong.recv_from("ping").map(|m| m.type_name().to_string()));
+/// ping.send("pong", 42u32).unwrap();
+/// assert_eq!(t.join().unwrap().unwrap(), "u32");
+/// ```
+pub struct Session<P: Protocol> {
+    shared: Arc<Shared<P>>,
+}
+
+/// One role's handle on a [`Session`], for one thread (`&mut self`).
+/// Dropping it tells the session that the role will never act again.
+pub struct Endpoint<P: Protocol> {
+    shared: Arc<Shared<P>>,
+    role: RoleId,
+    parker: Parker,
+    /// Roles to unpark after releasing the lock (kept to avoid allocating).
+    woken: Vec<RoleId>,
+}
+
+struct Shared<P> {
+    names: Vec<String>,
+    unparkers: Vec<Unparker>,
+    inner: Mutex<Inner<P>>,
+}
+
+struct Inner<P> {
+    object: P,
+    /// Bumped by every operation that changes the object.
+    epoch: u64,
+    slots: Vec<Slot>,
+    parkers: Vec<Option<Parker>>,
+    /// Number of `Slot::Waiting`, to skip the scan when nobody waits.
+    waiting: usize,
+    /// Whether the `Session` value is alive (unclaimed roles count as live).
+    session_open: bool,
+    /// Set once: the session is poisoned by a deadlock or a panic.
+    failure: Option<Error>,
+}
+
+enum Slot {
+    /// No endpoint yet.
+    Unclaimed,
+    /// The endpoint exists and is not blocked.
+    Running,
+    /// Blocked on `op`, which was refused at `epoch`.
+    Waiting { op: Op, epoch: u64 },
+    /// Another thread completed (or failed) the blocked operation; the
+    /// owner has not woken yet. Counts as running.
+    Done(Result<Outcome, Error>),
+    /// The endpoint was dropped.
+    Dropped,
+}
+
+enum Op {
+    Send { to: RoleId, msg: Message },
+    Recv { from: Option<RoleId> },
+    Close { to: RoleId },
+}
+
+enum Outcome {
+    Sent,
+    Received(RoleId, Message),
+    Closed,
+}
+
+impl<P: Protocol> Session<P> {
+    /// A session on `object`: from now on the object belongs to the threads
+    /// that take its endpoints.
+    pub fn new(object: P) -> Self {
+        let names = object.roles();
+        let parkers: Vec<Parker> = names.iter().map(|_| Parker::new()).collect();
+        let unparkers = parkers.iter().map(|p| p.unparker().clone()).collect();
+        let inner = Inner {
+            object,
+            epoch: 0,
+            slots: names.iter().map(|_| Slot::Unclaimed).collect(),
+            parkers: parkers.into_iter().map(Some).collect(),
+            waiting: 0,
+            session_open: true,
+            failure: None,
+        };
+        Session {
+            shared: Arc::new(Shared {
+                names,
+                unparkers,
+                inner: Mutex::new(inner),
+            }),
+        }
+    }
+
+    /// The role names, indexed by [`RoleId`].
+    pub fn roles(&self) -> &[String] {
+        &self.shared.names
+    }
+
+    /// Resolves a role name (or checks an index).
+    pub fn role(&self, role: impl ToRole) -> Result<RoleId, Error> {
+        role.to_role(&self.shared.names)
+    }
+
+    /// Takes the endpoint of `role` (by name or index). Each role has one.
+    pub fn endpoint(&self, role: impl ToRole) -> Result<Endpoint<P>, Error> {
+        let role = role.to_role(&self.shared.names)?;
+        let mut inner = self.shared.lock();
+        match inner.parkers[role].take() {
+            Some(parker) => {
+                inner.slots[role] = Slot::Running;
+                drop(inner);
+                Ok(Endpoint {
+                    shared: Arc::clone(&self.shared),
+                    role,
+                    parker,
+                    woken: Vec::new(),
+                })
+            }
+            None => Err(Error::RoleTaken(self.shared.names[role].clone())),
+        }
+    }
+
+    /// Every endpoint not taken yet, in role order, closing the session (so
+    /// a deadlock never waits on a role nobody can take any more). Roles
+    /// taken earlier are skipped.
+    pub fn into_endpoints(self) -> Vec<Endpoint<P>> {
+        (0..self.shared.names.len())
+            .filter_map(|r| self.endpoint(r).ok())
+            .collect()
+    }
+}
+
+impl<P: Protocol> Drop for Session<P> {
+    fn drop(&mut self) {
+        let mut inner = self.shared.lock();
+        inner.session_open = false;
+        let mut woken = Vec::new();
+        inner.detect_deadlock(&self.shared.names, &mut woken);
+        drop(inner);
+        self.shared.unpark(&woken);
+    }
+}
+
+impl<P: Protocol> Endpoint<P> {
+    /// This endpoint's role.
+    pub fn role(&self) -> RoleId {
+        self.role
+    }
+
+    /// This endpoint's role name.
+    pub fn name(&self) -> &str {
+        &self.shared.names[self.role]
+    }
+
+    /// The role names of the session, indexed by [`RoleId`].
+    pub fn roles(&self) -> &[String] {
+        &self.shared.names
+    }
+
+    /// Resolves a peer's name once, for hot loops.
+    pub fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
+        role.to_role(&self.shared.names)
+    }
+
+    /// Sends `value` (any payload, or a ready [`Message`]) to `to`, waiting
+    /// until the protocol allows it.
+    pub fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
+        let to = to.to_role(&self.shared.names)?;
+        self.run(Op::Send {
+            to,
+            msg: Message::new(value),
+        })
+        .map(|_| ())
+    }
+
+    /// Receives the next message the protocol allows, from any sender.
+    pub fn recv(&mut self) -> Result<(RoleId, Message), Error> {
+        match self.run(Op::Recv { from: None })? {
+            Outcome::Received(from, msg) => Ok((from, msg)),
+            _ => unreachable!("a receive completes with a message"),
+        }
+    }
+
+    /// Receives the next message from `from`.
+    pub fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
+        let from = from.to_role(&self.shared.names)?;
+        match self.run(Op::Recv { from: Some(from) })? {
+            Outcome::Received(_, msg) => Ok(msg),
+            _ => unreachable!("a receive completes with a message"),
+        }
+    }
+
+    /// Closes this role's channel to `to`.
+    pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
+        let to = to.to_role(&self.shared.names)?;
+        self.run(Op::Close { to }).map(|_| ())
+    }
+
+    /// The blocking loop: try; on refusal register as waiting and park until
+    /// another thread completes the operation (it re-tries every waiter
+    /// after each change, under the lock) or declares a deadlock.
+    fn run(&mut self, op: Op) -> Result<Outcome, Error> {
+        let shared = &*self.shared;
+        let mut inner = shared.lock();
+        if let Some(e) = &inner.failure {
+            return Err(e.clone());
+        }
+        let role = self.role;
+        let epoch = inner.epoch;
+        match inner.attempt(role, op) {
+            Ok(outcome) => {
+                inner.epoch += 1;
+                inner.progress_waiters(&mut self.woken);
+                drop(inner);
+                shared.unpark(&self.woken);
+                Ok(outcome)
+            }
+            Err(op) => {
+                inner.slots[role] = Slot::Waiting { op, epoch };
+                inner.waiting += 1;
+                inner.detect_deadlock(&shared.names, &mut self.woken);
+                drop(inner);
+                shared.unpark(&self.woken);
+                loop {
+                    // A completed hand-off unparks us; a stale token from an
+                    // earlier hand-off only costs one more look.
+                    let mut inner = shared.lock();
+                    if let Slot::Done(_) = inner.slots[role] {
+                        match std::mem::replace(&mut inner.slots[role], Slot::Running) {
+                            Slot::Done(result) => return result,
+                            _ => unreachable!(),
+                        }
+                    }
+                    drop(inner);
+                    self.parker.park();
+                }
+            }
+        }
+    }
+}
+
+impl<P: Protocol> std::fmt::Debug for Endpoint<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("role", &self.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Protocol> std::fmt::Debug for Session<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("roles", &self.roles())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Protocol> Drop for Endpoint<P> {
+    fn drop(&mut self) {
+        let mut inner = self.shared.lock();
+        inner.slots[self.role] = Slot::Dropped;
+        inner.detect_deadlock(&self.shared.names, &mut self.woken);
+        drop(inner);
+        self.shared.unpark(&self.woken);
+    }
+}
+
+impl<P> Shared<P> {
+    /// The lock, even if protocol code panicked under it: then the session
+    /// is poisoned with `Error::Panicked` and every waiter is released, so
+    /// that a panic never leaves a thread parked.
+    fn lock(&self) -> MutexGuard<'_, Inner<P>> {
+        match self.inner.lock() {
+            Ok(g) => g,
+            Err(poisoned) => {
+                let mut g = poisoned.into_inner();
+                if g.failure.is_none() {
+                    g.failure = Some(Error::Panicked);
+                    for slot in g.slots.iter_mut() {
+                        if let Slot::Waiting { .. } = slot {
+                            *slot = Slot::Done(Err(Error::Panicked));
+                        }
+                    }
+                    g.waiting = 0;
+                    for u in &self.unparkers {
+                        u.unpark();
+                    }
+                }
+                g
+            }
+        }
+    }
+
+    fn unpark(&self, woken: &[RoleId]) {
+        for &r in woken {
+            self.unparkers[r].unpark();
+        }
+    }
+}
+
+impl<P: Protocol> Inner<P> {
+    /// One try-operation of `role` on the object; the operation back if
+    /// refused (the object is then unchanged, by the `Protocol` contract).
+    fn attempt(&mut self, role: RoleId, op: Op) -> Result<Outcome, Op> {
+        match op {
+            Op::Send { to, msg } => match self.object.try_send(role, to, msg) {
+                Ok(()) => Ok(Outcome::Sent),
+                Err(Refused(msg)) => Err(Op::Send { to, msg }),
+            },
+            Op::Recv { from } => match self.object.try_recv(role, from) {
+                Ok((from, msg)) => Ok(Outcome::Received(from, msg)),
+                Err(Refused(())) => Err(Op::Recv { from }),
+            },
+            Op::Close { to } => match self.object.try_close(role, to) {
+                Ok(()) => Ok(Outcome::Closed),
+                Err(Refused(())) => Err(Op::Close { to }),
+            },
+        }
+    }
+
+    /// After a change, re-tries every waiter until none can go on; fills
+    /// `woken` with the waiters whose operation completed. On return every
+    /// remaining waiter was refused at the current epoch.
+    fn progress_waiters(&mut self, woken: &mut Vec<RoleId>) {
+        woken.clear();
+        if self.waiting == 0 {
+            return;
+        }
+        loop {
+            let mut progressed = false;
+            for w in 0..self.slots.len() {
+                if !matches!(self.slots[w], Slot::Waiting { .. }) {
+                    continue;
+                }
+                let Slot::Waiting { op, .. } = std::mem::replace(&mut self.slots[w], Slot::Running)
+                else {
+                    unreachable!()
+                };
+                match self.attempt(w, op) {
+                    Ok(outcome) => {
+                        self.epoch += 1;
+                        self.slots[w] = Slot::Done(Ok(outcome));
+                        self.waiting -= 1;
+                        woken.push(w);
+                        progressed = true;
+                    }
+                    Err(op) => {
+                        self.slots[w] = Slot::Waiting {
+                            op,
+                            epoch: self.epoch,
+                        }
+                    }
+                }
+            }
+            // A success may enable a waiter tried earlier in this pass.
+            if !progressed || self.waiting == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Declares a deadlock if every live endpoint waits on an operation
+    /// refused at the current epoch; fills `woken` with the waiters to
+    /// release. See the module docs for why this cannot raise a false alarm.
+    fn detect_deadlock(&mut self, names: &[String], woken: &mut Vec<RoleId>) {
+        woken.clear();
+        if self.failure.is_some() || self.waiting == 0 {
+            return;
+        }
+        let mut blocked = Vec::new();
+        let mut finished = Vec::new();
+        for (r, slot) in self.slots.iter().enumerate() {
+            match slot {
+                Slot::Waiting { op, epoch } if *epoch == self.epoch => blocked.push(Blocked {
+                    role: names[r].clone(),
+                    waits_for: describe(op, names),
+                }),
+                Slot::Dropped => finished.push(names[r].clone()),
+                Slot::Unclaimed if !self.session_open => finished.push(names[r].clone()),
+                // Running, done, a waiter refused before the latest change
+                // (it will be re-tried), or a role someone may still take.
+                _ => return,
+            }
+        }
+        let deadlock = Error::Deadlock(Arc::new(Deadlock {
+            blocked,
+            finished,
+            terminated: self.object.is_terminated(),
+        }));
+        for (r, slot) in self.slots.iter_mut().enumerate() {
+            if let Slot::Waiting { .. } = slot {
+                *slot = Slot::Done(Err(deadlock.clone()));
+                woken.push(r);
+            }
+        }
+        self.waiting = 0;
+        self.failure = Some(deadlock);
+    }
+}
+
+fn describe(op: &Op, names: &[String]) -> WaitsFor {
+    match op {
+        Op::Send { to, msg } => WaitsFor::Send {
+            to: names[*to].clone(),
+            type_name: msg.type_name().to_string(),
+        },
+        Op::Recv { from } => WaitsFor::Recv {
+            from: from.map(|f| names[f].clone()),
+        },
+        Op::Close { to } => WaitsFor::Close {
+            to: names[*to].clone(),
+        },
+    }
+}

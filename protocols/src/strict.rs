@@ -1,0 +1,283 @@
+//! The strict runtime: one object holds the global state.
+//!
+//! A [`Strict`] object is the current state of the deterministic global LTS
+//! plus the messages in transit (FIFO per ordered pair of roles). An
+//! operation is allowed iff the LTS has a transition with its label from the
+//! current state; a receive additionally needs the message at the head of
+//! its channel to have the label's type (so an `.aut` LTS that does not
+//! track channels still gets FIFO semantics; a compiled LTS tracks them
+//! already and the check always agrees).
+//!
+//! - `try_send(p, q, m)`: label `!(type of m, p, q)`; `m` joins channel p→q.
+//! - `try_recv(q, Some(p))`: the head `m` of channel p→q, if `?(type of m,
+//!   p, q)` is enabled. `try_recv(q, None)`: the first sender `p` (in role
+//!   order) for which that holds.
+//! - `try_close(p, q)`: label `C(p,q)`. Channels are not otherwise affected.
+//! - [`is_terminated`](engine::Protocol::is_terminated): the LTS state is
+//!   final ([`Lts::is_final`]) and no message is in transit.
+//! - [`is_finished`](engine::Protocol::is_finished)`(r)`: no message is in
+//!   transit to `r` and no action of `r` is reachable in the LTS.
+//!
+//! Messages go by [`Message::type_name`]: the dummies of a check are
+//! `Message::named(type, ())`. Clone is an `Arc` bump, the state number
+//! and the (usually tiny) vector of messages in transit. Real threads share
+//! one `Strict` object under one lock (the blocking API in
+//! [`crate::session`]).
+//!
+//! ```
+//! use engine::{Message, Protocol};
+//! use protocols::spec::{msg, Spec};
+//! let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
+//! let mut p = protocols::Strict::new(lts);
+//! assert!(!p.is_terminated());
+//! p.try_send(0, 1, Message::named("Ping", 7)).unwrap();
+//! let (from, m) = p.try_recv(1, None).unwrap();
+//! assert_eq!((from, m.downcast_ref::<i32>()), (0, Some(&7)));
+//! assert!(p.is_terminated());
+//! ```
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use engine::{Message, Protocol, Refused, RoleId};
+
+use crate::lts::{Action, Label, Lts, NO_TYPE};
+use crate::spec::DEFAULT_MAX_STATES;
+use crate::{Error, Spec};
+
+/// A strict protocol object; see the [module docs](self).
+#[derive(Clone)]
+pub struct Strict {
+    lts: Arc<Lts>,
+    state: u32,
+    /// `(from, to, message)` sorted by channel, FIFO within a channel.
+    in_transit: Vec<(u32, u32, Message)>,
+}
+
+impl Strict {
+    /// The object in the initial state of `lts`, determinised first if it
+    /// is not deterministic.
+    ///
+    /// # Panics
+    /// If determinising exceeds [`DEFAULT_MAX_STATES`] states; use
+    /// [`Strict::try_new`] to get an error instead.
+    pub fn new(lts: impl Into<Arc<Lts>>) -> Strict {
+        Strict::try_new(lts).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The object in the initial state of `lts` (determinised if needed,
+    /// within [`DEFAULT_MAX_STATES`] states).
+    pub fn try_new(lts: impl Into<Arc<Lts>>) -> Result<Strict, Error> {
+        let lts = deterministic(lts.into())?;
+        Ok(Strict {
+            state: lts.initial(),
+            lts,
+            in_transit: Vec::new(),
+        })
+    }
+
+    /// Compiles `spec` and returns its strict object.
+    pub fn from_spec(spec: &Spec) -> Result<Strict, Error> {
+        Strict::try_new(spec.compile()?)
+    }
+
+    /// The (deterministic) LTS this object runs.
+    pub fn lts(&self) -> &Arc<Lts> {
+        &self.lts
+    }
+
+    /// The current LTS state.
+    pub fn state(&self) -> u32 {
+        self.state
+    }
+
+    /// The messages in transit as `(from, to, message)`, sorted by channel.
+    pub fn in_transit(&self) -> &[(u32, u32, Message)] {
+        &self.in_transit
+    }
+
+    fn step(&mut self, label: Label) -> bool {
+        let edges = self.lts.transitions(self.state);
+        match edges.binary_search_by(|(l, _)| l.cmp(&label)) {
+            Ok(i) => {
+                self.state = edges[i].1;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn enabled(&self, label: Label) -> bool {
+        self.lts
+            .transitions(self.state)
+            .binary_search_by(|(l, _)| l.cmp(&label))
+            .is_ok()
+    }
+
+    fn valid(&self, a: RoleId, b: RoleId) -> bool {
+        let n = self.lts.roles().len();
+        a < n && b < n && a != b
+    }
+}
+
+/// `lts` itself if it is deterministic, else its subset construction.
+pub(crate) fn deterministic(lts: Arc<Lts>) -> Result<Arc<Lts>, Error> {
+    if lts.is_deterministic() {
+        Ok(lts)
+    } else {
+        Ok(Arc::new(lts.determinise(DEFAULT_MAX_STATES)?))
+    }
+}
+
+impl Protocol for Strict {
+    fn roles(&self) -> Vec<String> {
+        self.lts.roles().to_vec()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        self.lts.type_names().to_vec()
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if !self.valid(role, to) {
+            return Err(Refused(msg));
+        }
+        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+            return Err(Refused(msg));
+        };
+        let (from, to) = (role as u32, to as u32);
+        if !self.step(Label {
+            action: Action::Send,
+            ty,
+            from,
+            to,
+        }) {
+            return Err(Refused(msg));
+        }
+        let at = self
+            .in_transit
+            .partition_point(|&(f, t, _)| (f, t) <= (from, to));
+        self.in_transit.insert(at, (from, to, msg));
+        Ok(())
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let me = role as u32;
+        let mut prev: Option<u32> = None;
+        for i in 0..self.in_transit.len() {
+            let (f, t, ref m) = self.in_transit[i];
+            if t != me || prev == Some(f) || from.is_some_and(|p| p as u32 != f) {
+                continue;
+            }
+            prev = Some(f); // only the head of each channel
+            let Some(ty) = self.lts.type_id(m.type_name()) else {
+                continue;
+            };
+            if self.step(Label {
+                action: Action::Recv,
+                ty,
+                from: f,
+                to: me,
+            }) {
+                let (f, _, m) = self.in_transit.remove(i);
+                return Ok((f as RoleId, m));
+            }
+        }
+        Err(Refused(()))
+    }
+
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        if self.valid(role, to)
+            && self.step(Label {
+                action: Action::Close,
+                ty: NO_TYPE,
+                from: role as u32,
+                to: to as u32,
+            })
+        {
+            Ok(())
+        } else {
+            Err(Refused(()))
+        }
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.in_transit.is_empty() && self.lts.is_final(self.state)
+    }
+
+    /// No message is in transit to `role` and no action of `role` is
+    /// reachable in the LTS (computed on demand: the engine asks only when
+    /// it reports a deadlock).
+    fn is_finished(&self, role: RoleId) -> bool {
+        let r = role as u32;
+        if self.in_transit.iter().any(|&(_, t, _)| t == r) {
+            return false;
+        }
+        let mut seen = vec![false; self.lts.num_states()];
+        let mut stack = vec![self.state];
+        seen[self.state as usize] = true;
+        while let Some(s) = stack.pop() {
+            for &(l, t) in self.lts.transitions(s) {
+                if l.actor() == r {
+                    return false;
+                }
+                if !std::mem::replace(&mut seen[t as usize], true) {
+                    stack.push(t);
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Strict {
+    /// Whether `role` could send a `ty` to `to` now (without doing it).
+    pub fn can_send(&self, role: RoleId, to: RoleId, ty: &str) -> bool {
+        self.valid(role, to)
+            && self.lts.type_id(ty).is_some_and(|ty| {
+                self.enabled(Label {
+                    action: Action::Send,
+                    ty,
+                    from: role as u32,
+                    to: to as u32,
+                })
+            })
+    }
+}
+
+impl PartialEq for Strict {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && self.in_transit == other.in_transit
+            && (Arc::ptr_eq(&self.lts, &other.lts) || self.lts == other.lts)
+    }
+}
+impl Eq for Strict {}
+
+impl Hash for Strict {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.state.hash(h);
+        self.in_transit.hash(h);
+    }
+}
+
+impl fmt::Debug for Strict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let roles = self.lts.roles();
+        write!(f, "Strict {{ state: {}, in transit: [", self.state)?;
+        for (i, (a, b, m)) in self.in_transit.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(
+                f,
+                "{sep}{}→{}: {m:?}",
+                roles[*a as usize], roles[*b as usize]
+            )?;
+        }
+        write!(f, "] }}")
+    }
+}

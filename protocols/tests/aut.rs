@@ -1,0 +1,258 @@
+//! Aldebaran `.aut`: round trips, bad files, non-deterministic LTSs.
+
+mod common;
+
+use engine::{Message, Protocol};
+use protocols::{bundled, Lts, Strict};
+
+#[test]
+fn round_trip_of_every_bundled_protocol() {
+    for name in bundled::names() {
+        let lts = bundled::by_name(name).unwrap();
+        let text = lts.to_aut();
+        let back = Lts::from_aut(&text).unwrap();
+        assert_eq!(back.num_states(), lts.num_states(), "{name}");
+        assert_eq!(back.num_transitions(), lts.num_transitions(), "{name}");
+        assert_eq!(back.initial(), lts.initial());
+        // roles and types are numbered by first use in the file; compare by name
+        for s in 0..lts.num_states() as u32 {
+            let a: Vec<String> = lts
+                .transitions(s)
+                .iter()
+                .map(|(l, t)| format!("{}{t}", lts.label_text(l)))
+                .collect();
+            let mut b: Vec<String> = back
+                .transitions(s)
+                .iter()
+                .map(|(l, t)| format!("{}{t}", back.label_text(l)))
+                .collect();
+            let mut a = a;
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{name} state {s}");
+            if lts.transitions(s).is_empty() {
+                assert_eq!(back.is_final(s), lts.is_final(s), "{name} end state {s}");
+            }
+        }
+        // writing it again gives the same text up to the order of labels
+        let again = Lts::from_aut(&back.to_aut()).unwrap();
+        assert_eq!(again, back, "{name}");
+    }
+}
+
+#[test]
+fn round_trip_keeps_the_object_behaviour() {
+    let lts = bundled::by_name("go-fish:2").unwrap();
+    let back = Lts::from_aut(&lts.to_aut()).unwrap();
+    let (a, b) = (Strict::new(lts), Strict::new(back));
+    assert_eq!(common::traces(&a, 9), common::traces(&b, 9));
+}
+
+#[test]
+fn quoted_and_unquoted_labels_and_blank_lines() {
+    let text = "des (0, 3, 4)\n\n(0, !(Move, white, black), 1)\n(1,\"?(Move,white,black)\",2)\n( 2 , \"C(white,black)\" , 3 )\n";
+    let lts = Lts::from_aut(text).unwrap();
+    assert_eq!(lts.roles(), ["white", "black"]);
+    assert_eq!(lts.type_names(), ["Move"]);
+    assert_eq!(lts.label_text(&lts.transitions(2)[0].0), "C(white,black)");
+    assert!(lts.is_final(3) && !lts.is_final(2));
+    let mut p = Strict::new(lts);
+    p.try_send(0, 1, Message::named("Move", ())).unwrap();
+    p.try_recv(1, Some(0)).unwrap();
+    assert!(!p.is_terminated());
+    p.try_close(0, 1).unwrap();
+    assert!(p.is_terminated());
+}
+
+fn error(text: &str) -> (usize, String) {
+    let e = Lts::from_aut(text).unwrap_err();
+    (e.line, e.message)
+}
+
+#[test]
+fn bad_files_name_the_line() {
+    let (l, m) = error("");
+    assert!(l == 1 && m.contains("empty file"), "{m}");
+    let (l, m) = error("\n\ndse (0, 0, 1)\n");
+    assert!(
+        l == 3 && m.contains("des (initial, transitions, states)"),
+        "{m}"
+    );
+    let (l, m) = error("des (0, x, 1)\n");
+    assert!(l == 1 && m.contains("`x` is not a number"), "{m}");
+    let (l, m) = error("des (0, 2, 2)\n(0,\"!(A,p,q)\",1)\n");
+    assert!(
+        l == 1 && m.contains("announces 2 transitions but the file has 1"),
+        "{m}"
+    );
+    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,q)\",2)\n");
+    assert!(
+        l == 2 && m.contains("state 2 is not below the state count 2"),
+        "{m}"
+    );
+    let (l, m) = error("des (0, 1, 2)\n(0,\"tau\",1)\n");
+    assert!(l == 2 && m.contains("unknown label `tau`"), "{m}");
+    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p)\",1)\n");
+    assert!(l == 2 && m.contains("needs 3 non-empty arguments"), "{m}");
+    let (l, m) = error("des (0, 1, 2)\n(0,\"C(p,q,r)\",1)\n");
+    assert!(l == 2 && m.contains("needs 2"), "{m}");
+    let (l, m) = error("des (0, 1, 2)\n0,\"!(A,p,q)\",1\n");
+    assert!(l == 2 && m.contains("expected a transition"), "{m}");
+    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,q),1)\n");
+    assert!(l == 2 && m.contains("unterminated quote"), "{m}");
+    let (l, m) = error("des (5, 0, 2)\n");
+    assert!(l == 1 && m.contains("initial state 5"), "{m}");
+    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n");
+    assert!(l == 2 && m.contains("itself"), "{m}");
+    assert!(Lts::from_aut("des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n")
+        .unwrap_err()
+        .to_string()
+        .starts_with(".aut line 2: "));
+}
+
+/// p sends an A to q in one of two ways; in the first q must then close
+/// its channel to p, in the second answer with C. The object determinises:
+/// after the send both continuations are possible.
+#[test]
+fn non_deterministic_lts_is_determinised() {
+    let text = "des (0, 7, 8)
+(0,\"!(A,p,q)\",1)
+(0,\"!(A,p,q)\",2)
+(1,\"?(A,p,q)\",3)
+(2,\"?(A,p,q)\",4)
+(3,\"C(q,p)\",5)
+(4,\"!(C,q,p)\",6)
+(6,\"?(C,q,p)\",7)
+";
+    let lts = Lts::from_aut(text).unwrap();
+    assert!(!lts.is_deterministic());
+    let dfa = lts.determinise(100).unwrap();
+    assert!(dfa.is_deterministic());
+    assert_eq!((dfa.num_states(), dfa.num_transitions()), (6, 5));
+    let mut p = Strict::new(lts.clone());
+    p.try_send(0, 1, Message::named("A", ())).unwrap();
+    p.try_recv(1, None).unwrap();
+    let mut b = p.clone();
+    b.try_close(1, 0).unwrap();
+    assert!(b.is_terminated());
+    p.try_send(1, 0, Message::named("C", ())).unwrap();
+    assert!(!p.is_terminated(), "C is in transit");
+    p.try_recv(0, None).unwrap();
+    assert!(p.is_terminated());
+    // the object's traces are the LTS's traces
+    let strict: Vec<Vec<String>> = common::traces(&Strict::new(lts.clone()), 5)
+        .into_iter()
+        .filter(|t| t.last().is_none_or(|l| l != "END" && l != "DEADLOCK"))
+        .collect();
+    let mut want: Vec<Vec<String>> = common::lts_traces(&lts, 5).into_keys().collect();
+    want.sort();
+    assert_eq!(strict, want);
+    assert!(matches!(
+        lts.determinise(2),
+        Err(protocols::Error::StateBound { .. })
+    ));
+}
+
+/// An `.aut` LTS need not track channels: the object still delivers in
+/// FIFO order and only lets a receive through if the head of the channel
+/// has the label's type.
+#[test]
+fn strict_object_enforces_fifo_on_aut() {
+    let text = "des (0, 4, 5)
+(0,\"!(A,p,q)\",1)
+(1,\"!(B,p,q)\",2)
+(2,\"?(B,p,q)\",3)
+(3,\"?(A,p,q)\",4)
+";
+    let mut p = Strict::new(Lts::from_aut(text).unwrap());
+    p.try_send(0, 1, Message::named("A", 1)).unwrap();
+    p.try_send(0, 1, Message::named("B", 2)).unwrap();
+    let before = p.clone();
+    assert!(p.try_recv(1, Some(0)).is_err(), "B is not at the head");
+    assert_eq!(p, before);
+    assert!(!p.is_terminated());
+}
+
+mod random {
+    use super::common;
+    use proptest::prelude::*;
+    use protocols::{Lts, Strict};
+
+    const LABELS: [&str; 6] = [
+        "!(A,p,q)", "?(A,p,q)", "!(B,p,q)", "?(B,p,q)", "!(A,q,p)", "C(q,p)",
+    ];
+
+    fn aut() -> impl Strategy<Value = String> {
+        (1..6usize).prop_flat_map(|n| {
+            prop::collection::vec((0..n, 0..LABELS.len(), 0..n, prop::bool::ANY), 0..10).prop_map(
+                move |ts| {
+                    let mut s = format!("des (0, {}, {n})\n", ts.len());
+                    for (a, l, b, quoted) in ts {
+                        let l = if quoted {
+                            format!("\"{}\"", LABELS[l])
+                        } else {
+                            LABELS[l].to_string()
+                        };
+                        s.push_str(&format!("({a},{l},{b})\n"));
+                    }
+                    s
+                },
+            )
+        })
+    }
+
+    /// Receives in a word match the heads of their channels.
+    fn fifo(w: &[String]) -> bool {
+        let mut chans: std::collections::HashMap<String, std::collections::VecDeque<String>> =
+            Default::default();
+        for l in w {
+            let args: Vec<&str> = l[2..l.len() - 1].split(',').collect();
+            if l.starts_with('C') {
+                continue;
+            }
+            let chan = format!("{}{}", args[1], args[2]);
+            if l.starts_with('!') {
+                chans.entry(chan).or_default().push_back(args[0].into());
+            } else if chans.entry(chan).or_default().pop_front().as_deref() != Some(args[0]) {
+                return false;
+            }
+        }
+        true
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Writing and reading back gives the same transitions.
+        #[test]
+        fn aut_round_trip(text in aut()) {
+            let lts = Lts::from_aut(&text).unwrap();
+            let back = Lts::from_aut(&lts.to_aut()).unwrap();
+            prop_assert_eq!(back.num_states(), lts.num_states());
+            for s in 0..lts.num_states() as u32 {
+                let mut a: Vec<String> = lts.transitions(s).iter().map(|(l, t)| format!("{} {t}", lts.label_text(l))).collect();
+                let mut b: Vec<String> = back.transitions(s).iter().map(|(l, t)| format!("{} {t}", back.label_text(l))).collect();
+                a.sort();
+                b.sort();
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(lts.is_final(s), back.is_final(s));
+            }
+        }
+
+        /// The strict object of a random, possibly non-deterministic LTS
+        /// (determinised) has exactly the LTS's FIFO-consistent traces, and
+        /// ends exactly after words that can reach an end with empty channels.
+        #[test]
+        fn strict_object_runs_the_nfa(text in aut()) {
+            let lts = Lts::from_aut(&text).unwrap();
+            let p = Strict::new(lts.clone());
+            let got: std::collections::BTreeSet<Vec<String>> = common::traces(&p, 6)
+                .into_iter()
+                .map(|mut w| { if w.last().is_some_and(|l| l == "END" || l == "DEADLOCK") { w.pop(); } w })
+                .collect();
+            let want: std::collections::BTreeSet<Vec<String>> =
+                common::lts_traces(&lts, 6).into_keys().filter(|w| fifo(w)).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+}

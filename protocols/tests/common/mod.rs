@@ -1,0 +1,149 @@
+//! Test support: explore a protocol object by probing its try-operations,
+//! the way the engine does, and collect its traces.
+#![allow(dead_code)]
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use engine::{Message, Protocol};
+use protocols::lts::Lts;
+
+/// One dummy message per type name, as a check uses.
+pub fn dummies<P: Protocol>(p: &P) -> Vec<Message> {
+    p.type_names()
+        .iter()
+        .map(|t| Message::named(t, ()))
+        .collect()
+}
+
+/// Every enabled action of `p` with its successor, labelled in `.aut`
+/// notation. Probes sends with each dummy to each other role, receives from
+/// each other role, closes to each other role.
+pub fn successors<P: Protocol>(p: &P, dummies: &[Message]) -> Vec<(String, P)> {
+    let roles = p.roles();
+    let mut out = Vec::new();
+    for r in 0..roles.len() {
+        for q in 0..roles.len() {
+            if q == r {
+                continue;
+            }
+            for d in dummies {
+                let mut c = p.clone();
+                if c.try_send(r, q, d.clone()).is_ok() {
+                    out.push((format!("!({},{},{})", d.type_name(), roles[r], roles[q]), c));
+                } else {
+                    assert!(&c == p, "a refused send changed the object");
+                }
+            }
+            let mut c = p.clone();
+            match c.try_recv(r, Some(q)) {
+                Ok((from, m)) => {
+                    assert_eq!(from, q);
+                    out.push((format!("?({},{},{})", m.type_name(), roles[q], roles[r]), c));
+                }
+                Err(_) => assert!(&c == p, "a refused receive changed the object"),
+            }
+            let mut c = p.clone();
+            if c.try_close(r, q).is_ok() {
+                out.push((format!("C({},{})", roles[r], roles[q]), c));
+            } else {
+                assert!(&c == p, "a refused close changed the object");
+            }
+        }
+    }
+    out
+}
+
+/// All traces of length ≤ `n` (prefix closed). A trace that reaches a
+/// state without successors before `n` ends with `END` or `DEADLOCK`.
+pub fn traces<P: Protocol>(p: &P, n: usize) -> BTreeSet<Vec<String>> {
+    let d = dummies(p);
+    let mut out = BTreeSet::new();
+    let mut memo: HashMap<(P, usize), BTreeSet<Vec<String>>> = HashMap::new();
+    for t in suffixes(p, n, &d, &mut memo) {
+        out.insert(t);
+    }
+    out
+}
+
+fn suffixes<P: Protocol>(
+    p: &P,
+    n: usize,
+    d: &[Message],
+    memo: &mut HashMap<(P, usize), BTreeSet<Vec<String>>>,
+) -> BTreeSet<Vec<String>> {
+    if let Some(s) = memo.get(&(p.clone(), n)) {
+        return s.clone();
+    }
+    let mut out = BTreeSet::new();
+    out.insert(Vec::new());
+    if n > 0 {
+        let succ = successors(p, d);
+        if succ.is_empty() {
+            out.insert(vec![
+                if p.is_terminated() { "END" } else { "DEADLOCK" }.to_string()
+            ]);
+        }
+        for (l, q) in succ {
+            for mut t in suffixes(&q, n - 1, d, memo) {
+                t.insert(0, l.clone());
+                out.insert(t);
+            }
+        }
+    }
+    memo.insert((p.clone(), n), out.clone());
+    out
+}
+
+/// The reachable states of `p` (at most `limit`), and one without
+/// successors that is not terminated (a deadlock), if any.
+pub fn reachable<P: Protocol>(p: &P, limit: usize) -> (usize, Option<P>) {
+    let (n, deadlock, _) = explore(p, limit);
+    (n, deadlock)
+}
+
+/// Whether a state without successors that is terminated is reachable.
+pub fn can_end<P: Protocol>(p: &P, limit: usize) -> bool {
+    explore(p, limit).2
+}
+
+fn explore<P: Protocol>(p: &P, limit: usize) -> (usize, Option<P>, bool) {
+    let d = dummies(p);
+    let mut seen: HashSet<P> = HashSet::new();
+    let mut stack = vec![p.clone()];
+    seen.insert(p.clone());
+    let mut deadlock = None;
+    let mut end = false;
+    while let Some(s) = stack.pop() {
+        let succ = successors(&s, &d);
+        if succ.is_empty() && !s.is_terminated() && deadlock.is_none() {
+            deadlock = Some(s.clone());
+        }
+        end |= succ.is_empty() && s.is_terminated();
+        for (_, q) in succ {
+            if seen.len() < limit && seen.insert(q.clone()) {
+                stack.push(q);
+            }
+        }
+    }
+    (seen.len(), deadlock, end)
+}
+
+/// All label sequences of length ≤ `n` from the initial state of `lts`
+/// (prefix closed), with whether some path with that label sequence ends
+/// in a final state.
+pub fn lts_traces(lts: &Lts, n: usize) -> HashMap<Vec<String>, bool> {
+    let mut out: HashMap<Vec<String>, bool> = HashMap::new();
+    let mut frontier: Vec<(Vec<String>, u32)> = vec![(Vec::new(), lts.initial())];
+    while let Some((w, s)) = frontier.pop() {
+        let e = out.entry(w.clone()).or_insert(false);
+        *e |= lts.is_final(s);
+        if w.len() < n {
+            for (l, t) in lts.transitions(s) {
+                let mut w2 = w.clone();
+                w2.push(lts.label_text(l));
+                frontier.push((w2, *t));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,267 @@
+//! The blocking API's contract, case by case, on both sessions: role names,
+//! errors, what counts as live, deadlock reports and poisoning, panics.
+
+mod session_support;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::{Message, Protocol, Refused, RoleId};
+use protocols::session::{Error, Session, SplitSession, WaitsFor};
+use session_support::{watchdog, Scripted, Step, SESSIONS};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+#[derive(Clone, Debug)]
+#[allow(dead_code)] // the payload is only printed
+struct Move(&'static str);
+
+fn deadlock_of(e: Error) -> Arc<protocols::session::Deadlock> {
+    match e {
+        Error::Deadlock(d) => d,
+        other => panic!("expected a deadlock, got {other}"),
+    }
+}
+
+#[test]
+fn roles_by_name_and_index_with_clear_errors() {
+    let session = Session::new(protocols::chess::strict());
+    assert_eq!(session.roles(), ["white", "black"]);
+    assert_eq!(session.role("black"), Ok(1));
+    let err = session.endpoint("blak").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown role `blak`; the protocol has: white, black"
+    );
+    assert_eq!(
+        session.endpoint(7usize).unwrap_err(),
+        Error::RoleOutOfRange { role: 7, count: 2 }
+    );
+    let mut white = session.endpoint("white").unwrap();
+    assert_eq!((white.role(), white.name()), (0, "white"));
+    assert_eq!(
+        session.endpoint(0usize).unwrap_err(),
+        Error::RoleTaken("white".into())
+    );
+    assert!(matches!(
+        white.send("whit", Move("e4")),
+        Err(Error::UnknownRole { .. })
+    ));
+
+    let split = SplitSession::new(protocols::chess::liberal());
+    assert_eq!(split.role("white"), Ok(0));
+    let black = split.endpoint("black").unwrap();
+    assert_eq!(black.peer("white"), Ok(0));
+    assert_eq!(
+        split.endpoint("black").unwrap_err(),
+        Error::RoleTaken("black".into())
+    );
+}
+
+/// Black moves first: a protocol violation. It blocks; once white has
+/// finished, black is the last live role and gets a deadlock naming it.
+#[test]
+fn a_violation_is_reported_once_the_others_are_done() {
+    let object = protocols::chess::strict();
+    let report = watchdog("violation", LIMIT, move || {
+        let session = Session::new(object);
+        let mut black = session.endpoint("black").unwrap();
+        let white = session.endpoint("white").unwrap();
+        drop(session);
+        let t = std::thread::spawn(move || black.send("white", Move("e5")));
+        std::thread::sleep(Duration::from_millis(20));
+        drop(white); // white's thread ends without moving
+        t.join().unwrap()
+    });
+    let d = deadlock_of(report.unwrap_err());
+    assert_eq!(d.blocked.len(), 1);
+    assert_eq!(d.blocked[0].role, "black");
+    assert_eq!(
+        d.blocked[0].waits_for,
+        WaitsFor::Send {
+            to: "white".into(),
+            type_name: "Move".into()
+        }
+    );
+    assert_eq!(d.finished, ["white"]);
+    assert!(!d.terminated);
+    assert_eq!(
+        d.to_string(),
+        "deadlock: every live role is blocked\n  black waits to send <Move> to white\n  finished (endpoint dropped): white"
+    );
+}
+
+/// Every blocked call gets the error, and later calls too (poisoned).
+#[test]
+fn every_blocked_role_gets_the_deadlock_and_the_session_stays_poisoned() {
+    for (name, make) in SESSIONS {
+        // r0 and r1 each wait for the other first: a cycle.
+        let object = Scripted::new(
+            vec![
+                vec![Step::Recv(1), Step::Send(1)],
+                vec![Step::Recv(0), Step::Send(0)],
+            ],
+            1,
+        );
+        let results = watchdog(name, LIMIT, move || {
+            let endpoints = make(object);
+            std::thread::scope(|s| {
+                let hs: Vec<_> = endpoints
+                    .into_iter()
+                    .enumerate()
+                    .map(|(me, mut ep)| {
+                        s.spawn(move || {
+                            let first = ep.recv_one(1 - me).unwrap_err();
+                            let again = ep.send_msg(1 - me, Message::new(1u8)).unwrap_err();
+                            (first, again)
+                        })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .map(|h| h.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        });
+        let (d0, again0) = (deadlock_of(results[0].0.clone()), results[0].1.clone());
+        let d1 = deadlock_of(results[1].0.clone());
+        assert!(Arc::ptr_eq(&d0, &d1), "{name}: one deadlock");
+        assert_eq!(again0, Error::Deadlock(d0.clone()), "{name}: poisoned");
+        let who: Vec<_> = d0
+            .blocked
+            .iter()
+            .map(|b| (b.role.as_str(), b.waits_for.to_string()))
+            .collect();
+        assert_eq!(
+            who,
+            [
+                ("r0", "receive from r1".to_string()),
+                ("r1", "receive from r0".to_string())
+            ],
+            "{name}"
+        );
+        assert!(d0.finished.is_empty());
+    }
+}
+
+/// A role whose endpoint was never taken is live while the session exists
+/// (someone may take it), and finished once the session is dropped.
+#[test]
+fn unclaimed_roles_are_live_until_the_session_is_dropped() {
+    let object = Scripted::new(vec![vec![Step::Recv(1)], vec![Step::Send(0)]], 1);
+    let result = watchdog("unclaimed", LIMIT, move || {
+        let session = SplitSession::new(object);
+        let mut r0 = session.endpoint("r0").unwrap();
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        let t = std::thread::spawn(move || {
+            let r = r0.recv_from("r1");
+            flag.store(true, Ordering::SeqCst);
+            r
+        });
+        std::thread::sleep(Duration::from_millis(30));
+        // r1 may still be taken: no deadlock may have been declared.
+        assert!(
+            !done.load(Ordering::SeqCst),
+            "declared a deadlock while r1 could still be taken"
+        );
+        drop(session);
+        t.join().unwrap()
+    });
+    let d = deadlock_of(result.unwrap_err());
+    assert_eq!(d.finished, ["r1"]);
+    assert_eq!(
+        d.blocked[0].waits_for,
+        WaitsFor::Recv {
+            from: Some("r1".into())
+        }
+    );
+}
+
+/// Servers that loop waiting for requests after the protocol has ended: the
+/// report says the protocol had terminated.
+#[test]
+fn waiting_after_the_end_of_the_protocol_is_reported_as_such() {
+    #[derive(Clone, Debug)]
+    struct Title;
+    #[derive(Clone, Debug)]
+    struct Quote(u32);
+    #[derive(Clone, Debug)]
+    struct Contribution(u32);
+    #[derive(Clone, Debug)]
+    #[allow(dead_code)] // the payload is only printed
+    struct Decision(bool);
+    let strict = protocols::two_buyer::strict();
+    let liberal = protocols::two_buyer::liberal();
+    let locked = watchdog("two-buyer strict", LIMIT, move || {
+        let [mut b1, mut b2, mut seller] =
+            Session::new(strict).into_endpoints().try_into().unwrap();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                b1.send("seller", Title)?;
+                let q = b1.recv_from("seller")?.downcast::<Quote>().unwrap();
+                b1.send("buyer2", Contribution(q.0 / 2))
+            });
+            s.spawn(move || {
+                let q = b2.recv_from("seller")?.downcast::<Quote>().unwrap();
+                let c = b2.recv_from("buyer1")?.downcast::<Contribution>().unwrap();
+                b2.send("seller", Decision(q.0 - c.0 <= 50))
+            });
+            let seller = s.spawn(move || -> Result<(), Error> {
+                // A seller that waits for the next title forever.
+                loop {
+                    seller.recv_from("buyer1")?;
+                    seller.send("buyer1", Quote(80))?;
+                    seller.send("buyer2", Quote(80))?;
+                    seller.recv_from("buyer2")?;
+                }
+            });
+            seller.join().unwrap()
+        })
+    });
+    let split = watchdog("two-buyer liberal", LIMIT, move || {
+        let [b1, b2, mut seller] = SplitSession::new(liberal)
+            .into_endpoints()
+            .try_into()
+            .unwrap();
+        drop((b1, b2)); // their threads end at once
+        seller.recv_from("buyer1")
+    });
+    let d = deadlock_of(locked.unwrap_err());
+    assert!(d.terminated, "{d}");
+    assert_eq!(d.blocked[0].role, "seller");
+    assert!(d
+        .to_string()
+        .contains("the protocol had already terminated normally"));
+    let d = deadlock_of(split.unwrap_err());
+    assert!(!d.terminated, "nothing happened yet: {d}");
+    assert_eq!(d.finished, ["buyer1", "buyer2"]);
+}
+
+/// A protocol whose send panics: the other thread is released with
+/// `Error::Panicked` instead of waiting forever.
+#[test]
+fn a_panic_in_protocol_code_releases_the_waiters() {
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    struct Faulty;
+    impl Protocol for Faulty {
+        fn roles(&self) -> Vec<String> {
+            vec!["a".into(), "b".into()]
+        }
+        fn try_send(&mut self, _: RoleId, _: RoleId, _: Message) -> Result<(), Refused<Message>> {
+            panic!("bug in protocol code")
+        }
+        fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+            Err(Refused(()))
+        }
+    }
+    let got = watchdog("panic", LIMIT, || {
+        let [mut a, mut b] = Session::new(Faulty).into_endpoints().try_into().unwrap();
+        let waiter = std::thread::spawn(move || b.recv());
+        std::thread::sleep(Duration::from_millis(10));
+        let sender = std::thread::spawn(move || a.send("b", 1u8));
+        assert!(sender.join().is_err(), "the sender's thread panicked");
+        waiter.join().unwrap()
+    });
+    assert_eq!(got.unwrap_err(), Error::Panicked);
+}

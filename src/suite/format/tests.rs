@@ -1,0 +1,278 @@
+use super::*;
+
+fn errors(text: &str) -> Vec<SuiteError> {
+    parse(text).expect_err("the file should be refused")
+}
+
+fn one_error(text: &str) -> SuiteError {
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "expected one error, got {errs:#?}");
+    errs.into_iter().next().unwrap()
+}
+
+#[test]
+fn minimal_file_defaults_to_both_runtimes_and_semantics() {
+    let s = parse("protocol chess\ntest t holds\n  G \"white SEND *\"\n").unwrap();
+    assert_eq!(s.protocols.len(), 1);
+    assert_eq!(s.protocols[0].spec, "chess");
+    assert_eq!(s.protocols[0].alias, "chess");
+    assert_eq!(s.runtimes, vec![Runtime::Strict, Runtime::Liberal]);
+    assert_eq!(
+        s.semantics,
+        vec![SemanticsName::Stutter, SemanticsName::Omega]
+    );
+    let e = &s.entries[0];
+    assert_eq!(e.name, "t");
+    assert_eq!(e.formula, "G \"white SEND *\"");
+    assert_eq!(e.formula_pos, Pos { line: 3, col: 3 });
+    assert_eq!(e.pos, Pos { line: 2, col: 1 });
+    assert_eq!(s.plan().unwrap().len(), 4);
+}
+
+#[test]
+fn prut4j_formula_pasted_unchanged_spans_lines_and_keeps_comments_out() {
+    let prut4j = "(G(\"worker_1_ RECV <Boolean>\" =>\n  X(\"worker_1_ SEND <Boolean> TO worker_0_\" ||\n    \"worker_1_ SEND <Boolean> TO worker_3_\")))\n   &&\n(G(\"worker_2_ RECV <Boolean>\" =>\n  X(\"worker_2_ SEND <Boolean> TO worker_0_\")))";
+    let text = format!(
+        "# topologies\nprotocol token-star:4   # the star\nruntime strict\nsemantics omega\n\ntest P4 holds\n{prut4j}\n\n# next\ntest other violated\nF \"END\"\n"
+    );
+    let s = parse(&text).unwrap();
+    assert_eq!(s.runtimes, vec![Runtime::Strict]);
+    assert_eq!(s.semantics, vec![SemanticsName::Omega]);
+    let lines: Vec<&str> = prut4j.lines().map(str::trim).collect();
+    assert_eq!(s.entries[0].formula, lines.join("\n"));
+    assert_eq!(s.entries[0].formula_pos, Pos { line: 7, col: 1 });
+    assert_eq!(s.entries[1].formula, "F \"END\"");
+}
+
+#[test]
+fn hash_inside_a_quoted_atom_is_not_a_comment() {
+    let s = parse("protocol p\ntest t holds\n  \"a # b\" # comment\n").unwrap();
+    assert_eq!(s.entries[0].formula, "\"a # b\"");
+}
+
+#[test]
+fn abbreviations_expand_parenthesised_and_nest() {
+    let text = r#"
+protocol token-star:4
+let R1 = "worker_1_ RECV <Boolean>"
+let S10 = "worker_1_ SEND <Boolean> TO worker_0_"
+let S12 = "worker_1_ SEND <Boolean> TO worker_2_"
+let Either = S10 ||
+    S12
+test P2 holds
+    G(R1 => X(Either))
+"#;
+    let s = parse(text).unwrap();
+    assert_eq!(s.entries[0].source, "G(R1 => X(Either))");
+    assert_eq!(
+        s.entries[0].formula,
+        r#"G(("worker_1_ RECV <Boolean>") => X((("worker_1_ SEND <Boolean> TO worker_0_") ||
+("worker_1_ SEND <Boolean> TO worker_2_"))))"#
+    );
+}
+
+#[test]
+fn abbreviation_names_inside_atoms_are_left_alone() {
+    let s =
+        parse("protocol p\nlet a = \"x SEND *\"\ntest t holds\n G(\"a RECV *\" || a)\n").unwrap();
+    assert_eq!(s.entries[0].formula, "G(\"a RECV *\" || (\"x SEND *\"))");
+}
+
+#[test]
+fn operators_and_constants_are_not_abbreviations() {
+    let s = parse(
+        "protocol p\ntest t holds\n GF true && XX \"a\" U false W \"b\" R \"c\" || \"END\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        s.entries[0].formula,
+        "GF true && XX \"a\" U false W \"b\" R \"c\" || \"END\""
+    );
+}
+
+#[test]
+fn undefined_abbreviation_is_an_error_with_position_and_hint() {
+    let e = one_error("protocol p\nlet S12 = \"a SEND *\"\ntest t holds\n  G(\n    S21)\n");
+    assert_eq!(e.pos, Pos { line: 5, col: 5 });
+    assert!(e.message.contains("`S21` is not defined"), "{e}");
+    assert_eq!(e.hint.as_deref(), Some("did you mean `S12`?"));
+}
+
+#[test]
+fn bare_word_without_abbreviations_suggests_quoting() {
+    let e = one_error("protocol p\ntest t holds\n  G white\n");
+    assert_eq!(e.pos, Pos { line: 3, col: 5 });
+    assert!(e.hint.unwrap().contains("quoted"));
+}
+
+#[test]
+fn unterminated_atom() {
+    let e = one_error("protocol p\ntest t holds\n  G \"white SEND *\n");
+    assert_eq!(e.pos, Pos { line: 3, col: 5 });
+    assert!(e.message.contains("unterminated"));
+}
+
+#[test]
+fn qualified_verdicts_resolve_by_specificity() {
+    let text = "protocol p\ntest t holds violated@stutter holds@liberal+stutter\n \"True\"\n";
+    let s = parse(text).unwrap();
+    let plans = s.plan().unwrap();
+    let got: Vec<(Runtime, SemanticsName, Expected)> = plans
+        .iter()
+        .map(|p| (p.runtime, p.semantics, p.expected.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Runtime::Strict, SemanticsName::Stutter, Expected::Violated),
+            (Runtime::Strict, SemanticsName::Omega, Expected::Holds),
+            (Runtime::Liberal, SemanticsName::Stutter, Expected::Holds),
+            (Runtime::Liberal, SemanticsName::Omega, Expected::Holds),
+        ]
+    );
+}
+
+#[test]
+fn several_protocols_with_aliases_and_per_protocol_verdicts() {
+    let text = "protocol token-star:4 as star\nprotocol token-full-mesh:4 as mesh\nruntime strict\nsemantics stutter\ntest P3 violated holds@star\n \"True\"\n";
+    let s = parse(text).unwrap();
+    let plans = s.plan().unwrap();
+    assert_eq!(plans.len(), 2);
+    assert_eq!(
+        (plans[0].protocol, &plans[0].expected),
+        (0, &Expected::Holds)
+    );
+    assert_eq!(
+        (plans[1].protocol, &plans[1].expected),
+        (1, &Expected::Violated)
+    );
+    assert_eq!(s.protocols[0].spec, "token-star:4");
+}
+
+#[test]
+fn ambiguous_or_missing_verdicts_are_errors_of_the_plan() {
+    let s = parse("protocol p\ntest t holds@strict violated@omega\n \"True\"\n").unwrap();
+    let errs = s.plan().unwrap_err();
+    assert!(errs.iter().any(|e| e.message.contains("both")), "{errs:#?}");
+    assert!(
+        errs.iter().any(|e| e.message.contains("says nothing")),
+        "{errs:#?}"
+    );
+}
+
+#[test]
+fn unknown_qualifier_is_refused_with_hint() {
+    let e = one_error("protocol p\ntest t holds violated@stuter\n \"True\"\n");
+    assert_eq!(e.pos, Pos { line: 2, col: 14 });
+    assert_eq!(e.hint.as_deref(), Some("did you mean `@stutter`?"));
+}
+
+#[test]
+fn error_verdict_takes_required_message_parts() {
+    let s = parse("protocol p\ntest typo error \"wrker\" \"did you mean\"\n \"wrker SEND *\"\n")
+        .unwrap();
+    assert_eq!(
+        s.entries[0].clauses[0].expected,
+        Expected::Error(vec!["wrker".into(), "did you mean".into()])
+    );
+    let e = one_error("protocol p\ntest t holds \"x\"\n \"True\"\n");
+    assert!(e.message.contains("must follow `error`"));
+}
+
+#[test]
+fn misspelt_verdict() {
+    let e = one_error("protocol p\ntest t hold\n \"True\"\n");
+    assert_eq!(e.pos, Pos { line: 2, col: 8 });
+    assert_eq!(e.hint.as_deref(), Some("did you mean `holds`?"));
+}
+
+#[test]
+fn every_error_is_reported_in_file_order() {
+    let errs = errors(
+        "runtime strict fast\nprotocol p\nsemantics\ntest a holds\ntest b\n \"x\"\ntest c holds\n \"x\"\n",
+    );
+    let got: Vec<(Pos, &str)> = errs.iter().map(|e| (e.pos, e.message.as_str())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (Pos { line: 1, col: 16 }, "unknown runtime `fast`"),
+            (
+                Pos { line: 3, col: 10 },
+                "`semantics` needs at least one name"
+            ),
+            (Pos { line: 4, col: 6 }, "`a` has no formula"),
+            (Pos { line: 5, col: 6 }, "`b` has no expected verdict"),
+        ]
+    );
+}
+
+#[test]
+fn text_before_any_directive() {
+    let e = errors("G \"a\"\nprotocol p\ntest t holds\n\"a\"\n").remove(0);
+    assert_eq!(e.pos, Pos { line: 1, col: 1 });
+    assert!(e.message.contains("expected a directive"));
+}
+
+#[test]
+fn missing_protocol_and_empty_suite() {
+    assert!(one_error("test t holds\n \"a\"\n")
+        .message
+        .contains("no protocol"));
+    assert!(one_error("protocol p\n").message.contains("no entries"));
+}
+
+#[test]
+fn stray_text_after_a_header_directive() {
+    let e = one_error("protocol p\n  G \"a\"\ntest t holds\n \"a\"\n");
+    assert_eq!(e.pos, Pos { line: 2, col: 3 });
+}
+
+#[test]
+fn duplicate_names() {
+    let e = one_error("protocol p\ntest t holds\n \"a\"\ntest t holds\n \"a\"\n");
+    assert_eq!(e.pos, Pos { line: 4, col: 6 });
+    let e = one_error("protocol p\nprotocol p\ntest t holds\n \"a\"\n");
+    assert!(e.message.contains("used twice"));
+    let e = one_error("protocol p\nlet A = \"a\"\nlet A = \"b\"\ntest t holds\n A\n");
+    assert!(e.message.contains("defined twice"));
+    let e = one_error("protocol p\nruntime strict\nruntime liberal\ntest t holds\n \"a\"\n");
+    assert!(e.message.contains("given twice"));
+}
+
+#[test]
+fn reserved_words_cannot_be_abbreviations() {
+    let e = one_error("protocol p\nlet G = \"a\"\ntest t holds\n \"a\"\n");
+    assert!(e.message.contains("LTL syntax"));
+}
+
+#[test]
+fn max_states() {
+    let s = parse("protocol p\nmax-states 1_000\ntest t holds\n \"a\"\n").unwrap();
+    assert_eq!(s.max_states, Some(1000));
+    assert!(
+        one_error("protocol p\nmax-states lots\ntest t holds\n \"a\"\n")
+            .message
+            .contains("not a state count")
+    );
+}
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    let e = one_error("protocol p\ntest t holds\n \"é\" && ü\n");
+    assert_eq!(e.pos, Pos { line: 3, col: 9 });
+}
+
+#[test]
+fn display_has_position_and_hint() {
+    let e = one_error("protocol p\ntest t hold\n \"True\"\n");
+    assert_eq!(
+        e.to_string(),
+        "2:8: unknown verdict `hold`\n  hint: did you mean `holds`?"
+    );
+}
+
+#[test]
+fn escaped_quotes_inside_atoms() {
+    let s = parse("protocol p\ntest t holds\n \"a \\\" # b\" # c\n").unwrap();
+    assert_eq!(s.entries[0].formula, "\"a \\\" # b\"");
+}

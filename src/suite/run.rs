@@ -1,0 +1,349 @@
+//! Turning suite files into libtest-mimic trials and running the checks.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use std::sync::OnceLock;
+
+use engine::{Checker, Error as EngineError, Message, Report, Semantics, Verdict};
+use libtest_mimic::{Failed, Trial};
+use protocols::{Liberal, Lts, Projection, Strict};
+
+use super::format::{self, Expected, Plan, Runtime, SemanticsName, Suite};
+
+/// What a check came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The property holds; the report.
+    Holds(String),
+    /// The property is violated; the report with its counterexample.
+    Violated(String),
+    /// The search was cut short; the report saying why.
+    Inconclusive(String),
+    /// The formula was refused (syntax, an unknown or malformed name in an
+    /// atom): what an `error` entry expects.
+    Refused(String),
+    /// Anything else went wrong: the protocol does not exist or cannot be
+    /// built, or its code panicked or broke the protocol contract while it
+    /// was explored. Always a failure.
+    Failure(String),
+}
+
+/// A protocol of a suite file, built at most once and shared by the file's
+/// trials.
+pub(crate) struct Loaded {
+    spec: String,
+    base: PathBuf,
+    lts: OnceLock<Result<Arc<Lts>, String>>,
+    liberal: OnceLock<Result<Arc<Projection>, String>>,
+}
+
+impl Loaded {
+    /// `spec` is a bundled protocol (`token-star:4`) or, if it ends in
+    /// `.aut`, an Aldebaran file relative to `base`.
+    pub(crate) fn new(spec: &str, base: &Path) -> Self {
+        Loaded {
+            spec: spec.to_string(),
+            base: base.to_path_buf(),
+            lts: OnceLock::new(),
+            liberal: OnceLock::new(),
+        }
+    }
+
+    fn lts(&self) -> Result<Arc<Lts>, String> {
+        self.lts
+            .get_or_init(|| {
+                let lts = self.build()?;
+                // Determinise once here rather than in every trial.
+                if lts.is_deterministic() {
+                    Ok(Arc::new(lts))
+                } else {
+                    lts.determinise(protocols::spec::DEFAULT_MAX_STATES)
+                        .map(Arc::new)
+                        .map_err(|e| format!("protocol `{}`: {e}", self.spec))
+                }
+            })
+            .clone()
+    }
+
+    fn build(&self) -> Result<Lts, String> {
+        if self.spec.ends_with(".aut") {
+            let path = self.base.join(&self.spec);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            Lts::from_aut(&text).map_err(|e| format!("{}: {e}", path.display()))
+        } else {
+            protocols::bundled::by_name(&self.spec).map_err(|e| {
+                format!(
+                    "protocol `{}`: {e}\n  hint: bundled protocols: {}",
+                    self.spec,
+                    protocols::bundled::names().join(", ")
+                )
+            })
+        }
+    }
+
+    fn check(&self, runtime: Runtime, checker: &Checker, formula: &str) -> Result<Report, Outcome> {
+        let lts = self.lts().map_err(Outcome::Failure)?;
+        let dummies: Vec<Message> = lts
+            .type_names()
+            .iter()
+            .map(|t| Message::named(t, ()))
+            .collect();
+        let result = match runtime {
+            Runtime::Strict => {
+                let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
+                checker.check(formula, proto, dummies)
+            }
+            Runtime::Liberal => {
+                let projection = self
+                    .liberal
+                    .get_or_init(|| {
+                        Projection::new(Arc::clone(&lts), protocols::spec::DEFAULT_MAX_STATES)
+                            .map(Arc::new)
+                            .map_err(|e| e.to_string())
+                    })
+                    .clone()
+                    .map_err(Outcome::Failure)?;
+                checker.check(formula, Liberal::from_projection(projection), dummies)
+            }
+        };
+        result.map_err(|e| match e {
+            EngineError::Parse { .. }
+            | EngineError::Translate { .. }
+            | EngineError::Atom { .. }
+            | EngineError::TooManyAtoms { .. } => Outcome::Refused(e.to_string()),
+            other => Outcome::Failure(other.to_string()),
+        })
+    }
+}
+
+/// Checks `formula` on `protocol` in the given runtime and semantics, with
+/// one dummy message of every type the protocol uses.
+fn check_loaded(
+    protocol: &Loaded,
+    runtime: Runtime,
+    semantics: SemanticsName,
+    formula: &str,
+    max_states: Option<u64>,
+) -> Outcome {
+    let mut checker = Checker::new().progress(false).semantics(match semantics {
+        SemanticsName::Stutter => Semantics::Stutter,
+        SemanticsName::Omega => Semantics::InfiniteRunsOnly,
+    });
+    if let Some(n) = max_states {
+        checker = checker.max_states(n);
+    }
+    match protocol.check(runtime, &checker, formula) {
+        Err(outcome) => outcome,
+        Ok(report) => {
+            let text = report.to_string();
+            match report.verdict {
+                Verdict::Holds => Outcome::Holds(text),
+                Verdict::Violated(_) => Outcome::Violated(text),
+                Verdict::Inconclusive { .. } => Outcome::Inconclusive(text),
+            }
+        }
+    }
+}
+
+/// Checks `formula` on the protocol `spec` (a bundled protocol such as
+/// `token-star:4`, or a path to an `.aut` file) in one runtime and
+/// semantics, as a suite entry would.
+///
+/// ```no_run
+/// use prust::suite::{check_entry, Outcome, Runtime, SemanticsName};
+/// let outcome = check_entry("chess", Runtime::Strict, SemanticsName::Stutter,
+///                           r#"G !"DEADLOCK""#, None);
+/// assert!(matches!(outcome, Outcome::Holds(_)));
+/// ```
+pub fn check_entry(
+    spec: &str,
+    runtime: Runtime,
+    semantics: SemanticsName,
+    formula: &str,
+    max_states: Option<u64>,
+) -> Outcome {
+    check_loaded(
+        &Loaded::new(spec, Path::new(".")),
+        runtime,
+        semantics,
+        formula,
+        max_states,
+    )
+}
+
+/// One trial per entry × protocol × runtime × semantics of every `.owl` file
+/// under `dir`, sorted by name; a file that cannot be read or parsed is one
+/// failing trial, and so is a folder without suites.
+pub fn trials(dir: &Path) -> Vec<Trial> {
+    let dir = resolve_dir(dir);
+    let mut files = Vec::new();
+    if let Err(e) = collect_owl_files(&dir, &mut files) {
+        let msg = format!("cannot read the suite folder {}: {e}", dir.display());
+        return vec![Trial::test("(suites)", move || Err(msg.into()))];
+    }
+    if files.is_empty() {
+        let msg = format!("no .owl files under {}", dir.display());
+        return vec![Trial::test("(suites)", move || Err(msg.into()))];
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = suite_name(&dir, &path);
+        out.extend(file_trials(&name, &path));
+    }
+    out
+}
+
+/// Relative folders are taken from the current directory, or failing that
+/// from the package root cargo reports.
+fn resolve_dir(dir: &Path) -> PathBuf {
+    if dir.is_relative() && !dir.exists() {
+        if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
+            let candidate = Path::new(&root).join(dir);
+            if candidate.exists() {
+                return candidate;
+            }
+        }
+    }
+    dir.to_path_buf()
+}
+
+fn collect_owl_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_owl_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "owl") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `dir/games/chess.owl` is `games::chess`.
+fn suite_name(dir: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// The trials of one file (or the one failing trial that reports why the
+/// file is unusable).
+pub(crate) fn file_trials(name: &str, path: &Path) -> Vec<Trial> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            let msg = format!("{shown}: cannot read: {e}");
+            return vec![Trial::test(format!("{name}::(file)"), move || {
+                Err(msg.into())
+            })];
+        }
+    };
+    let planned = format::parse(&text).and_then(|suite| suite.plan().map(|plans| (suite, plans)));
+    let (suite, plans) = match planned {
+        Ok(ok) => ok,
+        Err(errors) => {
+            let mut msg = String::new();
+            for e in errors {
+                let _ = writeln!(msg, "{shown}:{e}");
+            }
+            return vec![Trial::test(format!("{name}::(file)"), move || {
+                Err(msg.into())
+            })];
+        }
+    };
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let loaded: Arc<Vec<Loaded>> = Arc::new(
+        suite
+            .protocols
+            .iter()
+            .map(|p| Loaded::new(&p.spec, &base))
+            .collect(),
+    );
+    let suite = Arc::new(suite);
+    let several = suite.protocols.len() > 1;
+    plans
+        .into_iter()
+        .map(|plan| {
+            let entry = &suite.entries[plan.entry];
+            let mut trial_name = format!("{name}::{}", entry.name);
+            if several {
+                let _ = write!(trial_name, "::{}", suite.protocols[plan.protocol].alias);
+            }
+            let _ = write!(
+                trial_name,
+                "::{}::{}",
+                plan.runtime.name(),
+                plan.semantics.name()
+            );
+            let suite = Arc::clone(&suite);
+            let loaded = Arc::clone(&loaded);
+            let shown = shown.clone();
+            Trial::test(trial_name, move || run_plan(&suite, &loaded, &plan, &shown))
+        })
+        .collect()
+}
+
+/// Runs one planned check and compares it with what the file expects.
+fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result<(), Failed> {
+    let entry = &suite.entries[plan.entry];
+    let proto = &suite.protocols[plan.protocol];
+    let outcome = check_loaded(
+        &loaded[plan.protocol],
+        plan.runtime,
+        plan.semantics,
+        &entry.formula,
+        suite.max_states,
+    );
+    let got = match &outcome {
+        Outcome::Holds(_) => "holds",
+        Outcome::Violated(_) => "violated",
+        Outcome::Inconclusive(_) => "inconclusive",
+        Outcome::Refused(_) => "the formula refused",
+        Outcome::Failure(_) => "a failure",
+    };
+    let passed = match (&plan.expected, &outcome) {
+        (Expected::Holds, Outcome::Holds(_)) | (Expected::Violated, Outcome::Violated(_)) => true,
+        (Expected::Error(parts), Outcome::Refused(msg)) => parts.iter().all(|p| msg.contains(p)),
+        _ => false,
+    };
+    if passed {
+        return Ok(());
+    }
+    let mut msg = format!(
+        "{file}:{}: `{}` on {} ({} runtime, {} semantics): expected {}, got {got}\n",
+        entry.pos,
+        entry.name,
+        proto.spec,
+        plan.runtime.name(),
+        plan.semantics.name(),
+        plan.expected,
+    );
+    let _ = writeln!(msg, "formula: {}", entry.source);
+    if entry.formula != entry.source {
+        let _ = writeln!(msg, "expanded: {}", entry.formula);
+    }
+    match &outcome {
+        Outcome::Holds(report)
+        | Outcome::Violated(report)
+        | Outcome::Inconclusive(report)
+        | Outcome::Refused(report)
+        | Outcome::Failure(report) => {
+            let _ = writeln!(msg, "\n{report}");
+        }
+    }
+    if let (Expected::Error(parts), Outcome::Refused(report)) = (&plan.expected, &outcome) {
+        let missing: Vec<_> = parts
+            .iter()
+            .filter(|p| !report.contains(p.as_str()))
+            .collect();
+        let _ = writeln!(msg, "the error message lacks {missing:?}");
+    }
+    Err(msg.into())
+}

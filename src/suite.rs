@@ -11,7 +11,7 @@
 //! harness = false
 //! ```
 //!
-//! ```no_run
+//! ```text
 //! // tests/owl.rs
 //! fn main() {
 //!     prust::suite::main("tests/owl");
@@ -23,9 +23,12 @@
 //! name after the entry when a file checks several protocols), so the usual
 //! test arguments work: `cargo test --test owl -- topologies`,
 //! `cargo test --test owl -- --list`, `--exact`, `--skip`, `--ignored`.
-//! A failing test prints the checker's report, counterexample included. A
-//! file that cannot be parsed is one failing test, `file::(file)`, whose
-//! message gives the line and column of every problem.
+//! A failing test prints the checker's report, counterexample included
+//! (set `PRUST_SUITE_REPORTS=1` to see the reports, with their statistics,
+//! of the tests that pass as well); *inconclusive* is a failure. A file that
+//! cannot be parsed is one failing test, `file::(file)`, whose message gives
+//! the line and column of every problem; a folder without suites is a
+//! failing test too, never zero tests.
 //!
 //! # The file format
 //!
@@ -43,10 +46,12 @@
 //! G !"black SEND <Move>"
 //! ```
 //!
-//! - `protocol SPEC [as NAME]`: the protocol to check (`protocols::bundled`
-//!   names, parameters after `:`). Repeat the line to check every entry on
-//!   several protocols; `NAME` (default: `SPEC`) appears in test names and
-//!   in verdict qualifiers.
+//! - `protocol SPEC [as NAME]`: the protocol to check: a bundled protocol
+//!   (`protocols::bundled` names, parameters after `:`), or an Aldebaran
+//!   `.aut` file (a path ending in `.aut`, relative to the suite file), whose
+//!   global LTS both runtimes then run. Every message type gets a dummy.
+//!   Repeat the line to check every entry on several protocols; `NAME`
+//!   (default: `SPEC`) appears in test names and in verdict qualifiers.
 //! - `runtime` and `semantics`: which objects (`strict`, `liberal`) and
 //!   which semantics (`stutter`: finite runs are extended by stutter steps,
 //!   prust's default; `omega`: only infinite runs count, as in Prut4j)
@@ -69,6 +74,18 @@
 //!   test the matching verdict with the most qualifiers counts; a tie
 //!   between different verdicts, or no matching verdict, is an error.
 //! - `#` starts a comment (outside quoted atoms).
+//!
+//! # Checker options
+//!
+//! Every check uses [`engine::Checker`]'s defaults, which the `PRUST_*`
+//! environment variables override (`PRUST_MAX_STATES`, `PRUST_TIMEOUT`,
+//! `PRUST_DETERMINISM`, …), except the semantics, which is the test's. The
+//! determinism check is on in debug builds, so `cargo test` also checks
+//! that the objects keep the protocol contract; it costs most of the time
+//! of the larger searches (`PRUST_DETERMINISM=0` skips it). The entries of
+//! a file that check the same object in the same semantics share one
+//! [`engine::CheckSession`], so the object's
+//! states are explored once, not once per formula.
 
 pub mod format;
 mod run;

@@ -34,8 +34,15 @@ fn translate_stats_is_one_line_of_key_values() {
     let o = prust(&["translate", "--format", "stats", "GF a & GF b"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let line = stdout(&o);
-    let keys: Vec<&str> = line.split_whitespace().map(|kv| kv.split('=').next().unwrap()).collect();
-    assert_eq!(keys, ["states", "edges", "acceptance_sets", "time_us"], "{line}");
+    let keys: Vec<&str> = line
+        .split_whitespace()
+        .map(|kv| kv.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        ["states", "edges", "acceptance_sets", "time_us"],
+        "{line}"
+    );
     for kv in line.split_whitespace() {
         let v = kv.split('=').nth(1).unwrap();
         assert!(v.parse::<u64>().is_ok(), "{kv} is not a number");
@@ -47,9 +54,18 @@ fn translate_negate_gives_the_automaton_of_the_negation() {
     // F a needs an acceptance condition; its negation G !a is a safety
     // property: one state, a self-loop on !a, every infinite run accepting.
     let plain = stdout(&prust(&["translate", "--format", "stats", "F a"]));
-    let negated = stdout(&prust(&["translate", "--negate", "--format", "stats", "F a"]));
+    let negated = stdout(&prust(&[
+        "translate",
+        "--negate",
+        "--format",
+        "stats",
+        "F a",
+    ]));
     assert!(plain.contains("acceptance_sets=1"), "{plain}");
-    assert!(negated.starts_with("states=1 edges=1 acceptance_sets=0"), "{negated}");
+    assert!(
+        negated.starts_with("states=1 edges=1 acceptance_sets=0"),
+        "{negated}"
+    );
     let dot = stdout(&prust(&["translate", "--negate", "--format", "dot", "F a"]));
     assert!(dot.starts_with("digraph") && dot.contains("!a"), "{dot}");
 }
@@ -67,7 +83,11 @@ fn translate_bad_formula_exits_2_with_caret() {
 fn bad_arguments_are_explained() {
     let o = prust(&["translate", "--formt", "dot", "a"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("did you mean --format"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean --format"),
+        "{}",
+        stderr(&o)
+    );
     let o = prust(&["chek"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("prust check"), "{}", stderr(&o));
@@ -90,12 +110,29 @@ fn check_exit_codes() {
     for runtime in ["strict", "liberal"] {
         let o = prust(&["check", "token-star:4", holds, "--runtime", runtime]);
         assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-        let o = prust(&["check", "token-star:4", holds, violated, "--runtime", runtime]);
+        let o = prust(&[
+            "check",
+            "token-star:4",
+            holds,
+            violated,
+            "--runtime",
+            runtime,
+        ]);
         assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-        assert!(stdout(&o).contains("1. worker_0_ SEND <Boolean> TO worker_"), "{}", stdout(&o));
+        assert!(
+            stdout(&o).contains("1. worker_0_ SEND <Boolean> TO worker_"),
+            "{}",
+            stdout(&o)
+        );
     }
     // A search cut short is inconclusive, never "holds".
-    let o = prust(&["check", "token-full-mesh:6", holds, "--max-states", "5"]);
+    let o = prust(&[
+        "check",
+        "token-full-mesh:6",
+        r#"G !"DEADLOCK""#,
+        "--max-states",
+        "5",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).contains("inconclusive"), "{}", stdout(&o));
 }
@@ -104,7 +141,11 @@ fn check_exit_codes() {
 fn check_typo_in_role_is_an_error_with_a_hint() {
     let o = prust(&["check", "chess", r#"G !"whte SEND <Move>""#]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
-    assert!(stdout(&o).contains("did you mean `white`"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("did you mean `white`"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -138,7 +179,14 @@ fn list_names_every_bundled_protocol() {
     let o = prust(&["list"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    for name in ["token-directed-ring:K", "chess", "go-fish:K", "npb-mg:K", "two-buyer", "load-balancer"] {
+    for name in [
+        "token-directed-ring:K",
+        "chess",
+        "go-fish:K",
+        "npb-mg:K",
+        "two-buyer",
+        "load-balancer",
+    ] {
         assert!(out.contains(name), "{name} missing from\n{out}");
     }
 }
@@ -159,7 +207,10 @@ fn lts_aut_round_trips_through_a_file() {
     assert_eq!(stats(p), stats("rock-paper-scissors:3"));
     // The same verdicts from the file as from the bundled name.
     let f = r#"G ("player_0_ SEND <Rock> TO player_1_" -> F "player_1_ RECV <Rock>")"#;
-    assert_eq!(prust(&["check", p, f]).status.code(), prust(&["check", "rock-paper-scissors:3", f]).status.code());
+    assert_eq!(
+        prust(&["check", p, f]).status.code(),
+        prust(&["check", "rock-paper-scissors:3", f]).status.code()
+    );
     std::fs::write(&path, "des (0, 1, 2)\n(0, \"!(Move,white\", 1)\n").unwrap();
     let bad = prust(&["lts", p]);
     assert_eq!(bad.status.code(), Some(2));

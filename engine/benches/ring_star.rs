@@ -12,14 +12,18 @@
 //!
 //! Models: `ring`, `star` (objects with `Vec`s and the messages in transit)
 //! and `ring-packed`, `star-packed` (the same states as bitmasks); see
-//! `models`. The default formula is deadlock freedom, `G !"DEADLOCK"`;
-//! `--formula` checks another one, which must hold.
+//! `models`. They declare their topology (`Protocol::peers`), so the engine
+//! probes only the pairs of roles that talk; `--no-peers` hides it, so the
+//! engine probes every pair. The default formula is deadlock freedom,
+//! `G !"DEADLOCK"`; `--formula` checks another one, which must hold.
 //!
 //! `--reference` runs the engine-free reference explorer of `models` (plain
 //! BFS over the try-operations, no automaton) instead of the engine: the
-//! floor that any try-op based search pays for these objects. With
-//! `--prune peers,recv-any` it skips probes that an engine could skip with
-//! more knowledge (see `models::Pruning`), to measure what that would save.
+//! floor that any try-op based search pays for these objects. Options for
+//! experiments (see `models::Pruning` and `models::Store`): `--prune
+//! peers,recv-any` skips probes as the engine can, `--prune lifo` expands
+//! states last-in first-out instead of breadth-first, and `--store
+//! std|inline|interned` picks the layout of the visited set.
 //!
 //! `PRUST_BENCH_CACHE_LIMIT=N` sets the engine's successor-cache limit (in
 //! entries) for experiments; the recorded figures use the default.
@@ -36,7 +40,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use engine::{dummies, Checker, Protocol, Verdict};
-use models::{PackedRing, PackedStar, Pruning, Ring, Star, Token, Topology};
+use models::{AllPeers, PackedRing, PackedStar, Pruning, Ring, Star, Store, Token};
 
 /// The models, by the names the command line and `bench/peers` use.
 const MODELS: [&str; 4] = ["ring", "star", "ring-packed", "star-packed"];
@@ -49,7 +53,10 @@ const DEADLOCK_FREE: &str = r#"G !"DEADLOCK""#;
 /// The command line.
 struct Options {
     reference: bool,
+    /// Hide the models' topology from the engine (`--no-peers`).
+    no_peers: bool,
     pruning: Pruning,
+    store: Store,
     formula: String,
     jobs: Vec<(String, usize)>,
 }
@@ -57,7 +64,9 @@ struct Options {
 impl Options {
     fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
         let mut reference = false;
+        let mut no_peers = false;
         let mut pruning = Pruning::default();
+        let mut store = Store::default();
         let mut formula = DEADLOCK_FREE.to_string();
         let mut rest = Vec::new();
         let mut args = args;
@@ -66,17 +75,31 @@ impl Options {
                 // `cargo bench` passes `--bench`.
                 "--bench" => {}
                 "--reference" => reference = true,
+                "--no-peers" => no_peers = true,
                 "--prune" => {
                     for p in args
                         .next()
-                        .ok_or("--prune needs peers,recv-any")?
+                        .ok_or("--prune needs a list of peers, recv-any, lifo")?
                         .split(',')
                     {
                         match p {
                             "peers" => pruning.peers = true,
                             "recv-any" => pruning.recv_any = true,
-                            _ => return Err(format!("unknown pruning {p:?} (peers, recv-any)")),
+                            "lifo" => pruning.lifo = true,
+                            _ => {
+                                return Err(format!(
+                                    "unknown pruning {p:?} (peers, recv-any, lifo)"
+                                ))
+                            }
                         }
+                    }
+                }
+                "--store" => {
+                    store = match args.next().as_deref() {
+                        Some("std") => Store::Std,
+                        Some("inline") => Store::Inline,
+                        Some("interned") => Store::Interned,
+                        _ => return Err("--store needs std, inline or interned".into()),
                     }
                 }
                 "--formula" => formula = args.next().ok_or("--formula needs a formula")?,
@@ -100,12 +123,18 @@ impl Options {
             }
             _ => return Err("a model needs at least one size".into()),
         };
-        if (pruning.peers || pruning.recv_any) && !reference {
-            return Err("--prune applies to --reference only".into());
+        if (pruning.peers || pruning.recv_any || pruning.lifo || store != Store::Std) && !reference
+        {
+            return Err("--prune and --store apply to --reference only".into());
+        }
+        if no_peers && reference {
+            return Err("--no-peers applies to the engine; the reference uses --prune".into());
         }
         Ok(Options {
             reference,
+            no_peers,
             pruning,
+            store,
             formula,
             jobs,
         })
@@ -148,9 +177,9 @@ fn run_engine<P: Protocol>(init: P, formula: &str) -> Result<Run, String> {
     })
 }
 
-fn run_reference<P: Protocol + Topology>(init: P, pruning: Pruning) -> Run {
+fn run_reference<P: Protocol>(init: P, opts: &Options) -> Run {
     let start = Instant::now();
-    let e = models::explore(init, &dummies![Token], pruning);
+    let e = models::explore(init, &dummies![Token], opts.pruning, opts.store);
     let secs = start.elapsed().as_secs_f64();
     assert_eq!(e.stuck, 0, "the bench models never get stuck");
     Run {
@@ -161,9 +190,11 @@ fn run_reference<P: Protocol + Topology>(init: P, pruning: Pruning) -> Run {
     }
 }
 
-fn run<P: Protocol + Topology>(init: P, opts: &Options) -> Result<Run, String> {
+fn run<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
     if opts.reference {
-        Ok(run_reference(init, opts.pruning))
+        Ok(run_reference(init, opts))
+    } else if opts.no_peers {
+        run_engine(AllPeers(init), &opts.formula)
     } else {
         run_engine(init, &opts.formula)
     }
@@ -225,7 +256,8 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("ring_star: {e}");
             eprintln!(
-                "usage: ring_star [--reference [--prune peers,recv-any]] [--formula LTL] [MODEL N...]   \
+                "usage: ring_star [--reference [--prune peers,recv-any] [--store std|inline|interned]] \
+                 [--no-peers] [--formula LTL] [MODEL N...]   \
                  MODEL: {}",
                 MODELS.join("|")
             );

@@ -68,6 +68,9 @@ pub(crate) struct Alphabet {
     pub sendable: usize,
     pub letters: Vec<Letter>,
     recv_base: Vec<u32>,
+    /// `talks[role * n + peer]`: the pair may communicate (from
+    /// [`Protocol::peers`](crate::Protocol::peers)).
+    pub talks: Vec<bool>,
 }
 
 impl Alphabet {
@@ -129,12 +132,39 @@ impl Alphabet {
                 });
             }
         }
+        let talks = vec![true; n * n];
         Alphabet {
             roles,
             types,
             sendable,
             letters,
             recv_base,
+            talks,
+        }
+    }
+
+    /// Restricts probing to the pairs of roles that the object says talk
+    /// (both directions).
+    pub fn set_peers(&mut self, peers: impl Fn(RoleId) -> Option<Vec<RoleId>>) {
+        let n = self.roles.len();
+        for role in 0..n {
+            if let Some(list) = peers(role) {
+                for peer in 0..n {
+                    self.talks[role * n + peer] = false;
+                }
+                for p in list.into_iter().filter(|&p| p < n) {
+                    self.talks[role * n + p] = true;
+                }
+            }
+        }
+        // A channel has two ends: if either side lists the other, probe it.
+        for a in 0..n {
+            for b in 0..n {
+                if self.talks[a * n + b] || self.talks[b * n + a] {
+                    self.talks[a * n + b] = true;
+                    self.talks[b * n + a] = true;
+                }
+            }
         }
     }
 

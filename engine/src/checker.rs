@@ -172,7 +172,8 @@ impl Checker {
         if roles.is_empty() {
             return Err(Error::NoRoles);
         }
-        let alphabet = Alphabet::new(roles, dummies, proto.type_names());
+        let mut alphabet = Alphabet::new(roles, dummies, proto.type_names());
+        alphabet.set_peers(|r| proto.peers(r));
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         let initial = explorer.intern(proto);
         Ok(CheckSession {

@@ -47,15 +47,11 @@ fn mix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// One direct-mapped cache slot: the successors of `proto` are
-/// `arena[start..start + len]`, valid if `epoch` is current.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    proto: ProtoId,
-    start: u32,
-    len: u32,
-    epoch: u32,
-}
+/// One direct-mapped cache slot `[proto, start, len, epoch]`: the
+/// successors of `proto` are `arena[start..start + len]`, valid if `epoch`
+/// is current. Plain arrays so that the slot table is allocated zeroed
+/// (pages never touched cost no memory).
+type Slot = [u32; 4];
 
 /// The letters an automaton state can use, as a bitset over probe slots
 /// (for receives, the slot of type 0 stands for every type).
@@ -100,7 +96,7 @@ impl<P: Protocol> Explorer<P> {
             protos: Vec::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
-            slots: vec![Slot::default(); 1 << slot_bits],
+            slots: vec![[0u32; 4]; 1 << slot_bits],
             slot_shift: 32 - slot_bits,
             arena: Vec::new(),
             arena_limit,
@@ -164,9 +160,9 @@ impl<P: Protocol> Explorer<P> {
     /// The cached successors of `p`, if present.
     #[inline]
     fn cached(&self, p: ProtoId) -> Option<&[(LetterId, ProtoId)]> {
-        let s = self.slots[self.slot_of(p)];
-        (s.epoch == self.epoch && s.proto == p)
-            .then(|| &self.arena[s.start as usize..(s.start + s.len) as usize])
+        let [proto, start, len, epoch] = self.slots[self.slot_of(p)];
+        (epoch == self.epoch && proto == p)
+            .then(|| &self.arena[start as usize..(start + len) as usize])
     }
 
     pub fn is_cached(&self, p: ProtoId) -> bool {
@@ -186,12 +182,12 @@ impl<P: Protocol> Explorer<P> {
             cursor = next_slot(&self.alphabet, found.0);
         }
         let i = self.slot_of(p);
-        self.slots[i] = Slot {
-            proto: p,
-            start: start as u32,
-            len: (self.arena.len() - start) as u32,
-            epoch: self.epoch,
-        };
+        self.slots[i] = [
+            p,
+            start as u32,
+            (self.arena.len() - start) as u32,
+            self.epoch,
+        ];
         Ok(())
     }
 
@@ -204,8 +200,9 @@ impl<P: Protocol> Explorer<P> {
         p: ProtoId,
         cursor: &mut LetterId,
         wanted: Option<Wanted>,
+        use_cache: bool,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
-        if let Some(list) = self.cached(p) {
+        if let Some(list) = self.cached(p).filter(|_| use_cache) {
             let from = list.partition_point(|&(l, _)| l < *cursor);
             let a = &self.alphabet;
             let found = list[from..]
@@ -223,7 +220,7 @@ impl<P: Protocol> Explorer<P> {
     /// Whether some action at all is enabled in `p`.
     pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
         let mut cursor = 0;
-        Ok(self.next_enabled(p, &mut cursor, None)?.is_some())
+        Ok(self.next_enabled(p, &mut cursor, None, true)?.is_some())
     }
 
     /// Probes slots from `*cursor` on, under `catch_unwind`.
@@ -281,15 +278,20 @@ impl<P: Protocol> Explorer<P> {
         let (mut role, mut off) = (start / block, start % block);
         while role < n {
             let base = role * block;
+            // Pairs outside the object's topology are skipped, except under
+            // the determinism check, which probes them to verify the hint.
             if off < n * nt {
                 let (mut to, mut ty) = (off / nt, off % nt);
                 while to < n {
-                    while to != role && ty < sendable {
+                    while to != role
+                        && ty < sendable
+                        && (self.determinism || self.alphabet.talks[role * n + to])
+                    {
                         let slot = base + to * nt + ty;
                         if want(slot)
                             && self.probe_send(p, &mut scratch, role, to, ty, slot as LetterId)?
                         {
-                            return Ok(Some(self.found(scratch, cursor, slot, slot as LetterId)));
+                            return self.found(scratch, cursor, slot, slot as LetterId);
                         }
                         ty += 1;
                     }
@@ -316,23 +318,29 @@ impl<P: Protocol> Explorer<P> {
                     }
                 };
                 if any_wanted && !none_refused {
-                    for from in (first..n).filter(|&from| from != role) {
+                    for from in first..n {
+                        let talks = self.determinism || self.alphabet.talks[role * n + from];
                         let slot = base + n * nt + from * nt;
-                        if want(slot) {
+                        if from != role && talks && want(slot) {
                             if let Some(letter) =
                                 self.probe_recv(p, &mut scratch, role, from, slot as LetterId)?
                             {
-                                return Ok(Some(self.found(scratch, cursor, slot, letter)));
+                                return self.found(scratch, cursor, slot, letter);
                             }
                         }
                     }
                 }
                 off = 2 * n * nt;
             }
-            for to in (off - 2 * n * nt..n).filter(|&to| to != role) {
+            for to in off - 2 * n * nt..n {
+                let talks = self.determinism || self.alphabet.talks[role * n + to];
                 let slot = base + 2 * n * nt + to;
-                if want(slot) && self.probe_close(p, &mut scratch, role, to, slot as LetterId)? {
-                    return Ok(Some(self.found(scratch, cursor, slot, slot as LetterId)));
+                if to != role
+                    && talks
+                    && want(slot)
+                    && self.probe_close(p, &mut scratch, role, to, slot as LetterId)?
+                {
+                    return self.found(scratch, cursor, slot, slot as LetterId);
                 }
             }
             role += 1;
@@ -352,9 +360,19 @@ impl<P: Protocol> Explorer<P> {
         cursor: &mut LetterId,
         slot: usize,
         letter: LetterId,
-    ) -> (LetterId, ProtoId) {
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        let l = self.alphabet.letters[letter as usize];
+        if !self.alphabet.talks[l.role * self.alphabet.roles.len() + l.peer] {
+            return Err(ProbeError::Contract {
+                letter,
+                detail: format!(
+                    "it succeeded, but peers() says that {} and {} never communicate",
+                    self.alphabet.roles[l.role], self.alphabet.roles[l.peer]
+                ),
+            });
+        }
         *cursor = slot as LetterId;
-        (letter, self.intern(successor))
+        Ok(Some((letter, self.intern(successor))))
     }
 
     fn probe_send(

@@ -1,7 +1,173 @@
 //! prust's engine: adaptation-based LTL model checking of protocol objects.
 //!
-//! (User guide to be written: background, writing tests, debugging
-//! failures, limitations.)
+//! # Background
+//!
+//! Threads that talk through channels are easy to get wrong: a message
+//! overtakes another, a reply never comes, two roles wait for each other
+//! forever. prust lets you put the *communication* of a program into one
+//! **protocol object** — every role's control state and every message in
+//! transit — and prove properties of it in an ordinary `cargo test`.
+//!
+//! The engine explores every run of the object. It clones the object and
+//! probes each possible action with the non-blocking try-operations of the
+//! [`Protocol`] trait: the very code that real threads run, in a loop with
+//! parking, through the blocking API. The property is an LTL formula (Owl
+//! syntax) whose atomic propositions are patterns over actions; its negation
+//! is translated into a Büchi automaton (by `owl-lite`) and the product of
+//! the object's runs and the automaton is searched on the fly for an
+//! accepting cycle (Couvreur's SCC algorithm). No cycle: the property holds
+//! on every run — proven, not sampled. A cycle: here is a run that violates
+//! it.
+//!
+//! # Writing tests
+//!
+//! ```
+//! use engine::{check, check_violated, dummies, Message, Protocol, Refused, RoleId};
+//!
+//! #[derive(Clone, Debug)]
+//! struct Move;
+//!
+//! /// White and black alternate moves; one message in transit at a time.
+//! #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+//! struct Chess { turn: RoleId, in_transit: bool }
+//!
+//! impl Protocol for Chess {
+//!     fn roles(&self) -> Vec<String> { vec!["white".into(), "black".into()] }
+//!     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+//!         if role == self.turn && to != role && !self.in_transit {
+//!             self.in_transit = true;
+//!             Ok(())
+//!         } else {
+//!             Err(Refused(msg)) // refusals hand the message back, object unchanged
+//!         }
+//!     }
+//!     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+//!         let sender = self.turn;
+//!         if self.in_transit && role != sender && from.is_none_or(|f| f == sender) {
+//!             self.in_transit = false;
+//!             self.turn = role;
+//!             Ok((sender, Message::new(Move)))
+//!         } else {
+//!             Err(Refused(()))
+//!         }
+//!     }
+//! }
+//!
+//! let game = Chess { turn: 0, in_transit: false };
+//! // Black waits for white's move before it moves.
+//! check(r#"!"black SEND <Move>" U "black RECV <Move>""#, game.clone(), dummies![Move]);
+//! // Every move is answered.
+//! check(r#"G ("white SEND *" -> F "white RECV *")"#, game.clone(), dummies![Move]);
+//! // Properties that must fail: get the run that shows it.
+//! let run = check_violated(r#"G !"black SEND *""#, game, dummies![Move]);
+//! assert_eq!(run.steps().nth(2).unwrap().to_string(), "black SEND <Move> TO white");
+//! ```
+//!
+//! - The **dummies** are one sample message per type; every send is probed
+//!   with each dummy to each other role. A type's name is the last segment
+//!   of its Rust path, or set it with [`Message::named`].
+//! - **Atoms** are `"ROLE SEND|RECV|CLOSE TYPE [TO|FROM PEER]"`: every
+//!   position may be `*` (or contain `*`, as in `worker_*`), types are
+//!   `<Short>` or `path::To::Type`, keywords are case-insensitive, and
+//!   `"True"`, `"False"`, `"END"`, `"DEADLOCK"` are special. A name that the
+//!   protocol and the dummies do not have is an [`Error`] that lists the
+//!   names that exist and suggests the closest — a typo never makes a
+//!   property hold vacuously.
+//! - [`check`] panics with the full [`Report`] unless the property holds;
+//!   [`check_violated`] is its mirror; [`try_check`] and the [`Checker`]
+//!   builder return `Result<Report, Error>`. A [`CheckSession`] checks many
+//!   formulas on one object and reuses the states found so far.
+//! - Options default from environment variables, so a failing test can be
+//!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
+//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds), `PRUST_SEMANTICS`
+//!   (`stutter` or `omega`), `PRUST_PROGRESS`, `PRUST_DETERMINISM`.
+//!
+//! # Finite runs: the two semantics
+//!
+//! A run can stop: the protocol terminated, or every role waits for
+//! something that never comes. By default ([`Semantics::Stutter`], SPIN's
+//! convention) a run that stops is extended with *stutter steps* forever:
+//! no action atom holds on them, `"END"` holds if the object says
+//! [`Protocol::is_terminated`], and `"DEADLOCK"` holds otherwise. A state
+//! stutters only when no action of the whole alphabet is enabled.
+//!
+//! [`Semantics::InfiniteRunsOnly`] is Prut4j's: only infinite runs count, so
+//! a run that stops can never be a counterexample. Take a client whose
+//! request is never answered:
+//!
+//! ```
+//! # use engine::{check_violated, dummies, Checker, Message, Protocol, Refused, RoleId, Semantics};
+//! # #[derive(Clone, Debug)] struct Req;
+//! /// client sends a request, server receives it, and then nothing.
+//! #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+//! struct OneShot { step: u8 }
+//! impl Protocol for OneShot {
+//!     fn roles(&self) -> Vec<String> { vec!["client".into(), "server".into()] }
+//!     fn try_send(&mut self, r: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+//!         if self.step == 0 && r == 0 && to == 1 { self.step = 1; Ok(()) } else { Err(Refused(m)) }
+//!     }
+//!     fn try_recv(&mut self, r: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+//!         if self.step == 1 && r == 1 { self.step = 2; Ok((0, Message::new(Req))) } else { Err(Refused(())) }
+//!     }
+//! }
+//! let answered = r#"G ("client SEND *" -> F "client RECV *")"#;
+//! // Stutter semantics: the run stops after the request, unanswered.
+//! let run = check_violated(answered, OneShot { step: 0 }, dummies![Req]);
+//! assert!(run.to_string().contains("then nothing can happen: deadlock"));
+//! // Infinite runs only: there is no infinite run, so it "holds".
+//! let r = Checker::new()
+//!     .semantics(Semantics::InfiniteRunsOnly)
+//!     .check(answered, OneShot { step: 0 }, dummies![Req])
+//!     .unwrap();
+//! assert!(r.holds());
+//! ```
+//!
+//! Use `InfiniteRunsOnly` to reproduce Prut4j's published verdicts; use the
+//! default for everything else. `G !"DEADLOCK"` is deadlock freedom.
+//!
+//! # Debugging failures
+//!
+//! A violation prints a [`Counterexample`]: numbered steps, one action per
+//! line, the start of the repeated cycle marked, or for a run that stops the
+//! last line "then nothing can happen: deadlock (waiting: …)" or "then the
+//! protocol has terminated". When the steps shown already violate the
+//! property whatever comes next (a safety property broken at the last
+//! step), the search stops there and says so: "then, whatever happens next,
+//! the property is already violated". The prefix is a shortest path to
+//! where the violation is certain.
+//!
+//! - [`Counterexample::replay`] re-executes the steps on a fresh object and
+//!   returns a transcript with the object's state (`Debug`) after each step;
+//!   it panics if the object behaves differently (a protocol that is not
+//!   deterministic, or a different initial object).
+//! - [`Counterexample::to_dot`] draws the lasso with Graphviz.
+//! - Protocol code that panics during the search is reported as
+//!   [`Error::ProtocolPanic`] with the action and the trace that led there.
+//! - With the determinism check (on by default in debug builds) every probe
+//!   runs on two clones; different outcomes are [`Error::Nondeterminism`],
+//!   and a refusal that changed the object is [`Error::Contract`].
+//! - A long search shows a progress line on stderr after a second when
+//!   stderr is a terminal (`PRUST_PROGRESS=1` forces it).
+//!
+//! # Limitations
+//!
+//! - The search is explicit-state: it stores every distinct protocol state
+//!   once (and a few bytes per product state). Infinite-state objects (an
+//!   unbounded counter, an unbounded queue) need a limit, and a limit gives
+//!   [`Verdict::Inconclusive`], never [`Verdict::Holds`].
+//! - A counterexample is a lasso or, for a violation that a finite prefix
+//!   already seals (safety properties, under the default semantics), that
+//!   prefix. On an infinite-state object a *liveness* violation whose runs
+//!   never repeat a state (every run of an unbounded counter violates
+//!   `F G !"watch RECV *"`, but no run is a lasso) is reported as
+//!   inconclusive when a limit stops the search.
+//! - Messages compare by type, not by value: the object's state is *which*
+//!   types are in transit; payloads are the dummies.
+//! - Every probe goes through the object's try-operations, so the cost per
+//!   state grows with the alphabet (roles² × types). Objects with many roles
+//!   pay for it.
+//! - At most 64 distinct atoms per formula and 32 acceptance sets (limits of
+//!   the automaton representation).
 
 mod alphabet;
 mod checker;

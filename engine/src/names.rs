@@ -4,35 +4,46 @@
 //! vacuously, so every name an atom mentions is checked against the names
 //! that exist, and the error proposes the closest one.
 
-/// Levenshtein distance between two strings, by characters.
+/// Edit distance with adjacent transpositions (optimal string alignment),
+/// by characters: `blakc` is one edit from `black`.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let subst = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let mut best = (d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1)
+                    .min(d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]));
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
         }
-        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    d[a.len() * w + b.len()]
 }
 
 /// The known name closest to `name`, if it is close enough to be a likely
 /// typo: at most a third of the longer name's length (at least 1) edits
-/// away, comparing case-insensitively first.
+/// away, ignoring case (an exact match but for case is the best).
 pub(crate) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for k in known {
-        let d = if k.to_lowercase() == lower {
-            0
-        } else {
-            edit_distance(&lower, &k.to_lowercase()) + 1
-        };
-        let budget = (name.chars().count().max(k.chars().count()) / 3).max(1) + 1;
+        let d = edit_distance(&lower, &k.to_lowercase()) * 2 + usize::from(name != k);
+        let budget = 2 * name
+            .chars()
+            .count()
+            .max(k.chars().count())
+            .div_ceil(3)
+            .max(1)
+            + 1;
         if d <= budget && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
@@ -76,6 +87,7 @@ mod tests {
         assert_eq!(edit_distance("white", "white"), 0);
         assert_eq!(edit_distance("whte", "white"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("blakc", "black"), 1);
     }
 
     #[test]

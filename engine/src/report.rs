@@ -179,6 +179,10 @@ pub enum Ending {
         /// implements [`Protocol::is_finished`]).
         waiting: Vec<String>,
     },
+    /// The steps so far already violate the property, whatever the object
+    /// does next (a *bad prefix*, as for safety properties; found under the
+    /// stutter convention, where every run goes on forever).
+    AnyContinuation,
 }
 
 /// A run that violates the property: a lasso `prefix · cycle^ω`, or for a
@@ -272,7 +276,11 @@ impl Counterexample {
             }
             let _ = writeln!(out, "(back to step {}, forever)", self.prefix.len() + 1);
         }
-        if let Some(ending) = &self.ending {
+        if let Some(ending) = self
+            .ending
+            .as_ref()
+            .filter(|e| **e != Ending::AnyContinuation)
+        {
             if let Some(action) = self.enabled_action(&obj) {
                 return Err(fail(
                     &out,
@@ -356,12 +364,17 @@ impl Counterexample {
                 let _ = writeln!(s, "  s{i} -> s{} [label=\"{label}\"];", i + 1);
             }
         }
-        if let Some(e) = &self.ending {
-            let label = match e {
-                Ending::Terminated => "END".to_string(),
-                Ending::Deadlock { .. } => "DEADLOCK".to_string(),
-            };
-            let _ = writeln!(s, "  s{n} -> s{n} [label=\"{label}\"];");
+        match &self.ending {
+            Some(Ending::Terminated) => {
+                let _ = writeln!(s, "  s{n} -> s{n} [label=\"END\"];");
+            }
+            Some(Ending::Deadlock { .. }) => {
+                let _ = writeln!(s, "  s{n} -> s{n} [label=\"DEADLOCK\"];");
+            }
+            Some(Ending::AnyContinuation) => {
+                let _ = writeln!(s, "  s{n} [shape=doublecircle, label=\"{n}: violated\"];");
+            }
+            None => {}
         }
         s.push_str("}\n");
         s
@@ -376,6 +389,9 @@ fn ending_line(e: &Ending) -> String {
                 "then nothing can happen: deadlock (waiting: {})",
                 waiting.join(", ")
             )
+        }
+        Ending::AnyContinuation => {
+            "then, whatever happens next, the property is already violated".into()
         }
     }
 }

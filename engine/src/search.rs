@@ -42,6 +42,8 @@ pub(crate) struct Prepared {
     wants_all: Vec<bool>,
     words: usize,
     pub all_acc: u32,
+    /// Per state: it accepts every continuation (see [`Search::run`]).
+    universal: Vec<bool>,
 }
 
 #[derive(Clone, Copy)]
@@ -106,6 +108,20 @@ impl Prepared {
         } else {
             (1u32 << aut.acceptance_sets) - 1
         };
+        // A state with a self-loop that takes every letter and every
+        // acceptance mark accepts every continuation.
+        let universal = (0..state_edges.len())
+            .map(|q| {
+                let (first, ne) = state_edges[q];
+                (first..first + ne).any(|e| {
+                    let edge = edges[e as usize];
+                    edge.target as usize == q
+                        && edge.acc & all_acc == all_acc
+                        && (0..num_letters)
+                            .all(|l| bits[e as usize * words + l / 64] >> (l % 64) & 1 != 0)
+                })
+            })
+            .collect();
         Prepared {
             initial: aut.initial as u32,
             state_edges,
@@ -113,6 +129,7 @@ impl Prepared {
             bits,
             wanted,
             wants_all,
+            universal,
             words,
             all_acc,
         }
@@ -149,7 +166,7 @@ pub(crate) struct RawLasso {
     /// `(letter, proto, automaton state)` after each step, from the initial
     /// state to the cycle anchor.
     pub prefix: Vec<(LetterId, ProtoId, u32)>,
-    /// The cycle, ending back at the anchor.
+    /// The cycle, ending back at the anchor; empty for a bad prefix.
     pub cycle: Vec<(LetterId, ProtoId, u32)>,
 }
 
@@ -239,6 +256,8 @@ const HAS: u16 = 1;
 const ANY: u16 = 2;
 /// All actions (and the stutter step, if any) are done.
 const DONE: u16 = 4;
+/// The protocol state was new when the frame started, so not cached.
+const LAZY: u16 = 8;
 
 impl Frame {
     fn new(p: ProtoId, q: u32) -> Frame {
@@ -316,17 +335,21 @@ impl<'a, P: Protocol> Search<'a, P> {
             if f.flags & DONE != 0 {
                 return Ok(None);
             }
-            if f.flags == 0
-                && f.cursor == 0
-                && self.ex.mark_expanded(f.p)
-                && self.aut.wants_all[f.q as usize]
-                && !self.ex.is_cached(f.p)
-            {
-                self.ex.fill(f.p)?;
+            if f.flags == 0 && f.cursor == 0 {
+                // First visit of a protocol state: probe lazily, skipping
+                // the cache (it cannot hold the state yet). On a later
+                // visit, with a state that wants every letter, probe the
+                // whole alphabet once and cache it.
+                if !self.ex.mark_expanded(f.p) {
+                    f.flags |= LAZY;
+                } else if self.aut.wants_all[f.q as usize] && !self.ex.is_cached(f.p) {
+                    self.ex.fill(f.p)?;
+                }
             }
+            let wanted = Some(self.aut.wanted(f.q));
             match self
                 .ex
-                .next_enabled(f.p, &mut f.cursor, Some(self.aut.wanted(f.q)))?
+                .next_enabled(f.p, &mut f.cursor, wanted, f.flags & LAZY == 0)?
             {
                 Some((letter, target)) => {
                     f.letter = letter;
@@ -379,7 +402,23 @@ impl<'a, P: Protocol> Search<'a, P> {
         probe_error(&self.ex.alphabet, e, trace)
     }
 
+    /// Whether reaching automaton state `q` already proves a violation:
+    /// under the stutter convention every state has a successor, so every
+    /// run goes on forever, and a universal state accepts whatever follows.
+    /// This finds safety violations at the step that commits them — with a
+    /// short counterexample, and even on objects whose runs never repeat a
+    /// state.
+    #[inline]
+    fn bad_prefix(&self, q: u32) -> bool {
+        self.limits.semantics == Semantics::Stutter && self.aut.universal[q as usize]
+    }
+
     pub fn run(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        if self.aut.num_states() == 0 {
+            // The negation is unsatisfiable: no run can violate the formula.
+            self.finish_progress();
+            return Ok(Outcome::Holds);
+        }
         let all = self.aut.all_acc;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
@@ -396,6 +435,13 @@ impl<'a, P: Protocol> Search<'a, P> {
         live.push((initial, q0));
         stack.push(Frame::new(initial, q0));
         self.stats.product_states = 1;
+        if self.bad_prefix(q0) {
+            self.finish_progress();
+            return Ok(Outcome::Violated(RawLasso {
+                prefix: Vec::new(),
+                cycle: Vec::new(),
+            }));
+        }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         let mut tick: u32 = 0;
         let mut last_progress = self.started;
@@ -424,7 +470,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                     self.finish_progress();
                     return Err(self.probe_error(e, &stack));
                 }
-                Ok(Some((letter, p2, q2, acc))) => {
+                Ok(Some((_, p2, q2, acc))) => {
                     self.stats.transitions += 1;
                     let n = self.visited.get(p2, q2);
                     if n == 0 {
@@ -448,6 +494,21 @@ impl<'a, P: Protocol> Search<'a, P> {
                         });
                         live.push((p2, q2));
                         stack.push(Frame::new(p2, q2));
+                        if self.bad_prefix(q2) {
+                            self.finish_progress();
+                            let start = (stack[0].p, stack[0].q);
+                            let prefix = self
+                                .bfs(start, 1, false, |_, t, _| t == (p2, q2))
+                                .map_err(|e| self.probe_error(e, &stack))?
+                                .expect("the state was just reached")
+                                .into_iter()
+                                .map(|(l, p, q, _)| (l, p, q))
+                                .collect();
+                            return Ok(Outcome::Violated(RawLasso {
+                                prefix,
+                                cycle: Vec::new(),
+                            }));
+                        }
                         self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
                     } else if n != DEAD {
                         // A cycle closes: merge every SCC above the target's.
@@ -461,7 +522,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                         if root.acc & all == all {
                             let scc_root = root.num;
                             self.finish_progress();
-                            let lasso = self.lasso(&stack, (letter, p2, q2, acc), scc_root)?;
+                            let lasso = self.lasso(&stack, scc_root)?;
                             return Ok(Outcome::Violated(lasso));
                         }
                     }
@@ -489,66 +550,70 @@ impl<'a, P: Protocol> Search<'a, P> {
         Ok(Outcome::Holds)
     }
 
-    /// Builds the lasso after the edge `closing` from the stack's top
-    /// completed an accepting SCC rooted at DFS number `scc_root`: the
-    /// stack is the prefix, and the cycle is stitched together by
-    /// breadth-first searches inside the SCC, one per missing acceptance
-    /// set, then back to the top of the stack.
-    fn lasso(
-        &mut self,
-        stack: &[Frame],
-        closing: (LetterId, ProtoId, u32, u32),
-        scc_root: u32,
-    ) -> Result<RawLasso, Error> {
-        let prefix: Vec<_> = stack
-            .windows(2)
-            .map(|w| (w[0].letter, w[1].p, w[1].q))
-            .collect();
-        let top = stack.last().expect("non-empty stack");
-        let anchor = (top.p, top.q);
-        let (letter, p2, q2, acc) = closing;
-        let mut cycle = vec![(letter, p2, q2)];
-        let mut missing = self.aut.all_acc & !acc;
-        let mut at = (p2, q2);
-        while missing != 0 {
+    /// Builds a short lasso once an accepting SCC (rooted at DFS number
+    /// `scc_root`) is known: the prefix is a shortest path from the initial
+    /// state to the SCC, and the cycle is stitched together from shortest
+    /// paths inside the SCC, one per acceptance set still missing, then
+    /// back to the entry. (The DFS stack would do as a prefix, but it can be
+    /// long and wander far past the step that matters.)
+    fn lasso(&mut self, stack: &[Frame], scc_root: u32) -> Result<RawLasso, Error> {
+        let start = (stack[0].p, stack[0].q);
+        let in_scc = |n: u32| n != 0 && n != DEAD && n >= scc_root;
+        let prefix: Vec<_> = if in_scc(self.visited.get(start.0, start.1)) {
+            Vec::new()
+        } else {
+            self.bfs(start, 1, false, |_, _, n| in_scc(n))
+                .map_err(|e| self.probe_error(e, stack))?
+                .expect("the SCC is reachable")
+                .into_iter()
+                .map(|(l, p, q, _)| (l, p, q))
+                .collect()
+        };
+        let entry = prefix.last().map_or(start, |&(_, p, q)| (p, q));
+        let mut cycle = Vec::new();
+        let mut missing = self.aut.all_acc;
+        let mut at = entry;
+        loop {
             let m = missing;
-            let seg = self
-                .bfs(at, scc_root, |acc, _| acc & m != 0)
+            let seg = if m != 0 {
+                self.bfs(at, scc_root, true, |acc, _, _| acc & m != 0)
+            } else if at != entry || cycle.is_empty() {
+                self.bfs(at, scc_root, true, |_, t, _| t == entry)
+            } else {
+                break;
+            };
+            let seg = seg
                 .map_err(|e| self.probe_error(e, stack))?
-                .expect("an accepting SCC has edges with every acceptance mark");
-            let last_acc = seg.last().expect("non-empty").3;
-            missing &= !last_acc;
-            at = (seg.last().unwrap().1, seg.last().unwrap().2);
-            cycle.extend(seg.into_iter().map(|(l, p, q, _)| (l, p, q)));
-        }
-        if at != anchor {
-            let seg = self
-                .bfs(at, scc_root, |_, t| t == anchor)
-                .map_err(|e| self.probe_error(e, stack))?
-                .expect("an SCC is strongly connected");
+                .expect("an accepting SCC is strongly connected and has every acceptance mark");
+            let &(_, p, q, acc) = seg.last().expect("paths are non-empty");
+            missing &= !acc;
+            at = (p, q);
             cycle.extend(seg.into_iter().map(|(l, p, q, _)| (l, p, q)));
         }
         Ok(RawLasso { prefix, cycle })
     }
 
-    /// Shortest path inside the SCC from `from` whose last edge satisfies
-    /// `goal(acc, target)`.
+    /// Shortest path from `from` through visited states whose last edge
+    /// satisfies `goal(acc, target, target's number)`: through any visited
+    /// state, or (`inside`) through the SCC rooted at DFS number `min_num`,
+    /// whose states are the live ones numbered from the root on.
     #[allow(clippy::type_complexity)]
     fn bfs(
         &mut self,
         from: (ProtoId, u32),
-        scc_root: u32,
-        goal: impl Fn(u32, (ProtoId, u32)) -> bool,
+        min_num: u32,
+        inside: bool,
+        goal: impl Fn(u32, (ProtoId, u32), u32) -> bool,
     ) -> Result<Option<Vec<(LetterId, ProtoId, u32, u32)>>, ProbeError> {
         let mut parent: HashMap<(ProtoId, u32), ((ProtoId, u32), LetterId, u32)> = HashMap::new();
         let mut queue = VecDeque::from([from]);
         while let Some(x) = queue.pop_front() {
             for (letter, p, q, acc) in self.all_successors(x.0, x.1)? {
                 let n = self.visited.get(p, q);
-                if n == 0 || n == DEAD || n < scc_root {
+                if n == 0 || n < min_num || (inside && n == DEAD) {
                     continue;
                 }
-                if goal(acc, (p, q)) {
+                if goal(acc, (p, q), n) {
                     let mut path = vec![(letter, p, q, acc)];
                     let mut cur = x;
                     while cur != from {
@@ -673,9 +738,10 @@ pub(crate) fn steps_of<P: Protocol>(
         };
         return (steps, Vec::new(), Some(ending));
     }
+    let ending = raw.cycle.is_empty().then_some(Ending::AnyContinuation);
     (
         raw.prefix.iter().map(step).collect(),
         raw.cycle.iter().map(step).collect(),
-        None,
+        ending,
     )
 }

@@ -26,17 +26,27 @@ fn the_token_goes_round() {
 #[test]
 fn a_wrong_property_gets_a_cycle() {
     let ring = TokenRing::new(3);
-    // p0 does not send again before p2 has had the token.
-    let c = check_violated(
-        r#"G ("p0 SEND *" -> X G !"p0 SEND *")"#,
-        ring.clone(),
-        dummies![Token],
-    );
+    // "Eventually p1 keeps the token": wrong, the token goes round forever.
+    let c = check_violated(r#"F G !"p1 SEND *""#, ring.clone(), dummies![Token]);
     assert!(c.ending.is_none(), "the ring never stops: {c}");
     assert!(!c.cycle.is_empty());
     let text = c.to_string();
     assert!(text.contains("cycle starts here"), "{text}");
-    c.replay(ring);
+    assert!(
+        c.cycle
+            .iter()
+            .any(|s| s.to_string() == "p1 SEND <Token> TO p2"),
+        "{text}"
+    );
+    c.replay(ring.clone());
+    // A safety violation stops at the step that commits it.
+    let c = check_violated(
+        r#"G ("p0 SEND *" -> X G !"p0 SEND *")"#,
+        ring,
+        dummies![Token],
+    );
+    assert_eq!(c.prefix.len(), 7, "{c}");
+    assert_eq!(c.ending, Some(engine::Ending::AnyContinuation));
 }
 
 #[test]

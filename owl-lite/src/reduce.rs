@@ -11,7 +11,11 @@
 //!    implied by another set, are dropped; sets are renumbered per SCC, so
 //!    the automaton needs only as many sets as its most demanding SCC;
 //! 5. **state merging**: states with the same outgoing behaviour
-//!    (bisimilar, counting marks and guards semantically) become one.
+//!    (bisimilar, counting marks and guards semantically) become one;
+//! 6. **direct simulation**: states that simulate each other are merged and
+//!    edges dominated by a sibling edge to a simulating state are dropped.
+//!
+//! Steps 4–6 are iterated while they shrink the automaton.
 
 use hashbrown::HashMap;
 
@@ -325,29 +329,91 @@ fn prune_and_simplify_acceptance(a: &mut RawAutomaton) -> Result<Option<()>, Tra
     Ok(Some(()))
 }
 
-/// A canonical form of a guard: its truth table over the atoms in `vars`
-/// (positions of the used atoms), or the sorted cube list when there are
-/// too many atoms for a table.
-fn canonical_guard(cubes: &[Cube], vars: &[u32]) -> Vec<u64> {
-    if vars.len() > 12 {
-        let mut v: Vec<u64> = cubes.iter().flat_map(|c| [c.pos, c.neg]).collect();
-        v.push(u64::MAX);
-        return v;
-    }
-    let n = 1usize << vars.len();
-    let mut table = vec![0u64; n.div_ceil(64)];
-    for m in 0..n {
-        let mut val = 0u64;
-        for (bit, &v) in vars.iter().enumerate() {
-            if m & (1 << bit) != 0 {
-                val |= 1 << v;
+/// Truth tables of guards over the atoms an automaton uses (at most
+/// [`Tables::MAX_VARS`] of them): a guard becomes a bitset over the
+/// valuations of those atoms, restricted to the valuations that respect the
+/// exclusions. Equal tables mean equivalent guards, subset means implication.
+pub(crate) struct Tables {
+    vars: Vec<u32>,
+    columns: Vec<Vec<u64>>,
+    valid: Vec<u64>,
+}
+
+impl Tables {
+    /// Above this many atoms, guards are compared syntactically instead.
+    pub const MAX_VARS: usize = 12;
+
+    pub fn new<'a>(cubes: impl Iterator<Item = &'a Cube>, excl: &Exclusions) -> Option<Tables> {
+        let used = cubes.fold(0u64, |m, c| m | c.pos | c.neg);
+        let vars: Vec<u32> = (0..64).filter(|i| used & (1u64 << i) != 0).collect();
+        if vars.len() > Self::MAX_VARS {
+            return None;
+        }
+        let n = 1usize << vars.len();
+        let words = n.div_ceil(64);
+        let mut columns = vec![vec![0u64; words]; vars.len()];
+        let mut valid = vec![0u64; words];
+        for m in 0..n {
+            let mut val = 0u64;
+            for (bit, col) in columns.iter_mut().enumerate() {
+                if m & (1 << bit) != 0 {
+                    col[m / 64] |= 1 << (m % 64);
+                    val |= 1 << vars[bit];
+                }
+            }
+            if excl.possible(Cube {
+                pos: val,
+                neg: !val,
+            }) {
+                valid[m / 64] |= 1 << (m % 64);
             }
         }
-        if cubes.iter().any(|c| c.eval(val)) {
-            table[m / 64] |= 1 << (m % 64);
+        Some(Tables {
+            vars,
+            columns,
+            valid,
+        })
+    }
+
+    /// The table of a DNF guard.
+    pub fn table(&self, cubes: &[Cube]) -> Vec<u64> {
+        let mut t = vec![0u64; self.valid.len()];
+        for c in cubes {
+            let mut ct = self.valid.clone();
+            for (bit, &v) in self.vars.iter().enumerate() {
+                if c.pos & (1 << v) != 0 {
+                    for (w, col) in ct.iter_mut().zip(&self.columns[bit]) {
+                        *w &= col;
+                    }
+                } else if c.neg & (1 << v) != 0 {
+                    for (w, col) in ct.iter_mut().zip(&self.columns[bit]) {
+                        *w &= !col;
+                    }
+                }
+            }
+            for (w, x) in t.iter_mut().zip(&ct) {
+                *w |= x;
+            }
+        }
+        t
+    }
+}
+
+fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+}
+
+/// A canonical form of a guard: its truth table, or the sorted cube list
+/// when there are too many atoms for tables.
+fn canonical_guard(cubes: &[Cube], tables: Option<&Tables>) -> Vec<u64> {
+    match tables {
+        Some(t) => t.table(cubes),
+        None => {
+            let mut v: Vec<u64> = cubes.iter().flat_map(|c| [c.pos, c.neg]).collect();
+            v.push(u64::MAX);
+            v
         }
     }
-    table
 }
 
 /// Outgoing behaviour of a state: (target class, marks, canonical guard).
@@ -357,34 +423,36 @@ type Signature = Vec<(usize, u64, Vec<u64>)>;
 /// for every class and mark set, the same guard to that class).
 fn merge_bisimilar(a: &mut RawAutomaton, excl: &Exclusions) {
     let n = a.edges.len();
-    let used: u64 = a
+    let tables = Tables::new(a.edges.iter().flatten().flat_map(|e| e.cubes.iter()), excl);
+    // Per-edge guard tables, computed once.
+    let edge_tables: Vec<Vec<Vec<u64>>> = a
         .edges
         .iter()
-        .flatten()
-        .flat_map(|e| e.cubes.iter().map(|c| c.pos | c.neg))
-        .fold(0, |m, x| m | x);
-    let vars: Vec<u32> = (0..64).filter(|i| used & (1u64 << i) != 0).collect();
+        .map(|es| {
+            es.iter()
+                .map(|e| canonical_guard(&e.cubes, tables.as_ref()))
+                .collect()
+        })
+        .collect();
     let mut class = vec![0usize; n];
     let mut n_classes = 1;
     loop {
         let mut sig_ids: HashMap<(usize, Signature), usize> = HashMap::new();
         let mut new_class = vec![0usize; n];
         for s in 0..n {
-            let mut groups: Vec<(usize, u64, Vec<Cube>)> = Vec::new();
-            for e in &a.edges[s] {
+            let mut sig: Signature = Vec::new();
+            for (e, t) in a.edges[s].iter().zip(&edge_tables[s]) {
                 let key = (class[e.target], e.acc);
-                match groups.iter_mut().find(|g| (g.0, g.1) == key) {
-                    Some(g) => g.2.extend(e.cubes.iter().copied()),
-                    None => groups.push((key.0, key.1, e.cubes.clone())),
+                match sig.iter_mut().find(|g| (g.0, g.1) == key) {
+                    Some(g) if tables.is_some() => {
+                        for (w, x) in g.2.iter_mut().zip(t) {
+                            *w |= x;
+                        }
+                    }
+                    Some(g) => g.2.extend(t),
+                    None => sig.push((key.0, key.1, t.clone())),
                 }
             }
-            let mut sig: Vec<(usize, u64, Vec<u64>)> = groups
-                .into_iter()
-                .map(|(c, acc, cubes)| {
-                    let cubes = simplify_cubes(cubes, excl);
-                    (c, acc, canonical_guard(&cubes, &vars))
-                })
-                .collect();
             sig.sort();
             let len = sig_ids.len();
             new_class[s] = *sig_ids.entry((class[s], sig)).or_insert(len);
@@ -424,6 +492,142 @@ fn merge_bisimilar(a: &mut RawAutomaton, excl: &Exclusions) {
     a.edges = edges;
 }
 
+/// Direct-simulation reduction. `p` simulates `q` if every edge of `q` is
+/// matched, letter by letter, by edges of `p` with at least the same marks
+/// to a state simulating the target; then `L(q) ⊆ L(p)`. States that
+/// simulate each other are merged, and an edge is dropped when another edge
+/// of the same state has a weaker guard, more marks and a target simulating
+/// its target ("little brothers").
+///
+/// Skipped when guards use too many atoms for truth tables or the
+/// automaton is so large that the quadratic relation would cost more than
+/// it saves.
+fn simulation_reduce(a: &mut RawAutomaton, excl: &Exclusions) {
+    let n = a.edges.len();
+    let n_edges: usize = a.edges.iter().map(Vec::len).sum();
+    if n < 2 || n * n_edges > 40_000 {
+        return;
+    }
+    let Some(tables) = Tables::new(a.edges.iter().flatten().flat_map(|e| e.cubes.iter()), excl)
+    else {
+        return;
+    };
+    let et: Vec<Vec<Vec<u64>>> = a
+        .edges
+        .iter()
+        .map(|es| es.iter().map(|e| tables.table(&e.cubes)).collect())
+        .collect();
+    // sim[q * n + p]: p simulates q.
+    let mut sim = vec![true; n * n];
+    let words = tables.valid.len();
+    let mut union = vec![0u64; words];
+    loop {
+        let mut changed = false;
+        for q in 0..n {
+            for p in 0..n {
+                if q == p || !sim[q * n + p] {
+                    continue;
+                }
+                let ok = a.edges[q].iter().zip(&et[q]).all(|(e, t)| {
+                    union.iter_mut().for_each(|w| *w = 0);
+                    for (f, u) in a.edges[p].iter().zip(&et[p]) {
+                        if e.acc & !f.acc == 0 && sim[e.target * n + f.target] {
+                            for (w, x) in union.iter_mut().zip(u) {
+                                *w |= x;
+                            }
+                        }
+                    }
+                    subset(t, &union)
+                });
+                if !ok {
+                    sim[q * n + p] = false;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Quotient by simulation equivalence (representative: smallest index).
+    let rep: Vec<usize> = (0..n)
+        .map(|q| {
+            (0..=q)
+                .find(|&p| sim[q * n + p] && sim[p * n + q])
+                .unwrap_or(q)
+        })
+        .collect();
+    let mut edges: Vec<Vec<RawEdge>> = vec![Vec::new(); n];
+    for q in 0..n {
+        if rep[q] != q {
+            continue;
+        }
+        // Little brothers: drop an edge dominated by a kept one.
+        let es = &a.edges[q];
+        let mut keep = vec![true; es.len()];
+        for i in 0..es.len() {
+            for j in 0..es.len() {
+                if i == j || !keep[j] {
+                    continue;
+                }
+                let (e, f) = (&es[i], &es[j]);
+                if e.acc & !f.acc == 0
+                    && sim[e.target * n + f.target]
+                    && subset(&et[q][i], &et[q][j])
+                {
+                    keep[i] = false;
+                    break;
+                }
+            }
+        }
+        let kept: Vec<RawEdge> = es
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(e, _)| RawEdge {
+                target: rep[e.target],
+                cubes: e.cubes.clone(),
+                acc: e.acc,
+            })
+            .collect();
+        edges[q] = merge_parallel_edges(kept, excl);
+    }
+    a.initial = rep[a.initial];
+    a.edges = edges;
+}
+
+/// Removes the states unreachable from the initial state.
+fn drop_unreachable(a: &mut RawAutomaton) {
+    let mut num = vec![usize::MAX; a.edges.len()];
+    let mut order = vec![a.initial];
+    num[a.initial] = 0;
+    let mut i = 0;
+    while i < order.len() {
+        for e in &a.edges[order[i]] {
+            if num[e.target] == usize::MAX {
+                num[e.target] = order.len();
+                order.push(e.target);
+            }
+        }
+        i += 1;
+    }
+    let edges = order
+        .iter()
+        .map(|&s| {
+            a.edges[s]
+                .iter()
+                .map(|e| RawEdge {
+                    target: num[e.target],
+                    cubes: e.cubes.clone(),
+                    acc: e.acc,
+                })
+                .collect()
+        })
+        .collect();
+    a.edges = edges;
+    a.initial = 0;
+}
+
 /// Reduces (if asked) and converts to the public [`Automaton`], numbering
 /// states in breadth-first order from the initial state.
 pub(crate) fn finish(
@@ -451,7 +655,19 @@ pub(crate) fn finish(
         for es in a.edges.iter_mut() {
             *es = merge_parallel_edges(std::mem::take(es), excl);
         }
-        merge_bisimilar(&mut a, excl);
+        // Each reduction can enable the others: iterate while it pays.
+        for _ in 0..3 {
+            let before = (a.edges.len(), a.edges.iter().map(Vec::len).sum::<usize>());
+            merge_bisimilar(&mut a, excl);
+            simulation_reduce(&mut a, excl);
+            if prune_and_simplify_acceptance(&mut a)?.is_none() {
+                return Ok(empty);
+            }
+            drop_unreachable(&mut a);
+            if (a.edges.len(), a.edges.iter().map(Vec::len).sum::<usize>()) == before {
+                break;
+            }
+        }
     }
     // BFS renumbering (drops unreachable states).
     let mut order = vec![a.initial];

@@ -138,9 +138,9 @@ impl Simplifier {
         v.sort();
         v.dedup();
         // Merge G's, X's and F G's.
-        let (gs, rest): (Vec<Ltl>, Vec<Ltl>) = v.into_iter().partition(
-            |f| matches!(f.kind(), Kind::Globally(g) if !matches!(g.kind(), Kind::Finally(_))),
-        );
+        let (gs, rest): (Vec<Ltl>, Vec<Ltl>) = v
+            .into_iter()
+            .partition(|f| matches!(f.kind(), Kind::Globally(g) if !is_eventual(g)));
         let mut v = rest;
         if gs.len() > 1 {
             let inner = gs.iter().map(|g| g.children()[0].clone()).collect();
@@ -173,6 +173,12 @@ impl Simplifier {
                 }
             }
         }
+        if self.has_complements(&v) {
+            return Ltl::ff();
+        }
+        if let Some(m) = self.strong_release_from_and(&v) {
+            return m;
+        }
         // Drop operands implied by another one.
         let mut i = 0;
         while i < v.len() {
@@ -199,13 +205,23 @@ impl Simplifier {
         }
         v.sort();
         v.dedup();
-        // Merge F's (but not F G's), X's, and G F's.
-        let (fs, rest): (Vec<Ltl>, Vec<Ltl>) = v.into_iter().partition(
-            |f| matches!(f.kind(), Kind::Finally(g) if !matches!(g.kind(), Kind::Globally(_))),
-        );
+        // Merge F's (with the suspendable operands: F a | s = F (a | s)),
+        // X's, and G F's.
+        let (fs, rest): (Vec<Ltl>, Vec<Ltl>) = v
+            .into_iter()
+            .partition(|f| matches!(f.kind(), Kind::Finally(_)));
+        let (ss, rest): (Vec<Ltl>, Vec<Ltl>) = if fs.is_empty() {
+            (vec![], rest)
+        } else {
+            rest.into_iter().partition(is_suspendable)
+        };
         let mut v = rest;
-        if fs.len() > 1 {
-            let inner = fs.iter().map(|g| g.children()[0].clone()).collect();
+        if fs.len() + ss.len() > 1 {
+            let inner = fs
+                .iter()
+                .map(|g| g.children()[0].clone())
+                .chain(ss)
+                .collect();
             let inner = self.or(inner);
             v.push(self.finally(inner));
         } else {
@@ -250,6 +266,12 @@ impl Simplifier {
                 }
             }
         }
+        if self.has_complements(&v) {
+            return Ltl::tt();
+        }
+        if let Some(w) = self.weak_until_from_or(&v) {
+            return w;
+        }
         // Drop operands that imply another one.
         let mut i = 0;
         while i < v.len() {
@@ -263,12 +285,125 @@ impl Simplifier {
         Ltl::or(v)
     }
 
+    /// `G a | (a U b) = a W b`, and `G !x | F (x & e) = !x W (x & e)` for
+    /// eventual `e` (at the first `x`, `e` already holds if it ever does).
+    /// Returns the rewritten disjunction if a pair matched.
+    fn weak_until_from_or(&mut self, v: &[Ltl]) -> Option<Ltl> {
+        for (i, g) in v.iter().enumerate() {
+            let Kind::Globally(a) = g.kind() else {
+                continue;
+            };
+            for (j, h) in v.iter().enumerate() {
+                let b = match h.kind() {
+                    Kind::Until(x, b) if x == a => b.clone(),
+                    Kind::Finally(b) => {
+                        let conj: Vec<Ltl> = match b.kind() {
+                            Kind::And(c) => c.clone(),
+                            _ => vec![b.clone()],
+                        };
+                        let trigger = conj
+                            .iter()
+                            .position(|x| !is_eventual(x) && self.simp_nnf(&x.negate()) == *a);
+                        match trigger {
+                            Some(k)
+                                if conj
+                                    .iter()
+                                    .enumerate()
+                                    .all(|(l, c)| l == k || is_eventual(c)) =>
+                            {
+                                b.clone()
+                            }
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                let w = self.weak_until(a.clone(), b);
+                let mut rest: Vec<Ltl> = v
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != i && *k != j)
+                    .map(|(_, f)| f.clone())
+                    .collect();
+                rest.push(w);
+                return Some(self.or(rest));
+            }
+        }
+        None
+    }
+
+    /// The dual of [`Self::weak_until_from_or`]: `F a & (a R b) = a M b`,
+    /// and `F x & G (!x | u) = x M (!x | u)` for universal `u`.
+    fn strong_release_from_and(&mut self, v: &[Ltl]) -> Option<Ltl> {
+        for (i, g) in v.iter().enumerate() {
+            let Kind::Finally(a) = g.kind() else {
+                continue;
+            };
+            for (j, h) in v.iter().enumerate() {
+                let b = match h.kind() {
+                    Kind::Release(x, b) if x == a => b.clone(),
+                    Kind::Globally(b) => {
+                        let disj: Vec<Ltl> = match b.kind() {
+                            Kind::Or(c) => c.clone(),
+                            _ => vec![b.clone()],
+                        };
+                        let trigger = disj
+                            .iter()
+                            .position(|x| !is_universal(x) && self.simp_nnf(&x.negate()) == *a);
+                        match trigger {
+                            Some(k)
+                                if disj
+                                    .iter()
+                                    .enumerate()
+                                    .all(|(l, c)| l == k || is_universal(c)) =>
+                            {
+                                b.clone()
+                            }
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                let m = self.strong_release(a.clone(), b);
+                let mut rest: Vec<Ltl> = v
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != i && *k != j)
+                    .map(|(_, f)| f.clone())
+                    .collect();
+                rest.push(m);
+                return Some(self.and(rest));
+            }
+        }
+        None
+    }
+
+    /// Whether some operand is (syntactically, after simplification) the
+    /// negation of another: `f & !f = false`, `f | !f = true`.
+    fn has_complements(&mut self, v: &[Ltl]) -> bool {
+        if v.len() < 2 || v.len() > 16 {
+            return false;
+        }
+        for i in 0..v.len() {
+            if matches!(v[i].kind(), Kind::Atom(_) | Kind::Not(_)) {
+                continue; // literals were checked already
+            }
+            let n = v[i].negate();
+            let n = self.simp_nnf(&n);
+            if v.contains(&n) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Simplified `X a`.
     pub fn next(&mut self, a: Ltl) -> Ltl {
-        match a.kind() {
-            Kind::True | Kind::False => a,
-            _ => Ltl::next(a),
+        if is_suspendable(&a) {
+            // Prefix- and suffix-invariant: X s = s (also X true = true).
+            return a;
         }
+        Ltl::next(a)
     }
 
     /// Simplified `F a`.
@@ -293,9 +428,12 @@ impl Simplifier {
                 parts.push(self.finally(rest));
                 self.and(parts)
             }
-            Kind::Or(v) if v.iter().any(is_eventual) => {
-                // F (a | e) = F a | e
-                let (e, rest): (Vec<Ltl>, Vec<Ltl>) = v.iter().cloned().partition(is_eventual);
+            Kind::Or(v) if v.iter().any(|x| is_eventual(x) && !is_universal(x)) => {
+                // F (a | e) = F a | e (suspendable operands stay inside).
+                let (e, rest): (Vec<Ltl>, Vec<Ltl>) = v
+                    .iter()
+                    .cloned()
+                    .partition(|x| is_eventual(x) && !is_universal(x));
                 let rest = self.or(rest);
                 let mut parts = e;
                 parts.push(self.finally(rest));
@@ -335,6 +473,30 @@ impl Simplifier {
                 parts.push(self.globally(rest));
                 self.and(parts)
             }
+            Kind::And(v) if v.len() > 1 && v.iter().any(is_eventual) => {
+                // G (a & e) = G a & G e, and G e stays apart (G F-like).
+                let (e, rest): (Vec<Ltl>, Vec<Ltl>) = v.iter().cloned().partition(is_eventual);
+                let rest = self.and(rest);
+                let mut parts: Vec<Ltl> = e.into_iter().map(|x| self.globally(x)).collect();
+                parts.push(self.globally(rest));
+                self.and(parts)
+            }
+            Kind::Finally(x) if !is_eventual(x) => {
+                // G F (a & e) = G F a & G e for eventual e (e holds at every
+                // position up to any position where it holds).
+                if let Kind::And(v) = x.kind() {
+                    if v.iter().any(is_eventual) {
+                        let (e, rest): (Vec<Ltl>, Vec<Ltl>) =
+                            v.iter().cloned().partition(is_eventual);
+                        let rest = self.and(rest);
+                        let f = self.finally(rest);
+                        let mut parts: Vec<Ltl> = e.into_iter().map(|x| self.globally(x)).collect();
+                        parts.push(self.globally(f));
+                        return self.and(parts);
+                    }
+                }
+                Ltl::globally(a)
+            }
             _ => Ltl::globally(a),
         }
     }
@@ -352,6 +514,17 @@ impl Simplifier {
         }
         if matches!(b.kind(), Kind::Until(x, _) if *x == a) {
             return b;
+        }
+        // a U (b | G a) = a W b, a U G a = G a
+        let ga = Ltl::globally(a.clone());
+        if b == ga {
+            return b;
+        }
+        if let Kind::Or(v) = b.kind() {
+            if v.contains(&ga) {
+                let rest = self.or(v.iter().filter(|x| **x != ga).cloned().collect());
+                return self.weak_until(a, rest);
+            }
         }
         if let (Kind::Next(x), Kind::Next(y)) = (a.kind(), b.kind()) {
             let u = self.until(x.clone(), y.clone());
@@ -403,6 +576,17 @@ impl Simplifier {
         }
         if matches!(b.kind(), Kind::Release(x, _) if *x == a) {
             return b;
+        }
+        // a R (b & F a) = a M b, a R F a = F a
+        let fa = Ltl::finally(a.clone());
+        if b == fa {
+            return b;
+        }
+        if let Kind::And(v) = b.kind() {
+            if v.contains(&fa) {
+                let rest = self.and(v.iter().filter(|x| **x != fa).cloned().collect());
+                return self.strong_release(a, rest);
+            }
         }
         if let (Kind::Next(x), Kind::Next(y)) = (a.kind(), b.kind()) {
             let u = self.release(x.clone(), y.clone());

@@ -99,6 +99,10 @@ pub enum TranslateError {
         /// How many were needed.
         count: usize,
     },
+    /// The construction exceeded its size limits (more than
+    /// 65,536 edges out of one state, or 100,000 states): the automaton
+    /// would be too large to be useful.
+    TooLarge,
 }
 
 impl fmt::Display for TranslateError {
@@ -113,11 +117,23 @@ impl fmt::Display for TranslateError {
                 "the automaton would need {count} acceptance sets (eventualities); at most 32 \
                  are supported"
             ),
+            TranslateError::TooLarge => write!(
+                f,
+                "the automaton would be too large (over 65,536 edges out of one state or \
+                 100,000 states); split the formula"
+            ),
         }
     }
 }
 
 impl std::error::Error for TranslateError {}
+
+/// Limits that turn a hopeless construction into an error, not a hang.
+const MAX_TERMS: usize = 1 << 16;
+/// Above this many terms, only exact duplicates are removed (domination
+/// pruning is quadratic).
+const PRUNE_LIMIT: usize = 2048;
+const MAX_STATES: usize = 100_000;
 
 /// One disjunct of an expansion: on letters in `cube`, move to the
 /// conjunction of `next`, postponing the eventualities in `prom`.
@@ -128,11 +144,31 @@ struct Term {
     prom: u64,
 }
 
+/// Whether `d` asserts `c` afresh at every position where `d` must hold
+/// now (`G c`, `a R c`, `a M c`, or `c` among their conjuncts): then a
+/// pending `c` is the very obligation that `d` renews, tracked by the same
+/// acceptance set, and may be dropped (`F a & G F a` is `G F a`).
+fn reasserts(d: &Ltl, c: &Ltl) -> bool {
+    match d.kind() {
+        Kind::Globally(x) | Kind::Release(_, x) | Kind::StrongRelease(_, x) => {
+            x == c || matches!(x.kind(), Kind::And(v) if v.contains(c))
+        }
+        _ => false,
+    }
+}
+
 /// Whether the formula has no eventuality (`F`, `U`, `M`) inside.
 fn promise_free(f: &Ltl) -> bool {
     match f.kind() {
         Kind::Finally(_) | Kind::Until(..) | Kind::StrongRelease(..) => false,
-        _ => f.children().iter().all(promise_free),
+        Kind::True | Kind::False | Kind::Atom(_) => true,
+        Kind::Not(a) | Kind::Next(a) | Kind::Globally(a) => promise_free(a),
+        Kind::And(v) | Kind::Or(v) => v.iter().all(promise_free),
+        Kind::Implies(a, b)
+        | Kind::Equiv(a, b)
+        | Kind::Xor(a, b)
+        | Kind::WeakUntil(a, b)
+        | Kind::Release(a, b) => promise_free(a) && promise_free(b),
     }
 }
 
@@ -207,6 +243,11 @@ fn sorted_union(a: &[Ltl], b: &[Ltl]) -> Vec<Ltl> {
 /// needs at least as much of the letter, leaves at least the same
 /// obligations and postpones at least the same eventualities).
 fn prune(mut terms: Vec<Term>) -> Vec<Term> {
+    if terms.len() > PRUNE_LIMIT {
+        terms.sort_by(|a, b| (a.cube, a.prom, &a.next).cmp(&(b.cube, b.prom, &b.next)));
+        terms.dedup();
+        return terms;
+    }
     terms.sort_by(|a, b| {
         (
             a.next.len(),
@@ -254,7 +295,10 @@ impl Builder<'_> {
         Ok(1u64 << id)
     }
 
-    fn product(&self, a: &[Term], b: &[Term]) -> Vec<Term> {
+    fn product(&self, a: &[Term], b: &[Term]) -> Result<Vec<Term>, TranslateError> {
+        if a.len() * b.len() > MAX_TERMS {
+            return Err(TranslateError::TooLarge);
+        }
         let mut out = Vec::with_capacity(a.len() * b.len());
         for x in a {
             for y in b {
@@ -272,7 +316,7 @@ impl Builder<'_> {
                 });
             }
         }
-        prune(out)
+        Ok(prune(out))
     }
 
     fn postpone(f: &Ltl, prom: u64) -> Vec<Term> {
@@ -333,8 +377,9 @@ impl Builder<'_> {
         while i < v.len() {
             let redundant = (0..v.len()).any(|j| {
                 j != i
-                    && (promise_free(&v[i]) || promise_free(&v[j]))
-                    && self.simp.implies(&v[j], &v[i])
+                    && (reasserts(&v[j], &v[i])
+                        || (promise_free(&v[i]) || promise_free(&v[j]))
+                            && self.simp.implies(&v[j], &v[i]))
             });
             if redundant {
                 v.remove(i);
@@ -343,6 +388,163 @@ impl Builder<'_> {
             }
         }
         Ltl::and(v)
+    }
+
+    /// Explores the states reachable from `start`.
+    ///
+    /// With `exprop`, the edges of a state are computed letter by letter:
+    /// for each valuation of the atoms its terms mention, the terms that
+    /// apply are grouped by the eventualities they postpone, and each group
+    /// becomes one edge to the *disjunction* of its targets. (Sound: an
+    /// accepting run through disjunctions contains, by König's lemma, an
+    /// accepting run of the plain construction.) Returns `None` when a state
+    /// has too many terms × valuations for this to pay.
+    fn construct(
+        &mut self,
+        start: &Ltl,
+        simplify: bool,
+        exprop: bool,
+    ) -> Result<Option<RawAutomaton>, TranslateError> {
+        let mut ids: HashMap<Ltl, usize> = HashMap::new();
+        let mut states: Vec<Ltl> = vec![start.clone()];
+        ids.insert(start.clone(), 0);
+        let mut raw: Vec<Vec<RawEdge>> = Vec::new();
+        let mut next_memo: HashMap<Vec<Ltl>, Ltl> = HashMap::new();
+        let mut i = 0;
+        while i < states.len() {
+            if exprop && states.len() > 2000 {
+                return Ok(None);
+            }
+            if states.len() > MAX_STATES {
+                return Err(TranslateError::TooLarge);
+            }
+            let s = states[i].clone();
+            let terms = self.expand(&s)?;
+            let mut targets = Vec::with_capacity(terms.len());
+            for t in terms.iter() {
+                let target = if simplify {
+                    match next_memo.get(&t.next) {
+                        Some(f) => f.clone(),
+                        None => {
+                            let f = self.state_and(t.next.clone());
+                            next_memo.insert(t.next.clone(), f.clone());
+                            f
+                        }
+                    }
+                } else {
+                    Ltl::and(t.next.iter().cloned())
+                };
+                targets.push(target);
+            }
+            let mut out = Vec::with_capacity(terms.len());
+            let mut add = |target: Ltl, cube: Cube, prom: u64, out: &mut Vec<RawEdge>| {
+                if target.is_false() {
+                    return;
+                }
+                let id = *ids.entry(target.clone()).or_insert_with(|| {
+                    states.push(target);
+                    states.len() - 1
+                });
+                out.push(RawEdge {
+                    target: id,
+                    cubes: vec![cube],
+                    acc: prom,
+                });
+            };
+            if exprop {
+                let used = terms.iter().fold(0u64, |m, t| m | t.cube.pos | t.cube.neg);
+                let vars: Vec<u32> = (0..64).filter(|v| used & (1u64 << v) != 0).collect();
+                if vars.len() > 10 || (terms.len() << vars.len()) > 16_384 {
+                    return Ok(None);
+                }
+                for m in 0..1usize << vars.len() {
+                    let val = vars
+                        .iter()
+                        .enumerate()
+                        .filter(|(bit, _)| m & (1 << bit) != 0)
+                        .fold(0u64, |acc, (_, &v)| acc | 1 << v);
+                    let cube = Cube {
+                        pos: val,
+                        neg: used & !val,
+                    };
+                    if !self.excl.possible(cube) {
+                        continue;
+                    }
+                    let mut groups: Vec<(u64, Vec<Ltl>)> = Vec::new();
+                    for (t, target) in terms.iter().zip(&targets) {
+                        if !t.cube.eval(val) || target.is_false() {
+                            continue;
+                        }
+                        match groups.iter_mut().find(|g| g.0 == t.prom) {
+                            Some(g) => g.1.push(target.clone()),
+                            None => groups.push((t.prom, vec![target.clone()])),
+                        }
+                    }
+                    let groups: Vec<(u64, Ltl)> = groups
+                        .into_iter()
+                        .map(|(p, v)| (p, self.state_or(v)))
+                        .collect();
+                    // Drop a group dominated by another: more postponed
+                    // eventualities and a target implying the other's.
+                    for (k, (p, target)) in groups.iter().enumerate() {
+                        let dominated = groups.iter().enumerate().any(|(l, (q, other))| {
+                            l != k
+                                && q & !p == 0
+                                && (q != p || l < k)
+                                && self.simp.implies(target, other)
+                        });
+                        if !dominated {
+                            add(target.clone(), self.excl.normalize(cube), *p, &mut out);
+                        }
+                    }
+                }
+            } else {
+                for (t, target) in terms.iter().zip(targets) {
+                    add(target, t.cube, t.prom, &mut out);
+                }
+            }
+            raw.push(out);
+            i += 1;
+        }
+        // Acceptance: set e holds the edges that do not postpone eventuality e.
+        let n_ev = self.eventualities.len();
+        let all = if n_ev == 64 {
+            u64::MAX
+        } else {
+            (1u64 << n_ev) - 1
+        };
+        for edges in &mut raw {
+            for e in edges.iter_mut() {
+                e.acc = !e.acc & all;
+            }
+        }
+        Ok(Some(RawAutomaton {
+            edges: raw,
+            initial: 0,
+            acceptance_sets: n_ev as u32,
+        }))
+    }
+
+    /// The disjunction of state formulas, without rewriting them (only
+    /// dropping a disjunct that implies another, which keeps every run of
+    /// the remaining ones).
+    fn state_or(&mut self, mut v: Vec<Ltl>) -> Ltl {
+        v.sort();
+        v.dedup();
+        if v.iter().any(Ltl::is_true) {
+            return Ltl::tt();
+        }
+        v.retain(|f| !f.is_false());
+        let mut i = 0;
+        while i < v.len() {
+            let redundant = (0..v.len()).any(|j| j != i && self.simp.implies(&v[i], &v[j]));
+            if redundant {
+                v.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Ltl::or(v)
     }
 
     /// The expansion of an NNF formula.
@@ -369,7 +571,7 @@ impl Builder<'_> {
                 let mut acc = lit(0, 0);
                 for c in v {
                     let e = self.expand(c)?;
-                    acc = self.product(&acc, &e);
+                    acc = self.product(&acc, &e)?;
                 }
                 acc
             }
@@ -393,7 +595,7 @@ impl Builder<'_> {
             }
             Kind::Globally(b) => {
                 let e = self.expand(b)?;
-                self.product(&e, &Self::postpone(f, 0))
+                self.product(&e, &Self::postpone(f, 0))?
             }
             Kind::Until(a, b) | Kind::WeakUntil(a, b) => {
                 let p = if matches!(f.kind(), Kind::Until(..)) {
@@ -402,7 +604,7 @@ impl Builder<'_> {
                     0
                 };
                 let ea = self.expand(a)?;
-                let mut v = self.product(&ea, &Self::postpone(f, p));
+                let mut v = self.product(&ea, &Self::postpone(f, p))?;
                 v.extend(self.expand(b)?.iter().cloned());
                 prune(v)
             }
@@ -416,7 +618,7 @@ impl Builder<'_> {
                 alt.extend(Self::postpone(f, p));
                 let alt = prune(alt);
                 let eb = self.expand(b)?;
-                self.product(&eb, &alt)
+                self.product(&eb, &alt)?
             }
             Kind::Implies(..) | Kind::Equiv(..) | Kind::Xor(..) => {
                 unreachable!("negation normal form")
@@ -444,6 +646,7 @@ impl Builder<'_> {
 /// assert!(!a.accepts_lasso(&[], &[0b01]));
 /// ```
 pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, TranslateError> {
+    let t0 = std::time::Instant::now();
     let atoms = f.atoms();
     if atoms.len() > 64 {
         return Err(TranslateError::TooManyAtoms { count: atoms.len() });
@@ -477,53 +680,27 @@ pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, Translat
     } else {
         f.nnf()
     };
-    let mut ids: HashMap<Ltl, usize> = HashMap::new();
-    let mut states: Vec<Ltl> = vec![start.clone()];
-    ids.insert(start, 0);
-    let mut raw: Vec<Vec<RawEdge>> = Vec::new();
-    let mut i = 0;
-    while i < states.len() {
-        let s = states[i].clone();
-        let terms = b.expand(&s)?;
-        let mut out = Vec::with_capacity(terms.len());
-        for t in terms.iter() {
-            let target = if opts.simplify {
-                b.state_and(t.next.clone())
-            } else {
-                Ltl::and(t.next.iter().cloned())
-            };
-            if target.is_false() {
-                continue;
+    let plain = b
+        .construct(&start, opts.simplify, false)?
+        .expect("no budget");
+    if std::env::var_os("OWL_LITE_PROFILE").is_some() {
+        eprintln!(
+            "construction: {} raw states, {} raw edges, {:?}",
+            plain.edges.len(),
+            plain.edges.iter().map(Vec::len).sum::<usize>(),
+            t0.elapsed()
+        );
+    }
+    let mut best = reduce::finish(plain, atoms.clone(), &excl, opts.reduce)?;
+    if opts.simplify && opts.reduce && best.num_states() > 2 {
+        // The letter-by-letter construction is often smaller; keep the
+        // smaller result (it gives up early when too large to be worth it).
+        if let Some(raw) = b.construct(&start, true, true)? {
+            let other = reduce::finish(raw, atoms, &excl, true)?;
+            if (other.num_states(), other.num_edges()) < (best.num_states(), best.num_edges()) {
+                best = other;
             }
-            let id = *ids.entry(target.clone()).or_insert_with(|| {
-                states.push(target);
-                states.len() - 1
-            });
-            out.push(RawEdge {
-                target: id,
-                cubes: vec![t.cube],
-                acc: t.prom,
-            });
-        }
-        raw.push(out);
-        i += 1;
-    }
-    // Acceptance: set e holds the edges that do not postpone eventuality e.
-    let n_ev = b.eventualities.len();
-    let all = if n_ev == 64 {
-        u64::MAX
-    } else {
-        (1u64 << n_ev) - 1
-    };
-    for edges in &mut raw {
-        for e in edges.iter_mut() {
-            e.acc = !e.acc & all;
         }
     }
-    let raw = RawAutomaton {
-        edges: raw,
-        initial: 0,
-        acceptance_sets: n_ev as u32,
-    };
-    reduce::finish(raw, atoms, &excl, opts.reduce)
+    Ok(best)
 }

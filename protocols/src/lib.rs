@@ -5,12 +5,62 @@
 //! # The pipeline
 //! ```text
 //! Spec (spec.rs: Rust combinators)  ──compile──▶  Lts (lts.rs)  ◀──from_aut──  .aut file (aut.rs)
-//!                                                   │ determinise
+//!                                                   │ determinise (subset construction)
 //!                         ┌─────────────────────────┴──────────────────────────┐
 //!                         ▼                                                    ▼
 //!        Strict (strict.rs): global state + channels            Liberal (liberal.rs): per-role projections
 //!                         └──────────── both implement engine::Protocol ────────┘
 //! ```
+//!
+//! # Writing a protocol
+//! A global protocol is a [`Spec`]: a [`Term`] built with the functions of
+//! [`spec`] (Discourje's `-->>`, `-->`, `close`, `cat`, `alt`, `par`, `*`,
+//! `+`, `?`, `cat-every`, `par-every`, `alt-every`) and named, parametrised
+//! sub-protocols that may call each other recursively:
+//!
+//! ```
+//! use protocols::spec::{alt_every, call, msg, Role, Spec};
+//! // a token ring of 3 workers, as a recursive sub-protocol `ring(i)`
+//! let ring = Spec::new("ring", call("ring", [0]))
+//!     .roles((0..3).map(|i| Role::indexed("worker", i)))
+//!     .define("ring", 1, |a| {
+//!         let (i, j) = (a[0], (a[0] + 1) % 3);
+//!         msg("Boolean", Role::indexed("worker", i), Role::indexed("worker", j))
+//!             .then(call("ring", [j]))
+//!     });
+//! let lts = ring.compile().unwrap();
+//! assert_eq!(lts.roles(), ["worker_0_", "worker_1_", "worker_2_"]);
+//! let object = protocols::Strict::new(lts); // an engine::Protocol
+//! # let _ = object;
+//! ```
+//!
+//! # Semantics in one paragraph
+//! States of the global LTS are residual terms (hash-consed) *plus the
+//! contents of every channel*: an asynchronous `msg(T, p, q)` is the send
+//! `!(T,p,q)`, which appends `T` to the FIFO channel p→q, and later the
+//! receive `?(T,p,q)`, enabled only when `T` is at the head of that channel.
+//! In a sequence the receive comes right after its send; inside `par` other
+//! actions may come between (that is where buffering shows in the global
+//! LTS). A synchronous `sync(T, p, q)` is the send immediately followed by
+//! its receive, with no other action in between. A state is final when its
+//! residual may terminate and all channels are empty. See [`spec`] for the
+//! rules.
+//!
+//! # Strict or liberal
+//! - [`Strict`] keeps the global state in one object: runs are exactly the
+//!   runs of the global LTS. Real threads share it under one lock.
+//! - [`Liberal`] gives every role its projection of the global LTS and an
+//!   inbox; roles share no lock. A role acts on what *it* knows, so actions
+//!   of different roles that no message orders may happen in any order
+//!   (a master may send its next work item before the previous one is
+//!   received), and choices that no single role makes may be taken
+//!   differently by different roles. Check the same properties on both:
+//!   `tests/liberal_differs.rs` shows properties that hold on the strict
+//!   object and fail on the liberal one.
+//!
+//! Both runtimes go by message *type names* ([`engine::Message::type_name`])
+//! and deliver the payloads sent; the dummies of a check are
+//! `Message::named(type, ())`, one per name in [`engine::Protocol::type_names`].
 //!
 //! ```
 //! use engine::{Message, Protocol};
@@ -22,11 +72,21 @@
 //! assert_eq!((from, m.type_name()), (white, "Move"));
 //! ```
 //!
-//! The bundled protocols are listed by [`bundled::list`] and built by name
-//! with [`bundled::by_name`] (`"token-star:4"`); each also has a module with
-//! typed constructors ([`token`], [`chess`], [`tic_tac_toe`],
-//! [`rock_paper_scissors`], [`go_fish`], [`npb`], [`two_buyer`],
-//! [`load_balancer`], [`micro`]).
+//! # Bundled protocols
+//! [`bundled::list`] lists them (name, parameter, roles, types) and
+//! [`bundled::by_name`] compiles one from a name like `"token-star:4"`;
+//! each also has a module with constructors: [`token`], [`chess`],
+//! [`tic_tac_toe`], [`rock_paper_scissors`], [`go_fish`], [`npb`],
+//! [`two_buyer`], [`load_balancer`], [`micro`].
+//!
+//! # Limitations
+//! - `.aut` files have no final states: a state without outgoing
+//!   transitions is an end, so a compiled state that may end but may also
+//!   continue, or a stuck (non-final) one, is not distinguished there.
+//! - Determinisation is done once, when an object is made (not lazily);
+//!   it is bounded by [`spec::DEFAULT_MAX_STATES`].
+//! - The liberal object does not make synchronous communications wait:
+//!   the sender's local state moves on at the send.
 
 use std::fmt;
 

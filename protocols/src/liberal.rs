@@ -45,6 +45,13 @@
 //! communications are not synchronous in the liberal object: a sender's
 //! local state does not wait for the receive (the blocking API may wait).
 //!
+//! Inboxes are unbounded. A role that may send again before anything it
+//! must wait for (a one-sided loop such as `msg(T, a, b).star()`) can run
+//! arbitrarily far ahead of its receiver, so the liberal object of such a
+//! protocol has infinitely many states and a check of it ends
+//! inconclusive at the state limit. (The strict object of the same
+//! protocol is finite.) All bundled protocols have finite liberal objects.
+//!
 //! # Using roles without a global lock
 //! The [`Liberal`] object holds all local states and all inboxes, for the
 //! checker. Real threads instead each own a [`LocalRole`] (its local state
@@ -324,7 +331,7 @@ impl Projection {
 
 /// Computes all projections together: a role's receives depend on the tags
 /// of the other roles' sends, which depend on their local states, which
-/// depend on their receives — so iterate to the fixpoint.
+/// depend on their receives — so a worklist runs to the fixpoint.
 struct Builder<'a> {
     lts: &'a Lts,
     max_states: usize,
@@ -333,8 +340,8 @@ struct Builder<'a> {
     index: Vec<HashMap<Vec<u32>, u32>>,
     out: Vec<Vec<Vec<(Label, u32, u32)>>>,
     inp: Vec<Vec<Receives>>,
-    sends_done: Vec<usize>,
-    recv_done: HashSet<(usize, u32, u32)>,
+    /// Local states whose own steps are still to be computed.
+    fresh: Vec<(usize, u32)>,
     tags: Vec<Vec<u32>>,
     tag_index: HashMap<(Vec<u32>, Label), u32>,
     /// Per tag: the global states reachable from it (bitset).
@@ -354,8 +361,7 @@ impl<'a> Builder<'a> {
             index: vec![HashMap::new(); n],
             out: vec![Vec::new(); n],
             inp: vec![Vec::new(); n],
-            sends_done: vec![0; n],
-            recv_done: HashSet::new(),
+            fresh: Vec::new(),
             tags: Vec::new(),
             tag_index: HashMap::new(),
             reach: Vec::new(),
@@ -390,6 +396,7 @@ impl<'a> Builder<'a> {
             });
         }
         let id = self.sets[role].len() as u32;
+        self.fresh.push((role, id));
         self.index[role].insert(set.clone(), id);
         self.sets[role].push(set);
         self.out[role].push(Vec::new());
@@ -431,74 +438,84 @@ impl<'a> Builder<'a> {
             let set = self.closure(r as u32, [self.lts.initial()]);
             initial.push(self.local(r, set)?);
         }
+        // A worklist: every new local state gets its own steps, and every
+        // (local state, tag) pair of a receiver is examined exactly once —
+        // when the later of the two appears.
+        let mut states_by_recv: HashMap<Label, Vec<u32>> = HashMap::new();
+        let mut tags_by_recv: HashMap<Label, Vec<u32>> = HashMap::new();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
         loop {
-            let mut changed = false;
-            for r in 0..n {
-                // own sends and closes of the local states not yet done
-                while self.sends_done[r] < self.sets[r].len() {
-                    let s = self.sends_done[r];
-                    self.sends_done[r] += 1;
-                    changed = true;
-                    let mut by_label: Vec<(Label, u32)> = self.sets[r][s]
-                        .iter()
-                        .flat_map(|&g| self.lts.transitions(g).iter().copied())
-                        .filter(|(l, _)| l.action != Action::Recv && l.from == r as u32)
-                        .collect();
-                    by_label.sort_unstable();
-                    by_label.dedup();
-                    let mut j = 0;
-                    while j < by_label.len() {
-                        let label = by_label[j].0;
-                        let mut targets = Vec::new();
-                        while j < by_label.len() && by_label[j].0 == label {
-                            targets.push(by_label[j].1);
-                            j += 1;
+            if let Some((r, s)) = self.fresh.pop() {
+                let mut own: Vec<(Label, u32)> = self.sets[r][s as usize]
+                    .iter()
+                    .flat_map(|&g| self.lts.transitions(g).iter().copied())
+                    .filter(|(l, _)| l.actor() == r as u32)
+                    .collect();
+                own.sort_unstable();
+                own.dedup();
+                let mut j = 0;
+                while j < own.len() {
+                    let label = own[j].0;
+                    let mut targets = Vec::new();
+                    while j < own.len() && own[j].0 == label {
+                        targets.push(own[j].1);
+                        j += 1;
+                    }
+                    match label.action {
+                        Action::Recv => {
+                            states_by_recv.entry(label).or_default().push(s);
+                            let tags = tags_by_recv.get(&label).map_or(&[][..], Vec::as_slice);
+                            pairs.extend(tags.iter().map(|&t| (s, t)));
                         }
-                        let tag = if label.action == Action::Send {
-                            self.tag(targets.clone(), label)
-                        } else {
-                            u32::MAX
-                        };
-                        let set = self.closure(r as u32, targets);
-                        let next = self.local(r, set)?;
-                        self.out[r][s].push((label, next, tag));
+                        Action::Send | Action::Close => {
+                            let tag = if label.action == Action::Send {
+                                let before = self.tags.len();
+                                let tag = self.tag(targets.clone(), label);
+                                if self.tags.len() > before {
+                                    let recv = Label {
+                                        action: Action::Recv,
+                                        ..label
+                                    };
+                                    tags_by_recv.entry(recv).or_default().push(tag);
+                                    let states =
+                                        states_by_recv.get(&recv).map_or(&[][..], Vec::as_slice);
+                                    pairs.extend(states.iter().map(|&q| (q, tag)));
+                                }
+                                tag
+                            } else {
+                                u32::MAX
+                            };
+                            let set = self.closure(r as u32, targets);
+                            let next = self.local(r, set)?;
+                            self.out[r][s as usize].push((label, next, tag));
+                        }
                     }
                 }
-            }
-            // receives: every (local state, tag) pair of a receiving role
-            for tag in 0..self.tags.len() as u32 {
+            } else if let Some((s, tag)) = pairs.pop() {
                 let send = self.tag_label[tag as usize];
                 let r = send.to as usize;
                 let recv = Label {
                     action: Action::Recv,
                     ..send
                 };
-                let mut s = 0;
-                while s < self.sets[r].len() {
-                    if self.recv_done.insert((r, s as u32, tag)) {
-                        changed = true;
-                        let reach = &self.reach[tag as usize];
-                        let targets: Vec<u32> = self.sets[r][s]
+                let reach = &self.reach[tag as usize];
+                let targets: Vec<u32> = self.sets[r][s as usize]
+                    .iter()
+                    .filter(|&&h| reach[h as usize / 64] & (1 << (h % 64)) != 0)
+                    .flat_map(|&h| {
+                        self.lts
+                            .transitions(h)
                             .iter()
-                            .filter(|&&h| reach[h as usize / 64] & (1 << (h % 64)) != 0)
-                            .flat_map(|&h| {
-                                self.lts
-                                    .transitions(h)
-                                    .iter()
-                                    .filter(|(l, _)| *l == recv)
-                                    .map(|&(_, t)| t)
-                            })
-                            .collect();
-                        if !targets.is_empty() {
-                            let set = self.closure(r as u32, targets);
-                            let next = self.local(r, set)?;
-                            self.inp[r][s].push(((recv, tag), next));
-                        }
-                    }
-                    s += 1;
+                            .filter(|(l, _)| *l == recv)
+                            .map(|&(_, t)| t)
+                    })
+                    .collect();
+                if !targets.is_empty() {
+                    let set = self.closure(r as u32, targets);
+                    let next = self.local(r, set)?;
+                    self.inp[r][s as usize].push(((recv, tag), next));
                 }
-            }
-            if !changed {
+            } else {
                 break;
             }
         }

@@ -6,7 +6,7 @@
 //! thread owns its endpoint and calls `send(to, value)`, `recv()`,
 //! `recv_from(from)` and `close(to)`; each call waits until the protocol
 //! allows the operation. Roles are named by their names (`"white"`) or, in
-//! hot loops, by the [`RoleId`](engine::RoleId) that `peer` resolves once.
+//! hot loops, by the [`RoleId`] that `peer` resolves once.
 //!
 //! There are two sessions, one per runtime model:
 //!
@@ -74,18 +74,22 @@
 //!   operations, or one whose operation was completed by a hand-off but has
 //!   not woken yet, counts as running and prevents the decision); and each
 //!   waiter's operation was refused on the object exactly as it is now.
-//! - In a [`SplitSession`], a thread reads the epoch *before* its try and
-//!   registers that value; a successful step bumps the epoch *after* it is
-//!   done. Registration and decision happen under the detector lock, which
-//!   a thread leaves (deregisters) before it tries again. A thread is thus
-//!   never registered while it performs a step, so when every live endpoint
-//!   is registered, no step is in progress and every completed step has
-//!   bumped the epoch (the bump precedes its thread's next registration, and
-//!   the decision follows that registration under the lock). If a waiter's
-//!   registered epoch equals the current one, no step completed after it
-//!   read the epoch, and every step that completed before was visible to its
-//!   try (it completed, and bumped, before the read): the waiter was refused
-//!   on the current state of its local state and the inboxes.
+//! - In a [`SplitSession`] there is no common lock; each role has a status
+//!   word: *running*, *dead*, or *waiting at epoch E*. A thread sets its
+//!   status to running before it tries anything, reads the epoch *before*
+//!   each try, bumps the epoch *after* each successful step, and registers
+//!   "waiting at E" (E being the value read before its refused try) only
+//!   after that try. The decision reads the epoch (E), every status, and the
+//!   epoch again, all sequentially consistent; it declares a deadlock only
+//!   if both epoch reads give E and every live role was seen waiting at E.
+//!   Then no step can have been performed after the E-th bump: take the
+//!   first one, by role x. A role between a step and its bump is running
+//!   all along, so every step performed before the E-th bump was bumped
+//!   before the scan; x was seen waiting at E, so its status at the scan came
+//!   from a refused try made after the E-th bump, and x's step, which comes
+//!   later, is a new try; both tries saw the same state (nothing happened in
+//!   between, by the choice of x), so the step was refused. Contradiction:
+//!   nothing can happen any more, every live role waits.
 //!
 //! In both cases, the try-operations being deterministic, each waiter would
 //! be refused again, and no thread is left that could change anything. That
@@ -96,18 +100,30 @@
 //! waiting, when an endpoint is dropped, and when the session is dropped.
 //! In a [`Session`], after every change all waiters are re-tried until none
 //! can go on, so when changes stop every waiter is at the current epoch. In
-//! a [`SplitSession`], a step wakes the role it may have enabled (the
-//! receiver of a send or close); and when every live endpoint is registered
-//! but some refusals are older than the current epoch, the decision wakes
-//! exactly those waiters to try again instead of declaring anything. Once
-//! steps stop, epochs stop, the re-tries register at the current epoch, and
-//! the last of them declares the deadlock. A waiter parks only after
-//! registering, and `Parker` keeps an unpark that arrives before the park,
-//! so no wake-up is lost.
+//! a [`SplitSession`], the decision is run by the role whose registration
+//! (or drop) leaves no role running (a counter of running roles says which);
+//! a step wakes the role it may have enabled (the receiver of a send, if it
+//! waits for that sender or for anyone: each role announces whom it waits
+//! for before its last try, so a sender either sees the announcement or
+//! pushed before that try). When every live role is waiting but some
+//! refusals are older than the current epoch, the decision wakes exactly
+//! those waiters to try again instead of declaring anything; they leave
+//! the waiting state, try, and register afresh, and the last of them decides
+//! again. Once steps stop, epochs stop, and the last registration declares
+//! the deadlock. A waiter parks only after registering, and `Parker` keeps
+//! an unpark that arrives before the park, so no wake-up is lost.
 //!
-//! Panics: if protocol code panics inside a try-operation, the session is
-//! poisoned with [`Error::Panicked`] and every waiter is released (at the
-//! latest when the panicking thread's endpoint is dropped during unwinding).
+//! A waiter parks at once, without spinning or yielding first: on a machine
+//! with few cores and other work, a yield can cost the waiter a whole time
+//! slice after its message has arrived, while a parked thread that is woken
+//! runs soon (measured: see the `session_overhead` bench).
+//!
+//! Panics: if protocol code panics inside a try-operation of a [`Session`],
+//! the session is poisoned with [`Error::Panicked`] and every waiter is
+//! released (at the latest when the panicking thread's endpoint is dropped
+//! during unwinding). In a [`SplitSession`] a step that panics takes only its
+//! own role down: its endpoint is dropped during unwinding, so the role
+//! counts as finished, and the others go on (or get a deadlock report).
 //!
 //! # Limitations
 //!
@@ -118,6 +134,12 @@
 //! operation; it is reported as part of a deadlock once the other roles are
 //! blocked or finished, with [`Deadlock::terminated`] telling whether the
 //! protocol had already ended.
+//!
+//! A send returns as soon as the object has taken the message, for
+//! synchronous (unbuffered) communications too: the protocol object, not the
+//! blocking API, keeps the sender from taking another step before the
+//! receive (the strict object does; the liberal one does not, see
+//! [`crate::liberal`]).
 
 mod error;
 mod locked;

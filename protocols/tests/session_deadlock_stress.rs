@@ -7,6 +7,9 @@
 //! The systems are Kahn process networks (roles with fixed scripts receiving
 //! from named senders), so where a run ends does not depend on the schedule
 //! and a sequential reference predicts it exactly.
+//!
+//! The last test does the same on the bundled token-ring objects (strict
+//! and liberal) with workers that stop after a random number of passes.
 
 mod session_support;
 
@@ -220,4 +223,101 @@ fn locked_session_reports_every_deadlock_and_no_false_alarm() {
 fn split_session_reports_every_deadlock_and_no_false_alarm() {
     let (name, make) = SESSIONS[1];
     stress(name, make);
+}
+
+/// The same on the bundled protocol objects: a token ring (strict object on
+/// a `Session`, liberal object on a `SplitSession`) whose workers each pass
+/// the token a random number of times and then stop. Whoever still waits
+/// for the token when it stops must get the deadlock; if every worker does
+/// the same number of passes, nobody may.
+#[test]
+fn token_ring_objects_report_exactly_the_stuck_workers() {
+    use protocols::token::{self, Topology};
+    use session_support::{locked, split};
+    let mut rng = Rng::new(0x70CE_u64);
+    let (mut live, mut dead) = (0, 0);
+    for run in 0..300u64 {
+        let k = 2 + rng.below(4);
+        let same = rng.chance(40);
+        let passes: Vec<usize> = (0..k)
+            .map(|_| if same { 3 } else { 1 + rng.below(4) })
+            .collect();
+        // Worker 0 holds the token first: it sends, then receives; the
+        // others receive, then send on.
+        let scripts: Vec<Vec<Step>> = (0..k)
+            .map(|i| {
+                let (prev, next) = ((i + k - 1) % k, (i + 1) % k);
+                let pass = if i == 0 {
+                    [Step::Send(next), Step::Recv(prev)]
+                } else {
+                    [Step::Recv(prev), Step::Send(next)]
+                };
+                pass.iter().copied().cycle().take(2 * passes[i]).collect()
+            })
+            .collect();
+        let reference = Scripted::new(scripts.clone(), 1);
+        let end = reference.reference_end();
+        if end.iter().any(Option::is_some) {
+            dead += 1
+        } else {
+            live += 1
+        }
+        let seed = rng.next_u64();
+        for (name, endpoints) in [
+            ("strict", locked(token::strict(Topology::DirectedRing, k))),
+            ("liberal", split(token::liberal(Topology::DirectedRing, k))),
+        ] {
+            let scripts = scripts.clone();
+            let results = watchdog(
+                &format!("token ring {name} run {run}"),
+                Duration::from_secs(20),
+                move || {
+                    std::thread::scope(|s| {
+                        let hs: Vec<_> = endpoints
+                            .into_iter()
+                            .zip(&scripts)
+                            .enumerate()
+                            .map(|(me, (mut ep, script))| {
+                                s.spawn(move || -> Result<(), Error> {
+                                    let mut rng = Rng::new(seed ^ me as u64);
+                                    for step in script {
+                                        jitter(&mut rng);
+                                        match *step {
+                                            Step::Send(to) => {
+                                                ep.send_msg(to, Message::named("Boolean", true))?
+                                            }
+                                            Step::Recv(from) => {
+                                                ep.recv_one(from)?;
+                                            }
+                                            Step::RecvAny => unreachable!(),
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                            })
+                            .collect();
+                        hs.into_iter()
+                            .map(|h| h.join().unwrap())
+                            .collect::<Vec<_>>()
+                    })
+                },
+            );
+            for (r, result) in results.iter().enumerate() {
+                match (end[r], result) {
+                    (None, Ok(())) => {}
+                    (Some(_), Err(Error::Deadlock(d))) => {
+                        let stuck: Vec<usize> = (0..k).filter(|&w| end[w].is_some()).collect();
+                        let named: Vec<String> = stuck.iter().map(|w| format!("worker_{w}_")).collect();
+                        let got: Vec<&str> = d.blocked.iter().map(|b| b.role.as_str()).collect();
+                        assert_eq!(got, named, "{name} run {run}: {d}");
+                    }
+                    (e, other) => panic!("{name} run {run}: worker {r} should end {e:?}, got {other:?}; passes {passes:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        live >= 50 && dead >= 50,
+        "both kinds of runs: {live} live, {dead} deadlocking"
+    );
 }

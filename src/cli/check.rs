@@ -28,8 +28,13 @@ const EXIT_ERROR: u8 = 3;
 
 pub fn run(raw: &[String]) -> CmdResult {
     let args = Args::parse(raw, &SPEC).map_err(usage)?;
-    let runtime = args.choice("--runtime", &["strict", "liberal"]).map_err(usage)?;
-    let semantics = match args.choice("--semantics", &["stutter", "omega"]).map_err(usage)? {
+    let runtime = args
+        .choice("--runtime", &["strict", "liberal"])
+        .map_err(usage)?;
+    let semantics = match args
+        .choice("--semantics", &["stutter", "omega"])
+        .map_err(usage)?
+    {
         Some("omega") => Some(Semantics::InfiniteRunsOnly),
         Some(_) => Some(Semantics::Stutter),
         None => None,
@@ -43,14 +48,18 @@ pub fn run(raw: &[String]) -> CmdResult {
     }
     if let Some(secs) = args.number::<f64>("--timeout").map_err(usage)? {
         if !(secs.is_finite() && secs > 0.0) {
-            return Err(usage(UsageError::new("--timeout expects a positive number of seconds")));
+            return Err(usage(UsageError::new(
+                "--timeout expects a positive number of seconds",
+            )));
         }
         checker = checker.timeout(Duration::from_secs_f64(secs));
     }
 
     let (protocol, formulas): (&str, Vec<&str>) = match args.positionals.as_slice() {
         [] => {
-            println!("prust check {DEMO_PROTOCOL} (demo: one property that holds, one that does not)\n");
+            println!(
+                "prust check {DEMO_PROTOCOL} (demo: one property that holds, one that does not)\n"
+            );
             (DEMO_PROTOCOL, DEMO_FORMULAS.to_vec())
         }
         [p] => {
@@ -85,7 +94,11 @@ pub fn run(raw: &[String]) -> CmdResult {
 /// Checks every formula on one object and prints a verdict for each; the
 /// exit code is the most severe outcome (error > inconclusive > violated).
 fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str]) -> u8 {
-    let dummies: Vec<Message> = lts.type_names().iter().map(|t| Message::named(t, ())).collect();
+    let dummies: Vec<Message> = lts
+        .type_names()
+        .iter()
+        .map(|t| Message::named(t, ()))
+        .collect();
     let mut session = match checker.session(obj, dummies) {
         Ok(s) => s,
         Err(e) => {

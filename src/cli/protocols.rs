@@ -29,7 +29,13 @@ pub fn load(protocol: &str, code: u8) -> Result<Lts, Failure> {
 }
 
 pub fn list(raw: &[String]) -> CmdResult {
-    let args = Args::parse(raw, &Spec { valued: &[], switches: &[] })?;
+    let args = Args::parse(
+        raw,
+        &Spec {
+            valued: &[],
+            switches: &[],
+        },
+    )?;
     if !args.positionals.is_empty() {
         return Err(UsageError::new("list takes no arguments").into());
     }
@@ -40,7 +46,10 @@ pub fn list(raw: &[String]) -> CmdResult {
         };
         println!("{name:<28} {}", info.description);
         if let Some(p) = &info.param {
-            println!("{:<28}   K = {} (default {}, at least {})", "", p.description, p.default, p.min);
+            println!(
+                "{:<28}   K = {} (default {}, at least {})",
+                "", p.description, p.default, p.min
+            );
         }
         let shown = match &info.param {
             Some(p) => format!(" (K = {})", p.default),
@@ -53,8 +62,16 @@ pub fn list(raw: &[String]) -> CmdResult {
 }
 
 pub fn lts(raw: &[String]) -> CmdResult {
-    let args = Args::parse(raw, &Spec { valued: &["--format"], switches: &[] })?;
-    let format = args.choice("--format", &["dot", "aut", "stats"])?.unwrap_or("stats");
+    let args = Args::parse(
+        raw,
+        &Spec {
+            valued: &["--format"],
+            switches: &[],
+        },
+    )?;
+    let format = args
+        .choice("--format", &["dot", "aut", "stats"])?
+        .unwrap_or("stats");
     let [protocol] = args.positionals.as_slice() else {
         return Err(UsageError::new("lts takes one PROTOCOL")
             .hint("e.g. `prust lts token-star:4 --format dot`, or a path to a .aut file")

@@ -65,9 +65,9 @@ impl std::error::Error for SuiteError {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Runtime {
     /// One object holds the global state.
-    Strict,
+    Strict = 0,
     /// Each role runs its projection.
-    Liberal,
+    Liberal = 1,
 }
 
 impl Runtime {
@@ -88,9 +88,9 @@ impl Runtime {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SemanticsName {
     /// Finite runs are extended by stutter steps (`"END"`, `"DEADLOCK"`).
-    Stutter,
+    Stutter = 0,
     /// Only infinite runs count, as in Prut4j.
-    Omega,
+    Omega = 1,
 }
 
 impl SemanticsName {
@@ -657,7 +657,27 @@ impl Parser {
             );
             return;
         };
-        match self.expand(&source, &map) {
+        let formula = self.expand(&source, &map).and_then(|formula| {
+            // Syntax errors are the file's, with the file's line and column
+            // (inside an abbreviation: at the start of the formula).
+            match owl_lite::parse(&formula) {
+                Ok(_) => Ok(formula),
+                Err(e) => {
+                    let pos = if formula == source {
+                        map.at(e.offset())
+                    } else {
+                        formula_pos
+                    };
+                    let mut message = e.to_string();
+                    if let Some(first) = message.lines().next() {
+                        message = format!("formula of `{name}`: {first}");
+                    }
+                    Err(SuiteError::new(pos, message)
+                        .hint("LTL in Owl syntax: ! && || => <=> X F G U W R M, atoms in quotes"))
+                }
+            }
+        });
+        match formula {
             Ok(formula) => self.entries.push(Entry {
                 name: name.to_string(),
                 pos: block.pos,

@@ -2,11 +2,9 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use std::sync::OnceLock;
-
-use engine::{Checker, Error as EngineError, Message, Report, Semantics, Verdict};
+use engine::{CheckSession, Checker, Error as EngineError, Message, Report, Semantics, Verdict};
 use libtest_mimic::{Failed, Trial};
 use protocols::{Liberal, Lts, Projection, Strict};
 
@@ -37,6 +35,24 @@ pub(crate) struct Loaded {
     base: PathBuf,
     lts: OnceLock<Result<Arc<Lts>, String>>,
     liberal: OnceLock<Result<Arc<Projection>, String>>,
+    /// One check session per runtime × semantics: the entries of a file
+    /// share the explored protocol states and their successors, so each
+    /// object is probed once, not once per formula.
+    sessions: [Mutex<Option<AnySession>>; 4],
+}
+
+enum AnySession {
+    Strict(CheckSession<Strict>),
+    Liberal(CheckSession<Liberal>),
+}
+
+impl AnySession {
+    fn check(&mut self, formula: &str) -> Result<Report, EngineError> {
+        match self {
+            AnySession::Strict(s) => s.check(formula),
+            AnySession::Liberal(s) => s.check(formula),
+        }
+    }
 }
 
 impl Loaded {
@@ -48,6 +64,7 @@ impl Loaded {
             base: base.to_path_buf(),
             lts: OnceLock::new(),
             liberal: OnceLock::new(),
+            sessions: Default::default(),
         }
     }
 
@@ -84,17 +101,17 @@ impl Loaded {
         }
     }
 
-    fn check(&self, runtime: Runtime, checker: &Checker, formula: &str) -> Result<Report, Outcome> {
+    fn new_session(&self, runtime: Runtime, checker: &Checker) -> Result<AnySession, Outcome> {
         let lts = self.lts().map_err(Outcome::Failure)?;
         let dummies: Vec<Message> = lts
             .type_names()
             .iter()
             .map(|t| Message::named(t, ()))
             .collect();
-        let result = match runtime {
+        let session = match runtime {
             Runtime::Strict => {
                 let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
-                checker.check(formula, proto, dummies)
+                checker.session(proto, dummies).map(AnySession::Strict)
             }
             Runtime::Liberal => {
                 let projection = self
@@ -106,10 +123,34 @@ impl Loaded {
                     })
                     .clone()
                     .map_err(Outcome::Failure)?;
-                checker.check(formula, Liberal::from_projection(projection), dummies)
+                let proto = Liberal::from_projection(projection);
+                checker.session(proto, dummies).map(AnySession::Liberal)
             }
         };
-        result.map_err(|e| match e {
+        session.map_err(|e| Outcome::Failure(e.to_string()))
+    }
+
+    fn check(
+        &self,
+        runtime: Runtime,
+        semantics: SemanticsName,
+        checker: &Checker,
+        formula: &str,
+    ) -> Result<Report, Outcome> {
+        // Discriminants are 0 and 1 (see their definitions).
+        let slot = &self.sessions[runtime as usize * 2 + semantics as usize];
+        // A check that panicked (an engine bug) poisons the lock and may
+        // have left the session half-updated: start a fresh one.
+        let mut guard = slot.lock().unwrap_or_else(|poisoned| {
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        });
+        if guard.is_none() {
+            *guard = Some(self.new_session(runtime, checker)?);
+        }
+        let session = guard.as_mut().expect("just filled");
+        session.check(formula).map_err(|e| match e {
             EngineError::Parse { .. }
             | EngineError::Translate { .. }
             | EngineError::Atom { .. }
@@ -135,7 +176,7 @@ fn check_loaded(
     if let Some(n) = max_states {
         checker = checker.max_states(n);
     }
-    match protocol.check(runtime, &checker, formula) {
+    match protocol.check(runtime, semantics, &checker, formula) {
         Err(outcome) => outcome,
         Ok(report) => {
             let text = report.to_string();
@@ -152,7 +193,7 @@ fn check_loaded(
 /// `token-star:4`, or a path to an `.aut` file) in one runtime and
 /// semantics, as a suite entry would.
 ///
-/// ```no_run
+/// ```
 /// use prust::suite::{check_entry, Outcome, Runtime, SemanticsName};
 /// let outcome = check_entry("chess", Runtime::Strict, SemanticsName::Stutter,
 ///                           r#"G !"DEADLOCK""#, None);
@@ -175,8 +216,9 @@ pub fn check_entry(
 }
 
 /// One trial per entry × protocol × runtime × semantics of every `.owl` file
-/// under `dir`, sorted by name; a file that cannot be read or parsed is one
-/// failing trial, and so is a folder without suites.
+/// under `dir` (files in path order, entries in file order); a file that
+/// cannot be read or parsed is one failing trial, and so is a folder without
+/// suites.
 pub fn trials(dir: &Path) -> Vec<Trial> {
     let dir = resolve_dir(dir);
     let mut files = Vec::new();
@@ -301,6 +343,24 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
         &entry.formula,
         suite.max_states,
     );
+    if std::env::var_os("PRUST_SUITE_REPORTS").is_some_and(|v| v != "0") {
+        // libtest-mimic does not capture output: this shows every report,
+        // statistics included, for tests that pass as well.
+        let report = match &outcome {
+            Outcome::Holds(r)
+            | Outcome::Violated(r)
+            | Outcome::Inconclusive(r)
+            | Outcome::Refused(r)
+            | Outcome::Failure(r) => r,
+        };
+        eprintln!(
+            "{}::{} [{} {}]\n{report}\n",
+            proto.alias,
+            entry.name,
+            plan.runtime.name(),
+            plan.semantics.name()
+        );
+    }
     let got = match &outcome {
         Outcome::Holds(_) => "holds",
         Outcome::Violated(_) => "violated",
@@ -346,4 +406,196 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
         let _ = writeln!(msg, "the error message lacks {missing:?}");
     }
     Err(msg.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libtest_mimic::Arguments;
+
+    /// A fresh folder under the system's temporary directory.
+    fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("prust-suite-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(trials: &[Trial]) -> Vec<String> {
+        trials.iter().map(|t| t.name().to_string()).collect()
+    }
+
+    /// Runs the trials on one thread, printing into a log file rather than
+    /// among this test's own output; (passed, failed).
+    fn run(trials: Vec<Trial>) -> (u64, u64) {
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let log = std::env::temp_dir().join(format!("prust-suite-{}-{n}.log", std::process::id()));
+        let args = Arguments {
+            quiet: true,
+            test_threads: Some(1),
+            logfile: Some(log.to_string_lossy().into_owned()),
+            ..Arguments::default()
+        };
+        let c = libtest_mimic::run(&args, trials);
+        let _ = std::fs::remove_file(log);
+        (c.num_passed, c.num_failed)
+    }
+
+    const CHESS: &str = r#"
+protocol chess
+runtime strict
+test white_first holds
+    !"black SEND <Move>" U "white SEND <Move>"
+test black_first violated
+    !"white SEND <Move>" U "black SEND <Move>"
+"#;
+
+    #[test]
+    fn one_trial_per_entry_runtime_and_semantics_named_after_the_file() {
+        let dir = folder("names", &[("games/chess.owl", CHESS)]);
+        let trials = trials(&dir);
+        assert_eq!(
+            names(&trials),
+            [
+                "games::chess::white_first::strict::stutter",
+                "games::chess::white_first::strict::omega",
+                "games::chess::black_first::strict::stutter",
+                "games::chess::black_first::strict::omega",
+            ]
+        );
+        assert_eq!(run(trials), (4, 0));
+    }
+
+    #[test]
+    fn several_protocols_put_their_names_after_the_entry() {
+        let text = "protocol token-star:4 as star\nprotocol token-directed-ring:4 as ring\n\
+                    runtime liberal\nsemantics omega\n\
+                    test P3 violated holds@star\n G(\"worker_1_ RECV *\" => X \"worker_1_ SEND * TO worker_0_\")\n";
+        let dir = folder("several", &[("topo.owl", text)]);
+        let trials = trials(&dir);
+        assert_eq!(
+            names(&trials),
+            [
+                "topo::P3::star::liberal::omega",
+                "topo::P3::ring::liberal::omega"
+            ]
+        );
+        assert_eq!(run(trials), (2, 0));
+    }
+
+    #[test]
+    fn a_wrong_expectation_fails() {
+        let text = CHESS.replace("black_first violated", "black_first holds");
+        let dir = folder("wrong", &[("chess.owl", &text)]);
+        assert_eq!(run(trials(&dir)), (2, 2));
+    }
+
+    #[test]
+    fn a_bad_file_is_one_failing_test_beside_the_good_ones() {
+        let dir = folder(
+            "bad",
+            &[
+                ("good.owl", CHESS),
+                ("bad.owl", "protocol chess\ntest t hold\n \"True\"\n"),
+            ],
+        );
+        let trials = trials(&dir);
+        assert_eq!(names(&trials)[0], "bad::(file)");
+        assert_eq!(trials.len(), 5);
+        assert_eq!(run(trials), (4, 1));
+    }
+
+    #[test]
+    fn an_empty_or_missing_folder_fails() {
+        let dir = folder("empty", &[]);
+        let trials = trials(&dir);
+        assert_eq!(names(&trials), ["(suites)"]);
+        assert_eq!(run(trials), (0, 1));
+        assert_eq!(run(super::trials(&dir.join("nowhere"))), (0, 1));
+    }
+
+    #[test]
+    fn an_unknown_protocol_fails_every_test_of_the_file() {
+        let dir = folder(
+            "unknown",
+            &[(
+                "x.owl",
+                "protocol chss\nruntime strict\nsemantics stutter\ntest t holds\n \"True\"\n",
+            )],
+        );
+        assert_eq!(run(trials(&dir)), (0, 1));
+        match check_entry(
+            "chss",
+            Runtime::Strict,
+            SemanticsName::Stutter,
+            "\"True\"",
+            None,
+        ) {
+            Outcome::Failure(msg) => assert!(msg.contains("chess"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn error_entries_pass_only_on_a_refused_formula_with_the_message() {
+        let text = r#"
+protocol chess
+runtime strict
+semantics stutter
+test typo error "unknown role `whte`"
+    G "whte SEND <Move>"
+test wrong_message error "no such text"
+    G "whte SEND <Move>"
+test not_an_error error
+    G "white SEND <Move>"
+"#;
+        let dir = folder("errors", &[("e.owl", text)]);
+        assert_eq!(run(trials(&dir)), (1, 2));
+    }
+
+    #[test]
+    fn check_entry_reports_each_outcome() {
+        let c = |f: &str, s| check_entry("chess", Runtime::Liberal, s, f, None);
+        assert!(matches!(
+            c("G !\"DEADLOCK\"", SemanticsName::Stutter),
+            Outcome::Holds(_)
+        ));
+        match c("G !\"black SEND *\"", SemanticsName::Omega) {
+            Outcome::Violated(report) => assert!(report.contains("black SEND <Move>"), "{report}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            c("G (", SemanticsName::Stutter),
+            Outcome::Refused(_)
+        ));
+        let limited = check_entry(
+            "token-full-mesh:4",
+            Runtime::Strict,
+            SemanticsName::Stutter,
+            "G !\"DEADLOCK\"",
+            Some(2),
+        );
+        assert!(matches!(limited, Outcome::Inconclusive(_)), "{limited:?}");
+    }
+
+    #[test]
+    fn aut_files_are_found_next_to_the_suite() {
+        let dir = folder(
+            "aut",
+            &[
+                ("sub/stuck.aut", "des (0, 1, 2)\n(0,\"?(Msg,a,b)\",1)\n"),
+                (
+                    "sub/stuck.owl",
+                    "protocol stuck.aut\ntest no_deadlock violated@stutter holds@omega\n G !\"DEADLOCK\"\n",
+                ),
+            ],
+        );
+        assert_eq!(run(trials(&dir)), (4, 0));
+    }
 }

@@ -15,6 +15,10 @@
 //! representation.
 
 use std::collections::{HashSet, VecDeque};
+use std::hash::BuildHasher;
+
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use engine::{Message, Protocol, Refused, RoleId};
 
@@ -61,6 +65,10 @@ impl Protocol for Ring {
 
     fn type_names(&self) -> Vec<String> {
         vec![TOKEN.to_string()]
+    }
+
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(ring_peers(role, self.n()))
     }
 
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
@@ -132,6 +140,10 @@ impl Protocol for Star {
         vec![TOKEN.to_string()]
     }
 
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(star_peers(role, self.chan.len()))
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         if role != 0
             || to != self.next + 1
@@ -155,6 +167,46 @@ impl Protocol for Star {
         }
         let msg = self.chan[role - 1].take().ok_or(Refused(()))?;
         Ok((0, msg))
+    }
+}
+
+/// `P` with its topology hidden: [`Protocol::peers`] keeps the default
+/// ("every other role"), as for an object that does not declare it, so the
+/// engine probes every pair of roles.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AllPeers<P>(pub P);
+
+impl<P: Protocol> Protocol for AllPeers<P> {
+    fn roles(&self) -> Vec<String> {
+        self.0.roles()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        self.0.type_names()
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.0.try_send(role, to, msg)
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.0.try_recv(role, from)
+    }
+
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        self.0.try_close(role, to)
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.0.is_terminated()
+    }
+
+    fn is_finished(&self, role: RoleId) -> bool {
+        self.0.is_finished(role)
     }
 }
 
@@ -197,6 +249,10 @@ impl Protocol for PackedRing {
 
     fn type_names(&self) -> Vec<String> {
         vec![TOKEN.to_string()]
+    }
+
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(ring_peers(role, self.n as usize))
     }
 
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
@@ -267,6 +323,10 @@ impl Protocol for PackedStar {
         vec![TOKEN.to_string()]
     }
 
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(star_peers(role, self.leaves as usize))
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let next = self.next as usize;
         if role != 0 || to != next + 1 || self.full & (1 << next) != 0 || msg.type_name() != TOKEN {
@@ -329,32 +389,17 @@ pub struct Explored {
 /// assumption stated with the field.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pruning {
-    /// Probe only between the roles that [`Topology::peers`] names (needs
-    /// the object to declare its static communication topology, which the
-    /// `Protocol` trait cannot do today).
+    /// Probe only between the roles that [`Protocol::peers`] names (the
+    /// object's static communication topology), as the engine does.
     pub peers: bool,
     /// Probe `try_recv(role, None)` first and skip the role's per-sender
     /// receive probes when it is refused (sound if `None` means "from any
     /// sender", as the trait's documentation says).
     pub recv_any: bool,
-}
-
-/// The static communication topology of a bench model.
-pub trait Topology {
-    /// The roles that `role` may ever send to, receive from or close to.
-    fn peers(&self, role: RoleId) -> Vec<RoleId>;
-}
-
-impl Topology for Ring {
-    fn peers(&self, role: RoleId) -> Vec<RoleId> {
-        ring_peers(role, self.n())
-    }
-}
-
-impl Topology for PackedRing {
-    fn peers(&self, role: RoleId) -> Vec<RoleId> {
-        ring_peers(role, self.n as usize)
-    }
+    /// Not a pruning: take states last-in first-out (a depth-first order
+    /// of expansion) instead of breadth-first, to see what the order does
+    /// to the cache behaviour of the visited set.
+    pub lifo: bool,
 }
 
 fn ring_peers(role: RoleId, n: usize) -> Vec<RoleId> {
@@ -363,23 +408,86 @@ fn ring_peers(role: RoleId, n: usize) -> Vec<RoleId> {
     p
 }
 
-impl Topology for Star {
-    fn peers(&self, role: RoleId) -> Vec<RoleId> {
-        star_peers(role, self.chan.len())
-    }
-}
-
-impl Topology for PackedStar {
-    fn peers(&self, role: RoleId) -> Vec<RoleId> {
-        star_peers(role, self.leaves as usize)
-    }
-}
-
 fn star_peers(role: RoleId, leaves: usize) -> Vec<RoleId> {
     if role == 0 {
         (1..=leaves).collect()
     } else {
         vec![0]
+    }
+}
+
+/// How [`explore`] stores the states it has seen, to measure what the
+/// layout of a visited set costs with everything else equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Store {
+    /// `std::collections::HashSet<P>` (SipHash), objects inline.
+    #[default]
+    Std,
+    /// `hashbrown::HashSet<P>` (foldhash), objects inline.
+    Inline,
+    /// Objects in a `Vec<P>`, a `hashbrown::HashTable<u32>` of their
+    /// indices (foldhash): the engine's interning layout, where a lookup
+    /// that finds the state reads the table and then the `Vec`.
+    Interned,
+}
+
+/// A set of seen states behind one of the [`Store`] layouts.
+enum Seen<P> {
+    Std(HashSet<P>),
+    Inline(hashbrown::HashSet<P>),
+    Interned {
+        table: HashTable<u32>,
+        objects: Vec<P>,
+        hasher: DefaultHashBuilder,
+    },
+}
+
+impl<P: Protocol> Seen<P> {
+    fn new(store: Store) -> Self {
+        match store {
+            Store::Std => Seen::Std(HashSet::new()),
+            Store::Inline => Seen::Inline(hashbrown::HashSet::new()),
+            Store::Interned => Seen::Interned {
+                table: HashTable::new(),
+                objects: Vec::new(),
+                hasher: DefaultHashBuilder::default(),
+            },
+        }
+    }
+
+    /// Whether `p` is new; stores a clone of it if so.
+    fn insert(&mut self, p: &P) -> bool {
+        match self {
+            Seen::Std(s) => !s.contains(p) && s.insert(p.clone()),
+            Seen::Inline(s) => !s.contains(p) && s.insert(p.clone()),
+            Seen::Interned {
+                table,
+                objects,
+                hasher,
+            } => {
+                let entry = table.entry(
+                    hasher.hash_one(p),
+                    |&i| objects[i as usize] == *p,
+                    |&i| hasher.hash_one(&objects[i as usize]),
+                );
+                match entry {
+                    Entry::Occupied(_) => false,
+                    Entry::Vacant(v) => {
+                        v.insert(objects.len() as u32);
+                        objects.push(p.clone());
+                        true
+                    }
+                }
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Seen::Std(s) => s.len(),
+            Seen::Inline(s) => s.len(),
+            Seen::Interned { objects, .. } => objects.len(),
+        }
     }
 }
 
@@ -393,30 +501,40 @@ fn star_peers(role: RoleId, leaves: usize) -> Vec<RoleId> {
 /// succeeds: the trait's contract says a refused operation leaves the
 /// object unchanged. Unpruned, this is the floor for any try-op based
 /// search that probes the whole alphabet in every state.
-pub fn explore<P: Protocol + Topology>(init: P, dummies: &[Message], pruning: Pruning) -> Explored {
+pub fn explore<P: Protocol>(
+    init: P,
+    dummies: &[Message],
+    pruning: Pruning,
+    store: Store,
+) -> Explored {
     let roles = init.roles().len();
     let peers: Vec<Vec<RoleId>> = (0..roles)
         .map(|r| {
+            let all = || (0..roles).filter(|&p| p != r).collect();
             if pruning.peers {
-                init.peers(r)
+                init.peers(r).unwrap_or_else(all)
             } else {
-                (0..roles).filter(|&p| p != r).collect()
+                all()
             }
         })
         .collect();
-    let mut seen: HashSet<P> = HashSet::new();
+    let mut seen = Seen::new(store);
     let mut queue = VecDeque::new();
-    seen.insert(init.clone());
+    seen.insert(&init);
     queue.push_back(init);
     let (mut transitions, mut stuck) = (0, 0);
     let mut spare: Vec<Option<Message>> = vec![None; dummies.len()];
-    while let Some(state) = queue.pop_front() {
+    while let Some(state) = if pruning.lifo {
+        queue.pop_back()
+    } else {
+        queue.pop_front()
+    } {
         let mut work = state.clone();
         let mut enabled = 0;
         let mut found = |succ: &mut P, enabled: &mut u64| {
             *enabled += 1;
             let next = std::mem::replace(succ, state.clone());
-            if seen.insert(next.clone()) {
+            if seen.insert(&next) {
                 queue.push_back(next);
             }
         };

@@ -70,6 +70,9 @@ impl Lts {
 pub struct LtsProtocol {
     pub lts: std::sync::Arc<Lts>,
     pub state: usize,
+    /// Whether to answer `peers()` from the transitions (not part of the
+    /// state).
+    pub topology: bool,
 }
 
 impl PartialEq for LtsProtocol {
@@ -89,6 +92,7 @@ impl LtsProtocol {
         LtsProtocol {
             lts: std::sync::Arc::new(lts),
             state: 0,
+            topology: false,
         }
     }
 
@@ -145,6 +149,21 @@ impl Protocol for LtsProtocol {
     }
     fn is_terminated(&self) -> bool {
         self.lts.terminal[self.state]
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.topology.then(|| {
+            let mut v: Vec<RoleId> = self
+                .lts
+                .trans
+                .iter()
+                .flatten()
+                .filter(|(l, _)| l.role == role)
+                .map(|(l, _)| l.peer)
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        })
     }
 }
 
@@ -419,8 +438,11 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
     (0..t.ncomp).any(|c| has_edge[c] && acc[c] & all == all)
 }
 
-/// The letters of a counterexample, as a lasso `prefix · cycle^ω`.
-pub fn lasso_letters(c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
+/// The letters of a counterexample, as a lasso `prefix · cycle^ω` that is
+/// a run of `lts`. A bad prefix (`Ending::AnyContinuation`) is completed
+/// with a run of the LTS: the first transition of each state, until a
+/// state repeats (the cycle) or the run stops (stutter steps).
+pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
     let conv = |s: &engine::Step| {
         let ty = s
             .type_name
@@ -433,12 +455,50 @@ pub fn lasso_letters(c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
             peer: s.peer,
         })
     };
-    let prefix: Vec<Letter> = c.prefix.iter().map(conv).collect();
+    let mut prefix: Vec<Letter> = c.prefix.iter().map(conv).collect();
     match &c.ending {
         Some(Ending::Terminated) => (prefix, vec![Letter::End]),
         Some(Ending::Deadlock { .. }) => (prefix, vec![Letter::Deadlock]),
         None => (prefix, c.cycle.iter().map(conv).collect()),
+        Some(Ending::AnyContinuation) => {
+            let mut s = 0;
+            for l in &prefix {
+                let Letter::Act(label) = l else {
+                    unreachable!()
+                };
+                s = lts.trans[s]
+                    .iter()
+                    .find(|(t, _)| t == label)
+                    .expect("the prefix is a run")
+                    .1;
+            }
+            let mut seen: Vec<usize> = Vec::new();
+            let mut path: Vec<Letter> = Vec::new();
+            loop {
+                if let Some(i) = seen.iter().position(|&x| x == s) {
+                    prefix.extend_from_slice(&path[..i]);
+                    return (prefix, path[i..].to_vec());
+                }
+                match lts.trans[s].first() {
+                    None => {
+                        prefix.extend(path);
+                        let stop = if lts.terminal[s] {
+                            Letter::End
+                        } else {
+                            Letter::Deadlock
+                        };
+                        return (prefix, vec![stop]);
+                    }
+                    Some(&(label, t)) => {
+                        seen.push(s);
+                        path.push(Letter::Act(label));
+                        s = t;
+                    }
+                }
+            }
+        }
     }
 }
 
 pub mod ring;
+pub mod small;

@@ -112,4 +112,8 @@ impl Protocol for SlotRing {
             Err(Refused(()))
         }
     }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        let n = self.n as usize;
+        Some(vec![(role + 1) % n, (role + n - 1) % n])
+    }
 }

@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crossbeam_utils::sync::{Parker, Unparker};
+use crossbeam_utils::CachePadded;
 use engine::{Message, Payload, Protocol, Refused, RoleId};
 
 use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
@@ -51,13 +52,22 @@ pub struct Endpoint<P: Protocol> {
     shared: Arc<Shared<P>>,
     role: RoleId,
     parker: Parker,
-    /// Roles to unpark after releasing the lock (kept to avoid allocating).
-    woken: Vec<RoleId>,
+    /// Results to deliver after releasing the lock (kept to avoid allocating).
+    woken: Vec<Delivery>,
 }
+
+/// The result of a waiter's operation, completed by another thread.
+type Delivery = (RoleId, Result<Outcome, Error>);
+
+/// Where a waiter finds that result.
+type Mailbox = CachePadded<Mutex<Option<Result<Outcome, Error>>>>;
 
 struct Shared<P> {
     names: Vec<String>,
     unparkers: Vec<Unparker>,
+    /// Per role: the result of its blocked operation, once another thread
+    /// has completed it (so the waiter does not need the big lock to wake).
+    mailboxes: Vec<Mailbox>,
     inner: Mutex<Inner<P>>,
 }
 
@@ -80,11 +90,10 @@ enum Slot {
     Unclaimed,
     /// The endpoint exists and is not blocked.
     Running,
-    /// Blocked on `op`, which was refused at `epoch`.
+    /// Blocked on `op`, which was refused at `epoch`. When another thread
+    /// completes (or fails) the operation, the slot is `Running` again (the
+    /// owner is about to return) and the result goes to its mailbox.
     Waiting { op: Op, epoch: u64 },
-    /// Another thread completed (or failed) the blocked operation; the
-    /// owner has not woken yet. Counts as running.
-    Done(Result<Outcome, Error>),
     /// The endpoint was dropped.
     Dropped,
 }
@@ -117,10 +126,15 @@ impl<P: Protocol> Session<P> {
             session_open: true,
             failure: None,
         };
+        let mailboxes = names
+            .iter()
+            .map(|_| CachePadded::new(Mutex::new(None)))
+            .collect();
         Session {
             shared: Arc::new(Shared {
                 names,
                 unparkers,
+                mailboxes,
                 inner: Mutex::new(inner),
             }),
         }
@@ -172,7 +186,7 @@ impl<P: Protocol> Drop for Session<P> {
         let mut woken = Vec::new();
         inner.detect_deadlock(&self.shared.names, &mut woken);
         drop(inner);
-        self.shared.unpark(&woken);
+        self.shared.deliver(&mut woken);
     }
 }
 
@@ -247,7 +261,7 @@ impl<P: Protocol> Endpoint<P> {
                 inner.epoch += 1;
                 inner.progress_waiters(&mut self.woken);
                 drop(inner);
-                shared.unpark(&self.woken);
+                shared.deliver(&mut self.woken);
                 Ok(outcome)
             }
             Err(op) => {
@@ -255,18 +269,13 @@ impl<P: Protocol> Endpoint<P> {
                 inner.waiting += 1;
                 inner.detect_deadlock(&shared.names, &mut self.woken);
                 drop(inner);
-                shared.unpark(&self.woken);
+                shared.deliver(&mut self.woken);
                 loop {
-                    // A completed hand-off unparks us; a stale token from an
-                    // earlier hand-off only costs one more look.
-                    let mut inner = shared.lock();
-                    if let Slot::Done(_) = inner.slots[role] {
-                        match std::mem::replace(&mut inner.slots[role], Slot::Running) {
-                            Slot::Done(result) => return result,
-                            _ => unreachable!(),
-                        }
+                    // A delivery unparks us; a stale token from an earlier
+                    // delivery only costs one more look.
+                    if let Some(result) = lock(&shared.mailboxes[role]).take() {
+                        return result;
                     }
-                    drop(inner);
                     self.parker.park();
                 }
             }
@@ -296,8 +305,13 @@ impl<P: Protocol> Drop for Endpoint<P> {
         inner.slots[self.role] = Slot::Dropped;
         inner.detect_deadlock(&self.shared.names, &mut self.woken);
         drop(inner);
-        self.shared.unpark(&self.woken);
+        self.shared.deliver(&mut self.woken);
     }
+}
+
+/// A lock on data that stays consistent even if a holder panicked.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<P> Shared<P> {
@@ -311,23 +325,25 @@ impl<P> Shared<P> {
                 let mut g = poisoned.into_inner();
                 if g.failure.is_none() {
                     g.failure = Some(Error::Panicked);
-                    for slot in g.slots.iter_mut() {
+                    for (r, slot) in g.slots.iter_mut().enumerate() {
                         if let Slot::Waiting { .. } = slot {
-                            *slot = Slot::Done(Err(Error::Panicked));
+                            *slot = Slot::Running;
+                            *lock(&self.mailboxes[r]) = Some(Err(Error::Panicked));
+                            self.unparkers[r].unpark();
                         }
                     }
                     g.waiting = 0;
-                    for u in &self.unparkers {
-                        u.unpark();
-                    }
                 }
                 g
             }
         }
     }
 
-    fn unpark(&self, woken: &[RoleId]) {
-        for &r in woken {
+    /// Hands completed results to their waiters and unparks them (after
+    /// the big lock is released, so they do not wake into it).
+    fn deliver(&self, woken: &mut Vec<Delivery>) {
+        for (r, result) in woken.drain(..) {
+            *lock(&self.mailboxes[r]) = Some(result);
             self.unparkers[r].unpark();
         }
     }
@@ -356,8 +372,7 @@ impl<P: Protocol> Inner<P> {
     /// After a change, re-tries every waiter until none can go on; fills
     /// `woken` with the waiters whose operation completed. On return every
     /// remaining waiter was refused at the current epoch.
-    fn progress_waiters(&mut self, woken: &mut Vec<RoleId>) {
-        woken.clear();
+    fn progress_waiters(&mut self, woken: &mut Vec<Delivery>) {
         if self.waiting == 0 {
             return;
         }
@@ -374,9 +389,8 @@ impl<P: Protocol> Inner<P> {
                 match self.attempt(w, op) {
                     Ok(outcome) => {
                         self.epoch += 1;
-                        self.slots[w] = Slot::Done(Ok(outcome));
                         self.waiting -= 1;
-                        woken.push(w);
+                        woken.push((w, Ok(outcome)));
                         progressed = true;
                     }
                     Err(op) => {
@@ -397,8 +411,7 @@ impl<P: Protocol> Inner<P> {
     /// Declares a deadlock if every live endpoint waits on an operation
     /// refused at the current epoch; fills `woken` with the waiters to
     /// release. See the module docs for why this cannot raise a false alarm.
-    fn detect_deadlock(&mut self, names: &[String], woken: &mut Vec<RoleId>) {
-        woken.clear();
+    fn detect_deadlock(&mut self, names: &[String], woken: &mut Vec<Delivery>) {
         if self.failure.is_some() || self.waiting == 0 {
             return;
         }
@@ -424,8 +437,8 @@ impl<P: Protocol> Inner<P> {
         }));
         for (r, slot) in self.slots.iter_mut().enumerate() {
             if let Slot::Waiting { .. } = slot {
-                *slot = Slot::Done(Err(deadlock.clone()));
-                woken.push(r);
+                *slot = Slot::Running;
+                woken.push((r, Err(deadlock.clone())));
             }
         }
         self.waiting = 0;

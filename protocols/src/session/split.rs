@@ -2,7 +2,7 @@
 //! runtime's model): each endpoint owns its role's local state, the roles
 //! share only one inbox per role, each under its own lock.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crossbeam_utils::sync::{Parker, Unparker};
@@ -20,7 +20,7 @@ use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 /// refused step changes nothing.
 pub trait Split: Protocol {
     /// One role's local state, owned by the role's thread.
-    type Local: Clone + Send + 'static;
+    type Local: Send + 'static;
     /// One role's inbox, shared under a lock.
     type Inbox: Send + 'static;
 
@@ -51,7 +51,7 @@ pub trait Split: Protocol {
 
     /// Whether the parts, put back together, have terminated normally (for
     /// the deadlock report only).
-    fn parts_terminated(locals: &[Self::Local], inboxes: &[&Self::Inbox]) -> bool;
+    fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool;
 }
 
 impl Split for crate::Liberal {
@@ -83,7 +83,7 @@ impl Split for crate::Liberal {
         local.try_close(to)
     }
 
-    fn parts_terminated(locals: &[Self::Local], inboxes: &[&Self::Inbox]) -> bool {
+    fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool {
         let states: Vec<u32> = locals.iter().map(|l| l.state()).collect();
         inboxes.iter().all(|i| i.is_empty())
             && locals
@@ -95,8 +95,9 @@ impl Split for crate::Liberal {
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
 /// one): like [`Session`](super::Session), but without a global lock. Each
 /// [`SplitEndpoint`] owns its role's local state; a send locks only the
-/// receiver's inbox, a receive only the role's own inbox. A global lock is
-/// taken only on the way into and out of a wait, for deadlock detection.
+/// receiver's inbox, a receive only the role's own inbox. Blocking and
+/// waking touch only atomics (and the role's own slot); see the
+/// [module docs](super) for the deadlock detection.
 pub struct SplitSession<P: Split> {
     shared: Arc<Shared<P>>,
 }
@@ -105,40 +106,53 @@ pub struct SplitSession<P: Split> {
 pub struct SplitEndpoint<P: Split> {
     shared: Arc<Shared<P>>,
     role: RoleId,
-    local: P::Local,
+    /// The role's local state; lent to its slot while waiting (for the
+    /// deadlock report) and when dropped.
+    local: Option<P::Local>,
     parker: Parker,
 }
+
+/// `Shared::waiting_for` of a role that is not blocked.
+const NOT_WAITING: usize = usize::MAX;
+/// `Shared::waiting_for` of a role that any step may wake.
+const ANYONE: usize = usize::MAX - 1;
+
+/// `Shared::status`: live and not waiting (or not taken yet, while the
+/// session is open).
+const RUNNING: u64 = 0;
+/// `Shared::status`: dropped, or never taken and the session is closed.
+const DEAD: u64 = u64::MAX;
+// Any other status `s`: waiting on an operation refused at epoch `s - 1`.
 
 struct Shared<P: Split> {
     names: Vec<String>,
     inboxes: Vec<CachePadded<Mutex<P::Inbox>>>,
     unparkers: Vec<Unparker>,
+    /// Per role: whom it waits to receive from (`ANYONE` for any sender or
+    /// another operation, `NOT_WAITING` if it is not blocked); a sender
+    /// unparks the receiver only if it is what it waits for.
+    waiting_for: Vec<CachePadded<AtomicUsize>>,
     /// Bumped after every step that changed a local state or an inbox.
     epoch: CachePadded<AtomicU64>,
-    /// Set with `Detector::failure`, read without the lock on the fast path.
+    /// Per role: `RUNNING`, `DEAD`, or `epoch + 1` of a refused try.
+    status: Vec<CachePadded<AtomicU64>>,
+    /// How many roles are `RUNNING`: the role whose registration (or drop)
+    /// takes it to zero runs the deadlock decision.
+    running: CachePadded<AtomicUsize>,
+    /// Per role: what it waits for, and its local state while it waits.
+    slots: Vec<CachePadded<Mutex<Slot<P::Local>>>>,
+    /// Set once the session is poisoned; `failure` says why.
     failed: AtomicBool,
-    detector: Mutex<Detector<P::Local>>,
+    failure: Mutex<Option<Error>>,
 }
 
-struct Detector<L> {
-    slots: Vec<Slot<L>>,
-    session_open: bool,
-    failure: Option<Error>,
-}
-
-enum Slot<L> {
-    /// Not taken yet: the initial local state and the parker.
-    Unclaimed(L, Parker),
-    Running,
-    /// Blocked on `waits_for`, refused at `epoch`; `local` is a copy of the
-    /// role's local state for the report.
-    Waiting {
-        waits_for: Wait,
-        epoch: u64,
-        local: L,
-    },
-    /// The endpoint was dropped in local state `L`.
-    Dropped(L),
+struct Slot<L> {
+    /// The parker of a role whose endpoint has not been taken.
+    unclaimed: Option<Parker>,
+    /// The local state, while the endpoint does not hold it.
+    local: Option<L>,
+    /// What the role waits for (valid while its status is a wait).
+    wait: Option<Wait>,
 }
 
 enum Wait {
@@ -157,23 +171,26 @@ impl<P: Split> SplitSession<P> {
     /// A session on `object`, taken apart into its roles.
     pub fn new(object: P) -> Self {
         let names = object.roles();
+        let n = names.len();
         let (locals, inboxes) = object.split();
         assert_eq!(
             locals.len(),
-            names.len(),
+            n,
             "Split::split gives one local state per role"
         );
-        assert_eq!(
-            inboxes.len(),
-            names.len(),
-            "Split::split gives one inbox per role"
-        );
+        assert_eq!(inboxes.len(), n, "Split::split gives one inbox per role");
         let parkers: Vec<Parker> = names.iter().map(|_| Parker::new()).collect();
         let unparkers = parkers.iter().map(|p| p.unparker().clone()).collect();
         let slots = locals
             .into_iter()
             .zip(parkers)
-            .map(|(l, p)| Slot::Unclaimed(l, p))
+            .map(|(l, p)| {
+                CachePadded::new(Mutex::new(Slot {
+                    unclaimed: Some(p),
+                    local: Some(l),
+                    wait: None,
+                }))
+            })
             .collect();
         SplitSession {
             shared: Arc::new(Shared {
@@ -183,13 +200,17 @@ impl<P: Split> SplitSession<P> {
                     .map(|i| CachePadded::new(Mutex::new(i)))
                     .collect(),
                 unparkers,
+                waiting_for: (0..n)
+                    .map(|_| CachePadded::new(AtomicUsize::new(NOT_WAITING)))
+                    .collect(),
                 epoch: CachePadded::new(AtomicU64::new(0)),
+                status: (0..n)
+                    .map(|_| CachePadded::new(AtomicU64::new(RUNNING)))
+                    .collect(),
+                running: CachePadded::new(AtomicUsize::new(n)),
+                slots,
                 failed: AtomicBool::new(false),
-                detector: Mutex::new(Detector {
-                    slots,
-                    session_open: true,
-                    failure: None,
-                }),
+                failure: Mutex::new(None),
             }),
         }
     }
@@ -207,21 +228,15 @@ impl<P: Split> SplitSession<P> {
     /// Takes the endpoint of `role` (by name or index). Each role has one.
     pub fn endpoint(&self, role: impl ToRole) -> Result<SplitEndpoint<P>, Error> {
         let role = role.to_role(&self.shared.names)?;
-        let mut det = self.shared.detector();
-        match std::mem::replace(&mut det.slots[role], Slot::Running) {
-            Slot::Unclaimed(local, parker) => {
-                drop(det);
-                Ok(SplitEndpoint {
-                    shared: Arc::clone(&self.shared),
-                    role,
-                    local,
-                    parker,
-                })
-            }
-            other => {
-                det.slots[role] = other;
-                Err(Error::RoleTaken(self.shared.names[role].clone()))
-            }
+        let mut slot = lock(&self.shared.slots[role]);
+        match slot.unclaimed.take() {
+            Some(parker) => Ok(SplitEndpoint {
+                shared: Arc::clone(&self.shared),
+                role,
+                local: slot.local.take(),
+                parker,
+            }),
+            None => Err(Error::RoleTaken(self.shared.names[role].clone())),
         }
     }
 
@@ -235,9 +250,12 @@ impl<P: Split> SplitSession<P> {
 
 impl<P: Split> Drop for SplitSession<P> {
     fn drop(&mut self) {
-        let mut det = self.shared.detector();
-        det.session_open = false;
-        self.shared.decide(&mut det);
+        // Roles nobody took can no longer be taken: they are finished.
+        for r in 0..self.shared.names.len() {
+            if lock(&self.shared.slots[r]).unclaimed.is_some() {
+                self.shared.leave(r, DEAD);
+            }
+        }
     }
 }
 
@@ -264,7 +282,7 @@ impl<P: Split> SplitEndpoint<P> {
 
     /// This role's local state (for inspection).
     pub fn local(&self) -> &P::Local {
-        &self.local
+        self.local.as_ref().expect("owned while running")
     }
 
     /// Sends `value` to `to`, waiting until the protocol allows it.
@@ -296,25 +314,29 @@ impl<P: Split> SplitEndpoint<P> {
         self.run(Op::Close { to }).map(|_| ())
     }
 
-    /// One step on the parts; the operation back if refused.
-    fn attempt(&mut self, op: Op) -> Result<Option<(RoleId, Message)>, Op> {
-        let shared = &*self.shared;
+    /// One step of `role` on the parts; the operation back if refused.
+    fn attempt(
+        shared: &Shared<P>,
+        role: RoleId,
+        local: &mut P::Local,
+        op: Op,
+    ) -> Result<Option<(RoleId, Message)>, Op> {
         match op {
             Op::Send { to, msg } => {
                 let mut inbox = lock(&shared.inboxes[to]);
-                match P::send_step(&mut self.local, to, msg, &mut inbox) {
+                match P::send_step(local, to, msg, &mut inbox) {
                     Ok(()) => Ok(None),
                     Err(Refused(msg)) => Err(Op::Send { to, msg }),
                 }
             }
             Op::Recv { from } => {
-                let mut inbox = lock(&shared.inboxes[self.role]);
-                match P::recv_step(&mut self.local, from, &mut inbox) {
+                let mut inbox = lock(&shared.inboxes[role]);
+                match P::recv_step(local, from, &mut inbox) {
                     Ok(got) => Ok(Some(got)),
                     Err(Refused(())) => Err(Op::Recv { from }),
                 }
             }
-            Op::Close { to } => match P::close_step(&mut self.local, to) {
+            Op::Close { to } => match P::close_step(local, to) {
                 Ok(()) => Ok(None),
                 Err(Refused(())) => Err(Op::Close { to }),
             },
@@ -322,34 +344,55 @@ impl<P: Split> SplitEndpoint<P> {
     }
 
     /// The blocking loop: read the epoch, try; on success bump the epoch and
-    /// wake the peer the step may have enabled; on refusal register as
-    /// waiting (with the epoch read *before* the try), let the detector
-    /// decide, park, deregister, and try again.
+    /// wake the peer the step may have enabled. On refusal announce what we
+    /// wait for and try once more (a sender that missed the announcement
+    /// pushed before that try, so the try sees its message); then register
+    /// as waiting with the epoch read *before* the try, park, come back to
+    /// running, and try again.
     fn run(&mut self, mut op: Op) -> Result<Option<(RoleId, Message)>, Error> {
-        loop {
-            if self.shared.failed.load(SeqCst) {
-                return Err(self.shared.failure());
+        // Disjoint borrows of the fields: no reference count touched per call.
+        let shared = &*self.shared;
+        let me = self.role;
+        let mut announced = false;
+        let result = loop {
+            if shared.failed.load(SeqCst) {
+                break Err(shared.failure());
             }
-            let epoch = self.shared.epoch.load(SeqCst);
+            let epoch = shared.epoch.load(SeqCst);
             let wake = match &op {
                 Op::Send { to, .. } | Op::Close { to } => Some(*to),
                 Op::Recv { .. } => None,
             };
-            match self.attempt(op) {
+            let local = self.local.as_mut().expect("owned while running");
+            match Self::attempt(shared, me, local, op) {
                 Ok(got) => {
-                    self.shared.epoch.fetch_add(1, SeqCst);
-                    let wake = match &got {
-                        Some((from, _)) if P::RECV_MAY_ENABLE_SENDER => Some(*from),
-                        _ => wake,
-                    };
-                    if let Some(peer) = wake {
-                        self.shared.unparkers[peer].unpark();
+                    shared.epoch.fetch_add(1, SeqCst);
+                    if let Some((from, _)) = &got {
+                        if P::RECV_MAY_ENABLE_SENDER {
+                            shared.unparkers[*from].unpark();
+                        }
                     }
-                    return Ok(got);
+                    if let Some(peer) = wake {
+                        // Wake the peer only if it waits for us (or anyone).
+                        let w = shared.waiting_for[peer].load(SeqCst);
+                        if w == me || w == ANYONE {
+                            shared.unparkers[peer].unpark();
+                        }
+                    }
+                    break Ok(got);
                 }
                 Err(back) => op = back,
             }
-            let waits_for = match &op {
+            if !announced {
+                let intent = match &op {
+                    Op::Recv { from: Some(from) } => *from,
+                    _ => ANYONE,
+                };
+                shared.waiting_for[me].store(intent, SeqCst);
+                announced = true;
+                continue;
+            }
+            let wait = match &op {
                 Op::Send { to, msg } => Wait::Send {
                     to: *to,
                     type_name: msg.type_name().to_string(),
@@ -358,32 +401,28 @@ impl<P: Split> SplitEndpoint<P> {
                 Op::Close { to } => Wait::Close { to: *to },
             };
             {
-                let mut det = self.shared.detector();
-                if let Some(e) = &det.failure {
-                    return Err(e.clone());
-                }
-                det.slots[self.role] = Slot::Waiting {
-                    waits_for,
-                    epoch,
-                    local: self.local.clone(),
-                };
-                self.shared.decide(&mut det);
+                let mut slot = lock(&shared.slots[me]);
+                slot.wait = Some(wait);
+                slot.local = self.local.take();
             }
+            shared.leave(me, epoch + 1);
             self.parker.park();
-            let mut det = self.shared.detector();
-            det.slots[self.role] = Slot::Running;
-            if let Some(e) = &det.failure {
-                return Err(e.clone());
-            }
+            // Back to running before any further try (see the module docs).
+            shared.status[me].store(RUNNING, SeqCst);
+            shared.running.fetch_add(1, SeqCst);
+            self.local = lock(&shared.slots[me]).local.take();
+        };
+        if announced {
+            shared.waiting_for[me].store(NOT_WAITING, SeqCst);
         }
+        result
     }
 }
 
 impl<P: Split> Drop for SplitEndpoint<P> {
     fn drop(&mut self) {
-        let mut det = self.shared.detector();
-        det.slots[self.role] = Slot::Dropped(self.local.clone());
-        self.shared.decide(&mut det);
+        lock(&self.shared.slots[self.role]).local = self.local.take();
+        self.shared.leave(self.role, DEAD);
     }
 }
 
@@ -405,103 +444,110 @@ impl<P: Split> std::fmt::Debug for SplitSession<P> {
 
 /// A lock that does not care about poisoning: the protected data is only
 /// changed by steps that complete (a panicking step is reported by the
-/// panicking thread itself; the others then find the session failed).
+/// panicking thread itself).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<P: Split> Shared<P> {
-    fn detector(&self) -> MutexGuard<'_, Detector<P::Local>> {
-        lock(&self.detector)
-    }
-
     fn failure(&self) -> Error {
-        self.detector().failure.clone().unwrap_or(Error::Panicked)
+        lock(&self.failure).clone().unwrap_or(Error::Panicked)
     }
 
-    /// The deadlock decision, under the detector lock. If every live role
-    /// is waiting and every wait was refused at the current epoch, declare
-    /// a deadlock and release every waiter. If every live role is waiting
-    /// but some refusals are older, unpark those to try again (the change
-    /// since may not have concerned them, so nobody else wakes them).
-    fn decide(&self, det: &mut Detector<P::Local>) {
-        if det.failure.is_some() {
+    /// `role` stops running: it waits (`status` = refused epoch + 1) or is
+    /// dead. If it was the last running role, decide.
+    fn leave(&self, role: RoleId, status: u64) {
+        self.status[role].store(status, SeqCst);
+        if self.running.fetch_sub(1, SeqCst) == 1 {
+            self.decide();
+        }
+    }
+
+    /// The deadlock decision, by the role that took `running` to zero (a
+    /// snapshot of atomics, no lock): if every live role is seen waiting on
+    /// a try refused at epoch `E`, and the epoch is `E` before and after the
+    /// scan, declare a deadlock and release every waiter. If every live role
+    /// is waiting but some refusals are older, unpark those to try again
+    /// (the change since may not have concerned them, so nobody else wakes
+    /// them); their next registration decides again.
+    fn decide(&self) {
+        if self.failed.load(SeqCst) {
             return;
         }
-        let now = self.epoch.load(SeqCst);
-        let mut stale = false;
+        let before = self.epoch.load(SeqCst);
         let mut any_waiting = false;
-        for slot in &det.slots {
-            match slot {
-                Slot::Waiting { epoch, .. } => {
+        let mut stale = false;
+        for status in &self.status {
+            match status.load(SeqCst) {
+                RUNNING => return, // it will decide when it stops, if needed
+                DEAD => {}
+                s => {
                     any_waiting = true;
-                    stale |= *epoch != now;
+                    stale |= s - 1 != before;
                 }
-                Slot::Dropped(_) => {}
-                Slot::Unclaimed(..) if !det.session_open => {}
-                _ => return, // someone may still act
             }
         }
-        if !any_waiting {
-            return;
+        if !any_waiting || self.epoch.load(SeqCst) != before {
+            return; // a step completed meanwhile; its thread will decide
         }
         if stale {
-            for (r, slot) in det.slots.iter().enumerate() {
-                if matches!(slot, Slot::Waiting { epoch, .. } if *epoch != now) {
+            for (r, status) in self.status.iter().enumerate() {
+                let s = status.load(SeqCst);
+                if s != RUNNING && s != DEAD && s - 1 != before {
                     self.unparkers[r].unpark();
                 }
             }
             return;
         }
+        let mut failure = lock(&self.failure);
+        if failure.is_some() {
+            return;
+        }
         let names = &self.names;
+        let slots: Vec<_> = self.slots.iter().map(|s| lock(s)).collect();
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
-        let mut locals = Vec::with_capacity(det.slots.len());
-        for (r, slot) in det.slots.iter().enumerate() {
-            match slot {
-                Slot::Waiting {
-                    waits_for, local, ..
-                } => {
-                    let waits_for = match *waits_for {
-                        Wait::Send { to, ref type_name } => WaitsFor::Send {
-                            to: names[to].clone(),
-                            type_name: type_name.clone(),
-                        },
-                        Wait::Recv { from } => WaitsFor::Recv {
-                            from: from.map(|f| names[f].clone()),
-                        },
-                        Wait::Close { to } => WaitsFor::Close {
-                            to: names[to].clone(),
-                        },
-                    };
-                    blocked.push(Blocked {
-                        role: names[r].clone(),
-                        waits_for,
-                    });
-                    locals.push(local.clone());
-                }
-                Slot::Dropped(local) | Slot::Unclaimed(local, _) => {
-                    finished.push(names[r].clone());
-                    locals.push(local.clone());
-                }
-                Slot::Running => unreachable!("checked above"),
+        for (r, slot) in slots.iter().enumerate() {
+            if self.status[r].load(SeqCst) == DEAD {
+                finished.push(names[r].clone());
+                continue;
             }
+            let waits_for = match &slot.wait {
+                Some(Wait::Send { to, type_name }) => WaitsFor::Send {
+                    to: names[*to].clone(),
+                    type_name: type_name.clone(),
+                },
+                Some(Wait::Recv { from }) => WaitsFor::Recv {
+                    from: from.map(|f| names[f].clone()),
+                },
+                Some(Wait::Close { to }) => WaitsFor::Close {
+                    to: names[*to].clone(),
+                },
+                None => unreachable!("a waiting role has said what it waits for"),
+            };
+            blocked.push(Blocked {
+                role: names[r].clone(),
+                waits_for,
+            });
         }
-        let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
-        let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();
-        let terminated = P::parts_terminated(&locals, &inboxes);
-        drop(inboxes);
-        drop(guards);
-        det.failure = Some(Error::Deadlock(Arc::new(Deadlock {
+        // A waiter woken by a stale unpark may hold its local state again;
+        // then the report cannot tell whether the protocol had terminated.
+        let locals: Option<Vec<&P::Local>> = slots.iter().map(|s| s.local.as_ref()).collect();
+        let terminated = locals.is_some_and(|locals| {
+            let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
+            let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();
+            P::parts_terminated(&locals, &inboxes)
+        });
+        *failure = Some(Error::Deadlock(Arc::new(Deadlock {
             blocked,
             finished,
             terminated,
         })));
         self.failed.store(true, SeqCst);
-        for (r, slot) in det.slots.iter().enumerate() {
-            if let Slot::Waiting { .. } = slot {
-                self.unparkers[r].unpark();
-            }
+        drop(slots);
+        drop(failure);
+        for u in &self.unparkers {
+            u.unpark();
         }
     }
 }

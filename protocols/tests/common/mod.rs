@@ -2,6 +2,8 @@
 //! the way the engine does, and collect its traces.
 #![allow(dead_code)]
 
+pub mod gen;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use engine::{Message, Protocol};
@@ -146,4 +148,108 @@ pub fn lts_traces(lts: &Lts, n: usize) -> HashMap<Vec<String>, bool> {
         }
     }
     out
+}
+
+/// Checks that `b` can follow every run of `a` action by action (trace
+/// inclusion: the objects are deterministic per action), exploring at most
+/// `limit` pairs of states. Returns the number of pairs explored, or a
+/// trace of `a` that `b` cannot follow.
+pub fn followed_by<A: Protocol, B: Protocol>(
+    a: &A,
+    b: &B,
+    limit: usize,
+) -> Result<usize, Vec<String>> {
+    let (da, db) = (dummies(a), dummies(b));
+    let mut seen: HashSet<(A, B)> = HashSet::new();
+    let mut queue = std::collections::VecDeque::from([(a.clone(), b.clone(), Vec::new())]);
+    seen.insert((a.clone(), b.clone()));
+    while let Some((x, y, trace)) = queue.pop_front() {
+        let ys = successors(&y, &db);
+        for (l, x2) in successors(&x, &da) {
+            let mut t: Vec<String> = trace.clone();
+            t.push(l.clone());
+            let Some((_, y2)) = ys.iter().find(|(m, _)| *m == l) else {
+                return Err(t);
+            };
+            if seen.len() < limit && seen.insert((x2.clone(), y2.clone())) {
+                queue.push_back((x2, y2.clone(), t));
+            }
+        }
+    }
+    Ok(seen.len())
+}
+
+/// The role performing a labelled action, and the channel `(from, to)`.
+pub fn actor_of(label: &str) -> (String, (String, String)) {
+    let args: Vec<&str> = label[2..label.len() - 1].split(',').collect();
+    let (actor, chan) = match &label[..1] {
+        "C" => (args[0], (args[0], args[1])),
+        "!" => (args[1], (args[1], args[2])),
+        _ => (args[2], (args[1], args[2])),
+    };
+    (actor.to_string(), (chan.0.to_string(), chan.1.to_string()))
+}
+
+fn local_closure(lts: &Lts, role: u32, mut set: BTreeSet<u32>) -> BTreeSet<u32> {
+    let mut stack: Vec<u32> = set.iter().copied().collect();
+    while let Some(s) = stack.pop() {
+        for (l, t) in lts.transitions(s) {
+            if l.actor() != role && set.insert(*t) {
+                stack.push(*t);
+            }
+        }
+    }
+    set
+}
+
+/// Checks, on every run of `p` (at most `limit` product states), that each
+/// role's own actions form a local behaviour of `lts` (a path of `lts` when
+/// the other roles' actions are silent: a naive subset simulation of the
+/// global LTS, independent of the liberal runtime's projection), and that
+/// every receive takes the oldest message in transit on its channel.
+pub fn locally_faithful<P: Protocol>(p: &P, lts: &Lts, limit: usize) -> Result<usize, Vec<String>> {
+    type Chans = std::collections::BTreeMap<(String, String), std::collections::VecDeque<String>>;
+    let d = dummies(p);
+    let roles = p.roles();
+    let sims: Vec<BTreeSet<u32>> = (0..roles.len() as u32)
+        .map(|r| local_closure(lts, r, BTreeSet::from([lts.initial()])))
+        .collect();
+    let mut seen: HashSet<(P, Vec<BTreeSet<u32>>, Chans)> = HashSet::new();
+    let start = (p.clone(), sims, Chans::new());
+    seen.insert(start.clone());
+    let mut queue = std::collections::VecDeque::from([(start, Vec::new())]);
+    while let Some(((x, sims, chans), trace)) = queue.pop_front() {
+        for (l, x2) in successors(&x, &d) {
+            let mut t: Vec<String> = trace.clone();
+            t.push(l.clone());
+            let (who, chan) = actor_of(&l);
+            let r = lts.role_id(&who).unwrap();
+            let next: BTreeSet<u32> = sims[r as usize]
+                .iter()
+                .flat_map(|&s| {
+                    lts.transitions(s)
+                        .iter()
+                        .filter(|(m, _)| lts.label_text(m) == l)
+                        .map(|&(_, t)| t)
+                })
+                .collect();
+            if next.is_empty() {
+                return Err(t);
+            }
+            let mut sims2 = sims.clone();
+            sims2[r as usize] = local_closure(lts, r, next);
+            let mut chans2 = chans.clone();
+            let ty = l[2..].split(',').next().unwrap().to_string();
+            match &l[..1] {
+                "!" => chans2.entry(chan).or_default().push_back(ty),
+                "?" if chans2.entry(chan).or_default().pop_front() != Some(ty) => return Err(t),
+                _ => {}
+            }
+            let key = (x2, sims2, chans2);
+            if seen.len() < limit && seen.insert(key.clone()) {
+                queue.push_back((key, t));
+            }
+        }
+    }
+    Ok(seen.len())
 }

@@ -151,7 +151,7 @@ impl Split for Scripted {
         Err(Refused(()))
     }
 
-    fn parts_terminated(locals: &[Part], inboxes: &[&Inbox]) -> bool {
+    fn parts_terminated(locals: &[&Part], inboxes: &[&Inbox]) -> bool {
         locals.iter().all(|p| p.next().is_none())
             && inboxes.iter().all(|i| i.iter().all(VecDeque::is_empty))
     }
@@ -182,7 +182,8 @@ impl Protocol for Scripted {
 
     fn is_terminated(&self) -> bool {
         let inboxes: Vec<&Inbox> = self.inboxes.iter().collect();
-        Self::parts_terminated(&self.parts, &inboxes)
+        let parts: Vec<&Part> = self.parts.iter().collect();
+        Self::parts_terminated(&parts, &inboxes)
     }
 }
 

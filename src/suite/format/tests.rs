@@ -276,3 +276,92 @@ fn escaped_quotes_inside_atoms() {
     let s = parse("protocol p\ntest t holds\n \"a \\\" # b\" # c\n").unwrap();
     assert_eq!(s.entries[0].formula, "\"a \\\" # b\"");
 }
+
+#[test]
+fn formula_syntax_errors_carry_the_file_position() {
+    let e = one_error("protocol p\ntest t holds\n  G(\"a\" &&\n    )\n");
+    assert_eq!(e.pos, Pos { line: 4, col: 5 });
+    assert!(e.message.starts_with("formula of `t`: syntax error"), "{e}");
+}
+
+#[test]
+fn formula_syntax_errors_inside_abbreviations_point_at_the_formula() {
+    let e = one_error("protocol p\nlet A = \"a\" U\ntest t holds\n  G A\n");
+    assert_eq!(e.pos, Pos { line: 4, col: 3 });
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Formulas over quoted atoms, as Prut4j's files have them.
+    fn formula() -> impl Strategy<Value = String> {
+        let atom = prop::sample::select(vec![
+            "\"a SEND <M> TO b\"",
+            "\"b RECV *\"",
+            "\"* SEND * TO *\"",
+            "\"END\"",
+            "true",
+        ])
+        .prop_map(str::to_string);
+        atom.prop_recursive(4, 24, 2, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|f| format!("!{f}")),
+                inner.clone().prop_map(|f| format!("G({f})")),
+                inner.clone().prop_map(|f| format!("X {f}")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} U {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} => {b})")),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("({a} && {b})")),
+            ]
+        })
+    }
+
+    proptest! {
+        /// A formula split over lines at any spaces, indented or not, with
+        /// comments and blank lines around, comes back as its lines, trimmed
+        /// and joined with newlines, and it is the formula the engine gets.
+        #[test]
+        fn formulas_survive_line_breaks_comments_and_indentation(
+            f in formula(),
+            breaks in prop::collection::vec(any::<bool>(), 0..64),
+            indent in 0usize..6,
+        ) {
+            let mut text = String::new();
+            let mut spaces = 0;
+            for c in f.chars() {
+                if c == ' ' && !text.ends_with('"') && breaks.get(spaces).copied().unwrap_or(false) {
+                    text.push('\n');
+                    text.push_str(&" ".repeat(indent));
+                } else {
+                    text.push(c);
+                }
+                if c == ' ' {
+                    spaces += 1;
+                }
+            }
+            // A break inside a quoted atom would change the atom: only break
+            // where the text outside quotes has a space.
+            let outside_quotes_only = text.split('\n').all(|l| l.matches('"').count() % 2 == 0);
+            prop_assume!(outside_quotes_only);
+            let file = format!("protocol p\n# c\ntest t holds # c\n\n{}{text}\n\n# c\n", " ".repeat(indent));
+            let suite = parse(&file).unwrap();
+            let expected: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+            prop_assert_eq!(&suite.entries[0].formula, &expected.join("\n"));
+            prop_assert!(owl_lite::parse(&suite.entries[0].formula).is_ok());
+        }
+
+        /// Whatever the input, parsing returns: a suite or errors, never a
+        /// panic, and every error points inside the file.
+        #[test]
+        fn parse_never_panics(text in "(protocol|test|let|runtime|semantics|max-states| |\n|[a-z_]{1,4}|\"|=|@|\\+|#|\\(|\\)|G|X|U|holds|violated|error|strict|omega|1){0,40}") {
+            if let Err(errors) = parse(&text) {
+                prop_assert!(!errors.is_empty());
+                let lines = text.lines().count().max(1);
+                for e in errors {
+                    prop_assert!(e.pos.line >= 1 && e.pos.line <= lines, "{e} in {text:?}");
+                    prop_assert!(e.pos.col >= 1);
+                }
+            }
+        }
+    }
+}

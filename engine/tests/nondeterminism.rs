@@ -1,0 +1,158 @@
+//! Objects that break the Protocol contract are caught by the determinism
+//! check (on by default in debug builds).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId};
+
+#[derive(Clone, Debug)]
+struct Ping;
+
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a send goes through depends on a global counter, not on the
+/// object's state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Flaky {
+    sent: bool,
+}
+
+impl Protocol for Flaky {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(
+        &mut self,
+        role: RoleId,
+        _to: RoleId,
+        msg: Message,
+    ) -> Result<(), Refused<Message>> {
+        if role == 0 && !self.sent && CALLS.fetch_add(1, Ordering::SeqCst) & 1 == 0 {
+            self.sent = true;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        _from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        if role == 1 && self.sent {
+            self.sent = false;
+            Ok((0, Message::new(Ping)))
+        } else {
+            Err(Refused(()))
+        }
+    }
+}
+
+/// A receive that is refused but still changes the object.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Leaky {
+    polls: u8,
+}
+
+impl Protocol for Leaky {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, _: RoleId, _: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        Err(Refused(msg))
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        self.polls = self.polls.wrapping_add(1);
+        Err(Refused(()))
+    }
+}
+
+#[test]
+fn nondeterminism_is_reported_naming_the_action() {
+    let r = Checker::new().determinism_check(true).check(
+        r#"G F "b RECV *""#,
+        Flaky { sent: false },
+        dummies![Ping],
+    );
+    match r {
+        Err(Error::Nondeterminism { action, detail, .. }) => {
+            assert_eq!(action, "a SEND <Ping> TO b");
+            assert!(detail.contains("on one and"), "{detail}");
+        }
+        other => panic!("expected nondeterminism, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_refusal_that_changes_the_object_breaks_the_contract() {
+    let r = Checker::new().determinism_check(true).check(
+        r#"G !"DEADLOCK""#,
+        Leaky { polls: 0 },
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Contract { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("a RECV FROM b"), "{text}");
+            assert!(text.contains("refusal must leave no trace"), "{text}");
+        }
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+}
+
+/// Declares that a and b never talk, but they do.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct WrongTopology(Flaky);
+
+impl Protocol for WrongTopology {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into(), "c".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == 0 && to == 1 && !self.0.sent {
+            self.0.sent = true;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        if role == 1 && self.0.sent && from.is_none_or(|f| f == 0) {
+            self.0.sent = false;
+            Ok((0, Message::new(Ping)))
+        } else {
+            Err(Refused(()))
+        }
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(if role == 2 { vec![] } else { vec![2] })
+    }
+}
+
+#[test]
+fn a_wrong_topology_hint_is_caught_by_the_determinism_check() {
+    let obj = WrongTopology(Flaky { sent: false });
+    let r = Checker::new().determinism_check(true).check(
+        r#"G F "b RECV *""#,
+        obj.clone(),
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Contract { .. }) => assert!(
+            e.to_string().contains("peers() says that a and b never"),
+            "{e}"
+        ),
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+    // Without the check the hint is trusted: the pair is never probed, so
+    // nothing ever happens.
+    let r = Checker::new()
+        .determinism_check(false)
+        .check(r#"G !"* * *""#, obj, dummies![Ping])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+}

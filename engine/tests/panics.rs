@@ -1,0 +1,83 @@
+//! Protocol code that panics while being explored is reported with the
+//! trace that led there.
+
+mod common;
+
+use common::ring::Token;
+use engine::{check, dummies, try_check, Error, Message, Protocol, Refused, RoleId};
+
+/// A token ring whose third role panics when it tries to pass the token on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Faulty {
+    holder: usize,
+    in_transit: bool,
+}
+
+impl Protocol for Faulty {
+    fn roles(&self) -> Vec<String> {
+        vec!["p0".into(), "p1".into(), "p2".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == self.holder && !self.in_transit && to == (role + 1) % 3 {
+            let table = [1, 2];
+            // The bug: indexes past the end for the last role.
+            let _next = table[role];
+            self.in_transit = true;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        if self.in_transit && role == (self.holder + 1) % 3 && from.is_none_or(|f| f == self.holder)
+        {
+            let sender = self.holder;
+            self.in_transit = false;
+            self.holder = role;
+            Ok((sender, Message::new(Token)))
+        } else {
+            Err(Refused(()))
+        }
+    }
+}
+
+fn faulty() -> Faulty {
+    Faulty {
+        holder: 0,
+        in_transit: false,
+    }
+}
+
+#[test]
+fn a_panic_is_an_error_with_its_trace() {
+    match try_check(r#"G F "p0 SEND *""#, faulty(), dummies![Token]) {
+        Err(Error::ProtocolPanic {
+            action,
+            message,
+            trace,
+        }) => {
+            assert_eq!(action, "p2 SEND <Token> TO p0");
+            assert!(message.contains("index out of bounds"), "{message}");
+            assert_eq!(
+                trace,
+                vec![
+                    "p0 SEND <Token> TO p1",
+                    "p1 RECV <Token> FROM p0",
+                    "p1 SEND <Token> TO p2",
+                    "p2 RECV <Token> FROM p1"
+                ]
+            );
+        }
+        other => panic!("expected a protocol panic, got {other:?}"),
+    }
+}
+
+#[test]
+#[should_panic(expected = "protocol code panicked while probing `p2 SEND <Token> TO p0`")]
+fn check_reports_the_panic() {
+    check(r#"G F "p0 SEND *""#, faulty(), dummies![Token]);
+}

@@ -62,9 +62,16 @@ fn bit(set: &[u64], l: LetterId) -> bool {
     set[l as usize >> 6] >> (l & 63) & 1 != 0
 }
 
+/// An interned protocol object with the search's marks for it (see
+/// [`Explorer::mark`]).
+struct Stored<P> {
+    p: P,
+    marks: [u32; 2],
+}
+
 pub(crate) struct Explorer<P> {
     pub alphabet: Alphabet,
-    protos: Vec<P>,
+    protos: Vec<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
     slots: Vec<Slot>,
@@ -77,7 +84,9 @@ pub(crate) struct Explorer<P> {
     scratch: Option<(ProtoId, P)>,
     /// One reusable message per sendable type (given back by refusals).
     msgs: Vec<Option<Message>>,
-    pub determinism: bool,
+    determinism: bool,
+    /// The probe slots to walk, in slot order (see [`probe_slots`]).
+    probes: Vec<ProbeSlot>,
     /// The letter being probed, for the report if protocol code panics.
     current: LetterId,
     /// Bit per protocol state: it has been expanded before.
@@ -91,6 +100,7 @@ impl<P: Protocol> Explorer<P> {
         let arena_limit = cache_limit.clamp(alphabet.len(), u32::MAX as usize / 2);
         // About one slot per four entries, a power of two.
         let slot_bits = (arena_limit / 4).max(2).ilog2().clamp(8, 24);
+        let probes = probe_slots(&alphabet, determinism);
         Explorer {
             alphabet,
             protos: Vec::new(),
@@ -104,6 +114,7 @@ impl<P: Protocol> Explorer<P> {
             scratch: None,
             msgs,
             determinism,
+            probes,
             current: 0,
             expanded: Vec::new(),
         }
@@ -124,12 +135,33 @@ impl<P: Protocol> Explorer<P> {
         before
     }
 
+    /// The search's number for the product state `(id, q)`, `q < 2`.
+    ///
+    /// Kept next to the object because the search looks it up right after
+    /// [`intern`](Self::intern) has compared the object: the cache line is
+    /// already loaded, where a separate array would cost a miss per
+    /// transition.
+    #[inline]
+    pub fn mark(&self, id: ProtoId, q: u32) -> u32 {
+        self.protos[id as usize].marks[q as usize]
+    }
+
+    #[inline]
+    pub fn set_mark(&mut self, id: ProtoId, q: u32, n: u32) {
+        self.protos[id as usize].marks[q as usize] = n;
+    }
+
+    /// Resets every mark to 0, for a new search.
+    pub fn clear_marks(&mut self) {
+        self.protos.iter_mut().for_each(|s| s.marks = [0; 2]);
+    }
+
     pub fn num_protos(&self) -> usize {
         self.protos.len()
     }
 
     pub fn proto(&self, id: ProtoId) -> &P {
-        &self.protos[id as usize]
+        &self.protos[id as usize].p
     }
 
     /// The index of `p`, storing it if it is new.
@@ -139,14 +171,14 @@ impl<P: Protocol> Explorer<P> {
         let hasher = &self.hasher;
         match self.table.entry(
             hash,
-            |&i| protos[i as usize] == p,
-            |&i| mix(hasher.hash_one(&protos[i as usize])),
+            |&i| protos[i as usize].p == p,
+            |&i| mix(hasher.hash_one(&protos[i as usize].p)),
         ) {
             Entry::Occupied(e) => *e.get(),
             Entry::Vacant(v) => {
                 let id = protos.len() as ProtoId;
                 v.insert(id);
-                self.protos.push(p);
+                self.protos.push(Stored { p, marks: [0; 2] });
                 id
             }
         }
@@ -255,98 +287,76 @@ impl<P: Protocol> Explorer<P> {
     fn take_scratch(&mut self, p: ProtoId) -> P {
         match self.scratch.take() {
             Some((q, s)) if q == p => s,
-            _ => self.protos[p as usize].clone(),
+            _ => self.protos[p as usize].p.clone(),
         }
     }
 
     /// Walks the probe slots from `*cursor` on in alphabet order (per role:
     /// sends by receiver and type, receives by sender, closes by peer) and
-    /// stops at the first enabled one that `wanted` contains.
+    /// stops at the first enabled one that `wanted` contains. Only the
+    /// slots of [`probe_slots`] are walked: pairs outside the topology cost
+    /// nothing.
     fn probe_loop(
         &mut self,
         p: ProtoId,
         cursor: &mut LetterId,
         wanted: Option<Wanted>,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
-        let a = &self.alphabet;
-        let (n, nt, sendable, n_actions) =
-            (a.roles.len(), a.types.len(), a.sendable, a.num_actions());
-        let block = 2 * n * nt + n;
-        let want = |slot: usize| wanted.is_none_or(|w| w[slot >> 6] >> (slot & 63) & 1 != 0);
+        let want =
+            |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
         let mut scratch = self.take_scratch(p);
-        let start = *cursor as usize;
-        let (mut role, mut off) = (start / block, start % block);
-        while role < n {
-            let base = role * block;
-            // Pairs outside the object's topology are skipped, except under
-            // the determinism check, which probes them to verify the hint.
-            if off < n * nt {
-                let (mut to, mut ty) = (off / nt, off % nt);
-                while to < n {
-                    while to != role
-                        && ty < sendable
-                        && (self.determinism || self.alphabet.talks[role * n + to])
+        let mut i = self.probes.partition_point(|s| s.slot < *cursor);
+        while let Some(&s) = self.probes.get(i) {
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            match s.kind {
+                ActionKind::Send => {
+                    if want(s.slot)
+                        && self.probe_send(p, &mut scratch, role, peer, s.ty as usize, s.slot)?
                     {
-                        let slot = base + to * nt + ty;
-                        if want(slot)
-                            && self.probe_send(p, &mut scratch, role, to, ty, slot as LetterId)?
-                        {
-                            return self.found(scratch, cursor, slot, slot as LetterId);
-                        }
-                        ty += 1;
+                        return self.found(scratch, cursor, s.slot, s.slot);
                     }
-                    to += 1;
-                    ty = 0;
                 }
-                off = n * nt;
-            }
-            if off < 2 * n * nt {
-                let first = (off - n * nt).div_ceil(nt);
-                let any_wanted =
-                    (first..n).any(|from| from != role && want(base + n * nt + from * nt));
-                // One probe with `from: None` tells whether any sender is
-                // possible at all (contract of `try_recv`); the determinism
-                // check verifies that instead of relying on it.
-                let none_refused = any_wanted && !self.determinism && {
-                    self.current = (base + n * nt + first * nt) as LetterId;
-                    match scratch.try_recv(role, None) {
-                        Err(_) => true,
-                        Ok(_) => {
-                            scratch = self.protos[p as usize].clone();
-                            false
+                ActionKind::Recv => {
+                    // The role's receive slots from here on, one per sender.
+                    let end = s.recv_end as usize;
+                    let any_wanted = self.probes[i..end].iter().any(|r| want(r.slot));
+                    // One probe with `from: None` tells whether any sender is
+                    // possible at all (contract of `try_recv`); the
+                    // determinism check verifies that instead of relying on it.
+                    let none_refused = any_wanted && !self.determinism && {
+                        self.current = s.slot;
+                        match scratch.try_recv(role, None) {
+                            Err(_) => true,
+                            Ok(_) => {
+                                scratch = self.protos[p as usize].p.clone();
+                                false
+                            }
                         }
-                    }
-                };
-                if any_wanted && !none_refused {
-                    for from in first..n {
-                        let talks = self.determinism || self.alphabet.talks[role * n + from];
-                        let slot = base + n * nt + from * nt;
-                        if from != role && talks && want(slot) {
-                            if let Some(letter) =
-                                self.probe_recv(p, &mut scratch, role, from, slot as LetterId)?
-                            {
-                                return self.found(scratch, cursor, slot, letter);
+                    };
+                    if any_wanted && !none_refused {
+                        for j in i..end {
+                            let r = self.probes[j];
+                            if want(r.slot) {
+                                if let Some(letter) =
+                                    self.probe_recv(p, &mut scratch, role, r.peer as usize, r.slot)?
+                                {
+                                    return self.found(scratch, cursor, r.slot, letter);
+                                }
                             }
                         }
                     }
+                    i = end;
+                    continue;
                 }
-                off = 2 * n * nt;
-            }
-            for to in off - 2 * n * nt..n {
-                let talks = self.determinism || self.alphabet.talks[role * n + to];
-                let slot = base + 2 * n * nt + to;
-                if to != role
-                    && talks
-                    && want(slot)
-                    && self.probe_close(p, &mut scratch, role, to, slot as LetterId)?
-                {
-                    return self.found(scratch, cursor, slot, slot as LetterId);
+                ActionKind::Close => {
+                    if want(s.slot) && self.probe_close(p, &mut scratch, role, peer, s.slot)? {
+                        return self.found(scratch, cursor, s.slot, s.slot);
+                    }
                 }
             }
-            role += 1;
-            off = 0;
+            i += 1;
         }
-        *cursor = n_actions as LetterId;
+        *cursor = self.alphabet.num_actions() as LetterId;
         self.scratch = Some((p, scratch));
         Ok(None)
     }
@@ -358,7 +368,7 @@ impl<P: Protocol> Explorer<P> {
         &mut self,
         successor: P,
         cursor: &mut LetterId,
-        slot: usize,
+        slot: LetterId,
         letter: LetterId,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
         let l = self.alphabet.letters[letter as usize];
@@ -371,7 +381,7 @@ impl<P: Protocol> Explorer<P> {
                 ),
             });
         }
-        *cursor = slot as LetterId;
+        *cursor = slot;
         Ok(Some((letter, self.intern(successor))))
     }
 
@@ -474,7 +484,7 @@ impl<P: Protocol> Explorer<P> {
                     });
                 }
                 if self.determinism {
-                    let original = &self.protos[p as usize];
+                    let original = &self.protos[p as usize].p;
                     if original.clone().try_recv(role, None).is_err() {
                         return Err(ProbeError::Contract {
                             letter: l,
@@ -509,7 +519,7 @@ impl<P: Protocol> Explorer<P> {
         letter: LetterId,
         probe: impl FnOnce(&mut P, Option<Message>) -> bool,
     ) -> Result<(), ProbeError> {
-        let original = &self.protos[p as usize];
+        let original = &self.protos[p as usize].p;
         if scratch != original {
             return Err(ProbeError::Contract {
                 letter,
@@ -538,7 +548,7 @@ impl<P: Protocol> Explorer<P> {
         letter: LetterId,
         probe: impl FnOnce(&mut P) -> bool,
     ) -> Result<(), ProbeError> {
-        let mut twin = self.protos[p as usize].clone();
+        let mut twin = self.protos[p as usize].p.clone();
         if !probe(&mut twin) {
             return Err(ProbeError::Nondeterminism {
                 letter,
@@ -554,6 +564,78 @@ impl<P: Protocol> Explorer<P> {
         }
         Ok(())
     }
+}
+
+/// One probe slot to walk: a send of one type to one peer, the receive
+/// from one sender (whatever type comes out), or a close to one peer.
+#[derive(Clone, Copy, Debug)]
+struct ProbeSlot {
+    slot: LetterId,
+    kind: ActionKind,
+    role: u32,
+    peer: u32,
+    ty: u32,
+    /// Receives: index in the list one past the role's last receive slot.
+    recv_end: u32,
+}
+
+/// The slots worth probing, in slot order: every pair of distinct roles
+/// that [`Alphabet::talks`] allows (every pair under the determinism check,
+/// which probes them all to verify the `peers()` hint), sends only of the
+/// types that have a dummy.
+fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
+    let (n, nt) = (a.roles.len(), a.types.len());
+    let talks =
+        |role: usize, peer: usize| role != peer && (determinism || a.talks[role * n + peer]);
+    let mut out = Vec::new();
+    let push =
+        |out: &mut Vec<ProbeSlot>, slot: usize, kind, role: usize, peer: usize, ty: usize| {
+            out.push(ProbeSlot {
+                slot: slot as LetterId,
+                kind,
+                role: role as u32,
+                peer: peer as u32,
+                ty: ty as u32,
+                recv_end: 0,
+            })
+        };
+    for role in 0..n {
+        let base = role * (2 * n * nt + n);
+        for to in (0..n).filter(|&to| talks(role, to)) {
+            for ty in 0..a.sendable {
+                push(
+                    &mut out,
+                    base + to * nt + ty,
+                    ActionKind::Send,
+                    role,
+                    to,
+                    ty,
+                );
+            }
+        }
+        let first = out.len();
+        for from in (0..n).filter(|&from| talks(role, from)) {
+            let slot = a.recv(role, from, 0) as usize;
+            push(&mut out, slot, ActionKind::Recv, role, from, 0);
+        }
+        let end = out.len() as u32;
+        out[first..].iter_mut().for_each(|s| s.recv_end = end);
+        for to in (0..n).filter(|&to| talks(role, to)) {
+            push(
+                &mut out,
+                base + 2 * n * nt + to,
+                ActionKind::Close,
+                role,
+                to,
+                0,
+            );
+        }
+    }
+    debug_assert!(out.windows(2).all(|w| w[0].slot < w[1].slot));
+    debug_assert!(out
+        .iter()
+        .all(|s| a.letters[s.slot as usize].kind == s.kind));
+    out
 }
 
 /// The probe slot of a letter: receives are probed once per sender, in the

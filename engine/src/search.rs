@@ -180,6 +180,9 @@ const DEAD: u32 = u32::MAX;
 
 /// Visited product states → DFS number (0 = never seen, DEAD = SCC done).
 enum Visited {
+    /// For automata of at most two states: the numbers are kept next to
+    /// the interned protocol object ([`Explorer::mark`]).
+    Inline,
     /// For small automata: a flat array indexed by `proto * k + state`,
     /// cheaper than hashing and smaller when most pairs occur.
     Dense {
@@ -191,7 +194,9 @@ enum Visited {
 
 impl Visited {
     fn new(k: usize) -> Visited {
-        if k <= 4 {
+        if k <= 2 {
+            Visited::Inline
+        } else if k <= 4 {
             Visited::Dense {
                 k,
                 nums: Vec::new(),
@@ -202,8 +207,9 @@ impl Visited {
     }
 
     #[inline]
-    fn get(&self, p: ProtoId, q: u32) -> u32 {
+    fn get<P: Protocol>(&self, ex: &Explorer<P>, p: ProtoId, q: u32) -> u32 {
         match self {
+            Visited::Inline => ex.mark(p, q),
             Visited::Dense { k, nums } => {
                 nums.get(p as usize * k + q as usize).copied().unwrap_or(0)
             }
@@ -212,8 +218,9 @@ impl Visited {
     }
 
     #[inline]
-    fn set(&mut self, p: ProtoId, q: u32, n: u32) {
+    fn set<P: Protocol>(&mut self, ex: &mut Explorer<P>, p: ProtoId, q: u32, n: u32) {
         match self {
+            Visited::Inline => ex.set_mark(p, q, n),
             Visited::Dense { k, nums } => {
                 let i = p as usize * *k + q as usize;
                 if i >= nums.len() {
@@ -294,6 +301,10 @@ pub(crate) struct Search<'a, P> {
 
 impl<'a, P: Protocol> Search<'a, P> {
     pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+        let visited = Visited::new(aut.num_states());
+        if matches!(visited, Visited::Inline) {
+            ex.clear_marks();
+        }
         let stats = Stats {
             automaton_states: aut.num_states() as u64,
             ..Stats::default()
@@ -302,7 +313,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             ex,
             aut,
             limits,
-            visited: Visited::new(aut.num_states()),
+            visited,
             stats,
             started: Instant::now(),
             progress_shown: false,
@@ -426,7 +437,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         let mut count: u32 = 1;
         let mut truncated = false;
         let q0 = self.aut.initial;
-        self.visited.set(initial, q0, 1);
+        self.visited.set(self.ex, initial, q0, 1);
         roots.push(Root {
             num: 1,
             acc: 0,
@@ -472,7 +483,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                 }
                 Ok(Some((_, p2, q2, acc))) => {
                     self.stats.transitions += 1;
-                    let n = self.visited.get(p2, q2);
+                    let n = self.visited.get(self.ex, p2, q2);
                     if n == 0 {
                         if depth as u64 > self.limits.max_depth {
                             truncated = true;
@@ -486,7 +497,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                         }
                         count += 1;
                         self.stats.product_states = count as u64;
-                        self.visited.set(p2, q2, count);
+                        self.visited.set(self.ex, p2, q2, count);
                         roots.push(Root {
                             num: count,
                             acc: 0,
@@ -529,12 +540,12 @@ impl<'a, P: Protocol> Search<'a, P> {
                 }
                 Ok(None) => {
                     stack.pop();
-                    let n = self.visited.get(top.p, top.q);
+                    let n = self.visited.get(self.ex, top.p, top.q);
                     if roots.last().is_some_and(|r| r.num == n) {
                         roots.pop();
                         // The SCC is complete and has no accepting cycle.
                         while let Some((p, q)) = live.pop() {
-                            self.visited.set(p, q, DEAD);
+                            self.visited.set(self.ex, p, q, DEAD);
                             if (p, q) == (top.p, top.q) {
                                 break;
                             }
@@ -559,7 +570,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     fn lasso(&mut self, stack: &[Frame], scc_root: u32) -> Result<RawLasso, Error> {
         let start = (stack[0].p, stack[0].q);
         let in_scc = |n: u32| n != 0 && n != DEAD && n >= scc_root;
-        let prefix: Vec<_> = if in_scc(self.visited.get(start.0, start.1)) {
+        let prefix: Vec<_> = if in_scc(self.visited.get(self.ex, start.0, start.1)) {
             Vec::new()
         } else {
             self.bfs(start, 1, false, |_, _, n| in_scc(n))
@@ -609,7 +620,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         let mut queue = VecDeque::from([from]);
         while let Some(x) = queue.pop_front() {
             for (letter, p, q, acc) in self.all_successors(x.0, x.1)? {
-                let n = self.visited.get(p, q);
+                let n = self.visited.get(self.ex, p, q);
                 if n == 0 || n < min_num || (inside && n == DEAD) {
                     continue;
                 }

@@ -157,21 +157,6 @@ fn reasserts(d: &Ltl, c: &Ltl) -> bool {
     }
 }
 
-/// Whether the formula has no eventuality (`F`, `U`, `M`) inside.
-fn promise_free(f: &Ltl) -> bool {
-    match f.kind() {
-        Kind::Finally(_) | Kind::Until(..) | Kind::StrongRelease(..) => false,
-        Kind::True | Kind::False | Kind::Atom(_) => true,
-        Kind::Not(a) | Kind::Next(a) | Kind::Globally(a) => promise_free(a),
-        Kind::And(v) | Kind::Or(v) => v.iter().all(promise_free),
-        Kind::Implies(a, b)
-        | Kind::Equiv(a, b)
-        | Kind::Xor(a, b)
-        | Kind::WeakUntil(a, b)
-        | Kind::Release(a, b) => promise_free(a) && promise_free(b),
-    }
-}
-
 /// Masks of mutually exclusive atoms.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Exclusions {
@@ -330,10 +315,13 @@ impl Builder<'_> {
     /// The next state: the conjunction of the obligations, simplified
     /// *without* losing pending eventualities.
     ///
-    /// Dropping a conjunct `c` because another conjunct `d` implies it is
-    /// only safe if `c` or `d` is free of eventualities: otherwise a pending
-    /// `F p2` absorbed by `F (p1 & X F p2)` could be renewed for ever by
-    /// fulfilling the latter, and a run that never sees `p2` would accept.
+    /// Conjuncts are never dropped because another one implies them: the
+    /// implication may hold only *through* the obligation being dropped
+    /// (`G (c M X G z) ⇒ G z` because `c M X G z` promises `X G z`; dropping
+    /// the `G z` it generates means `z` is never checked), or a pending
+    /// `F p2` absorbed by `F (p1 & X F p2)` could be renewed for ever while
+    /// `p2` never holds. Only a conjunct that another one re-asserts
+    /// verbatim at this very step goes (see `reasserts`).
     fn state_and(&mut self, next: Vec<Ltl>) -> Ltl {
         let mut v: Vec<Ltl> = Vec::with_capacity(next.len());
         for f in next {
@@ -350,10 +338,17 @@ impl Builder<'_> {
             |f| matches!(f.kind(), Kind::Globally(g) if !matches!(g.kind(), Kind::Finally(_))),
         );
         if gs.len() > 1 {
-            // G a & G b = G (a & b): no pending eventuality lives inside a G.
-            let inner = gs.iter().map(|g| g.children()[0].clone()).collect();
-            let inner = self.simp.and(inner);
-            rest.push(self.simp.globally(inner));
+            // G a & G b = G (a & b), without rewriting the operands.
+            let mut inner: Vec<Ltl> = Vec::new();
+            for g in &gs {
+                match g.children()[0].kind() {
+                    Kind::And(xs) => inner.extend(xs.iter().cloned()),
+                    _ => inner.push(g.children()[0].clone()),
+                }
+            }
+            inner.sort();
+            inner.dedup();
+            rest.push(Ltl::globally(Ltl::and(inner)));
         } else {
             rest.extend(gs);
         }
@@ -375,12 +370,7 @@ impl Builder<'_> {
         }
         let mut i = 0;
         while i < v.len() {
-            let redundant = (0..v.len()).any(|j| {
-                j != i
-                    && (reasserts(&v[j], &v[i])
-                        || (promise_free(&v[i]) || promise_free(&v[j]))
-                            && self.simp.implies(&v[j], &v[i]))
-            });
+            let redundant = (0..v.len()).any(|j| j != i && reasserts(&v[j], &v[i]));
             if redundant {
                 v.remove(i);
             } else {

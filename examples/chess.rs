@@ -117,6 +117,11 @@ mod tests {
             protocols::chess::strict(),
             dummies![Move("e4")],
         );
+        engine::check_violated(
+            white_first,
+            protocols::chess::liberal(),
+            dummies![Move("e4")],
+        );
     }
 
     #[test]

@@ -75,7 +75,9 @@ pub struct Stats {
     pub protocol_states: u64,
     /// States of the automaton of the negated formula.
     pub automaton_states: u64,
-    /// Deepest point of the search stack.
+    /// Deepest point of the search: the longest path on the depth-first
+    /// search's stack, or for safety properties (searched breadth-first)
+    /// the distance of the farthest state from the initial one.
     pub max_depth: u64,
     /// Wall-clock time of the search, translation included.
     pub time: Duration,

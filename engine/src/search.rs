@@ -14,6 +14,14 @@
 //! The search is iterative: one explicit stack of small frames, each naming
 //! its product state and the letter that led there (the parent link is the
 //! frame below), so arbitrarily deep runs cannot overflow the thread's stack.
+//!
+//! Safety properties take a shortcut (as SPIN's `-DSAFETY` does): when every
+//! cycle of the automaton that could accept runs through states that accept
+//! any continuation (every `G !bad` is such), the stutter convention makes
+//! the property violated exactly when such a state is reachable, and a
+//! breadth-first reachability search decides it — no SCC bookkeeping, a
+//! shortest counterexample, and much better memory locality on large state
+//! spaces (see [`Search::reachability`]).
 
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
@@ -44,6 +52,9 @@ pub(crate) struct Prepared {
     pub all_acc: u32,
     /// Per state: it accepts every continuation (see [`Search::run`]).
     universal: Vec<bool>,
+    /// Every cycle of the automaton that could be accepting runs through
+    /// universal states only (see [`Search::reachability`]).
+    safety: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -121,7 +132,8 @@ impl Prepared {
                             .all(|l| bits[e as usize * words + l / 64] >> (l % 64) & 1 != 0)
                 })
             })
-            .collect();
+            .collect::<Vec<bool>>();
+        let safety = only_universal_cycles_accept(&state_edges, &edges, &universal, all_acc);
         Prepared {
             initial: aut.initial as u32,
             state_edges,
@@ -130,6 +142,7 @@ impl Prepared {
             wanted,
             wants_all,
             universal,
+            safety,
             words,
             all_acc,
         }
@@ -149,6 +162,53 @@ impl Prepared {
     fn wanted(&self, q: u32) -> &[u64] {
         &self.wanted[q as usize * self.words..(q as usize + 1) * self.words]
     }
+}
+
+/// Whether every cycle of the automaton whose edges together carry every
+/// acceptance mark stays among universal states. Then every accepting run
+/// of the product reaches a universal state, so (under the stutter
+/// convention, see [`Search::bad_prefix`]) the property is violated exactly
+/// when a universal state is reachable: plain reachability decides it.
+/// Guards are ignored, which can only make the answer `false`. Automata of
+/// more than 64 states are not analysed (`false`).
+fn only_universal_cycles_accept(
+    state_edges: &[(u32, u32)],
+    edges: &[PEdge],
+    universal: &[bool],
+    all_acc: u32,
+) -> bool {
+    let k = state_edges.len();
+    if k > 64 {
+        return false;
+    }
+    // reach[s]: bit t = t is reachable from s in one or more steps.
+    let mut reach: Vec<u64> = (0..k)
+        .map(|s| {
+            let (first, ne) = state_edges[s];
+            (first..first + ne).fold(0u64, |m, e| m | 1 << edges[e as usize].target)
+        })
+        .collect();
+    for via in 0..k {
+        for s in 0..k {
+            if reach[s] >> via & 1 != 0 {
+                reach[s] |= reach[via];
+            }
+        }
+    }
+    (0..k).filter(|&s| !universal[s]).all(|s| {
+        // The automaton SCC of `s`, if `s` lies on a cycle.
+        let scc: Vec<usize> = (0..k)
+            .filter(|&t| reach[s] >> t & 1 != 0 && reach[t] >> s & 1 != 0)
+            .collect();
+        let marks = scc.iter().fold(0u32, |m, &u| {
+            let (first, ne) = state_edges[u];
+            (first..first + ne)
+                .map(|e| edges[e as usize])
+                .filter(|e| scc.contains(&(e.target as usize)))
+                .fold(m, |m, e| m | e.acc)
+        });
+        scc.is_empty() || marks & all_acc != all_acc
+    })
 }
 
 /// Options of one search.
@@ -430,6 +490,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             self.finish_progress();
             return Ok(Outcome::Holds);
         }
+        if self.limits.semantics == Semantics::Stutter && self.aut.safety {
+            return self.reachability(initial);
+        }
         let all = self.aut.all_acc;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
@@ -559,6 +622,125 @@ impl<'a, P: Protocol> Search<'a, P> {
             return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
         }
         Ok(Outcome::Holds)
+    }
+
+    /// The search for automata whose accepting cycles all run through
+    /// universal states ([`Prepared::safety`]; every `G !bad` is one):
+    /// under the stutter convention the property is violated exactly when
+    /// a universal state is reachable, so a breadth-first reachability
+    /// search decides it, without the SCC bookkeeping. It also visits the
+    /// states in an order with far better memory locality than the
+    /// depth-first search (a state reached again was mostly stored shortly
+    /// before), and its first violation is a shortest one. Depth is the
+    /// breadth-first level: the distance from the initial state.
+    fn reachability(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        let q0 = self.aut.initial;
+        let start = (initial, q0);
+        self.visited.set(self.ex, initial, q0, 1);
+        self.stats.product_states = 1;
+        if self.bad_prefix(q0) {
+            self.finish_progress();
+            return Ok(Outcome::Violated(RawLasso {
+                prefix: Vec::new(),
+                cycle: Vec::new(),
+            }));
+        }
+        let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        let mut count: u64 = 1;
+        let mut truncated = false;
+        let mut level: Vec<(ProtoId, u32)> = vec![start];
+        let mut next_level: Vec<(ProtoId, u32)> = Vec::new();
+        let mut depth: u64 = 0;
+        let mut tick: u32 = 0;
+        let mut last_progress = self.started;
+        while !level.is_empty() {
+            for &(p, q) in &level {
+                tick = tick.wrapping_add(1);
+                if tick & 1023 == 0 {
+                    if let Some(limit) = self.limits.timeout {
+                        if self.started.elapsed() > limit {
+                            self.finish_progress();
+                            return Ok(Outcome::Inconclusive(Limit::Time(limit)));
+                        }
+                    }
+                    if last_progress.elapsed() >= Duration::from_secs(1) {
+                        last_progress = Instant::now();
+                        self.show_progress(depth as usize);
+                    }
+                }
+                let mut f = Frame::new(p, q);
+                loop {
+                    let (p2, q2) = match self.next(&mut f) {
+                        Ok(Some((_, p2, q2, _))) => (p2, q2),
+                        Ok(None) => break,
+                        Err(e) => {
+                            self.finish_progress();
+                            return Err(self.probe_error_at(e, start, (p, q)));
+                        }
+                    };
+                    self.stats.transitions += 1;
+                    if self.visited.get(self.ex, p2, q2) != 0 {
+                        continue;
+                    }
+                    if depth + 1 > self.limits.max_depth {
+                        truncated = true;
+                        continue;
+                    }
+                    if count >= max_states {
+                        self.finish_progress();
+                        return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                    }
+                    count += 1;
+                    self.stats.product_states = count;
+                    self.stats.max_depth = depth + 1;
+                    self.visited.set(self.ex, p2, q2, 1);
+                    if self.bad_prefix(q2) {
+                        self.finish_progress();
+                        let prefix = self
+                            .bfs(start, 1, false, |_, t, _| t == (p2, q2))
+                            .map_err(|e| probe_error(&self.ex.alphabet, e, Vec::new()))?
+                            .expect("the state was just reached")
+                            .into_iter()
+                            .map(|(l, p, q, _)| (l, p, q))
+                            .collect();
+                        return Ok(Outcome::Violated(RawLasso {
+                            prefix,
+                            cycle: Vec::new(),
+                        }));
+                    }
+                    next_level.push((p2, q2));
+                }
+            }
+            level.clear();
+            std::mem::swap(&mut level, &mut next_level);
+            depth += 1;
+        }
+        self.finish_progress();
+        if truncated {
+            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+        }
+        Ok(Outcome::Holds)
+    }
+
+    /// A probe error in state `at`, with a shortest trace from `start`.
+    fn probe_error_at(
+        &mut self,
+        e: ProbeError,
+        start: (ProtoId, u32),
+        at: (ProtoId, u32),
+    ) -> Error {
+        let path = if at == start {
+            Some(Vec::new())
+        } else {
+            // Re-probes only states that were expanded without error.
+            self.bfs(start, 1, false, |_, t, _| t == at).ok().flatten()
+        };
+        let trace = path
+            .unwrap_or_default()
+            .iter()
+            .map(|&(l, _, _, _)| self.ex.alphabet.describe(l))
+            .collect();
+        probe_error(&self.ex.alphabet, e, trace)
     }
 
     /// Builds a short lasso once an accepting SCC (rooted at DFS number
@@ -755,4 +937,48 @@ pub(crate) fn steps_of<P: Protocol>(
         raw.cycle.iter().map(step).collect(),
         ending,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Message;
+
+    /// Whether the automaton of the negation of `formula` is decided by
+    /// reachability ([`Search::reachability`]).
+    fn safety(formula: &str) -> bool {
+        #[derive(Clone, Debug)]
+        struct Move;
+        let a = Alphabet::new(
+            vec!["white".into(), "black".into()],
+            vec![Message::new(Move)],
+            vec![],
+        );
+        let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
+        Prepared::new(&aut, &a, |l| crate::checker::valuation(&a, &atoms, l)).safety
+    }
+
+    #[test]
+    fn safety_properties_are_searched_by_reachability() {
+        for f in [
+            r#"G !"DEADLOCK""#,
+            r#"G !"black RECV *""#,
+            r#"G ("white SEND *" -> X "black RECV *")"#,
+            r#"!"black SEND <Move>" W "black RECV <Move>""#,
+            r#"G "True""#,
+        ] {
+            assert!(safety(f), "{f}");
+        }
+        for f in [
+            r#"F "END""#,
+            r#"G F "black RECV *""#,
+            r#"G ("white SEND *" -> F "black RECV *")"#,
+            r#"F G !"white SEND *""#,
+            r#""white SEND *" U "black RECV *""#,
+            // `U` promises that the right side happens: not a safety property.
+            r#"!"black SEND <Move>" U "black RECV <Move>""#,
+        ] {
+            assert!(!safety(f), "{f}");
+        }
+    }
 }

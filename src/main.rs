@@ -17,8 +17,11 @@ USAGE:
         The global LTS of PROTOCOL (a bundled name like token-star:4, or a .aut file).
     prust check PROTOCOL [FORMULA...] [--runtime strict|liberal]
                 [--semantics stutter|omega] [--max-states N] [--timeout SECS]
-        Check each FORMULA on PROTOCOL; one verdict per formula (default: a bundled demo).
-        Exit code: 0 all hold, 1 some violated, 2 some inconclusive, 3 error.
+        Check each FORMULA on PROTOCOL; one verdict per formula.
+        Exit code: 0 all hold, 1 some violated, 2 some inconclusive, 3 error
+        (the most severe wins). Without arguments: a demo on the bundled chess
+        protocol, one property that holds and one that does not (exit 0 when
+        both verdicts are as expected).
     prust help
         This text.
 ";

@@ -55,6 +55,7 @@ pub fn run(raw: &[String]) -> CmdResult {
         checker = checker.timeout(Duration::from_secs_f64(secs));
     }
 
+    let demo = args.positionals.is_empty();
     let (protocol, formulas): (&str, Vec<&str>) = match args.positionals.as_slice() {
         [] => {
             println!(
@@ -73,7 +74,7 @@ pub fn run(raw: &[String]) -> CmdResult {
     let lts = super::protocols::load(protocol, EXIT_ERROR)?;
     let runtime = runtime.unwrap_or("strict");
     let started = Instant::now();
-    let code = match runtime {
+    let codes = match runtime {
         "liberal" => {
             let obj = Liberal::try_new(lts.clone()).map_err(|e| coded(format!("error: {e}")))?;
             check_all(&checker, obj, &lts, &formulas)
@@ -83,6 +84,22 @@ pub fn run(raw: &[String]) -> CmdResult {
             check_all(&checker, obj, &lts, &formulas)
         }
     };
+    // The most severe outcome decides the exit code (error > inconclusive >
+    // violated > holds). The demo succeeds when its verdicts are the expected
+    // ones: the first property holds, the second is violated.
+    let code = if demo {
+        if codes == [0, EXIT_VIOLATED] {
+            println!("demo: both verdicts as expected");
+            0
+        } else {
+            eprintln!(
+                "error: the demo's verdicts are not the expected ones (holds, then violated)"
+            );
+            EXIT_ERROR
+        }
+    } else {
+        codes.iter().copied().max().unwrap_or(0)
+    };
     println!(
         "{} formula(s) on {protocol} ({runtime}) in {:.3} s",
         formulas.len(),
@@ -91,9 +108,9 @@ pub fn run(raw: &[String]) -> CmdResult {
     Ok(ExitCode::from(code))
 }
 
-/// Checks every formula on one object and prints a verdict for each; the
-/// exit code is the most severe outcome (error > inconclusive > violated).
-fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str]) -> u8 {
+/// Checks every formula on one object and prints a verdict for each;
+/// returns the exit code of each formula's outcome.
+fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str]) -> Vec<u8> {
     let dummies: Vec<Message> = lts
         .type_names()
         .iter()
@@ -103,14 +120,14 @@ fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_ERROR;
+            return vec![EXIT_ERROR];
         }
     };
-    let mut code = 0;
+    let mut codes = Vec::new();
     for formula in formulas {
         match session.check(formula) {
             Ok(report) => {
-                code = code.max(match report.verdict {
+                codes.push(match report.verdict {
                     Verdict::Holds => 0,
                     Verdict::Violated(_) => EXIT_VIOLATED,
                     Verdict::Inconclusive { .. } => EXIT_INCONCLUSIVE,
@@ -118,12 +135,12 @@ fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str
                 println!("{report}\n");
             }
             Err(e) => {
-                code = EXIT_ERROR;
+                codes.push(EXIT_ERROR);
                 println!("error in formula {formula}\n{e}\n");
             }
         }
     }
-    code
+    codes
 }
 
 fn usage(e: UsageError) -> Failure {

@@ -654,3 +654,31 @@ impl std::ops::Not for &Ltl {
         Ltl::not(self)
     }
 }
+
+/// The operands of a conjunction, ready for an n-ary `&`: nested
+/// conjunctions spliced in, `true` dropped, sorted and deduplicated.
+/// `None` if some operand is `false` (the conjunction is `false`).
+pub(crate) fn conjuncts(operands: Vec<Ltl>) -> Option<Vec<Ltl>> {
+    junction_operands(operands, true)
+}
+
+/// The dual of [`conjuncts`]: operands of a disjunction, `false` dropped;
+/// `None` if some operand is `true`.
+pub(crate) fn disjuncts(operands: Vec<Ltl>) -> Option<Vec<Ltl>> {
+    junction_operands(operands, false)
+}
+
+fn junction_operands(operands: Vec<Ltl>, conjunction: bool) -> Option<Vec<Ltl>> {
+    let mut v: Vec<Ltl> = Vec::with_capacity(operands.len());
+    for f in operands {
+        match (f.kind(), conjunction) {
+            (Kind::True, true) | (Kind::False, false) => {}
+            (Kind::False, true) | (Kind::True, false) => return None,
+            (Kind::And(xs), true) | (Kind::Or(xs), false) => v.extend(xs.iter().cloned()),
+            _ => v.push(f),
+        }
+    }
+    v.sort();
+    v.dedup();
+    Some(v)
+}

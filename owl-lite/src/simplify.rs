@@ -126,17 +126,9 @@ impl Simplifier {
 
     /// Simplified conjunction of simplified NNF operands.
     pub fn and(&mut self, operands: Vec<Ltl>) -> Ltl {
-        let mut v: Vec<Ltl> = Vec::with_capacity(operands.len());
-        for f in operands {
-            match f.kind() {
-                Kind::True => {}
-                Kind::False => return Ltl::ff(),
-                Kind::And(xs) => v.extend(xs.iter().cloned()),
-                _ => v.push(f),
-            }
-        }
-        v.sort();
-        v.dedup();
+        let Some(v) = crate::ltl::conjuncts(operands) else {
+            return Ltl::ff();
+        };
         // Merge G's, X's and F G's.
         let (gs, rest): (Vec<Ltl>, Vec<Ltl>) = v
             .into_iter()
@@ -194,17 +186,9 @@ impl Simplifier {
 
     /// Simplified disjunction of simplified NNF operands.
     pub fn or(&mut self, operands: Vec<Ltl>) -> Ltl {
-        let mut v: Vec<Ltl> = Vec::with_capacity(operands.len());
-        for f in operands {
-            match f.kind() {
-                Kind::False => {}
-                Kind::True => return Ltl::tt(),
-                Kind::Or(xs) => v.extend(xs.iter().cloned()),
-                _ => v.push(f),
-            }
-        }
-        v.sort();
-        v.dedup();
+        let Some(v) = crate::ltl::disjuncts(operands) else {
+            return Ltl::tt();
+        };
         // Merge F's (with the suspendable operands: F a | s = F (a | s)),
         // X's, and G F's.
         let (fs, rest): (Vec<Ltl>, Vec<Ltl>) = v

@@ -323,17 +323,9 @@ impl Builder<'_> {
     /// `p2` never holds. Only a conjunct that another one re-asserts
     /// verbatim at this very step goes (see `reasserts`).
     fn state_and(&mut self, next: Vec<Ltl>) -> Ltl {
-        let mut v: Vec<Ltl> = Vec::with_capacity(next.len());
-        for f in next {
-            match f.kind() {
-                Kind::True => {}
-                Kind::False => return Ltl::ff(),
-                Kind::And(xs) => v.extend(xs.iter().cloned()),
-                _ => v.push(f),
-            }
-        }
-        v.sort();
-        v.dedup();
+        let Some(v) = crate::ltl::conjuncts(next) else {
+            return Ltl::ff();
+        };
         let (gs, mut rest): (Vec<Ltl>, Vec<Ltl>) = v.into_iter().partition(
             |f| matches!(f.kind(), Kind::Globally(g) if !matches!(g.kind(), Kind::Finally(_))),
         );

@@ -596,8 +596,10 @@ fn simulation_reduce(a: &mut RawAutomaton, excl: &Exclusions) {
     a.edges = edges;
 }
 
-/// Removes the states unreachable from the initial state.
-fn drop_unreachable(a: &mut RawAutomaton) {
+/// The states reachable from the initial state in breadth-first order, and
+/// each state's position in that order (`usize::MAX` if unreachable): the
+/// renumbering that drops unreachable states and puts the initial one first.
+fn breadth_first_numbering(a: &RawAutomaton) -> (Vec<usize>, Vec<usize>) {
     let mut num = vec![usize::MAX; a.edges.len()];
     let mut order = vec![a.initial];
     num[a.initial] = 0;
@@ -611,6 +613,12 @@ fn drop_unreachable(a: &mut RawAutomaton) {
         }
         i += 1;
     }
+    (order, num)
+}
+
+/// Removes the states unreachable from the initial state.
+fn drop_unreachable(a: &mut RawAutomaton) {
+    let (order, num) = breadth_first_numbering(a);
     let edges = order
         .iter()
         .map(|&s| {
@@ -670,19 +678,7 @@ pub(crate) fn finish(
         }
     }
     // BFS renumbering (drops unreachable states).
-    let mut order = vec![a.initial];
-    let mut num = vec![usize::MAX; a.edges.len()];
-    num[a.initial] = 0;
-    let mut i = 0;
-    while i < order.len() {
-        for e in &a.edges[order[i]] {
-            if num[e.target] == usize::MAX {
-                num[e.target] = order.len();
-                order.push(e.target);
-            }
-        }
-        i += 1;
-    }
+    let (order, num) = breadth_first_numbering(&a);
     let edges = order
         .iter()
         .map(|&s| {

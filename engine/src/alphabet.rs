@@ -206,6 +206,13 @@ impl Alphabet {
 
     /// The type index of a received message, by its type path.
     pub fn type_of(&self, msg: &Message) -> Option<usize> {
+        // A message cloned from a dummy shares its path: no string compare.
+        let shared = self.types[..self.sendable]
+            .iter()
+            .position(|t| t.dummy.as_ref().is_some_and(|d| d.shares_path(msg)));
+        if shared.is_some() {
+            return shared;
+        }
         let path = msg.type_path();
         self.types.iter().position(|t| t.path == path).or_else(|| {
             let short = msg.type_name();

@@ -94,6 +94,8 @@ pub(crate) struct Explorer<P> {
     current: LetterId,
     /// Bit per protocol state: it has been expanded before.
     expanded: Vec<u64>,
+    /// Successor objects of one walk, before they are interned.
+    batch: Vec<(LetterId, P)>,
 }
 
 impl<P: Protocol> Explorer<P> {
@@ -124,6 +126,7 @@ impl<P: Protocol> Explorer<P> {
             probe_at,
             current: 0,
             expanded: Vec::new(),
+            batch: Vec::new(),
         }
     }
 
@@ -173,6 +176,9 @@ impl<P: Protocol> Explorer<P> {
 
     /// The index of `p`, storing it if it is new.
     pub fn intern(&mut self, p: P) -> ProtoId {
+        if self.table.len() == self.table.capacity() {
+            self.grow_table();
+        }
         let hash = mix(self.hasher.hash_one(&p));
         let protos = &self.protos;
         let hasher = &self.hasher;
@@ -189,6 +195,27 @@ impl<P: Protocol> Explorer<P> {
                 id
             }
         }
+    }
+
+    /// Doubles the table, re-inserting the objects in id order.
+    ///
+    /// hashbrown would grow the table by itself, but it rehashes in table
+    /// order, so every rehash reads a random object: a cache miss per
+    /// stored state at each doubling (7 % of a large search). Reading
+    /// `protos` front to back streams instead.
+    #[cold]
+    fn grow_table(&mut self) {
+        let capacity = (2 * self.table.capacity()).max(64);
+        let mut table = HashTable::with_capacity(capacity);
+        let hasher = &self.hasher;
+        let hash = |p: &P| mix(hasher.hash_one(p));
+        for (id, s) in self.protos.iter().enumerate() {
+            // Never grows: the capacity is reserved.
+            table.insert_unique(hash(&s.p), id as ProtoId, |&i| {
+                hash(&self.protos[i as usize].p)
+            });
+        }
+        self.table = table;
     }
 
     #[inline]
@@ -215,10 +242,12 @@ impl<P: Protocol> Explorer<P> {
             self.epoch = self.epoch.wrapping_add(1).max(1);
         }
         let start = self.arena.len();
-        let mut cursor = 0;
-        while let Some(found) = self.probe_from(p, &mut cursor, None)? {
-            self.arena.push(found);
-            cursor = next_slot(&self.alphabet, found.0);
+        let mut arena = std::mem::take(&mut self.arena);
+        let walked = self.probe_all(p, None, &mut arena);
+        self.arena = arena;
+        if let Err(e) = walked {
+            self.arena.truncate(start);
+            return Err(e);
         }
         let i = self.slot_of(p);
         self.slots[i] = [
@@ -256,6 +285,34 @@ impl<P: Protocol> Explorer<P> {
         self.probe_from(p, cursor, wanted)
     }
 
+    /// Appends every enabled action of `p` that `wanted` contains (all, if
+    /// `None`), with its interned target, to `out`, in letter order.
+    ///
+    /// The same successors as repeated [`next_enabled`](Self::next_enabled)
+    /// calls, but the alphabet is walked in one pass under one
+    /// `catch_unwind`: a breadth-first search needs all successors at once,
+    /// and the per-call bookkeeping (cursor, scratch hand-over, unwinding
+    /// guard) was a fifth of its time.
+    pub fn successors(
+        &mut self,
+        p: ProtoId,
+        wanted: Option<Wanted>,
+        use_cache: bool,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        if let Some(list) = self.cached(p).filter(|_| use_cache) {
+            let a = &self.alphabet;
+            out.extend(
+                list.iter()
+                    .filter(|&&(l, _)| wanted.is_none_or(|w| bit(w, probe_slot(a, l)))),
+            );
+            return Ok(());
+        }
+        let start = out.len();
+        self.probe_all(p, wanted, out)
+            .inspect_err(|_| out.truncate(start))
+    }
+
     /// Whether some action at all is enabled in `p`.
     pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
         let mut cursor = 0;
@@ -269,7 +326,113 @@ impl<P: Protocol> Explorer<P> {
         cursor: &mut LetterId,
         wanted: Option<Wanted>,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
-        match catch_unwind(AssertUnwindSafe(|| self.probe_loop(p, cursor, wanted))) {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            self.probe_loop(p, cursor, wanted, None)
+        }));
+        self.unwound(r)
+    }
+
+    /// Probes every slot, collecting the successors into `out`, under one
+    /// `catch_unwind`.
+    fn probe_all(
+        &mut self,
+        p: ProtoId,
+        wanted: Option<Wanted>,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let mut cursor = 0;
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            if wanted.is_none() && !self.determinism {
+                self.probe_every_slot(p, out)
+            } else {
+                self.probe_loop(p, &mut cursor, wanted, Some(out))
+                    .map(|_| ())
+            }
+        }));
+        self.unwound(r)
+    }
+
+    /// The hot path of [`probe_all`](Self::probe_all): every slot wanted, no
+    /// determinism check (release builds, breadth-first search). The same
+    /// probes in the same order as [`probe_loop`](Self::probe_loop), as a
+    /// plain loop: the successors are collected as objects first and
+    /// interned after the walk, so the walk borrows the original object
+    /// instead of looking it up again for every fresh scratch clone.
+    fn probe_every_slot(
+        &mut self,
+        p: ProtoId,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        let original = &self.protos[p as usize].p;
+        let (probes, msgs, alphabet) = (&self.probes, &mut self.msgs, &self.alphabet);
+        let mut scratch = original.clone();
+        let mut i = 0;
+        while let Some(&s) = probes.get(i) {
+            self.current = s.slot;
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            match s.kind {
+                ActionKind::Send => {
+                    let ty = s.ty as usize;
+                    let msg = msgs[ty].take().unwrap_or_else(|| {
+                        alphabet.types[ty]
+                            .dummy
+                            .clone()
+                            .expect("sendable types have a dummy")
+                    });
+                    match scratch.try_send(role, peer, msg) {
+                        Ok(()) => {
+                            batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())))
+                        }
+                        Err(Refused(m)) => msgs[ty] = Some(m),
+                    }
+                }
+                ActionKind::Recv => {
+                    // As in `probe_loop`: one probe with `from: None` first.
+                    let end = s.recv_end as usize;
+                    if scratch.try_recv(role, None).is_ok() {
+                        scratch = original.clone();
+                        for r in &probes[i..end] {
+                            self.current = r.slot;
+                            let from = r.peer as usize;
+                            if let Ok((sender, msg)) = scratch.try_recv(role, Some(from)) {
+                                let letter =
+                                    recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
+                                batch.push((
+                                    letter,
+                                    std::mem::replace(&mut scratch, original.clone()),
+                                ));
+                            }
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+                ActionKind::Close => {
+                    if scratch.try_close(role, peer).is_ok() {
+                        batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())));
+                    }
+                }
+            }
+            i += 1;
+        }
+        out.extend(
+            batch
+                .drain(..)
+                .map(|(letter, successor)| (letter, self.intern(successor))),
+        );
+        self.batch = batch;
+        Ok(())
+    }
+
+    /// The result of a probe run under `catch_unwind`, a panic turned into
+    /// [`ProbeError::Panic`].
+    fn unwound<T>(
+        &mut self,
+        r: std::thread::Result<Result<T, ProbeError>>,
+    ) -> Result<T, ProbeError> {
+        match r {
             Ok(r) => r,
             Err(payload) => {
                 // The unwound closure may have lost the scratch and a
@@ -300,18 +463,41 @@ impl<P: Protocol> Explorer<P> {
 
     /// Walks the probe slots from `*cursor` on in alphabet order (per role:
     /// sends by receiver and type, receives by sender, closes by peer) and
-    /// stops at the first enabled one that `wanted` contains. Only the
-    /// slots of [`probe_slots`] are walked: pairs outside the topology cost
-    /// nothing.
+    /// stops at the first enabled one that `wanted` contains; or, with
+    /// `all`, collects every such one there and walks on. Only the slots of
+    /// [`probe_slots`] are walked: pairs outside the topology cost nothing.
     fn probe_loop(
         &mut self,
         p: ProtoId,
         cursor: &mut LetterId,
         wanted: Option<Wanted>,
+        mut all: Option<&mut Vec<(LetterId, ProtoId)>>,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        // The scratch clone is made when a probe needs it: after a success
+        // in `all` mode the next one may never come.
+        let mut scratch = Some(self.take_scratch(p));
+        macro_rules! scratch {
+            () => {
+                scratch.get_or_insert_with(|| self.protos[p as usize].p.clone())
+            };
+        }
+        // A probe succeeded: the scratch is the successor. Stop there, or
+        // collect it and walk on.
+        macro_rules! found {
+            ($slot:expr, $letter:expr) => {{
+                let successor = scratch.take().expect("the probe ran on the scratch");
+                let s = self.found(successor, $letter)?;
+                match all.as_deref_mut() {
+                    Some(out) => out.push(s),
+                    None => {
+                        *cursor = $slot;
+                        return Ok(Some(s));
+                    }
+                }
+            }};
+        }
         let want =
             |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
-        let mut scratch = self.take_scratch(p);
         let mut i = self
             .probe_at
             .get(*cursor as usize)
@@ -320,10 +506,11 @@ impl<P: Protocol> Explorer<P> {
             let (role, peer) = (s.role as usize, s.peer as usize);
             match s.kind {
                 ActionKind::Send => {
-                    if want(s.slot)
-                        && self.probe_send(p, &mut scratch, role, peer, s.ty as usize, s.slot)?
-                    {
-                        return self.found(scratch, cursor, s.slot, s.slot);
+                    if want(s.slot) && {
+                        let sc = scratch!();
+                        self.probe_send(p, sc, role, peer, s.ty as usize, s.slot)?
+                    } {
+                        found!(s.slot, s.slot);
                     }
                 }
                 ActionKind::Recv => {
@@ -335,10 +522,10 @@ impl<P: Protocol> Explorer<P> {
                     // determinism check verifies that instead of relying on it.
                     let none_refused = any_wanted && !self.determinism && {
                         self.current = s.slot;
-                        match scratch.try_recv(role, None) {
+                        match scratch!().try_recv(role, None) {
                             Err(_) => true,
                             Ok(_) => {
-                                scratch = self.protos[p as usize].p.clone();
+                                scratch = None;
                                 false
                             }
                         }
@@ -347,10 +534,11 @@ impl<P: Protocol> Explorer<P> {
                         for j in i..end {
                             let r = self.probes[j];
                             if want(r.slot) {
+                                let sc = scratch!();
                                 if let Some(letter) =
-                                    self.probe_recv(p, &mut scratch, role, r.peer as usize, r.slot)?
+                                    self.probe_recv(p, sc, role, r.peer as usize, r.slot)?
                                 {
-                                    return self.found(scratch, cursor, r.slot, letter);
+                                    found!(r.slot, letter);
                                 }
                             }
                         }
@@ -359,30 +547,32 @@ impl<P: Protocol> Explorer<P> {
                     continue;
                 }
                 ActionKind::Close => {
-                    if want(s.slot) && self.probe_close(p, &mut scratch, role, peer, s.slot)? {
-                        return self.found(scratch, cursor, s.slot, s.slot);
+                    if want(s.slot) && {
+                        let sc = scratch!();
+                        self.probe_close(p, sc, role, peer, s.slot)?
+                    } {
+                        found!(s.slot, s.slot);
                     }
                 }
             }
             i += 1;
         }
         *cursor = self.alphabet.num_actions() as LetterId;
-        self.scratch = Some((p, scratch));
+        if let Some(sc) = scratch {
+            self.scratch = Some((p, sc));
+        }
         Ok(None)
     }
 
-    /// A probe succeeded: `scratch` is the successor. Interns it and leaves
-    /// a fresh scratch to be cloned on the next call.
+    /// A probe of `letter` succeeded: checks it against the topology and
+    /// interns the successor.
     #[inline]
-    fn found(
-        &mut self,
-        successor: P,
-        cursor: &mut LetterId,
-        slot: LetterId,
-        letter: LetterId,
-    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+    fn found(&mut self, successor: P, letter: LetterId) -> Result<(LetterId, ProtoId), ProbeError> {
+        // Without the determinism check only the pairs that `peers()`
+        // allows are probed (see `probe_slots`), so only with it can a
+        // probe succeed outside the declared topology.
         let l = self.alphabet.letters[letter as usize];
-        if !self.alphabet.talks[l.role * self.alphabet.roles.len() + l.peer] {
+        if self.determinism && !self.alphabet.talks[l.role * self.alphabet.roles.len() + l.peer] {
             return Err(ProbeError::Contract {
                 letter,
                 detail: format!(
@@ -391,8 +581,7 @@ impl<P: Protocol> Explorer<P> {
                 ),
             });
         }
-        *cursor = slot;
-        Ok(Some((letter, self.intern(successor))))
+        Ok((letter, self.intern(successor)))
     }
 
     fn probe_send(
@@ -475,24 +664,7 @@ impl<P: Protocol> Explorer<P> {
                 Ok(None)
             }
             Ok((sender, msg)) => {
-                let Some(ty) = self.alphabet.type_of(&msg) else {
-                    return Err(ProbeError::Contract {
-                        letter: l,
-                        detail: format!(
-                            "it received a message of type `{}`, which is neither a dummy's type nor \
-                             one of the protocol's type_names()",
-                            msg.type_path()
-                        ),
-                    });
-                };
-                if sender != from {
-                    return Err(ProbeError::Contract {
-                        letter: l,
-                        detail: format!(
-                            "try_recv(from: Some({from})) returned a message from role #{sender}"
-                        ),
-                    });
-                }
+                let letter = recv_letter(&self.alphabet, l, role, from, sender, &msg)?;
                 if self.determinism {
                     let original = &self.protos[p as usize].p;
                     if original.clone().try_recv(role, None).is_err() {
@@ -508,7 +680,7 @@ impl<P: Protocol> Explorer<P> {
                         matches!(o.try_recv(role, Some(from)), Ok((s, m)) if s == from && m.type_path() == path)
                     })?;
                 }
-                Ok(Some(self.alphabet.recv(role, from, ty)))
+                Ok(Some(letter))
             }
         }
     }
@@ -574,6 +746,37 @@ impl<P: Protocol> Explorer<P> {
         }
         Ok(())
     }
+}
+
+/// The letter of a receive probed in slot `l` as `try_recv(role,
+/// Some(from))`, which gave `msg` from `sender`; a contract error if the
+/// object answered for another sender or with a type nobody declared.
+#[inline]
+fn recv_letter(
+    alphabet: &Alphabet,
+    l: LetterId,
+    role: usize,
+    from: usize,
+    sender: usize,
+    msg: &Message,
+) -> Result<LetterId, ProbeError> {
+    let Some(ty) = alphabet.type_of(msg) else {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is neither a dummy's type nor one of the \
+                 protocol's type_names()",
+                msg.type_path()
+            ),
+        });
+    };
+    if sender != from {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
+        });
+    }
+    Ok(alphabet.recv(role, from, ty))
 }
 
 /// One probe slot to walk: a send of one type to one peer, the receive

@@ -221,10 +221,18 @@ fn short_name(path: &str) -> &str {
     path
 }
 
+impl Message {
+    /// Whether the two messages share one type path allocation (a clone
+    /// of the other, or of the same dummy): equal types without a compare.
+    pub(crate) fn shares_path(&self, other: &Message) -> bool {
+        Arc::ptr_eq(&self.type_path, &other.type_path)
+    }
+}
+
 impl PartialEq for Message {
     fn eq(&self, other: &Self) -> bool {
         // Messages built from one dummy share the path: skip the compare.
-        Arc::ptr_eq(&self.type_path, &other.type_path) || self.type_path == other.type_path
+        self.shares_path(other) || self.type_path == other.type_path
     }
 }
 impl Eq for Message {}

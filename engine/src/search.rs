@@ -357,6 +357,8 @@ pub(crate) struct Search<'a, P> {
     pub stats: Stats,
     started: Instant,
     progress_shown: bool,
+    /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
+    letters: Vec<(LetterId, ProtoId)>,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -377,6 +379,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             stats,
             started: Instant::now(),
             progress_shown: false,
+            letters: Vec::new(),
         }
     }
 
@@ -448,6 +451,60 @@ impl<'a, P: Protocol> Search<'a, P> {
                 }
             }
         }
+    }
+
+    /// Appends the product successors `(p', q')` of `(p, q)` to `out`, the
+    /// same ones in the same order as [`next`](Self::next) gives them, but
+    /// probing the protocol state's alphabet in one pass
+    /// ([`Explorer::successors`]): the breadth-first search needs them all
+    /// at once. Returns how many there were counting every automaton edge
+    /// (the transitions).
+    fn expand(
+        &mut self,
+        p: ProtoId,
+        q: u32,
+        out: &mut Vec<(ProtoId, u32)>,
+    ) -> Result<u64, ProbeError> {
+        let (first, ne) = self.aut.state_edges[q as usize];
+        if ne == 0 {
+            return Ok(0);
+        }
+        // As in `next`: a state seen for the first time is probed without
+        // the cache; one seen again, by an automaton state that wants every
+        // letter, is probed in full and cached.
+        let use_cache = self.ex.mark_expanded(p);
+        if use_cache && self.aut.wants_all[q as usize] && !self.ex.is_cached(p) {
+            self.ex.fill(p)?;
+        }
+        let mut letters = std::mem::take(&mut self.letters);
+        letters.clear();
+        // A state that wants every letter skips the per-slot bit test.
+        let wanted = (!self.aut.wants_all[q as usize]).then(|| self.aut.wanted(q));
+        let probed = self.ex.successors(p, wanted, use_cache, &mut letters);
+        if probed.is_ok()
+            && letters.is_empty()
+            && self.limits.semantics == Semantics::Stutter
+            && !self.ex.any_enabled(p)?
+        {
+            let a = &self.ex.alphabet;
+            let stutter = if self.ex.proto(p).is_terminated() {
+                a.end()
+            } else {
+                a.deadlock()
+            };
+            letters.push((stutter, p));
+        }
+        let mut n = 0;
+        for &(letter, target) in &letters {
+            for e in first..first + ne {
+                if self.aut.allows(e, letter) {
+                    out.push((target, self.aut.edges[e as usize].target));
+                    n += 1;
+                }
+            }
+        }
+        self.letters = letters;
+        probed.map(|_| n)
     }
 
     /// All product successors of `(p, q)`.
@@ -650,6 +707,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         let mut truncated = false;
         let mut level: Vec<(ProtoId, u32)> = vec![start];
         let mut next_level: Vec<(ProtoId, u32)> = Vec::new();
+        let mut succ: Vec<(ProtoId, u32)> = Vec::new();
         let mut depth: u64 = 0;
         let mut tick: u32 = 0;
         let mut last_progress = self.started;
@@ -668,17 +726,15 @@ impl<'a, P: Protocol> Search<'a, P> {
                         self.show_progress(depth as usize);
                     }
                 }
-                let mut f = Frame::new(p, q);
-                loop {
-                    let (p2, q2) = match self.next(&mut f) {
-                        Ok(Some((_, p2, q2, _))) => (p2, q2),
-                        Ok(None) => break,
-                        Err(e) => {
-                            self.finish_progress();
-                            return Err(self.probe_error_at(e, start, (p, q)));
-                        }
-                    };
-                    self.stats.transitions += 1;
+                succ.clear();
+                match self.expand(p, q, &mut succ) {
+                    Ok(n) => self.stats.transitions += n,
+                    Err(e) => {
+                        self.finish_progress();
+                        return Err(self.probe_error_at(e, start, (p, q)));
+                    }
+                }
+                for &(p2, q2) in &succ {
                     if self.visited.get(self.ex, p2, q2) != 0 {
                         continue;
                     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::ring::Token;
-use engine::{check, dummies, try_check, Error, Message, Protocol, Refused, RoleId};
+use engine::{check, dummies, try_check, Checker, Error, Message, Protocol, Refused, RoleId};
 
 /// A token ring whose third role panics when it tries to pass the token on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -80,4 +80,33 @@ fn a_panic_is_an_error_with_its_trace() {
 #[should_panic(expected = "protocol code panicked while probing `p2 SEND <Token> TO p0`")]
 fn check_reports_the_panic() {
     check(r#"G F "p0 SEND *""#, faulty(), dummies![Token]);
+}
+
+/// The same report from every search path: the SCC search (a liveness
+/// property) and the breadth-first one (a safety property), each with and
+/// without the determinism check (which decides whether a state's actions
+/// are probed one at a time or all in one pass).
+#[test]
+fn every_search_path_reports_the_panic_with_its_trace() {
+    for formula in [
+        r#"G F "p0 SEND *""#,
+        r#"G !"DEADLOCK""#,
+        r#"G !"p2 CLOSE *""#,
+    ] {
+        for determinism in [true, false] {
+            let r = Checker::new().determinism_check(determinism).check(
+                formula,
+                faulty(),
+                dummies![Token],
+            );
+            match r {
+                Err(Error::ProtocolPanic { action, trace, .. }) => {
+                    assert_eq!(action, "p2 SEND <Token> TO p0", "{formula}, {determinism}");
+                    assert_eq!(trace.len(), 4, "{formula}, {determinism}: {trace:?}");
+                    assert_eq!(trace[3], "p2 RECV <Token> FROM p1");
+                }
+                other => panic!("{formula}, determinism {determinism}: got {other:?}"),
+            }
+        }
+    }
 }

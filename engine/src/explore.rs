@@ -270,7 +270,7 @@ impl<P: Protocol> Explorer<P> {
         wanted: Option<Wanted>,
         use_cache: bool,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
-        if let Some(list) = self.cached(p).filter(|_| use_cache) {
+        if let Some(list) = use_cache.then(|| self.cached(p)).flatten() {
             let from = list.partition_point(|&(l, _)| l < *cursor);
             let a = &self.alphabet;
             let found = list[from..]
@@ -300,7 +300,7 @@ impl<P: Protocol> Explorer<P> {
         use_cache: bool,
         out: &mut Vec<(LetterId, ProtoId)>,
     ) -> Result<(), ProbeError> {
-        if let Some(list) = self.cached(p).filter(|_| use_cache) {
+        if let Some(list) = use_cache.then(|| self.cached(p)).flatten() {
             let a = &self.alphabet;
             out.extend(
                 list.iter()

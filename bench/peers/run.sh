@@ -9,6 +9,9 @@
 #   bench/peers/run.sh 12                   # all models, n = 12
 #   MODELS="ring ring-packed" bench/peers/run.sh 10 11 12
 #   NO_SPIN=1 ...                           # skip SPIN (not installed)
+#   RUNS=5 MODELS=ring-packed bench/peers/run.sh 11 12
+#                                           # prust and Stateright 5 times each,
+#                                           # alternating; the table gives medians
 #
 # Models: ring, star (objects with Vecs and the messages in transit; the
 # Stateright states likewise), ring-packed, star-packed (bitmask states on
@@ -62,16 +65,25 @@ timed() {
     echo "  $LINE  [wall ${SECS}s, cpu ${CPU}s, peak RSS ${RSS_MB} MB]" >&2
 }
 
+# median X...: the median of the numbers (the lower middle one of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
 declare -A spin_done
 rows=()
 for n in "${sizes[@]}"; do
     for model in "${models[@]}"; do
-        timed "$prust" "$model" "$n"
-        p_line=$LINE p_s=$SECS p_cpu=$CPU p_mb=$RSS_MB
-        states=$(field states "$p_line")
-        timed "$sr" "$model" "$n"
-        s_s=$SECS s_cpu=$CPU s_mb=$RSS_MB
-        [[ $(field states "$LINE") == "$states" ]] || { echo "state counts differ: $model $n" >&2; exit 1; }
+        # Alternate the two tools so that both see the same machine load.
+        p_ss=() p_cpus=() p_mbs=() s_ss=() s_cpus=() s_mbs=()
+        for ((run = 0; run < ${RUNS:-1}; run++)); do
+            timed "$prust" "$model" "$n"
+            p_line=$LINE p_ss+=("$SECS") p_cpus+=("$CPU") p_mbs+=("$RSS_MB")
+            states=$(field states "$p_line")
+            timed "$sr" "$model" "$n"
+            s_ss+=("$SECS") s_cpus+=("$CPU") s_mbs+=("$RSS_MB")
+            [[ $(field states "$LINE") == "$states" ]] || { echo "state counts differ: $model $n" >&2; exit 1; }
+        done
+        p_s=$(median "${p_ss[@]}") p_cpu=$(median "${p_cpus[@]}") p_mb=$(median "${p_mbs[@]}")
+        s_s=$(median "${s_ss[@]}") s_cpu=$(median "${s_cpus[@]}") s_mb=$(median "${s_mbs[@]}")
         base=${model%-packed}
         if [[ -n ${NO_SPIN:-} ]]; then
             spin_done[$base-$n]="— | — | —"

@@ -273,90 +273,59 @@ impl Simplifier {
     /// eventual `e` (at the first `x`, `e` already holds if it ever does).
     /// Returns the rewritten disjunction if a pair matched.
     fn weak_until_from_or(&mut self, v: &[Ltl]) -> Option<Ltl> {
-        for (i, g) in v.iter().enumerate() {
-            let Kind::Globally(a) = g.kind() else {
-                continue;
-            };
-            for (j, h) in v.iter().enumerate() {
-                let b = match h.kind() {
-                    Kind::Until(x, b) if x == a => b.clone(),
-                    Kind::Finally(b) => {
-                        let conj: Vec<Ltl> = match b.kind() {
-                            Kind::And(c) => c.clone(),
-                            _ => vec![b.clone()],
-                        };
-                        let trigger = conj
-                            .iter()
-                            .position(|x| !is_eventual(x) && self.simp_nnf(&x.negate()) == *a);
-                        match trigger {
-                            Some(k)
-                                if conj
-                                    .iter()
-                                    .enumerate()
-                                    .all(|(l, c)| l == k || is_eventual(c)) =>
-                            {
-                                b.clone()
-                            }
-                            _ => continue,
-                        }
-                    }
-                    _ => continue,
-                };
-                let w = self.weak_until(a.clone(), b);
-                let mut rest: Vec<Ltl> = v
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| *k != i && *k != j)
-                    .map(|(_, f)| f.clone())
-                    .collect();
-                rest.push(w);
-                return Some(self.or(rest));
-            }
-        }
-        None
+        self.pair_rewrite(v, Dual::WeakUntil)
     }
 
     /// The dual of [`Self::weak_until_from_or`]: `F a & (a R b) = a M b`,
     /// and `F x & G (!x | u) = x M (!x | u)` for universal `u`.
     fn strong_release_from_and(&mut self, v: &[Ltl]) -> Option<Ltl> {
+        self.pair_rewrite(v, Dual::StrongRelease)
+    }
+
+    /// The rewrite of [`Self::weak_until_from_or`] and its dual, written
+    /// once: `d` says which operators play which part.
+    fn pair_rewrite(&mut self, v: &[Ltl], d: Dual) -> Option<Ltl> {
         for (i, g) in v.iter().enumerate() {
-            let Kind::Finally(a) = g.kind() else {
+            let Some(a) = d.outer(g) else {
                 continue;
             };
             for (j, h) in v.iter().enumerate() {
-                let b = match h.kind() {
-                    Kind::Release(x, b) if x == a => b.clone(),
-                    Kind::Globally(b) => {
-                        let disj: Vec<Ltl> = match b.kind() {
-                            Kind::Or(c) => c.clone(),
-                            _ => vec![b.clone()],
-                        };
-                        let trigger = disj
-                            .iter()
-                            .position(|x| !is_universal(x) && self.simp_nnf(&x.negate()) == *a);
-                        match trigger {
-                            Some(k)
-                                if disj
-                                    .iter()
-                                    .enumerate()
-                                    .all(|(l, c)| l == k || is_universal(c)) =>
-                            {
-                                b.clone()
-                            }
-                            _ => continue,
+                let b = if let Some(b) = d.binary(h, a) {
+                    b.clone()
+                } else if let Some(b) = d.inner(h) {
+                    let parts = d.parts(b);
+                    let trigger = parts
+                        .iter()
+                        .position(|x| !d.absorbing(x) && self.simp_nnf(&x.negate()) == *a);
+                    match trigger {
+                        Some(k)
+                            if parts
+                                .iter()
+                                .enumerate()
+                                .all(|(l, c)| l == k || d.absorbing(c)) =>
+                        {
+                            b.clone()
                         }
+                        _ => continue,
                     }
-                    _ => continue,
+                } else {
+                    continue;
                 };
-                let m = self.strong_release(a.clone(), b);
+                let merged = match d {
+                    Dual::WeakUntil => self.weak_until(a.clone(), b),
+                    Dual::StrongRelease => self.strong_release(a.clone(), b),
+                };
                 let mut rest: Vec<Ltl> = v
                     .iter()
                     .enumerate()
                     .filter(|(k, _)| *k != i && *k != j)
                     .map(|(_, f)| f.clone())
                     .collect();
-                rest.push(m);
-                return Some(self.and(rest));
+                rest.push(merged);
+                return Some(match d {
+                    Dual::WeakUntil => self.or(rest),
+                    Dual::StrongRelease => self.and(rest),
+                });
             }
         }
         None
@@ -690,6 +659,65 @@ impl Simplifier {
             Kind::Until(a, b) | Kind::WeakUntil(a, b) => self.implies(a, g) && self.implies(b, g),
             Kind::Release(_, b) | Kind::StrongRelease(_, b) => self.implies(b, g),
             _ => false,
+        }
+    }
+}
+
+/// Which of the two dual pair rewrites [`Simplifier::pair_rewrite`] does:
+/// in a disjunction `G a | (a U b)` or `G a | F b` (`WeakUntil`), or in a
+/// conjunction `F a & (a R b)` or `F a & G b` (`StrongRelease`).
+#[derive(Clone, Copy)]
+enum Dual {
+    WeakUntil,
+    StrongRelease,
+}
+
+impl Dual {
+    /// `a` of the outer `G a` / `F a`.
+    fn outer(self, f: &Ltl) -> Option<&Ltl> {
+        match (self, f.kind()) {
+            (Dual::WeakUntil, Kind::Globally(a)) | (Dual::StrongRelease, Kind::Finally(a)) => {
+                Some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// `b` of `a U b` / `a R b` with the given `a`.
+    fn binary<'f>(self, f: &'f Ltl, a: &Ltl) -> Option<&'f Ltl> {
+        match (self, f.kind()) {
+            (Dual::WeakUntil, Kind::Until(x, b)) | (Dual::StrongRelease, Kind::Release(x, b))
+                if x == a =>
+            {
+                Some(b)
+            }
+            _ => None,
+        }
+    }
+
+    /// `b` of the other unary operator: `F b` / `G b`.
+    fn inner(self, f: &Ltl) -> Option<&Ltl> {
+        match (self, f.kind()) {
+            (Dual::WeakUntil, Kind::Finally(b)) | (Dual::StrongRelease, Kind::Globally(b)) => {
+                Some(b)
+            }
+            _ => None,
+        }
+    }
+
+    /// The conjuncts / disjuncts of `b`.
+    fn parts(self, b: &Ltl) -> Vec<Ltl> {
+        match (self, b.kind()) {
+            (Dual::WeakUntil, Kind::And(c)) | (Dual::StrongRelease, Kind::Or(c)) => c.clone(),
+            _ => vec![b.clone()],
+        }
+    }
+
+    /// Eventual / universal: the parts that may ride along.
+    fn absorbing(self, f: &Ltl) -> bool {
+        match self {
+            Dual::WeakUntil => is_eventual(f),
+            Dual::StrongRelease => is_universal(f),
         }
     }
 }

@@ -68,9 +68,10 @@ pub(crate) struct Alphabet {
     pub sendable: usize,
     pub letters: Vec<Letter>,
     recv_base: Vec<u32>,
-    /// `talks[role * n + peer]`: the pair may communicate (from
-    /// [`Protocol::peers`](crate::Protocol::peers)).
-    pub talks: Vec<bool>,
+    /// `channel[from * n + to]`: `from` may send or close to `to`, and `to`
+    /// may receive from `from` (from [`Protocol::sends_to`] and
+    /// [`Protocol::peers`]).
+    pub channel: Vec<bool>,
 }
 
 impl Alphabet {
@@ -132,39 +133,57 @@ impl Alphabet {
                 });
             }
         }
-        let talks = vec![true; n * n];
+        let channel = vec![true; n * n];
         Alphabet {
             roles,
             types,
             sendable,
             letters,
             recv_base,
-            talks,
+            channel,
         }
     }
 
-    /// Restricts probing to the pairs of roles that the object says talk
-    /// (both directions).
-    pub fn set_peers(&mut self, peers: impl Fn(RoleId) -> Option<Vec<RoleId>>) {
+    /// Restricts probing to the channels the object declares: `peers`
+    /// gives both directions of a pair (if either side lists the other),
+    /// `sends_to` one direction and takes precedence for its role.
+    pub fn set_topology(
+        &mut self,
+        peers: impl Fn(RoleId) -> Option<Vec<RoleId>>,
+        sends_to: impl Fn(RoleId) -> Option<Vec<RoleId>>,
+    ) {
         let n = self.roles.len();
-        for role in 0..n {
-            if let Some(list) = peers(role) {
-                for peer in 0..n {
-                    self.talks[role * n + peer] = false;
-                }
-                for p in list.into_iter().filter(|&p| p < n) {
-                    self.talks[role * n + p] = true;
-                }
-            }
-        }
-        // A channel has two ends: if either side lists the other, probe it.
+        let row = |list: Vec<RoleId>| {
+            let mut r = vec![false; n];
+            list.into_iter()
+                .filter(|&p| p < n)
+                .for_each(|p| r[p] = true);
+            r
+        };
+        let listed: Vec<Option<Vec<bool>>> = (0..n).map(|r| peers(r).map(row)).collect();
         for a in 0..n {
             for b in 0..n {
-                if self.talks[a * n + b] || self.talks[b * n + a] {
-                    self.talks[a * n + b] = true;
-                    self.talks[b * n + a] = true;
-                }
+                // A channel has two ends: if either side lists the other,
+                // probe both directions.
+                let says = |x: usize, y: usize| listed[x].as_ref().is_none_or(|r| r[y]);
+                self.channel[a * n + b] = says(a, b) || says(b, a);
             }
+        }
+        for a in 0..n {
+            if let Some(r) = sends_to(a).map(row) {
+                self.channel[a * n..(a + 1) * n].copy_from_slice(&r);
+            }
+        }
+    }
+
+    /// Whether the topology allows the letter: a send or close along a
+    /// declared channel, a receive against one.
+    pub fn allowed(&self, letter: LetterId) -> bool {
+        let n = self.roles.len();
+        let l = self.letters[letter as usize];
+        match l.kind {
+            ActionKind::Recv => self.channel[l.peer * n + l.role],
+            ActionKind::Send | ActionKind::Close => self.channel[l.role * n + l.peer],
         }
     }
 

@@ -173,7 +173,7 @@ impl Checker {
             return Err(Error::NoRoles);
         }
         let mut alphabet = Alphabet::new(roles, dummies, proto.type_names());
-        alphabet.set_peers(|r| proto.peers(r));
+        alphabet.set_topology(|r| proto.peers(r), |r| proto.sends_to(r));
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         let initial = explorer.intern(proto);
         Ok(CheckSession {

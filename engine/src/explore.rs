@@ -568,16 +568,21 @@ impl<P: Protocol> Explorer<P> {
     /// interns the successor.
     #[inline]
     fn found(&mut self, successor: P, letter: LetterId) -> Result<(LetterId, ProtoId), ProbeError> {
-        // Without the determinism check only the pairs that `peers()`
-        // allows are probed (see `probe_slots`), so only with it can a
-        // probe succeed outside the declared topology.
-        let l = self.alphabet.letters[letter as usize];
-        if self.determinism && !self.alphabet.talks[l.role * self.alphabet.roles.len() + l.peer] {
+        // Without the determinism check only the declared channels are
+        // probed (see `probe_slots`), so only with it can a probe succeed
+        // outside the declared topology.
+        if self.determinism && !self.alphabet.allowed(letter) {
+            let l = self.alphabet.letters[letter as usize];
+            let (from, to) = match l.kind {
+                ActionKind::Recv => (l.peer, l.role),
+                ActionKind::Send | ActionKind::Close => (l.role, l.peer),
+            };
             return Err(ProbeError::Contract {
                 letter,
                 detail: format!(
-                    "it succeeded, but peers() says that {} and {} never communicate",
-                    self.alphabet.roles[l.role], self.alphabet.roles[l.peer]
+                    "it succeeded, but the object's topology (peers() or sends_to()) has no \
+                     channel from {} to {}",
+                    self.alphabet.roles[from], self.alphabet.roles[to]
                 ),
             });
         }
@@ -792,14 +797,14 @@ struct ProbeSlot {
     recv_end: u32,
 }
 
-/// The slots worth probing, in slot order: every pair of distinct roles
-/// that [`Alphabet::talks`] allows (every pair under the determinism check,
-/// which probes them all to verify the `peers()` hint), sends only of the
-/// types that have a dummy.
+/// The slots worth probing, in slot order: sends and closes along the
+/// channels of [`Alphabet::channel`], receives against them (every pair
+/// under the determinism check, which probes them all to verify the
+/// topology hints), sends only of the types that have a dummy.
 fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
     let (n, nt) = (a.roles.len(), a.types.len());
-    let talks =
-        |role: usize, peer: usize| role != peer && (determinism || a.talks[role * n + peer]);
+    // `from` may send or close to `to` (and `to` receive from `from`).
+    let channel = |from: usize, to: usize| from != to && (determinism || a.channel[from * n + to]);
     let mut out = Vec::new();
     let push =
         |out: &mut Vec<ProbeSlot>, slot: usize, kind, role: usize, peer: usize, ty: usize| {
@@ -814,7 +819,7 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
         };
     for role in 0..n {
         let base = role * (2 * n * nt + n);
-        for to in (0..n).filter(|&to| talks(role, to)) {
+        for to in (0..n).filter(|&to| channel(role, to)) {
             for ty in 0..a.sendable {
                 push(
                     &mut out,
@@ -827,13 +832,13 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
             }
         }
         let first = out.len();
-        for from in (0..n).filter(|&from| talks(role, from)) {
+        for from in (0..n).filter(|&from| channel(from, role)) {
             let slot = a.recv(role, from, 0) as usize;
             push(&mut out, slot, ActionKind::Recv, role, from, 0);
         }
         let end = out.len() as u32;
         out[first..].iter_mut().for_each(|s| s.recv_end = end);
-        for to in (0..n).filter(|&to| talks(role, to)) {
+        for to in (0..n).filter(|&to| channel(role, to)) {
             push(
                 &mut out,
                 base + 2 * n * nt + to,

@@ -100,6 +100,51 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         let _ = role;
         None
     }
+
+    /// The roles at the other end of `role`'s outgoing channels, if the
+    /// object knows them: every role that `role` may ever send to or close
+    /// a channel to, and so every role that may ever receive from `role`.
+    /// The directed form of [`peers`](Self::peers), which is precise where
+    /// `peers` is symmetric: the engine then probes a send or close only
+    /// along these channels and a receive only against them (on a ring,
+    /// half of what `peers` leaves). `None` (the default) leaves `role`'s
+    /// channels to `peers`. As with `peers`, a list that leaves out a pair
+    /// that can act is a contract violation, which the determinism check
+    /// reports.
+    ///
+    /// ```
+    /// use engine::{Message, Protocol, Refused, RoleId};
+    /// /// `ping` sends to `pong`, never the other way round.
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct OneWay { in_transit: bool }
+    /// impl Protocol for OneWay {
+    ///     fn roles(&self) -> Vec<String> { vec!["ping".into(), "pong".into()] }
+    ///     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message)
+    ///         -> Result<(), Refused<Message>> {
+    ///         if (role, to) != (0, 1) || self.in_transit { return Err(Refused(msg)); }
+    ///         self.in_transit = true;
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>)
+    ///         -> Result<(RoleId, Message), Refused> {
+    ///         if role != 1 || from.is_some_and(|f| f != 0) || !self.in_transit {
+    ///             return Err(Refused(()));
+    ///         }
+    ///         self.in_transit = false;
+    ///         Ok((0, Message::named("Ping", ())))
+    ///     }
+    ///     fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+    ///         Some(if role == 0 { vec![1] } else { vec![] })
+    ///     }
+    /// }
+    /// let r = engine::check(r#"G F "pong RECV *""#, OneWay { in_transit: false },
+    ///                       vec![Message::named("Ping", ())]);
+    /// assert!(r.holds());
+    /// ```
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        let _ = role;
+        None
+    }
 }
 
 /// What a message payload must be: clonable (the engine clones dummies),

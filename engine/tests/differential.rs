@@ -100,10 +100,12 @@ fn case() -> impl Strategy<Value = (Lts, String)> {
 /// `tweak` varies the engine's internals that must not change verdicts:
 /// bit 0 turns the determinism check off (it disables the receive
 /// shortcut), bit 1 shrinks the successor cache so it is flushed
-/// constantly, bit 2 makes the object declare its topology (`peers`).
+/// constantly, bit 2 makes the object declare its topology (`peers`), bit 3
+/// its directed topology (`sends_to`).
 fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bool, TestCaseError> {
     let mut proto = LtsProtocol::new(lts.clone());
     proto.topology = tweak & 4 != 0;
+    proto.directed = tweak & 8 != 0;
     let report = Checker::new()
         .determinism_check(tweak & 1 == 0)
         .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
@@ -144,7 +146,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..8u8) {
+    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..16u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }
@@ -155,7 +157,7 @@ proptest! {
 
     #[test]
     #[ignore = "soak: cargo test -p prust-engine --test differential -- --ignored"]
-    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..8u8) {
+    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..16u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }

@@ -142,14 +142,67 @@ fn a_wrong_topology_hint_is_caught_by_the_determinism_check() {
         dummies![Ping],
     );
     match r {
-        Err(e @ Error::Contract { .. }) => assert!(
-            e.to_string().contains("peers() says that a and b never"),
-            "{e}"
-        ),
+        Err(e @ Error::Contract { .. }) => {
+            assert!(e.to_string().contains("has no channel from a to b"), "{e}")
+        }
         other => panic!("expected a contract error, got {other:?}"),
     }
     // Without the check the hint is trusted: the pair is never probed, so
     // nothing ever happens.
+    let r = Checker::new()
+        .determinism_check(false)
+        .check(r#"G !"* * *""#, obj, dummies![Ping])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+}
+
+/// Declares with `sends_to` that b sends to a, but a sends to b: the
+/// direction is wrong, though the pair is right.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct WrongDirection(Flaky);
+
+impl Protocol for WrongDirection {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        WrongTopology(self.0.clone())
+            .try_send(role, to, msg)
+            .inspect(|_| self.0.sent = true)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        WrongTopology(self.0.clone())
+            .try_recv(role, from)
+            .inspect(|_| self.0.sent = false)
+    }
+    fn peers(&self, _: RoleId) -> Option<Vec<RoleId>> {
+        None
+    }
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(if role == 1 { vec![0] } else { vec![] })
+    }
+}
+
+#[test]
+fn a_wrong_direction_in_sends_to_is_caught_by_the_determinism_check() {
+    let obj = WrongDirection(Flaky { sent: false });
+    let r = Checker::new().determinism_check(true).check(
+        r#"G F "b RECV *""#,
+        obj.clone(),
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Contract { .. }) => {
+            assert!(e.to_string().contains("has no channel from a to b"), "{e}")
+        }
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+    // Without the check the hint is trusted: a's send and b's receive are
+    // never probed.
     let r = Checker::new()
         .determinism_check(false)
         .check(r#"G !"* * *""#, obj, dummies![Ping])

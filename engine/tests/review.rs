@@ -56,7 +56,8 @@ fn lts(roles: usize, trans: Vec<Vec<(Label, usize)>>, terminal: &[usize]) -> Lts
 }
 
 /// `tweak`: bit 0 turns the determinism check off, bit 1 flushes the
-/// successor cache constantly, bit 2 declares the topology.
+/// successor cache constantly, bit 2 declares the topology, bit 3 the
+/// directed topology.
 fn checker(semantics: Semantics, tweak: u8) -> Checker {
     Checker::new()
         .semantics(semantics)
@@ -69,6 +70,7 @@ fn checker(semantics: Semantics, tweak: u8) -> Checker {
 fn proto(l: &Lts, tweak: u8) -> LtsProtocol {
     let mut p = LtsProtocol::new(l.clone());
     p.topology = tweak & 4 != 0;
+    p.directed = tweak & 8 != 0;
     p
 }
 
@@ -120,7 +122,7 @@ fn agree_all(l: &Lts, formulas: &[&str]) -> Vec<(bool, bool)> {
         .map(|f| {
             let mut out = [false; 2];
             for (i, sem) in BOTH.into_iter().enumerate() {
-                for tweak in 0..8 {
+                for tweak in 0..16 {
                     let r = run(l, f, sem, tweak);
                     assert_sound(l, f, sem, tweak, &r);
                     out[i] = r.counterexample().is_some();
@@ -220,7 +222,7 @@ fn q2_no_stutter_when_only_unwanted_actions_are_enabled() {
         }
         // With a session whose first formula fills the successor cache
         // (every letter wanted), the guided check must still see `y`.
-        for tweak in 0..8 {
+        for tweak in 0..16 {
             let mut session = checker(Semantics::Stutter, tweak)
                 .session(proto(&l, tweak), l.dummies())
                 .unwrap();
@@ -297,7 +299,7 @@ fn q4_the_depth_limit_never_gives_holds() {
     let l = chain(15, send(2, 0, 0));
     let f = r#"G !"r2 SEND *""#;
     for sem in BOTH {
-        for tweak in 0..8 {
+        for tweak in 0..16 {
             let r = checker(sem, tweak)
                 .max_depth(10)
                 .check(f, proto(&l, tweak), l.dummies())
@@ -358,7 +360,7 @@ fn q4_a_state_reached_deep_first_and_shallow_later() {
     let l = lts(3, t, &[]);
     let f = r#"G !"r2 SEND *""#;
     for sem in BOTH {
-        for tweak in 0..8 {
+        for tweak in 0..16 {
             let r = checker(sem, tweak)
                 .max_depth(10)
                 .check(f, proto(&l, tweak), l.dummies())

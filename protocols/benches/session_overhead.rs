@@ -8,6 +8,8 @@
 //! ```text
 //! cargo bench -p prust-protocols --bench session_overhead            # full table
 //! cargo bench -p prust-protocols --bench session_overhead -- --quick # a smoke run
+//! cargo bench -p prust-protocols --bench session_overhead -- --kernel is --workers 8,16
+//! cargo bench -p prust-protocols --bench session_overhead -- --only is 16 liberal  # for perf
 //! ```
 //!
 //! Kernels (the work per item is real arithmetic, and every version must
@@ -353,8 +355,27 @@ fn main() {
         }
         return;
     }
+    // `--kernel is` and `--workers 8,16`: a part of the table.
+    let option = |name: &str| {
+        let i = args.iter().position(|a| a == name)?;
+        Some(
+            args.get(i + 1)
+                .unwrap_or_else(|| panic!("{name} needs a value")),
+        )
+    };
     let reps = if quick { 1 } else { 11 };
-    let workers: &[usize] = if quick { &[1, 4] } else { &[1, 2, 4, 8, 16] };
+    let workers: Vec<usize> = match option("--workers") {
+        Some(list) => list
+            .split(',')
+            .map(|k| k.parse().expect("--workers 8,16"))
+            .collect(),
+        None if quick => vec![1, 4],
+        None => vec![1, 2, 4, 8, 16],
+    };
+    let kernels: Vec<Kernel> = [Kernel::Cg, Kernel::Is]
+        .into_iter()
+        .filter(|k| option("--kernel").is_none_or(|name| name == k.name()))
+        .collect();
     println!(
         "session overhead: NPB-like master/worker; {reps} runs per version and cell, versions interleaved;"
     );
@@ -364,14 +385,14 @@ fn main() {
     println!();
     println!("| kernel | workers | rounds | hand wall ms | strict / hand | liberal / hand | hand CPU ms | strict / hand | liberal / hand |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for kernel in [Kernel::Cg, Kernel::Is] {
+    for kernel in kernels {
         let rounds = match (kernel, quick) {
             (Kernel::Cg, false) => 60,
             (Kernel::Is, false) => 1500,
             (_, true) => 20,
         };
         let p = Arc::new(Problem::new(kernel, rounds));
-        for &k in workers {
+        for &k in &workers {
             let mut wall = [Vec::new(), Vec::new(), Vec::new()];
             let mut cpu = [Vec::new(), Vec::new(), Vec::new()];
             let mut sums = [0.0f64; 3];

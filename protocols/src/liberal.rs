@@ -683,6 +683,10 @@ impl Protocol for Liberal {
         self.proj.lts.roles().to_vec()
     }
 
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(self.proj.lts.channels_from(role))
+    }
+
     fn type_names(&self) -> Vec<String> {
         self.proj.lts.type_names().to_vec()
     }

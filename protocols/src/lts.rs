@@ -95,6 +95,29 @@ impl Lts {
         &self.roles
     }
 
+    /// The roles at the other end of `role`'s channels: those some
+    /// transition sends or closes to from `role`, or receives at from
+    /// `role` (the directed topology, for
+    /// [`Protocol::sends_to`](engine::Protocol::sends_to)).
+    ///
+    /// ```
+    /// use protocols::spec::{msg, Spec};
+    /// let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
+    /// assert_eq!(lts.channels_from(0), vec![1]);
+    /// assert_eq!(lts.channels_from(1), Vec::<usize>::new());
+    /// ```
+    pub fn channels_from(&self, role: usize) -> Vec<usize> {
+        let mut to: Vec<usize> = self
+            .edges
+            .iter()
+            .filter(|(l, _)| l.from as usize == role)
+            .map(|(l, _)| l.to as usize)
+            .collect();
+        to.sort_unstable();
+        to.dedup();
+        to
+    }
+
     /// Message type names; a [`Label`]'s `ty` indexes this list.
     pub fn type_names(&self) -> &[String] {
         &self.types

@@ -105,7 +105,13 @@
 //! a step wakes the role it may have enabled (the receiver of a send, if it
 //! waits for that sender or for anyone: each role announces whom it waits
 //! for before its last try, so a sender either sees the announcement or
-//! pushed before that try). When every live role is waiting but some
+//! pushed before that try), and counts the woken role as running on its
+//! behalf from then on, so that no decision is run while the woken role
+//! waits for a processor (one would find its refusal stale and wake every
+//! stale waiter for nothing). That only makes a role running earlier than
+//! it would make itself, and the role then tries again and registers
+//! afresh, so it neither raises an alarm nor hides a deadlock. When every
+//! live role is waiting but some
 //! refusals are older than the current epoch, the decision wakes exactly
 //! those waiters to try again instead of declaring anything; they leave
 //! the waiting state, try, and register afresh, and the last of them decides
@@ -113,17 +119,24 @@
 //! the deadlock. A waiter parks only after registering, and `Parker` keeps
 //! an unpark that arrives before the park, so no wake-up is lost.
 //!
-//! A waiter parks at once, without spinning or yielding first: on a machine
-//! with few cores and other work, a yield can cost the waiter a whole time
-//! slice after its message has arrived, while a parked thread that is woken
-//! runs soon (measured: see the `session_overhead` bench).
+//! A waiter parks at once, without spinning or yielding first. Yielding
+//! before parking (as crossbeam's `Backoff::snooze` does) pays on a quiet
+//! machine with more threads than cores, but when other processes compete
+//! for the cores a yield can cost the waiter a whole time slice after its
+//! message has arrived, while a parked thread that is woken runs soon; a
+//! short spin alone did not pay (measured: see the `session_overhead`
+//! bench in `BENCHMARKS.md`).
 //!
 //! Panics: if protocol code panics inside a try-operation of a [`Session`],
 //! the session is poisoned with [`Error::Panicked`] and every waiter is
 //! released (at the latest when the panicking thread's endpoint is dropped
-//! during unwinding). In a [`SplitSession`] a step that panics takes only its
-//! own role down: its endpoint is dropped during unwinding, so the role
-//! counts as finished, and the others go on (or get a deadlock report).
+//! during unwinding). Likewise in a [`SplitSession`]: a step (the object's
+//! protocol code) that panics may leave its role's local state or the inbox
+//! it holds half-updated, so it poisons the session with
+//! [`Error::Panicked`] and releases every waiter. A panic in the thread's
+//! own code, outside any operation, only ends that role in both sessions:
+//! its endpoint is dropped during unwinding, so the role counts as
+//! finished, and the others go on (or get a deadlock report).
 //!
 //! # Limitations
 //!

@@ -135,6 +135,10 @@ impl Protocol for Strict {
         self.lts.roles().to_vec()
     }
 
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(self.lts.channels_from(role))
+    }
+
     fn type_names(&self) -> Vec<String> {
         self.lts.type_names().to_vec()
     }

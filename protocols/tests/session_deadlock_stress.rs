@@ -59,8 +59,15 @@ fn play(
     Ok(())
 }
 
-/// Runs `object` with one thread per role; returns each role's result.
-fn run(make: MakeEndpoints, object: Scripted, seed: u64) -> Vec<Result<(), Error>> {
+/// Runs `object` with one thread per role; returns each role's result. A
+/// role with `linger` set waits for one more message, from anyone, after
+/// its script (a server that outlives the protocol).
+fn run(
+    make: MakeEndpoints,
+    object: Scripted,
+    seed: u64,
+    linger: &[bool],
+) -> Vec<Result<(), Error>> {
     let scripts: Vec<Vec<Step>> = object.scripts().to_vec();
     let n = scripts.len();
     let endpoints = make(object);
@@ -77,7 +84,11 @@ fn run(make: MakeEndpoints, object: Scripted, seed: u64) -> Vec<Result<(), Error
                         script,
                         n,
                         seed ^ (me as u64 + 1).wrapping_mul(0x1234_5678),
-                    )
+                    )?;
+                    match linger[me] {
+                        true => ep.recv_any().map(drop),
+                        false => Ok(()),
+                    }
                 })
             })
             .collect();
@@ -203,10 +214,11 @@ fn stress(name: &str, make: MakeEndpoints) {
         }
         let seed = rng.next_u64();
         let copy = object.clone();
+        let no_linger = vec![false; object.scripts().len()];
         let results = watchdog(
             &format!("{name} run {attempt} (seed {seed})"),
             Duration::from_secs(20),
-            move || run(make, copy, seed),
+            move || run(make, copy, seed, &no_linger),
         );
         check_run(seed, &object, &results);
     }
@@ -223,6 +235,75 @@ fn locked_session_reports_every_deadlock_and_no_false_alarm() {
 fn split_session_reports_every_deadlock_and_no_false_alarm() {
     let (name, make) = SESSIONS[1];
     stress(name, make);
+}
+
+/// Number of runs of [`lingering`] per session.
+const LINGERING_RUNS: usize = 500;
+
+/// Live systems in which some roles, once their script is done, wait for one
+/// more message: the protocol has ended normally, so every lingering role
+/// must get the deadlock, and the report must say that the protocol had
+/// terminated, on every run, however the wake-ups fall (on a split session
+/// the decision must see every role's local state for that).
+fn lingering(name: &str, make: MakeEndpoints) {
+    let mut rng = Rng::new(0x5EED_0002);
+    for attempt in 0..LINGERING_RUNS {
+        let object = random_system(&mut rng, false);
+        assert!(object.reference_end().iter().all(Option::is_none), "live");
+        let n = object.scripts().len();
+        let mut linger: Vec<bool> = (0..n).map(|_| rng.chance(50)).collect();
+        linger[rng.below(n)] = true;
+        let seed = rng.next_u64();
+        let (copy, l) = (object.clone(), linger.clone());
+        let what = format!("{name} lingering run {attempt} (seed {seed})");
+        let results = watchdog(&what, Duration::from_secs(20), move || {
+            run(make, copy, seed, &l)
+        });
+        let names = object.roles();
+        let mut report: Option<Arc<Deadlock>> = None;
+        for (r, result) in results.iter().enumerate() {
+            match (linger[r], result) {
+                (false, Ok(())) => {}
+                (true, Err(Error::Deadlock(d))) => {
+                    if let Some(first) = &report {
+                        assert!(Arc::ptr_eq(first, d), "{what}: one report");
+                    }
+                    report = Some(Arc::clone(d));
+                }
+                (_, other) => panic!("{what}: {} lingers: {}, got {other:?}", names[r], linger[r]),
+            }
+        }
+        let d = report.expect("someone lingers");
+        assert!(d.terminated, "{what}: the protocol had ended\n{d}");
+        let blocked: Vec<(String, WaitsFor)> = d
+            .blocked
+            .iter()
+            .map(|b| (b.role.clone(), b.waits_for.clone()))
+            .collect();
+        let lingerers: Vec<(String, WaitsFor)> = (0..n)
+            .filter(|&r| linger[r])
+            .map(|r| (names[r].clone(), WaitsFor::Recv { from: None }))
+            .collect();
+        assert_eq!(blocked, lingerers, "{what}");
+        let others: Vec<String> = (0..n)
+            .filter(|&r| !linger[r])
+            .map(|r| names[r].clone())
+            .collect();
+        assert_eq!(d.finished, others, "{what}");
+    }
+    eprintln!("{name}: {LINGERING_RUNS} lingering runs, each reported as terminated");
+}
+
+#[test]
+fn locked_session_reports_a_terminated_protocol_as_such() {
+    let (name, make) = SESSIONS[0];
+    lingering(name, make);
+}
+
+#[test]
+fn split_session_reports_a_terminated_protocol_as_such() {
+    let (name, make) = SESSIONS[1];
+    lingering(name, make);
 }
 
 /// The same on the bundled protocol objects: a token ring (strict object on

@@ -71,6 +71,10 @@ impl Protocol for Ring {
         Some(ring_peers(role, self.n()))
     }
 
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(vec![succ(role, self.n())])
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let n = self.n();
         if role >= n
@@ -142,6 +146,10 @@ impl Protocol for Star {
 
     fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
         Some(star_peers(role, self.chan.len()))
+    }
+
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(star_sends_to(role, self.chan.len()))
     }
 
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
@@ -255,6 +263,10 @@ impl Protocol for PackedRing {
         Some(ring_peers(role, self.n as usize))
     }
 
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(vec![succ(role, self.n as usize)])
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let n = self.n as usize;
         let bit = 1u32.checked_shl(role as u32).unwrap_or(0);
@@ -327,6 +339,10 @@ impl Protocol for PackedStar {
         Some(star_peers(role, self.leaves as usize))
     }
 
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        Some(star_sends_to(role, self.leaves as usize))
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let next = self.next as usize;
         if role != 0 || to != next + 1 || self.full & (1 << next) != 0 || msg.type_name() != TOKEN {
@@ -389,8 +405,9 @@ pub struct Explored {
 /// assumption stated with the field.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pruning {
-    /// Probe only between the roles that [`Protocol::peers`] names (the
-    /// object's static communication topology), as the engine does.
+    /// Probe only along the channels that [`Protocol::sends_to`] (or else
+    /// [`Protocol::peers`]) declares (the object's static communication
+    /// topology), as the engine does.
     pub peers: bool,
     /// Probe `try_recv(role, None)` first and skip the role's per-sender
     /// receive probes when it is refused (sound if `None` means "from any
@@ -406,6 +423,15 @@ fn ring_peers(role: RoleId, n: usize) -> Vec<RoleId> {
     let mut p = vec![succ(role, n), pred(role, n)];
     p.dedup();
     p
+}
+
+/// The hub sends to every leaf; the leaves only receive.
+fn star_sends_to(role: RoleId, leaves: usize) -> Vec<RoleId> {
+    if role == 0 {
+        (1..=leaves).collect()
+    } else {
+        vec![]
+    }
 }
 
 fn star_peers(role: RoleId, leaves: usize) -> Vec<RoleId> {
@@ -508,15 +534,22 @@ pub fn explore<P: Protocol>(
     store: Store,
 ) -> Explored {
     let roles = init.roles().len();
-    let peers: Vec<Vec<RoleId>> = (0..roles)
+    // The channels out of each role (`sends_to`, else `peers`, else every
+    // other role), and into it.
+    let outgoing: Vec<Vec<RoleId>> = (0..roles)
         .map(|r| {
             let all = || (0..roles).filter(|&p| p != r).collect();
             if pruning.peers {
-                init.peers(r).unwrap_or_else(all)
+                init.sends_to(r)
+                    .or_else(|| init.peers(r))
+                    .unwrap_or_else(all)
             } else {
                 all()
             }
         })
+        .collect();
+    let incoming: Vec<Vec<RoleId>> = (0..roles)
+        .map(|r| (0..roles).filter(|&f| outgoing[f].contains(&r)).collect())
         .collect();
     let mut seen = Seen::new(store);
     let mut queue = VecDeque::new();
@@ -538,7 +571,17 @@ pub fn explore<P: Protocol>(
                 queue.push_back(next);
             }
         };
-        for (role, peers) in peers.iter().enumerate() {
+        for role in 0..roles {
+            for &peer in &outgoing[role] {
+                for (ty, dummy) in dummies.iter().enumerate() {
+                    // A refusal gives the message back for the next probe.
+                    let msg = spare[ty].take().unwrap_or_else(|| dummy.clone());
+                    match work.try_send(role, peer, msg) {
+                        Ok(()) => found(&mut work, &mut enabled),
+                        Err(Refused(msg)) => spare[ty] = Some(msg),
+                    }
+                }
+            }
             // The receive probe with `None` succeeds iff one with some
             // sender does; on success, undo it by starting afresh.
             let may_recv = !pruning.recv_any || {
@@ -548,18 +591,14 @@ pub fn explore<P: Protocol>(
                 }
                 ok
             };
-            for &peer in peers {
-                for (ty, dummy) in dummies.iter().enumerate() {
-                    // A refusal gives the message back for the next probe.
-                    let msg = spare[ty].take().unwrap_or_else(|| dummy.clone());
-                    match work.try_send(role, peer, msg) {
-                        Ok(()) => found(&mut work, &mut enabled),
-                        Err(Refused(msg)) => spare[ty] = Some(msg),
+            if may_recv {
+                for &from in &incoming[role] {
+                    if work.try_recv(role, Some(from)).is_ok() {
+                        found(&mut work, &mut enabled);
                     }
                 }
-                if may_recv && work.try_recv(role, Some(peer)).is_ok() {
-                    found(&mut work, &mut enabled);
-                }
+            }
+            for &peer in &outgoing[role] {
                 if work.try_close(role, peer).is_ok() {
                     found(&mut work, &mut enabled);
                 }

@@ -73,6 +73,9 @@ pub struct LtsProtocol {
     /// Whether to answer `peers()` from the transitions (not part of the
     /// state).
     pub topology: bool,
+    /// Whether to answer `sends_to()` (the directed topology) from the
+    /// transitions.
+    pub directed: bool,
 }
 
 impl PartialEq for LtsProtocol {
@@ -93,6 +96,7 @@ impl LtsProtocol {
             lts: std::sync::Arc::new(lts),
             state: 0,
             topology: false,
+            directed: false,
         }
     }
 
@@ -149,6 +153,23 @@ impl Protocol for LtsProtocol {
     }
     fn is_terminated(&self) -> bool {
         self.lts.terminal[self.state]
+    }
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.directed.then(|| {
+            let mut v: Vec<RoleId> = self
+                .lts
+                .trans
+                .iter()
+                .flatten()
+                .filter_map(|(l, _)| match l.kind {
+                    ActionKind::Recv => (l.peer == role).then_some(l.role),
+                    ActionKind::Send | ActionKind::Close => (l.role == role).then_some(l.peer),
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        })
     }
     fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
         self.topology.then(|| {

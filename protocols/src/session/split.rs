@@ -321,7 +321,11 @@ impl<P: Split> SplitEndpoint<P> {
         local: &mut P::Local,
         op: Op,
     ) -> Result<Option<(RoleId, Message)>, Op> {
-        match op {
+        // If the step panics, the local state or the inbox it holds may be
+        // half-updated: poison the session (as a `Session` is poisoned by a
+        // panic under its lock), so that nobody goes on from there.
+        let guard = PoisonOnUnwind(shared);
+        let result = match op {
             Op::Send { to, msg } => {
                 let mut inbox = lock(&shared.inboxes[to]);
                 match P::send_step(local, to, msg, &mut inbox) {
@@ -340,7 +344,9 @@ impl<P: Split> SplitEndpoint<P> {
                 Ok(()) => Ok(None),
                 Err(Refused(())) => Err(Op::Close { to }),
             },
-        }
+        };
+        std::mem::forget(guard);
+        result
     }
 
     /// The blocking loop: read the epoch, try; on success bump the epoch and
@@ -369,14 +375,14 @@ impl<P: Split> SplitEndpoint<P> {
                     shared.epoch.fetch_add(1, SeqCst);
                     if let Some((from, _)) = &got {
                         if P::RECV_MAY_ENABLE_SENDER {
-                            shared.unparkers[*from].unpark();
+                            shared.wake(*from);
                         }
                     }
                     if let Some(peer) = wake {
                         // Wake the peer only if it waits for us (or anyone).
                         let w = shared.waiting_for[peer].load(SeqCst);
                         if w == me || w == ANYONE {
-                            shared.unparkers[peer].unpark();
+                            shared.wake(peer);
                         }
                     }
                     break Ok(got);
@@ -408,8 +414,7 @@ impl<P: Split> SplitEndpoint<P> {
             shared.leave(me, epoch + 1);
             self.parker.park();
             // Back to running before any further try (see the module docs).
-            shared.status[me].store(RUNNING, SeqCst);
-            shared.running.fetch_add(1, SeqCst);
+            shared.resume(me);
             self.local = lock(&shared.slots[me]).local.take();
         };
         if announced {
@@ -442,9 +447,20 @@ impl<P: Split> std::fmt::Debug for SplitSession<P> {
     }
 }
 
-/// A lock that does not care about poisoning: the protected data is only
-/// changed by steps that complete (a panicking step is reported by the
-/// panicking thread itself).
+/// Poisons the session with [`Error::Panicked`] when dropped: armed around
+/// a step, and forgotten when the step returns, so it fires only while the
+/// step unwinds.
+struct PoisonOnUnwind<'a, P: Split>(&'a Shared<P>);
+
+impl<P: Split> Drop for PoisonOnUnwind<'_, P> {
+    fn drop(&mut self) {
+        self.0.poison(Error::Panicked);
+    }
+}
+
+/// A lock that does not care about poisoning: a step that panics with a
+/// lock held poisons the whole session ([`PoisonOnUnwind`]), so nobody goes
+/// on from half-updated data anyway.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -454,22 +470,80 @@ impl<P: Split> Shared<P> {
         lock(&self.failure).clone().unwrap_or(Error::Panicked)
     }
 
+    /// Fails the session with `error` (unless it has failed already) and
+    /// releases every waiter: each returns the session's failure.
+    fn poison(&self, error: Error) {
+        let mut failure = lock(&self.failure);
+        if failure.is_none() {
+            *failure = Some(error);
+        }
+        self.failed.store(true, SeqCst);
+        drop(failure);
+        for u in &self.unparkers {
+            u.unpark();
+        }
+    }
+
     /// `role` stops running: it waits (`status` = refused epoch + 1) or is
     /// dead. If it was the last running role, decide.
     fn leave(&self, role: RoleId, status: u64) {
         self.status[role].store(status, SeqCst);
+        self.uncount();
+    }
+
+    /// One fewer running role; the one that takes the count to zero decides.
+    fn uncount(&self) {
         if self.running.fetch_sub(1, SeqCst) == 1 {
             self.decide();
         }
     }
 
+    /// Unparks `role`, and if it waits, counts it as running from now on, on
+    /// its behalf: until it has been scheduled and has tried again, no
+    /// decision is run (which would find its refusal stale and wake every
+    /// stale waiter for nothing). Only ever makes a role running earlier, so
+    /// it cannot cause a false alarm; the unpark that follows makes the role
+    /// try again and register afresh, so it cannot hide a deadlock.
+    fn wake(&self, role: RoleId) {
+        let s = self.status[role].load(SeqCst);
+        if s != RUNNING && s != DEAD {
+            // Counted before its status says running, so that the count is
+            // never below the number of running statuses (a woken role that
+            // leaves again must find itself counted).
+            self.running.fetch_add(1, SeqCst);
+            if self.status[role]
+                .compare_exchange(s, RUNNING, SeqCst, SeqCst)
+                .is_err()
+            {
+                // It came back on its own meanwhile (and counted itself).
+                self.uncount();
+            }
+        }
+        self.unparkers[role].unpark();
+    }
+
+    /// `role` is back from parking: running again, unless a waker has
+    /// already made it so (and counted it).
+    fn resume(&self, role: RoleId) {
+        let s = self.status[role].load(SeqCst);
+        if s != RUNNING
+            && self.status[role]
+                .compare_exchange(s, RUNNING, SeqCst, SeqCst)
+                .is_ok()
+        {
+            self.running.fetch_add(1, SeqCst);
+        }
+    }
+
     /// The deadlock decision, by the role that took `running` to zero (a
-    /// snapshot of atomics, no lock): if every live role is seen waiting on
-    /// a try refused at epoch `E`, and the epoch is `E` before and after the
-    /// scan, declare a deadlock and release every waiter. If every live role
-    /// is waiting but some refusals are older, unpark those to try again
-    /// (the change since may not have concerned them, so nobody else wakes
-    /// them); their next registration decides again.
+    /// snapshot of atomics): if every live role is seen waiting on a try
+    /// refused at epoch `E`, and the epoch is `E` before and after the scan,
+    /// look once more in the same way with every slot locked (so that the
+    /// report sees every local state), then declare a deadlock and release
+    /// every waiter. If every live role is waiting but some refusals are
+    /// older, wake those to try again (the change since may not have
+    /// concerned them, so nobody else wakes them); their next registration
+    /// decides again.
     fn decide(&self) {
         if self.failed.load(SeqCst) {
             return;
@@ -494,9 +568,29 @@ impl<P: Split> Shared<P> {
             for (r, status) in self.status.iter().enumerate() {
                 let s = status.load(SeqCst);
                 if s != RUNNING && s != DEAD && s - 1 != before {
-                    self.unparkers[r].unpark();
+                    self.wake(r);
                 }
             }
+            return;
+        }
+        // Look again with every slot locked. A role takes its local state
+        // back from its slot under that lock, after it has left the waiting
+        // status; so every role seen waiting (or dead) here has its local
+        // state in its slot until we are done, and the report can tell
+        // whether the protocol had terminated. The check is the same as
+        // above (it alone is what the argument in the module docs needs);
+        // if anything moved since, whoever moved will decide again.
+        let slots: Vec<_> = self.slots.iter().map(|s| lock(s)).collect();
+        let at = self.epoch.load(SeqCst);
+        let mut dead = Vec::with_capacity(slots.len());
+        for status in &self.status {
+            match status.load(SeqCst) {
+                DEAD => dead.push(true),
+                s if s != RUNNING && s - 1 == at => dead.push(false),
+                _ => return,
+            }
+        }
+        if self.epoch.load(SeqCst) != at || dead.iter().all(|&d| d) {
             return;
         }
         let mut failure = lock(&self.failure);
@@ -504,11 +598,10 @@ impl<P: Split> Shared<P> {
             return;
         }
         let names = &self.names;
-        let slots: Vec<_> = self.slots.iter().map(|s| lock(s)).collect();
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
         for (r, slot) in slots.iter().enumerate() {
-            if self.status[r].load(SeqCst) == DEAD {
+            if dead[r] {
                 finished.push(names[r].clone());
                 continue;
             }
@@ -530,9 +623,8 @@ impl<P: Split> Shared<P> {
                 waits_for,
             });
         }
-        // A waiter woken by a stale unpark may hold its local state again;
-        // then the report cannot tell whether the protocol had terminated.
         let locals: Option<Vec<&P::Local>> = slots.iter().map(|s| s.local.as_ref()).collect();
+        debug_assert!(locals.is_some(), "every local state is in its slot");
         let terminated = locals.is_some_and(|locals| {
             let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
             let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();

@@ -165,7 +165,12 @@
 //!   types are in transit; payloads are the dummies.
 //! - Every probe goes through the object's try-operations, so the cost per
 //!   state grows with the alphabet (roles² × types). Objects with many roles
-//!   pay for it.
+//!   pay for it unless they declare their topology:
+//!   [`Protocol::sends_to`] (each role's outgoing channels) or
+//!   [`Protocol::peers`] (each role's partners, both directions); the
+//!   engine then probes only along the declared channels, and the
+//!   determinism check verifies the declaration. The strict and liberal
+//!   objects of the `protocols` crate declare theirs.
 //! - At most 64 distinct atoms per formula and 32 acceptance sets (limits of
 //!   the automaton representation).
 

@@ -195,7 +195,7 @@ pub struct Message {
 impl Message {
     /// A message whose type name is the Rust type's path, without generic
     /// arguments (`alloc::vec::Vec<u8>` is `alloc::vec::Vec`, short name `Vec`).
-    /// A `Message` passed in is returned as it is (so [`dummies!`] takes both).
+    /// A `Message` passed in is returned as it is (so [`dummies!`](crate::dummies!) takes both).
     pub fn new<T: Payload>(value: T) -> Self {
         if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
             let any: Box<dyn Any> = Box::new(value);

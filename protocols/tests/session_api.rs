@@ -335,3 +335,66 @@ fn a_panic_in_protocol_code_releases_the_waiters() {
     });
     assert_eq!(split, [Error::Panicked, Error::Panicked]);
 }
+
+/// A split object whose `parts_terminated` panics: called only for the
+/// deadlock report, with every slot locked.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PanicsInReport;
+
+impl Protocol for PanicsInReport {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        Err(Refused(m))
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+}
+
+impl Split for PanicsInReport {
+    type Local = ();
+    type Inbox = ();
+    fn split(self) -> (Vec<()>, Vec<()>) {
+        (vec![(), ()], vec![(), ()])
+    }
+    fn send_step(_: &mut (), _: RoleId, m: Message, _: &mut ()) -> Result<(), Refused<Message>> {
+        Err(Refused(m))
+    }
+    fn recv_step(_: &mut (), _: Option<RoleId>, _: &mut ()) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn close_step(_: &mut (), _: RoleId) -> Result<(), Refused> {
+        Err(Refused(()))
+    }
+    fn parts_terminated(_: &[&()], _: &[&()]) -> bool {
+        panic!("parts_terminated panics")
+    }
+}
+
+/// The deadlock is still reported to every blocked role when the protocol
+/// code that the report calls panics (it once unwound out of the decision,
+/// leaving the other role parked for ever).
+#[test]
+fn a_panic_while_building_the_deadlock_report_still_releases_everyone() {
+    for _ in 0..20 {
+        let errors = watchdog("both roles released", LIMIT, || {
+            let session = SplitSession::new(PanicsInReport);
+            let (mut a, mut b) = (
+                session.endpoint("a").unwrap(),
+                session.endpoint("b").unwrap(),
+            );
+            drop(session);
+            std::thread::scope(|s| {
+                let ha = s.spawn(move || a.recv().map(|_| ()));
+                let hb = s.spawn(move || b.recv().map(|_| ()));
+                [ha.join().unwrap(), hb.join().unwrap()]
+            })
+        });
+        for e in errors {
+            let d = deadlock_of(e.expect_err("nobody can receive"));
+            assert!(!d.terminated);
+        }
+    }
+}

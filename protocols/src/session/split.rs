@@ -2,6 +2,7 @@
 //! runtime's model): each endpoint owns its role's local state, the roles
 //! share only one inbox per role, each under its own lock.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -487,13 +488,22 @@ impl<P: Split> Shared<P> {
     /// `role` stops running: it waits (`status` = refused epoch + 1) or is
     /// dead. If it was the last running role, decide.
     fn leave(&self, role: RoleId, status: u64) {
-        self.status[role].store(status, SeqCst);
-        self.uncount();
+        // A swap, not a store: a role is uncounted once. If it is not
+        // running (an endpoint dropped while unwinding between its
+        // registration and its `resume`), it was uncounted already; then
+        // decide if nobody else will.
+        if self.status[role].swap(status, SeqCst) == RUNNING {
+            self.uncount();
+        } else if self.running.load(SeqCst) == 0 {
+            self.decide();
+        }
     }
 
     /// One fewer running role; the one that takes the count to zero decides.
     fn uncount(&self) {
-        if self.running.fetch_sub(1, SeqCst) == 1 {
+        let before = self.running.fetch_sub(1, SeqCst);
+        debug_assert_ne!(before, 0, "running count underflow");
+        if before == 1 {
             self.decide();
         }
     }
@@ -515,7 +525,8 @@ impl<P: Split> Shared<P> {
                 .compare_exchange(s, RUNNING, SeqCst, SeqCst)
                 .is_err()
             {
-                // It came back on its own meanwhile (and counted itself).
+                // It came back on its own meanwhile (and counted itself),
+                // another waker got there first, or it died.
                 self.uncount();
             }
         }
@@ -628,7 +639,12 @@ impl<P: Split> Shared<P> {
         let terminated = locals.is_some_and(|locals| {
             let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
             let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();
-            P::parts_terminated(&locals, &inboxes)
+            // Protocol code, run with `failure` and every slot locked: it
+            // must not unwind out of here (nobody would be released, and a
+            // `PoisonOnUnwind` would deadlock on `failure`). A panic only
+            // costs the report its "terminated".
+            catch_unwind(AssertUnwindSafe(|| P::parts_terminated(&locals, &inboxes)))
+                .unwrap_or(false)
         });
         *failure = Some(Error::Deadlock(Arc::new(Deadlock {
             blocked,

@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         other => {
             let known = ["translate", "list", "lts", "check", "help"];
             let mut e = cli::args::UsageError::new(format!("unknown command {other:?}"));
-            e = e.hint(match cli::args::closest(other, &known) {
+            e = e.hint(match engine::names::closest(other, known) {
                 Some(c) => format!("did you mean `prust {c}`? Run `prust help` for usage."),
                 None => "run `prust help` for usage".to_string(),
             });

@@ -179,7 +179,7 @@ mod checker;
 mod error;
 mod explore;
 mod frontend;
-mod names;
+pub mod names;
 mod pattern;
 mod protocol;
 mod report;

@@ -2,7 +2,9 @@
 //!
 //! A typo in a formula must never turn a property into one that holds
 //! vacuously, so every name an atom mentions is checked against the names
-//! that exist, and the error proposes the closest one.
+//! that exist, and the error proposes the closest one. [`closest`] is
+//! public so that every front end of the tool (formula atoms, `.owl`
+//! suites, the command line) suggests names the same way.
 
 /// Edit distance with adjacent transpositions (optimal string alignment),
 /// by characters: `blakc` is one edit from `black`.
@@ -31,8 +33,17 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The known name closest to `name`, if it is close enough to be a likely
 /// typo: at most a third of the longer name's length (at least 1) edits
-/// away, ignoring case (an exact match but for case is the best).
-pub(crate) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+/// away, ignoring case (an exact match but for case is the best); an
+/// adjacent transposition is one edit. Among equally close names, the
+/// first.
+///
+/// ```
+/// use engine::names::closest;
+/// assert_eq!(closest("blakc", ["white", "black"]), Some("black"));
+/// assert_eq!(closest("White", ["white", "black"]), Some("white"));
+/// assert_eq!(closest("zebra", ["white", "black"]), None);
+/// ```
+pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for k in known {
@@ -48,7 +59,7 @@ pub(crate) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) 
             best = Some((d, k));
         }
     }
-    best.map(|(_, k)| k.to_string())
+    best.map(|(_, k)| k)
 }
 
 /// Whether `text` matches the glob `pattern`, in which `*` stands for any
@@ -92,12 +103,12 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(closest("whte", ["white", "black"]), Some("white".into()));
-        assert_eq!(closest("White", ["white", "black"]), Some("white".into()));
+        assert_eq!(closest("whte", ["white", "black"]), Some("white"));
+        assert_eq!(closest("White", ["white", "black"]), Some("white"));
         assert_eq!(closest("zebra", ["white", "black"]), None);
         assert_eq!(
             closest("worker_2", ["worker_1", "worker_22", "master"]),
-            Some("worker_1".into())
+            Some("worker_1")
         );
     }
 

@@ -191,7 +191,7 @@ impl ActionPattern {
     pub fn check_names(&self, atom: &str, alphabet: &Alphabet) -> Result<(), AtomError> {
         let roles = || alphabet.roles.iter().map(String::as_str);
         let unknown = |kind: NameKind, name: &str, known: Vec<String>| {
-            let suggestion = closest(name, known.iter().map(String::as_str));
+            let suggestion = closest(name, known.iter().map(String::as_str)).map(str::to_string);
             AtomError::UnknownName {
                 atom: atom.to_string(),
                 kind,

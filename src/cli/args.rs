@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use engine::names::closest;
+
 /// A usage error: printed with the usage text, exit code 2 or 3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError {
@@ -84,7 +86,7 @@ impl Args {
             } else {
                 let known: Vec<&str> = spec.valued.iter().chain(spec.switches).copied().collect();
                 let mut e = UsageError::new(format!("unknown option {name}"));
-                e = e.hint(match closest(name, &known) {
+                e = e.hint(match closest(name, known.iter().copied()) {
                     Some(c) => format!("did you mean {c}? (options: {})", known.join(", ")),
                     None if known.is_empty() => "this command takes no options".to_string(),
                     None => format!("options: {}", known.join(", ")),
@@ -141,31 +143,6 @@ impl Args {
                 }),
         }
     }
-}
-
-/// The candidate closest to `word` by edit distance, if reasonably close.
-pub fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (edit_distance(word, c), *c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
-        .min()
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use engine::names::closest;
+
 /// A position in a suite file, 1-based (columns count characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pos {
@@ -882,7 +884,7 @@ fn parse_clauses(words: &[(&str, Pos)]) -> Result<Vec<Clause>, SuiteError> {
             "error" => Expected::Error(Vec::new()),
             other => {
                 let mut err = SuiteError::new(pos, format!("unknown verdict `{other}`"));
-                err = match closest(other, ["holds", "violated", "error"].into_iter()) {
+                err = match closest(other, ["holds", "violated", "error"]) {
                     Some(best) => err.hint(format!("did you mean `{best}`?")),
                     None => err.hint("one of: holds, violated, error"),
                 };
@@ -979,38 +981,6 @@ fn is_name(s: &str) -> bool {
 /// such words are syntax, not names.
 fn is_operator_run(word: &str) -> bool {
     word.chars().all(|c| matches!(c, 'G' | 'F' | 'X'))
-}
-
-/// The candidate closest to `word` by edit distance, if it is close enough
-/// to be a plausible typo.
-pub(crate) fn closest<'a>(
-    word: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    candidates
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, c)| d <= 2.max(c.chars().count() / 3) && d < word.chars().count().max(1))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

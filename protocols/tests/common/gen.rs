@@ -72,3 +72,22 @@ pub fn spec() -> impl Strategy<Value = Spec> {
             Spec::new("random", main).define("X", 1, move |a| bodies[a[0]].clone())
         })
 }
+
+/// The LTS of a random spec, or the case skipped if the spec has more than
+/// 20,000 states: a random spec can have infinitely many (an asynchronous
+/// send repeated while a parallel branch never receives fills its channel
+/// without end), and compiling it must then stop at the bound. Any other
+/// compile error fails the case.
+pub fn compile_or_skip(spec: &Spec) -> Result<protocols::lts::Lts, TestCaseError> {
+    match spec.compile_bounded(20_000) {
+        Ok(lts) => Ok(lts),
+        Err(protocols::Error::StateBound { .. }) => Err(TestCaseError::reject(format!(
+            "unbounded spec {:?}",
+            spec.main()
+        ))),
+        Err(e) => Err(TestCaseError::fail(format!(
+            "spec {:?} does not compile: {e}",
+            spec.main()
+        ))),
+    }
+}

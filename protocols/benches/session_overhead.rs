@@ -1,9 +1,11 @@
 //! The run-time cost of protocol objects in a real program, as Prut4j
 //! measured it on the NAS parallel benchmarks: an NPB-like master/worker
-//! computation run three ways side by side — hand-written channels
-//! (`std::sync::mpsc`), the strict object on a [`Session`], the liberal
-//! object on a [`SplitSession`] — reporting each protocol version's time as
-//! a ratio to the hand-written one.
+//! computation run side by side as hand-written channels
+//! (`std::sync::mpsc`) and as three protocol versions — the strict object
+//! on a [`Session`], the liberal object on a [`SplitSession`], both of
+//! Prut4j's protocol, and the strict object of the *concurrent* protocol
+//! (built on the fly) on a [`Session`] — reporting each protocol version's
+//! time as a ratio to the hand-written one.
 //!
 //! ```text
 //! cargo bench -p prust-protocols --bench session_overhead            # full table
@@ -11,6 +13,17 @@
 //! cargo bench -p prust-protocols --bench session_overhead -- --kernel is --workers 8,16
 //! cargo bench -p prust-protocols --bench session_overhead -- --only is 16 liberal  # for perf
 //! ```
+//!
+//! Versions:
+//! - `strict`, `liberal`: the bundled `npb-cg(k)` / `npb-is(k)`, Prut4j's
+//!   protocols, in which every round is one global order (worker `i`
+//!   replies after worker `i - 1`'s reply was taken): the strict object
+//!   enforces that order, so a worker that is ready early waits;
+//! - `concurrent`: the strict object of `npb::cg_concurrent(k)` /
+//!   `npb::is_concurrent(k)`, in which the workers' exchanges within a
+//!   round interleave freely — what the program does — built with
+//!   `Strict::on_the_fly` (its LTS has 5^k states per round); the states
+//!   are computed during the run, inside the clock.
 //!
 //! Kernels (the work per item is real arithmetic, and every version must
 //! compute the same checksum):
@@ -35,6 +48,7 @@ use std::time::{Duration, Instant};
 
 use engine::Message;
 use protocols::session::{BlockingEndpoint, Error, Session, SplitSession};
+use protocols::Strict;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kernel {
@@ -267,6 +281,7 @@ enum Version {
     Hand,
     Strict,
     Liberal,
+    Concurrent,
 }
 
 /// CPU time used so far by the whole process (all threads, finished ones
@@ -305,6 +320,13 @@ fn run_once(v: Version, p: &Problem, k: usize) -> (Duration, Duration, f64) {
     let (strict, liberal) = match (v, p.kernel) {
         (Version::Strict, Kernel::Cg) => (Some(protocols::npb::cg_strict(k)), None),
         (Version::Strict, Kernel::Is) => (Some(protocols::npb::is_strict(k)), None),
+        (Version::Concurrent, kernel) => {
+            let spec = match kernel {
+                Kernel::Cg => protocols::npb::cg_concurrent(k),
+                Kernel::Is => protocols::npb::is_concurrent(k),
+            };
+            (Some(Strict::on_the_fly(&spec).expect("a valid spec")), None)
+        }
         (Version::Liberal, Kernel::Cg) => (None, Some(protocols::npb::cg_liberal(k))),
         (Version::Liberal, Kernel::Is) => (None, Some(protocols::npb::is_liberal(k))),
         (Version::Hand, _) => (None, None),
@@ -313,7 +335,9 @@ fn run_once(v: Version, p: &Problem, k: usize) -> (Duration, Duration, f64) {
     let cpu = process_cpu_time();
     let sum = match v {
         Version::Hand => run_channels(p, k),
-        Version::Strict => run_endpoints(Session::new(strict.expect("built")).into_endpoints(), p),
+        Version::Strict | Version::Concurrent => {
+            run_endpoints(Session::new(strict.expect("built")).into_endpoints(), p)
+        }
         Version::Liberal => run_endpoints(
             SplitSession::new(liberal.expect("built")).into_endpoints(),
             p,
@@ -346,6 +370,7 @@ fn main() {
         let v = match args[i + 3].as_str() {
             "hand" => Version::Hand,
             "strict" => Version::Strict,
+            "concurrent" => Version::Concurrent,
             _ => Version::Liberal,
         };
         let p = Problem::new(kernel, if kernel == Kernel::Cg { 60 } else { 1500 });
@@ -383,8 +408,8 @@ fn main() {
         "each figure is the minimum over the runs: wall-clock time and process CPU time (all threads)"
     );
     println!();
-    println!("| kernel | workers | rounds | hand wall ms | strict / hand | liberal / hand | hand CPU ms | strict / hand | liberal / hand |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| kernel | workers | rounds | hand wall ms | strict / hand | liberal / hand | concurrent / hand | hand CPU ms | strict / hand | liberal / hand | concurrent / hand |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for kernel in kernels {
         let rounds = match (kernel, quick) {
             (Kernel::Cg, false) => 60,
@@ -393,15 +418,20 @@ fn main() {
         };
         let p = Arc::new(Problem::new(kernel, rounds));
         for &k in &workers {
-            let mut wall = [Vec::new(), Vec::new(), Vec::new()];
-            let mut cpu = [Vec::new(), Vec::new(), Vec::new()];
-            let mut sums = [0.0f64; 3];
-            let versions = [Version::Hand, Version::Strict, Version::Liberal];
+            let versions = [
+                Version::Hand,
+                Version::Strict,
+                Version::Liberal,
+                Version::Concurrent,
+            ];
+            let mut wall = versions.map(|_| Vec::new());
+            let mut cpu = versions.map(|_| Vec::new());
+            let mut sums = [0.0f64; 4];
             // warm-up, then rotate the order so no version always runs first
             run_once(Version::Hand, &p, k);
             for rep in 0..reps {
-                for j in 0..3 {
-                    let i = (rep + j) % 3;
+                for j in 0..versions.len() {
+                    let i = (rep + j) % versions.len();
                     let (w, c, s) = run_once(versions[i], &p, k);
                     wall[i].push(w);
                     cpu[i].push(c);
@@ -411,17 +441,19 @@ fn main() {
             assert!(
                 sums.iter()
                     .all(|s| (s - sums[0]).abs() <= 1e-9 * sums[0].abs().max(1.0)),
-                "the three versions computed different results: {sums:?}"
+                "the versions computed different results: {sums:?}"
             );
-            let [hw, sw, lw] = wall.map(|t| min(&t));
-            let [hc, sc, lc] = cpu.map(|t| min(&t));
+            let [hw, sw, lw, cw] = wall.map(|t| min(&t));
+            let [hc, sc, lc, cc] = cpu.map(|t| min(&t));
             println!(
-                "| {} | {k} | {rounds} | {hw:.1} | {:.3} | {:.3} | {hc:.1} | {:.3} | {:.3} |",
+                "| {} | {k} | {rounds} | {hw:.1} | {:.3} | {:.3} | {:.3} | {hc:.1} | {:.3} | {:.3} | {:.3} |",
                 kernel.name(),
                 sw / hw,
                 lw / hw,
+                cw / hw,
                 sc / hc,
                 lc / hc,
+                cc / hc,
             );
         }
     }

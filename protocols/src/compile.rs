@@ -5,7 +5,7 @@
 //! [`crate::spec`] for the meaning) are implemented by [`Terms::steps`];
 //! the explorer adds the channel contents and builds the LTS breadth-first.
 
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use hashbrown::{HashMap, HashSet};
 
@@ -35,19 +35,39 @@ enum Node {
     Call(u32, Box<[usize]>),
 }
 
+/// The bit of `l` in a node's label mask.
+fn label_bit(l: Label) -> u128 {
+    let h = (l.action as u32)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(l.ty.wrapping_mul(0x85EB_CA6B))
+        .wrapping_add(l.from.wrapping_mul(0xC2B2_AE35))
+        .wrapping_add(l.to.wrapping_mul(0x27D4_EB2F));
+    1 << (h.wrapping_mul(0x9E37_79B9) >> 25)
+}
+
+/// Bound on the term nodes that unfolding a specification's calls may
+/// create ([`Terms::unfold_all`]).
+pub(crate) const MAX_TERMS: usize = 1_000_000;
+
 const NIL: u32 = 0;
 const STOP: u32 = 1;
 
-type Steps = Rc<[(Label, u32)]>;
+type Steps = Arc<[(Label, u32)]>;
 
-struct Terms<'a> {
-    def_names: Vec<&'a str>,
-    defs: Vec<&'a Definition>,
+struct Terms {
+    def_names: Vec<String>,
+    defs: Vec<Definition>,
     nodes: Vec<Node>,
     ids: HashMap<Node, u32>,
     urgent: Vec<bool>,
     nullable: Vec<Option<bool>>,
     steps: Vec<Option<Steps>>,
+    /// Per node, once computed: the labels of its steps, sorted.
+    firsts: Vec<Option<Arc<[Label]>>>,
+    /// Per node: a superset of the labels it can ever take, hashed to a
+    /// bit each (so a step by one label skips the branches that cannot
+    /// take it without computing what they can).
+    masks: Vec<u128>,
     unfolded: HashMap<u32, u32>,
     /// Calls whose steps or nullability are being computed: meeting one
     /// again means the recursion is unguarded.
@@ -55,16 +75,18 @@ struct Terms<'a> {
     names: LtsBuilder,
 }
 
-impl<'a> Terms<'a> {
-    fn new(spec: &'a Spec) -> Self {
+impl Terms {
+    fn new(spec: &Spec) -> Self {
         let mut t = Terms {
-            def_names: spec.defs.keys().map(String::as_str).collect(),
-            defs: spec.defs.values().collect(),
+            def_names: spec.defs.keys().cloned().collect(),
+            defs: spec.defs.values().cloned().collect(),
             nodes: Vec::new(),
             ids: HashMap::new(),
             urgent: Vec::new(),
             nullable: Vec::new(),
             steps: Vec::new(),
+            firsts: Vec::new(),
+            masks: Vec::new(),
             unfolded: HashMap::new(),
             in_progress: HashSet::new(),
             names: LtsBuilder::new(spec.roles.clone(), spec.types.clone()),
@@ -84,12 +106,24 @@ impl<'a> Terms<'a> {
             Node::Par(a, b) => self.urgent[a as usize] || self.urgent[b as usize],
             _ => false,
         };
+        let mask = match node {
+            Node::Nil | Node::Stop => 0,
+            Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => label_bit(l),
+            Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => {
+                self.masks[a as usize] | self.masks[b as usize]
+            }
+            Node::Star(a) => self.masks[a as usize],
+            // Not unfolded yet (and maybe recursive): anything.
+            Node::Call(..) => u128::MAX,
+        };
         let id = self.nodes.len() as u32;
         self.nodes.push(node.clone());
         self.ids.insert(node, id);
         self.urgent.push(urgent);
         self.nullable.push(None);
         self.steps.push(None);
+        self.firsts.push(None);
+        self.masks.push(mask);
         id
     }
 
@@ -126,6 +160,21 @@ impl<'a> Terms<'a> {
             return a;
         }
         self.mk(Node::Par(a.min(b), a.max(b)))
+    }
+
+    /// The interleaving of `parts` as a balanced tree, so that a step of
+    /// one part rebuilds a path of logarithmic length (a state of `k`
+    /// parallel workers changes one worker at a time).
+    fn par_balanced(&mut self, parts: &[u32]) -> u32 {
+        match parts {
+            [] => NIL,
+            [t] => *t,
+            _ => {
+                let (a, b) = parts.split_at(parts.len() / 2);
+                let (a, b) = (self.par_balanced(a), self.par_balanced(b));
+                self.par(a, b)
+            }
+        }
     }
 
     fn label(
@@ -186,12 +235,11 @@ impl<'a> Terms<'a> {
                 acc
             }
             Term::Par(v) => {
-                let mut acc = NIL;
-                for t in v {
-                    let t = self.intern(t)?;
-                    acc = self.par(acc, t);
-                }
-                acc
+                let parts = v
+                    .iter()
+                    .map(|t| self.intern(t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.par_balanced(&parts)
             }
             Term::Star(t) => {
                 let t = self.intern(t)?;
@@ -342,6 +390,122 @@ impl<'a> Terms<'a> {
     }
 }
 
+/// The same rules, one label at a time, for the LTS built on the fly: a
+/// step by one label rebuilds only the residuals of the components that
+/// take it, where [`Terms::steps`] builds every successor of a term (for a
+/// parallel composition of `k` branches, `k` new terms per step).
+/// Invariant: `firsts(t)` are the labels of `steps(t)`, and `step_by(t, l)`
+/// the residuals that `steps(t)` pairs with `l`.
+impl Terms {
+    fn firsts(&mut self, t: u32) -> Result<Arc<[Label]>, Error> {
+        if let Some(f) = &self.firsts[t as usize] {
+            return Ok(f.clone());
+        }
+        let mut out: Vec<Label> = Vec::new();
+        match self.nodes[t as usize].clone() {
+            Node::Nil | Node::Stop => {}
+            Node::Act(l) | Node::Urgent(l) | Node::SyncSend(l) => out.push(l),
+            Node::Seq(a, b) => {
+                out.extend_from_slice(&self.firsts(a)?);
+                if self.nullable(a)? {
+                    out.extend_from_slice(&self.firsts(b)?);
+                }
+            }
+            Node::Alt(a, b) => {
+                out.extend_from_slice(&self.firsts(a)?);
+                out.extend_from_slice(&self.firsts(b)?);
+            }
+            Node::Par(a, b) => {
+                let (ua, ub) = (self.urgent[a as usize], self.urgent[b as usize]);
+                if !ub {
+                    out.extend_from_slice(&self.firsts(a)?);
+                }
+                if !ua {
+                    out.extend_from_slice(&self.firsts(b)?);
+                }
+            }
+            Node::Star(a) => out.extend_from_slice(&self.firsts(a)?),
+            Node::Call(..) => {
+                if !self.in_progress.insert(t) {
+                    return Err(self.unguarded(t));
+                }
+                let b = self.unfold(t)?;
+                let f = self.firsts(b);
+                self.in_progress.remove(&t);
+                out.extend_from_slice(&f?);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        let f: Arc<[Label]> = out.into();
+        self.firsts[t as usize] = Some(f.clone());
+        Ok(f)
+    }
+
+    /// [`Terms::step_by`], each new residual `r` put into its context as
+    /// `context(r)`.
+    fn step_by_then(
+        &mut self,
+        t: u32,
+        l: Label,
+        out: &mut Vec<u32>,
+        context: impl Fn(&mut Terms, u32) -> u32,
+    ) -> Result<(), Error> {
+        let from = out.len();
+        self.step_by(t, l, out)?;
+        for r in &mut out[from..] {
+            *r = context(self, *r);
+        }
+        Ok(())
+    }
+
+    /// The residuals of `t` after a step labelled `l`, appended to `out`.
+    fn step_by(&mut self, t: u32, l: Label, out: &mut Vec<u32>) -> Result<(), Error> {
+        if self.masks[t as usize] & label_bit(l) == 0 {
+            return Ok(());
+        }
+        match self.nodes[t as usize].clone() {
+            Node::Nil | Node::Stop => {}
+            Node::Act(a) | Node::Urgent(a) if a == l => out.push(NIL),
+            Node::SyncSend(a) if a == l => out.push(self.mk(Node::Urgent(Label {
+                action: Action::Recv,
+                ..l
+            }))),
+            Node::Act(_) | Node::Urgent(_) | Node::SyncSend(_) => {}
+            Node::Seq(a, b) => {
+                self.step_by_then(a, l, out, |terms, a2| terms.seq(a2, b))?;
+                if self.nullable(a)? {
+                    self.step_by(b, l, out)?;
+                }
+            }
+            Node::Alt(a, b) => {
+                self.step_by(a, l, out)?;
+                self.step_by(b, l, out)?;
+            }
+            Node::Par(a, b) => {
+                let (ua, ub) = (self.urgent[a as usize], self.urgent[b as usize]);
+                if !ub {
+                    self.step_by_then(a, l, out, |terms, a2| terms.par(a2, b))?;
+                }
+                if !ua {
+                    self.step_by_then(b, l, out, |terms, b2| terms.par(a, b2))?;
+                }
+            }
+            Node::Star(a) => self.step_by_then(a, l, out, |terms, a2| terms.seq(a2, t))?,
+            Node::Call(..) => {
+                if !self.in_progress.insert(t) {
+                    return Err(self.unguarded(t));
+                }
+                let b = self.unfold(t)?;
+                let r = self.step_by(b, l, out);
+                self.in_progress.remove(&t);
+                r?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A global state: residual term and channel contents, the latter as
 /// `(from, to, type)` entries sorted by channel, in FIFO order within one.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -350,9 +514,70 @@ struct Global {
     chans: Box<[(u32, u32, u32)]>,
 }
 
+impl Global {
+    /// The channel contents after an action labelled `l`; `None` if `l`
+    /// is a receive of a message that is not at the head of its channel.
+    fn chans_after(&self, l: Label) -> Option<Box<[(u32, u32, u32)]>> {
+        let key = (l.from, l.to);
+        Some(match l.action {
+            Action::Close => self.chans.clone(),
+            Action::Send => {
+                let at = self.chans.partition_point(|&(f, t, _)| (f, t) <= key);
+                let mut c = self.chans.to_vec();
+                c.insert(at, (l.from, l.to, l.ty));
+                c.into()
+            }
+            Action::Recv => {
+                let at = self.chans.partition_point(|&(f, t, _)| (f, t) < key);
+                if at >= self.chans.len() || self.chans[at] != (l.from, l.to, l.ty) {
+                    return None; // not at the head of the channel: FIFO
+                }
+                let mut c = self.chans.to_vec();
+                c.remove(at);
+                c.into()
+            }
+        })
+    }
+}
+
+impl Terms {
+    /// The transitions of a global state: the term's steps, with the
+    /// channel conditions (a receive takes the head of its channel).
+    fn global_steps(&mut self, g: &Global) -> Result<Vec<(Label, Global)>, Error> {
+        let mut out = Vec::new();
+        for &(l, term) in self.steps(g.term)?.iter() {
+            if let Some(chans) = g.chans_after(l) {
+                out.push((l, Global { term, chans }));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The successors of a global state by the one label `l`.
+    fn global_step_by(&mut self, g: &Global, l: Label) -> Result<Vec<Global>, Error> {
+        let Some(chans) = g.chans_after(l) else {
+            return Ok(Vec::new());
+        };
+        let mut terms = Vec::new();
+        self.step_by(g.term, l, &mut terms)?;
+        Ok(terms
+            .into_iter()
+            .map(|term| Global {
+                term,
+                chans: chans.clone(),
+            })
+            .collect())
+    }
+
+    fn is_final(&mut self, g: &Global) -> Result<bool, Error> {
+        Ok(g.chans.is_empty() && self.nullable(g.term)?)
+    }
+}
+
 pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
     let mut terms = Terms::new(spec);
     let main = terms.intern(&spec.main)?;
+    terms.unfold_all(main, MAX_TERMS)?;
     let mut states: Vec<Global> = vec![Global {
         term: main,
         chans: Box::new([]),
@@ -365,27 +590,7 @@ pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
     while i < states.len() {
         let g = states[i].clone();
         let mut edges = Vec::new();
-        for &(l, t2) in terms.steps(g.term)?.iter() {
-            let key = (l.from, l.to);
-            let chans: Box<[(u32, u32, u32)]> = match l.action {
-                Action::Close => g.chans.clone(),
-                Action::Send => {
-                    let at = g.chans.partition_point(|&(f, t, _)| (f, t) <= key);
-                    let mut c = g.chans.to_vec();
-                    c.insert(at, (l.from, l.to, l.ty));
-                    c.into()
-                }
-                Action::Recv => {
-                    let at = g.chans.partition_point(|&(f, t, _)| (f, t) < key);
-                    if at >= g.chans.len() || g.chans[at] != (l.from, l.to, l.ty) {
-                        continue; // not at the head of the channel: FIFO
-                    }
-                    let mut c = g.chans.to_vec();
-                    c.remove(at);
-                    c.into()
-                }
-            };
-            let next = Global { term: t2, chans };
+        for (l, next) in terms.global_steps(&g)? {
             let id = match index.get(&next) {
                 Some(&id) => id,
                 None => {
@@ -403,7 +608,7 @@ pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
             };
             edges.push((l, id));
         }
-        finals.push(g.chans.is_empty() && terms.nullable(g.term)?);
+        finals.push(terms.is_final(&g)?);
         all_edges.push(edges);
         i += 1;
     }
@@ -412,4 +617,255 @@ pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
         b.add_state(f, edges);
     }
     Ok(b.finish(0))
+}
+
+/// The deterministic global LTS of a specification, built on demand: the
+/// states a run (or a search) actually reaches, and only those, are
+/// computed, the first time they are reached. See
+/// [`Strict::on_the_fly`](crate::Strict::on_the_fly).
+///
+/// A state is a set of global states (the subset construction, done on the
+/// fly, so a specification whose choices start with the same action still
+/// gives a deterministic object); numbers are handed out in the order states
+/// are first reached and are shared by every clone of the object.
+pub(crate) struct OnTheFly {
+    roles: Vec<String>,
+    types: Vec<String>,
+    /// Per role, the roles it may send to or close towards (sorted).
+    channels: Vec<Vec<usize>>,
+    graph: Mutex<Graph>,
+}
+
+struct Graph {
+    terms: Terms,
+    globals: Vec<Global>,
+    global_ids: HashMap<Global, u32>,
+    states: Vec<State>,
+    /// Per global state: the state that is the set of it alone, or `NONE`
+    /// (a deterministic specification has no other states).
+    singleton: Vec<u32>,
+    /// The states of two or more global states.
+    set_ids: HashMap<Box<[u32]>, u32>,
+}
+
+struct State {
+    /// The (sorted) set of global states it stands for.
+    set: Box<[u32]>,
+    is_final: bool,
+    /// The transitions asked for so far, sorted by label; `NONE` for "not
+    /// enabled".
+    next: Vec<(Label, u32)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Why a computation on demand cannot fail: every definition the
+/// specification can reach was unfolded, and checked for unguarded
+/// recursion, when the object was built ([`on_the_fly`]); later steps only
+/// combine terms that exist.
+const CHECKED: &str = "specification checked when the object was built";
+
+impl OnTheFly {
+    pub(crate) fn roles(&self) -> &[String] {
+        &self.roles
+    }
+
+    pub(crate) fn type_names(&self) -> &[String] {
+        &self.types
+    }
+
+    pub(crate) fn type_id(&self, name: &str) -> Option<u32> {
+        self.types.iter().position(|t| t == name).map(|i| i as u32)
+    }
+
+    pub(crate) fn channels_from(&self, role: usize) -> Vec<usize> {
+        self.channels.get(role).cloned().unwrap_or_default()
+    }
+
+    /// The states computed so far.
+    pub(crate) fn num_states(&self) -> usize {
+        self.lock().states.len()
+    }
+
+    pub(crate) fn is_final(&self, state: u32) -> bool {
+        self.lock().states[state as usize].is_final
+    }
+
+    /// The successor of `state` by `label`, if it has one (computed now if
+    /// this is the first time anyone asks).
+    pub(crate) fn next(&self, state: u32, label: Label) -> Option<u32> {
+        let next = self.lock().next(state, label);
+        (next != NONE).then_some(next)
+    }
+
+    /// Every transition of `state`, sorted by label.
+    pub(crate) fn transitions(&self, state: u32) -> Vec<(Label, u32)> {
+        let mut g = self.lock();
+        let mut labels = Vec::new();
+        for &m in g.states[state as usize].set.clone().iter() {
+            let term = g.globals[m as usize].term;
+            labels.extend_from_slice(&g.terms.firsts(term).expect(CHECKED));
+        }
+        labels.sort_unstable();
+        labels.dedup();
+        labels
+            .into_iter()
+            .map(|l| (l, g.next(state, l)))
+            .filter(|&(_, t)| t != NONE)
+            .collect()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Graph> {
+        // Only a broken invariant panics under this lock, and a `Graph` is
+        // consistent between its statements: going on after such a panic is
+        // safe.
+        self.graph
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Graph {
+    fn global_id(&mut self, g: Global) -> u32 {
+        if let Some(&id) = self.global_ids.get(&g) {
+            return id;
+        }
+        let id = self.globals.len() as u32;
+        self.global_ids.insert(g.clone(), id);
+        self.globals.push(g);
+        self.singleton.push(NONE);
+        id
+    }
+
+    fn state_id(&mut self, set: Vec<u32>) -> u32 {
+        let known = match set[..] {
+            [g] => self.singleton[g as usize],
+            _ => self.set_ids.get(&set[..]).copied().unwrap_or(NONE),
+        };
+        if known != NONE {
+            return known;
+        }
+        let mut is_final = false;
+        for &g in &set {
+            let g = self.globals[g as usize].clone();
+            is_final |= self.terms.is_final(&g).expect(CHECKED);
+        }
+        let id = self.states.len() as u32;
+        match set[..] {
+            [g] => self.singleton[g as usize] = id,
+            _ => {
+                self.set_ids.insert(set.clone().into(), id);
+            }
+        }
+        self.states.push(State {
+            set: set.into(),
+            is_final,
+            next: Vec::new(),
+        });
+        id
+    }
+
+    /// The subset construction's step from `state` by `label`: the set of
+    /// its members' successors, or `NONE` if that is empty.
+    fn next(&mut self, state: u32, label: Label) -> u32 {
+        let known = &self.states[state as usize].next;
+        let at = match known.binary_search_by(|(l, _)| l.cmp(&label)) {
+            Ok(i) => return known[i].1,
+            Err(at) => at,
+        };
+        let mut target = Vec::new();
+        for &m in self.states[state as usize].set.clone().iter() {
+            let g = self.globals[m as usize].clone();
+            for g2 in self.terms.global_step_by(&g, label).expect(CHECKED) {
+                target.push(self.global_id(g2));
+            }
+        }
+        target.sort_unstable();
+        target.dedup();
+        let next = if target.is_empty() {
+            NONE
+        } else {
+            self.state_id(target)
+        };
+        self.states[state as usize].next.insert(at, (label, next));
+        next
+    }
+}
+
+impl Terms {
+    /// Interns the body of every call that `main` can reach (at most
+    /// `max_terms` term nodes, so that a recursion whose arguments grow
+    /// without end is an error) and computes the steps of every call: every
+    /// error of the specification (undefined or unguarded calls, wrong
+    /// arities, a role talking to itself) is found here, and every role and
+    /// type name is numbered, in one order that does not depend on how the
+    /// state space is explored. Returns the channels `(from, to)` that some
+    /// action uses.
+    fn unfold_all(&mut self, main: u32, max_terms: usize) -> Result<Vec<(u32, u32)>, Error> {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut stack = vec![main];
+        let mut calls = Vec::new();
+        let mut channels: Vec<(u32, u32)> = Vec::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if self.nodes.len() > max_terms {
+                return Err(Error::StateBound {
+                    limit: max_terms,
+                    what: "specification terms (unfolded calls)",
+                });
+            }
+            match self.nodes[t as usize].clone() {
+                Node::Nil | Node::Stop => {}
+                Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => channels.push((l.from, l.to)),
+                Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => stack.extend([b, a]),
+                Node::Star(a) => stack.push(a),
+                Node::Call(..) => {
+                    calls.push(t);
+                    stack.push(self.unfold(t)?);
+                }
+            }
+        }
+        for &c in &calls {
+            self.steps(c)?;
+            self.nullable(c)?;
+        }
+        channels.sort_unstable();
+        channels.dedup();
+        Ok(channels)
+    }
+}
+
+/// Checks `spec` and makes its [`OnTheFly`] LTS (see
+/// [`Terms::unfold_all`] for what is checked).
+pub(crate) fn on_the_fly(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
+    let mut terms = Terms::new(spec);
+    let main = terms.intern(&spec.main)?;
+    let channels = terms.unfold_all(main, max_terms)?;
+    let roles = terms.names.roles.clone();
+    let types = terms.names.types.clone();
+    let mut per_role = vec![Vec::new(); roles.len()];
+    for (from, to) in channels {
+        per_role[from as usize].push(to as usize);
+    }
+    let mut graph = Graph {
+        terms,
+        globals: Vec::new(),
+        global_ids: HashMap::new(),
+        states: Vec::new(),
+        singleton: Vec::new(),
+        set_ids: HashMap::new(),
+    };
+    let initial = graph.global_id(Global {
+        term: main,
+        chans: Box::new([]),
+    });
+    graph.state_id(vec![initial]);
+    Ok(OnTheFly {
+        roles,
+        types,
+        channels: per_role,
+        graph: Mutex::new(graph),
+    })
 }

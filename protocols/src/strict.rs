@@ -18,6 +18,11 @@
 //! - [`is_finished`](engine::Protocol::is_finished)`(r)`: no message is in
 //!   transit to `r` and no action of `r` is reachable in the LTS.
 //!
+//! The LTS is either compiled whole ([`Strict::new`], [`Strict::from_spec`])
+//! or computed on demand from the specification
+//! ([`Strict::on_the_fly`]): the object is the same, only when a global
+//! state is computed differs.
+//!
 //! Messages go by [`Message::type_name`]: the dummies of a check are
 //! `Message::named(type, ())`. Clone is an `Arc` bump, the state number
 //! and the (usually tiny) vector of messages in transit. Real threads share
@@ -42,6 +47,7 @@ use std::sync::Arc;
 
 use engine::{Message, Protocol, Refused, RoleId};
 
+use crate::compile::OnTheFly;
 use crate::lts::{Action, Label, Lts, NO_TYPE};
 use crate::spec::DEFAULT_MAX_STATES;
 use crate::{Error, Spec};
@@ -49,11 +55,80 @@ use crate::{Error, Spec};
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]
 pub struct Strict {
-    lts: Arc<Lts>,
+    lts: Graph,
     state: u32,
     /// `(from, to, message)` sorted by channel, FIFO within a channel.
     in_transit: Vec<(u32, u32, Message)>,
 }
+
+/// The global LTS an object runs: compiled in full, or computed on demand.
+#[derive(Clone)]
+enum Graph {
+    Compiled(Arc<Lts>),
+    OnTheFly(Arc<OnTheFly>),
+}
+
+impl Graph {
+    fn roles(&self) -> &[String] {
+        match self {
+            Graph::Compiled(l) => l.roles(),
+            Graph::OnTheFly(l) => l.roles(),
+        }
+    }
+
+    fn type_names(&self) -> &[String] {
+        match self {
+            Graph::Compiled(l) => l.type_names(),
+            Graph::OnTheFly(l) => l.type_names(),
+        }
+    }
+
+    fn type_id(&self, name: &str) -> Option<u32> {
+        match self {
+            Graph::Compiled(l) => l.type_id(name),
+            Graph::OnTheFly(l) => l.type_id(name),
+        }
+    }
+
+    fn channels_from(&self, role: usize) -> Vec<usize> {
+        match self {
+            Graph::Compiled(l) => l.channels_from(role),
+            Graph::OnTheFly(l) => l.channels_from(role),
+        }
+    }
+
+    fn is_final(&self, state: u32) -> bool {
+        match self {
+            Graph::Compiled(l) => l.is_final(state),
+            Graph::OnTheFly(l) => l.is_final(state),
+        }
+    }
+
+    fn next(&self, state: u32, label: Label) -> Option<u32> {
+        match self {
+            Graph::Compiled(l) => {
+                let edges = l.transitions(state);
+                let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
+                Some(edges[i].1)
+            }
+            Graph::OnTheFly(l) => l.next(state, label),
+        }
+    }
+
+    /// Calls `f` with the transitions of `state`.
+    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
+        match self {
+            Graph::Compiled(l) => f(l.transitions(state)),
+            Graph::OnTheFly(l) => f(&l.transitions(state)),
+        }
+    }
+}
+
+/// How many states [`Strict::is_finished`](engine::Protocol::is_finished)
+/// explores of an object built [on the fly](Strict::on_the_fly) before it
+/// gives up and answers "not finished" (the safe answer for a deadlock
+/// report: the role is listed as waiting).
+const FINISHED_SEARCH_LIMIT: usize = 100_000;
 
 impl Strict {
     /// The object in the initial state of `lts`, determinised first if it
@@ -72,7 +147,7 @@ impl Strict {
         let lts = deterministic(lts.into())?;
         Ok(Strict {
             state: lts.initial(),
-            lts,
+            lts: Graph::Compiled(lts),
             in_transit: Vec::new(),
         })
     }
@@ -82,14 +157,72 @@ impl Strict {
         Strict::try_new(spec.compile()?)
     }
 
-    /// The (deterministic) LTS this object runs.
-    pub fn lts(&self) -> &Arc<Lts> {
-        &self.lts
+    /// The strict object of `spec` without compiling its LTS first: each
+    /// global state is computed the first time a run (or the model checker)
+    /// reaches it, and kept for every clone of the object.
+    ///
+    /// Use it for specifications whose LTS is too large to compile whole
+    /// but whose runs visit few of its states: many workers in parallel
+    /// (`par_every`), each a few steps long, have a number of global states
+    /// exponential in the number of workers, of which a real run of the
+    /// program meets a handful per round. Its behaviour is exactly that of
+    /// [`Strict::from_spec`]'s object (the same traces, refusals and final
+    /// states); errors in the specification (undefined or unguarded calls,
+    /// a role talking to itself) are found here, as by
+    /// [`Spec::compile`]. The states it has met stay in memory as long as
+    /// the object or a clone of it lives.
+    ///
+    /// ```
+    /// use engine::{Message, Protocol};
+    /// use protocols::spec::{msg, par_every, seq, Role, Spec};
+    /// // 20 workers, each gets a job and replies, all in parallel: 5^20
+    /// // global states, far too many to compile.
+    /// let jobs = par_every(0..20, |i| {
+    ///     let w = Role::indexed("worker", i);
+    ///     seq([msg("Job", "boss", w.clone()), msg("Done", w, "boss")])
+    /// });
+    /// let spec = Spec::new("jobs", jobs).roles(["boss", "worker_0_", "worker_1_"]);
+    /// let mut p = protocols::Strict::on_the_fly(&spec).unwrap();
+    /// let (boss, w1) = (0, 2);
+    /// p.try_send(boss, w1, Message::named("Job", ())).unwrap();
+    /// p.try_recv(w1, None).unwrap();
+    /// assert!(p.try_send(w1, boss, Message::named("Done", ())).is_ok());
+    /// assert!(p.try_send(w1, boss, Message::named("Done", ())).is_err());
+    /// assert_eq!(p.num_states(), 4); // of 5^20
+    /// ```
+    pub fn on_the_fly(spec: &Spec) -> Result<Strict, Error> {
+        let graph = crate::compile::on_the_fly(spec, crate::compile::MAX_TERMS)?;
+        Ok(Strict {
+            state: 0,
+            lts: Graph::OnTheFly(Arc::new(graph)),
+            in_transit: Vec::new(),
+        })
     }
 
-    /// The current LTS state.
+    /// The (deterministic) LTS this object runs; `None` for an object
+    /// built [on the fly](Strict::on_the_fly).
+    pub fn lts(&self) -> Option<&Arc<Lts>> {
+        match &self.lts {
+            Graph::Compiled(l) => Some(l),
+            Graph::OnTheFly(_) => None,
+        }
+    }
+
+    /// The current LTS state (for an object built
+    /// [on the fly](Strict::on_the_fly): states are numbered in the order
+    /// they were first reached).
     pub fn state(&self) -> u32 {
         self.state
+    }
+
+    /// The number of LTS states: all of them for a compiled LTS; for an
+    /// object built [on the fly](Strict::on_the_fly), those computed so far
+    /// (by this object and all its clones).
+    pub fn num_states(&self) -> usize {
+        match &self.lts {
+            Graph::Compiled(l) => l.num_states(),
+            Graph::OnTheFly(l) => l.num_states(),
+        }
     }
 
     /// The messages in transit as `(from, to, message)`, sorted by channel.
@@ -98,21 +231,17 @@ impl Strict {
     }
 
     fn step(&mut self, label: Label) -> bool {
-        let edges = self.lts.transitions(self.state);
-        match edges.binary_search_by(|(l, _)| l.cmp(&label)) {
-            Ok(i) => {
-                self.state = edges[i].1;
+        match self.lts.next(self.state, label) {
+            Some(next) => {
+                self.state = next;
                 true
             }
-            Err(_) => false,
+            None => false,
         }
     }
 
     fn enabled(&self, label: Label) -> bool {
-        self.lts
-            .transitions(self.state)
-            .binary_search_by(|(l, _)| l.cmp(&label))
-            .is_ok()
+        self.lts.next(self.state, label).is_some()
     }
 
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
@@ -216,23 +345,31 @@ impl Protocol for Strict {
 
     /// No message is in transit to `role` and no action of `role` is
     /// reachable in the LTS (computed on demand: the engine asks only when
-    /// it reports a deadlock).
+    /// it reports a deadlock). On an object built
+    /// [on the fly](Strict::on_the_fly), a search that would visit more
+    /// than 100,000 states answers `false`.
     fn is_finished(&self, role: RoleId) -> bool {
         let r = role as u32;
         if self.in_transit.iter().any(|&(_, t, _)| t == r) {
             return false;
         }
-        let mut seen = vec![false; self.lts.num_states()];
+        let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
         let mut stack = vec![self.state];
-        seen[self.state as usize] = true;
         while let Some(s) = stack.pop() {
-            for &(l, t) in self.lts.transitions(s) {
-                if l.actor() == r {
-                    return false;
+            let acts = self.lts.with_transitions(s, |edges| {
+                if edges.iter().any(|(l, _)| l.actor() == r) {
+                    return true;
                 }
-                if !std::mem::replace(&mut seen[t as usize], true) {
-                    stack.push(t);
-                }
+                stack.extend(
+                    edges
+                        .iter()
+                        .filter(|(_, t)| seen.insert(*t))
+                        .map(|&(_, t)| t),
+                );
+                false
+            });
+            if acts || seen.len() > FINISHED_SEARCH_LIMIT {
+                return false;
             }
         }
         true
@@ -258,7 +395,12 @@ impl PartialEq for Strict {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
             && self.in_transit == other.in_transit
-            && (Arc::ptr_eq(&self.lts, &other.lts) || self.lts == other.lts)
+            && match (&self.lts, &other.lts) {
+                (Graph::Compiled(a), Graph::Compiled(b)) => Arc::ptr_eq(a, b) || a == b,
+                // State numbers are only comparable within one graph.
+                (Graph::OnTheFly(a), Graph::OnTheFly(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
     }
 }
 impl Eq for Strict {}

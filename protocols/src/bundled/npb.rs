@@ -18,13 +18,25 @@
 //!   `resid_i_`, four kinds of batches, Exit/Done per `i` in the order
 //!   interp, psinv, rprj, resid, then the closes per kind.
 //!
+//! These are Prut4j's protocols: every round is one global order (the
+//! master sends to worker 0, worker 0 takes it, the master sends to worker
+//! 1, …, worker 0 replies, the master takes it, worker 1 replies, …), and
+//! the [strict](crate::Strict) object enforces exactly that order, so a
+//! worker that finishes early waits for its turn to reply. [`cg_concurrent`]
+//! and [`is_concurrent`] are the same computations with the workers
+//! concurrent, as a master/worker program runs them: within a round each
+//! worker takes its item and replies whenever it is ready. Their LTS has
+//! 5^k states per round (each worker at one of five points), too many to
+//! compile for many workers; run them with [`Strict::on_the_fly`], which
+//! computes only the states a run meets.
+//!
 //! ```
 //! use engine::Protocol;
 //! let cg = protocols::npb::cg_strict(2);
 //! assert_eq!(cg.roles(), ["master", "worker_0_", "worker_1_"]);
 //! ```
 
-use crate::spec::{alt, cat_every, close, msg, seq, Role, Spec, Term};
+use crate::spec::{alt, cat_every, close, msg, par, par_every, seq, Role, Spec, Term};
 use crate::{Liberal, Strict};
 
 fn batch(kind: &str, ty: &str, k: usize) -> Term {
@@ -101,6 +113,52 @@ pub fn mg(k: usize) -> Spec {
         ],
         k,
     )
+}
+
+/// A master and `k` workers with concurrent rounds: each round, every
+/// worker gets one `ty` from the master and replies `DoneMessage`, the
+/// workers' exchanges interleaved in any order; then an `ExitMessage` /
+/// `DoneMessage` exchange with every worker, likewise concurrent; then the
+/// master closes its channels (in index order) while the workers close
+/// theirs.
+fn concurrent_master_workers(name: &str, ty: &str, k: usize) -> Spec {
+    let exchange = |ty: &str, i: usize| {
+        let w = Role::indexed("worker", i);
+        seq([
+            msg(ty, "master", w.clone()),
+            msg("DoneMessage", w, "master"),
+        ])
+    };
+    let rounds = par_every(0..k, |i| exchange(ty, i)).star();
+    let exits = par_every(0..k, |i| exchange("ExitMessage", i));
+    let closes = par([
+        cat_every(0..k, |i| close("master", Role::indexed("worker", i))),
+        par_every(0..k, |i| close(Role::indexed("worker", i), "master")),
+    ]);
+    let mut roles = vec![Role::new("master")];
+    roles.extend(super::indexed("worker", k));
+    Spec::new(format!("{name}:{k}"), seq([rounds, exits, closes]))
+        .roles(roles)
+        .types([ty, "DoneMessage", "ExitMessage"])
+}
+
+/// NPB CG for `k ≥ 1` workers, the workers concurrent within a round (see
+/// the [module docs](self)).
+///
+/// ```
+/// use engine::Protocol;
+/// // 5^16 states per round: far too many to compile, so on the fly.
+/// let cg = protocols::Strict::on_the_fly(&protocols::npb::cg_concurrent(16)).unwrap();
+/// assert_eq!(cg.roles().len(), 17);
+/// ```
+pub fn cg_concurrent(k: usize) -> Spec {
+    concurrent_master_workers("npb-cg-concurrent", "CGMessage", k)
+}
+
+/// NPB IS for `k ≥ 1` workers, the workers concurrent within a round (see
+/// the [module docs](self)).
+pub fn is_concurrent(k: usize) -> Spec {
+    concurrent_master_workers("npb-is-concurrent", "RankMessage", k)
 }
 
 /// Strict object of [`cg`].

@@ -680,6 +680,14 @@ impl<P: Protocol> Explorer<P> {
                                 .into(),
                         });
                     }
+                    if !(original.may_recv(role, Some(from)) && original.may_recv(role, None)) {
+                        return Err(ProbeError::Contract {
+                            letter: l,
+                            detail: "it succeeded, but the object's may_recv() said that it \
+                                     would be refused"
+                                .into(),
+                        });
+                    }
                     let path = msg.type_path().to_string();
                     self.check_success(p, scratch, l, move |o| {
                         matches!(o.try_recv(role, Some(from)), Ok((s, m)) if s == from && m.type_path() == path)

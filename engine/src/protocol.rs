@@ -74,6 +74,20 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         Err(Refused(()))
     }
 
+    /// A hint for the blocking API: `false` promises that `try_recv(role,
+    /// from)` would be refused now (typically: no message for `role`, from
+    /// `from` if named, is in transit), so a waiting receive need not be
+    /// tried again until this changes. `true`, the default, promises
+    /// nothing. A session re-tries every waiting operation after every
+    /// change of the object; with many threads waiting to receive, this
+    /// hint spares most of those tries. The determinism check verifies it:
+    /// a receive that succeeds where the hint said `false` is reported as a
+    /// contract violation.
+    fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        let _ = (role, from);
+        true
+    }
+
     /// Whether the protocol has ended normally. Consulted only in states in
     /// which no action is enabled: such a state is *terminated* if this says
     /// so and *deadlocked* otherwise.

@@ -165,24 +165,37 @@ fn a_wrong_topology_hint_is_caught_by_the_determinism_check() {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct WrongDirection(Flaky);
 
+/// a sends to b, one message at a time, through `WrongTopology`'s
+/// operations (the objects with wrong hints below add only the hint).
+macro_rules! a_sends_to_b {
+    () => {
+        fn roles(&self) -> Vec<String> {
+            vec!["a".into(), "b".into()]
+        }
+        fn try_send(
+            &mut self,
+            role: RoleId,
+            to: RoleId,
+            msg: Message,
+        ) -> Result<(), Refused<Message>> {
+            WrongTopology(self.0.clone())
+                .try_send(role, to, msg)
+                .inspect(|_| self.0.sent = true)
+        }
+        fn try_recv(
+            &mut self,
+            role: RoleId,
+            from: Option<RoleId>,
+        ) -> Result<(RoleId, Message), Refused> {
+            WrongTopology(self.0.clone())
+                .try_recv(role, from)
+                .inspect(|_| self.0.sent = false)
+        }
+    };
+}
+
 impl Protocol for WrongDirection {
-    fn roles(&self) -> Vec<String> {
-        vec!["a".into(), "b".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        WrongTopology(self.0.clone())
-            .try_send(role, to, msg)
-            .inspect(|_| self.0.sent = true)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        WrongTopology(self.0.clone())
-            .try_recv(role, from)
-            .inspect(|_| self.0.sent = false)
-    }
+    a_sends_to_b!();
     fn peers(&self, _: RoleId) -> Option<Vec<RoleId>> {
         None
     }
@@ -194,4 +207,32 @@ impl Protocol for WrongDirection {
 #[test]
 fn a_wrong_direction_in_sends_to_is_caught_by_the_determinism_check() {
     a_wrong_hint_is_caught(WrongDirection(Flaky { sent: false }));
+}
+
+/// Promises with `may_recv` that b's receive would be refused, while it
+/// succeeds: a session would skip b's waiting receive and could report a
+/// deadlock that is none.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct WrongRecvHint(Flaky);
+
+impl Protocol for WrongRecvHint {
+    a_sends_to_b!();
+    fn may_recv(&self, _: RoleId, from: Option<RoleId>) -> bool {
+        from.is_none() // wrong when the sender is named
+    }
+}
+
+#[test]
+fn a_wrong_receive_hint_is_caught_by_the_determinism_check() {
+    let r = Checker::new().determinism_check(true).check(
+        r#"G F "b RECV *""#,
+        WrongRecvHint(Flaky { sent: false }),
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Contract { .. }) => {
+            assert!(e.to_string().contains("may_recv() said"), "{e}")
+        }
+        other => panic!("expected a contract error, got {other:?}"),
+    }
 }

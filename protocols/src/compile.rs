@@ -299,6 +299,22 @@ impl Terms {
         ))
     }
 
+    /// `f` of the body of the call `t`. Meeting `t` again inside (before
+    /// the computation returns) means that `t` can reach a call of itself
+    /// before any action: the recursion is unguarded.
+    fn through_call<R>(
+        &mut self,
+        t: u32,
+        f: impl FnOnce(&mut Terms, u32) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        if !self.in_progress.insert(t) {
+            return Err(self.unguarded(t));
+        }
+        let r = self.unfold(t).and_then(|body| f(self, body));
+        self.in_progress.remove(&t);
+        r
+    }
+
     fn nullable(&mut self, t: u32) -> Result<bool, Error> {
         if let Some(n) = self.nullable[t as usize] {
             return Ok(n);
@@ -308,15 +324,7 @@ impl Terms {
             Node::Stop | Node::Act(_) | Node::SyncSend(_) | Node::Urgent(_) => false,
             Node::Seq(a, b) | Node::Par(a, b) => self.nullable(a)? && self.nullable(b)?,
             Node::Alt(a, b) => self.nullable(a)? || self.nullable(b)?,
-            Node::Call(..) => {
-                if !self.in_progress.insert(t) {
-                    return Err(self.unguarded(t));
-                }
-                let b = self.unfold(t)?;
-                let n = self.nullable(b);
-                self.in_progress.remove(&t);
-                n?
-            }
+            Node::Call(..) => self.through_call(t, Terms::nullable)?,
         };
         self.nullable[t as usize] = Some(n);
         Ok(n)
@@ -372,15 +380,7 @@ impl Terms {
                     out.push((l, r));
                 }
             }
-            Node::Call(..) => {
-                if !self.in_progress.insert(t) {
-                    return Err(self.unguarded(t));
-                }
-                let b = self.unfold(t)?;
-                let s = self.steps(b);
-                self.in_progress.remove(&t);
-                out.extend(s?.iter().copied());
-            }
+            Node::Call(..) => out.extend(self.through_call(t, Terms::steps)?.iter().copied()),
         }
         out.sort_unstable();
         out.dedup();
@@ -425,15 +425,7 @@ impl Terms {
                 }
             }
             Node::Star(a) => out.extend_from_slice(&self.firsts(a)?),
-            Node::Call(..) => {
-                if !self.in_progress.insert(t) {
-                    return Err(self.unguarded(t));
-                }
-                let b = self.unfold(t)?;
-                let f = self.firsts(b);
-                self.in_progress.remove(&t);
-                out.extend_from_slice(&f?);
-            }
+            Node::Call(..) => out.extend_from_slice(&self.through_call(t, Terms::firsts)?),
         }
         out.sort_unstable();
         out.dedup();
@@ -492,15 +484,7 @@ impl Terms {
                 }
             }
             Node::Star(a) => self.step_by_then(a, l, out, |terms, a2| terms.seq(a2, t))?,
-            Node::Call(..) => {
-                if !self.in_progress.insert(t) {
-                    return Err(self.unguarded(t));
-                }
-                let b = self.unfold(t)?;
-                let r = self.step_by(b, l, out);
-                self.in_progress.remove(&t);
-                r?;
-            }
+            Node::Call(..) => self.through_call(t, |terms, b| terms.step_by(b, l, out))?,
         }
         Ok(())
     }

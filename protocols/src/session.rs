@@ -73,7 +73,11 @@
 //!   every live endpoint is registered as waiting (a thread between
 //!   operations, or one whose operation was completed by a hand-off but has
 //!   not woken yet, counts as running and prevents the decision); and each
-//!   waiter's operation was refused on the object exactly as it is now.
+//!   waiter's operation was refused on the object exactly as it is now
+//!   (or, for a receive, the object promised by
+//!   [`may_recv`](engine::Protocol::may_recv) that it would be: the session
+//!   takes that promise instead of a try, which the determinism check of
+//!   the model checker holds the object to).
 //! - In a [`SplitSession`] there is no common lock; each role has a status
 //!   word: *running*, *dead*, or *waiting at epoch E*. A thread sets its
 //!   status to running before it tries anything, reads the epoch *before*

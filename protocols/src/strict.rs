@@ -244,6 +244,31 @@ impl Strict {
         self.lts.next(self.state, label).is_some()
     }
 
+    /// Takes the receive of the message at `in_transit[i]` in the LTS, if
+    /// it is enabled (the message stays where it is).
+    fn step_recv(&mut self, i: usize) -> bool {
+        let (from, to, ref m) = self.in_transit[i];
+        self.lts.type_id(m.type_name()).is_some_and(|ty| {
+            self.step(Label {
+                action: Action::Recv,
+                ty,
+                from,
+                to,
+            })
+        })
+    }
+
+    /// Where the first message in the channel `from` → `to` is, if any.
+    fn head(&self, from: u32, to: u32) -> Option<usize> {
+        let i = self
+            .in_transit
+            .partition_point(|&(f, t, _)| (f, t) < (from, to));
+        self.in_transit
+            .get(i)
+            .is_some_and(|&(f, t, _)| (f, t) == (from, to))
+            .then_some(i)
+    }
+
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
         let n = self.lts.roles().len();
         a < n && b < n && a != b
@@ -301,27 +326,23 @@ impl Protocol for Strict {
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
         let me = role as u32;
-        let mut prev: Option<u32> = None;
-        for i in 0..self.in_transit.len() {
-            let (f, t, ref m) = self.in_transit[i];
-            if t != me || prev == Some(f) || from.is_some_and(|p| p as u32 != f) {
-                continue;
-            }
-            prev = Some(f); // only the head of each channel
-            let Some(ty) = self.lts.type_id(m.type_name()) else {
-                continue;
-            };
-            if self.step(Label {
-                action: Action::Recv,
-                ty,
-                from: f,
-                to: me,
-            }) {
+        let taken = match from {
+            Some(p) => self.head(p as u32, me).filter(|&i| self.step_recv(i)),
+            // The head of each channel to `me`, in sender order.
+            None => (0..self.in_transit.len()).find(|&i| {
+                let (f, t, _) = self.in_transit[i];
+                t == me
+                    && (i == 0 || self.in_transit[i - 1].0 != f || self.in_transit[i - 1].1 != t)
+                    && self.step_recv(i)
+            }),
+        };
+        match taken {
+            Some(i) => {
                 let (f, _, m) = self.in_transit.remove(i);
-                return Ok((f as RoleId, m));
+                Ok((f as RoleId, m))
             }
+            None => Err(Refused(())),
         }
-        Err(Refused(()))
     }
 
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
@@ -336,6 +357,15 @@ impl Protocol for Strict {
             Ok(())
         } else {
             Err(Refused(()))
+        }
+    }
+
+    /// `false` when no message to `role` (from `from`, if named) is in
+    /// transit.
+    fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        match from {
+            Some(p) => self.head(p as u32, role as u32).is_some(),
+            None => self.in_transit.iter().any(|&(_, t, _)| t as usize == role),
         }
     }
 

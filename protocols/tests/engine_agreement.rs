@@ -4,15 +4,10 @@
 //!   `rock-paper-scissors`, see `liberal_differs.rs`);
 //! - a per-protocol property of the published case studies.
 
-use engine::{Message, Protocol};
-use protocols::{bundled, Liberal, Strict};
+mod common;
 
-fn dummies<P: Protocol>(p: &P) -> Vec<Message> {
-    p.type_names()
-        .iter()
-        .map(|t| Message::named(t, ()))
-        .collect()
-}
+use common::dummies;
+use protocols::{bundled, Liberal, Strict};
 
 fn both(name: &str) -> (Strict, Liberal) {
     let lts = bundled::by_name(name).unwrap();
@@ -22,10 +17,7 @@ fn both(name: &str) -> (Strict, Liberal) {
 #[test]
 fn deadlock_freedom_agrees() {
     for p in bundled::list() {
-        let name = match &p.param {
-            Some(q) => format!("{}:{}", p.name, q.default.min(3)),
-            None => p.name.to_string(),
-        };
+        let name = common::small_instance(&p, 3);
         let (s, l) = both(&name);
         let d = dummies(&s);
         engine::check(r#"G !"DEADLOCK""#, s, d.clone());

@@ -96,10 +96,7 @@ fn topology_covers(on_the_fly: &Strict, compiled: &Strict) -> Result<(), String>
 #[test]
 fn every_bundled_protocol_is_the_same_on_the_fly() {
     for info in bundled::list() {
-        let name = match &info.param {
-            Some(p) => format!("{}:{}", info.name, p.default.min(3)),
-            None => info.name.to_string(),
-        };
+        let name = common::small_instance(&info, 3);
         let spec = bundled::spec_by_name(&name).unwrap();
         let compiled = Strict::from_spec(&spec).unwrap();
         let lazy = Strict::on_the_fly(&spec).unwrap();

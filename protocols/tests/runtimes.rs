@@ -17,10 +17,7 @@ use protocols::{bundled, Liberal, Strict};
 fn instances() -> Vec<String> {
     bundled::list()
         .iter()
-        .map(|p| match p.param {
-            Some(ref q) => format!("{}:{}", p.name, q.default.min(3)),
-            None => p.name.to_string(),
-        })
+        .map(|p| common::small_instance(p, 3))
         .collect()
 }
 

@@ -379,8 +379,22 @@ impl<P: Protocol> Inner<P> {
         loop {
             let mut progressed = false;
             for w in 0..self.slots.len() {
-                if !matches!(self.slots[w], Slot::Waiting { .. }) {
-                    continue;
+                match &self.slots[w] {
+                    // The object promises a refusal (`Protocol::may_recv`):
+                    // as good as a try at this epoch, and much cheaper when
+                    // many threads wait to receive.
+                    Slot::Waiting {
+                        op: Op::Recv { from },
+                        ..
+                    } if !self.object.may_recv(w, *from) => {
+                        let epoch = self.epoch;
+                        if let Slot::Waiting { epoch: refused, .. } = &mut self.slots[w] {
+                            *refused = epoch;
+                        }
+                        continue;
+                    }
+                    Slot::Waiting { .. } => {}
+                    _ => continue,
                 }
                 let Slot::Waiting { op, .. } = std::mem::replace(&mut self.slots[w], Slot::Running)
                 else {

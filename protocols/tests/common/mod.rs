@@ -9,6 +9,16 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use engine::{Message, Protocol};
 use protocols::lts::Lts;
 
+/// `"name"` or `"name:k"` of a bundled protocol, with its parameter (if
+/// any) at its default but at most `max`: instances small enough to
+/// explore whole.
+pub fn small_instance(p: &protocols::bundled::BundledInfo, max: usize) -> String {
+    match &p.param {
+        Some(q) => format!("{}:{}", p.name, q.default.min(max)),
+        None => p.name.to_string(),
+    }
+}
+
 /// One dummy message per type name, as a check uses.
 pub fn dummies<P: Protocol>(p: &P) -> Vec<Message> {
     p.type_names()
@@ -40,6 +50,10 @@ pub fn successors<P: Protocol>(p: &P, dummies: &[Message]) -> Vec<(String, P)> {
             match c.try_recv(r, Some(q)) {
                 Ok((from, m)) => {
                     assert_eq!(from, q);
+                    assert!(
+                        p.may_recv(r, Some(q)) && p.may_recv(r, None),
+                        "may_recv promised a refusal, but the receive succeeded"
+                    );
                     out.push((format!("?({},{},{})", m.type_name(), roles[q], roles[r]), c));
                 }
                 Err(_) => assert!(&c == p, "a refused receive changed the object"),

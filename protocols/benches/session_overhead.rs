@@ -361,17 +361,26 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     if let Some(i) = args.iter().position(|a| a == "--only") {
         // `--only is 16 liberal`: one cell, one version, for a profiler.
-        let kernel = if args[i + 1] == "cg" {
-            Kernel::Cg
-        } else {
-            Kernel::Is
+        let usage = "usage: --only cg|is WORKERS hand|strict|liberal|concurrent";
+        let arg = |j: usize| args.get(i + j).map(String::as_str).unwrap_or("");
+        let kernel = match arg(1) {
+            "cg" => Kernel::Cg,
+            "is" => Kernel::Is,
+            other => panic!("unknown kernel `{other}`; {usage}"),
         };
-        let k: usize = args[i + 2].parse().expect("a number of workers");
-        let v = match args[i + 3].as_str() {
+        let k: usize = match arg(2).parse() {
+            Ok(k) if k >= 1 => k,
+            _ => panic!(
+                "`{}` is not a number of workers (at least 1); {usage}",
+                arg(2)
+            ),
+        };
+        let v = match arg(3) {
             "hand" => Version::Hand,
             "strict" => Version::Strict,
+            "liberal" => Version::Liberal,
             "concurrent" => Version::Concurrent,
-            _ => Version::Liberal,
+            other => panic!("unknown version `{other}`; {usage}"),
         };
         let p = Problem::new(kernel, if kernel == Kernel::Cg { 60 } else { 1500 });
         for _ in 0..5 {

@@ -72,6 +72,10 @@ struct Terms {
     /// Calls whose steps or nullability are being computed: meeting one
     /// again means the recursion is unguarded.
     in_progress: HashSet<u32>,
+    /// `step_by` of call nodes, by label: a call can be reached along many
+    /// paths of the term graph (`X(i) = X(i+1) X(i+1)`), and without this a
+    /// step could take time exponential in the nesting of calls.
+    call_steps: HashMap<(u32, Label), Box<[u32]>>,
     names: LtsBuilder,
 }
 
@@ -89,6 +93,7 @@ impl Terms {
             masks: Vec::new(),
             unfolded: HashMap::new(),
             in_progress: HashSet::new(),
+            call_steps: HashMap::new(),
             names: LtsBuilder::new(spec.roles.clone(), spec.types.clone()),
         };
         assert_eq!(t.mk(Node::Nil), NIL);
@@ -484,7 +489,16 @@ impl Terms {
                 }
             }
             Node::Star(a) => self.step_by_then(a, l, out, |terms, a2| terms.seq(a2, t))?,
-            Node::Call(..) => self.through_call(t, |terms, b| terms.step_by(b, l, out))?,
+            Node::Call(..) => {
+                if !self.call_steps.contains_key(&(t, l)) {
+                    let mut residuals = Vec::new();
+                    self.through_call(t, |terms, b| terms.step_by(b, l, &mut residuals))?;
+                    residuals.sort_unstable();
+                    residuals.dedup();
+                    self.call_steps.insert((t, l), residuals.into());
+                }
+                out.extend_from_slice(&self.call_steps[&(t, l)]);
+            }
         }
         Ok(())
     }
@@ -700,9 +714,9 @@ impl OnTheFly {
     }
 
     fn lock(&self) -> MutexGuard<'_, Graph> {
-        // Only a broken invariant panics under this lock, and a `Graph` is
-        // consistent between its statements: going on after such a panic is
-        // safe.
+        // Only a broken invariant (a bug) panics under this lock; the
+        // panic then reaches whoever made the step, and later steps go on
+        // from the graph as it was left (at worst they panic the same way).
         self.graph
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

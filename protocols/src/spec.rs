@@ -36,6 +36,11 @@
 //!   (one or more), `?` (zero or one) as usual; a named call unfolds to the
 //!   body of its definition (recursion must be guarded: a call may not be
 //!   reached again before some action is taken, or compilation fails).
+//!   Every call the main term can reach in the text is unfolded and
+//!   checked before any state is built, also where no run gets to it, and
+//!   roles and types are numbered in that walk's order (declared ones
+//!   first); so a compiled and an [on-the-fly](crate::Strict::on_the_fly)
+//!   object of one specification have the same names and the same errors.
 //! - quantifiers expand eagerly over the (finite) index collection: they
 //!   are ordinary Rust functions.
 //!

@@ -398,7 +398,9 @@ impl Protocol for Strict {
                 );
                 false
             });
-            if acts || seen.len() > FINISHED_SEARCH_LIMIT {
+            let too_far =
+                matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT;
+            if acts || too_far {
                 return false;
             }
         }

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 use engine::{Checker, Limit, Message, Protocol, Verdict};
 use proptest::prelude::*;
 use protocols::session::Session;
-use protocols::spec::{call, msg, par_every, seq, Role, Spec};
+use protocols::spec::{call, msg, par, par_every, seq, Role, Spec};
 use protocols::{bundled, npb, Error, Strict};
 
 /// Explores `a` and `b` side by side, by the same probes, up to `limit`
@@ -155,6 +155,27 @@ fn runaway_recursion_is_an_error() {
         Err(Error::StateBound { what, .. }) => assert!(what.contains("terms"), "{what}"),
         other => panic!("expected a state bound, got {:?}", other.map(|_| ())),
     }
+}
+
+/// A call reached along 2^40 paths of the term graph (each `X(i)` is two
+/// copies of `X(i + 1)` in parallel: 2^40 messages in all): a step must
+/// take time linear in the nesting, not exponential.
+#[test]
+fn shared_calls_are_stepped_once() {
+    let spec = Spec::new("shared", call("X", [0])).define("X", 1, |a| match a[0] {
+        40 => msg("T", "a", "b"),
+        i => par([call("X", [i + 1]), call("X", [i + 1])]),
+    });
+    assert!(matches!(
+        spec.compile_bounded(10_000),
+        Err(Error::StateBound { .. })
+    ));
+    let mut p = Strict::on_the_fly(&spec).unwrap();
+    for _ in 0..3 {
+        p.try_send(0, 1, Message::named("T", ())).unwrap();
+        p.try_recv(1, Some(0)).unwrap();
+    }
+    assert!(!p.is_terminated(), "2^40 - 3 messages to go");
 }
 
 /// Every worker in parallel, each one exchange: 5^k global states.

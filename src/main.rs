@@ -15,7 +15,7 @@ USAGE:
         The bundled protocols, with their parameters, roles and message types.
     prust lts PROTOCOL [--format dot|aut|stats]
         The global LTS of PROTOCOL (a bundled name like token-star:4, or a .aut file).
-    prust check PROTOCOL [FORMULA...] [--runtime strict|liberal]
+    prust check PROTOCOL [FORMULA...] [--runtime strict|liberal|on-the-fly]
                 [--semantics stutter|omega] [--max-states N] [--timeout SECS]
         Check each FORMULA on PROTOCOL; one verdict per formula.
         Exit code: 0 all hold, 1 some violated, 2 some inconclusive, 3 error

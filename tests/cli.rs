@@ -154,13 +154,53 @@ fn check_typo_in_role_is_an_error_with_a_hint() {
 fn check_unknown_protocol_and_bad_options() {
     let o = prust(&["check", "token-stra:4", "G true"]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stderr(&o).contains("token-star"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `token-star`?"),
+        "{}",
+        stderr(&o)
+    );
     let o = prust(&["check", "chess", "G true", "--semantics", "lasso"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("stutter, omega"), "{}", stderr(&o));
     let o = prust(&["check", "chess"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("no formula"), "{}", stderr(&o));
+}
+
+/// Sixteen concurrent workers: 5^16 global states a round, too many to
+/// compile (the error says to build on the fly: see `on_the_fly.rs`),
+/// checked on the fly up to a limit (inconclusive, exit code 2, never
+/// "holds").
+#[test]
+fn check_on_the_fly_where_compiling_is_too_much() {
+    let f = r#"G !"DEADLOCK""#;
+    let o = prust(&[
+        "check",
+        "npb-is-concurrent:16",
+        f,
+        "--runtime",
+        "on-the-fly",
+        "--max-states",
+        "20000",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).contains("state limit"), "{}", stdout(&o));
+    // Where both can be built, both give the same verdicts.
+    let g = r#"G ("worker_1_ RECV <RankMessage>" -> F "worker_1_ SEND <DoneMessage>")"#;
+    let verdicts = |runtime| {
+        let o = prust(&["check", "npb-is-concurrent:3", f, g, "--runtime", runtime]);
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        stdout(&o)
+            .lines()
+            .filter(|l| l.starts_with("property"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts("on-the-fly"), verdicts("strict"));
+    // An .aut file is an LTS already: nothing to build on the fly.
+    let o = prust(&["check", "some/file.aut", f, "--runtime", "on-the-fly"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("--runtime strict"), "{}", stderr(&o));
 }
 
 #[test]

@@ -811,7 +811,7 @@ impl Terms {
             if self.nodes.len() > max_terms {
                 return Err(Error::StateBound {
                     limit: max_terms,
-                    what: "specification terms (unfolded calls)",
+                    what: crate::UNFOLDED,
                 });
             }
             match self.nodes[t as usize].clone() {

@@ -151,16 +151,36 @@ pub enum Error {
     Aut(AutError),
 }
 
+/// [`Error::StateBound`]'s `what` when unfolding a specification's calls
+/// creates too many terms.
+pub(crate) const UNFOLDED: &str = "unfolded specification";
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Error::StateBound { limit, what } if *what == UNFOLDED => write!(
+                f,
+                "the {what} has more than {limit} terms; does a recursion's argument grow without end?"
+            ),
             Error::StateBound { limit, what } => write!(
                 f,
-                "the {what} has more than {limit} states; raise the bound (--max-states) or use a smaller instance"
+                "the {what} has more than {limit} states; use a smaller instance{}",
+                if *what == "global LTS" {
+                    ", or build the strict object on the fly (Strict::on_the_fly; \
+                     prust check --runtime on-the-fly), which computes only the states \
+                     a run or a check reaches"
+                } else {
+                    ""
+                }
             ),
             Error::Spec(m) => write!(f, "bad specification: {m}"),
             Error::UnknownProtocol { name, known } => {
-                write!(f, "unknown protocol `{name}`; the bundled protocols are: {}", known.join(", "))
+                write!(f, "unknown protocol `{name}`")?;
+                let base = name.split(':').next().unwrap_or(name).trim();
+                if let Some(close) = engine::names::closest(base, known.iter().map(String::as_str)) {
+                    write!(f, "; did you mean `{close}`?")?;
+                }
+                write!(f, " The bundled protocols are: {}", known.join(", "))
             }
             Error::BadParameter { protocol, message } => write!(f, "{protocol}: {message}"),
             Error::Aut(e) => e.fmt(f),

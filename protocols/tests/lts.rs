@@ -263,7 +263,10 @@ fn registry_names_roles_and_types() {
 #[test]
 fn registry_errors() {
     let e = bundled::by_name("tokn-star").unwrap_err();
-    assert!(matches!(&e, Error::UnknownProtocol { known, .. } if known.len() == 20));
+    assert!(
+        matches!(&e, Error::UnknownProtocol { known, .. } if known.len() == bundled::names().len())
+    );
+    assert!(e.to_string().contains("did you mean `token-star`?"), "{e}");
     assert!(e.to_string().contains("token-star, token-binary-tree"));
     let e = bundled::by_name("token-star:x").unwrap_err().to_string();
     assert!(e.contains("`x` is not a number"), "{e}");

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use engine::{Checker, Message, Protocol, Semantics, Verdict};
-use protocols::{Liberal, Lts, Strict};
+use protocols::{Liberal, Strict};
 
 use super::args::{Args, Spec, UsageError};
 use super::{CmdResult, Failure};
@@ -29,7 +29,7 @@ const EXIT_ERROR: u8 = 3;
 pub fn run(raw: &[String]) -> CmdResult {
     let args = Args::parse(raw, &SPEC).map_err(usage)?;
     let runtime = args
-        .choice("--runtime", &["strict", "liberal"])
+        .choice("--runtime", &["strict", "liberal", "on-the-fly"])
         .map_err(usage)?;
     let semantics = match args
         .choice("--semantics", &["stutter", "omega"])
@@ -71,17 +71,23 @@ pub fn run(raw: &[String]) -> CmdResult {
         }
         [p, fs @ ..] => (p.as_str(), fs.iter().map(String::as_str).collect()),
     };
-    let lts = super::protocols::load(protocol, EXIT_ERROR)?;
     let runtime = runtime.unwrap_or("strict");
     let started = Instant::now();
     let codes = match runtime {
+        "on-the-fly" => {
+            let spec = super::protocols::load_spec(protocol, EXIT_ERROR)?;
+            let obj = Strict::on_the_fly(&spec).map_err(|e| coded(format!("error: {e}")))?;
+            check_all(&checker, obj, &formulas)
+        }
         "liberal" => {
-            let obj = Liberal::try_new(lts.clone()).map_err(|e| coded(format!("error: {e}")))?;
-            check_all(&checker, obj, &lts, &formulas)
+            let lts = super::protocols::load(protocol, EXIT_ERROR)?;
+            let obj = Liberal::try_new(lts).map_err(|e| coded(format!("error: {e}")))?;
+            check_all(&checker, obj, &formulas)
         }
         _ => {
-            let obj = Strict::try_new(lts.clone()).map_err(|e| coded(format!("error: {e}")))?;
-            check_all(&checker, obj, &lts, &formulas)
+            let lts = super::protocols::load(protocol, EXIT_ERROR)?;
+            let obj = Strict::try_new(lts).map_err(|e| coded(format!("error: {e}")))?;
+            check_all(&checker, obj, &formulas)
         }
     };
     // The most severe outcome decides the exit code (error > inconclusive >
@@ -110,8 +116,8 @@ pub fn run(raw: &[String]) -> CmdResult {
 
 /// Checks every formula on one object and prints a verdict for each;
 /// returns the exit code of each formula's outcome.
-fn check_all<P: Protocol>(checker: &Checker, obj: P, lts: &Lts, formulas: &[&str]) -> Vec<u8> {
-    let dummies: Vec<Message> = lts
+fn check_all<P: Protocol>(checker: &Checker, obj: P, formulas: &[&str]) -> Vec<u8> {
+    let dummies: Vec<Message> = obj
         .type_names()
         .iter()
         .map(|t| Message::named(t, ()))

@@ -12,20 +12,42 @@ use super::{CmdResult, Failure};
 /// Loads PROTOCOL: a path to an Aldebaran `.aut` file, or a bundled name
 /// with an optional parameter (`token-star:4`). Errors exit with `code`.
 pub fn load(protocol: &str, code: u8) -> Result<Lts, Failure> {
-    let looks_like_file = protocol.ends_with(".aut") || protocol.contains('/');
-    if looks_like_file {
+    if looks_like_file(protocol) {
         let path = Path::new(protocol);
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::Coded(format!("error: cannot read {protocol}: {e}"), code))?;
         return Lts::from_aut(&text)
             .map_err(|e| Failure::Coded(format!("error: {protocol}: {e}"), code));
     }
-    protocols::bundled::by_name(protocol).map_err(|e| {
-        Failure::Coded(
-            format!("error: {e}\n  hint: `prust list` shows the bundled protocols; a path ending in .aut reads an LTS"),
+    protocols::bundled::by_name(protocol).map_err(|e| unknown(e, code))
+}
+
+/// The specification of a bundled protocol (for objects built on the fly,
+/// which need one: an `.aut` file is an LTS already).
+pub fn load_spec(protocol: &str, code: u8) -> Result<protocols::Spec, Failure> {
+    if looks_like_file(protocol) {
+        return Err(Failure::Coded(
+            format!(
+                "error: {protocol} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification\n  hint: use --runtime strict (or liberal) for .aut files"
+            ),
             code,
-        )
-    })
+        ));
+    }
+    protocols::bundled::spec_by_name(protocol).map_err(|e| unknown(e, code))
+}
+
+fn looks_like_file(protocol: &str) -> bool {
+    protocol.ends_with(".aut") || protocol.contains('/')
+}
+
+fn unknown(e: protocols::Error, code: u8) -> Failure {
+    let hint = match e {
+        protocols::Error::UnknownProtocol { .. } => {
+            "\n  hint: `prust list` shows the bundled protocols; a path ending in .aut reads an LTS"
+        }
+        _ => "",
+    };
+    Failure::Coded(format!("error: {e}{hint}"), code)
 }
 
 pub fn list(raw: &[String]) -> CmdResult {

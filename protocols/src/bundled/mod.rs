@@ -141,6 +141,18 @@ fn entries() -> Vec<Entry> {
             npb::is,
         ),
         e(
+            "npb-cg-concurrent",
+            "NAS conjugate gradient, the workers concurrent within a round",
+            Some((k, 2, 1)),
+            npb::cg_concurrent,
+        ),
+        e(
+            "npb-is-concurrent",
+            "NAS integer sort, the workers concurrent within a round",
+            Some((k, 2, 1)),
+            npb::is_concurrent,
+        ),
+        e(
             "npb-ft",
             "NAS Fourier transform: master, evolve and fft workers",
             Some(("workers per kind", 2, 1)),

@@ -180,6 +180,19 @@ impl Protocol for Scripted {
         Self::recv_step(&mut self.parts[role], from, &mut self.inboxes[role])
     }
 
+    /// `false` when the inbox has nothing from `from` (from anyone, for
+    /// `None`): the locked session then skips re-trying the receive, so the
+    /// stress tests run that path too.
+    fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        let Some(inbox) = self.inboxes.get(role) else {
+            return false;
+        };
+        match from {
+            Some(f) => inbox.get(f).is_some_and(|q| !q.is_empty()),
+            None => inbox.iter().any(|q| !q.is_empty()),
+        }
+    }
+
     fn is_terminated(&self) -> bool {
         let inboxes: Vec<&Inbox> = self.inboxes.iter().collect();
         let parts: Vec<&Part> = self.parts.iter().collect();

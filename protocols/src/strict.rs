@@ -166,11 +166,15 @@ impl Strict {
     /// (`par_every`), each a few steps long, have a number of global states
     /// exponential in the number of workers, of which a real run of the
     /// program meets a handful per round. Its behaviour is exactly that of
-    /// [`Strict::from_spec`]'s object (the same traces, refusals and final
-    /// states); errors in the specification (undefined or unguarded calls,
-    /// a role talking to itself) are found here, as by
-    /// [`Spec::compile`]. The states it has met stay in memory as long as
-    /// the object or a clone of it lives.
+    /// [`Strict::from_spec`]'s object: the same roles and types, traces,
+    /// refusals and final states (only its
+    /// [`sends_to`](engine::Protocol::sends_to) is read off the
+    /// specification's text, so it may name a channel that no run uses, and
+    /// its state numbers follow the order in which states are first
+    /// reached). Errors in the specification (undefined or unguarded calls,
+    /// a role talking to itself) are found here, as by [`Spec::compile`].
+    /// The states it has met stay in memory as long as the object or a
+    /// clone of it lives.
     ///
     /// ```
     /// use engine::{Message, Protocol};

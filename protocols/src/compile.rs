@@ -62,8 +62,6 @@ struct Terms {
     urgent: Vec<bool>,
     nullable: Vec<Option<bool>>,
     steps: Vec<Option<Steps>>,
-    /// Per node, once computed: the labels of its steps, sorted.
-    firsts: Vec<Option<Arc<[Label]>>>,
     /// Per node: a superset of the labels it can ever take, hashed to a
     /// bit each (so a step by one label skips the branches that cannot
     /// take it without computing what they can).
@@ -89,7 +87,6 @@ impl Terms {
             urgent: Vec::new(),
             nullable: Vec::new(),
             steps: Vec::new(),
-            firsts: Vec::new(),
             masks: Vec::new(),
             unfolded: HashMap::new(),
             in_progress: HashSet::new(),
@@ -127,7 +124,6 @@ impl Terms {
         self.urgent.push(urgent);
         self.nullable.push(None);
         self.steps.push(None);
-        self.firsts.push(None);
         self.masks.push(mask);
         id
     }
@@ -399,46 +395,9 @@ impl Terms {
 /// step by one label rebuilds only the residuals of the components that
 /// take it, where [`Terms::steps`] builds every successor of a term (for a
 /// parallel composition of `k` branches, `k` new terms per step).
-/// Invariant: `firsts(t)` are the labels of `steps(t)`, and `step_by(t, l)`
-/// the residuals that `steps(t)` pairs with `l`.
+/// Invariant: `step_by(t, l)` are the residuals that `steps(t)` pairs
+/// with `l`.
 impl Terms {
-    fn firsts(&mut self, t: u32) -> Result<Arc<[Label]>, Error> {
-        if let Some(f) = &self.firsts[t as usize] {
-            return Ok(f.clone());
-        }
-        let mut out: Vec<Label> = Vec::new();
-        match self.nodes[t as usize].clone() {
-            Node::Nil | Node::Stop => {}
-            Node::Act(l) | Node::Urgent(l) | Node::SyncSend(l) => out.push(l),
-            Node::Seq(a, b) => {
-                out.extend_from_slice(&self.firsts(a)?);
-                if self.nullable(a)? {
-                    out.extend_from_slice(&self.firsts(b)?);
-                }
-            }
-            Node::Alt(a, b) => {
-                out.extend_from_slice(&self.firsts(a)?);
-                out.extend_from_slice(&self.firsts(b)?);
-            }
-            Node::Par(a, b) => {
-                let (ua, ub) = (self.urgent[a as usize], self.urgent[b as usize]);
-                if !ub {
-                    out.extend_from_slice(&self.firsts(a)?);
-                }
-                if !ua {
-                    out.extend_from_slice(&self.firsts(b)?);
-                }
-            }
-            Node::Star(a) => out.extend_from_slice(&self.firsts(a)?),
-            Node::Call(..) => out.extend_from_slice(&self.through_call(t, Terms::firsts)?),
-        }
-        out.sort_unstable();
-        out.dedup();
-        let f: Arc<[Label]> = out.into();
-        self.firsts[t as usize] = Some(f.clone());
-        Ok(f)
-    }
-
     /// [`Terms::step_by`], each new residual `r` put into its context as
     /// `context(r)`.
     fn step_by_then(
@@ -696,13 +655,17 @@ impl OnTheFly {
         (next != NONE).then_some(next)
     }
 
-    /// Every transition of `state`, sorted by label.
+    /// Every transition of `state`, sorted by label. (Only the deadlock
+    /// report asks, so the labels come from the members' full
+    /// [`Terms::steps`], which builds every successor term.)
     pub(crate) fn transitions(&self, state: u32) -> Vec<(Label, u32)> {
         let mut g = self.lock();
+        let g = &mut *g;
         let mut labels = Vec::new();
-        for &m in g.states[state as usize].set.clone().iter() {
+        for &m in g.states[state as usize].set.iter() {
             let term = g.globals[m as usize].term;
-            labels.extend_from_slice(&g.terms.firsts(term).expect(CHECKED));
+            let steps = g.terms.steps(term).expect(CHECKED);
+            labels.extend(steps.iter().map(|&(l, _)| l));
         }
         labels.sort_unstable();
         labels.dedup();
@@ -745,8 +708,10 @@ impl Graph {
         }
         let mut is_final = false;
         for &g in &set {
-            let g = self.globals[g as usize].clone();
-            is_final |= self.terms.is_final(&g).expect(CHECKED);
+            is_final |= self
+                .terms
+                .is_final(&self.globals[g as usize])
+                .expect(CHECKED);
         }
         let id = self.states.len() as u32;
         match set[..] {
@@ -771,13 +736,15 @@ impl Graph {
             Ok(i) => return known[i].1,
             Err(at) => at,
         };
-        let mut target = Vec::new();
-        for &m in self.states[state as usize].set.clone().iter() {
-            let g = self.globals[m as usize].clone();
-            for g2 in self.terms.global_step_by(&g, label).expect(CHECKED) {
-                target.push(self.global_id(g2));
-            }
+        let mut successors = Vec::new();
+        for &m in self.states[state as usize].set.iter() {
+            let g = &self.globals[m as usize];
+            successors.extend(self.terms.global_step_by(g, label).expect(CHECKED));
         }
+        let mut target: Vec<u32> = successors
+            .into_iter()
+            .map(|g2| self.global_id(g2))
+            .collect();
         target.sort_unstable();
         target.dedup();
         let next = if target.is_empty() {

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::error::Error;
 use crate::protocol::{Message, RoleId};
 
 /// What a role does in one step.
@@ -30,6 +31,95 @@ impl fmt::Display for ActionKind {
     }
 }
 
+/// The dummies a check uses: `dummies` itself for an object that declares
+/// no types, the object's own (one `Message::named(type, ())` per declared
+/// type) for an empty list, and otherwise `dummies` if they match the
+/// declared types one to one, or an [`Error::Dummies`] that says how not.
+///
+/// A dummy stands for the declared type that equals its full path or its
+/// short name (a `chess::Move` dummy for a declared `Move`). Dummies with
+/// one type path are one type (the first is kept); dummies with different
+/// paths for one declared name are ambiguous, because the object tells
+/// messages apart by short name.
+pub(crate) fn resolve_dummies(
+    declared: &[String],
+    dummies: Vec<Message>,
+) -> Result<Vec<Message>, Error> {
+    let mut names: Vec<&str> = Vec::new();
+    for d in declared {
+        if !names.contains(&d.as_str()) {
+            names.push(d);
+        }
+    }
+    if names.is_empty() {
+        return Ok(dummies);
+    }
+    if dummies.is_empty() {
+        return Ok(names.iter().map(|t| Message::named(t, ())).collect());
+    }
+    // Per declared name, the distinct dummy paths that stand for it.
+    let mut standing: Vec<Vec<&str>> = vec![Vec::new(); names.len()];
+    let mut unknown: Vec<String> = Vec::new();
+    for d in &dummies {
+        let path = d.type_path();
+        // The full path first: a declared `a::Move` beside `Move` is meant
+        // by an `a::Move` dummy.
+        let hit = names
+            .iter()
+            .position(|&n| n == path)
+            .or_else(|| names.iter().position(|&n| n == d.type_name()));
+        match hit {
+            Some(i) if !standing[i].contains(&path) => standing[i].push(path),
+            Some(_) => {}
+            None if !unknown.iter().any(|u| u == path) => unknown.push(path.to_string()),
+            None => {}
+        }
+    }
+    let missing: Vec<String> = (names.iter().zip(&standing))
+        .filter(|(_, s)| s.is_empty())
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let ambiguous: Vec<(String, Vec<String>)> = (names.iter().zip(&standing))
+        .filter(|(_, s)| s.len() > 1)
+        .map(|(n, s)| (n.to_string(), s.iter().map(|p| p.to_string()).collect()))
+        .collect();
+    if missing.is_empty() && unknown.is_empty() && ambiguous.is_empty() {
+        return Ok(dummies);
+    }
+    let suggestions: Vec<(String, String)> = unknown
+        .iter()
+        .filter_map(|u| {
+            let short = u.rsplit("::").next().unwrap_or(u);
+            // A typo most likely means a type that has no dummy yet.
+            let close = crate::names::closest(short, missing.iter().map(String::as_str))
+                .or_else(|| crate::names::closest(short, names.iter().copied()))?;
+            Some((u.clone(), close.to_string()))
+        })
+        .collect();
+    let mut hint = String::from(
+        "pass no dummies (dummies![] or vec![]) to use the object's own, one \
+         Message::named(type, ()) per declared type",
+    );
+    if !missing.is_empty() {
+        hint.push_str(&format!("; or add dummies of {}", missing.join(", ")));
+    }
+    if !unknown.is_empty() {
+        hint.push_str("; or rename or remove the dummies the object does not declare");
+    }
+    if !ambiguous.is_empty() {
+        hint.push_str("; or keep one dummy per declared type");
+    }
+    Err(Error::Dummies {
+        missing,
+        unknown,
+        ambiguous,
+        suggestions,
+        declared: names.iter().map(|n| n.to_string()).collect(),
+        given: dummies.iter().map(|d| d.type_path().to_string()).collect(),
+        hint,
+    })
+}
+
 /// A concrete action: one letter of the alphabet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Letter {
@@ -51,6 +141,8 @@ pub(crate) struct MsgType {
     /// Full path as the message gives it (`chess::Move`), or the short name.
     pub path: String,
     pub dummy: Option<Message>,
+    /// The object declares it ([`Protocol::type_names`](crate::Protocol::type_names)).
+    pub declared: bool,
 }
 
 impl MsgType {
@@ -64,6 +156,9 @@ impl MsgType {
 pub(crate) struct Alphabet {
     pub roles: Vec<String>,
     pub types: Vec<MsgType>,
+    /// The object declares its types: a message of a type it does not
+    /// declare is a contract violation, and types match by short name.
+    pub declares: bool,
     /// Number of types that have a dummy; they come first in `types`.
     pub sendable: usize,
     pub letters: Vec<Letter>,
@@ -80,21 +175,26 @@ impl Alphabet {
     /// no dummy (they can still be *received* in principle, and naming them
     /// in a formula gets a dedicated error).
     pub fn new(roles: Vec<String>, dummies: Vec<Message>, declared: Vec<String>) -> Alphabet {
+        let is_declared =
+            |path: &str, short: &str| declared.iter().any(|n| n == path || n == short);
         let mut types: Vec<MsgType> = Vec::new();
         for d in dummies {
             if !types.iter().any(|t| t.path == d.type_path()) {
                 types.push(MsgType {
                     path: d.type_path().to_string(),
+                    declared: is_declared(d.type_path(), d.type_name()),
                     dummy: Some(d),
                 });
             }
         }
         let sendable = types.len();
+        let declares = !declared.is_empty();
         for name in declared {
             if !types.iter().any(|t| t.short() == name || t.path == name) {
                 types.push(MsgType {
                     path: name,
                     dummy: None,
+                    declared: true,
                 });
             }
         }
@@ -137,6 +237,7 @@ impl Alphabet {
         Alphabet {
             roles,
             types,
+            declares,
             sendable,
             letters,
             recv_base,
@@ -234,10 +335,14 @@ impl Alphabet {
         }
         let path = msg.type_path();
         self.types.iter().position(|t| t.path == path).or_else(|| {
+            // An object that declares its types goes by short names (the
+            // dummies were checked to give one type per short name), so a
+            // `Move` it builds is the type of a `chess::Move` dummy.
             let short = msg.type_name();
-            self.types
-                .iter()
-                .position(|t| t.dummy.is_none() && t.path == short)
+            self.types.iter().position(|t| {
+                (t.dummy.is_none() && t.path == short)
+                    || (self.declares && t.declared && t.short() == short)
+            })
         })
     }
 

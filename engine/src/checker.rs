@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use owl_lite::Automaton;
 
-use crate::alphabet::Alphabet;
+use crate::alphabet::{resolve_dummies, Alphabet};
 use crate::error::{AtomError, Error};
 use crate::explore::Explorer;
 use crate::pattern::{parse_atom, Atom};
@@ -151,7 +151,8 @@ impl Checker {
         self
     }
 
-    /// Checks one formula on `proto`.
+    /// Checks one formula on `proto`, probing every send with each of
+    /// `dummies` (see [`session`](Self::session) for what they must be).
     pub fn check<P: Protocol>(
         &self,
         formula: &str,
@@ -163,6 +164,13 @@ impl Checker {
 
     /// A session for checking several formulas on one object, sharing the
     /// stored protocol states and their successors.
+    ///
+    /// If the object declares its message types
+    /// ([`Protocol::type_names`]), `dummies` must stand for exactly those,
+    /// one dummy per type, or this is [`Error::Dummies`]; an empty list
+    /// means the object's own ([`declared_dummies`](crate::declared_dummies)).
+    /// An object that declares nothing is checked with `dummies` as given,
+    /// and the sends of a type without a dummy are never probed.
     pub fn session<P: Protocol>(
         &self,
         proto: P,
@@ -172,7 +180,9 @@ impl Checker {
         if roles.is_empty() {
             return Err(Error::NoRoles);
         }
-        let mut alphabet = Alphabet::new(roles, dummies, proto.type_names());
+        let declared = proto.type_names();
+        let dummies = resolve_dummies(&declared, dummies)?;
+        let mut alphabet = Alphabet::new(roles, dummies, declared);
         alphabet.set_topology(|r| proto.peers(r), |r| proto.sends_to(r));
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         let initial = explorer.intern(proto);

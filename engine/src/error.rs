@@ -133,6 +133,53 @@ pub enum Error {
     },
     /// The protocol object has no roles.
     NoRoles,
+    /// The dummies do not match the message types that the object declares
+    /// ([`Protocol::type_names`](crate::Protocol::type_names)): a check with
+    /// them would probe the sends of only some of the object's types (and
+    /// could prove a false property), or of types the object never accepts.
+    /// Only objects that declare their types are checked this way; pass an
+    /// empty list (`dummies![]`) to use the object's own, one
+    /// `Message::named(type, ())` per declared type.
+    ///
+    /// ```
+    /// # use engine::{Checker, Error, Message, Protocol, Refused, RoleId};
+    /// # #[derive(Clone, Debug, PartialEq, Eq, Hash)] struct P;
+    /// # impl Protocol for P {
+    /// #     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    /// #     fn type_names(&self) -> Vec<String> { vec!["Commit".into(), "Abort".into()] }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> { Err(Refused(m)) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    /// # }
+    /// let e = Checker::new().session(P, vec![Message::named("Comit", ())]).err().unwrap();
+    /// let Error::Dummies { missing, unknown, suggestions, .. } = &e else { panic!("{e}") };
+    /// assert_eq!(missing, &["Commit", "Abort"]);
+    /// assert_eq!(unknown, &["Comit"]);
+    /// assert_eq!(suggestions, &[("Comit".to_string(), "Commit".to_string())]);
+    /// assert!(e.to_string().contains("did you mean `Commit`?"));
+    /// ```
+    Dummies {
+        /// Declared types that no dummy stands for: their sends would never
+        /// be probed.
+        missing: Vec<String>,
+        /// Type paths of dummies whose type the object does not declare
+        /// (neither the short name nor the full path is declared).
+        unknown: Vec<String>,
+        /// Declared types that dummies of two or more different type paths
+        /// stand for (`a::Move` and `b::Move` for `Move`), with those
+        /// paths: the object tells messages apart by short name, so they
+        /// would be one type explored twice under one printed name.
+        ambiguous: Vec<(String, Vec<String>)>,
+        /// For each unknown dummy that looks like a typo, the declared
+        /// type it most likely means (by [`names::closest`](crate::names::closest)
+        /// on the short name, a missing type preferred).
+        suggestions: Vec<(String, String)>,
+        /// The types the object declares, in its order.
+        declared: Vec<String>,
+        /// The type paths of the dummies given, in their order.
+        given: Vec<String>,
+        /// How to fix it.
+        hint: String,
+    },
     /// Protocol code panicked while the engine probed an action.
     ProtocolPanic {
         /// The action being probed.
@@ -162,6 +209,14 @@ pub enum Error {
         /// The actions that led from the initial object to the state probed.
         trace: Vec<String>,
     },
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "(none)".into()
+    } else {
+        names.join(", ")
+    }
 }
 
 fn write_trace(f: &mut fmt::Formatter<'_>, trace: &[String]) -> fmt::Result {
@@ -210,6 +265,41 @@ impl fmt::Display for Error {
                 "formula `{formula}` has {count} distinct atoms; at most 64 are supported"
             ),
             Error::NoRoles => write!(f, "the protocol object has no roles"),
+            Error::Dummies {
+                missing,
+                unknown,
+                ambiguous,
+                suggestions,
+                declared,
+                given,
+                hint,
+            } => {
+                writeln!(
+                    f,
+                    "the dummies do not match the message types the protocol object declares \
+                     (Protocol::type_names), so a check would explore only part of the object"
+                )?;
+                if !missing.is_empty() {
+                    writeln!(f, "  no dummy for: {}", missing.join(", "))?;
+                }
+                for u in unknown {
+                    write!(f, "  not declared: {u}")?;
+                    match suggestions.iter().find(|(s, _)| s == u) {
+                        Some((_, close)) => writeln!(f, "; did you mean `{close}`?")?,
+                        None => writeln!(f)?,
+                    }
+                }
+                for (ty, paths) in ambiguous {
+                    writeln!(
+                        f,
+                        "  ambiguous: dummies of {} all stand for the declared type {ty}",
+                        paths.join(" and ")
+                    )?;
+                }
+                writeln!(f, "  declared: {}", list_or_none(declared))?;
+                writeln!(f, "  given:    {}", list_or_none(given))?;
+                write!(f, "  hint: {hint}")
+            }
             Error::ProtocolPanic {
                 action,
                 message,

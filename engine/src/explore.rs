@@ -783,6 +783,25 @@ fn recv_letter(
             ),
         });
     };
+    if alphabet.declares && !alphabet.types[ty].declared {
+        // A dummy's type, but not one the object declares: its
+        // type_names() are wrong, and with them the check of the dummies.
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is not one of the protocol's \
+                 type_names() ({})",
+                msg.type_path(),
+                alphabet
+                    .types
+                    .iter()
+                    .filter(|t| t.declared)
+                    .map(|t| t.short())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
     if sender != from {
         return Err(ProbeError::Contract {
             letter: l,
@@ -884,5 +903,45 @@ pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
         a.recv(letter.role, letter.peer, 0) + a.types.len() as LetterId
     } else {
         l + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checking the dummies keeps a declaring object's alphabet to its
+    /// declared types; should an undeclared dummy type get in all the same,
+    /// a receive of it is still a contract violation, not a new type.
+    #[test]
+    fn a_declaring_objects_receive_of_an_undeclared_dummy_type_is_a_contract_error() {
+        let a = Alphabet::new(
+            vec!["a".into(), "b".into()],
+            vec![Message::named("Ping", ()), Message::named("Extra", ())],
+            vec!["Ping".into()],
+        );
+        let l = a.recv(1, 0, 0);
+        let ok = recv_letter(&a, l, 1, 0, 0, &Message::named("Ping", ()));
+        assert_eq!(ok.unwrap(), a.recv(1, 0, 0));
+        match recv_letter(&a, l, 1, 0, 0, &Message::named("Extra", ())) {
+            Err(ProbeError::Contract { detail, .. }) => {
+                assert!(
+                    detail.contains("not one of the protocol's type_names() (Ping)"),
+                    "{detail}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        // A declared short name under another path is that declared type.
+        let ok = recv_letter(&a, l, 1, 0, 0, &Message::named("x::Ping", ()));
+        assert_eq!(ok.unwrap(), a.recv(1, 0, 0));
+        // An object that declares nothing: the dummies are its types.
+        let a = Alphabet::new(
+            vec!["a".into(), "b".into()],
+            vec![Message::named("Extra", ())],
+            vec![],
+        );
+        let extra = recv_letter(&a, l, 1, 0, 0, &Message::named("Extra", ()));
+        assert_eq!(extra.unwrap(), a.recv(1, 0, 0));
     }
 }

@@ -66,6 +66,17 @@
 //! - The **dummies** are one sample message per type; every send is probed
 //!   with each dummy to each other role. A type's name is the last segment
 //!   of its Rust path, or set it with [`Message::named`].
+//! - An object that declares its message types ([`Protocol::type_names`];
+//!   every strict and liberal object of the `protocols` crate does) needs
+//!   no hand-written dummies: `dummies![]` means "the object's own" (see
+//!   [`declared_dummies`]). Dummies given for it must stand for exactly
+//!   the declared types, one each (a `chess::Move` for `Move`), or the check
+//!   is an [`Error::Dummies`] that lists both sets and suggests the closest
+//!   name: a missing type would never be sent, so a property could hold
+//!   only because part of the object was not explored. An object that
+//!   declares nothing (the `type_names` default) is checked with the
+//!   dummies as given: **the sends of a type without a dummy are never
+//!   probed**, and the check covers only the runs that use the types given.
 //! - **Atoms** are `"ROLE SEND|RECV|CLOSE TYPE [TO|FROM PEER]"`: every
 //!   position may be `*` (or contain `*`, as in `worker_*`), types are
 //!   `<Short>` or `path::To::Type`, keywords are case-insensitive, and
@@ -188,5 +199,5 @@ mod search;
 pub use alphabet::ActionKind;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
 pub use error::{AtomError, Error, NameKind};
-pub use protocol::{Message, Payload, Protocol, Refused, RoleId};
+pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};

@@ -46,9 +46,25 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     fn roles(&self) -> Vec<String>;
 
     /// Names of the message types the protocol uses, if it knows them
-    /// (short names, as [`Message::type_name`] gives). Used to check the
-    /// names in formulas and to warn about types without a dummy; an empty
-    /// list means "whatever the dummies say".
+    /// (short names, as [`Message::type_name`] gives). Asked once per check.
+    ///
+    /// An object that declares its types (a non-empty list; the strict and
+    /// liberal objects of the `protocols` crate do) gets its dummies
+    /// checked: a check's dummies must stand for exactly these types, one
+    /// dummy per type (a dummy stands for the type that is its short name
+    /// or its full path), or the check fails with [`Error::Dummies`]
+    /// instead of exploring only some of the sends. An empty dummy list
+    /// then means the object's own: [`declared_dummies`]. The determinism
+    /// check also verifies that no receive returns a message of another
+    /// type.
+    ///
+    /// The default, an empty list, declares nothing: the dummies are then
+    /// the message types, whatever they are. **A type without a dummy is
+    /// never sent** by such a check: its sends are not probed, so the check
+    /// covers only the runs that use the types given, and a property that
+    /// fails only on the other runs "holds". Declare the types to be told.
+    ///
+    /// [`Error::Dummies`]: crate::Error::Dummies
     fn type_names(&self) -> Vec<String> {
         Vec::new()
     }
@@ -306,7 +322,42 @@ impl fmt::Debug for Message {
     }
 }
 
+/// The object's own dummies: one `Message::named(type, ())` per type it
+/// declares ([`Protocol::type_names`], duplicates dropped), in its order;
+/// empty if it declares none. What an empty dummy list means to a check of
+/// an object that declares its types; front ends that build the dummy list
+/// themselves use this too.
+///
+/// ```
+/// use engine::{declared_dummies, Message, Protocol, Refused, RoleId};
+/// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// struct Quiet;
+/// impl Protocol for Quiet {
+///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+///     fn type_names(&self) -> Vec<String> { vec!["Ping".into(), "Pong".into()] }
+///     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+///         Err(Refused(m))
+///     }
+///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+///         Err(Refused(()))
+///     }
+/// }
+/// let d = declared_dummies(&Quiet);
+/// assert_eq!(d, vec![Message::named("Ping", ()), Message::named("Pong", ())]);
+/// ```
+pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
+    let mut names = proto.type_names();
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    names.iter().map(|n| Message::named(n, ())).collect()
+}
+
 /// Builds the list of dummy messages, one per message type, for a check.
+///
+/// `dummies![]` (no arguments) is an empty list, which a check of an object
+/// that declares its types ([`Protocol::type_names`]) reads as "the
+/// object's own" ([`declared_dummies`]). For an object that declares
+/// nothing it means no message types at all: no send is probed.
 ///
 /// ```
 /// use engine::{dummies, Message};
@@ -315,10 +366,15 @@ impl fmt::Debug for Message {
 /// let d = dummies![Move, Message::named("Boolean", true)];
 /// assert_eq!(d.len(), 2);
 /// assert_eq!(d[1].type_name(), "Boolean");
+/// let none = dummies![];
+/// assert!(none.is_empty());
 /// ```
 #[macro_export]
 macro_rules! dummies {
-    ($($e:expr),* $(,)?) => {
+    () => {
+        ::std::vec::Vec::<$crate::Message>::new()
+    };
+    ($($e:expr),+ $(,)?) => {
         ::std::vec![$($crate::Message::new($e)),*]
     };
 }

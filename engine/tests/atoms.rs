@@ -79,16 +79,6 @@ fn a_misspelt_type_or_peer_is_an_error() {
 }
 
 #[test]
-fn a_declared_type_without_dummy_is_an_error() {
-    let (e, text) = atom_error(r#"G !"white SEND <Resign>""#);
-    assert!(
-        matches!(e, AtomError::MissingDummy { ref type_name, .. } if type_name == "Resign"),
-        "{e:?}"
-    );
-    assert!(text.contains("add a Resign to dummies!"), "{text}");
-}
-
-#[test]
 fn malformed_atoms_and_formulas_are_errors() {
     let (e, text) = atom_error(r#"F "white SNED <Move>""#);
     assert!(matches!(e, AtomError::Syntax { .. }), "{e:?}");

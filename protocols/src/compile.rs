@@ -12,6 +12,7 @@ use hashbrown::{HashMap, HashSet};
 use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
 use crate::spec::{Definition, Spec, Term};
 use crate::Error;
+use engine::NameKind;
 
 /// A hash-consed residual term. Children are arena indices.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +56,11 @@ const STOP: u32 = 1;
 type Steps = Arc<[(Label, u32)]>;
 
 struct Terms {
+    /// The specification's name, for errors.
+    spec: String,
+    /// The declared sets are closed: `names` may not grow beyond them.
+    closed_roles: bool,
+    closed_types: bool,
     def_names: Vec<String>,
     defs: Vec<Definition>,
     nodes: Vec<Node>,
@@ -78,8 +84,25 @@ struct Terms {
 }
 
 impl Terms {
-    fn new(spec: &Spec) -> Self {
+    /// The terms of `spec`, with its declared roles and types numbered
+    /// first (an error if one is declared twice).
+    fn new(spec: &Spec) -> Result<Self, Error> {
+        for (kind, declared) in [(NameKind::Role, &spec.roles), (NameKind::Type, &spec.types)] {
+            if let Some(i) = (1..declared.len()).find(|&i| declared[..i].contains(&declared[i])) {
+                return Err(Error::Undeclared {
+                    spec: spec.name.clone(),
+                    kind,
+                    name: declared[i].clone(),
+                    context: crate::DECLARED_TWICE.into(),
+                    declared: declared.clone(),
+                    suggestion: None,
+                });
+            }
+        }
         let mut t = Terms {
+            spec: spec.name.clone(),
+            closed_roles: !spec.roles.is_empty(),
+            closed_types: !spec.types.is_empty(),
             def_names: spec.defs.keys().cloned().collect(),
             defs: spec.defs.values().cloned().collect(),
             nodes: Vec::new(),
@@ -95,7 +118,31 @@ impl Terms {
         };
         assert_eq!(t.mk(Node::Nil), NIL);
         assert_eq!(t.mk(Node::Stop), STOP);
-        t
+        Ok(t)
+    }
+
+    /// An [`Error::Undeclared`] if `name` is outside a closed set of
+    /// `known` names.
+    fn check_declared(
+        &self,
+        kind: NameKind,
+        closed: bool,
+        known: &[String],
+        name: &str,
+        context: impl FnOnce() -> String,
+    ) -> Result<(), Error> {
+        if !closed || known.iter().any(|k| k == name) {
+            return Ok(());
+        }
+        Err(Error::Undeclared {
+            spec: self.spec.clone(),
+            kind,
+            name: name.to_string(),
+            context: context(),
+            declared: known.to_vec(),
+            suggestion: engine::names::closest(name, known.iter().map(String::as_str))
+                .map(str::to_string),
+        })
     }
 
     fn mk(&mut self, node: Node) -> u32 {
@@ -189,6 +236,31 @@ impl Terms {
             return Err(Error::Spec(format!(
                 "role `{from}` cannot communicate with itself"
             )));
+        }
+        // Every role and type name of the specification passes here, in the
+        // one walk that both builds share (see `unfold_all`), so a closed
+        // set is enforced the same for both.
+        let context = || match ty {
+            Some(t) => format!("`{t}` from `{from}` to `{to}`"),
+            None => format!("the close from `{from}` to `{to}`"),
+        };
+        for role in [from, to] {
+            self.check_declared(
+                NameKind::Role,
+                self.closed_roles,
+                &self.names.roles,
+                role,
+                context,
+            )?;
+        }
+        if let Some(t) = ty {
+            self.check_declared(
+                NameKind::Type,
+                self.closed_types,
+                &self.names.types,
+                t,
+                context,
+            )?;
         }
         let ty = ty.map_or(NO_TYPE, |t| self.names.ty(t));
         Ok(Label {
@@ -532,7 +604,7 @@ impl Terms {
 }
 
 pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
-    let mut terms = Terms::new(spec);
+    let mut terms = Terms::new(spec)?;
     let main = terms.intern(&spec.main)?;
     terms.unfold_all(main, MAX_TERMS)?;
     let mut states: Vec<Global> = vec![Global {
@@ -805,7 +877,7 @@ impl Terms {
 /// Checks `spec` and makes its [`OnTheFly`] LTS (see
 /// [`Terms::unfold_all`] for what is checked).
 pub(crate) fn on_the_fly(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
-    let mut terms = Terms::new(spec);
+    let mut terms = Terms::new(spec)?;
     let main = terms.intern(&spec.main)?;
     let channels = terms.unfold_all(main, max_terms)?;
     let roles = terms.names.roles.clone();

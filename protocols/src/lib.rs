@@ -133,6 +133,37 @@ pub enum Error {
     /// An ill-formed specification (unknown definition, wrong number of
     /// arguments, unguarded recursion, a role talking to itself).
     Spec(String),
+    /// A specification that declares its roles ([`Spec::roles`]) or its
+    /// message types ([`Spec::types`]) uses a name it did not declare, or
+    /// declares one twice. A declared set is closed, so that a typo
+    /// (`"sever"` for `"server"`) cannot make a new role that no other role
+    /// talks to, and with it a property that holds for the wrong reason.
+    ///
+    /// ```
+    /// use protocols::spec::{msg, Spec};
+    /// let spec = Spec::new("rpc", msg("Req", "client", "sever")).roles(["client", "server"]);
+    /// let e = spec.compile().unwrap_err();
+    /// assert!(matches!(&e, protocols::Error::Undeclared { name, suggestion, .. }
+    ///     if name == "sever" && suggestion.as_deref() == Some("server")));
+    /// assert!(e.to_string().contains("did you mean `server`?"), "{e}");
+    /// ```
+    Undeclared {
+        /// The specification's name.
+        spec: String,
+        /// A role or a message type ([`engine::NameKind::Role`] or
+        /// [`engine::NameKind::Type`]).
+        kind: engine::NameKind,
+        /// The name as used (or as declared twice).
+        name: String,
+        /// Where: the communication or close that uses it, or "declared
+        /// twice".
+        context: String,
+        /// The names the specification declares, in their order.
+        declared: Vec<String>,
+        /// The declared name closest to `name`, if one is close
+        /// ([`engine::names::closest`]).
+        suggestion: Option<String>,
+    },
     /// A bundled protocol name that does not exist.
     UnknownProtocol {
         /// The name asked for.
@@ -150,6 +181,9 @@ pub enum Error {
     /// A bad `.aut` file.
     Aut(AutError),
 }
+
+/// [`Error::Undeclared`]'s `context` for a name declared twice.
+pub(crate) const DECLARED_TWICE: &str = "declared twice";
 
 /// [`Error::StateBound`]'s `what` when unfolding a specification's calls
 /// creates too many terms.
@@ -174,6 +208,40 @@ impl fmt::Display for Error {
                 }
             ),
             Error::Spec(m) => write!(f, "bad specification: {m}"),
+            Error::Undeclared {
+                spec,
+                kind,
+                name,
+                context,
+                declared,
+                suggestion,
+            } => {
+                let (plural, method) = match kind {
+                    engine::NameKind::Type => ("message types", "Spec::types"),
+                    _ => ("roles", "Spec::roles"),
+                };
+                let hint = if context == DECLARED_TWICE {
+                    write!(f, "bad specification `{spec}`: {kind} `{name}` is declared twice")?;
+                    format!("list each name once in {method}([..])")
+                } else {
+                    write!(
+                        f,
+                        "bad specification `{spec}`: {kind} `{name}` in {context} is not declared"
+                    )?;
+                    if let Some(s) = suggestion {
+                        write!(f, "; did you mean `{s}`?")?;
+                    }
+                    format!(
+                        "a declared set is closed (no name may be used that is not in it): \
+                         fix the name, or add it to {method}([..])"
+                    )
+                };
+                write!(
+                    f,
+                    "\n  the declared {plural} are: {}\n  hint: {hint}",
+                    declared.join(", ")
+                )
+            }
             Error::UnknownProtocol { name, known } => {
                 write!(f, "unknown protocol `{name}`")?;
                 let base = name.split(':').next().unwrap_or(name).trim();

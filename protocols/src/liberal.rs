@@ -646,6 +646,19 @@ impl Liberal {
         }
     }
 
+    /// The dummies for checking this object: one `Message::named(type, ())`
+    /// per message type of its LTS (what an empty dummy list means to the
+    /// engine; see [`engine::declared_dummies`]).
+    ///
+    /// ```
+    /// let two_buyer = protocols::two_buyer::liberal();
+    /// let names: Vec<_> = two_buyer.dummies().iter().map(|m| m.type_name().to_string()).collect();
+    /// assert_eq!(names, ["Title", "Quote", "Contribution", "Decision"]);
+    /// ```
+    pub fn dummies(&self) -> Vec<Message> {
+        engine::declared_dummies(self)
+    }
+
     /// The shared projection.
     pub fn projection(&self) -> &Arc<Projection> {
         &self.proj

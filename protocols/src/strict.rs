@@ -185,7 +185,9 @@ impl Strict {
     ///     let w = Role::indexed("worker", i);
     ///     seq([msg("Job", "boss", w.clone()), msg("Done", w, "boss")])
     /// });
-    /// let spec = Spec::new("jobs", jobs).roles(["boss", "worker_0_", "worker_1_"]);
+    /// // A declared role set is closed: declare all 21 (boss is role 0).
+    /// let roles = std::iter::once(Role::new("boss")).chain((0..20).map(|i| Role::indexed("worker", i)));
+    /// let spec = Spec::new("jobs", jobs).roles(roles);
     /// let mut p = protocols::Strict::on_the_fly(&spec).unwrap();
     /// let (boss, w1) = (0, 2);
     /// p.try_send(boss, w1, Message::named("Job", ())).unwrap();
@@ -201,6 +203,21 @@ impl Strict {
             lts: Graph::OnTheFly(Arc::new(graph)),
             in_transit: Vec::new(),
         })
+    }
+
+    /// The dummies for checking this object: one `Message::named(type, ())`
+    /// per message type of its specification (what an empty dummy list
+    /// means to the engine; see [`engine::declared_dummies`]).
+    ///
+    /// ```
+    /// let chess = protocols::chess::strict();
+    /// let d = chess.dummies();
+    /// assert_eq!(d.len(), 1);
+    /// assert_eq!(d[0].type_name(), "Move");
+    /// engine::check(r#"G F "black RECV <Move>""#, chess, d);
+    /// ```
+    pub fn dummies(&self) -> Vec<Message> {
+        engine::declared_dummies(self)
     }
 
     /// The (deterministic) LTS this object runs; `None` for an object

@@ -32,7 +32,7 @@ impl Protocol for Chess {
         vec!["white".into(), "black".into()]
     }
     fn type_names(&self) -> Vec<String> {
-        vec!["Move".into(), "Resign".into()]
+        vec!["Move".into()]
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         if role == self.turn && to == 1 - role && !self.in_transit && msg.type_name() == "Move" {

@@ -32,7 +32,7 @@ impl fmt::Display for ActionKind {
 }
 
 /// The dummies a check uses: `dummies` itself for an object that declares
-/// no types, the object's own (one `Message::named(type, ())` per declared
+/// no types (an error if that leaves no type at all), the object's own (one `Message::named(type, ())` per declared
 /// type) for an empty list, and otherwise `dummies` if they match the
 /// declared types one to one, or an [`Error::Dummies`] that says how not.
 ///
@@ -50,6 +50,22 @@ pub(crate) fn resolve_dummies(
         if !names.contains(&d.as_str()) {
             names.push(d);
         }
+    }
+    if names.is_empty() && dummies.is_empty() {
+        // No type at all: nothing could be sent, and an empty list cannot
+        // mean "the object's own" for an object that declares none.
+        return Err(Error::Dummies {
+            missing: Vec::new(),
+            unknown: Vec::new(),
+            ambiguous: Vec::new(),
+            suggestions: Vec::new(),
+            declared: Vec::new(),
+            given: Vec::new(),
+            hint: "the object declares no message types (Protocol::type_names), so an empty \
+                   list cannot mean its own: give one dummy per message type (dummies![..]), \
+                   or declare the types"
+                .into(),
+        });
     }
     if names.is_empty() {
         return Ok(dummies);

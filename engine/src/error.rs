@@ -139,7 +139,9 @@ pub enum Error {
     /// could prove a false property), or of types the object never accepts.
     /// Only objects that declare their types are checked this way; pass an
     /// empty list (`dummies![]`) to use the object's own, one
-    /// `Message::named(type, ())` per declared type.
+    /// `Message::named(type, ())` per declared type. For an object that
+    /// declares none, an empty list is this error too (all fields but the
+    /// hint empty): the check would have no message type at all.
     ///
     /// ```
     /// # use engine::{Checker, Error, Message, Protocol, Refused, RoleId};

@@ -357,7 +357,8 @@ pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
 /// `dummies![]` (no arguments) is an empty list, which a check of an object
 /// that declares its types ([`Protocol::type_names`]) reads as "the
 /// object's own" ([`declared_dummies`]). For an object that declares
-/// nothing it means no message types at all: no send is probed.
+/// nothing it is an error ([`Error::Dummies`](crate::Error::Dummies)):
+/// there would be no message type to send.
 ///
 /// ```
 /// use engine::{dummies, Message};

@@ -70,10 +70,14 @@
 //!   every strict and liberal object of the `protocols` crate does) needs
 //!   no hand-written dummies: `dummies![]` means "the object's own" (see
 //!   [`declared_dummies`]). Dummies given for it must stand for exactly
-//!   the declared types, one each (a `chess::Move` for `Move`), or the check
-//!   is an [`Error::Dummies`] that lists both sets and suggests the closest
-//!   name: a missing type would never be sent, so a property could hold
-//!   only because part of the object was not explored. An object that
+//!   the declared types, one each, or the check is an [`Error::Dummies`]
+//!   that lists both sets and suggests the closest name: a missing type
+//!   would never be sent, so a property could hold only because part of
+//!   the object was not explored. A dummy stands for the declared type that
+//!   is its short name or its full path (a `chess::Move` for `Move`); two
+//!   dummies of different paths with one short name (`a::Move`, `b::Move`)
+//!   are ambiguous, an error too, since the object tells types apart by
+//!   short name. An object that
 //!   declares nothing (the `type_names` default) is checked with the
 //!   dummies as given: **the sends of a type without a dummy are never
 //!   probed**, and the check covers only the runs that use the types given.

@@ -63,8 +63,12 @@
 //!   object and fail on the liberal one.
 //!
 //! Both runtimes go by message *type names* ([`engine::Message::type_name`])
-//! and deliver the payloads sent; the dummies of a check are
-//! `Message::named(type, ())`, one per name in [`engine::Protocol::type_names`].
+//! and deliver the payloads sent. Both declare their types
+//! ([`engine::Protocol::type_names`]), so a check needs no hand-written
+//! dummies: `dummies![]` means one `Message::named(type, ())` per declared
+//! type ([`Strict::dummies`], [`Liberal::dummies`]), and dummies given by
+//! hand must stand for exactly those types, or the check is an
+//! [`engine::Error::Dummies`].
 //!
 //! ```
 //! use engine::{Message, Protocol};

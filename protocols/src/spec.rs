@@ -332,15 +332,30 @@ impl Spec {
         }
     }
 
-    /// Declares the roles, in this order (their [`engine::RoleId`]s).
-    /// Roles not declared are numbered after these in order of first use.
+    /// Declares the roles, in this order (their [`engine::RoleId`]s). The
+    /// declared set is closed: a role the specification uses but does not
+    /// declare, or one declared twice, is an [`Error::Undeclared`] (with
+    /// the closest declared name) from [`compile`](Self::compile) and
+    /// [`Strict::on_the_fly`](crate::Strict::on_the_fly) alike, so that a
+    /// typo cannot make a new role. Without a declaration the roles are
+    /// numbered in order of first use. A declared role may go unused.
+    ///
+    /// ```
+    /// use protocols::spec::{msg, Spec};
+    /// let spec = Spec::new("rpc", msg("Req", "client", "sever")).roles(["client", "server"]);
+    /// let e = spec.compile().unwrap_err();
+    /// assert!(e.to_string().contains("role `sever`"), "{e}");
+    /// assert!(e.to_string().contains("did you mean `server`?"), "{e}");
+    /// ```
     pub fn roles<R: Into<Role>>(mut self, roles: impl IntoIterator<Item = R>) -> Spec {
         self.roles = roles.into_iter().map(|r| r.into().0.to_string()).collect();
         self
     }
 
-    /// Declares the message types, in this order (others follow in order of
-    /// first use).
+    /// Declares the message types, in this order. As for
+    /// [`roles`](Self::roles), the declared set is closed: a type used but
+    /// not declared (or declared twice) is an [`Error::Undeclared`];
+    /// without a declaration the types are numbered in order of first use.
     pub fn types<S: AsRef<str>>(mut self, types: impl IntoIterator<Item = S>) -> Spec {
         self.types = types.into_iter().map(|t| t.as_ref().to_string()).collect();
         self

@@ -39,6 +39,7 @@ fn two_phase_commit() -> Spec {
         ]),
     )
     .roles(["c", "p1", "p2"])
+    .types(TYPES)
 }
 
 fn named(types: &[&str]) -> Vec<Message> {

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use engine::{Checker, Message, Protocol, Semantics, Verdict};
+use engine::{Checker, Protocol, Semantics, Verdict};
 use protocols::{Liberal, Strict};
 
 use super::args::{Args, Spec, UsageError};
@@ -117,11 +117,9 @@ pub fn run(raw: &[String]) -> CmdResult {
 /// Checks every formula on one object and prints a verdict for each;
 /// returns the exit code of each formula's outcome.
 fn check_all<P: Protocol>(checker: &Checker, obj: P, formulas: &[&str]) -> Vec<u8> {
-    let dummies: Vec<Message> = obj
-        .type_names()
-        .iter()
-        .map(|t| Message::named(t, ()))
-        .collect();
+    // The object's own dummies, one per declared type: the engine's, so the
+    // CLI, the suites and `dummies![]` probe the same messages.
+    let dummies = engine::declared_dummies(&obj);
     let mut session = match checker.session(obj, dummies) {
         Ok(s) => s,
         Err(e) => {

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use engine::{CheckSession, Checker, Error as EngineError, Message, Report, Semantics, Verdict};
+use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics, Verdict};
 use libtest_mimic::{Failed, Trial};
 use protocols::{Liberal, Lts, Projection, Strict};
 
@@ -103,14 +103,11 @@ impl Loaded {
 
     fn new_session(&self, runtime: Runtime, checker: &Checker) -> Result<AnySession, Outcome> {
         let lts = self.lts().map_err(Outcome::Failure)?;
-        let dummies: Vec<Message> = lts
-            .type_names()
-            .iter()
-            .map(|t| Message::named(t, ()))
-            .collect();
         let session = match runtime {
             Runtime::Strict => {
                 let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
+                // The object's own dummies, as the CLI and `dummies![]` use.
+                let dummies = engine::declared_dummies(&proto);
                 checker.session(proto, dummies).map(AnySession::Strict)
             }
             Runtime::Liberal => {
@@ -124,6 +121,7 @@ impl Loaded {
                     .clone()
                     .map_err(Outcome::Failure)?;
                 let proto = Liberal::from_projection(projection);
+                let dummies = engine::declared_dummies(&proto);
                 checker.session(proto, dummies).map(AnySession::Liberal)
             }
         };

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::error::{DummiesError, Error};
 use crate::protocol::{Message, RoleId};
 
 /// What a role does in one step.
@@ -54,7 +54,7 @@ pub(crate) fn resolve_dummies(
     if names.is_empty() && dummies.is_empty() {
         // No type at all: nothing could be sent, and an empty list cannot
         // mean "the object's own" for an object that declares none.
-        return Err(Error::Dummies {
+        return Err(Error::Dummies(Box::new(DummiesError {
             missing: Vec::new(),
             unknown: Vec::new(),
             ambiguous: Vec::new(),
@@ -65,7 +65,7 @@ pub(crate) fn resolve_dummies(
                    list cannot mean its own: give one dummy per message type (dummies![..]), \
                    or declare the types"
                 .into(),
-        });
+        })));
     }
     if names.is_empty() {
         return Ok(dummies);
@@ -125,7 +125,7 @@ pub(crate) fn resolve_dummies(
     if !ambiguous.is_empty() {
         hint.push_str("; or keep one dummy per declared type");
     }
-    Err(Error::Dummies {
+    Err(Error::Dummies(Box::new(DummiesError {
         missing,
         unknown,
         ambiguous,
@@ -133,7 +133,7 @@ pub(crate) fn resolve_dummies(
         declared: names.iter().map(|n| n.to_string()).collect(),
         given: dummies.iter().map(|d| d.type_path().to_string()).collect(),
         hint,
-    })
+    })))
 }
 
 /// A concrete action: one letter of the alphabet.

@@ -95,6 +95,66 @@ impl fmt::Display for AtomError {
     }
 }
 
+/// How a check's dummies fail to match the message types that the object
+/// declares: the detail of [`Error::Dummies`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DummiesError {
+    /// Declared types that no dummy stands for: their sends would never
+    /// be probed.
+    pub missing: Vec<String>,
+    /// Type paths of dummies whose type the object does not declare
+    /// (neither the short name nor the full path is declared).
+    pub unknown: Vec<String>,
+    /// Declared types that dummies of two or more different type paths
+    /// stand for (`a::Move` and `b::Move` for `Move`), with those
+    /// paths: the object tells messages apart by short name, so they
+    /// would be one type explored twice under one printed name.
+    pub ambiguous: Vec<(String, Vec<String>)>,
+    /// For each unknown dummy that looks like a typo, the declared
+    /// type it most likely means (by [`names::closest`](crate::names::closest)
+    /// on the short name, a missing type preferred).
+    pub suggestions: Vec<(String, String)>,
+    /// The types the object declares, in its order.
+    pub declared: Vec<String>,
+    /// The type paths of the dummies given, in their order.
+    pub given: Vec<String>,
+    /// How to fix it.
+    pub hint: String,
+}
+
+impl fmt::Display for DummiesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "the dummies do not match the message types the protocol object declares \
+             (Protocol::type_names), so a check would explore only part of the object"
+        )?;
+        if !self.missing.is_empty() {
+            writeln!(f, "  no dummy for: {}", self.missing.join(", "))?;
+        }
+        for u in &self.unknown {
+            write!(f, "  not declared: {u}")?;
+            match self.suggestions.iter().find(|(s, _)| s == u) {
+                Some((_, close)) => writeln!(f, "; did you mean `{close}`?")?,
+                None => writeln!(f)?,
+            }
+        }
+        for (ty, paths) in &self.ambiguous {
+            writeln!(
+                f,
+                "  ambiguous: dummies of {} all stand for the declared type {ty}",
+                paths.join(" and ")
+            )?;
+        }
+        writeln!(f, "  declared: {}", list_or_none(&self.declared))?;
+        writeln!(f, "  given:    {}", list_or_none(&self.given))?;
+        write!(f, "  hint: {}", self.hint)
+    }
+}
+
+impl std::error::Error for DummiesError {}
+
 /// Why a check could not reach a verdict.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -153,35 +213,13 @@ pub enum Error {
     /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
     /// # }
     /// let e = Checker::new().session(P, vec![Message::named("Comit", ())]).err().unwrap();
-    /// let Error::Dummies { missing, unknown, suggestions, .. } = &e else { panic!("{e}") };
-    /// assert_eq!(missing, &["Commit", "Abort"]);
-    /// assert_eq!(unknown, &["Comit"]);
-    /// assert_eq!(suggestions, &[("Comit".to_string(), "Commit".to_string())]);
+    /// let Error::Dummies(d) = &e else { panic!("{e}") };
+    /// assert_eq!(d.missing, ["Commit", "Abort"]);
+    /// assert_eq!(d.unknown, ["Comit"]);
+    /// assert_eq!(d.suggestions, [("Comit".to_string(), "Commit".to_string())]);
     /// assert!(e.to_string().contains("did you mean `Commit`?"));
     /// ```
-    Dummies {
-        /// Declared types that no dummy stands for: their sends would never
-        /// be probed.
-        missing: Vec<String>,
-        /// Type paths of dummies whose type the object does not declare
-        /// (neither the short name nor the full path is declared).
-        unknown: Vec<String>,
-        /// Declared types that dummies of two or more different type paths
-        /// stand for (`a::Move` and `b::Move` for `Move`), with those
-        /// paths: the object tells messages apart by short name, so they
-        /// would be one type explored twice under one printed name.
-        ambiguous: Vec<(String, Vec<String>)>,
-        /// For each unknown dummy that looks like a typo, the declared
-        /// type it most likely means (by [`names::closest`](crate::names::closest)
-        /// on the short name, a missing type preferred).
-        suggestions: Vec<(String, String)>,
-        /// The types the object declares, in its order.
-        declared: Vec<String>,
-        /// The type paths of the dummies given, in their order.
-        given: Vec<String>,
-        /// How to fix it.
-        hint: String,
-    },
+    Dummies(Box<DummiesError>),
     /// Protocol code panicked while the engine probed an action.
     ProtocolPanic {
         /// The action being probed.
@@ -267,41 +305,7 @@ impl fmt::Display for Error {
                 "formula `{formula}` has {count} distinct atoms; at most 64 are supported"
             ),
             Error::NoRoles => write!(f, "the protocol object has no roles"),
-            Error::Dummies {
-                missing,
-                unknown,
-                ambiguous,
-                suggestions,
-                declared,
-                given,
-                hint,
-            } => {
-                writeln!(
-                    f,
-                    "the dummies do not match the message types the protocol object declares \
-                     (Protocol::type_names), so a check would explore only part of the object"
-                )?;
-                if !missing.is_empty() {
-                    writeln!(f, "  no dummy for: {}", missing.join(", "))?;
-                }
-                for u in unknown {
-                    write!(f, "  not declared: {u}")?;
-                    match suggestions.iter().find(|(s, _)| s == u) {
-                        Some((_, close)) => writeln!(f, "; did you mean `{close}`?")?,
-                        None => writeln!(f)?,
-                    }
-                }
-                for (ty, paths) in ambiguous {
-                    writeln!(
-                        f,
-                        "  ambiguous: dummies of {} all stand for the declared type {ty}",
-                        paths.join(" and ")
-                    )?;
-                }
-                writeln!(f, "  declared: {}", list_or_none(declared))?;
-                writeln!(f, "  given:    {}", list_or_none(given))?;
-                write!(f, "  hint: {hint}")
-            }
+            Error::Dummies(d) => d.fmt(f),
             Error::ProtocolPanic {
                 action,
                 message,

@@ -202,6 +202,6 @@ mod search;
 
 pub use alphabet::ActionKind;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
-pub use error::{AtomError, Error, NameKind};
+pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};

@@ -9,8 +9,8 @@ mod common;
 
 use common::small::{Chess, Move};
 use engine::{
-    check, check_violated, declared_dummies, dummies, try_check, Checker, Error, Message, Protocol,
-    Refused, RoleId,
+    check, check_violated, declared_dummies, dummies, try_check, Checker, DummiesError, Error,
+    Message, Protocol, Refused, RoleId,
 };
 
 /// A game in which the player to move sends a `Move` or resigns with a
@@ -86,7 +86,10 @@ const NOBODY_RESIGNS: &str = r#"G !"* SEND <Resign>""#;
 #[test]
 fn a_declaring_object_with_a_missing_dummy_is_an_error() {
     let e = try_check(NOBODY_RESIGNS, Game::new(true), dummies![Move]).unwrap_err();
-    let Error::Dummies {
+    let Error::Dummies(d) = &e else {
+        panic!("expected a dummies error, got {e:?}")
+    };
+    let DummiesError {
         missing,
         unknown,
         ambiguous,
@@ -94,10 +97,7 @@ fn a_declaring_object_with_a_missing_dummy_is_an_error() {
         given,
         hint,
         ..
-    } = &e
-    else {
-        panic!("expected a dummies error, got {e:?}");
-    };
+    } = &**d;
     assert_eq!(missing, &["Resign"]);
     assert!(unknown.is_empty() && ambiguous.is_empty());
     assert_eq!(declared, &["Move", "Resign"]);
@@ -106,7 +106,7 @@ fn a_declaring_object_with_a_missing_dummy_is_an_error() {
     // Also from a session, before any formula.
     assert!(matches!(
         Checker::new().session(Game::new(true), dummies![Move]),
-        Err(Error::Dummies { .. })
+        Err(Error::Dummies(_))
     ));
 }
 
@@ -124,15 +124,15 @@ fn an_undeclared_dummy_is_an_error_with_a_suggestion() {
         Message::named("Draw", ()),
     ];
     let e = try_check(NOBODY_RESIGNS, Game::new(true), d).unwrap_err();
-    let Error::Dummies {
+    let Error::Dummies(d) = &e else {
+        panic!("expected a dummies error, got {e:?}")
+    };
+    let DummiesError {
         missing,
         unknown,
         suggestions,
         ..
-    } = &e
-    else {
-        panic!("expected a dummies error, got {e:?}");
-    };
+    } = &**d;
     assert_eq!(missing, &["Resign"]);
     assert_eq!(unknown, &["Resing", "Draw"]);
     assert_eq!(suggestions, &[("Resing".to_string(), "Resign".to_string())]);
@@ -152,15 +152,15 @@ fn one_short_name_from_two_paths_is_ambiguous() {
         Message::named("Resign", ()),
     ];
     let e = try_check(NOBODY_RESIGNS, Game::new(true), d).unwrap_err();
-    let Error::Dummies {
+    let Error::Dummies(d) = &e else {
+        panic!("expected a dummies error, got {e:?}")
+    };
+    let DummiesError {
         missing,
         unknown,
         ambiguous,
         ..
-    } = &e
-    else {
-        panic!("expected a dummies error, got {e:?}");
-    };
+    } = &**d;
     assert!(missing.is_empty() && unknown.is_empty());
     assert_eq!(
         ambiguous,
@@ -232,12 +232,12 @@ fn an_object_that_declares_nothing_is_checked_with_the_dummies_given() {
     check_violated(r#"G F "black RECV *""#, Game::new(true), all());
     assert!(matches!(
         try_check(r#"G F "black RECV *""#, Game::new(true), moves()),
-        Err(Error::Dummies { .. })
+        Err(Error::Dummies(_))
     ));
     // No dummies at all cannot mean the object's own: an error (it was a
     // debug assertion in the probing before).
     match try_check(r#"G "True""#, Game::new(false), dummies![]) {
-        Err(e @ Error::Dummies { .. }) => {
+        Err(e @ Error::Dummies(_)) => {
             assert!(e.to_string().contains("declares no message types"), "{e}")
         }
         other => panic!("{other:?}"),

@@ -7,7 +7,7 @@
 //! participants to prepare, each votes `Yes` or `No`, and `c` sends
 //! `Commit` to both if both voted `Yes`, else `Abort`; both acknowledge.
 
-use engine::{check, check_violated, dummies, try_check, Error, Message, Protocol};
+use engine::{check, check_violated, dummies, try_check, DummiesError, Error, Message, Protocol};
 use protocols::spec::{alt, msg, seq, Spec, Term};
 use protocols::{Liberal, Strict};
 
@@ -67,16 +67,16 @@ fn dummies_without_no_are_an_error_listing_both_sets() {
     let partial = named(&["Prepare", "Yes", "Commit", "Abort", "Ack"]);
     // Without `No` nobody could vote No, and the false property would hold.
     let e = try_check(NEVER_ABORTS, strict(), partial.clone()).unwrap_err();
-    let Error::Dummies {
+    let Error::Dummies(d) = &e else {
+        panic!("expected a dummies error, got {e:?}")
+    };
+    let DummiesError {
         missing,
         unknown,
         declared,
         given,
         ..
-    } = &e
-    else {
-        panic!("expected a dummies error, got {e:?}");
-    };
+    } = &**d;
     assert_eq!(missing, &["No"]);
     assert!(unknown.is_empty(), "{unknown:?}");
     assert_eq!(declared, &TYPES);
@@ -96,17 +96,17 @@ fn dummies_without_no_are_an_error_listing_both_sets() {
     let checker = engine::Checker::new();
     assert!(matches!(
         checker.session(strict(), partial.clone()),
-        Err(Error::Dummies { .. })
+        Err(Error::Dummies(_))
     ));
     let otf = Strict::on_the_fly(&two_phase_commit()).unwrap();
     assert!(matches!(
         checker.check(NEVER_ABORTS, otf, partial.clone()),
-        Err(Error::Dummies { .. })
+        Err(Error::Dummies(_))
     ));
     let liberal = Liberal::from_spec(&two_phase_commit()).unwrap();
     assert!(matches!(
         checker.check(NEVER_ABORTS, liberal, partial),
-        Err(Error::Dummies { .. })
+        Err(Error::Dummies(_))
     ));
 }
 
@@ -125,15 +125,15 @@ fn a_misspelt_dummy_is_an_error_suggesting_the_declared_name() {
     // With `Comit`, `c` could never send a Commit: spurious deadlocks.
     let typo = named(&["Prepare", "Yes", "No", "Comit", "Abort", "Ack"]);
     let e = try_check(r#"G !"DEADLOCK""#, strict(), typo).unwrap_err();
-    let Error::Dummies {
+    let Error::Dummies(d) = &e else {
+        panic!("expected a dummies error, got {e:?}")
+    };
+    let DummiesError {
         missing,
         unknown,
         suggestions,
         ..
-    } = &e
-    else {
-        panic!("expected a dummies error, got {e:?}");
-    };
+    } = &**d;
     assert_eq!(missing, &["Commit"]);
     assert_eq!(unknown, &["Comit"]);
     assert_eq!(suggestions, &[("Comit".to_string(), "Commit".to_string())]);

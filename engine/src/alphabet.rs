@@ -32,9 +32,10 @@ impl fmt::Display for ActionKind {
 }
 
 /// The dummies a check uses: `dummies` itself for an object that declares
-/// no types (an error if that leaves no type at all), the object's own (one `Message::named(type, ())` per declared
-/// type) for an empty list, and otherwise `dummies` if they match the
-/// declared types one to one, or an [`Error::Dummies`] that says how not.
+/// no types (an error if that leaves no type at all); for one that does,
+/// the object's own (one `Message::named(type, ())` per declared type) for
+/// an empty list, and otherwise `dummies` if they match the declared types
+/// one to one, or an [`Error::Dummies`] that says how not.
 ///
 /// A dummy stands for the declared type that equals its full path or its
 /// short name (a `chess::Move` dummy for a declared `Move`). Dummies with

@@ -19,12 +19,10 @@ pub fn small_instance(p: &protocols::bundled::BundledInfo, max: usize) -> String
     }
 }
 
-/// One dummy message per type name, as a check uses.
+/// One dummy message per type name, as a check uses (what `dummies![]`
+/// means for these objects).
 pub fn dummies<P: Protocol>(p: &P) -> Vec<Message> {
-    p.type_names()
-        .iter()
-        .map(|t| Message::named(t, ()))
-        .collect()
+    engine::declared_dummies(p)
 }
 
 /// Every enabled action of `p` with its successor, labelled in `.aut`

@@ -7,7 +7,10 @@
 //! participants to prepare, each votes `Yes` or `No`, and `c` sends
 //! `Commit` to both if both voted `Yes`, else `Abort`; both acknowledge.
 
-use engine::{check, check_violated, dummies, try_check, DummiesError, Error, Message, Protocol};
+use engine::{
+    check, check_violated, dummies, try_check, DummiesError, Error, Message, Protocol, Refused,
+    RoleId,
+};
 use protocols::spec::{alt, msg, seq, Spec, Term};
 use protocols::{Liberal, Strict};
 
@@ -46,6 +49,31 @@ fn named(types: &[&str]) -> Vec<Message> {
     types.iter().map(|t| Message::named(t, ())).collect()
 }
 
+/// The strict object with its message types hidden: an object that
+/// declares nothing, checked with the dummies as given (as every object
+/// was before declared types were enforced).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Undeclared(Strict);
+
+impl Protocol for Undeclared {
+    fn roles(&self) -> Vec<String> {
+        self.0.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.0.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.0.try_recv(role, from)
+    }
+    fn is_terminated(&self) -> bool {
+        self.0.is_terminated()
+    }
+}
+
 /// False: `c` aborts whenever a participant votes `No`.
 const NEVER_ABORTS: &str = r#"G !"c SEND <Abort>""#;
 
@@ -65,7 +93,11 @@ fn the_object_declares_every_type_of_the_spec() {
 #[test]
 fn dummies_without_no_are_an_error_listing_both_sets() {
     let partial = named(&["Prepare", "Yes", "Commit", "Abort", "Ack"]);
-    // Without `No` nobody could vote No, and the false property would hold.
+    // Without `No` nobody votes No, and the false property holds: what
+    // happens to an object that does not declare its types.
+    let r = try_check(NEVER_ABORTS, Undeclared(strict()), partial.clone()).unwrap();
+    assert!(r.holds(), "{r}");
+    // The strict object declares them: an error, not a verdict.
     let e = try_check(NEVER_ABORTS, strict(), partial.clone()).unwrap_err();
     let Error::Dummies(d) = &e else {
         panic!("expected a dummies error, got {e:?}")
@@ -122,8 +154,12 @@ fn check_panics_with_the_dummies_error() {
 
 #[test]
 fn a_misspelt_dummy_is_an_error_suggesting_the_declared_name() {
-    // With `Comit`, `c` could never send a Commit: spurious deadlocks.
+    // With `Comit`, `c` can never send a Commit: spurious deadlocks, on an
+    // object that does not declare its types.
     let typo = named(&["Prepare", "Yes", "No", "Comit", "Abort", "Ack"]);
+    let r = try_check(r#"G !"DEADLOCK""#, Undeclared(strict()), typo.clone()).unwrap();
+    assert!(r.counterexample().is_some(), "{r}");
+    check(r#"G !"DEADLOCK""#, Undeclared(strict()), named(&TYPES));
     let e = try_check(r#"G !"DEADLOCK""#, strict(), typo).unwrap_err();
     let Error::Dummies(d) = &e else {
         panic!("expected a dummies error, got {e:?}")

@@ -49,7 +49,10 @@ pub enum AtomError {
         suggestion: Option<String>,
     },
     /// The atom names a type that the protocol declares but no dummy
-    /// provides, so no send of it is ever explored.
+    /// provides, so no send of it is ever explored. (A check no longer gets
+    /// this far with such dummies: a declared type without a dummy is an
+    /// [`Error::Dummies`] when the session is made. Kept so that code
+    /// matching on it still compiles.)
     MissingDummy {
         /// The atom's text.
         atom: String,

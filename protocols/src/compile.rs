@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use hashbrown::{HashMap, HashSet};
 
+use crate::limits::{Budget, Limits};
 use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
 use crate::spec::{Definition, Spec, Term};
 use crate::Error;
@@ -531,14 +532,26 @@ impl Terms {
     }
 }
 
-pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
+/// [`Error::StateBound`]'s `what` for a compilation.
+pub(crate) const GLOBAL_LTS: &str = "global LTS";
+
+/// The estimated bytes of a new global state: the state and its channel
+/// contents, once in the list of states and once as the key of the index.
+fn global_bytes(g: &Global) -> usize {
+    2 * (std::mem::size_of::<Global>() + std::mem::size_of_val(&*g.chans))
+        + std::mem::size_of::<(Global, u32)>()
+}
+
+pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
     let mut terms = Terms::new(spec);
     let main = terms.intern(&spec.main)?;
     terms.unfold_all(main, MAX_TERMS)?;
+    let mut budget = Budget::new(limits, GLOBAL_LTS);
     let mut states: Vec<Global> = vec![Global {
         term: main,
         chans: Box::new([]),
     }];
+    budget.add_state(global_bytes(&states[0]))?;
     let mut index: HashMap<Global, u32> = HashMap::new();
     index.insert(states[0].clone(), 0);
     let mut finals = Vec::new();
@@ -552,12 +565,7 @@ pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
                 Some(&id) => id,
                 None => {
                     let id = states.len() as u32;
-                    if states.len() >= max_states {
-                        return Err(Error::StateBound {
-                            limit: max_states,
-                            what: "global LTS",
-                        });
-                    }
+                    budget.add_state(global_bytes(&next))?;
                     index.insert(next.clone(), id);
                     states.push(next);
                     id
@@ -565,6 +573,8 @@ pub(crate) fn compile(spec: &Spec, max_states: usize) -> Result<Lts, Error> {
             };
             edges.push((l, id));
         }
+        // the edges are held here and again in the built LTS
+        budget.add_bytes(2 * std::mem::size_of_val(&edges[..]))?;
         finals.push(terms.is_final(&g)?);
         all_edges.push(edges);
         i += 1;

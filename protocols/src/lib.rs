@@ -138,7 +138,7 @@ pub enum Error {
         what: &'static str,
     },
     /// Building the `what` went past the deadline of its
-    /// [`Limits`](limits::Limits) (raise it with `--timeout`).
+    /// [`Limits`] (raise it with `--timeout`).
     Timeout {
         /// What was being built.
         what: &'static str,
@@ -146,7 +146,7 @@ pub enum Error {
         states: usize,
     },
     /// Building the `what` needed more memory than its
-    /// [`Limits`](limits::Limits) allow (raise it with `--max-memory`).
+    /// [`Limits`] allow (raise it with `--max-memory`).
     MemoryBound {
         /// The bound, in bytes (an estimate of the construction's tables).
         limit: usize,

@@ -560,8 +560,8 @@ fn global_bytes(g: &Global) -> usize {
 pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
     let mut terms = Terms::new(spec);
     let main = terms.intern(&spec.main)?;
-    terms.unfold_all(main, MAX_TERMS)?;
     let mut budget = Budget::new(limits, GLOBAL_LTS);
+    terms.unfold_all(main, MAX_TERMS, Some(&mut budget))?;
     let mut states: Vec<Global> = vec![Global {
         term: main,
         chans: Box::new([]),
@@ -791,7 +791,14 @@ impl Terms {
     /// type name is numbered, in one order that does not depend on how the
     /// state space is explored. Returns the channels `(from, to)` that some
     /// action uses.
-    fn unfold_all(&mut self, main: u32, max_terms: usize) -> Result<Vec<(u32, u32)>, Error> {
+    /// With a `budget`, the deadline applies to the unfolding too (it is
+    /// part of the compilation).
+    fn unfold_all(
+        &mut self,
+        main: u32,
+        max_terms: usize,
+        mut budget: Option<&mut Budget>,
+    ) -> Result<Vec<(u32, u32)>, Error> {
         let mut seen: HashSet<u32> = HashSet::new();
         let mut stack = vec![main];
         let mut calls = Vec::new();
@@ -799,6 +806,9 @@ impl Terms {
         while let Some(t) = stack.pop() {
             if !seen.insert(t) {
                 continue;
+            }
+            if let Some(b) = budget.as_deref_mut() {
+                b.tick()?;
             }
             if self.nodes.len() > max_terms {
                 return Err(Error::StateBound {
@@ -832,7 +842,7 @@ impl Terms {
 pub(crate) fn on_the_fly(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
     let mut terms = Terms::new(spec);
     let main = terms.intern(&spec.main)?;
-    let channels = terms.unfold_all(main, max_terms)?;
+    let channels = terms.unfold_all(main, max_terms, None)?;
     let roles = terms.names.roles.clone();
     let types = terms.names.types.clone();
     let mut per_role = vec![Vec::new(); roles.len()];
@@ -869,7 +879,7 @@ mod tests {
     fn cached_steps(spec: &Spec) -> usize {
         let mut terms = Terms::new(spec);
         let main = terms.intern(&spec.main).unwrap();
-        terms.unfold_all(main, MAX_TERMS).unwrap();
+        terms.unfold_all(main, MAX_TERMS, None).unwrap();
         terms.steps.iter().flatten().map(|s| s.len()).sum()
     }
 

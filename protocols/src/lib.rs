@@ -92,7 +92,10 @@
 //!   transitions is an end, so a compiled state that may end but may also
 //!   continue, or a stuck (non-final) one, is not distinguished there.
 //! - Determinisation is done once, when an object is made (not lazily);
-//!   it is bounded by [`spec::DEFAULT_MAX_STATES`]. (An object built
+//!   like compilation and projection, it is bounded by a [`Limits`]
+//!   (states, deadline, memory: [`Strict::try_new_with`],
+//!   [`Liberal::try_new_with`], [`Spec::compile_with`]; the simple entry
+//!   points use [`Limits::default`]). (An object built
 //!   [on the fly](Strict::on_the_fly) determinises as it goes.)
 //! - An object built on the fly keeps every state it has met for as long
 //!   as it (or a clone) lives; there is no eviction yet. A long run of a
@@ -110,6 +113,7 @@ pub mod aut;
 pub mod bundled;
 mod compile;
 pub mod liberal;
+pub mod limits;
 pub mod lts;
 pub mod session;
 pub mod spec;
@@ -120,6 +124,7 @@ pub use bundled::{
     chess, go_fish, load_balancer, micro, npb, rock_paper_scissors, tic_tac_toe, token, two_buyer,
 };
 pub use liberal::{Liberal, LocalRole, Projection};
+pub use limits::Limits;
 pub use lts::{Action, Label, Lts};
 pub use spec::{Role, Spec, Term};
 pub use strict::Strict;
@@ -127,12 +132,32 @@ pub use strict::Strict;
 /// What can go wrong when building protocols.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    /// The state space exceeds the configured bound.
+    /// The state space exceeds the configured bound
+    /// ([`Limits::max_states`](limits::Limits::max_states); raise it with
+    /// `--max-states`).
     StateBound {
         /// The bound.
         limit: usize,
         /// What was being built.
         what: &'static str,
+    },
+    /// Building the `what` went past the deadline of its
+    /// [`Limits`] (raise it with `--timeout`).
+    Timeout {
+        /// What was being built.
+        what: &'static str,
+        /// How many states it had made by then.
+        states: usize,
+    },
+    /// Building the `what` needed more memory than its
+    /// [`Limits`] allow (raise it with `--max-memory`).
+    MemoryBound {
+        /// The bound, in bytes (an estimate of the construction's tables).
+        limit: usize,
+        /// What was being built.
+        what: &'static str,
+        /// How many states it had made by then.
+        states: usize,
     },
     /// An ill-formed specification (unknown definition, wrong number of
     /// arguments, unguarded recursion, a role talking to itself).
@@ -202,7 +227,8 @@ impl fmt::Display for Error {
             ),
             Error::StateBound { limit, what } => write!(
                 f,
-                "the {what} has more than {limit} states; use a smaller instance{}",
+                "the {what} has more than {limit} states (the state limit); raise it with \
+                 --max-states or PRUST_MAX_STATES, or use a smaller instance{}",
                 if *what == "global LTS" {
                     ", or build the strict object on the fly (Strict::on_the_fly; \
                      prust check --runtime on-the-fly), which computes only the states \
@@ -210,6 +236,21 @@ impl fmt::Display for Error {
                 } else {
                     ""
                 }
+            ),
+            Error::Timeout { what, states } => write!(
+                f,
+                "building the {what} stopped at the time limit ({states} states made); \
+                 raise it with --timeout or PRUST_TIMEOUT, or use a smaller instance"
+            ),
+            Error::MemoryBound {
+                limit,
+                what,
+                states,
+            } => write!(
+                f,
+                "building the {what} stopped at the memory limit ({limit} bytes, {states} \
+                 states made); raise it with --max-memory or PRUST_MAX_MEMORY, or use a \
+                 smaller instance"
             ),
             Error::Spec(m) => write!(f, "bad specification: {m}"),
             Error::Undeclared {

@@ -86,9 +86,12 @@ use std::sync::Arc;
 use engine::{Message, Protocol, Refused, RoleId};
 use hashbrown::{HashMap, HashSet};
 
+use crate::limits::{self, Budget, Limits};
 use crate::lts::{Action, Label, Lts, NO_TYPE};
-use crate::spec::DEFAULT_MAX_STATES;
 use crate::{Error, Spec};
+
+/// [`Error::StateBound`]'s `what` for a [`Projection`].
+const PROJECTION: &str = "liberal projection";
 
 /// A message in an inbox: who sent it, the tag of its send (see the
 /// [module docs](self)) and the message.
@@ -144,10 +147,33 @@ impl fmt::Debug for Projection {
 
 impl Projection {
     /// Projects `lts` (determinised first if needed) on every role. Fails
-    /// if the local state spaces together exceed `max_states`.
+    /// if the local state spaces together exceed `max_states` (the other
+    /// [limits](Limits) are the defaults).
     pub fn new(lts: impl Into<Arc<Lts>>, max_states: usize) -> Result<Projection, Error> {
-        let lts = crate::strict::deterministic(lts.into())?;
-        Builder::new(&lts, max_states).run(lts.clone())
+        Projection::new_with(lts, &Limits::default().max_states(max_states))
+    }
+
+    /// [`Projection::new`] within `limits`: the determinisation and the
+    /// projection each may make `limits.max_states` states (local states
+    /// of all roles together, for the projection) and tables of
+    /// `limits.max_memory` bytes, and both stop at `limits.deadline`, with
+    /// [`Error::StateBound`], [`Error::MemoryBound`] or [`Error::Timeout`].
+    /// The projection of a heavily interleaved protocol can take time and
+    /// memory far beyond its global LTS (a local state is a set of global
+    /// states, and so is each tag), so these bounds matter even for an LTS
+    /// of a few hundred states.
+    ///
+    /// ```
+    /// use protocols::{token, Error, Limits, Projection};
+    /// let lts = token::spec(token::Topology::FullMesh, 3).compile().unwrap();
+    /// let p = Projection::new_with(lts.clone(), &Limits::default()).unwrap();
+    /// assert!(p.num_local_states(0) > 1);
+    /// let e = Projection::new_with(lts, &Limits::default().max_states(2)).unwrap_err();
+    /// assert!(matches!(e, Error::StateBound { limit: 2, what: "liberal projection" }));
+    /// ```
+    pub fn new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Projection, Error> {
+        let lts = crate::strict::deterministic(lts.into(), limits)?;
+        Builder::new(&lts, limits).run(lts.clone())
     }
 
     /// The deterministic global LTS.
@@ -334,8 +360,7 @@ impl Projection {
 /// depend on their receives — so a worklist runs to the fixpoint.
 struct Builder<'a> {
     lts: &'a Lts,
-    max_states: usize,
-    total: usize,
+    budget: Budget,
     sets: Vec<Vec<Vec<u32>>>,
     index: Vec<HashMap<Vec<u32>, u32>>,
     out: Vec<Vec<Vec<(Label, u32, u32)>>>,
@@ -351,12 +376,11 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(lts: &'a Lts, max_states: usize) -> Self {
+    fn new(lts: &'a Lts, limits: &Limits) -> Self {
         let n = lts.roles().len();
         Builder {
             lts,
-            max_states,
-            total: 0,
+            budget: Budget::new(limits, PROJECTION),
             sets: vec![Vec::new(); n],
             index: vec![HashMap::new(); n],
             out: vec![Vec::new(); n],
@@ -388,13 +412,7 @@ impl<'a> Builder<'a> {
         if let Some(&id) = self.index[role].get(&set) {
             return Ok(id);
         }
-        self.total += 1;
-        if self.total > self.max_states {
-            return Err(Error::StateBound {
-                limit: self.max_states,
-                what: "liberal projection",
-            });
-        }
+        self.budget.add_state(limits::indexed::<u32>(set.len()))?;
         let id = self.sets[role].len() as u32;
         self.fresh.push((role, id));
         self.index[role].insert(set.clone(), id);
@@ -404,11 +422,15 @@ impl<'a> Builder<'a> {
         Ok(id)
     }
 
-    fn tag(&mut self, set: Vec<u32>, label: Label) -> u32 {
+    fn tag(&mut self, set: Vec<u32>, label: Label) -> Result<u32, Error> {
         if let Some(&id) = self.tag_index.get(&(set.clone(), label)) {
-            return id;
+            return Ok(id);
         }
         let n = self.lts.num_states();
+        // the set twice, and a bit per global state: counted before the
+        // bitset is allocated
+        self.budget
+            .add_bytes(limits::indexed::<u32>(set.len()) + n.div_ceil(64) * 8)?;
         let mut bits = vec![0u64; n.div_ceil(64)];
         let mut stack = set.clone();
         for &s in &set {
@@ -428,7 +450,7 @@ impl<'a> Builder<'a> {
         self.tags.push(set);
         self.reach.push(bits);
         self.tag_label.push(label);
-        id
+        Ok(id)
     }
 
     fn run(mut self, lts: Arc<Lts>) -> Result<Projection, Error> {
@@ -444,7 +466,12 @@ impl<'a> Builder<'a> {
         let mut states_by_recv: HashMap<Label, Vec<u32>> = HashMap::new();
         let mut tags_by_recv: HashMap<Label, Vec<u32>> = HashMap::new();
         let mut pairs: Vec<(u32, u32)> = Vec::new();
+        // the pairs' high-water mark, as counted against the memory bound
+        let mut pairs_counted = 0;
         loop {
+            self.budget
+                .add_bytes(pairs.len().saturating_sub(pairs_counted) * 8)?;
+            pairs_counted = pairs_counted.max(pairs.len());
             if let Some((r, s)) = self.fresh.pop() {
                 let mut own: Vec<(Label, u32)> = self.sets[r][s as usize]
                     .iter()
@@ -470,7 +497,7 @@ impl<'a> Builder<'a> {
                         Action::Send | Action::Close => {
                             let tag = if label.action == Action::Send {
                                 let before = self.tags.len();
-                                let tag = self.tag(targets.clone(), label);
+                                let tag = self.tag(targets.clone(), label)?;
                                 if self.tags.len() > before {
                                     let recv = Label {
                                         action: Action::Recv,
@@ -492,6 +519,9 @@ impl<'a> Builder<'a> {
                     }
                 }
             } else if let Some((s, tag)) = pairs.pop() {
+                // a pair is examined once, but there can be as many pairs
+                // as local states times tags
+                self.budget.tick()?;
                 let send = self.tag_label[tag as usize];
                 let r = send.to as usize;
                 let recv = Label {
@@ -616,17 +646,23 @@ impl Liberal {
     /// The liberal object of `lts` (determinised if needed).
     ///
     /// # Panics
-    /// If a bound ([`DEFAULT_MAX_STATES`]) is exceeded; use
+    /// If a bound ([`Limits::default`]) is exceeded; use
     /// [`Liberal::try_new`] for an error instead.
     pub fn new(lts: impl Into<Arc<Lts>>) -> Liberal {
         Liberal::try_new(lts).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The liberal object of `lts` (determinised if needed).
+    /// The liberal object of `lts` (determinised if needed), within the
+    /// default [limits](Limits).
     pub fn try_new(lts: impl Into<Arc<Lts>>) -> Result<Liberal, Error> {
-        Ok(Liberal::from_projection(Arc::new(Projection::new(
-            lts,
-            DEFAULT_MAX_STATES,
+        Liberal::try_new_with(lts, &Limits::default())
+    }
+
+    /// The liberal object of `lts`, its determinisation and projection
+    /// within `limits` (see [`Projection::new_with`]).
+    pub fn try_new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Liberal, Error> {
+        Ok(Liberal::from_projection(Arc::new(Projection::new_with(
+            lts, limits,
         )?)))
     }
 

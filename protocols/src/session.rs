@@ -131,16 +131,58 @@
 //! short spin alone did not pay (measured: see the `session_overhead`
 //! bench in `BENCHMARKS.md`).
 //!
-//! Panics: if protocol code panics inside a try-operation of a [`Session`],
-//! the session is poisoned with [`Error::Panicked`] and every waiter is
-//! released (at the latest when the panicking thread's endpoint is dropped
-//! during unwinding). Likewise in a [`SplitSession`]: a step (the object's
-//! protocol code) that panics may leave its role's local state or the inbox
-//! it holds half-updated, so it poisons the session with
-//! [`Error::Panicked`] and releases every waiter. A panic in the thread's
-//! own code, outside any operation, only ends that role in both sessions:
-//! its endpoint is dropped during unwinding, so the role counts as
-//! finished, and the others go on (or get a deadlock report).
+//! # Panics
+//!
+//! *In protocol code.* If protocol code panics inside a try-operation of a
+//! [`Session`], the session is poisoned with [`Error::Panicked`] and every
+//! waiter is released (at the latest when the panicking thread's endpoint
+//! is dropped during unwinding). Likewise in a [`SplitSession`]: a step
+//! (the object's protocol code) that panics may leave its role's local
+//! state or the inbox it holds half-updated, so it poisons the session
+//! with [`Error::Panicked`] and releases every waiter.
+//!
+//! *In the thread's own code.* A panic outside any operation ends only
+//! that role, which is then *dead* (never acts again, so it does not keep
+//! a deadlock from being reported) and listed in [`Deadlock::panicked`],
+//! not in [`Deadlock::finished`]; the others go on, or get a deadlock
+//! report. The session learns of the panic in one of two ways:
+//!
+//! - the endpoint is dropped while its thread unwinds (the endpoint's
+//!   `Drop` sees [`std::thread::panicking`]): the usual case, an endpoint
+//!   moved into the thread;
+//! - a [`PanicGuard`] (from `panic_guard()` on the endpoint) is dropped
+//!   while its thread unwinds: for an endpoint that outlives the thread
+//!   (kept in an `Arc`, a `static`, a structure owned elsewhere). The role
+//!   is declared panicked only if its endpoint is *idle* at that moment:
+//!   not inside an operation (then another thread is using it, and the
+//!   role lives on there) and not dropped normally already (then it had
+//!   finished). Every later operation on the endpoint fails with
+//!   [`Error::RolePanicked`].
+//!
+//! The guard and the endpoint's operations agree through one atomic word
+//! per role (idle, in an operation, panicked, dropped), changed only by
+//! compare-and-swap: an operation starts only from idle, and the guard
+//! declares the role panicked only from idle. So a role declared panicked
+//! never starts another try, and a role that is trying or waiting is never
+//! declared panicked; a declaration therefore removes a live role exactly
+//! as dropping its endpoint would (in a [`Session`], under the lock: its
+//! slot becomes dead and the decision runs; in a [`SplitSession`]: its
+//! status becomes dead, which uncounts it, and the role that takes the
+//! count to zero decides), and the deadlock argument above holds as it is.
+//!
+//! What cannot be detected: a panic in a thread whose endpoint is *not*
+//! dropped by the unwinding (it lives on elsewhere) and that holds no
+//! [`PanicGuard`] (or whose guard was leaked, or is kept outside the
+//! unwinding stack); the session then counts the role as running and a
+//! peer that waits for it waits forever. Nor a thread that ends without
+//! a panic (returns, or is blocked on something else) while its endpoint
+//! lives on: that role is still live, as far as anyone can tell. A panic
+//! that unwinds past a guard declares the role panicked even if a
+//! `catch_unwind` further out stops it. With `panic = "abort"` the process
+//! ends at the panic anyway. In a [`SplitSession`], a role declared
+//! panicked by its guard keeps its local state in its endpoint, so the
+//! deadlock report cannot tell whether the protocol had terminated (it
+//! says it had not).
 //!
 //! # Limitations
 //!
@@ -166,7 +208,147 @@ pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use split::{Split, SplitEndpoint, SplitSession};
 
+use std::sync::atomic::{AtomicU8, Ordering::SeqCst};
+use std::sync::Arc;
+
 use engine::{Message, Payload, RoleId};
+
+/// What a role's endpoint is doing, as far as panics are concerned: one
+/// word per role, so that a [`PanicGuard`] on one thread and the endpoint's
+/// operations on another agree on whether the role is still in use.
+#[derive(Debug, Default)]
+struct Use(AtomicU8);
+
+/// The endpoint exists and is between operations.
+const IDLE: u8 = 0;
+/// The endpoint is inside an operation (trying, waiting, or returning).
+const IN_OP: u8 = 1;
+/// The role was declared panicked: its endpoint's operations fail with
+/// [`Error::RolePanicked`] and it counts as dead.
+const PANICKED: u8 = 2;
+/// The endpoint was dropped normally: the role finished.
+const DONE: u8 = 3;
+
+impl Use {
+    /// An operation starts; `false` if the role was declared panicked.
+    fn begin(&self) -> bool {
+        self.0.compare_exchange(IDLE, IN_OP, SeqCst, SeqCst).is_ok()
+    }
+
+    /// The operation started by a successful [`Use::begin`] ends (also
+    /// when it unwinds).
+    fn end(&self) {
+        let _ = self.0.compare_exchange(IN_OP, IDLE, SeqCst, SeqCst);
+    }
+
+    /// A [`PanicGuard`]'s thread panicked: the role is declared panicked
+    /// if its endpoint is idle (not in use by another thread, not dropped).
+    fn declare_panicked(&self) -> bool {
+        self.0
+            .compare_exchange(IDLE, PANICKED, SeqCst, SeqCst)
+            .is_ok()
+    }
+
+    /// The endpoint is dropped, while its thread unwinds (`panicking`) or
+    /// normally. Returns whether the role ends as panicked (a role declared
+    /// panicked earlier stays so).
+    fn drop_endpoint(&self, panicking: bool) -> bool {
+        if panicking {
+            self.0.store(PANICKED, SeqCst);
+            true
+        } else {
+            self.0
+                .compare_exchange(IDLE, DONE, SeqCst, SeqCst)
+                .is_err_and(|s| s == PANICKED)
+        }
+    }
+
+    fn panicked(&self) -> bool {
+        self.0.load(SeqCst) == PANICKED
+    }
+}
+
+/// Ends an operation when dropped, even if the operation unwinds.
+struct InOp<'a>(&'a Use);
+
+impl<'a> InOp<'a> {
+    /// Starts an operation of `role`, or fails if it was declared panicked.
+    fn begin(role_use: &'a Use, name: &str) -> Result<InOp<'a>, Error> {
+        if role_use.begin() {
+            Ok(InOp(role_use))
+        } else {
+            Err(Error::RolePanicked(name.to_string()))
+        }
+    }
+}
+
+impl Drop for InOp<'_> {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// A session that can be told that a role's thread panicked.
+trait PanicSink: Send + Sync {
+    /// Declares `role` panicked if its endpoint is idle, and lets the
+    /// other roles know (a deadlock report may follow).
+    fn role_panicked(&self, role: RoleId);
+}
+
+/// Declares its role panicked if it is dropped while its thread unwinds
+/// from a panic: for a thread whose endpoint lives on elsewhere (in an
+/// `Arc`, a `static`, another thread), so that dropping the endpoint does
+/// not tell the session. Get one from [`Endpoint::panic_guard`] or
+/// [`SplitEndpoint::panic_guard`] and keep it on the thread's stack for as
+/// long as the thread runs the role.
+///
+/// When the guard's thread panics, the role is declared panicked unless
+/// its endpoint is in the middle of an operation at that moment (then
+/// another thread is using it, and the role lives on there) or was dropped
+/// already (the role had finished). A role declared panicked is dead: it no
+/// longer keeps a deadlock from being reported (the report lists it under
+/// [`Deadlock::panicked`]), and every later operation on its endpoint fails
+/// with [`Error::RolePanicked`]. A guard dropped without a panic does
+/// nothing.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use protocols::session::{Error, SplitSession};
+/// let session = SplitSession::new(protocols::chess::liberal());
+/// let white = Arc::new(Mutex::new(session.endpoint("white").unwrap()));
+/// let mut black = session.endpoint("black").unwrap();
+/// drop(session);
+/// let kept = Arc::clone(&white); // the endpoint outlives the thread
+/// let t = std::thread::spawn(move || {
+///     let _guard = white.lock().unwrap().panic_guard();
+///     panic!("white's code has a bug");
+/// });
+/// assert!(t.join().is_err());
+/// let Err(Error::Deadlock(d)) = black.recv_from("white") else { panic!() };
+/// assert_eq!(d.panicked, ["white"]);
+/// # drop(kept);
+/// ```
+#[must_use = "the guard acts when it is dropped: keep it alive while the thread runs the role"]
+pub struct PanicGuard {
+    session: Arc<dyn PanicSink>,
+    role: RoleId,
+}
+
+impl Drop for PanicGuard {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.session.role_panicked(self.role);
+        }
+    }
+}
+
+impl std::fmt::Debug for PanicGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PanicGuard")
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
+}
 
 /// The blocking operations of an endpoint of either session, for code that
 /// runs on both runtimes (`fn white(ep: &mut impl BlockingEndpoint)`).
@@ -183,6 +365,9 @@ pub trait BlockingEndpoint: Send {
     fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error>;
     /// Closes this role's channel to `to`.
     fn close(&mut self, to: impl ToRole) -> Result<(), Error>;
+    /// A guard that declares this role panicked if its thread panics; see
+    /// [`PanicGuard`].
+    fn panic_guard(&self) -> PanicGuard;
 }
 
 macro_rules! blocking_endpoint {
@@ -205,6 +390,9 @@ macro_rules! blocking_endpoint {
             }
             fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
                 $ty::close(self, to)
+            }
+            fn panic_guard(&self) -> PanicGuard {
+                $ty::panic_guard(self)
             }
         }
     };

@@ -404,15 +404,16 @@ impl Spec {
         &self.types
     }
 
-    /// Compiles to the global LTS with the default state bound
-    /// ([`DEFAULT_MAX_STATES`]).
+    /// Compiles to the global LTS with the default limits
+    /// ([`DEFAULT_MAX_STATES`]; see [`Spec::compile_with`]).
     pub fn compile(&self) -> Result<Lts, Error> {
-        self.compile_bounded(DEFAULT_MAX_STATES)
+        self.compile_with(&crate::Limits::default())
     }
 
     /// Compiles to the global LTS, failing with [`Error::StateBound`] if
-    /// it has more than `max_states` states.
+    /// it has more than `max_states` states (the other
+    /// [limits](crate::Limits) are the defaults).
     pub fn compile_bounded(&self, max_states: usize) -> Result<Lts, Error> {
-        crate::compile::compile(self, max_states)
+        self.compile_with(&crate::Limits::default().max_states(max_states))
     }
 }

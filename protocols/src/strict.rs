@@ -49,7 +49,7 @@ use engine::{Message, Protocol, Refused, RoleId};
 
 use crate::compile::OnTheFly;
 use crate::lts::{Action, Label, Lts, NO_TYPE};
-use crate::spec::DEFAULT_MAX_STATES;
+use crate::Limits;
 use crate::{Error, Spec};
 
 /// A strict protocol object; see the [module docs](self).
@@ -135,16 +135,22 @@ impl Strict {
     /// is not deterministic.
     ///
     /// # Panics
-    /// If determinising exceeds [`DEFAULT_MAX_STATES`] states; use
+    /// If determinising exceeds the default [limits](Limits); use
     /// [`Strict::try_new`] to get an error instead.
     pub fn new(lts: impl Into<Arc<Lts>>) -> Strict {
         Strict::try_new(lts).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The object in the initial state of `lts` (determinised if needed,
-    /// within [`DEFAULT_MAX_STATES`] states).
+    /// within the default [limits](Limits)).
     pub fn try_new(lts: impl Into<Arc<Lts>>) -> Result<Strict, Error> {
-        let lts = deterministic(lts.into())?;
+        Strict::try_new_with(lts, &Limits::default())
+    }
+
+    /// The object in the initial state of `lts`, determinised if needed
+    /// within `limits` (see [`Lts::determinise_with`]).
+    pub fn try_new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Strict, Error> {
+        let lts = deterministic(lts.into(), limits)?;
         Ok(Strict {
             state: lts.initial(),
             lts: Graph::Compiled(lts),
@@ -296,12 +302,13 @@ impl Strict {
     }
 }
 
-/// `lts` itself if it is deterministic, else its subset construction.
-pub(crate) fn deterministic(lts: Arc<Lts>) -> Result<Arc<Lts>, Error> {
+/// `lts` itself if it is deterministic, else its subset construction
+/// (within `limits`).
+pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Limits) -> Result<Arc<Lts>, Error> {
     if lts.is_deterministic() {
         Ok(lts)
     } else {
-        Ok(Arc::new(lts.determinise(DEFAULT_MAX_STATES)?))
+        Ok(Arc::new(lts.determinise_with(limits)?))
     }
 }
 

@@ -32,6 +32,11 @@ pub enum Error {
     /// Protocol code panicked in another thread while it held the session;
     /// the object may be half-updated, so the session refuses to go on.
     Panicked,
+    /// The thread that ran this role panicked (its
+    /// [`PanicGuard`](super::PanicGuard) was dropped while unwinding), so
+    /// the role was declared dead; its endpoint, kept alive elsewhere,
+    /// can no longer be used.
+    RolePanicked(String),
 }
 
 impl fmt::Display for Error {
@@ -65,6 +70,10 @@ impl fmt::Display for Error {
                     "protocol code panicked in another thread; the session cannot go on"
                 )
             }
+            Error::RolePanicked(role) => write!(
+                f,
+                "the thread running role `{role}` panicked; its endpoint can no longer be used"
+            ),
         }
     }
 }
@@ -79,6 +88,10 @@ pub struct Deadlock {
     /// Roles whose endpoint was dropped (their thread finished) or never
     /// taken: they will never act again.
     pub finished: Vec<String>,
+    /// Roles whose thread panicked: their endpoint was dropped while the
+    /// thread unwound, or their [`PanicGuard`](super::PanicGuard) was.
+    /// They will never act again either, but not because they were done.
+    pub panicked: Vec<String>,
     /// Whether the protocol had terminated normally: then the blocked
     /// operations are steps the protocol does not have at all.
     pub terminated: bool,
@@ -137,6 +150,13 @@ impl fmt::Display for Deadlock {
                 f,
                 "\n  finished (endpoint dropped): {}",
                 self.finished.join(", ")
+            )?;
+        }
+        if !self.panicked.is_empty() {
+            write!(
+                f,
+                "\n  panicked (their thread panicked): {}",
+                self.panicked.join(", ")
             )?;
         }
         if self.terminated {

@@ -8,6 +8,7 @@ use crossbeam_utils::CachePadded;
 use engine::{Message, Payload, Protocol, Refused, RoleId};
 
 use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
+use super::{InOp, PanicGuard, PanicSink, Use};
 
 /// Real threads on one protocol object: hands out one [`Endpoint`] per role.
 ///
@@ -68,6 +69,9 @@ struct Shared<P> {
     /// Per role: the result of its blocked operation, once another thread
     /// has completed it (so the waiter does not need the big lock to wake).
     mailboxes: Vec<Mailbox>,
+    /// Per role: whether its endpoint is in an operation, or was declared
+    /// panicked (see [`PanicGuard`]).
+    uses: Vec<Use>,
     inner: Mutex<Inner<P>>,
 }
 
@@ -96,6 +100,9 @@ enum Slot {
     Waiting { op: Op, epoch: u64 },
     /// The endpoint was dropped.
     Dropped,
+    /// The role's thread panicked (its endpoint was dropped while
+    /// unwinding, or its [`PanicGuard`] was): dead, like `Dropped`.
+    Panicked,
 }
 
 enum Op {
@@ -130,11 +137,13 @@ impl<P: Protocol> Session<P> {
             .iter()
             .map(|_| CachePadded::new(Mutex::new(None)))
             .collect();
+        let uses = names.iter().map(|_| Use::default()).collect();
         Session {
             shared: Arc::new(Shared {
                 names,
                 unparkers,
                 mailboxes,
+                uses,
                 inner: Mutex::new(inner),
             }),
         }
@@ -245,16 +254,31 @@ impl<P: Protocol> Endpoint<P> {
         self.run(Op::Close { to }).map(|_| ())
     }
 
+    /// A guard that declares this role panicked if it is dropped while its
+    /// thread unwinds from a panic; see [`PanicGuard`]. Needed only when
+    /// the endpoint may outlive the thread (kept in an `Arc`, say): an
+    /// endpoint dropped while its thread unwinds declares the role
+    /// panicked by itself.
+    pub fn panic_guard(&self) -> PanicGuard {
+        PanicGuard {
+            session: self.shared.clone(),
+            role: self.role,
+        }
+    }
+
     /// The blocking loop: try; on refusal register as waiting and park until
     /// another thread completes the operation (it re-tries every waiter
     /// after each change, under the lock) or declares a deadlock.
     fn run(&mut self, op: Op) -> Result<Outcome, Error> {
         let shared = &*self.shared;
+        let role = self.role;
+        // Ends the operation on every return (and unwind): until then a
+        // guard's panic cannot declare the role dead under our feet.
+        let _in_op = InOp::begin(&shared.uses[role], &shared.names[role])?;
         let mut inner = shared.lock();
         if let Some(e) = &inner.failure {
             return Err(e.clone());
         }
-        let role = self.role;
         let epoch = inner.epoch;
         match inner.attempt(role, op) {
             Ok(outcome) => {
@@ -301,11 +325,35 @@ impl<P: Protocol> std::fmt::Debug for Session<P> {
 
 impl<P: Protocol> Drop for Endpoint<P> {
     fn drop(&mut self) {
+        // Dropped while its thread unwinds: the role ends as panicked, not
+        // as finished (it did not do its part).
+        let panicked = self.shared.uses[self.role].drop_endpoint(std::thread::panicking());
         let mut inner = self.shared.lock();
-        inner.slots[self.role] = Slot::Dropped;
+        inner.slots[self.role] = if panicked {
+            Slot::Panicked
+        } else {
+            Slot::Dropped
+        };
         inner.detect_deadlock(&self.shared.names, &mut self.woken);
         drop(inner);
         self.shared.deliver(&mut self.woken);
+    }
+}
+
+impl<P: Protocol> PanicSink for Shared<P> {
+    fn role_panicked(&self, role: RoleId) {
+        if !self.uses[role].declare_panicked() {
+            return; // in use by another thread, dropped, or declared already
+        }
+        // The endpoint is idle and can never start an operation again, so
+        // its slot is `Running` (it was not waiting) and no try of the role
+        // can follow: it is dead from here on.
+        let mut inner = self.lock();
+        inner.slots[role] = Slot::Panicked;
+        let mut woken = Vec::new();
+        inner.detect_deadlock(&self.names, &mut woken);
+        drop(inner);
+        self.deliver(&mut woken);
     }
 }
 
@@ -431,6 +479,7 @@ impl<P: Protocol> Inner<P> {
         }
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
+        let mut panicked = Vec::new();
         for (r, slot) in self.slots.iter().enumerate() {
             match slot {
                 Slot::Waiting { op, epoch } if *epoch == self.epoch => blocked.push(Blocked {
@@ -438,6 +487,7 @@ impl<P: Protocol> Inner<P> {
                     waits_for: describe(op, names),
                 }),
                 Slot::Dropped => finished.push(names[r].clone()),
+                Slot::Panicked => panicked.push(names[r].clone()),
                 Slot::Unclaimed if !self.session_open => finished.push(names[r].clone()),
                 // Running, done, a waiter refused before the latest change
                 // (it will be re-tried), or a role someone may still take.
@@ -447,6 +497,7 @@ impl<P: Protocol> Inner<P> {
         let deadlock = Error::Deadlock(Arc::new(Deadlock {
             blocked,
             finished,
+            panicked,
             terminated: self.object.is_terminated(),
         }));
         for (r, slot) in self.slots.iter_mut().enumerate() {

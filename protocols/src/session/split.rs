@@ -11,6 +11,7 @@ use crossbeam_utils::CachePadded;
 use engine::{Message, Payload, Protocol, Refused, RoleId};
 
 use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
+use super::{InOp, PanicGuard, PanicSink, Use};
 
 /// A protocol object whose roles can run apart: every step of a role
 /// touches only that role's local state and at most one inbox.
@@ -142,6 +143,9 @@ struct Shared<P: Split> {
     running: CachePadded<AtomicUsize>,
     /// Per role: what it waits for, and its local state while it waits.
     slots: Vec<CachePadded<Mutex<Slot<P::Local>>>>,
+    /// Per role: whether its endpoint is in an operation, or was declared
+    /// panicked (see [`PanicGuard`]).
+    uses: Vec<CachePadded<Use>>,
     /// Set once the session is poisoned; `failure` says why.
     failed: AtomicBool,
     failure: Mutex<Option<Error>>,
@@ -210,6 +214,7 @@ impl<P: Split> SplitSession<P> {
                     .collect(),
                 running: CachePadded::new(AtomicUsize::new(n)),
                 slots,
+                uses: (0..n).map(|_| CachePadded::new(Use::default())).collect(),
                 failed: AtomicBool::new(false),
                 failure: Mutex::new(None),
             }),
@@ -315,6 +320,18 @@ impl<P: Split> SplitEndpoint<P> {
         self.run(Op::Close { to }).map(|_| ())
     }
 
+    /// A guard that declares this role panicked if it is dropped while its
+    /// thread unwinds from a panic; see [`PanicGuard`]. Needed only when
+    /// the endpoint may outlive the thread (kept in an `Arc`, say): an
+    /// endpoint dropped while its thread unwinds declares the role
+    /// panicked by itself.
+    pub fn panic_guard(&self) -> PanicGuard {
+        PanicGuard {
+            session: self.shared.clone(),
+            role: self.role,
+        }
+    }
+
     /// One step of `role` on the parts; the operation back if refused.
     fn attempt(
         shared: &Shared<P>,
@@ -360,6 +377,9 @@ impl<P: Split> SplitEndpoint<P> {
         // Disjoint borrows of the fields: no reference count touched per call.
         let shared = &*self.shared;
         let me = self.role;
+        // Ends the operation on every return (and unwind): until then a
+        // guard's panic cannot declare the role dead under our feet.
+        let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;
         let mut announced = false;
         let result = loop {
             if shared.failed.load(SeqCst) {
@@ -427,8 +447,28 @@ impl<P: Split> SplitEndpoint<P> {
 
 impl<P: Split> Drop for SplitEndpoint<P> {
     fn drop(&mut self) {
+        // Dropped while its thread unwinds: the role ends as panicked, not
+        // as finished (recorded before it is dead, for the report).
+        self.shared.uses[self.role].drop_endpoint(std::thread::panicking());
         lock(&self.shared.slots[self.role]).local = self.local.take();
         self.shared.leave(self.role, DEAD);
+    }
+}
+
+impl<P: Split> PanicSink for Shared<P>
+where
+    P::Local: Send,
+    P::Inbox: Send,
+{
+    fn role_panicked(&self, role: RoleId) {
+        // Only an idle endpoint is declared dead, and it can never start
+        // an operation again: its status is `RUNNING` (it is not waiting)
+        // and it never steps again, so it is dead as surely as a dropped
+        // one. (Its local state stays in the endpoint, so the report
+        // cannot tell whether the protocol had terminated.)
+        if self.uses[role].declare_panicked() {
+            self.leave(role, DEAD);
+        }
     }
 }
 
@@ -611,9 +651,14 @@ impl<P: Split> Shared<P> {
         let names = &self.names;
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
+        let mut panicked = Vec::new();
         for (r, slot) in slots.iter().enumerate() {
             if dead[r] {
-                finished.push(names[r].clone());
+                if self.uses[r].panicked() {
+                    panicked.push(names[r].clone());
+                } else {
+                    finished.push(names[r].clone());
+                }
                 continue;
             }
             let waits_for = match &slot.wait {
@@ -634,8 +679,13 @@ impl<P: Split> Shared<P> {
                 waits_for,
             });
         }
+        // Every local state is in its slot, except that of a role declared
+        // panicked by its guard, which its endpoint keeps elsewhere.
         let locals: Option<Vec<&P::Local>> = slots.iter().map(|s| s.local.as_ref()).collect();
-        debug_assert!(locals.is_some(), "every local state is in its slot");
+        debug_assert!(
+            locals.is_some() || !panicked.is_empty(),
+            "every local state is in its slot"
+        );
         let terminated = locals.is_some_and(|locals| {
             let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
             let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();
@@ -649,6 +699,7 @@ impl<P: Split> Shared<P> {
         *failure = Some(Error::Deadlock(Arc::new(Deadlock {
             blocked,
             finished,
+            panicked,
             terminated,
         })));
         self.failed.store(true, SeqCst);

@@ -184,9 +184,11 @@ mod pattern;
 mod protocol;
 mod report;
 mod search;
+pub mod trail;
 
 pub use alphabet::ActionKind;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
 pub use error::{AtomError, Error, NameKind};
 pub use protocol::{Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
+pub use trail::{Trail, TrailError, TrailStep};

@@ -297,6 +297,7 @@ impl<P: Protocol> CheckSession<P> {
                     cycle,
                     ending,
                     dummies,
+                    roles: self.explorer.alphabet.roles.clone(),
                 })
             }
         };

@@ -198,6 +198,8 @@ pub struct Counterexample {
     /// For a finite run, how it ends.
     pub ending: Option<Ending>,
     pub(crate) dummies: Vec<Message>,
+    /// All the object's roles, so that a chart shows the idle ones too.
+    pub(crate) roles: Vec<String>,
 }
 
 impl Counterexample {
@@ -416,9 +418,9 @@ impl Counterexample {
         let p = self.prefix.len();
         let lasso = !self.cycle.is_empty();
 
-        // Columns: the roles that act or are acted on, in role order, then
-        // roles named only by a deadlock's waiting list.
-        let mut cols: Vec<(usize, String)> = Vec::new();
+        // Columns: the object's roles in role order (their index is the
+        // role id), then any role named only by a deadlock's waiting list.
+        let mut cols: Vec<(usize, String)> = self.roles.iter().cloned().enumerate().collect();
         for st in &steps {
             for (id, name) in [(st.role, &st.role_name), (st.peer, &st.peer_name)] {
                 if !cols.iter().any(|(i, _)| *i == id) {

@@ -417,15 +417,17 @@ impl Trail {
             // their first word before the line is split.
             let first = trimmed.split_whitespace().next().unwrap_or("");
             let rest = trimmed[first.len()..].trim();
-            let ws = words(line).map_err(|(c, m)| {
-                err(
-                    c,
-                    m,
-                    "close the name with `\"`; write `\\\"` for a quote inside it",
-                )
-            })?;
-            let is_step = ws.len() >= 3 && action(&ws[1]).is_some();
-            if !is_step && (first == "protocol" || first == "formula") {
+            // A role may be called `formula`: a line shaped like a step is
+            // one.
+            let step_shaped = {
+                let mut it = trimmed.split_whitespace().skip(1);
+                let second = it.next().unwrap_or("");
+                it.next().is_some()
+                    && ["SEND", "RECV", "CLOSE"]
+                        .iter()
+                        .any(|k| second.eq_ignore_ascii_case(k))
+            };
+            if !step_shaped && (first == "protocol" || first == "formula") {
                 if any_step || in_cycle || end_line.is_some() {
                     return Err(err(
                         indent + 1,
@@ -433,7 +435,9 @@ impl Trail {
                         "put the headers (`protocol`, `formula`) before the first step",
                     ));
                 }
-                if rest.is_empty() {
+                // (An empty line inside a formula of several lines is
+                // kept.)
+                if rest.is_empty() && !(first == "formula" && trail.formula.is_some()) {
                     return Err(err(
                         indent + first.len() + 1,
                         format!("`{first}` needs a value"),
@@ -451,17 +455,28 @@ impl Trail {
                     trail.protocol = Some(rest.to_string());
                 } else {
                     // Several `formula` lines are one formula of several
-                    // lines.
+                    // lines; the text after `formula ` is kept as it is,
+                    // indentation included.
+                    let after = &trimmed[first.len()..];
+                    let value = after.strip_prefix([' ', '\t']).unwrap_or(after).trim_end();
                     match &mut trail.formula {
                         Some(f) => {
                             f.push('\n');
-                            f.push_str(rest);
+                            f.push_str(value);
                         }
-                        None => trail.formula = Some(rest.to_string()),
+                        None => trail.formula = Some(value.to_string()),
                     }
                 }
                 continue;
             }
+            let ws = words(line).map_err(|(c, m)| {
+                err(
+                    c,
+                    m,
+                    "close the name with `\"`; write `\\\"` for a quote inside it",
+                )
+            })?;
+            let is_step = ws.len() >= 3 && action(&ws[1]).is_some();
             if let Some(end) = end_line {
                 return Err(err(
                     indent + 1,
@@ -772,6 +787,7 @@ impl Trail {
             cycle,
             ending: self.ending.clone(),
             dummies,
+            roles,
         })
     }
 }
@@ -807,7 +823,7 @@ fn parse_step(ws: &[Word], line: usize) -> Result<TrailStep, (usize, String, &'s
     } else {
         "TO"
     };
-    let end_col = |w: &Word| w.column + w.text.chars().count() + 1;
+    let end_col = |w: &Word| w.column + w.text.chars().count();
     match ws.get(at) {
         Some(w) if keyword(w, dir) => {}
         Some(w) => {

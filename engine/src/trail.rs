@@ -698,29 +698,14 @@ impl Trail {
     ) -> Result<Counterexample, ReplayError> {
         let roles = proto.roles();
         let declared = proto.type_names();
-        let known_type = |t: &str, dummies: &[Message]| {
+        let has_dummy = |t: &str, dummies: &[Message]| {
             dummies
                 .iter()
                 .any(|d| d.type_name() == t || d.type_path() == t)
-                || declared.iter().any(|d| d == t)
         };
-        // Stand-ins for the types the trail sends without a dummy: the
-        // engine only ever sent types it had a dummy for, so these are
-        // what the original check probed.
-        let given = dummies.len();
-        for s in self.steps() {
-            if let (ActionKind::Send, Some(t)) = (s.kind, &s.type_name) {
-                if !dummies
-                    .iter()
-                    .any(|d| d.type_name() == t || d.type_path() == t)
-                {
-                    if given + declared.len() > 0 && !known_type(t, &dummies) {
-                        continue; // reported as an unknown type below
-                    }
-                    dummies.push(Message::named(t, ()));
-                }
-            }
-        }
+        // The types the object has: its declared ones and the dummies'.
+        // With neither, it says nothing about types, and every type is
+        // taken at its word (the object itself accepts or refuses it).
         let known_types = {
             let mut v: Vec<String> = dummies.iter().map(|d| d.type_name().to_string()).collect();
             v.extend(declared.iter().cloned());
@@ -728,6 +713,22 @@ impl Trail {
             v.dedup();
             v
         };
+        let paths: Vec<String> = dummies.iter().map(|d| d.type_path().to_string()).collect();
+        let known = |t: &str| {
+            known_types.is_empty()
+                || known_types.iter().any(|k| k == t)
+                || paths.iter().any(|p| p == t)
+        };
+        // Stand-ins for the types the trail sends without a dummy: the
+        // engine only ever sent types it had a dummy for, so these are
+        // what the original check probed.
+        for s in self.steps() {
+            if let (ActionKind::Send, Some(t)) = (s.kind, &s.type_name) {
+                if known(t) && !has_dummy(t, &dummies) {
+                    dummies.push(Message::named(t, ()));
+                }
+            }
+        }
         let n_prefix = self.prefix.len();
         let mut steps = Vec::new();
         for (i, s) in self.steps().enumerate() {
@@ -751,9 +752,7 @@ impl Trail {
             let role = role_id(&s.role)?;
             let peer = role_id(&s.peer)?;
             if let Some(t) = &s.type_name {
-                if !known_types.iter().any(|k| k == t)
-                    && !dummies.iter().any(|d| d.type_path() == t)
-                {
+                if !known(t) {
                     let hint = crate::names::closest(t, known_types.iter().map(String::as_str))
                         .map(|c| format!("; did you mean <{c}>?"))
                         .unwrap_or_default();

@@ -573,3 +573,71 @@ fn prust_trail_dir_makes_check_save_the_trail() {
     trail.replay(Chess::new(), dummies![Move]).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+mod round_trip_of_any_names {
+    use engine::{ActionKind, Ending, Trail, TrailStep};
+    use proptest::prelude::*;
+
+    /// Names made of the characters that need care: spaces, quotes,
+    /// backslashes, comment and bracket signs, line breaks, keywords.
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z]{1,3}",
+            "[ a\"\\\\#<>\t\n\r]{0,4}",
+            Just("cycle".to_string()),
+            Just("end".to_string()),
+            Just("formula".to_string()),
+            Just("SEND".to_string()),
+        ]
+    }
+
+    fn step() -> impl Strategy<Value = TrailStep> {
+        (name(), 0..3u8, name(), name()).prop_map(|(role, k, ty, peer)| {
+            let kind = [ActionKind::Send, ActionKind::Recv, ActionKind::Close][k as usize];
+            TrailStep {
+                role,
+                kind,
+                type_name: (kind != ActionKind::Close).then_some(ty),
+                peer,
+                line: 0,
+            }
+        })
+    }
+
+    fn trail() -> impl Strategy<Value = Trail> {
+        (
+            proptest::collection::vec(step(), 0..4),
+            proptest::collection::vec(step(), 0..3),
+            0..4u8,
+            proptest::collection::vec(name(), 0..3),
+            proptest::option::of("[a-z]{1,5}"),
+        )
+            .prop_map(|(prefix, cycle, e, waiting, protocol)| {
+                let ending = if !cycle.is_empty() {
+                    None
+                } else {
+                    Some(match e {
+                        0 => Ending::Terminated,
+                        1 => Ending::AnyContinuation,
+                        _ => Ending::Deadlock { waiting },
+                    })
+                };
+                Trail {
+                    protocol,
+                    formula: None,
+                    prefix,
+                    cycle,
+                    ending,
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn a_written_trail_parses_back_to_itself(t in trail()) {
+            let text = t.to_string();
+            let back = Trail::parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(back, t, "{}", text);
+        }
+    }
+}

@@ -469,6 +469,7 @@ impl Counterexample {
         let mut next_turn: Vec<Option<usize>> = vec![None; n];
         if lasso {
             let mut channels: Vec<(usize, usize)> = pending.iter().map(|e| e.0).collect();
+            channels.sort_unstable();
             channels.dedup();
             for c in channels {
                 let from_before: Vec<usize> = (p..n)

@@ -480,6 +480,7 @@ fn comments_blank_lines_crlf_and_keyword_case_are_accepted() {
 #[test]
 fn a_failing_check_saves_its_trail_and_names_it() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("trail-from-checker");
+    let _ = std::fs::remove_dir_all(&dir);
     let formula = r#"G !"black SEND *""#;
     let panic = std::panic::catch_unwind(|| {
         Checker::new()
@@ -531,6 +532,21 @@ fn a_failing_check_saves_its_trail_and_names_it() {
         Chess::new(),
         dummies![Move],
     );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    // An inconclusive check panics without a trail (there is no run).
+    let inconclusive = std::panic::catch_unwind(|| {
+        Checker::new().trail_dir(&dir).max_states(2).assert_holds(
+            r#"G F "black RECV *""#,
+            Chess::new(),
+            dummies![Move],
+        )
+    })
+    .expect_err("cut short");
+    let inconclusive = inconclusive.downcast_ref::<String>().unwrap();
+    assert!(inconclusive.starts_with("inconclusive: "), "{inconclusive}");
+    assert!(!inconclusive.contains("saved"), "{inconclusive}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Run by [`prust_trail_dir_makes_check_save_the_trail`] in a child process

@@ -39,6 +39,7 @@ pub enum Semantics {
 /// | [`semantics`](Self::semantics) | `PRUST_SEMANTICS` (`stutter` or `omega`) | `stutter` |
 /// | [`progress`](Self::progress) | `PRUST_PROGRESS` (`1`/`0`) | when stderr is a terminal |
 /// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
+/// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
 ///
 /// ```
 /// use engine::{Checker, Semantics};
@@ -50,6 +51,8 @@ pub struct Checker {
     limits: Limits,
     determinism: bool,
     cache_limit: usize,
+    /// Where [`assert_holds`](Self::assert_holds) saves counterexamples.
+    trail_dir: Option<std::path::PathBuf>,
 }
 
 fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
@@ -101,6 +104,9 @@ impl Checker {
             },
             determinism: env_bool("PRUST_DETERMINISM").unwrap_or(cfg!(debug_assertions)),
             cache_limit: 1 << 20,
+            trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
+                .filter(|d| !d.is_empty())
+                .map(Into::into),
         }
     }
 
@@ -149,6 +155,61 @@ impl Checker {
     pub fn cache_limit(mut self, entries: usize) -> Self {
         self.cache_limit = entries;
         self
+    }
+
+    /// Save the counterexample of every failing
+    /// [`assert_holds`](Self::assert_holds) (and so of every failing
+    /// [`check`]) as a trail file in `dir`, and name the file in the panic
+    /// message (default: `PRUST_TRAIL_DIR`, unset: no file). The file name
+    /// is unique per failure: see [`Trail`](crate::Trail) for the format
+    /// and [`Trail::read`](crate::Trail::read) to load it again. Only
+    /// counterexamples are saved; the verdict is never affected.
+    ///
+    /// ```
+    /// // In a test: keep the counterexamples of failing checks in
+    /// // target/trails (tests run in parallel: set the directory per
+    /// // checker rather than with the process-wide variable).
+    /// let checker = engine::Checker::new().trail_dir("target/trails");
+    /// # let _ = checker;
+    /// ```
+    pub fn trail_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.trail_dir = Some(dir.into());
+        self
+    }
+
+    /// Checks that every run of `proto` satisfies `formula`, as [`check`]
+    /// does with this checker's options, and returns the report.
+    ///
+    /// # Panics
+    /// With the full report unless the property is proven. With
+    /// [`trail_dir`](Self::trail_dir) set, a counterexample is first saved
+    /// as a trail file, whose path the message names.
+    #[track_caller]
+    pub fn assert_holds<P: Protocol>(
+        &self,
+        formula: &str,
+        proto: P,
+        dummies: Vec<Message>,
+    ) -> Report {
+        match self.check(formula, proto, dummies) {
+            Ok(r) if r.holds() => r,
+            Ok(r) => match (&self.trail_dir, r.counterexample()) {
+                (Some(dir), Some(_)) => {
+                    match crate::trail::save(dir, &r, std::any::type_name::<P>()) {
+                        Ok(path) => panic!(
+                            "{r}\n  counterexample saved to {} (engine::Trail::read, then replay)",
+                            path.display()
+                        ),
+                        Err(e) => panic!(
+                            "{r}\n  could not save the counterexample in {}: {e}",
+                            dir.display()
+                        ),
+                    }
+                }
+                _ => panic!("{r}"),
+            },
+            Err(e) => panic!("prust: {e}"),
+        }
     }
 
     /// Checks one formula on `proto`, probing every send with each of
@@ -246,6 +307,7 @@ impl<P: Protocol> CheckSession<P> {
                     cycle,
                     ending,
                     dummies,
+                    roles: self.explorer.alphabet.roles.clone(),
                 })
             }
         };
@@ -305,14 +367,12 @@ pub fn try_check<P: Protocol>(
 ///
 /// # Panics
 /// With the full report — the counterexample, or why the search was
-/// inconclusive, or the error — if the property is not proven.
+/// inconclusive, or the error — if the property is not proven. With
+/// `PRUST_TRAIL_DIR=dir` set, a counterexample is also saved as a trail
+/// file in `dir` and the message names it (see [`Checker::trail_dir`]).
 #[track_caller]
 pub fn check<P: Protocol>(formula: &str, proto: P, dummies: Vec<Message>) -> Report {
-    match try_check(formula, proto, dummies) {
-        Ok(r) if r.holds() => r,
-        Ok(r) => panic!("{r}"),
-        Err(e) => panic!("prust: {e}"),
-    }
+    Checker::new().assert_holds(formula, proto, dummies)
 }
 
 /// Checks that some run of `proto` violates `formula`, and returns that

@@ -95,7 +95,8 @@
 //! - Options default from environment variables, so a failing test can be
 //!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
 //!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds), `PRUST_SEMANTICS`
-//!   (`stutter` or `omega`), `PRUST_PROGRESS`, `PRUST_DETERMINISM`.
+//!   (`stutter` or `omega`), `PRUST_PROGRESS`, `PRUST_DETERMINISM`,
+//!   `PRUST_TRAIL_DIR` (save the counterexamples of failing checks).
 //!
 //! # Finite runs: the two semantics
 //!
@@ -155,7 +156,17 @@
 //!   returns a transcript with the object's state (`Debug`) after each step;
 //!   it panics if the object behaves differently (a protocol that is not
 //!   deterministic, or a different initial object).
-//! - [`Counterexample::to_dot`] draws the lasso with Graphviz.
+//! - [`Counterexample::to_dot`] draws the run as a message sequence chart
+//!   (Graphviz: one lifeline per role, an arrow from each send to its
+//!   receive, the cycle boxed, the ending shown).
+//! - A counterexample can be kept as a **trail file**
+//!   ([`Counterexample::to_trail`], [`Report::to_trail`]): a small,
+//!   versioned text format with one step per line, to read, edit and
+//!   replay later on a fresh object with [`Trail::parse`] /
+//!   [`Trail::read`] and [`Trail::replay`], which says at which step and
+//!   why a trail no longer replays. With `PRUST_TRAIL_DIR=dir` (or
+//!   [`Checker::trail_dir`]) every failing [`check`] saves its
+//!   counterexample there and names the file in its panic message.
 //! - Protocol code that panics during the search is reported as
 //!   [`Error::ProtocolPanic`] with the action and the trace that led there.
 //! - With the determinism check (on by default in debug builds) every probe
@@ -199,9 +210,11 @@ mod pattern;
 mod protocol;
 mod report;
 mod search;
+pub mod trail;
 
 pub use alphabet::ActionKind;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
+pub use trail::{Trail, TrailError, TrailStep};

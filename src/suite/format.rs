@@ -786,7 +786,7 @@ impl Parser {
                         )),
                         None => err.hint(format!(
                             "defined here: {}",
-                            self.macros.keys().cloned().collect::<Vec<_>>().join(", ")
+                            name_list(self.macros.keys().map(String::as_str))
                         )),
                     };
                     return Err(err);
@@ -813,7 +813,10 @@ impl Parser {
                         );
                         err = match closest(q, known.iter().map(String::as_str)) {
                             Some(best) => err.hint(format!("did you mean `@{best}`?")),
-                            None => err.hint(format!("one of: {}", known.join(", "))),
+                            None => err.hint(format!(
+                                "one of: {}",
+                                name_list(known.iter().map(String::as_str))
+                            )),
                         };
                         self.errors.push(err);
                     }
@@ -1010,6 +1013,23 @@ fn strip_comment(line: &str) -> &str {
         }
     }
     line
+}
+
+/// The most names a hint lists: every error of a file may carry one, so a
+/// file with thousands of definitions and thousands of mistakes would
+/// otherwise produce text quadratic in its length.
+const HINT_NAMES: usize = 12;
+
+/// `a, b, c`, or the first [`HINT_NAMES`] names and how many more there are.
+fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let total = names.len();
+    let shown: Vec<&str> = names.take(HINT_NAMES).collect();
+    let more = total - shown.len();
+    let mut text = shown.join(", ");
+    if more > 0 {
+        text.push_str(&format!(", … ({more} more)"));
+    }
+    text
 }
 
 fn is_identifier(s: &str) -> bool {

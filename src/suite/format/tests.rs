@@ -427,3 +427,23 @@ fn the_expanded_total_of_a_file_is_bounded() {
     );
     assert!(text.len() < 10_000);
 }
+
+/// Each error's hint lists at most a dozen names: 3,000 definitions and
+/// 3,000 undefined words once made 3,000 hints of 3,000 names each.
+#[test]
+fn hints_list_a_bounded_number_of_names() {
+    let mut text = String::from("protocol chess\n");
+    for i in 0..3_000 {
+        text.push_str(&format!("let d{i} = \"white SEND *\"\n"));
+    }
+    for i in 0..3_000 {
+        text.push_str(&format!("test t{i} holds\n  G zzzzzzzzzz{i}\n"));
+    }
+    let errs = errors(&text);
+    assert_eq!(errs.len(), 3_000);
+    let hint = errs[0].hint.as_deref().unwrap();
+    assert!(hint.starts_with("defined here: d0, d1, d10, "), "{hint}");
+    assert!(hint.ends_with(", … (2988 more)"), "{hint}");
+    let total: usize = errs.iter().map(|e| e.to_string().len()).sum();
+    assert!(total < 1_000_000, "{total} bytes of errors");
+}

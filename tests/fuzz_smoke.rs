@@ -26,6 +26,9 @@ enum Mutation {
     DuplicateLine(usize),
     /// Splice in a number too large for any counter.
     HugeNumber(usize, usize),
+    /// Replace the k-th run of digits (a header's count, a state, a
+    /// `max-states`) by a huge number.
+    ReplaceNumber(usize, usize),
     /// Wrap the text from an index on in `depth` levels of an opener and
     /// its closer (`(`…`)`, `!`, `X `, quotes).
     Nest(usize, usize, usize),
@@ -51,6 +54,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (any::<usize>(), 0..8u8).prop_map(|(i, b)| Mutation::FlipBit(i, b)),
         any::<usize>().prop_map(Mutation::DuplicateLine),
         (any::<usize>(), 0..HUGE.len()).prop_map(|(i, h)| Mutation::HugeNumber(i, h)),
+        (0..8usize, 0..HUGE.len()).prop_map(|(k, h)| Mutation::ReplaceNumber(k, h)),
         (any::<usize>(), 0..NESTS.len(), 1..2_000usize)
             .prop_map(|(i, n, d)| Mutation::Nest(i, n, d)),
         (
@@ -90,6 +94,27 @@ fn apply(text: &str, mutations: &[Mutation]) -> String {
             Mutation::HugeNumber(i, h) => {
                 let i = at(i, &bytes);
                 bytes.splice(i..i, HUGE[h].bytes());
+            }
+            Mutation::ReplaceNumber(k, h) => {
+                let mut runs = Vec::new();
+                let mut start = None;
+                for (j, b) in bytes.iter().enumerate() {
+                    match (b.is_ascii_digit(), start) {
+                        (true, None) => start = Some(j),
+                        (false, Some(s)) => {
+                            runs.push(s..j);
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(s) = start {
+                    runs.push(s..bytes.len());
+                }
+                if !runs.is_empty() {
+                    let run = runs[k % runs.len()].clone();
+                    bytes.splice(run, HUGE[h].bytes());
+                }
             }
             Mutation::Nest(i, n, depth) => {
                 let i = at(i, &bytes);
@@ -196,7 +221,9 @@ proptest! {
             Err(e) => {
                 prop_assert!(e.line() >= 1 && e.column() >= 1);
                 prop_assert!(e.offset() <= text.len());
-                prop_assert!(e.line() <= text.lines().count().max(1));
+                // An error at the end of input after a final newline is on the
+                // line after it.
+                prop_assert!(e.line() <= text.split('\n').count());
             }
             Ok(f) => {
                 prop_assert!(f.height() <= owl_lite::ltl_parse::MAX_NESTING + 1);

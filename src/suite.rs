@@ -61,7 +61,10 @@
 //! - `let NAME = FORMULA`: an abbreviation, usable as a bare word in later
 //!   formulas (`let R1 = "worker_1_ RECV <Boolean>"`, then `G(R1 => X S12)`).
 //!   It is replaced by the parenthesised formula. Formulas written out in
-//!   full work just as well.
+//!   full work just as well. Expanded formulas are bounded
+//!   ([`format::MAX_EXPANDED_LEN`] bytes each, [`format::MAX_EXPANDED_TOTAL`]
+//!   for a file): abbreviations that use each other twice double at each
+//!   level, and the one that crosses the bound is an error at its position.
 //! - `test NAME VERDICT…`, then the formula on the following lines (it ends
 //!   at the next directive). A directive is a line that *starts* (no
 //!   indentation) with `protocol`, `runtime`, `semantics`, `max-states`,

@@ -218,3 +218,17 @@ pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
 pub use trail::{Trail, TrailError, TrailStep};
+
+/// Parses an atom's text (without its quotes) as a formula's atom would be
+/// parsed, and says only whether it is well-formed. Not part of the API: it
+/// exists so that the fuzz targets and the smoke tests can reach the atom
+/// parser directly, without a protocol object around it.
+///
+/// ```
+/// assert!(engine::fuzz_parse_atom("black SEND <Move> TO white").is_ok());
+/// assert!(engine::fuzz_parse_atom("black SNED <Move>").is_err());
+/// ```
+#[doc(hidden)]
+pub fn fuzz_parse_atom(text: &str) -> Result<(), AtomError> {
+    pattern::parse_atom(text).map(|_| ())
+}

@@ -6,55 +6,78 @@
 //! public so that every front end of the tool (formula atoms, `.owl`
 //! suites, the command line) suggests names the same way.
 
+/// Names longer than this (in characters) get no suggestion. A typo is
+/// suggested for names people type; comparing two long names costs time
+/// proportional to the product of their lengths, and a formula or a suite
+/// file may contain names of any length.
+pub const MAX_SUGGESTION_LEN: usize = 256;
+
 /// Edit distance with adjacent transpositions (optimal string alignment),
-/// by characters: `blakc` is one edit from `black`.
+/// by characters: `blakc` is one edit from `black`. Keeps three rows of
+/// the matrix (the transposition looks two rows back), each as long as the
+/// shorter name, so memory is O(min(|a|, |b|)).
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // The distance is symmetric: run along the shorter name.
+    let (a, b) = if a.len() < b.len() { (b, a) } else { (a, b) };
     let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            d[i * w + j] = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let mut best = (d[(i - 1) * w + j] + 1)
-                    .min(d[i * w + j - 1] + 1)
-                    .min(d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]));
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    best = best.min(d[(i - 2) * w + j - 2] + 1);
-                }
-                best
-            };
+    let mut two_back = vec![0usize; w];
+    let mut prev: Vec<usize> = (0..w).collect();
+    let mut cur = vec![0usize; w];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..w {
+            let mut best = (prev[j] + 1)
+                .min(cur[j - 1] + 1)
+                .min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(two_back[j - 2] + 1);
+            }
+            cur[j] = best;
         }
+        // Rotate: two_back <- prev <- cur, reusing the oldest row.
+        std::mem::swap(&mut two_back, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    d[a.len() * w + b.len()]
+    prev[b.len()]
 }
 
 /// The known name closest to `name`, if it is close enough to be a likely
 /// typo: at most a third of the longer name's length (at least 1) edits
 /// away, ignoring case (an exact match but for case is the best); an
 /// adjacent transposition is one edit. Among equally close names, the
-/// first.
+/// first. Names (given or known) longer than [`MAX_SUGGESTION_LEN`]
+/// characters are not compared, so a huge name costs no more than reading
+/// it.
 ///
 /// ```
 /// use engine::names::closest;
 /// assert_eq!(closest("blakc", ["white", "black"]), Some("black"));
 /// assert_eq!(closest("White", ["white", "black"]), Some("white"));
 /// assert_eq!(closest("zebra", ["white", "black"]), None);
+/// let long = "w".repeat(60_000);
+/// assert_eq!(closest(&long, [long.as_str()]), None);
 /// ```
 pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let len = name.chars().take(MAX_SUGGESTION_LEN + 1).count();
+    if len > MAX_SUGGESTION_LEN {
+        return None;
+    }
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for k in known {
+        let k_len = k.chars().take(MAX_SUGGESTION_LEN + 1).count();
+        if k_len > MAX_SUGGESTION_LEN {
+            continue;
+        }
+        let budget = 2 * len.max(k_len).div_ceil(3).max(1) + 1;
+        // The distance is at least the difference in length: skip names
+        // that cannot be close enough without filling a matrix.
+        if 2 * len.abs_diff(k_len) > budget {
+            continue;
+        }
         let d = edit_distance(&lower, &k.to_lowercase()) * 2 + usize::from(name != k);
-        let budget = 2 * name
-            .chars()
-            .count()
-            .max(k.chars().count())
-            .div_ceil(3)
-            .max(1)
-            + 1;
         if d <= budget && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
@@ -99,6 +122,71 @@ mod tests {
         assert_eq!(edit_distance("whte", "white"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("blakc", "black"), 1);
+        assert_eq!(edit_distance("ca", "abc"), 3);
+        assert_eq!(edit_distance("abc", "ca"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abcd", "badc"), 2);
+    }
+
+    /// The rolling-row distance equals the full-matrix one it replaced.
+    #[test]
+    fn distance_matches_the_full_matrix() {
+        fn full(a: &str, b: &str) -> usize {
+            let a: Vec<char> = a.chars().collect();
+            let b: Vec<char> = b.chars().collect();
+            let w = b.len() + 1;
+            let mut d = vec![0usize; (a.len() + 1) * w];
+            for i in 0..=a.len() {
+                for j in 0..=b.len() {
+                    d[i * w + j] = if i == 0 || j == 0 {
+                        i + j
+                    } else {
+                        let mut best = (d[(i - 1) * w + j] + 1)
+                            .min(d[i * w + j - 1] + 1)
+                            .min(d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]));
+                        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                            best = best.min(d[(i - 2) * w + j - 2] + 1);
+                        }
+                        best
+                    };
+                }
+            }
+            d[a.len() * w + b.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "acb",
+            "bca",
+            "worker_1",
+            "wokrer_12",
+            "black",
+            "blakc",
+            "éa",
+            "aé",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(edit_distance(a, b), full(a, b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    /// Two 60,000-character names once needed a 28 GB matrix: now they get
+    /// no suggestion, at once.
+    #[test]
+    fn huge_names_get_no_suggestion() {
+        let a = "a".repeat(60_000);
+        let b = format!("{}b", "a".repeat(59_999));
+        assert_eq!(closest(&a, [b.as_str()]), None);
+        assert_eq!(closest("black", [a.as_str(), "blakc"]), Some("blakc"));
+        assert_eq!(closest(&a, ["black"]), None);
+        let at_limit = "x".repeat(MAX_SUGGESTION_LEN);
+        let typo = format!("{}y", "x".repeat(MAX_SUGGESTION_LEN - 1));
+        assert_eq!(closest(&typo, [at_limit.as_str()]), Some(at_limit.as_str()));
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //! `(from, label, to)`; labels may be quoted. Labels are `!(Type,sender,receiver)`
 //! (a send), `?(Type,sender,receiver)` (its receive) and `C(sender,receiver)`
 //! (a close). Blank lines are ignored. A state without outgoing transitions
-//! is a normal end ([`Lts::is_final`]). The LTS is returned as written,
+//! is a normal end ([`Lts::is_final`]). A state of the header that no
+//! transition mentions (and is not the initial state) is unreachable and
+//! left out, the others keeping their order: a file that numbers its
+//! states without gaps reads with the same numbers. The LTS is returned as written,
 //! deterministic or not; the runtimes determinise it
 //! ([`Lts::determinise`]).
 //!
@@ -52,6 +55,10 @@ fn err(line: usize, message: impl Into<String>) -> AutError {
 }
 
 /// Parses `.aut` text; see the [module docs](self).
+///
+/// Memory follows the file, not its header: the header's counts are only
+/// checked against what the file holds, so a 30-byte file announcing
+/// 10^18 states or transitions is read (or refused) at once.
 pub fn parse(text: &str) -> Result<Lts, AutError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     let (hline, header) = lines.by_ref().find(|(_, l)| !l.is_empty()).ok_or_else(|| {
@@ -71,8 +78,7 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
         ));
     }
     let mut b = LtsBuilder::new(Vec::new(), Vec::new());
-    let mut out: Vec<Vec<(Label, u32)>> = vec![Vec::new(); nstates];
-    let mut count = 0usize;
+    let mut transitions: Vec<(u64, Label, u64)> = Vec::new();
     for (n, line) in lines {
         if line.is_empty() {
             continue;
@@ -81,23 +87,61 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
         let from = parse_state(n, from, nstates)?;
         let to = parse_state(n, to, nstates)?;
         let label = parse_label(n, label, &mut b)?;
-        out[from as usize].push((label, to));
-        count += 1;
+        transitions.push((from, label, to));
+        // Fail on the line that exceeds the header, not after reading the
+        // rest of a huge file.
+        if transitions.len() as u64 > ntrans {
+            return Err(err(
+                n,
+                format!(
+                    "the header (line {hline}) announces {ntrans} transitions but the file has more"
+                ),
+            ));
+        }
     }
+    let count = transitions.len() as u64;
     if count != ntrans {
         return Err(err(
             hline,
             format!("the header announces {ntrans} transitions but the file has {count}"),
         ));
     }
+    // The states are those the transitions mention, and the initial one:
+    // any other state of the header has no transition in or out, so no run
+    // reaches it, and it is not stored (a header may announce far more
+    // states than memory holds). The states kept are renumbered in order,
+    // which leaves the numbers of a file without such gaps unchanged.
+    let mut states: Vec<u64> = Vec::with_capacity(2 * transitions.len() + 1);
+    states.push(initial);
+    for (from, _, to) in &transitions {
+        states.push(*from);
+        states.push(*to);
+    }
+    states.sort_unstable();
+    states.dedup();
+    if states.len() > u32::MAX as usize {
+        return Err(err(
+            hline,
+            format!(
+                "{} states are more than this reader can number",
+                states.len()
+            ),
+        ));
+    }
+    let id = |s: u64| states.binary_search(&s).expect("every state is listed") as u32;
+    let mut out: Vec<Vec<(Label, u32)>> = vec![Vec::new(); states.len()];
+    for (from, label, to) in transitions {
+        out[id(from) as usize].push((label, id(to)));
+    }
+    let initial = id(initial);
     for edges in out {
         let is_final = edges.is_empty();
         b.add_state(is_final, edges);
     }
-    Ok(b.finish(initial as u32))
+    Ok(b.finish(initial))
 }
 
-fn parse_header(n: usize, line: &str) -> Result<(usize, usize, usize), AutError> {
+fn parse_header(n: usize, line: &str) -> Result<(u64, u64, u64), AutError> {
     let hint = "expected a header `des (initial, transitions, states)`";
     let rest = line.strip_prefix("des").ok_or_else(|| err(n, hint))?.trim();
     let inner = rest
@@ -108,11 +152,18 @@ fn parse_header(n: usize, line: &str) -> Result<(usize, usize, usize), AutError>
     if nums.len() != 3 {
         return Err(err(n, hint));
     }
-    let num = |s: &str| {
-        s.parse::<usize>()
-            .map_err(|_| err(n, format!("`{s}` is not a number; {hint}")))
-    };
+    let num = |s: &str| number(s).map_err(|m| err(n, format!("{m}; {hint}")));
     Ok((num(nums[0])?, num(nums[1])?, num(nums[2])?))
+}
+
+/// A decimal number, or why it is not one (too large is not "not a number").
+fn number(s: &str) -> Result<u64, String> {
+    s.parse::<u64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => {
+            format!("`{s}` is too large (at most {})", u64::MAX)
+        }
+        _ => format!("`{s}` is not a number"),
+    })
 }
 
 fn split_transition(n: usize, line: &str) -> Result<(&str, &str, &str), AutError> {
@@ -133,17 +184,15 @@ fn split_transition(n: usize, line: &str) -> Result<(&str, &str, &str), AutError
     ))
 }
 
-fn parse_state(n: usize, s: &str, nstates: usize) -> Result<u32, AutError> {
-    let v: usize = s
-        .parse()
-        .map_err(|_| err(n, format!("`{s}` is not a state number")))?;
+fn parse_state(n: usize, s: &str, nstates: u64) -> Result<u64, AutError> {
+    let v = number(s).map_err(|m| err(n, format!("{m}: expected a state number")))?;
     if v >= nstates {
         return Err(err(
             n,
             format!("state {v} is not below the state count {nstates} of the header"),
         ));
     }
-    Ok(v as u32)
+    Ok(v)
 }
 
 fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutError> {

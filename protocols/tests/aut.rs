@@ -256,3 +256,71 @@ mod random {
         }
     }
 }
+
+/// A header is checked against the file, never trusted for memory: these
+/// once panicked (capacity overflow) or aborted on a 24 GB allocation
+/// before reading a transition.
+#[test]
+fn huge_headers_are_read_from_the_file() {
+    let (l, m) = error("des (0, 0, 18446744073709551615)\n(0,\"!(A,p,q)\",1)\n");
+    assert!(l == 2 && m.contains("announces 0 transitions"), "{m}");
+    let (l, m) = error("des (0, 0, 1000000000)\n(0,\"!(A,p,q)\",1)\n");
+    assert!(l == 2 && m.contains("announces 0 transitions"), "{m}");
+    let (l, m) = error("des (0, 18446744073709551615, 3)\n(0,\"!(A,p,q)\",1)\n");
+    assert!(
+        l == 1 && m.contains("announces 18446744073709551615 transitions but the file has 1"),
+        "{m}"
+    );
+    let (l, m) = error("des (0, 1, 18446744073709551616)\n");
+    assert!(l == 1 && m.contains("too large"), "{m}");
+    // The headers exactly as they were found: a state count alone costs
+    // nothing, and the states no transition mentions are not stored.
+    for text in [
+        "des (0, 0, 18446744073709551615)\n",
+        "des (0, 0, 1000000000)\n",
+    ] {
+        let lts = Lts::from_aut(text).unwrap();
+        assert_eq!((lts.num_states(), lts.num_transitions()), (1, 0));
+        assert!(lts.is_final(lts.initial()));
+    }
+    // A header announcing a billion states with two in use is an LTS of two.
+    let lts = Lts::from_aut("des (0, 1, 1000000000)\n(0,\"!(A,p,q)\",1)\n").unwrap();
+    assert_eq!((lts.num_states(), lts.num_transitions()), (2, 1));
+    // State numbers past u32 are not truncated onto small ones.
+    let lts =
+        Lts::from_aut("des (4294967296, 1, 18446744073709551615)\n(4294967296,\"!(A,p,q)\",0)\n")
+            .unwrap();
+    assert_eq!(lts.num_states(), 2);
+    let init = lts.initial();
+    assert_eq!(lts.transitions(init).len(), 1);
+    let (_, to) = lts.transitions(init)[0];
+    assert_ne!(to, init, "state 0 and state 2^32 are two states");
+    assert!(lts.is_final(to));
+}
+
+/// States no transition mentions are left out and the rest keep their
+/// order; a file without gaps keeps its numbers.
+#[test]
+fn unmentioned_states_are_left_out_in_order() {
+    let lts = Lts::from_aut("des (5, 2, 10)\n(5,\"!(A,p,q)\",9)\n(9,\"?(A,p,q)\",2)\n").unwrap();
+    assert_eq!(lts.num_states(), 3);
+    // 2, 5, 9 become 0, 1, 2.
+    assert_eq!(lts.initial(), 1);
+    assert_eq!(lts.transitions(1)[0].1, 2);
+    assert_eq!(lts.transitions(2)[0].1, 0);
+    assert!(lts.is_final(0));
+    let text = "des (0, 2, 3)\n(0,\"!(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n";
+    assert_eq!(Lts::from_aut(text).unwrap().to_aut(), text);
+}
+
+/// More transitions than the header announces: the error is on the first
+/// line too many.
+#[test]
+fn extra_transitions_are_refused_where_they_start() {
+    let (l, m) =
+        error("des (0, 1, 3)\n(0,\"!(A,p,q)\",1)\n\n(1,\"?(A,p,q)\",2)\n(1,\"?(A,p,q)\",2)\n");
+    assert!(
+        l == 4 && m.contains("announces 1 transitions but the file has more"),
+        "{m}"
+    );
+}

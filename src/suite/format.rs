@@ -298,6 +298,18 @@ const RESERVED: [&str; 20] = [
     "END", "DEADLOCK", "TRUE", "FALSE", "xnor",
 ];
 
+/// The longest a formula may be once its abbreviations are expanded, in
+/// bytes. Abbreviations are copied where they are used, so definitions that
+/// use each other twice double at each level (`let a1 = a0 & a0`, ...):
+/// 24 such lines would otherwise ask for gigabytes. Real formulas are a few
+/// hundred bytes; this bound is hundreds of times that.
+pub const MAX_EXPANDED_LEN: usize = 100_000;
+
+/// The most expanded text (definitions and formulas together, in bytes)
+/// one file may produce: each formula within [`MAX_EXPANDED_LEN`] still
+/// adds up over many lines that reuse a long abbreviation.
+pub const MAX_EXPANDED_TOTAL: usize = 16 << 20;
+
 /// A line of the file without its comment, with its number.
 struct Line<'a> {
     number: usize,
@@ -331,6 +343,8 @@ struct Parser {
     max_states: Option<u64>,
     macros: BTreeMap<String, String>,
     entries: Vec<Entry>,
+    /// Bytes of expanded text produced so far (see [`MAX_EXPANDED_TOTAL`]).
+    expanded_total: usize,
 }
 
 /// A directive with the formula lines that follow it.
@@ -694,8 +708,16 @@ impl Parser {
 
     /// Replaces every abbreviation in `source` (outside quotes) by its
     /// definition in parentheses. Bare words that are neither LTL syntax nor
-    /// abbreviations are errors: the checker's atoms are quoted.
-    fn expand(&self, source: &str, map: &PosMap) -> Result<String, SuiteError> {
+    /// abbreviations are errors: the checker's atoms are quoted. So are
+    /// expansions past [`MAX_EXPANDED_LEN`] (or past [`MAX_EXPANDED_TOTAL`]
+    /// for the file), reported at the abbreviation that crosses the bound.
+    fn expand(&mut self, source: &str, map: &PosMap) -> Result<String, SuiteError> {
+        let out = self.expand_text(source, map)?;
+        self.expanded_total += out.len();
+        Ok(out)
+    }
+
+    fn expand_text(&self, source: &str, map: &PosMap) -> Result<String, SuiteError> {
         let mut out = String::with_capacity(source.len());
         let mut chars = source.char_indices().peekable();
         while let Some((i, c)) = chars.next() {
@@ -724,6 +746,32 @@ impl Parser {
                 }
                 let word = &source[i..end];
                 if let Some(body) = self.macros.get(word) {
+                    let len = out.len() + body.len() + 2;
+                    if len > MAX_EXPANDED_LEN {
+                        return Err(SuiteError::new(
+                            map.at(i),
+                            format!(
+                                "`{word}` ({} bytes once expanded) makes this formula longer \
+                                 than {MAX_EXPANDED_LEN} bytes",
+                                body.len()
+                            ),
+                        )
+                        .hint(
+                            "abbreviations are copied where they are used, so nested ones \
+                             that use each other several times grow exponentially; \
+                             use each abbreviation fewer times",
+                        ));
+                    }
+                    if self.expanded_total + len > MAX_EXPANDED_TOTAL {
+                        return Err(SuiteError::new(
+                            map.at(i),
+                            format!(
+                                "the abbreviations expand this file's formulas to more than \
+                                 {MAX_EXPANDED_TOTAL} bytes in all"
+                            ),
+                        )
+                        .hint("split the file, or use long abbreviations in fewer places"));
+                    }
                     out.push('(');
                     out.push_str(body);
                     out.push(')');
@@ -738,7 +786,7 @@ impl Parser {
                         )),
                         None => err.hint(format!(
                             "defined here: {}",
-                            self.macros.keys().cloned().collect::<Vec<_>>().join(", ")
+                            name_list(self.macros.keys().map(String::as_str))
                         )),
                     };
                     return Err(err);
@@ -765,7 +813,10 @@ impl Parser {
                         );
                         err = match closest(q, known.iter().map(String::as_str)) {
                             Some(best) => err.hint(format!("did you mean `@{best}`?")),
-                            None => err.hint(format!("one of: {}", known.join(", "))),
+                            None => err.hint(format!(
+                                "one of: {}",
+                                name_list(known.iter().map(String::as_str))
+                            )),
                         };
                         self.errors.push(err);
                     }
@@ -962,6 +1013,23 @@ fn strip_comment(line: &str) -> &str {
         }
     }
     line
+}
+
+/// The most names a hint lists: every error of a file may carry one, so a
+/// file with thousands of definitions and thousands of mistakes would
+/// otherwise produce text quadratic in its length.
+const HINT_NAMES: usize = 12;
+
+/// `a, b, c`, or the first [`HINT_NAMES`] names and how many more there are.
+fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let total = names.len();
+    let shown: Vec<&str> = names.take(HINT_NAMES).collect();
+    let more = total - shown.len();
+    let mut text = shown.join(", ");
+    if more > 0 {
+        text.push_str(&format!(", … ({more} more)"));
+    }
+    text
 }
 
 fn is_identifier(s: &str) -> bool {

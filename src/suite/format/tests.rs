@@ -365,3 +365,85 @@ mod properties {
         }
     }
 }
+
+/// 24 abbreviations that each use the previous one twice (553 bytes) once
+/// expanded to 2^24 copies and aborted at 5 GB: now the one that crosses
+/// the bound is refused at its position, with a hint.
+#[test]
+fn doubling_abbreviations_are_refused_at_the_bound() {
+    let mut text = String::from("protocol chess\nlet a0 = \"white SEND *\"\n");
+    for i in 1..=24 {
+        text.push_str(&format!("let a{i} = a{} & a{}\n", i - 1, i - 1));
+    }
+    text.push_str("test t holds\n  G a24\n");
+    let errs = errors(&text);
+    // Every later definition uses a refused one, so it is undefined: the
+    // first error is the one that matters.
+    let first = &errs[0];
+    assert!(
+        first.message.contains("longer than 100000 bytes"),
+        "{first}"
+    );
+    assert!(first
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("copied where they are used"));
+    // a0 is 14 bytes and a_i = 2 (a_{i-1} + 2) + 3 = 21 * 2^i - 7, so a13
+    // (172,025) is the first that cannot be made: at line 2 + 13, column 17
+    // (its second `a12`, which crosses the bound).
+    assert_eq!(first.pos, Pos { line: 15, col: 17 });
+    assert!(errs.len() < 30, "{} errors", errs.len());
+}
+
+/// Within the bound, deep sharing still expands (a12 is 86,009 bytes).
+#[test]
+fn abbreviations_up_to_the_bound_expand() {
+    let mut text = String::from("protocol chess\nlet a0 = \"white SEND *\"\n");
+    for i in 1..=12 {
+        text.push_str(&format!("let a{i} = a{} & a{}\n", i - 1, i - 1));
+    }
+    text.push_str("test t holds\n  G a12\n");
+    let s = parse(&text).unwrap();
+    assert_eq!(s.entries[0].formula.len(), 86_009 + 4);
+}
+
+/// Many formulas reusing a long abbreviation add up: the file's total is
+/// bounded too.
+#[test]
+fn the_expanded_total_of_a_file_is_bounded() {
+    let mut text = String::from("protocol chess\nlet a0 = \"white SEND *\"\n");
+    for i in 1..=12 {
+        text.push_str(&format!("let a{i} = a{} & a{}\n", i - 1, i - 1));
+    }
+    for t in 0..300 {
+        text.push_str(&format!("test t{t} holds\n  G a12\n"));
+    }
+    let errs = errors(&text);
+    assert!(
+        errs.iter().any(|e| e.message.contains("in all")),
+        "{:?}",
+        errs.first()
+    );
+    assert!(text.len() < 10_000);
+}
+
+/// Each error's hint lists at most a dozen names: 3,000 definitions and
+/// 3,000 undefined words once made 3,000 hints of 3,000 names each.
+#[test]
+fn hints_list_a_bounded_number_of_names() {
+    let mut text = String::from("protocol chess\n");
+    for i in 0..3_000 {
+        text.push_str(&format!("let d{i} = \"white SEND *\"\n"));
+    }
+    for i in 0..3_000 {
+        text.push_str(&format!("test t{i} holds\n  G zzzzzzzzzz{i}\n"));
+    }
+    let errs = errors(&text);
+    assert_eq!(errs.len(), 3_000);
+    let hint = errs[0].hint.as_deref().unwrap();
+    assert!(hint.starts_with("defined here: d0, d1, d10, "), "{hint}");
+    assert!(hint.ends_with(", … (2988 more)"), "{hint}");
+    let total: usize = errs.iter().map(|e| e.to_string().len()).sum();
+    assert!(total < 1_000_000, "{total} bytes of errors");
+}

@@ -3,6 +3,28 @@
 //! Results (the verdicts, the summary line) go to stdout, as text or as JSON
 //! Lines; errors (a formula that does not parse, an unknown protocol) go to
 //! stderr.
+//!
+//! With `--format json`, stdout holds one record per formula, in order,
+//! each on one line (an error that stops the whole command, such as an
+//! unknown protocol, comes before any check: no records, exit 3):
+//!
+//! ```text
+//! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
+//!  "verdict":"holds"|"violated"|"inconclusive"|"error",
+//!  "semantics":"stutter"|"omega",                            (not for errors)
+//!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
+//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
+//!  "limit":{"kind":"states"|"depth"|"time","value":N},"explored":N,  (inconclusive)
+//!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
+//!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
+//!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
+//!              "blocked":[…roles…]}},                  (violated; blocked: deadlock only)
+//!  "message":…}                                        (error)
+//! ```
+//!
+//! The ending is `none` for a lasso (the steps with `in_cycle` repeat
+//! forever) and `any_continuation` for a bad prefix (every continuation
+//! violates the property). A time limit's value is in seconds.
 
 use std::time::{Duration, Instant};
 
@@ -71,8 +93,9 @@ pub struct CheckArgs {
         allow_negative_numbers = true
     )]
     pub timeout: Option<Duration>,
-    /// Output: text, or json (JSON Lines: one object per formula and nothing
-    /// else on stdout; no demo header, no summary line)
+    /// Output: text, or json (JSON Lines: one object per formula, with its
+    /// verdict, statistics, limit or counterexample, and nothing else on
+    /// stdout: no demo header, no summary line)
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
 }
@@ -342,22 +365,8 @@ fn check_all<P: Protocol>(
     Ok(codes)
 }
 
-/// One JSON Lines record of `prust check --format json`:
-///
-/// ```text
-/// {"formula":…,"protocol":…,"runtime":…,"verdict":"holds"|"violated"|"inconclusive"|"error",
-///  "semantics":"stutter"|"omega",            (not for errors)
-///  "stats":{…every field of engine::Stats, time in seconds…},   (not for errors)
-///  "limit":{"kind":"states"|"depth"|"time","value":N},"explored":N,   (inconclusive)
-///  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
-///      "type":…|null,"peer":…,"text":…,"in_cycle":false},…],
-///    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
-///              "blocked":[…roles…] (deadlock only)}},   (violated)
-///  "message":…}                               (error)
-/// ```
-///
-/// The ending is `none` for a lasso (the steps with `in_cycle` repeat
-/// forever); `any_continuation` for a bad prefix.
+/// One JSON Lines record of `prust check --format json` (the schema is in
+/// the module docs).
 fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) -> String {
     let mut o = Object::new();
     o.str("formula", formula)

@@ -330,7 +330,7 @@ fn every_subcommand_has_help_with_the_exit_codes() {
     let check = stdout(&prust(&["check", "--help"]));
     for s in [
         "--timeout <SECS>",
-        "PER FORMULA",
+        "budget per formula",
         "--format <FORMAT>",
         "on-the-fly",
         "--max-states <N>",

@@ -83,7 +83,7 @@ pub struct CheckArgs {
     // rejected as a count rather than read as an unknown option.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
-    /// Wall-clock budget PER FORMULA in seconds (each formula gets the whole
+    /// Wall-clock budget per formula, in seconds (each formula gets the whole
     /// budget); a search that runs out is inconclusive (exit 2)
     /// [default: PRUST_TIMEOUT, else none]
     #[arg(

@@ -71,9 +71,9 @@ fn translate_negate_gives_the_automaton_of_the_negation() {
 }
 
 #[test]
-fn translate_bad_formula_exits_2_with_caret() {
+fn translate_bad_formula_exits_3_with_caret() {
     let o = prust(&["translate", "G (a -> F b"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(err.contains("line 1, column 12"), "{err}");
     assert!(err.contains('^'), "{err}");
@@ -82,15 +82,22 @@ fn translate_bad_formula_exits_2_with_caret() {
 #[test]
 fn bad_arguments_are_explained() {
     let o = prust(&["translate", "--formt", "dot", "a"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(3));
     assert!(
-        stderr(&o).contains("did you mean --format"),
+        stderr(&o).contains("similar argument exists: '--format'"),
         "{}",
         stderr(&o)
     );
     let o = prust(&["chek"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("prust check"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("similar subcommand exists: 'check'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = prust(&["translate", "G", "(a", "U", "b)"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("quote the formula"), "{}", stderr(&o));
 }
 
 #[test]
@@ -141,12 +148,21 @@ fn check_exit_codes() {
 
 #[test]
 fn check_typo_in_role_is_an_error_with_a_hint() {
-    let o = prust(&["check", "chess", r#"G !"whte SEND <Move>""#]);
+    // The error is a diagnostic (stderr); the other formula's verdict and
+    // the summary are results (stdout).
+    let o = prust(&["check", "chess", r#"G !"whte SEND <Move>""#, "G true"]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(err.contains("did you mean `white`"), "{err}");
+    assert!(err.contains("error in formula"), "{err}");
+    assert!(!out.contains("whte"), "{out}");
+    assert!(out.contains("property holds: G true"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
     assert!(
-        stdout(&o).contains("did you mean `white`"),
-        "{}",
-        stdout(&o)
+        last.starts_with(
+            "2 formula(s) on chess (strict): 1 hold, 0 violated, 0 inconclusive, 1 error(s);"
+        ),
+        "{out}"
     );
 }
 
@@ -255,7 +271,643 @@ fn lts_aut_round_trips_through_a_file() {
     );
     std::fs::write(&path, "des (0, 1, 2)\n(0, \"!(Move,white\", 1)\n").unwrap();
     let bad = prust(&["lts", p]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(3));
     assert!(stderr(&bad).contains("line 2"), "{}", stderr(&bad));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---- The command line as a Rust CLI: help, version, exit codes, streams. ----
+
+fn no_panic(o: &Output) {
+    assert_ne!(o.status.code(), Some(101), "{}", stderr(o));
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+}
+
+#[test]
+fn version_is_the_package_version() {
+    let o = prust(&["--version"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("prust {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn every_subcommand_has_help_with_the_exit_codes() {
+    let table = |o: &Output| {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+        let out = stdout(o);
+        for line in [
+            "0    success",
+            "1    some formula is violated",
+            "2    some formula is inconclusive",
+            "3    error",
+            "141  stdout was closed",
+        ] {
+            assert!(out.contains(line), "{line:?} missing from\n{out}");
+        }
+        assert!(stderr(o).is_empty(), "{}", stderr(o));
+        out
+    };
+    for sub in ["translate", "list", "lts", "check"] {
+        let long = table(&prust(&[sub, "--help"]));
+        let short = table(&prust(&[sub, "-h"]));
+        assert!(long.contains(&format!("Usage: prust {sub}")), "{long}");
+        assert!(short.contains(&format!("Usage: prust {sub}")), "{short}");
+        assert_eq!(table(&prust(&["help", sub])), long);
+    }
+    let top = table(&prust(&["--help"]));
+    for sub in ["translate", "list", "lts", "check", "help"] {
+        assert!(
+            top.contains(&format!("\n  {sub} ")),
+            "{sub} missing from\n{top}"
+        );
+    }
+    // `prust` alone shows the same help, and succeeds.
+    assert_eq!(table(&prust(&[])), top);
+    // What each option means is in the help, --timeout being per formula.
+    let check = stdout(&prust(&["check", "--help"]));
+    for s in [
+        "--timeout <SECS>",
+        "budget per formula",
+        "--format <FORMAT>",
+        "on-the-fly",
+        "--max-states <N>",
+        "PRUST_MAX_STATES",
+    ] {
+        assert!(check.contains(s), "{s:?} missing from\n{check}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_3_on_stderr() {
+    for args in [
+        &["check", "chess", "G true", "--runtim", "strict"][..],
+        &["check", "chess", "G true", "--runtime", "lax"],
+        &["check", "chess", "G true", "--max-states", "many"],
+        &["check", "chess", "G true", "--max-states", "-5"],
+        &["check", "chess", "G true", "--format", "xml"],
+        &["lts"],
+        &["lts", "chess", "--format", "svg"],
+        &["list", "extra"],
+        &["translate", "--negate=yes", "a"],
+        &["frobnicate"],
+    ] {
+        let o = prust(args);
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains("try '--help'"), "{args:?}: {err}");
+        no_panic(&o);
+    }
+}
+
+#[test]
+fn timeouts_that_are_not_durations_are_rejected() {
+    for t in ["1e300", "-1", "NaN", "inf", "0", "1e-12", "soon"] {
+        for args in [
+            vec!["check", "chess", "G true", "--timeout", t],
+            vec!["check", "chess", "G true", &format!("--timeout={t}")],
+        ] {
+            let o = prust(&args);
+            assert_eq!(o.status.code(), Some(3), "{args:?}");
+            let err = stderr(&o);
+            assert!(err.contains("invalid value"), "{args:?}: {err}");
+            assert!(err.contains("--timeout <SECS>"), "{args:?}: {err}");
+            no_panic(&o);
+        }
+    }
+    let o = prust(&["check", "chess", "G true", "--timeout", "30"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_bad_environment_variable_is_an_error_not_a_panic() {
+    for (var, value) in [
+        ("PRUST_MAX_STATES", "lots"),
+        ("PRUST_TIMEOUT", "-3"),
+        ("PRUST_SEMANTICS", "lasso"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_prust"))
+            .args(["check", "chess", "G true"])
+            .env(var, value)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3), "{var}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: bad environment"), "{err}");
+        assert!(err.contains("hint:"), "{err}");
+        no_panic(&o);
+    }
+    // PRUST_TIMEOUT's message does not name it: the hint does.
+    let o = Command::new(env!("CARGO_BIN_EXE_prust"))
+        .args(["check", "chess", "G true"])
+        .env("PRUST_MAX_STATES", "lots")
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains("PRUST_MAX_STATES=\"lots\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Runs prust with a stdout pipe whose reader is gone before prust writes
+/// anything: every write fails with `BrokenPipe`.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_prust"))
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_exit() {
+    for args in [
+        &["list"][..],
+        &["lts", "chess", "--format", "aut"],
+        &["translate"],
+        &["check", "chess", "G true"],
+        &["check", "chess", "G true", "--format", "json"],
+        &["--help"],
+    ] {
+        let o = with_closed_stdout(args);
+        no_panic(&o);
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+        let code = o.status.code();
+        // --help is clap's: it exits 0 whatever happened to its text.
+        let expected = if args == ["--help"] { 0 } else { 141 };
+        assert_eq!(code, Some(expected), "{args:?}");
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_gets_a_quiet_exit() {
+    use std::io::Read;
+    // 300 KB of output, far more than a pipe holds: prust is still writing
+    // when the reader leaves after one line.
+    for args in [
+        &["lts", "token-full-mesh:60", "--format", "aut"][..],
+        &["list"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_prust"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdout.take().unwrap();
+        let mut line = Vec::new();
+        let mut byte = [0u8];
+        while pipe.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+            line.push(byte[0]);
+        }
+        drop(pipe);
+        let o = child.wait_with_output().unwrap();
+        assert!(!line.is_empty(), "{args:?}");
+        no_panic(&o);
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+        // `list` may have been written whole before the reader left.
+        assert!(
+            matches!(o.status.code(), Some(0 | 141)),
+            "{args:?}: {:?}",
+            o.status
+        );
+        if args[0] == "lts" {
+            assert_eq!(o.status.code(), Some(141), "{args:?}");
+        }
+    }
+}
+
+// ---- prust check --format json ----
+
+/// A JSON value, from a strict parser of RFC 8259 (test-only: it checks that
+/// what prust writes is JSON, and lets the tests read it back).
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn parse(text: &str) -> Result<Json, String> {
+        let mut p = JsonParser {
+            s: text.as_bytes(),
+            i: 0,
+        };
+        let v = p.value()?;
+        p.ws();
+        if p.i != p.s.len() {
+            return Err(format!("trailing text at byte {}", p.i));
+        }
+        Ok(v)
+    }
+
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(fields) => {
+                let mut found = fields.iter().filter(|(k, _)| k == key);
+                let v = found.next().map(|(_, v)| v);
+                assert!(found.next().is_none(), "duplicate key {key}");
+                v.unwrap_or_else(|| panic!("no {key:?} in {self:?}"))
+            }
+            _ => panic!("{self:?} is not an object"),
+        }
+    }
+
+    fn has(&self, key: &str) -> bool {
+        matches!(self, Json::Obj(f) if f.iter().any(|(k, _)| k == key))
+    }
+
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            _ => panic!("{self:?} is not a string"),
+        }
+    }
+
+    fn num(&self) -> f64 {
+        match self {
+            Json::Num(n) => *n,
+            _ => panic!("{self:?} is not a number"),
+        }
+    }
+
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            _ => panic!("{self:?} is not an array"),
+        }
+    }
+}
+
+struct JsonParser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl JsonParser<'_> {
+    fn ws(&mut self) {
+        while matches!(self.s.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.s[self.i..].starts_with(lit.as_bytes()) {
+            self.i += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, String> {
+        self.ws();
+        let at = self.i;
+        match self.s.get(self.i) {
+            Some(b'{') => {
+                self.i += 1;
+                let mut fields = Vec::new();
+                self.ws();
+                if self.eat("}") {
+                    return Ok(Json::Obj(fields));
+                }
+                loop {
+                    self.ws();
+                    let Json::Str(k) = self.value()? else {
+                        return Err(format!("key expected at byte {at}"));
+                    };
+                    self.ws();
+                    if !self.eat(":") {
+                        return Err(format!(": expected at byte {}", self.i));
+                    }
+                    fields.push((k, self.value()?));
+                    self.ws();
+                    if self.eat("}") {
+                        return Ok(Json::Obj(fields));
+                    }
+                    if !self.eat(",") {
+                        return Err(format!(", or }} expected at byte {}", self.i));
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if self.eat("]") {
+                    return Ok(Json::Arr(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    self.ws();
+                    if self.eat("]") {
+                        return Ok(Json::Arr(items));
+                    }
+                    if !self.eat(",") {
+                        return Err(format!(", or ] expected at byte {}", self.i));
+                    }
+                }
+            }
+            Some(b'"') => {
+                self.i += 1;
+                let mut out = String::new();
+                loop {
+                    let c = *self.s.get(self.i).ok_or("unterminated string")?;
+                    self.i += 1;
+                    match c {
+                        b'"' => return Ok(Json::Str(out)),
+                        b'\\' => {
+                            let e = *self.s.get(self.i).ok_or("unterminated escape")?;
+                            self.i += 1;
+                            match e {
+                                b'"' => out.push('"'),
+                                b'\\' => out.push('\\'),
+                                b'/' => out.push('/'),
+                                b'b' => out.push('\u{8}'),
+                                b'f' => out.push('\u{c}'),
+                                b'n' => out.push('\n'),
+                                b'r' => out.push('\r'),
+                                b't' => out.push('\t'),
+                                b'u' => {
+                                    let hex = std::str::from_utf8(&self.s[self.i..self.i + 4])
+                                        .map_err(|e| e.to_string())?;
+                                    let code =
+                                        u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?;
+                                    self.i += 4;
+                                    // prust escapes only control characters:
+                                    // no surrogate pairs to join.
+                                    out.push(char::from_u32(code).ok_or("surrogate")?);
+                                }
+                                _ => return Err(format!("bad escape at byte {}", self.i)),
+                            }
+                        }
+                        c if c < 0x20 => {
+                            return Err(format!("raw control character at byte {}", self.i))
+                        }
+                        _ => {
+                            // Copy one whole UTF-8 character.
+                            let start = self.i - 1;
+                            let len = match c {
+                                0..=0x7f => 1,
+                                0xc0..=0xdf => 2,
+                                0xe0..=0xef => 3,
+                                _ => 4,
+                            };
+                            let ch = std::str::from_utf8(&self.s[start..start + len])
+                                .map_err(|e| e.to_string())?;
+                            out.push_str(ch);
+                            self.i = start + len;
+                        }
+                    }
+                }
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.i;
+                self.eat("-");
+                if !self.eat("0") {
+                    let d = self.i;
+                    while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                        self.i += 1;
+                    }
+                    if d == self.i {
+                        return Err(format!("digit expected at byte {d}"));
+                    }
+                }
+                if self.eat(".") {
+                    let d = self.i;
+                    while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                        self.i += 1;
+                    }
+                    if d == self.i {
+                        return Err(format!("digit expected at byte {d}"));
+                    }
+                }
+                if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+                    self.i += 1;
+                    let _ = self.eat("+") || self.eat("-");
+                    while matches!(self.s.get(self.i), Some(b'0'..=b'9')) {
+                        self.i += 1;
+                    }
+                }
+                let text = std::str::from_utf8(&self.s[start..self.i]).unwrap();
+                text.parse()
+                    .map(Json::Num)
+                    .map_err(|e| format!("{text}: {e}"))
+            }
+            _ if self.eat("true") => Ok(Json::Bool(true)),
+            _ if self.eat("false") => Ok(Json::Bool(false)),
+            _ if self.eat("null") => Ok(Json::Null),
+            _ => Err(format!("value expected at byte {at}")),
+        }
+    }
+}
+
+#[test]
+fn the_test_json_parser_is_strict() {
+    let v = Json::parse(r#" {"a": [1, -2.5e3, true, null], "b\n\"": "\u00e9\u0001é"} "#).unwrap();
+    assert_eq!(v.get("a").arr()[1].num(), -2500.0);
+    assert_eq!(v.get("b\n\"").str(), "\u{e9}\u{1}é");
+    for bad in [
+        "{",
+        "[1,]",
+        "{\"a\" 1}",
+        "01",
+        "\"a\nb\"",
+        "\"\\x\"",
+        "tru",
+        "1 2",
+        "{'a':1}",
+    ] {
+        assert!(Json::parse(bad).is_err(), "{bad:?} parsed");
+    }
+}
+
+/// The JSON Lines of `prust check … --format json`: each line parsed.
+fn json_lines(o: &Output) -> Vec<Json> {
+    stdout(o)
+        .lines()
+        .map(|l| Json::parse(l).unwrap_or_else(|e| panic!("{e} in\n{l}")))
+        .collect()
+}
+
+/// Every field of `engine::Stats`, as numbers.
+fn assert_stats(record: &Json) {
+    let stats = record.get("stats");
+    for key in [
+        "product_states",
+        "transitions",
+        "protocol_states",
+        "automaton_states",
+        "max_depth",
+        "time_s",
+    ] {
+        assert!(stats.get(key).num() >= 0.0, "{key}");
+    }
+    let Json::Obj(fields) = stats else {
+        unreachable!()
+    };
+    assert_eq!(fields.len(), 6, "{stats:?}");
+}
+
+#[test]
+fn check_json_demo_has_one_record_per_formula() {
+    let o = prust(&["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let records = json_lines(&o);
+    assert_eq!(records.len(), 2, "{}", stdout(&o));
+    let [holds, violated] = &records[..] else {
+        unreachable!()
+    };
+    assert_eq!(
+        holds.get("formula").str(),
+        r#"!"black SEND <Move>" U "black RECV <Move>""#
+    );
+    assert_eq!(holds.get("verdict").str(), "holds");
+    assert_eq!(holds.get("protocol").str(), "chess");
+    assert_eq!(holds.get("runtime").str(), "strict");
+    assert_eq!(holds.get("semantics").str(), "stutter");
+    assert!(!holds.has("counterexample") && !holds.has("limit"));
+    assert_stats(holds);
+    assert_eq!(holds.get("stats").get("product_states").num(), 2.0);
+
+    assert_eq!(violated.get("formula").str(), r#"F "END""#);
+    assert_eq!(violated.get("verdict").str(), "violated");
+    assert_stats(violated);
+    // The lasso of the text demo: one step, then four that repeat.
+    let cex = violated.get("counterexample");
+    assert_eq!(cex.get("ending").get("kind").str(), "none");
+    let steps = cex.get("steps").arr();
+    assert_eq!(steps.len(), 5);
+    let first = &steps[0];
+    assert_eq!(first.get("index").num(), 1.0);
+    assert_eq!(first.get("role").str(), "white");
+    assert_eq!(first.get("action").str(), "SEND");
+    assert_eq!(first.get("type").str(), "Move");
+    assert_eq!(first.get("peer").str(), "black");
+    assert_eq!(first.get("text").str(), "white SEND <Move> TO black");
+    let in_cycle: Vec<&Json> = steps.iter().map(|s| s.get("in_cycle")).collect();
+    assert_eq!(
+        in_cycle,
+        [
+            &Json::Bool(false),
+            &Json::Bool(true),
+            &Json::Bool(true),
+            &Json::Bool(true),
+            &Json::Bool(true)
+        ]
+    );
+    assert_eq!(steps[1].get("text").str(), "black RECV <Move> FROM white");
+    assert_eq!(steps[1].get("action").str(), "RECV");
+}
+
+#[test]
+fn check_json_carries_every_kind_of_outcome() {
+    // A deadlock, with the role left waiting.
+    let aut = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/owl/beyond/load-balancer-bug.aut"
+    );
+    let o = prust(&["check", aut, r#"G !"DEADLOCK""#, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let [r] = &json_lines(&o)[..] else {
+        panic!("{}", stdout(&o))
+    };
+    let ending = r.get("counterexample").get("ending");
+    assert_eq!(ending.get("kind").str(), "deadlock");
+    assert_eq!(
+        ending.get("blocked"),
+        &Json::Arr(vec![Json::Str("client".into())])
+    );
+    assert!(r
+        .get("counterexample")
+        .get("steps")
+        .arr()
+        .iter()
+        .all(|s| s.get("in_cycle") == &Json::Bool(false)));
+
+    // Termination, an error (stdout record, stderr diagnostic), and the
+    // omega semantics; the worst outcome decides the exit code.
+    let o = prust(&[
+        "check",
+        "two-buyer",
+        r#"G F "* SEND *""#,
+        r#"G !"selr SEND *""#,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let [terminated, error] = &json_lines(&o)[..] else {
+        panic!("{}", stdout(&o))
+    };
+    assert_eq!(
+        terminated
+            .get("counterexample")
+            .get("ending")
+            .get("kind")
+            .str(),
+        "terminated"
+    );
+    assert!(!terminated
+        .get("counterexample")
+        .get("ending")
+        .has("blocked"));
+    assert_eq!(error.get("verdict").str(), "error");
+    assert_eq!(error.get("formula").str(), r#"G !"selr SEND *""#);
+    assert!(
+        error.get("message").str().contains("did you mean `seller`"),
+        "{error:?}"
+    );
+    assert!(!error.has("stats"));
+    assert!(
+        stderr(&o).contains("did you mean `seller`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = prust(&[
+        "check",
+        "two-buyer",
+        r#"G F "* SEND *""#,
+        "--semantics",
+        "omega",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let [r] = &json_lines(&o)[..] else { panic!() };
+    assert_eq!(
+        (r.get("verdict").str(), r.get("semantics").str()),
+        ("holds", "omega")
+    );
+
+    // A limit: inconclusive, with the limit's kind and value.
+    let o = prust(&[
+        "check",
+        "token-full-mesh:6",
+        r#"G !"DEADLOCK""#,
+        "--max-states",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let [r] = &json_lines(&o)[..] else {
+        panic!("{}", stdout(&o))
+    };
+    assert_eq!(r.get("verdict").str(), "inconclusive");
+    assert_eq!(r.get("limit").get("kind").str(), "states");
+    assert_eq!(r.get("limit").get("value").num(), 5.0);
+    assert!(r.get("explored").num() >= 5.0);
+    assert_stats(r);
 }

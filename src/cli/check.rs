@@ -1,156 +1,493 @@
 //! `prust check`: verdicts of LTL formulas on a protocol object.
+//!
+//! Results (the verdicts, the summary line) go to stdout, as text or as JSON
+//! Lines; errors (a formula that does not parse, an unknown protocol) go to
+//! stderr.
+//!
+//! With `--format json`, stdout holds one record per formula, in order,
+//! each on one line (an error that stops the whole command, such as an
+//! unknown protocol, comes before any check: no records, exit 3):
+//!
+//! ```text
+//! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
+//!  "verdict":"holds"|"violated"|"inconclusive"|"error",
+//!  "semantics":"stutter"|"omega",                            (not for errors)
+//!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
+//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
+//!  "limit":{"kind":"states"|"depth"|"time","value":N},"explored":N,  (inconclusive)
+//!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
+//!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
+//!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
+//!              "blocked":[…roles…]}},                  (violated; blocked: deadlock only)
+//!  "message":…}                                        (error)
+//! ```
+//!
+//! The ending is `none` for a lasso (the steps with `in_cycle` repeat
+//! forever) and `any_continuation` for a bad prefix (every continuation
+//! violates the property). A time limit's value is in seconds.
 
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use engine::{Checker, Protocol, Semantics, Verdict};
+use clap::ValueEnum;
+use engine::{Checker, Ending, Limit, Protocol, Report, Semantics, Stats, Verdict};
 use protocols::{Liberal, Strict};
 
-use super::args::{Args, Spec, UsageError};
-use super::{CmdResult, Failure};
+use super::json::{self, Object};
+use super::out::{self, Out};
+use super::{CmdResult, Exit, Failure};
+
+/// The long help of `prust check` (what `-h` leaves out).
+pub const LONG_ABOUT: &str = "Check LTL formulas on a protocol: one verdict per formula.\n\n\
+    Without PROTOCOL and FORMULA: a demo on the bundled chess protocol, one \
+    property that holds and one that does not (exit 0 when both verdicts are \
+    the expected ones).\n\n\
+    Atoms are quoted actions such as \"white SEND <Move> TO black\", \
+    \"* RECV *\", \"END\" or \"DEADLOCK\". Limits default from the \
+    PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_TIMEOUT and PRUST_SEMANTICS \
+    environment variables; the options override them.";
 
 /// What `prust check` with no arguments shows: a bundled protocol, a
 /// property that holds and one that is violated.
 pub const DEMO_PROTOCOL: &str = "chess";
+/// The demo's formulas: the first holds, the second is violated.
 pub const DEMO_FORMULAS: [&str; 2] = [
     r#"!"black SEND <Move>" U "black RECV <Move>""#,
     r#"F "END""#,
 ];
 
-const SPEC: Spec<'static> = Spec {
-    valued: &["--runtime", "--semantics", "--max-states", "--timeout"],
-    switches: &[],
-};
+/// The arguments of `prust check`: every option of a check is a field here,
+/// so that new ones (limits, output files) go in one place.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// A bundled protocol with an optional parameter (token-star:4, chess;
+    /// see `prust list`) or a path to an Aldebaran .aut file
+    #[arg(value_name = "PROTOCOL")]
+    pub protocol: Option<String>,
+    /// The LTL formulas to check, each as one (quoted) argument; put `--`
+    /// before a formula that starts with `-`
+    #[arg(value_name = "FORMULA")]
+    pub formulas: Vec<String>,
+    /// The protocol object: strict (compiled), liberal, or strict built on
+    /// the fly as the search reaches states (bundled protocols only; for
+    /// state spaces too large to compile)
+    #[arg(long, value_enum, default_value_t = Runtime::Strict)]
+    pub runtime: Runtime,
+    /// What finite runs mean: stutter (a run that stops repeats its end
+    /// forever, so "END" and "DEADLOCK" hold there) or omega (only infinite
+    /// runs count, as in Prut4j) [default: PRUST_SEMANTICS, else stutter]
+    #[arg(long, value_enum)]
+    pub semantics: Option<SemanticsArg>,
+    /// Stop a formula's search after N product states: inconclusive
+    /// (exit 2), never "holds" [default: PRUST_MAX_STATES, else 10000000]
+    // Negative numbers are taken as values, so that `--max-states -5` is
+    // rejected as a count rather than read as an unknown option.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_states: Option<u64>,
+    /// Wall-clock budget per formula, in seconds (each formula gets the whole
+    /// budget); a search that runs out is inconclusive (exit 2)
+    /// [default: PRUST_TIMEOUT, else none]
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_timeout,
+        allow_negative_numbers = true
+    )]
+    pub timeout: Option<Duration>,
+    /// Output: text, or json (JSON Lines: one object per formula, with its
+    /// verdict, statistics, limit or counterexample, and nothing else on
+    /// stdout: no demo header, no summary line)
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
 
-const EXIT_VIOLATED: u8 = 1;
-const EXIT_INCONCLUSIVE: u8 = 2;
-const EXIT_ERROR: u8 = 3;
+/// The protocol objects `prust check` can build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Runtime {
+    /// The strict object, compiled to its global LTS first
+    Strict,
+    /// The liberal object
+    Liberal,
+    /// The strict object, built state by state as the search reaches it
+    OnTheFly,
+}
 
-pub fn run(raw: &[String]) -> CmdResult {
-    let args = Args::parse(raw, &SPEC).map_err(usage)?;
-    let runtime = args
-        .choice("--runtime", &["strict", "liberal", "on-the-fly"])
-        .map_err(usage)?;
-    let semantics = match args
-        .choice("--semantics", &["stutter", "omega"])
-        .map_err(usage)?
-    {
-        Some("omega") => Some(Semantics::InfiniteRunsOnly),
-        Some(_) => Some(Semantics::Stutter),
-        None => None,
-    };
-    let mut checker = Checker::new();
-    if let Some(s) = semantics {
-        checker = checker.semantics(s);
+impl Runtime {
+    /// The name as given on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::Strict => "strict",
+            Runtime::Liberal => "liberal",
+            Runtime::OnTheFly => "on-the-fly",
+        }
     }
-    if let Some(n) = args.number::<u64>("--max-states").map_err(usage)? {
+}
+
+/// `--semantics`: the meaning of finite runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SemanticsArg {
+    /// A run that stops is extended by stutter steps forever (SPIN)
+    Stutter,
+    /// Only infinite runs count (Prut4j)
+    Omega,
+}
+
+impl From<SemanticsArg> for Semantics {
+    fn from(s: SemanticsArg) -> Semantics {
+        match s {
+            SemanticsArg::Stutter => Semantics::Stutter,
+            SemanticsArg::Omega => Semantics::InfiniteRunsOnly,
+        }
+    }
+}
+
+/// `--format` of `prust check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Reports as people read them, then a summary line
+    Text,
+    /// JSON Lines: one object per formula
+    Json,
+}
+
+/// `--timeout`: a positive, finite number of seconds that fits a
+/// [`Duration`] and is at least a nanosecond (a zero budget would make every
+/// check inconclusive without a search).
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, like 30 or 0.5, not {s:?}"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "expected a positive, finite number of seconds, not {s}"
+        ));
+    }
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        Ok(_) => Err(format!("{s} s is shorter than a nanosecond")),
+        Err(_) => Err(format!("{s} s is too long for a timeout")),
+    }
+}
+
+/// The outcome of one formula: a report, or the error that prevented it.
+type Outcome = Result<Report, String>;
+
+/// Where verdicts go: text or JSON Lines on stdout.
+struct Sink<'a> {
+    out: &'a mut Out,
+    format: CheckFormat,
+    protocol: &'a str,
+    runtime: Runtime,
+}
+
+impl Sink<'_> {
+    /// Prints the outcome of `formula`; an error also goes to stderr as a
+    /// diagnostic (in JSON it is also a record: one record per formula).
+    fn emit(&mut self, formula: &str, outcome: &Outcome) -> Result<(), Failure> {
+        if let Err(e) = outcome {
+            out::diagnostic(&format!("error in formula {formula}\n{e}\n"));
+        }
+        match (self.format, outcome) {
+            (CheckFormat::Text, Ok(report)) => writeln!(self.out, "{report}\n"),
+            (CheckFormat::Text, Err(_)) => Ok(()),
+            (CheckFormat::Json, _) => {
+                let record = record(self.protocol, self.runtime, formula, outcome);
+                writeln!(self.out, "{record}")?;
+                // A consumer reading line by line gets each verdict as it
+                // is decided, not when the last formula is done.
+                self.out.flush()
+            }
+        }
+    }
+}
+
+/// The exit status of one outcome.
+fn exit_of(outcome: &Outcome) -> Exit {
+    match outcome {
+        Ok(r) => match r.verdict {
+            Verdict::Holds => Exit::Ok,
+            Verdict::Violated(_) => Exit::Violated,
+            Verdict::Inconclusive { .. } => Exit::Inconclusive,
+        },
+        Err(_) => Exit::Error,
+    }
+}
+
+/// Runs `prust check`.
+pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
+    let mut checker = checker_from_env()?;
+    if let Some(s) = args.semantics {
+        checker = checker.semantics(s.into());
+    }
+    if let Some(n) = args.max_states {
         checker = checker.max_states(n);
     }
-    if let Some(secs) = args.number::<f64>("--timeout").map_err(usage)? {
-        if !(secs.is_finite() && secs > 0.0) {
-            return Err(usage(UsageError::new(
-                "--timeout expects a positive number of seconds",
-            )));
-        }
-        checker = checker.timeout(Duration::from_secs_f64(secs));
+    if let Some(t) = args.timeout {
+        checker = checker.timeout(t);
     }
+    let text = args.format == CheckFormat::Text;
 
-    let demo = args.positionals.is_empty();
-    let (protocol, formulas): (&str, Vec<&str>) = match args.positionals.as_slice() {
-        [] => {
-            println!(
-                "prust check {DEMO_PROTOCOL} (demo: one property that holds, one that does not)\n"
-            );
-            (DEMO_PROTOCOL, DEMO_FORMULAS.to_vec())
+    let (protocol, formulas): (&str, Vec<&str>) = match (&args.protocol, &args.formulas[..]) {
+        (None, _) => (DEMO_PROTOCOL, DEMO_FORMULAS.to_vec()),
+        (Some(p), []) => {
+            return Err(Failure::error(format!("no formula to check on {p}"))
+                .hint(format!("e.g. prust check {p} 'G !\"DEADLOCK\"'")))
         }
-        [p] => {
-            return Err(usage(
-                UsageError::new(format!("no formula to check on {p}"))
-                    .hint(format!("e.g. prust check {p} 'G !\"DEADLOCK\"'")),
-            ))
-        }
-        [p, fs @ ..] => (p.as_str(), fs.iter().map(String::as_str).collect()),
+        (Some(p), fs) => (p.as_str(), fs.iter().map(String::as_str).collect()),
     };
-    let runtime = runtime.unwrap_or("strict");
+    let demo = args.protocol.is_none();
+    if demo && text {
+        writeln!(
+            out,
+            "prust check {DEMO_PROTOCOL} (demo: one property that holds, one that does not)\n"
+        )?;
+    }
+    let mut sink = Sink {
+        out,
+        format: args.format,
+        protocol,
+        runtime: args.runtime,
+    };
     let started = Instant::now();
-    let codes = match runtime {
-        "on-the-fly" => {
-            let spec = super::protocols::load_spec(protocol, EXIT_ERROR)?;
-            let obj = Strict::on_the_fly(&spec).map_err(|e| coded(format!("error: {e}")))?;
-            check_all(&checker, obj, &formulas)
+    let codes = match args.runtime {
+        Runtime::OnTheFly => {
+            let spec = super::protocols::load_spec(protocol)?;
+            let obj = Strict::on_the_fly(&spec).map_err(Failure::error)?;
+            check_all(&checker, obj, &formulas, &mut sink)?
         }
-        "liberal" => {
-            let lts = super::protocols::load(protocol, EXIT_ERROR)?;
-            let obj = Liberal::try_new(lts).map_err(|e| coded(format!("error: {e}")))?;
-            check_all(&checker, obj, &formulas)
+        Runtime::Liberal => {
+            let lts = super::protocols::load(protocol)?;
+            let obj = Liberal::try_new(lts).map_err(Failure::error)?;
+            check_all(&checker, obj, &formulas, &mut sink)?
         }
-        _ => {
-            let lts = super::protocols::load(protocol, EXIT_ERROR)?;
-            let obj = Strict::try_new(lts).map_err(|e| coded(format!("error: {e}")))?;
-            check_all(&checker, obj, &formulas)
+        Runtime::Strict => {
+            let lts = super::protocols::load(protocol)?;
+            let obj = Strict::try_new(lts).map_err(Failure::error)?;
+            check_all(&checker, obj, &formulas, &mut sink)?
         }
     };
+    let elapsed = started.elapsed();
     // The most severe outcome decides the exit code (error > inconclusive >
     // violated > holds). The demo succeeds when its verdicts are the expected
     // ones: the first property holds, the second is violated.
     let code = if demo {
-        if codes == [0, EXIT_VIOLATED] {
-            println!("demo: both verdicts as expected");
-            0
+        if codes == [Exit::Ok, Exit::Violated] {
+            if text {
+                writeln!(out, "demo: both verdicts as expected")?;
+            }
+            Exit::Ok
         } else {
-            eprintln!(
-                "error: the demo's verdicts are not the expected ones (holds, then violated)"
+            out::diagnostic(
+                "error: the demo's verdicts are not the expected ones (holds, then violated)",
             );
-            EXIT_ERROR
+            Exit::Error
         }
     } else {
-        codes.iter().copied().max().unwrap_or(0)
+        codes.iter().copied().max().unwrap_or(Exit::Ok)
     };
-    println!(
-        "{} formula(s) on {protocol} ({runtime}) in {:.3} s",
-        formulas.len(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(ExitCode::from(code))
+    // The summary is a result, so stdout, and always the last line of text
+    // output (JSON Lines carry only the per-formula records).
+    if text {
+        writeln!(out, "{}", summary(protocol, args.runtime, &codes, elapsed))?;
+    }
+    Ok(code)
+}
+
+/// The summary line of a text run: how many formulas had which outcome.
+fn summary(protocol: &str, runtime: Runtime, codes: &[Exit], elapsed: Duration) -> String {
+    let count = |e: Exit| codes.iter().filter(|c| **c == e).count();
+    format!(
+        "{} formula(s) on {protocol} ({}): {} hold, {} violated, {} inconclusive, {} error(s); {:.3} s",
+        codes.len(),
+        runtime.name(),
+        count(Exit::Ok),
+        count(Exit::Violated),
+        count(Exit::Inconclusive),
+        count(Exit::Error),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// `Checker::new` reads the `PRUST_*` variables and panics on a value it
+/// cannot use; a command line must answer bad input with an error (exit 3),
+/// not a panic (exit 101), so the panic is caught and its message, which
+/// names the variable, becomes the error. The default hook is silenced
+/// meanwhile, so no "panicked at" line reaches the user.
+fn checker_from_env() -> Result<Checker, Failure> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(Checker::new);
+    std::panic::set_hook(hook);
+    result.map_err(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a PRUST_* environment variable is not valid");
+        Failure::error(format!("bad environment: {message}")).hint(
+            "PRUST_MAX_STATES and PRUST_MAX_DEPTH take a count, PRUST_TIMEOUT positive seconds, \
+             PRUST_SEMANTICS stutter or omega, PRUST_PROGRESS and PRUST_DETERMINISM 1 or 0",
+        )
+    })
 }
 
 /// Checks every formula on one object and prints a verdict for each;
 /// returns the exit code of each formula's outcome.
-fn check_all<P: Protocol>(checker: &Checker, obj: P, formulas: &[&str]) -> Vec<u8> {
+fn check_all<P: Protocol>(
+    checker: &Checker,
+    obj: P,
+    formulas: &[&str],
+    sink: &mut Sink<'_>,
+) -> Result<Vec<Exit>, Failure> {
     // The object's own dummies, one per declared type: the engine's, so the
     // CLI, the suites and `dummies![]` probe the same messages.
     let dummies = engine::declared_dummies(&obj);
     let mut session = match checker.session(obj, dummies) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
-            return vec![EXIT_ERROR];
+            // No formula can be checked: each gets the error (one JSON
+            // record per formula, whatever happens).
+            let e = e.to_string();
+            for formula in formulas {
+                sink.emit(formula, &Err(e.clone()))?;
+            }
+            return Ok(vec![Exit::Error; formulas.len()]);
         }
     };
     let mut codes = Vec::new();
     for formula in formulas {
-        match session.check(formula) {
-            Ok(report) => {
-                codes.push(match report.verdict {
-                    Verdict::Holds => 0,
-                    Verdict::Violated(_) => EXIT_VIOLATED,
-                    Verdict::Inconclusive { .. } => EXIT_INCONCLUSIVE,
-                });
-                println!("{report}\n");
-            }
-            Err(e) => {
-                codes.push(EXIT_ERROR);
-                println!("error in formula {formula}\n{e}\n");
-            }
+        let outcome = session.check(formula).map_err(|e| e.to_string());
+        codes.push(exit_of(&outcome));
+        sink.emit(formula, &outcome)?;
+    }
+    Ok(codes)
+}
+
+/// One JSON Lines record of `prust check --format json` (the schema is in
+/// the module docs).
+fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) -> String {
+    let mut o = Object::new();
+    o.str("formula", formula)
+        .str("protocol", protocol)
+        .str("runtime", runtime.name());
+    let report = match outcome {
+        Ok(r) => r,
+        Err(message) => {
+            return o
+                .str("verdict", "error")
+                .str("message", message.trim_end())
+                .finish()
+        }
+    };
+    let verdict = match &report.verdict {
+        Verdict::Holds => "holds",
+        Verdict::Violated(_) => "violated",
+        Verdict::Inconclusive { .. } => "inconclusive",
+    };
+    o.str("verdict", verdict).str(
+        "semantics",
+        match report.semantics {
+            Semantics::Stutter => "stutter",
+            Semantics::InfiniteRunsOnly => "omega",
+        },
+    );
+    o.raw("stats", &stats(&report.stats));
+    match &report.verdict {
+        Verdict::Holds => {}
+        Verdict::Inconclusive { limit, explored } => {
+            let mut l = Object::new();
+            match limit {
+                Limit::States(n) => l.str("kind", "states").u64("value", *n),
+                Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
+                Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
+            };
+            o.raw("limit", &l.finish()).u64("explored", *explored);
+        }
+        Verdict::Violated(c) => {
+            let steps = c.steps().enumerate().map(|(i, step)| {
+                let mut s = Object::new();
+                s.u64("index", i as u64 + 1)
+                    .str("role", &step.role_name)
+                    .str("action", &step.kind.to_string())
+                    .opt_str("type", step.type_name.as_deref())
+                    .str("peer", &step.peer_name)
+                    .str("text", &step.to_string())
+                    .bool("in_cycle", i >= c.prefix.len());
+                s.finish()
+            });
+            let steps = json::array(steps);
+            let mut ending = Object::new();
+            match &c.ending {
+                None => ending.str("kind", "none"),
+                Some(Ending::Terminated) => ending.str("kind", "terminated"),
+                Some(Ending::Deadlock { waiting }) => ending
+                    .str("kind", "deadlock")
+                    .strs("blocked", waiting.iter().map(String::as_str)),
+                Some(Ending::AnyContinuation) => ending.str("kind", "any_continuation"),
+            };
+            let mut cex = Object::new();
+            cex.raw("steps", &steps).raw("ending", &ending.finish());
+            o.raw("counterexample", &cex.finish());
         }
     }
-    codes
+    o.finish()
 }
 
-fn usage(e: UsageError) -> Failure {
-    coded(e.to_string())
+/// Every field of [`Stats`]: destructured, so that a field added to the
+/// engine's statistics fails to compile here until it is in the JSON too.
+fn stats(s: &Stats) -> String {
+    let Stats {
+        product_states,
+        transitions,
+        protocol_states,
+        automaton_states,
+        max_depth,
+        time,
+    } = s;
+    let mut o = Object::new();
+    o.u64("product_states", *product_states)
+        .u64("transitions", *transitions)
+        .u64("protocol_states", *protocol_states)
+        .u64("automaton_states", *automaton_states)
+        .u64("max_depth", *max_depth)
+        .f64("time_s", time.as_secs_f64());
+    o.finish()
 }
 
-fn coded(msg: String) -> Failure {
-    Failure::Coded(msg, EXIT_ERROR)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_must_be_positive_finite_durations() {
+        assert_eq!(parse_timeout("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        for bad in ["0", "-1", "NaN", "inf", "1e300", "1e-12", "ten", ""] {
+            assert!(parse_timeout(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_each_outcome() {
+        let codes = [Exit::Ok, Exit::Violated, Exit::Violated, Exit::Error];
+        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO);
+        assert_eq!(
+            s,
+            "4 formula(s) on chess (liberal): 1 hold, 2 violated, 0 inconclusive, 1 error(s); 0.000 s"
+        );
+    }
+
+    #[test]
+    fn error_records_carry_the_message() {
+        let r = record(
+            "chess",
+            Runtime::Strict,
+            "G \"x\"",
+            &Err("bad \"atom\"\n".into()),
+        );
+        assert_eq!(
+            r,
+            r#"{"formula":"G \"x\"","protocol":"chess","runtime":"strict","verdict":"error","message":"bad \"atom\""}"#
+        );
+    }
 }

@@ -1,40 +1,220 @@
-//! The subcommands of the `prust` binary.
+//! The subcommands of the `prust` binary: their arguments (clap derive), the
+//! one exit-code table they share, and how failures are reported.
+//!
+//! To add a subcommand, add a variant to [`Command`] with its own `Args`
+//! struct and a line in [`run`]; to add a `check` option, add a field to
+//! [`check::CheckArgs`].
 
-pub mod args;
 pub mod check;
+pub mod json;
+pub mod out;
 pub mod protocols;
 pub mod translate;
 
+use std::fmt;
 use std::process::ExitCode;
 
-/// Why a command failed, which decides its exit code.
+use clap::{CommandFactory, Parser, Subcommand};
+
+use out::Out;
+
+/// The exit-code table, shown at the end of every `--help`: one table for
+/// the whole tool, so that scripts can rely on it whatever the subcommand.
+pub const EXIT_CODES: &str = "\
+Exit status:
+  0    success; for check: every formula holds
+  1    some formula is violated (check)
+  2    some formula is inconclusive: a limit (--max-states, --timeout, ...)
+       was reached before a verdict; never reported as \"holds\" (check)
+  3    error: bad arguments or options, a formula or protocol that does not
+       parse or exist, an unreadable file
+  141  stdout was closed before all output was written (as after SIGPIPE,
+       e.g. `prust list | head -1`); the remaining output and verdicts are
+       unknown
+With several formulas the most severe outcome decides the exit status
+(error > inconclusive > violated > holds).";
+
+/// `prust`: protocol unit testing by adaptation-based LTL model checking.
+#[derive(Debug, Parser)]
+#[command(
+    name = "prust",
+    version,
+    about = "Protocol unit testing by adaptation-based LTL model checking",
+    long_about = "Protocol unit testing by adaptation-based LTL model checking.\n\n\
+                  Results go to stdout; errors and diagnostics to stderr.",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    /// The subcommand; without one, `prust` prints this help.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands of `prust`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the Büchi automaton of an LTL formula (HOA, DOT or statistics)
+    #[command(after_help = EXIT_CODES)]
+    Translate(translate::TranslateArgs),
+    /// List the bundled protocols, with their parameters, roles and message types
+    #[command(after_help = EXIT_CODES)]
+    List(protocols::ListArgs),
+    /// Print the global LTS of a protocol (a bundled name or a .aut file)
+    #[command(after_help = EXIT_CODES)]
+    Lts(protocols::LtsArgs),
+    /// Check LTL formulas on a protocol: one verdict per formula
+    #[command(long_about = check::LONG_ABOUT, after_help = EXIT_CODES)]
+    Check(check::CheckArgs),
+}
+
+/// An exit status of the table in [`EXIT_CODES`]. The derived order is
+/// severity, so the status of several formulas is their maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Success; for `check`, every formula holds.
+    Ok = 0,
+    /// Some formula is violated.
+    Violated = 1,
+    /// Some formula is inconclusive (a limit was reached).
+    Inconclusive = 2,
+    /// An error, usage errors included.
+    Error = 3,
+    /// stdout was closed early: a quiet exit, like a process stopped by
+    /// SIGPIPE (128 + 13).
+    ClosedPipe = 141,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
+/// Why a command stopped before it finished.
+#[derive(Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// Bad arguments or input (a formula that does not parse, an unknown
-    /// protocol): exit code given by the command (2 for translate, 3 for check).
-    Usage(args::UsageError),
-    /// An error with its own exit code, already formatted.
-    Coded(String, u8),
+    /// An error for the user, printed on stderr as is (it starts with
+    /// `error:` and may carry a `hint:` line); exit status 3.
+    Error(String),
+    /// stdout was closed by its reader: nothing is printed; exit status 141.
+    ClosedPipe,
 }
 
 impl Failure {
-    pub fn report(self) -> ExitCode {
+    /// An error with `message`, printed as `error: message`.
+    pub fn error(message: impl fmt::Display) -> Failure {
+        Failure::Error(format!("error: {message}"))
+    }
+
+    /// Adds a `hint:` line under an error (a closed pipe stays one).
+    pub fn hint(self, hint: impl fmt::Display) -> Failure {
         match self {
-            Failure::Usage(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
+            Failure::Error(m) => Failure::Error(format!("{m}\n  hint: {hint}")),
+            other => other,
+        }
+    }
+
+    /// Prints the failure on stderr and returns its exit status.
+    pub fn report(self) -> Exit {
+        match self {
+            Failure::Error(m) => {
+                out::diagnostic(&m);
+                Exit::Error
             }
-            Failure::Coded(msg, code) => {
-                eprintln!("{msg}");
-                ExitCode::from(code)
-            }
+            Failure::ClosedPipe => Exit::ClosedPipe,
         }
     }
 }
 
-impl From<args::UsageError> for Failure {
-    fn from(e: args::UsageError) -> Self {
-        Failure::Usage(e)
+/// What a subcommand returns: its exit status, or why it stopped.
+pub type CmdResult = Result<Exit, Failure>;
+
+/// Parses the command line (`std::env::args`) and runs it: the whole of
+/// `prust`'s `main`.
+pub fn main() -> ExitCode {
+    match Cli::try_parse() {
+        Ok(cli) => run(cli).into(),
+        Err(e) => clap_error(e).into(),
     }
 }
 
-pub type CmdResult = Result<ExitCode, Failure>;
+/// What clap could not parse, or `--help`/`--version` (which clap reports as
+/// errors): printed as clap formats it (help and version on stdout, errors
+/// with their usage line and suggestions on stderr). `--help` and
+/// `--version` exit 0; every usage error exits 3, not clap's default 2,
+/// which in our table means "inconclusive".
+pub fn clap_error(e: clap::Error) -> Exit {
+    // A failed write (a closed pipe after `--help`) is nothing to report.
+    let _ = e.print();
+    if e.use_stderr() {
+        Exit::Error
+    } else {
+        Exit::Ok
+    }
+}
+
+/// Runs a parsed command line, printing results on stdout and failures on
+/// stderr.
+pub fn run(cli: Cli) -> Exit {
+    let mut out = Out::stdout();
+    let result = match &cli.command {
+        None => print_help(&mut out),
+        Some(Command::Translate(a)) => translate::run(a, &mut out),
+        Some(Command::List(a)) => protocols::list(a, &mut out),
+        Some(Command::Lts(a)) => protocols::lts(a, &mut out),
+        Some(Command::Check(a)) => check::run(a, &mut out),
+    };
+    // Flush before deciding the status: a closed pipe may show only now.
+    match result.and_then(|code| out.flush().map(|()| code)) {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+/// `prust` alone: the top-level help on stdout, exit 0.
+fn print_help(out: &mut Out) -> CmdResult {
+    let help = Cli::command().render_long_help();
+    write!(out, "{help}")?;
+    Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        // clap's own checks (conflicting names, bad defaults), which it
+        // otherwise makes only in debug builds when parsing.
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn severity_order_is_the_exit_code_order() {
+        assert!(Exit::Ok < Exit::Violated);
+        assert!(Exit::Violated < Exit::Inconclusive);
+        assert!(Exit::Inconclusive < Exit::Error);
+        let codes = [Exit::Ok, Exit::Inconclusive, Exit::Violated];
+        assert_eq!(codes.iter().max(), Some(&Exit::Inconclusive));
+    }
+
+    #[test]
+    fn usage_errors_exit_3_and_help_exits_0() {
+        let e = Cli::try_parse_from(["prust", "chek"]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::InvalidSubcommand);
+        assert!(e.use_stderr());
+        let e = Cli::try_parse_from(["prust", "check", "--help"]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert!(!e.use_stderr());
+    }
+
+    #[test]
+    fn hints_go_under_the_error() {
+        let f = Failure::error("no such thing").hint("try another");
+        assert_eq!(
+            f,
+            Failure::Error("error: no such thing\n  hint: try another".into())
+        );
+        assert_eq!(Failure::ClosedPipe.hint("x"), Failure::ClosedPipe);
+    }
+}

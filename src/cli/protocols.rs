@@ -2,108 +2,109 @@
 //! global transition systems.
 
 use std::path::Path;
-use std::process::ExitCode;
 
+use clap::ValueEnum;
 use protocols::Lts;
 
-use super::args::{Args, Spec, UsageError};
-use super::{CmdResult, Failure};
+use super::out::Out;
+use super::{CmdResult, Exit, Failure};
 
 /// Loads PROTOCOL: a path to an Aldebaran `.aut` file, or a bundled name
-/// with an optional parameter (`token-star:4`). Errors exit with `code`.
-pub fn load(protocol: &str, code: u8) -> Result<Lts, Failure> {
+/// with an optional parameter (`token-star:4`).
+pub fn load(protocol: &str) -> Result<Lts, Failure> {
     if looks_like_file(protocol) {
         let path = Path::new(protocol);
         let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::Coded(format!("error: cannot read {protocol}: {e}"), code))?;
-        return Lts::from_aut(&text)
-            .map_err(|e| Failure::Coded(format!("error: {protocol}: {e}"), code));
+            .map_err(|e| Failure::error(format!("cannot read {protocol}: {e}")))?;
+        return Lts::from_aut(&text).map_err(|e| Failure::error(format!("{protocol}: {e}")));
     }
-    protocols::bundled::by_name(protocol).map_err(|e| unknown(e, code))
+    protocols::bundled::by_name(protocol).map_err(unknown)
 }
 
 /// The specification of a bundled protocol (for objects built on the fly,
 /// which need one: an `.aut` file is an LTS already).
-pub fn load_spec(protocol: &str, code: u8) -> Result<protocols::Spec, Failure> {
+pub fn load_spec(protocol: &str) -> Result<protocols::Spec, Failure> {
     if looks_like_file(protocol) {
-        return Err(Failure::Coded(
-            format!(
-                "error: {protocol} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification\n  hint: use --runtime strict (or liberal) for .aut files"
-            ),
-            code,
-        ));
+        return Err(Failure::error(format!(
+            "{protocol} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification"
+        ))
+        .hint("use --runtime strict (or liberal) for .aut files"));
     }
-    protocols::bundled::spec_by_name(protocol).map_err(|e| unknown(e, code))
+    protocols::bundled::spec_by_name(protocol).map_err(unknown)
 }
 
 fn looks_like_file(protocol: &str) -> bool {
     protocol.ends_with(".aut") || protocol.contains('/')
 }
 
-fn unknown(e: protocols::Error, code: u8) -> Failure {
-    let hint = match e {
-        protocols::Error::UnknownProtocol { .. } => {
-            "\n  hint: `prust list` shows the bundled protocols; a path ending in .aut reads an LTS"
-        }
-        _ => "",
-    };
-    Failure::Coded(format!("error: {e}{hint}"), code)
+fn unknown(e: protocols::Error) -> Failure {
+    match e {
+        protocols::Error::UnknownProtocol { .. } => Failure::error(e)
+            .hint("`prust list` shows the bundled protocols; a path ending in .aut reads an LTS"),
+        _ => Failure::error(e),
+    }
 }
 
-pub fn list(raw: &[String]) -> CmdResult {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            valued: &[],
-            switches: &[],
-        },
-    )?;
-    if !args.positionals.is_empty() {
-        return Err(UsageError::new("list takes no arguments").into());
-    }
+/// The arguments of `prust list` (none).
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {}
+
+/// Runs `prust list`: each bundled protocol with its parameter, roles and
+/// message types.
+pub fn list(_args: &ListArgs, out: &mut Out) -> CmdResult {
     for info in protocols::bundled::list() {
         let name = match &info.param {
             Some(_) => format!("{}:K", info.name),
             None => info.name.to_string(),
         };
-        println!("{name:<28} {}", info.description);
+        writeln!(out, "{name:<28} {}", info.description)?;
         if let Some(p) = &info.param {
-            println!(
+            writeln!(
+                out,
                 "{:<28}   K = {} (default {}, at least {})",
                 "", p.description, p.default, p.min
-            );
+            )?;
         }
         let shown = match &info.param {
             Some(p) => format!(" (K = {})", p.default),
             None => String::new(),
         };
-        println!("{:<28}   roles{shown}: {}", "", info.roles.join(", "));
-        println!("{:<28}   types: {}", "", info.types.join(", "));
+        writeln!(out, "{:<28}   roles{shown}: {}", "", info.roles.join(", "))?;
+        writeln!(out, "{:<28}   types: {}", "", info.types.join(", "))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }
 
-pub fn lts(raw: &[String]) -> CmdResult {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            valued: &["--format"],
-            switches: &[],
-        },
-    )?;
-    let format = args
-        .choice("--format", &["dot", "aut", "stats"])?
-        .unwrap_or("stats");
-    let [protocol] = args.positionals.as_slice() else {
-        return Err(UsageError::new("lts takes one PROTOCOL")
-            .hint("e.g. `prust lts token-star:4 --format dot`, or a path to a .aut file")
-            .into());
-    };
-    let lts = load(protocol, 2)?;
-    match format {
-        "dot" => print!("{}", lts.to_dot()),
-        "aut" => print!("{}", lts.to_aut()),
-        _ => println!("{}", lts.stats()),
+/// The arguments of `prust lts`.
+#[derive(Debug, clap::Args)]
+pub struct LtsArgs {
+    /// A bundled protocol with an optional parameter (token-star:4, chess;
+    /// see `prust list`) or a path to an Aldebaran .aut file
+    #[arg(value_name = "PROTOCOL")]
+    pub protocol: String,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = LtsFormat::Stats)]
+    pub format: LtsFormat,
+}
+
+/// The output formats of `prust lts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LtsFormat {
+    /// A Graphviz digraph
+    Dot,
+    /// The Aldebaran format (what PROTOCOL reads back)
+    Aut,
+    /// One line of counts
+    Stats,
+}
+
+/// Runs `prust lts`: the global LTS of a protocol.
+pub fn lts(args: &LtsArgs, out: &mut Out) -> CmdResult {
+    let lts = load(&args.protocol)?;
+    match args.format {
+        LtsFormat::Dot => write!(out, "{}", lts.to_dot())?,
+        LtsFormat::Aut => write!(out, "{}", lts.to_aut())?,
+        LtsFormat::Stats => writeln!(out, "{}", lts.stats())?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }

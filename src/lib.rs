@@ -390,7 +390,8 @@
 //! # Limitations
 //!
 //! - **Explicit state.** Every distinct protocol state is stored in full
-//!   (sound; no hash compaction yet). Objects with infinitely many states (an
+//!   (sound; no hash compaction yet): an object that keeps `Vec`s of
+//!   messages costs hundreds of bytes a state. Objects with infinitely many states (an
 //!   unbounded counter, unbounded liberal inboxes) need a limit, and a limit
 //!   gives *inconclusive*: a liveness violation whose runs never repeat a
 //!   state is reported that way, never as "holds".
@@ -414,8 +415,11 @@
 //! - **Run-time deadlock detection** sees only endpoints: a thread blocked on
 //!   anything else (a lock, I/O, another session) counts as running, so a
 //!   deadlock that involves it is not detected.
-//! - **Precedence** differs from Owl's own grammar for unary operators
-//!   (prust reads `G a -> c` as `(G a) -> c`, like Spot and SPIN).
+//! - **Precedence.** Unary operators bind tightest, as in Spot, SPIN and
+//!   LTL3BA (`!a U b` is `(!a) U b`, `G a -> c` is `(G a) -> c`); Owl's own
+//!   grammar reads both the other way. Binary temporal operators and
+//!   implications bind tighter than `&` and `|`, as in Owl (`a & b -> c` is
+//!   `a & (b -> c)`). Parenthesise when in doubt.
 //!
 //! The crates' own docs ([`engine`], [`protocols`], [`protocols::session`])
 //! give the details of each point.

@@ -141,14 +141,17 @@
 //!
 //! ## Dummies
 //!
+//! <!-- dummies: this paragraph describes the decided API (an empty list
+//! means the object's declared types; Strict::dummies()); verify at merge -->
 //! The checker probes every send with one sample message per type, the
 //! **dummies**, to each other role. An object built from a specification
 //! declares its types, so it needs no hand-written dummies: pass
 //! `dummies![]`, and an empty list means "one dummy for each type the
 //! object declares" (`Strict::dummies()` gives the same list). A non-empty
 //! list that misses or misspells a declared type is an error, never a
-//! silently smaller alphabet. For your own [`Protocol`] types, list one
-//! value of each message type: `dummies![Move, Message::named("Boolean",
+//! silently smaller alphabet. For your own [`Protocol`] types (which
+//! declare no types unless they implement [`Protocol::type_names`]), list
+//! one value of each message type: `dummies![Move, Message::named("Boolean",
 //! true)]` ([`dummies!`] wraps each value in [`Message::new`]); a type's
 //! name is the last segment of its Rust path, or the name given to
 //! [`Message::named`]. Messages compare by type, never by payload: the
@@ -311,8 +314,10 @@
 //!
 //! The bundled protocols ([`bundled`]: chess, token rings and stars,
 //! tic-tac-toe, rock-paper-scissors, go fish, the NPB kernels, two-buyer,
-//! a load balancer, micro-benchmarks) each have a module with `spec()`,
-//! `strict()` and `liberal()` constructors, e.g. [`protocols::chess`].
+//! a load balancer, micro-benchmarks) each have a module of constructors
+//! (the specification, the strict and the liberal object: e.g.
+//! `prust::protocols::chess::strict()`), and [`bundled::by_name`] builds
+//! one from a name such as `"token-star:4"`.
 //! `cargo run --example chess`, `two_buyer` and `deadlock` run real threads
 //! on them.
 //!
@@ -326,7 +331,8 @@
 //! (the stutter steps). When the steps shown already violate the property
 //! whatever comes next (a safety property broken at the last step), the
 //! trace ends with "then, whatever happens next, the property is already
-//! violated". Prefixes are as short as the search can make them.
+//! violated"; the prefix is then a shortest path to where the violation
+//! is certain.
 //!
 //! <!-- dummies: switch to dummies![] after merge -->
 //! ```
@@ -398,7 +404,8 @@
 //! - **Alphabet.** Every probe goes through the try-operations, so the cost
 //!   per state grows with roles² × types, unless the object declares its
 //!   topology ([`Protocol::sends_to`], [`Protocol::peers`]; the strict and
-//!   liberal objects do). At most 64 distinct atoms per formula.
+//!   liberal objects do). At most 64 distinct atoms per formula and 32
+//!   acceptance sets (limits of the automaton representation).
 //! - **Messages compare by type**, not by value: properties cannot speak of
 //!   payloads, and the payloads in a search are the dummies.
 //! - **Only the object is checked**, not the code around it: a thread that

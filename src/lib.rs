@@ -372,6 +372,29 @@
 //!   [`Error::Nondeterminism`], a refusal that changed the object is
 //!   [`Error::Contract`].
 //!
+//! **Limits.** A search that a limit cuts short answers
+//! [`Verdict::Inconclusive`], never "holds" (and [`check`] panics on it).
+//! The liberal object of a protocol in which `a` may keep sending before `b`
+//! receives has unboundedly full inboxes, so no search can cover it:
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{check, Checker, Liberal, Limit, Message, Strict, Verdict};
+//!
+//! let stream = Spec::new("stream", msg("X", "a", "b").star());
+//! let dummies = || vec![Message::named("X", ())];
+//! // Strict: each X is received before the next is sent; a finite proof.
+//! check(r#"G !"DEADLOCK""#, Strict::from_spec(&stream).unwrap(), dummies());
+//! // Liberal: a runs ahead of b without bound.
+//! let report = Checker::new()
+//!     .max_states(5_000)
+//!     .check(r#"G !"DEADLOCK""#, Liberal::from_spec(&stream).unwrap(), dummies())
+//!     .unwrap();
+//! assert!(matches!(report.verdict, Verdict::Inconclusive { limit: Limit::States(5_000), .. }));
+//! assert!(!report.holds());
+//! ```
+//!
 //! **Environment variables.** Every option of [`Checker`] defaults from the
 //! environment, so a failing test can be rerun with other settings without
 //! editing it:

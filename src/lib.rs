@@ -120,6 +120,28 @@
 //! unguarded recursion, a role talking to itself) is an error of
 //! `from_spec`, not a panic.
 //!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{Checker, Counterexample, Message, Report, Semantics, Strict, Verdict};
+//!
+//! // a says Hi and b receives it, once or as often as they like.
+//! let spec = Spec::new("lossy", msg("Hi", "a", "b").plus());
+//! let dummies = vec![Message::named("Hi", ())];
+//! let mut session = Checker::new()
+//!     .semantics(Semantics::Stutter) // the default, spelled out
+//!     .session(Strict::from_spec(&spec).unwrap(), dummies)
+//!     .unwrap();
+//! // One exploration of the object's states serves every formula.
+//! let always_received: Report = session.check(r#"G ("a SEND *" -> F "b RECV *")"#).unwrap();
+//! assert!(always_received.holds());
+//! // ... but they may go on forever: termination is violated, by a lasso.
+//! let ends: Report = session.check(r#"F "END""#).unwrap();
+//! let run: &Counterexample = ends.counterexample().unwrap();
+//! assert!(matches!(ends.verdict, Verdict::Violated(_)));
+//! assert!(run.to_string().contains("cycle starts here"));
+//! ```
+//!
 //! The same specification gives the liberal object; where the projection
 //! lets runs through that the specification does not have, the same
 //! property tells them apart:

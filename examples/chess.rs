@@ -16,7 +16,8 @@
 
 use std::error::Error;
 
-use protocols::session::{BlockingEndpoint, Session, SplitSession};
+use prust::protocols;
+use prust::session::{BlockingEndpoint, Session, SplitSession};
 
 /// A move in algebraic notation (the message type `Move` of the protocol).
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +99,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 #[cfg(test)]
 mod tests {
     use super::Move;
-    use engine::dummies;
+    use prust::{dummies, engine, protocols};
 
     /// Black never moves before it has seen a move of white's, and after
     /// each move of white's, white waits for black's reply: on both objects.
@@ -126,7 +127,7 @@ mod tests {
 
     #[test]
     fn the_game_runs_on_both_runtimes() {
-        use protocols::session::{Session, SplitSession};
+        use prust::session::{Session, SplitSession};
         let s = Session::new(protocols::chess::strict());
         let (w, b) = (s.endpoint("white").unwrap(), s.endpoint("black").unwrap());
         let (wl, bl) = super::play(w, b).unwrap();

@@ -23,7 +23,8 @@
 
 use std::process::ExitCode;
 
-use protocols::session::{BlockingEndpoint, Error, Session, SplitSession};
+use prust::protocols;
+use prust::session::{BlockingEndpoint, Error, Session, SplitSession};
 
 #[derive(Clone, Debug)]
 struct Request(u32);

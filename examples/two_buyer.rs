@@ -13,7 +13,8 @@
 
 use std::error::Error;
 
-use protocols::session::{BlockingEndpoint, Session, SplitSession};
+use prust::protocols;
+use prust::session::{BlockingEndpoint, Session, SplitSession};
 
 #[derive(Clone, Debug)]
 struct Title(&'static str);

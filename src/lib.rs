@@ -1,12 +1,506 @@
 //! prust: protocol unit testing for Rust by adaptation-based LTL model
-//! checking. This crate re-exports the three members and holds the runner
-//! of data-driven `.owl` property suites.
+//! checking.
+//!
+//! This crate is the one a user depends on: it re-exports everything a test
+//! needs (the checker, the specification language, the two runtimes, the
+//! blocking API for real threads, the bundled protocols) and holds the
+//! runner of data-driven `.owl` property suites ([`suite`]). The three
+//! crates it is made of stay reachable as [`engine`], [`protocols`] and
+//! [`owl_lite`] for everything else.
+//!
+//! - [Background](#background): what prust does, and why
+//! - [Writing tests](#writing-tests): specification → object → check
+//! - [Real threads on the same object](#real-threads-on-the-same-object)
+//! - [Debugging failures](#debugging-failures)
+//! - [Limitations](#limitations)
+//!
+//! # Background
+//!
+//! Threads that talk through channels are easy to get wrong: a message
+//! overtakes another, a reply never comes, two roles wait for each other
+//! forever. Tests that run the threads see one interleaving per run, and
+//! the bad one is rare. prust asks you to put the *communication* of the
+//! program into one **protocol object** — the control state of every role
+//! and every message in transit — and then does two things with that same
+//! object:
+//!
+//! 1. **It proves properties of it** in an ordinary `#[test]`. A property is
+//!    an LTL formula over the actions of a run (`"black SEND <Move>"`); the
+//!    checker explores *every* run of the object and either proves that all
+//!    of them satisfy the formula or hands back one that does not, as a
+//!    numbered trace.
+//! 2. **Your threads run on it.** The blocking API ([`session`]) lets each
+//!    thread own one role's endpoint and `send`/`recv` through the object,
+//!    which refuses (blocks) every operation the protocol does not allow at
+//!    that moment, and reports a communication deadlock instead of hanging.
+//!
+//! ## Adaptation-based model checking
+//!
+//! Classic model checking verifies a *model* written in a separate language
+//! (Promela for SPIN), and nothing ties the model to the code that ships.
+//! prust (after Prut4j, which does the same for Java) checks the object
+//! itself: the engine *adapts* it to a transition system by cloning it and
+//! probing its non-blocking try-operations ([`Protocol::try_send`],
+//! [`Protocol::try_recv`], [`Protocol::try_close`]) — the very operations a
+//! blocked thread retries at run time. The object's state (`Eq + Hash`) is
+//! its identity in the search. The negation of the formula is translated to
+//! a Büchi automaton (by [`owl_lite`]), and the product of the object's runs
+//! with the automaton is searched on the fly for an accepting cycle. None:
+//! the property **holds** on every run (a proof, not a sample). One: the
+//! property is **violated** and here is the run. A search cut short by a
+//! limit is **inconclusive**, never "holds" ([`Verdict`]).
+//!
+//! ## Strict and liberal objects
+//!
+//! A global protocol written once ([`spec`]) gives two objects:
+//!
+//! - [`Strict`] keeps the one global state: its runs are exactly the runs of
+//!   the specification. Threads share it under one lock.
+//! - [`Liberal`] gives every role its own projection of the protocol and an
+//!   inbox; roles share no lock. A role acts on what *it* knows, so actions
+//!   that no message orders may happen in any order, and runs appear that
+//!   the specification does not have. Check the same property on both: the
+//!   checker shows where they differ (example below).
+//!
+//! ## Finite runs: stutter semantics
+//!
+//! A run can stop: the protocol terminated, or every role waits for
+//! something that never comes. prust follows SPIN here: by default
+//! ([`Semantics::Stutter`]) a run that stops is extended by *stutter steps*
+//! forever, on which no action atom holds, and `"END"` holds if the object
+//! says it terminated, `"DEADLOCK"` otherwise. So `G !"DEADLOCK"` is
+//! deadlock freedom, `F "END"` is termination, and a request that is never
+//! answered because everything stopped violates `G (req -> F answer)`.
+//! Prut4j counts infinite runs only, so a protocol that deadlocks at once
+//! satisfies every property there; [`Semantics::InfiniteRunsOnly`]
+//! (`PRUST_SEMANTICS=omega`) reproduces its published verdicts.
+//!
+//! # Writing tests
+//!
+//! ## Specification → object → check
+//!
+//! Write the global protocol with the combinators of [`spec`] (Discourje's
+//! notation: [`msg`](spec::msg) is asynchronous `-->>`,
+//! [`sync`](spec::sync) is `-->`, [`seq`](spec::seq), [`alt`](spec::alt),
+//! [`par`](spec::par), `.star()`/`.plus()`/`.opt()`, named recursive
+//! sub-protocols with [`Spec::define`](spec::Spec::define) and
+//! [`call`](spec::call), and [`cat_every`](spec::cat_every) /
+//! [`par_every`](spec::par_every) / [`alt_every`](spec::alt_every) over
+//! index ranges), build an object from it and check formulas on the object:
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{check, check_violated, Message, Strict};
+//!
+//! // A client sends requests until it quits; the server answers each one.
+//! let service = Spec::new(
+//!     "service",
+//!     seq([msg("Req", "client", "server"), msg("Resp", "server", "client")])
+//!         .star()
+//!         .then(msg("Quit", "client", "server")),
+//! );
+//! let object = Strict::from_spec(&service).unwrap();
+//! let dummies = || vec![Message::named("Req", ()), Message::named("Resp", ()), Message::named("Quit", ())];
+//!
+//! // Every request is answered, and nothing ever deadlocks.
+//! check(r#"G ("client SEND <Req>" -> F "client RECV <Resp>")"#, object.clone(), dummies());
+//! check(r#"G !"DEADLOCK""#, object.clone(), dummies());
+//! // The client may keep asking forever: termination is not guaranteed.
+//! let run = check_violated(r#"F "END""#, object, dummies());
+//! assert!(run.to_string().contains("cycle starts here"));
+//! ```
+//!
+//! [`check`] panics with the full report unless the property holds (the
+//! normal `#[test]` use); [`check_violated`] is its mirror and returns the
+//! counterexample; [`try_check`] and the [`Checker`] builder (limits,
+//! semantics, determinism check) return `Result<Report, Error>`; a
+//! [`CheckSession`] checks many formulas on one object and explores its
+//! states once. An ill-formed specification (an unknown definition,
+//! unguarded recursion, a role talking to itself) is an error of
+//! `from_spec`, not a panic.
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{Checker, Counterexample, Message, Report, Semantics, Strict, Verdict};
+//!
+//! // a says Hi and b receives it, once or as often as they like.
+//! let spec = Spec::new("lossy", msg("Hi", "a", "b").plus());
+//! let dummies = vec![Message::named("Hi", ())];
+//! let mut session = Checker::new()
+//!     .semantics(Semantics::Stutter) // the default, spelled out
+//!     .session(Strict::from_spec(&spec).unwrap(), dummies)
+//!     .unwrap();
+//! // One exploration of the object's states serves every formula.
+//! let always_received: Report = session.check(r#"G ("a SEND *" -> F "b RECV *")"#).unwrap();
+//! assert!(always_received.holds());
+//! // ... but they may go on forever: termination is violated, by a lasso.
+//! let ends: Report = session.check(r#"F "END""#).unwrap();
+//! let run: &Counterexample = ends.counterexample().unwrap();
+//! assert!(matches!(ends.verdict, Verdict::Violated(_)));
+//! assert!(run.to_string().contains("cycle starts here"));
+//! ```
+//!
+//! The same specification gives the liberal object; where the projection
+//! lets runs through that the specification does not have, the same
+//! property tells them apart:
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{check, check_violated, Liberal, Message, Strict};
+//!
+//! // a tells b something, and only then may c tell b something.
+//! let relay = Spec::new("relay", seq([msg("X", "a", "b"), msg("Y", "c", "b")]));
+//! let c_waits = r#"!"c SEND *" U "a SEND *""#;
+//! let dummies = || vec![Message::named("X", ()), Message::named("Y", ())];
+//! check(c_waits, Strict::from_spec(&relay).unwrap(), dummies());
+//! // c hears nothing from a, so its projection cannot wait for a's send.
+//! let run = check_violated(c_waits, Liberal::from_spec(&relay).unwrap(), dummies());
+//! assert_eq!(run.steps().next().unwrap().to_string(), "c SEND <Y> TO b");
+//! ```
+//!
+//! ## Dummies
+//!
+//! <!-- dummies: this paragraph describes the decided API (an empty list
+//! means the object's declared types; Strict::dummies()); verify at merge -->
+//! The checker probes every send with one sample message per type, the
+//! **dummies**, to each other role. An object built from a specification
+//! declares its types, so it needs no hand-written dummies: pass
+//! `dummies![]`, and an empty list means "one dummy for each type the
+//! object declares" (`Strict::dummies()` gives the same list). A non-empty
+//! list that misses or misspells a declared type is an error, never a
+//! silently smaller alphabet. For your own [`Protocol`] types (which
+//! declare no types unless they implement [`Protocol::type_names`]), list
+//! one value of each message type: `dummies![Move, Message::named("Boolean",
+//! true)]` ([`dummies!`] wraps each value in [`Message::new`]); a type's
+//! name is the last segment of its Rust path, or the name given to
+//! [`Message::named`]. Messages compare by type, never by payload: the
+//! object's state is *which* types are in transit.
+//!
+//! ## Hand-written protocol objects
+//!
+//! Any `Clone + Eq + Hash + Send` type that implements [`Protocol`] can be
+//! checked and run. The contract (see [`Protocol`]): try-operations never
+//! block, are deterministic (every choice is an argument), and a refused
+//! operation leaves the object unchanged and hands the message back.
+//!
+//! ```
+//! use prust::{check, check_violated, dummies, Message, Protocol, Refused, RoleId};
+//!
+//! #[derive(Clone, Debug)]
+//! struct Move;
+//!
+//! /// White and black alternate moves; one move in transit at a time.
+//! #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+//! struct Chess { turn: RoleId, in_transit: bool }
+//!
+//! impl Protocol for Chess {
+//!     fn roles(&self) -> Vec<String> { vec!["white".into(), "black".into()] }
+//!     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+//!         if role == self.turn && to != role && !self.in_transit {
+//!             self.in_transit = true;
+//!             Ok(())
+//!         } else {
+//!             Err(Refused(msg)) // a refusal hands the message back, object unchanged
+//!         }
+//!     }
+//!     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+//!         let sender = self.turn;
+//!         if self.in_transit && role != sender && from.is_none_or(|f| f == sender) {
+//!             self.in_transit = false;
+//!             self.turn = role;
+//!             Ok((sender, Message::new(Move)))
+//!         } else {
+//!             Err(Refused(()))
+//!         }
+//!     }
+//! }
+//!
+//! let game = Chess { turn: 0, in_transit: false };
+//! check(r#"!"black SEND <Move>" U "black RECV <Move>""#, game.clone(), dummies![Move]);
+//! check(r#"G ("white SEND *" -> F "white RECV *")"#, game.clone(), dummies![Move]);
+//! let run = check_violated(r#"G !"black SEND *""#, game, dummies![Move]);
+//! assert_eq!(run.steps().nth(2).unwrap().to_string(), "black SEND <Move> TO white");
+//! ```
+//!
+//! ## Formulas and atoms
+//!
+//! Formulas use Owl's LTL syntax: `!`, `&`, `|`, `->`, `<->`, `^`, `X`,
+//! `F`, `G`, `U`, `W`, `R`, `M`, `true`, `false`. Unary operators bind
+//! tightest (`!a U b` is `(!a) U b`); parenthesise when in doubt. Atoms are
+//! quoted patterns over actions, as Prut4j users know them:
+//!
+//! ```text
+//! "ROLE SEND|RECV|CLOSE TYPE [TO|FROM PEER]"       every position may be *, or contain it
+//! "black SEND <Move> TO white"   "worker_* RECV *"   "* SEND * TO *"
+//! "True"  "False"  "END" (a terminated run's stutter steps)  "DEADLOCK" (a stuck run's)
+//! ```
+//!
+//! Types are `<Short>` or a full path (`chess::Move`), keywords are
+//! case-insensitive, names are not. A role, type or peer that neither the
+//! object nor the dummies have is an [`Error`] that lists the names that
+//! exist and suggests the closest: a typo never makes a property hold
+//! vacuously.
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! # use prust::spec::*;
+//! # use prust::{try_check, Error, Message, Strict};
+//! let ping = Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b").plus())).unwrap();
+//! let err = try_check(r#"G ("a SEND *" -> F "bb RECV *")"#, ping, vec![Message::named("Ping", ())]);
+//! assert!(matches!(err, Err(Error::Atom { .. })));
+//! assert!(err.unwrap_err().to_string().contains("did you mean `b`?"));
+//! ```
+//!
+//! ## Property suites (`.owl` files)
+//!
+//! Formulas can live in data files instead of code: one `.owl` file per
+//! protocol, each entry (a name, the expected verdict, a formula) run as its
+//! own test, on both runtimes and both semantics unless the file says
+//! otherwise. Add a test target with `harness = false` and one line:
+//!
+//! ```text
+//! // tests/my-owl.rs        (Cargo.toml: [[test]] name = "my-owl", harness = false)
+//! fn main() { prust::suite::main("tests/my-owl") }
+//! ```
+//!
+//! The format is described in [`suite`]; the published Prut4j case studies
+//! are in this repository's `tests/owl/`.
+//!
+//! # Real threads on the same object
+//!
+//! A [`Session`](session::Session) takes any protocol object and hands out
+//! one endpoint per role; a [`SplitSession`](session::SplitSession) does the
+//! same for a liberal object, without a lock common to all roles. Write the
+//! role code once against [`BlockingEndpoint`](session::BlockingEndpoint)
+//! and it runs on both. Every blocking call is a loop over the object's own
+//! try-operations plus parking, so the code that was checked is the code
+//! that runs.
+//!
+//! ```
+//! use prust::session::{BlockingEndpoint, Session};
+//! use prust::spec::*;
+//! use prust::Strict;
+//!
+//! let ping_pong = Spec::new("ping-pong", seq([msg("Ping", "a", "b"), msg("Pong", "b", "a")]).plus());
+//! let session = Session::new(Strict::from_spec(&ping_pong).unwrap());
+//! let (mut a, mut b) = (session.endpoint("a").unwrap(), session.endpoint("b").unwrap());
+//! drop(session); // every role has its endpoint
+//!
+//! fn pong(mut b: impl BlockingEndpoint, rounds: u32) -> Result<(), prust::session::Error> {
+//!     for _ in 0..rounds {
+//!         let n: u32 = b.recv_from("a")?.downcast().unwrap();
+//!         b.send("a", prust::Message::named("Pong", n + 1))?;
+//!     }
+//!     Ok(())
+//! }
+//! let t = std::thread::spawn(move || pong(b, 3));
+//! for i in 0..3u32 {
+//!     a.send("b", prust::Message::named("Ping", i)).unwrap();
+//!     let (_, reply) = a.recv().unwrap();
+//!     assert_eq!(reply.downcast_ref::<u32>(), Some(&(i + 1)));
+//! }
+//! t.join().unwrap().unwrap();
+//! ```
+//!
+//! **Deadlock detection.** When every live endpoint is blocked, nobody can
+//! ever change the object again: every blocked call returns
+//! [`Error::Deadlock`](session::Error::Deadlock), naming each blocked role
+//! and what it waits for, instead of hanging. (An endpoint whose thread has
+//! finished is not live; a role whose endpoint was never taken is live until
+//! the `Session` value is dropped.)
+//!
+//! ```
+//! use prust::session::{Error, Session};
+//! use prust::spec::*;
+//! use prust::Strict;
+//!
+//! // b expects a message that a never sends: a has finished its part.
+//! let spec = Spec::new("lost", seq([msg("Hello", "a", "b"), msg("Bye", "a", "b")]));
+//! let session = Session::new(Strict::from_spec(&spec).unwrap());
+//! let (mut a, mut b) = (session.endpoint("a").unwrap(), session.endpoint("b").unwrap());
+//! drop(session);
+//! let t = std::thread::spawn(move || {
+//!     a.send("b", prust::Message::named("Hello", ())).unwrap();
+//!     // BUG: a forgets to say Bye and its thread ends (the endpoint is dropped).
+//! });
+//! b.recv_from("a").unwrap();
+//! match b.recv_from("a") {
+//!     Err(Error::Deadlock(d)) => assert!(d.to_string().contains("b waits to receive from a")),
+//!     other => panic!("expected a deadlock, got {other:?}"),
+//! }
+//! t.join().unwrap();
+//! ```
+//!
+//! The bundled protocols ([`bundled`]: chess, token rings and stars,
+//! tic-tac-toe, rock-paper-scissors, go fish, the NPB kernels, two-buyer,
+//! a load balancer, micro-benchmarks) each have a module of constructors
+//! (the specification, the strict and the liberal object: e.g.
+//! `prust::protocols::chess::strict()`), and [`bundled::by_name`] builds
+//! one from a name such as `"token-star:4"`.
+//! `cargo run --example chess`, `two_buyer` and `deadlock` run real threads
+//! on them.
+//!
+//! # Debugging failures
+//!
+//! **Reading a counterexample.** A violation prints the steps of one bad
+//! run, numbered, one action per line. An infinite run is a *lasso*: a
+//! prefix, then `-- cycle starts here --` and the steps that repeat forever
+//! (`(back to step N, forever)`). A run that stops ends with "then nothing
+//! can happen: deadlock (waiting: …)" or "then the protocol has terminated"
+//! (the stutter steps). When the steps shown already violate the property
+//! whatever comes next (a safety property broken at the last step), the
+//! trace ends with "then, whatever happens next, the property is already
+//! violated"; the prefix is then a shortest path to where the violation
+//! is certain.
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! # use prust::spec::*;
+//! # use prust::{check_violated, Message, Strict};
+//! let spec = Spec::new("lost", seq([msg("Hello", "a", "b"), msg("Bye", "b", "a")]));
+//! let object = Strict::from_spec(&spec).unwrap();
+//! let dummies = vec![Message::named("Hello", ()), Message::named("Bye", ())];
+//! let run = check_violated(r#"G !"b SEND <Bye>""#, object.clone(), dummies);
+//! assert_eq!(
+//!     run.to_string(),
+//!     "counterexample:
+//!      1. a SEND <Hello> TO b
+//!      2. b RECV <Hello> FROM a
+//!      3. b SEND <Bye> TO a
+//!   then, whatever happens next, the property is already violated
+//! "
+//! );
+//! // Re-run the steps on a fresh object and see its state after each one.
+//! let transcript = run.replay(object);
+//! assert!(transcript.starts_with("initial: "));
+//! // Draw the run with Graphviz: `dot -Tsvg`.
+//! assert!(run.to_dot().starts_with("digraph"));
+//! ```
+//!
+//! - [`Counterexample::replay`] re-executes the steps on a fresh object and
+//!   panics, with the transcript so far, if the object behaves differently
+//!   than during the search ([`Counterexample::try_replay`] returns the
+//!   divergence instead).
+//! - [`Counterexample::to_dot`] draws the lasso; `prust lts PROTOCOL
+//!   --format dot` draws a bundled protocol's whole LTS, and `prust translate
+//!   --format dot FORMULA` the automaton of a formula.
+//! - Protocol code that panics during the search is reported as
+//!   [`Error::ProtocolPanic`] with the action and the trace that led there.
+//! - The determinism check (on by default in debug builds, so in `cargo
+//!   test`) runs every probe on two clones: different outcomes are
+//!   [`Error::Nondeterminism`], a refusal that changed the object is
+//!   [`Error::Contract`].
+//!
+//! **Limits.** A search that a limit cuts short answers
+//! [`Verdict::Inconclusive`], never "holds" (and [`check`] panics on it).
+//! The liberal object of a protocol in which `a` may keep sending before `b`
+//! receives has unboundedly full inboxes, so no search can cover it:
+//!
+//! <!-- dummies: switch to dummies![] after merge -->
+//! ```
+//! use prust::spec::*;
+//! use prust::{check, Checker, Liberal, Limit, Message, Strict, Verdict};
+//!
+//! let stream = Spec::new("stream", msg("X", "a", "b").star());
+//! let dummies = || vec![Message::named("X", ())];
+//! // Strict: each X is received before the next is sent; a finite proof.
+//! check(r#"G !"DEADLOCK""#, Strict::from_spec(&stream).unwrap(), dummies());
+//! // Liberal: a runs ahead of b without bound.
+//! let report = Checker::new()
+//!     .max_states(5_000)
+//!     .check(r#"G !"DEADLOCK""#, Liberal::from_spec(&stream).unwrap(), dummies())
+//!     .unwrap();
+//! assert!(matches!(report.verdict, Verdict::Inconclusive { limit: Limit::States(5_000), .. }));
+//! assert!(!report.holds());
+//! ```
+//!
+//! **Environment variables.** Every option of [`Checker`] defaults from the
+//! environment, so a failing test can be rerun with other settings without
+//! editing it:
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `PRUST_MAX_STATES` | stop (inconclusive) after this many product states | 10 000 000 |
+//! | `PRUST_MAX_DEPTH` | stop (inconclusive) beyond this run length | unlimited |
+//! | `PRUST_TIMEOUT` | wall-clock budget in seconds (inconclusive when it runs out) | none |
+//! | `PRUST_SEMANTICS` | `stutter` or `omega` (infinite runs only, Prut4j's) | `stutter` |
+//! | `PRUST_PROGRESS` | `1` forces, `0` hides the progress line on stderr | when stderr is a terminal |
+//! | `PRUST_DETERMINISM` | `1`/`0`: the determinism check | on in debug builds |
+//! | `PRUST_SUITE_REPORTS` | `1`: `.owl` suites print the reports of passing tests too | off |
+//!
+//! <!-- lead: verify the next paragraph against the merged branches -->
+//! **Upcoming (being merged; check the [`Checker`] docs of your version):**
+//! `PRUST_MAX_MEMORY` bounds the memory a search may use (reaching it ends
+//! the check *inconclusive*, never "holds"), and `PRUST_TRAIL_DIR` names a
+//! folder where every counterexample found is also written as a file, for
+//! runs whose output scrolled away or ran in CI.
+//!
+//! # Limitations
+//!
+//! - **Explicit state.** Every distinct protocol state is stored in full
+//!   (sound; no hash compaction yet): an object that keeps `Vec`s of
+//!   messages costs hundreds of bytes a state. Objects with infinitely many states (an
+//!   unbounded counter, unbounded liberal inboxes) need a limit, and a limit
+//!   gives *inconclusive*: a liveness violation whose runs never repeat a
+//!   state is reported that way, never as "holds".
+//! - **Alphabet.** Every probe goes through the try-operations, so the cost
+//!   per state grows with roles² × types, unless the object declares its
+//!   topology ([`Protocol::sends_to`], [`Protocol::peers`]; the strict and
+//!   liberal objects do). At most 64 distinct atoms per formula and 32
+//!   acceptance sets (limits of the automaton representation).
+//! - **Messages compare by type**, not by value: properties cannot speak of
+//!   payloads, and the payloads in a search are the dummies.
+//! - **Only the object is checked**, not the code around it: a thread that
+//!   sends the wrong thing is refused (it blocks, and is reported in a
+//!   deadlock) at run time, but the checker does not run your role
+//!   functions.
+//! - **Compilation bounds.** A specification is compiled to its whole
+//!   global LTS (bounded by [`protocols::spec::DEFAULT_MAX_STATES`]); for
+//!   larger ones, [`Strict::on_the_fly`] computes states as runs reach them
+//!   and keeps every state it meets (no eviction yet). The liberal object
+//!   needs the whole LTS, and its projection of a large, heavily
+//!   interleaved specification can be slow to compute; the liberal object
+//!   does not make synchronous communications wait.
+//! - **Run-time deadlock detection** sees only endpoints: a thread blocked on
+//!   anything else (a lock, I/O, another session) counts as running, so a
+//!   deadlock that involves it is not detected.
+//! - **Precedence.** Unary operators bind tightest, as in Spot, SPIN and
+//!   LTL3BA (`!a U b` is `(!a) U b`, `G a -> c` is `(G a) -> c`); Owl's own
+//!   grammar reads both the other way. Binary temporal operators and
+//!   implications bind tighter than `&` and `|`, as in Owl (`a & b -> c` is
+//!   `a & (b -> c)`). Parenthesise when in doubt.
+//!
+//! The crates' own docs ([`engine`], [`protocols`], [`protocols::session`])
+//! give the details of each point.
 
 pub use engine;
 pub use owl_lite;
 pub use protocols;
 
 pub mod suite;
+
+// One import path for users: everything a test needs, from the crate they
+// depend on. The member crates stay reachable above for the rest.
+
+// The checker, its options and its answers.
+pub use engine::{
+    check, check_violated, try_check, ActionKind, AtomError, CheckSession, Checker, Counterexample,
+    Ending, Error, Limit, Message, NameKind, Payload, Protocol, Refused, ReplayError, Report,
+    RoleId, Semantics, Stats, Step, Verdict,
+};
+
+// `dummies!` is `#[macro_export]`ed by the engine; its body names the
+// message type through `$crate`, which resolves to the engine crate even
+// when the macro is called as `prust::dummies!` by a crate that does not
+// depend on the engine itself.
+pub use engine::dummies;
+
+// The runtimes, the specification language, the blocking API and the
+// bundled protocols.
+pub use protocols::{bundled, session, spec, Liberal, Spec, Strict};
 
 // The README's Rust examples are compiled and run as doctests, so the front
 // page cannot drift from the code.

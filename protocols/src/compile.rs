@@ -949,7 +949,7 @@ mod tests {
 
     /// The step entries cached in `terms` after compiling `spec`.
     fn cached_steps(spec: &Spec) -> usize {
-        let mut terms = Terms::new(spec);
+        let mut terms = Terms::new(spec).unwrap();
         let main = terms.intern(&spec.main).unwrap();
         terms.unfold_all(main, MAX_TERMS, None).unwrap();
         terms.steps.iter().flatten().map(|s| s.len()).sum()

@@ -162,6 +162,16 @@ pub enum Error {
         /// The actions that led from the initial object to the state probed.
         trace: Vec<String>,
     },
+    /// A setting is invalid: an environment variable that does not parse
+    /// or is out of range (see [`Checker::from_env`](crate::Checker::from_env)).
+    Config {
+        /// The variable, e.g. `PRUST_TIMEOUT`.
+        variable: String,
+        /// Its value as set.
+        value: String,
+        /// What is wrong and what is accepted.
+        message: String,
+    },
 }
 
 fn write_trace(f: &mut fmt::Formatter<'_>, trace: &[String]) -> fmt::Result {
@@ -244,6 +254,15 @@ impl fmt::Display for Error {
                 )?;
                 write_trace(f, trace)
             }
+            Error::Config {
+                variable,
+                value,
+                message,
+            } => write!(
+                f,
+                "environment variable {variable}={value:?} is not valid: {message}\n  hint: \
+                 fix or unset {variable}"
+            ),
         }
     }
 }

@@ -79,8 +79,11 @@
 //!   formulas on one object and reuses the states found so far.
 //! - Options default from environment variables, so a failing test can be
 //!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
-//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds), `PRUST_SEMANTICS`
-//!   (`stutter` or `omega`), `PRUST_PROGRESS`, `PRUST_DETERMINISM`.
+//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds, per formula),
+//!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default half the available memory),
+//!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
+//!   `PRUST_DETERMINISM`. [`Checker::from_env`] reports a bad value as
+//!   [`Error::Config`].
 //!
 //! # Finite runs: the two semantics
 //!
@@ -175,6 +178,7 @@
 //!   the automaton representation).
 
 mod alphabet;
+mod budget;
 mod checker;
 mod error;
 mod explore;

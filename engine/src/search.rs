@@ -24,12 +24,12 @@
 //! spaces (see [`Search::reachability`]).
 
 use std::collections::VecDeque;
-use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hashbrown::HashMap;
 
 use crate::alphabet::{Alphabet, LetterId};
+use crate::budget::Budget;
 use crate::explore::{next_slot, probe_slot, Explorer, ProbeError, ProtoId};
 use crate::protocol::Protocol;
 use crate::report::{Ending, Limit, Stats, Step};
@@ -217,7 +217,11 @@ pub(crate) struct Limits {
     pub max_states: u64,
     pub max_depth: u64,
     pub timeout: Option<Duration>,
+    /// Resident bytes of the whole process (`u64::MAX`: no limit).
+    pub max_memory: u64,
     pub progress: Option<bool>,
+    /// When the first progress line may show (later ones: every second).
+    pub progress_after: Duration,
     pub semantics: Semantics,
 }
 
@@ -355,8 +359,7 @@ pub(crate) struct Search<'a, P> {
     limits: &'a Limits,
     visited: Visited,
     pub stats: Stats,
-    started: Instant,
-    progress_shown: bool,
+    budget: Budget<'a>,
     /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
     letters: Vec<(LetterId, ProtoId)>,
 }
@@ -377,8 +380,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             limits,
             visited,
             stats,
-            started: Instant::now(),
-            progress_shown: false,
+            budget: Budget::new(limits),
             letters: Vec::new(),
         }
     }
@@ -574,21 +576,10 @@ impl<'a, P: Protocol> Search<'a, P> {
             }));
         }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
-        let mut tick: u32 = 0;
-        let mut last_progress = self.started;
         loop {
-            tick = tick.wrapping_add(1);
-            if tick & 4095 == 0 {
-                if let Some(limit) = self.limits.timeout {
-                    if self.started.elapsed() > limit {
-                        self.finish_progress();
-                        return Ok(Outcome::Inconclusive(Limit::Time(limit)));
-                    }
-                }
-                if last_progress.elapsed() >= Duration::from_secs(1) {
-                    last_progress = Instant::now();
-                    self.show_progress(stack.len());
-                }
+            if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
+                self.finish_progress();
+                return Ok(Outcome::Inconclusive(limit));
             }
             let Some(mut top) = stack.last().copied() else {
                 break;
@@ -631,7 +622,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                             let prefix = self
                                 .bfs(start, 1, false, |_, t, _| t == (p2, q2))
                                 .map_err(|e| self.probe_error(e, &stack))?
-                                .expect("the state was just reached")
+                                .ok_or_else(|| lost(&self.ex.alphabet, &stack))?
                                 .into_iter()
                                 .map(|(l, p, q, _)| (l, p, q))
                                 .collect();
@@ -709,22 +700,11 @@ impl<'a, P: Protocol> Search<'a, P> {
         let mut next_level: Vec<(ProtoId, u32)> = Vec::new();
         let mut succ: Vec<(ProtoId, u32)> = Vec::new();
         let mut depth: u64 = 0;
-        let mut tick: u32 = 0;
-        let mut last_progress = self.started;
         while !level.is_empty() {
             for &(p, q) in &level {
-                tick = tick.wrapping_add(1);
-                if tick & 1023 == 0 {
-                    if let Some(limit) = self.limits.timeout {
-                        if self.started.elapsed() > limit {
-                            self.finish_progress();
-                            return Ok(Outcome::Inconclusive(Limit::Time(limit)));
-                        }
-                    }
-                    if last_progress.elapsed() >= Duration::from_secs(1) {
-                        last_progress = Instant::now();
-                        self.show_progress(depth as usize);
-                    }
+                if let Some(limit) = self.budget.tick(&self.stats, depth) {
+                    self.finish_progress();
+                    return Ok(Outcome::Inconclusive(limit));
                 }
                 succ.clear();
                 match self.expand(p, q, &mut succ) {
@@ -755,7 +735,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                         let prefix = self
                             .bfs(start, 1, false, |_, t, _| t == (p2, q2))
                             .map_err(|e| probe_error(&self.ex.alphabet, e, Vec::new()))?
-                            .expect("the state was just reached")
+                            .ok_or_else(|| lost(&self.ex.alphabet, &[]))?
                             .into_iter()
                             .map(|(l, p, q, _)| (l, p, q))
                             .collect();
@@ -813,7 +793,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         } else {
             self.bfs(start, 1, false, |_, _, n| in_scc(n))
                 .map_err(|e| self.probe_error(e, stack))?
-                .expect("the SCC is reachable")
+                .ok_or_else(|| lost(&self.ex.alphabet, stack))?
                 .into_iter()
                 .map(|(l, p, q, _)| (l, p, q))
                 .collect()
@@ -833,7 +813,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             };
             let seg = seg
                 .map_err(|e| self.probe_error(e, stack))?
-                .expect("an accepting SCC is strongly connected and has every acceptance mark");
+                // An accepting SCC is strongly connected and has every
+                // acceptance mark, unless the object changed its answers.
+                .ok_or_else(|| lost(&self.ex.alphabet, stack))?;
             let &(_, p, q, acc) = seg.last().expect("paths are non-empty");
             missing &= !acc;
             at = (p, q);
@@ -882,35 +864,28 @@ impl<'a, P: Protocol> Search<'a, P> {
         Ok(None)
     }
 
-    fn progress_wanted(&self) -> bool {
-        self.limits
-            .progress
-            .unwrap_or_else(|| std::io::stderr().is_terminal())
-    }
-
-    fn show_progress(&mut self, depth: usize) {
-        if !self.progress_wanted() {
-            return;
-        }
-        let secs = self.started.elapsed().as_secs_f64();
-        let s = &self.stats;
-        eprint!(
-            "\rprust: {} states, {} transitions, depth {}, {:.0} states/s   ",
-            s.product_states,
-            s.transitions,
-            depth,
-            s.product_states as f64 / secs
-        );
-        let _ = std::io::stderr().flush();
-        self.progress_shown = true;
-    }
-
     fn finish_progress(&mut self) {
         self.stats.protocol_states = self.ex.num_protos() as u64;
-        if self.progress_shown {
-            eprintln!();
-            self.progress_shown = false;
-        }
+        self.budget.finish();
+    }
+}
+
+/// The counterexample is built by re-probing stored states; when a state
+/// or cycle that the search found cannot be found again, the object
+/// answered the same probe differently the second time. Without the
+/// determinism check nothing names the action, so say how to find it.
+fn lost(alphabet: &Alphabet, stack: &[Frame]) -> Error {
+    let below_top = &stack[..stack.len().saturating_sub(1)];
+    Error::Nondeterminism {
+        action: "re-exploring the stored states to build the counterexample".to_string(),
+        detail: "gave other successors than during the search (a state or cycle the search \
+                 found cannot be reached again); rerun with the determinism check \
+                 (PRUST_DETERMINISM=1) to find the action"
+            .to_string(),
+        trace: below_top
+            .iter()
+            .map(|f| alphabet.describe(f.letter))
+            .collect(),
     }
 }
 

@@ -58,7 +58,9 @@ impl<'a> Budget<'a> {
             started,
             ticks: 0,
             countdown: 1,
-            memory_at: started,
+            // Read the memory on the first tick: a session may already
+            // hold more than the limit from earlier formulas.
+            memory_at: started.checked_sub(MEMORY_EVERY).unwrap_or(started),
             memory_ticks: 0,
             resident: None,
             progress: Progress {

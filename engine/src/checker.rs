@@ -260,7 +260,26 @@ impl Checker {
 
     /// Run every probe on two clones and report differing results as
     /// [`Error::Nondeterminism`]; also check that refusals leave the object
-    /// unchanged. Doubles the probing cost.
+    /// unchanged and that the topology hints (`peers`, `sends_to`,
+    /// `may_recv`) tell the truth ([`Error::Contract`]). Doubles the
+    /// probing cost.
+    ///
+    /// What it catches: an operation whose outcome differs between two
+    /// equal objects probed one after the other (a result that flips with
+    /// a global counter, a random choice, the clock), a refusal that
+    /// changes the object, a hint that hides an enabled action.
+    ///
+    /// What it cannot catch: behaviour that agrees on both probes but
+    /// changes later (a counter of period above two, a result that changes
+    /// after the first few calls, state shared by all clones through an
+    /// `Arc`), and objects whose `Eq`/`Hash` ignore a field that their
+    /// behaviour depends on (two such objects are one state to the search).
+    ///
+    /// Whether it is on or off, the counterexample is rebuilt by probing
+    /// the stored states again; if the object then answers differently so
+    /// that the violation found cannot be reached again, the check returns
+    /// [`Error::Nondeterminism`] rather than a counterexample it cannot
+    /// show (and [`Counterexample::replay`] re-checks every step).
     pub fn determinism_check(mut self, on: bool) -> Self {
         self.determinism = on;
         self
@@ -391,7 +410,7 @@ pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
             Atom::False => false,
             Atom::End => l == a.end() as usize,
             Atom::Deadlock => l == a.deadlock() as usize,
-            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letters[l], a),
+            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letter(l as u32), a),
         };
         if holds {
             v |= 1 << i;

@@ -572,7 +572,7 @@ impl<P: Protocol> Explorer<P> {
         // probed (see `probe_slots`), so only with it can a probe succeed
         // outside the declared topology.
         if self.determinism && !self.alphabet.allowed(letter) {
-            let l = self.alphabet.letters[letter as usize];
+            let l = self.alphabet.letter(letter);
             let (from, to) = match l.kind {
                 ActionKind::Recv => (l.peer, l.role),
                 ActionKind::Send | ActionKind::Close => (l.role, l.peer),
@@ -723,7 +723,7 @@ impl<P: Protocol> Explorer<P> {
             });
         }
         let mut twin = original.clone();
-        let l = &self.alphabet.letters[letter as usize];
+        let l = &self.alphabet.letter(letter);
         let msg = (l.kind == ActionKind::Send).then(|| self.dummy(l.ty));
         if !probe(&mut twin, msg) {
             return Err(ProbeError::Nondeterminism {
@@ -858,9 +858,7 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
         }
     }
     debug_assert!(out.windows(2).all(|w| w[0].slot < w[1].slot));
-    debug_assert!(out
-        .iter()
-        .all(|s| a.letters[s.slot as usize].kind == s.kind));
+    debug_assert!(out.iter().all(|s| a.letter(s.slot).kind == s.kind));
     out
 }
 
@@ -868,7 +866,7 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
 /// slot of type 0, whatever type comes out.
 #[inline]
 pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
-    let letter = a.letters[l as usize];
+    let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
         a.recv(letter.role, letter.peer, 0)
     } else {
@@ -879,7 +877,7 @@ pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
 /// The probe slot after the one of letter `l`.
 #[inline]
 pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
-    let letter = a.letters[l as usize];
+    let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
         a.recv(letter.role, letter.peer, 0) + a.types.len() as LetterId
     } else {

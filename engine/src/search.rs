@@ -103,7 +103,7 @@ impl Prepared {
             let mut all = true;
             let mut l = 0;
             while (l as usize) < a.num_actions() {
-                let letter = a.letters[l as usize];
+                let letter = a.letter(l);
                 let probed = letter.role != letter.peer
                     && (letter.kind != crate::ActionKind::Send || letter.ty < a.sendable);
                 if probed && wanted[w0 + l as usize / 64] >> (l % 64) & 1 == 0 {
@@ -912,7 +912,7 @@ pub(crate) fn probe_error(alphabet: &Alphabet, e: ProbeError, trace: Vec<String>
 /// A probe as people read it; receives are probed before their type is
 /// known, so they are named without one.
 fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
-    let l = alphabet.letters[letter as usize];
+    let l = alphabet.letter(letter);
     if l.kind == crate::ActionKind::Recv {
         format!(
             "{} RECV FROM {}",
@@ -932,7 +932,7 @@ pub(crate) fn steps_of<P: Protocol>(
     let a = &ex.alphabet;
     let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
     let step = |&(letter, _, q): &(LetterId, ProtoId, u32)| {
-        let l = a.letters[letter as usize];
+        let l = a.letter(letter);
         let close = l.kind == crate::ActionKind::Close;
         Step {
             role: l.role,

@@ -87,9 +87,11 @@ pub(crate) struct Explorer<P> {
     determinism: bool,
     /// The probe slots to walk, in slot order (see [`probe_slots`]).
     probes: Vec<ProbeSlot>,
-    /// `probe_at[l]`: index in `probes` of the first slot at or after
-    /// letter `l` (a binary search per call was a fifth of the probing).
-    probe_at: Vec<u32>,
+    /// `role_probes[r]..role_probes[r + 1]`: the probes of role `r` (the
+    /// slots of a role are contiguous). A probe is found from a letter by a
+    /// binary search within its role's few probes; a table indexed by
+    /// letter (the alphabet grows with roles²) cost 4 bytes a letter.
+    role_probes: Vec<u32>,
     /// The letter being probed, for the report if protocol code panics.
     current: LetterId,
     /// Bit per protocol state: it has been expanded before.
@@ -106,8 +108,9 @@ impl<P: Protocol> Explorer<P> {
         // About one slot per four entries, a power of two.
         let slot_bits = (arena_limit / 4).max(2).ilog2().clamp(8, 24);
         let probes = probe_slots(&alphabet, determinism);
-        let probe_at = (0..=alphabet.num_actions())
-            .map(|l| probes.partition_point(|s| (s.slot as usize) < l) as u32)
+        let n = alphabet.roles.len();
+        let role_probes = (0..=n)
+            .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
             .collect();
         Explorer {
             alphabet,
@@ -123,7 +126,7 @@ impl<P: Protocol> Explorer<P> {
             msgs,
             determinism,
             probes,
-            probe_at,
+            role_probes,
             current: 0,
             expanded: Vec::new(),
             batch: Vec::new(),
@@ -319,6 +322,21 @@ impl<P: Protocol> Explorer<P> {
         Ok(self.next_enabled(p, &mut cursor, None, true)?.is_some())
     }
 
+    /// Index in `probes` of the first probe whose slot is at or after
+    /// letter `l`.
+    #[inline]
+    fn first_probe_at(&self, l: LetterId) -> usize {
+        if l as usize >= self.alphabet.num_actions() {
+            return self.probes.len();
+        }
+        let role = self.alphabet.letter(l).role;
+        let (lo, hi) = (
+            self.role_probes[role] as usize,
+            self.role_probes[role + 1] as usize,
+        );
+        lo + self.probes[lo..hi].partition_point(|s| s.slot < l)
+    }
+
     /// Probes slots from `*cursor` on, under `catch_unwind`.
     fn probe_from(
         &mut self,
@@ -498,10 +516,7 @@ impl<P: Protocol> Explorer<P> {
         }
         let want =
             |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
-        let mut i = self
-            .probe_at
-            .get(*cursor as usize)
-            .map_or(self.probes.len(), |&i| i as usize);
+        let mut i = self.first_probe_at(*cursor);
         while let Some(&s) = self.probes.get(i) {
             let (role, peer) = (s.role as usize, s.peer as usize);
             match s.kind {

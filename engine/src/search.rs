@@ -72,34 +72,40 @@ impl Prepared {
         valuation: impl Fn(usize) -> u64,
     ) -> Prepared {
         let num_letters = a.len();
-        let vals: Vec<u64> = (0..num_letters).map(valuation).collect();
         let words = num_letters.div_ceil(64);
         let mut state_edges = Vec::new();
         let mut edges = Vec::new();
-        let mut bits = Vec::new();
-        let mut wanted = Vec::new();
-        let mut wants_all = Vec::new();
-        for out in &aut.edges {
+        let mut guards = Vec::new();
+        for (q, out) in aut.edges.iter().enumerate() {
             state_edges.push((edges.len() as u32, out.len() as u32));
-            let w0 = wanted.len();
-            wanted.resize(w0 + words, 0u64);
             for e in out {
                 edges.push(PEdge {
                     target: e.target as u32,
                     acc: e.acc,
                 });
-                let base = bits.len();
-                bits.resize(base + words, 0u64);
-                for (l, &v) in vals.iter().enumerate() {
-                    if e.guard.eval(v) {
-                        bits[base + l / 64] |= 1 << (l % 64);
-                        if l < a.num_actions() {
-                            let slot = probe_slot(a, l as LetterId) as usize;
-                            wanted[w0 + slot / 64] |= 1 << (slot % 64);
-                        }
+                guards.push((q, &e.guard));
+            }
+        }
+        let mut bits = vec![0u64; edges.len() * words];
+        let mut wanted = vec![0u64; aut.edges.len() * words];
+        // Letter by letter, each valuation computed once and dropped: a
+        // table of them (8 bytes a letter) was the peak memory of a check
+        // with thousands of roles (the alphabet grows with roles²).
+        for l in 0..num_letters {
+            let v = valuation(l);
+            let slot = (l < a.num_actions()).then(|| probe_slot(a, l as LetterId) as usize);
+            for (e, &(q, guard)) in guards.iter().enumerate() {
+                if guard.eval(v) {
+                    bits[e * words + l / 64] |= 1 << (l % 64);
+                    if let Some(slot) = slot {
+                        wanted[q * words + slot / 64] |= 1 << (slot % 64);
                     }
                 }
             }
+        }
+        let mut wants_all = Vec::new();
+        for q in 0..aut.edges.len() {
+            let w0 = q * words;
             let mut all = true;
             let mut l = 0;
             while (l as usize) < a.num_actions() {

@@ -582,14 +582,13 @@ impl<'a, P: Protocol> Search<'a, P> {
             }));
         }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
-        loop {
+        while let Some(mut top) = stack.last().copied() {
+            // After the emptiness test: a search that has just finished
+            // gives its verdict, not a limit.
             if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
                 self.finish_progress();
                 return Ok(Outcome::Inconclusive(limit));
             }
-            let Some(mut top) = stack.last().copied() else {
-                break;
-            };
             let next = self.next(&mut top);
             let depth = stack.len();
             stack[depth - 1] = top;

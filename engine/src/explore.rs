@@ -316,6 +316,15 @@ impl<P: Protocol> Explorer<P> {
             .inspect_err(|_| out.truncate(start))
     }
 
+    /// `p.is_terminated()`, with a panic in it reported like one in a
+    /// probe (as the probe of the END letter) instead of escaping the check.
+    pub fn is_terminated(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        self.current = self.alphabet.end();
+        let obj = self.proto(p);
+        let r = catch_unwind(AssertUnwindSafe(|| Ok(obj.is_terminated())));
+        self.unwound(r)
+    }
+
     /// Whether some action at all is enabled in `p`.
     pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
         let mut cursor = 0;

@@ -447,12 +447,9 @@ impl<'a, P: Protocol> Search<'a, P> {
                     if !stutter {
                         return Ok(None);
                     }
+                    let terminated = self.ex.is_terminated(f.p)?;
                     let a = &self.ex.alphabet;
-                    f.letter = if self.ex.proto(f.p).is_terminated() {
-                        a.end()
-                    } else {
-                        a.deadlock()
-                    };
+                    f.letter = if terminated { a.end() } else { a.deadlock() };
                     f.target = f.p;
                     f.edge = 0;
                     f.flags |= HAS;
@@ -494,12 +491,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             && self.limits.semantics == Semantics::Stutter
             && !self.ex.any_enabled(p)?
         {
+            let terminated = self.ex.is_terminated(p)?;
             let a = &self.ex.alphabet;
-            let stutter = if self.ex.proto(p).is_terminated() {
-                a.end()
-            } else {
-                a.deadlock()
-            };
+            let stutter = if terminated { a.end() } else { a.deadlock() };
             letters.push((stutter, p));
         }
         let mut n = 0;
@@ -917,6 +911,10 @@ pub(crate) fn probe_error(alphabet: &Alphabet, e: ProbeError, trace: Vec<String>
 /// A probe as people read it; receives are probed before their type is
 /// known, so they are named without one.
 fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
+    if letter == alphabet.end() {
+        // Asked of a state where nothing is enabled (END or DEADLOCK).
+        return "is_terminated()".to_string();
+    }
     let l = alphabet.letter(letter);
     if l.kind == crate::ActionKind::Recv {
         format!(

@@ -3,10 +3,13 @@
 //! `reachability`) call [`Budget::tick`] once per unit of work, so every
 //! limit is enforced the same way in both.
 //!
-//! Why these intervals: the clock is read every [`CLOCK_EVERY`] ticks
-//! (`Instant::now` costs ~25 ns, a tick at least a few hundred), so even an
-//! object whose states take milliseconds each overshoots the timeout by a
-//! few states only. Resident memory is read from `/proc` at most every
+//! Why these intervals: the clock is read every [`CLOCK_EVERY`] ticks at
+//! most (`Instant::now` costs ~25 ns, a tick at least a few hundred), and
+//! more often when ticks are slow: the interval adapts so that about
+//! [`CLOCK_TARGET`] passes between two reads, down to every tick (one state
+//! of an object with thousands of roles under the determinism check can
+//! take most of a second). A limit then overshoots by at most one slow
+//! step, or about a millisecond. Resident memory is read from `/proc` at most every
 //! [`MEMORY_EVERY`] of wall time *and* at least every [`MEMORY_TICKS`] ticks:
 //! the time bound catches a few huge states (objects can grow), the count
 //! bound catches many small ones.
@@ -17,8 +20,10 @@ use std::time::{Duration, Instant};
 use crate::report::{Limit, Stats};
 use crate::search::Limits;
 
-/// Ticks between two reads of the clock.
+/// Most ticks between two reads of the clock.
 const CLOCK_EVERY: u32 = 16;
+/// Wall time wanted between two reads of the clock.
+const CLOCK_TARGET: Duration = Duration::from_millis(1);
 /// Wall time between two reads of the resident memory.
 const MEMORY_EVERY: Duration = Duration::from_millis(5);
 /// Ticks after which the resident memory is read whatever the time.
@@ -30,6 +35,10 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     ticks: u64,
     countdown: u32,
+    /// The clock reading and tick count of the last check, to adapt the
+    /// interval to the time a tick takes.
+    checked_at: Instant,
+    checked_ticks: u64,
     memory_at: Instant,
     memory_ticks: u64,
     /// Last resident size read, for the progress line.
@@ -58,6 +67,8 @@ impl<'a> Budget<'a> {
             started,
             ticks: 0,
             countdown: 1,
+            checked_at: started,
+            checked_ticks: 0,
             // Read the memory on the first tick: a session may already
             // hold more than the limit from earlier formulas.
             memory_at: started.checked_sub(MEMORY_EVERY).unwrap_or(started),
@@ -82,13 +93,27 @@ impl<'a> Budget<'a> {
         if self.countdown != 0 {
             return None;
         }
-        self.countdown = CLOCK_EVERY;
         self.check(stats, depth)
     }
 
     #[cold]
     fn check(&mut self, stats: &Stats, depth: u64) -> Option<Limit> {
         let now = Instant::now();
+        // Ticks that fit in CLOCK_TARGET at the rate since the last check.
+        let per_tick = now.duration_since(self.checked_at).as_secs_f64()
+            / (self.ticks - self.checked_ticks).max(1) as f64;
+        let fit = CLOCK_TARGET.as_secs_f64() / per_tick.max(1e-12);
+        // Grow the interval by doubling at most: the first ticks of a
+        // search say little about the later ones.
+        // The first check comes before any work: no rate is known yet.
+        let interval = if self.checked_ticks == 0 {
+            0.5
+        } else {
+            (self.ticks - self.checked_ticks) as f64
+        };
+        self.countdown = fit.clamp(1.0, f64::from(CLOCK_EVERY).min(2.0 * interval)) as u32;
+        self.checked_at = now;
+        self.checked_ticks = self.ticks;
         let elapsed = now.duration_since(self.started);
         if let Some(limit) = self.limits.timeout {
             if elapsed > limit {

@@ -251,10 +251,17 @@ pub(crate) fn default_max_memory() -> u64 {
 /// The default memory budget where the machine's memory is unknown: 4 GiB.
 pub(crate) const FALLBACK_MEMORY: u64 = 4 << 30;
 
-/// Parses a memory size: bytes (`1048576`), or a number with a binary unit
-/// `K`, `M`, `G`, `T` (`512M`, `2G`, `1.5G`; `KiB`/`MB`-style suffixes and
-/// lower case are accepted, and all mean powers of 1024).
-pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
+/// Parses a memory size as `PRUST_MAX_MEMORY` takes it (for a CLI flag
+/// that should accept the same): bytes (`1048576`), or a number with a
+/// binary unit `K`, `M`, `G`, `T` (`512M`, `2G`, `1.5G`; `KiB`/`MB`-style
+/// suffixes and lower case are accepted, and all mean powers of 1024). The
+/// error says what is wrong, without the value.
+///
+/// ```
+/// assert_eq!(engine::parse_memory_size("512M"), Ok(512 << 20));
+/// assert!(engine::parse_memory_size("-1G").is_err());
+/// ```
+pub fn parse_memory_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     let digits_end = lower
@@ -286,17 +293,17 @@ mod tests {
 
     #[test]
     fn sizes_parse_with_binary_units() {
-        assert_eq!(parse_size("1048576"), Ok(1 << 20));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("2G"), Ok(2 << 30));
-        assert_eq!(parse_size(" 2 GiB "), Ok(2 << 30));
-        assert_eq!(parse_size("64mb"), Ok(64 << 20));
-        assert_eq!(parse_size("1.5k"), Ok(1536));
-        assert!(parse_size("").is_err());
-        assert!(parse_size("-1G").is_err());
-        assert!(parse_size("0").is_err());
-        assert!(parse_size("12X").is_err());
-        assert!(parse_size("99999999999T").is_err());
+        assert_eq!(parse_memory_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_memory_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_memory_size(" 2 GiB "), Ok(2 << 30));
+        assert_eq!(parse_memory_size("64mb"), Ok(64 << 20));
+        assert_eq!(parse_memory_size("1.5k"), Ok(1536));
+        assert!(parse_memory_size("").is_err());
+        assert!(parse_memory_size("-1G").is_err());
+        assert!(parse_memory_size("0").is_err());
+        assert!(parse_memory_size("12X").is_err());
+        assert!(parse_memory_size("99999999999T").is_err());
     }
 
     #[test]

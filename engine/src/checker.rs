@@ -181,7 +181,7 @@ impl Checker {
         };
         let max_memory = match env_text("PRUST_MAX_MEMORY")? {
             None => crate::budget::default_max_memory(),
-            Some(v) => crate::budget::parse_size(&v).map_err(|m| {
+            Some(v) => crate::budget::parse_memory_size(&v).map_err(|m| {
                 config_error(
                     "PRUST_MAX_MEMORY",
                     &v,

@@ -190,6 +190,7 @@ mod report;
 mod search;
 
 pub use alphabet::ActionKind;
+pub use budget::parse_memory_size;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
 pub use error::{AtomError, Error, NameKind};
 pub use protocol::{Message, Payload, Protocol, Refused, RoleId};

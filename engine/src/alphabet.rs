@@ -137,7 +137,8 @@ pub(crate) fn resolve_dummies(
     })))
 }
 
-/// A concrete action: one letter of the alphabet.
+/// A concrete action: one letter of the alphabet, computed from its
+/// [`LetterId`] by [`Alphabet::letter`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Letter {
     pub role: RoleId,
@@ -178,7 +179,14 @@ pub(crate) struct Alphabet {
     pub declares: bool,
     /// Number of types that have a dummy; they come first in `types`.
     pub sendable: usize,
-    pub letters: Vec<Letter>,
+    /// Letters per role: `2 · roles · types + roles` (sends, receives,
+    /// closes). The letters are not stored: with K roles there are
+    /// K · (2K · types + K) of them, and a table of them (32 bytes each)
+    /// was most of the memory of a check with a few thousand roles,
+    /// whatever its state limit; [`letter`](Self::letter) computes one.
+    block: u32,
+    /// Number of action letters.
+    num_actions: u32,
     recv_base: Vec<u32>,
     /// `channel[from * n + to]`: `from` may send or close to `to`, and `to`
     /// may receive from `from` (from [`Protocol::sends_to`] and
@@ -217,46 +225,20 @@ impl Alphabet {
         }
         let n = roles.len();
         let nt = types.len();
-        let mut letters = Vec::new();
-        let mut recv_base = vec![];
-        for role in 0..n {
-            for peer in 0..n {
-                for ty in 0..nt {
-                    letters.push(Letter {
-                        role,
-                        kind: ActionKind::Send,
-                        ty,
-                        peer,
-                    });
-                }
-            }
-            recv_base.push(letters.len() as u32);
-            for peer in 0..n {
-                for ty in 0..nt {
-                    letters.push(Letter {
-                        role,
-                        kind: ActionKind::Recv,
-                        ty,
-                        peer,
-                    });
-                }
-            }
-            for peer in 0..n {
-                letters.push(Letter {
-                    role,
-                    kind: ActionKind::Close,
-                    ty: 0,
-                    peer,
-                });
-            }
-        }
+        let block = 2 * n * nt + n;
+        let num_actions = u32::try_from(n * block)
+            .ok()
+            .filter(|&x| x < u32::MAX - 2)
+            .expect("the alphabet (roles² × types) fits 32-bit letter ids");
+        let recv_base = (0..n).map(|role| (role * block + n * nt) as u32).collect();
         let channel = vec![true; n * n];
         Alphabet {
             roles,
             types,
             declares,
             sendable,
-            letters,
+            block: block as u32,
+            num_actions,
             recv_base,
             channel,
         }
@@ -294,11 +276,37 @@ impl Alphabet {
         }
     }
 
+    /// The action letter `l` (`l < num_actions()`): per role, first its
+    /// sends (by receiver, then type), then its receives (by sender, then
+    /// type), then its closes (by peer).
+    #[inline]
+    pub fn letter(&self, l: LetterId) -> Letter {
+        debug_assert!(l < self.num_actions);
+        let nt = self.types.len() as u32;
+        let n_nt = self.roles.len() as u32 * nt;
+        let role = (l / self.block) as RoleId;
+        let r = l % self.block;
+        // nt > 0 whenever r < n_nt, so the divisions below are defined.
+        let (kind, peer, ty) = if r < n_nt {
+            (ActionKind::Send, r / nt, r % nt)
+        } else if r < 2 * n_nt {
+            (ActionKind::Recv, (r - n_nt) / nt, (r - n_nt) % nt)
+        } else {
+            (ActionKind::Close, r - 2 * n_nt, 0)
+        };
+        Letter {
+            role,
+            kind,
+            ty: ty as usize,
+            peer: peer as RoleId,
+        }
+    }
+
     /// Whether the topology allows the letter: a send or close along a
     /// declared channel, a receive against one.
     pub fn allowed(&self, letter: LetterId) -> bool {
         let n = self.roles.len();
-        let l = self.letters[letter as usize];
+        let l = self.letter(letter);
         match l.kind {
             ActionKind::Recv => self.channel[l.peer * n + l.role],
             ActionKind::Send | ActionKind::Close => self.channel[l.role * n + l.peer],
@@ -307,22 +315,22 @@ impl Alphabet {
 
     /// Number of action letters (the stutter letters excluded).
     pub fn num_actions(&self) -> usize {
-        self.letters.len()
+        self.num_actions as usize
     }
 
     /// The stutter letter of a terminated state.
     pub fn end(&self) -> LetterId {
-        self.letters.len() as LetterId
+        self.num_actions
     }
 
     /// The stutter letter of a deadlocked state.
     pub fn deadlock(&self) -> LetterId {
-        self.letters.len() as LetterId + 1
+        self.num_actions + 1
     }
 
     /// Number of letters, stutter letters included.
     pub fn len(&self) -> usize {
-        self.letters.len() + 2
+        self.num_actions as usize + 2
     }
 
     #[cfg(test)]
@@ -371,7 +379,7 @@ impl Alphabet {
         if letter == self.deadlock() {
             return "(deadlock)".into();
         }
-        let l = self.letters[letter as usize];
+        let l = self.letter(letter);
         let role = &self.roles[l.role];
         let peer = &self.roles[l.peer];
         match l.kind {
@@ -402,14 +410,15 @@ mod tests {
             "Move deduplicated against its dummy, Resign added"
         );
         assert_eq!(a.sendable, 2);
-        for (i, l) in a.letters.iter().enumerate() {
+        assert_eq!(a.num_actions(), 3 * (2 * 3 * 3 + 3));
+        for (i, l) in (0..a.num_actions() as LetterId).map(|i| (i, a.letter(i))) {
             let id = match l.kind {
                 ActionKind::Send => a.send(l.role, l.peer, l.ty),
                 ActionKind::Recv => a.recv(l.role, l.peer, l.ty),
                 ActionKind::Close if l.ty == 0 => a.close(l.role, l.peer),
                 ActionKind::Close => continue,
             };
-            assert_eq!(id as usize, i);
+            assert_eq!(id, i);
         }
         assert_eq!(a.describe(a.send(0, 1, 0)), "white SEND <Move> TO black");
         assert_eq!(

@@ -35,11 +35,21 @@ pub enum Semantics {
 /// |---|---|---|
 /// | [`max_states`](Self::max_states) | `PRUST_MAX_STATES` | 10 000 000 |
 /// | [`max_depth`](Self::max_depth) | `PRUST_MAX_DEPTH` | unlimited |
-/// | [`timeout`](Self::timeout) | `PRUST_TIMEOUT` (seconds) | none |
+/// | [`timeout`](Self::timeout) | `PRUST_TIMEOUT` (seconds, per formula) | none |
+/// | [`max_memory`](Self::max_memory) | `PRUST_MAX_MEMORY` (`512M`, `2G`, bytes) | half the available memory |
 /// | [`semantics`](Self::semantics) | `PRUST_SEMANTICS` (`stutter` or `omega`) | `stutter` |
 /// | [`progress`](Self::progress) | `PRUST_PROGRESS` (`1`/`0`) | when stderr is a terminal |
 /// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
 /// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
+///
+/// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
+/// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
+/// memory limits are checked as the search runs (the clock every 16 steps,
+/// the memory every few milliseconds), so they overshoot by a few steps of
+/// the object, not by a fixed number of states.
+///
+/// [`Checker::from_env`] reports a variable that does not parse as
+/// [`Error::Config`]; [`Checker::new`] panics with the same message.
 ///
 /// ```
 /// use engine::{Checker, Semantics};
@@ -55,21 +65,72 @@ pub struct Checker {
     trail_dir: Option<std::path::PathBuf>,
 }
 
-fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
-    let v = std::env::var(name).ok()?;
-    match v.trim().parse() {
-        Ok(x) => Some(x),
-        Err(_) => panic!("environment variable {name}={v:?} is not valid"),
+fn config_error(variable: &str, value: &str, message: impl Into<String>) -> Error {
+    Error::Config {
+        variable: variable.to_string(),
+        value: value.to_string(),
+        message: message.into(),
     }
 }
 
-fn env_bool(name: &str) -> Option<bool> {
-    let v = std::env::var(name).ok()?;
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Some(true),
-        "0" | "false" | "no" | "off" => Some(false),
-        _ => panic!("environment variable {name}={v:?} is not a boolean (1/0)"),
+/// The variable's value, `None` if unset (or not Unicode: treated as set
+/// and invalid).
+fn env_text(name: &str) -> Result<Option<String>, Error> {
+    match std::env::var(name) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => Err(config_error(
+            name,
+            &v.to_string_lossy(),
+            "not valid Unicode",
+        )),
     }
+}
+
+fn env_u64(name: &str) -> Result<Option<u64>, Error> {
+    let Some(v) = env_text(name)? else {
+        return Ok(None);
+    };
+    let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
+    digits
+        .parse()
+        .map(Some)
+        .map_err(|_| config_error(name, &v, "expected a whole number such as 1000000"))
+}
+
+fn env_bool(name: &str) -> Result<Option<bool>, Error> {
+    let Some(v) = env_text(name)? else {
+        return Ok(None);
+    };
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(Some(true)),
+        "0" | "false" | "no" | "off" => Ok(Some(false)),
+        _ => Err(config_error(name, &v, "expected 1 or 0")),
+    }
+}
+
+/// Timeouts above this (about 31 years) mean "no timeout": they cannot
+/// run out, and `Duration` arithmetic on them could overflow.
+const FOREVER_SECS: f64 = 1e9;
+
+/// Parses a timeout in seconds: a non-negative number; `inf` or anything
+/// above [`FOREVER_SECS`] is no timeout (`Ok(None)`).
+fn parse_timeout(name: &str, v: &str) -> Result<Option<Duration>, Error> {
+    let secs: f64 = v
+        .trim()
+        .parse()
+        .map_err(|_| config_error(name, v, "expected a number of seconds such as 30 or 0.5"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(config_error(
+            name,
+            v,
+            "a timeout must be a non-negative number of seconds",
+        ));
+    }
+    if secs > FOREVER_SECS {
+        return Ok(None);
+    }
+    Ok(Some(Duration::from_secs_f64(secs)))
 }
 
 impl Default for Checker {
@@ -83,31 +144,73 @@ impl Checker {
     /// environment variables (see the table above).
     ///
     /// # Panics
-    /// If one of the variables is set to something that does not parse.
+    /// If one of the variables is set to something that does not parse,
+    /// with the message of the [`Error::Config`] that
+    /// [`from_env`](Self::from_env) returns.
     pub fn new() -> Checker {
-        let semantics = std::env::var("PRUST_SEMANTICS").ok().map(|v| {
-            match v.trim().to_ascii_lowercase().as_str() {
+        Self::from_env().unwrap_or_else(|e| panic!("prust: {e}"))
+    }
+
+    /// A checker with the defaults, overridden by the `PRUST_*`
+    /// environment variables; a variable that does not parse (or is out of
+    /// range, like `PRUST_TIMEOUT=-1`) is an [`Error::Config`] naming it.
+    /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout.
+    ///
+    /// ```
+    /// use engine::Checker;
+    /// let checker = Checker::from_env().expect("valid PRUST_* variables");
+    /// # let _ = checker;
+    /// ```
+    pub fn from_env() -> Result<Checker, Error> {
+        let semantics = match env_text("PRUST_SEMANTICS")? {
+            None => Semantics::default(),
+            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
                 "stutter" | "spin" => Semantics::Stutter,
                 "omega" | "infinite" | "infinite-runs-only" | "prut4j" => {
                     Semantics::InfiniteRunsOnly
                 }
-                _ => panic!("PRUST_SEMANTICS={v:?}: expected `stutter` or `omega`"),
-            }
-        });
-        Checker {
-            limits: Limits {
-                max_states: env("PRUST_MAX_STATES").unwrap_or(10_000_000),
-                max_depth: env("PRUST_MAX_DEPTH").unwrap_or(u64::MAX),
-                timeout: env::<f64>("PRUST_TIMEOUT").map(Duration::from_secs_f64),
-                progress: env_bool("PRUST_PROGRESS"),
-                semantics: semantics.unwrap_or_default(),
+                _ => {
+                    return Err(config_error(
+                        "PRUST_SEMANTICS",
+                        &v,
+                        "expected stutter or omega",
+                    ))
+                }
             },
-            determinism: env_bool("PRUST_DETERMINISM").unwrap_or(cfg!(debug_assertions)),
+        };
+        let timeout = match env_text("PRUST_TIMEOUT")? {
+            None => None,
+            Some(v) => parse_timeout("PRUST_TIMEOUT", &v)?,
+        };
+        let max_memory = match env_text("PRUST_MAX_MEMORY")? {
+            None => crate::budget::default_max_memory(),
+            Some(v) => crate::budget::parse_memory_size(&v).map_err(|m| {
+                config_error(
+                    "PRUST_MAX_MEMORY",
+                    &v,
+                    format!("{m}; expected bytes or a size such as 512M or 2G"),
+                )
+            })?,
+        };
+        // Hidden (for tests of the progress line): when the first line may
+        // show, in milliseconds; later lines come every second.
+        let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);
+        Ok(Checker {
+            limits: Limits {
+                max_states: env_u64("PRUST_MAX_STATES")?.unwrap_or(10_000_000),
+                max_depth: env_u64("PRUST_MAX_DEPTH")?.unwrap_or(u64::MAX),
+                timeout,
+                max_memory,
+                progress: env_bool("PRUST_PROGRESS")?,
+                progress_after: Duration::from_millis(progress_after),
+                semantics,
+            },
+            determinism: env_bool("PRUST_DETERMINISM")?.unwrap_or(cfg!(debug_assertions)),
             cache_limit: 1 << 20,
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),
-        }
+        })
     }
 
     /// Stop (inconclusive) after this many product states.
@@ -123,9 +226,35 @@ impl Checker {
         self
     }
 
-    /// Stop (inconclusive) after this much wall-clock time.
+    /// Stop (inconclusive, [`Limit::Time`](crate::Limit::Time)) after this
+    /// much wall-clock time. The clock starts anew for every formula: in a
+    /// [`CheckSession`] each [`check`](CheckSession::check) has the whole
+    /// timeout. Any `Duration` is accepted (`Duration::MAX` never runs out).
     pub fn timeout(mut self, t: Duration) -> Self {
         self.limits.timeout = Some(t);
+        self
+    }
+
+    /// Stop (inconclusive, [`Limit::Memory`](crate::Limit::Memory)) once
+    /// the process's resident memory passes `bytes`. `u64::MAX` turns the
+    /// limit off.
+    ///
+    /// On by default, at half the memory available when the checker is made
+    /// (Linux `MemAvailable` in `/proc/meminfo`), or 4 GiB where that is
+    /// unknown. The resident size is the whole process's (Linux `VmRSS`),
+    /// read every few milliseconds and every 8,192 steps, so it counts
+    /// everything the search holds (stored states, their successors, the
+    /// search stack) and a single state that grows huge; it also counts what
+    /// the rest of the process holds. Where the platform does not report it
+    /// (not Linux) this limit is not enforced.
+    ///
+    /// ```
+    /// use engine::Checker;
+    /// let checker = Checker::new().max_memory(512 << 20); // 512 MiB
+    /// # let _ = checker;
+    /// ```
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.limits.max_memory = bytes;
         self
     }
 
@@ -137,14 +266,38 @@ impl Checker {
 
     /// Run every probe on two clones and report differing results as
     /// [`Error::Nondeterminism`]; also check that refusals leave the object
-    /// unchanged. Doubles the probing cost.
+    /// unchanged and that the topology hints (`peers`, `sends_to`,
+    /// `may_recv`) tell the truth ([`Error::Contract`]). Doubles the
+    /// probing cost.
+    ///
+    /// What it catches: an operation whose outcome differs between two
+    /// equal objects probed one after the other (a result that flips with
+    /// a global counter, a random choice, the clock), a refusal that
+    /// changes the object, a hint that hides an enabled action.
+    ///
+    /// What it cannot catch: behaviour that agrees on both probes but
+    /// changes later (a counter of period above two, a result that changes
+    /// after the first few calls, state shared by all clones through an
+    /// `Arc`), and objects whose `Eq`/`Hash` ignore a field that their
+    /// behaviour depends on (two such objects are one state to the search).
+    ///
+    /// Whether it is on or off, the counterexample is rebuilt by probing
+    /// the stored states again; if the object then answers differently so
+    /// that the violation found cannot be reached again, the check returns
+    /// [`Error::Nondeterminism`] rather than a counterexample it cannot
+    /// show (and [`Counterexample::replay`] re-checks every step).
     pub fn determinism_check(mut self, on: bool) -> Self {
         self.determinism = on;
         self
     }
 
     /// Show a progress line on stderr once a check runs longer than a
-    /// second (`false`: never; default: when stderr is a terminal).
+    /// second (`false`: never; default: when stderr is a terminal): product
+    /// states, states per second, depth, and the share used of each limit
+    /// (states, memory, time). It is written straight to the process's
+    /// stderr, so it shows while `cargo test` captures the test's output.
+    /// On a terminal one line is redrawn; elsewhere (`PRUST_PROGRESS=1` in
+    /// a log) a line is printed every second.
     pub fn progress(mut self, on: bool) -> Self {
         self.limits.progress = Some(on);
         self
@@ -329,7 +482,7 @@ pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
             Atom::False => false,
             Atom::End => l == a.end() as usize,
             Atom::Deadlock => l == a.deadlock() as usize,
-            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letters[l], a),
+            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letter(l as u32), a),
         };
         if holds {
             v |= 1 << i;

@@ -252,6 +252,16 @@ pub enum Error {
         /// The actions that led from the initial object to the state probed.
         trace: Vec<String>,
     },
+    /// A setting is invalid: an environment variable that does not parse
+    /// or is out of range (see [`Checker::from_env`](crate::Checker::from_env)).
+    Config {
+        /// The variable, e.g. `PRUST_TIMEOUT`.
+        variable: String,
+        /// Its value as set.
+        value: String,
+        /// What is wrong and what is accepted.
+        message: String,
+    },
 }
 
 fn list_or_none(names: &[String]) -> String {
@@ -343,6 +353,15 @@ impl fmt::Display for Error {
                 )?;
                 write_trace(f, trace)
             }
+            Error::Config {
+                variable,
+                value,
+                message,
+            } => write!(
+                f,
+                "environment variable {variable}={value:?} is not valid: {message}\n  hint: \
+                 fix or unset {variable}"
+            ),
         }
     }
 }

@@ -87,9 +87,11 @@ pub(crate) struct Explorer<P> {
     determinism: bool,
     /// The probe slots to walk, in slot order (see [`probe_slots`]).
     probes: Vec<ProbeSlot>,
-    /// `probe_at[l]`: index in `probes` of the first slot at or after
-    /// letter `l` (a binary search per call was a fifth of the probing).
-    probe_at: Vec<u32>,
+    /// `role_probes[r]..role_probes[r + 1]`: the probes of role `r` (the
+    /// slots of a role are contiguous). A probe is found from a letter by a
+    /// binary search within its role's few probes; a table indexed by
+    /// letter (the alphabet grows with roles²) cost 4 bytes a letter.
+    role_probes: Vec<u32>,
     /// The letter being probed, for the report if protocol code panics.
     current: LetterId,
     /// Bit per protocol state: it has been expanded before.
@@ -106,8 +108,9 @@ impl<P: Protocol> Explorer<P> {
         // About one slot per four entries, a power of two.
         let slot_bits = (arena_limit / 4).max(2).ilog2().clamp(8, 24);
         let probes = probe_slots(&alphabet, determinism);
-        let probe_at = (0..=alphabet.num_actions())
-            .map(|l| probes.partition_point(|s| (s.slot as usize) < l) as u32)
+        let n = alphabet.roles.len();
+        let role_probes = (0..=n)
+            .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
             .collect();
         Explorer {
             alphabet,
@@ -123,7 +126,7 @@ impl<P: Protocol> Explorer<P> {
             msgs,
             determinism,
             probes,
-            probe_at,
+            role_probes,
             current: 0,
             expanded: Vec::new(),
             batch: Vec::new(),
@@ -313,10 +316,34 @@ impl<P: Protocol> Explorer<P> {
             .inspect_err(|_| out.truncate(start))
     }
 
+    /// `p.is_terminated()`, with a panic in it reported like one in a
+    /// probe (as the probe of the END letter) instead of escaping the check.
+    pub fn is_terminated(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        self.current = self.alphabet.end();
+        let obj = self.proto(p);
+        let r = catch_unwind(AssertUnwindSafe(|| Ok(obj.is_terminated())));
+        self.unwound(r)
+    }
+
     /// Whether some action at all is enabled in `p`.
     pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
         let mut cursor = 0;
         Ok(self.next_enabled(p, &mut cursor, None, true)?.is_some())
+    }
+
+    /// Index in `probes` of the first probe whose slot is at or after
+    /// letter `l`.
+    #[inline]
+    fn first_probe_at(&self, l: LetterId) -> usize {
+        if l as usize >= self.alphabet.num_actions() {
+            return self.probes.len();
+        }
+        let role = self.alphabet.letter(l).role;
+        let (lo, hi) = (
+            self.role_probes[role] as usize,
+            self.role_probes[role + 1] as usize,
+        );
+        lo + self.probes[lo..hi].partition_point(|s| s.slot < l)
     }
 
     /// Probes slots from `*cursor` on, under `catch_unwind`.
@@ -498,10 +525,7 @@ impl<P: Protocol> Explorer<P> {
         }
         let want =
             |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
-        let mut i = self
-            .probe_at
-            .get(*cursor as usize)
-            .map_or(self.probes.len(), |&i| i as usize);
+        let mut i = self.first_probe_at(*cursor);
         while let Some(&s) = self.probes.get(i) {
             let (role, peer) = (s.role as usize, s.peer as usize);
             match s.kind {
@@ -572,7 +596,7 @@ impl<P: Protocol> Explorer<P> {
         // probed (see `probe_slots`), so only with it can a probe succeed
         // outside the declared topology.
         if self.determinism && !self.alphabet.allowed(letter) {
-            let l = self.alphabet.letters[letter as usize];
+            let l = self.alphabet.letter(letter);
             let (from, to) = match l.kind {
                 ActionKind::Recv => (l.peer, l.role),
                 ActionKind::Send | ActionKind::Close => (l.role, l.peer),
@@ -723,7 +747,7 @@ impl<P: Protocol> Explorer<P> {
             });
         }
         let mut twin = original.clone();
-        let l = &self.alphabet.letters[letter as usize];
+        let l = &self.alphabet.letter(letter);
         let msg = (l.kind == ActionKind::Send).then(|| self.dummy(l.ty));
         if !probe(&mut twin, msg) {
             return Err(ProbeError::Nondeterminism {
@@ -877,9 +901,7 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
         }
     }
     debug_assert!(out.windows(2).all(|w| w[0].slot < w[1].slot));
-    debug_assert!(out
-        .iter()
-        .all(|s| a.letters[s.slot as usize].kind == s.kind));
+    debug_assert!(out.iter().all(|s| a.letter(s.slot).kind == s.kind));
     out
 }
 
@@ -887,7 +909,7 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
 /// slot of type 0, whatever type comes out.
 #[inline]
 pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
-    let letter = a.letters[l as usize];
+    let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
         a.recv(letter.role, letter.peer, 0)
     } else {
@@ -898,7 +920,7 @@ pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
 /// The probe slot after the one of letter `l`.
 #[inline]
 pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
-    let letter = a.letters[l as usize];
+    let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
         a.recv(letter.role, letter.peer, 0) + a.types.len() as LetterId
     } else {

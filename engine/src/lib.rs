@@ -94,9 +94,12 @@
 //!   formulas on one object and reuses the states found so far.
 //! - Options default from environment variables, so a failing test can be
 //!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
-//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds), `PRUST_SEMANTICS`
-//!   (`stutter` or `omega`), `PRUST_PROGRESS`, `PRUST_DETERMINISM`,
-//!   `PRUST_TRAIL_DIR` (save the counterexamples of failing checks).
+//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds, per formula),
+//!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default half the available memory),
+//!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
+//!   `PRUST_DETERMINISM`, `PRUST_TRAIL_DIR` (save the counterexamples of
+//!   failing checks). [`Checker::from_env`] reports a bad value as
+//!   [`Error::Config`].
 //!
 //! # Finite runs: the two semantics
 //!
@@ -201,6 +204,7 @@
 //!   the automaton representation).
 
 mod alphabet;
+mod budget;
 mod checker;
 mod error;
 mod explore;
@@ -213,6 +217,7 @@ mod search;
 pub mod trail;
 
 pub use alphabet::ActionKind;
+pub use budget::parse_memory_size;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Semantics};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};

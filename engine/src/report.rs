@@ -37,7 +37,11 @@ pub enum Verdict {
     },
 }
 
-/// A limit of the search (see [`Checker`](crate::Checker)).
+/// A limit of the search (see [`Checker`](crate::Checker)). Each one that
+/// stops a search ends it in [`Verdict::Inconclusive`], never in `Holds`.
+/// Its `Display` names the limit, its value and how to raise it, e.g.
+/// "the memory limit (64 MiB resident; raise it with PRUST_MAX_MEMORY or
+/// Checker::max_memory — an object that grows forever never fits: bound it)".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
     /// The number of product states reached the maximum.
@@ -47,17 +51,35 @@ pub enum Limit {
     Depth(u64),
     /// The wall-clock budget ran out.
     Time(Duration),
+    /// The process's resident memory passed this many bytes (see
+    /// [`Checker::max_memory`](crate::Checker::max_memory)).
+    Memory(u64),
 }
 
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::States(n) => write!(f, "the state limit ({n} product states; PRUST_MAX_STATES)"),
-            Limit::Depth(n) => write!(f, "the depth limit ({n} steps; PRUST_MAX_DEPTH)"),
+            Limit::States(n) => write!(
+                f,
+                "the state limit ({n} product states; raise it with PRUST_MAX_STATES or \
+                 Checker::max_states)"
+            ),
+            Limit::Depth(n) => write!(
+                f,
+                "the depth limit ({n} steps; raise it with PRUST_MAX_DEPTH or Checker::max_depth)"
+            ),
             Limit::Time(d) => write!(
                 f,
-                "the time limit ({:.1} s; PRUST_TIMEOUT)",
+                "the time limit ({:.1} s per formula; raise it with PRUST_TIMEOUT or \
+                 Checker::timeout)",
                 d.as_secs_f64()
+            ),
+            Limit::Memory(b) => write!(
+                f,
+                "the memory limit ({:.0} MiB resident; raise it with PRUST_MAX_MEMORY or \
+                 Checker::max_memory — an object whose states grow forever, such as an \
+                 unbounded channel or counter, never fits: bound it)",
+                *b as f64 / (1024.0 * 1024.0)
             ),
         }
     }

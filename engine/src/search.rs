@@ -24,12 +24,12 @@
 //! spaces (see [`Search::reachability`]).
 
 use std::collections::VecDeque;
-use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hashbrown::HashMap;
 
 use crate::alphabet::{Alphabet, LetterId};
+use crate::budget::Budget;
 use crate::explore::{next_slot, probe_slot, Explorer, ProbeError, ProtoId};
 use crate::protocol::Protocol;
 use crate::report::{Ending, Limit, Stats, Step};
@@ -72,38 +72,44 @@ impl Prepared {
         valuation: impl Fn(usize) -> u64,
     ) -> Prepared {
         let num_letters = a.len();
-        let vals: Vec<u64> = (0..num_letters).map(valuation).collect();
         let words = num_letters.div_ceil(64);
         let mut state_edges = Vec::new();
         let mut edges = Vec::new();
-        let mut bits = Vec::new();
-        let mut wanted = Vec::new();
-        let mut wants_all = Vec::new();
-        for out in &aut.edges {
+        let mut guards = Vec::new();
+        for (q, out) in aut.edges.iter().enumerate() {
             state_edges.push((edges.len() as u32, out.len() as u32));
-            let w0 = wanted.len();
-            wanted.resize(w0 + words, 0u64);
             for e in out {
                 edges.push(PEdge {
                     target: e.target as u32,
                     acc: e.acc,
                 });
-                let base = bits.len();
-                bits.resize(base + words, 0u64);
-                for (l, &v) in vals.iter().enumerate() {
-                    if e.guard.eval(v) {
-                        bits[base + l / 64] |= 1 << (l % 64);
-                        if l < a.num_actions() {
-                            let slot = probe_slot(a, l as LetterId) as usize;
-                            wanted[w0 + slot / 64] |= 1 << (slot % 64);
-                        }
+                guards.push((q, &e.guard));
+            }
+        }
+        let mut bits = vec![0u64; edges.len() * words];
+        let mut wanted = vec![0u64; aut.edges.len() * words];
+        // Letter by letter, each valuation computed once and dropped: a
+        // table of them (8 bytes a letter) was the peak memory of a check
+        // with thousands of roles (the alphabet grows with roles²).
+        for l in 0..num_letters {
+            let v = valuation(l);
+            let slot = (l < a.num_actions()).then(|| probe_slot(a, l as LetterId) as usize);
+            for (e, &(q, guard)) in guards.iter().enumerate() {
+                if guard.eval(v) {
+                    bits[e * words + l / 64] |= 1 << (l % 64);
+                    if let Some(slot) = slot {
+                        wanted[q * words + slot / 64] |= 1 << (slot % 64);
                     }
                 }
             }
+        }
+        let mut wants_all = Vec::new();
+        for q in 0..aut.edges.len() {
+            let w0 = q * words;
             let mut all = true;
             let mut l = 0;
             while (l as usize) < a.num_actions() {
-                let letter = a.letters[l as usize];
+                let letter = a.letter(l);
                 let probed = letter.role != letter.peer
                     && (letter.kind != crate::ActionKind::Send || letter.ty < a.sendable);
                 if probed && wanted[w0 + l as usize / 64] >> (l % 64) & 1 == 0 {
@@ -217,7 +223,11 @@ pub(crate) struct Limits {
     pub max_states: u64,
     pub max_depth: u64,
     pub timeout: Option<Duration>,
+    /// Resident bytes of the whole process (`u64::MAX`: no limit).
+    pub max_memory: u64,
     pub progress: Option<bool>,
+    /// When the first progress line may show (later ones: every second).
+    pub progress_after: Duration,
     pub semantics: Semantics,
 }
 
@@ -355,8 +365,7 @@ pub(crate) struct Search<'a, P> {
     limits: &'a Limits,
     visited: Visited,
     pub stats: Stats,
-    started: Instant,
-    progress_shown: bool,
+    budget: Budget<'a>,
     /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
     letters: Vec<(LetterId, ProtoId)>,
 }
@@ -377,8 +386,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             limits,
             visited,
             stats,
-            started: Instant::now(),
-            progress_shown: false,
+            budget: Budget::new(limits),
             letters: Vec::new(),
         }
     }
@@ -439,12 +447,9 @@ impl<'a, P: Protocol> Search<'a, P> {
                     if !stutter {
                         return Ok(None);
                     }
+                    let terminated = self.ex.is_terminated(f.p)?;
                     let a = &self.ex.alphabet;
-                    f.letter = if self.ex.proto(f.p).is_terminated() {
-                        a.end()
-                    } else {
-                        a.deadlock()
-                    };
+                    f.letter = if terminated { a.end() } else { a.deadlock() };
                     f.target = f.p;
                     f.edge = 0;
                     f.flags |= HAS;
@@ -486,12 +491,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             && self.limits.semantics == Semantics::Stutter
             && !self.ex.any_enabled(p)?
         {
+            let terminated = self.ex.is_terminated(p)?;
             let a = &self.ex.alphabet;
-            let stutter = if self.ex.proto(p).is_terminated() {
-                a.end()
-            } else {
-                a.deadlock()
-            };
+            let stutter = if terminated { a.end() } else { a.deadlock() };
             letters.push((stutter, p));
         }
         let mut n = 0;
@@ -574,25 +576,13 @@ impl<'a, P: Protocol> Search<'a, P> {
             }));
         }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
-        let mut tick: u32 = 0;
-        let mut last_progress = self.started;
-        loop {
-            tick = tick.wrapping_add(1);
-            if tick & 4095 == 0 {
-                if let Some(limit) = self.limits.timeout {
-                    if self.started.elapsed() > limit {
-                        self.finish_progress();
-                        return Ok(Outcome::Inconclusive(Limit::Time(limit)));
-                    }
-                }
-                if last_progress.elapsed() >= Duration::from_secs(1) {
-                    last_progress = Instant::now();
-                    self.show_progress(stack.len());
-                }
+        while let Some(mut top) = stack.last().copied() {
+            // After the emptiness test: a search that has just finished
+            // gives its verdict, not a limit.
+            if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
+                self.finish_progress();
+                return Ok(Outcome::Inconclusive(limit));
             }
-            let Some(mut top) = stack.last().copied() else {
-                break;
-            };
             let next = self.next(&mut top);
             let depth = stack.len();
             stack[depth - 1] = top;
@@ -631,7 +621,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                             let prefix = self
                                 .bfs(start, 1, false, |_, t, _| t == (p2, q2))
                                 .map_err(|e| self.probe_error(e, &stack))?
-                                .expect("the state was just reached")
+                                .ok_or_else(|| lost(&self.ex.alphabet, &stack))?
                                 .into_iter()
                                 .map(|(l, p, q, _)| (l, p, q))
                                 .collect();
@@ -709,22 +699,11 @@ impl<'a, P: Protocol> Search<'a, P> {
         let mut next_level: Vec<(ProtoId, u32)> = Vec::new();
         let mut succ: Vec<(ProtoId, u32)> = Vec::new();
         let mut depth: u64 = 0;
-        let mut tick: u32 = 0;
-        let mut last_progress = self.started;
         while !level.is_empty() {
             for &(p, q) in &level {
-                tick = tick.wrapping_add(1);
-                if tick & 1023 == 0 {
-                    if let Some(limit) = self.limits.timeout {
-                        if self.started.elapsed() > limit {
-                            self.finish_progress();
-                            return Ok(Outcome::Inconclusive(Limit::Time(limit)));
-                        }
-                    }
-                    if last_progress.elapsed() >= Duration::from_secs(1) {
-                        last_progress = Instant::now();
-                        self.show_progress(depth as usize);
-                    }
+                if let Some(limit) = self.budget.tick(&self.stats, depth) {
+                    self.finish_progress();
+                    return Ok(Outcome::Inconclusive(limit));
                 }
                 succ.clear();
                 match self.expand(p, q, &mut succ) {
@@ -755,7 +734,7 @@ impl<'a, P: Protocol> Search<'a, P> {
                         let prefix = self
                             .bfs(start, 1, false, |_, t, _| t == (p2, q2))
                             .map_err(|e| probe_error(&self.ex.alphabet, e, Vec::new()))?
-                            .expect("the state was just reached")
+                            .ok_or_else(|| lost(&self.ex.alphabet, &[]))?
                             .into_iter()
                             .map(|(l, p, q, _)| (l, p, q))
                             .collect();
@@ -813,7 +792,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         } else {
             self.bfs(start, 1, false, |_, _, n| in_scc(n))
                 .map_err(|e| self.probe_error(e, stack))?
-                .expect("the SCC is reachable")
+                .ok_or_else(|| lost(&self.ex.alphabet, stack))?
                 .into_iter()
                 .map(|(l, p, q, _)| (l, p, q))
                 .collect()
@@ -833,7 +812,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             };
             let seg = seg
                 .map_err(|e| self.probe_error(e, stack))?
-                .expect("an accepting SCC is strongly connected and has every acceptance mark");
+                // An accepting SCC is strongly connected and has every
+                // acceptance mark, unless the object changed its answers.
+                .ok_or_else(|| lost(&self.ex.alphabet, stack))?;
             let &(_, p, q, acc) = seg.last().expect("paths are non-empty");
             missing &= !acc;
             at = (p, q);
@@ -882,35 +863,28 @@ impl<'a, P: Protocol> Search<'a, P> {
         Ok(None)
     }
 
-    fn progress_wanted(&self) -> bool {
-        self.limits
-            .progress
-            .unwrap_or_else(|| std::io::stderr().is_terminal())
-    }
-
-    fn show_progress(&mut self, depth: usize) {
-        if !self.progress_wanted() {
-            return;
-        }
-        let secs = self.started.elapsed().as_secs_f64();
-        let s = &self.stats;
-        eprint!(
-            "\rprust: {} states, {} transitions, depth {}, {:.0} states/s   ",
-            s.product_states,
-            s.transitions,
-            depth,
-            s.product_states as f64 / secs
-        );
-        let _ = std::io::stderr().flush();
-        self.progress_shown = true;
-    }
-
     fn finish_progress(&mut self) {
         self.stats.protocol_states = self.ex.num_protos() as u64;
-        if self.progress_shown {
-            eprintln!();
-            self.progress_shown = false;
-        }
+        self.budget.finish();
+    }
+}
+
+/// The counterexample is built by re-probing stored states; when a state
+/// or cycle that the search found cannot be found again, the object
+/// answered the same probe differently the second time. Without the
+/// determinism check nothing names the action, so say how to find it.
+fn lost(alphabet: &Alphabet, stack: &[Frame]) -> Error {
+    let below_top = &stack[..stack.len().saturating_sub(1)];
+    Error::Nondeterminism {
+        action: "re-exploring the stored states to build the counterexample".to_string(),
+        detail: "gave other successors than during the search (a state or cycle the search \
+                 found cannot be reached again); rerun with the determinism check \
+                 (PRUST_DETERMINISM=1) to find the action"
+            .to_string(),
+        trace: below_top
+            .iter()
+            .map(|f| alphabet.describe(f.letter))
+            .collect(),
     }
 }
 
@@ -937,7 +911,11 @@ pub(crate) fn probe_error(alphabet: &Alphabet, e: ProbeError, trace: Vec<String>
 /// A probe as people read it; receives are probed before their type is
 /// known, so they are named without one.
 fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
-    let l = alphabet.letters[letter as usize];
+    if letter == alphabet.end() {
+        // Asked of a state where nothing is enabled (END or DEADLOCK).
+        return "is_terminated()".to_string();
+    }
+    let l = alphabet.letter(letter);
     if l.kind == crate::ActionKind::Recv {
         format!(
             "{} RECV FROM {}",
@@ -957,7 +935,7 @@ pub(crate) fn steps_of<P: Protocol>(
     let a = &ex.alphabet;
     let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
     let step = |&(letter, _, q): &(LetterId, ProtoId, u32)| {
-        let l = a.letters[letter as usize];
+        let l = a.letter(letter);
         let close = l.kind == crate::ActionKind::Close;
         Step {
             role: l.role,

@@ -236,3 +236,78 @@ fn a_wrong_receive_hint_is_caught_by_the_determinism_check() {
         other => panic!("expected a contract error, got {other:?}"),
     }
 }
+
+/// a's send goes through only the first time it is ever tried (the count
+/// is shared by every clone, and not part of the state): the search sees
+/// a → b happen, but when it re-explores to build the counterexample the
+/// send is refused, so the state it found is unreachable.
+#[derive(Clone, Debug)]
+struct OnlyOnce {
+    sent: bool,
+    received: bool,
+    calls: std::sync::Arc<AtomicUsize>,
+}
+
+impl PartialEq for OnlyOnce {
+    fn eq(&self, other: &Self) -> bool {
+        (self.sent, self.received) == (other.sent, other.received)
+    }
+}
+impl Eq for OnlyOnce {}
+impl std::hash::Hash for OnlyOnce {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.sent, self.received).hash(h)
+    }
+}
+
+impl Protocol for OnlyOnce {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == 0 && to == 1 && !self.sent && self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            self.sent = true;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(&mut self, role: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        if role == 1 && self.sent {
+            self.sent = false;
+            self.received = true;
+            Ok((0, Message::new(Ping)))
+        } else {
+            Err(Refused(()))
+        }
+    }
+}
+
+#[test]
+fn without_the_determinism_check_a_lost_counterexample_is_an_error_not_a_panic() {
+    for formula in [
+        // Breadth-first (safety) search: the bad state cannot be reached again.
+        r#"G !"b RECV *""#,
+        // Depth-first search, bad prefix: the same, found depth-first.
+        r#"G !"b RECV *" & G F "a SEND *""#,
+        // Depth-first search, lasso: the accepting cycle is the deadlock
+        // after b's receive, and the prefix to it cannot be re-explored.
+        r#"G F "a SEND *""#,
+    ] {
+        let obj = OnlyOnce {
+            sent: false,
+            received: false,
+            calls: Default::default(),
+        };
+        let r = Checker::new()
+            .determinism_check(false)
+            .check(formula, obj, dummies![Ping]);
+        match r {
+            Err(e @ Error::Nondeterminism { .. }) => {
+                let text = e.to_string();
+                assert!(text.contains("PRUST_DETERMINISM=1"), "{text}");
+            }
+            other => panic!("{formula}: expected nondeterminism, got {other:?}"),
+        }
+    }
+}

@@ -110,3 +110,47 @@ fn every_search_path_reports_the_panic_with_its_trace() {
         }
     }
 }
+
+/// Sends once, then nothing is enabled, and asking whether it terminated
+/// panics.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct BadEnd {
+    sent: bool,
+}
+
+impl Protocol for BadEnd {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, _: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == 0 && !self.sent {
+            self.sent = true;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn is_terminated(&self) -> bool {
+        panic!("is_terminated is not implemented")
+    }
+}
+
+#[test]
+fn a_panic_in_is_terminated_is_an_error_not_a_crash() {
+    // Breadth-first (safety) and depth-first (liveness) searches both ask
+    // it of the state where nothing is enabled.
+    for formula in [r#"G !"DEADLOCK""#, r#"G F "a SEND *""#] {
+        match try_check(formula, BadEnd { sent: false }, dummies![Token]) {
+            Err(e @ Error::ProtocolPanic { .. }) => {
+                let text = e.to_string();
+                assert!(text.contains("is_terminated()"), "{text}");
+                assert!(text.contains("is not implemented"), "{text}");
+                assert!(text.contains("a SEND <Token> TO b"), "{text}");
+            }
+            other => panic!("{formula}: expected a protocol panic, got {other:?}"),
+        }
+    }
+}

@@ -88,10 +88,9 @@
 //! [`par_every`](spec::par_every) / [`alt_every`](spec::alt_every) over
 //! index ranges), build an object from it and check formulas on the object:
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! use prust::spec::*;
-//! use prust::{check, check_violated, Message, Strict};
+//! use prust::{check, check_violated, dummies, Strict};
 //!
 //! // A client sends requests until it quits; the server answers each one.
 //! let service = Spec::new(
@@ -101,13 +100,12 @@
 //!         .then(msg("Quit", "client", "server")),
 //! );
 //! let object = Strict::from_spec(&service).unwrap();
-//! let dummies = || vec![Message::named("Req", ()), Message::named("Resp", ()), Message::named("Quit", ())];
 //!
 //! // Every request is answered, and nothing ever deadlocks.
-//! check(r#"G ("client SEND <Req>" -> F "client RECV <Resp>")"#, object.clone(), dummies());
-//! check(r#"G !"DEADLOCK""#, object.clone(), dummies());
+//! check(r#"G ("client SEND <Req>" -> F "client RECV <Resp>")"#, object.clone(), dummies![]);
+//! check(r#"G !"DEADLOCK""#, object.clone(), dummies![]);
 //! // The client may keep asking forever: termination is not guaranteed.
-//! let run = check_violated(r#"F "END""#, object, dummies());
+//! let run = check_violated(r#"F "END""#, object, dummies![]);
 //! assert!(run.to_string().contains("cycle starts here"));
 //! ```
 //!
@@ -120,17 +118,15 @@
 //! unguarded recursion, a role talking to itself) is an error of
 //! `from_spec`, not a panic.
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! use prust::spec::*;
-//! use prust::{Checker, Counterexample, Message, Report, Semantics, Strict, Verdict};
+//! use prust::{dummies, Checker, Counterexample, Report, Semantics, Strict, Verdict};
 //!
 //! // a says Hi and b receives it, once or as often as they like.
 //! let spec = Spec::new("lossy", msg("Hi", "a", "b").plus());
-//! let dummies = vec![Message::named("Hi", ())];
 //! let mut session = Checker::new()
 //!     .semantics(Semantics::Stutter) // the default, spelled out
-//!     .session(Strict::from_spec(&spec).unwrap(), dummies)
+//!     .session(Strict::from_spec(&spec).unwrap(), dummies![])
 //!     .unwrap();
 //! // One exploration of the object's states serves every formula.
 //! let always_received: Report = session.check(r#"G ("a SEND *" -> F "b RECV *")"#).unwrap();
@@ -146,25 +142,21 @@
 //! lets runs through that the specification does not have, the same
 //! property tells them apart:
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! use prust::spec::*;
-//! use prust::{check, check_violated, Liberal, Message, Strict};
+//! use prust::{check, check_violated, dummies, Liberal, Strict};
 //!
 //! // a tells b something, and only then may c tell b something.
 //! let relay = Spec::new("relay", seq([msg("X", "a", "b"), msg("Y", "c", "b")]));
 //! let c_waits = r#"!"c SEND *" U "a SEND *""#;
-//! let dummies = || vec![Message::named("X", ()), Message::named("Y", ())];
-//! check(c_waits, Strict::from_spec(&relay).unwrap(), dummies());
+//! check(c_waits, Strict::from_spec(&relay).unwrap(), dummies![]);
 //! // c hears nothing from a, so its projection cannot wait for a's send.
-//! let run = check_violated(c_waits, Liberal::from_spec(&relay).unwrap(), dummies());
+//! let run = check_violated(c_waits, Liberal::from_spec(&relay).unwrap(), dummies![]);
 //! assert_eq!(run.steps().next().unwrap().to_string(), "c SEND <Y> TO b");
 //! ```
 //!
 //! ## Dummies
 //!
-//! <!-- dummies: this paragraph describes the decided API (an empty list
-//! means the object's declared types; Strict::dummies()); verify at merge -->
 //! The checker probes every send with one sample message per type, the
 //! **dummies**, to each other role. An object built from a specification
 //! declares its types, so it needs no hand-written dummies: pass
@@ -244,12 +236,11 @@
 //! exist and suggests the closest: a typo never makes a property hold
 //! vacuously.
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! # use prust::spec::*;
-//! # use prust::{try_check, Error, Message, Strict};
+//! # use prust::{dummies, try_check, Error, Strict};
 //! let ping = Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b").plus())).unwrap();
-//! let err = try_check(r#"G ("a SEND *" -> F "bb RECV *")"#, ping, vec![Message::named("Ping", ())]);
+//! let err = try_check(r#"G ("a SEND *" -> F "bb RECV *")"#, ping, dummies![]);
 //! assert!(matches!(err, Err(Error::Atom { .. })));
 //! assert!(err.unwrap_err().to_string().contains("did you mean `b`?"));
 //! ```
@@ -356,14 +347,12 @@
 //! violated"; the prefix is then a shortest path to where the violation
 //! is certain.
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! # use prust::spec::*;
-//! # use prust::{check_violated, Message, Strict};
+//! # use prust::{check_violated, dummies, Strict};
 //! let spec = Spec::new("lost", seq([msg("Hello", "a", "b"), msg("Bye", "b", "a")]));
 //! let object = Strict::from_spec(&spec).unwrap();
-//! let dummies = vec![Message::named("Hello", ()), Message::named("Bye", ())];
-//! let run = check_violated(r#"G !"b SEND <Bye>""#, object.clone(), dummies);
+//! let run = check_violated(r#"G !"b SEND <Bye>""#, object.clone(), dummies![]);
 //! assert_eq!(
 //!     run.to_string(),
 //!     "counterexample:
@@ -399,19 +388,17 @@
 //! The liberal object of a protocol in which `a` may keep sending before `b`
 //! receives has unboundedly full inboxes, so no search can cover it:
 //!
-//! <!-- dummies: switch to dummies![] after merge -->
 //! ```
 //! use prust::spec::*;
-//! use prust::{check, Checker, Liberal, Limit, Message, Strict, Verdict};
+//! use prust::{check, dummies, Checker, Liberal, Limit, Strict, Verdict};
 //!
 //! let stream = Spec::new("stream", msg("X", "a", "b").star());
-//! let dummies = || vec![Message::named("X", ())];
 //! // Strict: each X is received before the next is sent; a finite proof.
-//! check(r#"G !"DEADLOCK""#, Strict::from_spec(&stream).unwrap(), dummies());
+//! check(r#"G !"DEADLOCK""#, Strict::from_spec(&stream).unwrap(), dummies![]);
 //! // Liberal: a runs ahead of b without bound.
 //! let report = Checker::new()
 //!     .max_states(5_000)
-//!     .check(r#"G !"DEADLOCK""#, Liberal::from_spec(&stream).unwrap(), dummies())
+//!     .check(r#"G !"DEADLOCK""#, Liberal::from_spec(&stream).unwrap(), dummies![])
 //!     .unwrap();
 //! assert!(matches!(report.verdict, Verdict::Inconclusive { limit: Limit::States(5_000), .. }));
 //! assert!(!report.holds());
@@ -431,12 +418,14 @@
 //! | `PRUST_DETERMINISM` | `1`/`0`: the determinism check | on in debug builds |
 //! | `PRUST_SUITE_REPORTS` | `1`: `.owl` suites print the reports of passing tests too | off |
 //!
-//! <!-- lead: verify the next paragraph against the merged branches -->
-//! **Upcoming (being merged; check the [`Checker`] docs of your version):**
-//! `PRUST_MAX_MEMORY` bounds the memory a search may use (reaching it ends
-//! the check *inconclusive*, never "holds"), and `PRUST_TRAIL_DIR` names a
-//! folder where every counterexample found is also written as a file, for
-//! runs whose output scrolled away or ran in CI.
+//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory |
+//! | `PRUST_TRAIL_DIR` | a folder where every failing [`check`] saves its counterexample as a trail file (named in the panic message; `prust replay PROTOCOL FILE` or [`Trail::read`](engine::Trail::read) re-execute it) | none |
+//!
+//! A bad value in any of them is an [`Error`] (`Error::Config`) from
+//! [`Checker::from_env`], and a panic with the same message from
+//! [`Checker::new`]. The progress line is written straight to the
+//! terminal's stderr, so `cargo test` does not capture it: run
+//! `PRUST_PROGRESS=1 cargo test` to watch a long check.
 //!
 //! # Limitations
 //!
@@ -491,6 +480,8 @@ pub use engine::{
     Ending, Error, Limit, Message, NameKind, Payload, Protocol, Refused, ReplayError, Report,
     RoleId, Semantics, Stats, Step, Verdict,
 };
+// What keeps a counterexample (trail files) and what explains bad dummies.
+pub use engine::{declared_dummies, DummiesError, Trail, TrailError, TrailStep};
 
 // `dummies!` is `#[macro_export]`ed by the engine; its body names the
 // message type through `$crate`, which resolves to the engine crate even

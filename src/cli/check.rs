@@ -14,7 +14,7 @@
 //!  "semantics":"stutter"|"omega",                            (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
 //!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
-//!  "limit":{"kind":"states"|"depth"|"time","value":N},"explored":N,  (inconclusive)
+//!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
 //!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
 //!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
@@ -26,13 +26,15 @@
 //! forever) and `any_continuation` for a bad prefix (every continuation
 //! violates the property). A time limit's value is in seconds.
 
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use engine::{Checker, Ending, Limit, Protocol, Report, Semantics, Stats, Verdict};
-use protocols::{Liberal, Strict};
 
 use super::json::{self, Object};
+use super::object::{with_object, BuildLimits, WithObject};
 use super::out::{self, Out};
 use super::{CmdResult, Exit, Failure};
 
@@ -93,6 +95,21 @@ pub struct CheckArgs {
         allow_negative_numbers = true
     )]
     pub timeout: Option<Duration>,
+    /// Memory budget: a search (or the build of the object) that needs more
+    /// ends inconclusive (exit 2), never in an allocation failure; bytes or
+    /// a size such as 512M or 2G [default: PRUST_MAX_MEMORY, else half the
+    /// available memory]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub max_memory: Option<u64>,
+    /// Write each counterexample as a trail file (`prust replay` re-executes
+    /// it); with several formulas, the k-th formula's goes to FILE-k
+    #[arg(long, value_name = "FILE")]
+    pub trail: Option<PathBuf>,
+    /// Draw each counterexample as a message sequence chart (Graphviz DOT:
+    /// `dot -Tsvg FILE`); with several formulas, the k-th formula's goes to
+    /// FILE-k
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
     /// Output: text, or json (JSON Lines: one object per formula, with its
     /// verdict, statistics, limit or counterexample, and nothing else on
     /// stdout: no demo header, no summary line)
@@ -147,6 +164,26 @@ pub enum CheckFormat {
     Text,
     /// JSON Lines: one object per formula
     Json,
+}
+
+/// `--max-memory`: bytes or a size with a binary unit (`512M`, `2G`).
+fn parse_memory(s: &str) -> Result<u64, String> {
+    engine::parse_memory_size(s)
+}
+
+/// Where the counterexample of the `k`-th of `n` formulas goes: `path`
+/// itself for one formula, else `path-k` before the extension
+/// (`run.trail` → `run-2.trail`).
+fn numbered(path: &Path, k: usize, n: usize) -> PathBuf {
+    if n == 1 {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{k}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{k}"),
+    };
+    path.with_file_name(name)
 }
 
 /// `--timeout`: a positive, finite number of seconds that fits a
@@ -225,6 +262,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     if let Some(t) = args.timeout {
         checker = checker.timeout(t);
     }
+    if let Some(bytes) = args.max_memory {
+        checker = checker.max_memory(bytes);
+    }
     let text = args.format == CheckFormat::Text;
 
     let (protocol, formulas): (&str, Vec<&str>) = match (&args.protocol, &args.formulas[..]) {
@@ -249,23 +289,19 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         runtime: args.runtime,
     };
     let started = Instant::now();
-    let codes = match args.runtime {
-        Runtime::OnTheFly => {
-            let spec = super::protocols::load_spec(protocol)?;
-            let obj = Strict::on_the_fly(&spec).map_err(Failure::error)?;
-            check_all(&checker, obj, &formulas, &mut sink)?
-        }
-        Runtime::Liberal => {
-            let lts = super::protocols::load(protocol)?;
-            let obj = Liberal::try_new(lts).map_err(Failure::error)?;
-            check_all(&checker, obj, &formulas, &mut sink)?
-        }
-        Runtime::Strict => {
-            let lts = super::protocols::load(protocol)?;
-            let obj = Strict::try_new(lts).map_err(Failure::error)?;
-            check_all(&checker, obj, &formulas, &mut sink)?
-        }
+    let limits = BuildLimits {
+        max_states: args.max_states,
+        timeout: args.timeout,
+        max_memory: args.max_memory,
     };
+    let visit = CheckAll {
+        checker: &checker,
+        formulas: &formulas,
+        sink: &mut sink,
+        trail: args.trail.as_deref(),
+        dot: args.dot.as_deref(),
+    };
+    let codes = with_object(protocol, args.runtime, &limits, visit)??;
     let elapsed = started.elapsed();
     // The most severe outcome decides the exit code (error > inconclusive >
     // violated > holds). The demo succeeds when its verdicts are the expected
@@ -308,37 +344,43 @@ fn summary(protocol: &str, runtime: Runtime, codes: &[Exit], elapsed: Duration) 
     )
 }
 
-/// `Checker::new` reads the `PRUST_*` variables and panics on a value it
-/// cannot use; a command line must answer bad input with an error (exit 3),
-/// not a panic (exit 101), so the panic is caught and its message, which
-/// names the variable, becomes the error. The default hook is silenced
-/// meanwhile, so no "panicked at" line reaches the user.
+/// The checker of the `PRUST_*` variables: a value it cannot use is an
+/// error (exit 3) that names the variable, not a panic.
 fn checker_from_env() -> Result<Checker, Failure> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(Checker::new);
-    std::panic::set_hook(hook);
-    result.map_err(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("a PRUST_* environment variable is not valid");
-        Failure::error(format!("bad environment: {message}")).hint(
+    Checker::from_env().map_err(|e| {
+        Failure::error(format!("bad environment: {e}")).hint(
             "PRUST_MAX_STATES and PRUST_MAX_DEPTH take a count, PRUST_TIMEOUT positive seconds, \
-             PRUST_SEMANTICS stutter or omega, PRUST_PROGRESS and PRUST_DETERMINISM 1 or 0",
+             PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
+             PRUST_PROGRESS and PRUST_DETERMINISM 1 or 0",
         )
     })
 }
 
-/// Checks every formula on one object and prints a verdict for each;
-/// returns the exit code of each formula's outcome.
-fn check_all<P: Protocol>(
-    checker: &Checker,
-    obj: P,
-    formulas: &[&str],
-    sink: &mut Sink<'_>,
-) -> Result<Vec<Exit>, Failure> {
+/// Checks every formula on one object and prints a verdict for each (the
+/// visit of [`with_object`]); gives the exit code of each formula's outcome.
+struct CheckAll<'a, 's> {
+    checker: &'a Checker,
+    formulas: &'a [&'a str],
+    sink: &'a mut Sink<'s>,
+    trail: Option<&'a Path>,
+    dot: Option<&'a Path>,
+}
+
+impl WithObject for CheckAll<'_, '_> {
+    type Output = Result<Vec<Exit>, Failure>;
+    fn run<P: Protocol + fmt::Debug>(self, obj: P) -> Self::Output {
+        check_all(self, obj)
+    }
+}
+
+fn check_all<P: Protocol>(visit: CheckAll<'_, '_>, obj: P) -> Result<Vec<Exit>, Failure> {
+    let CheckAll {
+        checker,
+        formulas,
+        sink,
+        trail,
+        dot,
+    } = visit;
     // The object's own dummies, one per declared type: the engine's, so the
     // CLI, the suites and `dummies![]` probe the same messages.
     let dummies = engine::declared_dummies(&obj);
@@ -355,12 +397,48 @@ fn check_all<P: Protocol>(
         }
     };
     let mut codes = Vec::new();
-    for formula in formulas {
+    for (k, formula) in formulas.iter().enumerate() {
         let outcome = session.check(formula).map_err(|e| e.to_string());
         codes.push(exit_of(&outcome));
         sink.emit(formula, &outcome)?;
+        if let Ok(report) = &outcome {
+            save_counterexample(report, sink.protocol, trail, dot, k + 1, formulas.len())?;
+        }
     }
     Ok(codes)
+}
+
+/// Writes the counterexample of `report` (if any) to the `--trail` and
+/// `--dot` files of the `k`-th of `n` formulas, and says where on stderr.
+fn save_counterexample(
+    report: &Report,
+    protocol: &str,
+    trail: Option<&Path>,
+    dot: Option<&Path>,
+    k: usize,
+    n: usize,
+) -> Result<(), Failure> {
+    let Some(c) = report.counterexample() else {
+        return Ok(());
+    };
+    let write = |path: PathBuf, text: String, what: &str| {
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
+        out::diagnostic(&format!("{what} written to {}", path.display()));
+        Ok::<(), Failure>(())
+    };
+    if let (Some(path), Some(mut t)) = (trail, report.trail()) {
+        t.protocol = Some(protocol.to_string());
+        write(
+            numbered(path, k, n),
+            t.to_string(),
+            "trail (prust replay PROTOCOL FILE)",
+        )?;
+    }
+    if let Some(path) = dot {
+        write(numbered(path, k, n), c.to_dot(), "message sequence chart")?;
+    }
+    Ok(())
 }
 
 /// One JSON Lines record of `prust check --format json` (the schema is in
@@ -400,6 +478,7 @@ fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) ->
                 Limit::States(n) => l.str("kind", "states").u64("value", *n),
                 Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
                 Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
+                Limit::Memory(n) => l.str("kind", "memory").u64("value", *n),
             };
             o.raw("limit", &l.finish()).u64("explored", *explored);
         }

@@ -7,8 +7,10 @@
 
 pub mod check;
 pub mod json;
+pub mod object;
 pub mod out;
 pub mod protocols;
+pub mod replay;
 pub mod translate;
 
 use std::fmt;
@@ -23,7 +25,7 @@ use out::Out;
 pub const EXIT_CODES: &str = "\
 Exit status:
   0    success; for check: every formula holds
-  1    some formula is violated (check)
+  1    some formula is violated (check); the trail no longer replays (replay)
   2    some formula is inconclusive: a limit (--max-states, --timeout, ...)
        was reached before a verdict; never reported as \"holds\" (check)
   3    error: bad arguments or options, a formula or protocol that does not
@@ -65,6 +67,9 @@ pub enum Command {
     /// Check LTL formulas on a protocol: one verdict per formula
     #[command(long_about = check::LONG_ABOUT, after_help = EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Re-execute a trail file (from `prust check --trail`) on a fresh object
+    #[command(long_about = replay::LONG_ABOUT, after_help = EXIT_CODES)]
+    Replay(replay::ReplayArgs),
 }
 
 /// An exit status of the table in [`EXIT_CODES`]. The derived order is
@@ -96,6 +101,9 @@ pub enum Failure {
     /// An error for the user, printed on stderr as is (it starts with
     /// `error:` and may carry a `hint:` line); exit status 3.
     Error(String),
+    /// A limit stopped the work before a verdict (building the object, for
+    /// instance): the message on stderr, exit status 2.
+    Inconclusive(String),
     /// stdout was closed by its reader: nothing is printed; exit status 141.
     ClosedPipe,
 }
@@ -120,6 +128,10 @@ impl Failure {
             Failure::Error(m) => {
                 out::diagnostic(&m);
                 Exit::Error
+            }
+            Failure::Inconclusive(m) => {
+                out::diagnostic(&m);
+                Exit::Inconclusive
             }
             Failure::ClosedPipe => Exit::ClosedPipe,
         }
@@ -163,6 +175,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::List(a)) => protocols::list(a, &mut out),
         Some(Command::Lts(a)) => protocols::lts(a, &mut out),
         Some(Command::Check(a)) => check::run(a, &mut out),
+        Some(Command::Replay(a)) => replay::run(a, &mut out),
     };
     // Flush before deciding the status: a closed pipe may show only now.
     match result.and_then(|code| out.flush().map(|()| code)) {

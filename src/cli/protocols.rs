@@ -1,49 +1,11 @@
 //! `prust list` and `prust lts`: what the bundled protocols are, and their
 //! global transition systems.
 
-use std::path::Path;
-
 use clap::ValueEnum;
-use protocols::Lts;
 
+use super::object::load;
 use super::out::Out;
-use super::{CmdResult, Exit, Failure};
-
-/// Loads PROTOCOL: a path to an Aldebaran `.aut` file, or a bundled name
-/// with an optional parameter (`token-star:4`).
-pub fn load(protocol: &str) -> Result<Lts, Failure> {
-    if looks_like_file(protocol) {
-        let path = Path::new(protocol);
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::error(format!("cannot read {protocol}: {e}")))?;
-        return Lts::from_aut(&text).map_err(|e| Failure::error(format!("{protocol}: {e}")));
-    }
-    protocols::bundled::by_name(protocol).map_err(unknown)
-}
-
-/// The specification of a bundled protocol (for objects built on the fly,
-/// which need one: an `.aut` file is an LTS already).
-pub fn load_spec(protocol: &str) -> Result<protocols::Spec, Failure> {
-    if looks_like_file(protocol) {
-        return Err(Failure::error(format!(
-            "{protocol} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification"
-        ))
-        .hint("use --runtime strict (or liberal) for .aut files"));
-    }
-    protocols::bundled::spec_by_name(protocol).map_err(unknown)
-}
-
-fn looks_like_file(protocol: &str) -> bool {
-    protocol.ends_with(".aut") || protocol.contains('/')
-}
-
-fn unknown(e: protocols::Error) -> Failure {
-    match e {
-        protocols::Error::UnknownProtocol { .. } => Failure::error(e)
-            .hint("`prust list` shows the bundled protocols; a path ending in .aut reads an LTS"),
-        _ => Failure::error(e),
-    }
-}
+use super::{CmdResult, Exit};
 
 /// The arguments of `prust list` (none).
 #[derive(Debug, clap::Args)]
@@ -100,7 +62,7 @@ pub enum LtsFormat {
 
 /// Runs `prust lts`: the global LTS of a protocol.
 pub fn lts(args: &LtsArgs, out: &mut Out) -> CmdResult {
-    let lts = load(&args.protocol)?;
+    let lts = load(&args.protocol, &protocols::Limits::default())?;
     match args.format {
         LtsFormat::Dot => write!(out, "{}", lts.to_dot())?,
         LtsFormat::Aut => write!(out, "{}", lts.to_aut())?,

@@ -167,7 +167,12 @@ fn check_loaded(
     formula: &str,
     max_states: Option<u64>,
 ) -> Outcome {
-    let mut checker = Checker::new().progress(false).semantics(match semantics {
+    // A bad PRUST_* variable fails each test with its message, not a panic.
+    let checker = match Checker::from_env() {
+        Ok(c) => c,
+        Err(e) => return Outcome::Failure(e.to_string()),
+    };
+    let mut checker = checker.progress(false).semantics(match semantics {
         SemanticsName::Stutter => Semantics::Stutter,
         SemanticsName::Omega => Semantics::InfiniteRunsOnly,
     });

@@ -1,0 +1,114 @@
+//! `prust replay`: re-execute a trail file (written by `prust check
+//! --trail`, or by a failing test with `PRUST_TRAIL_DIR`) on a fresh
+//! object, and print the transcript.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use engine::{Protocol, Trail};
+
+use super::check::Runtime;
+use super::object::{with_object, BuildLimits, WithObject};
+use super::out::Out;
+use super::{CmdResult, Exit, Failure};
+
+/// The long help of `prust replay`.
+pub const LONG_ABOUT: &str = "Re-execute a trail file on a fresh object and print the \
+    transcript: the object's state after each step, then the check of the cycle or of \
+    the ending.\n\n\
+    Exit 0: the object still follows the trail (the counterexample is still there). \
+    Exit 1: it no longer does; the report says at which step (and line of the file) \
+    and why. Exit 3: the file does not parse, or the protocol does not exist.";
+
+/// The arguments of `prust replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// A bundled protocol with an optional parameter (token-star:4, chess;
+    /// see `prust list`) or a path to an Aldebaran .aut file
+    #[arg(value_name = "PROTOCOL")]
+    pub protocol: String,
+    /// The trail file
+    #[arg(value_name = "FILE")]
+    pub trail: PathBuf,
+    /// The protocol object to replay on (as for `prust check`)
+    #[arg(long, value_enum, default_value_t = Runtime::Strict)]
+    pub runtime: Runtime,
+    /// Also draw the trail as a message sequence chart (Graphviz DOT)
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+}
+
+/// Runs `prust replay`.
+pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
+    let text = std::fs::read_to_string(&args.trail)
+        .map_err(|e| Failure::error(format!("cannot read {}: {e}", args.trail.display())))?;
+    let trail = Trail::parse(&text)
+        .map_err(|e| Failure::error(format!("{}: {e}", args.trail.display())))?;
+    if let Some(named) = &trail.protocol {
+        if named != &args.protocol {
+            super::out::diagnostic(&format!(
+                "note: the trail was written for `{named}`; replaying it on `{}`",
+                args.protocol
+            ));
+        }
+    }
+    let replayed = with_object(
+        &args.protocol,
+        args.runtime,
+        &BuildLimits::default(),
+        Replay {
+            trail: &trail,
+            dot: args.dot.is_some(),
+        },
+    )?;
+    if let (Some(path), Some(dot)) = (&args.dot, &replayed.dot) {
+        std::fs::write(path, dot)
+            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
+    }
+    match replayed.transcript {
+        Ok(transcript) => {
+            write!(out, "{transcript}")?;
+            if !transcript.ends_with('\n') {
+                writeln!(out)?;
+            }
+            writeln!(out, "the trail replays: the object still follows it")?;
+            Ok(Exit::Ok)
+        }
+        Err(e) => {
+            writeln!(out, "the trail no longer replays: {e}")?;
+            Ok(Exit::Violated)
+        }
+    }
+}
+
+/// What replaying gave: the transcript or where it diverged, and the chart.
+struct Replayed {
+    transcript: Result<String, engine::ReplayError>,
+    dot: Option<String>,
+}
+
+/// The visit of [`with_object`]: replay the trail on the object built.
+struct Replay<'a> {
+    trail: &'a Trail,
+    dot: bool,
+}
+
+impl WithObject for Replay<'_> {
+    type Output = Replayed;
+    fn run<P: Protocol + fmt::Debug>(self, object: P) -> Replayed {
+        // The dummies `prust check` used: one per declared type.
+        let dummies = engine::declared_dummies(&object);
+        let dot = if self.dot {
+            self.trail
+                .to_counterexample(&object, dummies.clone())
+                .ok()
+                .map(|c| c.to_dot())
+        } else {
+            None
+        };
+        Replayed {
+            transcript: self.trail.replay(object, dummies),
+            dot,
+        }
+    }
+}

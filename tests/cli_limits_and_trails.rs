@@ -1,0 +1,161 @@
+//! `prust check` limits that end inconclusive (never an abort), and the
+//! counterexample files: `--trail` written, then `prust replay`ed; `--dot`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn prust(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prust"))
+        .args(args)
+        .env_remove("PRUST_MAX_STATES")
+        .env_remove("PRUST_SEMANTICS")
+        .env_remove("PRUST_MAX_MEMORY")
+        .env_remove("PRUST_TIMEOUT")
+        .output()
+        .expect("the prust binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prust-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_fifo_that_grows_forever_ends_inconclusive_at_the_memory_limit() {
+    // One state with a send loop: every send adds a message to the FIFO, so
+    // the object's states grow without end (before: 14 GB in 20 s, then an
+    // allocation abort, exit 134).
+    let dir = scratch("grow");
+    let aut = dir.join("grow.aut");
+    std::fs::write(&aut, "des (0, 1, 1)\n(0, \"!(Ping,ra,rc)\", 0)\n").unwrap();
+    let o = prust(&[
+        "check",
+        aut.to_str().unwrap(),
+        r#"G F "ra SEND *""#,
+        "--max-memory",
+        "96M",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("inconclusive"), "{out}");
+    assert!(out.contains("memory"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_build_that_reaches_a_limit_is_inconclusive_not_an_error() {
+    let o = prust(&[
+        "check",
+        "token-star:200",
+        r#"G !"DEADLOCK""#,
+        "--max-states",
+        "10",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("inconclusive: the global LTS has more than 10 states"));
+}
+
+#[test]
+fn max_memory_takes_sizes_and_refuses_nonsense() {
+    let o = prust(&["check", "chess", r#"G F "END""#, "--max-memory", "lots"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--max-memory"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_trail_is_written_then_replayed_and_an_edited_one_says_where_it_diverges() {
+    let dir = scratch("trail");
+    let trail = dir.join("chess.trail");
+    let dot = dir.join("chess.dot");
+    let o = prust(&[
+        "check",
+        "chess",
+        r#"F "END""#,
+        "--trail",
+        trail.to_str().unwrap(),
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("chess.trail"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&trail).unwrap();
+    assert!(text.starts_with("prust-trail 1\n"), "{text}");
+    assert!(text.contains("protocol chess"), "{text}");
+    assert!(text.contains("\ncycle\n"), "{text}");
+    let chart = std::fs::read_to_string(&dot).unwrap();
+    assert!(chart.starts_with("digraph"), "{chart}");
+    assert!(
+        chart.contains("white") && chart.contains("black"),
+        "{chart}"
+    );
+
+    let o = prust(&["replay", "chess", trail.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1. white SEND <Move> TO black"), "{out}");
+    assert!(out.contains("the trail replays"), "{out}");
+
+    // The same trail on an object that moves differently: black first.
+    let edited = dir.join("edited.trail");
+    std::fs::write(
+        &edited,
+        text.replacen(
+            "white SEND <Move> TO black",
+            "black SEND <Move> TO white",
+            1,
+        ),
+    )
+    .unwrap();
+    let o = prust(&["replay", "chess", edited.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("no longer replays"), "{out}");
+    assert!(out.contains("step 1"), "{out}");
+    assert!(out.contains("refused"), "{out}");
+
+    // A file that is not a trail: an error with its line and column.
+    let bad = dir.join("bad.trail");
+    std::fs::write(
+        &bad,
+        "prust-trail 1\nwhite SNED <Move> TO black\nend deadlock\n",
+    )
+    .unwrap();
+    let o = prust(&["replay", "chess", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn with_several_formulas_each_counterexample_gets_its_own_file() {
+    let dir = scratch("several");
+    let trail = dir.join("run.trail");
+    let o = prust(&[
+        "check",
+        "chess",
+        r#"G !"black SEND *""#,
+        r#"!"black SEND <Move>" U "black RECV <Move>""#,
+        r#"F "END""#,
+        "--trail",
+        trail.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(dir.join("run-1.trail").exists());
+    assert!(
+        !dir.join("run-2.trail").exists(),
+        "the second formula holds"
+    );
+    assert!(dir.join("run-3.trail").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -134,16 +134,21 @@ fn check_exit_codes() {
             stdout(&o)
         );
     }
-    // A search cut short is inconclusive, never "holds".
-    let o = prust(&[
-        "check",
-        "token-full-mesh:6",
-        r#"G !"DEADLOCK""#,
-        "--max-states",
-        "5",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert!(stdout(&o).contains("inconclusive"), "{}", stdout(&o));
+    // A search cut short is inconclusive, never "holds"; so is a build of
+    // the object that the same limit stops.
+    for runtime in ["on-the-fly", "strict", "liberal"] {
+        let o = prust(&[
+            "check",
+            "token-full-mesh:6",
+            r#"G !"DEADLOCK""#,
+            "--max-states",
+            "5",
+            "--runtime",
+            runtime,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{runtime}: {}", stdout(&o));
+        assert!(stdout(&o).contains("inconclusive"), "{}", stdout(&o));
+    }
 }
 
 #[test]
@@ -310,7 +315,7 @@ fn every_subcommand_has_help_with_the_exit_codes() {
         assert!(stderr(o).is_empty(), "{}", stderr(o));
         out
     };
-    for sub in ["translate", "list", "lts", "check"] {
+    for sub in ["translate", "list", "lts", "check", "replay"] {
         let long = table(&prust(&[sub, "--help"]));
         let short = table(&prust(&[sub, "-h"]));
         assert!(long.contains(&format!("Usage: prust {sub}")), "{long}");
@@ -318,7 +323,7 @@ fn every_subcommand_has_help_with_the_exit_codes() {
         assert_eq!(table(&prust(&["help", sub])), long);
     }
     let top = table(&prust(&["--help"]));
-    for sub in ["translate", "list", "lts", "check", "help"] {
+    for sub in ["translate", "list", "lts", "check", "replay", "help"] {
         assert!(
             top.contains(&format!("\n  {sub} ")),
             "{sub} missing from\n{top}"
@@ -891,13 +896,17 @@ fn check_json_carries_every_kind_of_outcome() {
         ("holds", "omega")
     );
 
-    // A limit: inconclusive, with the limit's kind and value.
+    // A limit of the search (the object is built on the fly, so the
+    // search is what reaches it): inconclusive, with the limit's kind and
+    // value.
     let o = prust(&[
         "check",
         "token-full-mesh:6",
         r#"G !"DEADLOCK""#,
         "--max-states",
         "5",
+        "--runtime",
+        "on-the-fly",
         "--format",
         "json",
     ]);
@@ -910,4 +919,27 @@ fn check_json_carries_every_kind_of_outcome() {
     assert_eq!(r.get("limit").get("value").num(), 5.0);
     assert!(r.get("explored").num() >= 5.0);
     assert_stats(r);
+
+    // The same limit stops the compilation of the object first: still
+    // inconclusive, one record per formula, marked as the build's.
+    let o = prust(&[
+        "check",
+        "token-full-mesh:6",
+        r#"G !"DEADLOCK""#,
+        r#"G F "* SEND *""#,
+        "--max-states",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let records = json_lines(&o);
+    assert_eq!(records.len(), 2, "{}", stdout(&o));
+    for r in &records {
+        assert_eq!(r.get("verdict").str(), "inconclusive");
+        assert_eq!(r.get("phase").str(), "build");
+        assert_eq!(r.get("limit").get("kind").str(), "states");
+        assert_eq!(r.get("limit").get("value").num(), 5.0);
+        assert!(r.get("message").str().contains("--max-states"));
+    }
 }

@@ -14,7 +14,8 @@
 //!  "semantics":"stutter"|"omega",                            (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
 //!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
-//!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive)
+//!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
+//!  "phase":"build" and a "message" when a limit stopped the build of the object)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
 //!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
 //!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
@@ -34,7 +35,7 @@ use clap::ValueEnum;
 use engine::{Checker, Ending, Limit, Protocol, Report, Semantics, Stats, Verdict};
 
 use super::json::{self, Object};
-use super::object::{with_object, BuildLimits, WithObject};
+use super::object::{with_object, BuildLimit, BuildLimits, Unbuilt, WithObject};
 use super::out::{self, Out};
 use super::{CmdResult, Exit, Failure};
 
@@ -206,8 +207,16 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// The outcome of one formula: a report, or the error that prevented it.
-type Outcome = Result<Report, String>;
+/// The outcome of one formula.
+enum Outcome {
+    /// The check ran: its report.
+    Checked(Report),
+    /// The error that prevented the check.
+    Error(String),
+    /// A limit stopped the build of the object before any search: as
+    /// inconclusive as a search that reaches it.
+    Unbuilt(BuildLimit),
+}
 
 /// Where verdicts go: text or JSON Lines on stdout.
 struct Sink<'a> {
@@ -221,12 +230,17 @@ impl Sink<'_> {
     /// Prints the outcome of `formula`; an error also goes to stderr as a
     /// diagnostic (in JSON it is also a record: one record per formula).
     fn emit(&mut self, formula: &str, outcome: &Outcome) -> Result<(), Failure> {
-        if let Err(e) = outcome {
+        if let Outcome::Error(e) = outcome {
             out::diagnostic(&format!("error in formula {formula}\n{e}\n"));
         }
         match (self.format, outcome) {
-            (CheckFormat::Text, Ok(report)) => writeln!(self.out, "{report}\n"),
-            (CheckFormat::Text, Err(_)) => Ok(()),
+            (CheckFormat::Text, Outcome::Checked(report)) => writeln!(self.out, "{report}\n"),
+            (CheckFormat::Text, Outcome::Error(_)) => Ok(()),
+            (CheckFormat::Text, Outcome::Unbuilt(b)) => writeln!(
+                self.out,
+                "inconclusive: {formula}\n  building the object stopped: {}\n",
+                b.message
+            ),
             (CheckFormat::Json, _) => {
                 let record = record(self.protocol, self.runtime, formula, outcome);
                 writeln!(self.out, "{record}")?;
@@ -241,12 +255,13 @@ impl Sink<'_> {
 /// The exit status of one outcome.
 fn exit_of(outcome: &Outcome) -> Exit {
     match outcome {
-        Ok(r) => match r.verdict {
+        Outcome::Checked(r) => match r.verdict {
             Verdict::Holds => Exit::Ok,
             Verdict::Violated(_) => Exit::Violated,
             Verdict::Inconclusive { .. } => Exit::Inconclusive,
         },
-        Err(_) => Exit::Error,
+        Outcome::Error(_) => Exit::Error,
+        Outcome::Unbuilt(_) => Exit::Inconclusive,
     }
 }
 
@@ -301,7 +316,18 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         trail: args.trail.as_deref(),
         dot: args.dot.as_deref(),
     };
-    let codes = with_object(protocol, args.runtime, &limits, visit)??;
+    let codes = match with_object(protocol, args.runtime, &limits, visit) {
+        Ok(codes) => codes?,
+        Err(Unbuilt::Failure(f)) => return Err(f),
+        // Every formula is inconclusive: one verdict (and record) each.
+        Err(Unbuilt::Limit(b)) => {
+            let outcome = Outcome::Unbuilt(b);
+            for formula in &formulas {
+                sink.emit(formula, &outcome)?;
+            }
+            vec![exit_of(&outcome); formulas.len()]
+        }
+    };
     let elapsed = started.elapsed();
     // The most severe outcome decides the exit code (error > inconclusive >
     // violated > holds). The demo succeeds when its verdicts are the expected
@@ -391,17 +417,20 @@ fn check_all<P: Protocol>(visit: CheckAll<'_, '_>, obj: P) -> Result<Vec<Exit>, 
             // record per formula, whatever happens).
             let e = e.to_string();
             for formula in formulas {
-                sink.emit(formula, &Err(e.clone()))?;
+                sink.emit(formula, &Outcome::Error(e.clone()))?;
             }
             return Ok(vec![Exit::Error; formulas.len()]);
         }
     };
     let mut codes = Vec::new();
     for (k, formula) in formulas.iter().enumerate() {
-        let outcome = session.check(formula).map_err(|e| e.to_string());
+        let outcome = match session.check(formula) {
+            Ok(report) => Outcome::Checked(report),
+            Err(e) => Outcome::Error(e.to_string()),
+        };
         codes.push(exit_of(&outcome));
         sink.emit(formula, &outcome)?;
-        if let Ok(report) = &outcome {
+        if let Outcome::Checked(report) = &outcome {
             save_counterexample(report, sink.protocol, trail, dot, k + 1, formulas.len())?;
         }
     }
@@ -441,6 +470,18 @@ fn save_counterexample(
     Ok(())
 }
 
+/// The `limit` object of a JSON record: its kind and value.
+fn limit_record(limit: &Limit) -> String {
+    let mut l = Object::new();
+    match limit {
+        Limit::States(n) => l.str("kind", "states").u64("value", *n),
+        Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
+        Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
+        Limit::Memory(n) => l.str("kind", "memory").u64("value", *n),
+    };
+    l.finish()
+}
+
 /// One JSON Lines record of `prust check --format json` (the schema is in
 /// the module docs).
 fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) -> String {
@@ -449,11 +490,20 @@ fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) ->
         .str("protocol", protocol)
         .str("runtime", runtime.name());
     let report = match outcome {
-        Ok(r) => r,
-        Err(message) => {
+        Outcome::Checked(r) => r,
+        Outcome::Error(message) => {
             return o
                 .str("verdict", "error")
                 .str("message", message.trim_end())
+                .finish()
+        }
+        Outcome::Unbuilt(b) => {
+            return o
+                .str("verdict", "inconclusive")
+                .str("phase", "build")
+                .raw("limit", &limit_record(&b.limit))
+                .u64("explored", b.states)
+                .str("message", &b.message)
                 .finish()
         }
     };
@@ -473,14 +523,8 @@ fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) ->
     match &report.verdict {
         Verdict::Holds => {}
         Verdict::Inconclusive { limit, explored } => {
-            let mut l = Object::new();
-            match limit {
-                Limit::States(n) => l.str("kind", "states").u64("value", *n),
-                Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
-                Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
-                Limit::Memory(n) => l.str("kind", "memory").u64("value", *n),
-            };
-            o.raw("limit", &l.finish()).u64("explored", *explored);
+            o.raw("limit", &limit_record(limit))
+                .u64("explored", *explored);
         }
         Verdict::Violated(c) => {
             let steps = c.steps().enumerate().map(|(i, step)| {
@@ -562,7 +606,7 @@ mod tests {
             "chess",
             Runtime::Strict,
             "G \"x\"",
-            &Err("bad \"atom\"\n".into()),
+            &Outcome::Error("bad \"atom\"\n".into()),
         );
         assert_eq!(
             r,

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use engine::Protocol;
+use engine::{Limit, Protocol};
 use protocols::{Lts, Spec, Strict};
 
 use super::check::Runtime;
@@ -55,32 +55,89 @@ impl BuildLimits {
     }
 }
 
+/// A build of the object that a limit stopped: the check is inconclusive
+/// (exit 2), not an error; the protocol may be fine, only too big for the
+/// limits given.
+#[derive(Debug, Clone)]
+pub struct BuildLimit {
+    /// The limit reached (its value as given: states of the table being
+    /// built, the time budget, the bytes of tables).
+    pub limit: Limit,
+    /// How many states the build had made when it stopped.
+    pub states: u64,
+    /// What stopped, and how to raise the limit.
+    pub message: String,
+}
+
+/// Why no object was built: an error, or a limit.
+#[derive(Debug)]
+pub enum Unbuilt {
+    /// An error (exit 3): an unknown protocol, a bad file or specification.
+    Failure(Failure),
+    /// A limit stopped the build (exit 2).
+    Limit(BuildLimit),
+}
+
+impl From<Failure> for Unbuilt {
+    fn from(f: Failure) -> Self {
+        Unbuilt::Failure(f)
+    }
+}
+
+impl Unbuilt {
+    /// As a failure of a command that has no verdict to give per formula:
+    /// a limit is printed as inconclusive (exit 2).
+    pub fn into_failure(self) -> Failure {
+        match self {
+            Unbuilt::Failure(f) => f,
+            Unbuilt::Limit(l) => Failure::Inconclusive(format!("inconclusive: {}", l.message)),
+        }
+    }
+}
+
 /// Builds PROTOCOL for `runtime` within `limits` and runs `visit` on it.
-///
-/// A build that reaches a limit is *inconclusive* (exit 2), not an error:
-/// the protocol may be fine, it is only too big for the limits given.
 pub fn with_object<W: WithObject>(
     protocol: &str,
     runtime: Runtime,
     limits: &BuildLimits,
     visit: W,
-) -> Result<W::Output, Failure> {
-    let limits = limits.protocols();
-    let built = match runtime {
+) -> Result<W::Output, Unbuilt> {
+    let bounds = limits.protocols();
+    let unbuilt = |e| build_failure(e, limits);
+    match runtime {
         Runtime::OnTheFly => {
             let spec = load_spec(protocol)?;
-            Strict::on_the_fly(&spec).map(|o| visit.run(o))
+            Strict::on_the_fly(&spec)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
         }
         Runtime::Liberal => {
-            let lts = load(protocol, &limits)?;
-            protocols::Liberal::try_new_with(lts, &limits).map(|o| visit.run(o))
+            let lts = load_within(protocol, &bounds, limits)?;
+            protocols::Liberal::try_new_with(lts, &bounds)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
         }
         Runtime::Strict => {
-            let lts = load(protocol, &limits)?;
-            Strict::try_new_with(lts, &limits).map(|o| visit.run(o))
+            let lts = load_within(protocol, &bounds, limits)?;
+            Strict::try_new_with(lts, &bounds)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
         }
-    };
-    built.map_err(build_failure)
+    }
+}
+
+/// Loads PROTOCOL as an LTS within the build limits.
+fn load_within(
+    protocol: &str,
+    bounds: &protocols::Limits,
+    limits: &BuildLimits,
+) -> Result<Lts, Unbuilt> {
+    if looks_like_file(protocol) {
+        return Ok(load(protocol, bounds)?);
+    }
+    let spec = protocols::bundled::spec_by_name(protocol).map_err(unknown)?;
+    spec.compile_with(bounds)
+        .map_err(|e| build_failure(e, limits))
 }
 
 /// Loads PROTOCOL as an LTS: a path to an Aldebaran `.aut` file, or a
@@ -93,7 +150,8 @@ pub fn load(protocol: &str, limits: &protocols::Limits) -> Result<Lts, Failure> 
         return Lts::from_aut(&text).map_err(|e| Failure::error(format!("{protocol}: {e}")));
     }
     let spec = protocols::bundled::spec_by_name(protocol).map_err(unknown)?;
-    spec.compile_with(limits).map_err(build_failure)
+    spec.compile_with(limits)
+        .map_err(|e| build_failure(e, &BuildLimits::default()).into_failure())
 }
 
 /// The specification of a bundled protocol (for objects built on the fly,
@@ -122,18 +180,27 @@ fn unknown(e: protocols::Error) -> Failure {
     }
 }
 
-/// A build error: inconclusive (exit 2) when a limit stopped it, an error
+/// A build error: a [`BuildLimit`] when a limit stopped it, an error
 /// (exit 3) otherwise. A runaway recursion in a specification is an error
 /// of the specification, whatever bound caught it.
-fn build_failure(e: protocols::Error) -> Failure {
-    let limit = match &e {
-        protocols::Error::StateBound { what, .. } => *what != "unfolded specification",
-        protocols::Error::Timeout { .. } | protocols::Error::MemoryBound { .. } => true,
-        _ => false,
+fn build_failure(e: protocols::Error, limits: &BuildLimits) -> Unbuilt {
+    let message = e.to_string();
+    let (limit, states) = match e {
+        protocols::Error::StateBound { limit, what } if what != "unfolded specification" => {
+            (Limit::States(limit as u64), limit as u64)
+        }
+        protocols::Error::Timeout { states, .. } => (
+            Limit::Time(limits.timeout.unwrap_or_default()),
+            states as u64,
+        ),
+        protocols::Error::MemoryBound { limit, states, .. } => {
+            (Limit::Memory(limit as u64), states as u64)
+        }
+        e => return Unbuilt::Failure(Failure::error(e)),
     };
-    if limit {
-        Failure::Inconclusive(format!("inconclusive: {e}"))
-    } else {
-        Failure::error(e)
-    }
+    Unbuilt::Limit(BuildLimit {
+        limit,
+        states,
+        message,
+    })
 }

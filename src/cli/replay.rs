@@ -60,7 +60,8 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
             trail: &trail,
             dot: args.dot.is_some(),
         },
-    )?;
+    )
+    .map_err(|u| u.into_failure())?;
     if let (Some(path), Some(dot)) = (&args.dot, &replayed.dot) {
         std::fs::write(path, dot)
             .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;

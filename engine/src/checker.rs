@@ -11,7 +11,7 @@ use crate::explore::Explorer;
 use crate::pattern::{parse_atom, Atom};
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
-use crate::search::{steps_of, Limits, Outcome, Prepared, Search};
+use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
 
 /// What a finite run means (design §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -447,6 +447,9 @@ impl<P: Protocol> CheckSession<P> {
                 explored: stats.product_states,
             },
             Outcome::Violated(raw) => {
+                if self.checker.determinism {
+                    reexecute(&self.explorer, self.initial, &raw)?;
+                }
                 let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);
                 let dummies = self
                     .explorer

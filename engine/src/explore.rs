@@ -637,7 +637,19 @@ impl<P: Protocol> Explorer<P> {
                 }
                 if self.revisited[w] >> b & 1 == 0 {
                     self.revisited[w] |= 1 << b;
-                    self.check_revisit(id, &successor, letter)?;
+                    // A panic in protocol code during this extra check is
+                    // left to the search, which reports it with the trace
+                    // to the state where it happens when it probes there
+                    // (the stored state, equal to this one); reported from
+                    // here it would name the wrong state, and an error
+                    // that is being reported (whose trace is rebuilt by
+                    // re-probing) would lose its trace.
+                    let checked = catch_unwind(AssertUnwindSafe(|| {
+                        self.check_revisit(id, &successor, letter)
+                    }));
+                    if let Ok(r) = checked {
+                        r?;
+                    }
                 }
                 Ok((letter, id))
             }

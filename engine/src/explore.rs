@@ -659,11 +659,11 @@ impl<P: Protocol> Explorer<P> {
     /// Determinism check on a revisit: `again`, reached by `letter`, is
     /// equal (`Eq`) to the stored state `id`, so the search will take the
     /// stored state's successors for it; it must then behave the same. Both
-    /// are probed, on fresh clones, in every probe slot the explorer walks,
-    /// and must agree on every outcome and give equal successors. Two equal
-    /// objects that behave differently mean that `Eq` (or `Hash`) ignores
-    /// something that decides what the object can do — which the two-probe
-    /// check cannot see, as it only ever probes clones of one object.
+    /// are probed in every probe slot the explorer walks and must agree on
+    /// every outcome and give equal successors. Two equal objects that
+    /// behave differently mean that `Eq` (or `Hash`) ignores something that
+    /// decides what the object can do — which the two-probe check cannot
+    /// see, as it only ever probes clones of one object.
     fn check_revisit(
         &mut self,
         id: ProtoId,
@@ -686,49 +686,65 @@ impl<P: Protocol> Explorer<P> {
                 again.is_terminated()
             )));
         }
-        for s in &self.probes {
-            let (mut a, mut b) = (stored.clone(), again.clone());
-            let (role, peer) = (s.role as usize, s.peer as usize);
-            let (ra, rb) = match s.kind {
-                ActionKind::Send => {
-                    let m = || self.dummy(s.ty as usize);
-                    (
-                        a.try_send(role, peer, m()).is_ok().then(String::new),
-                        b.try_send(role, peer, m()).is_ok().then(String::new),
-                    )
+        let (a, b) = (self.walk(stored), self.walk(again));
+        let outcome = |r: Option<&(LetterId, String, P)>, slot: LetterId| match r {
+            Some((s, got, _)) if *s == slot => format!("succeeded{got}"),
+            _ => "was refused".to_string(),
+        };
+        for i in 0..a.len().max(b.len()) {
+            let (x, y) = (a.get(i), b.get(i));
+            let same = match (x, y) {
+                (Some((s, g, p)), Some((t, h, q))) if s == t && g == h => {
+                    if p != q {
+                        return Err(differ(format!(
+                            "`{}` succeeded on both but left two different objects",
+                            describe_slot(&self.alphabet, *s)
+                        )));
+                    }
+                    true
                 }
-                ActionKind::Recv => {
-                    let got = |o: &mut P| {
-                        o.try_recv(role, Some(peer))
-                            .ok()
-                            .map(|(from, m)| format!(" `{}` from role #{from}", m.type_path()))
-                    };
-                    (got(&mut a), got(&mut b))
-                }
-                ActionKind::Close => (
-                    a.try_close(role, peer).is_ok().then(String::new),
-                    b.try_close(role, peer).is_ok().then(String::new),
-                ),
+                _ => false,
             };
-            let name = describe_slot(&self.alphabet, s.slot);
-            let outcome = |r: &Option<String>| match r {
-                Some(got) => format!("succeeded{got}"),
-                None => "was refused".to_string(),
-            };
-            if ra != rb {
+            if !same {
+                // The first slot where they part: the earlier of the two.
+                let slot = [x, y].into_iter().flatten().map(|e| e.0).min().unwrap_or(0);
                 return Err(differ(format!(
-                    "`{name}` {} on the stored object and {} on the new one",
-                    outcome(&ra),
-                    outcome(&rb)
-                )));
-            }
-            if ra.is_some() && a != b {
-                return Err(differ(format!(
-                    "`{name}` succeeded on both but left two different objects"
+                    "`{}` {} on the stored object and {} on the new one",
+                    describe_slot(&self.alphabet, slot),
+                    outcome(x, slot),
+                    outcome(y, slot)
                 )));
             }
         }
         Ok(())
+    }
+
+    /// The enabled actions of `obj`: `(probe slot, what came out, the
+    /// successor)` for every probe slot that succeeds, in slot order. One
+    /// scratch clone serves until a probe succeeds, as in the search (a
+    /// refusal leaves the object unchanged), so the walk costs a clone per
+    /// enabled action rather than per slot.
+    fn walk(&self, obj: &P) -> Vec<(LetterId, String, P)> {
+        let mut out = Vec::new();
+        let mut scratch = obj.clone();
+        for s in &self.probes {
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            let got = match s.kind {
+                ActionKind::Send => scratch
+                    .try_send(role, peer, self.dummy(s.ty as usize))
+                    .is_ok()
+                    .then(String::new),
+                ActionKind::Recv => scratch
+                    .try_recv(role, Some(peer))
+                    .ok()
+                    .map(|(from, m)| format!(" with `{}` from role #{from}", m.type_path())),
+                ActionKind::Close => scratch.try_close(role, peer).is_ok().then(String::new),
+            };
+            if let Some(got) = got {
+                out.push((s.slot, got, std::mem::replace(&mut scratch, obj.clone())));
+            }
+        }
+        out
     }
 
     /// Performs the action `letter` on `obj` itself (no probing, no clone),

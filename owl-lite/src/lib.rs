@@ -114,6 +114,7 @@ pub mod automaton;
 pub mod ltl;
 pub mod ltl_parse;
 pub mod reduce;
+mod scc;
 pub mod simplify;
 mod translate;
 

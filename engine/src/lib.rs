@@ -203,6 +203,9 @@
 //! - At most 64 distinct atoms per formula and 32 acceptance sets (limits of
 //!   the automaton representation).
 
+// A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
+#![forbid(unsafe_code)]
+
 mod alphabet;
 mod budget;
 mod checker;

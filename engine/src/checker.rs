@@ -13,7 +13,7 @@ use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
 use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
 
-/// What a finite run means (design §3).
+/// What a finite run means: under [`Stutter`](Self::Stutter) a run that stops repeats its end forever.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Semantics {
     /// SPIN's convention (the default): a run that stops — because the

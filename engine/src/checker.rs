@@ -12,20 +12,7 @@ use crate::pattern::{parse_atom, Atom};
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
 use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
-
-/// What a finite run means: under [`Stutter`](Self::Stutter) a run that stops repeats its end forever.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Semantics {
-    /// SPIN's convention (the default): a run that stops — because the
-    /// protocol terminated or because it deadlocked — is extended with
-    /// stutter steps forever, on which no action atom holds and `"END"` or
-    /// `"DEADLOCK"` does. Finite runs can violate properties.
-    #[default]
-    Stutter,
-    /// Only infinite runs count, as in Prut4j: a run that stops is never a
-    /// counterexample, and `"END"`/`"DEADLOCK"` never hold.
-    InfiniteRunsOnly,
-}
+use crate::semantics::Semantics;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without
@@ -164,19 +151,9 @@ impl Checker {
     pub fn from_env() -> Result<Checker, Error> {
         let semantics = match env_text("PRUST_SEMANTICS")? {
             None => Semantics::default(),
-            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
-                "stutter" | "spin" => Semantics::Stutter,
-                "omega" | "infinite" | "infinite-runs-only" | "prut4j" => {
-                    Semantics::InfiniteRunsOnly
-                }
-                _ => {
-                    return Err(config_error(
-                        "PRUST_SEMANTICS",
-                        &v,
-                        "expected stutter or omega",
-                    ))
-                }
-            },
+            Some(v) => v
+                .parse::<Semantics>()
+                .map_err(|_| config_error("PRUST_SEMANTICS", &v, "expected stutter or omega"))?,
         };
         let timeout = match env_text("PRUST_TIMEOUT")? {
             None => None,

@@ -472,7 +472,10 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
+pub mod load;
+mod runtime;
 pub mod suite;
+pub use runtime::{Runtime, UnknownRuntime};
 
 // One import path for users: everything a test needs, from the crate they
 // depend on. The member crates stay reachable above for the rest.

@@ -35,7 +35,7 @@
 //! ```text
 //! # Chess: white moves first, then the players alternate.
 //! protocol  chess                   # a bundled protocol, with parameters: token-star:4
-//! runtime   strict liberal          # optional; default: both
+//! runtime   strict liberal          # optional; default: these two
 //! semantics stutter omega           # optional; default: both
 //!
 //! # A formula exactly as Prut4j's .owl files have it, on the lines after `test`:
@@ -48,14 +48,22 @@
 //!
 //! - `protocol SPEC [as NAME]`: the protocol to check: a bundled protocol
 //!   (`protocols::bundled` names, parameters after `:`), or an Aldebaran
-//!   `.aut` file (a path ending in `.aut`, relative to the suite file), whose
-//!   global LTS both runtimes then run. Every message type gets a dummy.
+//!   `.aut` file (a path: it ends in `.aut` or contains a `/`, relative to
+//!   the suite file; the rule of [`crate::load`], which `prust check` follows
+//!   too), whose global LTS the runtimes then run. Every message type gets
+//!   a dummy.
 //!   Repeat the line to check every entry on several protocols; `NAME`
 //!   (default: `SPEC`) appears in test names and in verdict qualifiers.
-//! - `runtime` and `semantics`: which objects (`strict`, `liberal`) and
+//! - `runtime` and `semantics`: which objects (`strict`, `liberal`, and
+//!   `on-the-fly`, the strict object built as the search reaches its
+//!   states, for bundled protocols only; default: `strict liberal`) and
 //!   which semantics (`stutter`: finite runs are extended by stutter steps,
-//!   prust's default; `omega`: only infinite runs count, as in Prut4j)
-//!   every entry is checked on. Each combination is its own test.
+//!   prust's default; `omega`: only infinite runs count, as in Prut4j;
+//!   default: both) every entry is checked on. Each combination is its own
+//!   test. Names are read as `prust check --runtime`/`--semantics` and
+//!   `PRUST_SEMANTICS` read them ([`Runtime`]'s and [`Semantics`]'s
+//!   `FromStr`: case-insensitive, with their aliases); test names and
+//!   qualifiers use the canonical names.
 //! - `max-states N`: a limit on the search; reaching it is a failure
 //!   (*inconclusive* is never a pass).
 //! - `let NAME = FORMULA`: an abbreviation, usable as a bare word in later
@@ -93,7 +101,10 @@
 pub mod format;
 mod run;
 
-pub use format::{parse, Expected, Pos, Runtime, SemanticsName, Suite, SuiteError};
+pub use format::{parse, Expected, Pos, Suite, SuiteError};
+// The one runtime and semantics types of the crate, where suite users look.
+pub use crate::Runtime;
+pub use engine::Semantics;
 pub use run::{check_entry, trials, Outcome};
 
 /// Runs every `.owl` suite under `dir` as a libtest-mimic test binary:

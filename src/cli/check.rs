@@ -33,10 +33,13 @@ use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use engine::{Checker, Ending, Limit, Protocol, Report, Semantics, Stats, Verdict};
+use prust::load::WithObject;
+use prust::Runtime;
 
 use super::json::{self, Object};
-use super::object::{with_object, BuildLimit, BuildLimits, Unbuilt, WithObject};
+use super::object::{with_object, BuildLimit, BuildLimits, Unbuilt};
 use super::out::{self, Out};
+use super::values;
 use super::{CmdResult, Exit, Failure};
 
 /// The long help of `prust check` (what `-h` leaves out).
@@ -73,13 +76,13 @@ pub struct CheckArgs {
     /// The protocol object: strict (compiled), liberal, or strict built on
     /// the fly as the search reaches states (bundled protocols only; for
     /// state spaces too large to compile)
-    #[arg(long, value_enum, default_value_t = Runtime::Strict)]
+    #[arg(long, value_parser = values::runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
     /// What finite runs mean: stutter (a run that stops repeats its end
     /// forever, so "END" and "DEADLOCK" hold there) or omega (only infinite
     /// runs count, as in Prut4j) [default: PRUST_SEMANTICS, else stutter]
-    #[arg(long, value_enum)]
-    pub semantics: Option<SemanticsArg>,
+    #[arg(long, value_parser = values::semantics())]
+    pub semantics: Option<Semantics>,
     /// Stop a formula's search after N product states: inconclusive
     /// (exit 2), never "holds" [default: PRUST_MAX_STATES, else 10000000]
     // Negative numbers are taken as values, so that `--max-states -5` is
@@ -116,46 +119,6 @@ pub struct CheckArgs {
     /// stdout: no demo header, no summary line)
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
-}
-
-/// The protocol objects `prust check` can build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Runtime {
-    /// The strict object, compiled to its global LTS first
-    Strict,
-    /// The liberal object
-    Liberal,
-    /// The strict object, built state by state as the search reaches it
-    OnTheFly,
-}
-
-impl Runtime {
-    /// The name as given on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Runtime::Strict => "strict",
-            Runtime::Liberal => "liberal",
-            Runtime::OnTheFly => "on-the-fly",
-        }
-    }
-}
-
-/// `--semantics`: the meaning of finite runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SemanticsArg {
-    /// A run that stops is extended by stutter steps forever (SPIN)
-    Stutter,
-    /// Only infinite runs count (Prut4j)
-    Omega,
-}
-
-impl From<SemanticsArg> for Semantics {
-    fn from(s: SemanticsArg) -> Semantics {
-        match s {
-            SemanticsArg::Stutter => Semantics::Stutter,
-            SemanticsArg::Omega => Semantics::InfiniteRunsOnly,
-        }
-    }
 }
 
 /// `--format` of `prust check`.
@@ -269,7 +232,7 @@ fn exit_of(outcome: &Outcome) -> Exit {
 pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     let mut checker = checker_from_env()?;
     if let Some(s) = args.semantics {
-        checker = checker.semantics(s.into());
+        checker = checker.semantics(s);
     }
     if let Some(n) = args.max_states {
         checker = checker.max_states(n);
@@ -512,13 +475,8 @@ fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) ->
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     };
-    o.str("verdict", verdict).str(
-        "semantics",
-        match report.semantics {
-            Semantics::Stutter => "stutter",
-            Semantics::InfiniteRunsOnly => "omega",
-        },
-    );
+    o.str("verdict", verdict)
+        .str("semantics", report.semantics.name());
     o.raw("stats", &stats(&report.stats));
     match &report.verdict {
         Verdict::Holds => {}

@@ -12,6 +12,7 @@ pub mod out;
 pub mod protocols;
 pub mod replay;
 pub mod translate;
+pub mod values;
 
 use std::fmt;
 use std::process::ExitCode;

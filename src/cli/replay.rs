@@ -7,9 +7,12 @@ use std::path::PathBuf;
 
 use engine::{Protocol, Trail};
 
-use super::check::Runtime;
-use super::object::{with_object, BuildLimits, WithObject};
+use prust::load::WithObject;
+use prust::Runtime;
+
+use super::object::{with_object, BuildLimits};
 use super::out::Out;
+use super::values;
 use super::{CmdResult, Exit, Failure};
 
 /// The long help of `prust replay`.
@@ -31,7 +34,7 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE")]
     pub trail: PathBuf,
     /// The protocol object to replay on (as for `prust check`)
-    #[arg(long, value_enum, default_value_t = Runtime::Strict)]
+    #[arg(long, value_parser = values::runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
     /// Also draw the trail as a message sequence chart (Graphviz DOT)
     #[arg(long, value_name = "FILE")]

@@ -1,5 +1,6 @@
 //! Turning suite files into libtest-mimic trials and running the checks.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -8,7 +9,9 @@ use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics, Ver
 use libtest_mimic::{Failed, Trial};
 use protocols::{Liberal, Lts, Projection, Strict};
 
-use super::format::{self, Expected, Plan, Runtime, SemanticsName, Suite};
+use super::format::{self, Expected, Plan, Suite};
+use crate::load::{self, BuildLimits, LoadError};
+use crate::Runtime;
 
 /// What a check came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,10 +38,11 @@ pub(crate) struct Loaded {
     base: PathBuf,
     lts: OnceLock<Result<Arc<Lts>, String>>,
     liberal: OnceLock<Result<Arc<Projection>, String>>,
-    /// One check session per runtime × semantics: the entries of a file
+    /// One check session per runtime and semantics: the entries of a file
     /// share the explored protocol states and their successors, so each
-    /// object is probed once, not once per formula.
-    sessions: [Mutex<Option<AnySession>>; 4],
+    /// object is probed once, not once per formula. One lock each, so that
+    /// trials of different objects run in parallel.
+    sessions: BTreeMap<(Runtime, Semantics), Mutex<Option<AnySession>>>,
 }
 
 enum AnySession {
@@ -56,15 +60,19 @@ impl AnySession {
 }
 
 impl Loaded {
-    /// `spec` is a bundled protocol (`token-star:4`) or, if it ends in
-    /// `.aut`, an Aldebaran file relative to `base`.
+    /// `spec` is a bundled protocol (`token-star:4`) or an Aldebaran file
+    /// relative to `base` (the rule of [`load::is_file`]).
     pub(crate) fn new(spec: &str, base: &Path) -> Self {
+        let sessions = Runtime::ALL
+            .into_iter()
+            .flat_map(|r| Semantics::ALL.map(|s| ((r, s), Mutex::new(None))))
+            .collect();
         Loaded {
             spec: spec.to_string(),
             base: base.to_path_buf(),
             lts: OnceLock::new(),
             liberal: OnceLock::new(),
-            sessions: Default::default(),
+            sessions,
         }
     }
 
@@ -84,33 +92,48 @@ impl Loaded {
             .clone()
     }
 
+    /// The LTS, through the loader `prust check` uses, within the default
+    /// limits (a suite's `max-states` bounds the search, not the build).
     fn build(&self) -> Result<Lts, String> {
-        if self.spec.ends_with(".aut") {
-            let path = self.base.join(&self.spec);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Lts::from_aut(&text).map_err(|e| format!("{}: {e}", path.display()))
-        } else {
-            protocols::bundled::by_name(&self.spec).map_err(|e| {
-                format!(
-                    "protocol `{}`: {e}\n  hint: bundled protocols: {}",
-                    self.spec,
-                    protocols::bundled::names().join(", ")
-                )
-            })
+        load::lts(&self.spec, &self.base, &BuildLimits::default()).map_err(|e| self.describe(e))
+    }
+
+    /// A load error as a suite reports it: a file's errors name the file;
+    /// the others name the protocol, and an unknown one lists the bundled
+    /// protocols.
+    fn describe(&self, e: LoadError) -> String {
+        match e {
+            LoadError::Read { .. } | LoadError::Aut { .. } => e.to_string(),
+            LoadError::Bundled(e) => format!(
+                "protocol `{}`: {e}\n  hint: bundled protocols: {}",
+                self.spec,
+                protocols::bundled::names().join(", ")
+            ),
+            e => format!("protocol `{}`: {e}", self.spec),
         }
     }
 
     fn new_session(&self, runtime: Runtime, checker: &Checker) -> Result<AnySession, Outcome> {
-        let lts = self.lts().map_err(Outcome::Failure)?;
         let session = match runtime {
+            Runtime::OnTheFly => {
+                // Built from the specification, not the LTS: nothing to
+                // share between sessions but the spec's text.
+                let spec = load::spec(&self.spec, &self.base, runtime)
+                    .map_err(|e| Outcome::Failure(self.describe(e)))?;
+                let proto = Strict::on_the_fly(&spec)
+                    .map_err(|e| Outcome::Failure(format!("protocol `{}`: {e}", self.spec)))?;
+                let dummies = engine::declared_dummies(&proto);
+                checker.session(proto, dummies).map(AnySession::Strict)
+            }
             Runtime::Strict => {
+                let lts = self.lts().map_err(Outcome::Failure)?;
                 let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
                 // The object's own dummies, as the CLI and `dummies![]` use.
                 let dummies = engine::declared_dummies(&proto);
                 checker.session(proto, dummies).map(AnySession::Strict)
             }
             Runtime::Liberal => {
+                let lts = self.lts().map_err(Outcome::Failure)?;
                 let projection = self
                     .liberal
                     .get_or_init(|| {
@@ -131,12 +154,11 @@ impl Loaded {
     fn check(
         &self,
         runtime: Runtime,
-        semantics: SemanticsName,
+        semantics: Semantics,
         checker: &Checker,
         formula: &str,
     ) -> Result<Report, Outcome> {
-        // Discriminants are 0 and 1 (see their definitions).
-        let slot = &self.sessions[runtime as usize * 2 + semantics as usize];
+        let slot = &self.sessions[&(runtime, semantics)];
         // A check that panicked (an engine bug) poisons the lock and may
         // have left the session half-updated: start a fresh one.
         let mut guard = slot.lock().unwrap_or_else(|poisoned| {
@@ -163,7 +185,7 @@ impl Loaded {
 fn check_loaded(
     protocol: &Loaded,
     runtime: Runtime,
-    semantics: SemanticsName,
+    semantics: Semantics,
     formula: &str,
     max_states: Option<u64>,
 ) -> Outcome {
@@ -172,10 +194,7 @@ fn check_loaded(
         Ok(c) => c,
         Err(e) => return Outcome::Failure(e.to_string()),
     };
-    let mut checker = checker.progress(false).semantics(match semantics {
-        SemanticsName::Stutter => Semantics::Stutter,
-        SemanticsName::Omega => Semantics::InfiniteRunsOnly,
-    });
+    let mut checker = checker.progress(false).semantics(semantics);
     if let Some(n) = max_states {
         checker = checker.max_states(n);
     }
@@ -197,15 +216,15 @@ fn check_loaded(
 /// semantics, as a suite entry would.
 ///
 /// ```
-/// use prust::suite::{check_entry, Outcome, Runtime, SemanticsName};
-/// let outcome = check_entry("chess", Runtime::Strict, SemanticsName::Stutter,
+/// use prust::suite::{check_entry, Outcome, Runtime, Semantics};
+/// let outcome = check_entry("chess", Runtime::Strict, Semantics::Stutter,
 ///                           r#"G !"DEADLOCK""#, None);
 /// assert!(matches!(outcome, Outcome::Holds(_)));
 /// ```
 pub fn check_entry(
     spec: &str,
     runtime: Runtime,
-    semantics: SemanticsName,
+    semantics: Semantics,
     formula: &str,
     max_states: Option<u64>,
 ) -> Outcome {
@@ -536,7 +555,7 @@ test black_first violated
         match check_entry(
             "chss",
             Runtime::Strict,
-            SemanticsName::Stutter,
+            Semantics::Stutter,
             "\"True\"",
             None,
         ) {
@@ -566,21 +585,18 @@ test not_an_error error
     fn check_entry_reports_each_outcome() {
         let c = |f: &str, s| check_entry("chess", Runtime::Liberal, s, f, None);
         assert!(matches!(
-            c("G !\"DEADLOCK\"", SemanticsName::Stutter),
+            c("G !\"DEADLOCK\"", Semantics::Stutter),
             Outcome::Holds(_)
         ));
-        match c("G !\"black SEND *\"", SemanticsName::Omega) {
+        match c("G !\"black SEND *\"", Semantics::InfiniteRunsOnly) {
             Outcome::Violated(report) => assert!(report.contains("black SEND <Move>"), "{report}"),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            c("G (", SemanticsName::Stutter),
-            Outcome::Refused(_)
-        ));
+        assert!(matches!(c("G (", Semantics::Stutter), Outcome::Refused(_)));
         let limited = check_entry(
             "token-full-mesh:4",
             Runtime::Strict,
-            SemanticsName::Stutter,
+            Semantics::Stutter,
             "G !\"DEADLOCK\"",
             Some(2),
         );

@@ -19,7 +19,7 @@ fn minimal_file_defaults_to_both_runtimes_and_semantics() {
     assert_eq!(s.runtimes, vec![Runtime::Strict, Runtime::Liberal]);
     assert_eq!(
         s.semantics,
-        vec![SemanticsName::Stutter, SemanticsName::Omega]
+        vec![Semantics::Stutter, Semantics::InfiniteRunsOnly]
     );
     let e = &s.entries[0];
     assert_eq!(e.name, "t");
@@ -37,7 +37,7 @@ fn prut4j_formula_pasted_unchanged_spans_lines_and_keeps_comments_out() {
     );
     let s = parse(&text).unwrap();
     assert_eq!(s.runtimes, vec![Runtime::Strict]);
-    assert_eq!(s.semantics, vec![SemanticsName::Omega]);
+    assert_eq!(s.semantics, vec![Semantics::InfiniteRunsOnly]);
     let lines: Vec<&str> = prut4j.lines().map(str::trim).collect();
     assert_eq!(s.entries[0].formula, lines.join("\n"));
     assert_eq!(s.entries[0].formula_pos, Pos { line: 7, col: 1 });
@@ -117,17 +117,25 @@ fn qualified_verdicts_resolve_by_specificity() {
     let text = "protocol p\ntest t holds violated@stutter holds@liberal+stutter\n \"True\"\n";
     let s = parse(text).unwrap();
     let plans = s.plan().unwrap();
-    let got: Vec<(Runtime, SemanticsName, Expected)> = plans
+    let got: Vec<(Runtime, Semantics, Expected)> = plans
         .iter()
         .map(|p| (p.runtime, p.semantics, p.expected.clone()))
         .collect();
     assert_eq!(
         got,
         vec![
-            (Runtime::Strict, SemanticsName::Stutter, Expected::Violated),
-            (Runtime::Strict, SemanticsName::Omega, Expected::Holds),
-            (Runtime::Liberal, SemanticsName::Stutter, Expected::Holds),
-            (Runtime::Liberal, SemanticsName::Omega, Expected::Holds),
+            (Runtime::Strict, Semantics::Stutter, Expected::Violated),
+            (
+                Runtime::Strict,
+                Semantics::InfiniteRunsOnly,
+                Expected::Holds
+            ),
+            (Runtime::Liberal, Semantics::Stutter, Expected::Holds),
+            (
+                Runtime::Liberal,
+                Semantics::InfiniteRunsOnly,
+                Expected::Holds
+            ),
         ]
     );
 }

@@ -1,0 +1,110 @@
+//! Option values that the library parses: `--runtime` ([`prust::Runtime`])
+//! and `--semantics` ([`engine::Semantics`]). The command line accepts
+//! exactly what their `FromStr` accepts (the rule the `.owl` suites and
+//! `PRUST_SEMANTICS` follow too), while `--help` lists the canonical names
+//! with their descriptions and a typo gets clap's own error with its "a
+//! similar value exists" tip.
+
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use engine::Semantics;
+use prust::Runtime;
+
+/// A clap value parser built on `T`'s [`FromStr`], which lists `values`
+/// (the canonical names) as the possible ones.
+#[derive(Clone)]
+pub struct Named<T> {
+    values: Vec<PossibleValue>,
+    parsed: PhantomData<fn() -> T>,
+}
+
+impl<T> Named<T> {
+    /// A parser listing these (name, description) pairs; the descriptions
+    /// are sentences in `--help`, so they start with a capital.
+    fn new(values: impl IntoIterator<Item = (&'static str, &'static str)>) -> Self {
+        Named {
+            values: values
+                .into_iter()
+                .map(|(name, help)| PossibleValue::new(name).help(capitalised(help)))
+                .collect(),
+            parsed: PhantomData,
+        }
+    }
+}
+
+/// `--runtime`: strict, liberal, on-the-fly.
+pub fn runtime() -> Named<Runtime> {
+    Named::new(Runtime::ALL.map(|r| (r.name(), r.describe())))
+}
+
+/// `--semantics`: stutter, omega.
+pub fn semantics() -> Named<Semantics> {
+    Named::new(Semantics::ALL.map(|s| (s.name(), s.describe())))
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+impl<T> TypedValueParser for Named<T>
+where
+    T: FromStr + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        if let Some(parsed) = value.to_str().and_then(|s| s.parse().ok()) {
+            return Ok(parsed);
+        }
+        // Not a name the library reads: clap's error for a value outside
+        // the possible ones (with the closest one as a tip).
+        PossibleValuesParser::new(self.values.clone()).parse_ref(cmd, arg, value)?;
+        // A listed name that FromStr refuses would be a bug of the lists
+        // (a test pins them); still an error, never a panic.
+        Err(clap::Error::raw(
+            clap::error::ErrorKind::InvalidValue,
+            format!(
+                "`{}` is listed but not understood\n",
+                value.to_string_lossy()
+            ),
+        )
+        .with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().cloned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_is_one_the_library_parses() {
+        for r in Runtime::ALL {
+            let listed: Vec<_> = runtime().possible_values().unwrap().collect();
+            assert!(listed.iter().any(|v| v.get_name() == r.name()));
+            assert_eq!(r.name().parse::<Runtime>(), Ok(r));
+        }
+        let listed: Vec<String> = semantics()
+            .possible_values()
+            .unwrap()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(listed, ["stutter", "omega"]);
+        assert_eq!(capitalised("only infinite runs"), "Only infinite runs");
+    }
+}

@@ -1,0 +1,346 @@
+//! Turning a protocol argument (`token-star:4`, `chess`, `models/x.aut`)
+//! into a protocol object: the one loader of the `prust` command line and
+//! the `.owl` suites, so that both read the same arguments the same way.
+//!
+//! **One rule for files** ([`is_file`]): an argument that ends in `.aut` or
+//! contains a `/` is a path to an Aldebaran `.aut` file (relative to a base
+//! folder: the current one on the command line, the suite file's folder in
+//! a suite); anything else is a bundled protocol, with an optional
+//! parameter after `:` (`prust list` shows them).
+//!
+//! Every table built on the way (the compiled LTS, its determinisation, the
+//! liberal projection) is bounded by [`BuildLimits`]; a build that a limit
+//! stops is a [`LoadError::Limit`], which a check reports as inconclusive,
+//! never as "holds".
+//!
+//! ```
+//! use std::path::Path;
+//! use prust::load::{self, BuildLimits, LoadError};
+//!
+//! assert!(load::is_file("models/x.aut") && !load::is_file("token-star:4"));
+//! let lts = load::lts("token-star:3", Path::new(""), &BuildLimits::default()).unwrap();
+//! assert!(lts.num_states() > 1);
+//! let tiny = BuildLimits { max_states: Some(2), ..BuildLimits::default() };
+//! let stopped = load::lts("token-star:3", Path::new(""), &tiny).unwrap_err();
+//! assert!(matches!(stopped, LoadError::Limit(_)));
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use engine::{Limit, Protocol};
+use protocols::{Lts, Spec, Strict};
+
+use crate::Runtime;
+
+/// The one rule for what a protocol argument names: a path (it ends in
+/// `.aut` or contains a `/`) is a file, anything else a bundled protocol.
+///
+/// ```
+/// use prust::load::is_file;
+/// assert!(is_file("stuck.aut"));
+/// assert!(is_file("models/ring"));
+/// assert!(!is_file("token-star:4"));
+/// ```
+pub fn is_file(protocol: &str) -> bool {
+    protocol.ends_with(".aut") || protocol.contains('/')
+}
+
+/// The limits of building an object: the same `--max-states`, `--timeout`
+/// and `--max-memory` that bound the search, so that no phase (compiling,
+/// determinising an `.aut`, projecting) can take the machine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildLimits {
+    /// At most this many states in any table built (LTS, determinised LTS,
+    /// projection); `None`: the protocols crate's default.
+    pub max_states: Option<u64>,
+    /// The time the whole build may take; `None`: no deadline.
+    pub timeout: Option<Duration>,
+    /// At most this many bytes of tables; `None`: the protocols crate's
+    /// default.
+    pub max_memory: Option<u64>,
+}
+
+impl BuildLimits {
+    /// The protocols crate's limits, with the deadline counted from now.
+    pub fn to_protocols(&self) -> protocols::Limits {
+        let mut limits = protocols::Limits::default();
+        if let Some(n) = self.max_states {
+            limits = limits.max_states(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        if let Some(t) = self.timeout {
+            // A deadline too far to represent is no deadline.
+            if let Some(at) = Instant::now().checked_add(t) {
+                limits = limits.deadline(at);
+            }
+        }
+        if let Some(bytes) = self.max_memory {
+            limits = limits.max_memory(usize::try_from(bytes).unwrap_or(usize::MAX));
+        }
+        limits
+    }
+}
+
+/// A build of the object that a limit stopped: a check on it is
+/// inconclusive, not an error; the protocol may be fine, only too big for
+/// the limits given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildLimit {
+    /// The limit reached (its value as given: states of the table being
+    /// built, the time budget, the bytes of tables).
+    pub limit: Limit,
+    /// How many states the build had made when it stopped.
+    pub states: u64,
+    /// What stopped, and how to raise the limit.
+    pub message: String,
+}
+
+/// Why no protocol object (or LTS, or specification) was built.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The `.aut` file could not be read.
+    Read {
+        /// The file, as looked for (base folder joined).
+        path: PathBuf,
+        /// Why it could not be read.
+        error: std::io::Error,
+    },
+    /// The `.aut` file is not a valid Aldebaran file.
+    Aut {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, and where.
+        error: protocols::AutError,
+    },
+    /// No bundled protocol has this name, or its parameter is wrong.
+    Bundled(Box<protocols::Error>),
+    /// The runtime needs a specification (see [`Runtime::needs_spec`]) and
+    /// the argument is an `.aut` file, which has only an LTS.
+    NeedsSpec {
+        /// The file.
+        path: PathBuf,
+        /// The runtime that needs a specification.
+        runtime: Runtime,
+    },
+    /// The specification is ill-formed (an undefined or unguarded call, a
+    /// role talking to itself, a runaway recursion).
+    Build(Box<protocols::Error>),
+    /// A limit stopped the build: inconclusive, not an error.
+    Limit(BuildLimit),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            LoadError::Aut { path, error } => write!(f, "{}: {error}", path.display()),
+            LoadError::Bundled(e) | LoadError::Build(e) => write!(f, "{e}"),
+            LoadError::NeedsSpec { path, runtime } => write!(
+                f,
+                "{} is an LTS file; the {runtime} runtime builds a bundled protocol's specification",
+                path.display()
+            ),
+            LoadError::Limit(l) => f.write_str(&l.message),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Loads `protocol` as an LTS (not determinised): an `.aut` file under
+/// `base` (see [`is_file`]), or a bundled protocol compiled within
+/// `limits`.
+pub fn lts(protocol: &str, base: &Path, limits: &BuildLimits) -> Result<Lts, LoadError> {
+    lts_within(protocol, base, &limits.to_protocols(), limits)
+}
+
+/// [`lts`] with the protocols crate's limits already made (their deadline
+/// counts from when they were made, so one build shares one deadline).
+fn lts_within(
+    protocol: &str,
+    base: &Path,
+    bounds: &protocols::Limits,
+    limits: &BuildLimits,
+) -> Result<Lts, LoadError> {
+    if is_file(protocol) {
+        let path = base.join(protocol);
+        let text = std::fs::read_to_string(&path).map_err(|error| LoadError::Read {
+            path: path.clone(),
+            error,
+        })?;
+        return Lts::from_aut(&text).map_err(|error| LoadError::Aut { path, error });
+    }
+    let spec =
+        protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))?;
+    spec.compile_with(bounds)
+        .map_err(|e| build_error(e, limits))
+}
+
+/// The specification of a bundled protocol, for the runtimes that need one
+/// (`runtime`: which one, for the error when `protocol` is a file).
+pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadError> {
+    if is_file(protocol) {
+        return Err(LoadError::NeedsSpec {
+            path: base.join(protocol),
+            runtime,
+        });
+    }
+    protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))
+}
+
+/// What to do with a protocol object once [`with_object`] has built it
+/// (generic over its type, which depends on the runtime).
+pub trait WithObject {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the built object.
+    fn run<P: Protocol + fmt::Debug>(self, object: P) -> Self::Output;
+}
+
+/// Builds the `runtime` object of `protocol` (an `.aut` file under `base`,
+/// or a bundled protocol) within `limits`, and runs `visit` on it.
+///
+/// ```
+/// use std::path::Path;
+/// use prust::load::{with_object, BuildLimits, WithObject};
+/// use prust::{Protocol, Runtime};
+///
+/// struct Roles;
+/// impl WithObject for Roles {
+///     type Output = Vec<String>;
+///     fn run<P: Protocol + std::fmt::Debug>(self, object: P) -> Vec<String> {
+///         object.roles()
+///     }
+/// }
+/// for runtime in Runtime::ALL {
+///     let roles = with_object("chess", Path::new(""), runtime, &BuildLimits::default(), Roles);
+///     assert_eq!(roles.unwrap(), ["white", "black"]);
+/// }
+/// ```
+pub fn with_object<W: WithObject>(
+    protocol: &str,
+    base: &Path,
+    runtime: Runtime,
+    limits: &BuildLimits,
+    visit: W,
+) -> Result<W::Output, LoadError> {
+    let bounds = limits.to_protocols();
+    let unbuilt = |e| build_error(e, limits);
+    match runtime {
+        Runtime::OnTheFly => {
+            let spec = spec(protocol, base, runtime)?;
+            Strict::on_the_fly(&spec)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
+        }
+        Runtime::Liberal => {
+            let lts = lts_within(protocol, base, &bounds, limits)?;
+            protocols::Liberal::try_new_with(lts, &bounds)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
+        }
+        Runtime::Strict => {
+            let lts = lts_within(protocol, base, &bounds, limits)?;
+            Strict::try_new_with(lts, &bounds)
+                .map(|o| visit.run(o))
+                .map_err(unbuilt)
+        }
+    }
+}
+
+/// A build error: [`LoadError::Limit`] when a limit stopped it,
+/// [`LoadError::Build`] otherwise. A runaway recursion in a specification
+/// is an error of the specification, whatever bound caught it.
+pub fn build_error(e: protocols::Error, limits: &BuildLimits) -> LoadError {
+    let message = e.to_string();
+    let (limit, states) = match e {
+        protocols::Error::StateBound { limit, what } if what != "unfolded specification" => {
+            (Limit::States(limit as u64), limit as u64)
+        }
+        protocols::Error::Timeout { states, .. } => (
+            Limit::Time(limits.timeout.unwrap_or_default()),
+            states as u64,
+        ),
+        protocols::Error::MemoryBound { limit, states, .. } => {
+            (Limit::Memory(limit as u64), states as u64)
+        }
+        e => return LoadError::Build(Box::new(e)),
+    };
+    LoadError::Limit(BuildLimit {
+        limit,
+        states,
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system's temporary directory.
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("prust-load-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn files_are_read_under_the_base_folder_and_names_are_bundled() {
+        let dir = folder("base");
+        let aut = "des (0, 1, 2)\n(0,\"!(Msg,a,b)\",1)\n";
+        std::fs::write(dir.join("sub/one.aut"), aut).unwrap();
+        std::fs::write(dir.join("sub/noext"), aut).unwrap();
+        let limits = BuildLimits::default();
+        for file in ["sub/one.aut", "sub/noext"] {
+            assert_eq!(lts(file, &dir, &limits).unwrap().num_states(), 2, "{file}");
+        }
+        // The same argument without the base is looked for elsewhere.
+        match lts("sub/one.aut", Path::new("nowhere"), &limits) {
+            Err(LoadError::Read { path, .. }) => assert_eq!(path, Path::new("nowhere/sub/one.aut")),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            lts("chss", &dir, &limits),
+            Err(LoadError::Bundled(_))
+        ));
+        assert!(matches!(
+            lts("chess:2", &dir, &limits),
+            Err(LoadError::Bundled(_))
+        ));
+        std::fs::write(dir.join("bad.aut"), "des (0, 1\n").unwrap();
+        let e = lts("bad.aut", &dir, &limits).unwrap_err();
+        assert!(matches!(e, LoadError::Aut { .. }));
+        assert!(e
+            .to_string()
+            .starts_with(&dir.join("bad.aut").display().to_string()));
+    }
+
+    #[test]
+    fn a_runtime_that_needs_a_spec_refuses_a_file() {
+        let e = spec("x.aut", Path::new(""), Runtime::OnTheFly).unwrap_err();
+        assert!(matches!(e, LoadError::NeedsSpec { .. }));
+        assert!(e.to_string().contains("on-the-fly"), "{e}");
+        assert!(spec("chess", Path::new(""), Runtime::OnTheFly).is_ok());
+    }
+
+    #[test]
+    fn a_state_limit_stops_every_runtime_without_a_verdict() {
+        struct Built;
+        impl WithObject for Built {
+            type Output = ();
+            fn run<P: Protocol + fmt::Debug>(self, _: P) {}
+        }
+        let tiny = BuildLimits {
+            max_states: Some(3),
+            ..BuildLimits::default()
+        };
+        for runtime in [Runtime::Strict, Runtime::Liberal] {
+            match with_object("token-star:4", Path::new(""), runtime, &tiny, Built) {
+                Err(LoadError::Limit(l)) => assert_eq!(l.limit, Limit::States(3), "{runtime}"),
+                other => panic!("{runtime}: {other:?}"),
+            }
+        }
+    }
+}

@@ -107,4 +107,54 @@ mod tests {
         assert_eq!(listed, ["stutter", "omega"]);
         assert_eq!(capitalised("only infinite runs"), "Only infinite runs");
     }
+
+    /// `--runtime NAME` and `--semantics NAME` on the command line, and the
+    /// `runtime NAME` and `semantics NAME` lines of a suite, accept the same
+    /// names, and read each as the same value.
+    #[test]
+    fn the_command_line_and_the_suites_read_the_same_names() {
+        use crate::cli::{Cli, Command};
+        use clap::Parser;
+
+        let check = |option: &str, name: &str| {
+            let cli = Cli::try_parse_from(["prust", "check", "chess", "G true", option, name]);
+            match cli.map(|c| c.command) {
+                Ok(Some(Command::Check(a))) => Some((a.runtime, a.semantics)),
+                Ok(other) => panic!("{other:?}"),
+                Err(_) => None,
+            }
+        };
+        let suite = |line: &str| {
+            let text = format!("protocol chess\n{line}\ntest t holds\n \"True\"\n");
+            prust::suite::parse(&text).ok()
+        };
+        let mut names: Vec<String> = Runtime::ALL.iter().map(|r| r.to_string()).collect();
+        names.extend(Semantics::ALL.iter().map(|s| s.to_string()));
+        names.extend(names.clone().iter().map(|n| n.to_uppercase()));
+        names.extend(
+            [
+                "on_the_fly",
+                "spin",
+                "prut4j",
+                "infinite",
+                "lax",
+                "stuter",
+                "omega2",
+                "strict,",
+            ]
+            .map(String::from),
+        );
+        for name in &names {
+            let cli = check("--runtime", name).map(|(r, _)| vec![r]);
+            let file = suite(&format!("runtime {name}")).map(|s| s.runtimes);
+            assert_eq!(cli, file, "runtime {name}");
+            let cli = check("--semantics", name).map(|(_, s)| vec![s.unwrap()]);
+            let file = suite(&format!("semantics {name}")).map(|s| s.semantics);
+            assert_eq!(cli, file, "semantics {name}");
+        }
+        // Each value is read by at least one of the names.
+        for r in Runtime::ALL {
+            assert_eq!(check("--runtime", r.name()).map(|(r, _)| r), Some(r));
+        }
+    }
 }

@@ -603,6 +603,20 @@ test not_an_error error
         assert!(matches!(limited, Outcome::Inconclusive(_)), "{limited:?}");
     }
 
+    /// Every runtime × semantics has its own session: a file that expects
+    /// different verdicts per semantics passes on every runtime only if no
+    /// two combinations share one.
+    #[test]
+    fn each_runtime_and_semantics_checks_in_its_own_session() {
+        let text = "protocol two-buyer\nruntime on-the-fly liberal strict\n\
+                    test vacuous violated@stutter holds@omega\n G F \"buyer1 SEND *\"\n\
+                    test terminates holds\n F \"END\"\n";
+        let dir = folder("sessions", &[("two-buyer.owl", text)]);
+        let trials = trials(&dir);
+        assert_eq!(names(&trials)[0], "two-buyer::vacuous::on-the-fly::stutter");
+        assert_eq!(run(trials), (12, 0));
+    }
+
     #[test]
     fn aut_files_are_found_next_to_the_suite() {
         let dir = folder(

@@ -1,0 +1,137 @@
+//! The command line and the `.owl` suites read a protocol argument by one
+//! rule (`prust::load`): the same arguments name the same protocols, and
+//! the same arguments are refused, whichever of the two is given them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use libtest_mimic::Arguments;
+
+/// A fresh folder with an LTS that never deadlocks, as `loop.aut`,
+/// `models/loop.aut` and `models/loop` (a path without the extension).
+fn models(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prust-cli-load-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    let ping_pong = "des (0, 2, 2)\n(0,\"!(Ping,a,b)\",1)\n(1,\"?(Ping,a,b)\",0)\n";
+    for file in ["loop.aut", "models/loop.aut", "models/loop"] {
+        std::fs::write(dir.join(file), ping_pong).unwrap();
+    }
+    dir
+}
+
+/// `prust ARGS` run in `dir`.
+fn prust_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prust"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("PRUST_MAX_STATES")
+        .env_remove("PRUST_SEMANTICS")
+        .output()
+        .expect("the prust binary runs")
+}
+
+/// Runs the suites under `dir` whose names start with `prefix`:
+/// (passed, failed).
+fn run_suites(dir: &Path, prefix: &str) -> (u64, u64) {
+    let log = dir.join(format!("{prefix}.log"));
+    let args = Arguments {
+        quiet: true,
+        test_threads: Some(1),
+        filter: Some(format!("{prefix}::")),
+        logfile: Some(log.to_string_lossy().into_owned()),
+        ..Arguments::default()
+    };
+    let c = libtest_mimic::run(&args, prust::suite::trials(dir));
+    (c.num_passed, c.num_failed)
+}
+
+const NO_DEADLOCK: &str = r#"G !"DEADLOCK""#;
+
+#[test]
+fn the_command_line_and_a_suite_accept_the_same_protocol_arguments() {
+    let dir = models("forms");
+    // (argument, whether it names a protocol that exists)
+    let forms = [
+        ("chess", true),
+        ("token-star:3", true),
+        ("loop.aut", true),
+        ("models/loop.aut", true),
+        ("models/loop", true),
+        ("chss", false),
+        ("token-star:x", false),
+        ("models/missing.aut", false),
+        ("models", false),
+    ];
+    for (k, (form, exists)) in forms.iter().enumerate() {
+        let suite = format!(
+            "protocol {form}\nruntime strict\nsemantics stutter\ntest t holds\n {NO_DEADLOCK}\n"
+        );
+        std::fs::write(dir.join(format!("f{k}.owl")), suite).unwrap();
+        let o = prust_in(&dir, &["check", form, NO_DEADLOCK]);
+        let cli_holds = o.status.code() == Some(0);
+        let (passed, failed) = run_suites(&dir, &format!("f{k}"));
+        assert_eq!(passed + failed, 1, "{form}: one trial");
+        let suite_holds = passed == 1;
+        assert_eq!(
+            cli_holds,
+            suite_holds,
+            "{form}: the command line and the suite disagree\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(cli_holds, *exists, "{form}");
+        if !exists {
+            assert_eq!(o.status.code(), Some(3), "{form}: an error, not a verdict");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn on_the_fly_refuses_every_file_form_in_both() {
+    let dir = models("on-the-fly");
+    for form in ["loop.aut", "models/loop.aut", "models/loop"] {
+        let o = prust_in(
+            &dir,
+            &["check", form, NO_DEADLOCK, "--runtime", "on-the-fly"],
+        );
+        assert_eq!(o.status.code(), Some(3), "{form}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("is an LTS file"), "{form}: {err}");
+        assert!(err.contains("hint: use --runtime strict"), "{form}: {err}");
+
+        let text = format!("protocol {form}\nruntime strict on-the-fly\ntest t holds\n \"True\"\n");
+        let errors = prust::suite::parse(&text).expect_err(form);
+        assert_eq!(errors.len(), 1, "{form}: {errors:?}");
+        let e = &errors[0];
+        assert_eq!((e.pos.line, e.pos.col), (2, 16), "{form}: at `on-the-fly`");
+        assert!(e.message.contains("is an LTS file"), "{}", e.message);
+        assert!(e
+            .hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("runtime strict liberal"));
+    }
+    // A bundled protocol built on the fly gives the compiled object's
+    // verdicts, on the command line and in a suite.
+    let o = prust_in(
+        &dir,
+        &["check", "chess", NO_DEADLOCK, "--runtime", "on-the-fly"],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let suite = format!(
+        "protocol chess\nruntime on-the-fly strict\ntest t holds\n {NO_DEADLOCK}\n\
+         test ends violated\n F \"END\"\n"
+    );
+    std::fs::write(dir.join("otf.owl"), suite).unwrap();
+    let names: Vec<String> = prust::suite::trials(&dir)
+        .iter()
+        .map(|t| t.name().to_string())
+        .collect();
+    assert!(
+        names.contains(&"otf::t::on-the-fly::omega".to_string()),
+        "{names:?}"
+    );
+    assert_eq!(run_suites(&dir, "otf"), (8, 0));
+    std::fs::remove_dir_all(&dir).ok();
+}

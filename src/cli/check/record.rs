@@ -1,0 +1,130 @@
+//! The records of `prust check --format json`: stdout holds one per
+//! formula, in order, each on one line (an error that stops the whole command, such as an
+//! unknown protocol, comes before any check: no records, exit 3):
+//!
+//! ```text
+//! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
+//!  "verdict":"holds"|"violated"|"inconclusive"|"error",
+//!  "semantics":"stutter"|"omega",                            (not for errors)
+//!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
+//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
+//!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
+//!  "phase":"build" and a "message" when a limit stopped the build of the object)
+//!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
+//!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
+//!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
+//!              "blocked":[…roles…]}},                  (violated; blocked: deadlock only)
+//!  "message":…}                                        (error)
+//! ```
+//!
+//! The ending is `none` for a lasso (the steps with `in_cycle` repeat
+//! forever) and `any_continuation` for a bad prefix (every continuation
+//! violates the property). A time limit's value is in seconds.
+
+use engine::{Ending, Limit, Stats, Verdict};
+use prust::Runtime;
+
+use super::Outcome;
+use crate::cli::json::{self, Object};
+
+/// The `limit` object of a JSON record: its kind and value.
+fn limit_record(limit: &Limit) -> String {
+    let mut l = Object::new();
+    match limit {
+        Limit::States(n) => l.str("kind", "states").u64("value", *n),
+        Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
+        Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
+        Limit::Memory(n) => l.str("kind", "memory").u64("value", *n),
+    };
+    l.finish()
+}
+
+/// One JSON Lines record of `prust check --format json` (the schema is in
+/// the module docs).
+pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &Outcome) -> String {
+    let mut o = Object::new();
+    o.str("formula", formula)
+        .str("protocol", protocol)
+        .str("runtime", runtime.name());
+    let report = match outcome {
+        Outcome::Checked(r) => r,
+        Outcome::Error(message) => {
+            return o
+                .str("verdict", "error")
+                .str("message", message.trim_end())
+                .finish()
+        }
+        Outcome::Unbuilt(b) => {
+            return o
+                .str("verdict", "inconclusive")
+                .str("phase", "build")
+                .raw("limit", &limit_record(&b.limit))
+                .u64("explored", b.states)
+                .str("message", &b.message)
+                .finish()
+        }
+    };
+    let verdict = match &report.verdict {
+        Verdict::Holds => "holds",
+        Verdict::Violated(_) => "violated",
+        Verdict::Inconclusive { .. } => "inconclusive",
+    };
+    o.str("verdict", verdict)
+        .str("semantics", report.semantics.name());
+    o.raw("stats", &stats(&report.stats));
+    match &report.verdict {
+        Verdict::Holds => {}
+        Verdict::Inconclusive { limit, explored } => {
+            o.raw("limit", &limit_record(limit))
+                .u64("explored", *explored);
+        }
+        Verdict::Violated(c) => {
+            let steps = c.steps().enumerate().map(|(i, step)| {
+                let mut s = Object::new();
+                s.u64("index", i as u64 + 1)
+                    .str("role", &step.role_name)
+                    .str("action", &step.kind.to_string())
+                    .opt_str("type", step.type_name.as_deref())
+                    .str("peer", &step.peer_name)
+                    .str("text", &step.to_string())
+                    .bool("in_cycle", i >= c.prefix.len());
+                s.finish()
+            });
+            let steps = json::array(steps);
+            let mut ending = Object::new();
+            match &c.ending {
+                None => ending.str("kind", "none"),
+                Some(Ending::Terminated) => ending.str("kind", "terminated"),
+                Some(Ending::Deadlock { waiting }) => ending
+                    .str("kind", "deadlock")
+                    .strs("blocked", waiting.iter().map(String::as_str)),
+                Some(Ending::AnyContinuation) => ending.str("kind", "any_continuation"),
+            };
+            let mut cex = Object::new();
+            cex.raw("steps", &steps).raw("ending", &ending.finish());
+            o.raw("counterexample", &cex.finish());
+        }
+    }
+    o.finish()
+}
+
+/// Every field of [`Stats`]: destructured, so that a field added to the
+/// engine's statistics fails to compile here until it is in the JSON too.
+fn stats(s: &Stats) -> String {
+    let Stats {
+        product_states,
+        transitions,
+        protocol_states,
+        automaton_states,
+        max_depth,
+        time,
+    } = s;
+    let mut o = Object::new();
+    o.u64("product_states", *product_states)
+        .u64("transitions", *transitions)
+        .u64("protocol_states", *protocol_states)
+        .u64("automaton_states", *automaton_states)
+        .u64("max_depth", *max_depth)
+        .f64("time_s", time.as_secs_f64());
+    o.finish()
+}

@@ -252,7 +252,7 @@ pub fn with_object<W: WithObject>(
 /// A build error: [`LoadError::Limit`] when a limit stopped it,
 /// [`LoadError::Build`] otherwise. A runaway recursion in a specification
 /// is an error of the specification, whatever bound caught it.
-pub fn build_error(e: protocols::Error, limits: &BuildLimits) -> LoadError {
+fn build_error(e: protocols::Error, limits: &BuildLimits) -> LoadError {
     let message = e.to_string();
     let (limit, states) = match e {
         protocols::Error::StateBound { limit, what } if what != "unfolded specification" => {

@@ -34,9 +34,9 @@ pub fn parse(text: &str) -> Result<Suite, Vec<SuiteError>> {
     Parser::default().run(text)
 }
 
-#[derive(Default)]
 /// The state of parsing one file: what it has declared so far, and every
 /// error found.
+#[derive(Default)]
 struct Parser {
     errors: Vec<SuiteError>,
     protocols: Vec<ProtocolDecl>,

@@ -455,3 +455,35 @@ fn hints_list_a_bounded_number_of_names() {
     let total: usize = errs.iter().map(|e| e.to_string().len()).sum();
     assert!(total < 1_000_000, "{total} bytes of errors");
 }
+
+#[test]
+fn on_the_fly_is_a_runtime_of_suites_with_its_own_qualifier() {
+    let s = parse(
+        "protocol chess\nruntime STRICT on_the_fly\nsemantics prut4j\n\
+         test t violated holds@on-the-fly\n \"True\"\n",
+    )
+    .unwrap();
+    assert_eq!(s.runtimes, [Runtime::Strict, Runtime::OnTheFly]);
+    assert_eq!(s.semantics, [Semantics::InfiniteRunsOnly]);
+    let got: Vec<(Runtime, Expected)> = s
+        .plan()
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.runtime, p.expected))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Runtime::Strict, Expected::Violated),
+            (Runtime::OnTheFly, Expected::Holds)
+        ]
+    );
+    // Without a `runtime` line: the two compiled objects only.
+    let s = parse("protocol chess\ntest t holds\n \"True\"\n").unwrap();
+    assert_eq!(s.runtimes, DEFAULT_RUNTIMES);
+    // The on-the-fly object needs a specification: not an `.aut` file,
+    // whichever line comes first.
+    let e = one_error("runtime on-the-fly\nprotocol x.aut\ntest t holds\n \"True\"\n");
+    assert_eq!(e.pos, Pos { line: 1, col: 9 });
+    assert!(e.message.contains("`x.aut` (line 2) is an LTS file"), "{e}");
+}

@@ -99,6 +99,7 @@
 //! states are explored once, not once per formula.
 
 pub mod format;
+mod objects;
 mod run;
 
 pub use format::{parse, Expected, Pos, Suite, SuiteError};

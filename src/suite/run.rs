@@ -1,16 +1,14 @@
 //! Turning suite files into libtest-mimic trials and running the checks.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
-use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics, Verdict};
+use engine::{Checker, Semantics, Verdict};
 use libtest_mimic::{Failed, Trial};
-use protocols::{Liberal, Lts, Projection, Strict};
 
 use super::format::{self, Expected, Plan, Suite};
-use crate::load::{self, BuildLimits, LoadError};
+use super::objects::Loaded;
 use crate::Runtime;
 
 /// What a check came to.
@@ -29,155 +27,6 @@ pub enum Outcome {
     /// built, or its code panicked or broke the protocol contract while it
     /// was explored. Always a failure.
     Failure(String),
-}
-
-/// A protocol of a suite file, built at most once and shared by the file's
-/// trials.
-pub(crate) struct Loaded {
-    spec: String,
-    base: PathBuf,
-    lts: OnceLock<Result<Arc<Lts>, String>>,
-    liberal: OnceLock<Result<Arc<Projection>, String>>,
-    /// One check session per runtime and semantics: the entries of a file
-    /// share the explored protocol states and their successors, so each
-    /// object is probed once, not once per formula. One lock each, so that
-    /// trials of different objects run in parallel.
-    sessions: BTreeMap<(Runtime, Semantics), Mutex<Option<AnySession>>>,
-}
-
-enum AnySession {
-    Strict(CheckSession<Strict>),
-    Liberal(CheckSession<Liberal>),
-}
-
-impl AnySession {
-    fn check(&mut self, formula: &str) -> Result<Report, EngineError> {
-        match self {
-            AnySession::Strict(s) => s.check(formula),
-            AnySession::Liberal(s) => s.check(formula),
-        }
-    }
-}
-
-impl Loaded {
-    /// `spec` is a bundled protocol (`token-star:4`) or an Aldebaran file
-    /// relative to `base` (the rule of [`load::is_file`]).
-    pub(crate) fn new(spec: &str, base: &Path) -> Self {
-        let sessions = Runtime::ALL
-            .into_iter()
-            .flat_map(|r| Semantics::ALL.map(|s| ((r, s), Mutex::new(None))))
-            .collect();
-        Loaded {
-            spec: spec.to_string(),
-            base: base.to_path_buf(),
-            lts: OnceLock::new(),
-            liberal: OnceLock::new(),
-            sessions,
-        }
-    }
-
-    fn lts(&self) -> Result<Arc<Lts>, String> {
-        self.lts
-            .get_or_init(|| {
-                let lts = self.build()?;
-                // Determinise once here rather than in every trial.
-                if lts.is_deterministic() {
-                    Ok(Arc::new(lts))
-                } else {
-                    lts.determinise(protocols::spec::DEFAULT_MAX_STATES)
-                        .map(Arc::new)
-                        .map_err(|e| format!("protocol `{}`: {e}", self.spec))
-                }
-            })
-            .clone()
-    }
-
-    /// The LTS, through the loader `prust check` uses, within the default
-    /// limits (a suite's `max-states` bounds the search, not the build).
-    fn build(&self) -> Result<Lts, String> {
-        load::lts(&self.spec, &self.base, &BuildLimits::default()).map_err(|e| self.describe(e))
-    }
-
-    /// A load error as a suite reports it: a file's errors name the file;
-    /// the others name the protocol, and an unknown one lists the bundled
-    /// protocols.
-    fn describe(&self, e: LoadError) -> String {
-        match e {
-            LoadError::Read { .. } | LoadError::Aut { .. } => e.to_string(),
-            LoadError::Bundled(e) => format!(
-                "protocol `{}`: {e}\n  hint: bundled protocols: {}",
-                self.spec,
-                protocols::bundled::names().join(", ")
-            ),
-            e => format!("protocol `{}`: {e}", self.spec),
-        }
-    }
-
-    fn new_session(&self, runtime: Runtime, checker: &Checker) -> Result<AnySession, Outcome> {
-        let session = match runtime {
-            Runtime::OnTheFly => {
-                // Built from the specification, not the LTS: nothing to
-                // share between sessions but the spec's text.
-                let spec = load::spec(&self.spec, &self.base, runtime)
-                    .map_err(|e| Outcome::Failure(self.describe(e)))?;
-                let proto = Strict::on_the_fly(&spec)
-                    .map_err(|e| Outcome::Failure(format!("protocol `{}`: {e}", self.spec)))?;
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Strict)
-            }
-            Runtime::Strict => {
-                let lts = self.lts().map_err(Outcome::Failure)?;
-                let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
-                // The object's own dummies, as the CLI and `dummies![]` use.
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Strict)
-            }
-            Runtime::Liberal => {
-                let lts = self.lts().map_err(Outcome::Failure)?;
-                let projection = self
-                    .liberal
-                    .get_or_init(|| {
-                        Projection::new(Arc::clone(&lts), protocols::spec::DEFAULT_MAX_STATES)
-                            .map(Arc::new)
-                            .map_err(|e| e.to_string())
-                    })
-                    .clone()
-                    .map_err(Outcome::Failure)?;
-                let proto = Liberal::from_projection(projection);
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Liberal)
-            }
-        };
-        session.map_err(|e| Outcome::Failure(e.to_string()))
-    }
-
-    fn check(
-        &self,
-        runtime: Runtime,
-        semantics: Semantics,
-        checker: &Checker,
-        formula: &str,
-    ) -> Result<Report, Outcome> {
-        let slot = &self.sessions[&(runtime, semantics)];
-        // A check that panicked (an engine bug) poisons the lock and may
-        // have left the session half-updated: start a fresh one.
-        let mut guard = slot.lock().unwrap_or_else(|poisoned| {
-            let mut guard = poisoned.into_inner();
-            *guard = None;
-            guard
-        });
-        if guard.is_none() {
-            *guard = Some(self.new_session(runtime, checker)?);
-        }
-        let session = guard.as_mut().expect("just filled");
-        session.check(formula).map_err(|e| match e {
-            EngineError::Parse { .. }
-            | EngineError::Translate { .. }
-            | EngineError::Atom { .. }
-            | EngineError::TooManyAtoms { .. } => Outcome::Refused(e.to_string()),
-            other => Outcome::Failure(other.to_string()),
-        })
-    }
 }
 
 /// Checks `formula` on `protocol` in the given runtime and semantics, with

@@ -113,6 +113,7 @@
 use std::fmt;
 
 pub mod aut;
+pub mod bisim;
 pub mod bundled;
 mod compile;
 pub mod dcj;

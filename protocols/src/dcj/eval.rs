@@ -978,7 +978,7 @@ impl<'t> Ctx<'t> {
                         }
                     }
                 };
-                if args.len() - 1 != scope.vars.len() {
+                if args.len() - 1 > scope.vars.len() {
                     return Err(self.error(
                         f.span,
                         format!(
@@ -989,7 +989,17 @@ impl<'t> Ctx<'t> {
                         None,
                     ));
                 }
-                let vals = self.exprs(&args[1..], env)?;
+                let mut vals = self.exprs(&args[1..], env)?;
+                if vals.len() < scope.vars.len() {
+                    // Prut4j's chess recurs without the loop's variable;
+                    // Discourje then keeps the variable as it is.
+                    self.warn(format!("recur {}", f.span.start), f.span, format!(
+                        "`recur` gives {} of the {} values of loop `{wanted}`; the others keep their current values",
+                        vals.len(), scope.vars.len()));
+                    for v in &scope.vars[vals.len()..] {
+                        vals.push(env.get(v).cloned().unwrap_or(Value::Nil));
+                    }
+                }
                 self.loop_instance(&scope, vals, f.span)?
             }
             "session" => {
@@ -2163,6 +2173,30 @@ fn gcd(a: i128, b: i128) -> i128 {
     }
 }
 
+fn names_in(t: &Term, roles: &mut Vec<String>, types: &mut Vec<String>) {
+    let add = |v: &mut Vec<String>, x: &str| {
+        if !v.iter().any(|y| y == x) {
+            v.push(x.to_string());
+        }
+    };
+    match t {
+        Term::Comm { ty, from, to, .. } => {
+            add(types, ty);
+            add(roles, from.name());
+            add(roles, to.name());
+        }
+        Term::Close { from, to } => {
+            add(roles, from.name());
+            add(roles, to.name());
+        }
+        Term::Seq(v) | Term::Alt(v) | Term::Par(v) => {
+            v.iter().for_each(|x| names_in(x, roles, types))
+        }
+        Term::Star(b) => names_in(b, roles, types),
+        Term::End | Term::Call(..) => {}
+    }
+}
+
 /// Discourje's multiary operators: none is `skip`, one is itself.
 fn multiary(mut v: Vec<Term>, make: fn(Vec<Term>) -> Term) -> Term {
     match v.len() {
@@ -2380,7 +2414,15 @@ pub fn import(
                 .join(",")
         )
     };
-    let mut spec = Spec::new(name, main.clone());
+    // Declare roles and types in the order of first use in the unfolding
+    // (definitions in the order they were reached, each term left to
+    // right, sender before receiver), so that role and type numbers follow
+    // the text as Prut4j's do, whatever order the compiler walks in.
+    let (mut roles, mut types) = (Vec::new(), Vec::new());
+    for (_, t) in &ctx.definitions {
+        names_in(t, &mut roles, &mut types);
+    }
+    let mut spec = Spec::new(name, main.clone()).roles(roles).types(types);
     for (n, t) in &ctx.definitions {
         let t = t.clone();
         spec = spec.define(n, 0, move |_| t.clone());

@@ -360,3 +360,107 @@ fn stray_closing_bracket_is_a_warning_with_position() {
         imp.warning_texts
     );
 }
+
+/// Minimal re-typed variants of the shapes Prut4j's public `.dcj` files
+/// take (not copies): each must import and compile.
+#[test]
+fn every_shape_of_prut4js_files_imports() {
+    let shapes: &[(&str, Option<&str>, &[i64])] = &[
+        // A bare specification with string roles and no session, as the
+        // generated NPB files are, with commented-out declarations and a
+        // commented closing bracket.
+        (";(s/defrole \"boss\")\n;(s/defsession ::job [2]\n (s/cat (s/* (s/cat-every [i (range 2)] (s/-->> a.b.Work \"boss\" (\"hand\" i))))\n  (s/cat-every [i (range 2)] (s/close \"boss\" (\"hand\" i))))\n;)", None, &[]),
+        // The same with par-every and an uncommented stray `)`.
+        ("(s/defrole \"boss\")\n(s/par (s/par-every [i (range 3)] (s/-->> W \"boss\" (\"hand\" i)))\n (s/* (s/alt-every [i (range 3)] (s/close (\"hand\" i) \"boss\"))))\n)", None, &[]),
+        // A literal parameter.
+        ("(s/defsession ::job [3] (s/cat-every [i (range 3)] (s/-->> W ::boss (::hand i))))", None, &[]),
+        // Unqualified operators and a keyword-named loop.
+        ("(s/defrole ::a)(s/defrole ::b)\n(s/defsession ::g []\n (loop :l [x 2] (-->> M ::a ::b) (-->> M ::b ::a) (? (s/recur :l))))", None, &[]),
+        // s/async with one branch, and an alt with one branch.
+        ("(s/defrole ::p)\n(s/defsession ::g [] (s/alt (::t 1 2) (::t 2 1)))\n(s/defsession ::t [i j] (s/async (s/-->> Long (::p i) (::p j))) (s/alt (::t j i)))", None, &[]),
+        // Two bindings in one par-every, set literal as a predicate.
+        ("(s/defrole ::w)\n(s/defsession ::m [k] (s/par-every [i (range k) j (remove #{i} (range k))] (s/* (s/-->> Boolean (::w i) (::w j)))))", None, &[3]),
+        // A let with ratios, doubles and user functions, filter by a set.
+        ("(s/defrole ::w)\n(defn add [x y] (if (= y 0) x (inc (add x (dec y)))))\n(s/defsession ::g [k i]\n (s/let [len (long (Math/ceil (Math/sqrt k))) row (long (/ i len)) a (if (> row 0) (add row len) -1)]\n  (s/alt-every [j (filter #{a 0 1} (remove #{i} (range k)))] (s/cat (s/-->> B (::w i) (::w j)) (::g k j)))))", None, &[5, 2]),
+        // Java interop for a binary tree's parent, with try/catch.
+        ("(s/defrole ::w)\n(s/defsession ::t [k i]\n (s/let [p (try (dec (Long/parseLong (.replaceFirst (Long/toBinaryString (inc i)) \".$\" \"\") 2)) (catch Exception e -1))\n         c (dec (Long/parseLong (str (Long/toBinaryString (inc i)) \"0\") 2))]\n  (s/alt-every [j (filter #{p c} (range k))] (s/cat (s/-->> B (::w i) (::w j)) (::t k j)))))", None, &[4, 0]),
+        // Sets of sets: power sets, difference, union, s/empty-set, s/count, s/disj.
+        ("(s/defrole ::p)\n(s/defsession ::r [k] (::q (set (range k)) s/empty-set))\n(s/defsession ::q [in out]\n (s/if (> (s/count in) 1)\n  (s/cat (s/cat-every [i in] (s/cat-every [j (s/disj in i)] (s/-->> X (::p i) (::p j))))\n         (s/alt-every [w (s/power-set in)] (s/let [l (s/difference in w)] (::q w (s/union out l)))))))", None, &[3]),
+        // Star, choice and closes in Prut4j's loose CG style.
+        ("(s/defrole ::m)(s/defrole ::w)\n(s/defsession ::cg [k]\n (s/cat (s/* (s/cat (s/* (s/alt-every [i (range k)] (s/-->> C ::m (::w i)))) (s/* (s/alt-every [i (range k)] (s/-->> D (::w i) ::m)))))\n        (s/* (s/alt-every [i (range k)] (s/close ::m (::w i))))))", None, &[2]),
+        // A specification inside a Clojure program: ns, require, defn -main, threads.
+        ("(ns x.y (:require [clojure.core.async :as a] [discourje.core.spec :as s]))\n(s/defrole ::c)(s/defrole ::s)\n(s/defsession ::rpc [] (s/cat (s/--> Req ::c ::s) (s/--> Resp ::s ::c)))\n(defn -main [] (let [m (s/monitor (s/session ::rpc []))] (a/thread (a/>!! c 1)) @(future 1) #(inc %)))", None, &[]),
+    ];
+    for (text, session, args) in shapes {
+        let imp = dcj::import_str(text, *session, args).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        imp.spec.compile().unwrap_or_else(|e| panic!("{text}\n{e}"));
+    }
+}
+
+#[test]
+fn bare_specification_with_string_roles_flattens_like_prut4j() {
+    let text = "(s/cat (s/-->> a.b.Work \"boss\" (\"hand\" 0)) (s/close (\"hand\" 0) \"boss\"))\n)";
+    let imp = dcj::import_str(text, None, &[]).unwrap();
+    assert_eq!(imp.spec.name(), "main");
+    let lts = imp.spec.compile().unwrap();
+    assert_eq!(lts.roles(), ["boss", "hand_0_"]);
+    assert_eq!(lts.type_names(), ["Work"]);
+    assert_eq!(imp.warnings.len(), 1);
+}
+
+mod round_trip {
+    use proptest::prelude::*;
+    use protocols::dcj::read::{read, Form, FormKind};
+    use protocols::dcj::Span;
+
+    fn leaf() -> impl Strategy<Value = FormKind> {
+        prop_oneof![
+            Just(FormKind::Nil),
+            any::<bool>().prop_map(FormKind::Bool),
+            any::<i64>().prop_map(FormKind::Int),
+            (-1.0e12f64..1.0e12).prop_map(FormKind::Float),
+            "[ -~\\n\\té]{0,8}".prop_map(FormKind::Str),
+            "[a-zA-Z*+!_?<>=][a-zA-Z0-9*+!_?<>=.-]{0,6}(/[a-z-]{1,5})?"
+                .prop_filter("reserved", |s| !["nil", "true", "false"]
+                    .contains(&s.as_str()))
+                // `+0` reads as a number, as in Clojure
+                .prop_filter("number", |s| !s.starts_with(['+', '-'])
+                    || !s[1..].starts_with(|c: char| c.is_ascii_digit()))
+                .prop_map(FormKind::Symbol),
+            (any::<bool>(), "[a-z][a-z0-9-]{0,6}")
+                .prop_map(|(auto, name)| FormKind::Keyword { auto, name }),
+            proptest::char::range('!', '~').prop_map(FormKind::Char),
+        ]
+    }
+
+    fn form() -> impl Strategy<Value = Form> {
+        let f = |kind| Form {
+            kind,
+            span: Span::default(),
+        };
+        leaf().prop_map(f).prop_recursive(4, 40, 5, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5)
+                    .prop_map(move |v| f(FormKind::List(v))),
+                proptest::collection::vec(inner.clone(), 0..5)
+                    .prop_map(move |v| f(FormKind::Vector(v))),
+                proptest::collection::vec(inner.clone(), 0..5)
+                    .prop_map(move |v| f(FormKind::Set(v))),
+                proptest::collection::vec(inner, 0..3).prop_map(move |v| f(FormKind::Map(
+                    v.iter().flat_map(|x| [x.clone(), x.clone()]).collect()
+                ))),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn printed_forms_read_back_equal(forms in proptest::collection::vec(form(), 1..4)) {
+            let text: Vec<String> = forms.iter().map(Form::to_string).collect();
+            let text = text.join("\n");
+            let back = read(&text).map_err(|e| TestCaseError::fail(format!("{text}\n{e}")))?;
+            prop_assert_eq!(back.forms, forms);
+            prop_assert!(back.warnings.is_empty());
+        }
+    }
+}

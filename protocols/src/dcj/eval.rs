@@ -109,8 +109,33 @@ type R<T> = Result<T, Fail>;
 struct SessionDef {
     full: String,
     params: Vec<String>,
+    /// A literal written in place of a parameter (`[1]`, as some of
+    /// Prut4j's generated files have): the value used when the session is
+    /// imported without arguments.
+    defaults: Vec<Option<Value>>,
     body: Rc<Vec<Form>>,
 }
+
+/// Operators that make a top-level form a bare specification (files with
+/// no `s/defsession`, as Prut4j's generated NPB files are).
+const BARE_SPEC_OPS: [&str; 16] = [
+    "cat",
+    "alt",
+    "par",
+    "*",
+    "+",
+    "?",
+    "-->>",
+    "-->",
+    "close",
+    "cat-every",
+    "alt-every",
+    "par-every",
+    "omega",
+    "ω",
+    "loop",
+    "async",
+];
 
 /// An enclosing `s/loop`, for `s/recur`.
 #[derive(Clone, Debug)]
@@ -156,6 +181,7 @@ struct Ctx<'t> {
     definitions: Vec<(String, Term)>,
     depth: usize,
     steps: u64,
+    bare: Vec<Form>,
 }
 
 const SPEC_NAMESPACES: [&str; 4] = ["s", "spec", "discourje.core.spec", "dcj"];
@@ -390,6 +416,7 @@ impl<'t> Ctx<'t> {
                         self.defs.insert(name.clone(), value.clone());
                     }
                 }
+                (_, op) if BARE_SPEC_OPS.contains(&op) => self.bare.push(f.clone()),
                 _ => {}
             }
         }
@@ -397,6 +424,14 @@ impl<'t> Ctx<'t> {
     }
 
     fn defrole(&mut self, f: &Form, items: &[Form]) -> R<()> {
+        if let Some(Form {
+            kind: FormKind::Str(_),
+            ..
+        }) = items.get(1)
+        {
+            // (s/defrole "master"): string roles need no declaration.
+            return Ok(());
+        }
         let Some(Form {
             kind: FormKind::Keyword { auto, name },
             ..
@@ -444,9 +479,17 @@ impl<'t> Ctx<'t> {
             ));
         };
         let mut names = Vec::new();
-        for p in params {
+        let mut defaults = Vec::new();
+        for (n, p) in params.iter().enumerate() {
             match &p.kind {
-                FormKind::Symbol(s) => names.push(s.clone()),
+                FormKind::Symbol(s) => {
+                    names.push(s.clone());
+                    defaults.push(None);
+                }
+                FormKind::Int(_) | FormKind::Str(_) | FormKind::Keyword { .. } => {
+                    names.push(format!("%literal{n}"));
+                    defaults.push(Some(quoted(p)));
+                }
                 _ => {
                     return Err(self.error(
                         p.span,
@@ -463,6 +506,7 @@ impl<'t> Ctx<'t> {
         self.sessions.push(SessionDef {
             full,
             params: names,
+            defaults,
             body: Rc::new(items[3..].to_vec()),
         });
         Ok(())
@@ -1151,6 +1195,12 @@ impl<'t> Ctx<'t> {
             },
             FormKind::List(items) if !items.is_empty() => {
                 let base = match &items[0].kind {
+                    FormKind::Str(name) => {
+                        // ("worker" i): a role named by a string needs no
+                        // declaration.
+                        let idx = self.exprs(&items[1..], env)?;
+                        return Ok(role_name(name, &idx));
+                    }
                     FormKind::Keyword { auto, name } => self.keyword(*auto, name),
                     FormKind::Symbol(s) if env.get(s).is_some() => match env.get(s) {
                         Some(Value::Keyword(k)) => k.to_string(),
@@ -2331,8 +2381,22 @@ pub fn import(
         definitions: Vec::new(),
         depth: 0,
         steps: 0,
+        bare: Vec::new(),
     };
     ctx.collect(&read.forms)?;
+    if let Some(bare) = ctx.bare.first() {
+        // A bare specification is a session named like the file, chosen
+        // when no session of that name is defined.
+        let name = stem.unwrap_or("main").to_string();
+        if ctx.find_sessions(&name).is_empty() {
+            ctx.sessions.push(SessionDef {
+                full: name,
+                params: Vec::new(),
+                defaults: Vec::new(),
+                body: Rc::new(vec![bare.clone()]),
+            });
+        }
+    }
     if ctx.sessions.is_empty() {
         return Err(DcjError::plain(
             "the file defines no session".into(),
@@ -2368,6 +2432,17 @@ pub fn import(
             Some(format!("the file defines: {}", known.join(", "))),
         ));
     }
+    if args.is_empty() {
+        // A session whose parameters are all literals ([1]) runs on them.
+        if let Some(s) = found
+            .iter()
+            .find(|s| !s.params.is_empty() && s.defaults.iter().all(Option::is_some))
+        {
+            let vals: Vec<Value> = s.defaults.iter().flatten().cloned().collect();
+            let full = s.full.clone();
+            return finish(ctx, &full, vals, &[]);
+        }
+    }
     if !found.iter().any(|s| s.params.len() == args.len()) {
         let s = found[0];
         return Err(DcjError::plain(
@@ -2391,6 +2466,15 @@ pub fn import(
     }
     let full = found[0].full.clone();
     let vals: Vec<Value> = args.iter().map(|&a| Value::Int(a)).collect();
+    finish(ctx, &full, vals, args)
+}
+
+fn finish(
+    mut ctx: Ctx<'_>,
+    full: &str,
+    vals: Vec<Value>,
+    args: &[i64],
+) -> Result<Import, DcjError> {
     let unwrap = |f: Fail| match f {
         Fail::Error(e) => e,
         Fail::Thrown(mut e) => {
@@ -2402,7 +2486,7 @@ pub fn import(
         .session_call(&full, vals, Span::default())
         .map_err(unwrap)?;
     ctx.drain().map_err(unwrap)?;
-    let local = local_name(&full).to_string();
+    let local = local_name(full).to_string();
     let name = if args.is_empty() {
         local
     } else {

@@ -128,7 +128,9 @@ impl Lts {
             }
             None
         };
-        let mut prev: HashMap<(usize, usize), Option<((usize, usize), u32)>> = HashMap::new();
+        // Each pair reached, with the pair and label it was reached by.
+        type Pair = (usize, usize);
+        let mut prev: HashMap<Pair, Option<(Pair, u32)>> = HashMap::new();
         let mut queue = VecDeque::new();
         prev.insert((i1, i2), None);
         queue.push_back((i1, i2));

@@ -28,6 +28,12 @@
 //! See the README's "Discourje `.dcj` files" section for the supported
 //! subset and where it deviates from Clojure.
 
+// An import error carries its position, source line and hint for the
+// message; it is made once per failed import, never in a hot loop, so its
+// size does not matter and boxing it would only make the fields harder to
+// reach for callers.
+#![allow(clippy::result_large_err)]
+
 use std::fmt;
 use std::path::Path;
 

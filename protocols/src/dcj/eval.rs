@@ -781,7 +781,7 @@ impl<'t> Ctx<'t> {
             FormKind::Keyword { auto, name } => {
                 let k = self.keyword(*auto, name);
                 let vals = self.exprs(args, env)?;
-                return self.session_call(&k, vals, f.span);
+                self.session_call(&k, vals, f.span)
             }
             FormKind::Symbol(sym) => {
                 if let Some(op) = spec_op(sym) {
@@ -970,7 +970,7 @@ impl<'t> Ctx<'t> {
                         Some("write (s/loop name [x 0] body ... (s/recur name (inc x)))".into()),
                     ));
                 };
-                if b.len() % 2 != 0 {
+                if !b.len().is_multiple_of(2) {
                     return Err(self.error(
                         args[1].span,
                         "a binding vector needs pairs".into(),
@@ -1108,7 +1108,7 @@ impl<'t> Ctx<'t> {
             out.push(env.clone());
             return Ok(());
         }
-        if bindings.len() % 2 != 0 {
+        if !bindings.len().is_multiple_of(2) {
             return Err(self.error(
                 span,
                 "a binding vector needs pairs".into(),
@@ -1257,7 +1257,7 @@ impl<'t> Ctx<'t> {
     }
 
     fn let_bindings(&mut self, b: &[Form], env: &Env, span: Span) -> R<Env> {
-        if b.len() % 2 != 0 {
+        if !b.len().is_multiple_of(2) {
             return Err(self.error(
                 span,
                 "a binding vector needs pairs".into(),
@@ -1585,7 +1585,7 @@ impl<'t> Ctx<'t> {
         })
     }
 
-    fn from_num(&self, n: Num, span: Span) -> R<Value> {
+    fn value_of_num(&self, n: Num, span: Span) -> R<Value> {
         match n {
             Num::Float(x) => Ok(Value::Float(x)),
             Num::Exact(n, d) => {
@@ -1664,7 +1664,7 @@ impl<'t> Ctx<'t> {
                 }
             };
         }
-        self.from_num(acc, span)
+        self.value_of_num(acc, span)
     }
 
     fn compare(&self, a: &Value, b: &Value, span: Span) -> R<std::cmp::Ordering> {
@@ -2483,7 +2483,7 @@ fn finish(
         }
     };
     let main = ctx
-        .session_call(&full, vals, Span::default())
+        .session_call(full, vals, Span::default())
         .map_err(unwrap)?;
     ctx.drain().map_err(unwrap)?;
     let local = local_name(full).to_string();

@@ -42,6 +42,7 @@ use crate::spec::{Spec, Term};
 pub mod eval;
 pub mod hash_order;
 pub mod names;
+pub mod print;
 pub mod read;
 pub mod value;
 

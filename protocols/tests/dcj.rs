@@ -464,3 +464,20 @@ mod round_trip {
         }
     }
 }
+
+#[test]
+fn rust_output_lists_every_definition_with_its_combinators() {
+    let imp = dcj::import(&file("chess.dcj"), Some("chess"), &[]).unwrap();
+    let src = imp.to_rust();
+    assert!(
+        src.contains(r#"Spec::new("chess", call("chess", []))"#),
+        "{src}"
+    );
+    assert!(src.contains(r#".roles(["white", "black"])"#), "{src}");
+    assert!(
+        src.contains(
+            r#"seq([msg("Move", "white", "black"), msg("Move", "black", "white")]).star()"#
+        ),
+        "{src}"
+    );
+}

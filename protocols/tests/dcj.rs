@@ -296,7 +296,7 @@ fn unknown_sessions_and_wrong_arities_are_explained() {
     let e = import_err(text, Some("go-fish"), &[2]);
     assert!(
         e.to_string()
-            .contains("unknown session `user/go-fsh-turn`; did you mean `::go-fish-turn`?"),
+            .contains("unknown session `::go-fsh-turn`; did you mean `::go-fish-turn`?"),
         "{e}"
     );
     assert_eq!((e.line, e.col), (1, 29));
@@ -479,5 +479,66 @@ fn rust_output_lists_every_definition_with_its_combinators() {
             r#"seq([msg("Move", "white", "black"), msg("Move", "black", "white")]).star()"#
         ),
         "{src}"
+    );
+}
+
+#[test]
+fn empty_every_forms_follow_discourje() {
+    // An alt-every over nothing can neither move nor end; an empty
+    // cat-every or par-every is skip.
+    let stuck = "(s/defsession ::s [] (s/alt-every [i (range 0)] (s/-->> M ::a (::b i))))";
+    let lts = dcj::import_str(stuck, None, &[])
+        .unwrap()
+        .spec
+        .compile()
+        .unwrap();
+    assert!(!lts.is_final(lts.initial()) && lts.transitions(lts.initial()).is_empty());
+    for op in ["cat-every", "par-every"] {
+        let text = stuck.replace("alt-every", op);
+        let lts = dcj::import_str(&text, None, &[])
+            .unwrap()
+            .spec
+            .compile()
+            .unwrap();
+        assert!(lts.is_final(lts.initial()), "{op}");
+    }
+    let text = "(s/defsession ::s [] (s/alt))";
+    let lts = dcj::import_str(text, None, &[])
+        .unwrap()
+        .spec
+        .compile()
+        .unwrap();
+    assert!(lts.is_final(lts.initial()), "an alt of no branches is skip");
+}
+
+#[test]
+fn sets_of_keywords_and_strings_iterate_in_a_fixed_hash_order() {
+    // The order is Clojure's hash order, not the written one: the same
+    // set written in two orders iterates alike.
+    let text =
+        |set: &str| format!("(s/defsession ::s [] (s/cat-every [r {set}] (s/close ::m (r))))");
+    let roles = |set: &str| {
+        dcj::import_str(&text(set), None, &[])
+            .unwrap()
+            .spec
+            .compile()
+            .unwrap()
+            .roles()
+            .to_vec()
+    };
+    assert_eq!(roles("#{::x ::y ::z ::w}"), roles("#{::w ::z ::y ::x}"));
+    let strings = |set: &str| {
+        let t = format!("(s/defsession ::s [] (s/cat-every [r {set}] (s/close ::m r)))");
+        dcj::import_str(&t, None, &[])
+            .unwrap()
+            .spec
+            .compile()
+            .unwrap()
+            .roles()
+            .to_vec()
+    };
+    assert_eq!(
+        strings("#{\"a\" \"b\" \"c\"}"),
+        strings("#{\"c\" \"b\" \"a\"}")
     );
 }

@@ -319,6 +319,15 @@ impl<'t> Ctx<'t> {
         }
     }
 
+    /// A qualified keyword as the file would write it (`::worker` for the
+    /// file's own namespace).
+    fn shown(&self, full: &str) -> String {
+        match full.strip_prefix(&format!("{}/", self.ns)) {
+            Some(local) => format!("::{local}"),
+            None => format!(":{full}"),
+        }
+    }
+
     fn keyword(&self, auto: bool, name: &str) -> String {
         if auto {
             if name.contains('/') {
@@ -658,7 +667,8 @@ impl<'t> Ctx<'t> {
             return Err(self.error(
                 span,
                 format!(
-                    "unknown session `{wanted}`{}",
+                    "unknown session `{}`{}",
+                    self.shown(wanted),
                     close.map_or(String::new(), |c| format!("; did you mean `::{c}`?"))
                 ),
                 Some(if known.is_empty() {
@@ -1172,8 +1182,9 @@ impl<'t> Ctx<'t> {
                 match other {
                     Some(n) => n,
                     None => {
+                        let shown = self.shown(full);
                         self.warn(format!("role {full}"), span,
-                            format!("role `:{full}` is not declared with s/defrole; using its bare name `{local}`"));
+                            format!("role `{shown}` is not declared with s/defrole; using its bare name `{local}`"));
                         local
                     }
                 }

@@ -91,6 +91,45 @@ pub fn hash_ordered(hashes: impl IntoIterator<Item = i32>) -> i32 {
     mix_coll_hash(h, n)
 }
 
+/// `Murmur3.hashUnencodedChars`: the hash of a symbol's or keyword's name
+/// (over UTF-16 code units, two at a time).
+pub fn hash_unencoded_chars(s: &str) -> i32 {
+    let units: Vec<u16> = s.encode_utf16().collect();
+    let mut h1 = SEED;
+    for pair in units.chunks_exact(2) {
+        let k1 = u32::from(pair[0]) | (u32::from(pair[1]) << 16);
+        h1 = mix_h1(h1, mix_k1(k1));
+    }
+    if units.len() % 2 == 1 {
+        h1 ^= mix_k1(u32::from(units[units.len() - 1]));
+    }
+    fmix(h1, 2 * units.len() as u32) as i32
+}
+
+/// Clojure's `(hash :ns/name)`: the symbol's hash (its name's hash
+/// combined with its namespace's `hashCode`) plus the golden ratio.
+pub fn hash_keyword(qualified: &str) -> i32 {
+    let (ns, name) = match qualified.split_once('/') {
+        Some((ns, name)) if !name.is_empty() => (Some(ns), name),
+        _ => (None, qualified),
+    };
+    let seed = hash_unencoded_chars(name);
+    let ns_hash = ns.map_or(0, java_string_hash);
+    // Util.hashCombine, in Java's int arithmetic.
+    let combined = seed
+        ^ ns_hash
+            .wrapping_add(0x9e37_79b9_u32 as i32)
+            .wrapping_add(seed << 6)
+            .wrapping_add(seed >> 2);
+    combined.wrapping_add(0x9e37_79b9_u32 as i32)
+}
+
+/// Java's `Double.hashCode`, which Clojure uses for doubles.
+pub fn hash_double(x: f64) -> i32 {
+    let bits = x.to_bits();
+    (bits ^ (bits >> 32)) as i32
+}
+
 /// Java's `String.hashCode` (over UTF-16 code units).
 pub fn java_string_hash(s: &str) -> i32 {
     s.encode_utf16()

@@ -280,11 +280,13 @@ impl DcjTarget {
     /// assert!(DcjTarget::parse("x.dcj:s:1,a").unwrap().is_err());
     /// ```
     pub fn parse(arg: &str) -> Option<Result<DcjTarget, DcjError>> {
-        let idx = arg.find(".dcj")?;
+        // The first `.dcj` that ends the file name (`my.dcjfiles/x.dcj`
+        // has two).
+        let idx = arg
+            .match_indices(".dcj")
+            .map(|(i, _)| i)
+            .find(|&i| matches!(arg[i + 4..].chars().next(), None | Some(':')))?;
         let (file, rest) = arg.split_at(idx + 4);
-        if !(rest.is_empty() || rest.starts_with(':')) {
-            return None;
-        }
         let mut parts = rest.splitn(3, ':').skip(1);
         let session = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
         let args = match parts.next() {

@@ -176,6 +176,8 @@ fn dcj_targets_parse_file_session_and_arguments() {
     assert_eq!(t.args, [1, -2]);
     assert!(DcjTarget::parse("chess").is_none());
     assert!(DcjTarget::parse("x.dcjx").is_none());
+    let t = DcjTarget::parse("my.dcjfiles/x.dcj:s").unwrap().unwrap();
+    assert_eq!(t.path, PathBuf::from("my.dcjfiles/x.dcj"));
     let e = DcjTarget::parse("x.dcj:s:1,two").unwrap().unwrap_err();
     assert!(e.to_string().contains("`two`"), "{e}");
 }

@@ -113,8 +113,10 @@
 use std::fmt;
 
 pub mod aut;
+pub mod bisim;
 pub mod bundled;
 mod compile;
+pub mod dcj;
 pub mod liberal;
 pub mod limits;
 pub mod lts;

@@ -1,0 +1,321 @@
+//! Discourje's text front end: `.dcj` files (Clojure forms of Discourje's
+//! specification language) import into an ordinary [`Spec`].
+//!
+//! A file is [read](read::read) into forms (Clojure's data syntax, with
+//! byte spans), then [evaluated](eval): `s/defrole`, `s/defroles`,
+//! `s/defsession`, `defn` and `def` are collected, everything else at top
+//! level (program code around the specification: `ns`, `defn -main`,
+//! `a/thread`, ...) is skipped, not evaluated. The chosen session is then
+//! unfolded eagerly: every reachable session instance (a session with its
+//! argument values), `s/loop` instance and `s/omega` becomes a named
+//! definition of the [`Spec`], so strict, liberal and on-the-fly objects and
+//! everything else work on an imported specification unchanged.
+//!
+//! ```
+//! use protocols::dcj;
+//! let text = r#"
+//! (s/defrole ::worker)
+//! (s/defsession ::ring [k i]
+//!   (s/cat (s/-->> Boolean (::worker i) (::worker (mod (inc i) k)))
+//!          (::ring k (mod (inc i) k))))
+//! "#;
+//! let imported = dcj::import_str(text, Some("ring"), &[3, 0]).unwrap();
+//! let lts = imported.spec.compile().unwrap();
+//! assert_eq!(lts.roles(), ["worker_0_", "worker_1_", "worker_2_"]);
+//! assert_eq!(lts.num_states(), 6);
+//! ```
+//!
+//! See the README's "Discourje `.dcj` files" section for the supported
+//! subset and where it deviates from Clojure.
+
+// An import error carries its position, source line and hint for the
+// message; it is made once per failed import, never in a hot loop, so its
+// size does not matter and boxing it would only make the fields harder to
+// reach for callers.
+#![allow(clippy::result_large_err)]
+
+use std::fmt;
+use std::path::Path;
+
+use crate::spec::{Spec, Term};
+
+pub mod eval;
+pub mod hash_order;
+pub mod names;
+pub mod print;
+pub mod read;
+pub mod value;
+
+/// Byte offsets `start..end` into a file's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// Something the importer accepted but that is likely a mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// Where.
+    pub span: Span,
+    /// What.
+    pub message: String,
+}
+
+/// A `.dcj` file that cannot be imported: where, what and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DcjError {
+    /// The file, if the text came from one.
+    pub file: Option<String>,
+    /// 1-based line of the start of the offending text (0: no position).
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// The offending bytes.
+    pub span: Option<Span>,
+    /// What is wrong.
+    pub message: String,
+    /// The line of text, for the caret display.
+    pub source_line: Option<String>,
+    /// How to fix it.
+    pub hint: Option<String>,
+}
+
+/// 1-based line and column (in characters) of byte `offset` of `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let mut offset = offset;
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, text[line_start..offset].chars().count() + 1)
+}
+
+impl DcjError {
+    /// An error at `span` of `text`.
+    pub fn at(text: &str, span: Span, message: String, hint: Option<String>) -> DcjError {
+        let (line, col) = line_col(text, span.start);
+        let source_line = text.lines().nth(line - 1).map(str::to_string);
+        DcjError {
+            file: None,
+            line,
+            col,
+            span: Some(span),
+            message,
+            source_line,
+            hint,
+        }
+    }
+
+    /// An error with no position (a bad argument, a missing file).
+    pub fn plain(message: String, hint: Option<String>) -> DcjError {
+        DcjError {
+            file: None,
+            line: 0,
+            col: 0,
+            span: None,
+            message,
+            source_line: None,
+            hint,
+        }
+    }
+
+    fn in_file(mut self, file: &str) -> DcjError {
+        self.file = Some(file.to_string());
+        self
+    }
+}
+
+impl fmt::Display for DcjError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), 0) => write!(f, "{file}: ")?,
+            (Some(file), l) => write!(f, "{file}:{l}:{}: ", self.col)?,
+            (None, 0) => {}
+            (None, l) => write!(f, "{l}:{}: ", self.col)?,
+        }
+        f.write_str(&self.message)?;
+        if let (Some(src), true) = (&self.source_line, self.line > 0) {
+            write!(
+                f,
+                "\n  | {src}\n  | {}^",
+                " ".repeat(self.col.saturating_sub(1))
+            )?;
+        }
+        if let Some(h) = &self.hint {
+            write!(f, "\n  hint: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DcjError {}
+
+/// An imported specification: the [`Spec`], its definitions as terms (for
+/// printing), and the warnings met on the way.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The specification (name: the session's name).
+    pub spec: Spec,
+    /// The main term (a call of the chosen session instance).
+    pub main: Term,
+    /// Every definition, in the order they were unfolded: the name and
+    /// its (parameterless) body.
+    pub definitions: Vec<(String, Term)>,
+    /// Accepted but suspicious things (stray `)`, undeclared roles).
+    pub warnings: Vec<Warning>,
+    /// The warnings as text, with line:column (`file:line:col: warning: ...`).
+    pub warning_texts: Vec<String>,
+}
+
+/// Imports the session `session` (a name such as `go-fish`, `::go-fish` or
+/// `:go-fish`; `None`: the session named like the file, else the first one
+/// defined) of a `.dcj` text with integer arguments.
+pub fn import_str(text: &str, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
+    import_named(text, None, session, args)
+}
+
+fn import_named(
+    text: &str,
+    file: Option<&str>,
+    session: Option<&str>,
+    args: &[i64],
+) -> Result<Import, DcjError> {
+    let with_file = |e: DcjError| match file {
+        Some(f) => e.in_file(f),
+        None => e,
+    };
+    let stem = file
+        .and_then(|f| Path::new(f).file_stem())
+        .and_then(|s| s.to_str())
+        .map(str::to_string);
+    let text_owned = text.to_string();
+    let session = session.map(str::to_string);
+    let args = args.to_vec();
+    // The evaluator recurses on the forms and on user functions; it
+    // bounds its own depth, and runs on a thread with a stack large enough
+    // for that bound whatever thread the caller is on.
+    let handle = std::thread::Builder::new()
+        .name("dcj-import".into())
+        .stack_size(eval::STACK_BYTES)
+        .spawn(move || {
+            let read = read::read(&text_owned)?;
+            eval::import(
+                &text_owned,
+                read,
+                stem.as_deref(),
+                session.as_deref(),
+                &args,
+            )
+        })
+        .map_err(|e| DcjError::plain(format!("cannot start the importer: {e}"), None))?;
+    let mut import = handle
+        .join()
+        .map_err(|_| DcjError::plain("the importer failed unexpectedly".into(), None))?
+        .map_err(with_file)?;
+    import.warning_texts = import
+        .warnings
+        .iter()
+        .map(|w| {
+            let (l, c) = line_col(text, w.span.start);
+            match file {
+                Some(f) => format!("{f}:{l}:{c}: warning: {}", w.message),
+                None => format!("{l}:{c}: warning: {}", w.message),
+            }
+        })
+        .collect();
+    Ok(import)
+}
+
+/// Imports a session of the `.dcj` file at `path` (see [`import_str`]).
+pub fn import(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        DcjError::plain(
+            format!("cannot read {shown}: {e}"),
+            Some("check the path".into()),
+        )
+    })?;
+    import_named(&text, Some(&shown), session, args)
+}
+
+/// The [`Spec`] of a session of the `.dcj` file at `path` (warnings are
+/// dropped; use [`import`] to see them).
+///
+/// ```no_run
+/// let spec = protocols::dcj::load(std::path::Path::new("go-fish.dcj"), Some("go-fish"), &[3]).unwrap();
+/// let lts = spec.compile().unwrap();
+/// # let _ = lts;
+/// ```
+pub fn load(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Spec, DcjError> {
+    import(path, session, args).map(|i| i.spec)
+}
+
+/// A protocol argument of the form `FILE.dcj`, `FILE.dcj:SESSION` or
+/// `FILE.dcj:SESSION:ARG,ARG` (integer arguments).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DcjTarget {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The session, if given.
+    pub session: Option<String>,
+    /// The arguments.
+    pub args: Vec<i64>,
+}
+
+impl DcjTarget {
+    /// Parses the argument; `None` if it names no `.dcj` file (so the
+    /// caller can try a bundled protocol name instead).
+    ///
+    /// ```
+    /// use protocols::dcj::DcjTarget;
+    /// let t = DcjTarget::parse("games/go-fish.dcj:go-fish:3").unwrap().unwrap();
+    /// assert_eq!((t.session.as_deref(), t.args.as_slice()), (Some("go-fish"), &[3][..]));
+    /// assert!(DcjTarget::parse("token-star:4").is_none());
+    /// assert!(DcjTarget::parse("x.dcj:s:1,a").unwrap().is_err());
+    /// ```
+    pub fn parse(arg: &str) -> Option<Result<DcjTarget, DcjError>> {
+        // The first `.dcj` that ends the file name (`my.dcjfiles/x.dcj`
+        // has two).
+        let idx = arg
+            .match_indices(".dcj")
+            .map(|(i, _)| i)
+            .find(|&i| matches!(arg[i + 4..].chars().next(), None | Some(':')))?;
+        let (file, rest) = arg.split_at(idx + 4);
+        let mut parts = rest.splitn(3, ':').skip(1);
+        let session = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
+        let args = match parts.next() {
+            None | Some("") => Vec::new(),
+            Some(list) => {
+                let mut v = Vec::new();
+                for a in list.split(',') {
+                    match a.trim().parse::<i64>() {
+                        Ok(n) => v.push(n),
+                        Err(_) => {
+                            return Some(Err(DcjError::plain(
+                                format!("`{a}` in `{arg}` is not an integer argument"),
+                                Some("write FILE.dcj:SESSION:ARG,ARG with integer arguments, e.g. go-fish.dcj:go-fish:3".into()),
+                            )))
+                        }
+                    }
+                }
+                v
+            }
+        };
+        Some(Ok(DcjTarget {
+            path: file.into(),
+            session,
+            args,
+        }))
+    }
+
+    /// Imports the target ([`import`]).
+    pub fn import(&self) -> Result<Import, DcjError> {
+        import(&self.path, self.session.as_deref(), &self.args)
+    }
+}

@@ -5,7 +5,7 @@
 //! [`crate::spec`] for the meaning) are implemented by [`Terms::steps`];
 //! the explorer adds the channel contents and builds the LTS breadth-first.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use hashbrown::{HashMap, HashSet};
 
@@ -56,7 +56,7 @@ const STOP: u32 = 1;
 
 type Steps = Arc<[(Label, u32)]>;
 
-struct Terms {
+pub(crate) struct Terms {
     /// The specification's name, for errors.
     spec: String,
     /// The declared sets are closed: `names` may not grow beyond them.
@@ -81,13 +81,13 @@ struct Terms {
     /// paths of the term graph (`X(i) = X(i+1) X(i+1)`), and without this a
     /// step could take time exponential in the nesting of calls.
     call_steps: HashMap<(u32, Label), Box<[u32]>>,
-    names: LtsBuilder,
+    pub(crate) names: LtsBuilder,
 }
 
 impl Terms {
     /// The terms of `spec`, with its declared roles and types numbered
     /// first (an error if one is declared twice).
-    fn new(spec: &Spec) -> Result<Self, Error> {
+    pub(crate) fn new(spec: &Spec) -> Result<Self, Error> {
         for (kind, declared) in [(NameKind::Role, &spec.roles), (NameKind::Type, &spec.types)] {
             if let Some(i) = (1..declared.len()).find(|&i| declared[..i].contains(&declared[i])) {
                 return Err(Error::Undeclared {
@@ -288,7 +288,7 @@ impl Terms {
         })
     }
 
-    fn intern(&mut self, term: &Term) -> Result<u32, Error> {
+    pub(crate) fn intern(&mut self, term: &Term) -> Result<u32, Error> {
         Ok(match term {
             Term::End => NIL,
             Term::Comm { ty, from, to, sync } => {
@@ -420,7 +420,7 @@ impl Terms {
     }
 
     /// The transitions of a residual term (without channel conditions).
-    fn steps(&mut self, t: u32) -> Result<Steps, Error> {
+    pub(crate) fn steps(&mut self, t: u32) -> Result<Steps, Error> {
         if let Some(s) = &self.steps[t as usize] {
             return Ok(s.clone());
         }
@@ -477,15 +477,14 @@ impl Terms {
         self.steps[t as usize] = Some(s.clone());
         Ok(s)
     }
-}
 
-/// The same rules, one label at a time, for the LTS built on the fly: a
-/// step by one label rebuilds only the residuals of the components that
-/// take it, where [`Terms::steps`] builds every successor of a term (for a
-/// parallel composition of `k` branches, `k` new terms per step).
-/// Invariant: `step_by(t, l)` are the residuals that `steps(t)` pairs
-/// with `l`.
-impl Terms {
+    // The same rules, one label at a time, for the LTS built on the fly: a
+    // step by one label rebuilds only the residuals of the components that
+    // take it, where [`Terms::steps`] builds every successor of a term (for a
+    // parallel composition of `k` branches, `k` new terms per step).
+    // Invariant: `step_by(t, l)` are the residuals that `steps(t)` pairs
+    // with `l`.
+
     /// [`Terms::step_by`], each new residual `r` put into its context as
     /// `context(r)`.
     fn step_by_then(
@@ -549,14 +548,99 @@ impl Terms {
         }
         Ok(())
     }
+
+    /// The transitions of a global state: the term's steps, with the
+    /// channel conditions (a receive takes the head of its channel).
+    fn global_steps(&mut self, g: &Global) -> Result<Vec<(Label, Global)>, Error> {
+        let mut out = Vec::new();
+        for &(l, term) in self.steps(g.term)?.iter() {
+            if let Some(chans) = g.chans_after(l) {
+                out.push((l, Global { term, chans }));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The successors of a global state by the one label `l`.
+    pub(crate) fn global_step_by(&mut self, g: &Global, l: Label) -> Result<Vec<Global>, Error> {
+        let Some(chans) = g.chans_after(l) else {
+            return Ok(Vec::new());
+        };
+        let mut terms = Vec::new();
+        self.step_by(g.term, l, &mut terms)?;
+        Ok(terms
+            .into_iter()
+            .map(|term| Global {
+                term,
+                chans: chans.clone(),
+            })
+            .collect())
+    }
+
+    pub(crate) fn is_final(&mut self, g: &Global) -> Result<bool, Error> {
+        Ok(g.chans.is_empty() && self.nullable(g.term)?)
+    }
+
+    /// Interns the body of every call that `main` can reach (at most
+    /// `max_terms` term nodes, so that a recursion whose arguments grow
+    /// without end is an error) and computes the steps of every call: every
+    /// error of the specification (undefined or unguarded calls, wrong
+    /// arities, a role talking to itself) is found here, and every role and
+    /// type name is numbered, in one order that does not depend on how the
+    /// state space is explored. Returns the channels `(from, to)` that some
+    /// action uses.
+    /// With a `budget`, the deadline applies to the unfolding too (it is
+    /// part of the compilation).
+    pub(crate) fn unfold_all(
+        &mut self,
+        main: u32,
+        max_terms: usize,
+        mut budget: Option<&mut Budget>,
+    ) -> Result<Vec<(u32, u32)>, Error> {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut stack = vec![main];
+        let mut calls = Vec::new();
+        let mut channels: Vec<(u32, u32)> = Vec::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if let Some(b) = budget.as_deref_mut() {
+                b.tick()?;
+            }
+            if self.nodes.len() > max_terms {
+                return Err(Error::StateBound {
+                    limit: max_terms,
+                    what: crate::UNFOLDED,
+                });
+            }
+            match self.nodes[t as usize].clone() {
+                Node::Nil | Node::Stop => {}
+                Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => channels.push((l.from, l.to)),
+                Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => stack.extend([b, a]),
+                Node::Star(a) => stack.push(a),
+                Node::Call(..) => {
+                    calls.push(t);
+                    stack.push(self.unfold(t)?);
+                }
+            }
+        }
+        for &c in &calls {
+            self.steps(c)?;
+            self.nullable(c)?;
+        }
+        channels.sort_unstable();
+        channels.dedup();
+        Ok(channels)
+    }
 }
 
 /// A global state: residual term and channel contents, the latter as
 /// `(from, to, type)` entries sorted by channel, in FIFO order within one.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Global {
-    term: u32,
-    chans: Box<[(u32, u32, u32)]>,
+pub(crate) struct Global {
+    pub(crate) term: u32,
+    pub(crate) chans: Box<[(u32, u32, u32)]>,
 }
 
 impl Global {
@@ -582,40 +666,6 @@ impl Global {
                 c.into()
             }
         })
-    }
-}
-
-impl Terms {
-    /// The transitions of a global state: the term's steps, with the
-    /// channel conditions (a receive takes the head of its channel).
-    fn global_steps(&mut self, g: &Global) -> Result<Vec<(Label, Global)>, Error> {
-        let mut out = Vec::new();
-        for &(l, term) in self.steps(g.term)?.iter() {
-            if let Some(chans) = g.chans_after(l) {
-                out.push((l, Global { term, chans }));
-            }
-        }
-        Ok(out)
-    }
-
-    /// The successors of a global state by the one label `l`.
-    fn global_step_by(&mut self, g: &Global, l: Label) -> Result<Vec<Global>, Error> {
-        let Some(chans) = g.chans_after(l) else {
-            return Ok(Vec::new());
-        };
-        let mut terms = Vec::new();
-        self.step_by(g.term, l, &mut terms)?;
-        Ok(terms
-            .into_iter()
-            .map(|term| Global {
-                term,
-                chans: chans.clone(),
-            })
-            .collect())
-    }
-
-    fn is_final(&mut self, g: &Global) -> Result<bool, Error> {
-        Ok(g.chans.is_empty() && self.nullable(g.term)?)
     }
 }
 
@@ -671,275 +721,6 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
         b.add_state(f, edges);
     }
     Ok(b.finish(0))
-}
-
-/// The deterministic global LTS of a specification, built on demand: the
-/// states a run (or a search) actually reaches, and only those, are
-/// computed, the first time they are reached. See
-/// [`Strict::on_the_fly`](crate::Strict::on_the_fly).
-///
-/// A state is a set of global states (the subset construction, done on the
-/// fly, so a specification whose choices start with the same action still
-/// gives a deterministic object); numbers are handed out in the order states
-/// are first reached and are shared by every clone of the object.
-pub(crate) struct OnTheFly {
-    roles: Vec<String>,
-    types: Vec<String>,
-    /// Per role, the roles it may send to or close towards (sorted).
-    channels: Vec<Vec<usize>>,
-    graph: Mutex<Graph>,
-}
-
-struct Graph {
-    terms: Terms,
-    globals: Vec<Global>,
-    global_ids: HashMap<Global, u32>,
-    states: Vec<State>,
-    /// Per global state: the state that is the set of it alone, or `NONE`
-    /// (a deterministic specification has no other states).
-    singleton: Vec<u32>,
-    /// The states of two or more global states.
-    set_ids: HashMap<Box<[u32]>, u32>,
-}
-
-struct State {
-    /// The (sorted) set of global states it stands for.
-    set: Box<[u32]>,
-    is_final: bool,
-    /// The transitions asked for so far, sorted by label; `NONE` for "not
-    /// enabled".
-    next: Vec<(Label, u32)>,
-}
-
-const NONE: u32 = u32::MAX;
-
-/// Why a computation on demand cannot fail: every definition the
-/// specification can reach was unfolded, and checked for unguarded
-/// recursion, when the object was built ([`on_the_fly`]); later steps only
-/// combine terms that exist.
-const CHECKED: &str = "specification checked when the object was built";
-
-impl OnTheFly {
-    pub(crate) fn roles(&self) -> &[String] {
-        &self.roles
-    }
-
-    pub(crate) fn type_names(&self) -> &[String] {
-        &self.types
-    }
-
-    pub(crate) fn type_id(&self, name: &str) -> Option<u32> {
-        self.types.iter().position(|t| t == name).map(|i| i as u32)
-    }
-
-    pub(crate) fn channels_from(&self, role: usize) -> Vec<usize> {
-        self.channels.get(role).cloned().unwrap_or_default()
-    }
-
-    /// The states computed so far.
-    pub(crate) fn num_states(&self) -> usize {
-        self.lock().states.len()
-    }
-
-    pub(crate) fn is_final(&self, state: u32) -> bool {
-        self.lock().states[state as usize].is_final
-    }
-
-    /// The successor of `state` by `label`, if it has one (computed now if
-    /// this is the first time anyone asks).
-    pub(crate) fn next(&self, state: u32, label: Label) -> Option<u32> {
-        let next = self.lock().next(state, label);
-        (next != NONE).then_some(next)
-    }
-
-    /// Every transition of `state`, sorted by label. (Only the deadlock
-    /// report asks, so the labels come from the members' full
-    /// [`Terms::steps`], which builds every successor term.)
-    pub(crate) fn transitions(&self, state: u32) -> Vec<(Label, u32)> {
-        let mut g = self.lock();
-        let g = &mut *g;
-        let mut labels = Vec::new();
-        for &m in g.states[state as usize].set.iter() {
-            let term = g.globals[m as usize].term;
-            let steps = g.terms.steps(term).expect(CHECKED);
-            labels.extend(steps.iter().map(|&(l, _)| l));
-        }
-        labels.sort_unstable();
-        labels.dedup();
-        labels
-            .into_iter()
-            .map(|l| (l, g.next(state, l)))
-            .filter(|&(_, t)| t != NONE)
-            .collect()
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Graph> {
-        // Only a broken invariant (a bug) panics under this lock; the
-        // panic then reaches whoever made the step, and later steps go on
-        // from the graph as it was left (at worst they panic the same way).
-        self.graph
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-impl Graph {
-    fn global_id(&mut self, g: Global) -> u32 {
-        if let Some(&id) = self.global_ids.get(&g) {
-            return id;
-        }
-        let id = self.globals.len() as u32;
-        self.global_ids.insert(g.clone(), id);
-        self.globals.push(g);
-        self.singleton.push(NONE);
-        id
-    }
-
-    fn state_id(&mut self, set: Vec<u32>) -> u32 {
-        let known = match set[..] {
-            [g] => self.singleton[g as usize],
-            _ => self.set_ids.get(&set[..]).copied().unwrap_or(NONE),
-        };
-        if known != NONE {
-            return known;
-        }
-        let mut is_final = false;
-        for &g in &set {
-            is_final |= self
-                .terms
-                .is_final(&self.globals[g as usize])
-                .expect(CHECKED);
-        }
-        let id = self.states.len() as u32;
-        match set[..] {
-            [g] => self.singleton[g as usize] = id,
-            _ => {
-                self.set_ids.insert(set.clone().into(), id);
-            }
-        }
-        self.states.push(State {
-            set: set.into(),
-            is_final,
-            next: Vec::new(),
-        });
-        id
-    }
-
-    /// The subset construction's step from `state` by `label`: the set of
-    /// its members' successors, or `NONE` if that is empty.
-    fn next(&mut self, state: u32, label: Label) -> u32 {
-        let known = &self.states[state as usize].next;
-        let at = match known.binary_search_by(|(l, _)| l.cmp(&label)) {
-            Ok(i) => return known[i].1,
-            Err(at) => at,
-        };
-        let mut successors = Vec::new();
-        for &m in self.states[state as usize].set.iter() {
-            let g = &self.globals[m as usize];
-            successors.extend(self.terms.global_step_by(g, label).expect(CHECKED));
-        }
-        let mut target: Vec<u32> = successors
-            .into_iter()
-            .map(|g2| self.global_id(g2))
-            .collect();
-        target.sort_unstable();
-        target.dedup();
-        let next = if target.is_empty() {
-            NONE
-        } else {
-            self.state_id(target)
-        };
-        self.states[state as usize].next.insert(at, (label, next));
-        next
-    }
-}
-
-impl Terms {
-    /// Interns the body of every call that `main` can reach (at most
-    /// `max_terms` term nodes, so that a recursion whose arguments grow
-    /// without end is an error) and computes the steps of every call: every
-    /// error of the specification (undefined or unguarded calls, wrong
-    /// arities, a role talking to itself) is found here, and every role and
-    /// type name is numbered, in one order that does not depend on how the
-    /// state space is explored. Returns the channels `(from, to)` that some
-    /// action uses.
-    /// With a `budget`, the deadline applies to the unfolding too (it is
-    /// part of the compilation).
-    fn unfold_all(
-        &mut self,
-        main: u32,
-        max_terms: usize,
-        mut budget: Option<&mut Budget>,
-    ) -> Result<Vec<(u32, u32)>, Error> {
-        let mut seen: HashSet<u32> = HashSet::new();
-        let mut stack = vec![main];
-        let mut calls = Vec::new();
-        let mut channels: Vec<(u32, u32)> = Vec::new();
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t) {
-                continue;
-            }
-            if let Some(b) = budget.as_deref_mut() {
-                b.tick()?;
-            }
-            if self.nodes.len() > max_terms {
-                return Err(Error::StateBound {
-                    limit: max_terms,
-                    what: crate::UNFOLDED,
-                });
-            }
-            match self.nodes[t as usize].clone() {
-                Node::Nil | Node::Stop => {}
-                Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => channels.push((l.from, l.to)),
-                Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => stack.extend([b, a]),
-                Node::Star(a) => stack.push(a),
-                Node::Call(..) => {
-                    calls.push(t);
-                    stack.push(self.unfold(t)?);
-                }
-            }
-        }
-        for &c in &calls {
-            self.steps(c)?;
-            self.nullable(c)?;
-        }
-        channels.sort_unstable();
-        channels.dedup();
-        Ok(channels)
-    }
-}
-
-/// Checks `spec` and makes its [`OnTheFly`] LTS (see
-/// [`Terms::unfold_all`] for what is checked).
-pub(crate) fn on_the_fly(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
-    let mut terms = Terms::new(spec)?;
-    let main = terms.intern(&spec.main)?;
-    let channels = terms.unfold_all(main, max_terms, None)?;
-    let roles = terms.names.roles.clone();
-    let types = terms.names.types.clone();
-    let mut per_role = vec![Vec::new(); roles.len()];
-    for (from, to) in channels {
-        per_role[from as usize].push(to as usize);
-    }
-    let mut graph = Graph {
-        terms,
-        globals: Vec::new(),
-        global_ids: HashMap::new(),
-        states: Vec::new(),
-        singleton: Vec::new(),
-        set_ids: HashMap::new(),
-    };
-    let initial = graph.global_id(Global {
-        term: main,
-        chans: Box::new([]),
-    });
-    graph.state_id(vec![initial]);
-    Ok(OnTheFly {
-        roles,
-        types,
-        channels: per_role,
-        graph: Mutex::new(graph),
-    })
 }
 
 #[cfg(test)]

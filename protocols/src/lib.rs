@@ -115,11 +115,16 @@ mod compile;
 pub mod liberal;
 pub mod limits;
 pub mod lts;
+mod on_the_fly;
 pub mod session;
 pub mod spec;
 pub mod strict;
 
 pub use aut::AutError;
+// Each bundled module is documented once, at `protocols::bundled::*`; the
+// short paths (`protocols::chess::strict()`) are what examples and users
+// write, so they stay, as re-exports listed but not documented twice.
+#[doc(no_inline)]
 pub use bundled::{
     chess, go_fish, load_balancer, micro, npb, rock_paper_scissors, tic_tac_toe, token, two_buyer,
 };

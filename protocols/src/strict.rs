@@ -47,8 +47,8 @@ use std::sync::Arc;
 
 use engine::{Message, Protocol, Refused, RoleId};
 
-use crate::compile::OnTheFly;
 use crate::lts::{Action, Label, Lts, NO_TYPE};
+use crate::on_the_fly::OnTheFly;
 use crate::Limits;
 use crate::{Error, Spec};
 
@@ -61,66 +61,115 @@ pub struct Strict {
     in_transit: Vec<(u32, u32, Message)>,
 }
 
+/// What [`Strict`] needs of the global LTS it runs, whichever way its
+/// states are computed: implemented by the compiled [`Lts`] and by the
+/// [`OnTheFly`] graph, so the runtime is written once against this
+/// interface.
+pub(crate) trait LtsGraph {
+    /// The role names, in role order.
+    fn roles(&self) -> &[String];
+    /// The message type names, in type order.
+    fn type_names(&self) -> &[String];
+    /// The number of the message type `name`.
+    fn type_id(&self, name: &str) -> Option<u32>;
+    /// The roles `role` may send to or close towards (sorted).
+    fn channels_from(&self, role: usize) -> Vec<usize>;
+    /// The states known so far (all of them for a compiled LTS).
+    fn num_states(&self) -> usize;
+    /// Whether `state` is final.
+    fn is_final(&self, state: u32) -> bool;
+    /// The successor of `state` by `label`, if it has one.
+    fn next(&self, state: u32, label: Label) -> Option<u32>;
+    /// Calls `f` with the transitions of `state`, sorted by label. (A
+    /// callback rather than a returned slice: the on-the-fly graph
+    /// computes them into a fresh vector under its lock.)
+    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R;
+}
+
+impl LtsGraph for Lts {
+    fn roles(&self) -> &[String] {
+        Lts::roles(self)
+    }
+    fn type_names(&self) -> &[String] {
+        Lts::type_names(self)
+    }
+    fn type_id(&self, name: &str) -> Option<u32> {
+        Lts::type_id(self, name)
+    }
+    fn channels_from(&self, role: usize) -> Vec<usize> {
+        Lts::channels_from(self, role)
+    }
+    fn num_states(&self) -> usize {
+        Lts::num_states(self)
+    }
+    fn is_final(&self, state: u32) -> bool {
+        Lts::is_final(self, state)
+    }
+    fn next(&self, state: u32, label: Label) -> Option<u32> {
+        // deterministic: at most one edge per label, edges sorted by label
+        let edges = self.transitions(state);
+        let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
+        Some(edges[i].1)
+    }
+    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
+        f(self.transitions(state))
+    }
+}
+
 /// The global LTS an object runs: compiled in full, or computed on demand.
+///
+/// An enum rather than an `Arc<dyn LtsGraph>` keeps every step of the hot
+/// path (one [`LtsGraph::next`] per operation of a search) a direct,
+/// inlinable call; [`with_graph!`] is the one place that dispatches.
 #[derive(Clone)]
 enum Graph {
     Compiled(Arc<Lts>),
     OnTheFly(Arc<OnTheFly>),
 }
 
+/// `$body` with `$g` bound to the [`Graph`]'s [`LtsGraph`], whichever kind
+/// it is (a macro, not a method taking a closure, because the closure
+/// would have to be generic over the two types).
+macro_rules! with_graph {
+    ($graph:expr, $g:ident => $body:expr) => {
+        match $graph {
+            Graph::Compiled($g) => $body,
+            Graph::OnTheFly($g) => $body,
+        }
+    };
+}
+
 impl Graph {
     fn roles(&self) -> &[String] {
-        match self {
-            Graph::Compiled(l) => l.roles(),
-            Graph::OnTheFly(l) => l.roles(),
-        }
+        with_graph!(self, g => g.roles())
     }
 
     fn type_names(&self) -> &[String] {
-        match self {
-            Graph::Compiled(l) => l.type_names(),
-            Graph::OnTheFly(l) => l.type_names(),
-        }
+        with_graph!(self, g => g.type_names())
     }
 
     fn type_id(&self, name: &str) -> Option<u32> {
-        match self {
-            Graph::Compiled(l) => l.type_id(name),
-            Graph::OnTheFly(l) => l.type_id(name),
-        }
+        with_graph!(self, g => g.type_id(name))
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {
-        match self {
-            Graph::Compiled(l) => l.channels_from(role),
-            Graph::OnTheFly(l) => l.channels_from(role),
-        }
+        with_graph!(self, g => g.channels_from(role))
+    }
+
+    fn num_states(&self) -> usize {
+        with_graph!(self, g => g.num_states())
     }
 
     fn is_final(&self, state: u32) -> bool {
-        match self {
-            Graph::Compiled(l) => l.is_final(state),
-            Graph::OnTheFly(l) => l.is_final(state),
-        }
+        with_graph!(self, g => g.is_final(state))
     }
 
     fn next(&self, state: u32, label: Label) -> Option<u32> {
-        match self {
-            Graph::Compiled(l) => {
-                let edges = l.transitions(state);
-                let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
-                Some(edges[i].1)
-            }
-            Graph::OnTheFly(l) => l.next(state, label),
-        }
+        with_graph!(self, g => g.next(state, label))
     }
 
-    /// Calls `f` with the transitions of `state`.
     fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
-        match self {
-            Graph::Compiled(l) => f(l.transitions(state)),
-            Graph::OnTheFly(l) => f(&l.transitions(state)),
-        }
+        with_graph!(self, g => g.with_transitions(state, f))
     }
 }
 
@@ -203,7 +252,7 @@ impl Strict {
     /// assert_eq!(p.num_states(), 4); // of 5^20
     /// ```
     pub fn on_the_fly(spec: &Spec) -> Result<Strict, Error> {
-        let graph = crate::compile::on_the_fly(spec, crate::compile::MAX_TERMS)?;
+        let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
         Ok(Strict {
             state: 0,
             lts: Graph::OnTheFly(Arc::new(graph)),
@@ -246,10 +295,7 @@ impl Strict {
     /// object built [on the fly](Strict::on_the_fly), those computed so far
     /// (by this object and all its clones).
     pub fn num_states(&self) -> usize {
-        match &self.lts {
-            Graph::Compiled(l) => l.num_states(),
-            Graph::OnTheFly(l) => l.num_states(),
-        }
+        self.lts.num_states()
     }
 
     /// The messages in transit as `(from, to, message)`, sorted by channel.

@@ -465,6 +465,9 @@
 //! The crates' own docs ([`engine`], [`protocols`], [`protocols::session`])
 //! give the details of each point.
 
+// A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
+#![forbid(unsafe_code)]
+
 pub use engine;
 pub use owl_lite;
 pub use protocols;

@@ -296,7 +296,7 @@ proptest! {
     }
 }
 
-/// The inputs of issue 11 section 9, each ending in a clear error (or a
+/// Inputs found to break the tools, each ending in a clear error (or a
 /// small result) at once: once a panic, two allocation aborts and a 28 GB
 /// matrix.
 #[test]

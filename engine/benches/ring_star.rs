@@ -1,4 +1,4 @@
-//! Engine benchmark of issue 3: product states per second and bytes per
+//! Engine benchmark: product states per second and bytes per
 //! stored state on hand-written protocol objects whose state counts are
 //! known in closed form, checking a formula that holds (so the search is
 //! exhaustive). A bench binary, not a timed test.

@@ -2,7 +2,7 @@
 //!
 //! Roles × {send: dummy types × receivers, recv: senders × types, close:
 //! peers}, plus two stutter letters (END and DEADLOCK) for the steps that
-//! extend a finite run (design §3). Letters are dense indices so that the
+//! extend a finite run (finite runs stutter; see [`crate::Ending`]). Letters are dense indices so that the
 //! search can test "does this edge allow this action" with one bit.
 
 use std::fmt;

@@ -11,21 +11,8 @@ use crate::explore::Explorer;
 use crate::pattern::{parse_atom, Atom};
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
-use crate::search::{steps_of, Limits, Outcome, Prepared, Search};
-
-/// What a finite run means (design §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Semantics {
-    /// SPIN's convention (the default): a run that stops — because the
-    /// protocol terminated or because it deadlocked — is extended with
-    /// stutter steps forever, on which no action atom holds and `"END"` or
-    /// `"DEADLOCK"` does. Finite runs can violate properties.
-    #[default]
-    Stutter,
-    /// Only infinite runs count, as in Prut4j: a run that stops is never a
-    /// counterexample, and `"END"`/`"DEADLOCK"` never hold.
-    InfiniteRunsOnly,
-}
+use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
+use crate::semantics::Semantics;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without
@@ -164,19 +151,9 @@ impl Checker {
     pub fn from_env() -> Result<Checker, Error> {
         let semantics = match env_text("PRUST_SEMANTICS")? {
             None => Semantics::default(),
-            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
-                "stutter" | "spin" => Semantics::Stutter,
-                "omega" | "infinite" | "infinite-runs-only" | "prut4j" => {
-                    Semantics::InfiniteRunsOnly
-                }
-                _ => {
-                    return Err(config_error(
-                        "PRUST_SEMANTICS",
-                        &v,
-                        "expected stutter or omega",
-                    ))
-                }
-            },
+            Some(v) => v
+                .parse::<Semantics>()
+                .map_err(|_| config_error("PRUST_SEMANTICS", &v, "expected stutter or omega"))?,
         };
         let timeout = match env_text("PRUST_TIMEOUT")? {
             None => None,
@@ -275,11 +252,27 @@ impl Checker {
     /// a global counter, a random choice, the clock), a refusal that
     /// changes the object, a hint that hides an enabled action.
     ///
-    /// What it cannot catch: behaviour that agrees on both probes but
-    /// changes later (a counter of period above two, a result that changes
-    /// after the first few calls, state shared by all clones through an
-    /// `Arc`), and objects whose `Eq`/`Hash` ignore a field that their
-    /// behaviour depends on (two such objects are one state to the search).
+    /// Two further checks, run only with this one:
+    /// - *revisits*: the first time the search reaches an object equal
+    ///   (`Eq`) to a stored state, both are probed in every slot and must
+    ///   agree (same outcomes, equal successors); this catches `Eq`/`Hash`
+    ///   that ignore a field the behaviour depends on, at the cost of one
+    ///   extra walk per stored state that is reached twice;
+    /// - *the counterexample*: before a violation is reported, its steps
+    ///   are performed one after the other on a single fresh clone of the
+    ///   initial object, as a run would; a step refused, another message
+    ///   received, an object unequal to the stored one or an ending that
+    ///   does not hold is [`Error::Nondeterminism`] naming the step. This
+    ///   catches behaviour that changed after the search's probes (a
+    ///   result that changes after the first few calls, one that depends
+    ///   on how often the object was cloned).
+    ///
+    /// What it still cannot catch: behaviour that agrees on every probe
+    /// the search and these checks make but differs elsewhere (a counter
+    /// of period above two that no counterexample runs into, state shared
+    /// by all clones through an `Arc`, an `Eq` that ignores a field whose
+    /// effect shows only on a revisit after the first one), and anything
+    /// on a run that holds: a `Holds` verdict is never re-executed.
     ///
     /// Whether it is on or off, the counterexample is rebuilt by probing
     /// the stored states again; if the object then answers differently so
@@ -447,6 +440,9 @@ impl<P: Protocol> CheckSession<P> {
                 explored: stats.product_states,
             },
             Outcome::Violated(raw) => {
+                if self.checker.determinism {
+                    reexecute(&self.explorer, self.initial, &raw)?;
+                }
                 let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);
                 let dummies = self
                     .explorer

@@ -98,6 +98,10 @@ pub(crate) struct Explorer<P> {
     expanded: Vec<u64>,
     /// Successor objects of one walk, before they are interned.
     batch: Vec<(LetterId, P)>,
+    /// Bit per protocol state: a revisit of it has been re-probed (see
+    /// [`Explorer::check_revisit`]); only the first revisit is, to bound
+    /// the cost to one extra walk per stored state.
+    revisited: Vec<u64>,
 }
 
 impl<P: Protocol> Explorer<P> {
@@ -130,6 +134,7 @@ impl<P: Protocol> Explorer<P> {
             current: 0,
             expanded: Vec::new(),
             batch: Vec::new(),
+            revisited: Vec::new(),
         }
     }
 
@@ -179,6 +184,15 @@ impl<P: Protocol> Explorer<P> {
 
     /// The index of `p`, storing it if it is new.
     pub fn intern(&mut self, p: P) -> ProtoId {
+        match self.intern_or_give_back(p) {
+            Ok(id) | Err((id, _)) => id,
+        }
+    }
+
+    /// The index of `p`: `Ok` if `p` was new and is now stored, `Err` with
+    /// `p` given back if an equal object was stored already (the revisit
+    /// check compares the two).
+    fn intern_or_give_back(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
         if self.table.len() == self.table.capacity() {
             self.grow_table();
         }
@@ -190,12 +204,12 @@ impl<P: Protocol> Explorer<P> {
             |&i| protos[i as usize].p == p,
             |&i| mix(hasher.hash_one(&protos[i as usize].p)),
         ) {
-            Entry::Occupied(e) => *e.get(),
+            Entry::Occupied(e) => Err((*e.get(), p)),
             Entry::Vacant(v) => {
                 let id = protos.len() as ProtoId;
                 v.insert(id);
                 self.protos.push(Stored { p, marks: [0; 2] });
-                id
+                Ok(id)
             }
         }
     }
@@ -610,7 +624,168 @@ impl<P: Protocol> Explorer<P> {
                 ),
             });
         }
-        Ok((letter, self.intern(successor)))
+        if !self.determinism {
+            return Ok((letter, self.intern(successor)));
+        }
+        match self.intern_or_give_back(successor) {
+            Ok(id) => Ok((letter, id)),
+            Err((id, successor)) => {
+                let (w, b) = (id as usize / 64, id % 64);
+                if w >= self.revisited.len() {
+                    self.revisited
+                        .resize((w + 1).max(self.revisited.len() * 2), 0);
+                }
+                if self.revisited[w] >> b & 1 == 0 {
+                    self.revisited[w] |= 1 << b;
+                    // A panic in protocol code during this extra check is
+                    // left to the search, which reports it with the trace
+                    // to the state where it happens when it probes there
+                    // (the stored state, equal to this one); reported from
+                    // here it would name the wrong state, and an error
+                    // that is being reported (whose trace is rebuilt by
+                    // re-probing) would lose its trace.
+                    let checked = catch_unwind(AssertUnwindSafe(|| {
+                        self.check_revisit(id, &successor, letter)
+                    }));
+                    if let Ok(r) = checked {
+                        r?;
+                    }
+                }
+                Ok((letter, id))
+            }
+        }
+    }
+
+    /// Determinism check on a revisit: `again`, reached by `letter`, is
+    /// equal (`Eq`) to the stored state `id`, so the search will take the
+    /// stored state's successors for it; it must then behave the same. Both
+    /// are probed in every probe slot the explorer walks and must agree on
+    /// every outcome and give equal successors. Two equal objects that
+    /// behave differently mean that `Eq` (or `Hash`) ignores something that
+    /// decides what the object can do — which the two-probe check cannot
+    /// see, as it only ever probes clones of one object.
+    fn check_revisit(
+        &mut self,
+        id: ProtoId,
+        again: &P,
+        letter: LetterId,
+    ) -> Result<(), ProbeError> {
+        let stored = &self.protos[id as usize].p;
+        let differ = |what: String| ProbeError::Nondeterminism {
+            letter,
+            detail: format!(
+                "(here: the one this action led to and the equal stored protocol state #{id}) \
+                 behaved differently: {what}; their Eq/Hash must ignore something that decides \
+                 what the object can do"
+            ),
+        };
+        if stored.is_terminated() != again.is_terminated() {
+            return Err(differ(format!(
+                "is_terminated() was {} on the stored object and {} on the new one",
+                stored.is_terminated(),
+                again.is_terminated()
+            )));
+        }
+        let (a, b) = (self.walk(stored), self.walk(again));
+        let outcome = |r: Option<&(LetterId, String, P)>, slot: LetterId| match r {
+            Some((s, got, _)) if *s == slot => format!("succeeded{got}"),
+            _ => "was refused".to_string(),
+        };
+        for i in 0..a.len().max(b.len()) {
+            let (x, y) = (a.get(i), b.get(i));
+            let same = match (x, y) {
+                (Some((s, g, p)), Some((t, h, q))) if s == t && g == h => {
+                    if p != q {
+                        return Err(differ(format!(
+                            "`{}` succeeded on both but left two different objects",
+                            describe_slot(&self.alphabet, *s)
+                        )));
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if !same {
+                // The first slot where they part: the earlier of the two.
+                let slot = [x, y].into_iter().flatten().map(|e| e.0).min().unwrap_or(0);
+                return Err(differ(format!(
+                    "`{}` {} on the stored object and {} on the new one",
+                    describe_slot(&self.alphabet, slot),
+                    outcome(x, slot),
+                    outcome(y, slot)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The enabled actions of `obj`: `(probe slot, what came out, the
+    /// successor)` for every probe slot that succeeds, in slot order. One
+    /// scratch clone serves until a probe succeeds, as in the search (a
+    /// refusal leaves the object unchanged), so the walk costs a clone per
+    /// enabled action rather than per slot.
+    fn walk(&self, obj: &P) -> Vec<(LetterId, String, P)> {
+        let mut out = Vec::new();
+        let mut scratch = obj.clone();
+        for s in &self.probes {
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            let got = match s.kind {
+                ActionKind::Send => scratch
+                    .try_send(role, peer, self.dummy(s.ty as usize))
+                    .is_ok()
+                    .then(String::new),
+                ActionKind::Recv => scratch
+                    .try_recv(role, Some(peer))
+                    .ok()
+                    .map(|(from, m)| format!(" with `{}` from role #{from}", m.type_path())),
+                ActionKind::Close => scratch.try_close(role, peer).is_ok().then(String::new),
+            };
+            if let Some(got) = got {
+                out.push((s.slot, got, std::mem::replace(&mut scratch, obj.clone())));
+            }
+        }
+        out
+    }
+
+    /// Performs the action `letter` on `obj` itself (no probing, no clone),
+    /// as a run of the protocol would: the re-execution of a counterexample
+    /// under the determinism check. `Err` says how the object did not
+    /// follow.
+    pub fn step_on(&self, obj: &mut P, letter: LetterId) -> Result<(), String> {
+        let l = self.alphabet.letter(letter);
+        match l.kind {
+            ActionKind::Send => obj
+                .try_send(l.role, l.peer, self.dummy(l.ty))
+                .map_err(|_| "it was refused".to_string()),
+            ActionKind::Close => obj
+                .try_close(l.role, l.peer)
+                .map_err(|_| "it was refused".to_string()),
+            ActionKind::Recv => match obj.try_recv(l.role, Some(l.peer)) {
+                Err(_) => Err("it was refused".to_string()),
+                Ok((from, m)) if from == l.peer && self.alphabet.type_of(&m) == Some(l.ty) => {
+                    Ok(())
+                }
+                Ok((from, m)) => Err(format!(
+                    "it received `{}` from role #{from} instead",
+                    m.type_path()
+                )),
+            },
+        }
+    }
+
+    /// The first action enabled in `obj`, probed on fresh clones in the
+    /// explorer's probe slots (so in the same places the search looks).
+    pub fn first_enabled_on(&self, obj: &P) -> Option<LetterId> {
+        self.probes.iter().find_map(|s| {
+            let mut o = obj.clone();
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            let ok = match s.kind {
+                ActionKind::Send => o.try_send(role, peer, self.dummy(s.ty as usize)).is_ok(),
+                ActionKind::Recv => o.try_recv(role, Some(peer)).is_ok(),
+                ActionKind::Close => o.try_close(role, peer).is_ok(),
+            };
+            ok.then_some(s.slot)
+        })
     }
 
     fn probe_send(
@@ -903,6 +1078,17 @@ fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
     debug_assert!(out.windows(2).all(|w| w[0].slot < w[1].slot));
     debug_assert!(out.iter().all(|s| a.letter(s.slot).kind == s.kind));
     out
+}
+
+/// A probe slot as people read it (receives without a type: it is the
+/// object that picks one).
+fn describe_slot(a: &Alphabet, slot: LetterId) -> String {
+    let l = a.letter(slot);
+    if l.kind == ActionKind::Recv {
+        format!("{} RECV FROM {}", a.roles[l.role], a.roles[l.peer])
+    } else {
+        a.describe(slot)
+    }
 }
 
 /// The probe slot of a letter: receives are probed once per sender, in the

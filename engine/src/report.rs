@@ -191,8 +191,8 @@ impl fmt::Display for Step {
     }
 }
 
-/// How a finite run ends: it is extended by stutter steps forever (design
-/// §3).
+/// How a finite run ends: it is extended by stutter steps forever, so that
+/// LTL, which speaks of infinite runs, applies to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
     /// No action is enabled and the object reports `is_terminated()`.

@@ -24,12 +24,14 @@
 //! spaces (see [`Search::reachability`]).
 
 use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use hashbrown::HashMap;
 
 use crate::alphabet::{Alphabet, LetterId};
 use crate::budget::Budget;
+
 use crate::explore::{next_slot, probe_slot, Explorer, ProbeError, ProtoId};
 use crate::protocol::Protocol;
 use crate::report::{Ending, Limit, Stats, Step};
@@ -923,6 +925,83 @@ fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
         )
     } else {
         alphabet.describe(letter)
+    }
+}
+
+/// Determinism check on a counterexample: re-executes `raw` on a fresh
+/// clone of the initial object, one action after the other on that one
+/// object, as a run would (the search only ever probed clones of stored
+/// states). Every step must go through, receive the message of the step
+/// and give an object equal to the state the search stored; the cycle
+/// then closes on an equal object, and an ending (END, DEADLOCK) must hold
+/// on the object reached. Otherwise the violation cannot be reproduced:
+/// [`Error::Nondeterminism`] naming the step, rather than a counterexample
+/// that `replay` would reject. Catches behaviour that changes after the
+/// search's probes (a global counter, the number of clones).
+pub(crate) fn reexecute<P: Protocol>(
+    ex: &Explorer<P>,
+    initial: ProtoId,
+    raw: &RawLasso,
+) -> Result<(), Error> {
+    let a = &ex.alphabet;
+    let mut trace = Vec::new();
+    let mut at = "(the start)".to_string();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let mut obj = ex.proto(initial).clone();
+        let steps = raw.prefix.iter().chain(&raw.cycle).enumerate();
+        for (i, &(letter, p, _)) in steps {
+            let n = i + 1;
+            if letter == a.end() || letter == a.deadlock() {
+                at = a.describe(letter);
+                if letter == a.end() && !obj.is_terminated() {
+                    return Err(format!(
+                        "step {n} did not hold: is_terminated() is false on the object reached"
+                    ));
+                }
+                if let Some(l) = ex.first_enabled_on(&obj) {
+                    return Err(format!(
+                        "step {n} did not hold: `{}` is enabled on the object reached",
+                        describe_probe(a, l)
+                    ));
+                }
+                return Ok(());
+            }
+            at = a.describe(letter);
+            ex.step_on(&mut obj, letter)
+                .map_err(|why| format!("step {n} could not be replayed ({why})"))?;
+            if &obj != ex.proto(p) {
+                return Err(format!(
+                    "step {n} gave an object unequal to the one the search stored{}",
+                    if i + 1 == raw.prefix.len() + raw.cycle.len() && !raw.cycle.is_empty() {
+                        " (the cycle does not close)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            trace.push(at.clone());
+        }
+        Ok(())
+    }));
+    match r {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(detail)) => Err(Error::Nondeterminism {
+            action: at,
+            detail: format!(
+                "behaved differently when the counterexample was re-executed on a fresh clone of \
+                 the initial object: {detail}; the violation found cannot be reproduced"
+            ),
+            trace,
+        }),
+        Err(payload) => Err(Error::ProtocolPanic {
+            action: at,
+            message: payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(non-string panic payload)".to_string()),
+            trace,
+        }),
     }
 }
 

@@ -311,3 +311,203 @@ fn without_the_determinism_check_a_lost_counterexample_is_an_error_not_a_panic()
         }
     }
 }
+
+/// Two ways to n = 1, a's send (`hidden` false) and b's send (`hidden`
+/// true), but `Eq`/`Hash` see only `n`: the search stores one of the two
+/// and takes its successors for both. Only with `hidden` may a send again,
+/// so "b sends, then a sends" is a run the merged state space lacks.
+#[derive(Clone, Debug)]
+struct HiddenField {
+    n: u8,
+    hidden: bool,
+}
+
+impl PartialEq for HiddenField {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+    }
+}
+impl Eq for HiddenField {}
+impl std::hash::Hash for HiddenField {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.n.hash(h)
+    }
+}
+
+impl Protocol for HiddenField {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        match (self.n, role, to) {
+            (0, _, _) if role != to => {
+                self.n = 1;
+                self.hidden = role == 1;
+                Ok(())
+            }
+            (1, 0, 1) if self.hidden => {
+                self.n = 2;
+                Ok(())
+            }
+            _ => Err(Refused(msg)),
+        }
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+}
+
+#[test]
+fn equal_objects_that_behave_differently_are_caught_on_the_revisit() {
+    // The property is violated (b sends, then a sends), but the merged
+    // state space cannot show it.
+    let formula = r#"G ("b SEND *" -> X !"a SEND *")"#;
+    let obj = HiddenField {
+        n: 0,
+        hidden: false,
+    };
+    let r = Checker::new()
+        .determinism_check(true)
+        .check(formula, obj.clone(), dummies![Ping]);
+    match r {
+        Err(e @ Error::Nondeterminism { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("`b SEND <Ping> TO a`"), "{text}");
+            assert!(text.contains("stored protocol state #1"), "{text}");
+            assert!(
+                text.contains("`a SEND <Ping> TO b` was refused on the stored object and succeeded on the new one"),
+                "{text}"
+            );
+            assert!(text.contains("Eq/Hash"), "{text}");
+        }
+        other => panic!("expected nondeterminism, got {other:?}"),
+    }
+    // Why it matters: without the check the verdict is wrong.
+    let r = Checker::new()
+        .determinism_check(false)
+        .check(formula, obj, dummies![Ping])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+}
+
+/// Counts its clones in a field that `Eq`/`Hash` ignore, and refuses the
+/// n-th send on an object cloned fewer than n times. The search probes
+/// fresh clones of stored states, one clone further down the path at each
+/// step, so it always sees the send go through; a run performs the steps
+/// on one object, which was cloned once, and gets stuck at the third.
+#[derive(Debug)]
+struct CloneCounted {
+    n: u8,
+    clones: u8,
+}
+
+impl Clone for CloneCounted {
+    fn clone(&self) -> Self {
+        CloneCounted {
+            n: self.n,
+            clones: self.clones.saturating_add(1),
+        }
+    }
+}
+impl PartialEq for CloneCounted {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+    }
+}
+impl Eq for CloneCounted {}
+impl std::hash::Hash for CloneCounted {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.n.hash(h)
+    }
+}
+
+impl Protocol for CloneCounted {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if (role, to) == (0, 1) && self.n < 3 && self.clones >= self.n {
+            self.n += 1;
+            Ok(())
+        } else {
+            Err(Refused(msg))
+        }
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+}
+
+#[test]
+fn behaviour_that_depends_on_the_number_of_clones_is_caught_on_the_counterexample() {
+    let r = Checker::new().determinism_check(true).check(
+        r#"G !"DEADLOCK""#,
+        CloneCounted { n: 0, clones: 0 },
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Nondeterminism { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("`a SEND <Ping> TO b`"), "{text}");
+            assert!(text.contains("re-executed"), "{text}");
+            assert!(
+                text.contains("step 3 could not be replayed (it was refused)"),
+                "{text}"
+            );
+        }
+        other => panic!("expected nondeterminism, got {other:?}"),
+    }
+}
+
+/// a's first send goes through only for the first four attempts in the
+/// process (a `static` count, not part of the state): the search probes it
+/// twice (two clones, which agree) and twice again to build the
+/// counterexample, so it sees a consistent object; the run of the
+/// counterexample made afterwards is refused. (Should the engine probe
+/// more often, the error would come from the search instead and the
+/// assertion on the message would say so.)
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Dwindling {
+    sent: bool,
+}
+
+static DWINDLING_CALLS: AtomicUsize = AtomicUsize::new(0);
+
+impl Protocol for Dwindling {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        // The count is read only for the one send that matters, so that
+        // other probes do not use up its attempts.
+        if (role, to) == (0, 1) && !self.sent && DWINDLING_CALLS.fetch_add(1, Ordering::SeqCst) < 4
+        {
+            self.sent = true;
+            return Ok(());
+        }
+        Err(Refused(msg))
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+}
+
+#[test]
+fn behaviour_that_depends_on_a_global_counter_is_caught_on_the_counterexample() {
+    let r = Checker::new().determinism_check(true).check(
+        r#"G !"a SEND *""#,
+        Dwindling { sent: false },
+        dummies![Ping],
+    );
+    match r {
+        Err(e @ Error::Nondeterminism { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("`a SEND <Ping> TO b`"), "{text}");
+            assert!(
+                text.contains("step 1 could not be replayed (it was refused)"),
+                "{text}"
+            );
+        }
+        other => panic!("expected nondeterminism, got {other:?}"),
+    }
+}

@@ -138,7 +138,7 @@ fn agree_all(l: &Lts, formulas: &[&str]) -> Vec<(bool, bool)> {
 // ---------------------------------------------------------------------
 
 #[test]
-fn q1_a_violating_prefix_without_infinite_continuation_holds_under_omega() {
+fn a_violating_prefix_without_infinite_continuation_holds_under_infinite_runs_only() {
     // r0 sends once, then everything is stuck.
     let stuck = lts(2, vec![vec![(send(0, 0, 1), 1)], vec![]], &[]);
     let f = r#"G !"r0 SEND *""#;
@@ -206,7 +206,7 @@ fn q1_a_violating_prefix_without_infinite_continuation_holds_under_omega() {
 /// another action (a send, a receive or a close of r1) is enabled forever:
 /// there is no stutter step, so no DEADLOCK, and the property holds.
 #[test]
-fn q2_no_stutter_when_only_unwanted_actions_are_enabled() {
+fn no_stutter_step_when_only_unwanted_actions_are_enabled() {
     let formulas = [
         r#"!("r0 SEND *" U "DEADLOCK")"#,
         r#"!("r0 SEND *" U "END")"#,
@@ -250,7 +250,7 @@ fn q2_no_stutter_when_only_unwanted_actions_are_enabled() {
 // ---------------------------------------------------------------------
 
 #[test]
-fn q3_is_terminated_matters_only_where_nothing_is_enabled() {
+fn is_terminated_matters_only_where_nothing_is_enabled() {
     // State 0 says it is terminated but can still send forever: no END.
     let busy = lts(2, vec![vec![(send(0, 0, 1), 0)]], &[0]);
     let formulas = [
@@ -295,7 +295,7 @@ fn chain(n: usize, bad: Label) -> Lts {
 }
 
 #[test]
-fn q4_the_depth_limit_never_gives_holds() {
+fn the_depth_limit_never_gives_holds() {
     let l = chain(15, send(2, 0, 0));
     let f = r#"G !"r2 SEND *""#;
     for sem in BOTH {
@@ -348,7 +348,7 @@ fn q4_the_depth_limit_never_gives_holds() {
 /// inconclusive (the search does not re-explore the state), but never
 /// Holds, and a violation reported must be real.
 #[test]
-fn q4_a_state_reached_deep_first_and_shallow_later() {
+fn a_state_seen_beyond_the_depth_limit_then_reached_shallow_is_not_holds() {
     // 0 -r0 send-> 1 -> ... -> 8 = X (long), 0 -r1 send-> X (short);
     // X -> 9 -> 10 -> 11 by r0 sends, 11 -r2 send-> 12 (bad), 12 loops.
     let mut t: Vec<Vec<(Label, usize)>> = vec![vec![(send(0, 0, 1), 1), (send(1, 0, 0), 8)]];
@@ -375,7 +375,7 @@ fn q4_a_state_reached_deep_first_and_shallow_later() {
 }
 
 #[test]
-fn q4_state_and_time_limits_never_give_holds() {
+fn state_and_time_limits_never_give_holds() {
     // A ring of 6000 states on which `G F "r0 SEND *"` holds.
     let n = 6000;
     let t = (0..n)
@@ -495,7 +495,7 @@ const SESSION_FORMULAS: [&str; 9] = [
 ];
 
 #[test]
-fn q5_sessions_with_a_tiny_cache_agree_with_fresh_checkers() {
+fn sessions_with_a_tiny_cache_agree_with_fresh_checkers() {
     let mut g = Lcg(0x5eed);
     for case in 0..60 {
         let l = random_lts(&mut g);
@@ -542,7 +542,7 @@ fn unknown(formula: &str) -> (NameKind, String) {
 }
 
 #[test]
-fn q6_special_atoms_any_case() {
+fn special_atoms_and_action_patterns_match_in_any_case() {
     for (f, holds) in [
         (r#"G "True""#, true),
         (r#"G "true""#, true),
@@ -573,7 +573,7 @@ fn q6_special_atoms_any_case() {
 }
 
 #[test]
-fn q6_unknown_names_are_errors() {
+fn unknown_names_in_atoms_are_errors() {
     assert_eq!(unknown(r#"G !"whit SEND *""#).0, NameKind::Role);
     assert_eq!(unknown(r#"G !"x* SEND *""#).0, NameKind::Role);
     assert_eq!(unknown(r#"G !"White SEND *""#).0, NameKind::Role);
@@ -587,7 +587,7 @@ fn q6_unknown_names_are_errors() {
 /// An unknown name in a part of the formula that is constant anyway must
 /// still be an error: the user made a typo.
 #[test]
-fn q6_unknown_names_next_to_constants_are_errors() {
+fn unknown_names_next_to_constants_are_errors() {
     for f in [
         r#"G ("True" | "whit SEND *")"#,
         r#"G !("False" & "whit SEND *")"#,
@@ -605,7 +605,7 @@ fn q6_unknown_names_next_to_constants_are_errors() {
 // ---------------------------------------------------------------------
 
 #[test]
-fn q7_fairness_needs_every_acceptance_set_on_one_cycle() {
+fn fairness_needs_every_acceptance_set_on_one_cycle() {
     let fairness = r#"!(G F "r0 SEND *" & G F "r1 SEND *")"#;
     let neg = owl_lite::parse(fairness).unwrap().negate();
     let aut = owl_lite::translate(&neg, &owl_lite::TranslateOptions::default()).unwrap();

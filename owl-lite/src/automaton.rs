@@ -225,7 +225,7 @@ impl Automaton {
             .iter()
             .map(|v| v.iter().map(|&(t, _)| t).collect())
             .collect();
-        let comp = crate::reduce::sccs(&plain);
+        let comp = crate::scc::sccs(&plain);
         let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
         let mut union = vec![0 as AccSet; n_comp];
         let mut cyclic = vec![false; n_comp];

@@ -107,10 +107,14 @@
 //! 12 atoms; above that, state merging and simulation are syntactic or
 //! skipped, so automata are correct but may be larger.
 
+// A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
+#![forbid(unsafe_code)]
+
 pub mod automaton;
 pub mod ltl;
 pub mod ltl_parse;
 pub mod reduce;
+mod scc;
 pub mod simplify;
 mod translate;
 

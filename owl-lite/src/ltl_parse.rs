@@ -309,13 +309,15 @@ fn lex(src: &str) -> Result<Vec<Spanned>, ParseError> {
 
 // ---- parser ----
 
-struct Parser_<'s> {
+/// Recursive-descent parser over the token list of one formula: `pos` is the
+/// next token, `src` the text that spans and error messages point into.
+struct TokenParser<'s> {
     src: &'s str,
     toks: Vec<Spanned>,
     pos: usize,
 }
 
-impl Parser_<'_> {
+impl TokenParser<'_> {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.tok)
     }
@@ -456,7 +458,7 @@ impl Parser_<'_> {
 /// ```
 pub fn parse(text: &str) -> Result<Ltl, ParseError> {
     let toks = lex(text)?;
-    let mut p = Parser_ {
+    let mut p = TokenParser {
         src: text,
         toks,
         pos: 0,

@@ -20,6 +20,7 @@
 use hashbrown::HashMap;
 
 use crate::automaton::{Automaton, Cube, Edge, Guard};
+use crate::scc::sccs;
 use crate::translate::{Exclusions, TranslateError};
 
 /// An edge with acceptance marks over up to 64 sets.
@@ -95,63 +96,6 @@ pub(crate) fn simplify_cubes(mut cubes: Vec<Cube>, excl: &Exclusions) -> Vec<Cub
             return cubes;
         }
     }
-}
-
-/// Tarjan's algorithm, iterative: the SCC index of every state (SCCs are
-/// numbered in reverse topological order: successors first).
-pub(crate) fn sccs(succ: &[Vec<usize>]) -> Vec<usize> {
-    let n = succ.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut comp = vec![usize::MAX; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut n_comp = 0;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut k)) = call.last_mut() {
-            if *k < succ[v].len() {
-                let w = succ[v][*k];
-                *k += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    loop {
-                        let w = stack.pop().expect("tarjan stack");
-                        on_stack[w] = false;
-                        comp[w] = n_comp;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    n_comp += 1;
-                }
-            }
-        }
-    }
-    comp
 }
 
 fn remove_dominated_edges(edges: &mut Vec<RawEdge>) {

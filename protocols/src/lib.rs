@@ -107,6 +107,9 @@
 //! - The liberal object does not make synchronous communications wait:
 //!   the sender's local state moves on at the send.
 
+// A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
+#![forbid(unsafe_code)]
+
 use std::fmt;
 
 pub mod aut;

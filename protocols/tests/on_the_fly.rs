@@ -13,7 +13,7 @@ use engine::{Checker, Limit, Message, Protocol, Verdict};
 use proptest::prelude::*;
 use protocols::session::Session;
 use protocols::spec::{call, msg, par, par_every, seq, Role, Spec};
-use protocols::{bundled, npb, Error, Strict};
+use protocols::{bundled, npb, Error, Limits, Strict};
 
 /// Explores `a` and `b` side by side, by the same probes, up to `limit`
 /// pairs of states: at every pair both must enable the same actions, agree
@@ -331,7 +331,13 @@ proptest! {
         let lazy = Strict::on_the_fly(&spec);
         match spec.compile_bounded(5_000) {
             Ok(lts) => {
-                let compiled = Strict::new(lts);
+                // A compiled LTS of a few thousand states may still have
+                // exponentially many subsets to determinise (a drawn spec
+                // took 700 s to reach a million): such specs are skipped,
+                // as those too large to compile are.
+                let compiled = Strict::try_new_with(lts, &Limits::default().max_states(20_000));
+                prop_assume!(!matches!(compiled, Err(Error::StateBound { .. })));
+                let compiled = compiled.map_err(|e| TestCaseError::fail(format!("{e}")))?;
                 let lazy = lazy.map_err(|e| TestCaseError::fail(format!("{e}")))?;
                 let r = bisimilar(&compiled, &lazy, 5_000);
                 prop_assert!(r.is_ok(), "{:?}: {}", spec.main(), r.unwrap_err());

@@ -3,7 +3,7 @@
 in one run (same machine, same moment), and print a Markdown table.
 
     pip install spottl && apt-get install -y spin
-    python3 scripts/owl/bench.py [FILE]    # default: /work/shared/bench/ltl-formulas.txt
+    python3 scripts/owl/bench.py [FILE]    # default: ../shared/bench/ltl-formulas.txt
 
 owl-lite: the translate_all example (release build), translation time measured
 in-process, median of 11 runs per formula. Spot: spot.translate(f) (default:
@@ -67,7 +67,7 @@ def spin_stats(text):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/bench/ltl-formulas.txt"
+    path = sys.argv[1] if len(sys.argv) > 1 else "../shared/bench/ltl-formulas.txt"
     rows = owl_stats(path)
     fams = {}
     for fam, text, st, ed, us in rows:

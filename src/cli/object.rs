@@ -126,32 +126,30 @@ pub fn with_object<W: WithObject>(
     }
 }
 
-/// Loads PROTOCOL as an LTS within the build limits.
+/// Loads PROTOCOL as an LTS: a path to an Aldebaran `.aut` file, or a
+/// bundled name with an optional parameter (`token-star:4`), compiled
+/// within `bounds` (the protocols crate's form of `limits`, which names
+/// the limit a stopped build reached).
 fn load_within(
     protocol: &str,
     bounds: &protocols::Limits,
     limits: &BuildLimits,
 ) -> Result<Lts, Unbuilt> {
     if looks_like_file(protocol) {
-        return Ok(load(protocol, bounds)?);
+        let text = std::fs::read_to_string(protocol)
+            .map_err(|e| Failure::error(format!("cannot read {protocol}: {e}")))?;
+        return Ok(Lts::from_aut(&text).map_err(|e| Failure::error(format!("{protocol}: {e}")))?);
     }
     let spec = protocols::bundled::spec_by_name(protocol).map_err(unknown)?;
     spec.compile_with(bounds)
         .map_err(|e| build_failure(e, limits))
 }
 
-/// Loads PROTOCOL as an LTS: a path to an Aldebaran `.aut` file, or a
-/// bundled name with an optional parameter (`token-star:4`), compiled
-/// within `limits`.
-pub fn load(protocol: &str, limits: &protocols::Limits) -> Result<Lts, Failure> {
-    if looks_like_file(protocol) {
-        let text = std::fs::read_to_string(protocol)
-            .map_err(|e| Failure::error(format!("cannot read {protocol}: {e}")))?;
-        return Lts::from_aut(&text).map_err(|e| Failure::error(format!("{protocol}: {e}")));
-    }
-    let spec = protocols::bundled::spec_by_name(protocol).map_err(unknown)?;
-    spec.compile_with(limits)
-        .map_err(|e| build_failure(e, &BuildLimits::default()).into_failure())
+/// Loads PROTOCOL as an LTS within the default limits (for `prust lts`,
+/// which has no verdict to give: a limit is reported as inconclusive).
+pub fn load(protocol: &str) -> Result<Lts, Failure> {
+    let limits = BuildLimits::default();
+    load_within(protocol, &limits.protocols(), &limits).map_err(Unbuilt::into_failure)
 }
 
 /// The specification of a bundled protocol (for objects built on the fly,

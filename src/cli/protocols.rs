@@ -62,7 +62,7 @@ pub enum LtsFormat {
 
 /// Runs `prust lts`: the global LTS of a protocol.
 pub fn lts(args: &LtsArgs, out: &mut Out) -> CmdResult {
-    let lts = load(&args.protocol, &protocols::Limits::default())?;
+    let lts = load(&args.protocol)?;
     match args.format {
         LtsFormat::Dot => write!(out, "{}", lts.to_dot())?,
         LtsFormat::Aut => write!(out, "{}", lts.to_aut())?,

@@ -1,4 +1,4 @@
-//! The engine benchmark's models (issue 3) in Stateright, for a side-by-side
+//! The engine benchmark's models (engine/benches/ring_star.rs) in Stateright, for a side-by-side
 //! comparison with prust and SPIN on the same state spaces.
 //!
 //! ```text

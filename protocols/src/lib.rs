@@ -115,6 +115,7 @@ use std::fmt;
 pub mod aut;
 pub mod bundled;
 mod compile;
+mod graph;
 pub mod liberal;
 pub mod limits;
 pub mod lts;

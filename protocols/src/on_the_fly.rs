@@ -3,12 +3,14 @@
 //! rules as [`crate::compile`], explored one `(state, label)` step at a
 //! time instead of all at once.
 
-use std::sync::{Mutex, MutexGuard};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use hashbrown::HashMap;
 
 use crate::compile::{Global, Terms};
-use crate::lts::Label;
+use crate::graph::LtsGraph;
+use crate::lts::{Label, Lts};
 use crate::spec::Spec;
 use crate::Error;
 
@@ -58,7 +60,7 @@ const NONE: u32 = u32::MAX;
 /// combine terms that exist.
 const CHECKED: &str = "specification checked when the object was built";
 
-impl crate::strict::LtsGraph for OnTheFly {
+impl LtsGraph for OnTheFly {
     fn roles(&self) -> &[String] {
         &self.roles
     }
@@ -91,16 +93,10 @@ impl crate::strict::LtsGraph for OnTheFly {
         (next != NONE).then_some(next)
     }
 
-    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
-        f(&self.transitions(state))
-    }
-}
-
-impl OnTheFly {
     /// Every transition of `state`, sorted by label. (Only the deadlock
     /// report asks, so the labels come from the members' full
     /// [`Terms::steps`], which builds every successor term.)
-    fn transitions(&self, state: u32) -> Vec<(Label, u32)> {
+    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
         let mut g = self.lock();
         let g = &mut *g;
         let mut labels = Vec::new();
@@ -118,6 +114,13 @@ impl OnTheFly {
             .collect()
     }
 
+    /// Never: its states are computed on demand.
+    fn compiled(&self) -> Option<&Arc<Lts>> {
+        None
+    }
+}
+
+impl OnTheFly {
     fn lock(&self) -> MutexGuard<'_, Explored> {
         // Only a broken invariant (a bug) panics under this lock; the
         // panic then reaches whoever made the step, and later steps go on

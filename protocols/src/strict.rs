@@ -47,130 +47,20 @@ use std::sync::Arc;
 
 use engine::{Message, Protocol, Refused, RoleId};
 
+use crate::graph::LtsGraph;
 use crate::lts::{Action, Label, Lts, NO_TYPE};
-use crate::on_the_fly::OnTheFly;
 use crate::Limits;
 use crate::{Error, Spec};
 
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]
 pub struct Strict {
-    lts: Graph,
+    /// The global LTS, compiled or built on the fly: one interface, so
+    /// every operation below is written once for both.
+    lts: Arc<dyn LtsGraph>,
     state: u32,
     /// `(from, to, message)` sorted by channel, FIFO within a channel.
     in_transit: Vec<(u32, u32, Message)>,
-}
-
-/// What [`Strict`] needs of the global LTS it runs, whichever way its
-/// states are computed: implemented by the compiled [`Lts`] and by the
-/// [`OnTheFly`] graph, so the runtime is written once against this
-/// interface.
-pub(crate) trait LtsGraph {
-    /// The role names, in role order.
-    fn roles(&self) -> &[String];
-    /// The message type names, in type order.
-    fn type_names(&self) -> &[String];
-    /// The number of the message type `name`.
-    fn type_id(&self, name: &str) -> Option<u32>;
-    /// The roles `role` may send to or close towards (sorted).
-    fn channels_from(&self, role: usize) -> Vec<usize>;
-    /// The states known so far (all of them for a compiled LTS).
-    fn num_states(&self) -> usize;
-    /// Whether `state` is final.
-    fn is_final(&self, state: u32) -> bool;
-    /// The successor of `state` by `label`, if it has one.
-    fn next(&self, state: u32, label: Label) -> Option<u32>;
-    /// Calls `f` with the transitions of `state`, sorted by label. (A
-    /// callback rather than a returned slice: the on-the-fly graph
-    /// computes them into a fresh vector under its lock.)
-    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R;
-}
-
-impl LtsGraph for Lts {
-    fn roles(&self) -> &[String] {
-        Lts::roles(self)
-    }
-    fn type_names(&self) -> &[String] {
-        Lts::type_names(self)
-    }
-    fn type_id(&self, name: &str) -> Option<u32> {
-        Lts::type_id(self, name)
-    }
-    fn channels_from(&self, role: usize) -> Vec<usize> {
-        Lts::channels_from(self, role)
-    }
-    fn num_states(&self) -> usize {
-        Lts::num_states(self)
-    }
-    fn is_final(&self, state: u32) -> bool {
-        Lts::is_final(self, state)
-    }
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
-        // deterministic: at most one edge per label, edges sorted by label
-        let edges = self.transitions(state);
-        let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
-        Some(edges[i].1)
-    }
-    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
-        f(self.transitions(state))
-    }
-}
-
-/// The global LTS an object runs: compiled in full, or computed on demand.
-///
-/// An enum rather than an `Arc<dyn LtsGraph>` keeps every step of the hot
-/// path (one [`LtsGraph::next`] per operation of a search) a direct,
-/// inlinable call; [`with_graph!`] is the one place that dispatches.
-#[derive(Clone)]
-enum Graph {
-    Compiled(Arc<Lts>),
-    OnTheFly(Arc<OnTheFly>),
-}
-
-/// `$body` with `$g` bound to the [`Graph`]'s [`LtsGraph`], whichever kind
-/// it is (a macro, not a method taking a closure, because the closure
-/// would have to be generic over the two types).
-macro_rules! with_graph {
-    ($graph:expr, $g:ident => $body:expr) => {
-        match $graph {
-            Graph::Compiled($g) => $body,
-            Graph::OnTheFly($g) => $body,
-        }
-    };
-}
-
-impl Graph {
-    fn roles(&self) -> &[String] {
-        with_graph!(self, g => g.roles())
-    }
-
-    fn type_names(&self) -> &[String] {
-        with_graph!(self, g => g.type_names())
-    }
-
-    fn type_id(&self, name: &str) -> Option<u32> {
-        with_graph!(self, g => g.type_id(name))
-    }
-
-    fn channels_from(&self, role: usize) -> Vec<usize> {
-        with_graph!(self, g => g.channels_from(role))
-    }
-
-    fn num_states(&self) -> usize {
-        with_graph!(self, g => g.num_states())
-    }
-
-    fn is_final(&self, state: u32) -> bool {
-        with_graph!(self, g => g.is_final(state))
-    }
-
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
-        with_graph!(self, g => g.next(state, label))
-    }
-
-    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
-        with_graph!(self, g => g.with_transitions(state, f))
-    }
 }
 
 /// How many states [`Strict::is_finished`](engine::Protocol::is_finished)
@@ -202,7 +92,7 @@ impl Strict {
         let lts = deterministic(lts.into(), limits)?;
         Ok(Strict {
             state: lts.initial(),
-            lts: Graph::Compiled(lts),
+            lts: Arc::new(lts),
             in_transit: Vec::new(),
         })
     }
@@ -255,7 +145,7 @@ impl Strict {
         let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
         Ok(Strict {
             state: 0,
-            lts: Graph::OnTheFly(Arc::new(graph)),
+            lts: Arc::new(graph),
             in_transit: Vec::new(),
         })
     }
@@ -278,10 +168,7 @@ impl Strict {
     /// The (deterministic) LTS this object runs; `None` for an object
     /// built [on the fly](Strict::on_the_fly).
     pub fn lts(&self) -> Option<&Arc<Lts>> {
-        match &self.lts {
-            Graph::Compiled(l) => Some(l),
-            Graph::OnTheFly(_) => None,
-        }
+        self.lts.compiled()
     }
 
     /// The current LTS state (for an object built
@@ -460,21 +347,19 @@ impl Protocol for Strict {
         let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
         let mut stack = vec![self.state];
         while let Some(s) = stack.pop() {
-            let acts = self.lts.with_transitions(s, |edges| {
-                if edges.iter().any(|(l, _)| l.actor() == r) {
-                    return true;
-                }
-                stack.extend(
-                    edges
-                        .iter()
-                        .filter(|(_, t)| seen.insert(*t))
-                        .map(|&(_, t)| t),
-                );
-                false
-            });
-            let too_far =
-                matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT;
-            if acts || too_far {
+            let edges = self.lts.transitions(s);
+            if edges.iter().any(|(l, _)| l.actor() == r) {
+                return false;
+            }
+            stack.extend(
+                edges
+                    .iter()
+                    .filter(|(_, t)| seen.insert(*t))
+                    .map(|&(_, t)| t),
+            );
+            // A compiled LTS is finite and this search ends; one built on
+            // demand may be unbounded, so it gives up (safely) at a bound.
+            if self.lts.compiled().is_none() && seen.len() > FINISHED_SEARCH_LIMIT {
                 return false;
             }
         }
@@ -501,12 +386,14 @@ impl PartialEq for Strict {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
             && self.in_transit == other.in_transit
-            && match (&self.lts, &other.lts) {
-                (Graph::Compiled(a), Graph::Compiled(b)) => Arc::ptr_eq(a, b) || a == b,
-                // State numbers are only comparable within one graph.
-                (Graph::OnTheFly(a), Graph::OnTheFly(b)) => Arc::ptr_eq(a, b),
-                _ => false,
-            }
+            && (std::ptr::addr_eq(Arc::as_ptr(&self.lts), Arc::as_ptr(&other.lts))
+                // State numbers are only comparable within one graph, or
+                // between equal compiled ones (an object built on the fly
+                // numbers its states in the order it meets them).
+                || matches!(
+                    (self.lts.compiled(), other.lts.compiled()),
+                    (Some(a), Some(b)) if Arc::ptr_eq(a, b) || a == b
+                ))
     }
 }
 impl Eq for Strict {}

@@ -27,7 +27,7 @@
 //! concurrent, as a master/worker program runs them: within a round each
 //! worker takes its item and replies whenever it is ready. Their LTS has
 //! 5^k states per round (each worker at one of five points), too many to
-//! compile for many workers; run them with [`Strict::on_the_fly`], which
+//! compile for many workers; run them with [`Strict::on_the_fly`](crate::Strict::on_the_fly), which
 //! computes only the states a run meets.
 //!
 //! ```

@@ -12,6 +12,14 @@
 //!                         └──────────── both implement engine::Protocol ────────┘
 //! ```
 //!
+//! Inside, one concept per file: `compile.rs` is the breadth-first
+//! compiler over the global states, `compile/terms.rs` the hash-consed
+//! terms and their rules, `compile/global.rs` a global state and its FIFO
+//! channels; `on_the_fly.rs` explores the same global states on demand;
+//! `graph.rs` is the one interface through which a [`Strict`] runs either
+//! kind of LTS; `liberal/projection.rs` is the projection a [`Liberal`]
+//! object runs and `liberal/build.rs` how it is computed.
+//!
 //! # Writing a protocol
 //! A global protocol is a [`Spec`]: a [`Term`] built with the functions of
 //! [`spec`] (Discourje's `-->>`, `-->`, `close`, `cat`, `alt`, `par`, `*`,

@@ -4,13 +4,13 @@
 //! time instead of all at once.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 use hashbrown::HashMap;
 
 use crate::compile::{Global, Terms};
 use crate::graph::LtsGraph;
-use crate::lts::{Label, Lts};
+use crate::lts::Label;
 use crate::spec::Spec;
 use crate::Error;
 
@@ -112,11 +112,6 @@ impl LtsGraph for OnTheFly {
             .map(|l| (l, g.next(state, l)))
             .filter(|&(_, t)| t != NONE)
             .collect()
-    }
-
-    /// Never: its states are computed on demand.
-    fn compiled(&self) -> Option<&Arc<Lts>> {
-        None
     }
 }
 

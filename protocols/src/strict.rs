@@ -47,7 +47,7 @@ use std::sync::Arc;
 
 use engine::{Message, Protocol, Refused, RoleId};
 
-use crate::graph::LtsGraph;
+use crate::graph::{Graph, LtsGraph};
 use crate::lts::{Action, Label, Lts, NO_TYPE};
 use crate::Limits;
 use crate::{Error, Spec};
@@ -55,9 +55,9 @@ use crate::{Error, Spec};
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]
 pub struct Strict {
-    /// The global LTS, compiled or built on the fly: one interface, so
-    /// every operation below is written once for both.
-    lts: Arc<dyn LtsGraph>,
+    /// The global LTS, compiled or built on the fly: one interface
+    /// ([`LtsGraph`]), so every operation below is written once for both.
+    lts: Graph,
     state: u32,
     /// `(from, to, message)` sorted by channel, FIFO within a channel.
     in_transit: Vec<(u32, u32, Message)>,
@@ -92,7 +92,7 @@ impl Strict {
         let lts = deterministic(lts.into(), limits)?;
         Ok(Strict {
             state: lts.initial(),
-            lts: Arc::new(lts),
+            lts: Graph::Compiled(lts),
             in_transit: Vec::new(),
         })
     }
@@ -145,7 +145,7 @@ impl Strict {
         let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
         Ok(Strict {
             state: 0,
-            lts: Arc::new(graph),
+            lts: Graph::OnTheFly(Arc::new(graph)),
             in_transit: Vec::new(),
         })
     }
@@ -168,7 +168,10 @@ impl Strict {
     /// The (deterministic) LTS this object runs; `None` for an object
     /// built [on the fly](Strict::on_the_fly).
     pub fn lts(&self) -> Option<&Arc<Lts>> {
-        self.lts.compiled()
+        match &self.lts {
+            Graph::Compiled(l) => Some(l),
+            Graph::OnTheFly(_) => None,
+        }
     }
 
     /// The current LTS state (for an object built
@@ -359,7 +362,7 @@ impl Protocol for Strict {
             );
             // A compiled LTS is finite and this search ends; one built on
             // demand may be unbounded, so it gives up (safely) at a bound.
-            if self.lts.compiled().is_none() && seen.len() > FINISHED_SEARCH_LIMIT {
+            if matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT {
                 return false;
             }
         }
@@ -386,14 +389,14 @@ impl PartialEq for Strict {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
             && self.in_transit == other.in_transit
-            && (std::ptr::addr_eq(Arc::as_ptr(&self.lts), Arc::as_ptr(&other.lts))
-                // State numbers are only comparable within one graph, or
-                // between equal compiled ones (an object built on the fly
-                // numbers its states in the order it meets them).
-                || matches!(
-                    (self.lts.compiled(), other.lts.compiled()),
-                    (Some(a), Some(b)) if Arc::ptr_eq(a, b) || a == b
-                ))
+            && match (&self.lts, &other.lts) {
+                (Graph::Compiled(a), Graph::Compiled(b)) => Arc::ptr_eq(a, b) || a == b,
+                // State numbers are only comparable within one graph (an
+                // object built on the fly numbers its states in the order
+                // it meets them).
+                (Graph::OnTheFly(a), Graph::OnTheFly(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
     }
 }
 impl Eq for Strict {}

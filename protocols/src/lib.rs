@@ -12,6 +12,14 @@
 //!                         └──────────── both implement engine::Protocol ────────┘
 //! ```
 //!
+//! Inside, one concept per file: `compile.rs` is the breadth-first
+//! compiler over the global states, `compile/terms.rs` the hash-consed
+//! terms and their rules, `compile/global.rs` a global state and its FIFO
+//! channels; `on_the_fly.rs` explores the same global states on demand;
+//! `graph.rs` is the one interface through which a [`Strict`] runs either
+//! kind of LTS; `liberal/projection.rs` is the projection a [`Liberal`]
+//! object runs and `liberal/build.rs` how it is computed.
+//!
 //! # Writing a protocol
 //! A global protocol is a [`Spec`]: a [`Term`] built with the functions of
 //! [`spec`] (Discourje's `-->>`, `-->`, `close`, `cat`, `alt`, `par`, `*`,
@@ -117,14 +125,20 @@ pub mod bisim;
 pub mod bundled;
 mod compile;
 pub mod dcj;
+mod graph;
 pub mod liberal;
 pub mod limits;
 pub mod lts;
+mod on_the_fly;
 pub mod session;
 pub mod spec;
 pub mod strict;
 
 pub use aut::AutError;
+// Each bundled module is documented once, at `protocols::bundled::*`; the
+// short paths (`protocols::chess::strict()`) are what examples and users
+// write, so they stay, as re-exports listed but not documented twice.
+#[doc(no_inline)]
 pub use bundled::{
     chess, go_fish, load_balancer, micro, npb, rock_paper_scissors, tic_tac_toe, token, two_buyer,
 };

@@ -211,6 +211,9 @@ impl Lts {
     }
 
     /// Subset construction; also returns the set of each new state.
+    /// (The LTS built on the fly does the same construction lazily, one
+    /// label at a time; see `on_the_fly::Explored::next` for why it is a
+    /// separate loop.)
     pub(crate) fn subsets(&self, limits: &Limits) -> Result<(Lts, Vec<Vec<u32>>), Error> {
         let mut budget = Budget::new(limits, DETERMINISED);
         let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());

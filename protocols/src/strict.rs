@@ -47,7 +47,7 @@ use std::sync::Arc;
 
 use engine::{Message, Protocol, Refused, RoleId};
 
-use crate::compile::OnTheFly;
+use crate::graph::{Graph, LtsGraph};
 use crate::lts::{Action, Label, Lts, NO_TYPE};
 use crate::Limits;
 use crate::{Error, Spec};
@@ -55,73 +55,12 @@ use crate::{Error, Spec};
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]
 pub struct Strict {
+    /// The global LTS, compiled or built on the fly: one interface
+    /// ([`LtsGraph`]), so every operation below is written once for both.
     lts: Graph,
     state: u32,
     /// `(from, to, message)` sorted by channel, FIFO within a channel.
     in_transit: Vec<(u32, u32, Message)>,
-}
-
-/// The global LTS an object runs: compiled in full, or computed on demand.
-#[derive(Clone)]
-enum Graph {
-    Compiled(Arc<Lts>),
-    OnTheFly(Arc<OnTheFly>),
-}
-
-impl Graph {
-    fn roles(&self) -> &[String] {
-        match self {
-            Graph::Compiled(l) => l.roles(),
-            Graph::OnTheFly(l) => l.roles(),
-        }
-    }
-
-    fn type_names(&self) -> &[String] {
-        match self {
-            Graph::Compiled(l) => l.type_names(),
-            Graph::OnTheFly(l) => l.type_names(),
-        }
-    }
-
-    fn type_id(&self, name: &str) -> Option<u32> {
-        match self {
-            Graph::Compiled(l) => l.type_id(name),
-            Graph::OnTheFly(l) => l.type_id(name),
-        }
-    }
-
-    fn channels_from(&self, role: usize) -> Vec<usize> {
-        match self {
-            Graph::Compiled(l) => l.channels_from(role),
-            Graph::OnTheFly(l) => l.channels_from(role),
-        }
-    }
-
-    fn is_final(&self, state: u32) -> bool {
-        match self {
-            Graph::Compiled(l) => l.is_final(state),
-            Graph::OnTheFly(l) => l.is_final(state),
-        }
-    }
-
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
-        match self {
-            Graph::Compiled(l) => {
-                let edges = l.transitions(state);
-                let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
-                Some(edges[i].1)
-            }
-            Graph::OnTheFly(l) => l.next(state, label),
-        }
-    }
-
-    /// Calls `f` with the transitions of `state`.
-    fn with_transitions<R>(&self, state: u32, f: impl FnOnce(&[(Label, u32)]) -> R) -> R {
-        match self {
-            Graph::Compiled(l) => f(l.transitions(state)),
-            Graph::OnTheFly(l) => f(&l.transitions(state)),
-        }
-    }
 }
 
 /// How many states [`Strict::is_finished`](engine::Protocol::is_finished)
@@ -203,7 +142,7 @@ impl Strict {
     /// assert_eq!(p.num_states(), 4); // of 5^20
     /// ```
     pub fn on_the_fly(spec: &Spec) -> Result<Strict, Error> {
-        let graph = crate::compile::on_the_fly(spec, crate::compile::MAX_TERMS)?;
+        let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
         Ok(Strict {
             state: 0,
             lts: Graph::OnTheFly(Arc::new(graph)),
@@ -246,10 +185,7 @@ impl Strict {
     /// object built [on the fly](Strict::on_the_fly), those computed so far
     /// (by this object and all its clones).
     pub fn num_states(&self) -> usize {
-        match &self.lts {
-            Graph::Compiled(l) => l.num_states(),
-            Graph::OnTheFly(l) => l.num_states(),
-        }
+        self.lts.num_states()
     }
 
     /// The messages in transit as `(from, to, message)`, sorted by channel.
@@ -414,21 +350,19 @@ impl Protocol for Strict {
         let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
         let mut stack = vec![self.state];
         while let Some(s) = stack.pop() {
-            let acts = self.lts.with_transitions(s, |edges| {
-                if edges.iter().any(|(l, _)| l.actor() == r) {
-                    return true;
-                }
-                stack.extend(
-                    edges
-                        .iter()
-                        .filter(|(_, t)| seen.insert(*t))
-                        .map(|&(_, t)| t),
-                );
-                false
-            });
-            let too_far =
-                matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT;
-            if acts || too_far {
+            let edges = self.lts.transitions(s);
+            if edges.iter().any(|(l, _)| l.actor() == r) {
+                return false;
+            }
+            stack.extend(
+                edges
+                    .iter()
+                    .filter(|(_, t)| seen.insert(*t))
+                    .map(|&(_, t)| t),
+            );
+            // A compiled LTS is finite and this search ends; one built on
+            // demand may be unbounded, so it gives up (safely) at a bound.
+            if matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT {
                 return false;
             }
         }
@@ -457,7 +391,9 @@ impl PartialEq for Strict {
             && self.in_transit == other.in_transit
             && match (&self.lts, &other.lts) {
                 (Graph::Compiled(a), Graph::Compiled(b)) => Arc::ptr_eq(a, b) || a == b,
-                // State numbers are only comparable within one graph.
+                // State numbers are only comparable within one graph (an
+                // object built on the fly numbers its states in the order
+                // it meets them).
                 (Graph::OnTheFly(a), Graph::OnTheFly(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             }

@@ -8,7 +8,6 @@
 //! ```
 
 use crate::spec::{msg, seq, Spec};
-use crate::{Liberal, Lts, Strict};
 
 /// The specification.
 pub fn spec() -> Spec {
@@ -20,17 +19,4 @@ pub fn spec() -> Spec {
     .types(["Move"])
 }
 
-/// The compiled global LTS.
-pub fn lts() -> Lts {
-    super::compiled(spec())
-}
-
-/// The strict object.
-pub fn strict() -> Strict {
-    super::strict_of(spec())
-}
-
-/// The liberal object.
-pub fn liberal() -> Liberal {
-    super::liberal_of(spec())
-}
+constructors!(spec() { lts: lts, strict: strict, liberal: liberal });

@@ -17,7 +17,6 @@
 //! ```
 
 use crate::spec::{alt, alt_every, call, msg, seq, Role, Spec};
-use crate::{Liberal, Lts, Strict};
 
 fn player(i: usize) -> Role {
     Role::indexed("player", i)
@@ -59,17 +58,4 @@ pub fn spec(k: usize) -> Spec {
     })
 }
 
-/// The compiled global LTS.
-pub fn lts(k: usize) -> Lts {
-    super::compiled(spec(k))
-}
-
-/// The strict object.
-pub fn strict(k: usize) -> Strict {
-    super::strict_of(spec(k))
-}
-
-/// The liberal object.
-pub fn liberal(k: usize) -> Liberal {
-    super::liberal_of(spec(k))
-}
+constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });

@@ -9,7 +9,6 @@
 //! ```
 
 use crate::spec::{alt, msg, seq, sync, Spec};
-use crate::{Liberal, Lts, Strict};
 
 /// The specification.
 pub fn spec() -> Spec {
@@ -30,17 +29,4 @@ pub fn spec() -> Spec {
     .types(["Request", "Response"])
 }
 
-/// The compiled global LTS.
-pub fn lts() -> Lts {
-    super::compiled(spec())
-}
-
-/// The strict object.
-pub fn strict() -> Strict {
-    super::strict_of(spec())
-}
-
-/// The liberal object.
-pub fn liberal() -> Liberal {
-    super::liberal_of(spec())
-}
+constructors!(spec() { lts: lts, strict: strict, liberal: liberal });

@@ -13,7 +13,6 @@
 //! ```
 
 use crate::spec::{cat_every, msg, seq, sync, Role, Spec};
-use crate::{Liberal, Strict};
 
 fn comm(buffered: bool) -> fn(&str, Role, Role) -> crate::spec::Term {
     if buffered {
@@ -58,19 +57,5 @@ pub fn star(k: usize, buffered: bool) -> Spec {
         .types(["Integer"])
 }
 
-/// Strict object of [`ring`].
-pub fn ring_strict(k: usize, buffered: bool) -> Strict {
-    super::strict_of(ring(k, buffered))
-}
-/// Liberal object of [`ring`].
-pub fn ring_liberal(k: usize, buffered: bool) -> Liberal {
-    super::liberal_of(ring(k, buffered))
-}
-/// Strict object of [`star`].
-pub fn star_strict(k: usize, buffered: bool) -> Strict {
-    super::strict_of(star(k, buffered))
-}
-/// Liberal object of [`star`].
-pub fn star_liberal(k: usize, buffered: bool) -> Liberal {
-    super::liberal_of(star(k, buffered))
-}
+constructors!(ring(k: usize, buffered: bool) { strict: ring_strict, liberal: ring_liberal });
+constructors!(star(k: usize, buffered: bool) { strict: star_strict, liberal: star_liberal });

@@ -14,7 +14,41 @@
 //! ```
 
 use crate::spec::{Role, Spec};
-use crate::{Error, Liberal, Lts, Strict};
+use crate::{Error, Lts};
+
+/// The constructors of a bundled protocol's objects from its specification
+/// function, written once here rather than in every module:
+///
+/// `constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });`
+///
+/// defines `pub fn lts(k: usize) -> Lts`, `pub fn strict(k: usize) -> Strict`
+/// and `pub fn liberal(k: usize) -> Liberal` (each may be left out or named
+/// otherwise, e.g. `strict: cg_strict`), each of `spec(k)` compiled with
+/// the default limits. The specifications are known to be well-formed, so
+/// they panic only past the default state bound.
+macro_rules! constructors {
+    ($spec:ident $params:tt { $($kind:ident: $name:ident),* $(,)? }) => {
+        $( constructors!(@one $kind $name $spec $params); )*
+    };
+    (@one lts $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
+        #[doc = concat!("The compiled global LTS of [`", stringify!($spec), "`].")]
+        pub fn $name($($arg: $ty),*) -> $crate::Lts {
+            $crate::bundled::compiled($spec($($arg),*))
+        }
+    };
+    (@one strict $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
+        #[doc = concat!("The strict object of [`", stringify!($spec), "`].")]
+        pub fn $name($($arg: $ty),*) -> $crate::Strict {
+            $crate::Strict::new($crate::bundled::compiled($spec($($arg),*)))
+        }
+    };
+    (@one liberal $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
+        #[doc = concat!("The liberal object of [`", stringify!($spec), "`].")]
+        pub fn $name($($arg: $ty),*) -> $crate::Liberal {
+            $crate::Liberal::new($crate::bundled::compiled($spec($($arg),*)))
+        }
+    };
+}
 
 pub mod chess;
 pub mod go_fish;
@@ -57,8 +91,17 @@ type Make = fn(usize) -> Spec;
 struct Entry {
     name: &'static str,
     description: &'static str,
-    param: Option<(&'static str, usize, usize)>,
+    param: Option<Param>,
     make: Make,
+}
+
+/// The registry's parameter: `what` it means, its `default` and its `min`.
+fn param(description: &'static str, default: usize, min: usize) -> Option<Param> {
+    Some(Param {
+        description,
+        default,
+        min,
+    })
 }
 
 fn entries() -> Vec<Entry> {
@@ -74,37 +117,37 @@ fn entries() -> Vec<Entry> {
         e(
             "token-directed-ring",
             "a token passed around a directed ring",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(DirectedRing, k),
         ),
         e(
             "token-undirected-ring",
             "a token passed either way around a ring",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(UndirectedRing, k),
         ),
         e(
             "token-star",
             "a token passed between a centre and leaves",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(Star, k),
         ),
         e(
             "token-binary-tree",
             "a token passed along a binary tree",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(BinaryTree, k),
         ),
         e(
             "token-full-mesh",
             "a token passed to anyone",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(FullMesh, k),
         ),
         e(
             "token-2d-mesh",
             "a token passed along a square grid",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| token::spec(Mesh2d, k),
         ),
         e("chess", "white and black take turns", None, |_| {
@@ -119,49 +162,49 @@ fn entries() -> Vec<Entry> {
         e(
             "rock-paper-scissors",
             "rounds of rock-paper-scissors until one winner",
-            Some(("number of players", 3, 2)),
+            param("number of players", 3, 2),
             rock_paper_scissors::spec,
         ),
         e(
             "go-fish",
             "a dealer and players asking each other for cards",
-            Some(("number of players", 3, 2)),
+            param("number of players", 3, 2),
             go_fish::spec,
         ),
         e(
             "npb-cg",
             "NAS conjugate gradient: master and workers",
-            Some((k, 2, 1)),
+            param(k, 2, 1),
             npb::cg,
         ),
         e(
             "npb-is",
             "NAS integer sort: master and workers",
-            Some((k, 2, 1)),
+            param(k, 2, 1),
             npb::is,
         ),
         e(
             "npb-cg-concurrent",
             "NAS conjugate gradient, the workers concurrent within a round",
-            Some((k, 2, 1)),
+            param(k, 2, 1),
             npb::cg_concurrent,
         ),
         e(
             "npb-is-concurrent",
             "NAS integer sort, the workers concurrent within a round",
-            Some((k, 2, 1)),
+            param(k, 2, 1),
             npb::is_concurrent,
         ),
         e(
             "npb-ft",
             "NAS Fourier transform: master, evolve and fft workers",
-            Some(("workers per kind", 2, 1)),
+            param("workers per kind", 2, 1),
             npb::ft,
         ),
         e(
             "npb-mg",
             "NAS multigrid: master, interp, psinv, rprj and resid workers",
-            Some(("workers per kind", 1, 1)),
+            param("workers per kind", 1, 1),
             npb::mg,
         ),
         e(
@@ -179,25 +222,25 @@ fn entries() -> Vec<Entry> {
         e(
             "ring-buffered",
             "microbenchmark: asynchronous messages around a ring",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| micro::ring(k, true),
         ),
         e(
             "ring-unbuffered",
             "microbenchmark: synchronous messages around a ring",
-            Some((k, 4, 2)),
+            param(k, 4, 2),
             |k| micro::ring(k, false),
         ),
         e(
             "star-buffered",
             "microbenchmark: asynchronous master to workers and back",
-            Some((k, 4, 1)),
+            param(k, 4, 1),
             |k| micro::star(k, true),
         ),
         e(
             "star-unbuffered",
             "microbenchmark: synchronous master to workers and back",
-            Some((k, 4, 1)),
+            param(k, 4, 1),
             |k| micro::star(k, false),
         ),
     ]
@@ -208,15 +251,11 @@ pub fn list() -> Vec<BundledInfo> {
     entries()
         .into_iter()
         .map(|e| {
-            let spec = (e.make)(e.param.map_or(0, |p| p.1));
+            let spec = (e.make)(e.param.as_ref().map_or(0, |p| p.default));
             BundledInfo {
                 name: e.name,
                 description: e.description,
-                param: e.param.map(|(description, default, min)| Param {
-                    description,
-                    default,
-                    min,
-                }),
+                param: e.param,
                 roles: spec.declared_roles().to_vec(),
                 types: spec.declared_types().to_vec(),
             }
@@ -242,7 +281,7 @@ pub fn spec_by_name(name: &str) -> Result<Spec, Error> {
             known: names().iter().map(|s| s.to_string()).collect(),
         });
     };
-    let k = match (e.param, arg) {
+    let k = match (&e.param, arg) {
         (None, None) => 0,
         (None, Some(_)) => {
             return Err(Error::BadParameter {
@@ -250,8 +289,9 @@ pub fn spec_by_name(name: &str) -> Result<Spec, Error> {
                 message: "takes no parameter; write it without `:k`".into(),
             })
         }
-        (Some((_, default, _)), None) => default,
-        (Some((what, _, min)), Some(a)) => {
+        (Some(p), None) => p.default,
+        (Some(p), Some(a)) => {
+            let (what, min) = (p.description, p.min);
             let k: usize = a.parse().map_err(|_| Error::BadParameter {
                 protocol: e.name.into(),
                 message: format!(
@@ -286,14 +326,6 @@ pub fn by_name_bounded(name: &str, max_states: usize) -> Result<Lts, Error> {
 pub(crate) fn compiled(spec: Spec) -> Lts {
     spec.compile()
         .unwrap_or_else(|e| panic!("{}: {e}", spec.name()))
-}
-
-pub(crate) fn strict_of(spec: Spec) -> Strict {
-    Strict::new(compiled(spec))
-}
-
-pub(crate) fn liberal_of(spec: Spec) -> Liberal {
-    Liberal::new(compiled(spec))
 }
 
 pub(crate) fn indexed(base: &str, k: usize) -> Vec<Role> {

@@ -27,7 +27,7 @@
 //! concurrent, as a master/worker program runs them: within a round each
 //! worker takes its item and replies whenever it is ready. Their LTS has
 //! 5^k states per round (each worker at one of five points), too many to
-//! compile for many workers; run them with [`Strict::on_the_fly`], which
+//! compile for many workers; run them with [`Strict::on_the_fly`](crate::Strict::on_the_fly), which
 //! computes only the states a run meets.
 //!
 //! ```
@@ -37,7 +37,6 @@
 //! ```
 
 use crate::spec::{alt, cat_every, close, msg, par, par_every, seq, Role, Spec, Term};
-use crate::{Liberal, Strict};
 
 fn batch(kind: &str, ty: &str, k: usize) -> Term {
     seq([
@@ -161,35 +160,7 @@ pub fn is_concurrent(k: usize) -> Spec {
     concurrent_master_workers("npb-is-concurrent", "RankMessage", k)
 }
 
-/// Strict object of [`cg`].
-pub fn cg_strict(k: usize) -> Strict {
-    super::strict_of(cg(k))
-}
-/// Liberal object of [`cg`].
-pub fn cg_liberal(k: usize) -> Liberal {
-    super::liberal_of(cg(k))
-}
-/// Strict object of [`is`].
-pub fn is_strict(k: usize) -> Strict {
-    super::strict_of(is(k))
-}
-/// Liberal object of [`is`].
-pub fn is_liberal(k: usize) -> Liberal {
-    super::liberal_of(is(k))
-}
-/// Strict object of [`ft`].
-pub fn ft_strict(k: usize) -> Strict {
-    super::strict_of(ft(k))
-}
-/// Liberal object of [`ft`].
-pub fn ft_liberal(k: usize) -> Liberal {
-    super::liberal_of(ft(k))
-}
-/// Strict object of [`mg`].
-pub fn mg_strict(k: usize) -> Strict {
-    super::strict_of(mg(k))
-}
-/// Liberal object of [`mg`].
-pub fn mg_liberal(k: usize) -> Liberal {
-    super::liberal_of(mg(k))
-}
+constructors!(cg(k: usize) { strict: cg_strict, liberal: cg_liberal });
+constructors!(is(k: usize) { strict: is_strict, liberal: is_liberal });
+constructors!(ft(k: usize) { strict: ft_strict, liberal: ft_liberal });
+constructors!(mg(k: usize) { strict: mg_strict, liberal: mg_liberal });

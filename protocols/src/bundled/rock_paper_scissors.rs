@@ -18,7 +18,6 @@
 //! ```
 
 use crate::spec::{alt_every, call, cat_every, end, msg, seq, Role, Spec};
-use crate::{Liberal, Lts, Strict};
 
 /// The three items.
 pub const ITEMS: [&str; 3] = ["Rock", "Paper", "Scissors"];
@@ -77,17 +76,4 @@ pub fn spec(k: usize) -> Spec {
     })
 }
 
-/// The compiled global LTS.
-pub fn lts(k: usize) -> Lts {
-    super::compiled(spec(k))
-}
-
-/// The strict object.
-pub fn strict(k: usize) -> Strict {
-    super::strict_of(spec(k))
-}
-
-/// The liberal object.
-pub fn liberal(k: usize) -> Liberal {
-    super::liberal_of(spec(k))
-}
+constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });

@@ -11,7 +11,6 @@
 //! ```
 
 use crate::spec::{alt_every, call, msg, Role, Spec};
-use crate::{Liberal, Lts, Strict};
 
 /// Which neighbours a worker has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,17 +115,4 @@ pub fn directed_ring(k: usize) -> Spec {
     spec(Topology::DirectedRing, k)
 }
 
-/// The compiled global LTS.
-pub fn lts(topology: Topology, k: usize) -> Lts {
-    super::compiled(spec(topology, k))
-}
-
-/// The strict object.
-pub fn strict(topology: Topology, k: usize) -> Strict {
-    super::strict_of(spec(topology, k))
-}
-
-/// The liberal object.
-pub fn liberal(topology: Topology, k: usize) -> Liberal {
-    super::liberal_of(spec(topology, k))
-}
+constructors!(spec(topology: Topology, k: usize) { lts: lts, strict: strict, liberal: liberal });

@@ -9,7 +9,6 @@
 //! ```
 
 use crate::spec::{msg, par, seq, Spec};
-use crate::{Liberal, Lts, Strict};
 
 /// The specification.
 pub fn spec() -> Spec {
@@ -31,17 +30,4 @@ pub fn spec() -> Spec {
     .types(["Title", "Quote", "Contribution", "Decision"])
 }
 
-/// The compiled global LTS.
-pub fn lts() -> Lts {
-    super::compiled(spec())
-}
-
-/// The strict object.
-pub fn strict() -> Strict {
-    super::strict_of(spec())
-}
-
-/// The liberal object.
-pub fn liberal() -> Liberal {
-    super::liberal_of(spec())
-}
+constructors!(spec() { lts: lts, strict: strict, liberal: liberal });

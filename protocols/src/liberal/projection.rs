@@ -1,0 +1,279 @@
+//! The projection of a global LTS on every role ([`Projection`]), and the
+//! three steps a role takes in it (send, receive, close) with the tagged
+//! messages ([`Envelope`]s in an [`Inbox`]) that they exchange. What they
+//! mean is in the [`liberal`](crate::liberal) module's docs; how the
+//! projection is computed is in `build.rs`.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
+
+use engine::{Message, Refused, RoleId};
+
+use crate::limits::Limits;
+use crate::lts::{Action, Label, Lts, NO_TYPE};
+use crate::Error;
+
+/// A message in an inbox: who sent it, the tag of its send (see the
+/// [module docs](crate::liberal)) and the message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Envelope {
+    /// The sender.
+    pub from: RoleId,
+    /// The set of global states the send led to, as a tag number of the
+    /// [`Projection`].
+    pub tag: u32,
+    /// The message.
+    pub msg: Message,
+}
+
+/// A role's inbox: envelopes in arrival order.
+pub type Inbox = VecDeque<Envelope>;
+
+/// Receive transitions of one local state: `((label, tag), next)`, sorted.
+pub(super) type Receives = Vec<((Label, u32), u32)>;
+
+/// The projection of one role.
+#[derive(Debug)]
+pub(super) struct Local {
+    /// Local state → set of global states (sorted).
+    pub(super) sets: Vec<Vec<u32>>,
+    pub(super) initial: u32,
+    /// Per local state: own sends and closes `(label, next, tag)`, sorted.
+    pub(super) out: Vec<Vec<(Label, u32, u32)>>,
+    /// Per local state: receives `((label, tag), next)`, sorted.
+    pub(super) inp: Vec<Receives>,
+}
+
+/// The projections of all roles of a global LTS, shared (read-only) by
+/// every liberal object and every [`LocalRole`](crate::LocalRole) made from it.
+pub struct Projection {
+    pub(super) lts: Arc<Lts>,
+    /// Per role, in role order.
+    pub(super) locals: Vec<Local>,
+    /// Per tag: the global states it stands for.
+    pub(super) tags: Vec<Vec<u32>>,
+}
+
+impl fmt::Debug for Projection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Projection")
+            .field("roles", &self.lts.roles())
+            .field(
+                "local_states",
+                &self.locals.iter().map(|l| l.sets.len()).collect::<Vec<_>>(),
+            )
+            .field("tags", &self.tags.len())
+            .finish()
+    }
+}
+
+impl Projection {
+    /// Projects `lts` (determinised first if needed) on every role. Fails
+    /// if the local state spaces together exceed `max_states` (the other
+    /// [limits](Limits) are the defaults).
+    pub fn new(lts: impl Into<Arc<Lts>>, max_states: usize) -> Result<Projection, Error> {
+        Projection::new_with(lts, &Limits::default().max_states(max_states))
+    }
+
+    /// [`Projection::new`] within `limits`: the determinisation and the
+    /// projection each may make `limits.max_states` states (local states
+    /// of all roles together, for the projection) and tables of
+    /// `limits.max_memory` bytes, and both stop at `limits.deadline`, with
+    /// [`Error::StateBound`], [`Error::MemoryBound`] or [`Error::Timeout`].
+    /// The projection of a heavily interleaved protocol can take time and
+    /// memory far beyond its global LTS (a local state is a set of global
+    /// states, and so is each tag), so these bounds matter even for an LTS
+    /// of a few hundred states.
+    ///
+    /// ```
+    /// use protocols::{token, Error, Limits, Projection};
+    /// let lts = token::spec(token::Topology::FullMesh, 3).compile().unwrap();
+    /// let p = Projection::new_with(lts.clone(), &Limits::default()).unwrap();
+    /// assert!(p.num_local_states(0) > 1);
+    /// let e = Projection::new_with(lts, &Limits::default().max_states(2)).unwrap_err();
+    /// assert!(matches!(e, Error::StateBound { limit: 2, what: "liberal projection" }));
+    /// ```
+    pub fn new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Projection, Error> {
+        let lts = crate::strict::deterministic(lts.into(), limits)?;
+        super::build::Builder::new(&lts, limits).run(lts.clone())
+    }
+
+    /// The deterministic global LTS.
+    pub fn lts(&self) -> &Arc<Lts> {
+        &self.lts
+    }
+
+    /// Number of local states of `role`.
+    pub fn num_local_states(&self, role: RoleId) -> usize {
+        self.locals[role].sets.len()
+    }
+
+    /// The global states that local state `state` of `role` stands for.
+    pub fn global_states(&self, role: RoleId, state: u32) -> &[u32] {
+        &self.locals[role].sets[state as usize]
+    }
+
+    /// The global states a tag stands for.
+    pub fn tag_states(&self, tag: u32) -> &[u32] {
+        &self.tags[tag as usize]
+    }
+
+    /// The initial local state of `role`.
+    pub fn initial(&self, role: RoleId) -> u32 {
+        self.locals[role].initial
+    }
+
+    fn valid(&self, a: RoleId, b: RoleId) -> bool {
+        a < self.locals.len() && b < self.locals.len() && a != b
+    }
+
+    fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
+        let out = &self.locals[role].out[state as usize];
+        out.binary_search_by(|(l, _, _)| l.cmp(&label))
+            .ok()
+            .map(|i| (out[i].1, out[i].2))
+    }
+
+    fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
+        let ty = self.lts.type_id(env.msg.type_name())?;
+        let label = Label {
+            action: Action::Recv,
+            ty,
+            from: env.from as u32,
+            to: role as u32,
+        };
+        let inp = &self.locals[role].inp[state as usize];
+        inp.binary_search_by(|(k, _)| k.cmp(&(label, env.tag)))
+            .ok()
+            .map(|i| inp[i].1)
+    }
+
+    /// The send step of `role` in local state `*state`; see [`LocalRole::try_send`](crate::LocalRole::try_send).
+    pub fn send(
+        &self,
+        role: RoleId,
+        state: &mut u32,
+        to: RoleId,
+        msg: Message,
+        inbox_of_to: &mut Inbox,
+    ) -> Result<(), Refused<Message>> {
+        if !self.valid(role, to) {
+            return Err(Refused(msg));
+        }
+        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+            return Err(Refused(msg));
+        };
+        let label = Label {
+            action: Action::Send,
+            ty,
+            from: role as u32,
+            to: to as u32,
+        };
+        match self.own(role, *state, label) {
+            Some((next, tag)) => {
+                *state = next;
+                inbox_of_to.push_back(Envelope {
+                    from: role,
+                    tag,
+                    msg,
+                });
+                Ok(())
+            }
+            None => Err(Refused(msg)),
+        }
+    }
+
+    /// The receive step of `role`; see [`LocalRole::try_recv`](crate::LocalRole::try_recv).
+    pub fn recv(
+        &self,
+        role: RoleId,
+        state: &mut u32,
+        from: Option<RoleId>,
+        inbox: &mut Inbox,
+    ) -> Result<(RoleId, Message), Refused> {
+        if role >= self.locals.len() {
+            return Err(Refused(()));
+        }
+        let mut seen: u64 = 0; // senders already met (their later messages are not heads)
+        let mut seen_big: Vec<RoleId> = Vec::new();
+        for i in 0..inbox.len() {
+            let env = &inbox[i];
+            if from.is_some_and(|p| p != env.from) {
+                continue;
+            }
+            let first = if env.from < 64 {
+                let bit = 1u64 << env.from;
+                let f = seen & bit == 0;
+                seen |= bit;
+                f
+            } else if seen_big.contains(&env.from) {
+                false
+            } else {
+                seen_big.push(env.from);
+                true
+            };
+            if !first {
+                continue;
+            }
+            if let Some(next) = self.accept(role, *state, env) {
+                *state = next;
+                let env = inbox.remove(i).expect("index in range");
+                return Ok((env.from, env.msg));
+            }
+            if from.is_some() {
+                break;
+            }
+        }
+        Err(Refused(()))
+    }
+
+    /// The close step of `role`; see [`LocalRole::try_close`](crate::LocalRole::try_close).
+    pub fn close(&self, role: RoleId, state: &mut u32, to: RoleId) -> Result<(), Refused> {
+        if !self.valid(role, to) {
+            return Err(Refused(()));
+        }
+        let label = Label {
+            action: Action::Close,
+            ty: NO_TYPE,
+            from: role as u32,
+            to: to as u32,
+        };
+        match self.own(role, *state, label) {
+            Some((next, _)) => {
+                *state = next;
+                Ok(())
+            }
+            None => Err(Refused(())),
+        }
+    }
+
+    /// Whether `role` in local state `state` can never act again: no global
+    /// state it considers possible has an action of `role` (local states
+    /// are closed under the other roles' actions, so this covers the
+    /// future).
+    pub fn finished(&self, role: RoleId, state: u32) -> bool {
+        self.locals[role].sets[state as usize].iter().all(|&g| {
+            self.lts
+                .transitions(g)
+                .iter()
+                .all(|(l, _)| l.actor() != role as u32)
+        })
+    }
+
+    /// Whether the local states `states` (one per role) share a final
+    /// global state.
+    pub fn may_end(&self, states: &[u32]) -> bool {
+        let Some((first, rest)) = states.split_first() else {
+            return true;
+        };
+        self.locals[0].sets[*first as usize].iter().any(|&g| {
+            self.lts.is_final(g)
+                && rest.iter().enumerate().all(|(r, &s)| {
+                    self.locals[r + 1].sets[s as usize]
+                        .binary_search(&g)
+                        .is_ok()
+                })
+        })
+    }
+}

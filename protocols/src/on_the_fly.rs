@@ -1,0 +1,243 @@
+//! The deterministic global LTS of a specification built on demand (see
+//! [`Strict::on_the_fly`](crate::Strict::on_the_fly)): the same terms and
+//! rules as [`crate::compile`], explored one `(state, label)` step at a
+//! time instead of all at once.
+
+use std::borrow::Cow;
+use std::sync::{Mutex, MutexGuard};
+
+use hashbrown::HashMap;
+
+use crate::compile::{Global, Terms};
+use crate::graph::LtsGraph;
+use crate::lts::Label;
+use crate::spec::Spec;
+use crate::Error;
+
+/// The deterministic global LTS of a specification, built on demand: the
+/// states a run (or a search) actually reaches, and only those, are
+/// computed, the first time they are reached. See
+/// [`Strict::on_the_fly`](crate::Strict::on_the_fly).
+///
+/// A state is a set of global states (the subset construction, done on the
+/// fly, so a specification whose choices start with the same action still
+/// gives a deterministic object); numbers are handed out in the order states
+/// are first reached and are shared by every clone of the object.
+pub(crate) struct OnTheFly {
+    roles: Vec<String>,
+    types: Vec<String>,
+    /// Per role, the roles it may send to or close towards (sorted).
+    channels: Vec<Vec<usize>>,
+    graph: Mutex<Explored>,
+}
+
+struct Explored {
+    terms: Terms,
+    globals: Vec<Global>,
+    global_ids: HashMap<Global, u32>,
+    states: Vec<State>,
+    /// Per global state: the state that is the set of it alone, or `NONE`
+    /// (a deterministic specification has no other states).
+    singleton: Vec<u32>,
+    /// The states of two or more global states.
+    set_ids: HashMap<Box<[u32]>, u32>,
+}
+
+struct State {
+    /// The (sorted) set of global states it stands for.
+    set: Box<[u32]>,
+    is_final: bool,
+    /// The transitions asked for so far, sorted by label; `NONE` for "not
+    /// enabled".
+    next: Vec<(Label, u32)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Why a computation on demand cannot fail: every definition the
+/// specification can reach was unfolded, and checked for unguarded
+/// recursion, when the object was built ([`build`]); later steps only
+/// combine terms that exist.
+const CHECKED: &str = "specification checked when the object was built";
+
+impl LtsGraph for OnTheFly {
+    fn roles(&self) -> &[String] {
+        &self.roles
+    }
+
+    fn type_names(&self) -> &[String] {
+        &self.types
+    }
+
+    fn type_id(&self, name: &str) -> Option<u32> {
+        self.types.iter().position(|t| t == name).map(|i| i as u32)
+    }
+
+    fn channels_from(&self, role: usize) -> Vec<usize> {
+        self.channels.get(role).cloned().unwrap_or_default()
+    }
+
+    /// The states computed so far.
+    fn num_states(&self) -> usize {
+        self.lock().states.len()
+    }
+
+    fn is_final(&self, state: u32) -> bool {
+        self.lock().states[state as usize].is_final
+    }
+
+    /// The successor of `state` by `label`, if it has one (computed now if
+    /// this is the first time anyone asks).
+    fn next(&self, state: u32, label: Label) -> Option<u32> {
+        let next = self.lock().next(state, label);
+        (next != NONE).then_some(next)
+    }
+
+    /// Every transition of `state`, sorted by label. (Only the deadlock
+    /// report asks, so the labels come from the members' full
+    /// [`Terms::steps`], which builds every successor term.)
+    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
+        let mut g = self.lock();
+        let g = &mut *g;
+        let mut labels = Vec::new();
+        for &m in g.states[state as usize].set.iter() {
+            let term = g.globals[m as usize].term;
+            let steps = g.terms.steps(term).expect(CHECKED);
+            labels.extend(steps.iter().map(|&(l, _)| l));
+        }
+        labels.sort_unstable();
+        labels.dedup();
+        labels
+            .into_iter()
+            .map(|l| (l, g.next(state, l)))
+            .filter(|&(_, t)| t != NONE)
+            .collect()
+    }
+}
+
+impl OnTheFly {
+    fn lock(&self) -> MutexGuard<'_, Explored> {
+        // Only a broken invariant (a bug) panics under this lock; the
+        // panic then reaches whoever made the step, and later steps go on
+        // from the graph as it was left (at worst they panic the same way).
+        self.graph
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Explored {
+    fn global_id(&mut self, g: Global) -> u32 {
+        if let Some(&id) = self.global_ids.get(&g) {
+            return id;
+        }
+        let id = self.globals.len() as u32;
+        self.global_ids.insert(g.clone(), id);
+        self.globals.push(g);
+        self.singleton.push(NONE);
+        id
+    }
+
+    fn state_id(&mut self, set: Vec<u32>) -> u32 {
+        let known = match set[..] {
+            [g] => self.singleton[g as usize],
+            _ => self.set_ids.get(&set[..]).copied().unwrap_or(NONE),
+        };
+        if known != NONE {
+            return known;
+        }
+        let mut is_final = false;
+        for &g in &set {
+            is_final |= self
+                .terms
+                .is_final(&self.globals[g as usize])
+                .expect(CHECKED);
+        }
+        let id = self.states.len() as u32;
+        match set[..] {
+            [g] => self.singleton[g as usize] = id,
+            _ => {
+                self.set_ids.insert(set.clone().into(), id);
+            }
+        }
+        self.states.push(State {
+            set: set.into(),
+            is_final,
+            next: Vec::new(),
+        });
+        id
+    }
+
+    /// The subset construction's step from `state` by `label`: the set of
+    /// its members' successors, or `NONE` if that is empty.
+    ///
+    /// This is the same subset construction as [`Lts::determinise_with`]
+    /// (a state is the set of its members, final if one is), but not the
+    /// same code, on purpose: that one runs over a finished LTS, all labels
+    /// of a set at once and breadth-first to the end, under a budget; this
+    /// one is demand-driven, one `(state, label)` pair at a time, over
+    /// global states that are themselves interned on demand from terms
+    /// (and only for the label asked, via `Terms::step_by`, so a parallel
+    /// composition does not build every successor term). Sharing the loop
+    /// would force one of the two to give up its order of work.
+    ///
+    /// [`Lts::determinise_with`]: crate::Lts::determinise_with
+    fn next(&mut self, state: u32, label: Label) -> u32 {
+        let known = &self.states[state as usize].next;
+        let at = match known.binary_search_by(|(l, _)| l.cmp(&label)) {
+            Ok(i) => return known[i].1,
+            Err(at) => at,
+        };
+        let mut successors = Vec::new();
+        for &m in self.states[state as usize].set.iter() {
+            let g = &self.globals[m as usize];
+            successors.extend(self.terms.global_step_by(g, label).expect(CHECKED));
+        }
+        let mut target: Vec<u32> = successors
+            .into_iter()
+            .map(|g2| self.global_id(g2))
+            .collect();
+        target.sort_unstable();
+        target.dedup();
+        let next = if target.is_empty() {
+            NONE
+        } else {
+            self.state_id(target)
+        };
+        self.states[state as usize].next.insert(at, (label, next));
+        next
+    }
+}
+
+/// Checks `spec` and makes its [`OnTheFly`] LTS (see
+/// [`Terms::unfold_all`] for what is checked).
+pub(crate) fn build(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
+    let mut terms = Terms::new(spec)?;
+    let main = terms.intern(&spec.main)?;
+    let channels = terms.unfold_all(main, max_terms, None)?;
+    let roles = terms.names.roles.clone();
+    let types = terms.names.types.clone();
+    let mut per_role = vec![Vec::new(); roles.len()];
+    for (from, to) in channels {
+        per_role[from as usize].push(to as usize);
+    }
+    let mut graph = Explored {
+        terms,
+        globals: Vec::new(),
+        global_ids: HashMap::new(),
+        states: Vec::new(),
+        singleton: Vec::new(),
+        set_ids: HashMap::new(),
+    };
+    let initial = graph.global_id(Global {
+        term: main,
+        chans: Box::new([]),
+    });
+    graph.state_id(vec![initial]);
+    Ok(OnTheFly {
+        roles,
+        types,
+        channels: per_role,
+        graph: Mutex::new(graph),
+    })
+}

@@ -1,12 +1,21 @@
-//! Turning a protocol argument (`token-star:4`, `chess`, `models/x.aut`)
-//! into a protocol object: the one loader of the `prust` command line and
-//! the `.owl` suites, so that both read the same arguments the same way.
+//! Turning a protocol argument (`token-star:4`, `chess`, `models/x.aut`,
+//! `games/go-fish.dcj:go-fish:3`) into a protocol object: the one loader of
+//! the `prust` command line and the `.owl` suites, so that both read the
+//! same arguments the same way.
 //!
-//! **One rule for files** ([`is_file`]): an argument that ends in `.aut` or
-//! contains a `/` is a path to an Aldebaran `.aut` file (relative to a base
-//! folder: the current one on the command line, the suite file's folder in
-//! a suite); anything else is a bundled protocol, with an optional
-//! parameter after `:` (`prust list` shows them).
+//! **One rule for files** ([`is_file`]):
+//! - an argument whose file name ends in `.dcj`, optionally followed by
+//!   `:SESSION` and `:ARG,ARG` (integers), is a Discourje specification
+//!   ([`protocols::dcj`]): the session is imported into a specification, so
+//!   every runtime, on-the-fly included, can run it;
+//! - an argument that ends in `.aut` or contains a `/` is a path to an
+//!   Aldebaran `.aut` file (an LTS, without a specification);
+//! - anything else is a bundled protocol, with an optional parameter after
+//!   `:` (`prust list` shows them).
+//!
+//! Paths are relative to a base folder: the current one on the command
+//! line, the suite file's folder in a suite. The warnings of a `.dcj`
+//! import (a stray `)`, an undeclared role) are printed on stderr.
 //!
 //! Every table built on the way (the compiled LTS, its determinisation, the
 //! liberal projection) is bounded by [`BuildLimits`]; a build that a limit
@@ -18,6 +27,7 @@
 //! use prust::load::{self, BuildLimits, LoadError};
 //!
 //! assert!(load::is_file("models/x.aut") && !load::is_file("token-star:4"));
+//! assert!(load::is_file("go-fish.dcj:go-fish:3") && load::has_spec("go-fish.dcj"));
 //! let lts = load::lts("token-star:3", Path::new(""), &BuildLimits::default()).unwrap();
 //! assert!(lts.num_states() > 1);
 //! let tiny = BuildLimits { max_states: Some(2), ..BuildLimits::default() };
@@ -30,21 +40,48 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use engine::{Limit, Protocol};
+use protocols::dcj::{DcjError, DcjTarget};
 use protocols::{Lts, Spec, Strict};
 
 use crate::Runtime;
 
-/// The one rule for what a protocol argument names: a path (it ends in
-/// `.aut` or contains a `/`) is a file, anything else a bundled protocol.
+/// The one rule for what a protocol argument names: a `.dcj` file (see
+/// [`is_dcj`]) or a path (it ends in `.aut` or contains a `/`) is a file,
+/// anything else a bundled protocol.
 ///
 /// ```
 /// use prust::load::is_file;
 /// assert!(is_file("stuck.aut"));
 /// assert!(is_file("models/ring"));
+/// assert!(is_file("ring.dcj:ring:3"));
 /// assert!(!is_file("token-star:4"));
 /// ```
 pub fn is_file(protocol: &str) -> bool {
-    protocol.ends_with(".aut") || protocol.contains('/')
+    is_dcj(protocol) || protocol.ends_with(".aut") || protocol.contains('/')
+}
+
+/// Whether the argument names a Discourje `.dcj` file: `FILE.dcj`,
+/// `FILE.dcj:SESSION` or `FILE.dcj:SESSION:ARG,ARG`.
+///
+/// ```
+/// use prust::load::is_dcj;
+/// assert!(is_dcj("specs/go-fish.dcj:go-fish:3"));
+/// assert!(!is_dcj("specs/go-fish.aut") && !is_dcj("go-fish:3"));
+/// ```
+pub fn is_dcj(protocol: &str) -> bool {
+    DcjTarget::parse(protocol).is_some()
+}
+
+/// Whether the argument has a specification (a bundled protocol or a
+/// `.dcj` file), which [`Runtime::needs_spec`] runtimes need; an `.aut`
+/// file has only an LTS.
+///
+/// ```
+/// use prust::load::has_spec;
+/// assert!(has_spec("chess") && has_spec("x.dcj") && !has_spec("x.aut"));
+/// ```
+pub fn has_spec(protocol: &str) -> bool {
+    is_dcj(protocol) || !is_file(protocol)
 }
 
 /// The limits of building an object: the same `--max-states`, `--timeout`
@@ -115,6 +152,9 @@ pub enum LoadError {
     },
     /// No bundled protocol has this name, or its parameter is wrong.
     Bundled(Box<protocols::Error>),
+    /// The `.dcj` file cannot be read or imported (the error has the
+    /// file, line and column, and a hint).
+    Dcj(Box<DcjError>),
     /// The runtime needs a specification (see [`Runtime::needs_spec`]) and
     /// the argument is an `.aut` file, which has only an LTS.
     NeedsSpec {
@@ -136,6 +176,7 @@ impl fmt::Display for LoadError {
             LoadError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
             LoadError::Aut { path, error } => write!(f, "{}: {error}", path.display()),
             LoadError::Bundled(e) | LoadError::Build(e) => write!(f, "{e}"),
+            LoadError::Dcj(e) => write!(f, "{e}"),
             LoadError::NeedsSpec { path, runtime } => write!(
                 f,
                 "{} is an LTS file; the {runtime} runtime builds a bundled protocol's specification",
@@ -149,8 +190,8 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 /// Loads `protocol` as an LTS (not determinised): an `.aut` file under
-/// `base` (see [`is_file`]), or a bundled protocol compiled within
-/// `limits`.
+/// `base` (see [`is_file`]), or a bundled protocol or `.dcj` session
+/// compiled within `limits`.
 pub fn lts(protocol: &str, base: &Path, limits: &BuildLimits) -> Result<Lts, LoadError> {
     lts_within(protocol, base, &limits.to_protocols(), limits)
 }
@@ -163,6 +204,11 @@ fn lts_within(
     bounds: &protocols::Limits,
     limits: &BuildLimits,
 ) -> Result<Lts, LoadError> {
+    if is_dcj(protocol) {
+        return dcj_spec(protocol, base)?
+            .compile_with(bounds)
+            .map_err(|e| build_error(e, limits));
+    }
     if is_file(protocol) {
         let path = base.join(protocol);
         let text = std::fs::read_to_string(&path).map_err(|error| LoadError::Read {
@@ -177,9 +223,13 @@ fn lts_within(
         .map_err(|e| build_error(e, limits))
 }
 
-/// The specification of a bundled protocol, for the runtimes that need one
-/// (`runtime`: which one, for the error when `protocol` is a file).
+/// The specification of a bundled protocol or of a `.dcj` session under
+/// `base`, for the runtimes that need one (`runtime`: which one, for the
+/// error when `protocol` is an `.aut` file, which has no specification).
 pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadError> {
+    if is_dcj(protocol) {
+        return dcj_spec(protocol, base);
+    }
     if is_file(protocol) {
         return Err(LoadError::NeedsSpec {
             path: base.join(protocol),
@@ -187,6 +237,23 @@ pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadE
         });
     }
     protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))
+}
+
+/// Imports the session a `.dcj` argument names, its file under `base`;
+/// the import's warnings go to stderr (they are about the file, whoever
+/// loads it).
+fn dcj_spec(protocol: &str, base: &Path) -> Result<Spec, LoadError> {
+    let import = DcjTarget::parse(protocol)
+        .expect("a .dcj argument")
+        .and_then(|mut target| {
+            target.path = base.join(&target.path);
+            target.import()
+        })
+        .map_err(|e| LoadError::Dcj(Box::new(e)))?;
+    for warning in &import.warning_texts {
+        eprintln!("{warning}");
+    }
+    Ok(import.spec)
 }
 
 /// What to do with a protocol object once [`with_object`] has built it
@@ -198,8 +265,9 @@ pub trait WithObject {
     fn run<P: Protocol + fmt::Debug>(self, object: P) -> Self::Output;
 }
 
-/// Builds the `runtime` object of `protocol` (an `.aut` file under `base`,
-/// or a bundled protocol) within `limits`, and runs `visit` on it.
+/// Builds the `runtime` object of `protocol` (an `.aut` or `.dcj` file
+/// under `base`, or a bundled protocol) within `limits`, and runs `visit`
+/// on it.
 ///
 /// ```
 /// use std::path::Path;

@@ -8,7 +8,9 @@ use std::process::{Command, Output};
 use libtest_mimic::Arguments;
 
 /// A fresh folder with an LTS that never deadlocks, as `loop.aut`,
-/// `models/loop.aut` and `models/loop` (a path without the extension).
+/// `models/loop.aut` and `models/loop` (a path without the extension), and
+/// a Discourje ring that never deadlocks either, as `ring.dcj` and
+/// `models/ring.dcj`.
 fn models(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("prust-cli-load-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -16,6 +18,9 @@ fn models(name: &str) -> PathBuf {
     let ping_pong = "des (0, 2, 2)\n(0,\"!(Ping,a,b)\",1)\n(1,\"?(Ping,a,b)\",0)\n";
     for file in ["loop.aut", "models/loop.aut", "models/loop"] {
         std::fs::write(dir.join(file), ping_pong).unwrap();
+    }
+    for file in ["ring.dcj", "models/ring.dcj"] {
+        std::fs::write(dir.join(file), RING_DCJ).unwrap();
     }
     dir
 }
@@ -46,6 +51,13 @@ fn run_suites(dir: &Path, prefix: &str) -> (u64, u64) {
     (c.num_passed, c.num_failed)
 }
 
+/// A token passed round a ring of `k` workers, forever.
+const RING_DCJ: &str = "(s/defrole ::worker)
+(s/defsession ::ring [k i]
+  (s/cat (s/-->> Token (::worker i) (::worker (mod (inc i) k)))
+         (::ring k (mod (inc i) k))))
+";
+
 const NO_DEADLOCK: &str = r#"G !"DEADLOCK""#;
 
 #[test]
@@ -62,6 +74,13 @@ fn the_command_line_and_a_suite_accept_the_same_protocol_arguments() {
         ("token-star:x", false),
         ("models/missing.aut", false),
         ("models", false),
+        ("ring.dcj:ring:3,0", true),
+        ("models/ring.dcj:ring:4,1", true),
+        ("ring.dcj", false),
+        ("ring.dcj:ring:3", false),
+        ("ring.dcj:ring:x", false),
+        ("ring.dcj:rng:3,0", false),
+        ("missing.dcj", false),
     ];
     for (k, (form, exists)) in forms.iter().enumerate() {
         let suite = format!(
@@ -133,5 +152,49 @@ fn on_the_fly_refuses_every_file_form_in_both() {
         "{names:?}"
     );
     assert_eq!(run_suites(&dir, "otf"), (8, 0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_dcj_session_runs_on_every_runtime_in_both() {
+    let dir = models("dcj");
+    let form = "models/ring.dcj:ring:3,0";
+    for runtime in ["strict", "liberal", "on-the-fly"] {
+        let o = prust_in(
+            &dir,
+            &[
+                "check",
+                form,
+                NO_DEADLOCK,
+                r#"G !"END""#,
+                "--runtime",
+                runtime,
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{runtime}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // The imported role names are Prut4j's flattened ones.
+        let o = prust_in(
+            &dir,
+            &[
+                "check",
+                form,
+                r#"G !"worker_2_ SEND <Token>""#,
+                "--runtime",
+                runtime,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "{runtime}");
+    }
+    let suite = format!(
+        "protocol {form}\nruntime strict liberal on-the-fly\ntest t holds\n {NO_DEADLOCK}\n\
+         test turns holds\n G (\"worker_0_ SEND *\" -> F \"worker_1_ SEND *\")\n"
+    );
+    std::fs::write(dir.join("ring.owl"), suite).unwrap();
+    assert_eq!(run_suites(&dir, "ring"), (12, 0));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -48,7 +48,8 @@ pub const DEMO_FORMULAS: [&str; 2] = [
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// A bundled protocol with an optional parameter (token-star:4, chess;
-    /// see `prust list`) or a path to an Aldebaran .aut file
+    /// see `prust list`), a path to an Aldebaran .aut file, or a Discourje
+    /// specification FILE.dcj[:SESSION[:ARG,ARG]]
     #[arg(value_name = "PROTOCOL")]
     pub protocol: Option<String>,
     /// The LTL formulas to check, each as one (quoted) argument; put `--`

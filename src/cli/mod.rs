@@ -6,6 +6,7 @@
 //! [`check::CheckArgs`].
 
 pub mod check;
+pub mod import;
 pub mod json;
 pub mod object;
 pub mod out;
@@ -62,12 +63,15 @@ pub enum Command {
     /// List the bundled protocols, with their parameters, roles and message types
     #[command(after_help = EXIT_CODES)]
     List(protocols::ListArgs),
-    /// Print the global LTS of a protocol (a bundled name or a .aut file)
+    /// Print the global LTS of a protocol (a bundled name, a .aut or a .dcj file)
     #[command(after_help = EXIT_CODES)]
     Lts(protocols::LtsArgs),
     /// Check LTL formulas on a protocol: one verdict per formula
     #[command(long_about = check::LONG_ABOUT, after_help = EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Import a Discourje .dcj session: prust source, its LTS, or counts
+    #[command(after_help = EXIT_CODES)]
+    Import(import::ImportArgs),
     /// Re-execute a trail file (from `prust check --trail`) on a fresh object
     #[command(long_about = replay::LONG_ABOUT, after_help = EXIT_CODES)]
     Replay(replay::ReplayArgs),
@@ -177,6 +181,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Lts(a)) => protocols::lts(a, &mut out),
         Some(Command::Check(a)) => check::run(a, &mut out),
         Some(Command::Replay(a)) => replay::run(a, &mut out),
+        Some(Command::Import(a)) => import::run(a, &mut out),
     };
     // Flush before deciding the status: a closed pipe may show only now.
     match result.and_then(|code| out.flush().map(|()| code)) {

@@ -77,14 +77,14 @@ fn failure(e: LoadError) -> Failure {
     match &e {
         LoadError::Bundled(b) if matches!(**b, protocols::Error::UnknownProtocol { .. }) => {
             Failure::error(e).hint(
-                "`prust list` shows the bundled protocols; a path ending in .aut reads an LTS",
+                "`prust list` shows the bundled protocols; a path ending in .aut reads an LTS, one ending in .dcj a Discourje specification",
             )
         }
         LoadError::NeedsSpec { path, .. } => Failure::error(format!(
             "{} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification",
             path.display()
         ))
-        .hint("use --runtime strict (or liberal) for .aut files"),
+        .hint("use --runtime strict (or liberal) for .aut files; bundled protocols and .dcj files have a specification"),
         _ => Failure::error(e),
     }
 }

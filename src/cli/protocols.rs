@@ -41,7 +41,8 @@ pub fn list(_args: &ListArgs, out: &mut Out) -> CmdResult {
 #[derive(Debug, clap::Args)]
 pub struct LtsArgs {
     /// A bundled protocol with an optional parameter (token-star:4, chess;
-    /// see `prust list`) or a path to an Aldebaran .aut file
+    /// see `prust list`), a path to an Aldebaran .aut file, or a Discourje
+    /// specification FILE.dcj[:SESSION[:ARG,ARG]]
     #[arg(value_name = "PROTOCOL")]
     pub protocol: String,
     /// Output format

@@ -27,7 +27,8 @@ pub const LONG_ABOUT: &str = "Re-execute a trail file on a fresh object and prin
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// A bundled protocol with an optional parameter (token-star:4, chess;
-    /// see `prust list`) or a path to an Aldebaran .aut file
+    /// see `prust list`), a path to an Aldebaran .aut file, or a Discourje
+    /// specification FILE.dcj[:SESSION[:ARG,ARG]]
     #[arg(value_name = "PROTOCOL")]
     pub protocol: String,
     /// The trail file

@@ -85,7 +85,7 @@ impl Loaded {
     /// protocols.
     fn describe(&self, e: LoadError) -> String {
         match e {
-            LoadError::Read { .. } | LoadError::Aut { .. } => e.to_string(),
+            LoadError::Read { .. } | LoadError::Aut { .. } | LoadError::Dcj(_) => e.to_string(),
             LoadError::Bundled(e) => format!(
                 "protocol `{}`: {e}\n  hint: bundled protocols: {}",
                 self.spec,

@@ -396,7 +396,7 @@ impl Parser {
             return;
         };
         for &(runtime, pos) in runtimes.iter().filter(|(r, _)| r.needs_spec()) {
-            for p in self.protocols.iter().filter(|p| load::is_file(&p.spec)) {
+            for p in self.protocols.iter().filter(|p| !load::has_spec(&p.spec)) {
                 self.errors.push(
                     SuiteError::new(
                         pos,

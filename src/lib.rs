@@ -472,6 +472,7 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
+pub mod explore;
 pub mod suite;
 
 // One import path for users: everything a test needs, from the crate they

@@ -1,0 +1,565 @@
+//! Running one execution: the role threads, one at a time, and the
+//! object, driven by a [`Chooser`] at every scheduling point.
+
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use engine::{Protocol, RoleId};
+use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
+
+use super::endpoint::{ExploreEndpoint, Op, Reply, Shared, Slot};
+use super::roles::Roles;
+
+/// An enabled choice at a scheduling point: `role`'s pending operation,
+/// and for a receive from anyone the sender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Alt {
+    pub(crate) role: RoleId,
+    pub(crate) from: Option<RoleId>,
+}
+
+/// One action performed, by role indices (names are for reports).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Act {
+    pub(crate) role: RoleId,
+    pub(crate) kind: ActKind,
+}
+
+/// What an [`Act`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum ActKind {
+    Send { to: RoleId, ty: String },
+    Recv { from: RoleId, ty: String },
+    Close { to: RoleId },
+}
+
+/// What the chooser decides at a scheduling point.
+pub(crate) enum Decision {
+    /// Take `alts[i]`.
+    Take(usize),
+    /// The enabled choices are not what they were (or should be): stop.
+    Diverged { expected: String, found: String },
+}
+
+/// Picks the next step at each scheduling point.
+pub(crate) trait Chooser {
+    /// `alts` are the enabled choices (the previously running role's
+    /// first, then by role), `prev` the role that made the last step.
+    fn choose(&mut self, step: usize, alts: &[Alt], prev: Option<RoleId>) -> Decision;
+}
+
+/// How an execution ended.
+#[derive(Debug, Clone)]
+pub(crate) enum End {
+    Success,
+    Deadlock(Arc<Deadlock>),
+    Violation {
+        role: RoleId,
+        op: WaitsFor,
+    },
+    Panicked {
+        role: RoleId,
+        message: String,
+        location: Option<String>,
+    },
+    Unfinished {
+        not_finished: Vec<RoleId>,
+    },
+    Steps(usize),
+    Time,
+    Stuck {
+        role: RoleId,
+        waited: Duration,
+    },
+    Diverged {
+        step: usize,
+        expected: String,
+        found: String,
+    },
+    /// The program spawned a role the object does not have, or twice.
+    Program(String),
+}
+
+/// The limits of one execution.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RunLimits {
+    pub(crate) max_steps: usize,
+    pub(crate) role_timeout: Duration,
+    pub(crate) deadline: Option<Instant>,
+}
+
+/// The result of one execution.
+#[derive(Debug, Clone)]
+pub(crate) struct Run {
+    pub(crate) trace: Vec<Act>,
+    pub(crate) schedule: Vec<Alt>,
+    pub(crate) end: End,
+    /// Whether the object had terminated at the end (for the property's
+    /// `END` / `DEADLOCK`).
+    pub(crate) terminated: bool,
+}
+
+thread_local! {
+    /// Set on role threads: their panics are part of the report, not
+    /// printed by the panic hook.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+    /// Where the last quiet panic of this thread happened.
+    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that keeps role threads' panics quiet and
+/// records their location; other threads' panics go to the previous hook.
+fn install_panic_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(Cell::get) {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                LOCATION.with(|l| *l.borrow_mut() = at);
+            } else {
+                previous(info)
+            }
+        }));
+    });
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic payload that is not a string)".to_string()
+    }
+}
+
+fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
+    match op {
+        Op::Send { to, msg } => WaitsFor::Send {
+            to: names[*to].clone(),
+            type_name: msg.type_name().to_string(),
+        },
+        Op::Recv { from } => WaitsFor::Recv {
+            from: from.map(|f| names[f].clone()),
+        },
+        Op::Close { to } => WaitsFor::Close {
+            to: names[*to].clone(),
+        },
+    }
+}
+
+/// The enabled choices among the pending operations, probed on clones of
+/// `obj`: `prev`'s first (so that the first choice never preempts), then
+/// by role; a receive from anyone gives one choice per possible sender.
+pub(crate) fn enabled<P: Protocol>(
+    obj: &P,
+    pending: &[(RoleId, Op)],
+    prev: Option<RoleId>,
+    roles: usize,
+) -> Vec<Alt> {
+    let mut order: Vec<&(RoleId, Op)> = pending.iter().collect();
+    order.sort_by_key(|(r, _)| (Some(*r) != prev, *r));
+    let mut alts = Vec::new();
+    for (role, op) in order {
+        let role = *role;
+        match op {
+            Op::Send { to, msg } => {
+                if obj.clone().try_send(role, *to, msg.clone()).is_ok() {
+                    alts.push(Alt { role, from: None });
+                }
+            }
+            Op::Recv { from: Some(f) } => {
+                if obj.clone().try_recv(role, Some(*f)).is_ok() {
+                    alts.push(Alt { role, from: None });
+                }
+            }
+            Op::Recv { from: None } => {
+                for f in (0..roles).filter(|&f| f != role) {
+                    if obj.clone().try_recv(role, Some(f)).is_ok() {
+                        alts.push(Alt {
+                            role,
+                            from: Some(f),
+                        });
+                    }
+                }
+            }
+            Op::Close { to } => {
+                if obj.clone().try_close(role, *to).is_ok() {
+                    alts.push(Alt { role, from: None });
+                }
+            }
+        }
+    }
+    alts
+}
+
+/// Performs `op` of `role` on `obj` (a choice found enabled by
+/// [`enabled`]); `None` if the object refuses what its clone accepted.
+pub(crate) fn perform<P: Protocol>(
+    obj: &mut P,
+    role: RoleId,
+    op: Op,
+    from: Option<RoleId>,
+) -> Option<(Act, Reply)> {
+    match op {
+        Op::Send { to, msg } => {
+            let ty = msg.type_name().to_string();
+            obj.try_send(role, to, msg).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Send { to, ty },
+                },
+                Reply::Done,
+            ))
+        }
+        Op::Recv { from: asked } => {
+            let (f, msg) = obj.try_recv(role, from.or(asked)).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Recv {
+                        from: f,
+                        ty: msg.type_name().to_string(),
+                    },
+                },
+                Reply::Received(f, msg),
+            ))
+        }
+        Op::Close { to } => {
+            obj.try_close(role, to).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Close { to },
+                },
+                Reply::Done,
+            ))
+        }
+    }
+}
+
+/// Runs one execution of `program` on a clone of `object`.
+pub(crate) fn run<P, F>(
+    object: &P,
+    program: &F,
+    limits: RunLimits,
+    chooser: &mut dyn Chooser,
+) -> Run
+where
+    P: Protocol,
+    F: Fn(&mut Roles<'_, P>) + Sync,
+{
+    install_panic_hook();
+    let names = object.roles();
+    let mut roles = Roles::new(names.clone());
+    program(&mut roles);
+    let mut run = Run {
+        trace: Vec::new(),
+        schedule: Vec::new(),
+        end: End::Success,
+        terminated: false,
+    };
+    if let Some(e) = roles.error.take() {
+        run.end = End::Program(e);
+        return run;
+    }
+    let shared = Arc::new(Shared::new(names));
+    let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
+    {
+        let mut ctl = shared.lock();
+        for &r in &spawned {
+            ctl.slots[r] = Slot::NotStarted;
+        }
+    }
+    let mut obj = object.clone();
+    std::thread::scope(|scope| {
+        for (role, body) in roles.bodies {
+            let shared = Arc::clone(&shared);
+            scope.spawn(move || role_thread(role, body, shared));
+        }
+        drive(&shared, &spawned, &mut obj, limits, chooser, &mut run);
+        stop(&shared, &run.end);
+        finish(&shared, &spawned, limits.role_timeout);
+    });
+    run.terminated = obj.is_terminated();
+    run
+}
+
+/// A role thread: waits to be started, runs the body, records how it
+/// ended.
+fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, shared: Arc<Shared>) {
+    QUIET.with(|q| q.set(true));
+    {
+        let mut ctl = shared.lock();
+        while matches!(ctl.slots[role], Slot::NotStarted) {
+            ctl = shared.cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
+        }
+        if !matches!(ctl.slots[role], Slot::Running) {
+            // Stopped before it started: the body never runs.
+            return;
+        }
+    }
+    let ep = ExploreEndpoint {
+        role,
+        shared: Arc::clone(&shared),
+        _object: PhantomData,
+    };
+    let result = catch_unwind(AssertUnwindSafe(move || body(ep)));
+    let mut ctl = shared.lock();
+    ctl.slots[role] = match result {
+        Ok(()) => Slot::Done,
+        Err(p) => Slot::Panicked(panic_message(&*p)),
+    };
+    if let Some(at) = LOCATION.with(|l| l.borrow_mut().take()) {
+        if let Slot::Panicked(m) = &mut ctl.slots[role] {
+            m.push_str(&format!("\u{0}{at}"));
+        }
+    }
+    shared.cv.notify_all();
+}
+
+/// Lets `role` run (its slot is already set) and waits until it settles.
+fn let_run(shared: &Shared, role: RoleId, limits: RunLimits) -> Result<(), End> {
+    shared.cv.notify_all();
+    if shared.wait_settled(role, Instant::now() + limits.role_timeout) {
+        Ok(())
+    } else {
+        Err(End::Stuck {
+            role,
+            waited: limits.role_timeout,
+        })
+    }
+}
+
+/// A panic recorded in a slot, if any.
+fn panicked(shared: &Shared) -> Option<End> {
+    let ctl = shared.lock();
+    ctl.slots.iter().enumerate().find_map(|(role, s)| match s {
+        Slot::Panicked(m) => {
+            let (message, location) = match m.split_once('\u{0}') {
+                Some((m, at)) => (m.to_string(), Some(at.to_string())),
+                None => (m.clone(), None),
+            };
+            Some(End::Panicked {
+                role,
+                message,
+                location,
+            })
+        }
+        _ => None,
+    })
+}
+
+/// The scheduling loop of one execution; sets `run.end`.
+fn drive<P: Protocol>(
+    shared: &Shared,
+    spawned: &[RoleId],
+    obj: &mut P,
+    limits: RunLimits,
+    chooser: &mut dyn Chooser,
+    run: &mut Run,
+) {
+    // Start the threads one at a time, each up to its first operation.
+    for &role in spawned {
+        shared.lock().slots[role] = Slot::Running;
+        if let Err(end) = let_run(shared, role, limits) {
+            run.end = end;
+            return;
+        }
+        if let Some(end) = panicked(shared) {
+            run.end = end;
+            return;
+        }
+    }
+    let n = shared.names.len();
+    let mut prev = None;
+    loop {
+        let pending: Vec<(RoleId, Op)> = {
+            let ctl = shared.lock();
+            ctl.slots
+                .iter()
+                .enumerate()
+                .filter_map(|(r, s)| match s {
+                    Slot::Pending(op) => Some((r, op.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let alts = enabled(obj, &pending, prev, n);
+        if alts.is_empty() {
+            run.end = stuck_end(shared, obj, &pending);
+            return;
+        }
+        let step = run.trace.len();
+        if step >= limits.max_steps {
+            run.end = End::Steps(limits.max_steps);
+            return;
+        }
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            run.end = End::Time;
+            return;
+        }
+        let i = match chooser.choose(step, &alts, prev) {
+            Decision::Take(i) => i,
+            Decision::Diverged { expected, found } => {
+                run.end = End::Diverged {
+                    step: step + 1,
+                    expected,
+                    found,
+                };
+                return;
+            }
+        };
+        let alt = alts[i];
+        let op = pending
+            .iter()
+            .find(|(r, _)| *r == alt.role)
+            .map(|(_, op)| op.clone())
+            .expect("an enabled choice is a pending operation");
+        let Some((act, reply)) = perform(obj, alt.role, op, alt.from) else {
+            run.end = End::Diverged {
+                step: step + 1,
+                expected: "the object to accept the operation its clone accepted".into(),
+                found: "a refusal: the object is not deterministic (see the Protocol contract)"
+                    .into(),
+            };
+            return;
+        };
+        run.trace.push(act);
+        run.schedule.push(alt);
+        prev = Some(alt.role);
+        shared.lock().slots[alt.role] = Slot::Reply(Ok(reply));
+        if let Err(end) = let_run(shared, alt.role, limits) {
+            run.end = end;
+            return;
+        }
+        if let Some(end) = panicked(shared) {
+            run.end = end;
+            return;
+        }
+    }
+}
+
+/// How an execution ends when nothing can move.
+fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleId, Op)]) -> End {
+    let names = &shared.names;
+    let terminated = obj.is_terminated();
+    if pending.is_empty() {
+        return if terminated {
+            End::Success
+        } else {
+            End::Unfinished {
+                not_finished: (0..names.len()).filter(|&r| !obj.is_finished(r)).collect(),
+            }
+        };
+    }
+    if terminated {
+        let (role, op) = &pending[0];
+        return End::Violation {
+            role: *role,
+            op: waits_for(op, names),
+        };
+    }
+    let ctl = shared.lock();
+    let mut deadlock = Deadlock {
+        blocked: Vec::new(),
+        finished: Vec::new(),
+        panicked: Vec::new(),
+        terminated,
+    };
+    for (role, slot) in ctl.slots.iter().enumerate() {
+        match slot {
+            Slot::Pending(op) => deadlock.blocked.push(Blocked {
+                role: names[role].clone(),
+                waits_for: waits_for(op, names),
+            }),
+            Slot::Panicked(_) => deadlock.panicked.push(names[role].clone()),
+            _ => deadlock.finished.push(names[role].clone()),
+        }
+    }
+    End::Deadlock(Arc::new(deadlock))
+}
+
+/// The error that stopped endpoints get.
+fn stop_error(shared: &Shared, end: &End) -> Error {
+    match end {
+        End::Deadlock(d) => Error::Deadlock(Arc::clone(d)),
+        End::Violation { role, op } => Error::Deadlock(Arc::new(Deadlock {
+            blocked: vec![Blocked {
+                role: shared.names[*role].clone(),
+                waits_for: op.clone(),
+            }],
+            finished: Vec::new(),
+            panicked: Vec::new(),
+            terminated: true,
+        })),
+        End::Steps(n) => Error::Aborted(format!("the execution reached {n} steps")),
+        End::Time => Error::Aborted("the exploration's time ran out".into()),
+        End::Stuck { role, .. } => Error::Aborted(format!(
+            "role {} did not reach an endpoint operation in time",
+            shared.names[*role]
+        )),
+        End::Panicked { role, .. } => {
+            Error::Aborted(format!("role {} panicked", shared.names[*role]))
+        }
+        _ => Error::Aborted("the execution was stopped".into()),
+    }
+}
+
+/// Releases every thread: pending operations fail, later ones too, and
+/// threads not started yet never run.
+fn stop(shared: &Shared, end: &End) {
+    let error = stop_error(shared, end);
+    let mut ctl = shared.lock();
+    ctl.stop = Some(error.clone());
+    for slot in ctl.slots.iter_mut() {
+        match slot {
+            Slot::Pending(_) => *slot = Slot::Reply(Err(error.clone())),
+            Slot::NotStarted => *slot = Slot::Done,
+            _ => {}
+        }
+    }
+    shared.cv.notify_all();
+}
+
+/// Waits for every thread to end (after [`stop`]); says on stderr which
+/// one it is still waiting for, so that a hang has a name.
+fn finish(shared: &Shared, spawned: &[RoleId], grace: Duration) {
+    let finished = |ctl: &super::endpoint::Ctl| {
+        spawned
+            .iter()
+            .all(|&r| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
+    };
+    let mut ctl = shared.lock();
+    let mut deadline = Instant::now() + grace;
+    while !finished(&ctl) {
+        let now = Instant::now();
+        if now >= deadline {
+            let late: Vec<&str> = spawned
+                .iter()
+                .filter(|&&r| !matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
+                .map(|&r| shared.names[r].as_str())
+                .collect();
+            eprintln!(
+                "prust explore: still waiting for role(s) {} to return after the execution \
+                 was stopped: blocked outside the session? (threads may share nothing but \
+                 the session)",
+                late.join(", ")
+            );
+            deadline = now + grace;
+            continue;
+        }
+        ctl = shared
+            .cv
+            .wait_timeout(ctl, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}

@@ -64,7 +64,7 @@ mod schedule;
 mod scheduler;
 
 pub use endpoint::ExploreEndpoint;
-pub use explorer::{explore, ExploreError, Explorer};
+pub use explorer::{explore, ExploreError, Explorer, Reduction};
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
 pub use roles::Roles;
 pub use schedule::{Choice, Schedule, ScheduleError};

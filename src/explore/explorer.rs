@@ -63,6 +63,7 @@ impl std::error::Error for ExploreError {}
 /// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
 /// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
+/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none` or `sleep-sets` | sleep sets |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -88,6 +89,53 @@ pub struct Explorer {
     role_timeout: Duration,
     property: Option<String>,
     replay: Option<Schedule>,
+    reduction: Reduction,
+}
+
+/// How the explorer avoids running schedules equivalent to ones it ran
+/// (orders of independent steps: different roles, different channels,
+/// operations that commute on the object).
+///
+/// ```
+/// use prust::explore::Reduction;
+/// assert_eq!("none".parse::<Reduction>(), Ok(Reduction::None));
+/// assert_eq!(Reduction::SleepSets.to_string(), "sleep-sets");
+/// assert!("dpor".parse::<Reduction>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reduction {
+    /// Plain depth-first search: every schedule.
+    None,
+    /// Sleep sets (the default): a schedule that only reorders
+    /// independent steps of one already run is cut short. The outcomes
+    /// found are the same; the executions fewer. Turned off by a
+    /// preemption bound and by a property (a property may tell two
+    /// orders of independent steps apart).
+    #[default]
+    SleepSets,
+}
+
+impl fmt::Display for Reduction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reduction::None => "none",
+            Reduction::SleepSets => "sleep-sets",
+        })
+    }
+}
+
+impl std::str::FromStr for Reduction {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Reduction, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" | "off" => Ok(Reduction::None),
+            "sleep-sets" | "sleep" => Ok(Reduction::SleepSets),
+            _ => Err(format!(
+                "unknown reduction `{s}`: expected none or sleep-sets"
+            )),
+        }
+    }
 }
 
 fn env_error(variable: &str, value: &str, message: &str) -> ExploreError {
@@ -184,6 +232,12 @@ impl Explorer {
                 .unwrap_or(Duration::from_secs(1 << 30)),
             property: None,
             replay,
+            reduction: match env_var("PRUST_REDUCTION")? {
+                None => Reduction::default(),
+                Some(v) => v
+                    .parse()
+                    .map_err(|e: String| env_error("PRUST_REDUCTION", &v, &e))?,
+            },
         })
     }
 
@@ -238,6 +292,13 @@ impl Explorer {
         self
     }
 
+    /// How schedules equivalent to ones already run are skipped (see
+    /// [`Reduction`]; default from `PRUST_REDUCTION`, else sleep sets).
+    pub fn reduction(mut self, reduction: Reduction) -> Self {
+        self.reduction = reduction;
+        self
+    }
+
     /// Runs exactly one execution, following `schedule` (as a failure
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
@@ -286,6 +347,7 @@ impl Explorer {
         let mut incomplete: Option<String> = None;
         let mut executions = 0;
         let mut pruned = 0;
+        let mut redundant = 0;
         if let Some(schedule) = &self.replay {
             let mut chooser = Replay {
                 schedule,
@@ -301,6 +363,12 @@ impl Explorer {
                 stack: Vec::new(),
                 depth: 0,
                 bound: self.preemption_bound,
+                // Sleep sets with a preemption bound could cut a schedule
+                // whose equivalent was itself cut by the bound; with a
+                // property, two orders of independent steps may differ.
+                sleep_sets: self.reduction == Reduction::SleepSets
+                    && self.preemption_bound.is_none()
+                    && self.property.is_none(),
                 pruned: 0,
                 names: &names,
             };
@@ -317,6 +385,13 @@ impl Explorer {
                 dfs.depth = 0;
                 let run = scheduler::run(&object, &program, limits, &mut dfs);
                 executions += 1;
+                if matches!(run.end, End::Redundant) {
+                    redundant += 1;
+                    if !dfs.backtrack() {
+                        break;
+                    }
+                    continue;
+                }
                 let stop_all = matches!(
                     run.end,
                     End::Time | End::Stuck { .. } | End::Diverged { .. }
@@ -346,6 +421,7 @@ impl Explorer {
             counts: found.counts,
             incomplete,
             pruned,
+            redundant,
             elapsed: started.elapsed(),
             replayed: self.replay.is_some(),
         })
@@ -475,6 +551,7 @@ impl Found {
                 })
             }
             End::Program(e) => return Err(ExploreError::Program(e)),
+            End::Redundant => None,
         };
         if let Some(outcome) = outcome {
             self.push(Failure {
@@ -535,7 +612,13 @@ struct Replay<'s> {
 }
 
 impl Chooser for Replay<'_> {
-    fn choose(&mut self, step: usize, alts: &[Alt], _prev: Option<RoleId>) -> Decision {
+    fn choose(
+        &mut self,
+        step: usize,
+        alts: &[Alt],
+        _prev: Option<RoleId>,
+        _independent: &dyn Fn(usize, usize) -> bool,
+    ) -> Decision {
         let Some(want) = self.schedule.choices().get(step) else {
             return Decision::Take(0);
         };
@@ -557,6 +640,14 @@ struct Node {
     prev: Option<RoleId>,
     /// Preemptions on the path before this node.
     preemptions: usize,
+    /// `sleep[i]`: `alts[i]` need not be explored here (sleep sets): an
+    /// equivalent schedule was explored from an ancestor.
+    sleep: Vec<bool>,
+    /// `done[i]`: the subtree of `alts[i]` was explored.
+    done: Vec<bool>,
+    /// `indep[i * n + j]`: `alts[i]` and `alts[j]` commute here (only
+    /// with sleep sets on; empty otherwise).
+    indep: Vec<bool>,
 }
 
 impl Node {
@@ -572,14 +663,21 @@ impl Node {
     fn allowed(&self, i: usize, bound: Option<usize>) -> bool {
         bound.is_none_or(|b| self.preemptions + self.cost(i) <= b)
     }
+
+    /// The next choice to explore after index `after` (or from the start).
+    fn next(&self, after: Option<usize>, bound: Option<usize>) -> Option<usize> {
+        let from = after.map_or(0, |a| a + 1);
+        (from..self.alts.len()).find(|&i| !self.sleep[i] && self.allowed(i, bound))
+    }
 }
 
-/// Plain depth-first search over the choices, with an optional
-/// preemption bound.
+/// Depth-first search over the choices, with an optional preemption
+/// bound and optional sleep sets.
 struct Dfs<'n> {
     stack: Vec<Node>,
     depth: usize,
     bound: Option<usize>,
+    sleep_sets: bool,
     pruned: usize,
     names: &'n [String],
 }
@@ -589,9 +687,8 @@ impl Dfs<'_> {
     fn backtrack(&mut self) -> bool {
         self.stack.truncate(self.depth);
         while let Some(top) = self.stack.last_mut() {
-            if let Some(next) =
-                (top.taken + 1..top.alts.len()).find(|&i| top.allowed(i, self.bound))
-            {
+            top.done[top.taken] = true;
+            if let Some(next) = top.next(Some(top.taken), self.bound) {
                 top.taken = next;
                 return true;
             }
@@ -602,10 +699,16 @@ impl Dfs<'_> {
 }
 
 impl Chooser for Dfs<'_> {
-    fn choose(&mut self, _step: usize, alts: &[Alt], prev: Option<RoleId>) -> Decision {
+    fn choose(
+        &mut self,
+        _step: usize,
+        alts: &[Alt],
+        prev: Option<RoleId>,
+        independent: &dyn Fn(usize, usize) -> bool,
+    ) -> Decision {
         let d = self.depth;
-        self.depth += 1;
         if let Some(node) = self.stack.get(d) {
+            self.depth += 1;
             if node.alts != alts {
                 return Decision::Diverged {
                     expected: format!(
@@ -617,21 +720,57 @@ impl Chooser for Dfs<'_> {
             }
             return Decision::Take(node.taken);
         }
-        let preemptions = match d.checked_sub(1).and_then(|p| self.stack.get(p)) {
-            Some(parent) => parent.preemptions + parent.cost(parent.taken),
-            None => 0,
-        };
+        let n = alts.len();
+        let parent = d.checked_sub(1).and_then(|p| self.stack.get(p));
+        let preemptions = parent.map_or(0, |p| p.preemptions + p.cost(p.taken));
+        // Sleep sets (Godefroid): what slept at the parent or was explored
+        // there before the step taken, and commutes with that step, sleeps
+        // here: its schedules are equivalent to ones explored already.
+        let mut sleep = vec![false; n];
+        if let Some(p) = parent.filter(|_| self.sleep_sets) {
+            let m = p.alts.len();
+            for x in 0..m {
+                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x * m + p.taken] {
+                    if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
+                        sleep[i] = true;
+                    }
+                }
+            }
+        }
+        let mut indep = Vec::new();
+        if self.sleep_sets {
+            indep = vec![false; n * n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    let ind = independent(i, j);
+                    indep[i * n + j] = ind;
+                    indep[j * n + i] = ind;
+                }
+            }
+        }
         let node = Node {
             alts: alts.to_vec(),
             taken: 0,
             prev,
             preemptions,
+            sleep,
+            done: vec![false; n],
+            indep,
         };
-        let skipped = (0..alts.len())
-            .filter(|&i| !node.allowed(i, self.bound))
+        let Some(first) = node.next(None, self.bound) else {
+            if node.sleep.iter().all(|&s| s) {
+                return Decision::Redundant;
+            }
+            unreachable!("the first choice never preempts, so a bound allows it");
+        };
+        self.pruned += (0..n)
+            .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
             .count();
-        self.pruned += skipped;
-        self.stack.push(node);
-        Decision::Take(0)
+        self.stack.push(Node {
+            taken: first,
+            ..node
+        });
+        self.depth += 1;
+        Decision::Take(first)
     }
 }

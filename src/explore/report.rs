@@ -228,6 +228,7 @@ pub struct Exploration {
     /// Why the exploration is not complete, if it is not.
     pub(crate) incomplete: Option<String>,
     pub(crate) pruned: usize,
+    pub(crate) redundant: usize,
     pub(crate) elapsed: Duration,
     pub(crate) replayed: bool,
 }
@@ -271,6 +272,13 @@ impl Exploration {
         self.pruned
     }
 
+    /// How many executions were cut short by the sleep sets (they could
+    /// only repeat schedules equivalent to ones run); included in
+    /// [`executions`](Self::executions).
+    pub fn redundant(&self) -> usize {
+        self.redundant
+    }
+
     /// How long the exploration took.
     pub fn elapsed(&self) -> Duration {
         self.elapsed
@@ -289,6 +297,9 @@ impl fmt::Display for Exploration {
             )
         };
         write!(f, "{what} in {:.2?}", self.elapsed)?;
+        if self.redundant > 0 {
+            write!(f, " ({} cut short by sleep sets)", self.redundant)?;
+        }
         match &self.incomplete {
             None => write!(f, " (complete)")?,
             Some(why) => write!(f, " (INCOMPLETE: {why})")?,

@@ -40,6 +40,9 @@ pub(crate) enum ActKind {
 pub(crate) enum Decision {
     /// Take `alts[i]`.
     Take(usize),
+    /// Every enabled choice is asleep: this execution can only repeat
+    /// schedules equivalent to ones already run. Stop it.
+    Redundant,
     /// The enabled choices are not what they were (or should be): stop.
     Diverged { expected: String, found: String },
 }
@@ -47,8 +50,50 @@ pub(crate) enum Decision {
 /// Picks the next step at each scheduling point.
 pub(crate) trait Chooser {
     /// `alts` are the enabled choices (the previously running role's
-    /// first, then by role), `prev` the role that made the last step.
-    fn choose(&mut self, step: usize, alts: &[Alt], prev: Option<RoleId>) -> Decision;
+    /// first, then by role), `prev` the role that made the last step;
+    /// `independent(i, j)` says whether `alts[i]` and `alts[j]` commute
+    /// here (see [`independent`]).
+    fn choose(
+        &mut self,
+        step: usize,
+        alts: &[Alt],
+        prev: Option<RoleId>,
+        independent: &dyn Fn(usize, usize) -> bool,
+    ) -> Decision;
+}
+
+/// The channel an enabled choice uses: (sender, receiver).
+fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
+    match op {
+        Op::Send { to, .. } | Op::Close { to } => (alt.role, *to),
+        Op::Recv { from } => (
+            alt.from.or(*from).expect("a receive choice has a sender"),
+            alt.role,
+        ),
+    }
+}
+
+/// Whether two enabled choices of different roles are independent in the
+/// object's state `obj`: they use different channels, and they commute on
+/// the object (each stays enabled after the other, and both orders give
+/// equal objects). Same role, same channel, or any doubt: dependent. The
+/// channel rule matters because objects compare messages by type only:
+/// two messages on one channel may commute on the object and still reach
+/// the receiver in a different order.
+pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) -> bool {
+    if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
+        return false;
+    }
+    let both = |first: (Alt, &Op), second: (Alt, &Op)| {
+        let mut o = obj.clone();
+        perform(&mut o, first.0.role, first.1.clone(), first.0.from)?;
+        perform(&mut o, second.0.role, second.1.clone(), second.0.from)?;
+        Some(o)
+    };
+    match (both(a, b), both(b, a)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// How an execution ended.
@@ -70,6 +115,8 @@ pub(crate) enum End {
     },
     Steps(usize),
     Time,
+    /// Stopped by the sleep sets: equivalent to an execution already run.
+    Redundant,
     Stuck {
         role: RoleId,
         waited: Duration,
@@ -406,8 +453,22 @@ fn drive<P: Protocol>(
             run.end = End::Time;
             return;
         }
-        let i = match chooser.choose(step, &alts, prev) {
+        let op_of = |alt: Alt| {
+            &pending
+                .iter()
+                .find(|(r, _)| *r == alt.role)
+                .expect("an enabled choice is a pending operation")
+                .1
+        };
+        let probe = |i: usize, j: usize| {
+            independent(&*obj, (alts[i], op_of(alts[i])), (alts[j], op_of(alts[j])))
+        };
+        let i = match chooser.choose(step, &alts, prev, &probe) {
             Decision::Take(i) => i,
+            Decision::Redundant => {
+                run.end = End::Redundant;
+                return;
+            }
             Decision::Diverged { expected, found } => {
                 run.end = End::Diverged {
                     step: step + 1,

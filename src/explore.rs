@@ -62,6 +62,7 @@ mod report;
 mod roles;
 mod schedule;
 mod scheduler;
+mod simplify;
 
 pub use endpoint::ExploreEndpoint;
 pub use explorer::{explore, ExploreError, Explorer, Reduction};

@@ -90,6 +90,7 @@ pub struct Explorer {
     property: Option<String>,
     replay: Option<Schedule>,
     reduction: Reduction,
+    simplify: bool,
 }
 
 /// How the explorer avoids running schedules equivalent to ones it ran
@@ -232,6 +233,7 @@ impl Explorer {
                 .unwrap_or(Duration::from_secs(1 << 30)),
             property: None,
             replay,
+            simplify: true,
             reduction: match env_var("PRUST_REDUCTION")? {
                 None => Reduction::default(),
                 Some(v) => v
@@ -296,6 +298,15 @@ impl Explorer {
     /// [`Reduction`]; default from `PRUST_REDUCTION`, else sleep sets).
     pub fn reduction(mut self, reduction: Reduction) -> Self {
         self.reduction = reduction;
+        self
+    }
+
+    /// Whether each failure's schedule is simplified (on by default):
+    /// steps are moved next to the same role's steps where that cuts
+    /// context switches, and a change is kept only if re-running the new
+    /// schedule ends in the same outcome.
+    pub fn simplify(mut self, on: bool) -> Self {
+        self.simplify = on;
         self
     }
 
@@ -413,6 +424,39 @@ impl Explorer {
                     self.preemption_bound.unwrap_or_default(),
                     if pruned == 1 { "" } else { "s" }
                 ));
+            }
+        }
+        if self.simplify {
+            for failure in &mut found.failures {
+                if matches!(
+                    failure.outcome,
+                    Outcome::Aborted { .. }
+                        | Outcome::Stuck { .. }
+                        | Outcome::Nondeterministic { .. }
+                ) {
+                    continue;
+                }
+                let key = failure.outcome.to_string();
+                let mut confirm = |candidate: &Schedule| {
+                    let mut chooser = Replay {
+                        schedule: candidate,
+                        names: &names,
+                    };
+                    let run = scheduler::run(&object, &program, limits, &mut chooser);
+                    let mut again = Found::default();
+                    again.add(&names, run, property.as_mut()).ok()?;
+                    let f = again.failures.pop()?;
+                    (f.outcome.to_string() == key).then_some(f)
+                };
+                let simpler = super::simplify::simplify(&failure.schedule, 100, |c| {
+                    confirm(c).map(|f| f.schedule)
+                });
+                if simpler != failure.schedule {
+                    if let Some(f) = confirm(&simpler) {
+                        failure.schedule = f.schedule;
+                        failure.trace = f.trace;
+                    }
+                }
             }
         }
         Ok(Exploration {

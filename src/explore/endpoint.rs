@@ -69,7 +69,11 @@ pub(crate) struct Ctl {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub(crate) ctl: Mutex<Ctl>,
+    /// Where the scheduler waits (for a thread to settle).
     pub(crate) cv: Condvar,
+    /// Where each role's thread waits (to start, or for its operation's
+    /// result): one per role, so that a hand-over wakes exactly one thread.
+    pub(crate) role_cvs: Vec<Condvar>,
     pub(crate) names: Vec<String>,
 }
 
@@ -81,6 +85,7 @@ impl Shared {
                 stop: None,
             }),
             cv: Condvar::new(),
+            role_cvs: names.iter().map(|_| Condvar::new()).collect(),
             names,
         }
     }
@@ -180,7 +185,9 @@ impl<P> ExploreEndpoint<P> {
                 };
                 return r;
             }
-            ctl = self.shared.cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
+            ctl = self.shared.role_cvs[self.role]
+                .wait(ctl)
+                .unwrap_or_else(|e| e.into_inner());
         }
     }
 }

@@ -354,120 +354,125 @@ impl Explorer {
             role_timeout: self.role_timeout,
             deadline: self.timeout.map(|t| started + t),
         };
-        let mut found = Found::default();
-        let mut incomplete: Option<String> = None;
-        let mut executions = 0;
-        let mut pruned = 0;
-        let mut redundant = 0;
-        if let Some(schedule) = &self.replay {
-            let mut chooser = Replay {
-                schedule,
-                names: &names,
-            };
-            let run = scheduler::run(&object, &program, limits, &mut chooser);
-            executions = 1;
-            if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                incomplete = Some(cut);
-            }
-        } else {
-            let mut dfs = Dfs {
-                stack: Vec::new(),
-                depth: 0,
-                bound: self.preemption_bound,
-                // Sleep sets with a preemption bound could cut a schedule
-                // whose equivalent was itself cut by the bound; with a
-                // property, two orders of independent steps may differ.
-                sleep_sets: self.reduction == Reduction::SleepSets
-                    && self.preemption_bound.is_none()
-                    && self.property.is_none(),
-                pruned: 0,
-                names: &names,
-            };
-            loop {
-                if executions >= self.max_executions {
-                    incomplete = Some(format!(
-                        "stopped after max_executions = {} (raise it with \
-                         Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
-                        self.max_executions
-                    ));
-                    found.push_aborted(incomplete.as_deref().unwrap_or_default());
-                    break;
+        // One scope for the whole exploration: its threads run the role
+        // bodies of every execution (see `Pool`).
+        std::thread::scope(|scope| {
+            let pool = scheduler::Pool::new(scope);
+            let mut found = Found::default();
+            let mut incomplete: Option<String> = None;
+            let mut executions = 0;
+            let mut pruned = 0;
+            let mut redundant = 0;
+            if let Some(schedule) = &self.replay {
+                let mut chooser = Replay {
+                    schedule,
+                    names: &names,
+                };
+                let run = scheduler::run(&pool, &object, &program, limits, &mut chooser);
+                executions = 1;
+                if let Some(cut) = found.add(&names, run, property.as_mut())? {
+                    incomplete = Some(cut);
                 }
-                dfs.depth = 0;
-                let run = scheduler::run(&object, &program, limits, &mut dfs);
-                executions += 1;
-                if matches!(run.end, End::Redundant) {
-                    redundant += 1;
+            } else {
+                let mut dfs = Dfs {
+                    stack: Vec::new(),
+                    depth: 0,
+                    bound: self.preemption_bound,
+                    // Sleep sets with a preemption bound could cut a schedule
+                    // whose equivalent was itself cut by the bound; with a
+                    // property, two orders of independent steps may differ.
+                    sleep_sets: self.reduction == Reduction::SleepSets
+                        && self.preemption_bound.is_none()
+                        && self.property.is_none(),
+                    pruned: 0,
+                    names: &names,
+                };
+                loop {
+                    if executions >= self.max_executions {
+                        incomplete = Some(format!(
+                            "stopped after max_executions = {} (raise it with \
+                             Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                            self.max_executions
+                        ));
+                        found.push_aborted(incomplete.as_deref().unwrap_or_default());
+                        break;
+                    }
+                    dfs.depth = 0;
+                    let run = scheduler::run(&pool, &object, &program, limits, &mut dfs);
+                    executions += 1;
+                    if matches!(run.end, End::Redundant) {
+                        redundant += 1;
+                        if !dfs.backtrack() {
+                            break;
+                        }
+                        continue;
+                    }
+                    let stop_all = matches!(
+                        run.end,
+                        End::Time | End::Stuck { .. } | End::Diverged { .. }
+                    );
+                    if let Some(cut) = found.add(&names, run, property.as_mut())? {
+                        incomplete.get_or_insert(cut);
+                    }
+                    if stop_all {
+                        break;
+                    }
                     if !dfs.backtrack() {
                         break;
                     }
-                    continue;
                 }
-                let stop_all = matches!(
-                    run.end,
-                    End::Time | End::Stuck { .. } | End::Diverged { .. }
-                );
-                if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                    incomplete.get_or_insert(cut);
-                }
-                if stop_all {
-                    break;
-                }
-                if !dfs.backtrack() {
-                    break;
+                pruned = dfs.pruned;
+                if pruned > 0 && incomplete.is_none() {
+                    incomplete = Some(format!(
+                        "the preemption bound {} skipped {pruned} choice{}",
+                        self.preemption_bound.unwrap_or_default(),
+                        if pruned == 1 { "" } else { "s" }
+                    ));
                 }
             }
-            pruned = dfs.pruned;
-            if pruned > 0 && incomplete.is_none() {
-                incomplete = Some(format!(
-                    "the preemption bound {} skipped {pruned} choice{}",
-                    self.preemption_bound.unwrap_or_default(),
-                    if pruned == 1 { "" } else { "s" }
-                ));
-            }
-        }
-        if self.simplify {
-            for failure in &mut found.failures {
-                if matches!(
-                    failure.outcome,
-                    Outcome::Aborted { .. }
-                        | Outcome::Stuck { .. }
-                        | Outcome::Nondeterministic { .. }
-                ) {
-                    continue;
-                }
-                let key = failure.outcome.to_string();
-                let mut confirm = |candidate: &Schedule| {
-                    let mut chooser = Replay {
-                        schedule: candidate,
-                        names: &names,
+            if self.simplify {
+                for failure in &mut found.failures {
+                    if matches!(
+                        failure.outcome,
+                        Outcome::Aborted { .. }
+                            | Outcome::Stuck { .. }
+                            | Outcome::Nondeterministic { .. }
+                    ) {
+                        continue;
+                    }
+                    let key = failure.outcome.to_string();
+                    let mut confirm = |candidate: &Schedule| {
+                        let mut chooser = Replay {
+                            schedule: candidate,
+                            names: &names,
+                        };
+                        let run = scheduler::run(&pool, &object, &program, limits, &mut chooser);
+                        let mut again = Found::default();
+                        again.add(&names, run, property.as_mut()).ok()?;
+                        let f = again.failures.pop()?;
+                        (f.outcome.to_string() == key).then_some(f)
                     };
-                    let run = scheduler::run(&object, &program, limits, &mut chooser);
-                    let mut again = Found::default();
-                    again.add(&names, run, property.as_mut()).ok()?;
-                    let f = again.failures.pop()?;
-                    (f.outcome.to_string() == key).then_some(f)
-                };
-                let simpler = super::simplify::simplify(&failure.schedule, 100, |c| {
-                    confirm(c).map(|f| f.schedule)
-                });
-                if simpler != failure.schedule {
-                    if let Some(f) = confirm(&simpler) {
-                        failure.schedule = f.schedule;
-                        failure.trace = f.trace;
+                    let simpler = super::simplify::simplify(&failure.schedule, 100, |c| {
+                        confirm(c).map(|f| f.schedule)
+                    });
+                    if simpler != failure.schedule {
+                        if let Some(f) = confirm(&simpler) {
+                            failure.schedule = f.schedule;
+                            failure.trace = f.trace;
+                        }
                     }
                 }
             }
-        }
-        Ok(Exploration {
-            executions,
-            failures: found.failures,
-            counts: found.counts,
-            incomplete,
-            pruned,
-            redundant,
-            elapsed: started.elapsed(),
-            replayed: self.replay.is_some(),
+            Ok(Exploration {
+                executions,
+                failures: found.failures,
+                counts: found.counts,
+                incomplete,
+                pruned,
+                redundant,
+                elapsed: started.elapsed(),
+                replayed: self.replay.is_some(),
+            })
         })
     }
 }

@@ -96,6 +96,46 @@ pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) ->
     }
 }
 
+/// A job for a pool thread: one role body of one execution.
+type Job<'s> = Box<dyn FnOnce() + Send + 's>;
+
+/// The threads that run role bodies, kept across the executions of one
+/// exploration (scoped threads: role bodies may borrow what the program
+/// borrows); spawning threads afresh for each execution cost most of an
+/// execution's time.
+pub(crate) struct Pool<'scope, 'env> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    workers: std::cell::RefCell<Vec<std::sync::mpsc::Sender<Job<'scope>>>>,
+}
+
+impl<'scope, 'env> Pool<'scope, 'env> {
+    pub(crate) fn new(scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
+        Pool {
+            scope,
+            workers: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Runs `job` on the `worker`-th thread (started on first use). The
+    /// caller waits for each job to end before it gives that thread
+    /// another.
+    fn run(&self, worker: usize, job: Job<'scope>) {
+        let mut workers = self.workers.borrow_mut();
+        while workers.len() <= worker {
+            let (tx, rx) = std::sync::mpsc::channel::<Job<'scope>>();
+            self.scope.spawn(move || {
+                for job in rx {
+                    job();
+                }
+            });
+            workers.push(tx);
+        }
+        workers[worker]
+            .send(job)
+            .expect("pool threads live as long as the pool");
+    }
+}
+
 /// How an execution ended.
 #[derive(Debug, Clone)]
 pub(crate) enum End {
@@ -293,7 +333,8 @@ pub(crate) fn perform<P: Protocol>(
 }
 
 /// Runs one execution of `program` on a clone of `object`.
-pub(crate) fn run<P, F>(
+pub(crate) fn run<'s, P, F>(
+    pool: &Pool<'s, '_>,
     object: &P,
     program: &F,
     limits: RunLimits,
@@ -305,7 +346,7 @@ where
 {
     install_panic_hook();
     let names = object.roles();
-    let mut roles = Roles::new(names.clone());
+    let mut roles: Roles<'s, P> = Roles::new(names.clone());
     program(&mut roles);
     let mut run = Run {
         trace: Vec::new(),
@@ -326,15 +367,15 @@ where
         }
     }
     let mut obj = object.clone();
-    std::thread::scope(|scope| {
-        for (role, body) in roles.bodies {
-            let shared = Arc::clone(&shared);
-            scope.spawn(move || role_thread(role, body, shared));
-        }
-        drive(&shared, &spawned, &mut obj, limits, chooser, &mut run);
-        stop(&shared, &run.end);
-        finish(&shared, &spawned, limits.role_timeout);
-    });
+    for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
+        let shared = Arc::clone(&shared);
+        pool.run(worker, Box::new(move || role_thread(role, body, shared)));
+    }
+    drive(&shared, &spawned, &mut obj, limits, chooser, &mut run);
+    stop(&shared, &run.end);
+    // Every job has returned after this, so the pool's threads are free
+    // for the next execution.
+    finish(&shared, &spawned, limits.role_timeout);
     run.terminated = obj.is_terminated();
     run
 }
@@ -346,7 +387,9 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
     {
         let mut ctl = shared.lock();
         while matches!(ctl.slots[role], Slot::NotStarted) {
-            ctl = shared.cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
+            ctl = shared.role_cvs[role]
+                .wait(ctl)
+                .unwrap_or_else(|e| e.into_inner());
         }
         if !matches!(ctl.slots[role], Slot::Running) {
             // Stopped before it started: the body never runs.
@@ -374,7 +417,7 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
 
 /// Lets `role` run (its slot is already set) and waits until it settles.
 fn let_run(shared: &Shared, role: RoleId, limits: RunLimits) -> Result<(), End> {
-    shared.cv.notify_all();
+    shared.role_cvs[role].notify_one();
     if shared.wait_settled(role, Instant::now() + limits.role_timeout) {
         Ok(())
     } else {
@@ -586,6 +629,9 @@ fn stop(shared: &Shared, end: &End) {
             Slot::NotStarted => *slot = Slot::Done,
             _ => {}
         }
+    }
+    for cv in &shared.role_cvs {
+        cv.notify_all();
     }
     shared.cv.notify_all();
 }

@@ -55,6 +55,7 @@
 //! println!("{ex}"); // the schedule, numbered steps, and how to replay it
 //! ```
 
+mod choose;
 mod endpoint;
 mod explorer;
 mod property;
@@ -64,6 +65,7 @@ mod schedule;
 mod scheduler;
 mod simplify;
 
+pub use choose::choose;
 pub use endpoint::ExploreEndpoint;
 pub use explorer::{explore, ExploreError, Explorer, Reduction};
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};

@@ -19,9 +19,20 @@ use protocols::session::{BlockingEndpoint, Error, PanicGuard, ToRole};
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
 pub(crate) enum Op {
-    Send { to: RoleId, msg: Message },
-    Recv { from: Option<RoleId> },
-    Close { to: RoleId },
+    Send {
+        to: RoleId,
+        msg: Message,
+    },
+    Recv {
+        from: Option<RoleId>,
+    },
+    Close {
+        to: RoleId,
+    },
+    /// [`choose`](super::choose): the program picks one of `n` values.
+    Choose {
+        n: usize,
+    },
 }
 
 /// What a completed operation gives back to its thread.
@@ -29,6 +40,7 @@ pub(crate) enum Op {
 pub(crate) enum Reply {
     Done,
     Received(RoleId, Message),
+    Chose(usize),
 }
 
 /// Where a role thread is.
@@ -95,6 +107,28 @@ impl Shared {
     /// still consistent (every update is a single assignment).
     pub(crate) fn lock(&self) -> MutexGuard<'_, Ctl> {
         self.ctl.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Publishes `role`'s operation `op` and waits for the scheduler's
+    /// decision (called on `role`'s thread).
+    pub(crate) fn op(&self, role: RoleId, op: Op) -> Result<Reply, Error> {
+        let mut ctl = self.lock();
+        if let Some(e) = &ctl.stop {
+            return Err(e.clone());
+        }
+        ctl.slots[role] = Slot::Pending(op);
+        self.cv.notify_all();
+        loop {
+            if matches!(ctl.slots[role], Slot::Reply(_)) {
+                let Slot::Reply(r) = std::mem::replace(&mut ctl.slots[role], Slot::Running) else {
+                    unreachable!("matched just before")
+                };
+                return r;
+            }
+            ctl = self.role_cvs[role]
+                .wait(ctl)
+                .unwrap_or_else(|e| e.into_inner());
+        }
     }
 
     /// Waits until `role`'s thread is settled (at an operation, done or
@@ -171,24 +205,7 @@ impl<P> ExploreEndpoint<P> {
 
     /// Publishes `op` and waits for the scheduler's decision.
     fn run(&mut self, op: Op) -> Result<Reply, Error> {
-        let mut ctl = self.shared.lock();
-        if let Some(e) = &ctl.stop {
-            return Err(e.clone());
-        }
-        ctl.slots[self.role] = Slot::Pending(op);
-        self.shared.cv.notify_all();
-        loop {
-            if matches!(ctl.slots[self.role], Slot::Reply(_)) {
-                let Slot::Reply(r) = std::mem::replace(&mut ctl.slots[self.role], Slot::Running)
-                else {
-                    unreachable!("matched just before")
-                };
-                return r;
-            }
-            ctl = self.shared.role_cvs[self.role]
-                .wait(ctl)
-                .unwrap_or_else(|e| e.into_inner());
-        }
+        self.shared.op(self.role, op)
     }
 }
 
@@ -213,7 +230,7 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     fn recv(&mut self) -> Result<(RoleId, Message), Error> {
         match self.run(Op::Recv { from: None })? {
             Reply::Received(from, msg) => Ok((from, msg)),
-            Reply::Done => unreachable!("a receive completes with a message"),
+            _ => unreachable!("a receive completes with a message"),
         }
     }
 
@@ -221,7 +238,7 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
         let from = from.to_role(&self.shared.names)?;
         match self.run(Op::Recv { from: Some(from) })? {
             Reply::Received(_, msg) => Ok(msg),
-            Reply::Done => unreachable!("a receive completes with a message"),
+            _ => unreachable!("a receive completes with a message"),
         }
     }
 

@@ -617,6 +617,7 @@ fn to_choice(names: &[String], alt: &Alt) -> Choice {
     Choice {
         role: names[alt.role].clone(),
         from: alt.from.map(|f| names[f].clone()),
+        pick: alt.pick,
     }
 }
 
@@ -638,6 +639,10 @@ fn to_step(names: &[String], act: &Act) -> TraceStep {
             },
             ActKind::Close { to } => Action::Close {
                 to: names[*to].clone(),
+            },
+            ActKind::Choose { pick, n } => Action::Choose {
+                value: *pick,
+                of: *n,
             },
         },
     }

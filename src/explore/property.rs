@@ -150,6 +150,13 @@ impl Property {
         trace: &[Act],
         terminated: bool,
     ) -> Result<Option<bool>, engine::Error> {
+        // The program's own choices are not actions of the protocol.
+        let trace: Vec<Act> = trace
+            .iter()
+            .filter(|a| !matches!(a.kind, ActKind::Choose { .. }))
+            .cloned()
+            .collect();
+        let trace = &trace[..];
         let key = (trace.to_vec(), terminated);
         if let Some(&holds) = self.cache.get(&key) {
             return Ok(Some(holds));

@@ -31,6 +31,14 @@ pub enum Action {
         /// The peer.
         to: String,
     },
+    /// The role's program chose `value` among `of` values
+    /// ([`choose`](super::choose)); not an action of the protocol.
+    Choose {
+        /// The value chosen.
+        value: usize,
+        /// How many there were.
+        of: usize,
+    },
 }
 
 /// One numbered step of a trace: who did what.
@@ -52,6 +60,9 @@ impl fmt::Display for TraceStep {
                 write!(f, "{} receives <{type_name}> from {from}", self.role)
             }
             Action::Close { to } => write!(f, "{} closes its channel to {to}", self.role),
+            Action::Choose { value, of } => {
+                write!(f, "{} chooses {value} (of 0..{of})", self.role)
+            }
         }
     }
 }

@@ -14,21 +14,28 @@ pub struct Choice {
     /// other operation (a send, a close, or a `recv_from`, whose sender is
     /// fixed).
     pub from: Option<String>,
+    /// For a [`choose`](super::choose): the value chosen.
+    pub pick: Option<usize>,
 }
 
 impl fmt::Display for Choice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.from {
-            Some(from) => write!(f, "{}<-{}", self.role, from),
-            None => f.write_str(&self.role),
+        f.write_str(&self.role)?;
+        if let Some(from) = &self.from {
+            write!(f, "<-{from}")?;
         }
+        if let Some(k) = self.pick {
+            write!(f, "#{k}")?;
+        }
+        Ok(())
     }
 }
 
 /// The sequence of scheduling choices of one execution.
 ///
-/// Printed as the choices separated by spaces, each a role name, or
-/// `role<-sender` for a receive from anyone; the text parses back to the
+/// Printed as the choices separated by spaces, each a role name,
+/// `role<-sender` for a receive from anyone, or `role#k` for a
+/// [`choose`](super::choose) that gave `k`; the text parses back to the
 /// same schedule, which is how a failure is replayed
 /// ([`Explorer::replay`](super::Explorer::replay), or `PRUST_SCHEDULE`
 /// with the printed text). Role names must not contain white space or
@@ -36,10 +43,11 @@ impl fmt::Display for Choice {
 ///
 /// ```
 /// use prust::explore::Schedule;
-/// let s: Schedule = "buyer1 seller buyer2<-buyer1".parse().unwrap();
-/// assert_eq!(s.len(), 3);
+/// let s: Schedule = "buyer1 seller buyer2<-buyer1 seller#2".parse().unwrap();
+/// assert_eq!(s.len(), 4);
 /// assert_eq!(s.to_string().parse::<Schedule>().unwrap(), s);
 /// assert!("buyer1 <-seller".parse::<Schedule>().is_err());
+/// assert!("buyer1#x".parse::<Schedule>().is_err());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Schedule {
@@ -105,7 +113,7 @@ impl fmt::Display for ScheduleError {
         write!(
             f,
             "schedule, column {} (choice {}): {}; expected role names separated by spaces, \
-             `role<-sender` for a receive from anyone (as a failure report prints them)",
+             `role<-sender` for a receive from anyone, `role#k` for a choice (as a failure report prints them)",
             self.column, self.word, self.message
         )
     }
@@ -135,7 +143,14 @@ impl FromStr for Schedule {
                 column: offset + 1,
                 message: format!("`{token}`: {message}"),
             };
-            let choice = match token.split_once("<-") {
+            let (token, pick) = match token.split_once('#') {
+                None => (token, None),
+                Some((t, k)) => match k.parse::<usize>() {
+                    Ok(k) => (t, Some(k)),
+                    Err(_) => return Err(error("`#` must be followed by the value chosen")),
+                },
+            };
+            let mut choice = match token.split_once("<-") {
                 Some((role, from)) => {
                     if role.is_empty() || from.is_empty() {
                         return Err(error("a role name is missing around `<-`"));
@@ -146,13 +161,16 @@ impl FromStr for Schedule {
                     Choice {
                         role: role.to_string(),
                         from: Some(from.to_string()),
+                        pick: None,
                     }
                 }
                 None => Choice {
                     role: token.to_string(),
                     from: None,
+                    pick: None,
                 },
             };
+            choice.pick = pick;
             choices.push(choice);
             offset += end;
             rest = &trimmed[end..];

@@ -19,6 +19,8 @@ use super::roles::Roles;
 pub(crate) struct Alt {
     pub(crate) role: RoleId,
     pub(crate) from: Option<RoleId>,
+    /// For a [`choose`](super::choose): the value chosen.
+    pub(crate) pick: Option<usize>,
 }
 
 /// One action performed, by role indices (names are for reports).
@@ -31,9 +33,23 @@ pub(crate) struct Act {
 /// What an [`Act`] did.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ActKind {
-    Send { to: RoleId, ty: String },
-    Recv { from: RoleId, ty: String },
-    Close { to: RoleId },
+    Send {
+        to: RoleId,
+        ty: String,
+    },
+    Recv {
+        from: RoleId,
+        ty: String,
+    },
+    Close {
+        to: RoleId,
+    },
+    /// The role's program chose `pick` among `n` values (no protocol
+    /// action: left out of the run a property is checked on).
+    Choose {
+        pick: usize,
+        n: usize,
+    },
 }
 
 /// What the chooser decides at a scheduling point.
@@ -70,6 +86,8 @@ fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
             alt.from.or(*from).expect("a receive choice has a sender"),
             alt.role,
         ),
+        // A choice touches no channel; (role, role) is no channel's.
+        Op::Choose { .. } => (alt.role, alt.role),
     }
 }
 
@@ -86,8 +104,8 @@ pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) ->
     }
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
-        perform(&mut o, first.0.role, first.1.clone(), first.0.from)?;
-        perform(&mut o, second.0.role, second.1.clone(), second.0.from)?;
+        perform(&mut o, first.0, first.1.clone())?;
+        perform(&mut o, second.0, second.1.clone())?;
         Some(o)
     };
     match (both(a, b), both(b, a)) {
@@ -238,6 +256,7 @@ fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
         Op::Close { to } => WaitsFor::Close {
             to: names[*to].clone(),
         },
+        Op::Choose { .. } => unreachable!("a choice is always enabled, so never waited on"),
     }
 }
 
@@ -258,12 +277,20 @@ pub(crate) fn enabled<P: Protocol>(
         match op {
             Op::Send { to, msg } => {
                 if obj.clone().try_send(role, *to, msg.clone()).is_ok() {
-                    alts.push(Alt { role, from: None });
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
                 }
             }
             Op::Recv { from: Some(f) } => {
                 if obj.clone().try_recv(role, Some(*f)).is_ok() {
-                    alts.push(Alt { role, from: None });
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
                 }
             }
             Op::Recv { from: None } => {
@@ -272,13 +299,25 @@ pub(crate) fn enabled<P: Protocol>(
                         alts.push(Alt {
                             role,
                             from: Some(f),
+                            pick: None,
                         });
                     }
                 }
             }
+            Op::Choose { n } => {
+                alts.extend((0..*n).map(|k| Alt {
+                    role,
+                    from: None,
+                    pick: Some(k),
+                }));
+            }
             Op::Close { to } => {
                 if obj.clone().try_close(role, *to).is_ok() {
-                    alts.push(Alt { role, from: None });
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
                 }
             }
         }
@@ -288,13 +327,19 @@ pub(crate) fn enabled<P: Protocol>(
 
 /// Performs `op` of `role` on `obj` (a choice found enabled by
 /// [`enabled`]); `None` if the object refuses what its clone accepted.
-pub(crate) fn perform<P: Protocol>(
-    obj: &mut P,
-    role: RoleId,
-    op: Op,
-    from: Option<RoleId>,
-) -> Option<(Act, Reply)> {
+pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act, Reply)> {
+    let (role, from) = (alt.role, alt.from);
     match op {
+        Op::Choose { n } => {
+            let pick = alt.pick?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Choose { pick, n },
+                },
+                Reply::Chose(pick),
+            ))
+        }
         Op::Send { to, msg } => {
             let ty = msg.type_name().to_string();
             obj.try_send(role, to, msg).ok()?;
@@ -396,6 +441,7 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
             return;
         }
     }
+    let _entered = super::choose::enter(Arc::clone(&shared), role);
     let ep = ExploreEndpoint {
         role,
         shared: Arc::clone(&shared),
@@ -527,7 +573,7 @@ fn drive<P: Protocol>(
             .find(|(r, _)| *r == alt.role)
             .map(|(_, op)| op.clone())
             .expect("an enabled choice is a pending operation");
-        let Some((act, reply)) = perform(obj, alt.role, op, alt.from) else {
+        let Some((act, reply)) = perform(obj, alt, op) else {
             run.end = End::Diverged {
                 step: step + 1,
                 expected: "the object to accept the operation its clone accepted".into(),

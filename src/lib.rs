@@ -371,6 +371,10 @@
 //! assert!(ex.is_successful(), "{ex}");
 //! ```
 //!
+//! A program's own decisions go through [`explore::choose`]`(n)`: under
+//! exploration every value is tried; run for real, one is drawn at
+//! random.
+//!
 //! Outcomes: a deadlock (the waiting endpoints get `Err(Deadlock)` as in
 //! a session; panics that follow from it are part of it), a protocol
 //! violation, a panic of your code (a failed assertion), an unfinished

@@ -100,6 +100,8 @@ fn the_first_come_buyer2_fails_in_every_exploration_and_replays() {
                 .is_some_and(|s| s.to_string() == "buyer2 receives <Contribution> from buyer1"),
             "{failure}"
         );
+        // Simplified: short, and no more context switches than needed.
+        assert!(failure.schedule.len() <= 12, "{failure}");
         // The report says how to replay it.
         let text = ex.to_string();
         assert!(text.contains(&format!("PRUST_SCHEDULE=\"{}\"", failure.schedule)));
@@ -407,4 +409,49 @@ fn a_panicking_role_is_reported_with_its_message() {
     assert!(location
         .as_deref()
         .is_some_and(|l| l.contains("explore.rs")));
+}
+
+/// Discourje's FM'24 example 1: buyer1 waits for its quote from the wrong
+/// peer.
+#[test]
+fn buyer1_waiting_on_the_wrong_peer_deadlocks_in_every_schedule() {
+    let ex = Explorer::new()
+        .reduction(prust::explore::Reduction::None)
+        .explore(protocols::two_buyer::strict(), |r| {
+            r.spawn("buyer1", |mut ep| {
+                ep.send("seller", Title("War and Peace")).unwrap();
+                let _ = ep.recv_from("buyer2"); // BUG: the quote comes from the seller
+            });
+            r.spawn("buyer2", |ep| {
+                let _ = buyer2(ep);
+            });
+            r.spawn("seller", |ep| {
+                let _ = seller(ep);
+            });
+        });
+    assert!(ex.is_complete(), "{ex}");
+    let deadlocked: usize = (0..ex.failures().len())
+        .filter(|&i| matches!(ex.failures()[i].outcome, Outcome::Deadlock { .. }))
+        .map(|i| ex.failure_count(i))
+        .sum();
+    assert_eq!(deadlocked, ex.executions(), "{ex}");
+    for f in ex.failures() {
+        let Outcome::Deadlock { deadlock } = &f.outcome else {
+            unreachable!()
+        };
+        let waits: Vec<String> = deadlock
+            .blocked
+            .iter()
+            .map(|b| format!("{} {}", b.role, b.waits_for))
+            .collect();
+        assert_eq!(
+            waits,
+            [
+                "buyer1 receive from buyer2",
+                "buyer2 receive from buyer1",
+                "seller receive from buyer2"
+            ],
+            "{ex}"
+        );
+    }
 }

@@ -322,6 +322,8 @@ fn an_execution_bound_leaves_the_exploration_incomplete() {
     assert_eq!(ex.executions(), 1);
     assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
     assert!(ex.incomplete_reason().unwrap().contains("max_executions"));
+    // Nothing to replay: no empty schedule is offered.
+    assert!(!ex.to_string().contains("PRUST_SCHEDULE"), "{ex}");
 }
 
 #[test]

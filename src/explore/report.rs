@@ -339,11 +339,22 @@ impl fmt::Display for Exploration {
                 if self.counts[i] == 1 { "" } else { "s" }
             )?;
         }
-        let first = &self.failures[0].schedule;
+        // The first failure with a schedule (a bound that stopped the
+        // whole exploration has none to replay).
+        let Some((i, first)) = self
+            .failures
+            .iter()
+            .enumerate()
+            .find(|(_, f)| !f.schedule.is_empty())
+            .map(|(i, f)| (i, &f.schedule))
+        else {
+            return Ok(());
+        };
         write!(
             f,
-            "\nto replay failure 1, run the same test with PRUST_SCHEDULE=\"{first}\" \
-             (or Explorer::new().replay(&\"{first}\".parse()?))"
+            "\nto replay failure {}, run the same test with PRUST_SCHEDULE=\"{first}\" \
+             (or Explorer::new().replay(&\"{first}\".parse()?))",
+            i + 1
         )
     }
 }

@@ -457,3 +457,19 @@ fn buyer1_waiting_on_the_wrong_peer_deadlocks_in_every_schedule() {
         );
     }
 }
+
+#[test]
+fn a_role_that_ignores_the_deadlock_error_in_a_loop_is_still_ended() {
+    let ex = explore(protocols::chess::strict(), |r| {
+        r.spawn("white", |_| {}); // never moves
+        r.spawn("black", |mut ep| loop {
+            // BUG: the error is ignored; with a real session this spins.
+            let _ = ep.recv_from("white");
+        });
+    });
+    assert!(ex.is_complete(), "{ex}");
+    let Outcome::Deadlock { deadlock } = &ex.failures()[0].outcome else {
+        panic!("expected a deadlock: {ex}");
+    };
+    assert_eq!(deadlock.blocked[0].role, "black");
+}

@@ -75,7 +75,14 @@ pub(crate) struct Ctl {
     /// Set when the execution is being stopped (deadlock, bound, stuck
     /// role): every operation from then on fails with this error at once.
     pub(crate) stop: Option<Error>,
+    /// Operations refused since the stop, per role: a role that ignores
+    /// the error and keeps calling would never end (see [`Shared::op`]).
+    pub(crate) after_stop: Vec<usize>,
 }
+
+/// How many operations a role may call after its execution was stopped
+/// (each failing at once) before its thread is ended by a panic.
+const MAX_CALLS_AFTER_STOP: usize = 1_000;
 
 /// The lock and condition variable of one execution.
 #[derive(Debug)]
@@ -95,6 +102,7 @@ impl Shared {
             ctl: Mutex::new(Ctl {
                 slots: (0..names.len()).map(|_| Slot::Done).collect(),
                 stop: None,
+                after_stop: vec![0; names.len()],
             }),
             cv: Condvar::new(),
             role_cvs: names.iter().map(|_| Condvar::new()).collect(),
@@ -113,8 +121,20 @@ impl Shared {
     /// decision (called on `role`'s thread).
     pub(crate) fn op(&self, role: RoleId, op: Op) -> Result<Reply, Error> {
         let mut ctl = self.lock();
-        if let Some(e) = &ctl.stop {
-            return Err(e.clone());
+        if let Some(e) = ctl.stop.clone() {
+            ctl.after_stop[role] += 1;
+            if ctl.after_stop[role] > MAX_CALLS_AFTER_STOP {
+                drop(ctl);
+                // The execution is over and its outcome known; unwinding
+                // is the only way left to end a thread that ignores the
+                // error in a loop (the panic is caught with the body's).
+                panic!(
+                    "prust explore: role {} called its endpoint {MAX_CALLS_AFTER_STOP} times \
+                     after the execution was stopped ({e}); ending its thread",
+                    self.names[role]
+                );
+            }
+            return Err(e);
         }
         ctl.slots[role] = Slot::Pending(op);
         self.cv.notify_all();

@@ -334,6 +334,65 @@
 //! `cargo run --example chess`, `two_buyer` and `deadlock` run real threads
 //! on them.
 //!
+//! # Exploring your program's schedules
+//!
+//! The checker proves properties of the object; [`explore`] checks your
+//! program: the role functions you ship (`fn buyer2(ep: impl
+//! BlockingEndpoint)`) run on real threads, **one at a time**, and every
+//! endpoint operation is a scheduling point. The explorer runs every
+//! schedule of those operations (depth-first, re-running the program for
+//! each; a `recv()` from anyone branches over every possible sender) and
+//! reports, for each distinct failure, the outcome, the trace as numbered
+//! steps and the schedule, which replays it exactly
+//! (`PRUST_SCHEDULE="…"` or [`explore::Explorer::replay`]):
+//!
+//! ```
+//! use prust::explore::{explore, Explorer, Outcome};
+//! use prust::session::BlockingEndpoint;
+//! #[derive(Clone, Debug)]
+//! struct Move(u32);
+//! let game = |r: &mut prust::explore::Roles<'_, prust::Strict>| {
+//!     r.spawn("white", |mut ep| {
+//!         for i in 0..3 {
+//!             ep.send("black", Move(i)).unwrap();
+//!             ep.recv_from("black").unwrap();
+//!         }
+//!     });
+//!     r.spawn("black", |mut ep| {
+//!         for _ in 0..3 {
+//!             let Move(i) = ep.recv_from("white").unwrap().downcast().unwrap();
+//!             ep.send("white", Move(i)).unwrap();
+//!         }
+//!     });
+//! };
+//! let ex = Explorer::new()
+//!     .property(r#"G ("white SEND <Move>" -> F "black RECV <Move>")"#)
+//!     .explore(prust::protocols::chess::strict(), game);
+//! assert!(ex.is_successful(), "{ex}");
+//! ```
+//!
+//! A program's own decisions go through [`explore::choose`]`(n)`: under
+//! exploration every value is tried; run for real, one is drawn at
+//! random.
+//!
+//! Outcomes: a deadlock (the waiting endpoints get `Err(Deadlock)` as in
+//! a session; panics that follow from it are part of it), a protocol
+//! violation, a panic of your code (a failed assertion), an unfinished
+//! protocol (every role returned, the object had not terminated), a
+//! property violated by a trace (checked under the stutter semantics with
+//! the atoms and name checks of [`check`]), and bounds hit (a preemption
+//! bound, `max_steps`, `max_executions`, a timeout): an exploration cut
+//! short is *incomplete* and never successful.
+//!
+//! **The assumption: threads may share nothing but the session.** The
+//! explorer only sees endpoint operations, so the schedules it runs are
+//! the interleavings of those; that is all there is to interleave only if
+//! the roles share no lock, channel, atomic or I/O. A role that blocks on
+//! something else would wait for a thread that is not allowed to run: it
+//! is reported as stuck after a time limit (not a hang), and a program
+//! whose choices change between two runs of the same schedule is reported
+//! as nondeterministic.
+//!
 //! # Debugging failures
 //!
 //! **Reading a counterexample.** A violation prints the steps of one bad
@@ -445,7 +504,7 @@
 //! - **Only the object is checked**, not the code around it: a thread that
 //!   sends the wrong thing is refused (it blocks, and is reported in a
 //!   deadlock) at run time, but the checker does not run your role
-//!   functions.
+//!   functions; [`explore`] does, schedule by schedule.
 //! - **Compilation bounds.** A specification is compiled to its whole
 //!   global LTS (bounded by [`protocols::spec::DEFAULT_MAX_STATES`]); for
 //!   larger ones, [`Strict::on_the_fly`] computes states as runs reach them
@@ -472,6 +531,7 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
+pub mod explore;
 pub mod load;
 mod runtime;
 pub mod suite;

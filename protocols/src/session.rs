@@ -334,6 +334,41 @@ pub struct PanicGuard {
     role: RoleId,
 }
 
+/// A [`PanicSink`] made of a function: what [`PanicGuard::from_fn`] calls.
+struct FnSink(Box<dyn Fn(RoleId) + Send + Sync>);
+
+impl PanicSink for FnSink {
+    fn role_panicked(&self, role: RoleId) {
+        (self.0)(role)
+    }
+}
+
+impl PanicGuard {
+    /// A guard that calls `on_panic(role)` if it is dropped while its
+    /// thread unwinds from a panic, for endpoints of other runtimes (the
+    /// explorer's endpoints, which learn of panics by catching them, hand
+    /// out a guard that does nothing).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let seen = Arc::new(AtomicUsize::new(usize::MAX));
+    /// let s = Arc::clone(&seen);
+    /// let t = std::thread::spawn(move || {
+    ///     let _g = protocols::session::PanicGuard::from_fn(3, move |r| s.store(r, Ordering::SeqCst));
+    ///     panic!("boom");
+    /// });
+    /// assert!(t.join().is_err());
+    /// assert_eq!(seen.load(Ordering::SeqCst), 3);
+    /// ```
+    pub fn from_fn(role: RoleId, on_panic: impl Fn(RoleId) + Send + Sync + 'static) -> PanicGuard {
+        PanicGuard {
+            session: Arc::new(FnSink(Box::new(on_panic))),
+            role,
+        }
+    }
+}
+
 impl Drop for PanicGuard {
     fn drop(&mut self) {
         if std::thread::panicking() {

@@ -37,6 +37,11 @@ pub enum Error {
     /// the role was declared dead; its endpoint, kept alive elsewhere,
     /// can no longer be used.
     RolePanicked(String),
+    /// The run was stopped from outside the program: `prust::explore` ends
+    /// an execution this way when a bound is hit (steps, time) or a role is
+    /// stuck outside the session, so that every thread can unwind and be
+    /// joined. The text says why.
+    Aborted(String),
 }
 
 impl fmt::Display for Error {
@@ -74,6 +79,7 @@ impl fmt::Display for Error {
                 f,
                 "the thread running role `{role}` panicked; its endpoint can no longer be used"
             ),
+            Error::Aborted(why) => write!(f, "the run was stopped: {why}"),
         }
     }
 }

@@ -1,0 +1,161 @@
+//! Executions per second of `prust::explore` on 3-role programs, and the
+//! executions needed with and without sleep sets on growing programs.
+//!
+//! ```text
+//! cargo bench -p prust --bench explore_rate
+//! cargo bench -p prust --bench explore_rate -- --quick   # a smoke run
+//! ```
+//!
+//! Programs (all correct, so every exploration runs to completion):
+//! - `two-buyer`: the bundled two-buyer protocol's three roles;
+//! - `fan-in k`: two senders each send `k` messages to a collector that
+//!   receives from anyone (`recv()`), on a hand-written mailbox object:
+//!   the senders' steps are independent of each other, the collector's
+//!   receives branch over the senders.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use prust::explore::{Exploration, Explorer, Reduction, Roles};
+use prust::session::BlockingEndpoint;
+use prust::{Message, Protocol, Refused, RoleId, Strict};
+
+#[derive(Clone, Debug)]
+struct Title;
+#[derive(Clone, Debug)]
+struct Quote(u32);
+#[derive(Clone, Debug)]
+struct Contribution(u32);
+#[derive(Clone, Debug)]
+struct Decision(bool);
+
+fn two_buyer(r: &mut Roles<'_, Strict>) {
+    r.spawn("buyer1", |mut ep| {
+        ep.send("seller", Title).unwrap();
+        let Quote(p) = ep.recv_from("seller").unwrap().downcast().unwrap();
+        ep.send("buyer2", Contribution(p / 2)).unwrap();
+    });
+    r.spawn("buyer2", |mut ep| {
+        let Quote(p) = ep.recv_from("seller").unwrap().downcast().unwrap();
+        let Contribution(c) = ep.recv_from("buyer1").unwrap().downcast().unwrap();
+        ep.send("seller", Decision(p - c < 60)).unwrap();
+    });
+    r.spawn("seller", |mut ep| {
+        ep.recv_from("buyer1").unwrap();
+        ep.send("buyer2", Quote(90)).unwrap();
+        ep.send("buyer1", Quote(90)).unwrap();
+        let Decision(buy) = ep.recv_from("buyer2").unwrap().downcast().unwrap();
+        assert!(buy);
+    });
+}
+
+/// Unbounded FIFO channels between every pair of roles; terminated when
+/// nothing is in transit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Mailbox {
+    queues: Vec<VecDeque<Message>>,
+}
+
+const N: usize = 3;
+
+impl Protocol for Mailbox {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into(), "collector".into()]
+    }
+    fn type_names(&self) -> Vec<String> {
+        vec!["M".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == to {
+            return Err(Refused(msg));
+        }
+        self.queues[role * N + to].push_back(msg);
+        Ok(())
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let f = match from {
+            Some(f) => f,
+            None => (0..N)
+                .find(|&f| !self.queues[f * N + role].is_empty())
+                .ok_or(Refused(()))?,
+        };
+        let m = self.queues[f * N + role].pop_front().ok_or(Refused(()))?;
+        Ok((f, m))
+    }
+    fn is_terminated(&self) -> bool {
+        self.queues.iter().all(VecDeque::is_empty)
+    }
+}
+
+fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
+    move |r| {
+        for s in ["a", "b"] {
+            r.spawn(s, move |mut ep| {
+                for i in 0..k {
+                    ep.send("collector", Message::named("M", i)).unwrap();
+                }
+            });
+        }
+        r.spawn("collector", move |mut ep| {
+            let mut sum = 0;
+            for _ in 0..2 * k {
+                let (_, m) = ep.recv().unwrap();
+                sum += m.downcast_ref::<usize>().unwrap();
+            }
+            assert_eq!(sum, k * (k - 1));
+        });
+    }
+}
+
+fn line(name: &str, reduction: Reduction, ex: &Exploration) {
+    assert!(ex.is_successful(), "{ex}");
+    let secs = ex.elapsed().as_secs_f64();
+    println!(
+        "{name:<14} {:<11} {:>8} executions ({:>6} cut by sleep sets) {:>8.3} s {:>9.0} executions/s",
+        reduction.to_string(),
+        ex.executions(),
+        ex.redundant(),
+        secs,
+        ex.executions() as f64 / secs
+    );
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let explorer = Explorer::new().preemption_bound(None);
+    // Warm up (thread creation, allocator).
+    let _ = explorer.explore(prust::protocols::two_buyer::strict(), two_buyer);
+    let repeat = if quick { 10 } else { 200 };
+    let started = Instant::now();
+    let mut executions = 0;
+    for _ in 0..repeat {
+        let ex = explorer
+            .clone()
+            .reduction(Reduction::None)
+            .explore(prust::protocols::two_buyer::strict(), two_buyer);
+        assert!(ex.is_successful());
+        executions += ex.executions();
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "two-buyer x{repeat}: {executions} executions in {secs:.3} s: {:.0} executions/s",
+        executions as f64 / secs
+    );
+    let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3] };
+    for &k in ks {
+        for reduction in [Reduction::None, Reduction::SleepSets] {
+            let object = Mailbox {
+                queues: vec![VecDeque::new(); N * N],
+            };
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object, fan_in(k));
+            line(&format!("fan-in k={k}"), reduction, &ex);
+        }
+    }
+}

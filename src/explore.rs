@@ -1,0 +1,73 @@
+//! Systematic exploration of the schedules of your program's own threads
+//! talking through a session (issue 13).
+//!
+//! [`explore`] runs your program's role bodies on real threads, **one at a
+//! time**: every endpoint operation (`send`, `recv`, `recv_from`, `close`)
+//! is a scheduling point at which the explorer decides which pending
+//! operation the protocol object takes next (probing it on a clone, as the
+//! model checker does), and a `recv()` from anyone branches over every
+//! sender that could deliver. Each execution re-runs the program from the
+//! start; a depth-first search over the choices runs every schedule (or
+//! those within a preemption bound). Each execution ends in success or in
+//! an [`Outcome`]: a deadlock, a protocol violation, a panic (a failed
+//! assertion of your code), an unfinished protocol, a violated LTL
+//! property, or a bound hit (then the exploration is not complete, never
+//! "successful").
+//!
+//! **The assumption.** Threads may share nothing but the session: no
+//! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
+//! the session's operations, so it is exactly the interleavings of those
+//! that it runs; a role that blocks on something else would wait forever
+//! for a thread that is not allowed to run. Such a role is reported
+//! ([`Outcome::Stuck`]) after the role time limit instead of hanging, and
+//! a program whose choices differ on a replay is reported as
+//! [`Outcome::Nondeterministic`].
+//!
+//! ```
+//! use prust::explore::{explore, Outcome};
+//! use prust::session::BlockingEndpoint;
+//! #[derive(Clone, Debug)] struct Title;
+//! #[derive(Clone, Debug)] struct Quote;
+//! #[derive(Clone, Debug)] struct Contribution;
+//! #[derive(Clone, Debug)] struct Decision;
+//! let ex = explore(prust::protocols::two_buyer::strict(), |r| {
+//!     r.spawn("buyer1", |mut e| {
+//!         e.send("seller", Title).unwrap();
+//!         e.recv_from("seller").unwrap();
+//!         e.send("buyer2", Contribution).unwrap();
+//!     });
+//!     r.spawn("buyer2", |mut e| {
+//!         // BUG: takes whatever arrives first and expects the seller's quote.
+//!         let (from, _) = e.recv().unwrap();
+//!         assert_eq!(e.roles()[from], "seller");
+//!         e.recv().unwrap();
+//!         e.send("seller", Decision).unwrap();
+//!     });
+//!     r.spawn("seller", |mut e| {
+//!         e.recv_from("buyer1").unwrap();
+//!         e.send("buyer1", Quote).unwrap();
+//!         e.send("buyer2", Quote).unwrap();
+//!         e.recv_from("buyer2").unwrap();
+//!     });
+//! });
+//! assert!(ex.is_complete() && !ex.is_successful());
+//! assert!(matches!(ex.failures()[0].outcome, Outcome::Panicked { .. }));
+//! println!("{ex}"); // the schedule, numbered steps, and how to replay it
+//! ```
+
+mod choose;
+mod endpoint;
+mod explorer;
+mod property;
+mod report;
+mod roles;
+mod schedule;
+mod scheduler;
+mod simplify;
+
+pub use choose::choose;
+pub use endpoint::ExploreEndpoint;
+pub use explorer::{explore, ExploreError, Explorer, Reduction};
+pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
+pub use roles::Roles;
+pub use schedule::{Choice, Schedule, ScheduleError};

@@ -1,0 +1,193 @@
+//! Checking an execution's trace against an LTL property with the public
+//! engine: the trace becomes a tiny protocol object whose only run is the
+//! trace, with the original object's roles and message types, so atoms
+//! and names are checked exactly as `engine::check` checks them.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use engine::{Checker, Message, Protocol, Refused, RoleId, Semantics, Verdict};
+
+use super::scheduler::{Act, ActKind};
+
+/// A protocol object whose only run is one recorded trace, ending
+/// terminated (`END`) or not (`DEADLOCK`) as the execution did.
+#[derive(Debug, Clone)]
+struct TraceObject {
+    roles: Arc<Vec<String>>,
+    types: Arc<Vec<String>>,
+    steps: Arc<Vec<Act>>,
+    terminated: bool,
+    pos: usize,
+}
+
+impl PartialEq for TraceObject {
+    // One object per check: the state is the position alone.
+    fn eq(&self, other: &Self) -> bool {
+        self.pos == other.pos
+    }
+}
+
+impl Eq for TraceObject {}
+
+impl Hash for TraceObject {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.pos.hash(state)
+    }
+}
+
+impl TraceObject {
+    fn next(&self) -> Option<&Act> {
+        self.steps.get(self.pos)
+    }
+}
+
+impl Protocol for TraceObject {
+    fn roles(&self) -> Vec<String> {
+        self.roles.to_vec()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        self.types.to_vec()
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        match self.next() {
+            Some(Act {
+                role: r,
+                kind: ActKind::Send { to: t, ty },
+            }) if *r == role && *t == to && ty == msg.type_name() => {
+                self.pos += 1;
+                Ok(())
+            }
+            _ => Err(Refused(msg)),
+        }
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        match self.next() {
+            Some(Act {
+                role: r,
+                kind: ActKind::Recv { from: f, ty },
+            }) if *r == role && from.is_none_or(|x| x == *f) => {
+                let reply = (*f, Message::named(ty, ()));
+                self.pos += 1;
+                Ok(reply)
+            }
+            _ => Err(Refused(())),
+        }
+    }
+
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        match self.next() {
+            Some(Act {
+                role: r,
+                kind: ActKind::Close { to: t },
+            }) if *r == role && *t == to => {
+                self.pos += 1;
+                Ok(())
+            }
+            _ => Err(Refused(())),
+        }
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.terminated && self.pos == self.steps.len()
+    }
+}
+
+/// A property checked on every execution's trace; results are cached per
+/// distinct trace, since many schedules give the same sequence of actions.
+pub(crate) struct Property {
+    formula: String,
+    checker: Checker,
+    roles: Arc<Vec<String>>,
+    types: Arc<Vec<String>>,
+    cache: HashMap<(Vec<Act>, bool), bool>,
+}
+
+impl Property {
+    /// Prepares `formula` for objects with these roles and message types;
+    /// an error (a syntax error, an unknown role or type) is reported
+    /// now, before anything runs, exactly as `engine::check` reports it.
+    pub(crate) fn new(
+        formula: &str,
+        roles: Vec<String>,
+        types: Vec<String>,
+    ) -> Result<Property, engine::Error> {
+        let checker = Checker::from_env()?
+            .semantics(Semantics::Stutter)
+            .determinism_check(false)
+            .progress(false);
+        let mut p = Property {
+            formula: formula.to_string(),
+            checker,
+            roles: Arc::new(roles),
+            types: Arc::new(types),
+            cache: HashMap::new(),
+        };
+        // Checking the empty run parses the formula and resolves its atoms.
+        p.check_trace(&[], false)?;
+        p.cache.clear();
+        Ok(p)
+    }
+
+    /// The formula as given.
+    pub(crate) fn formula(&self) -> &str {
+        &self.formula
+    }
+
+    /// Whether the finite run `trace` (ending terminated or not) satisfies
+    /// the property under the stutter semantics; `None` if the check was
+    /// inconclusive (a limit of the engine), which is never a pass.
+    pub(crate) fn check_trace(
+        &mut self,
+        trace: &[Act],
+        terminated: bool,
+    ) -> Result<Option<bool>, engine::Error> {
+        // The program's own choices are not actions of the protocol.
+        let trace: Vec<Act> = trace
+            .iter()
+            .filter(|a| !matches!(a.kind, ActKind::Choose { .. }))
+            .cloned()
+            .collect();
+        let trace = &trace[..];
+        let key = (trace.to_vec(), terminated);
+        if let Some(&holds) = self.cache.get(&key) {
+            return Ok(Some(holds));
+        }
+        // A trace of types the object does not declare (an object that
+        // declares none) is checked with its own types as dummies.
+        let mut dummies: Vec<Message> = Vec::new();
+        if self.types.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            for a in trace {
+                if let ActKind::Send { ty, .. } = &a.kind {
+                    if seen.insert(ty.clone()) {
+                        dummies.push(Message::named(ty, ()));
+                    }
+                }
+            }
+        }
+        let object = TraceObject {
+            roles: Arc::clone(&self.roles),
+            types: Arc::clone(&self.types),
+            steps: Arc::new(trace.to_vec()),
+            terminated,
+            pos: 0,
+        };
+        let report = self.checker.check(&self.formula, object, dummies)?;
+        let holds = match report.verdict {
+            Verdict::Holds => true,
+            Verdict::Violated(_) => false,
+            Verdict::Inconclusive { .. } => return Ok(None),
+        };
+        self.cache.insert(key, holds);
+        Ok(Some(holds))
+    }
+}

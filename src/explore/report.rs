@@ -1,0 +1,360 @@
+//! What an exploration answers: [`Exploration`], its [`Failure`]s and
+//! their [`Outcome`]s, with the trace of each failing execution.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocols::session::{Deadlock, WaitsFor};
+
+use super::schedule::Schedule;
+
+/// One action of an execution, as the protocol saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The role sent a message of this type to `to`.
+    Send {
+        /// The receiver.
+        to: String,
+        /// The message's short type name.
+        type_name: String,
+    },
+    /// The role received a message of this type from `from`.
+    Recv {
+        /// The sender.
+        from: String,
+        /// The message's short type name.
+        type_name: String,
+    },
+    /// The role closed its channel to `to`.
+    Close {
+        /// The peer.
+        to: String,
+    },
+    /// The role's program chose `value` among `of` values
+    /// ([`choose`](super::choose)); not an action of the protocol.
+    Choose {
+        /// The value chosen.
+        value: usize,
+        /// How many there were.
+        of: usize,
+    },
+}
+
+/// One numbered step of a trace: who did what.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TraceStep {
+    /// The role that acted.
+    pub role: String,
+    /// What it did.
+    pub action: Action,
+}
+
+impl fmt::Display for TraceStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.action {
+            Action::Send { to, type_name } => {
+                write!(f, "{} sends <{type_name}> to {to}", self.role)
+            }
+            Action::Recv { from, type_name } => {
+                write!(f, "{} receives <{type_name}> from {from}", self.role)
+            }
+            Action::Close { to } => write!(f, "{} closes its channel to {to}", self.role),
+            Action::Choose { value, of } => {
+                write!(f, "{} chooses {value} (of 0..{of})", self.role)
+            }
+        }
+    }
+}
+
+/// How an execution (or the exploration) went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing could move while some roles waited at their endpoints. The
+    /// waiting endpoints got `Err(Deadlock)` with this report, as in a
+    /// [`Session`](protocols::session::Session); panics that followed from
+    /// that error are part of the deadlock.
+    Deadlock {
+        /// Who waited for what.
+        deadlock: Arc<Deadlock>,
+    },
+    /// A role asked for an operation that the protocol does not have: the
+    /// protocol had terminated, nothing else could move, and the role
+    /// still waited to act.
+    Violation {
+        /// The role.
+        role: String,
+        /// The operation it asked for.
+        operation: WaitsFor,
+    },
+    /// A role's code panicked (a failed assertion, an `expect`).
+    Panicked {
+        /// The role.
+        role: String,
+        /// The panic message.
+        message: String,
+        /// Where it panicked (`file:line:column`), if known.
+        location: Option<String>,
+    },
+    /// Every role returned, but the protocol had not terminated.
+    Unfinished {
+        /// The roles the object says have not finished their part.
+        not_finished: Vec<String>,
+    },
+    /// The execution's trace violates the property given with
+    /// [`Explorer::property`](super::Explorer::property) (checked under
+    /// the stutter semantics).
+    PropertyViolated {
+        /// The formula.
+        formula: String,
+    },
+    /// A bound was hit: this execution, or the exploration, was cut short.
+    /// The exploration is then not complete.
+    Aborted {
+        /// Which bound, with its value.
+        reason: String,
+    },
+    /// A role did not reach an endpoint operation (or return) within the
+    /// role time limit: blocked or busy outside the session? Threads may
+    /// share nothing but the session.
+    Stuck {
+        /// The role.
+        role: String,
+        /// How long it was given.
+        waited: Duration,
+    },
+    /// Running the same schedule again gave different choices: the
+    /// program (or the object) is not deterministic given its messages,
+    /// or a replayed schedule does not fit the program.
+    Nondeterministic {
+        /// The 1-based step at which the executions parted.
+        step: usize,
+        /// What was expected there.
+        expected: String,
+        /// What the program offered instead.
+        found: String,
+    },
+}
+
+impl Outcome {
+    /// A short name of the kind of outcome (`deadlock`, `panic`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Deadlock { .. } => "deadlock",
+            Outcome::Violation { .. } => "protocol violation",
+            Outcome::Panicked { .. } => "panic",
+            Outcome::Unfinished { .. } => "unfinished protocol",
+            Outcome::PropertyViolated { .. } => "property violated",
+            Outcome::Aborted { .. } => "aborted",
+            Outcome::Stuck { .. } => "role stuck outside the session",
+            Outcome::Nondeterministic { .. } => "nondeterminism",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Deadlock { deadlock } => deadlock.fmt(f),
+            Outcome::Violation { role, operation } => write!(
+                f,
+                "protocol violation: {role} waits to {operation}, \
+                 but the protocol has terminated and nothing else can move"
+            ),
+            Outcome::Panicked {
+                role,
+                message,
+                location,
+            } => {
+                write!(f, "{role} panicked: {message}")?;
+                if let Some(at) = location {
+                    write!(f, " (at {at})")?;
+                }
+                Ok(())
+            }
+            Outcome::Unfinished { not_finished } => {
+                write!(f, "every role returned but the protocol had not terminated")?;
+                if !not_finished.is_empty() {
+                    write!(f, " (not finished: {})", not_finished.join(", "))?;
+                }
+                Ok(())
+            }
+            Outcome::PropertyViolated { formula } => {
+                write!(f, "the trace violates the property {formula}")
+            }
+            Outcome::Aborted { reason } => write!(f, "aborted: {reason}"),
+            Outcome::Stuck { role, waited } => write!(
+                f,
+                "{role} did not reach an endpoint operation within {waited:?}: \
+                 blocked or busy outside the session? (threads may share nothing \
+                 but the session; raise the limit with Explorer::role_timeout or \
+                 PRUST_ROLE_TIMEOUT)"
+            ),
+            Outcome::Nondeterministic {
+                step,
+                expected,
+                found,
+            } => write!(
+                f,
+                "nondeterminism at step {step}: expected {expected}, the program offered \
+                 {found} (the roles must decide only on what they receive)"
+            ),
+        }
+    }
+}
+
+/// A failing execution: what went wrong, the schedule that leads there,
+/// and the trace of the protocol's actions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What went wrong.
+    pub outcome: Outcome,
+    /// The scheduling choices; replay them with
+    /// [`Explorer::replay`](super::Explorer::replay) or `PRUST_SCHEDULE`.
+    pub schedule: Schedule,
+    /// The actions performed, in order.
+    pub trace: Vec<TraceStep>,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}: {}", self.outcome.kind(), self.outcome)?;
+        if self.trace.is_empty() {
+            writeln!(f, "  (no action happened)")?;
+        }
+        for (i, step) in self.trace.iter().enumerate() {
+            writeln!(f, "  {:>3}. {step}", i + 1)?;
+        }
+        write!(f, "  schedule: {}", self.schedule)
+    }
+}
+
+/// What [`explore`](super::explore) found.
+#[derive(Debug, Clone)]
+pub struct Exploration {
+    pub(crate) executions: usize,
+    pub(crate) failures: Vec<Failure>,
+    /// How many executions ended in each failure (same index).
+    pub(crate) counts: Vec<usize>,
+    /// Why the exploration is not complete, if it is not.
+    pub(crate) incomplete: Option<String>,
+    pub(crate) pruned: usize,
+    pub(crate) redundant: usize,
+    pub(crate) elapsed: Duration,
+    pub(crate) replayed: bool,
+}
+
+impl Exploration {
+    /// Whether every schedule was explored (no bound cut anything).
+    pub fn is_complete(&self) -> bool {
+        self.incomplete.is_none()
+    }
+
+    /// Complete and without failure: the program is correct in every
+    /// schedule. Never true when a bound cut the exploration short.
+    pub fn is_successful(&self) -> bool {
+        self.is_complete() && self.failures.is_empty()
+    }
+
+    /// How many executions were run.
+    pub fn executions(&self) -> usize {
+        self.executions
+    }
+
+    /// The distinct failures found (one per distinct outcome), each with
+    /// the first schedule that led to it.
+    pub fn failures(&self) -> &[Failure] {
+        &self.failures
+    }
+
+    /// How many executions ended in `failures()[i]`'s outcome.
+    pub fn failure_count(&self, i: usize) -> usize {
+        self.counts.get(i).copied().unwrap_or(0)
+    }
+
+    /// Why the exploration is incomplete (`None` if it is complete).
+    pub fn incomplete_reason(&self) -> Option<&str> {
+        self.incomplete.as_deref()
+    }
+
+    /// How many choices the preemption bound skipped (each one the root
+    /// of schedules not run).
+    pub fn skipped_by_bound(&self) -> usize {
+        self.pruned
+    }
+
+    /// How many executions were cut short by the sleep sets (they could
+    /// only repeat schedules equivalent to ones run); included in
+    /// [`executions`](Self::executions).
+    pub fn redundant(&self) -> usize {
+        self.redundant
+    }
+
+    /// How long the exploration took.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+}
+
+impl fmt::Display for Exploration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.replayed {
+            "replayed 1 execution".to_string()
+        } else {
+            format!(
+                "explored {} execution{}",
+                self.executions,
+                if self.executions == 1 { "" } else { "s" }
+            )
+        };
+        write!(f, "{what} in {:.2?}", self.elapsed)?;
+        if self.redundant > 0 {
+            write!(f, " ({} cut short by sleep sets)", self.redundant)?;
+        }
+        match &self.incomplete {
+            None => write!(f, " (complete)")?,
+            Some(why) => write!(f, " (INCOMPLETE: {why})")?,
+        }
+        if self.failures.is_empty() {
+            writeln!(f, ": no failure")?;
+            if self.is_complete() {
+                write!(f, "the program is correct in every schedule")?;
+            } else {
+                write!(f, "not a proof: the exploration was cut short")?;
+            }
+            return Ok(());
+        }
+        writeln!(
+            f,
+            ": {} distinct failure{}",
+            self.failures.len(),
+            if self.failures.len() == 1 { "" } else { "s" }
+        )?;
+        for (i, fail) in self.failures.iter().enumerate() {
+            writeln!(
+                f,
+                "\nfailure {} (in {} execution{}) {fail}",
+                i + 1,
+                self.counts[i],
+                if self.counts[i] == 1 { "" } else { "s" }
+            )?;
+        }
+        // The first failure with a schedule (a bound that stopped the
+        // whole exploration has none to replay).
+        let Some((i, first)) = self
+            .failures
+            .iter()
+            .enumerate()
+            .find(|(_, f)| !f.schedule.is_empty())
+            .map(|(i, f)| (i, &f.schedule))
+        else {
+            return Ok(());
+        };
+        write!(
+            f,
+            "\nto replay failure {}, run the same test with PRUST_SCHEDULE=\"{first}\" \
+             (or Explorer::new().replay(&\"{first}\".parse()?))",
+            i + 1
+        )
+    }
+}

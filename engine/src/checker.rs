@@ -6,13 +6,16 @@ use std::time::{Duration, Instant};
 use owl_lite::Automaton;
 
 use crate::alphabet::{resolve_dummies, Alphabet};
+use crate::budget::Limits;
 use crate::error::{AtomError, Error};
-use crate::explore::Explorer;
 use crate::pattern::{parse_atom, Atom};
+use crate::product::Prepared;
 use crate::protocol::{Message, Protocol};
+use crate::report::{reexecute, steps_of};
 use crate::report::{Counterexample, Report, Verdict};
-use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
+use crate::search::{Outcome, Search};
 use crate::semantics::Semantics;
+use crate::successors::Explorer;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without

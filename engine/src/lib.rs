@@ -210,14 +210,15 @@ mod alphabet;
 mod budget;
 mod checker;
 mod error;
-mod explore;
 mod frontend;
 pub mod names;
 mod pattern;
+mod product;
 mod protocol;
 mod report;
 mod search;
 mod semantics;
+mod successors;
 pub mod trail;
 
 pub use alphabet::ActionKind;

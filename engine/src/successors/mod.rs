@@ -21,18 +21,11 @@ use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::error::ProbeError;
 use crate::protocol::{Message, Protocol, Refused};
 
 /// Index of an interned protocol object.
 pub(crate) type ProtoId = u32;
-
-/// Why probing a state failed; the search adds the trace.
-#[derive(Debug)]
-pub(crate) enum ProbeError {
-    Panic { letter: LetterId, message: String },
-    Nondeterminism { letter: LetterId, detail: String },
-    Contract { letter: LetterId, detail: String },
-}
 
 /// Final avalanche (MurmurHash3's fmix64). The fast default hasher leaves
 /// the high bits of small, similar protocol states (a few integers that

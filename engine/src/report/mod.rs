@@ -7,6 +7,10 @@ use crate::alphabet::ActionKind;
 use crate::protocol::{Message, Protocol, RoleId};
 use crate::Semantics;
 
+mod raw;
+
+pub(crate) use raw::{reexecute, steps_of, RawLasso};
+
 /// The outcome of a check.
 #[derive(Debug, Clone)]
 pub struct Report {

@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+mod probe;
+
+pub(crate) use probe::{describe_probe, lost, probe_error, ProbeError};
+
 /// Which kind of name an atom got wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameKind {

@@ -395,7 +395,7 @@ impl Checker {
         let mut alphabet = Alphabet::new(roles, dummies, declared);
         alphabet.set_topology(|r| proto.peers(r), |r| proto.sends_to(r));
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
-        let initial = explorer.intern(proto);
+        let initial = explorer.store.intern(proto);
         Ok(CheckSession {
             checker: self.clone(),
             explorer,
@@ -434,7 +434,7 @@ impl<P: Protocol> CheckSession<P> {
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         let outcome = search.run(self.initial);
         let mut stats = search.stats.clone();
-        stats.protocol_states = self.explorer.num_protos() as u64;
+        stats.protocol_states = self.explorer.store.len() as u64;
         stats.time = started.elapsed();
         let verdict = match outcome? {
             Outcome::Holds => Verdict::Holds,

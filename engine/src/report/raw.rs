@@ -39,7 +39,7 @@ pub(crate) fn reexecute<P: Protocol>(
     let mut trace = Vec::new();
     let mut at = "(the start)".to_string();
     let r = catch_unwind(AssertUnwindSafe(|| {
-        let mut obj = ex.proto(initial).clone();
+        let mut obj = ex.store.get(initial).clone();
         let steps = raw.prefix.iter().chain(&raw.cycle).enumerate();
         for (i, &(letter, p, _)) in steps {
             let n = i + 1;
@@ -61,7 +61,7 @@ pub(crate) fn reexecute<P: Protocol>(
             at = a.describe(letter);
             ex.step_on(&mut obj, letter)
                 .map_err(|why| format!("step {n} could not be replayed ({why})"))?;
-            if &obj != ex.proto(p) {
+            if &obj != ex.store.get(p) {
                 return Err(format!(
                     "step {n} gave an object unequal to the one the search stored{}",
                     if i + 1 == raw.prefix.len() + raw.cycle.len() && !raw.cycle.is_empty() {
@@ -127,7 +127,7 @@ pub(crate) fn steps_of<P: Protocol>(
         let ending = if letter == a.end() {
             Ending::Terminated
         } else {
-            let obj = ex.proto(p);
+            let obj = ex.store.get(p);
             let waiting = (0..a.roles.len())
                 .filter(|&r| !obj.is_finished(r))
                 .map(|r| a.roles[r].clone())

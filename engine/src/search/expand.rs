@@ -51,6 +51,7 @@ impl Frame {
 }
 
 impl<P: Protocol> Search<'_, P> {
+    /// The next product successor of the frame, advancing it.
     #[inline]
     pub(super) fn next(
         &mut self,

@@ -62,7 +62,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
         let visited = Visited::new(aut.num_states());
         if matches!(visited, Visited::Inline) {
-            ex.clear_marks();
+            ex.store.clear_marks();
         }
         let stats = Stats {
             automaton_states: aut.num_states() as u64,
@@ -78,8 +78,6 @@ impl<'a, P: Protocol> Search<'a, P> {
             letters: Vec::new(),
         }
     }
-
-    /// The next product successor of the frame, advancing it.
 
     /// The actions that led to the top of the DFS stack: the letter of
     /// each frame below it.
@@ -123,7 +121,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     }
 
     fn finish_progress(&mut self) {
-        self.stats.protocol_states = self.ex.num_protos() as u64;
+        self.stats.protocol_states = self.ex.store.len() as u64;
         self.budget.finish();
     }
 }

@@ -38,7 +38,7 @@ impl Visited {
     #[inline]
     pub(super) fn get<P: Protocol>(&self, ex: &Explorer<P>, p: ProtoId, q: u32) -> u32 {
         match self {
-            Visited::Inline => ex.mark(p, q),
+            Visited::Inline => ex.store.mark(p, q),
             Visited::Dense { k, nums } => {
                 nums.get(p as usize * k + q as usize).copied().unwrap_or(0)
             }
@@ -49,7 +49,7 @@ impl Visited {
     #[inline]
     pub(super) fn set<P: Protocol>(&mut self, ex: &mut Explorer<P>, p: ProtoId, q: u32, n: u32) {
         match self {
-            Visited::Inline => ex.set_mark(p, q, n),
+            Visited::Inline => ex.store.set_mark(p, q, n),
             Visited::Dense { k, nums } => {
                 let i = p as usize * *k + q as usize;
                 if i >= nums.len() {

@@ -7,8 +7,9 @@ use owl_lite::Automaton;
 
 use crate::alphabet::{resolve_dummies, Alphabet};
 use crate::budget::Limits;
-use crate::error::{AtomError, Error};
-use crate::pattern::{parse_atom, Atom};
+use crate::error::Error;
+use crate::ids::ProtoId;
+use crate::pattern::{valuation, Atom};
 use crate::product::Prepared;
 use crate::protocol::{Message, Protocol};
 use crate::report::{reexecute, steps_of};
@@ -408,7 +409,7 @@ impl Checker {
 pub struct CheckSession<P> {
     checker: Checker,
     explorer: Explorer<P>,
-    initial: u32,
+    initial: ProtoId,
 }
 
 impl<P: Protocol> CheckSession<P> {
@@ -470,38 +471,6 @@ impl<P: Protocol> CheckSession<P> {
             stats,
         })
     }
-}
-
-/// The atoms (bit `i` = `atoms[i]`) that hold on letter `l`.
-pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
-    let mut v = 0u64;
-    for (i, atom) in atoms.iter().enumerate() {
-        let holds = match atom {
-            Atom::True => true,
-            Atom::False => false,
-            Atom::End => l == a.end() as usize,
-            Atom::Deadlock => l == a.deadlock() as usize,
-            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letter(l as u32), a),
-        };
-        if holds {
-            v |= 1 << i;
-        }
-    }
-    v
-}
-
-/// Parses and name-checks every atom text.
-pub(crate) fn resolve_atoms(texts: &[String], alphabet: &Alphabet) -> Result<Vec<Atom>, AtomError> {
-    texts
-        .iter()
-        .map(|t| {
-            let atom = parse_atom(t)?;
-            if let Atom::Action(p) = &atom {
-                p.check_names(t, alphabet)?;
-            }
-            Ok(atom)
-        })
-        .collect()
 }
 
 /// Checks `formula` on `proto` with the default [`Checker`] and returns the

@@ -211,6 +211,7 @@ mod budget;
 mod checker;
 mod error;
 mod frontend;
+mod ids;
 pub mod names;
 mod pattern;
 mod product;

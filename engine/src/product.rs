@@ -4,25 +4,26 @@
 //! the search may use ([`Prepared::safety`]).
 
 use crate::alphabet::{Alphabet, LetterId};
+use crate::ids::AutState;
 use crate::successors::{next_slot, probe_slot};
 
 /// The automaton with each edge's guard evaluated on every letter.
 pub(crate) struct Prepared {
-    pub initial: u32,
+    pub initial: AutState,
     /// Per state: first edge and number of edges.
-    pub(crate) state_edges: Vec<(u32, u32)>,
-    pub(crate) edges: Vec<PEdge>,
+    state_edges: Vec<(u32, u32)>,
+    edges: Vec<PEdge>,
     /// `words` bitset words per edge: bit `l` = letter `l` allowed.
     bits: Vec<u64>,
     /// Per state, `words` words: the probe slots some edge can use.
     wanted: Vec<u64>,
     /// Per state: whether it wants every probe slot (then the whole
     /// alphabet is probed at once and cached).
-    pub(crate) wants_all: Vec<bool>,
+    wants_all: Vec<bool>,
     words: usize,
     pub all_acc: u32,
     /// Per state: it accepts every continuation (see [`Search::run`]).
-    pub(crate) universal: Vec<bool>,
+    universal: Vec<bool>,
     /// Every cycle of the automaton that could be accepting runs through
     /// universal states only (see [`Search::reachability`]).
     pub(crate) safety: bool,
@@ -30,7 +31,7 @@ pub(crate) struct Prepared {
 
 #[derive(Clone, Copy)]
 pub(crate) struct PEdge {
-    pub(crate) target: u32,
+    pub(crate) target: AutState,
     pub(crate) acc: u32,
 }
 
@@ -51,7 +52,7 @@ impl Prepared {
             state_edges.push((edges.len() as u32, out.len() as u32));
             for e in out {
                 edges.push(PEdge {
-                    target: e.target as u32,
+                    target: AutState::new(e.target),
                     acc: e.acc,
                 });
                 guards.push((q, &e.guard));
@@ -103,7 +104,7 @@ impl Prepared {
                 let (first, ne) = state_edges[q];
                 (first..first + ne).any(|e| {
                     let edge = edges[e as usize];
-                    edge.target as usize == q
+                    edge.target.index() == q
                         && edge.acc & all_acc == all_acc
                         && (0..num_letters)
                             .all(|l| bits[e as usize * words + l / 64] >> (l % 64) & 1 != 0)
@@ -112,7 +113,7 @@ impl Prepared {
             .collect::<Vec<bool>>();
         let safety = only_universal_cycles_accept(&state_edges, &edges, &universal, all_acc);
         Prepared {
-            initial: aut.initial as u32,
+            initial: AutState::new(aut.initial),
             state_edges,
             edges,
             bits,
@@ -136,8 +137,32 @@ impl Prepared {
     }
 
     #[inline]
-    pub(crate) fn wanted(&self, q: u32) -> &[u64] {
-        &self.wanted[q as usize * self.words..(q as usize + 1) * self.words]
+    pub(crate) fn wanted(&self, q: AutState) -> &[u64] {
+        &self.wanted[q.index() * self.words..(q.index() + 1) * self.words]
+    }
+
+    /// The edges of `q`: the first edge's number and how many there are.
+    #[inline]
+    pub(crate) fn edges_of(&self, q: AutState) -> (u32, u32) {
+        self.state_edges[q.index()]
+    }
+
+    /// Edge number `e`.
+    #[inline]
+    pub(crate) fn edge(&self, e: u32) -> PEdge {
+        self.edges[e as usize]
+    }
+
+    /// Whether `q` wants every probe slot.
+    #[inline]
+    pub(crate) fn wants_all(&self, q: AutState) -> bool {
+        self.wants_all[q.index()]
+    }
+
+    /// Whether `q` accepts every continuation.
+    #[inline]
+    pub(crate) fn universal(&self, q: AutState) -> bool {
+        self.universal[q.index()]
     }
 }
 
@@ -162,7 +187,7 @@ fn only_universal_cycles_accept(
     let mut reach: Vec<u64> = (0..k)
         .map(|s| {
             let (first, ne) = state_edges[s];
-            (first..first + ne).fold(0u64, |m, e| m | 1 << edges[e as usize].target)
+            (first..first + ne).fold(0u64, |m, e| m | 1 << edges[e as usize].target.index())
         })
         .collect();
     for via in 0..k {
@@ -181,7 +206,7 @@ fn only_universal_cycles_accept(
             let (first, ne) = state_edges[u];
             (first..first + ne)
                 .map(|e| edges[e as usize])
-                .filter(|e| scc.contains(&(e.target as usize)))
+                .filter(|e| scc.contains(&(e.target.index())))
                 .fold(m, |m, e| m | e.acc)
         });
         scc.is_empty() || marks & all_acc != all_acc
@@ -204,7 +229,7 @@ mod tests {
             vec![],
         );
         let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
-        Prepared::new(&aut, &a, |l| crate::checker::valuation(&a, &atoms, l)).safety
+        Prepared::new(&aut, &a, |l| crate::pattern::valuation(&a, &atoms, l)).safety
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt;
 
 mod probe;
 
-pub(crate) use probe::{describe_probe, lost, probe_error, ProbeError};
+pub(crate) use probe::{lost, ProbeError};
 
 /// Which kind of name an atom got wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

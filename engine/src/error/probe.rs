@@ -1,7 +1,7 @@
 //! Errors of probing protocol code, and their translation into the
 //! [`Error`]s a user reads: the search adds the trace that led there.
 
-use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::ids::LetterId;
 
 use super::Error;
 
@@ -28,40 +28,31 @@ pub(crate) fn lost(trace: Vec<String>) -> Error {
     }
 }
 
-pub(crate) fn probe_error(alphabet: &Alphabet, e: ProbeError, trace: Vec<String>) -> Error {
-    match e {
-        ProbeError::Panic { letter, message } => Error::ProtocolPanic {
-            action: describe_probe(alphabet, letter),
-            message,
-            trace,
-        },
-        ProbeError::Nondeterminism { letter, detail } => Error::Nondeterminism {
-            action: describe_probe(alphabet, letter),
-            detail,
-            trace,
-        },
-        ProbeError::Contract { letter, detail } => Error::Contract {
-            action: describe_probe(alphabet, letter),
-            detail,
-            trace,
-        },
-    }
-}
-
-/// A probe as people read it; receives are probed before their type is
-/// known, so they are named without one.
-pub(crate) fn describe_probe(alphabet: &Alphabet, letter: LetterId) -> String {
-    if letter == alphabet.end() {
-        // Asked of a state where nothing is enabled (END or DEADLOCK).
-        return "is_terminated()".to_string();
-    }
-    let l = alphabet.letter(letter);
-    if l.kind == ActionKind::Recv {
-        format!(
-            "{} RECV FROM {}",
-            alphabet.roles[l.role], alphabet.roles[l.peer]
-        )
-    } else {
-        alphabet.describe(letter)
+impl ProbeError {
+    /// The error a user reads: the probe named by `describe` (the
+    /// alphabet's [`describe_probe`](crate::alphabet::Alphabet::describe_probe)),
+    /// with the `trace` of actions that led to the probed state.
+    pub(crate) fn into_error(
+        self,
+        describe: impl FnOnce(LetterId) -> String,
+        trace: Vec<String>,
+    ) -> Error {
+        match self {
+            ProbeError::Panic { letter, message } => Error::ProtocolPanic {
+                action: describe(letter),
+                message,
+                trace,
+            },
+            ProbeError::Nondeterminism { letter, detail } => Error::Nondeterminism {
+                action: describe(letter),
+                detail,
+                trace,
+            },
+            ProbeError::Contract { letter, detail } => Error::Contract {
+                action: describe(letter),
+                detail,
+                trace,
+            },
+        }
     }
 }

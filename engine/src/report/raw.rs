@@ -4,20 +4,20 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::alphabet::{ActionKind, LetterId};
-use crate::error::describe_probe;
+use crate::ids::{ProtoId, Successor};
 use crate::protocol::Protocol;
-use crate::successors::{Explorer, ProtoId};
+use crate::successors::Explorer;
 use crate::Error;
 
 use super::{Ending, Step};
 
 /// A lasso in the product, before it is turned into readable steps.
 pub(crate) struct RawLasso {
-    /// `(letter, proto, automaton state)` after each step, from the initial
-    /// state to the cycle anchor.
-    pub prefix: Vec<(LetterId, ProtoId, u32)>,
+    /// The steps (letter, then the protocol and automaton state reached)
+    /// from the initial state to the cycle anchor.
+    pub prefix: Vec<Successor>,
     /// The cycle, ending back at the anchor; empty for a bad prefix.
-    pub cycle: Vec<(LetterId, ProtoId, u32)>,
+    pub cycle: Vec<Successor>,
 }
 
 /// Determinism check on a counterexample: re-executes `raw` on a fresh
@@ -41,7 +41,8 @@ pub(crate) fn reexecute<P: Protocol>(
     let r = catch_unwind(AssertUnwindSafe(|| {
         let mut obj = ex.store.get(initial).clone();
         let steps = raw.prefix.iter().chain(&raw.cycle).enumerate();
-        for (i, &(letter, p, _)) in steps {
+        for (i, s) in steps {
+            let (letter, p) = (s.letter, s.proto);
             let n = i + 1;
             if letter == a.end() || letter == a.deadlock() {
                 at = a.describe(letter);
@@ -53,7 +54,7 @@ pub(crate) fn reexecute<P: Protocol>(
                 if let Some(l) = ex.first_enabled_on(&obj) {
                     return Err(format!(
                         "step {n} did not hold: `{}` is enabled on the object reached",
-                        describe_probe(a, l)
+                        a.describe_probe(l)
                     ));
                 }
                 return Ok(());
@@ -105,7 +106,8 @@ pub(crate) fn steps_of<P: Protocol>(
 ) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
     let a = &ex.alphabet;
     let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
-    let step = |&(letter, _, q): &(LetterId, ProtoId, u32)| {
+    let step = |s: &Successor| {
+        let (letter, q) = (s.letter, s.state);
         let l = a.letter(letter);
         let close = l.kind == ActionKind::Close;
         Step {
@@ -115,15 +117,21 @@ pub(crate) fn steps_of<P: Protocol>(
             type_name: (!close).then(|| a.types[l.ty].short().to_string()),
             peer: l.peer,
             peer_name: a.roles[l.peer].clone(),
-            automaton_state: q as usize,
+            automaton_state: q.index(),
             message: (l.kind == ActionKind::Send)
                 .then(|| a.types[l.ty].dummy.clone())
                 .flatten(),
         }
     };
     let all = raw.prefix.iter().chain(&raw.cycle);
-    if let Some(&(letter, p, _)) = all.clone().find(|s| is_stutter(s.0)) {
-        let steps = all.take_while(|s| !is_stutter(s.0)).map(step).collect();
+    if let Some(&Successor {
+        letter, proto: p, ..
+    }) = all.clone().find(|s| is_stutter(s.letter))
+    {
+        let steps = all
+            .take_while(|s| !is_stutter(s.letter))
+            .map(step)
+            .collect();
         let ending = if letter == a.end() {
             Ending::Terminated
         } else {

@@ -2,18 +2,18 @@
 //! depth-first search for an accepting cycle of the product.
 
 use crate::error::lost;
+use crate::ids::{DfsNum, ProtoId, Successor};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
-use crate::successors::ProtoId;
 use crate::Error;
 
 use super::expand::Frame;
-use super::visited::DEAD;
-use super::{Outcome, Search};
+use super::{Outcome, ProductState, Search};
 
+/// The root of a (partial) SCC on the stack of roots.
 #[derive(Clone, Copy)]
 struct Root {
-    num: u32,
+    num: DfsNum,
     /// Acceptance marks seen inside the SCC.
     acc: u32,
     /// Marks of the tree edge that entered this root.
@@ -27,13 +27,13 @@ impl<P: Protocol> Search<'_, P> {
         let all = self.aut.all_acc;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
-        let mut live: Vec<(ProtoId, u32)> = Vec::new();
+        let mut live: Vec<ProductState> = Vec::new();
         let mut count: u32 = 1;
         let mut truncated = false;
         let q0 = self.aut.initial;
-        self.visited.set(self.ex, initial, q0, 1);
+        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
         roots.push(Root {
-            num: 1,
+            num: DfsNum::FIRST,
             acc: 0,
             in_acc: 0,
         });
@@ -63,10 +63,15 @@ impl<P: Protocol> Search<'_, P> {
                     self.finish_progress();
                     return Err(self.probe_error(e, &stack));
                 }
-                Ok(Some((_, p2, q2, acc))) => {
+                Ok(Some(Successor {
+                    proto: p2,
+                    state: q2,
+                    acc,
+                    ..
+                })) => {
                     self.stats.transitions += 1;
                     let n = self.visited.get(self.ex, p2, q2);
-                    if n == 0 {
+                    if n == DfsNum::UNSEEN {
                         if depth as u64 > self.limits.max_depth {
                             truncated = true;
                             continue;
@@ -79,9 +84,9 @@ impl<P: Protocol> Search<'_, P> {
                         }
                         count += 1;
                         self.stats.product_states = count as u64;
-                        self.visited.set(self.ex, p2, q2, count);
+                        self.visited.set(self.ex, p2, q2, DfsNum::nth(count));
                         roots.push(Root {
-                            num: count,
+                            num: DfsNum::nth(count),
                             acc: 0,
                             in_acc: acc,
                         });
@@ -91,19 +96,16 @@ impl<P: Protocol> Search<'_, P> {
                             self.finish_progress();
                             let start = (stack[0].p, stack[0].q);
                             let prefix = self
-                                .bfs(start, 1, false, |_, t, _| t == (p2, q2))
+                                .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
                                 .map_err(|e| self.probe_error(e, &stack))?
-                                .ok_or_else(|| lost(self.trace(&stack)))?
-                                .into_iter()
-                                .map(|(l, p, q, _)| (l, p, q))
-                                .collect();
+                                .ok_or_else(|| lost(self.trace(&stack)))?;
                             return Ok(Outcome::Violated(RawLasso {
                                 prefix,
                                 cycle: Vec::new(),
                             }));
                         }
                         self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
-                    } else if n != DEAD {
+                    } else if n != DfsNum::DEAD {
                         // A cycle closes: merge every SCC above the target's.
                         let mut a = acc;
                         while roots.last().is_some_and(|r| r.num > n) {
@@ -127,7 +129,7 @@ impl<P: Protocol> Search<'_, P> {
                         roots.pop();
                         // The SCC is complete and has no accepting cycle.
                         while let Some((p, q)) = live.pop() {
-                            self.visited.set(self.ex, p, q, DEAD);
+                            self.visited.set(self.ex, p, q, DfsNum::DEAD);
                             if (p, q) == (top.p, top.q) {
                                 break;
                             }

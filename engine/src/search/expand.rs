@@ -1,12 +1,13 @@
 //! Expanding a product state: its successors one at a time, resumable from
 //! a stack frame (the depth-first search), or all at once (the
-//! breadth-first search and the shortest-path searches).
+//! breadth-first search and the shortest-path searches). The two give the
+//! same successors in the same order (`tests::expand_and_next_agree`).
 
 use crate::alphabet::LetterId;
 use crate::error::ProbeError;
+use crate::ids::{AutState, ProtoId, Successor};
 use crate::protocol::Protocol;
 use crate::successors::next_slot;
-use crate::successors::ProtoId;
 use crate::Semantics;
 
 use super::Search;
@@ -16,36 +17,52 @@ use super::Search;
 #[derive(Clone, Copy)]
 pub(super) struct Frame {
     pub(super) p: ProtoId,
-    pub(super) q: u32,
+    pub(super) q: AutState,
     /// Probe slot of the current letter, or the next slot to probe.
     cursor: LetterId,
-    /// The current letter (valid with `HAS`) and its target.
+    /// The current letter (in [`Phase::Letter`] and [`Phase::Stutter`])
+    /// and its target.
     pub(super) letter: LetterId,
     target: ProtoId,
     /// Next edge of `q` to try with the current letter.
     edge: u16,
-    flags: u16,
+    phase: Phase,
+    /// The protocol state was new when the frame started, so it is probed
+    /// without the cache.
+    lazy: bool,
 }
 
-/// The frame has a current letter whose edges are being tried.
-const HAS: u16 = 1;
-/// Some action is enabled in the frame's protocol state.
-const ANY: u16 = 2;
-/// All actions (and the stutter step, if any) are done.
-const DONE: u16 = 4;
-/// The protocol state was new when the frame started, so not cached.
-const LAZY: u16 = 8;
+/// Where a frame is in the enumeration of its successors. One byte (the
+/// `bool` of `Probe` leaves room for the other variants), so a frame is
+/// as small as with the bit flags it replaces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Nothing done yet: the first call decides how to probe.
+    Start,
+    /// Looking for the next enabled letter from `cursor` on; `any`: some
+    /// letter was enabled before (then there is no stutter step).
+    Probe { any: bool },
+    /// Trying the automaton edges with the current letter, enabled.
+    Letter,
+    /// Trying the edges with the stutter letter (END or DEADLOCK): no
+    /// action at all is enabled.
+    Stutter,
+    /// No successors left.
+    Done,
+}
 
 impl Frame {
-    pub(super) fn new(p: ProtoId, q: u32) -> Frame {
+    /// A frame for `(p, q)`, before its first successor.
+    pub(super) fn new(p: ProtoId, q: AutState) -> Frame {
         Frame {
             p,
             q,
             cursor: 0,
             letter: 0,
-            target: 0,
+            target: p,
             edge: 0,
-            flags: 0,
+            phase: Phase::Start,
+            lazy: false,
         }
     }
 }
@@ -53,69 +70,72 @@ impl Frame {
 impl<P: Protocol> Search<'_, P> {
     /// The next product successor of the frame, advancing it.
     #[inline]
-    pub(super) fn next(
-        &mut self,
-        f: &mut Frame,
-    ) -> Result<Option<(LetterId, ProtoId, u32, u32)>, ProbeError> {
-        let (first, ne) = self.aut.state_edges[f.q as usize];
+    pub(super) fn next(&mut self, f: &mut Frame) -> Result<Option<Successor>, ProbeError> {
+        let (first, ne) = self.aut.edges_of(f.q);
         if ne == 0 {
             return Ok(None);
         }
         loop {
-            if f.flags & HAS != 0 {
-                while u32::from(f.edge) < ne {
-                    let e = first + u32::from(f.edge);
-                    f.edge += 1;
-                    if self.aut.allows(e, f.letter) {
-                        let edge = self.aut.edges[e as usize];
-                        return Ok(Some((f.letter, f.target, edge.target, edge.acc)));
+            match f.phase {
+                Phase::Letter | Phase::Stutter => {
+                    while u32::from(f.edge) < ne {
+                        let e = first + u32::from(f.edge);
+                        f.edge += 1;
+                        if self.aut.allows(e, f.letter) {
+                            let edge = self.aut.edge(e);
+                            return Ok(Some(Successor {
+                                letter: f.letter,
+                                proto: f.target,
+                                state: edge.target,
+                                acc: edge.acc,
+                            }));
+                        }
                     }
-                }
-                f.flags &= !HAS;
-                if f.flags & DONE != 0 {
-                    return Ok(None);
-                }
-                f.cursor = next_slot(&self.ex.alphabet, f.cursor);
-            }
-            if f.flags & DONE != 0 {
-                return Ok(None);
-            }
-            if f.flags == 0 && f.cursor == 0 {
-                // First visit of a protocol state: probe lazily, skipping
-                // the cache (it cannot hold the state yet). On a later
-                // visit, with a state that wants every letter, probe the
-                // whole alphabet once and cache it.
-                if !self.ex.mark_expanded(f.p) {
-                    f.flags |= LAZY;
-                } else if self.aut.wants_all[f.q as usize] && !self.ex.is_cached(f.p) {
-                    self.ex.fill(f.p)?;
-                }
-            }
-            let wanted = Some(self.aut.wanted(f.q));
-            match self
-                .ex
-                .next_enabled(f.p, &mut f.cursor, wanted, f.flags & LAZY == 0)?
-            {
-                Some((letter, target)) => {
-                    f.letter = letter;
-                    f.target = target;
-                    f.edge = 0;
-                    f.flags |= HAS | ANY;
-                }
-                None => {
-                    f.flags |= DONE;
-                    let stutter = self.limits.semantics == Semantics::Stutter
-                        && f.flags & ANY == 0
-                        && !self.ex.any_enabled(f.p)?;
-                    if !stutter {
+                    if f.phase == Phase::Stutter {
+                        f.phase = Phase::Done;
                         return Ok(None);
                     }
-                    let terminated = self.ex.is_terminated(f.p)?;
-                    let a = &self.ex.alphabet;
-                    f.letter = if terminated { a.end() } else { a.deadlock() };
-                    f.target = f.p;
-                    f.edge = 0;
-                    f.flags |= HAS;
+                    f.cursor = next_slot(&self.ex.alphabet, f.cursor);
+                    f.phase = Phase::Probe { any: true };
+                }
+                Phase::Done => return Ok(None),
+                Phase::Start => {
+                    // First visit of a protocol state: probe lazily,
+                    // skipping the cache (it cannot hold the state yet). On
+                    // a later visit, with a state that wants every letter,
+                    // probe the whole alphabet once and cache it.
+                    if !self.ex.mark_expanded(f.p) {
+                        f.lazy = true;
+                    } else if self.aut.wants_all(f.q) && !self.ex.is_cached(f.p) {
+                        self.ex.fill(f.p)?;
+                    }
+                    f.phase = Phase::Probe { any: false };
+                }
+                Phase::Probe { any } => {
+                    let wanted = Some(self.aut.wanted(f.q));
+                    match self.ex.next_enabled(f.p, &mut f.cursor, wanted, !f.lazy)? {
+                        Some((letter, target)) => {
+                            f.letter = letter;
+                            f.target = target;
+                            f.edge = 0;
+                            f.phase = Phase::Letter;
+                        }
+                        None => {
+                            let stutter = self.limits.semantics == Semantics::Stutter
+                                && !any
+                                && !self.ex.any_enabled(f.p)?;
+                            if !stutter {
+                                f.phase = Phase::Done;
+                                return Ok(None);
+                            }
+                            let terminated = self.ex.is_terminated(f.p)?;
+                            let a = &self.ex.alphabet;
+                            f.letter = if terminated { a.end() } else { a.deadlock() };
+                            f.target = f.p;
+                            f.edge = 0;
+                            f.phase = Phase::Stutter;
+                        }
+                    }
                 }
             }
         }
@@ -130,10 +150,10 @@ impl<P: Protocol> Search<'_, P> {
     pub(super) fn expand(
         &mut self,
         p: ProtoId,
-        q: u32,
-        out: &mut Vec<(ProtoId, u32)>,
+        q: AutState,
+        out: &mut Vec<(ProtoId, AutState)>,
     ) -> Result<u64, ProbeError> {
-        let (first, ne) = self.aut.state_edges[q as usize];
+        let (first, ne) = self.aut.edges_of(q);
         if ne == 0 {
             return Ok(0);
         }
@@ -141,13 +161,13 @@ impl<P: Protocol> Search<'_, P> {
         // the cache; one seen again, by an automaton state that wants every
         // letter, is probed in full and cached.
         let use_cache = self.ex.mark_expanded(p);
-        if use_cache && self.aut.wants_all[q as usize] && !self.ex.is_cached(p) {
+        if use_cache && self.aut.wants_all(q) && !self.ex.is_cached(p) {
             self.ex.fill(p)?;
         }
         let mut letters = std::mem::take(&mut self.letters);
         letters.clear();
         // A state that wants every letter skips the per-slot bit test.
-        let wanted = (!self.aut.wants_all[q as usize]).then(|| self.aut.wanted(q));
+        let wanted = (!self.aut.wants_all(q)).then(|| self.aut.wanted(q));
         let probed = self.ex.successors(p, wanted, use_cache, &mut letters);
         if probed.is_ok()
             && letters.is_empty()
@@ -163,7 +183,7 @@ impl<P: Protocol> Search<'_, P> {
         for &(letter, target) in &letters {
             for e in first..first + ne {
                 if self.aut.allows(e, letter) {
-                    out.push((target, self.aut.edges[e as usize].target));
+                    out.push((target, self.aut.edge(e).target));
                     n += 1;
                 }
             }
@@ -176,8 +196,8 @@ impl<P: Protocol> Search<'_, P> {
     pub(super) fn all_successors(
         &mut self,
         p: ProtoId,
-        q: u32,
-    ) -> Result<Vec<(LetterId, ProtoId, u32, u32)>, ProbeError> {
+        q: AutState,
+    ) -> Result<Vec<Successor>, ProbeError> {
         let mut f = Frame::new(p, q);
         let mut out = Vec::new();
         while let Some(s) = self.next(&mut f)? {

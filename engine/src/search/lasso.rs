@@ -5,37 +5,37 @@ use std::collections::VecDeque;
 
 use hashbrown::HashMap;
 
-use crate::alphabet::LetterId;
-use crate::error::{lost, probe_error, ProbeError};
+use crate::error::{lost, ProbeError};
+use crate::ids::{DfsNum, Successor};
 use crate::protocol::Protocol;
 use crate::report::RawLasso;
-use crate::successors::ProtoId;
 use crate::Error;
 
 use super::expand::Frame;
-use super::visited::DEAD;
-use super::Search;
+use super::{ProductState, Search};
 
 impl<P: Protocol> Search<'_, P> {
     /// A probe error in state `at`, with a shortest trace from `start`.
     pub(super) fn probe_error_at(
         &mut self,
         e: ProbeError,
-        start: (ProtoId, u32),
-        at: (ProtoId, u32),
+        start: ProductState,
+        at: ProductState,
     ) -> Error {
         let path = if at == start {
             Some(Vec::new())
         } else {
             // Re-probes only states that were expanded without error.
-            self.bfs(start, 1, false, |_, t, _| t == at).ok().flatten()
+            self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at)
+                .ok()
+                .flatten()
         };
         let trace = path
             .unwrap_or_default()
             .iter()
-            .map(|&(l, _, _, _)| self.ex.alphabet.describe(l))
+            .map(|s| self.ex.alphabet.describe(s.letter))
             .collect();
-        probe_error(&self.ex.alphabet, e, trace)
+        self.probe_error_after(e, trace)
     }
 
     /// Builds a short lasso once an accepting SCC (rooted at DFS number
@@ -44,20 +44,17 @@ impl<P: Protocol> Search<'_, P> {
     /// paths inside the SCC, one per acceptance set still missing, then
     /// back to the entry. (The DFS stack would do as a prefix, but it can be
     /// long and wander far past the step that matters.)
-    pub(super) fn lasso(&mut self, stack: &[Frame], scc_root: u32) -> Result<RawLasso, Error> {
+    pub(super) fn lasso(&mut self, stack: &[Frame], scc_root: DfsNum) -> Result<RawLasso, Error> {
         let start = (stack[0].p, stack[0].q);
-        let in_scc = |n: u32| n != 0 && n != DEAD && n >= scc_root;
-        let prefix: Vec<_> = if in_scc(self.visited.get(self.ex, start.0, start.1)) {
+        let in_scc = |n: DfsNum| n.is_live() && n >= scc_root;
+        let prefix: Vec<Successor> = if in_scc(self.visited.get(self.ex, start.0, start.1)) {
             Vec::new()
         } else {
-            self.bfs(start, 1, false, |_, _, n| in_scc(n))
+            self.bfs(start, DfsNum::FIRST, false, |_, _, n| in_scc(n))
                 .map_err(|e| self.probe_error(e, stack))?
                 .ok_or_else(|| lost(self.trace(stack)))?
-                .into_iter()
-                .map(|(l, p, q, _)| (l, p, q))
-                .collect()
         };
-        let entry = prefix.last().map_or(start, |&(_, p, q)| (p, q));
+        let entry = prefix.last().map_or(start, |s| (s.proto, s.state));
         let mut cycle = Vec::new();
         let mut missing = self.aut.all_acc;
         let mut at = entry;
@@ -75,10 +72,10 @@ impl<P: Protocol> Search<'_, P> {
                 // An accepting SCC is strongly connected and has every
                 // acceptance mark, unless the object changed its answers.
                 .ok_or_else(|| lost(self.trace(stack)))?;
-            let &(_, p, q, acc) = seg.last().expect("paths are non-empty");
-            missing &= !acc;
-            at = (p, q);
-            cycle.extend(seg.into_iter().map(|(l, p, q, _)| (l, p, q)));
+            let last = *seg.last().expect("paths are non-empty");
+            missing &= !last.acc;
+            at = (last.proto, last.state);
+            cycle.extend(seg);
         }
         Ok(RawLasso { prefix, cycle })
     }
@@ -87,36 +84,37 @@ impl<P: Protocol> Search<'_, P> {
     /// satisfies `goal(acc, target, target's number)`: through any visited
     /// state, or (`inside`) through the SCC rooted at DFS number `min_num`,
     /// whose states are the live ones numbered from the root on.
-    #[allow(clippy::type_complexity)]
     pub(super) fn bfs(
         &mut self,
-        from: (ProtoId, u32),
-        min_num: u32,
+        from: ProductState,
+        min_num: DfsNum,
         inside: bool,
-        goal: impl Fn(u32, (ProtoId, u32), u32) -> bool,
-    ) -> Result<Option<Vec<(LetterId, ProtoId, u32, u32)>>, ProbeError> {
-        let mut parent: HashMap<(ProtoId, u32), ((ProtoId, u32), LetterId, u32)> = HashMap::new();
+        goal: impl Fn(u32, ProductState, DfsNum) -> bool,
+    ) -> Result<Option<Vec<Successor>>, ProbeError> {
+        // Each state reached: the state it was reached from and how.
+        let mut parent: HashMap<ProductState, (ProductState, Successor)> = HashMap::new();
         let mut queue = VecDeque::from([from]);
         while let Some(x) = queue.pop_front() {
-            for (letter, p, q, acc) in self.all_successors(x.0, x.1)? {
-                let n = self.visited.get(self.ex, p, q);
-                if n == 0 || n < min_num || (inside && n == DEAD) {
+            for s in self.all_successors(x.0, x.1)? {
+                let t = (s.proto, s.state);
+                let n = self.visited.get(self.ex, t.0, t.1);
+                if n == DfsNum::UNSEEN || n < min_num || (inside && n == DfsNum::DEAD) {
                     continue;
                 }
-                if goal(acc, (p, q), n) {
-                    let mut path = vec![(letter, p, q, acc)];
+                if goal(s.acc, t, n) {
+                    let mut path = vec![s];
                     let mut cur = x;
                     while cur != from {
-                        let (prev, l, a) = parent[&cur];
-                        path.push((l, cur.0, cur.1, a));
+                        let (prev, step) = parent[&cur];
+                        path.push(step);
                         cur = prev;
                     }
                     path.reverse();
                     return Ok(Some(path));
                 }
-                if (p, q) != from && !parent.contains_key(&(p, q)) {
-                    parent.insert((p, q), (x, letter, acc));
-                    queue.push_back((p, q));
+                if t != from && !parent.contains_key(&t) {
+                    parent.insert(t, (x, s));
+                    queue.push_back(t);
                 }
             }
         }

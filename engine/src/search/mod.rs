@@ -31,22 +31,29 @@ mod visited;
 
 use crate::alphabet::LetterId;
 use crate::budget::{Budget, Limits};
-use crate::error::{probe_error, ProbeError};
+use crate::error::ProbeError;
+use crate::ids::{AutState, ProtoId};
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso, Stats};
-use crate::successors::{Explorer, ProtoId};
+use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
 use expand::Frame;
 use visited::Visited;
 
+/// A state of the product: an interned protocol object and an automaton
+/// state.
+pub(super) type ProductState = (ProtoId, AutState);
+
+/// What a search found.
 pub(crate) enum Outcome {
     Holds,
     Violated(RawLasso),
     Inconclusive(Limit),
 }
 
+/// One search of the product of the object's runs and an automaton.
 pub(crate) struct Search<'a, P> {
     ex: &'a mut Explorer<P>,
     aut: &'a Prepared,
@@ -91,7 +98,12 @@ impl<'a, P: Protocol> Search<'a, P> {
 
     /// A probe error met with `stack` on the DFS stack.
     fn probe_error(&self, e: ProbeError, stack: &[Frame]) -> Error {
-        probe_error(&self.ex.alphabet, e, self.trace(stack))
+        self.probe_error_after(e, self.trace(stack))
+    }
+
+    /// A probe error met after the actions of `trace`.
+    fn probe_error_after(&self, e: ProbeError, trace: Vec<String>) -> Error {
+        e.into_error(|l| self.ex.alphabet.describe_probe(l), trace)
     }
 
     /// Whether reaching automaton state `q` already proves a violation:
@@ -101,8 +113,8 @@ impl<'a, P: Protocol> Search<'a, P> {
     /// short counterexample, and even on objects whose runs never repeat a
     /// state.
     #[inline]
-    fn bad_prefix(&self, q: u32) -> bool {
-        self.limits.semantics == Semantics::Stutter && self.aut.universal[q as usize]
+    fn bad_prefix(&self, q: AutState) -> bool {
+        self.limits.semantics == Semantics::Stutter && self.aut.universal(q)
     }
 
     /// Decides the property: no run of the object violates it

@@ -1,12 +1,12 @@
 //! The breadth-first reachability search for safety properties.
 
-use crate::error::{lost, probe_error};
+use crate::error::lost;
+use crate::ids::{DfsNum, ProtoId};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
-use crate::successors::ProtoId;
 use crate::Error;
 
-use super::{Outcome, Search};
+use super::{Outcome, ProductState, Search};
 
 impl<P: Protocol> Search<'_, P> {
     /// The search for automata whose accepting cycles all run through
@@ -21,7 +21,7 @@ impl<P: Protocol> Search<'_, P> {
     pub(super) fn reachability(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
         let q0 = self.aut.initial;
         let start = (initial, q0);
-        self.visited.set(self.ex, initial, q0, 1);
+        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
         self.stats.product_states = 1;
         if self.bad_prefix(q0) {
             self.finish_progress();
@@ -33,9 +33,9 @@ impl<P: Protocol> Search<'_, P> {
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         let mut count: u64 = 1;
         let mut truncated = false;
-        let mut level: Vec<(ProtoId, u32)> = vec![start];
-        let mut next_level: Vec<(ProtoId, u32)> = Vec::new();
-        let mut succ: Vec<(ProtoId, u32)> = Vec::new();
+        let mut level: Vec<ProductState> = vec![start];
+        let mut next_level: Vec<ProductState> = Vec::new();
+        let mut succ: Vec<ProductState> = Vec::new();
         let mut depth: u64 = 0;
         while !level.is_empty() {
             for &(p, q) in &level {
@@ -52,7 +52,7 @@ impl<P: Protocol> Search<'_, P> {
                     }
                 }
                 for &(p2, q2) in &succ {
-                    if self.visited.get(self.ex, p2, q2) != 0 {
+                    if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
                     }
                     if depth + 1 > self.limits.max_depth {
@@ -66,16 +66,13 @@ impl<P: Protocol> Search<'_, P> {
                     count += 1;
                     self.stats.product_states = count;
                     self.stats.max_depth = depth + 1;
-                    self.visited.set(self.ex, p2, q2, 1);
+                    self.visited.set(self.ex, p2, q2, DfsNum::FIRST);
                     if self.bad_prefix(q2) {
                         self.finish_progress();
                         let prefix = self
-                            .bfs(start, 1, false, |_, t, _| t == (p2, q2))
-                            .map_err(|e| probe_error(&self.ex.alphabet, e, Vec::new()))?
-                            .ok_or_else(|| lost(Vec::new()))?
-                            .into_iter()
-                            .map(|(l, p, q, _)| (l, p, q))
-                            .collect();
+                            .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                            .map_err(|e| self.probe_error_after(e, Vec::new()))?
+                            .ok_or_else(|| lost(Vec::new()))?;
                         return Ok(Outcome::Violated(RawLasso {
                             prefix,
                             cycle: Vec::new(),

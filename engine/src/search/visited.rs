@@ -2,26 +2,26 @@
 
 use hashbrown::HashMap;
 
+use crate::ids::{AutState, DfsNum, ProtoId};
 use crate::protocol::Protocol;
-use crate::successors::{Explorer, ProtoId};
+use crate::successors::Explorer;
 
-pub(super) const DEAD: u32 = u32::MAX;
-
-/// Visited product states → DFS number (0 = never seen, DEAD = SCC done).
+/// Visited product states → DFS number ([`DfsNum::UNSEEN`] if never seen,
+/// [`DfsNum::DEAD`] once its SCC is done). Three layouts, picked by the
+/// number of automaton states `k`.
 pub(super) enum Visited {
     /// For automata of at most two states: the numbers are kept next to
-    /// the interned protocol object ([`Explorer::mark`]).
+    /// the interned protocol object (`Store::mark`).
     Inline,
     /// For small automata: a flat array indexed by `proto * k + state`,
     /// cheaper than hashing and smaller when most pairs occur.
-    Dense {
-        k: usize,
-        nums: Vec<u32>,
-    },
-    Sparse(HashMap<u64, u32>),
+    Dense { k: usize, nums: Vec<DfsNum> },
+    /// Larger automata: a hash map keyed by the packed pair.
+    Sparse(HashMap<u64, DfsNum>),
 }
 
 impl Visited {
+    /// The layout for an automaton of `k` states.
     pub(super) fn new(k: usize) -> Visited {
         if k <= 2 {
             Visited::Inline
@@ -35,26 +35,35 @@ impl Visited {
         }
     }
 
+    /// The number of `(p, q)`.
     #[inline]
-    pub(super) fn get<P: Protocol>(&self, ex: &Explorer<P>, p: ProtoId, q: u32) -> u32 {
+    pub(super) fn get<P: Protocol>(&self, ex: &Explorer<P>, p: ProtoId, q: AutState) -> DfsNum {
         match self {
             Visited::Inline => ex.store.mark(p, q),
-            Visited::Dense { k, nums } => {
-                nums.get(p as usize * k + q as usize).copied().unwrap_or(0)
-            }
-            Visited::Sparse(m) => m.get(&key(p, q)).copied().unwrap_or(0),
+            Visited::Dense { k, nums } => nums
+                .get(p.index() * k + q.index())
+                .copied()
+                .unwrap_or(DfsNum::UNSEEN),
+            Visited::Sparse(m) => m.get(&key(p, q)).copied().unwrap_or(DfsNum::UNSEEN),
         }
     }
 
+    /// Sets the number of `(p, q)`.
     #[inline]
-    pub(super) fn set<P: Protocol>(&mut self, ex: &mut Explorer<P>, p: ProtoId, q: u32, n: u32) {
+    pub(super) fn set<P: Protocol>(
+        &mut self,
+        ex: &mut Explorer<P>,
+        p: ProtoId,
+        q: AutState,
+        n: DfsNum,
+    ) {
         match self {
             Visited::Inline => ex.store.set_mark(p, q, n),
             Visited::Dense { k, nums } => {
-                let i = p as usize * *k + q as usize;
+                let i = p.index() * *k + q.index();
                 if i >= nums.len() {
                     let want = (i + 1).max(nums.len() * 2).max(1024);
-                    nums.resize(want, 0);
+                    nums.resize(want, DfsNum::UNSEEN);
                 }
                 nums[i] = n;
             }
@@ -65,7 +74,8 @@ impl Visited {
     }
 }
 
+/// The pair packed into one word, the key of the sparse layout.
 #[inline]
-fn key(p: ProtoId, q: u32) -> u64 {
-    (p as u64) << 32 | q as u64
+fn key(p: ProtoId, q: AutState) -> u64 {
+    (p.raw() as u64) << 32 | q.raw() as u64
 }

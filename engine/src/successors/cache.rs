@@ -50,7 +50,7 @@ impl Cache {
     /// needed again); a state expanded again — with another automaton state
     /// or for another formula — is worth caching.
     pub(super) fn mark_expanded(&mut self, p: ProtoId) -> bool {
-        let (w, b) = (p as usize / 64, p % 64);
+        let (w, b) = (p.index() / 64, p.raw() % 64);
         if w >= self.expanded.len() {
             self.expanded
                 .resize((w + 1).max(self.expanded.len() * 2), 0);
@@ -62,14 +62,14 @@ impl Cache {
 
     #[inline]
     fn slot_of(&self, p: ProtoId) -> usize {
-        (p.wrapping_mul(0x9E37_79B1) >> self.slot_shift) as usize
+        (p.raw().wrapping_mul(0x9E37_79B1) >> self.slot_shift) as usize
     }
 
     /// The cached successors of `p`, if present.
     #[inline]
     pub(super) fn get(&self, p: ProtoId) -> Option<&[(LetterId, ProtoId)]> {
         let [proto, start, len, epoch] = self.slots[self.slot_of(p)];
-        (epoch == self.epoch && proto == p)
+        (epoch == self.epoch && proto == p.raw())
             .then(|| &self.arena[start as usize..(start + len) as usize])
     }
 
@@ -96,7 +96,7 @@ impl Cache {
         if let Some((p, start)) = list {
             let i = self.slot_of(p);
             self.slots[i] = [
-                p,
+                p.raw(),
                 start as u32,
                 (self.arena.len() - start) as u32,
                 self.epoch,

@@ -28,9 +28,10 @@ impl<P: Protocol> Explorer<P> {
         let differ = |what: String| ProbeError::Nondeterminism {
             letter,
             detail: format!(
-                "(here: the one this action led to and the equal stored protocol state #{id}) \
+                "(here: the one this action led to and the equal stored protocol state #{}) \
                  behaved differently: {what}; their Eq/Hash must ignore something that decides \
-                 what the object can do"
+                 what the object can do",
+                id.raw()
             ),
         };
         if stored.is_terminated() != again.is_terminated() {

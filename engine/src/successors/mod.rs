@@ -30,8 +30,7 @@ use slots::{bit, probe_slots, ProbeSlot, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
 pub(crate) use store::Store;
 
-/// Index of an interned protocol object.
-pub(crate) type ProtoId = u32;
+pub(crate) use crate::ids::ProtoId;
 
 /// The successor generator of protocol states: the interned objects, the
 /// probes that find their enabled actions, and a cache of the results.

@@ -303,7 +303,7 @@ impl<P: Protocol> Explorer<P> {
         match self.store.intern_or_give_back(successor) {
             Ok(id) => Ok((letter, id)),
             Err((id, successor)) => {
-                let (w, b) = (id as usize / 64, id % 64);
+                let (w, b) = (id.index() / 64, id.raw() % 64);
                 if w >= self.revisited.len() {
                     self.revisited
                         .resize((w + 1).max(self.revisited.len() * 2), 0);

@@ -9,7 +9,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::protocol::Protocol;
 
-use super::ProtoId;
+use crate::ids::{AutState, DfsNum, ProtoId};
 
 /// Final avalanche (MurmurHash3's fmix64). The fast default hasher leaves
 /// the high bits of small, similar protocol states (a few integers that
@@ -28,7 +28,7 @@ fn mix(mut h: u64) -> u64 {
 /// [`Store::mark`]).
 struct Stored<P> {
     p: P,
-    marks: [u32; 2],
+    marks: [DfsNum; 2],
 }
 
 /// The interned protocol objects.
@@ -54,18 +54,20 @@ impl<P: Protocol> Store<P> {
     /// already loaded, where a separate array would cost a miss per
     /// transition.
     #[inline]
-    pub fn mark(&self, id: ProtoId, q: u32) -> u32 {
-        self.protos[id as usize].marks[q as usize]
+    pub fn mark(&self, id: ProtoId, q: AutState) -> DfsNum {
+        self.protos[id.index()].marks[q.index()]
     }
 
     #[inline]
-    pub fn set_mark(&mut self, id: ProtoId, q: u32, n: u32) {
-        self.protos[id as usize].marks[q as usize] = n;
+    pub fn set_mark(&mut self, id: ProtoId, q: AutState, n: DfsNum) {
+        self.protos[id.index()].marks[q.index()] = n;
     }
 
     /// Resets every mark to 0, for a new search.
     pub fn clear_marks(&mut self) {
-        self.protos.iter_mut().for_each(|s| s.marks = [0; 2]);
+        self.protos
+            .iter_mut()
+            .for_each(|s| s.marks = [DfsNum::UNSEEN; 2]);
     }
 
     pub fn len(&self) -> usize {
@@ -73,7 +75,7 @@ impl<P: Protocol> Store<P> {
     }
 
     pub fn get(&self, id: ProtoId) -> &P {
-        &self.protos[id as usize].p
+        &self.protos[id.index()].p
     }
 
     /// The index of `p`, storing it if it is new.
@@ -95,14 +97,17 @@ impl<P: Protocol> Store<P> {
         let hasher = &self.hasher;
         match self.table.entry(
             hash,
-            |&i| protos[i as usize].p == p,
-            |&i| mix(hasher.hash_one(&protos[i as usize].p)),
+            |&i| protos[i.index()].p == p,
+            |&i| mix(hasher.hash_one(&protos[i.index()].p)),
         ) {
             Entry::Occupied(e) => Err((*e.get(), p)),
             Entry::Vacant(v) => {
-                let id = protos.len() as ProtoId;
+                let id = ProtoId::new(protos.len());
                 v.insert(id);
-                self.protos.push(Stored { p, marks: [0; 2] });
+                self.protos.push(Stored {
+                    p,
+                    marks: [DfsNum::UNSEEN; 2],
+                });
                 Ok(id)
             }
         }
@@ -122,8 +127,8 @@ impl<P: Protocol> Store<P> {
         let hash = |p: &P| mix(hasher.hash_one(p));
         for (id, s) in self.protos.iter().enumerate() {
             // Never grows: the capacity is reserved.
-            table.insert_unique(hash(&s.p), id as ProtoId, |&i| {
-                hash(&self.protos[i as usize].p)
+            table.insert_unique(hash(&s.p), ProtoId::new(id), |&i| {
+                hash(&self.protos[i.index()].p)
             });
         }
         self.table = table;

@@ -220,6 +220,8 @@ mod report;
 mod search;
 mod semantics;
 mod successors;
+#[cfg(test)]
+mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;

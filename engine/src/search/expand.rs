@@ -1,7 +1,7 @@
 //! Expanding a product state: its successors one at a time, resumable from
 //! a stack frame (the depth-first search), or all at once (the
 //! breadth-first search and the shortest-path searches). The two give the
-//! same successors in the same order (`tests::expand_and_next_agree`).
+//! same successors in the same order (pinned by `search::tests`).
 
 use crate::alphabet::LetterId;
 use crate::error::ProbeError;
@@ -146,7 +146,8 @@ impl<P: Protocol> Search<'_, P> {
     /// probing the protocol state's alphabet in one pass
     /// ([`Explorer::successors`]): the breadth-first search needs them all
     /// at once. Returns how many there were counting every automaton edge
-    /// (the transitions).
+    /// (the transitions). Pinned to `next` by a test on random objects
+    /// (`search::tests`).
     pub(super) fn expand(
         &mut self,
         p: ProtoId,

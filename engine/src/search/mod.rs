@@ -27,6 +27,8 @@ mod couvreur;
 mod expand;
 mod lasso;
 mod reachability;
+#[cfg(test)]
+mod tests;
 mod visited;
 
 use crate::alphabet::LetterId;

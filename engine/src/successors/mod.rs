@@ -18,6 +18,8 @@ mod contract;
 mod probe;
 mod slots;
 mod store;
+#[cfg(test)]
+mod tests;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

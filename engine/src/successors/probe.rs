@@ -67,7 +67,9 @@ impl<P: Protocol> Explorer<P> {
     /// probes in the same order as [`probe_loop`](Self::probe_loop), as a
     /// plain loop: the successors are collected as objects first and
     /// interned after the walk, so the walk borrows the original object
-    /// instead of looking it up again for every fresh scratch clone.
+    /// instead of looking it up again for every fresh scratch clone. Kept
+    /// as a second walk for speed, so pinned to the first by a test on
+    /// random objects (`successors::tests`).
     pub(super) fn probe_every_slot(
         &mut self,
         p: ProtoId,

@@ -22,10 +22,10 @@ pub(crate) struct Prepared {
     wants_all: Vec<bool>,
     words: usize,
     pub all_acc: u32,
-    /// Per state: it accepts every continuation (see [`Search::run`]).
+    /// Per state: it accepts every continuation (see [`Search::run`](crate::search::Search::run)).
     universal: Vec<bool>,
     /// Every cycle of the automaton that could be accepting runs through
-    /// universal states only (see [`Search::reachability`]).
+    /// universal states only (see [`Search::reachability`](crate::search::Search::reachability)).
     pub(crate) safety: bool,
 }
 
@@ -169,7 +169,7 @@ impl Prepared {
 /// Whether every cycle of the automaton whose edges together carry every
 /// acceptance mark stays among universal states. Then every accepting run
 /// of the product reaches a universal state, so (under the stutter
-/// convention, see [`Search::bad_prefix`]) the property is violated exactly
+/// convention, see [`Search::bad_prefix`](crate::search::Search::bad_prefix)) the property is violated exactly
 /// when a universal state is reachable: plain reachability decides it.
 /// Guards are ignored, which can only make the answer `false`. Automata of
 /// more than 64 states are not analysed (`false`).
@@ -219,7 +219,7 @@ mod tests {
     use crate::protocol::Message;
 
     /// Whether the automaton of the negation of `formula` is decided by
-    /// reachability ([`Search::reachability`]).
+    /// reachability ([`Search::reachability`](crate::search::Search::reachability)).
     fn safety(formula: &str) -> bool {
         #[derive(Clone, Debug)]
         struct Move;

@@ -10,7 +10,7 @@ use super::{Outcome, ProductState, Search};
 
 impl<P: Protocol> Search<'_, P> {
     /// The search for automata whose accepting cycles all run through
-    /// universal states ([`Prepared::safety`]; every `G !bad` is one):
+    /// universal states ([`Prepared::safety`](crate::product::Prepared::safety); every `G !bad` is one):
     /// under the stutter convention the property is violated exactly when
     /// a universal state is reachable, so a breadth-first reachability
     /// search decides it, without the SCC bookkeeping. It also visits the

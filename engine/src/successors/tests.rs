@@ -6,6 +6,8 @@
 use super::*;
 use crate::testing::{RandomObject, Rng};
 
+use probe::recv_letter;
+
 /// A random set of probe slots (as an automaton state's `wanted`).
 fn random_wanted(rng: &mut Rng, letters: usize) -> Vec<u64> {
     (0..letters.div_ceil(64))
@@ -106,4 +108,39 @@ fn the_determinism_check_finds_the_same_successors() {
         }
         assert_eq!(plain.store.len(), checked.store.len(), "seed {seed}");
     }
+}
+
+/// Checking the dummies keeps a declaring object's alphabet to its
+/// declared types; should an undeclared dummy type get in all the same,
+/// a receive of it is still a contract violation, not a new type.
+#[test]
+pub(super) fn a_declaring_objects_receive_of_an_undeclared_dummy_type_is_a_contract_error() {
+    let a = Alphabet::new(
+        vec!["a".into(), "b".into()],
+        vec![Message::named("Ping", ()), Message::named("Extra", ())],
+        vec!["Ping".into()],
+    );
+    let l = a.recv(1, 0, 0);
+    let ok = recv_letter(&a, l, 1, 0, 0, &Message::named("Ping", ()));
+    assert_eq!(ok.unwrap(), a.recv(1, 0, 0));
+    match recv_letter(&a, l, 1, 0, 0, &Message::named("Extra", ())) {
+        Err(ProbeError::Contract { detail, .. }) => {
+            assert!(
+                detail.contains("not one of the protocol's type_names() (Ping)"),
+                "{detail}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // A declared short name under another path is that declared type.
+    let ok = recv_letter(&a, l, 1, 0, 0, &Message::named("x::Ping", ()));
+    assert_eq!(ok.unwrap(), a.recv(1, 0, 0));
+    // An object that declares nothing: the dummies are its types.
+    let a = Alphabet::new(
+        vec!["a".into(), "b".into()],
+        vec![Message::named("Extra", ())],
+        vec![],
+    );
+    let extra = recv_letter(&a, l, 1, 0, 0, &Message::named("Extra", ()));
+    assert_eq!(extra.unwrap(), a.recv(1, 0, 0));
 }

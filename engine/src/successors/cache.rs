@@ -49,6 +49,7 @@ impl Cache {
     /// before. A state expanded once is probed lazily (it may never be
     /// needed again); a state expanded again — with another automaton state
     /// or for another formula — is worth caching.
+    #[inline]
     pub(super) fn mark_expanded(&mut self, p: ProtoId) -> bool {
         let (w, b) = (p.index() / 64, p.raw() % 64);
         if w >= self.expanded.len() {

@@ -22,6 +22,11 @@
 //! breadth-first reachability search decides it — no SCC bookkeeping, a
 //! shortest counterexample, and much better memory locality on large state
 //! spaces (see [`Search::reachability`]).
+//!
+//! One file per part: `couvreur.rs` and `reachability.rs` are the two
+//! strategies, `expand.rs` gives a product state's successors to both,
+//! `visited.rs` stores the states seen, and `lasso.rs` builds the
+//! counterexample from them once a violation is found.
 
 mod couvreur;
 mod expand;

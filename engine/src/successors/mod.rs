@@ -41,7 +41,7 @@ pub(crate) struct Explorer<P> {
     /// The interned protocol objects.
     pub store: Store<P>,
     cache: Cache,
-    /// A clone of `protos[scratch_of]`, kept between probes.
+    /// A clone of a stored object (with its id), kept between probes.
     scratch: Option<(ProtoId, P)>,
     /// One reusable message per sendable type (given back by refusals).
     msgs: Vec<Option<Message>>,

@@ -149,8 +149,7 @@ pub(crate) struct Letter {
     pub peer: RoleId,
 }
 
-/// Index of a letter. The two stutter letters come after all actions.
-pub(crate) type LetterId = u32;
+pub(crate) use crate::ids::LetterId;
 
 /// A message type known to the check: a dummy, or a name the protocol
 /// declares without a dummy (`dummy` is then `None`).
@@ -369,6 +368,21 @@ impl Alphabet {
                     || (self.declares && t.declared && t.short() == short)
             })
         })
+    }
+
+    /// A probe as people read it; receives are probed before their type is
+    /// known, so they are named without one.
+    pub fn describe_probe(&self, letter: LetterId) -> String {
+        if letter == self.end() {
+            // Asked of a state where nothing is enabled (END or DEADLOCK).
+            return "is_terminated()".to_string();
+        }
+        let l = self.letter(letter);
+        if l.kind == ActionKind::Recv {
+            format!("{} RECV FROM {}", self.roles[l.role], self.roles[l.peer])
+        } else {
+            self.describe(letter)
+        }
     }
 
     /// The letter as people read it: `white SEND <Move> TO black`.

@@ -18,7 +18,7 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use crate::report::{Limit, Stats};
-use crate::search::Limits;
+use crate::Semantics;
 
 /// Most ticks between two reads of the clock.
 const CLOCK_EVERY: u32 = 16;
@@ -28,6 +28,20 @@ const CLOCK_TARGET: Duration = Duration::from_millis(1);
 const MEMORY_EVERY: Duration = Duration::from_millis(5);
 /// Ticks after which the resident memory is read whatever the time.
 const MEMORY_TICKS: u64 = 8192;
+
+/// Options of one search.
+#[derive(Clone, Debug)]
+pub(crate) struct Limits {
+    pub max_states: u64,
+    pub max_depth: u64,
+    pub timeout: Option<Duration>,
+    /// Resident bytes of the whole process (`u64::MAX`: no limit).
+    pub max_memory: u64,
+    pub progress: Option<bool>,
+    /// When the first progress line may show (later ones: every second).
+    pub progress_after: Duration,
+    pub semantics: Semantics,
+}
 
 /// The running budget of one search (see the module docs).
 pub(crate) struct Budget<'a> {

@@ -4,9 +4,8 @@
 use owl_lite::{Automaton, Ltl, TranslateError, TranslateOptions};
 
 use crate::alphabet::Alphabet;
-use crate::checker::{resolve_atoms, valuation};
 use crate::error::Error;
-use crate::pattern::Atom;
+use crate::pattern::{resolve_atoms, valuation, Atom};
 
 /// Parses `formula`, checks its atoms and translates its negation. The
 /// returned atoms are in the automaton's atom order.

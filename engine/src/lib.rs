@@ -206,18 +206,30 @@
 // A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
 #![forbid(unsafe_code)]
 
+// The modules, in the order of a check: `checker` (the builder and the
+// pipeline) turns the formula into atoms (`pattern`) and an automaton
+// (`frontend`), evaluates it over the object's letters (`alphabet`,
+// `product`), and runs a `search` (Couvreur's DFS or the safety BFS, under
+// a `budget`) over the product with the object's states, which
+// `successors` interns, probes and caches; the result is a `report`, a
+// counterexample can be kept as a `trail`. `ids` names the integers they
+// share, `error` says what went wrong.
 mod alphabet;
 mod budget;
 mod checker;
 mod error;
-mod explore;
 mod frontend;
+mod ids;
 pub mod names;
 mod pattern;
+mod product;
 mod protocol;
 mod report;
 mod search;
 mod semantics;
+mod successors;
+#[cfg(test)]
+mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;

@@ -256,6 +256,38 @@ impl ActionPattern {
     }
 }
 
+/// The atoms (bit `i` = `atoms[i]`) that hold on letter `l`.
+pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
+    let mut v = 0u64;
+    for (i, atom) in atoms.iter().enumerate() {
+        let holds = match atom {
+            Atom::True => true,
+            Atom::False => false,
+            Atom::End => l == a.end() as usize,
+            Atom::Deadlock => l == a.deadlock() as usize,
+            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letter(l as u32), a),
+        };
+        if holds {
+            v |= 1 << i;
+        }
+    }
+    v
+}
+
+/// Parses and name-checks every atom text.
+pub(crate) fn resolve_atoms(texts: &[String], alphabet: &Alphabet) -> Result<Vec<Atom>, AtomError> {
+    texts
+        .iter()
+        .map(|t| {
+            let atom = parse_atom(t)?;
+            if let Atom::Action(p) = &atom {
+                p.check_names(t, alphabet)?;
+            }
+            Ok(atom)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

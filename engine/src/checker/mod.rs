@@ -1,18 +1,20 @@
 //! The `Checker` builder, sessions and the check pipeline:
 //! formula → atoms → automaton of the negation → product search → report.
 
-use std::time::{Duration, Instant};
-
-use owl_lite::Automaton;
+use std::time::Duration;
 
 use crate::alphabet::{resolve_dummies, Alphabet};
-use crate::error::{AtomError, Error};
-use crate::explore::Explorer;
-use crate::pattern::{parse_atom, Atom};
+use crate::budget::Limits;
+use crate::error::Error;
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
-use crate::search::{reexecute, steps_of, Limits, Outcome, Prepared, Search};
 use crate::semantics::Semantics;
+use crate::successors::Explorer;
+
+mod env;
+mod session;
+
+pub use session::CheckSession;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without
@@ -52,74 +54,6 @@ pub struct Checker {
     trail_dir: Option<std::path::PathBuf>,
 }
 
-fn config_error(variable: &str, value: &str, message: impl Into<String>) -> Error {
-    Error::Config {
-        variable: variable.to_string(),
-        value: value.to_string(),
-        message: message.into(),
-    }
-}
-
-/// The variable's value, `None` if unset (or not Unicode: treated as set
-/// and invalid).
-fn env_text(name: &str) -> Result<Option<String>, Error> {
-    match std::env::var(name) {
-        Ok(v) => Ok(Some(v)),
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(v)) => Err(config_error(
-            name,
-            &v.to_string_lossy(),
-            "not valid Unicode",
-        )),
-    }
-}
-
-fn env_u64(name: &str) -> Result<Option<u64>, Error> {
-    let Some(v) = env_text(name)? else {
-        return Ok(None);
-    };
-    let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
-    digits
-        .parse()
-        .map(Some)
-        .map_err(|_| config_error(name, &v, "expected a whole number such as 1000000"))
-}
-
-fn env_bool(name: &str) -> Result<Option<bool>, Error> {
-    let Some(v) = env_text(name)? else {
-        return Ok(None);
-    };
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Ok(Some(true)),
-        "0" | "false" | "no" | "off" => Ok(Some(false)),
-        _ => Err(config_error(name, &v, "expected 1 or 0")),
-    }
-}
-
-/// Timeouts above this (about 31 years) mean "no timeout": they cannot
-/// run out, and `Duration` arithmetic on them could overflow.
-const FOREVER_SECS: f64 = 1e9;
-
-/// Parses a timeout in seconds: a non-negative number; `inf` or anything
-/// above [`FOREVER_SECS`] is no timeout (`Ok(None)`).
-fn parse_timeout(name: &str, v: &str) -> Result<Option<Duration>, Error> {
-    let secs: f64 = v
-        .trim()
-        .parse()
-        .map_err(|_| config_error(name, v, "expected a number of seconds such as 30 or 0.5"))?;
-    if secs.is_nan() || secs < 0.0 {
-        return Err(config_error(
-            name,
-            v,
-            "a timeout must be a non-negative number of seconds",
-        ));
-    }
-    if secs > FOREVER_SECS {
-        return Ok(None);
-    }
-    Ok(Some(Duration::from_secs_f64(secs)))
-}
-
 impl Default for Checker {
     fn default() -> Self {
         Self::new()
@@ -137,59 +71,6 @@ impl Checker {
     pub fn new() -> Checker {
         Self::from_env().unwrap_or_else(|e| panic!("prust: {e}"))
     }
-
-    /// A checker with the defaults, overridden by the `PRUST_*`
-    /// environment variables; a variable that does not parse (or is out of
-    /// range, like `PRUST_TIMEOUT=-1`) is an [`Error::Config`] naming it.
-    /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout.
-    ///
-    /// ```
-    /// use engine::Checker;
-    /// let checker = Checker::from_env().expect("valid PRUST_* variables");
-    /// # let _ = checker;
-    /// ```
-    pub fn from_env() -> Result<Checker, Error> {
-        let semantics = match env_text("PRUST_SEMANTICS")? {
-            None => Semantics::default(),
-            Some(v) => v
-                .parse::<Semantics>()
-                .map_err(|_| config_error("PRUST_SEMANTICS", &v, "expected stutter or omega"))?,
-        };
-        let timeout = match env_text("PRUST_TIMEOUT")? {
-            None => None,
-            Some(v) => parse_timeout("PRUST_TIMEOUT", &v)?,
-        };
-        let max_memory = match env_text("PRUST_MAX_MEMORY")? {
-            None => crate::budget::default_max_memory(),
-            Some(v) => crate::budget::parse_memory_size(&v).map_err(|m| {
-                config_error(
-                    "PRUST_MAX_MEMORY",
-                    &v,
-                    format!("{m}; expected bytes or a size such as 512M or 2G"),
-                )
-            })?,
-        };
-        // Hidden (for tests of the progress line): when the first line may
-        // show, in milliseconds; later lines come every second.
-        let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);
-        Ok(Checker {
-            limits: Limits {
-                max_states: env_u64("PRUST_MAX_STATES")?.unwrap_or(10_000_000),
-                max_depth: env_u64("PRUST_MAX_DEPTH")?.unwrap_or(u64::MAX),
-                timeout,
-                max_memory,
-                progress: env_bool("PRUST_PROGRESS")?,
-                progress_after: Duration::from_millis(progress_after),
-                semantics,
-            },
-            determinism: env_bool("PRUST_DETERMINISM")?.unwrap_or(cfg!(debug_assertions)),
-            cache_limit: 1 << 20,
-            trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
-                .filter(|d| !d.is_empty())
-                .map(Into::into),
-        })
-    }
-
     /// Stop (inconclusive) after this many product states.
     pub fn max_states(mut self, n: u64) -> Self {
         self.limits.max_states = n;
@@ -392,113 +273,13 @@ impl Checker {
         let mut alphabet = Alphabet::new(roles, dummies, declared);
         alphabet.set_topology(|r| proto.peers(r), |r| proto.sends_to(r));
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
-        let initial = explorer.intern(proto);
+        let initial = explorer.store.intern(proto);
         Ok(CheckSession {
             checker: self.clone(),
             explorer,
             initial,
         })
     }
-}
-
-/// Several checks on one protocol object (see [`Checker::session`]).
-pub struct CheckSession<P> {
-    checker: Checker,
-    explorer: Explorer<P>,
-    initial: u32,
-}
-
-impl<P: Protocol> CheckSession<P> {
-    /// Checks a formula.
-    pub fn check(&mut self, formula: &str) -> Result<Report, Error> {
-        let started = Instant::now();
-        let (aut, atoms) = crate::frontend::automaton_for(formula, &self.explorer.alphabet)?;
-        self.check_automaton(formula, &aut, &atoms, started)
-    }
-
-    /// Checks that no run is accepted by `aut` (the automaton of the
-    /// *negated* property), whose atoms are the parsed `atoms`.
-    pub(crate) fn check_automaton(
-        &mut self,
-        formula: &str,
-        aut: &Automaton,
-        atoms: &[Atom],
-        started: Instant,
-    ) -> Result<Report, Error> {
-        let a = &self.explorer.alphabet;
-        let prepared = Prepared::new(aut, a, |l| valuation(a, atoms, l));
-        let limits = &self.checker.limits;
-        let mut search = Search::new(&mut self.explorer, &prepared, limits);
-        let outcome = search.run(self.initial);
-        let mut stats = search.stats.clone();
-        stats.protocol_states = self.explorer.num_protos() as u64;
-        stats.time = started.elapsed();
-        let verdict = match outcome? {
-            Outcome::Holds => Verdict::Holds,
-            Outcome::Inconclusive(limit) => Verdict::Inconclusive {
-                limit,
-                explored: stats.product_states,
-            },
-            Outcome::Violated(raw) => {
-                if self.checker.determinism {
-                    reexecute(&self.explorer, self.initial, &raw)?;
-                }
-                let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);
-                let dummies = self
-                    .explorer
-                    .alphabet
-                    .types
-                    .iter()
-                    .filter_map(|t| t.dummy.clone())
-                    .collect();
-                Verdict::Violated(Counterexample {
-                    prefix,
-                    cycle,
-                    ending,
-                    dummies,
-                    roles: self.explorer.alphabet.roles.clone(),
-                })
-            }
-        };
-        Ok(Report {
-            formula: formula.to_string(),
-            semantics: limits.semantics,
-            verdict,
-            stats,
-        })
-    }
-}
-
-/// The atoms (bit `i` = `atoms[i]`) that hold on letter `l`.
-pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
-    let mut v = 0u64;
-    for (i, atom) in atoms.iter().enumerate() {
-        let holds = match atom {
-            Atom::True => true,
-            Atom::False => false,
-            Atom::End => l == a.end() as usize,
-            Atom::Deadlock => l == a.deadlock() as usize,
-            Atom::Action(pat) => l < a.num_actions() && pat.matches(&a.letter(l as u32), a),
-        };
-        if holds {
-            v |= 1 << i;
-        }
-    }
-    v
-}
-
-/// Parses and name-checks every atom text.
-pub(crate) fn resolve_atoms(texts: &[String], alphabet: &Alphabet) -> Result<Vec<Atom>, AtomError> {
-    texts
-        .iter()
-        .map(|t| {
-            let atom = parse_atom(t)?;
-            if let Atom::Action(p) = &atom {
-                p.check_names(t, alphabet)?;
-            }
-            Ok(atom)
-        })
-        .collect()
 }
 
 /// Checks `formula` on `proto` with the default [`Checker`] and returns the
@@ -547,136 +328,4 @@ pub fn check_violated<P: Protocol>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::{Refused, RoleId};
-    use owl_lite::{Cube, Edge, Guard};
-
-    #[derive(Clone, Debug)]
-    struct Ping;
-
-    /// a sends Ping to b through a 1-slot channel, b receives; after
-    /// `rounds` receptions b stops (deadlock if `rounds` is finite: a
-    /// cannot send into a full channel forever... it just stops).
-    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-    struct PingPong {
-        full: bool,
-        received: u8,
-        rounds: Option<u8>,
-    }
-
-    impl Protocol for PingPong {
-        fn roles(&self) -> Vec<String> {
-            vec!["a".into(), "b".into()]
-        }
-        fn try_send(
-            &mut self,
-            role: RoleId,
-            to: RoleId,
-            msg: Message,
-        ) -> Result<(), Refused<Message>> {
-            if role == 0 && to == 1 && !self.full && Some(self.received) != self.rounds {
-                self.full = true;
-                Ok(())
-            } else {
-                Err(Refused(msg))
-            }
-        }
-        fn try_recv(
-            &mut self,
-            role: RoleId,
-            from: Option<RoleId>,
-        ) -> Result<(RoleId, Message), Refused> {
-            if role == 1 && from.unwrap_or(0) == 0 && self.full {
-                self.full = false;
-                self.received += 1;
-                Ok((0, Message::new(Ping)))
-            } else {
-                Err(Refused(()))
-            }
-        }
-    }
-
-    fn cube(pos: u64, neg: u64) -> Guard {
-        Guard {
-            cubes: vec![Cube { pos, neg }],
-        }
-    }
-
-    /// F atom0 (the negation of G !atom0).
-    fn eventually() -> Automaton {
-        Automaton {
-            atoms: vec!["x".into()],
-            initial: 0,
-            edges: vec![
-                vec![
-                    Edge {
-                        target: 0,
-                        guard: cube(0, 0),
-                        acc: 0,
-                    },
-                    Edge {
-                        target: 1,
-                        guard: cube(1, 0),
-                        acc: 0,
-                    },
-                ],
-                vec![Edge {
-                    target: 1,
-                    guard: cube(0, 0),
-                    acc: 1,
-                }],
-            ],
-            acceptance_sets: 1,
-        }
-    }
-
-    fn run(proto: PingPong, atom: Atom, semantics: Semantics) -> Report {
-        let mut s = Checker::new()
-            .semantics(semantics)
-            .session(proto, vec![Message::new(Ping)])
-            .unwrap();
-        s.check_automaton("G !x", &eventually(), &[atom], Instant::now())
-            .unwrap()
-    }
-
-    #[test]
-    fn deadlock_is_found_under_stutter_semantics_only() {
-        let p = PingPong {
-            full: false,
-            received: 0,
-            rounds: Some(2),
-        };
-        let r = run(p.clone(), Atom::Deadlock, Semantics::Stutter);
-        let c = r.counterexample().expect("deadlocks after two rounds");
-        assert_eq!(c.prefix.len(), 4, "{c}");
-        assert!(matches!(c.ending, Some(crate::Ending::Deadlock { .. })));
-        assert!(
-            c.to_string()
-                .contains("then nothing can happen: deadlock (waiting: a, b)"),
-            "{c}"
-        );
-        c.replay(p.clone());
-        let r = run(p, Atom::Deadlock, Semantics::InfiniteRunsOnly);
-        assert!(r.holds(), "{r}");
-    }
-
-    #[test]
-    fn infinite_protocol_holds_and_violations_have_cycles() {
-        let p = PingPong {
-            full: false,
-            received: 0,
-            rounds: None,
-        };
-        // received wraps at 255 -> overflow in debug; keep `received` small by
-        // checking only the reachable part up to a bound via the state limit.
-        let mut s = Checker::new()
-            .max_states(100)
-            .session(p.clone(), vec![Message::new(Ping)])
-            .unwrap();
-        let r = s
-            .check_automaton("G !x", &eventually(), &[Atom::Deadlock], Instant::now())
-            .unwrap();
-        assert!(matches!(r.verdict, Verdict::Inconclusive { .. }), "{r}");
-    }
-}
+mod tests;

@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+mod probe;
+
+pub(crate) use probe::{lost, ProbeError};
+
 /// Which kind of name an atom got wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameKind {

@@ -1,0 +1,132 @@
+//! Options from the environment: [`Checker::from_env`] and the parsers of
+//! the `PRUST_*` variables, each bad value a [`Error::Config`].
+
+use std::time::Duration;
+
+use crate::budget::Limits;
+use crate::error::Error;
+use crate::semantics::Semantics;
+
+use super::Checker;
+
+fn config_error(variable: &str, value: &str, message: impl Into<String>) -> Error {
+    Error::Config {
+        variable: variable.to_string(),
+        value: value.to_string(),
+        message: message.into(),
+    }
+}
+
+/// The variable's value, `None` if unset (or not Unicode: treated as set
+/// and invalid).
+fn env_text(name: &str) -> Result<Option<String>, Error> {
+    match std::env::var(name) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => Err(config_error(
+            name,
+            &v.to_string_lossy(),
+            "not valid Unicode",
+        )),
+    }
+}
+
+fn env_u64(name: &str) -> Result<Option<u64>, Error> {
+    let Some(v) = env_text(name)? else {
+        return Ok(None);
+    };
+    let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
+    digits
+        .parse()
+        .map(Some)
+        .map_err(|_| config_error(name, &v, "expected a whole number such as 1000000"))
+}
+
+fn env_bool(name: &str) -> Result<Option<bool>, Error> {
+    let Some(v) = env_text(name)? else {
+        return Ok(None);
+    };
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(Some(true)),
+        "0" | "false" | "no" | "off" => Ok(Some(false)),
+        _ => Err(config_error(name, &v, "expected 1 or 0")),
+    }
+}
+
+/// Timeouts above this (about 31 years) mean "no timeout": they cannot
+/// run out, and `Duration` arithmetic on them could overflow.
+const FOREVER_SECS: f64 = 1e9;
+
+/// Parses a timeout in seconds: a non-negative number; `inf` or anything
+/// above [`FOREVER_SECS`] is no timeout (`Ok(None)`).
+fn parse_timeout(name: &str, v: &str) -> Result<Option<Duration>, Error> {
+    let secs: f64 = v
+        .trim()
+        .parse()
+        .map_err(|_| config_error(name, v, "expected a number of seconds such as 30 or 0.5"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(config_error(
+            name,
+            v,
+            "a timeout must be a non-negative number of seconds",
+        ));
+    }
+    if secs > FOREVER_SECS {
+        return Ok(None);
+    }
+    Ok(Some(Duration::from_secs_f64(secs)))
+}
+
+impl Checker {
+    /// A checker with the defaults, overridden by the `PRUST_*`
+    /// environment variables; a variable that does not parse (or is out of
+    /// range, like `PRUST_TIMEOUT=-1`) is an [`Error::Config`] naming it.
+    /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout.
+    ///
+    /// ```
+    /// use engine::Checker;
+    /// let checker = Checker::from_env().expect("valid PRUST_* variables");
+    /// # let _ = checker;
+    /// ```
+    pub fn from_env() -> Result<Checker, Error> {
+        let semantics = match env_text("PRUST_SEMANTICS")? {
+            None => Semantics::default(),
+            Some(v) => v
+                .parse::<Semantics>()
+                .map_err(|_| config_error("PRUST_SEMANTICS", &v, "expected stutter or omega"))?,
+        };
+        let timeout = match env_text("PRUST_TIMEOUT")? {
+            None => None,
+            Some(v) => parse_timeout("PRUST_TIMEOUT", &v)?,
+        };
+        let max_memory = match env_text("PRUST_MAX_MEMORY")? {
+            None => crate::budget::default_max_memory(),
+            Some(v) => crate::budget::parse_memory_size(&v).map_err(|m| {
+                config_error(
+                    "PRUST_MAX_MEMORY",
+                    &v,
+                    format!("{m}; expected bytes or a size such as 512M or 2G"),
+                )
+            })?,
+        };
+        // Hidden (for tests of the progress line): when the first line may
+        // show, in milliseconds; later lines come every second.
+        let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);
+        Ok(Checker {
+            limits: Limits {
+                max_states: env_u64("PRUST_MAX_STATES")?.unwrap_or(10_000_000),
+                max_depth: env_u64("PRUST_MAX_DEPTH")?.unwrap_or(u64::MAX),
+                timeout,
+                max_memory,
+                progress: env_bool("PRUST_PROGRESS")?,
+                progress_after: Duration::from_millis(progress_after),
+                semantics,
+            },
+            determinism: env_bool("PRUST_DETERMINISM")?.unwrap_or(cfg!(debug_assertions)),
+            cache_limit: 1 << 20,
+            trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
+                .filter(|d| !d.is_empty())
+                .map(Into::into),
+        })
+    }
+}

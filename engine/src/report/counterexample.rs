@@ -1,0 +1,119 @@
+//! A counterexample: the steps of a run that violates the property, and
+//! how the run ends; printed one action per line.
+
+use std::fmt;
+
+use crate::alphabet::ActionKind;
+use crate::protocol::{Message, RoleId};
+
+/// One step of a counterexample: one action of one role.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The acting role.
+    pub role: RoleId,
+    /// Its name.
+    pub role_name: String,
+    /// What it did.
+    pub kind: ActionKind,
+    /// Short type name of the message sent or received (`None` for closes).
+    pub type_name: Option<String>,
+    /// The receiver of a send or close, the sender of a receive.
+    pub peer: RoleId,
+    /// Its name.
+    pub peer_name: String,
+    /// The automaton state after the step.
+    pub automaton_state: usize,
+    /// The dummy sent (sends only), so that the step can be replayed.
+    pub(crate) message: Option<Message>,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.kind, &self.type_name) {
+            (ActionKind::Send, Some(t)) => {
+                write!(f, "{} SEND <{t}> TO {}", self.role_name, self.peer_name)
+            }
+            (ActionKind::Recv, Some(t)) => {
+                write!(f, "{} RECV <{t}> FROM {}", self.role_name, self.peer_name)
+            }
+            _ => write!(f, "{} {} TO {}", self.role_name, self.kind, self.peer_name),
+        }
+    }
+}
+
+/// How a finite run ends: it is extended by stutter steps forever, so that
+/// LTL, which speaks of infinite runs, applies to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// No action is enabled and the object reports `is_terminated()`.
+    Terminated,
+    /// No action is enabled and the object is not terminated.
+    Deadlock {
+        /// The roles that have not finished (all roles unless the object
+        /// implements [`Protocol::is_finished`](crate::Protocol::is_finished)).
+        waiting: Vec<String>,
+    },
+    /// The steps so far already violate the property, whatever the object
+    /// does next (a *bad prefix*, as for safety properties; found under the
+    /// stutter convention, where every run goes on forever).
+    AnyContinuation,
+}
+
+/// A run that violates the property: a lasso `prefix · cycle^ω`, or for a
+/// finite run `prefix` followed by stutter steps forever (`ending`).
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The steps from the initial object to the cycle (or to the end).
+    pub prefix: Vec<Step>,
+    /// The steps repeated forever; empty iff `ending` is set.
+    pub cycle: Vec<Step>,
+    /// For a finite run, how it ends.
+    pub ending: Option<Ending>,
+    pub(crate) dummies: Vec<Message>,
+    /// All the object's roles, so that a chart shows the idle ones too.
+    pub(crate) roles: Vec<String>,
+}
+
+impl Counterexample {
+    /// All steps, prefix then one turn of the cycle.
+    pub fn steps(&self) -> impl Iterator<Item = &Step> {
+        self.prefix.iter().chain(&self.cycle)
+    }
+}
+
+pub(super) fn ending_line(e: &Ending) -> String {
+    match e {
+        Ending::Terminated => "then the protocol has terminated".into(),
+        Ending::Deadlock { waiting } => {
+            format!(
+                "then nothing can happen: deadlock (waiting: {})",
+                waiting.join(", ")
+            )
+        }
+        Ending::AnyContinuation => {
+            "then, whatever happens next, the property is already violated".into()
+        }
+    }
+}
+
+impl fmt::Display for Counterexample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "counterexample:")?;
+        for (i, step) in self.steps().enumerate() {
+            if i == self.prefix.len() {
+                writeln!(f, "  -- cycle starts here --")?;
+            }
+            writeln!(f, "  {:>4}. {step}", i + 1)?;
+        }
+        if !self.cycle.is_empty() {
+            writeln!(f, "  (back to step {}, forever)", self.prefix.len() + 1)?;
+        }
+        if let Some(e) = &self.ending {
+            if self.prefix.is_empty() {
+                writeln!(f, "  (in the initial state)")?;
+            }
+            writeln!(f, "  {}", ending_line(e))?;
+        }
+        Ok(())
+    }
+}

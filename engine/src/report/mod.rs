@@ -1,0 +1,164 @@
+//! What a check answers: verdict, statistics and counterexamples.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::Semantics;
+
+mod counterexample;
+mod dot;
+mod raw;
+mod replay;
+
+pub use counterexample::{Counterexample, Ending, Step};
+pub(crate) use raw::{reexecute, steps_of, RawLasso};
+pub use replay::ReplayError;
+
+/// The outcome of a check.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The formula as given.
+    pub formula: String,
+    /// The semantics of finite runs used.
+    pub semantics: Semantics,
+    /// The answer.
+    pub verdict: Verdict,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+/// The answer of a check.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Every run of the object satisfies the formula: the search was
+    /// exhaustive.
+    Holds,
+    /// Some run violates the formula; here is one.
+    Violated(Counterexample),
+    /// The search hit a limit before it could decide. Never a proof.
+    Inconclusive {
+        /// Which limit.
+        limit: Limit,
+        /// Product states explored when it stopped.
+        explored: u64,
+    },
+}
+
+/// A limit of the search (see [`Checker`](crate::Checker)). Each one that
+/// stops a search ends it in [`Verdict::Inconclusive`], never in `Holds`.
+/// Its `Display` names the limit, its value and how to raise it, e.g.
+/// "the memory limit (64 MiB resident; raise it with PRUST_MAX_MEMORY or
+/// Checker::max_memory — an object that grows forever never fits: bound it)".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// The number of product states reached the maximum.
+    States(u64),
+    /// Some run was longer than the maximum depth; the states beyond it were
+    /// not explored.
+    Depth(u64),
+    /// The wall-clock budget ran out.
+    Time(Duration),
+    /// The process's resident memory passed this many bytes (see
+    /// [`Checker::max_memory`](crate::Checker::max_memory)).
+    Memory(u64),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::States(n) => write!(
+                f,
+                "the state limit ({n} product states; raise it with PRUST_MAX_STATES or \
+                 Checker::max_states)"
+            ),
+            Limit::Depth(n) => write!(
+                f,
+                "the depth limit ({n} steps; raise it with PRUST_MAX_DEPTH or Checker::max_depth)"
+            ),
+            Limit::Time(d) => write!(
+                f,
+                "the time limit ({:.1} s per formula; raise it with PRUST_TIMEOUT or \
+                 Checker::timeout)",
+                d.as_secs_f64()
+            ),
+            Limit::Memory(b) => write!(
+                f,
+                "the memory limit ({:.0} MiB resident; raise it with PRUST_MAX_MEMORY or \
+                 Checker::max_memory — an object whose states grow forever, such as an \
+                 unbounded channel or counter, never fits: bound it)",
+                *b as f64 / (1024.0 * 1024.0)
+            ),
+        }
+    }
+}
+
+/// Statistics of one search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Distinct product states (protocol state × automaton state) visited.
+    pub product_states: u64,
+    /// Product transitions followed.
+    pub transitions: u64,
+    /// Distinct protocol objects stored (in a session: so far, over all
+    /// formulas checked).
+    pub protocol_states: u64,
+    /// States of the automaton of the negated formula.
+    pub automaton_states: u64,
+    /// Deepest point of the search: the longest path on the depth-first
+    /// search's stack, or for safety properties (searched breadth-first)
+    /// the distance of the farthest state from the initial one.
+    pub max_depth: u64,
+    /// Wall-clock time of the search, translation included.
+    pub time: Duration,
+}
+
+impl Report {
+    /// Whether the property holds.
+    pub fn holds(&self) -> bool {
+        matches!(self.verdict, Verdict::Holds)
+    }
+
+    /// The counterexample, if the property is violated.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
+        match &self.verdict {
+            Verdict::Violated(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sem = match self.semantics {
+            Semantics::Stutter => "",
+            Semantics::InfiniteRunsOnly => " (infinite runs only)",
+        };
+        match &self.verdict {
+            Verdict::Holds => writeln!(f, "property holds{sem}: {}", self.formula)?,
+            Verdict::Violated(c) => {
+                writeln!(f, "property violated{sem}: {}", self.formula)?;
+                write!(f, "{c}")?;
+            }
+            Verdict::Inconclusive { limit, explored } => {
+                writeln!(f, "inconclusive{sem}: {}", self.formula)?;
+                writeln!(
+                    f,
+                    "  the search stopped at {limit} after {explored} product states, before it \
+                     could prove or refute the property; raise the limit to decide"
+                )?;
+            }
+        }
+        let s = &self.stats;
+        write!(
+            f,
+            "  {} product states, {} transitions, {} protocol states, {} automaton states, \
+             depth {}, {:.3} s",
+            s.product_states,
+            s.transitions,
+            s.protocol_states,
+            s.automaton_states,
+            s.max_depth,
+            s.time.as_secs_f64()
+        )
+    }
+}

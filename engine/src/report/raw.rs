@@ -1,0 +1,153 @@
+//! From the search's raw lasso (letters and stored states) to the report's
+//! readable steps, and the re-execution that checks it first.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::alphabet::{ActionKind, LetterId};
+use crate::ids::{ProtoId, Successor};
+use crate::protocol::Protocol;
+use crate::successors::Explorer;
+use crate::Error;
+
+use super::{Ending, Step};
+
+/// A lasso in the product, before it is turned into readable steps.
+pub(crate) struct RawLasso {
+    /// The steps (letter, then the protocol and automaton state reached)
+    /// from the initial state to the cycle anchor.
+    pub prefix: Vec<Successor>,
+    /// The cycle, ending back at the anchor; empty for a bad prefix.
+    pub cycle: Vec<Successor>,
+}
+
+/// Determinism check on a counterexample: re-executes `raw` on a fresh
+/// clone of the initial object, one action after the other on that one
+/// object, as a run would (the search only ever probed clones of stored
+/// states). Every step must go through, receive the message of the step
+/// and give an object equal to the state the search stored; the cycle
+/// then closes on an equal object, and an ending (END, DEADLOCK) must hold
+/// on the object reached. Otherwise the violation cannot be reproduced:
+/// [`Error::Nondeterminism`] naming the step, rather than a counterexample
+/// that `replay` would reject. Catches behaviour that changes after the
+/// search's probes (a global counter, the number of clones).
+pub(crate) fn reexecute<P: Protocol>(
+    ex: &Explorer<P>,
+    initial: ProtoId,
+    raw: &RawLasso,
+) -> Result<(), Error> {
+    let a = &ex.alphabet;
+    let mut trace = Vec::new();
+    let mut at = "(the start)".to_string();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let mut obj = ex.store.get(initial).clone();
+        let steps = raw.prefix.iter().chain(&raw.cycle).enumerate();
+        for (i, s) in steps {
+            let (letter, p) = (s.letter, s.proto);
+            let n = i + 1;
+            if letter == a.end() || letter == a.deadlock() {
+                at = a.describe(letter);
+                if letter == a.end() && !obj.is_terminated() {
+                    return Err(format!(
+                        "step {n} did not hold: is_terminated() is false on the object reached"
+                    ));
+                }
+                if let Some(l) = ex.first_enabled_on(&obj) {
+                    return Err(format!(
+                        "step {n} did not hold: `{}` is enabled on the object reached",
+                        a.describe_probe(l)
+                    ));
+                }
+                return Ok(());
+            }
+            at = a.describe(letter);
+            ex.step_on(&mut obj, letter)
+                .map_err(|why| format!("step {n} could not be replayed ({why})"))?;
+            if &obj != ex.store.get(p) {
+                return Err(format!(
+                    "step {n} gave an object unequal to the one the search stored{}",
+                    if i + 1 == raw.prefix.len() + raw.cycle.len() && !raw.cycle.is_empty() {
+                        " (the cycle does not close)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            trace.push(at.clone());
+        }
+        Ok(())
+    }));
+    match r {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(detail)) => Err(Error::Nondeterminism {
+            action: at,
+            detail: format!(
+                "behaved differently when the counterexample was re-executed on a fresh clone of \
+                 the initial object: {detail}; the violation found cannot be reproduced"
+            ),
+            trace,
+        }),
+        Err(payload) => Err(Error::ProtocolPanic {
+            action: at,
+            message: payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(non-string panic payload)".to_string()),
+            trace,
+        }),
+    }
+}
+
+/// Turns a raw lasso into readable steps; a lasso that reaches a stutter
+/// step is a finite run followed by its ending.
+pub(crate) fn steps_of<P: Protocol>(
+    ex: &Explorer<P>,
+    raw: &RawLasso,
+) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
+    let a = &ex.alphabet;
+    let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
+    let step = |s: &Successor| {
+        let (letter, q) = (s.letter, s.state);
+        let l = a.letter(letter);
+        let close = l.kind == ActionKind::Close;
+        Step {
+            role: l.role,
+            role_name: a.roles[l.role].clone(),
+            kind: l.kind,
+            type_name: (!close).then(|| a.types[l.ty].short().to_string()),
+            peer: l.peer,
+            peer_name: a.roles[l.peer].clone(),
+            automaton_state: q.index(),
+            message: (l.kind == ActionKind::Send)
+                .then(|| a.types[l.ty].dummy.clone())
+                .flatten(),
+        }
+    };
+    let all = raw.prefix.iter().chain(&raw.cycle);
+    if let Some(&Successor {
+        letter, proto: p, ..
+    }) = all.clone().find(|s| is_stutter(s.letter))
+    {
+        let steps = all
+            .take_while(|s| !is_stutter(s.letter))
+            .map(step)
+            .collect();
+        let ending = if letter == a.end() {
+            Ending::Terminated
+        } else {
+            let obj = ex.store.get(p);
+            let waiting = (0..a.roles.len())
+                .filter(|&r| !obj.is_finished(r))
+                .map(|r| a.roles[r].clone())
+                .collect();
+            Ending::Deadlock { waiting }
+        };
+        return (steps, Vec::new(), Some(ending));
+    }
+    let ending = raw.cycle.is_empty().then_some(Ending::AnyContinuation);
+    (
+        raw.prefix.iter().map(step).collect(),
+        raw.cycle.iter().map(step).collect(),
+        ending,
+    )
+}

@@ -1,0 +1,147 @@
+//! Couvreur's SCC-based emptiness check (see the module above): the
+//! depth-first search for an accepting cycle of the product.
+
+use crate::error::lost;
+use crate::ids::{DfsNum, ProtoId, Successor};
+use crate::protocol::Protocol;
+use crate::report::{Limit, RawLasso};
+use crate::Error;
+
+use super::expand::Frame;
+use super::{Outcome, ProductState, Search};
+
+/// The root of a (partial) SCC on the stack of roots.
+#[derive(Clone, Copy)]
+struct Root {
+    num: DfsNum,
+    /// Acceptance marks seen inside the SCC.
+    acc: u32,
+    /// Marks of the tree edge that entered this root.
+    in_acc: u32,
+}
+
+impl<P: Protocol> Search<'_, P> {
+    /// The depth-first search for an accepting cycle, for automata that
+    /// [`reachability`](Self::reachability) does not decide.
+    pub(super) fn couvreur(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        let all = self.aut.all_acc;
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut roots: Vec<Root> = Vec::new();
+        let mut live: Vec<ProductState> = Vec::new();
+        let mut count: u32 = 1;
+        let mut truncated = false;
+        let q0 = self.aut.initial;
+        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
+        roots.push(Root {
+            num: DfsNum::FIRST,
+            acc: 0,
+            in_acc: 0,
+        });
+        live.push((initial, q0));
+        stack.push(Frame::new(initial, q0));
+        self.stats.product_states = 1;
+        if self.bad_prefix(q0) {
+            self.finish_progress();
+            return Ok(Outcome::Violated(RawLasso {
+                prefix: Vec::new(),
+                cycle: Vec::new(),
+            }));
+        }
+        let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        while let Some(mut top) = stack.last().copied() {
+            // After the emptiness test: a search that has just finished
+            // gives its verdict, not a limit.
+            if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
+                self.finish_progress();
+                return Ok(Outcome::Inconclusive(limit));
+            }
+            let next = self.next(&mut top);
+            let depth = stack.len();
+            stack[depth - 1] = top;
+            match next {
+                Err(e) => {
+                    self.finish_progress();
+                    return Err(self.probe_error(e, &stack));
+                }
+                Ok(Some(Successor {
+                    proto: p2,
+                    state: q2,
+                    acc,
+                    ..
+                })) => {
+                    self.stats.transitions += 1;
+                    let n = self.visited.get(self.ex, p2, q2);
+                    if n == DfsNum::UNSEEN {
+                        if depth as u64 > self.limits.max_depth {
+                            truncated = true;
+                            continue;
+                        }
+                        if count as u64 >= max_states {
+                            self.finish_progress();
+                            return Ok(Outcome::Inconclusive(Limit::States(
+                                self.limits.max_states,
+                            )));
+                        }
+                        count += 1;
+                        self.stats.product_states = count as u64;
+                        self.visited.set(self.ex, p2, q2, DfsNum::nth(count));
+                        roots.push(Root {
+                            num: DfsNum::nth(count),
+                            acc: 0,
+                            in_acc: acc,
+                        });
+                        live.push((p2, q2));
+                        stack.push(Frame::new(p2, q2));
+                        if self.bad_prefix(q2) {
+                            self.finish_progress();
+                            let start = (stack[0].p, stack[0].q);
+                            let prefix = self
+                                .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                                .map_err(|e| self.probe_error(e, &stack))?
+                                .ok_or_else(|| lost(self.trace(&stack)))?;
+                            return Ok(Outcome::Violated(RawLasso {
+                                prefix,
+                                cycle: Vec::new(),
+                            }));
+                        }
+                        self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
+                    } else if n != DfsNum::DEAD {
+                        // A cycle closes: merge every SCC above the target's.
+                        let mut a = acc;
+                        while roots.last().is_some_and(|r| r.num > n) {
+                            let r = roots.pop().expect("checked non-empty");
+                            a |= r.acc | r.in_acc;
+                        }
+                        let root = roots.last_mut().expect("the target's root is on the stack");
+                        root.acc |= a;
+                        if root.acc & all == all {
+                            let scc_root = root.num;
+                            self.finish_progress();
+                            let lasso = self.lasso(&stack, scc_root)?;
+                            return Ok(Outcome::Violated(lasso));
+                        }
+                    }
+                }
+                Ok(None) => {
+                    stack.pop();
+                    let n = self.visited.get(self.ex, top.p, top.q);
+                    if roots.last().is_some_and(|r| r.num == n) {
+                        roots.pop();
+                        // The SCC is complete and has no accepting cycle.
+                        while let Some((p, q)) = live.pop() {
+                            self.visited.set(self.ex, p, q, DfsNum::DEAD);
+                            if (p, q) == (top.p, top.q) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.finish_progress();
+        if truncated {
+            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+        }
+        Ok(Outcome::Holds)
+    }
+}

@@ -1,0 +1,123 @@
+//! Counterexamples from the search's stored states: shortest paths through
+//! the visited states, stitched into a short lasso.
+
+use std::collections::VecDeque;
+
+use hashbrown::HashMap;
+
+use crate::error::{lost, ProbeError};
+use crate::ids::{DfsNum, Successor};
+use crate::protocol::Protocol;
+use crate::report::RawLasso;
+use crate::Error;
+
+use super::expand::Frame;
+use super::{ProductState, Search};
+
+impl<P: Protocol> Search<'_, P> {
+    /// A probe error in state `at`, with a shortest trace from `start`.
+    pub(super) fn probe_error_at(
+        &mut self,
+        e: ProbeError,
+        start: ProductState,
+        at: ProductState,
+    ) -> Error {
+        let path = if at == start {
+            Some(Vec::new())
+        } else {
+            // Re-probes only states that were expanded without error.
+            self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at)
+                .ok()
+                .flatten()
+        };
+        let trace = path
+            .unwrap_or_default()
+            .iter()
+            .map(|s| self.ex.alphabet.describe(s.letter))
+            .collect();
+        self.probe_error_after(e, trace)
+    }
+
+    /// Builds a short lasso once an accepting SCC (rooted at DFS number
+    /// `scc_root`) is known: the prefix is a shortest path from the initial
+    /// state to the SCC, and the cycle is stitched together from shortest
+    /// paths inside the SCC, one per acceptance set still missing, then
+    /// back to the entry. (The DFS stack would do as a prefix, but it can be
+    /// long and wander far past the step that matters.)
+    pub(super) fn lasso(&mut self, stack: &[Frame], scc_root: DfsNum) -> Result<RawLasso, Error> {
+        let start = (stack[0].p, stack[0].q);
+        let in_scc = |n: DfsNum| n.is_live() && n >= scc_root;
+        let prefix: Vec<Successor> = if in_scc(self.visited.get(self.ex, start.0, start.1)) {
+            Vec::new()
+        } else {
+            self.bfs(start, DfsNum::FIRST, false, |_, _, n| in_scc(n))
+                .map_err(|e| self.probe_error(e, stack))?
+                .ok_or_else(|| lost(self.trace(stack)))?
+        };
+        let entry = prefix.last().map_or(start, |s| (s.proto, s.state));
+        let mut cycle = Vec::new();
+        let mut missing = self.aut.all_acc;
+        let mut at = entry;
+        loop {
+            let m = missing;
+            let seg = if m != 0 {
+                self.bfs(at, scc_root, true, |acc, _, _| acc & m != 0)
+            } else if at != entry || cycle.is_empty() {
+                self.bfs(at, scc_root, true, |_, t, _| t == entry)
+            } else {
+                break;
+            };
+            let seg = seg
+                .map_err(|e| self.probe_error(e, stack))?
+                // An accepting SCC is strongly connected and has every
+                // acceptance mark, unless the object changed its answers.
+                .ok_or_else(|| lost(self.trace(stack)))?;
+            let last = *seg.last().expect("paths are non-empty");
+            missing &= !last.acc;
+            at = (last.proto, last.state);
+            cycle.extend(seg);
+        }
+        Ok(RawLasso { prefix, cycle })
+    }
+
+    /// Shortest path from `from` through visited states whose last edge
+    /// satisfies `goal(acc, target, target's number)`: through any visited
+    /// state, or (`inside`) through the SCC rooted at DFS number `min_num`,
+    /// whose states are the live ones numbered from the root on.
+    pub(super) fn bfs(
+        &mut self,
+        from: ProductState,
+        min_num: DfsNum,
+        inside: bool,
+        goal: impl Fn(u32, ProductState, DfsNum) -> bool,
+    ) -> Result<Option<Vec<Successor>>, ProbeError> {
+        // Each state reached: the state it was reached from and how.
+        let mut parent: HashMap<ProductState, (ProductState, Successor)> = HashMap::new();
+        let mut queue = VecDeque::from([from]);
+        while let Some(x) = queue.pop_front() {
+            for s in self.all_successors(x.0, x.1)? {
+                let t = (s.proto, s.state);
+                let n = self.visited.get(self.ex, t.0, t.1);
+                if n == DfsNum::UNSEEN || n < min_num || (inside && n == DfsNum::DEAD) {
+                    continue;
+                }
+                if goal(s.acc, t, n) {
+                    let mut path = vec![s];
+                    let mut cur = x;
+                    while cur != from {
+                        let (prev, step) = parent[&cur];
+                        path.push(step);
+                        cur = prev;
+                    }
+                    path.reverse();
+                    return Ok(Some(path));
+                }
+                if t != from && !parent.contains_key(&t) {
+                    parent.insert(t, (x, s));
+                    queue.push_back(t);
+                }
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,146 @@
+//! The product search: an on-the-fly emptiness check of
+//! (protocol runs) × (automaton of the negated formula).
+//!
+//! The automaton is a transition-based generalised Büchi automaton, so the
+//! check is Couvreur's SCC-based algorithm (Couvreur 1999, in the iterative
+//! form of Gaiser and Schwoon 2009): a depth-first search that keeps a stack
+//! of SCC roots, each with the union of the acceptance marks seen inside
+//! its (partial) SCC. When a back edge merges SCCs and the union covers all
+//! acceptance sets, an accepting cycle exists: the property is violated.
+//! It finds a violation as soon as the SCC closes, works directly on
+//! generalised acceptance (no degeneralisation blow-up), and needs one
+//! number per visited state.
+//!
+//! The search is iterative: one explicit stack of small frames, each naming
+//! its product state and the letter that led there (the parent link is the
+//! frame below), so arbitrarily deep runs cannot overflow the thread's stack.
+//!
+//! Safety properties take a shortcut (as SPIN's `-DSAFETY` does): when every
+//! cycle of the automaton that could accept runs through states that accept
+//! any continuation (every `G !bad` is such), the stutter convention makes
+//! the property violated exactly when such a state is reachable, and a
+//! breadth-first reachability search decides it — no SCC bookkeeping, a
+//! shortest counterexample, and much better memory locality on large state
+//! spaces (see [`Search::reachability`]).
+//!
+//! One file per part: `couvreur.rs` and `reachability.rs` are the two
+//! strategies, `expand.rs` gives a product state's successors to both,
+//! `visited.rs` stores the states seen, and `lasso.rs` builds the
+//! counterexample from them once a violation is found.
+
+mod couvreur;
+mod expand;
+mod lasso;
+mod reachability;
+#[cfg(test)]
+mod tests;
+mod visited;
+
+use crate::alphabet::LetterId;
+use crate::budget::{Budget, Limits};
+use crate::error::ProbeError;
+use crate::ids::{AutState, ProtoId};
+use crate::product::Prepared;
+use crate::protocol::Protocol;
+use crate::report::{Limit, RawLasso, Stats};
+use crate::successors::Explorer;
+use crate::{Error, Semantics};
+
+use expand::Frame;
+use visited::Visited;
+
+/// A state of the product: an interned protocol object and an automaton
+/// state.
+pub(super) type ProductState = (ProtoId, AutState);
+
+/// What a search found.
+pub(crate) enum Outcome {
+    Holds,
+    Violated(RawLasso),
+    Inconclusive(Limit),
+}
+
+/// One search of the product of the object's runs and an automaton.
+pub(crate) struct Search<'a, P> {
+    ex: &'a mut Explorer<P>,
+    aut: &'a Prepared,
+    limits: &'a Limits,
+    visited: Visited,
+    pub stats: Stats,
+    budget: Budget<'a>,
+    /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
+    letters: Vec<(LetterId, ProtoId)>,
+}
+
+impl<'a, P: Protocol> Search<'a, P> {
+    pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+        let visited = Visited::new(aut.num_states());
+        if matches!(visited, Visited::Inline) {
+            ex.store.clear_marks();
+        }
+        let stats = Stats {
+            automaton_states: aut.num_states() as u64,
+            ..Stats::default()
+        };
+        Search {
+            ex,
+            aut,
+            limits,
+            visited,
+            stats,
+            budget: Budget::new(limits),
+            letters: Vec::new(),
+        }
+    }
+
+    /// The actions that led to the top of the DFS stack: the letter of
+    /// each frame below it.
+    fn trace(&self, stack: &[Frame]) -> Vec<String> {
+        let below_top = &stack[..stack.len().saturating_sub(1)];
+        below_top
+            .iter()
+            .map(|f| self.ex.alphabet.describe(f.letter))
+            .collect()
+    }
+
+    /// A probe error met with `stack` on the DFS stack.
+    fn probe_error(&self, e: ProbeError, stack: &[Frame]) -> Error {
+        self.probe_error_after(e, self.trace(stack))
+    }
+
+    /// A probe error met after the actions of `trace`.
+    fn probe_error_after(&self, e: ProbeError, trace: Vec<String>) -> Error {
+        e.into_error(|l| self.ex.alphabet.describe_probe(l), trace)
+    }
+
+    /// Whether reaching automaton state `q` already proves a violation:
+    /// under the stutter convention every state has a successor, so every
+    /// run goes on forever, and a universal state accepts whatever follows.
+    /// This finds safety violations at the step that commits them — with a
+    /// short counterexample, and even on objects whose runs never repeat a
+    /// state.
+    #[inline]
+    fn bad_prefix(&self, q: AutState) -> bool {
+        self.limits.semantics == Semantics::Stutter && self.aut.universal(q)
+    }
+
+    /// Decides the property: no run of the object violates it
+    /// ([`Outcome::Holds`]), here is one ([`Outcome::Violated`]), or a
+    /// limit stopped the search first ([`Outcome::Inconclusive`]).
+    pub fn run(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        if self.aut.num_states() == 0 {
+            // The negation is unsatisfiable: no run can violate the formula.
+            self.finish_progress();
+            return Ok(Outcome::Holds);
+        }
+        if self.limits.semantics == Semantics::Stutter && self.aut.safety {
+            return self.reachability(initial);
+        }
+        self.couvreur(initial)
+    }
+
+    fn finish_progress(&mut self) {
+        self.stats.protocol_states = self.ex.store.len() as u64;
+        self.budget.finish();
+    }
+}

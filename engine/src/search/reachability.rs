@@ -1,0 +1,94 @@
+//! The breadth-first reachability search for safety properties.
+
+use crate::error::lost;
+use crate::ids::{DfsNum, ProtoId};
+use crate::protocol::Protocol;
+use crate::report::{Limit, RawLasso};
+use crate::Error;
+
+use super::{Outcome, ProductState, Search};
+
+impl<P: Protocol> Search<'_, P> {
+    /// The search for automata whose accepting cycles all run through
+    /// universal states ([`Prepared::safety`](crate::product::Prepared::safety); every `G !bad` is one):
+    /// under the stutter convention the property is violated exactly when
+    /// a universal state is reachable, so a breadth-first reachability
+    /// search decides it, without the SCC bookkeeping. It also visits the
+    /// states in an order with far better memory locality than the
+    /// depth-first search (a state reached again was mostly stored shortly
+    /// before), and its first violation is a shortest one. Depth is the
+    /// breadth-first level: the distance from the initial state.
+    pub(super) fn reachability(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        let q0 = self.aut.initial;
+        let start = (initial, q0);
+        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
+        self.stats.product_states = 1;
+        if self.bad_prefix(q0) {
+            self.finish_progress();
+            return Ok(Outcome::Violated(RawLasso {
+                prefix: Vec::new(),
+                cycle: Vec::new(),
+            }));
+        }
+        let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        let mut count: u64 = 1;
+        let mut truncated = false;
+        let mut level: Vec<ProductState> = vec![start];
+        let mut next_level: Vec<ProductState> = Vec::new();
+        let mut succ: Vec<ProductState> = Vec::new();
+        let mut depth: u64 = 0;
+        while !level.is_empty() {
+            for &(p, q) in &level {
+                if let Some(limit) = self.budget.tick(&self.stats, depth) {
+                    self.finish_progress();
+                    return Ok(Outcome::Inconclusive(limit));
+                }
+                succ.clear();
+                match self.expand(p, q, &mut succ) {
+                    Ok(n) => self.stats.transitions += n,
+                    Err(e) => {
+                        self.finish_progress();
+                        return Err(self.probe_error_at(e, start, (p, q)));
+                    }
+                }
+                for &(p2, q2) in &succ {
+                    if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
+                        continue;
+                    }
+                    if depth + 1 > self.limits.max_depth {
+                        truncated = true;
+                        continue;
+                    }
+                    if count >= max_states {
+                        self.finish_progress();
+                        return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                    }
+                    count += 1;
+                    self.stats.product_states = count;
+                    self.stats.max_depth = depth + 1;
+                    self.visited.set(self.ex, p2, q2, DfsNum::FIRST);
+                    if self.bad_prefix(q2) {
+                        self.finish_progress();
+                        let prefix = self
+                            .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                            .map_err(|e| self.probe_error_after(e, Vec::new()))?
+                            .ok_or_else(|| lost(Vec::new()))?;
+                        return Ok(Outcome::Violated(RawLasso {
+                            prefix,
+                            cycle: Vec::new(),
+                        }));
+                    }
+                    next_level.push((p2, q2));
+                }
+            }
+            level.clear();
+            std::mem::swap(&mut level, &mut next_level);
+            depth += 1;
+        }
+        self.finish_progress();
+        if truncated {
+            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+        }
+        Ok(Outcome::Holds)
+    }
+}

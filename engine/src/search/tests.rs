@@ -1,0 +1,93 @@
+//! The two ways to expand a product state, pinned to each other: the
+//! depth-first search's resumable [`Search::next`] and the breadth-first
+//! search's [`Search::expand`] must give the same successors in the same
+//! order (the shortest-path searches that build counterexamples use
+//! `next` on states the breadth-first search found with `expand`).
+
+use std::collections::{HashSet, VecDeque};
+use std::time::Duration;
+
+use super::expand::Frame;
+use super::*;
+use crate::pattern::valuation;
+use crate::testing::{RandomObject, Rng};
+
+/// Formulas whose automata have one to several states, some wanting every
+/// letter and some only a few, with and without acceptance marks.
+const FORMULAS: [&str; 8] = [
+    r#"G !"DEADLOCK""#,
+    r#"G ("r0 SEND *" -> F "r1 RECV *")"#,
+    r#"G F "r1 RECV *""#,
+    r#"F "END""#,
+    r#""r0 SEND *" U "r1 CLOSE *""#,
+    r#"G ("r0 SEND <T0>" -> X X "r1 RECV *")"#,
+    r#"F G !"r0 RECV *" | G F "END""#,
+    r#"G ("r1 SEND * TO r0" -> F ("r0 RECV *" & F "r1 CLOSE *"))"#,
+];
+
+fn limits(semantics: Semantics) -> Limits {
+    Limits {
+        max_states: u64::MAX,
+        max_depth: u64::MAX,
+        timeout: None,
+        max_memory: u64::MAX,
+        progress: Some(false),
+        progress_after: Duration::from_secs(1),
+        semantics,
+    }
+}
+
+#[test]
+fn expand_and_next_give_the_same_successors_in_the_same_order() {
+    for seed in 0..200 {
+        let mut rng = Rng::new(seed);
+        let obj = RandomObject::draw(&mut rng);
+        let formula = FORMULAS[rng.below(FORMULAS.len())];
+        let semantics = Semantics::ALL[rng.below(Semantics::ALL.len())];
+        let a = obj.alphabet();
+        let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
+        let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
+        if prepared.num_states() == 0 {
+            continue;
+        }
+        let limits = limits(semantics);
+        let mut ex = Explorer::new(a, 1 << 16, false);
+        let initial = ex.store.intern(obj);
+        let mut search = Search::new(&mut ex, &prepared, &limits);
+        // Which of the two sees a protocol state first (and so probes it
+        // without the cache) alternates between objects.
+        let expand_first = rng.chance(1, 2);
+        let start = (initial, prepared.initial);
+        let mut seen = HashSet::from([start]);
+        let mut queue = VecDeque::from([start]);
+        while let Some((p, q)) = queue.pop_front() {
+            let mut expanded = Vec::new();
+            let (n, by_next) = if expand_first {
+                let n = search.expand(p, q, &mut expanded).unwrap();
+                (n, search.all_successors(p, q).unwrap())
+            } else {
+                let by_next = search.all_successors(p, q).unwrap();
+                (search.expand(p, q, &mut expanded).unwrap(), by_next)
+            };
+            let targets: Vec<ProductState> = by_next.iter().map(|s| (s.proto, s.state)).collect();
+            assert_eq!(expanded, targets, "seed {seed}, {formula}, {semantics:?}");
+            assert_eq!(
+                n as usize,
+                targets.len(),
+                "seed {seed}: the transitions counted"
+            );
+            for t in expanded {
+                if seen.insert(t) {
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+}
+
+/// The frame's phase replaced four bit flags in the same two bytes: the
+/// depth-first stack does not grow.
+#[test]
+fn a_frame_is_as_small_as_with_bit_flags() {
+    assert_eq!(std::mem::size_of::<Frame>(), 24);
+}

@@ -1,0 +1,185 @@
+//! The protocol side of the search: interning protocol objects and probing
+//! their actions, with a bounded successor cache.
+//!
+//! Every distinct protocol object is stored once ([`store`]) and named by
+//! its index everywhere else; a product state is then two small integers.
+//!
+//! Probing is *resumable*: the search asks for "the first enabled action at
+//! or after letter `l` that the automaton state wants", so a search frame
+//! needs only a letter cursor, never a copy of its successor list. The
+//! probes run on one scratch clone (a refused operation leaves the object
+//! unchanged, so the scratch is reused until a probe succeeds). Complete
+//! successor lists are cached ([`cache`]). The walk over the probe slots is
+//! in [`probe`], the slots themselves in [`slots`], the determinism check
+//! in [`contract`].
+
+mod cache;
+mod contract;
+mod probe;
+mod slots;
+mod store;
+#[cfg(test)]
+mod tests;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::alphabet::{Alphabet, LetterId};
+use crate::error::ProbeError;
+use crate::protocol::{Message, Protocol};
+
+use cache::Cache;
+use slots::{bit, probe_slots, ProbeSlot, Wanted};
+pub(crate) use slots::{next_slot, probe_slot};
+pub(crate) use store::Store;
+
+pub(crate) use crate::ids::ProtoId;
+
+/// The successor generator of protocol states: the interned objects, the
+/// probes that find their enabled actions, and a cache of the results.
+pub(crate) struct Explorer<P> {
+    pub alphabet: Alphabet,
+    /// The interned protocol objects.
+    pub store: Store<P>,
+    cache: Cache,
+    /// A clone of a stored object (with its id), kept between probes.
+    scratch: Option<(ProtoId, P)>,
+    /// One reusable message per sendable type (given back by refusals).
+    msgs: Vec<Option<Message>>,
+    determinism: bool,
+    /// The probe slots to walk, in slot order (see [`probe_slots`]).
+    probes: Vec<ProbeSlot>,
+    /// `role_probes[r]..role_probes[r + 1]`: the probes of role `r` (the
+    /// slots of a role are contiguous). A probe is found from a letter by a
+    /// binary search within its role's few probes; a table indexed by
+    /// letter (the alphabet grows with roles²) cost 4 bytes a letter.
+    role_probes: Vec<u32>,
+    /// The letter being probed, for the report if protocol code panics.
+    current: LetterId,
+    /// Successor objects of one walk, before they are interned.
+    batch: Vec<(LetterId, P)>,
+    /// Bit per protocol state: a revisit of it has been re-probed (see
+    /// [`Explorer::check_revisit`]); only the first revisit is, to bound
+    /// the cost to one extra walk per stored state.
+    revisited: Vec<u64>,
+}
+
+impl<P: Protocol> Explorer<P> {
+    /// `cache_limit`: successor entries (8 bytes each) the cache may hold.
+    pub fn new(alphabet: Alphabet, cache_limit: usize, determinism: bool) -> Self {
+        let msgs = vec![None; alphabet.sendable];
+        let probes = probe_slots(&alphabet, determinism);
+        let n = alphabet.roles.len();
+        let role_probes = (0..=n)
+            .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
+            .collect();
+        Explorer {
+            store: Store::new(),
+            cache: Cache::new(alphabet.len(), cache_limit),
+            alphabet,
+            scratch: None,
+            msgs,
+            determinism,
+            probes,
+            role_probes,
+            current: 0,
+            batch: Vec::new(),
+            revisited: Vec::new(),
+        }
+    }
+
+    /// Records that `p` is being expanded; returns whether it had been
+    /// before. A state expanded once is probed lazily (it may never be
+    /// needed again); a state expanded again — with another automaton state
+    /// or for another formula — is worth caching.
+    #[inline]
+    pub fn mark_expanded(&mut self, p: ProtoId) -> bool {
+        self.cache.mark_expanded(p)
+    }
+
+    /// Whether the successors of `p` are cached.
+    pub fn is_cached(&self, p: ProtoId) -> bool {
+        self.cache.get(p).is_some()
+    }
+
+    /// Probes the whole alphabet on `p` and caches the successors.
+    pub fn fill(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        let mut arena = self.cache.take_arena(self.alphabet.len());
+        let start = arena.len();
+        let walked = self.probe_all(p, None, &mut arena);
+        if walked.is_err() {
+            arena.truncate(start);
+        }
+        self.cache
+            .put_back(arena, walked.is_ok().then_some((p, start)));
+        walked
+    }
+
+    /// The first enabled action of `p` at or after letter `*cursor` that
+    /// `wanted` contains (all, if `None`), with its target; `*cursor` is
+    /// left at that letter's probe slot.
+    #[inline]
+    pub fn next_enabled(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+        use_cache: bool,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        if let Some(list) = use_cache.then(|| self.cache.get(p)).flatten() {
+            let from = list.partition_point(|&(l, _)| l < *cursor);
+            let a = &self.alphabet;
+            let found = list[from..]
+                .iter()
+                .copied()
+                .find(|&(l, _)| wanted.is_none_or(|w| bit(w, probe_slot(a, l))));
+            if let Some((l, _)) = found {
+                *cursor = probe_slot(a, l);
+            }
+            return Ok(found);
+        }
+        self.probe_from(p, cursor, wanted)
+    }
+
+    /// Appends every enabled action of `p` that `wanted` contains (all, if
+    /// `None`), with its interned target, to `out`, in letter order.
+    ///
+    /// The same successors as repeated [`next_enabled`](Self::next_enabled)
+    /// calls, but the alphabet is walked in one pass under one
+    /// `catch_unwind`: a breadth-first search needs all successors at once,
+    /// and the per-call bookkeeping (cursor, scratch hand-over, unwinding
+    /// guard) was a fifth of its time.
+    pub fn successors(
+        &mut self,
+        p: ProtoId,
+        wanted: Option<Wanted>,
+        use_cache: bool,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        if let Some(list) = use_cache.then(|| self.cache.get(p)).flatten() {
+            let a = &self.alphabet;
+            out.extend(
+                list.iter()
+                    .filter(|&&(l, _)| wanted.is_none_or(|w| bit(w, probe_slot(a, l)))),
+            );
+            return Ok(());
+        }
+        let start = out.len();
+        self.probe_all(p, wanted, out)
+            .inspect_err(|_| out.truncate(start))
+    }
+
+    /// `p.is_terminated()`, with a panic in it reported like one in a
+    /// probe (as the probe of the END letter) instead of escaping the check.
+    pub fn is_terminated(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        self.current = self.alphabet.end();
+        let obj = self.store.get(p);
+        let r = catch_unwind(AssertUnwindSafe(|| Ok(obj.is_terminated())));
+        self.unwound(r)
+    }
+
+    /// Whether some action at all is enabled in `p`.
+    pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        let mut cursor = 0;
+        Ok(self.next_enabled(p, &mut cursor, None, true)?.is_some())
+    }
+}

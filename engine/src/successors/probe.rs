@@ -1,0 +1,499 @@
+//! Probing: running the object's try-operations on a scratch clone, slot
+//! after slot, under `catch_unwind`, and interning what succeeds. Two walks
+//! of the same slots: [`probe_loop`](Explorer::probe_loop), resumable and
+//! with every check, and [`probe_every_slot`](Explorer::probe_every_slot),
+//! the plain loop of the breadth-first search's hot path.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::error::ProbeError;
+use crate::protocol::{Message, Protocol, Refused};
+
+use super::slots::Wanted;
+use super::{Explorer, ProtoId};
+
+impl<P: Protocol> Explorer<P> {
+    /// Index in `probes` of the first probe whose slot is at or after
+    /// letter `l`.
+    #[inline]
+    pub(super) fn first_probe_at(&self, l: LetterId) -> usize {
+        if l as usize >= self.alphabet.num_actions() {
+            return self.probes.len();
+        }
+        let role = self.alphabet.letter(l).role;
+        let (lo, hi) = (
+            self.role_probes[role] as usize,
+            self.role_probes[role + 1] as usize,
+        );
+        lo + self.probes[lo..hi].partition_point(|s| s.slot < l)
+    }
+
+    /// Probes slots from `*cursor` on, under `catch_unwind`.
+    pub(super) fn probe_from(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            self.probe_loop(p, cursor, wanted, None)
+        }));
+        self.unwound(r)
+    }
+
+    /// Probes every slot, collecting the successors into `out`, under one
+    /// `catch_unwind`.
+    pub(super) fn probe_all(
+        &mut self,
+        p: ProtoId,
+        wanted: Option<Wanted>,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let mut cursor = 0;
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            if wanted.is_none() && !self.determinism {
+                self.probe_every_slot(p, out)
+            } else {
+                self.probe_loop(p, &mut cursor, wanted, Some(out))
+                    .map(|_| ())
+            }
+        }));
+        self.unwound(r)
+    }
+
+    /// The hot path of [`probe_all`](Self::probe_all): every slot wanted, no
+    /// determinism check (release builds, breadth-first search). The same
+    /// probes in the same order as [`probe_loop`](Self::probe_loop), as a
+    /// plain loop: the successors are collected as objects first and
+    /// interned after the walk, so the walk borrows the original object
+    /// instead of looking it up again for every fresh scratch clone. Kept
+    /// as a second walk for speed, so pinned to the first by a test on
+    /// random objects (`successors::tests`).
+    pub(super) fn probe_every_slot(
+        &mut self,
+        p: ProtoId,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        let original = self.store.get(p);
+        let (probes, msgs, alphabet) = (&self.probes, &mut self.msgs, &self.alphabet);
+        let mut scratch = original.clone();
+        let mut i = 0;
+        while let Some(&s) = probes.get(i) {
+            self.current = s.slot;
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            match s.kind {
+                ActionKind::Send => {
+                    let ty = s.ty as usize;
+                    let msg = msgs[ty].take().unwrap_or_else(|| {
+                        alphabet.types[ty]
+                            .dummy
+                            .clone()
+                            .expect("sendable types have a dummy")
+                    });
+                    match scratch.try_send(role, peer, msg) {
+                        Ok(()) => {
+                            batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())))
+                        }
+                        Err(Refused(m)) => msgs[ty] = Some(m),
+                    }
+                }
+                ActionKind::Recv => {
+                    // As in `probe_loop`: one probe with `from: None` first.
+                    let end = s.recv_end as usize;
+                    if scratch.try_recv(role, None).is_ok() {
+                        scratch = original.clone();
+                        for r in &probes[i..end] {
+                            self.current = r.slot;
+                            let from = r.peer as usize;
+                            if let Ok((sender, msg)) = scratch.try_recv(role, Some(from)) {
+                                let letter =
+                                    recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
+                                batch.push((
+                                    letter,
+                                    std::mem::replace(&mut scratch, original.clone()),
+                                ));
+                            }
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+                ActionKind::Close => {
+                    if scratch.try_close(role, peer).is_ok() {
+                        batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())));
+                    }
+                }
+            }
+            i += 1;
+        }
+        out.extend(
+            batch
+                .drain(..)
+                .map(|(letter, successor)| (letter, self.store.intern(successor))),
+        );
+        self.batch = batch;
+        Ok(())
+    }
+
+    /// The result of a probe run under `catch_unwind`, a panic turned into
+    /// [`ProbeError::Panic`].
+    pub(super) fn unwound<T>(
+        &mut self,
+        r: std::thread::Result<Result<T, ProbeError>>,
+    ) -> Result<T, ProbeError> {
+        match r {
+            Ok(r) => r,
+            Err(payload) => {
+                // The unwound closure may have lost the scratch and a
+                // reusable message; start the next probe afresh.
+                self.scratch = None;
+                self.msgs.iter_mut().for_each(|m| *m = None);
+                let message = if let Some(s) = payload.downcast_ref::<&str>() {
+                    s.to_string()
+                } else if let Some(s) = payload.downcast_ref::<String>() {
+                    s.clone()
+                } else {
+                    "(non-string panic payload)".to_string()
+                };
+                Err(ProbeError::Panic {
+                    letter: self.current,
+                    message,
+                })
+            }
+        }
+    }
+
+    pub(super) fn take_scratch(&mut self, p: ProtoId) -> P {
+        match self.scratch.take() {
+            Some((q, s)) if q == p => s,
+            _ => self.store.get(p).clone(),
+        }
+    }
+
+    /// Walks the probe slots from `*cursor` on in alphabet order (per role:
+    /// sends by receiver and type, receives by sender, closes by peer) and
+    /// stops at the first enabled one that `wanted` contains; or, with
+    /// `all`, collects every such one there and walks on. Only the slots of
+    /// [`probe_slots`] are walked: pairs outside the topology cost nothing.
+    pub(super) fn probe_loop(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+        mut all: Option<&mut Vec<(LetterId, ProtoId)>>,
+    ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
+        // The scratch clone is made when a probe needs it: after a success
+        // in `all` mode the next one may never come.
+        let mut scratch = Some(self.take_scratch(p));
+        macro_rules! scratch {
+            () => {
+                scratch.get_or_insert_with(|| self.store.get(p).clone())
+            };
+        }
+        // A probe succeeded: the scratch is the successor. Stop there, or
+        // collect it and walk on.
+        macro_rules! found {
+            ($slot:expr, $letter:expr) => {{
+                let successor = scratch.take().expect("the probe ran on the scratch");
+                let s = self.found(successor, $letter)?;
+                match all.as_deref_mut() {
+                    Some(out) => out.push(s),
+                    None => {
+                        *cursor = $slot;
+                        return Ok(Some(s));
+                    }
+                }
+            }};
+        }
+        let want =
+            |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
+        let mut i = self.first_probe_at(*cursor);
+        while let Some(&s) = self.probes.get(i) {
+            let (role, peer) = (s.role as usize, s.peer as usize);
+            match s.kind {
+                ActionKind::Send => {
+                    if want(s.slot) && {
+                        let sc = scratch!();
+                        self.probe_send(p, sc, role, peer, s.ty as usize, s.slot)?
+                    } {
+                        found!(s.slot, s.slot);
+                    }
+                }
+                ActionKind::Recv => {
+                    // The role's receive slots from here on, one per sender.
+                    let end = s.recv_end as usize;
+                    let any_wanted = self.probes[i..end].iter().any(|r| want(r.slot));
+                    // One probe with `from: None` tells whether any sender is
+                    // possible at all (contract of `try_recv`); the
+                    // determinism check verifies that instead of relying on it.
+                    let none_refused = any_wanted && !self.determinism && {
+                        self.current = s.slot;
+                        match scratch!().try_recv(role, None) {
+                            Err(_) => true,
+                            Ok(_) => {
+                                scratch = None;
+                                false
+                            }
+                        }
+                    };
+                    if any_wanted && !none_refused {
+                        for j in i..end {
+                            let r = self.probes[j];
+                            if want(r.slot) {
+                                let sc = scratch!();
+                                if let Some(letter) =
+                                    self.probe_recv(p, sc, role, r.peer as usize, r.slot)?
+                                {
+                                    found!(r.slot, letter);
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+                ActionKind::Close => {
+                    if want(s.slot) && {
+                        let sc = scratch!();
+                        self.probe_close(p, sc, role, peer, s.slot)?
+                    } {
+                        found!(s.slot, s.slot);
+                    }
+                }
+            }
+            i += 1;
+        }
+        *cursor = self.alphabet.num_actions() as LetterId;
+        if let Some(sc) = scratch {
+            self.scratch = Some((p, sc));
+        }
+        Ok(None)
+    }
+
+    /// A probe of `letter` succeeded: checks it against the topology and
+    /// interns the successor.
+    #[inline]
+    pub(super) fn found(
+        &mut self,
+        successor: P,
+        letter: LetterId,
+    ) -> Result<(LetterId, ProtoId), ProbeError> {
+        // Without the determinism check only the declared channels are
+        // probed (see `probe_slots`), so only with it can a probe succeed
+        // outside the declared topology.
+        if self.determinism && !self.alphabet.allowed(letter) {
+            let l = self.alphabet.letter(letter);
+            let (from, to) = match l.kind {
+                ActionKind::Recv => (l.peer, l.role),
+                ActionKind::Send | ActionKind::Close => (l.role, l.peer),
+            };
+            return Err(ProbeError::Contract {
+                letter,
+                detail: format!(
+                    "it succeeded, but the object's topology (peers() or sends_to()) has no \
+                     channel from {} to {}",
+                    self.alphabet.roles[from], self.alphabet.roles[to]
+                ),
+            });
+        }
+        if !self.determinism {
+            return Ok((letter, self.store.intern(successor)));
+        }
+        match self.store.intern_or_give_back(successor) {
+            Ok(id) => Ok((letter, id)),
+            Err((id, successor)) => {
+                let (w, b) = (id.index() / 64, id.raw() % 64);
+                if w >= self.revisited.len() {
+                    self.revisited
+                        .resize((w + 1).max(self.revisited.len() * 2), 0);
+                }
+                if self.revisited[w] >> b & 1 == 0 {
+                    self.revisited[w] |= 1 << b;
+                    // A panic in protocol code during this extra check is
+                    // left to the search, which reports it with the trace
+                    // to the state where it happens when it probes there
+                    // (the stored state, equal to this one); reported from
+                    // here it would name the wrong state, and an error
+                    // that is being reported (whose trace is rebuilt by
+                    // re-probing) would lose its trace.
+                    let checked = catch_unwind(AssertUnwindSafe(|| {
+                        self.check_revisit(id, &successor, letter)
+                    }));
+                    if let Ok(r) = checked {
+                        r?;
+                    }
+                }
+                Ok((letter, id))
+            }
+        }
+    }
+
+    pub(super) fn probe_send(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        to: usize,
+        ty: usize,
+        l: LetterId,
+    ) -> Result<bool, ProbeError> {
+        self.current = l;
+        let msg = match self.msgs[ty].take() {
+            Some(m) => m,
+            None => self.dummy(ty),
+        };
+        match scratch.try_send(role, to, msg) {
+            Err(Refused(m)) => {
+                self.msgs[ty] = Some(m);
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, d| {
+                        o.try_send(role, to, d.unwrap()).is_err()
+                    })?;
+                }
+                Ok(false)
+            }
+            Ok(()) => {
+                if self.determinism {
+                    let d = self.dummy(ty);
+                    self.check_success(p, scratch, l, move |o| o.try_send(role, to, d).is_ok())?;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    pub(super) fn probe_close(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        to: usize,
+        l: LetterId,
+    ) -> Result<bool, ProbeError> {
+        self.current = l;
+        match scratch.try_close(role, to) {
+            Err(Refused(())) => {
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, _| o.try_close(role, to).is_err())?;
+                }
+                Ok(false)
+            }
+            Ok(()) => {
+                if self.determinism {
+                    self.check_success(p, scratch, l, move |o| o.try_close(role, to).is_ok())?;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Probes a receive from `from`; the letter depends on the type that
+    /// comes out.
+    pub(super) fn probe_recv(
+        &mut self,
+        p: ProtoId,
+        scratch: &mut P,
+        role: usize,
+        from: usize,
+        l: LetterId,
+    ) -> Result<Option<LetterId>, ProbeError> {
+        self.current = l;
+        match scratch.try_recv(role, Some(from)) {
+            Err(Refused(())) => {
+                if self.determinism {
+                    self.check_refusal(p, scratch, l, |o, _| {
+                        o.try_recv(role, Some(from)).is_err()
+                    })?;
+                }
+                Ok(None)
+            }
+            Ok((sender, msg)) => {
+                let letter = recv_letter(&self.alphabet, l, role, from, sender, &msg)?;
+                if self.determinism {
+                    let original = self.store.get(p);
+                    if original.clone().try_recv(role, None).is_err() {
+                        return Err(ProbeError::Contract {
+                            letter: l,
+                            detail: "try_recv(from: None) was refused, but naming this sender succeeded \
+                                     (None must mean \"from any sender\")"
+                                .into(),
+                        });
+                    }
+                    if !(original.may_recv(role, Some(from)) && original.may_recv(role, None)) {
+                        return Err(ProbeError::Contract {
+                            letter: l,
+                            detail: "it succeeded, but the object's may_recv() said that it \
+                                     would be refused"
+                                .into(),
+                        });
+                    }
+                    let path = msg.type_path().to_string();
+                    self.check_success(p, scratch, l, move |o| {
+                        matches!(o.try_recv(role, Some(from)), Ok((s, m)) if s == from && m.type_path() == path)
+                    })?;
+                }
+                Ok(Some(letter))
+            }
+        }
+    }
+
+    pub(super) fn dummy(&self, ty: usize) -> Message {
+        self.alphabet.types[ty]
+            .dummy
+            .clone()
+            .expect("sendable types have a dummy")
+    }
+}
+
+/// The letter of a receive probed in slot `l` as `try_recv(role,
+/// Some(from))`, which gave `msg` from `sender`; a contract error if the
+/// object answered for another sender or with a type nobody declared.
+#[inline]
+pub(super) fn recv_letter(
+    alphabet: &Alphabet,
+    l: LetterId,
+    role: usize,
+    from: usize,
+    sender: usize,
+    msg: &Message,
+) -> Result<LetterId, ProbeError> {
+    let Some(ty) = alphabet.type_of(msg) else {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is neither a dummy's type nor one of the \
+                 protocol's type_names()",
+                msg.type_path()
+            ),
+        });
+    };
+    if alphabet.declares && !alphabet.types[ty].declared {
+        // A dummy's type, but not one the object declares: its
+        // type_names() are wrong, and with them the check of the dummies.
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is not one of the protocol's \
+                 type_names() ({})",
+                msg.type_path(),
+                alphabet
+                    .types
+                    .iter()
+                    .filter(|t| t.declared)
+                    .map(|t| t.short())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    if sender != from {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
+        });
+    }
+    Ok(alphabet.recv(role, from, ty))
+}

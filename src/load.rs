@@ -243,13 +243,12 @@ pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadE
 /// the import's warnings go to stderr (they are about the file, whoever
 /// loads it).
 fn dcj_spec(protocol: &str, base: &Path) -> Result<Spec, LoadError> {
-    let import = DcjTarget::parse(protocol)
+    let dcj_error = |e| LoadError::Dcj(Box::new(e));
+    let mut target = DcjTarget::parse(protocol)
         .expect("a .dcj argument")
-        .and_then(|mut target| {
-            target.path = base.join(&target.path);
-            target.import()
-        })
-        .map_err(|e| LoadError::Dcj(Box::new(e)))?;
+        .map_err(dcj_error)?;
+    target.path = base.join(&target.path);
+    let import = target.import().map_err(dcj_error)?;
     for warning in &import.warning_texts {
         eprintln!("{warning}");
     }

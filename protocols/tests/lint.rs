@@ -1,0 +1,271 @@
+//! `protocols::lint`: each check on a small spec that has the mistake (with
+//! its shortest witness) and one that does not; the two-buyer protocol with
+//! closes and its successive fixes; and agreement with the LTL model
+//! checker where a check is an LTL property.
+
+use protocols::lint::{lint, Check, Finding, Options};
+use protocols::spec::{alt, call, close, end, msg, par, seq, Spec, Term};
+use protocols::Lts;
+
+fn compile(main: Term) -> Lts {
+    Spec::new("t", main).compile().unwrap()
+}
+
+fn only(lts: &Lts, check: Check) -> Vec<Finding> {
+    lint(lts, &Options::only([check]))
+}
+
+fn texts(f: &Finding) -> Vec<String> {
+    f.witness_texts()
+}
+
+#[test]
+fn deadlock_free_is_clean_on_specs_and_aut_files() {
+    // A compiled sequence ends normally, and a state without transitions of
+    // an .aut file is an end; stuck non-final states come from hand-built
+    // LTSs (the unit tests of `lint/termination.rs`).
+    let aut = "des (0, 2, 3)\n(0,\"!(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n";
+    assert!(only(&Lts::from_aut(aut).unwrap(), Check::DeadlockFree).is_empty());
+    let lts = compile(seq([msg("A", "p", "q"), msg("B", "q", "p")]));
+    assert!(only(&lts, Check::DeadlockFree).is_empty());
+}
+
+#[test]
+fn must_terminate_reports_a_loop_that_never_ends_as_a_lasso() {
+    let lts = compile(seq([msg("A", "p", "q").star(), close("p", "q")]));
+    let f = only(&lts, Check::MustTerminate);
+    assert_eq!(f.len(), 1, "{f:?}");
+    // the shortest lasso: straight into the loop
+    assert_eq!(f[0].cycle_start, Some(0));
+    assert_eq!(texts(&f[0]), ["p SEND <A> TO q", "q RECV <A> FROM p"]);
+    assert!(
+        f[0].to_string().contains("-- cycle starts here --"),
+        "{}",
+        f[0]
+    );
+    let ok = compile(seq([msg("A", "p", "q"), close("p", "q")]));
+    assert!(only(&ok, Check::MustTerminate).is_empty());
+}
+
+#[test]
+fn may_terminate_reports_a_state_from_which_no_end_is_reachable() {
+    // after B the protocol loops for ever; after A it ends
+    let lts = Spec::new(
+        "t",
+        alt([
+            msg("A", "p", "q"),
+            msg("B", "p", "q").then(call("loop", [])),
+        ]),
+    )
+    .define("loop", 0, |_| msg("C", "q", "p").then(call("loop", [])))
+    .compile()
+    .unwrap();
+    let f = only(&lts, Check::MayTerminate);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(texts(&f[0]), ["p SEND <B> TO q"]);
+    // the same loop with an exit may always end
+    let ok = compile(seq([msg("C", "q", "p").star(), msg("A", "p", "q")]));
+    assert!(only(&ok, Check::MayTerminate).is_empty());
+    // ... but must-terminate still sees the loop that may not stop
+    assert_eq!(only(&ok, Check::MustTerminate).len(), 1);
+}
+
+#[test]
+fn cant_terminate_reports_a_run_that_ends_and_is_not_a_default_check() {
+    let lts = compile(msg("A", "p", "q"));
+    let f = only(&lts, Check::CantTerminate);
+    assert_eq!(texts(&f[0]), ["p SEND <A> TO q", "q RECV <A> FROM p"]);
+    assert!(!Options::default().checks.contains(&Check::CantTerminate));
+    let forever = Spec::new("t", call("loop", []))
+        .define("loop", 0, |_| msg("A", "p", "q").then(call("loop", [])))
+        .compile()
+        .unwrap();
+    assert!(only(&forever, Check::CantTerminate).is_empty());
+}
+
+#[test]
+fn close_after_send_reports_an_unclosed_channel_with_where_the_run_ends() {
+    let lts = compile(seq([
+        msg("A", "p", "q"),
+        msg("B", "q", "p"),
+        close("p", "q"),
+    ]));
+    let f = only(&lts, Check::CloseAfterSend);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].channel, Some(("q".into(), "p".into())));
+    assert_eq!(f[0].cycle_start, None);
+    assert_eq!(
+        texts(&f[0]),
+        [
+            "p SEND <A> TO q",
+            "q RECV <A> FROM p",
+            "q SEND <B> TO p",
+            "p RECV <B> FROM q",
+            "p CLOSE TO q"
+        ]
+    );
+    // a channel closed on one branch only
+    let lts = compile(seq([msg("A", "p", "q"), alt([close("p", "q"), end()])]));
+    let f = only(&lts, Check::CloseAfterSend);
+    assert_eq!(texts(&f[0]), ["p SEND <A> TO q", "q RECV <A> FROM p"]);
+    let ok = compile(seq([
+        msg("A", "p", "q"),
+        msg("B", "q", "p"),
+        close("p", "q"),
+        close("q", "p"),
+    ]));
+    assert!(only(&ok, Check::CloseAfterSend).is_empty());
+}
+
+#[test]
+fn send_before_close_reports_a_close_of_an_unused_channel() {
+    let lts = compile(alt([msg("A", "p", "q"), msg("B", "p", "r")]).then(close("p", "q")));
+    let f = only(&lts, Check::SendBeforeClose);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].channel, Some(("p".into(), "q".into())));
+    assert_eq!(
+        texts(&f[0]),
+        ["p SEND <B> TO r", "r RECV <B> FROM p", "p CLOSE TO q"]
+    );
+    let ok = compile(seq([msg("A", "p", "q"), close("p", "q")]));
+    assert!(only(&ok, Check::SendBeforeClose).is_empty());
+}
+
+#[test]
+fn send_before_close_has_no_false_alarm_on_loops() {
+    // Discourje's past operator reports this close (a backward path may go
+    // round the c→d loop for ever); every run sends on a→b first.
+    let lts = compile(seq([
+        msg("A", "a", "b"),
+        msg("C", "c", "d").star(),
+        close("a", "b"),
+    ]));
+    assert!(only(&lts, Check::SendBeforeClose).is_empty());
+}
+
+#[test]
+fn no_act_after_close_reports_a_send_or_a_second_close() {
+    let lts = compile(seq([close("p", "q"), msg("A", "p", "q")]));
+    let f = only(&lts, Check::NoActAfterClose);
+    assert_eq!(texts(&f[0]), ["p CLOSE TO q", "p SEND <A> TO q"]);
+    assert!(f[0].summary.contains("used after"), "{}", f[0]);
+    let lts = compile(par([close("p", "q"), close("p", "q")]));
+    let f = only(&lts, Check::NoActAfterClose);
+    assert_eq!(texts(&f[0]), ["p CLOSE TO q", "p CLOSE TO q"]);
+    assert!(f[0].summary.contains("twice"), "{}", f[0]);
+    // receiving what was sent before the close is not a use
+    let ok = compile(par([msg("A", "p", "q"), end()]).then(close("p", "q")));
+    assert!(only(&ok, Check::NoActAfterClose).is_empty());
+    let drained =
+        Lts::from_aut("des (0, 3, 4)\n(0,\"!(A,p,q)\",1)\n(1,\"C(p,q)\",2)\n(2,\"?(A,p,q)\",3)\n")
+            .unwrap();
+    assert!(only(&drained, Check::NoActAfterClose).is_empty());
+}
+
+/// The two-buyer protocol with closes, as Discourje's lint demonstration
+/// develops it: without closes, then closing each channel, then fixing a
+/// close on a branch that never used its channel.
+#[test]
+fn two_buyer_with_closes_and_its_fixes() {
+    let body = || {
+        vec![
+            msg("Title", "buyer1", "seller"),
+            par([
+                seq([
+                    msg("Quote", "seller", "buyer1"),
+                    msg("Contribution", "buyer1", "buyer2"),
+                ]),
+                msg("Quote", "seller", "buyer2"),
+            ]),
+            msg("Decision", "buyer2", "seller"),
+        ]
+    };
+    // sorted: channels come in role order, and roles in order of appearance
+    let names = |fs: &[Finding]| -> Vec<(Check, String)> {
+        let mut v: Vec<(Check, String)> = fs
+            .iter()
+            .map(|f| {
+                let (p, q) = f.channel.clone().unwrap_or_default();
+                (f.check, format!("{p}→{q}"))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    // 0: no closes — every used channel is reported
+    let v0 = compile(seq(body()));
+    let f = lint(&v0, &Options::default());
+    assert_eq!(
+        names(&f),
+        [
+            (Check::CloseAfterSend, "buyer1→buyer2".to_string()),
+            (Check::CloseAfterSend, "buyer1→seller".into()),
+            (Check::CloseAfterSend, "buyer2→seller".into()),
+            (Check::CloseAfterSend, "seller→buyer1".into()),
+            (Check::CloseAfterSend, "seller→buyer2".into()),
+        ]
+    );
+    // 1: closes added, but buyer1→seller closed too early: a use after it
+    let mut v1 = body();
+    v1.insert(1, close("buyer1", "seller"));
+    v1.push(msg("Ok", "buyer1", "seller"));
+    v1.extend([
+        close("buyer1", "buyer2"),
+        close("buyer2", "seller"),
+        close("seller", "buyer1"),
+        close("seller", "buyer2"),
+    ]);
+    let f = lint(&compile(seq(v1)), &Options::default());
+    assert_eq!(
+        names(&f),
+        [
+            (Check::CloseAfterSend, "buyer1→seller".into()),
+            (Check::NoActAfterClose, "buyer1→seller".to_string())
+        ]
+    );
+    // 2: the close moved to the end, plus a close of a channel never used
+    let mut v2 = body();
+    v2.push(msg("Ok", "buyer1", "seller"));
+    v2.extend([
+        close("buyer1", "seller"),
+        close("buyer1", "buyer2"),
+        close("buyer2", "seller"),
+        close("buyer2", "buyer1"),
+        close("seller", "buyer1"),
+        close("seller", "buyer2"),
+    ]);
+    let f = lint(&compile(seq(v2)), &Options::default());
+    assert_eq!(
+        names(&f),
+        [(Check::SendBeforeClose, "buyer2→buyer1".to_string())]
+    );
+    // 3: fixed
+    let mut v3 = body();
+    v3.push(msg("Ok", "buyer1", "seller"));
+    v3.extend([
+        close("buyer1", "seller"),
+        close("buyer1", "buyer2"),
+        close("buyer2", "seller"),
+        close("seller", "buyer1"),
+        close("seller", "buyer2"),
+    ]);
+    assert_eq!(lint(&compile(seq(v3)), &Options::default()), []);
+}
+
+#[test]
+fn findings_print_like_a_counterexample() {
+    let lts = compile(msg("Ping", "a", "b"));
+    let f = &lint(&lts, &Options::default())[0];
+    assert_eq!(
+        f.to_string(),
+        "close-after-send (channel a→b): the channel is used and the run may end in state 2 without closing it\n  \
+         1. a SEND <Ping> TO b\n  2. b RECV <Ping> FROM a\n"
+    );
+}
+
+#[test]
+fn every_check_has_a_name_that_reads_back() {
+    for c in Check::ALL {
+        assert_eq!(Check::from_name(c.name()), Some(c));
+    }
+}

@@ -245,11 +245,13 @@ pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadE
 fn dcj_spec(protocol: &str, base: &Path) -> Result<Spec, LoadError> {
     let import = DcjTarget::parse(protocol)
         .expect("a .dcj argument")
+        // boxed at once: the error is large, and clippy wants it small
+        .map_err(Box::new)
         .and_then(|mut target| {
             target.path = base.join(&target.path);
-            target.import()
+            target.import().map_err(Box::new)
         })
-        .map_err(|e| LoadError::Dcj(Box::new(e)))?;
+        .map_err(LoadError::Dcj)?;
     for warning in &import.warning_texts {
         eprintln!("{warning}");
     }

@@ -36,7 +36,7 @@ fn unclosed_channels_of_two_buyer_are_findings_with_witnesses() {
     let out = stdout(&o);
     assert!(
         out.contains(
-            "close-after-send (channel buyer1→seller): the channel is used and the run may end"
+            "close-after-send (channel buyer1→seller): the channel is used and the run ends"
         ),
         "{out}"
     );

@@ -12,9 +12,13 @@
 //! | `send-before-close` | a close of p→q on a run that never sent on p→q |
 //! | `no-act-after-close` | a send on p→q or a second close of p→q after its close |
 //!
-//! A run *ends* in a final state or a stuck one; runs that go on forever
-//! count too, so `must-terminate` and `close-after-send` report a loop that
-//! may repeat for ever (as Discourje's `AF` does: no fairness is assumed).
+//! Runs are maximal, as in the model checker: a run *ends* only in a state
+//! without transitions (a normal end if the state is final, a deadlock if
+//! not); a final state that may also go on satisfies `must-terminate` and
+//! `may-terminate`, and is the end `cant-terminate` looks for, but it does
+//! not end a run. Runs that go on forever count too, so `must-terminate`
+//! and `close-after-send` report a loop that may repeat for ever (as
+//! Discourje's `AF` does: no fairness is assumed).
 //!
 //! The channel checks search the product of the LTS with one bit per
 //! channel (one channel at a time), so they are exact per run. Discourje

@@ -38,12 +38,15 @@ fn channel_names(lts: &Lts, (p, q): (u32, u32)) -> Option<(String, String)> {
 }
 
 /// `close-after-send` (Discourje's `AG (send → AF close)`): a run that
-/// sends on p→q and then never closes p→q — it ends (in a final or a stuck
-/// state) or goes on forever without the close. The bit is "sent since the
+/// sends on p→q and then never closes p→q — it ends (a state without
+/// transitions, final or not) or goes on forever without the close. As in
+/// the model checker (and Discourje's CTL), runs are maximal: a final state
+/// that may also go on does not end a run, so `a→b; (close(a,b) | end)`
+/// is not reported — every maximal run closes. The bit is "sent since the
 /// last close".
 pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
     let not_close = |l: &Label| !is(l, Action::Close, c);
-    let ends = |s: u32| lts.is_final(s) || lts.transitions(s).is_empty();
+    let ends = |s: u32| lts.transitions(s).is_empty();
     let cyclic = on_cycle(lts, |_| true, not_close);
     let target: Vec<bool> = (0..lts.num_states() as u32)
         .map(|s| ends(s) || cyclic[s as usize])
@@ -86,9 +89,9 @@ pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
         finding.summary = format!(
             "the channel is used and the run {} in state {} without closing it",
             if lts.is_final(rest.state) {
-                "may end"
+                "ends"
             } else {
-                "is stuck"
+                "is stuck (a deadlock)"
             },
             rest.state
         );

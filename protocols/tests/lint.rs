@@ -349,3 +349,56 @@ fn lint_and_the_model_checker_agree_on_the_bundled_protocols() {
         }
     }
 }
+
+/// Checks on `lts` that lint's channel findings are the model checker's
+/// violations, channel by channel; the first disagreement as an error.
+fn agree_with_engine(lts: &Lts) -> Result<(), String> {
+    let object = protocols::Strict::new(lts.clone());
+    let dummies = engine::declared_dummies(&object);
+    let mut session = engine::Checker::new()
+        .session(object, dummies)
+        .map_err(|e| e.to_string())?;
+    let findings = lint(lts, &Options::default());
+    let roles = lts.roles().to_vec();
+    for p in &roles {
+        for q in roles.iter().filter(|q| *q != p) {
+            for check in [
+                Check::CloseAfterSend,
+                Check::SendBeforeClose,
+                Check::NoActAfterClose,
+            ] {
+                let formula = ltl(check, p, q);
+                let report = session.check(&formula).map_err(|e| e.to_string())?;
+                if matches!(report.verdict, engine::Verdict::Inconclusive { .. }) {
+                    return Err(format!("{formula}: inconclusive"));
+                }
+                let channel = Some((p.clone(), q.clone()));
+                let found = findings
+                    .iter()
+                    .any(|f| f.check == check && f.channel == channel);
+                if found == report.holds() {
+                    return Err(format!("{formula}: lint found {found}, engine: {report:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// On random specifications (every construct, closes and synchronous
+    /// communications included), lint and the model checker agree.
+    #[test]
+    fn lint_and_the_model_checker_agree_on_random_specs(spec in common::gen::spec()) {
+        let lts = common::gen::compile_or_skip(&spec)?;
+        proptest::prop_assume!(
+            lts.roles().len() >= 2 && !lts.type_names().is_empty(),
+            "the model checker needs roles and message types"
+        );
+        proptest::prop_assume!(lts.num_states() <= 300, "kept small: one search per channel and check");
+        let r = agree_with_engine(&lts);
+        proptest::prop_assert!(r.is_ok(), "{:?}: {}", spec.main(), r.unwrap_err());
+    }
+}

@@ -130,3 +130,19 @@ fn unknown_check_names_are_errors_with_a_suggestion() {
     let o = prust(&["lint", "no-such-protocol"]);
     assert_eq!(o.status.code(), Some(3));
 }
+
+#[test]
+fn a_state_limit_is_inconclusive_never_clean() {
+    // two-buyer without close-after-send is clean; cut short, it is not
+    let o = prust(&[
+        "lint",
+        "two-buyer",
+        "--exclude",
+        "close-after-send",
+        "--max-states",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(stderr(&o).starts_with("inconclusive:"), "{}", stderr(&o));
+}

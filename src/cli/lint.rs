@@ -4,8 +4,10 @@
 use clap::ValueEnum;
 use protocols::lint::{self, Check, Finding, Options};
 
+use std::path::Path;
+
 use super::json::{self, Object};
-use super::object::load;
+use super::object::{BuildLimits, Unbuilt};
 use super::out::Out;
 use super::{CmdResult, Exit, Failure};
 
@@ -23,7 +25,7 @@ Checks (all but cant-terminate by default):
   send-before-close   a close of p→q on a run that never sent on p→q
   no-act-after-close  a send on p→q, or a second close, after its close
 
-Exit 0 when nothing is found, 1 when something is.";
+Exit 0 when nothing is found, 1 when something is, 2 when a limit\n(--max-states) stopped building the LTS.";
 
 /// The arguments of `prust lint`.
 #[derive(Debug, clap::Args)]
@@ -42,6 +44,10 @@ pub struct LintArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
+    /// Stop building the LTS beyond this many states: inconclusive (exit 2),
+    /// never "no findings" [default: the protocols crate's bound]
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
 }
 
 /// The output formats of `prust lint`.
@@ -103,7 +109,14 @@ fn finding_json(f: &Finding) -> String {
 pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
     // Names first: a typo is reported before any work is done.
     let options = options(&args.only, &args.exclude)?;
-    let lts = load(&args.protocol)?;
+    let limits = BuildLimits {
+        max_states: args.max_states,
+        ..BuildLimits::default()
+    };
+    // A limit while building is inconclusive (exit 2): lint has not seen
+    // the whole LTS, so it must not say "0 findings".
+    let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
+        .map_err(|e| Unbuilt::from(e).into_failure())?;
     let findings = lint::lint(&lts, &options);
     match args.format {
         LintFormat::Text => {
@@ -113,10 +126,11 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
             writeln!(
                 out,
-                "{} finding{} ({} checks: {})",
+                "{} finding{} ({} check{}: {})",
                 findings.len(),
                 if findings.len() == 1 { "" } else { "s" },
                 names.len(),
+                if names.len() == 1 { "" } else { "s" },
                 names.join(", ")
             )?;
         }

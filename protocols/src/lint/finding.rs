@@ -70,20 +70,17 @@ impl Finding {
     pub fn witness_texts(&self) -> Vec<String> {
         self.witness.iter().map(|s| s.text.clone()).collect()
     }
-
-    /// The state where the witness ends (the initial state `initial` if it
-    /// has no step).
-    pub fn last_state(&self, initial: u32) -> u32 {
-        self.witness.last().map_or(initial, |s| s.to)
-    }
 }
 
 impl fmt::Display for Finding {
+    /// The check, the channel, what is wrong, then the numbered steps; a
+    /// lasso marks where its cycle starts:
     /// ```text
-    /// close-after-send (channel a→b): a→b is used and, on some run, never closed afterwards
-    ///   1. a SEND <Ping> TO b
-    ///   2. b RECV <Ping> FROM a
-    ///   -- the run may end here (state 2)
+    /// must-terminate: a run that goes on forever without reaching a final state
+    ///   -- cycle starts here --
+    ///   1. p SEND <A> TO q
+    ///   2. q RECV <A> FROM p
+    ///   -- back to the start of the cycle, forever --
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.check.name())?;

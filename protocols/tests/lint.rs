@@ -402,3 +402,48 @@ proptest::proptest! {
         proptest::prop_assert!(r.is_ok(), "{:?}: {}", spec.main(), r.unwrap_err());
     }
 }
+
+#[test]
+fn causality_reports_an_action_that_its_role_cannot_know_it_may_take() {
+    // r sends after q's receive, which r cannot observe
+    let lts = compile(seq([msg("A", "p", "q"), msg("B", "r", "s")]));
+    let f = only(&lts, Check::Causality);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].channel, Some(("r".into(), "s".into())));
+    assert_eq!(
+        texts(&f[0]),
+        ["p SEND <A> TO q", "q RECV <A> FROM p", "r SEND <B> TO s"]
+    );
+    assert!(f[0].summary.contains("(q RECV <A> FROM p)"), "{}", f[0]);
+    // q answers what it received: caused
+    let ok = compile(seq([msg("A", "p", "q"), msg("B", "q", "p")]));
+    assert!(only(&ok, Check::Causality).is_empty());
+    // independent steps can be swapped: no order is implied
+    let ok = compile(par([msg("A", "p", "q"), msg("B", "r", "s")]));
+    assert!(only(&ok, Check::Causality).is_empty());
+    // not a default check (yet: see its docs)
+    assert!(!Options::default().checks.contains(&Check::Causality));
+}
+
+/// Prut4j's one-order NPB specs make each worker reply in turn, after the
+/// master's receive from the previous worker, which it cannot observe;
+/// the concurrent versions let workers reply in any order, and what is
+/// left is the closes of the exit phase, which both versions order after
+/// the master's last receive (a real finding in both).
+#[test]
+fn npb_one_order_specs_violate_causality_and_the_concurrent_ones_only_at_exit() {
+    let one_order = protocols::bundled::by_name("npb-cg:2").unwrap();
+    let f = only(&one_order, Check::Causality);
+    assert!(
+        f.iter()
+            .any(|f| f.witness.last().unwrap().text == "worker_1_ SEND <DoneMessage> TO master"),
+        "{f:?}"
+    );
+    let concurrent = protocols::bundled::by_name("npb-cg-concurrent:2").unwrap();
+    let f = only(&concurrent, Check::Causality);
+    assert!(!f.is_empty());
+    for f in &f {
+        let last = &f.witness.last().unwrap().label;
+        assert_eq!(last.action, protocols::Action::Close, "{f}");
+    }
+}

@@ -128,6 +128,7 @@ pub mod dcj;
 mod graph;
 pub mod liberal;
 pub mod limits;
+pub mod lint;
 pub mod lts;
 mod on_the_fly;
 pub mod session;

@@ -8,6 +8,7 @@
 pub mod check;
 pub mod import;
 pub mod json;
+pub mod lint;
 pub mod object;
 pub mod out;
 pub mod protocols;
@@ -27,7 +28,8 @@ use out::Out;
 pub const EXIT_CODES: &str = "\
 Exit status:
   0    success; for check: every formula holds
-  1    some formula is violated (check); the trail no longer replays (replay)
+  1    some formula is violated (check); the trail no longer replays (replay);
+       some check found a mistake (lint)
   2    some formula is inconclusive: a limit (--max-states, --timeout, ...)
        was reached before a verdict; never reported as \"holds\" (check)
   3    error: bad arguments or options, a formula or protocol that does not
@@ -72,6 +74,9 @@ pub enum Command {
     /// Import a Discourje .dcj session: prust source, its LTS, or counts
     #[command(after_help = EXIT_CODES)]
     Import(import::ImportArgs),
+    /// Lint a protocol: sanity checks with witness runs (unclosed channels, runs that never end, ...)
+    #[command(long_about = lint::LONG_ABOUT, after_help = EXIT_CODES)]
+    Lint(lint::LintArgs),
     /// Re-execute a trail file (from `prust check --trail`) on a fresh object
     #[command(long_about = replay::LONG_ABOUT, after_help = EXIT_CODES)]
     Replay(replay::ReplayArgs),
@@ -182,6 +187,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Check(a)) => check::run(a, &mut out),
         Some(Command::Replay(a)) => replay::run(a, &mut out),
         Some(Command::Import(a)) => import::run(a, &mut out),
+        Some(Command::Lint(a)) => lint::run(a, &mut out),
     };
     // Flush before deciding the status: a closed pipe may show only now.
     match result.and_then(|code| out.flush().map(|()| code)) {

@@ -1,0 +1,202 @@
+//! Spec lint: sanity checks of a protocol's global LTS before any property
+//! is written — Discourje's `dcj-lint` checks, plus `deadlock-free`, each
+//! an exact linear graph algorithm with a shortest witness run.
+//!
+//! | check | reports |
+//! |---|---|
+//! | `deadlock-free` | a reachable stuck state that is not final |
+//! | `must-terminate` | a run that never reaches a final state (stuck, or a cycle of non-final states) |
+//! | `may-terminate` | a reachable state from which no final state is reachable |
+//! | `cant-terminate` | a run that ends (meant to fail; not in the default set) |
+//! | `close-after-send` | a channel p→q sent on and, on some run, never closed afterwards |
+//! | `send-before-close` | a close of p→q on a run that never sent on p→q |
+//! | `no-act-after-close` | a send on p→q or a second close of p→q after its close |
+//! | `causality` | a send or close by p right after a step p took no part in, unless the two can be swapped (not in the default set yet) |
+//!
+//! Runs are maximal, as in the model checker: a run *ends* only in a state
+//! without transitions (a normal end if the state is final, a deadlock if
+//! not); a final state that may also go on satisfies `must-terminate` and
+//! `may-terminate`, and is the end `cant-terminate` looks for, but it does
+//! not end a run. Runs that go on forever count too, so `must-terminate`
+//! and `close-after-send` report a loop that may repeat for ever (as
+//! Discourje's `AF` does: no fairness is assumed).
+//!
+//! The channel checks search the product of the LTS with one bit per
+//! channel (one channel at a time), so they are exact per run. Discourje
+//! evaluates the same properties in CTL with past operators, whose "on all
+//! backward paths" may turn round a loop for ever and so raise false alarms
+//! (`a→b; (c→d)*; close(a,b)` is reported by Discourje's
+//! `send-before-close`, not here); see [`Check::SendBeforeClose`].
+//!
+//! ```
+//! use protocols::lint::{lint, Check, Options};
+//! use protocols::spec::{close, msg, Spec};
+//! // a→b is used and never closed
+//! let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
+//! let findings = lint(&lts, &Options::default());
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!(findings[0].check, Check::CloseAfterSend);
+//! assert_eq!(findings[0].witness_texts(), ["a SEND <Ping> TO b", "b RECV <Ping> FROM a"]);
+//! // closed: clean
+//! let lts = Spec::new("ping", msg("Ping", "a", "b").then(close("a", "b"))).compile().unwrap();
+//! assert!(lint(&lts, &Options::default()).is_empty());
+//! ```
+
+mod causality;
+mod channels;
+mod finding;
+mod search;
+mod termination;
+
+use std::fmt;
+
+use crate::lts::Lts;
+
+pub use finding::{describe, Finding, Step};
+
+/// One lint check; [`Check::name`] is its name on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// A reachable stuck state that is not final (prust's own).
+    DeadlockFree,
+    /// Every run reaches a final state (`AF fin`).
+    MustTerminate,
+    /// From every reachable state a final state is reachable (`AG EF fin`).
+    MayTerminate,
+    /// No run ends (`AG !fin`): fails for every terminating protocol, so it
+    /// is not in the default set.
+    CantTerminate,
+    /// After a send on p→q every run closes p→q.
+    CloseAfterSend,
+    /// Every close of p→q comes after a send on p→q on the same run.
+    ///
+    /// Differs from Discourje on purpose: in `a→b; (c→d)*; close(a,b)`
+    /// every run sends before it closes, so nothing is reported, whereas
+    /// Discourje's past operator (`AP`, over backward paths that may go
+    /// round the `c→d` loop for ever) reports the close.
+    SendBeforeClose,
+    /// After a close of p→q, no run sends on p→q or closes it again.
+    NoActAfterClose,
+    /// Every send or close by p comes right after a step p took part in,
+    /// or a step it can be swapped with. Not in the default set yet:
+    /// synchronous communications are not yet told apart in the LTS, so a
+    /// spec with `sync` may get false alarms.
+    Causality,
+}
+
+impl Check {
+    /// Every check, in the order findings are reported.
+    pub const ALL: [Check; 8] = [
+        Check::DeadlockFree,
+        Check::MustTerminate,
+        Check::MayTerminate,
+        Check::CantTerminate,
+        Check::CloseAfterSend,
+        Check::SendBeforeClose,
+        Check::NoActAfterClose,
+        Check::Causality,
+    ];
+
+    /// The check's name (Discourje's key): `close-after-send`, ….
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::DeadlockFree => "deadlock-free",
+            Check::MustTerminate => "must-terminate",
+            Check::MayTerminate => "may-terminate",
+            Check::CantTerminate => "cant-terminate",
+            Check::CloseAfterSend => "close-after-send",
+            Check::SendBeforeClose => "send-before-close",
+            Check::NoActAfterClose => "no-act-after-close",
+            Check::Causality => "causality",
+        }
+    }
+
+    /// The check with this name, if any.
+    ///
+    /// ```
+    /// use protocols::lint::Check;
+    /// assert_eq!(Check::from_name("may-terminate"), Some(Check::MayTerminate));
+    /// assert_eq!(Check::from_name("may_terminate"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Whether the check is run by default: all but `cant-terminate`
+    /// (meant to fail) and `causality` (false alarms on `sync` until the
+    /// LTS marks synchronous communications).
+    pub fn is_default(self) -> bool {
+        !matches!(self, Check::CantTerminate | Check::Causality)
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which checks [`lint`] runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The checks to run; [`Options::default`] has every check but
+    /// `cant-terminate`.
+    pub checks: Vec<Check>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            checks: Check::ALL.into_iter().filter(|c| c.is_default()).collect(),
+        }
+    }
+}
+
+impl Options {
+    /// Exactly the `checks` given.
+    pub fn only(checks: impl IntoIterator<Item = Check>) -> Options {
+        Options {
+            checks: checks.into_iter().collect(),
+        }
+    }
+}
+
+/// Runs the checks of `options` on the states of `lts` reachable from its
+/// initial state: at most one finding per check and channel, each with a
+/// shortest witness (for the channel checks and `must-terminate`, a
+/// shortest run to the point where the mistake shows, then a shortest way
+/// to an end or round a cycle). Findings come in the order of
+/// [`Check::ALL`], channels in role order. Linear in the size of the LTS
+/// for each check (times the number of channels for the channel checks).
+pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let channels = channels::channels(lts);
+    for check in Check::ALL {
+        if !options.checks.contains(&check) {
+            continue;
+        }
+        match check {
+            Check::DeadlockFree => findings.extend(termination::deadlock(lts)),
+            Check::MustTerminate => findings.extend(termination::must_terminate(lts)),
+            Check::MayTerminate => findings.extend(termination::may_terminate(lts)),
+            Check::CantTerminate => findings.extend(termination::cant_terminate(lts)),
+            Check::CloseAfterSend => findings.extend(
+                channels
+                    .iter()
+                    .filter_map(|&c| channels::close_after_send(lts, c)),
+            ),
+            Check::SendBeforeClose => findings.extend(
+                channels
+                    .iter()
+                    .filter_map(|&c| channels::send_before_close(lts, c)),
+            ),
+            Check::Causality => findings.extend(causality::causality(lts)),
+            Check::NoActAfterClose => findings.extend(
+                channels
+                    .iter()
+                    .filter_map(|&c| channels::no_act_after_close(lts, c)),
+            ),
+        }
+    }
+    findings
+}

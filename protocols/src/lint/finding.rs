@@ -1,0 +1,105 @@
+//! What a lint check reports: a [`Finding`] with its witness run, printed
+//! like a counterexample (numbered steps, a marked cycle).
+
+use std::fmt;
+
+use crate::lts::{Action, Label, Lts};
+
+use super::Check;
+
+/// One step of a witness: the transition `from --label--> to` of the LTS,
+/// with the label as people read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The state the step leaves.
+    pub from: u32,
+    /// The transition's label.
+    pub label: Label,
+    /// The state the step reaches.
+    pub to: u32,
+    /// The label as text: `buyer1 SEND <Title> TO seller`,
+    /// `seller RECV <Title> FROM buyer1`, `buyer1 CLOSE TO seller`.
+    pub text: String,
+}
+
+impl Step {
+    /// The step `from --label--> to` of `lts`.
+    pub fn new(lts: &Lts, from: u32, label: Label, to: u32) -> Step {
+        Step {
+            from,
+            label,
+            to,
+            text: describe(lts, &label),
+        }
+    }
+}
+
+/// A label in the words of prust's counterexamples (and of its LTL atoms):
+/// `p SEND <T> TO q`, `q RECV <T> FROM p`, `p CLOSE TO q`.
+pub fn describe(lts: &Lts, l: &Label) -> String {
+    let (p, q) = (&lts.roles()[l.from as usize], &lts.roles()[l.to as usize]);
+    match l.action {
+        Action::Send => format!("{p} SEND <{}> TO {q}", lts.type_names()[l.ty as usize]),
+        Action::Recv => format!("{q} RECV <{}> FROM {p}", lts.type_names()[l.ty as usize]),
+        Action::Close => format!("{p} CLOSE TO {q}"),
+    }
+}
+
+/// A mistake found by a [`Check`], with a shortest run that shows it.
+///
+/// The witness starts at the initial state. If `cycle_start` is `Some(i)`,
+/// the run is a lasso: steps `i..` lead back to the state where step `i`
+/// starts and repeat forever; otherwise the run is finite and `summary`
+/// says what is wrong where it stops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The check that failed.
+    pub check: Check,
+    /// The channel `(sender, receiver)` it is about, for the channel checks.
+    pub channel: Option<(String, String)>,
+    /// The run, from the initial state.
+    pub witness: Vec<Step>,
+    /// Where the repeated part of a lasso begins (an index into `witness`).
+    pub cycle_start: Option<usize>,
+    /// What is wrong, in one line.
+    pub summary: String,
+}
+
+impl Finding {
+    /// The witness steps as text (the `witness` array of `--format json`).
+    pub fn witness_texts(&self) -> Vec<String> {
+        self.witness.iter().map(|s| s.text.clone()).collect()
+    }
+}
+
+impl fmt::Display for Finding {
+    /// The check, the channel, what is wrong, then the numbered steps; a
+    /// lasso marks where its cycle starts:
+    /// ```text
+    /// must-terminate: a run that goes on forever without reaching a final state
+    ///   -- cycle starts here --
+    ///   1. p SEND <A> TO q
+    ///   2. q RECV <A> FROM p
+    ///   -- back to the start of the cycle, forever --
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.check.name())?;
+        if let Some((p, q)) = &self.channel {
+            write!(f, " (channel {p}→{q})")?;
+        }
+        writeln!(f, ": {}", self.summary)?;
+        if self.witness.is_empty() {
+            writeln!(f, "  (in the initial state)")?;
+        }
+        for (i, step) in self.witness.iter().enumerate() {
+            if Some(i) == self.cycle_start {
+                writeln!(f, "  -- cycle starts here --")?;
+            }
+            writeln!(f, "  {}. {}", i + 1, step.text)?;
+        }
+        if self.cycle_start.is_some() {
+            writeln!(f, "  -- back to the start of the cycle, forever --")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,151 @@
+//! `prust lint`: the sanity checks of [`protocols::lint`] on a protocol's
+//! global LTS — findings with their witness runs, as text or JSON.
+
+use clap::ValueEnum;
+use protocols::lint::{self, Check, Finding, Options};
+
+use std::path::Path;
+
+use super::json::{self, Object};
+use super::object::{BuildLimits, Unbuilt};
+use super::out::Out;
+use super::{CmdResult, Exit, Failure};
+
+/// The long help of `prust lint`: the checks and what they report.
+pub const LONG_ABOUT: &str = "\
+Lint a protocol's global LTS: sanity checks that need no property, each
+reported with a shortest witness run.
+
+Checks (all but cant-terminate and causality by default):
+  deadlock-free       a reachable stuck state that is not a normal end
+  must-terminate      a run that never reaches a final state (stuck, or a loop)
+  may-terminate       a reachable state from which no final state is reachable
+  cant-terminate      a run that ends (meant to fail for terminating protocols)
+  close-after-send    a channel p→q sent on and, on some run, never closed after
+  send-before-close   a close of p→q on a run that never sent on p→q
+  no-act-after-close  a send on p→q, or a second close, after its close
+  causality           a send or close by p right after a step p took no part
+                      in, unless the two can be swapped (false alarms on
+                      `sync` until the LTS marks synchronous communications)
+
+Exit 0 when nothing is found, 1 when something is, 2 when a limit\n(--max-states) stopped building the LTS.";
+
+/// The arguments of `prust lint`.
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// A bundled protocol with an optional parameter (token-star:4, chess;
+    /// see `prust list`), a path to an Aldebaran .aut file, or a Discourje
+    /// specification FILE.dcj[:SESSION[:ARG,ARG]]
+    #[arg(value_name = "PROTOCOL")]
+    pub protocol: String,
+    /// Run only these checks (comma-separated names)
+    #[arg(long, value_name = "CHECK,...", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Do not run these checks (comma-separated names)
+    #[arg(long, value_name = "CHECK,...", value_delimiter = ',')]
+    pub exclude: Vec<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+    /// Stop building the LTS beyond this many states: inconclusive (exit 2),
+    /// never "no findings" [default: the protocols crate's bound]
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+}
+
+/// The output formats of `prust lint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// Each finding with its numbered witness steps
+    Text,
+    /// `{"findings": [{"check", "channel", "witness", "cycle_start", "summary"}, …]}`
+    Json,
+}
+
+/// The check named `name`, or an error with the closest name.
+fn check(name: &str) -> Result<Check, Failure> {
+    let name = name.trim();
+    Check::from_name(name).ok_or_else(|| {
+        let names = Check::ALL.map(Check::name);
+        let f = Failure::error(format!("unknown lint check `{name}`"));
+        match engine::names::closest(name, names) {
+            Some(near) => f.hint(format!("did you mean `{near}`?")),
+            None => f.hint(format!("the checks are: {}", names.join(", "))),
+        }
+    })
+}
+
+/// The checks that `--only` and `--exclude` select.
+pub fn options(only: &[String], exclude: &[String]) -> Result<Options, Failure> {
+    let mut checks: Vec<Check> = if only.is_empty() {
+        Options::default().checks
+    } else {
+        only.iter().map(|n| check(n)).collect::<Result<_, _>>()?
+    };
+    let exclude: Vec<Check> = exclude.iter().map(|n| check(n)).collect::<Result<_, _>>()?;
+    checks.retain(|c| !exclude.contains(c));
+    // in the order findings come, each once
+    checks.sort_unstable();
+    checks.dedup();
+    Ok(Options::only(checks))
+}
+
+/// One finding as a JSON object.
+fn finding_json(f: &Finding) -> String {
+    let mut o = Object::new();
+    o.str("check", f.check.name());
+    match &f.channel {
+        Some((p, q)) => o.strs("channel", [p.as_str(), q.as_str()]),
+        None => o.raw("channel", "null"),
+    };
+    o.strs("witness", f.witness.iter().map(|s| s.text.as_str()));
+    match f.cycle_start {
+        Some(i) => o.u64("cycle_start", i as u64),
+        None => o.raw("cycle_start", "null"),
+    };
+    o.str("summary", &f.summary);
+    o.finish()
+}
+
+/// Runs `prust lint`: exit 0 when nothing is found, 1 when something is,
+/// 2 when a limit stopped the build of the LTS, 3 on an error.
+pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
+    // Names first: a typo is reported before any work is done.
+    let options = options(&args.only, &args.exclude)?;
+    let limits = BuildLimits {
+        max_states: args.max_states,
+        ..BuildLimits::default()
+    };
+    // A limit while building is inconclusive (exit 2): lint has not seen
+    // the whole LTS, so it must not say "0 findings".
+    let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
+        .map_err(|e| Unbuilt::from(e).into_failure())?;
+    let findings = lint::lint(&lts, &options);
+    match args.format {
+        LintFormat::Text => {
+            for f in &findings {
+                writeln!(out, "{f}")?;
+            }
+            let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
+            writeln!(
+                out,
+                "{} finding{} ({} check{}: {})",
+                findings.len(),
+                if findings.len() == 1 { "" } else { "s" },
+                names.len(),
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            )?;
+        }
+        LintFormat::Json => {
+            let mut o = Object::new();
+            o.raw("findings", &json::array(findings.iter().map(finding_json)));
+            writeln!(out, "{}", o.finish())?;
+        }
+    }
+    Ok(if findings.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Violated
+    })
+}

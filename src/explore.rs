@@ -8,7 +8,9 @@
 //! model checker does), and a `recv()` from anyone branches over every
 //! sender that could deliver. Each execution re-runs the program from the
 //! start; a depth-first search over the choices runs every schedule (or
-//! those within a preemption bound). Each execution ends in success or in
+//! those within a preemption bound), except orders of independent steps
+//! that dynamic partial-order reduction proves equivalent to ones it ran
+//! ([`Reduction::Dpor`], the default). Each execution ends in success or in
 //! an [`Outcome`]: a deadlock, a protocol violation, a panic (a failed
 //! assertion of your code), an unfinished protocol, a violated LTL
 //! property, or a bound hit (then the exploration is not complete, never
@@ -56,6 +58,7 @@
 //! ```
 
 mod choose;
+mod dpor;
 mod endpoint;
 mod explorer;
 mod property;

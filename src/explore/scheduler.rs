@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use engine::{Protocol, RoleId};
 use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
 
+use super::dpor::History;
 use super::endpoint::{ExploreEndpoint, Op, Reply, Shared, Slot};
 use super::roles::Roles;
 
@@ -76,6 +77,17 @@ pub(crate) trait Chooser {
         prev: Option<RoleId>,
         independent: &dyn Fn(usize, usize) -> bool,
     ) -> Decision;
+
+    /// Whether the chooser wants the races of each execution (DPOR): the
+    /// run then keeps a [`History`] and calls
+    /// [`add_backtracks`](Self::add_backtracks) at its end.
+    fn wants_races(&self) -> bool {
+        false
+    }
+
+    /// The races of the execution just run: at scheduling point `k`, the
+    /// choices `alts[i]` for each `i` listed must be explored too.
+    fn add_backtracks(&mut self, _backtracks: Vec<(usize, Vec<usize>)>) {}
 }
 
 /// The channel an enabled choice uses: (sender, receiver).
@@ -416,7 +428,27 @@ where
         let shared = Arc::clone(&shared);
         pool.run(worker, Box::new(move || role_thread(role, body, shared)));
     }
-    drive(&shared, &spawned, &mut obj, limits, chooser, &mut run);
+    let mut history = chooser.wants_races().then(History::default);
+    drive(
+        &shared,
+        &spawned,
+        &mut obj,
+        limits,
+        chooser,
+        &mut run,
+        history.as_mut(),
+    );
+    if let Some(h) = &history {
+        let backtracks = if matches!(run.end, End::Panicked { .. }) {
+            // A panic stops every role, so this execution is not maximal:
+            // the races that the other roles' later steps would have shown
+            // are unknown. Explore every choice of its prefix.
+            super::dpor::every_choice(h)
+        } else {
+            super::dpor::backtracks(h, &run.schedule)
+        };
+        chooser.add_backtracks(backtracks);
+    }
     stop(&shared, &run.end);
     // Every job has returned after this, so the pool's threads are free
     // for the next execution.
@@ -501,6 +533,7 @@ fn drive<P: Protocol>(
     limits: RunLimits,
     chooser: &mut dyn Chooser,
     run: &mut Run,
+    mut history: Option<&mut History<P>>,
 ) {
     // Start the threads one at a time, each up to its first operation.
     for &role in spawned {
@@ -529,6 +562,11 @@ fn drive<P: Protocol>(
                 .collect()
         };
         let alts = enabled(obj, &pending, prev, n);
+        if let Some(h) = history.as_deref_mut() {
+            h.objects.push(obj.clone());
+            h.pending.push(pending.clone());
+            h.alts.push(alts.clone());
+        }
         if alts.is_empty() {
             run.end = stuck_end(shared, obj, &pending);
             return;

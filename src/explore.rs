@@ -58,19 +58,34 @@
 //! ```
 
 mod choose;
+mod chooser;
+mod dfs;
 mod dpor;
+mod enabled;
+mod ending;
 mod endpoint;
+mod env;
+mod error;
 mod explorer;
+mod found;
+mod independence;
+mod panics;
+mod pool;
 mod property;
+mod reduction;
+mod replay;
 mod report;
 mod roles;
 mod schedule;
 mod scheduler;
 mod simplify;
+mod step;
 
 pub use choose::choose;
 pub use endpoint::ExploreEndpoint;
-pub use explorer::{explore, ExploreError, Explorer, Reduction};
+pub use error::ExploreError;
+pub use explorer::{explore, Explorer};
+pub use reduction::Reduction;
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
 pub use roles::Roles;
 pub use schedule::{Choice, Schedule, ScheduleError};

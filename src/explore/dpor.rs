@@ -19,7 +19,8 @@
 use engine::{Protocol, RoleId};
 
 use super::endpoint::Op;
-use super::scheduler::{independent, Alt};
+use super::independence::independent;
+use super::step::Alt;
 
 /// What one execution saw at each scheduling point, kept only when DPOR
 /// is on (it costs a clone of the object per step).

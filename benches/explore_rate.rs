@@ -1,5 +1,6 @@
 //! Executions per second of `prust::explore` on 3-role programs, and the
-//! executions needed with and without sleep sets on growing programs.
+//! executions needed with no reduction, sleep sets and DPOR on growing
+//! programs.
 //!
 //! ```text
 //! cargo bench -p prust --bench explore_rate
@@ -11,7 +12,10 @@
 //! - `fan-in k`: two senders each send `k` messages to a collector that
 //!   receives from anyone (`recv()`), on a hand-written mailbox object:
 //!   the senders' steps are independent of each other, the collector's
-//!   receives branch over the senders.
+//!   receives branch over the senders;
+//! - `in-order k`: the same senders, and a collector that receives the
+//!   `k` messages of `a` and then those of `b` (`recv_from`): the two
+//!   senders never race, which DPOR sees.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -111,6 +115,26 @@ fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
     }
 }
 
+fn in_order(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
+    move |r| {
+        for s in ["a", "b"] {
+            r.spawn(s, move |mut ep| {
+                for i in 0..k {
+                    ep.send("collector", Message::named("M", i)).unwrap();
+                }
+            });
+        }
+        r.spawn("collector", move |mut ep| {
+            for s in ["a", "b"] {
+                for i in 0..k {
+                    let m = ep.recv_from(s).unwrap();
+                    assert_eq!(m.downcast_ref::<usize>(), Some(&i));
+                }
+            }
+        });
+    }
+}
+
 fn line(name: &str, reduction: Reduction, ex: &Exploration) {
     assert!(ex.is_successful(), "{ex}");
     let secs = ex.elapsed().as_secs_f64();
@@ -146,8 +170,9 @@ fn main() {
         executions as f64 / secs
     );
     let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3] };
+    let reductions = [Reduction::None, Reduction::SleepSets, Reduction::Dpor];
     for &k in ks {
-        for reduction in [Reduction::None, Reduction::SleepSets] {
+        for reduction in reductions {
             let object = Mailbox {
                 queues: vec![VecDeque::new(); N * N],
             };
@@ -156,6 +181,19 @@ fn main() {
                 .reduction(reduction)
                 .explore(object, fan_in(k));
             line(&format!("fan-in k={k}"), reduction, &ex);
+        }
+    }
+    let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3, 4] };
+    for &k in ks {
+        for reduction in reductions {
+            let object = Mailbox {
+                queues: vec![VecDeque::new(); N * N],
+            };
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object, in_order(k));
+            line(&format!("in-order k={k}"), reduction, &ex);
         }
     }
 }

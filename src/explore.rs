@@ -8,7 +8,9 @@
 //! model checker does), and a `recv()` from anyone branches over every
 //! sender that could deliver. Each execution re-runs the program from the
 //! start; a depth-first search over the choices runs every schedule (or
-//! those within a preemption bound). Each execution ends in success or in
+//! those within a preemption bound), except orders of independent steps
+//! that dynamic partial-order reduction proves equivalent to ones it ran
+//! ([`Reduction::Dpor`], the default). Each execution ends in success or in
 //! an [`Outcome`]: a deadlock, a protocol violation, a panic (a failed
 //! assertion of your code), an unfinished protocol, a violated LTL
 //! property, or a bound hit (then the exploration is not complete, never
@@ -56,18 +58,34 @@
 //! ```
 
 mod choose;
+mod chooser;
+mod dfs;
+mod dpor;
+mod enabled;
+mod ending;
 mod endpoint;
+mod env;
+mod error;
 mod explorer;
+mod found;
+mod independence;
+mod panics;
+mod pool;
 mod property;
+mod reduction;
+mod replay;
 mod report;
 mod roles;
 mod schedule;
 mod scheduler;
 mod simplify;
+mod step;
 
 pub use choose::choose;
 pub use endpoint::ExploreEndpoint;
-pub use explorer::{explore, ExploreError, Explorer, Reduction};
+pub use error::ExploreError;
+pub use explorer::{explore, Explorer};
+pub use reduction::Reduction;
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
 pub use roles::Roles;
 pub use schedule::{Choice, Schedule, ScheduleError};

@@ -2,55 +2,22 @@
 //! over schedules (stateless: every execution re-runs the program from the
 //! start, following a prefix of choices, as Déjà Fu and loom do).
 
-use std::collections::HashMap;
-use std::fmt;
 use std::time::{Duration, Instant};
 
-use engine::{Protocol, RoleId};
+use engine::Protocol;
 
+use super::dfs::Dfs;
+use super::env::{env_count, env_error, env_seconds, env_var};
+use super::error::ExploreError;
+use super::found::Found;
+use super::pool::Pool;
 use super::property::Property;
-use super::report::{Action, Exploration, Failure, Outcome, TraceStep};
+use super::reduction::Reduction;
+use super::replay::Replay;
+use super::report::{Exploration, Outcome};
 use super::roles::Roles;
-use super::schedule::{Choice, Schedule};
-use super::scheduler::{self, Act, ActKind, Alt, Chooser, Decision, End, Run, RunLimits};
-
-/// Why an exploration could not start: bad options or a bad program.
-#[derive(Debug)]
-pub enum ExploreError {
-    /// A `PRUST_*` variable does not parse.
-    Env {
-        /// The variable.
-        variable: String,
-        /// Its value.
-        value: String,
-        /// What is wrong and what is accepted.
-        message: String,
-    },
-    /// The property does not parse, or names a role or type the object
-    /// does not have (as `engine::check` reports it).
-    Property(engine::Error),
-    /// The program spawned a role the object does not have, or one twice.
-    Program(String),
-}
-
-impl fmt::Display for ExploreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExploreError::Env {
-                variable,
-                value,
-                message,
-            } => write!(
-                f,
-                "environment variable {variable}={value:?} is not valid: {message}"
-            ),
-            ExploreError::Property(e) => write!(f, "the property: {e}"),
-            ExploreError::Program(e) => write!(f, "the program: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ExploreError {}
+use super::schedule::Schedule;
+use super::scheduler::{self, End, RunLimits};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
 /// its defaults from the environment:
@@ -63,7 +30,7 @@ impl std::error::Error for ExploreError {}
 /// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
 /// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
-/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none` or `sleep-sets` | sleep sets |
+/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets` or `dpor` | DPOR |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -91,104 +58,6 @@ pub struct Explorer {
     replay: Option<Schedule>,
     reduction: Reduction,
     simplify: bool,
-}
-
-/// How the explorer avoids running schedules equivalent to ones it ran
-/// (orders of independent steps: different roles, different channels,
-/// operations that commute on the object).
-///
-/// ```
-/// use prust::explore::Reduction;
-/// assert_eq!("none".parse::<Reduction>(), Ok(Reduction::None));
-/// assert_eq!(Reduction::SleepSets.to_string(), "sleep-sets");
-/// assert!("dpor".parse::<Reduction>().is_err());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Reduction {
-    /// Plain depth-first search: every schedule.
-    None,
-    /// Sleep sets (the default): a schedule that only reorders
-    /// independent steps of one already run is cut short. The outcomes
-    /// found are the same; the executions fewer. Turned off by a
-    /// preemption bound and by a property (a property may tell two
-    /// orders of independent steps apart).
-    #[default]
-    SleepSets,
-}
-
-impl fmt::Display for Reduction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Reduction::None => "none",
-            Reduction::SleepSets => "sleep-sets",
-        })
-    }
-}
-
-impl std::str::FromStr for Reduction {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Reduction, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "none" | "off" => Ok(Reduction::None),
-            "sleep-sets" | "sleep" => Ok(Reduction::SleepSets),
-            _ => Err(format!(
-                "unknown reduction `{s}`: expected none or sleep-sets"
-            )),
-        }
-    }
-}
-
-fn env_error(variable: &str, value: &str, message: &str) -> ExploreError {
-    ExploreError::Env {
-        variable: variable.into(),
-        value: value.into(),
-        message: message.into(),
-    }
-}
-
-fn env_var(name: &str) -> Result<Option<String>, ExploreError> {
-    match std::env::var(name) {
-        Ok(v) => Ok(Some(v)),
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(v)) => {
-            Err(env_error(name, &v.to_string_lossy(), "not valid Unicode"))
-        }
-    }
-}
-
-fn env_count(name: &str) -> Result<Option<usize>, ExploreError> {
-    let Some(v) = env_var(name)? else {
-        return Ok(None);
-    };
-    let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
-    digits
-        .parse()
-        .map(Some)
-        .map_err(|_| env_error(name, &v, "expected a whole number such as 1000"))
-}
-
-/// Seconds, `inf` or above 10⁹ for none.
-fn env_seconds(name: &str) -> Result<Option<Option<Duration>>, ExploreError> {
-    let Some(v) = env_var(name)? else {
-        return Ok(None);
-    };
-    let secs: f64 = v
-        .trim()
-        .parse()
-        .map_err(|_| env_error(name, &v, "expected a number of seconds such as 30 or 0.5"))?;
-    if secs.is_nan() || secs < 0.0 {
-        return Err(env_error(
-            name,
-            &v,
-            "expected a non-negative number of seconds",
-        ));
-    }
-    Ok(Some(if secs > 1e9 {
-        None
-    } else {
-        Some(Duration::from_secs_f64(secs))
-    }))
 }
 
 impl Default for Explorer {
@@ -295,7 +164,7 @@ impl Explorer {
     }
 
     /// How schedules equivalent to ones already run are skipped (see
-    /// [`Reduction`]; default from `PRUST_REDUCTION`, else sleep sets).
+    /// [`Reduction`]; default from `PRUST_REDUCTION`, else DPOR).
     pub fn reduction(mut self, reduction: Reduction) -> Self {
         self.reduction = reduction;
         self
@@ -357,7 +226,7 @@ impl Explorer {
         // One scope for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
         std::thread::scope(|scope| {
-            let pool = scheduler::Pool::new(scope);
+            let pool = Pool::new(scope);
             let mut found = Found::default();
             let mut incomplete: Option<String> = None;
             let mut executions = 0;
@@ -374,16 +243,16 @@ impl Explorer {
                     incomplete = Some(cut);
                 }
             } else {
+                // A reduction with a preemption bound could cut a schedule
+                // whose equivalent was itself cut by the bound; with a
+                // property, two orders of independent steps may differ.
+                let reduce = self.preemption_bound.is_none() && self.property.is_none();
                 let mut dfs = Dfs {
                     stack: Vec::new(),
                     depth: 0,
                     bound: self.preemption_bound,
-                    // Sleep sets with a preemption bound could cut a schedule
-                    // whose equivalent was itself cut by the bound; with a
-                    // property, two orders of independent steps may differ.
-                    sleep_sets: self.reduction == Reduction::SleepSets
-                        && self.preemption_bound.is_none()
-                        && self.property.is_none(),
+                    sleep_sets: reduce && self.reduction != Reduction::None,
+                    dpor: reduce && self.reduction == Reduction::Dpor,
                     pruned: 0,
                     names: &names,
                 };
@@ -484,347 +353,4 @@ impl Explorer {
 /// As [`Explorer::explore`].
 pub fn explore<P: Protocol>(object: P, program: impl Fn(&mut Roles<'_, P>) + Sync) -> Exploration {
     Explorer::new().explore(object, program)
-}
-
-/// The distinct failures found so far.
-#[derive(Default)]
-struct Found {
-    failures: Vec<Failure>,
-    counts: Vec<usize>,
-    index: HashMap<String, usize>,
-}
-
-impl Found {
-    fn push(&mut self, failure: Failure) {
-        let key = failure.outcome.to_string();
-        match self.index.get(&key) {
-            Some(&i) => self.counts[i] += 1,
-            None => {
-                self.index.insert(key, self.failures.len());
-                self.failures.push(failure);
-                self.counts.push(1);
-            }
-        }
-    }
-
-    fn push_aborted(&mut self, reason: &str) {
-        self.push(Failure {
-            outcome: Outcome::Aborted {
-                reason: reason.to_string(),
-            },
-            schedule: Schedule::default(),
-            trace: Vec::new(),
-        });
-    }
-
-    /// Records how `run` ended; returns why the exploration is incomplete
-    /// if this execution was cut short.
-    fn add(
-        &mut self,
-        names: &[String],
-        run: Run,
-        property: Option<&mut Property>,
-    ) -> Result<Option<String>, ExploreError> {
-        let mut cut = None;
-        let outcome = match run.end {
-            End::Success => match property {
-                None => None,
-                Some(p) => match p
-                    .check_trace(&run.trace, run.terminated)
-                    .map_err(ExploreError::Property)?
-                {
-                    Some(true) => None,
-                    Some(false) => Some(Outcome::PropertyViolated {
-                        formula: p.formula().to_string(),
-                    }),
-                    None => {
-                        let reason = format!(
-                            "checking an execution's trace against {} hit a limit of the engine",
-                            p.formula()
-                        );
-                        cut = Some(reason.clone());
-                        Some(Outcome::Aborted { reason })
-                    }
-                },
-            },
-            End::Deadlock(deadlock) => Some(Outcome::Deadlock { deadlock }),
-            End::Violation { role, op } => Some(Outcome::Violation {
-                role: names[role].clone(),
-                operation: op,
-            }),
-            End::Panicked {
-                role,
-                message,
-                location,
-            } => Some(Outcome::Panicked {
-                role: names[role].clone(),
-                message,
-                location,
-            }),
-            End::Unfinished { not_finished } => Some(Outcome::Unfinished {
-                not_finished: not_finished.iter().map(|&r| names[r].clone()).collect(),
-            }),
-            End::Steps(n) => {
-                let reason = format!(
-                    "an execution reached max_steps = {n} (raise it with Explorer::max_steps \
-                     or PRUST_MAX_STEPS)"
-                );
-                cut = Some(reason.clone());
-                Some(Outcome::Aborted { reason })
-            }
-            End::Time => {
-                let reason = "the time ran out (Explorer::timeout or PRUST_TIMEOUT)".to_string();
-                cut = Some(reason.clone());
-                Some(Outcome::Aborted { reason })
-            }
-            End::Stuck { role, waited } => {
-                cut = Some(format!(
-                    "role {} was stuck outside the session",
-                    names[role]
-                ));
-                Some(Outcome::Stuck {
-                    role: names[role].clone(),
-                    waited,
-                })
-            }
-            End::Diverged {
-                step,
-                expected,
-                found,
-            } => {
-                cut = Some("the program is not deterministic".to_string());
-                Some(Outcome::Nondeterministic {
-                    step,
-                    expected,
-                    found,
-                })
-            }
-            End::Program(e) => return Err(ExploreError::Program(e)),
-            End::Redundant => None,
-        };
-        if let Some(outcome) = outcome {
-            self.push(Failure {
-                outcome,
-                schedule: to_schedule(names, &run.schedule),
-                trace: run.trace.iter().map(|a| to_step(names, a)).collect(),
-            });
-        }
-        Ok(cut)
-    }
-}
-
-fn to_choice(names: &[String], alt: &Alt) -> Choice {
-    Choice {
-        role: names[alt.role].clone(),
-        from: alt.from.map(|f| names[f].clone()),
-        pick: alt.pick,
-    }
-}
-
-fn to_schedule(names: &[String], alts: &[Alt]) -> Schedule {
-    Schedule::new(alts.iter().map(|a| to_choice(names, a)).collect())
-}
-
-fn to_step(names: &[String], act: &Act) -> TraceStep {
-    TraceStep {
-        role: names[act.role].clone(),
-        action: match &act.kind {
-            ActKind::Send { to, ty } => Action::Send {
-                to: names[*to].clone(),
-                type_name: ty.clone(),
-            },
-            ActKind::Recv { from, ty } => Action::Recv {
-                from: names[*from].clone(),
-                type_name: ty.clone(),
-            },
-            ActKind::Close { to } => Action::Close {
-                to: names[*to].clone(),
-            },
-            ActKind::Choose { pick, n } => Action::Choose {
-                value: *pick,
-                of: *n,
-            },
-        },
-    }
-}
-
-fn describe(names: &[String], alts: &[Alt]) -> String {
-    if alts.is_empty() {
-        return "no choice".into();
-    }
-    let s: Vec<String> = alts
-        .iter()
-        .map(|a| to_choice(names, a).to_string())
-        .collect();
-    format!("[{}]", s.join(" "))
-}
-
-/// Follows a printed schedule.
-struct Replay<'s> {
-    schedule: &'s Schedule,
-    names: &'s [String],
-}
-
-impl Chooser for Replay<'_> {
-    fn choose(
-        &mut self,
-        step: usize,
-        alts: &[Alt],
-        _prev: Option<RoleId>,
-        _independent: &dyn Fn(usize, usize) -> bool,
-    ) -> Decision {
-        let Some(want) = self.schedule.choices().get(step) else {
-            return Decision::Take(0);
-        };
-        match alts.iter().position(|a| to_choice(self.names, a) == *want) {
-            Some(i) => Decision::Take(i),
-            None => Decision::Diverged {
-                expected: format!("the choice {want}"),
-                found: format!("the enabled choices {}", describe(self.names, alts)),
-            },
-        }
-    }
-}
-
-/// A node of the depth-first search: the enabled choices at one
-/// scheduling point and the one being explored.
-struct Node {
-    alts: Vec<Alt>,
-    taken: usize,
-    prev: Option<RoleId>,
-    /// Preemptions on the path before this node.
-    preemptions: usize,
-    /// `sleep[i]`: `alts[i]` need not be explored here (sleep sets): an
-    /// equivalent schedule was explored from an ancestor.
-    sleep: Vec<bool>,
-    /// `done[i]`: the subtree of `alts[i]` was explored.
-    done: Vec<bool>,
-    /// `indep[i * n + j]`: `alts[i]` and `alts[j]` commute here (only
-    /// with sleep sets on; empty otherwise).
-    indep: Vec<bool>,
-}
-
-impl Node {
-    /// 1 if taking `alts[i]` preempts the role that ran last (it could go
-    /// on, and another is chosen).
-    fn cost(&self, i: usize) -> usize {
-        match self.prev {
-            Some(p) if self.alts.iter().any(|a| a.role == p) && self.alts[i].role != p => 1,
-            _ => 0,
-        }
-    }
-
-    fn allowed(&self, i: usize, bound: Option<usize>) -> bool {
-        bound.is_none_or(|b| self.preemptions + self.cost(i) <= b)
-    }
-
-    /// The next choice to explore after index `after` (or from the start).
-    fn next(&self, after: Option<usize>, bound: Option<usize>) -> Option<usize> {
-        let from = after.map_or(0, |a| a + 1);
-        (from..self.alts.len()).find(|&i| !self.sleep[i] && self.allowed(i, bound))
-    }
-}
-
-/// Depth-first search over the choices, with an optional preemption
-/// bound and optional sleep sets.
-struct Dfs<'n> {
-    stack: Vec<Node>,
-    depth: usize,
-    bound: Option<usize>,
-    sleep_sets: bool,
-    pruned: usize,
-    names: &'n [String],
-}
-
-impl Dfs<'_> {
-    /// Moves to the next schedule; `false` when every one was run.
-    fn backtrack(&mut self) -> bool {
-        self.stack.truncate(self.depth);
-        while let Some(top) = self.stack.last_mut() {
-            top.done[top.taken] = true;
-            if let Some(next) = top.next(Some(top.taken), self.bound) {
-                top.taken = next;
-                return true;
-            }
-            self.stack.pop();
-        }
-        false
-    }
-}
-
-impl Chooser for Dfs<'_> {
-    fn choose(
-        &mut self,
-        _step: usize,
-        alts: &[Alt],
-        prev: Option<RoleId>,
-        independent: &dyn Fn(usize, usize) -> bool,
-    ) -> Decision {
-        let d = self.depth;
-        if let Some(node) = self.stack.get(d) {
-            self.depth += 1;
-            if node.alts != alts {
-                return Decision::Diverged {
-                    expected: format!(
-                        "the enabled choices {} (as in an earlier execution)",
-                        describe(self.names, &node.alts)
-                    ),
-                    found: describe(self.names, alts),
-                };
-            }
-            return Decision::Take(node.taken);
-        }
-        let n = alts.len();
-        let parent = d.checked_sub(1).and_then(|p| self.stack.get(p));
-        let preemptions = parent.map_or(0, |p| p.preemptions + p.cost(p.taken));
-        // Sleep sets (Godefroid): what slept at the parent or was explored
-        // there before the step taken, and commutes with that step, sleeps
-        // here: its schedules are equivalent to ones explored already.
-        let mut sleep = vec![false; n];
-        if let Some(p) = parent.filter(|_| self.sleep_sets) {
-            let m = p.alts.len();
-            for x in 0..m {
-                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x * m + p.taken] {
-                    if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
-                        sleep[i] = true;
-                    }
-                }
-            }
-        }
-        let mut indep = Vec::new();
-        if self.sleep_sets {
-            indep = vec![false; n * n];
-            for i in 0..n {
-                for j in i + 1..n {
-                    let ind = independent(i, j);
-                    indep[i * n + j] = ind;
-                    indep[j * n + i] = ind;
-                }
-            }
-        }
-        let node = Node {
-            alts: alts.to_vec(),
-            taken: 0,
-            prev,
-            preemptions,
-            sleep,
-            done: vec![false; n],
-            indep,
-        };
-        let Some(first) = node.next(None, self.bound) else {
-            if node.sleep.iter().all(|&s| s) {
-                return Decision::Redundant;
-            }
-            unreachable!("the first choice never preempts, so a bound allows it");
-        };
-        self.pruned += (0..n)
-            .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
-            .count();
-        self.stack.push(Node {
-            taken: first,
-            ..node
-        });
-        self.depth += 1;
-        Decision::Take(first)
-    }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use engine::{Checker, Message, Protocol, Refused, RoleId, Semantics, Verdict};
 
-use super::scheduler::{Act, ActKind};
+use super::step::{Act, ActKind};
 
 /// A protocol object whose only run is one recorded trace, ending
 /// terminated (`END`) or not (`DEADLOCK`) as the execution did.

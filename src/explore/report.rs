@@ -283,7 +283,9 @@ impl Exploration {
         self.pruned
     }
 
-    /// How many executions were cut short by the sleep sets (they could
+    /// How many executions were cut short by the sleep sets (of
+    /// [`Reduction::SleepSets`](super::Reduction::SleepSets) or
+    /// [`Reduction::Dpor`](super::Reduction::Dpor): they could
     /// only repeat schedules equivalent to ones run); included in
     /// [`executions`](Self::executions).
     pub fn redundant(&self) -> usize {

@@ -1,0 +1,185 @@
+//! [`Dfs`]: the depth-first search over the choices of each scheduling
+//! point, with an optional preemption bound, sleep sets and DPOR's
+//! backtrack sets.
+
+use engine::RoleId;
+
+use super::chooser::{Chooser, Decision};
+use super::found::describe;
+use super::step::Alt;
+
+/// A node of the depth-first search: the enabled choices at one
+/// scheduling point and the one being explored.
+pub(crate) struct Node {
+    alts: Vec<Alt>,
+    taken: usize,
+    prev: Option<RoleId>,
+    /// Preemptions on the path before this node.
+    preemptions: usize,
+    /// `sleep[i]`: `alts[i]` need not be explored here (sleep sets): an
+    /// equivalent schedule was explored from an ancestor.
+    sleep: Vec<bool>,
+    /// `done[i]`: the subtree of `alts[i]` was explored.
+    done: Vec<bool>,
+    /// `backtrack[i]`: `alts[i]` is to be explored here (all of them
+    /// without DPOR; with it, the first and those that races ask for).
+    backtrack: Vec<bool>,
+    /// `indep[i * n + j]`: `alts[i]` and `alts[j]` commute here (only
+    /// with sleep sets on; empty otherwise).
+    indep: Vec<bool>,
+}
+
+impl Node {
+    /// 1 if taking `alts[i]` preempts the role that ran last (it could go
+    /// on, and another is chosen).
+    fn cost(&self, i: usize) -> usize {
+        match self.prev {
+            Some(p) if self.alts.iter().any(|a| a.role == p) && self.alts[i].role != p => 1,
+            _ => 0,
+        }
+    }
+
+    fn allowed(&self, i: usize, bound: Option<usize>) -> bool {
+        bound.is_none_or(|b| self.preemptions + self.cost(i) <= b)
+    }
+
+    /// The next choice to explore: one to backtrack to, not explored,
+    /// not asleep, within the bound. (DPOR may ask for a choice before
+    /// the one taken, so the search is not only forward.)
+    fn next(&self, bound: Option<usize>) -> Option<usize> {
+        (0..self.alts.len()).find(|&i| {
+            self.backtrack[i] && !self.done[i] && !self.sleep[i] && self.allowed(i, bound)
+        })
+    }
+}
+
+/// Depth-first search over the choices, with an optional preemption
+/// bound and optional sleep sets.
+pub(crate) struct Dfs<'n> {
+    pub(crate) stack: Vec<Node>,
+    pub(crate) depth: usize,
+    pub(crate) bound: Option<usize>,
+    pub(crate) sleep_sets: bool,
+    /// DPOR: explore only the choices that races ask for.
+    pub(crate) dpor: bool,
+    pub(crate) pruned: usize,
+    pub(crate) names: &'n [String],
+}
+
+impl Dfs<'_> {
+    /// Moves to the next schedule; `false` when every one was run.
+    pub(crate) fn backtrack(&mut self) -> bool {
+        self.stack.truncate(self.depth);
+        while let Some(top) = self.stack.last_mut() {
+            top.done[top.taken] = true;
+            if let Some(next) = top.next(self.bound) {
+                top.taken = next;
+                return true;
+            }
+            self.stack.pop();
+        }
+        false
+    }
+}
+
+impl Chooser for Dfs<'_> {
+    fn choose(
+        &mut self,
+        _step: usize,
+        alts: &[Alt],
+        prev: Option<RoleId>,
+        independent: &dyn Fn(usize, usize) -> bool,
+    ) -> Decision {
+        let d = self.depth;
+        if let Some(node) = self.stack.get(d) {
+            self.depth += 1;
+            if node.alts != alts {
+                return Decision::Diverged {
+                    expected: format!(
+                        "the enabled choices {} (as in an earlier execution)",
+                        describe(self.names, &node.alts)
+                    ),
+                    found: describe(self.names, alts),
+                };
+            }
+            return Decision::Take(node.taken);
+        }
+        let n = alts.len();
+        let parent = d.checked_sub(1).and_then(|p| self.stack.get(p));
+        let preemptions = parent.map_or(0, |p| p.preemptions + p.cost(p.taken));
+        // Sleep sets (Godefroid): what slept at the parent or was explored
+        // there before the step taken, and commutes with that step, sleeps
+        // here: its schedules are equivalent to ones explored already.
+        let mut sleep = vec![false; n];
+        if let Some(p) = parent.filter(|_| self.sleep_sets) {
+            let m = p.alts.len();
+            for x in 0..m {
+                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x * m + p.taken] {
+                    if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
+                        sleep[i] = true;
+                    }
+                }
+            }
+        }
+        let mut indep = Vec::new();
+        if self.sleep_sets {
+            indep = vec![false; n * n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    let ind = independent(i, j);
+                    indep[i * n + j] = ind;
+                    indep[j * n + i] = ind;
+                }
+            }
+        }
+        let mut node = Node {
+            alts: alts.to_vec(),
+            taken: 0,
+            prev,
+            preemptions,
+            sleep,
+            done: vec![false; n],
+            backtrack: vec![true; n],
+            indep,
+        };
+        let Some(first) = node.next(self.bound) else {
+            if node.sleep.iter().all(|&s| s) {
+                return Decision::Redundant;
+            }
+            unreachable!("the first choice never preempts, so a bound allows it");
+        };
+        self.pruned += (0..n)
+            .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
+            .count();
+        if self.dpor {
+            // The first choice, and the other choices of its role: those
+            // are the role's own alternatives (a `choose` value, the sender
+            // of a receive from anyone), not races with other roles, so no
+            // race would ask for them.
+            let role = alts[first].role;
+            for (i, a) in alts.iter().enumerate() {
+                node.backtrack[i] = a.role == role;
+            }
+        }
+        self.stack.push(Node {
+            taken: first,
+            ..node
+        });
+        self.depth += 1;
+        Decision::Take(first)
+    }
+
+    fn wants_races(&self) -> bool {
+        self.dpor
+    }
+
+    fn add_backtracks(&mut self, backtracks: Vec<(usize, Vec<usize>)>) {
+        for (k, choices) in backtracks {
+            if let Some(node) = self.stack.get_mut(k) {
+                for i in choices {
+                    node.backtrack[i] = true;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The enabled choices among the pending operations, and performing one
+//! on the object.
+
+use engine::{Protocol, RoleId};
+
+use super::endpoint::{Op, Reply};
+use super::step::{Act, ActKind, Alt};
+
+/// The enabled choices among the pending operations, probed on clones of
+/// `obj`: `prev`'s first (so that the first choice never preempts), then
+/// by role; a receive from anyone gives one choice per possible sender.
+pub(crate) fn enabled<P: Protocol>(
+    obj: &P,
+    pending: &[(RoleId, Op)],
+    prev: Option<RoleId>,
+    roles: usize,
+) -> Vec<Alt> {
+    let mut order: Vec<&(RoleId, Op)> = pending.iter().collect();
+    order.sort_by_key(|(r, _)| (Some(*r) != prev, *r));
+    let mut alts = Vec::new();
+    for (role, op) in order {
+        let role = *role;
+        match op {
+            Op::Send { to, msg } => {
+                if obj.clone().try_send(role, *to, msg.clone()).is_ok() {
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
+                }
+            }
+            Op::Recv { from: Some(f) } => {
+                if obj.clone().try_recv(role, Some(*f)).is_ok() {
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
+                }
+            }
+            Op::Recv { from: None } => {
+                for f in (0..roles).filter(|&f| f != role) {
+                    if obj.clone().try_recv(role, Some(f)).is_ok() {
+                        alts.push(Alt {
+                            role,
+                            from: Some(f),
+                            pick: None,
+                        });
+                    }
+                }
+            }
+            Op::Choose { n } => {
+                alts.extend((0..*n).map(|k| Alt {
+                    role,
+                    from: None,
+                    pick: Some(k),
+                }));
+            }
+            Op::Close { to } => {
+                if obj.clone().try_close(role, *to).is_ok() {
+                    alts.push(Alt {
+                        role,
+                        from: None,
+                        pick: None,
+                    });
+                }
+            }
+        }
+    }
+    alts
+}
+
+/// Performs `op` of `role` on `obj` (a choice found enabled by
+/// [`enabled`]); `None` if the object refuses what its clone accepted.
+pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act, Reply)> {
+    let (role, from) = (alt.role, alt.from);
+    match op {
+        Op::Choose { n } => {
+            let pick = alt.pick?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Choose { pick, n },
+                },
+                Reply::Chose(pick),
+            ))
+        }
+        Op::Send { to, msg } => {
+            let ty = msg.type_name().to_string();
+            obj.try_send(role, to, msg).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Send { to, ty },
+                },
+                Reply::Done,
+            ))
+        }
+        Op::Recv { from: asked } => {
+            let (f, msg) = obj.try_recv(role, from.or(asked)).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Recv {
+                        from: f,
+                        ty: msg.type_name().to_string(),
+                    },
+                },
+                Reply::Received(f, msg),
+            ))
+        }
+        Op::Close { to } => {
+            obj.try_close(role, to).ok()?;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Close { to },
+                },
+                Reply::Done,
+            ))
+        }
+    }
+}

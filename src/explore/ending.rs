@@ -1,0 +1,148 @@
+//! How an execution ends when nothing can move, and stopping it: every
+//! role thread is released and joined.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::{Protocol, RoleId};
+use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
+
+use super::endpoint::{Op, Shared, Slot};
+use super::scheduler::End;
+
+/// What a pending operation waits for, by role names.
+pub(crate) fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
+    match op {
+        Op::Send { to, msg } => WaitsFor::Send {
+            to: names[*to].clone(),
+            type_name: msg.type_name().to_string(),
+        },
+        Op::Recv { from } => WaitsFor::Recv {
+            from: from.map(|f| names[f].clone()),
+        },
+        Op::Close { to } => WaitsFor::Close {
+            to: names[*to].clone(),
+        },
+        Op::Choose { .. } => unreachable!("a choice is always enabled, so never waited on"),
+    }
+}
+
+/// How an execution ends when nothing can move.
+pub(crate) fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleId, Op)]) -> End {
+    let names = &shared.names;
+    let terminated = obj.is_terminated();
+    if pending.is_empty() {
+        return if terminated {
+            End::Success
+        } else {
+            End::Unfinished {
+                not_finished: (0..names.len()).filter(|&r| !obj.is_finished(r)).collect(),
+            }
+        };
+    }
+    if terminated {
+        let (role, op) = &pending[0];
+        return End::Violation {
+            role: *role,
+            op: waits_for(op, names),
+        };
+    }
+    let ctl = shared.lock();
+    let mut deadlock = Deadlock {
+        blocked: Vec::new(),
+        finished: Vec::new(),
+        panicked: Vec::new(),
+        terminated,
+    };
+    for (role, slot) in ctl.slots.iter().enumerate() {
+        match slot {
+            Slot::Pending(op) => deadlock.blocked.push(Blocked {
+                role: names[role].clone(),
+                waits_for: waits_for(op, names),
+            }),
+            Slot::Panicked(_) => deadlock.panicked.push(names[role].clone()),
+            _ => deadlock.finished.push(names[role].clone()),
+        }
+    }
+    End::Deadlock(Arc::new(deadlock))
+}
+
+/// The error that stopped endpoints get.
+pub(crate) fn stop_error(shared: &Shared, end: &End) -> Error {
+    match end {
+        End::Deadlock(d) => Error::Deadlock(Arc::clone(d)),
+        End::Violation { role, op } => Error::Deadlock(Arc::new(Deadlock {
+            blocked: vec![Blocked {
+                role: shared.names[*role].clone(),
+                waits_for: op.clone(),
+            }],
+            finished: Vec::new(),
+            panicked: Vec::new(),
+            terminated: true,
+        })),
+        End::Steps(n) => Error::Aborted(format!("the execution reached {n} steps")),
+        End::Time => Error::Aborted("the exploration's time ran out".into()),
+        End::Stuck { role, .. } => Error::Aborted(format!(
+            "role {} did not reach an endpoint operation in time",
+            shared.names[*role]
+        )),
+        End::Panicked { role, .. } => {
+            Error::Aborted(format!("role {} panicked", shared.names[*role]))
+        }
+        _ => Error::Aborted("the execution was stopped".into()),
+    }
+}
+
+/// Releases every thread: pending operations fail, later ones too, and
+/// threads not started yet never run.
+pub(crate) fn stop(shared: &Shared, end: &End) {
+    let error = stop_error(shared, end);
+    let mut ctl = shared.lock();
+    ctl.stop = Some(error.clone());
+    for slot in ctl.slots.iter_mut() {
+        match slot {
+            Slot::Pending(_) => *slot = Slot::Reply(Err(error.clone())),
+            Slot::NotStarted => *slot = Slot::Done,
+            _ => {}
+        }
+    }
+    for cv in &shared.role_cvs {
+        cv.notify_all();
+    }
+    shared.cv.notify_all();
+}
+
+/// Waits for every thread to end (after [`stop`]); says on stderr which
+/// one it is still waiting for, so that a hang has a name.
+pub(crate) fn finish(shared: &Shared, spawned: &[RoleId], grace: Duration) {
+    let finished = |ctl: &super::endpoint::Ctl| {
+        spawned
+            .iter()
+            .all(|&r| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
+    };
+    let mut ctl = shared.lock();
+    let mut deadline = Instant::now() + grace;
+    while !finished(&ctl) {
+        let now = Instant::now();
+        if now >= deadline {
+            let late: Vec<&str> = spawned
+                .iter()
+                .filter(|&&r| !matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
+                .map(|&r| shared.names[r].as_str())
+                .collect();
+            eprintln!(
+                "prust explore: still waiting for role(s) {} to return after the execution \
+                 was stopped: blocked outside the session? (threads may share nothing but \
+                 the session)",
+                late.join(", ")
+            );
+            deadline = now + grace;
+            continue;
+        }
+        ctl = shared
+            .cv
+            .wait_timeout(ctl, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}

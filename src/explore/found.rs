@@ -1,0 +1,188 @@
+//! The distinct failures of an exploration, and turning an execution's
+//! role indices into the names of its report.
+
+use std::collections::HashMap;
+
+use super::error::ExploreError;
+use super::property::Property;
+use super::report::{Action, Failure, Outcome, TraceStep};
+use super::schedule::{Choice, Schedule};
+use super::scheduler::{End, Run};
+use super::step::{Act, ActKind, Alt};
+
+/// The distinct failures found so far.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub(crate) failures: Vec<Failure>,
+    pub(crate) counts: Vec<usize>,
+    index: HashMap<String, usize>,
+}
+
+impl Found {
+    fn push(&mut self, failure: Failure) {
+        let key = failure.outcome.to_string();
+        match self.index.get(&key) {
+            Some(&i) => self.counts[i] += 1,
+            None => {
+                self.index.insert(key, self.failures.len());
+                self.failures.push(failure);
+                self.counts.push(1);
+            }
+        }
+    }
+
+    pub(crate) fn push_aborted(&mut self, reason: &str) {
+        self.push(Failure {
+            outcome: Outcome::Aborted {
+                reason: reason.to_string(),
+            },
+            schedule: Schedule::default(),
+            trace: Vec::new(),
+        });
+    }
+
+    /// Records how `run` ended; returns why the exploration is incomplete
+    /// if this execution was cut short.
+    pub(crate) fn add(
+        &mut self,
+        names: &[String],
+        run: Run,
+        property: Option<&mut Property>,
+    ) -> Result<Option<String>, ExploreError> {
+        let mut cut = None;
+        let outcome = match run.end {
+            End::Success => match property {
+                None => None,
+                Some(p) => match p
+                    .check_trace(&run.trace, run.terminated)
+                    .map_err(ExploreError::Property)?
+                {
+                    Some(true) => None,
+                    Some(false) => Some(Outcome::PropertyViolated {
+                        formula: p.formula().to_string(),
+                    }),
+                    None => {
+                        let reason = format!(
+                            "checking an execution's trace against {} hit a limit of the engine",
+                            p.formula()
+                        );
+                        cut = Some(reason.clone());
+                        Some(Outcome::Aborted { reason })
+                    }
+                },
+            },
+            End::Deadlock(deadlock) => Some(Outcome::Deadlock { deadlock }),
+            End::Violation { role, op } => Some(Outcome::Violation {
+                role: names[role].clone(),
+                operation: op,
+            }),
+            End::Panicked {
+                role,
+                message,
+                location,
+            } => Some(Outcome::Panicked {
+                role: names[role].clone(),
+                message,
+                location,
+            }),
+            End::Unfinished { not_finished } => Some(Outcome::Unfinished {
+                not_finished: not_finished.iter().map(|&r| names[r].clone()).collect(),
+            }),
+            End::Steps(n) => {
+                let reason = format!(
+                    "an execution reached max_steps = {n} (raise it with Explorer::max_steps \
+                     or PRUST_MAX_STEPS)"
+                );
+                cut = Some(reason.clone());
+                Some(Outcome::Aborted { reason })
+            }
+            End::Time => {
+                let reason = "the time ran out (Explorer::timeout or PRUST_TIMEOUT)".to_string();
+                cut = Some(reason.clone());
+                Some(Outcome::Aborted { reason })
+            }
+            End::Stuck { role, waited } => {
+                cut = Some(format!(
+                    "role {} was stuck outside the session",
+                    names[role]
+                ));
+                Some(Outcome::Stuck {
+                    role: names[role].clone(),
+                    waited,
+                })
+            }
+            End::Diverged {
+                step,
+                expected,
+                found,
+            } => {
+                cut = Some("the program is not deterministic".to_string());
+                Some(Outcome::Nondeterministic {
+                    step,
+                    expected,
+                    found,
+                })
+            }
+            End::Program(e) => return Err(ExploreError::Program(e)),
+            End::Redundant => None,
+        };
+        if let Some(outcome) = outcome {
+            self.push(Failure {
+                outcome,
+                schedule: to_schedule(names, &run.schedule),
+                trace: run.trace.iter().map(|a| to_step(names, a)).collect(),
+            });
+        }
+        Ok(cut)
+    }
+}
+
+/// A choice by role names, as a schedule prints it.
+pub(crate) fn to_choice(names: &[String], alt: &Alt) -> Choice {
+    Choice {
+        role: names[alt.role].clone(),
+        from: alt.from.map(|f| names[f].clone()),
+        pick: alt.pick,
+    }
+}
+
+/// The schedule of an execution, by role names.
+pub(crate) fn to_schedule(names: &[String], alts: &[Alt]) -> Schedule {
+    Schedule::new(alts.iter().map(|a| to_choice(names, a)).collect())
+}
+
+/// A trace step by role names.
+pub(crate) fn to_step(names: &[String], act: &Act) -> TraceStep {
+    TraceStep {
+        role: names[act.role].clone(),
+        action: match &act.kind {
+            ActKind::Send { to, ty } => Action::Send {
+                to: names[*to].clone(),
+                type_name: ty.clone(),
+            },
+            ActKind::Recv { from, ty } => Action::Recv {
+                from: names[*from].clone(),
+                type_name: ty.clone(),
+            },
+            ActKind::Close { to } => Action::Close {
+                to: names[*to].clone(),
+            },
+            ActKind::Choose { pick, n } => Action::Choose {
+                value: *pick,
+                of: *n,
+            },
+        },
+    }
+}
+
+/// The enabled choices, as a divergence report shows them.
+pub(crate) fn describe(names: &[String], alts: &[Alt]) -> String {
+    if alts.is_empty() {
+        return "no choice".into();
+    }
+    let s: Vec<String> = alts
+        .iter()
+        .map(|a| to_choice(names, a).to_string())
+        .collect();
+    format!("[{}]", s.join(" "))
+}

@@ -1,0 +1,44 @@
+//! Whether two enabled choices are independent: the relation that sleep
+//! sets and DPOR rely on.
+
+use engine::{Protocol, RoleId};
+
+use super::enabled::perform;
+use super::endpoint::Op;
+use super::step::Alt;
+
+/// The channel an enabled choice uses: (sender, receiver).
+pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
+    match op {
+        Op::Send { to, .. } | Op::Close { to } => (alt.role, *to),
+        Op::Recv { from } => (
+            alt.from.or(*from).expect("a receive choice has a sender"),
+            alt.role,
+        ),
+        // A choice touches no channel; (role, role) is no channel's.
+        Op::Choose { .. } => (alt.role, alt.role),
+    }
+}
+
+/// Whether two enabled choices of different roles are independent in the
+/// object's state `obj`: they use different channels, and they commute on
+/// the object (each stays enabled after the other, and both orders give
+/// equal objects). Same role, same channel, or any doubt: dependent. The
+/// channel rule matters because objects compare messages by type only:
+/// two messages on one channel may commute on the object and still reach
+/// the receiver in a different order.
+pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) -> bool {
+    if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
+        return false;
+    }
+    let both = |first: (Alt, &Op), second: (Alt, &Op)| {
+        let mut o = obj.clone();
+        perform(&mut o, first.0, first.1.clone())?;
+        perform(&mut o, second.0, second.1.clone())?;
+        Some(o)
+    };
+    match (both(a, b), both(b, a)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}

@@ -1,0 +1,35 @@
+//! [`Replay`]: the chooser that follows a printed schedule.
+
+use engine::RoleId;
+
+use super::chooser::{Chooser, Decision};
+use super::found::{describe, to_choice};
+use super::schedule::Schedule;
+use super::step::Alt;
+
+/// Follows a printed schedule.
+pub(crate) struct Replay<'s> {
+    pub(crate) schedule: &'s Schedule,
+    pub(crate) names: &'s [String],
+}
+
+impl Chooser for Replay<'_> {
+    fn choose(
+        &mut self,
+        step: usize,
+        alts: &[Alt],
+        _prev: Option<RoleId>,
+        _independent: &dyn Fn(usize, usize) -> bool,
+    ) -> Decision {
+        let Some(want) = self.schedule.choices().get(step) else {
+            return Decision::Take(0);
+        };
+        match alts.iter().position(|a| to_choice(self.names, a) == *want) {
+            Some(i) => Decision::Take(i),
+            None => Decision::Diverged {
+                expected: format!("the choice {want}"),
+                found: format!("the enabled choices {}", describe(self.names, alts)),
+            },
+        }
+    }
+}

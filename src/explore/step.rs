@@ -1,0 +1,43 @@
+//! What an execution is made of: the enabled choices ([`Alt`]) taken at
+//! scheduling points, and the actions ([`Act`]) they performed.
+
+use engine::RoleId;
+
+/// An enabled choice at a scheduling point: `role`'s pending operation,
+/// and for a receive from anyone the sender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Alt {
+    pub(crate) role: RoleId,
+    pub(crate) from: Option<RoleId>,
+    /// For a [`choose`](super::choose): the value chosen.
+    pub(crate) pick: Option<usize>,
+}
+
+/// One action performed, by role indices (names are for reports).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Act {
+    pub(crate) role: RoleId,
+    pub(crate) kind: ActKind,
+}
+
+/// What an [`Act`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum ActKind {
+    Send {
+        to: RoleId,
+        ty: String,
+    },
+    Recv {
+        from: RoleId,
+        ty: String,
+    },
+    Close {
+        to: RoleId,
+    },
+    /// The role's program chose `pick` among `n` values (no protocol
+    /// action: left out of the run a property is checked on).
+    Choose {
+        pick: usize,
+        n: usize,
+    },
+}

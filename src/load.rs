@@ -243,13 +243,13 @@ pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadE
 /// the import's warnings go to stderr (they are about the file, whoever
 /// loads it).
 fn dcj_spec(protocol: &str, base: &Path) -> Result<Spec, LoadError> {
-    let import = DcjTarget::parse(protocol)
+    // Two steps rather than one closure: the error is boxed at each step
+    // (a `DcjError` is too large to pass around unboxed).
+    let mut target = DcjTarget::parse(protocol)
         .expect("a .dcj argument")
-        .and_then(|mut target| {
-            target.path = base.join(&target.path);
-            target.import()
-        })
         .map_err(|e| LoadError::Dcj(Box::new(e)))?;
+    target.path = base.join(&target.path);
+    let import = target.import().map_err(|e| LoadError::Dcj(Box::new(e)))?;
     for warning in &import.warning_texts {
         eprintln!("{warning}");
     }

@@ -1,98 +1,26 @@
 //! A session over a protocol object that comes apart into roles (the liberal
 //! runtime's model): each endpoint owns its role's local state, the roles
-//! share only one inbox per role, each under its own lock.
+//! share only one inbox per role, each under its own lock. This file holds
+//! the session, its endpoints and their blocking loop; the [`Split`] trait
+//! is in `split/object.rs`, the roles' status words and the deadlock
+//! decision in `split/decide.rs`.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod decide;
+mod object;
+
+pub use object::Split;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
-use engine::{Message, Payload, Protocol, Refused, RoleId};
+use engine::{Message, Payload, Refused, RoleId};
 
-use super::error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
-use super::{InOp, PanicGuard, PanicSink, Use};
-
-/// A protocol object whose roles can run apart: every step of a role
-/// touches only that role's local state and at most one inbox.
-///
-/// The step functions must be the very functions the object's own
-/// [`Protocol`] try-operations run on its parts (then what the checker
-/// explores is what the threads run), and the same contract holds: a
-/// refused step changes nothing.
-pub trait Split: Protocol {
-    /// One role's local state, owned by the role's thread.
-    type Local: Send + 'static;
-    /// One role's inbox, shared under a lock.
-    type Inbox: Send + 'static;
-
-    /// Whether taking a message out of an inbox may enable a send of the
-    /// message's sender (bounded channels). If not, a receive wakes nobody.
-    const RECV_MAY_ENABLE_SENDER: bool = false;
-
-    /// Every role's local state and every role's inbox, in role order.
-    fn split(self) -> (Vec<Self::Local>, Vec<Self::Inbox>);
-
-    /// The local state's role sends `msg` to `to`, whose inbox is given.
-    fn send_step(
-        local: &mut Self::Local,
-        to: RoleId,
-        msg: Message,
-        inbox_of_to: &mut Self::Inbox,
-    ) -> Result<(), Refused<Message>>;
-
-    /// The local state's role receives from its own inbox.
-    fn recv_step(
-        local: &mut Self::Local,
-        from: Option<RoleId>,
-        own_inbox: &mut Self::Inbox,
-    ) -> Result<(RoleId, Message), Refused>;
-
-    /// The local state's role closes its channel to `to`.
-    fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused>;
-
-    /// Whether the parts, put back together, have terminated normally (for
-    /// the deadlock report only).
-    fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool;
-}
-
-impl Split for crate::Liberal {
-    type Local = crate::LocalRole;
-    type Inbox = crate::liberal::Inbox;
-
-    fn split(self) -> (Vec<Self::Local>, Vec<Self::Inbox>) {
-        crate::Liberal::split(self)
-    }
-
-    fn send_step(
-        local: &mut Self::Local,
-        to: RoleId,
-        msg: Message,
-        inbox_of_to: &mut Self::Inbox,
-    ) -> Result<(), Refused<Message>> {
-        local.try_send(to, msg, inbox_of_to)
-    }
-
-    fn recv_step(
-        local: &mut Self::Local,
-        from: Option<RoleId>,
-        own_inbox: &mut Self::Inbox,
-    ) -> Result<(RoleId, Message), Refused> {
-        local.try_recv(from, own_inbox)
-    }
-
-    fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused> {
-        local.try_close(to)
-    }
-
-    fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool {
-        let states: Vec<u32> = locals.iter().map(|l| l.state()).collect();
-        inboxes.iter().all(|i| i.is_empty())
-            && locals
-                .first()
-                .is_none_or(|l| l.projection().may_end(&states))
-    }
-}
+use super::error::{Error, ToRole};
+use super::op::{lock, Op};
+use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use decide::{DEAD, RUNNING};
 
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
 /// one): like [`Session`](super::Session), but without a global lock. Each
@@ -118,13 +46,6 @@ pub struct SplitEndpoint<P: Split> {
 const NOT_WAITING: usize = usize::MAX;
 /// `Shared::waiting_for` of a role that any step may wake.
 const ANYONE: usize = usize::MAX - 1;
-
-/// `Shared::status`: live and not waiting (or not taken yet, while the
-/// session is open).
-const RUNNING: u64 = 0;
-/// `Shared::status`: dropped, or never taken and the session is closed.
-const DEAD: u64 = u64::MAX;
-// Any other status `s`: waiting on an operation refused at epoch `s - 1`.
 
 struct Shared<P: Split> {
     names: Vec<String>,
@@ -162,12 +83,6 @@ struct Slot<L> {
 
 enum Wait {
     Send { to: RoleId, type_name: String },
-    Recv { from: Option<RoleId> },
-    Close { to: RoleId },
-}
-
-enum Op {
-    Send { to: RoleId, msg: Message },
     Recv { from: Option<RoleId> },
     Close { to: RoleId },
 }
@@ -496,217 +411,5 @@ struct PoisonOnUnwind<'a, P: Split>(&'a Shared<P>);
 impl<P: Split> Drop for PoisonOnUnwind<'_, P> {
     fn drop(&mut self) {
         self.0.poison(Error::Panicked);
-    }
-}
-
-/// A lock that does not care about poisoning: a step that panics with a
-/// lock held poisons the whole session ([`PoisonOnUnwind`]), so nobody goes
-/// on from half-updated data anyway.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl<P: Split> Shared<P> {
-    fn failure(&self) -> Error {
-        lock(&self.failure).clone().unwrap_or(Error::Panicked)
-    }
-
-    /// Fails the session with `error` (unless it has failed already) and
-    /// releases every waiter: each returns the session's failure.
-    fn poison(&self, error: Error) {
-        let mut failure = lock(&self.failure);
-        if failure.is_none() {
-            *failure = Some(error);
-        }
-        self.failed.store(true, SeqCst);
-        drop(failure);
-        for u in &self.unparkers {
-            u.unpark();
-        }
-    }
-
-    /// `role` stops running: it waits (`status` = refused epoch + 1) or is
-    /// dead. If it was the last running role, decide.
-    fn leave(&self, role: RoleId, status: u64) {
-        // A swap, not a store: a role is uncounted once. If it is not
-        // running (an endpoint dropped while unwinding between its
-        // registration and its `resume`), it was uncounted already; then
-        // decide if nobody else will.
-        if self.status[role].swap(status, SeqCst) == RUNNING {
-            self.uncount();
-        } else if self.running.load(SeqCst) == 0 {
-            self.decide();
-        }
-    }
-
-    /// One fewer running role; the one that takes the count to zero decides.
-    fn uncount(&self) {
-        let before = self.running.fetch_sub(1, SeqCst);
-        debug_assert_ne!(before, 0, "running count underflow");
-        if before == 1 {
-            self.decide();
-        }
-    }
-
-    /// Unparks `role`, and if it waits, counts it as running from now on, on
-    /// its behalf: until it has been scheduled and has tried again, no
-    /// decision is run (which would find its refusal stale and wake every
-    /// stale waiter for nothing). Only ever makes a role running earlier, so
-    /// it cannot cause a false alarm; the unpark that follows makes the role
-    /// try again and register afresh, so it cannot hide a deadlock.
-    fn wake(&self, role: RoleId) {
-        let s = self.status[role].load(SeqCst);
-        if s != RUNNING && s != DEAD {
-            // Counted before its status says running, so that the count is
-            // never below the number of running statuses (a woken role that
-            // leaves again must find itself counted).
-            self.running.fetch_add(1, SeqCst);
-            if self.status[role]
-                .compare_exchange(s, RUNNING, SeqCst, SeqCst)
-                .is_err()
-            {
-                // It came back on its own meanwhile (and counted itself),
-                // another waker got there first, or it died.
-                self.uncount();
-            }
-        }
-        self.unparkers[role].unpark();
-    }
-
-    /// `role` is back from parking: running again, unless a waker has
-    /// already made it so (and counted it).
-    fn resume(&self, role: RoleId) {
-        let s = self.status[role].load(SeqCst);
-        if s != RUNNING
-            && self.status[role]
-                .compare_exchange(s, RUNNING, SeqCst, SeqCst)
-                .is_ok()
-        {
-            self.running.fetch_add(1, SeqCst);
-        }
-    }
-
-    /// The deadlock decision, by the role that took `running` to zero (a
-    /// snapshot of atomics): if every live role is seen waiting on a try
-    /// refused at epoch `E`, and the epoch is `E` before and after the scan,
-    /// look once more in the same way with every slot locked (so that the
-    /// report sees every local state), then declare a deadlock and release
-    /// every waiter. If every live role is waiting but some refusals are
-    /// older, wake those to try again (the change since may not have
-    /// concerned them, so nobody else wakes them); their next registration
-    /// decides again.
-    fn decide(&self) {
-        if self.failed.load(SeqCst) {
-            return;
-        }
-        let before = self.epoch.load(SeqCst);
-        let mut any_waiting = false;
-        let mut stale = false;
-        for status in &self.status {
-            match status.load(SeqCst) {
-                RUNNING => return, // it will decide when it stops, if needed
-                DEAD => {}
-                s => {
-                    any_waiting = true;
-                    stale |= s - 1 != before;
-                }
-            }
-        }
-        if !any_waiting || self.epoch.load(SeqCst) != before {
-            return; // a step completed meanwhile; its thread will decide
-        }
-        if stale {
-            for (r, status) in self.status.iter().enumerate() {
-                let s = status.load(SeqCst);
-                if s != RUNNING && s != DEAD && s - 1 != before {
-                    self.wake(r);
-                }
-            }
-            return;
-        }
-        // Look again with every slot locked. A role takes its local state
-        // back from its slot under that lock, after it has left the waiting
-        // status; so every role seen waiting (or dead) here has its local
-        // state in its slot until we are done, and the report can tell
-        // whether the protocol had terminated. The check is the same as
-        // above (it alone is what the argument in the module docs needs);
-        // if anything moved since, whoever moved will decide again.
-        let slots: Vec<_> = self.slots.iter().map(|s| lock(s)).collect();
-        let at = self.epoch.load(SeqCst);
-        let mut dead = Vec::with_capacity(slots.len());
-        for status in &self.status {
-            match status.load(SeqCst) {
-                DEAD => dead.push(true),
-                s if s != RUNNING && s - 1 == at => dead.push(false),
-                _ => return,
-            }
-        }
-        if self.epoch.load(SeqCst) != at || dead.iter().all(|&d| d) {
-            return;
-        }
-        let mut failure = lock(&self.failure);
-        if failure.is_some() {
-            return;
-        }
-        let names = &self.names;
-        let mut blocked = Vec::new();
-        let mut finished = Vec::new();
-        let mut panicked = Vec::new();
-        for (r, slot) in slots.iter().enumerate() {
-            if dead[r] {
-                if self.uses[r].panicked() {
-                    panicked.push(names[r].clone());
-                } else {
-                    finished.push(names[r].clone());
-                }
-                continue;
-            }
-            let waits_for = match &slot.wait {
-                Some(Wait::Send { to, type_name }) => WaitsFor::Send {
-                    to: names[*to].clone(),
-                    type_name: type_name.clone(),
-                },
-                Some(Wait::Recv { from }) => WaitsFor::Recv {
-                    from: from.map(|f| names[f].clone()),
-                },
-                Some(Wait::Close { to }) => WaitsFor::Close {
-                    to: names[*to].clone(),
-                },
-                None => unreachable!("a waiting role has said what it waits for"),
-            };
-            blocked.push(Blocked {
-                role: names[r].clone(),
-                waits_for,
-            });
-        }
-        // Every local state is in its slot, except that of a role declared
-        // panicked by its guard, which its endpoint keeps elsewhere.
-        let locals: Option<Vec<&P::Local>> = slots.iter().map(|s| s.local.as_ref()).collect();
-        debug_assert!(
-            locals.is_some() || !panicked.is_empty(),
-            "every local state is in its slot"
-        );
-        let terminated = locals.is_some_and(|locals| {
-            let guards: Vec<_> = self.inboxes.iter().map(|i| lock(i)).collect();
-            let inboxes: Vec<&P::Inbox> = guards.iter().map(|g| &**g).collect();
-            // Protocol code, run with `failure` and every slot locked: it
-            // must not unwind out of here (nobody would be released, and a
-            // `PoisonOnUnwind` would deadlock on `failure`). A panic only
-            // costs the report its "terminated".
-            catch_unwind(AssertUnwindSafe(|| P::parts_terminated(&locals, &inboxes)))
-                .unwrap_or(false)
-        });
-        *failure = Some(Error::Deadlock(Arc::new(Deadlock {
-            blocked,
-            finished,
-            panicked,
-            terminated,
-        })));
-        self.failed.store(true, SeqCst);
-        drop(slots);
-        drop(failure);
-        for u in &self.unparkers {
-            u.unpark();
-        }
     }
 }

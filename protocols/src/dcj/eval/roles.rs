@@ -1,0 +1,120 @@
+//! The arguments of a communication in spec position: role expressions
+//! (`::buyer`, `(::worker i)`, a role value) and message-type predicates.
+
+use super::{Ctx, Env, R};
+use crate::dcj::names::{local_name, role_name, type_name};
+use crate::dcj::read::{Form, FormKind};
+use crate::dcj::value::Value;
+use crate::dcj::Span;
+
+impl Ctx<'_> {
+    pub(super) fn predicate(&mut self, f: &Form, env: &Env) -> R<String> {
+        match &f.kind {
+            FormKind::Symbol(s) => match env.get(s) {
+                Some(Value::Symbol(c)) | Some(Value::Str(c)) => Ok(type_name(c)),
+                Some(other) => Err(self.error(f.span, format!("a message type must be a class name, but `{s}` is {}", other.kind()), None)),
+                None => Ok(type_name(s)),
+            },
+            FormKind::Str(s) => Ok(type_name(s)),
+            FormKind::List(items) if matches!(items.first(), Some(Form { kind: FormKind::Symbol(q), .. }) if q == "quote") => {
+                match items.get(1).map(|x| &x.kind) {
+                    Some(FormKind::Symbol(s)) => Ok(type_name(s)),
+                    _ => Err(self.error(f.span, "a quoted message type must be a symbol".into(), None)),
+                }
+            }
+            _ => Err(self.error(f.span, format!("unsupported message predicate `{f}`"),
+                Some("only class names are supported as message types (e.g. discourje.examples.chess.Move or Boolean); \
+                      predicate functions cannot be checked by prust".into()))),
+        }
+    }
+
+    fn role_of_keyword(&mut self, full: &str, indices: &[Value], span: Span) -> String {
+        let base = match self.roles.get(full) {
+            Some(n) => n.clone(),
+            None => {
+                let local = local_name(full).to_string();
+                let other = self
+                    .roles
+                    .iter()
+                    .find(|(k, _)| local_name(k) == local)
+                    .map(|(_, v)| v.clone());
+                match other {
+                    Some(n) => n,
+                    None => {
+                        let shown = self.shown(full);
+                        self.warn(format!("role {full}"), span,
+                            format!("role `{shown}` is not declared with s/defrole; using its bare name `{local}`"));
+                        local
+                    }
+                }
+            }
+        };
+        role_name(&base, indices)
+    }
+
+    pub(super) fn role(&mut self, f: &Form, env: &Env) -> R<String> {
+        match &f.kind {
+            FormKind::Keyword { auto, name } => {
+                let k = self.keyword(*auto, name);
+                Ok(self.role_of_keyword(&k, &[], f.span))
+            }
+            FormKind::Str(s) => Ok(s.clone()),
+            FormKind::Symbol(s) => match env.get(s).cloned() {
+                Some(v) => self.role_value(v, f),
+                None => Ok(s.clone()),
+            },
+            FormKind::List(items) if !items.is_empty() => {
+                let base = match &items[0].kind {
+                    FormKind::Str(name) => {
+                        // ("worker" i): a role named by a string needs no
+                        // declaration.
+                        let idx = self.exprs(&items[1..], env)?;
+                        return Ok(role_name(name, &idx));
+                    }
+                    FormKind::Keyword { auto, name } => self.keyword(*auto, name),
+                    FormKind::Symbol(s) if env.get(s).is_some() => match env.get(s) {
+                        Some(Value::Keyword(k)) => k.to_string(),
+                        Some(Value::Str(k)) => k.to_string(),
+                        _ => {
+                            return Err(self.error(
+                                items[0].span,
+                                format!("`{s}` is not a role name"),
+                                None,
+                            ))
+                        }
+                    },
+                    FormKind::Symbol(s) if self.roles.keys().any(|k| local_name(k) == s) => self
+                        .roles
+                        .keys()
+                        .find(|k| local_name(k) == s)
+                        .cloned()
+                        .unwrap_or_default(),
+                    _ => {
+                        let v = self.expr(f, env)?;
+                        return self.role_value(v, f);
+                    }
+                };
+                let idx = self.exprs(&items[1..], env)?;
+                Ok(self.role_of_keyword(&base, &idx, f.span))
+            }
+            _ => Err(self.error(
+                f.span,
+                format!("expected a role, found `{f}`"),
+                Some("a role is ::name or (::name index ...)".into()),
+            )),
+        }
+    }
+
+    fn role_value(&mut self, v: Value, f: &Form) -> R<String> {
+        match v {
+            Value::Keyword(k) => Ok(self.role_of_keyword(&k, &[], f.span)),
+            Value::Role(k, idx) => Ok(self.role_of_keyword(&k, &idx, f.span)),
+            Value::Str(s) | Value::Symbol(s) => Ok(s.to_string()),
+            other => Err(self.error(
+                f.span,
+                format!("expected a role, found {} `{other}`", other.kind()),
+                None,
+            )),
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The state under a [`Session`](super::Session)'s one lock: the object,
+//! the epoch and every role's slot, with the two things done under the lock
+//! after a change: the hand-off (re-try every waiter, complete what the
+//! protocol now allows) and the deadlock decision.
+
+use std::sync::Arc;
+
+use crossbeam_utils::sync::Parker;
+use engine::{Message, Protocol, Refused, RoleId};
+
+use super::super::error::{Blocked, Deadlock, Error};
+use super::super::op::Op;
+use super::Delivery;
+
+pub(super) struct Inner<P> {
+    pub(super) object: P,
+    /// Bumped by every operation that changes the object.
+    pub(super) epoch: u64,
+    pub(super) slots: Vec<Slot>,
+    pub(super) parkers: Vec<Option<Parker>>,
+    /// Number of `Slot::Waiting`, to skip the scan when nobody waits.
+    pub(super) waiting: usize,
+    /// Whether the `Session` value is alive (unclaimed roles count as live).
+    pub(super) session_open: bool,
+    /// Set once: the session is poisoned by a deadlock or a panic.
+    pub(super) failure: Option<Error>,
+}
+
+pub(super) enum Slot {
+    /// No endpoint yet.
+    Unclaimed,
+    /// The endpoint exists and is not blocked.
+    Running,
+    /// Blocked on `op`, which was refused at `epoch`. When another thread
+    /// completes (or fails) the operation, the slot is `Running` again (the
+    /// owner is about to return) and the result goes to its mailbox.
+    Waiting { op: Op, epoch: u64 },
+    /// The endpoint was dropped.
+    Dropped,
+    /// The role's thread panicked (its endpoint was dropped while
+    /// unwinding, or its [`PanicGuard`] was): dead, like `Dropped`.
+    Panicked,
+}
+
+pub(super) enum Outcome {
+    Sent,
+    Received(RoleId, Message),
+    Closed,
+}
+
+impl<P: Protocol> Inner<P> {
+    /// One try-operation of `role` on the object; the operation back if
+    /// refused (the object is then unchanged, by the `Protocol` contract).
+    pub(super) fn attempt(&mut self, role: RoleId, op: Op) -> Result<Outcome, Op> {
+        match op {
+            Op::Send { to, msg } => match self.object.try_send(role, to, msg) {
+                Ok(()) => Ok(Outcome::Sent),
+                Err(Refused(msg)) => Err(Op::Send { to, msg }),
+            },
+            Op::Recv { from } => match self.object.try_recv(role, from) {
+                Ok((from, msg)) => Ok(Outcome::Received(from, msg)),
+                Err(Refused(())) => Err(Op::Recv { from }),
+            },
+            Op::Close { to } => match self.object.try_close(role, to) {
+                Ok(()) => Ok(Outcome::Closed),
+                Err(Refused(())) => Err(Op::Close { to }),
+            },
+        }
+    }
+
+    /// After a change, re-tries every waiter until none can go on; fills
+    /// `woken` with the waiters whose operation completed. On return every
+    /// remaining waiter was refused at the current epoch.
+    pub(super) fn progress_waiters(&mut self, woken: &mut Vec<Delivery>) {
+        if self.waiting == 0 {
+            return;
+        }
+        loop {
+            let mut progressed = false;
+            for w in 0..self.slots.len() {
+                match &self.slots[w] {
+                    // The object promises a refusal (`Protocol::may_recv`):
+                    // as good as a try at this epoch, and much cheaper when
+                    // many threads wait to receive.
+                    Slot::Waiting {
+                        op: Op::Recv { from },
+                        ..
+                    } if !self.object.may_recv(w, *from) => {
+                        let epoch = self.epoch;
+                        if let Slot::Waiting { epoch: refused, .. } = &mut self.slots[w] {
+                            *refused = epoch;
+                        }
+                        continue;
+                    }
+                    Slot::Waiting { .. } => {}
+                    _ => continue,
+                }
+                let Slot::Waiting { op, .. } = std::mem::replace(&mut self.slots[w], Slot::Running)
+                else {
+                    unreachable!()
+                };
+                match self.attempt(w, op) {
+                    Ok(outcome) => {
+                        self.epoch += 1;
+                        self.waiting -= 1;
+                        woken.push((w, Ok(outcome)));
+                        progressed = true;
+                    }
+                    Err(op) => {
+                        self.slots[w] = Slot::Waiting {
+                            op,
+                            epoch: self.epoch,
+                        }
+                    }
+                }
+            }
+            // A success may enable a waiter tried earlier in this pass.
+            if !progressed || self.waiting == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Declares a deadlock if every live endpoint waits on an operation
+    /// refused at the current epoch; fills `woken` with the waiters to
+    /// release. See the module docs for why this cannot raise a false alarm.
+    pub(super) fn detect_deadlock(&mut self, names: &[String], woken: &mut Vec<Delivery>) {
+        if self.failure.is_some() || self.waiting == 0 {
+            return;
+        }
+        let mut blocked = Vec::new();
+        let mut finished = Vec::new();
+        let mut panicked = Vec::new();
+        for (r, slot) in self.slots.iter().enumerate() {
+            match slot {
+                Slot::Waiting { op, epoch } if *epoch == self.epoch => blocked.push(Blocked {
+                    role: names[r].clone(),
+                    waits_for: op.waits_for(names),
+                }),
+                Slot::Dropped => finished.push(names[r].clone()),
+                Slot::Panicked => panicked.push(names[r].clone()),
+                Slot::Unclaimed if !self.session_open => finished.push(names[r].clone()),
+                // Running, done, a waiter refused before the latest change
+                // (it will be re-tried), or a role someone may still take.
+                _ => return,
+            }
+        }
+        let deadlock = Error::Deadlock(Arc::new(Deadlock {
+            blocked,
+            finished,
+            panicked,
+            terminated: self.object.is_terminated(),
+        }));
+        for (r, slot) in self.slots.iter_mut().enumerate() {
+            if let Slot::Waiting { .. } = slot {
+                *slot = Slot::Running;
+                woken.push((r, Err(deadlock.clone())));
+            }
+        }
+        self.waiting = 0;
+        self.failure = Some(deadlock);
+    }
+}

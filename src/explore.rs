@@ -16,6 +16,10 @@
 //! property, or a bound hit (then the exploration is not complete, never
 //! "successful").
 //!
+//! A receiver sees a close as in real sessions: a loop that receives until
+//! its peer closes ends with `Err(Closed)` in every schedule (see
+//! [`ExploreEndpoint`]).
+//!
 //! **The assumption.** Threads may share nothing but the session: no
 //! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
 //! the session's operations, so it is exactly the interleavings of those
@@ -59,6 +63,7 @@
 
 mod choose;
 mod chooser;
+mod closed;
 mod dfs;
 mod dpor;
 mod enabled;

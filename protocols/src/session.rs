@@ -184,6 +184,37 @@
 //! deadlock report cannot tell whether the protocol had terminated (it
 //! says it had not).
 //!
+//! # Seeing a close
+//!
+//! `close(to)` ends this role's channel to `to` for good: a later
+//! `send(to, ..)` by the same endpoint fails with
+//! [`Error::SendAfterClose`] (the message never reaches the object). That
+//! promise is what lets the receiving side see the close:
+//!
+//! - `recv_from(from)` fails with [`Error::Closed`] (naming `from`) once
+//!   `from` has closed its channel to the receiver and nothing is left in
+//!   it. Messages sent before the close are received first, in order; a
+//!   receiver that waits when the close comes is woken and gets the
+//!   error. So `while let Ok(m) = ep.recv_from("boss")` ends when the
+//!   boss closes (match on `Error::Closed` to tell it from a deadlock).
+//! - `recv()` from anyone fails with [`Error::Closed`] (no sender named)
+//!   only once *every* role that may send to the receiver (by the
+//!   object's [`sends_to`](engine::Protocol::sends_to); every other role
+//!   if the object does not say) has closed its channel to it and none of
+//!   those channels holds a message. While some sender has not closed,
+//!   `recv()` waits as before, and still takes messages left in the
+//!   closed channels.
+//! - `Closed` is an answer, not a failure: the session is not poisoned,
+//!   and the role may go on with other operations.
+//! - "Nothing is left" is the object's
+//!   [`is_channel_empty`](engine::Protocol::is_channel_empty) (for a
+//!   [`SplitSession`], [`Split::inbox_empty_from`]); the strict and
+//!   liberal objects answer it. An object that keeps the default (`false`)
+//!   never lets a receiver see a close: the receive waits, and a deadlock
+//!   is reported as before.
+//!
+//! `prust::explore` gives its endpoints the same semantics.
+//!
 //! # Limitations
 //!
 //! A thread that waits on something other than its endpoint (a lock, I/O,
@@ -200,12 +231,14 @@
 //! receive (the strict object does; the liberal one does not, see
 //! [`crate::liberal`]).
 
+mod closed;
 mod error;
 mod locked;
 mod op;
 mod panic;
 mod split;
 
+pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;

@@ -41,6 +41,9 @@ pub(crate) enum Reply {
     Done,
     Received(RoleId, Message),
     Chose(usize),
+    /// A receive that can never succeed: its channel was closed and holds
+    /// nothing (`Err(Closed)` for the caller; see `closed.rs`).
+    Ended,
 }
 
 /// Where a role thread is.
@@ -183,6 +186,14 @@ impl Shared {
 /// deadlock (`Err(Deadlock)`, as a [`Session`](protocols::session::Session)
 /// reports it) or is stopped (`Err(Aborted)`).
 ///
+/// Closes are seen as in real sessions (see "Seeing a close" in
+/// [`protocols::session`]): a receive whose channel was closed by its
+/// sender and holds nothing fails with `Err(Closed)` (for `recv()` from
+/// anyone: once every sender has closed), and a send after the role's own
+/// close fails with `Err(SendAfterClose)`. Those answers are given at
+/// once, without a scheduling choice: they commute with every other step,
+/// so the schedule and the trace do not show them.
+///
 /// ```
 /// use prust::explore::explore;
 /// use prust::session::BlockingEndpoint;
@@ -250,6 +261,10 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     fn recv(&mut self) -> Result<(RoleId, Message), Error> {
         match self.run(Op::Recv { from: None })? {
             Reply::Received(from, msg) => Ok((from, msg)),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: None,
+            }),
             _ => unreachable!("a receive completes with a message"),
         }
     }
@@ -258,6 +273,10 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
         let from = from.to_role(&self.shared.names)?;
         match self.run(Op::Recv { from: Some(from) })? {
             Reply::Received(_, msg) => Ok(msg),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: Some(self.shared.names[from].clone()),
+            }),
             _ => unreachable!("a receive completes with a message"),
         }
     }

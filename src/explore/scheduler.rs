@@ -10,6 +10,7 @@ use engine::{Protocol, RoleId};
 use protocols::session::{Deadlock, WaitsFor};
 
 use super::chooser::{Chooser, Decision};
+use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
 use super::ending::{finish, stop, stuck_end};
@@ -233,6 +234,10 @@ fn drive<P: Protocol>(
     }
     let n = shared.names.len();
     let mut prev = None;
+    let mut closed = Closed::default();
+    // Answers given without a choice (closes seen), bounded like steps so
+    // that a role that ignores them in a loop cannot run for ever.
+    let mut answers = 0;
     loop {
         let pending: Vec<(RoleId, Op)> = {
             let ctl = shared.lock();
@@ -245,6 +250,23 @@ fn drive<P: Protocol>(
                 })
                 .collect()
         };
+        if let Some((role, reply)) = closed.answer(obj, &pending, &shared.names) {
+            answers += 1;
+            if answers > limits.max_steps {
+                run.end = End::Steps(limits.max_steps);
+                return;
+            }
+            shared.lock().slots[role] = Slot::Reply(reply);
+            if let Err(end) = let_run(shared, role, limits) {
+                run.end = end;
+                return;
+            }
+            if let Some(end) = panicked(shared) {
+                run.end = end;
+                return;
+            }
+            continue;
+        }
         let alts = enabled(obj, &pending, prev, n);
         if let Some(h) = history.as_deref_mut() {
             h.objects.push(obj.clone());
@@ -304,6 +326,7 @@ fn drive<P: Protocol>(
             };
             return;
         };
+        closed.note(obj, &act);
         run.trace.push(act);
         run.schedule.push(alt);
         prev = Some(alt.role);

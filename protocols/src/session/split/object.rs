@@ -42,6 +42,15 @@ pub trait Split: Protocol {
     /// The local state's role closes its channel to `to`.
     fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused>;
 
+    /// Whether `inbox` holds no message from `from`: the split form of
+    /// [`Protocol::is_channel_empty`], with the same contract (`false`, the
+    /// default, means "not known to be empty", and then a receiver never
+    /// sees a close).
+    fn inbox_empty_from(inbox: &Self::Inbox, from: RoleId) -> bool {
+        let _ = (inbox, from);
+        false
+    }
+
     /// Whether the parts, put back together, have terminated normally (for
     /// the deadlock report only).
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool;
@@ -74,6 +83,10 @@ impl Split for crate::Liberal {
 
     fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused> {
         local.try_close(to)
+    }
+
+    fn inbox_empty_from(inbox: &Self::Inbox, from: RoleId) -> bool {
+        inbox.iter().all(|e| e.from != from)
     }
 
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool {

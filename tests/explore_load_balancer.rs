@@ -196,6 +196,30 @@ fn a_client_that_waits_for_the_wrong_worker_is_found_for_the_choice_of_worker2()
 fn a_worker_that_answers_the_wrong_client_is_found() {
     let ex = explored(Variant::WorkerAnswersClient1);
     assert!(!ex.is_successful(), "{ex}");
+    // Where client1 is no longer waiting for that worker, the send can
+    // never be accepted: a violation, reported as soon as the worker
+    // tries it (issue 13: violations detected early), not a deadlock.
+    let violation = ex
+        .failures()
+        .iter()
+        .find_map(|f| match &f.outcome {
+            Outcome::Violation { role, operation } => Some((role, operation.to_string())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{ex}"));
+    assert!(violation.0.starts_with("worker"), "{ex}");
+    assert_eq!(violation.1, "send <Response> to client1", "{ex}");
+    for f in ex.failures() {
+        if let Outcome::Deadlock { deadlock } = &f.outcome {
+            assert!(
+                deadlock
+                    .blocked
+                    .iter()
+                    .all(|b| !b.waits_for.to_string().starts_with("send")),
+                "a waiting send that can never be accepted is a violation: {ex}"
+            );
+        }
+    }
     // Found where client2's request is served; whichever worker serves it.
     for pick in ["balancer#0", "balancer#1"] {
         assert!(

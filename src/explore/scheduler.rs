@@ -13,13 +13,14 @@ use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::ending::{finish, stop, stuck_end};
+use super::ending::{finish, stop, stuck_end, waits_for};
 use super::endpoint::{ExploreEndpoint, Op, Shared, Slot};
 use super::independence::independent;
 use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
 use super::pool::Pool;
 use super::roles::Roles;
 use super::step::{Act, Alt};
+use super::violation::Never;
 
 /// How an execution ended.
 #[derive(Debug, Clone)]
@@ -114,6 +115,11 @@ where
         pool.run(worker, Box::new(move || role_thread(role, body, shared)));
     }
     let mut history = chooser.wants_races().then(History::default);
+    let mut memo = pool.memo.borrow_mut();
+    let never = memo
+        .get_or_insert_with(|| Box::new(Never::<P>::new()))
+        .downcast_mut::<Never<P>>()
+        .expect("one object type per exploration");
     drive(
         &shared,
         &spawned,
@@ -122,10 +128,13 @@ where
         chooser,
         &mut run,
         history.as_mut(),
+        never,
     );
+    drop(memo);
     if let Some(h) = &history {
-        let backtracks = if matches!(run.end, End::Panicked { .. }) {
-            // A panic stops every role, so this execution is not maximal:
+        let backtracks = if matches!(run.end, End::Panicked { .. } | End::Violation { .. }) {
+            // A panic (or a violation found early) stops every role, so
+            // this execution is not maximal:
             // the races that the other roles' later steps would have shown
             // are unknown. Explore every choice of its prefix.
             super::dpor::every_choice(h)
@@ -211,6 +220,9 @@ fn panicked(shared: &Shared) -> Option<End> {
 }
 
 /// The scheduling loop of one execution; sets `run.end`.
+// Each argument is a different part of the execution's context, owned by
+// `run` for different lengths of time; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 fn drive<P: Protocol>(
     shared: &Shared,
     spawned: &[RoleId],
@@ -219,6 +231,7 @@ fn drive<P: Protocol>(
     chooser: &mut dyn Chooser,
     run: &mut Run,
     mut history: Option<&mut History<P>>,
+    never: &mut Never<P>,
 ) {
     // Start the threads one at a time, each up to its first operation.
     for &role in spawned {
@@ -272,6 +285,18 @@ fn drive<P: Protocol>(
             h.objects.push(obj.clone());
             h.pending.push(pending.clone());
             h.alts.push(alts.clone());
+        }
+        // A send or close that the object can never accept ends the run
+        // as a violation at once (see `violation.rs`).
+        if let Some((role, op)) = pending
+            .iter()
+            .find(|(r, op)| !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op))
+        {
+            run.end = End::Violation {
+                role: *role,
+                op: waits_for(op, &shared.names),
+            };
+            return;
         }
         if alts.is_empty() {
             run.end = stuck_end(shared, obj, &pending);

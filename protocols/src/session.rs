@@ -236,12 +236,14 @@ mod error;
 mod locked;
 mod op;
 mod panic;
+mod select;
 mod split;
 
 pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
+pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
 
 use engine::{Message, Payload, RoleId};
@@ -261,6 +263,10 @@ pub trait BlockingEndpoint: Send {
     fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error>;
     /// Closes this role's channel to `to`.
     fn close(&mut self, to: impl ToRole) -> Result<(), Error>;
+    /// Receives the first of several alternatives (sender, and optionally
+    /// type) that the protocol allows; the index of the one taken and the
+    /// message. See [`Alternative`].
+    fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error>;
     /// A guard that declares this role panicked if its thread panics; see
     /// [`PanicGuard`].
     fn panic_guard(&self) -> PanicGuard;
@@ -286,6 +292,9 @@ macro_rules! blocking_endpoint {
             }
             fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
                 $ty::close(self, to)
+            }
+            fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+                $ty::select(self, alternatives)
             }
             fn panic_guard(&self) -> PanicGuard {
                 $ty::panic_guard(self)

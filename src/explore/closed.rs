@@ -51,6 +51,14 @@ impl Closed {
                 {
                     Some((role, Ok(Reply::Ended)))
                 }
+                Op::Select { alts }
+                    if !alts.is_empty()
+                        && alts.iter().all(|a| {
+                            closes.recv_ended(role, Some(a.from), |f| obj.is_channel_empty(f, role))
+                        }) =>
+                {
+                    Some((role, Ok(Reply::Ended)))
+                }
                 Op::Send { to, .. } if closes.is_closed(role, *to) => Some((
                     role,
                     Err(Error::SendAfterClose {

@@ -23,6 +23,15 @@ pub(crate) fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
         Op::Close { to } => WaitsFor::Close {
             to: names[*to].clone(),
         },
+        Op::Select { alts } => WaitsFor::Select {
+            alternatives: alts
+                .iter()
+                .map(|a| match &a.type_name {
+                    Some(t) => format!("<{t}> from {}", names[a.from]),
+                    None => format!("from {}", names[a.from]),
+                })
+                .collect(),
+        },
         Op::Choose { .. } => unreachable!("a choice is always enabled, so never waited on"),
     }
 }

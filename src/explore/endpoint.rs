@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use engine::{Message, Payload, Protocol, RoleId};
-use protocols::session::{BlockingEndpoint, Error, PanicGuard, ToRole};
+use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
 
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
@@ -33,6 +33,10 @@ pub(crate) enum Op {
     Choose {
         n: usize,
     },
+    /// A `select`: the first of these receives that the object allows.
+    Select {
+        alts: Vec<Alternative>,
+    },
 }
 
 /// What a completed operation gives back to its thread.
@@ -41,6 +45,8 @@ pub(crate) enum Reply {
     Done,
     Received(RoleId, Message),
     Chose(usize),
+    /// A select took alternative `.0`.
+    Selected(usize, Message),
     /// A receive that can never succeed: its channel was closed and holds
     /// nothing (`Err(Closed)` for the caller; see `closed.rs`).
     Ended,
@@ -284,6 +290,25 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
         let to = to.to_role(&self.shared.names)?;
         self.run(Op::Close { to }).map(|_| ())
+    }
+
+    /// A select branches over every alternative the object allows at that
+    /// point (printed `role<-sender#k` in schedules, `k` the alternative's
+    /// index), not only the first.
+    fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        match self.run(Op::Select {
+            alts: alternatives.to_vec(),
+        })? {
+            Reply::Selected(i, msg) => Ok((i, msg)),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: None,
+            }),
+            _ => unreachable!("a select completes with a message"),
+        }
     }
 
     /// A guard that does nothing: the explorer catches every panic of a

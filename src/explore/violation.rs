@@ -68,7 +68,7 @@ impl<P: Protocol> Never<P> {
                 ty: msg.type_name().to_string(),
             },
             Op::Close { to } => Key::Close { to: *to },
-            Op::Recv { .. } | Op::Choose { .. } => return false,
+            Op::Recv { .. } | Op::Select { .. } | Op::Choose { .. } => return false,
         };
         let question = (obj.clone(), role, key);
         if let Some(&answer) = self.answers.get(&question) {

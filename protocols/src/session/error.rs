@@ -172,6 +172,11 @@ pub enum WaitsFor {
         /// The peer.
         to: String,
     },
+    /// To receive the first of several alternatives (a `select`).
+    Select {
+        /// Each alternative, as `<Type> from sender` (or `from sender`).
+        alternatives: Vec<String>,
+    },
 }
 
 impl fmt::Display for WaitsFor {
@@ -181,6 +186,9 @@ impl fmt::Display for WaitsFor {
             WaitsFor::Recv { from: Some(from) } => write!(f, "receive from {from}"),
             WaitsFor::Recv { from: None } => write!(f, "receive (from anyone)"),
             WaitsFor::Close { to } => write!(f, "close its channel to {to}"),
+            WaitsFor::Select { alternatives } => {
+                write!(f, "receive the first of: {}", alternatives.join(", "))
+            }
         }
     }
 }

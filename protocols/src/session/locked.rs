@@ -15,6 +15,7 @@ use super::closed::{closed_error, send_after_close, Closes};
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::select::Alternative;
 use inner::{Inner, Outcome, Slot};
 
 /// Real threads on one protocol object: hands out one [`Endpoint`] per role.
@@ -221,6 +222,24 @@ impl<P: Protocol> Endpoint<P> {
             Outcome::Received(_, msg) => Ok(msg),
             Outcome::Ended => Err(closed_error(&self.shared.names, self.role, Some(from))),
             _ => unreachable!("a receive completes with a message"),
+        }
+    }
+
+    /// Receives the first of `alternatives` that the protocol allows (the
+    /// first in order if several are); the index of the one taken and the
+    /// message. Fails with [`Error::Closed`] once every alternative's
+    /// sender has closed its channel to this role and nothing is left in
+    /// them. See [`Alternative`].
+    pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        match self.run(Op::Select {
+            alts: alternatives.to_vec(),
+        })? {
+            Outcome::Selected(i, msg) => Ok((i, msg)),
+            Outcome::Ended => Err(closed_error(&self.shared.names, self.role, None)),
+            _ => unreachable!("a select completes with a message"),
         }
     }
 

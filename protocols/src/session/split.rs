@@ -21,6 +21,7 @@ use super::closed::{closed_error, send_after_close, Closes};
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::select::Alternative;
 use decide::{DEAD, RUNNING};
 
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
@@ -88,6 +89,7 @@ enum Wait {
     Send { to: RoleId, type_name: String },
     Recv { from: Option<RoleId> },
     Close { to: RoleId },
+    Select { alternatives: Vec<String> },
 }
 
 impl<P: Split> SplitSession<P> {
@@ -239,6 +241,28 @@ impl<P: Split> SplitEndpoint<P> {
             .map(|got| got.expect("a receive gives a message").1)
     }
 
+    /// Receives the first of `alternatives` that the protocol allows (the
+    /// first in order if several are); the index of the one taken and the
+    /// message. Fails with [`Error::Closed`] once every alternative's
+    /// sender has closed its channel to this role and nothing is left in
+    /// them. See [`Alternative`].
+    pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        let (from, msg) = self
+            .run(Op::Select {
+                alts: alternatives.to_vec(),
+            })?
+            .expect("a select gives a message");
+        // The step took the first alternative in order that accepted it.
+        let i = alternatives
+            .iter()
+            .position(|a| a.from == from && a.accepts(&msg))
+            .expect("the message matches an alternative");
+        Ok((i, msg))
+    }
+
     /// Closes this role's channel to `to`. A close is final: a later send
     /// to `to` fails with [`Error::SendAfterClose`].
     pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
@@ -288,6 +312,28 @@ impl<P: Split> SplitEndpoint<P> {
                 Ok(()) => Ok(None),
                 Err(Refused(())) => Err(Op::Close { to }),
             },
+            Op::Select { alts } => {
+                let mut inbox = lock(&shared.inboxes[role]);
+                let mut got = None;
+                for a in &alts {
+                    // A typed alternative looks at the message first: a
+                    // receive cannot be undone.
+                    let wanted = a
+                        .type_name
+                        .as_deref()
+                        .is_none_or(|t| P::first_type_from(&inbox, a.from) == Some(t));
+                    if wanted {
+                        if let Ok(m) = P::recv_step(local, Some(a.from), &mut inbox) {
+                            got = Some(m);
+                            break;
+                        }
+                    }
+                }
+                match got {
+                    Some(m) => Ok(Some(m)),
+                    None => Err(Op::Select { alts }),
+                }
+            }
         };
         std::mem::forget(guard);
         result
@@ -319,7 +365,7 @@ impl<P: Split> SplitEndpoint<P> {
             let epoch = shared.epoch.load(SeqCst);
             let wake = match &op {
                 Op::Send { to, .. } | Op::Close { to } => Some(*to),
-                Op::Recv { .. } => None,
+                Op::Recv { .. } | Op::Select { .. } => None,
             };
             let closing = match &op {
                 Op::Close { to } => Some(*to),
@@ -357,6 +403,11 @@ impl<P: Split> SplitEndpoint<P> {
                     break Err(closed_error(&shared.names, me, *from));
                 }
             }
+            if let Op::Select { alts } = &op {
+                if !alts.is_empty() && alts.iter().all(|a| shared.recv_ended(me, Some(a.from))) {
+                    break Err(closed_error(&shared.names, me, None));
+                }
+            }
             if !announced {
                 let intent = match &op {
                     Op::Recv { from: Some(from) } => *from,
@@ -373,6 +424,9 @@ impl<P: Split> SplitEndpoint<P> {
                 },
                 Op::Recv { from } => Wait::Recv { from: *from },
                 Op::Close { to } => Wait::Close { to: *to },
+                Op::Select { alts } => Wait::Select {
+                    alternatives: alts.iter().map(|a| a.describe(&shared.names)).collect(),
+                },
             };
             {
                 let mut slot = lock(&shared.slots[me]);

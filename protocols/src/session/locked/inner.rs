@@ -52,6 +52,8 @@ pub(super) enum Outcome {
     /// A receive that can never succeed: its channel was closed and holds
     /// nothing ([`Error::Closed`] for the caller).
     Ended,
+    /// A select took alternative `.0`.
+    Selected(usize, Message),
 }
 
 impl<P: Protocol> Inner<P> {
@@ -75,6 +77,30 @@ impl<P: Protocol> Inner<P> {
                 }
                 Err(Refused(())) => Err(Op::Close { to }),
             },
+            Op::Select { alts } => {
+                for (i, a) in alts.iter().enumerate() {
+                    // A typed alternative looks at the message on a clone
+                    // first: a receive cannot be undone.
+                    let mut probe = self.object.clone();
+                    if let Ok((_, msg)) = probe.try_recv(role, Some(a.from)) {
+                        if a.accepts(&msg) {
+                            self.object = probe;
+                            return Ok(Outcome::Selected(i, msg));
+                        }
+                    }
+                }
+                let object = &self.object;
+                let ended = !alts.is_empty()
+                    && alts.iter().all(|a| {
+                        self.closes
+                            .recv_ended(role, Some(a.from), |f| object.is_channel_empty(f, role))
+                    });
+                if ended {
+                    Ok(Outcome::Ended)
+                } else {
+                    Err(Op::Select { alts })
+                }
+            }
         }
     }
 

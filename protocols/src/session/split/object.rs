@@ -51,6 +51,17 @@ pub trait Split: Protocol {
         false
     }
 
+    /// The type name of the first message from `from` in `inbox` (the
+    /// one a receive from `from` would consider), if any: a `select` with
+    /// typed alternatives looks at it before it receives. `None`, the
+    /// default, means "none, or not known": an object that keeps it never
+    /// serves a typed alternative (such a select waits for an untyped
+    /// alternative, or for ever).
+    fn first_type_from(inbox: &Self::Inbox, from: RoleId) -> Option<&str> {
+        let _ = (inbox, from);
+        None
+    }
+
     /// Whether the parts, put back together, have terminated normally (for
     /// the deadlock report only).
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool;
@@ -87,6 +98,13 @@ impl Split for crate::Liberal {
 
     fn inbox_empty_from(inbox: &Self::Inbox, from: RoleId) -> bool {
         inbox.iter().all(|e| e.from != from)
+    }
+
+    fn first_type_from(inbox: &Self::Inbox, from: RoleId) -> Option<&str> {
+        inbox
+            .iter()
+            .find(|e| e.from == from)
+            .map(|e| e.msg.type_name())
     }
 
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool {

@@ -213,7 +213,67 @@
 //!   never lets a receiver see a close: the receive waits, and a deadlock
 //!   is reported as before.
 //!
+//! ```
+//! use engine::Message;
+//! use protocols::session::{BlockingEndpoint, Error, SplitSession};
+//! use protocols::spec::{close, msg, seq, Spec};
+//! let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+//! let [mut boss, mut hand] = SplitSession::new(protocols::Liberal::from_spec(&spec).unwrap())
+//!     .into_endpoints()
+//!     .try_into()
+//!     .unwrap();
+//! let t = std::thread::spawn(move || {
+//!     let mut jobs = 0;
+//!     loop {
+//!         match hand.recv_from("boss") {
+//!             Ok(_) => jobs += 1,
+//!             Err(Error::Closed { .. }) => return jobs, // the boss is done
+//!             Err(e) => panic!("{e}"),
+//!         }
+//!     }
+//! });
+//! for i in 0..3 {
+//!     boss.send("hand", Message::named("Job", i)).unwrap();
+//! }
+//! boss.close("hand").unwrap();
+//! assert_eq!(t.join().unwrap(), 3);
+//! assert!(matches!(boss.send("hand", Message::named("Job", 9)), Err(Error::SendAfterClose { .. })));
+//! ```
+//!
 //! `prust::explore` gives its endpoints the same semantics.
+//!
+//! # Select
+//!
+//! `select(&[Alternative])` waits for the first of several receives, each
+//! a sender and optionally a message type (Discourje's `alts!!`): it takes
+//! the first alternative, in the order given, whose sender's next message
+//! has the type and that the protocol allows now, and returns its index
+//! with the message. A typed alternative looks at the message before it
+//! receives, so a message of another type stays for a later receive. It
+//! fails with [`Error::Closed`] once every alternative's sender has closed
+//! its channel to this role with nothing left in it. In a deadlock report
+//! it waits for [`WaitsFor::Select`]. Under `prust::explore` a select
+//! branches over every alternative that is possible, not only the first.
+//!
+//! ```
+//! use engine::Message;
+//! use protocols::session::{Alternative, BlockingEndpoint, Session};
+//! use protocols::spec::{msg, par, Spec};
+//! let spec = Spec::new("two", par([msg("A", "p", "r"), msg("B", "q", "r")])).roles(["p", "q", "r"]);
+//! let [mut p, mut q, mut r] = Session::new(protocols::Strict::from_spec(&spec).unwrap())
+//!     .into_endpoints()
+//!     .try_into()
+//!     .unwrap();
+//! q.send("r", Message::named("B", ())).unwrap();
+//! let alts = [
+//!     Alternative::sender(p.role()).of_type("A"),
+//!     Alternative::sender(q.role()).of_type("B"),
+//! ];
+//! let (i, m) = r.select(&alts).unwrap(); // only q's B is there
+//! assert_eq!((i, m.type_name()), (1, "B"));
+//! p.send("r", Message::named("A", ())).unwrap();
+//! assert_eq!(r.select(&alts).unwrap().0, 0);
+//! ```
 //!
 //! # Limitations
 //!

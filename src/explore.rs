@@ -16,6 +16,17 @@
 //! property, or a bound hit (then the exploration is not complete, never
 //! "successful").
 //!
+//! A send or close that the protocol can never accept, whatever the other
+//! roles do, is reported as [`Outcome::Violation`] as soon as that is
+//! certain (a bounded search of the object's states reachable by the
+//! other roles' actions, kept across executions), not later as a
+//! deadlock. Real sessions do not search: there such a send waits, and
+//! is named in the deadlock report once every role waits.
+//!
+//! A receiver sees a close as in real sessions: a loop that receives until
+//! its peer closes ends with `Err(Closed)` in every schedule (see
+//! [`ExploreEndpoint`]).
+//!
 //! **The assumption.** Threads may share nothing but the session: no
 //! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
 //! the session's operations, so it is exactly the interleavings of those
@@ -59,6 +70,7 @@
 
 mod choose;
 mod chooser;
+mod closed;
 mod dfs;
 mod dpor;
 mod enabled;
@@ -80,6 +92,7 @@ mod schedule;
 mod scheduler;
 mod simplify;
 mod step;
+mod violation;
 
 pub use choose::choose;
 pub use endpoint::ExploreEndpoint;

@@ -104,6 +104,23 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         true
     }
 
+    /// Whether the channel from `from` to `to` holds no message (none sent
+    /// on it is waiting to be received). `false`, the default, means "not
+    /// known to be empty".
+    ///
+    /// Sessions and `prust::explore` ask it after `from` has closed its
+    /// channel to `to`: a receive on a closed channel that holds nothing
+    /// can never succeed, so the receiver is told the channel is closed
+    /// instead of waiting for ever. An object that keeps the default never
+    /// lets a receiver see a close (it waits, as before). `true` must be
+    /// exact: a message still in the channel but not receivable yet (the
+    /// protocol wants another receive first) makes it `false`. The strict
+    /// and liberal objects of the `protocols` crate answer it.
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        let _ = (from, to);
+        false
+    }
+
     /// Whether the protocol has ended normally. Consulted only in states in
     /// which no action is enabled: such a state is *terminated* if this says
     /// so and *deadlocked* otherwise.

@@ -291,6 +291,13 @@ impl Protocol for Liberal {
         self.proj.close(role, &mut self.states[role], to)
     }
 
+    /// No envelope from `from` is in `to`'s inbox.
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.inboxes
+            .get(to)
+            .is_none_or(|inbox| inbox.iter().all(|e| e.from != from))
+    }
+
     fn is_terminated(&self) -> bool {
         self.inboxes.iter().all(|i| i.is_empty()) && self.proj.may_end(&self.states)
     }

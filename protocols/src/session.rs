@@ -184,6 +184,97 @@
 //! deadlock report cannot tell whether the protocol had terminated (it
 //! says it had not).
 //!
+//! # Seeing a close
+//!
+//! `close(to)` ends this role's channel to `to` for good: a later
+//! `send(to, ..)` by the same endpoint fails with
+//! [`Error::SendAfterClose`] (the message never reaches the object). That
+//! promise is what lets the receiving side see the close:
+//!
+//! - `recv_from(from)` fails with [`Error::Closed`] (naming `from`) once
+//!   `from` has closed its channel to the receiver and nothing is left in
+//!   it. Messages sent before the close are received first, in order; a
+//!   receiver that waits when the close comes is woken and gets the
+//!   error. So `while let Ok(m) = ep.recv_from("boss")` ends when the
+//!   boss closes (match on `Error::Closed` to tell it from a deadlock).
+//! - `recv()` from anyone fails with [`Error::Closed`] (no sender named)
+//!   only once *every* role that may send to the receiver (by the
+//!   object's [`sends_to`](engine::Protocol::sends_to); every other role
+//!   if the object does not say) has closed its channel to it and none of
+//!   those channels holds a message. While some sender has not closed,
+//!   `recv()` waits as before, and still takes messages left in the
+//!   closed channels.
+//! - `Closed` is an answer, not a failure: the session is not poisoned,
+//!   and the role may go on with other operations.
+//! - "Nothing is left" is the object's
+//!   [`is_channel_empty`](engine::Protocol::is_channel_empty) (for a
+//!   [`SplitSession`], [`Split::inbox_empty_from`]); the strict and
+//!   liberal objects answer it. An object that keeps the default (`false`)
+//!   never lets a receiver see a close: the receive waits, and a deadlock
+//!   is reported as before.
+//!
+//! ```
+//! use engine::Message;
+//! use protocols::session::{BlockingEndpoint, Error, SplitSession};
+//! use protocols::spec::{close, msg, seq, Spec};
+//! let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+//! let [mut boss, mut hand] = SplitSession::new(protocols::Liberal::from_spec(&spec).unwrap())
+//!     .into_endpoints()
+//!     .try_into()
+//!     .unwrap();
+//! let t = std::thread::spawn(move || {
+//!     let mut jobs = 0;
+//!     loop {
+//!         match hand.recv_from("boss") {
+//!             Ok(_) => jobs += 1,
+//!             Err(Error::Closed { .. }) => return jobs, // the boss is done
+//!             Err(e) => panic!("{e}"),
+//!         }
+//!     }
+//! });
+//! for i in 0..3 {
+//!     boss.send("hand", Message::named("Job", i)).unwrap();
+//! }
+//! boss.close("hand").unwrap();
+//! assert_eq!(t.join().unwrap(), 3);
+//! assert!(matches!(boss.send("hand", Message::named("Job", 9)), Err(Error::SendAfterClose { .. })));
+//! ```
+//!
+//! `prust::explore` gives its endpoints the same semantics.
+//!
+//! # Select
+//!
+//! `select(&[Alternative])` waits for the first of several receives, each
+//! a sender and optionally a message type (Discourje's `alts!!`): it takes
+//! the first alternative, in the order given, whose sender's next message
+//! has the type and that the protocol allows now, and returns its index
+//! with the message. A typed alternative looks at the message before it
+//! receives, so a message of another type stays for a later receive. It
+//! fails with [`Error::Closed`] once every alternative's sender has closed
+//! its channel to this role with nothing left in it. In a deadlock report
+//! it waits for [`WaitsFor::Select`]. Under `prust::explore` a select
+//! branches over every alternative that is possible, not only the first.
+//!
+//! ```
+//! use engine::Message;
+//! use protocols::session::{Alternative, BlockingEndpoint, Session};
+//! use protocols::spec::{msg, par, Spec};
+//! let spec = Spec::new("two", par([msg("A", "p", "r"), msg("B", "q", "r")])).roles(["p", "q", "r"]);
+//! let [mut p, mut q, mut r] = Session::new(protocols::Strict::from_spec(&spec).unwrap())
+//!     .into_endpoints()
+//!     .try_into()
+//!     .unwrap();
+//! q.send("r", Message::named("B", ())).unwrap();
+//! let alts = [
+//!     Alternative::sender(p.role()).of_type("A"),
+//!     Alternative::sender(q.role()).of_type("B"),
+//! ];
+//! let (i, m) = r.select(&alts).unwrap(); // only q's B is there
+//! assert_eq!((i, m.type_name()), (1, "B"));
+//! p.send("r", Message::named("A", ())).unwrap();
+//! assert_eq!(r.select(&alts).unwrap().0, 0);
+//! ```
+//!
 //! # Limitations
 //!
 //! A thread that waits on something other than its endpoint (a lock, I/O,
@@ -200,15 +291,19 @@
 //! receive (the strict object does; the liberal one does not, see
 //! [`crate::liberal`]).
 
+mod closed;
 mod error;
 mod locked;
 mod op;
 mod panic;
+mod select;
 mod split;
 
+pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
+pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
 
 use engine::{Message, Payload, RoleId};
@@ -228,6 +323,10 @@ pub trait BlockingEndpoint: Send {
     fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error>;
     /// Closes this role's channel to `to`.
     fn close(&mut self, to: impl ToRole) -> Result<(), Error>;
+    /// Receives the first of several alternatives (sender, and optionally
+    /// type) that the protocol allows; the index of the one taken and the
+    /// message. See [`Alternative`].
+    fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error>;
     /// A guard that declares this role panicked if its thread panics; see
     /// [`PanicGuard`].
     fn panic_guard(&self) -> PanicGuard;
@@ -253,6 +352,9 @@ macro_rules! blocking_endpoint {
             }
             fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
                 $ty::close(self, to)
+            }
+            fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+                $ty::select(self, alternatives)
             }
             fn panic_guard(&self) -> PanicGuard {
                 $ty::panic_guard(self)

@@ -333,6 +333,11 @@ impl Protocol for Strict {
         }
     }
 
+    /// No message from `from` to `to` is in transit.
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.head(from as u32, to as u32).is_none()
+    }
+
     fn is_terminated(&self) -> bool {
         self.in_transit.is_empty() && self.lts.is_final(self.state)
     }

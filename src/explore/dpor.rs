@@ -53,9 +53,9 @@ fn dependent<P: Protocol>(h: &History<P>, schedule: &[Alt], a: usize, alt: Alt, 
     match op {
         // A program's own choice touches neither the object nor a channel.
         Op::Choose { .. } => return false,
-        // A receive from anyone that has not happened: its sender, so its
-        // channel, is not known.
-        Op::Recv { from: None } if alt.from.is_none() => return true,
+        // A receive from anyone (or a select) that has not happened: its
+        // sender, so its channel, is not known.
+        Op::Recv { from: None } | Op::Select { .. } if alt.from.is_none() => return true,
         _ => {}
     }
     let Some(first_op) = op_of(&h.pending[a], first.role) else {
@@ -75,7 +75,7 @@ fn dependent<P: Protocol>(h: &History<P>, schedule: &[Alt], a: usize, alt: Alt, 
 /// Whether `op` of `role` is a receive from anyone and `other_op` of
 /// `other` a send or close to `role`.
 fn feeds(role: RoleId, op: &Op, other: RoleId, other_op: &Op) -> bool {
-    matches!(op, Op::Recv { from: None })
+    matches!(op, Op::Recv { from: None } | Op::Select { .. })
         && matches!(other_op, Op::Send { to, .. } | Op::Close { to } if *to == role)
         && other != role
 }

@@ -57,6 +57,21 @@ pub(crate) fn enabled<P: Protocol>(
                     pick: Some(k),
                 }));
             }
+            Op::Select { alts: options } => {
+                for (k, a) in options.iter().enumerate() {
+                    if obj
+                        .clone()
+                        .try_recv(role, Some(a.from))
+                        .is_ok_and(|(_, m)| a.accepts(&m))
+                    {
+                        alts.push(Alt {
+                            role,
+                            from: Some(a.from),
+                            pick: Some(k),
+                        });
+                    }
+                }
+            }
             Op::Close { to } => {
                 if obj.clone().try_close(role, *to).is_ok() {
                     alts.push(Alt {
@@ -108,6 +123,31 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
                     },
                 },
                 Reply::Received(f, msg),
+            ))
+        }
+        Op::Select { alts } => {
+            let k = alt.pick?;
+            let a = alts.get(k)?;
+            if from != Some(a.from) {
+                return None;
+            }
+            // Looked at on a clone first: a receive of the wrong type
+            // cannot be undone.
+            let mut probe = obj.clone();
+            let (f, msg) = probe.try_recv(role, Some(a.from)).ok()?;
+            if !a.accepts(&msg) {
+                return None;
+            }
+            *obj = probe;
+            Some((
+                Act {
+                    role,
+                    kind: ActKind::Recv {
+                        from: f,
+                        ty: msg.type_name().to_string(),
+                    },
+                },
+                Reply::Selected(k, msg),
             ))
         }
         Op::Close { to } => {

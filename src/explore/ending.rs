@@ -23,6 +23,15 @@ pub(crate) fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
         Op::Close { to } => WaitsFor::Close {
             to: names[*to].clone(),
         },
+        Op::Select { alts } => WaitsFor::Select {
+            alternatives: alts
+                .iter()
+                .map(|a| match &a.type_name {
+                    Some(t) => format!("<{t}> from {}", names[a.from]),
+                    None => format!("from {}", names[a.from]),
+                })
+                .collect(),
+        },
         Op::Choose { .. } => unreachable!("a choice is always enabled, so never waited on"),
     }
 }
@@ -71,15 +80,12 @@ pub(crate) fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleI
 pub(crate) fn stop_error(shared: &Shared, end: &End) -> Error {
     match end {
         End::Deadlock(d) => Error::Deadlock(Arc::clone(d)),
-        End::Violation { role, op } => Error::Deadlock(Arc::new(Deadlock {
-            blocked: vec![Blocked {
-                role: shared.names[*role].clone(),
-                waits_for: op.clone(),
-            }],
-            finished: Vec::new(),
-            panicked: Vec::new(),
-            terminated: true,
-        })),
+        // Not a deadlock: the other roles may still have been able to go
+        // on (a violation is reported as soon as it is certain).
+        End::Violation { role, op } => Error::Aborted(format!(
+            "protocol violation: {} waits to {op}, which the protocol can never accept",
+            shared.names[*role]
+        )),
         End::Steps(n) => Error::Aborted(format!("the execution reached {n} steps")),
         End::Time => Error::Aborted("the exploration's time ran out".into()),
         End::Stuck { role, .. } => Error::Aborted(format!(

@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use engine::{Message, Payload, Protocol, RoleId};
-use protocols::session::{BlockingEndpoint, Error, PanicGuard, ToRole};
+use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
 
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
@@ -33,6 +33,10 @@ pub(crate) enum Op {
     Choose {
         n: usize,
     },
+    /// A `select`: the first of these receives that the object allows.
+    Select {
+        alts: Vec<Alternative>,
+    },
 }
 
 /// What a completed operation gives back to its thread.
@@ -41,6 +45,11 @@ pub(crate) enum Reply {
     Done,
     Received(RoleId, Message),
     Chose(usize),
+    /// A select took alternative `.0`.
+    Selected(usize, Message),
+    /// A receive that can never succeed: its channel was closed and holds
+    /// nothing (`Err(Closed)` for the caller; see `closed.rs`).
+    Ended,
 }
 
 /// Where a role thread is.
@@ -183,6 +192,14 @@ impl Shared {
 /// deadlock (`Err(Deadlock)`, as a [`Session`](protocols::session::Session)
 /// reports it) or is stopped (`Err(Aborted)`).
 ///
+/// Closes are seen as in real sessions (see "Seeing a close" in
+/// [`protocols::session`]): a receive whose channel was closed by its
+/// sender and holds nothing fails with `Err(Closed)` (for `recv()` from
+/// anyone: once every sender has closed), and a send after the role's own
+/// close fails with `Err(SendAfterClose)`. Those answers are given at
+/// once, without a scheduling choice: they commute with every other step,
+/// so the schedule and the trace do not show them.
+///
 /// ```
 /// use prust::explore::explore;
 /// use prust::session::BlockingEndpoint;
@@ -250,6 +267,10 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     fn recv(&mut self) -> Result<(RoleId, Message), Error> {
         match self.run(Op::Recv { from: None })? {
             Reply::Received(from, msg) => Ok((from, msg)),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: None,
+            }),
             _ => unreachable!("a receive completes with a message"),
         }
     }
@@ -258,6 +279,10 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
         let from = from.to_role(&self.shared.names)?;
         match self.run(Op::Recv { from: Some(from) })? {
             Reply::Received(_, msg) => Ok(msg),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: Some(self.shared.names[from].clone()),
+            }),
             _ => unreachable!("a receive completes with a message"),
         }
     }
@@ -265,6 +290,25 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
         let to = to.to_role(&self.shared.names)?;
         self.run(Op::Close { to }).map(|_| ())
+    }
+
+    /// A select branches over every alternative the object allows at that
+    /// point (printed `role<-sender#k` in schedules, `k` the alternative's
+    /// index), not only the first.
+    fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        match self.run(Op::Select {
+            alts: alternatives.to_vec(),
+        })? {
+            Reply::Selected(i, msg) => Ok((i, msg)),
+            Reply::Ended => Err(Error::Closed {
+                role: self.name().to_string(),
+                from: None,
+            }),
+            _ => unreachable!("a select completes with a message"),
+        }
     }
 
     /// A guard that does nothing: the explorer catches every panic of a

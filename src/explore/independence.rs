@@ -15,6 +15,7 @@ pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
             alt.from.or(*from).expect("a receive choice has a sender"),
             alt.role,
         ),
+        Op::Select { .. } => (alt.from.expect("a select choice has a sender"), alt.role),
         // A choice touches no channel; (role, role) is no channel's.
         Op::Choose { .. } => (alt.role, alt.role),
     }

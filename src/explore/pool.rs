@@ -10,6 +10,10 @@ pub(crate) type Job<'s> = Box<dyn FnOnce() + Send + 's>;
 pub(crate) struct Pool<'scope, 'env> {
     scope: &'scope std::thread::Scope<'scope, 'env>,
     workers: std::cell::RefCell<Vec<std::sync::mpsc::Sender<Job<'scope>>>>,
+    /// What the scheduler keeps across the executions of the exploration
+    /// besides the threads: the answers of `violation.rs`, typed by the
+    /// object (hence `Any`).
+    pub(crate) memo: std::cell::RefCell<Option<Box<dyn std::any::Any>>>,
 }
 
 impl<'scope, 'env> Pool<'scope, 'env> {
@@ -17,6 +21,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
         Pool {
             scope,
             workers: std::cell::RefCell::new(Vec::new()),
+            memo: std::cell::RefCell::new(None),
         }
     }
 

@@ -78,9 +78,15 @@ pub enum Outcome {
         /// Who waited for what.
         deadlock: Arc<Deadlock>,
     },
-    /// A role asked for an operation that the protocol does not have: the
-    /// protocol had terminated, nothing else could move, and the role
-    /// still waited to act.
+    /// A role asked for an operation that the protocol can never accept
+    /// from where it is, reported as soon as that is certain: a send or
+    /// close that no sequence of the other roles' actions makes
+    /// acceptable (found by a bounded search of the object's states, even
+    /// while the other roles could still go on), or any operation still
+    /// waiting when the protocol has terminated and nothing else can
+    /// move. A receive waiting for a message the protocol will not
+    /// deliver is a [`Deadlock`](Outcome::Deadlock) instead (it does
+    /// nothing illegal).
     Violation {
         /// The role.
         role: String,
@@ -159,7 +165,7 @@ impl fmt::Display for Outcome {
             Outcome::Violation { role, operation } => write!(
                 f,
                 "protocol violation: {role} waits to {operation}, \
-                 but the protocol has terminated and nothing else can move"
+                 which the protocol can never accept from here, whatever the other roles do"
             ),
             Outcome::Panicked {
                 role,

@@ -10,15 +10,17 @@ use engine::{Protocol, RoleId};
 use protocols::session::{Deadlock, WaitsFor};
 
 use super::chooser::{Chooser, Decision};
+use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::ending::{finish, stop, stuck_end};
+use super::ending::{finish, stop, stuck_end, waits_for};
 use super::endpoint::{ExploreEndpoint, Op, Shared, Slot};
 use super::independence::independent;
 use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
 use super::pool::Pool;
 use super::roles::Roles;
 use super::step::{Act, Alt};
+use super::violation::Never;
 
 /// How an execution ended.
 #[derive(Debug, Clone)]
@@ -113,6 +115,11 @@ where
         pool.run(worker, Box::new(move || role_thread(role, body, shared)));
     }
     let mut history = chooser.wants_races().then(History::default);
+    let mut memo = pool.memo.borrow_mut();
+    let never = memo
+        .get_or_insert_with(|| Box::new(Never::<P>::new()))
+        .downcast_mut::<Never<P>>()
+        .expect("one object type per exploration");
     drive(
         &shared,
         &spawned,
@@ -121,10 +128,13 @@ where
         chooser,
         &mut run,
         history.as_mut(),
+        never,
     );
+    drop(memo);
     if let Some(h) = &history {
-        let backtracks = if matches!(run.end, End::Panicked { .. }) {
-            // A panic stops every role, so this execution is not maximal:
+        let backtracks = if matches!(run.end, End::Panicked { .. } | End::Violation { .. }) {
+            // A panic (or a violation found early) stops every role, so
+            // this execution is not maximal:
             // the races that the other roles' later steps would have shown
             // are unknown. Explore every choice of its prefix.
             super::dpor::every_choice(h)
@@ -210,6 +220,9 @@ fn panicked(shared: &Shared) -> Option<End> {
 }
 
 /// The scheduling loop of one execution; sets `run.end`.
+// Each argument is a different part of the execution's context, owned by
+// `run` for different lengths of time; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 fn drive<P: Protocol>(
     shared: &Shared,
     spawned: &[RoleId],
@@ -218,6 +231,7 @@ fn drive<P: Protocol>(
     chooser: &mut dyn Chooser,
     run: &mut Run,
     mut history: Option<&mut History<P>>,
+    never: &mut Never<P>,
 ) {
     // Start the threads one at a time, each up to its first operation.
     for &role in spawned {
@@ -233,6 +247,10 @@ fn drive<P: Protocol>(
     }
     let n = shared.names.len();
     let mut prev = None;
+    let mut closed = Closed::default();
+    // Answers given without a choice (closes seen), bounded like steps so
+    // that a role that ignores them in a loop cannot run for ever.
+    let mut answers = 0;
     loop {
         let pending: Vec<(RoleId, Op)> = {
             let ctl = shared.lock();
@@ -245,11 +263,40 @@ fn drive<P: Protocol>(
                 })
                 .collect()
         };
+        if let Some((role, reply)) = closed.answer(obj, &pending, &shared.names) {
+            answers += 1;
+            if answers > limits.max_steps {
+                run.end = End::Steps(limits.max_steps);
+                return;
+            }
+            shared.lock().slots[role] = Slot::Reply(reply);
+            if let Err(end) = let_run(shared, role, limits) {
+                run.end = end;
+                return;
+            }
+            if let Some(end) = panicked(shared) {
+                run.end = end;
+                return;
+            }
+            continue;
+        }
         let alts = enabled(obj, &pending, prev, n);
         if let Some(h) = history.as_deref_mut() {
             h.objects.push(obj.clone());
             h.pending.push(pending.clone());
             h.alts.push(alts.clone());
+        }
+        // A send or close that the object can never accept ends the run
+        // as a violation at once (see `violation.rs`).
+        if let Some((role, op)) = pending
+            .iter()
+            .find(|(r, op)| !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op))
+        {
+            run.end = End::Violation {
+                role: *role,
+                op: waits_for(op, &shared.names),
+            };
+            return;
         }
         if alts.is_empty() {
             run.end = stuck_end(shared, obj, &pending);
@@ -304,6 +351,7 @@ fn drive<P: Protocol>(
             };
             return;
         };
+        closed.note(obj, &act);
         run.trace.push(act);
         run.schedule.push(alt);
         prev = Some(alt.role);

@@ -42,6 +42,29 @@ pub enum Error {
     /// stuck outside the session, so that every thread can unwind and be
     /// joined. The text says why.
     Aborted(String),
+    /// A receive that can never succeed because its sender closed the
+    /// channel: `from` closed its channel to `role` and nothing sent on it
+    /// is left. For a receive from anyone (`from` is `None`): every role
+    /// that may send to `role` (by the object's
+    /// [`sends_to`](engine::Protocol::sends_to), every other role if it
+    /// does not say) has closed its channel to `role`, and none of them
+    /// holds a message. Not a failure of the session: the receiver's loop
+    /// ends here, and the session goes on.
+    Closed {
+        /// The receiving role.
+        role: String,
+        /// The sender asked for; `None` for a receive from anyone.
+        from: Option<String>,
+    },
+    /// `role` sends on a channel it closed before. A close is final (what
+    /// lets a receiver see it, [`Error::Closed`]); the message is not
+    /// offered to the protocol object.
+    SendAfterClose {
+        /// The sending role.
+        role: String,
+        /// The peer whose channel it closed.
+        to: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -80,6 +103,23 @@ impl fmt::Display for Error {
                 "the thread running role `{role}` panicked; its endpoint can no longer be used"
             ),
             Error::Aborted(why) => write!(f, "the run was stopped: {why}"),
+            Error::Closed {
+                role,
+                from: Some(from),
+            } => write!(
+                f,
+                "{role} cannot receive from {from}: {from} closed its channel to {role} \
+                 and nothing is left in it"
+            ),
+            Error::Closed { role, from: None } => write!(
+                f,
+                "{role} cannot receive: every role that may send to {role} closed its \
+                 channel to it and nothing is left in them"
+            ),
+            Error::SendAfterClose { role, to } => write!(
+                f,
+                "{role} sends to {to} after closing its channel to {to} (a close is final)"
+            ),
         }
     }
 }
@@ -132,6 +172,11 @@ pub enum WaitsFor {
         /// The peer.
         to: String,
     },
+    /// To receive the first of several alternatives (a `select`).
+    Select {
+        /// Each alternative, as `<Type> from sender` (or `from sender`).
+        alternatives: Vec<String>,
+    },
 }
 
 impl fmt::Display for WaitsFor {
@@ -141,6 +186,9 @@ impl fmt::Display for WaitsFor {
             WaitsFor::Recv { from: Some(from) } => write!(f, "receive from {from}"),
             WaitsFor::Recv { from: None } => write!(f, "receive (from anyone)"),
             WaitsFor::Close { to } => write!(f, "close its channel to {to}"),
+            WaitsFor::Select { alternatives } => {
+                write!(f, "receive the first of: {}", alternatives.join(", "))
+            }
         }
     }
 }

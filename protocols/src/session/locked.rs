@@ -11,9 +11,11 @@ use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
 use engine::{Message, Payload, Protocol, RoleId};
 
+use super::closed::{closed_error, send_after_close, Closes};
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::select::Alternative;
 use inner::{Inner, Outcome, Slot};
 
 /// Real threads on one protocol object: hands out one [`Endpoint`] per role.
@@ -88,6 +90,7 @@ impl<P: Protocol> Session<P> {
         let names = object.roles();
         let parkers: Vec<Parker> = names.iter().map(|_| Parker::new()).collect();
         let unparkers = parkers.iter().map(|p| p.unparker().clone()).collect();
+        let closes = Closes::new(&object);
         let inner = Inner {
             object,
             epoch: 0,
@@ -96,6 +99,7 @@ impl<P: Protocol> Session<P> {
             waiting: 0,
             session_open: true,
             failure: None,
+            closes,
         };
         let mailboxes = names
             .iter()
@@ -196,23 +200,53 @@ impl<P: Protocol> Endpoint<P> {
     }
 
     /// Receives the next message the protocol allows, from any sender.
+    ///
+    /// Fails with [`Error::Closed`] once every role that may send to this
+    /// one has closed its channel to it and nothing is left in them; while
+    /// some sender has not closed, it waits (messages left in closed
+    /// channels are still received). See the [module docs](super).
     pub fn recv(&mut self) -> Result<(RoleId, Message), Error> {
         match self.run(Op::Recv { from: None })? {
             Outcome::Received(from, msg) => Ok((from, msg)),
+            Outcome::Ended => Err(closed_error(&self.shared.names, self.role, None)),
             _ => unreachable!("a receive completes with a message"),
         }
     }
 
-    /// Receives the next message from `from`.
+    /// Receives the next message from `from`; fails with
+    /// [`Error::Closed`] once `from` has closed its channel to this role
+    /// and nothing is left in it.
     pub fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
         let from = from.to_role(&self.shared.names)?;
         match self.run(Op::Recv { from: Some(from) })? {
             Outcome::Received(_, msg) => Ok(msg),
+            Outcome::Ended => Err(closed_error(&self.shared.names, self.role, Some(from))),
             _ => unreachable!("a receive completes with a message"),
         }
     }
 
-    /// Closes this role's channel to `to`.
+    /// Receives the first of `alternatives` that the protocol allows (the
+    /// first in order if several are); the index of the one taken and the
+    /// message. Fails with [`Error::Closed`] once every alternative's
+    /// sender has closed its channel to this role and nothing is left in
+    /// them. See [`Alternative`].
+    pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        match self.run(Op::Select {
+            alts: alternatives.to_vec(),
+        })? {
+            Outcome::Selected(i, msg) => Ok((i, msg)),
+            Outcome::Ended => Err(closed_error(&self.shared.names, self.role, None)),
+            _ => unreachable!("a select completes with a message"),
+        }
+    }
+
+    /// Closes this role's channel to `to`. A close is final: a later send
+    /// to `to` fails with [`Error::SendAfterClose`], and `to`'s receives
+    /// from this role fail with [`Error::Closed`] once the messages sent
+    /// before are taken.
     pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
         let to = to.to_role(&self.shared.names)?;
         self.run(Op::Close { to }).map(|_| ())
@@ -242,6 +276,11 @@ impl<P: Protocol> Endpoint<P> {
         let mut inner = shared.lock();
         if let Some(e) = &inner.failure {
             return Err(e.clone());
+        }
+        if let Op::Send { to, .. } = &op {
+            if inner.closes.is_closed(role, *to) {
+                return Err(send_after_close(&shared.names, role, *to));
+            }
         }
         let epoch = inner.epoch;
         match inner.attempt(role, op) {

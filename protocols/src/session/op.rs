@@ -7,13 +7,14 @@ use std::sync::{Mutex, MutexGuard};
 
 use engine::{Message, RoleId};
 
-use super::WaitsFor;
+use super::{Alternative, WaitsFor};
 
 /// One blocking call's operation, handed back by a refused try.
 pub(super) enum Op {
     Send { to: RoleId, msg: Message },
     Recv { from: Option<RoleId> },
     Close { to: RoleId },
+    Select { alts: Vec<Alternative> },
 }
 
 impl Op {
@@ -29,6 +30,9 @@ impl Op {
             },
             Op::Close { to } => WaitsFor::Close {
                 to: names[*to].clone(),
+            },
+            Op::Select { alts } => WaitsFor::Select {
+                alternatives: alts.iter().map(|a| a.describe(names)).collect(),
             },
         }
     }

@@ -17,9 +17,11 @@ use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
 use engine::{Message, Payload, Refused, RoleId};
 
+use super::closed::{closed_error, send_after_close, Closes};
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::select::Alternative;
 use decide::{DEAD, RUNNING};
 
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
@@ -70,6 +72,8 @@ struct Shared<P: Split> {
     /// Set once the session is poisoned; `failure` says why.
     failed: AtomicBool,
     failure: Mutex<Option<Error>>,
+    /// The channels closed so far (see `session/closed.rs`).
+    closes: Closes,
 }
 
 struct Slot<L> {
@@ -85,6 +89,7 @@ enum Wait {
     Send { to: RoleId, type_name: String },
     Recv { from: Option<RoleId> },
     Close { to: RoleId },
+    Select { alternatives: Vec<String> },
 }
 
 impl<P: Split> SplitSession<P> {
@@ -92,6 +97,7 @@ impl<P: Split> SplitSession<P> {
     pub fn new(object: P) -> Self {
         let names = object.roles();
         let n = names.len();
+        let closes = Closes::new(&object);
         let (locals, inboxes) = object.split();
         assert_eq!(
             locals.len(),
@@ -132,6 +138,7 @@ impl<P: Split> SplitSession<P> {
                 uses: (0..n).map(|_| CachePadded::new(Use::default())).collect(),
                 failed: AtomicBool::new(false),
                 failure: Mutex::new(None),
+                closes,
             }),
         }
     }
@@ -216,20 +223,48 @@ impl<P: Split> SplitEndpoint<P> {
         .map(|_| ())
     }
 
-    /// Receives the next message the protocol allows, from any sender.
+    /// Receives the next message the protocol allows, from any sender;
+    /// fails with [`Error::Closed`] once every role that may send to this
+    /// one has closed its channel to it and nothing is left in them (see
+    /// the [module docs](super)).
     pub fn recv(&mut self) -> Result<(RoleId, Message), Error> {
         self.run(Op::Recv { from: None })
             .map(|got| got.expect("a receive gives a message"))
     }
 
-    /// Receives the next message from `from`.
+    /// Receives the next message from `from`; fails with
+    /// [`Error::Closed`] once `from` has closed its channel to this role
+    /// and nothing is left in it.
     pub fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
         let from = from.to_role(&self.shared.names)?;
         self.run(Op::Recv { from: Some(from) })
             .map(|got| got.expect("a receive gives a message").1)
     }
 
-    /// Closes this role's channel to `to`.
+    /// Receives the first of `alternatives` that the protocol allows (the
+    /// first in order if several are); the index of the one taken and the
+    /// message. Fails with [`Error::Closed`] once every alternative's
+    /// sender has closed its channel to this role and nothing is left in
+    /// them. See [`Alternative`].
+    pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        for a in alternatives {
+            a.from.to_role(&self.shared.names)?;
+        }
+        let (from, msg) = self
+            .run(Op::Select {
+                alts: alternatives.to_vec(),
+            })?
+            .expect("a select gives a message");
+        // The step took the first alternative in order that accepted it.
+        let i = alternatives
+            .iter()
+            .position(|a| a.from == from && a.accepts(&msg))
+            .expect("the message matches an alternative");
+        Ok((i, msg))
+    }
+
+    /// Closes this role's channel to `to`. A close is final: a later send
+    /// to `to` fails with [`Error::SendAfterClose`].
     pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
         let to = to.to_role(&self.shared.names)?;
         self.run(Op::Close { to }).map(|_| ())
@@ -277,6 +312,28 @@ impl<P: Split> SplitEndpoint<P> {
                 Ok(()) => Ok(None),
                 Err(Refused(())) => Err(Op::Close { to }),
             },
+            Op::Select { alts } => {
+                let mut inbox = lock(&shared.inboxes[role]);
+                let mut got = None;
+                for a in &alts {
+                    // A typed alternative looks at the message first: a
+                    // receive cannot be undone.
+                    let wanted = a
+                        .type_name
+                        .as_deref()
+                        .is_none_or(|t| P::first_type_from(&inbox, a.from) == Some(t));
+                    if wanted {
+                        if let Ok(m) = P::recv_step(local, Some(a.from), &mut inbox) {
+                            got = Some(m);
+                            break;
+                        }
+                    }
+                }
+                match got {
+                    Some(m) => Ok(Some(m)),
+                    None => Err(Op::Select { alts }),
+                }
+            }
         };
         std::mem::forget(guard);
         result
@@ -295,6 +352,11 @@ impl<P: Split> SplitEndpoint<P> {
         // Ends the operation on every return (and unwind): until then a
         // guard's panic cannot declare the role dead under our feet.
         let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;
+        if let Op::Send { to, .. } = &op {
+            if shared.closes.is_closed(me, *to) {
+                return Err(send_after_close(&shared.names, me, *to));
+            }
+        }
         let mut announced = false;
         let result = loop {
             if shared.failed.load(SeqCst) {
@@ -303,11 +365,22 @@ impl<P: Split> SplitEndpoint<P> {
             let epoch = shared.epoch.load(SeqCst);
             let wake = match &op {
                 Op::Send { to, .. } | Op::Close { to } => Some(*to),
-                Op::Recv { .. } => None,
+                Op::Recv { .. } | Op::Select { .. } => None,
+            };
+            let closing = match &op {
+                Op::Close { to } => Some(*to),
+                _ => None,
             };
             let local = self.local.as_mut().expect("owned while running");
             match Self::attempt(shared, me, local, op) {
                 Ok(got) => {
+                    // Marked before the wake below reads whom the peer waits
+                    // for: a receiver that announced itself is woken and
+                    // sees the mark; one that did not sees it on its next
+                    // try (see `recv_ended`).
+                    if let Some(to) = closing {
+                        shared.closes.mark(me, to);
+                    }
                     shared.epoch.fetch_add(1, SeqCst);
                     if let Some((from, _)) = &got {
                         if P::RECV_MAY_ENABLE_SENDER {
@@ -325,6 +398,16 @@ impl<P: Split> SplitEndpoint<P> {
                 }
                 Err(back) => op = back,
             }
+            if let Op::Recv { from } = &op {
+                if shared.recv_ended(me, *from) {
+                    break Err(closed_error(&shared.names, me, *from));
+                }
+            }
+            if let Op::Select { alts } = &op {
+                if !alts.is_empty() && alts.iter().all(|a| shared.recv_ended(me, Some(a.from))) {
+                    break Err(closed_error(&shared.names, me, None));
+                }
+            }
             if !announced {
                 let intent = match &op {
                     Op::Recv { from: Some(from) } => *from,
@@ -341,6 +424,9 @@ impl<P: Split> SplitEndpoint<P> {
                 },
                 Op::Recv { from } => Wait::Recv { from: *from },
                 Op::Close { to } => Wait::Close { to: *to },
+                Op::Select { alts } => Wait::Select {
+                    alternatives: alts.iter().map(|a| a.describe(&shared.names)).collect(),
+                },
             };
             {
                 let mut slot = lock(&shared.slots[me]);
@@ -357,6 +443,23 @@ impl<P: Split> SplitEndpoint<P> {
             shared.waiting_for[me].store(NOT_WAITING, SeqCst);
         }
         result
+    }
+}
+
+impl<P: Split> Shared<P> {
+    /// Whether a refused receive of `role` can never succeed: its channel
+    /// (every channel to it, from anyone) closed and empty. Each close mark
+    /// is read before the inbox: a sender pushes its messages before it
+    /// marks its close, so a mark seen means every message of that sender
+    /// is in the inbox already.
+    fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        // Cheap first look, without the inbox lock: nothing closed, no end.
+        if !self.closes.recv_ended(role, from, |_| true) {
+            return false;
+        }
+        let inbox = lock(&self.inboxes[role]);
+        self.closes
+            .recv_ended(role, from, |f| P::inbox_empty_from(&inbox, f))
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crossbeam_utils::sync::Parker;
 use engine::{Message, Protocol, Refused, RoleId};
 
+use super::super::closed::Closes;
 use super::super::error::{Blocked, Deadlock, Error};
 use super::super::op::Op;
 use super::Delivery;
@@ -24,6 +25,8 @@ pub(super) struct Inner<P> {
     pub(super) session_open: bool,
     /// Set once: the session is poisoned by a deadlock or a panic.
     pub(super) failure: Option<Error>,
+    /// The channels closed so far (see `session/closed.rs`).
+    pub(super) closes: Closes,
 }
 
 pub(super) enum Slot {
@@ -46,6 +49,11 @@ pub(super) enum Outcome {
     Sent,
     Received(RoleId, Message),
     Closed,
+    /// A receive that can never succeed: its channel was closed and holds
+    /// nothing ([`Error::Closed`] for the caller).
+    Ended,
+    /// A select took alternative `.0`.
+    Selected(usize, Message),
 }
 
 impl<P: Protocol> Inner<P> {
@@ -59,13 +67,49 @@ impl<P: Protocol> Inner<P> {
             },
             Op::Recv { from } => match self.object.try_recv(role, from) {
                 Ok((from, msg)) => Ok(Outcome::Received(from, msg)),
+                Err(Refused(())) if self.recv_ended(role, from) => Ok(Outcome::Ended),
                 Err(Refused(())) => Err(Op::Recv { from }),
             },
             Op::Close { to } => match self.object.try_close(role, to) {
-                Ok(()) => Ok(Outcome::Closed),
+                Ok(()) => {
+                    self.closes.mark(role, to);
+                    Ok(Outcome::Closed)
+                }
                 Err(Refused(())) => Err(Op::Close { to }),
             },
+            Op::Select { alts } => {
+                for (i, a) in alts.iter().enumerate() {
+                    // A typed alternative looks at the message on a clone
+                    // first: a receive cannot be undone.
+                    let mut probe = self.object.clone();
+                    if let Ok((_, msg)) = probe.try_recv(role, Some(a.from)) {
+                        if a.accepts(&msg) {
+                            self.object = probe;
+                            return Ok(Outcome::Selected(i, msg));
+                        }
+                    }
+                }
+                let object = &self.object;
+                let ended = !alts.is_empty()
+                    && alts.iter().all(|a| {
+                        self.closes
+                            .recv_ended(role, Some(a.from), |f| object.is_channel_empty(f, role))
+                    });
+                if ended {
+                    Ok(Outcome::Ended)
+                } else {
+                    Err(Op::Select { alts })
+                }
+            }
         }
+    }
+
+    /// Whether a refused receive of `role` can never succeed (its channel
+    /// closed and empty); see [`Closes::recv_ended`].
+    fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        let object = &self.object;
+        self.closes
+            .recv_ended(role, from, |f| object.is_channel_empty(f, role))
     }
 
     /// After a change, re-tries every waiter until none can go on; fills
@@ -85,7 +129,7 @@ impl<P: Protocol> Inner<P> {
                     Slot::Waiting {
                         op: Op::Recv { from },
                         ..
-                    } if !self.object.may_recv(w, *from) => {
+                    } if !self.object.may_recv(w, *from) && !self.recv_ended(w, *from) => {
                         let epoch = self.epoch;
                         if let Slot::Waiting { epoch: refused, .. } = &mut self.slots[w] {
                             *refused = epoch;

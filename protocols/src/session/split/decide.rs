@@ -187,6 +187,9 @@ impl<P: Split> Shared<P> {
                 Some(Wait::Close { to }) => WaitsFor::Close {
                     to: names[*to].clone(),
                 },
+                Some(Wait::Select { alternatives }) => WaitsFor::Select {
+                    alternatives: alternatives.clone(),
+                },
                 None => unreachable!("a waiting role has said what it waits for"),
             };
             blocked.push(Blocked {

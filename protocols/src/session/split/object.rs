@@ -42,6 +42,26 @@ pub trait Split: Protocol {
     /// The local state's role closes its channel to `to`.
     fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused>;
 
+    /// Whether `inbox` holds no message from `from`: the split form of
+    /// [`Protocol::is_channel_empty`], with the same contract (`false`, the
+    /// default, means "not known to be empty", and then a receiver never
+    /// sees a close).
+    fn inbox_empty_from(inbox: &Self::Inbox, from: RoleId) -> bool {
+        let _ = (inbox, from);
+        false
+    }
+
+    /// The type name of the first message from `from` in `inbox` (the
+    /// one a receive from `from` would consider), if any: a `select` with
+    /// typed alternatives looks at it before it receives. `None`, the
+    /// default, means "none, or not known": an object that keeps it never
+    /// serves a typed alternative (such a select waits for an untyped
+    /// alternative, or for ever).
+    fn first_type_from(inbox: &Self::Inbox, from: RoleId) -> Option<&str> {
+        let _ = (inbox, from);
+        None
+    }
+
     /// Whether the parts, put back together, have terminated normally (for
     /// the deadlock report only).
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool;
@@ -74,6 +94,17 @@ impl Split for crate::Liberal {
 
     fn close_step(local: &mut Self::Local, to: RoleId) -> Result<(), Refused> {
         local.try_close(to)
+    }
+
+    fn inbox_empty_from(inbox: &Self::Inbox, from: RoleId) -> bool {
+        inbox.iter().all(|e| e.from != from)
+    }
+
+    fn first_type_from(inbox: &Self::Inbox, from: RoleId) -> Option<&str> {
+        inbox
+            .iter()
+            .find(|e| e.from == from)
+            .map(|e| e.msg.type_name())
     }
 
     fn parts_terminated(locals: &[&Self::Local], inboxes: &[&Self::Inbox]) -> bool {

@@ -95,7 +95,9 @@ impl LtsGraph for OnTheFly {
 
     /// Every transition of `state`, sorted by label. (Only the deadlock
     /// report asks, so the labels come from the members' full
-    /// [`Terms::steps`], which builds every successor term.)
+    /// [`Terms::steps`], which builds every successor term.) Labels come
+    /// without the synchronous bit, as in the compiled LTS the runtimes
+    /// execute ([`Lts::asynchronous`](crate::Lts::asynchronous)).
     fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
         let mut g = self.lock();
         let g = &mut *g;
@@ -103,7 +105,7 @@ impl LtsGraph for OnTheFly {
         for &m in g.states[state as usize].set.iter() {
             let term = g.globals[m as usize].term;
             let steps = g.terms.steps(term).expect(CHECKED);
-            labels.extend(steps.iter().map(|&(l, _)| l));
+            labels.extend(steps.iter().map(|&(l, _)| l.asynchronous()));
         }
         labels.sort_unstable();
         labels.dedup();

@@ -16,7 +16,7 @@ pub const LONG_ABOUT: &str = "\
 Lint a protocol's global LTS: sanity checks that need no property, each
 reported with a shortest witness run.
 
-Checks (all but cant-terminate and causality by default):
+Checks (all but cant-terminate by default):
   deadlock-free       a reachable stuck state that is not a normal end
   must-terminate      a run that never reaches a final state (stuck, or a loop)
   may-terminate       a reachable state from which no final state is reachable
@@ -25,8 +25,8 @@ Checks (all but cant-terminate and causality by default):
   send-before-close   a close of p→q on a run that never sent on p→q
   no-act-after-close  a send on p→q, or a second close, after its close
   causality           a send or close by p right after a step p took no part
-                      in, unless the two can be swapped (false alarms on
-                      `sync` until the LTS marks synchronous communications)
+                      in (a handshake p-q, a step neither took part in),
+                      unless the two can be swapped
 
 Exit 0 when nothing is found, 1 when something is, 2 when a limit\n(--max-states) stopped building the LTS.";
 

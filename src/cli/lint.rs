@@ -68,11 +68,40 @@ fn check(name: &str) -> Result<Check, Failure> {
     Check::from_name(name).ok_or_else(|| {
         let names = Check::ALL.map(Check::name);
         let f = Failure::error(format!("unknown lint check `{name}`"));
-        match engine::names::closest(name, names) {
-            Some(near) => f.hint(format!("did you mean `{near}`?")),
+        match closest_check(name) {
+            Some(near) => f.hint(format!(
+                "did you mean `{near}`? (the checks are: {})",
+                names.join(", ")
+            )),
             None => f.hint(format!("the checks are: {}", names.join(", "))),
         }
     })
+}
+
+/// The check whose name is closest to `name` ([`engine::names::closest`]),
+/// or failing that, the check whose name begins with something close to
+/// `name`: people type the first word of a long name (`deadlok` for
+/// `deadlock-free`, `causal`), which is too many edits from the whole name
+/// to be suggested. Names shorter than four characters get no suggestion
+/// by beginning (`ca` could be `cant-terminate` or `causality`).
+fn closest_check(name: &str) -> Option<&'static str> {
+    let names = Check::ALL.map(Check::name);
+    if let Some(near) = engine::names::closest(name, names) {
+        return Some(near);
+    }
+    let len = name.chars().count();
+    if len < 4 {
+        return None;
+    }
+    let starts: Vec<String> = names
+        .iter()
+        .map(|n| n.chars().take(len).collect())
+        .collect();
+    let near = engine::names::closest(name, starts.iter().map(String::as_str))?;
+    // the first check with that beginning (two names never share four
+    // characters and a close beginning is rare, so this is the one meant)
+    let i = starts.iter().position(|s| s == near)?;
+    Some(names[i])
 }
 
 /// The checks that `--only` and `--exclude` select.

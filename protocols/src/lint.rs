@@ -30,15 +30,20 @@
 //!
 //! ```
 //! use protocols::lint::{lint, Check, Options};
-//! use protocols::spec::{close, msg, Spec};
+//! use protocols::spec::{close, msg, sync, Spec};
 //! // a→b is used and never closed
 //! let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
 //! let findings = lint(&lts, &Options::default());
 //! assert_eq!(findings.len(), 1);
 //! assert_eq!(findings[0].check, Check::CloseAfterSend);
 //! assert_eq!(findings[0].witness_texts(), ["a SEND <Ping> TO b", "b RECV <Ping> FROM a"]);
-//! // closed: clean
+//! // closed, but right after b's receive, which a cannot see: causality
 //! let lts = Spec::new("ping", msg("Ping", "a", "b").then(close("a", "b"))).compile().unwrap();
+//! let findings = lint(&lts, &Options::default());
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!(findings[0].check, Check::Causality);
+//! // a handshake (a takes part in b's receive), then the close: clean
+//! let lts = Spec::new("ping", sync("Ping", "a", "b").then(close("a", "b"))).compile().unwrap();
 //! assert!(lint(&lts, &Options::default()).is_empty());
 //! ```
 

@@ -108,7 +108,7 @@ pub(crate) fn must_terminate(lts: &Lts) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::lint::{lint, Check, Options};
-    use crate::lts::{Action, Label, LtsBuilder};
+    use crate::lts::{Label, LtsBuilder};
 
     #[test]
     fn a_stuck_state_that_is_not_final_is_a_deadlock_and_never_terminates() {

@@ -165,8 +165,9 @@ impl Strict {
         engine::declared_dummies(self)
     }
 
-    /// The (deterministic) LTS this object runs; `None` for an object
-    /// built [on the fly](Strict::on_the_fly).
+    /// The (deterministic) LTS this object runs, without the synchronous
+    /// bit ([`Lts::asynchronous`]); `None` for an object built
+    /// [on the fly](Strict::on_the_fly).
     pub fn lts(&self) -> Option<&Arc<Lts>> {
         match &self.lts {
             Graph::Compiled(l) => Some(l),

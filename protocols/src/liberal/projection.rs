@@ -99,7 +99,8 @@ impl Projection {
         super::build::Builder::new(&lts, limits).run(lts.clone())
     }
 
-    /// The deterministic global LTS.
+    /// The deterministic global LTS, without the synchronous bit
+    /// ([`Lts::asynchronous`]).
     pub fn lts(&self) -> &Arc<Lts> {
         &self.lts
     }

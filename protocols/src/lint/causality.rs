@@ -26,9 +26,17 @@
 //! action of p would be the handshake's receive, by q, and every
 //! `sync(T, q, p); sync(U, p, r)` would be a false alarm.
 //!
+//! Differs from Discourje on purpose where the initial state is entered
+//! again: Discourje's `diamond` asks every previous step for a step before
+//! it, which the initial state's "no step yet" has not, so an action right
+//! after a step that returns to the initial state is reported even when
+//! the two can be swapped. Two independent loops of handshakes,
+//! `(p⇄q)* ∥ (r⇄s)*`, get a finding from Discourje for both channels, and
+//! none here (the last example below).
+//!
 //! ```
 //! use protocols::lint::{lint, Check, Options};
-//! use protocols::spec::{msg, sync, Spec};
+//! use protocols::spec::{msg, par, sync, Spec};
 //! let only = Options::only([Check::Causality]);
 //! // a→b, then c→d: c acts right after a step it took no part in
 //! let lts = Spec::new("x", msg("M", "a", "b").then(msg("N", "c", "d"))).compile().unwrap();
@@ -37,6 +45,10 @@
 //! assert_eq!(f[0].channel, Some(("c".into(), "d".into())));
 //! // a handshake b→a, then a→c: a took part in the handshake
 //! let lts = Spec::new("y", sync("M", "b", "a").then(sync("N", "a", "c"))).compile().unwrap();
+//! assert!(lint(&lts, &only).is_empty());
+//! // independent loops: every step can be swapped with the one before
+//! let loops = par([sync("A", "p", "q").star(), sync("B", "r", "s").star()]);
+//! let lts = Spec::new("z", loops).compile().unwrap();
 //! assert!(lint(&lts, &only).is_empty());
 //! ```
 

@@ -124,3 +124,30 @@ fn the_model_checker_sees_a_handshake_as_the_send_it_is() {
         liberal
     );
 }
+
+/// What causality and the `.aut` reader rely on: in every bundled
+/// protocol, the send of a handshake leads to a state whose only step is
+/// its receive, and only `sync` sets the mark (protocols without it have
+/// none).
+#[test]
+fn a_handshakes_send_is_followed_by_its_receive_alone_in_every_bundled_protocol() {
+    let mut marked = 0;
+    for info in protocols::bundled::list() {
+        let lts = protocols::bundled::by_name(info.name).unwrap();
+        for s in 0..lts.num_states() as u32 {
+            for &(l, t) in lts.transitions(s) {
+                if l.is_sync() {
+                    marked += 1;
+                    let next = lts.transitions(t);
+                    assert!(
+                        !next.is_empty() && next.iter().all(|&(r, _)| r == l.receive()),
+                        "{}: state {s}",
+                        info.name
+                    );
+                }
+            }
+        }
+    }
+    // ring-unbuffered, star-unbuffered and load-balancer have handshakes
+    assert!(marked > 0);
+}

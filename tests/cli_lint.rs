@@ -44,12 +44,12 @@ fn unclosed_channels_of_two_buyer_are_findings_with_witnesses() {
         out.contains("  1. buyer1 SEND <Title> TO seller\n"),
         "{out}"
     );
-    assert!(out.ends_with("5 findings (6 checks: deadlock-free, must-terminate, may-terminate, close-after-send, send-before-close, no-act-after-close)\n"), "{out}");
+    assert!(out.ends_with("5 findings (7 checks: deadlock-free, must-terminate, may-terminate, close-after-send, send-before-close, no-act-after-close, causality)\n"), "{out}");
     // without that check, two-buyer is clean
     let o = prust(&["lint", "two-buyer", "--exclude", "close-after-send"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(
-        stdout(&o).starts_with("0 findings (5 checks"),
+        stdout(&o).starts_with("0 findings (6 checks"),
         "{}",
         stdout(&o)
     );
@@ -67,11 +67,16 @@ fn json_lists_each_finding_with_its_channel_and_witness() {
         stdout(&o),
         "{\"findings\":[{\"check\":\"no-act-after-close\",\"channel\":[\"p\",\"q\"],\
          \"witness\":[\"p SEND <A> TO q\",\"q RECV <A> FROM p\",\"p CLOSE TO q\",\"p CLOSE TO q\"],\
-         \"cycle_start\":null,\"summary\":\"the channel is closed twice on one run\"}]}\n"
+         \"cycle_start\":null,\"summary\":\"the channel is closed twice on one run\"},\
+         {\"check\":\"causality\",\"channel\":[\"p\",\"q\"],\
+         \"witness\":[\"p SEND <A> TO q\",\"q RECV <A> FROM p\",\"p CLOSE TO q\"],\"cycle_start\":null,\
+         \"summary\":\"p acts right after a step it took no part in (q RECV <A> FROM p), \
+         and the two cannot be swapped\"}]}\n"
     );
+    // (a handshake: p takes part in the step before its close)
     let clean = aut_file(
         "clean",
-        "des (0, 3, 4)\n(0,\"!(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n(2,\"C(p,q)\",3)\n",
+        "des (0, 3, 4)\n(0,\"‽(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n(2,\"C(p,q)\",3)\n",
     );
     let o = prust(&["lint", clean.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -129,6 +134,76 @@ fn unknown_check_names_are_errors_with_a_suggestion() {
     );
     let o = prust(&["lint", "no-such-protocol"]);
     assert_eq!(o.status.code(), Some(3));
+}
+
+/// A check name typed as its first word, or with a typo in it, is too far
+/// from the whole name for a plain edit-distance suggestion: the hint
+/// still names the check meant, and lists them all.
+#[test]
+fn a_misspelt_or_shortened_check_name_gets_a_did_you_mean() {
+    for (typed, meant) in [
+        ("deadlok", "deadlock-free"),
+        ("deadlock", "deadlock-free"),
+        ("causal", "causality"),
+        ("clos-after", "close-after-send"),
+    ] {
+        let o = prust(&["lint", "two-buyer", "--only", typed]);
+        assert_eq!(o.status.code(), Some(3), "{typed}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("error: unknown lint check `{typed}`")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "did you mean `{meant}`? (the checks are: deadlock-free,"
+            )),
+            "{err}"
+        );
+        assert!(stdout(&o).is_empty(), "{typed}");
+    }
+    // too short to tell `cant-terminate` from `causality`: just the list
+    let o = prust(&["lint", "two-buyer", "--exclude", "ca"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(!err.contains("did you mean"), "{err}");
+    assert!(err.contains("the checks are: deadlock-free"), "{err}");
+}
+
+/// `causality` runs by default; a handshake (`sync`, `‽` in `.aut`) counts
+/// as a step of both its roles.
+#[test]
+fn causality_is_a_default_check_and_reads_handshakes_from_aut_files() {
+    // p hands q a message, then sends to r: p took part in the handshake
+    let caused = aut_file(
+        "handshake-then-send",
+        "des (0, 4, 5)\n(0,\"‽(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n(2,\"!(B,p,r)\",3)\n(3,\"?(B,p,r)\",4)\n",
+    );
+    let o = prust(&["lint", caused.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains("close-after-send (channel p→q)"), "{out}");
+    assert!(!out.contains("causality ("), "{out}");
+    assert!(
+        out.contains("(7 checks:") && out.contains(", causality)\n"),
+        "{out}"
+    );
+    // r and s hand over right after p and q did: neither took part
+    let uncaused = aut_file(
+        "two-handshakes",
+        "des (0, 4, 5)\n(0,\"‽(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n(2,\"‽(B,r,s)\",3)\n(3,\"?(B,r,s)\",4)\n",
+    );
+    let o = prust(&["lint", uncaused.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "{\"check\":\"causality\",\"channel\":[\"r\",\"s\"],\"witness\":[\"p SEND <A> TO q\",\
+             \"q RECV <A> FROM p\",\"r SEND <B> TO s\",\"s RECV <B> FROM r\"],\"cycle_start\":null,\
+             \"summary\":\"r and s hand over right after a step neither took part in (p SEND <A> TO q), \
+             and the two cannot be swapped\"}"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! number of states (states are `0..n`). Each further line is one transition
 //! `(from, label, to)`; labels may be quoted. Labels are `!(Type,sender,receiver)`
 //! (a send), `?(Type,sender,receiver)` (its receive) and `C(sender,receiver)`
-//! (a close). Blank lines are ignored. A state without outgoing transitions
+//! (a close), and `‽(Type,sender,receiver)`, the send of a handshake
+//! ([`Label::is_sync`], as Discourje writes it). Blank lines are ignored. A state without outgoing transitions
 //! is a normal end ([`Lts::is_final`]). A state of the header that no
 //! transition mentions (and is not the initial state) is unreachable and
 //! left out, the others keeping their order: a file that numbers its
@@ -19,6 +20,23 @@
 //! ([`Lts::determinise`]).
 //!
 //! Roles and types are numbered in order of first appearance.
+//!
+//! A handshake is two steps in prust (the send, then at once its receive:
+//! [`Lts::to_aut`] writes `‽(T,p,q)` and then `?(T,p,q)`), but one step in
+//! Discourje's LTS, which writes `‽(T,p,q)` with no receive. A file is read
+//! the first way when every `‽` leads to a state whose only transition is
+//! its receive; otherwise (a file of Discourje's) each `‽` gets its receive
+//! added after it, through a new state numbered after the file's, so both
+//! read as the same protocol:
+//!
+//! ```
+//! use protocols::Lts;
+//! let discourje = Lts::from_aut("des (0, 1, 2)\n(0,\"‽(Ping,a,b)\",1)\n").unwrap();
+//! let prust = Lts::from_aut("des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n").unwrap();
+//! assert_eq!(discourje.num_transitions(), 2);
+//! assert!(discourje.bisimilar(&prust).is_ok());
+//! assert_eq!(prust.to_aut(), "des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n");
+//! ```
 //!
 //! ```
 //! let err = protocols::Lts::from_aut("des (0, 1, 2)\n(0,\"hello\",1)\n").unwrap_err();
@@ -119,12 +137,14 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
     }
     states.sort_unstable();
     states.dedup();
-    if states.len() > u32::MAX as usize {
+    // (a handshake may need a state of its own: see add_handshake_receives)
+    let handshakes = transitions.iter().filter(|(_, l, _)| l.is_sync()).count();
+    if states.len() + handshakes > u32::MAX as usize {
         return Err(err(
             hline,
             format!(
                 "{} states are more than this reader can number",
-                states.len()
+                states.len() + handshakes
             ),
         ));
     }
@@ -133,12 +153,41 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
     for (from, label, to) in transitions {
         out[id(from) as usize].push((label, id(to)));
     }
+    add_handshake_receives(&mut out);
     let initial = id(initial);
     for edges in out {
         let is_final = edges.is_empty();
         b.add_state(is_final, edges);
     }
     Ok(b.finish(initial))
+}
+
+/// Discourje's one-step handshakes: unless every `‽` already leads to a
+/// state whose only transitions are its receive (prust's two steps), puts
+/// the receive after each `‽`, through a new state. See the
+/// [module docs](self).
+fn add_handshake_receives(out: &mut Vec<Vec<(Label, u32)>>) {
+    let two_steps = out
+        .iter()
+        .flatten()
+        .filter(|(l, _)| l.is_sync())
+        .all(|&(l, t)| {
+            let next = &out[t as usize];
+            !next.is_empty() && next.iter().all(|&(m, _)| m == l.receive())
+        });
+    if two_steps {
+        return;
+    }
+    for s in 0..out.len() {
+        for i in 0..out[s].len() {
+            let (l, t) = out[s][i];
+            if l.is_sync() {
+                let between = out.len() as u32;
+                out.push(vec![(l.receive(), t)]);
+                out[s][i].1 = between;
+            }
+        }
+    }
 }
 
 fn parse_header(n: usize, line: &str) -> Result<(u64, u64, u64), AutError> {
@@ -205,14 +254,16 @@ fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutErro
         .transpose()?
         .unwrap_or(raw)
         .trim();
-    let hint =
-        "labels are `!(Type,sender,receiver)`, `?(Type,sender,receiver)` or `C(sender,receiver)`";
-    let (action, args) = if let Some(r) = s.strip_prefix('!') {
-        (Action::Send, r)
+    let hint = "labels are `!(Type,sender,receiver)`, `‽(Type,sender,receiver)` (a handshake), \
+                `?(Type,sender,receiver)` or `C(sender,receiver)`";
+    let (action, sync, args) = if let Some(r) = s.strip_prefix('!') {
+        (Action::Send, false, r)
+    } else if let Some(r) = s.strip_prefix('‽') {
+        (Action::Send, true, r)
     } else if let Some(r) = s.strip_prefix('?') {
-        (Action::Recv, r)
+        (Action::Recv, false, r)
     } else if let Some(r) = s.strip_prefix('C') {
-        (Action::Close, r)
+        (Action::Close, false, r)
     } else {
         return Err(err(n, format!("unknown label `{s}`; {hint}")));
     };
@@ -239,10 +290,5 @@ fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutErro
     if from == to {
         return Err(err(n, format!("label `{s}`: a role cannot talk to itself")));
     }
-    Ok(Label {
-        action,
-        ty,
-        from,
-        to,
-    })
+    Ok(Label::new(action, ty, from, to, sync))
 }

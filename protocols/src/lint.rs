@@ -11,7 +11,7 @@
 //! | `close-after-send` | a channel p→q sent on and, on some run, never closed afterwards |
 //! | `send-before-close` | a close of p→q on a run that never sent on p→q |
 //! | `no-act-after-close` | a send on p→q or a second close of p→q after its close |
-//! | `causality` | a send or close by p right after a step p took no part in, unless the two can be swapped (not in the default set yet) |
+//! | `causality` | a send or close by p (a handshake of p and q) right after a step p (neither p nor q) took part in, unless the two can be swapped |
 //!
 //! Runs are maximal, as in the model checker: a run *ends* only in a state
 //! without transitions (a normal end if the state is final, a deadlock if
@@ -30,15 +30,20 @@
 //!
 //! ```
 //! use protocols::lint::{lint, Check, Options};
-//! use protocols::spec::{close, msg, Spec};
+//! use protocols::spec::{close, msg, sync, Spec};
 //! // a→b is used and never closed
 //! let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
 //! let findings = lint(&lts, &Options::default());
 //! assert_eq!(findings.len(), 1);
 //! assert_eq!(findings[0].check, Check::CloseAfterSend);
 //! assert_eq!(findings[0].witness_texts(), ["a SEND <Ping> TO b", "b RECV <Ping> FROM a"]);
-//! // closed: clean
+//! // closed, but right after b's receive, which a cannot see: causality
 //! let lts = Spec::new("ping", msg("Ping", "a", "b").then(close("a", "b"))).compile().unwrap();
+//! let findings = lint(&lts, &Options::default());
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!(findings[0].check, Check::Causality);
+//! // a handshake (a takes part in b's receive), then the close: clean
+//! let lts = Spec::new("ping", sync("Ping", "a", "b").then(close("a", "b"))).compile().unwrap();
 //! assert!(lint(&lts, &Options::default()).is_empty());
 //! ```
 
@@ -78,9 +83,18 @@ pub enum Check {
     /// After a close of p→q, no run sends on p→q or closes it again.
     NoActAfterClose,
     /// Every send or close by p comes right after a step p took part in,
-    /// or a step it can be swapped with. Not in the default set yet:
-    /// synchronous communications are not yet told apart in the LTS, so a
-    /// spec with `sync` may get false alarms.
+    /// or a step it can be swapped with; a handshake of p with q
+    /// (`sync`), right after a step that p or q took part in, or one it can
+    /// be swapped with. A handshake counts as one step of both roles, as in
+    /// Discourje: the LTS marks its send ([`Label::is_sync`](crate::Label::is_sync)).
+    ///
+    /// In the default set, as in Discourje. A protocol that orders steps of
+    /// roles that cannot see each other gets findings: Prut4j's one-order
+    /// NPB specs (a worker replies right after the master's receive from
+    /// the previous worker), and every protocol whose closes come one after
+    /// another by different roles. Such findings are real (the order is
+    /// one the roles cannot keep without more messages); exclude the check
+    /// (`--exclude causality`) to lint a spec that orders them on purpose.
     Causality,
 }
 
@@ -123,10 +137,15 @@ impl Check {
     }
 
     /// Whether the check is run by default: all but `cant-terminate`
-    /// (meant to fail) and `causality` (false alarms on `sync` until the
-    /// LTS marks synchronous communications).
+    /// (meant to fail for a protocol that terminates).
+    ///
+    /// ```
+    /// use protocols::lint::Check;
+    /// assert!(Check::Causality.is_default());
+    /// assert!(!Check::CantTerminate.is_default());
+    /// ```
     pub fn is_default(self) -> bool {
-        !matches!(self, Check::CantTerminate | Check::Causality)
+        !matches!(self, Check::CantTerminate)
     }
 }
 

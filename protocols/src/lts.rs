@@ -47,6 +47,26 @@ pub const NO_TYPE: u32 = u32::MAX;
 /// A transition label. Roles and types are indices into [`Lts::roles`] and
 /// [`Lts::type_names`]. For every action `from` is the sender (the owner of
 /// the channel) and `to` the receiver, as in the `.aut` labels.
+///
+/// A send may be *synchronous*: the send of a handshake (`sync` in the
+/// spec language), whose receive follows at once; [`Label::is_sync`] tells,
+/// and `.aut` writes it `‽(Type,sender,receiver)`. The bit is private, so a
+/// label is made by a constructor ([`Label::send`], [`Label::handshake`],
+/// [`Label::recv`], [`Label::close`], [`Label::new`]) that cannot forget it.
+/// Only the sanity checks of [`crate::lint`] read the bit: the runtimes
+/// (and so the model checker) treat a synchronous send as the send it is
+/// (see [`Label::asynchronous`]).
+///
+/// ```
+/// use protocols::lts::{Action, Label};
+/// let hs = Label::handshake(0, 1, 2);
+/// assert!(hs.is_sync() && hs.action == Action::Send);
+/// assert_ne!(hs, Label::send(0, 1, 2));
+/// assert_eq!(hs.asynchronous(), Label::send(0, 1, 2));
+/// // the receive of a handshake is an ordinary receive
+/// assert_eq!(hs.receive(), Label::recv(0, 1, 2));
+/// assert!(!hs.receive().is_sync());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Label {
     /// Send, receive or close.
@@ -57,9 +77,65 @@ pub struct Label {
     pub from: u32,
     /// The receiving role.
     pub to: u32,
+    /// Whether this is the send of a handshake (only ever set on a send).
+    sync: bool,
 }
 
 impl Label {
+    /// `action` of a `ty` from `from` to `to`; `sync` marks the send of a
+    /// handshake and is ignored for a receive or a close, which are never
+    /// synchronous. For a close, `ty` should be [`NO_TYPE`].
+    pub const fn new(action: Action, ty: u32, from: u32, to: u32, sync: bool) -> Label {
+        Label {
+            action,
+            ty,
+            from,
+            to,
+            sync: sync && matches!(action, Action::Send),
+        }
+    }
+
+    /// `!(ty,from,to)`: an asynchronous send.
+    pub const fn send(ty: u32, from: u32, to: u32) -> Label {
+        Label::new(Action::Send, ty, from, to, false)
+    }
+
+    /// `‽(ty,from,to)`: the send of a handshake (its receive follows at
+    /// once).
+    pub const fn handshake(ty: u32, from: u32, to: u32) -> Label {
+        Label::new(Action::Send, ty, from, to, true)
+    }
+
+    /// `?(ty,from,to)`: `to` receives the `ty` that `from` sent.
+    pub const fn recv(ty: u32, from: u32, to: u32) -> Label {
+        Label::new(Action::Recv, ty, from, to, false)
+    }
+
+    /// `C(from,to)`: `from` closes its channel to `to`.
+    pub const fn close(from: u32, to: u32) -> Label {
+        Label::new(Action::Close, NO_TYPE, from, to, false)
+    }
+
+    /// Whether this is the send of a handshake.
+    pub const fn is_sync(&self) -> bool {
+        self.sync
+    }
+
+    /// The same label without the synchronous bit: what the runtimes (and
+    /// so the model checker) see, where a handshake's send is a send.
+    pub const fn asynchronous(self) -> Label {
+        Label {
+            sync: false,
+            ..self
+        }
+    }
+
+    /// The receive that matches this send (same type and channel; never
+    /// synchronous).
+    pub const fn receive(self) -> Label {
+        Label::recv(self.ty, self.from, self.to)
+    }
+
     /// The role that performs this action: the sender for a send or a
     /// close, the receiver for a receive.
     pub fn actor(&self) -> u32 {
@@ -162,10 +238,12 @@ impl Lts {
     }
 
     /// The label in `.aut` notation: `!(Move,white,black)`,
-    /// `?(Move,white,black)`, `C(white,black)`.
+    /// `?(Move,white,black)`, `C(white,black)`, and `‽(Move,white,black)`
+    /// for the send of a handshake.
     pub fn label_text(&self, l: &Label) -> String {
         let (p, q) = (&self.roles[l.from as usize], &self.roles[l.to as usize]);
         match l.action {
+            Action::Send if l.sync => format!("‽({},{p},{q})", self.types[l.ty as usize]),
             Action::Send => format!("!({},{p},{q})", self.types[l.ty as usize]),
             Action::Recv => format!("?({},{p},{q})", self.types[l.ty as usize]),
             Action::Close => format!("C({p},{q})"),
@@ -310,6 +388,30 @@ impl Lts {
     /// Reads an Aldebaran `.aut` file; see [`crate::aut`].
     pub fn from_aut(text: &str) -> Result<Lts, crate::aut::AutError> {
         crate::aut::parse(text)
+    }
+
+    /// Whether some transition is the send of a handshake
+    /// ([`Label::is_sync`]).
+    pub fn has_sync(&self) -> bool {
+        self.edges.iter().any(|(l, _)| l.sync)
+    }
+
+    /// The same LTS with every handshake's send made an ordinary send
+    /// ([`Label::asynchronous`]): the LTS the runtimes execute, exactly the
+    /// one prust built before labels carried the bit (so no verdict of the
+    /// model checker depends on it). Two transitions of a state that then
+    /// coincide are kept once.
+    pub fn asynchronous(&self) -> Lts {
+        let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());
+        for s in 0..self.num_states() as u32 {
+            let edges = self
+                .transitions(s)
+                .iter()
+                .map(|&(l, t)| (l.asynchronous(), t))
+                .collect();
+            b.add_state(self.is_final(s), edges);
+        }
+        b.finish(self.initial)
     }
 
     /// One-line statistics: states, transitions, roles, types.

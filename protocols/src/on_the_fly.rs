@@ -95,7 +95,11 @@ impl LtsGraph for OnTheFly {
 
     /// Every transition of `state`, sorted by label. (Only the deadlock
     /// report asks, so the labels come from the members' full
-    /// [`Terms::steps`], which builds every successor term.)
+    /// [`Terms::steps`], which builds every successor term.) Labels keep
+    /// the synchronous bit (for a lint of the spec on the fly, whose
+    /// causality check needs it); a step by a handshake's send leads where
+    /// the send does, since [`OnTheFly::next`](LtsGraph::next) compares
+    /// labels without the bit, as the runtimes ask.
     fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
         let mut g = self.lock();
         let g = &mut *g;

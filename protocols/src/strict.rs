@@ -48,7 +48,7 @@ use std::sync::Arc;
 use engine::{Message, Protocol, Refused, RoleId};
 
 use crate::graph::{Graph, LtsGraph};
-use crate::lts::{Action, Label, Lts, NO_TYPE};
+use crate::lts::{Label, Lts};
 use crate::Limits;
 use crate::{Error, Spec};
 
@@ -165,8 +165,9 @@ impl Strict {
         engine::declared_dummies(self)
     }
 
-    /// The (deterministic) LTS this object runs; `None` for an object
-    /// built [on the fly](Strict::on_the_fly).
+    /// The (deterministic) LTS this object runs, without the synchronous
+    /// bit ([`Lts::asynchronous`]); `None` for an object built
+    /// [on the fly](Strict::on_the_fly).
     pub fn lts(&self) -> Option<&Arc<Lts>> {
         match &self.lts {
             Graph::Compiled(l) => Some(l),
@@ -211,14 +212,9 @@ impl Strict {
     /// it is enabled (the message stays where it is).
     fn step_recv(&mut self, i: usize) -> bool {
         let (from, to, ref m) = self.in_transit[i];
-        self.lts.type_id(m.type_name()).is_some_and(|ty| {
-            self.step(Label {
-                action: Action::Recv,
-                ty,
-                from,
-                to,
-            })
-        })
+        self.lts
+            .type_id(m.type_name())
+            .is_some_and(|ty| self.step(Label::recv(ty, from, to)))
     }
 
     /// Where the first message in the channel `from` → `to` is, if any.
@@ -239,8 +235,17 @@ impl Strict {
 }
 
 /// `lts` itself if it is deterministic, else its subset construction
-/// (within `limits`).
+/// (within `limits`); first without the synchronous bit
+/// ([`Lts::asynchronous`]), so that the runtimes execute exactly the LTS
+/// they did before labels carried it: a handshake's send is asked for as a
+/// send, and a state with both a handshake and an ordinary send of one
+/// type on one channel is one choice, resolved by the subset construction.
 pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Limits) -> Result<Arc<Lts>, Error> {
+    let lts = if lts.has_sync() {
+        Arc::new(lts.asynchronous())
+    } else {
+        lts
+    };
     if lts.is_deterministic() {
         Ok(lts)
     } else {
@@ -269,12 +274,7 @@ impl Protocol for Strict {
             return Err(Refused(msg));
         };
         let (from, to) = (role as u32, to as u32);
-        if !self.step(Label {
-            action: Action::Send,
-            ty,
-            from,
-            to,
-        }) {
+        if !self.step(Label::send(ty, from, to)) {
             return Err(Refused(msg));
         }
         let at = self
@@ -310,14 +310,7 @@ impl Protocol for Strict {
     }
 
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if self.valid(role, to)
-            && self.step(Label {
-                action: Action::Close,
-                ty: NO_TYPE,
-                from: role as u32,
-                to: to as u32,
-            })
-        {
+        if self.valid(role, to) && self.step(Label::close(role as u32, to as u32)) {
             Ok(())
         } else {
             Err(Refused(()))
@@ -379,14 +372,10 @@ impl Strict {
     /// Whether `role` could send a `ty` to `to` now (without doing it).
     pub fn can_send(&self, role: RoleId, to: RoleId, ty: &str) -> bool {
         self.valid(role, to)
-            && self.lts.type_id(ty).is_some_and(|ty| {
-                self.enabled(Label {
-                    action: Action::Send,
-                    ty,
-                    from: role as u32,
-                    to: to as u32,
-                })
-            })
+            && self
+                .lts
+                .type_id(ty)
+                .is_some_and(|ty| self.enabled(Label::send(ty, role as u32, to as u32)))
     }
 }
 

@@ -78,7 +78,7 @@ fn local_behaviour(lts: &protocols::Lts, role: &str, word: &[&String]) -> bool {
             .flat_map(|&s| {
                 lts.transitions(s)
                     .iter()
-                    .filter(|(l, _)| lts.label_text(l) == **label)
+                    .filter(|(l, _)| lts.label_text(&l.asynchronous()) == **label)
                     .map(|&(_, t)| t)
             })
             .collect();

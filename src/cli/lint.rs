@@ -16,7 +16,7 @@ pub const LONG_ABOUT: &str = "\
 Lint a protocol's global LTS: sanity checks that need no property, each
 reported with a shortest witness run.
 
-Checks (all but cant-terminate and causality by default):
+Checks (all but cant-terminate by default):
   deadlock-free       a reachable stuck state that is not a normal end
   must-terminate      a run that never reaches a final state (stuck, or a loop)
   may-terminate       a reachable state from which no final state is reachable
@@ -25,8 +25,8 @@ Checks (all but cant-terminate and causality by default):
   send-before-close   a close of p→q on a run that never sent on p→q
   no-act-after-close  a send on p→q, or a second close, after its close
   causality           a send or close by p right after a step p took no part
-                      in, unless the two can be swapped (false alarms on
-                      `sync` until the LTS marks synchronous communications)
+                      in (a handshake p-q, a step neither took part in),
+                      unless the two can be swapped
 
 Exit 0 when nothing is found, 1 when something is, 2 when a limit\n(--max-states) stopped building the LTS.";
 
@@ -68,11 +68,40 @@ fn check(name: &str) -> Result<Check, Failure> {
     Check::from_name(name).ok_or_else(|| {
         let names = Check::ALL.map(Check::name);
         let f = Failure::error(format!("unknown lint check `{name}`"));
-        match engine::names::closest(name, names) {
-            Some(near) => f.hint(format!("did you mean `{near}`?")),
+        match closest_check(name) {
+            Some(near) => f.hint(format!(
+                "did you mean `{near}`? (the checks are: {})",
+                names.join(", ")
+            )),
             None => f.hint(format!("the checks are: {}", names.join(", "))),
         }
     })
+}
+
+/// The check whose name is closest to `name` ([`engine::names::closest`]),
+/// or failing that, the check whose name begins with something close to
+/// `name`: people type the first word of a long name (`deadlok` for
+/// `deadlock-free`, `causal`), which is too many edits from the whole name
+/// to be suggested. Names shorter than four characters get no suggestion
+/// by beginning (`ca` could be `cant-terminate` or `causality`).
+fn closest_check(name: &str) -> Option<&'static str> {
+    let names = Check::ALL.map(Check::name);
+    if let Some(near) = engine::names::closest(name, names) {
+        return Some(near);
+    }
+    let len = name.chars().count();
+    if len < 4 {
+        return None;
+    }
+    let starts: Vec<String> = names
+        .iter()
+        .map(|n| n.chars().take(len).collect())
+        .collect();
+    let near = engine::names::closest(name, starts.iter().map(String::as_str))?;
+    // the first check with that beginning (two names never share four
+    // characters and a close beginning is rare, so this is the one meant)
+    let i = starts.iter().position(|s| s == near)?;
+    Some(names[i])
 }
 
 /// The checks that `--only` and `--exclude` select.

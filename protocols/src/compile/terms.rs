@@ -42,7 +42,8 @@ enum Node {
     Call(u32, Box<[usize]>),
 }
 
-/// The bit of `l` in a node's label mask.
+/// The bit of `l` in a node's label mask (the synchronous bit does not
+/// count: [`Terms::step_by`] compares labels without it).
 fn label_bit(l: Label) -> u128 {
     let h = (l.action as u32)
         .wrapping_mul(0x9E37_79B9)
@@ -285,12 +286,8 @@ impl Terms {
             )?;
         }
         let ty = ty.map_or(NO_TYPE, |t| self.names.ty(t));
-        Ok(Label {
-            action,
-            ty,
-            from: self.names.role(from),
-            to: self.names.role(to),
-        })
+        let (from, to) = (self.names.role(from), self.names.role(to));
+        Ok(Label::new(action, ty, from, to, false))
     }
 
     pub(crate) fn intern(&mut self, term: &Term) -> Result<u32, Error> {
@@ -299,13 +296,13 @@ impl Terms {
             Term::Comm { ty, from, to, sync } => {
                 let send = self.label(Action::Send, Some(ty), from.name(), to.name())?;
                 if *sync {
-                    self.mk(Node::SyncSend(send))
+                    // the LTS marks the send of a handshake (for lint's
+                    // causality); its receive is an ordinary receive
+                    let hs = Label::handshake(send.ty, send.from, send.to);
+                    self.mk(Node::SyncSend(hs))
                 } else {
                     let s = self.mk(Node::Act(send));
-                    let r = self.mk(Node::Act(Label {
-                        action: Action::Recv,
-                        ..send
-                    }));
+                    let r = self.mk(Node::Act(send.receive()));
                     self.seq(s, r)
                 }
             }
@@ -434,10 +431,7 @@ impl Terms {
             Node::Nil | Node::Stop => {}
             Node::Act(l) | Node::Urgent(l) => out.push((l, NIL)),
             Node::SyncSend(l) => {
-                let r = self.mk(Node::Urgent(Label {
-                    action: Action::Recv,
-                    ..l
-                }));
+                let r = self.mk(Node::Urgent(l.receive()));
                 out.push((l, r));
             }
             Node::Seq(a, b) => {
@@ -488,7 +482,8 @@ impl Terms {
     // take it, where [`Terms::steps`] builds every successor of a term (for a
     // parallel composition of `k` branches, `k` new terms per step).
     // Invariant: `step_by(t, l)` are the residuals that `steps(t)` pairs
-    // with `l`.
+    // with `l` or with `l`'s handshake (the runtimes' view, without the
+    // synchronous bit).
 
     /// [`Terms::step_by`], each new residual `r` put into its context as
     /// `context(r)`.
@@ -508,17 +503,22 @@ impl Terms {
     }
 
     /// The residuals of `t` after a step labelled `l`, appended to `out`.
+    ///
+    /// Labels are compared without the synchronous bit
+    /// ([`Label::asynchronous`]): this serves the runtimes, which ask for a
+    /// send as a send, handshake or not (as the compiled LTS they execute
+    /// has the bit erased).
     fn step_by(&mut self, t: u32, l: Label, out: &mut Vec<u32>) -> Result<(), Error> {
+        let l = l.asynchronous();
         if self.masks[t as usize] & label_bit(l) == 0 {
             return Ok(());
         }
         match self.nodes[t as usize].clone() {
             Node::Nil | Node::Stop => {}
             Node::Act(a) | Node::Urgent(a) if a == l => out.push(NIL),
-            Node::SyncSend(a) if a == l => out.push(self.mk(Node::Urgent(Label {
-                action: Action::Recv,
-                ..l
-            }))),
+            Node::SyncSend(a) if a.asynchronous() == l => {
+                out.push(self.mk(Node::Urgent(l.receive())))
+            }
             Node::Act(_) | Node::Urgent(_) | Node::SyncSend(_) => {}
             Node::Seq(a, b) => {
                 self.step_by_then(a, l, out, |terms, a2| terms.seq(a2, b))?;

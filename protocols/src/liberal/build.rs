@@ -157,10 +157,7 @@ impl<'a> Builder<'a> {
                                 let before = self.tags.len();
                                 let tag = self.tag(targets.clone(), label)?;
                                 if self.tags.len() > before {
-                                    let recv = Label {
-                                        action: Action::Recv,
-                                        ..label
-                                    };
+                                    let recv = label.receive();
                                     tags_by_recv.entry(recv).or_default().push(tag);
                                     let states =
                                         states_by_recv.get(&recv).map_or(&[][..], Vec::as_slice);
@@ -182,10 +179,7 @@ impl<'a> Builder<'a> {
                 self.budget.tick()?;
                 let send = self.tag_label[tag as usize];
                 let r = send.to as usize;
-                let recv = Label {
-                    action: Action::Recv,
-                    ..send
-                };
+                let recv = send.receive();
                 let reach = &self.reach[tag as usize];
                 let targets: Vec<u32> = self.sets[r][s as usize]
                     .iter()

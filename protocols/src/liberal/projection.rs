@@ -11,7 +11,7 @@ use std::sync::Arc;
 use engine::{Message, Refused, RoleId};
 
 use crate::limits::Limits;
-use crate::lts::{Action, Label, Lts, NO_TYPE};
+use crate::lts::{Label, Lts};
 use crate::Error;
 
 /// A message in an inbox: who sent it, the tag of its send (see the
@@ -99,7 +99,8 @@ impl Projection {
         super::build::Builder::new(&lts, limits).run(lts.clone())
     }
 
-    /// The deterministic global LTS.
+    /// The deterministic global LTS, without the synchronous bit
+    /// ([`Lts::asynchronous`]).
     pub fn lts(&self) -> &Arc<Lts> {
         &self.lts
     }
@@ -137,12 +138,7 @@ impl Projection {
 
     fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
         let ty = self.lts.type_id(env.msg.type_name())?;
-        let label = Label {
-            action: Action::Recv,
-            ty,
-            from: env.from as u32,
-            to: role as u32,
-        };
+        let label = Label::recv(ty, env.from as u32, role as u32);
         let inp = &self.locals[role].inp[state as usize];
         inp.binary_search_by(|(k, _)| k.cmp(&(label, env.tag)))
             .ok()
@@ -164,12 +160,7 @@ impl Projection {
         let Some(ty) = self.lts.type_id(msg.type_name()) else {
             return Err(Refused(msg));
         };
-        let label = Label {
-            action: Action::Send,
-            ty,
-            from: role as u32,
-            to: to as u32,
-        };
+        let label = Label::send(ty, role as u32, to as u32);
         match self.own(role, *state, label) {
             Some((next, tag)) => {
                 *state = next;
@@ -233,12 +224,7 @@ impl Projection {
         if !self.valid(role, to) {
             return Err(Refused(()));
         }
-        let label = Label {
-            action: Action::Close,
-            ty: NO_TYPE,
-            from: role as u32,
-            to: to as u32,
-        };
+        let label = Label::close(role as u32, to as u32);
         match self.own(role, *state, label) {
             Some((next, _)) => {
                 *state = next;

@@ -108,18 +108,13 @@ pub(crate) fn must_terminate(lts: &Lts) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::lint::{lint, Check, Options};
-    use crate::lts::{Action, Label, LtsBuilder};
+    use crate::lts::{Label, LtsBuilder};
 
     #[test]
     fn a_stuck_state_that_is_not_final_is_a_deadlock_and_never_terminates() {
         // 0 -A-> 1 (final) and 0 -B-> 2 (stuck, not final)
         let mut b = LtsBuilder::new(vec!["p".into(), "q".into()], vec!["A".into(), "B".into()]);
-        let send = |ty| Label {
-            action: Action::Send,
-            ty,
-            from: 0,
-            to: 1,
-        };
+        let send = |ty| Label::send(ty, 0, 1);
         b.add_state(false, vec![(send(0), 1), (send(1), 2)]);
         b.add_state(true, vec![]);
         b.add_state(false, vec![]);

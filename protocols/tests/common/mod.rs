@@ -144,7 +144,8 @@ fn explore<P: Protocol>(p: &P, limit: usize) -> (usize, Option<P>, bool) {
 
 /// All label sequences of length ≤ `n` from the initial state of `lts`
 /// (prefix closed), with whether some path with that label sequence ends
-/// in a final state.
+/// in a final state. Labels as the runtimes see them: a handshake's send
+/// is written as a send (`!`, not `‽`; see `Label::asynchronous`).
 pub fn lts_traces(lts: &Lts, n: usize) -> HashMap<Vec<String>, bool> {
     let mut out: HashMap<Vec<String>, bool> = HashMap::new();
     let mut frontier: Vec<(Vec<String>, u32)> = vec![(Vec::new(), lts.initial())];
@@ -154,7 +155,7 @@ pub fn lts_traces(lts: &Lts, n: usize) -> HashMap<Vec<String>, bool> {
         if w.len() < n {
             for (l, t) in lts.transitions(s) {
                 let mut w2 = w.clone();
-                w2.push(lts.label_text(l));
+                w2.push(lts.label_text(&l.asynchronous()));
                 frontier.push((w2, *t));
             }
         }
@@ -241,7 +242,7 @@ pub fn locally_faithful<P: Protocol>(p: &P, lts: &Lts, limit: usize) -> Result<u
                 .flat_map(|&s| {
                     lts.transitions(s)
                         .iter()
-                        .filter(|(m, _)| lts.label_text(m) == l)
+                        .filter(|(m, _)| lts.label_text(&m.asynchronous()) == l)
                         .map(|&(_, t)| t)
                 })
                 .collect();

@@ -12,6 +12,7 @@
 //! | `send-before-close` | a close of p→q on a run that never sent on p→q |
 //! | `no-act-after-close` | a send on p→q or a second close of p→q after its close |
 //! | `causality` | a send or close by p right after a step p took no part in, unless the two can be swapped (not in the default set yet) |
+//! | `realizable` | a shortest run of the liberal (projected) object that the strict object refuses, and the choice where the runs part (not in the default set: see [`Check::Realizable`]) |
 //!
 //! Runs are maximal, as in the model checker: a run *ends* only in a state
 //! without transitions (a normal end if the state is final, a deadlock if
@@ -45,14 +46,21 @@
 mod causality;
 mod channels;
 mod finding;
+mod on_the_fly;
+mod realizable;
+mod report;
 mod search;
 mod termination;
 
 use std::fmt;
 
+use crate::limits::Limits;
 use crate::lts::Lts;
 
 pub use finding::{describe, Finding, Step};
+pub use on_the_fly::{lint_spec, EXPLORED};
+pub use realizable::REFUSED;
+pub use report::{Inconclusive, Report};
 
 /// One lint check; [`Check::name`] is its name on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,11 +90,39 @@ pub enum Check {
     /// synchronous communications are not yet told apart in the LTS, so a
     /// spec with `sync` may get false alarms.
     Causality,
+    /// Every run of the liberal (projected) object is a run of the strict
+    /// object; otherwise a shortest run that is not, whose last step the
+    /// strict object refuses (it reaches [`REFUSED`]), and in the summary
+    /// the choice where the two runs part: the strict state where the
+    /// strict run takes one branch and the role that takes the refused
+    /// step, not told, acts on another.
+    ///
+    /// Not in the default set, because it is not linear in the LTS: the
+    /// projection is a subset construction per role, and the product with
+    /// the inboxes is infinite for every protocol in which a role may send
+    /// again before anything it must wait for (`msg(T, a, b).star()`), so
+    /// by default the lint of every such protocol would end inconclusive.
+    /// It runs within [`Limits`] ([`lint_with`]); a limit makes it
+    /// inconclusive, never clean.
+    ///
+    /// ```
+    /// use protocols::lint::{lint, Check, Options};
+    /// use protocols::spec::{alt, msg, seq, Spec};
+    /// // a tells b which branch; c is not told, so it may send Y after X
+    /// let lts = Spec::new("c not told", alt([
+    ///     seq([msg("X", "a", "b"), msg("Y", "c", "b")]),
+    ///     seq([msg("Z", "a", "b"), msg("W", "c", "b")]),
+    /// ])).compile().unwrap();
+    /// let f = lint(&lts, &Options::only([Check::Realizable]));
+    /// assert_eq!(f[0].witness_texts(), ["a SEND <X> TO b", "c SEND <W> TO b"]);
+    /// assert!(f[0].summary.contains("the runs part at the choice in strict state 0"), "{}", f[0].summary);
+    /// ```
+    Realizable,
 }
 
 impl Check {
     /// Every check, in the order findings are reported.
-    pub const ALL: [Check; 8] = [
+    pub const ALL: [Check; 9] = [
         Check::DeadlockFree,
         Check::MustTerminate,
         Check::MayTerminate,
@@ -95,6 +131,7 @@ impl Check {
         Check::SendBeforeClose,
         Check::NoActAfterClose,
         Check::Causality,
+        Check::Realizable,
     ];
 
     /// The check's name (Discourje's key): `close-after-send`, ….
@@ -108,6 +145,7 @@ impl Check {
             Check::SendBeforeClose => "send-before-close",
             Check::NoActAfterClose => "no-act-after-close",
             Check::Causality => "causality",
+            Check::Realizable => "realizable",
         }
     }
 
@@ -126,7 +164,10 @@ impl Check {
     /// (meant to fail) and `causality` (false alarms on `sync` until the
     /// LTS marks synchronous communications).
     pub fn is_default(self) -> bool {
-        !matches!(self, Check::CantTerminate | Check::Causality)
+        !matches!(
+            self,
+            Check::CantTerminate | Check::Causality | Check::Realizable
+        )
     }
 }
 
@@ -168,8 +209,40 @@ impl Options {
 /// to an end or round a cycle). Findings come in the order of
 /// [`Check::ALL`], channels in role order. Linear in the size of the LTS
 /// for each check (times the number of channels for the channel checks).
+///
+/// `realizable` is the one check that needs a bound; here it runs within
+/// [`Limits::default`], and if that stops it, the check is returned as a
+/// finding without a witness whose summary starts with `inconclusive:`
+/// (so the result is never empty, never read as clean). Use [`lint_with`]
+/// to choose the limits and tell the two apart.
 pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
+    let report = lint_with(lts, options, &Limits::default());
+    let mut findings = report.findings;
+    findings.extend(report.inconclusive.into_iter().map(|i| Finding {
+        check: i.check,
+        channel: None,
+        witness: Vec::new(),
+        cycle_start: None,
+        summary: format!("inconclusive: {}", i.reason),
+    }));
+    findings
+}
+
+/// [`lint`] with `limits` for the checks that need them (`realizable`):
+/// a check that a limit stopped is [`Report::inconclusive`], never clean.
+/// The other checks are linear in the LTS and always finish.
+///
+/// ```
+/// use protocols::lint::{lint_with, Check, Options};
+/// use protocols::{tic_tac_toe, Limits};
+/// let lts = tic_tac_toe::spec().compile().unwrap();
+/// let report = lint_with(&lts, &Options::only([Check::Realizable]), &Limits::default());
+/// assert!(report.inconclusive.is_empty());
+/// assert_eq!(report.findings[0].check, Check::Realizable);
+/// ```
+pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
     let mut findings = Vec::new();
+    let mut inconclusive = Vec::new();
     let channels = channels::channels(lts);
     for check in Check::ALL {
         if !options.checks.contains(&check) {
@@ -191,6 +264,10 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
                     .filter_map(|&c| channels::send_before_close(lts, c)),
             ),
             Check::Causality => findings.extend(causality::causality(lts)),
+            Check::Realizable => match realizable::realizable(lts, limits) {
+                Ok(f) => findings.extend(f),
+                Err(reason) => inconclusive.push(Inconclusive { check, reason }),
+            },
             Check::NoActAfterClose => findings.extend(
                 channels
                     .iter()
@@ -198,5 +275,8 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
             ),
         }
     }
-    findings
+    Report {
+        findings,
+        inconclusive,
+    }
 }

@@ -163,7 +163,7 @@ fn a_limit_makes_realizable_inconclusive_never_clean() {
     assert!(
         r.inconclusive[0]
             .to_string()
-            .starts_with("realizable: inconclusive: the "),
+            .starts_with("realizable: the liberal projection has more than 5 states"),
         "{}",
         r.inconclusive[0]
     );

@@ -48,9 +48,9 @@ pub struct Inconclusive {
 }
 
 impl fmt::Display for Inconclusive {
-    /// `realizable: inconclusive: the … has more than 10 states (the state
-    /// limit); raise it with --max-states …`
+    /// `realizable: the … has more than 10 states (the state limit); raise
+    /// it with --max-states …` (the CLI puts `inconclusive: ` before it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: inconclusive: {}", self.check.name(), self.reason)
+        write!(f, "{}: {}", self.check.name(), self.reason)
     }
 }

@@ -39,9 +39,10 @@ fn reference_realizable(lts: &Lts, limit: usize) -> Result<Option<Vec<String>>, 
     let liberal = Liberal::try_new(lts.clone()).map_err(|_| ())?;
     let strict = Strict::new(lts.clone());
     let dummies = engine::declared_dummies(&liberal);
-    let mut seen: HashSet<(Liberal, Strict)> = HashSet::new();
+    // a compiled LTS tracks the channels, so the strict object is its state
+    let mut seen: HashSet<(Liberal, u32)> = HashSet::new();
     let mut queue = VecDeque::from([(liberal.clone(), strict.clone(), Vec::<String>::new())]);
-    seen.insert((liberal, strict));
+    seen.insert((liberal, strict.state()));
     while let Some((l, s, run)) = queue.pop_front() {
         let strict_steps: HashMap<String, Strict> =
             common::successors(&s, &dummies).into_iter().collect();
@@ -51,7 +52,7 @@ fn reference_realizable(lts: &Lts, limit: usize) -> Result<Option<Vec<String>>, 
             let Some(s2) = strict_steps.get(&label) else {
                 return Ok(Some(run2));
             };
-            if seen.insert((l2.clone(), s2.clone())) {
+            if seen.insert((l2.clone(), s2.state())) {
                 if seen.len() > limit {
                     return Err(());
                 }

@@ -45,19 +45,28 @@ pub(crate) const PRODUCT: &str = "realizable product (liberal object × strict L
 /// has no such transition, so the step reaches no state of its LTS.
 pub const REFUSED: u32 = u32::MAX;
 
+/// A message in an inbox: the label of its send and its tag.
+type Envelope = (Label, u32);
+
 /// A node of the product: the strict state, each role's local state, each
-/// role's inbox as `[sender, tag, type]` in arrival order.
+/// role's inbox in arrival order.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Node {
     strict: u32,
     locals: Box<[u32]>,
-    inboxes: Box<[Box<[[u32; 3]]>]>,
+    inboxes: Box<[Box<[Envelope]>]>,
 }
 
 impl Node {
-    /// The words a node takes, for the memory estimate.
+    /// The 4-byte words a node takes, for the memory estimate.
     fn size(&self) -> usize {
-        1 + self.locals.len() + self.inboxes.iter().map(|i| 1 + 3 * i.len()).sum::<usize>()
+        let envelope = std::mem::size_of::<Envelope>() / 4;
+        1 + self.locals.len()
+            + self
+                .inboxes
+                .iter()
+                .map(|i| 1 + envelope * i.len())
+                .sum::<usize>()
     }
 }
 
@@ -72,7 +81,7 @@ fn liberal_steps(proj: &Projection, node: &Node) -> Vec<(Label, Node)> {
             if label.action == Action::Send {
                 let q = label.to as usize;
                 let mut inbox = n.inboxes[q].to_vec();
-                inbox.push([label.from, tag, label.ty]);
+                inbox.push((label, tag));
                 n.inboxes[q] = inbox.into();
             }
             out.push((label, n));
@@ -80,15 +89,14 @@ fn liberal_steps(proj: &Projection, node: &Node) -> Vec<(Label, Node)> {
         // only the first message of each sender is a candidate (FIFO
         // channels), as in `Projection::recv`
         let inbox = &node.inboxes[r];
-        for (i, &[from, tag, ty]) in inbox.iter().enumerate() {
-            if inbox[..i].iter().any(|e| e[0] == from) {
+        for (i, &(send, tag)) in inbox.iter().enumerate() {
+            if inbox[..i].iter().any(|(s, _)| s.from == send.from) {
                 continue;
             }
+            // the receive of a send, as the projection pairs them
             let label = Label {
                 action: Action::Recv,
-                ty,
-                from,
-                to: r as u32,
+                ..send
             };
             if let Some(next) = proj.receive_step(r, local, label, tag) {
                 let mut n = node.clone();
@@ -125,23 +133,16 @@ pub(crate) fn realizable(lts: &Lts, limits: &Limits) -> Result<Option<Finding>, 
     let start = Node {
         strict: dlts.initial(),
         locals: (0..n).map(|r| proj.initial(r)).collect(),
-        inboxes: vec![Box::<[[u32; 3]]>::default(); n].into(),
+        inboxes: vec![Box::<[Envelope]>::default(); n].into(),
     };
     let mut index: HashMap<Node, u32> = HashMap::new();
-    // per node: (parent, label), and the node itself
-    let mut parent: Vec<(u32, Label)> = Vec::new();
+    // per node: its parent and the step from it (none for the start), and
+    // the node itself
+    let mut parent: Vec<Option<(u32, Label)>> = Vec::new();
     let mut nodes: Vec<Node> = Vec::new();
     budget.add_state(limits::indexed::<u32>(start.size()))?;
     index.insert(start.clone(), 0);
-    parent.push((
-        u32::MAX,
-        Label {
-            action: Action::Close,
-            ty: crate::lts::NO_TYPE,
-            from: 0,
-            to: 0,
-        },
-    ));
+    parent.push(None);
     nodes.push(start);
     let mut queue = VecDeque::from([0u32]);
     while let Some(id) = queue.pop_front() {
@@ -158,7 +159,7 @@ pub(crate) fn realizable(lts: &Lts, limits: &Limits) -> Result<Option<Finding>, 
             budget.add_state(limits::indexed::<u32>(next.size()))?;
             let nid = nodes.len() as u32;
             index.insert(next.clone(), nid);
-            parent.push((id, label));
+            parent.push(Some((id, label)));
             nodes.push(next);
             queue.push_back(nid);
         }
@@ -172,15 +173,14 @@ pub(crate) fn realizable(lts: &Lts, limits: &Limits) -> Result<Option<Finding>, 
 fn finding(
     proj: &Projection,
     nodes: &[Node],
-    parent: &[(u32, Label)],
+    parent: &[Option<(u32, Label)>],
     at: u32,
     label: Label,
 ) -> Finding {
     let lts = proj.lts();
     let mut witness = Vec::new();
     let mut id = at;
-    while parent[id as usize].0 != u32::MAX {
-        let (p, l) = parent[id as usize];
+    while let Some((p, l)) = parent[id as usize] {
         witness.push(Step::new(
             lts,
             nodes[p as usize].strict,

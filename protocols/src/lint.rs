@@ -22,6 +22,11 @@
 //! and `close-after-send` report a loop that may repeat for ever (as
 //! Discourje's `AF` does: no fairness is assumed).
 //!
+//! A nondeterministic LTS (an `.aut` file, or a specification whose
+//! choices begin with the same action) is determinised first, as the strict
+//! and liberal objects do, so that lint judges the runs the protocol
+//! objects have ([`lint_with`]).
+//!
 //! The channel checks search the product of the LTS with one bit per
 //! channel (one channel at a time), so they are exact per run. Discourje
 //! evaluates the same properties in CTL with past operators, whose "on all
@@ -229,7 +234,11 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
 
 /// [`lint`] with `limits` for the checks that need them (`realizable`):
 /// a check that a limit stopped is [`Report::inconclusive`], never clean.
-/// The other checks are linear in the LTS and always finish.
+/// The other checks are linear in the LTS and always finish. A
+/// nondeterministic LTS is determinised first (within `limits`; if they
+/// stop it, every check is inconclusive), as the strict and liberal
+/// objects do: lint judges the runs the protocol objects have, and the
+/// witnesses' state numbers are those of the determinised LTS.
 ///
 /// ```
 /// use protocols::lint::{lint_with, Check, Options};
@@ -240,6 +249,35 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
 /// assert_eq!(report.findings[0].check, Check::Realizable);
 /// ```
 pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
+    // Both runtimes run the deterministic LTS (the strict object
+    // determinises it, the projection too), so lint does: in a
+    // nondeterministic LTS a run may stop in a state that the runtimes
+    // merge with one that goes on (`(a→b sync)*; a→b`), and lint would
+    // report an end or a deadlock that no run of the protocol object has.
+    let determinised;
+    let lts = if lts.is_deterministic() {
+        lts
+    } else {
+        match lts.determinise_with(limits) {
+            Ok(d) => {
+                determinised = d;
+                &determinised
+            }
+            Err(reason) => {
+                return Report {
+                    findings: Vec::new(),
+                    inconclusive: options
+                        .checks
+                        .iter()
+                        .map(|&check| Inconclusive {
+                            check,
+                            reason: reason.clone(),
+                        })
+                        .collect(),
+                }
+            }
+        }
+    };
     let mut findings = Vec::new();
     let mut inconclusive = Vec::new();
     let channels = channels::channels(lts);

@@ -221,3 +221,114 @@ fn a_state_limit_is_inconclusive_never_clean() {
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     assert!(stderr(&o).starts_with("inconclusive:"), "{}", stderr(&o));
 }
+
+#[test]
+fn realizable_is_opt_in_and_flags_tic_tac_toe_with_its_run() {
+    let o = prust(&["lint", "tic-tac-toe", "--only", "realizable"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "realizable: the liberal object may take step 2 (`player_2_ SEND <Move> TO player_1_`), \
+             which the strict object refuses: the runs part at the choice in strict state 0"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "  1. player_1_ SEND <Move> TO player_2_\n  2. player_2_ SEND <Move> TO player_1_\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("1 finding (1 check: realizable)\n"), "{out}");
+    // not a default check
+    let o = prust(&["lint", "tic-tac-toe"]);
+    assert!(!stdout(&o).contains("realizable"), "{}", stdout(&o));
+    // chess is realizable
+    let o = prust(&["lint", "chess", "--only", "realizable"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn realizable_cut_short_by_a_state_limit_is_inconclusive() {
+    let o = prust(&["lint", "chess", "--only", "realizable", "--max-states", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert_eq!(stdout(&o), "0 findings (1 check: realizable)\n");
+    assert!(
+        stderr(&o).starts_with(
+            "inconclusive: realizable: the liberal projection has more than 5 states (the state limit); raise it with --max-states"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = prust(&[
+        "lint",
+        "chess",
+        "--only",
+        "realizable",
+        "--max-states",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).starts_with(
+            "{\"findings\":[],\"inconclusive\":[{\"check\":\"realizable\",\"reason\":\"the liberal projection has more than 5 states"
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn on_the_fly_lint_under_a_state_limit_is_inconclusive_never_clean() {
+    let clean = [
+        "lint",
+        "two-buyer",
+        "--exclude",
+        "close-after-send",
+        "--runtime",
+        "on-the-fly",
+    ];
+    let o = prust(&clean);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = prust(&[&clean[..], &["--max-states", "5"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("0 findings (5 checks"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        stderr(&o).lines().collect::<Vec<_>>(),
+        ["inconclusive: deadlock-free, must-terminate, may-terminate, send-before-close, \
+          no-act-after-close: the LTS explored on the fly for lint has more than 5 states \
+          (the state limit); raise it with --max-states or PRUST_MAX_STATES, or use a smaller instance"]
+    );
+    // what the explored states prove is still found (exit 1), and the rest
+    // is still inconclusive
+    let o = prust(&[
+        "lint",
+        "go-fish:3",
+        "--runtime",
+        "on-the-fly",
+        "--max-states",
+        "60",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("must-terminate: a run that goes on forever"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).starts_with("inconclusive: "), "{}", stderr(&o));
+    // an .aut file has no specification; lint reads no liberal object
+    let aut = aut_file("no-spec", "des (0, 1, 2)\n(0,\"!(A,p,q)\",1)\n");
+    let o = prust(&["lint", aut.to_str().unwrap(), "--runtime", "on-the-fly"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("--runtime strict"), "{}", stderr(&o));
+    let o = prust(&["lint", "two-buyer", "--runtime", "liberal"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("--only realizable"), "{}", stderr(&o));
+}

@@ -12,6 +12,7 @@
 //! | `send-before-close` | a close of p→q on a run that never sent on p→q |
 //! | `no-act-after-close` | a send on p→q or a second close of p→q after its close |
 //! | `causality` | a send or close by p (a handshake of p and q) right after a step p (neither p nor q) took part in, unless the two can be swapped |
+//! | `realizable` | a shortest run of the liberal (projected) object that the strict object refuses, and the choice where the runs part (not in the default set: see [`Check::Realizable`]) |
 //!
 //! Runs are maximal, as in the model checker: a run *ends* only in a state
 //! without transitions (a normal end if the state is final, a deadlock if
@@ -20,6 +21,11 @@
 //! not end a run. Runs that go on forever count too, so `must-terminate`
 //! and `close-after-send` report a loop that may repeat for ever (as
 //! Discourje's `AF` does: no fairness is assumed).
+//!
+//! A nondeterministic LTS (an `.aut` file, or a specification whose
+//! choices begin with the same action) is determinised first, as the strict
+//! and liberal objects do, so that lint judges the runs the protocol
+//! objects have ([`lint_with`]).
 //!
 //! The channel checks search the product of the LTS with one bit per
 //! channel (one channel at a time), so they are exact per run. Discourje
@@ -50,14 +56,21 @@
 mod causality;
 mod channels;
 mod finding;
+mod on_the_fly;
+mod realizable;
+mod report;
 mod search;
 mod termination;
 
 use std::fmt;
 
+use crate::limits::Limits;
 use crate::lts::Lts;
 
 pub use finding::{describe, Finding, Step};
+pub use on_the_fly::{lint_spec, EXPLORED};
+pub use realizable::REFUSED;
+pub use report::{Inconclusive, Report};
 
 /// One lint check; [`Check::name`] is its name on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,11 +109,38 @@ pub enum Check {
     /// one the roles cannot keep without more messages); exclude the check
     /// (`--exclude causality`) to lint a spec that orders them on purpose.
     Causality,
+    /// Every run of the liberal (projected) object is a run of the strict
+    /// object; otherwise a shortest run that is not, whose last step the
+    /// strict object refuses (it reaches [`REFUSED`]), and in the summary
+    /// the choice where the two runs part: the strict state where the
+    /// strict run takes one branch and the role that takes the refused
+    /// step, not told, acts on another.
+    ///
+    /// Not in the default set, because it is not linear in the LTS: the
+    /// projection is a subset construction per role, and the product with
+    /// the inboxes is infinite for every protocol in which a role may send
+    /// again before anything it must wait for (`msg(T, a, b).star()`), so
+    /// by default the lint of every such protocol would end inconclusive.
+    /// It runs within [`Limits`] ([`lint_with`]); a limit makes it
+    /// inconclusive, never clean.
+    ///
+    /// ```
+    /// use protocols::lint::{lint, Check, Options};
+    /// use protocols::spec::{alt, msg, Spec};
+    /// // either a or b begins: each may, not knowing that the other did
+    /// let lts = Spec::new("who begins", alt([msg("X", "a", "b"), msg("Y", "b", "a")]))
+    ///     .compile()
+    ///     .unwrap();
+    /// let f = lint(&lts, &Options::only([Check::Realizable]));
+    /// assert_eq!(f[0].witness_texts(), ["a SEND <X> TO b", "b SEND <Y> TO a"]);
+    /// assert!(f[0].summary.contains("the runs part at the choice in strict state 0"), "{}", f[0].summary);
+    /// ```
+    Realizable,
 }
 
 impl Check {
     /// Every check, in the order findings are reported.
-    pub const ALL: [Check; 8] = [
+    pub const ALL: [Check; 9] = [
         Check::DeadlockFree,
         Check::MustTerminate,
         Check::MayTerminate,
@@ -109,6 +149,7 @@ impl Check {
         Check::SendBeforeClose,
         Check::NoActAfterClose,
         Check::Causality,
+        Check::Realizable,
     ];
 
     /// The check's name (Discourje's key): `close-after-send`, ….
@@ -122,6 +163,7 @@ impl Check {
             Check::SendBeforeClose => "send-before-close",
             Check::NoActAfterClose => "no-act-after-close",
             Check::Causality => "causality",
+            Check::Realizable => "realizable",
         }
     }
 
@@ -137,15 +179,17 @@ impl Check {
     }
 
     /// Whether the check is run by default: all but `cant-terminate`
-    /// (meant to fail for a protocol that terminates).
+    /// (meant to fail for a protocol that terminates) and `realizable`
+    /// (not linear in the LTS: see [`Check::Realizable`]).
     ///
     /// ```
     /// use protocols::lint::Check;
     /// assert!(Check::Causality.is_default());
     /// assert!(!Check::CantTerminate.is_default());
+    /// assert!(!Check::Realizable.is_default());
     /// ```
     pub fn is_default(self) -> bool {
-        !matches!(self, Check::CantTerminate)
+        !matches!(self, Check::CantTerminate | Check::Realizable)
     }
 }
 
@@ -158,8 +202,8 @@ impl fmt::Display for Check {
 /// Which checks [`lint`] runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// The checks to run; [`Options::default`] has every check but
-    /// `cant-terminate`.
+
+
     pub checks: Vec<Check>,
 }
 
@@ -187,8 +231,73 @@ impl Options {
 /// to an end or round a cycle). Findings come in the order of
 /// [`Check::ALL`], channels in role order. Linear in the size of the LTS
 /// for each check (times the number of channels for the channel checks).
+///
+/// `realizable` is the one check that needs a bound; here it runs within
+/// [`Limits::default`], and if that stops it, the check is returned as a
+/// finding without a witness whose summary starts with `inconclusive:`
+/// (so the result is never empty, never read as clean). Use [`lint_with`]
+/// to choose the limits and tell the two apart.
 pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
+    let report = lint_with(lts, options, &Limits::default());
+    let mut findings = report.findings;
+    findings.extend(report.inconclusive.into_iter().map(|i| Finding {
+        check: i.check,
+        channel: None,
+        witness: Vec::new(),
+        cycle_start: None,
+        summary: format!("inconclusive: {}", i.reason),
+    }));
+    findings
+}
+
+/// [`lint`] with `limits` for the checks that need them (`realizable`):
+/// a check that a limit stopped is [`Report::inconclusive`], never clean.
+/// The other checks are linear in the LTS and always finish. A
+/// nondeterministic LTS is determinised first (within `limits`; if they
+/// stop it, every check is inconclusive), as the strict and liberal
+/// objects do: lint judges the runs the protocol objects have, and the
+/// witnesses' state numbers are those of the determinised LTS.
+///
+/// ```
+/// use protocols::lint::{lint_with, Check, Options};
+/// use protocols::{tic_tac_toe, Limits};
+/// let lts = tic_tac_toe::spec().compile().unwrap();
+/// let report = lint_with(&lts, &Options::only([Check::Realizable]), &Limits::default());
+/// assert!(report.inconclusive.is_empty());
+/// assert_eq!(report.findings[0].check, Check::Realizable);
+/// ```
+pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
+    // Both runtimes run the deterministic LTS (the strict object
+    // determinises it, the projection too), so lint does: in a
+    // nondeterministic LTS a run may stop in a state that the runtimes
+    // merge with one that goes on (`(a→b sync)*; a→b`), and lint would
+    // report an end or a deadlock that no run of the protocol object has.
+    let determinised;
+    let lts = if lts.is_deterministic() {
+        lts
+    } else {
+        match lts.determinise_with(limits) {
+            Ok(d) => {
+                determinised = d;
+                &determinised
+            }
+            Err(reason) => {
+                return Report {
+                    findings: Vec::new(),
+                    inconclusive: options
+                        .checks
+                        .iter()
+                        .map(|&check| Inconclusive {
+                            check,
+                            reason: reason.clone(),
+                        })
+                        .collect(),
+                }
+            }
+        }
+    };
     let mut findings = Vec::new();
+    let mut inconclusive = Vec::new();
     let channels = channels::channels(lts);
     for check in Check::ALL {
         if !options.checks.contains(&check) {
@@ -210,6 +319,10 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
                     .filter_map(|&c| channels::send_before_close(lts, c)),
             ),
             Check::Causality => findings.extend(causality::causality(lts)),
+            Check::Realizable => match realizable::realizable(lts, limits) {
+                Ok(f) => findings.extend(f),
+                Err(reason) => inconclusive.push(Inconclusive { check, reason }),
+            },
             Check::NoActAfterClose => findings.extend(
                 channels
                     .iter()
@@ -217,5 +330,8 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
             ),
         }
     }
-    findings
+    Report {
+        findings,
+        inconclusive,
+    }
 }

@@ -2,7 +2,9 @@
 //! global LTS — findings with their witness runs, as text or JSON.
 
 use clap::ValueEnum;
-use protocols::lint::{self, Check, Finding, Options};
+use protocols::lint::{self, Check, Finding, Inconclusive, Options, Report};
+use prust::load::LoadError;
+use prust::Runtime;
 
 use std::path::Path;
 
@@ -16,7 +18,7 @@ pub const LONG_ABOUT: &str = "\
 Lint a protocol's global LTS: sanity checks that need no property, each
 reported with a shortest witness run.
 
-Checks (all but cant-terminate by default):
+Checks (all but cant-terminate and realizable by default):
   deadlock-free       a reachable stuck state that is not a normal end
   must-terminate      a run that never reaches a final state (stuck, or a loop)
   may-terminate       a reachable state from which no final state is reachable
@@ -27,8 +29,18 @@ Checks (all but cant-terminate by default):
   causality           a send or close by p right after a step p took no part
                       in (a handshake p-q, a step neither took part in),
                       unless the two can be swapped
+  realizable          a shortest run of the liberal (projected) object that
+                      the strict object refuses, and the strict state where
+                      the two runs part (opt-in: searches the liberal object
+                      with its inboxes, within --max-states)
 
-Exit 0 when nothing is found, 1 when something is, 2 when a limit\n(--max-states) stopped building the LTS.";
+--runtime on-the-fly explores a specification's LTS on demand, within
+--max-states: if the limit stops it, every check is inconclusive and only
+findings that the explored states prove are reported.
+
+Exit 0 when nothing is found, 1 when something is, 2 when nothing is found
+but a limit (--max-states) stopped building the LTS or a check: never
+\"0 findings\" for what was not seen.";
 
 /// The arguments of `prust lint`.
 #[derive(Debug, clap::Args)]
@@ -47,10 +59,15 @@ pub struct LintArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
-    /// Stop building the LTS beyond this many states: inconclusive (exit 2),
-    /// never "no findings" [default: the protocols crate's bound]
+    /// Stop building the LTS (and realizable's search) beyond this many
+    /// states: inconclusive (exit 2), never "no findings" [default: the
+    /// protocols crate's bound]
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
+    /// How to build the global LTS: strict (compiled whole) or on-the-fly
+    /// (explored on demand from the specification, within --max-states)
+    #[arg(long, value_parser = super::values::runtime(), default_value_t = Runtime::Strict)]
+    pub runtime: Runtime,
 }
 
 /// The output formats of `prust lint`.
@@ -119,6 +136,14 @@ pub fn options(only: &[String], exclude: &[String]) -> Result<Options, Failure> 
     Ok(Options::only(checks))
 }
 
+/// One inconclusive check as a JSON object.
+fn inconclusive_json(i: &Inconclusive) -> String {
+    let mut o = Object::new();
+    o.str("check", i.check.name());
+    o.str("reason", &i.reason.to_string());
+    o.finish()
+}
+
 /// One finding as a JSON object.
 fn finding_json(f: &Finding) -> String {
     let mut o = Object::new();
@@ -136,20 +161,52 @@ fn finding_json(f: &Finding) -> String {
     o.finish()
 }
 
-/// Runs `prust lint`: exit 0 when nothing is found, 1 when something is,
-/// 2 when a limit stopped the build of the LTS, 3 on an error.
-pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
-    // Names first: a typo is reported before any work is done.
-    let options = options(&args.only, &args.exclude)?;
+/// Lints PROTOCOL as `args.runtime` says: the compiled LTS, or the
+/// specification's explored on demand.
+fn report(args: &LintArgs, options: &Options) -> Result<Report, Failure> {
     let limits = BuildLimits {
         max_states: args.max_states,
         ..BuildLimits::default()
     };
-    // A limit while building is inconclusive (exit 2): lint has not seen
-    // the whole LTS, so it must not say "0 findings".
-    let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
-        .map_err(|e| Unbuilt::from(e).into_failure())?;
-    let findings = lint::lint(&lts, &options);
+    match args.runtime {
+        Runtime::Strict => {
+            // A limit while building is inconclusive (exit 2): lint has not
+            // seen the whole LTS, so it must not say "0 findings".
+            let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
+                .map_err(|e| Unbuilt::from(e).into_failure())?;
+            Ok(lint::lint_with(&lts, options, &limits.to_protocols()))
+        }
+        Runtime::OnTheFly => {
+            let spec = prust::load::spec(&args.protocol, Path::new(""), args.runtime).map_err(
+                |e| match e {
+                    LoadError::NeedsSpec { path, .. } => Failure::error(format!(
+                        "{} is an LTS file; --runtime on-the-fly explores a specification",
+                        path.display()
+                    ))
+                    .hint("lint an .aut file with --runtime strict (the default)"),
+                    e => Unbuilt::from(e).into_failure(),
+                },
+            )?;
+            lint::lint_spec(&spec, options, &limits.to_protocols())
+                .map_err(|e| Failure::error(format!("`{}`: {e}", args.protocol)))
+        }
+        Runtime::Liberal => Err(Failure::error(
+            "prust lint reads the global LTS: --runtime strict or on-the-fly",
+        )
+        .hint("the liberal object is compared with the strict one by `--only realizable`")),
+    }
+}
+
+/// Runs `prust lint`: exit 0 when nothing is found, 1 when something is,
+/// 2 when nothing is found but a limit stopped the build of the LTS or a
+/// check, 3 on an error.
+pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
+    // Names first: a typo is reported before any work is done.
+    let options = options(&args.only, &args.exclude)?;
+    let Report {
+        findings,
+        inconclusive,
+    } = report(args, &options)?;
     match args.format {
         LintFormat::Text => {
             for f in &findings {
@@ -165,16 +222,35 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
                 if names.len() == 1 { "" } else { "s" },
                 names.join(", ")
             )?;
+            // as the other commands report a limit: on stderr, one line
+            // per reason (on the fly, one limit stops every check)
+            let mut rest: &[Inconclusive] = &inconclusive;
+            while let Some(first) = rest.first() {
+                let n = rest.iter().take_while(|i| i.reason == first.reason).count();
+                let names: Vec<&str> = rest[..n].iter().map(|i| i.check.name()).collect();
+                eprintln!("inconclusive: {}: {}", names.join(", "), first.reason);
+                rest = &rest[n..];
+            }
         }
         LintFormat::Json => {
             let mut o = Object::new();
             o.raw("findings", &json::array(findings.iter().map(finding_json)));
+            // only when a check did not finish, so that a complete run
+            // prints what it always printed
+            if !inconclusive.is_empty() {
+                o.raw(
+                    "inconclusive",
+                    &json::array(inconclusive.iter().map(inconclusive_json)),
+                );
+            }
             writeln!(out, "{}", o.finish())?;
         }
     }
-    Ok(if findings.is_empty() {
-        Exit::Ok
-    } else {
+    Ok(if !findings.is_empty() {
         Exit::Violated
+    } else if !inconclusive.is_empty() {
+        Exit::Inconclusive
+    } else {
+        Exit::Ok
     })
 }

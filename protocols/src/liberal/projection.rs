@@ -125,6 +125,29 @@ impl Projection {
         self.locals[role].initial
     }
 
+    /// The own sends and closes of `role` in local state `state`:
+    /// `(label, next local state, tag)` (the tag of a close is `u32::MAX`),
+    /// sorted by label. For `lint`'s `realizable`, which walks the liberal
+    /// object by labels, without messages.
+    pub(crate) fn own_steps(&self, role: RoleId, state: u32) -> &[(Label, u32, u32)] {
+        &self.locals[role].out[state as usize]
+    }
+
+    /// The local state of `role` after it takes, in local state `state`,
+    /// the receive `label` of a message sent with `tag`, if it may.
+    pub(crate) fn receive_step(
+        &self,
+        role: RoleId,
+        state: u32,
+        label: Label,
+        tag: u32,
+    ) -> Option<u32> {
+        let inp = &self.locals[role].inp[state as usize];
+        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
+            .ok()
+            .map(|i| inp[i].1)
+    }
+
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
         a < self.locals.len() && b < self.locals.len() && a != b
     }

@@ -202,8 +202,8 @@ impl fmt::Display for Check {
 /// Which checks [`lint`] runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-
-
+    /// The checks to run; [`Options::default`] has every check but
+    /// `cant-terminate` and `realizable` ([`Check::is_default`]).
     pub checks: Vec<Check>,
 }
 

@@ -94,10 +94,7 @@ fn liberal_steps(proj: &Projection, node: &Node) -> Vec<(Label, Node)> {
                 continue;
             }
             // the receive of a send, as the projection pairs them
-            let label = Label {
-                action: Action::Recv,
-                ..send
-            };
+            let label = send.receive();
             if let Some(next) = proj.receive_step(r, local, label, tag) {
                 let mut n = node.clone();
                 n.locals[r] = next;

@@ -5,6 +5,7 @@
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
+use super::dpor::{Backtrack, Flavour};
 use super::found::describe;
 use super::step::Alt;
 
@@ -60,8 +61,9 @@ pub(crate) struct Dfs<'n> {
     pub(crate) depth: usize,
     pub(crate) bound: Option<usize>,
     pub(crate) sleep_sets: bool,
-    /// DPOR: explore only the choices that races ask for.
-    pub(crate) dpor: bool,
+    /// DPOR: explore only the choices that races ask for, marked the
+    /// way of this flavour.
+    pub(crate) dpor: Option<Flavour>,
     pub(crate) pruned: usize,
     pub(crate) names: &'n [String],
 }
@@ -151,7 +153,7 @@ impl Chooser for Dfs<'_> {
         self.pruned += (0..n)
             .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
             .count();
-        if self.dpor {
+        if self.dpor.is_some() {
             // The first choice, and the other choices of its role: those
             // are the role's own alternatives (a `choose` value, the sender
             // of a receive from anyone), not races with other roles, so no
@@ -169,17 +171,77 @@ impl Chooser for Dfs<'_> {
         Decision::Take(first)
     }
 
-    fn wants_races(&self) -> bool {
+    fn wants_races(&self) -> Option<Flavour> {
         self.dpor
     }
 
-    fn add_backtracks(&mut self, backtracks: Vec<(usize, Vec<usize>)>) {
-        for (k, choices) in backtracks {
-            if let Some(node) = self.stack.get_mut(k) {
-                for i in choices {
-                    node.backtrack[i] = true;
+    fn add_backtracks(&mut self, backtracks: Vec<Backtrack>) {
+        for bt in backtracks {
+            let Some(node) = self.stack.get(bt.point) else {
+                continue;
+            };
+            let present = bt.any_of && bt.groups.iter().flatten().any(|&i| node.backtrack[i]);
+            if !present {
+                let groups = if bt.any_of {
+                    &bt.groups[..1]
+                } else {
+                    &bt.groups[..]
+                };
+                for group in groups {
+                    self.mark(bt.point, group);
                 }
             }
+            if self.bound.is_some() {
+                self.conservative(bt.point, bt.racer);
+            }
         }
+    }
+}
+
+impl Dfs<'_> {
+    /// Marks the choices `group` at scheduling point `k`. Under a
+    /// preemption bound, a group none of whose choices the bound allows
+    /// there marks every choice instead (as Déjà Fu does): the race may
+    /// still be reversed by another role's step, within the bound.
+    fn mark(&mut self, k: usize, group: &[usize]) {
+        let bound = self.bound;
+        let node = &mut self.stack[k];
+        if bound.is_some() && !group.iter().any(|&i| node.allowed(i, bound)) {
+            node.backtrack.iter_mut().for_each(|b| *b = true);
+        } else {
+            for &i in group {
+                node.backtrack[i] = true;
+            }
+        }
+    }
+
+    /// Bounded DPOR (Coons, Musuvathi and McKinley, "Bounded partial-order
+    /// reduction", OOPSLA'13, as Déjà Fu does it): besides the race's own
+    /// point `k`, also try `racer` at the last context switch before `k`.
+    /// Running it there costs no preemption more than the switch that
+    /// happened anyway, so a reversal that the bound forbids at `k` may
+    /// still be reached within the bound; without it, bounded DPOR misses
+    /// outcomes that bounded plain search finds.
+    fn conservative(&mut self, k: usize, racer: RoleId) {
+        let taken = |j: usize| {
+            let n = &self.stack[j];
+            n.alts[n.taken].role
+        };
+        let Some(j) = (1..k.min(self.stack.len()))
+            .rev()
+            .find(|&j| taken(j) != taken(j - 1))
+        else {
+            return;
+        };
+        let group: Vec<usize> = {
+            let alts = &self.stack[j].alts;
+            let mine: Vec<usize> = (0..alts.len()).filter(|&i| alts[i].role == racer).collect();
+            if mine.is_empty() {
+                (0..alts.len()).collect()
+            } else {
+                mine
+            }
+        };
+        self.mark(j, &group);
     }
 }

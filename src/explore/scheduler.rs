@@ -112,7 +112,8 @@ where
         let shared = Arc::clone(&shared);
         pool.run(worker, Box::new(move || role_thread(role, body, shared)));
     }
-    let mut history = chooser.wants_races().then(History::default);
+    let flavour = chooser.wants_races();
+    let mut history = flavour.map(|_| History::default());
     drive(
         &shared,
         &spawned,
@@ -122,16 +123,8 @@ where
         &mut run,
         history.as_mut(),
     );
-    if let Some(h) = &history {
-        let backtracks = if matches!(run.end, End::Panicked { .. }) {
-            // A panic stops every role, so this execution is not maximal:
-            // the races that the other roles' later steps would have shown
-            // are unknown. Explore every choice of its prefix.
-            super::dpor::every_choice(h)
-        } else {
-            super::dpor::backtracks(h, &run.schedule)
-        };
-        chooser.add_backtracks(backtracks);
+    if let (Some(h), Some(flavour)) = (&history, flavour) {
+        chooser.add_backtracks(super::dpor::after_run(h, &run.schedule, &run.end, flavour));
     }
     stop(&shared, &run.end);
     // Every job has returned after this, so the pool's threads are free

@@ -215,33 +215,33 @@ impl Dfs<'_> {
         }
     }
 
-    /// Bounded DPOR (Coons, Musuvathi and McKinley, "Bounded partial-order
-    /// reduction", OOPSLA'13, as Déjà Fu does it): besides the race's own
-    /// point `k`, also try `racer` at the last context switch before `k`.
-    /// Running it there costs no preemption more than the switch that
-    /// happened anyway, so a reversal that the bound forbids at `k` may
-    /// still be reached within the bound; without it, bounded DPOR misses
-    /// outcomes that bounded plain search finds.
+    /// Bounded DPOR (after Coons, Musuvathi and McKinley, "Bounded
+    /// partial-order reduction", OOPSLA'13, and Déjà Fu): besides the
+    /// race's own point `k`, also try `racer` at the context switches
+    /// before `k` (and at the first point), where running another role
+    /// costs no preemption more than the switch that happened anyway
+    /// (every choice there if `racer` is not enabled). A reversal that the
+    /// bound forbids at `k` may still be reached within the bound from an
+    /// earlier switch; Déjà Fu marks only the last switch, which the
+    /// bounded soak showed is not enough here: the role that must run
+    /// earlier may only be enabled before it (a role blocked at that
+    /// switch had to be run before the roles that ran since).
     fn conservative(&mut self, k: usize, racer: RoleId) {
-        let taken = |j: usize| {
-            let n = &self.stack[j];
-            n.alts[n.taken].role
-        };
-        let Some(j) = (1..k.min(self.stack.len()))
-            .rev()
-            .find(|&j| taken(j) != taken(j - 1))
-        else {
-            return;
-        };
-        let group: Vec<usize> = {
-            let alts = &self.stack[j].alts;
-            let mine: Vec<usize> = (0..alts.len()).filter(|&i| alts[i].role == racer).collect();
-            if mine.is_empty() {
-                (0..alts.len()).collect()
-            } else {
-                mine
+        let role_at = |stack: &[Node], j: usize| stack[j].alts[stack[j].taken].role;
+        for j in 0..k.min(self.stack.len()) {
+            if j > 0 && role_at(&self.stack, j) == role_at(&self.stack, j - 1) {
+                continue;
             }
-        };
-        self.mark(j, &group);
+            let group: Vec<usize> = {
+                let alts = &self.stack[j].alts;
+                let mine: Vec<usize> = (0..alts.len()).filter(|&i| alts[i].role == racer).collect();
+                if mine.is_empty() {
+                    (0..alts.len()).collect()
+                } else {
+                    mine
+                }
+            };
+            self.mark(j, &group);
+        }
     }
 }

@@ -25,9 +25,16 @@ pub(crate) struct Node {
     /// `backtrack[i]`: `alts[i]` is to be explored here (all of them
     /// without DPOR; with it, the first and those that races ask for).
     backtrack: Vec<bool>,
-    /// `indep[i * n + j]`: `alts[i]` and `alts[j]` commute here (only
-    /// with sleep sets on; empty otherwise).
+    /// `indep[i]`: `alts[i]` commutes here with the choice taken, for the
+    /// choices asleep or explored (what the child's sleep set is made
+    /// of); probed when the choice is taken, on the object as it is then
+    /// (only with sleep sets on; empty otherwise). Probing every pair
+    /// when the node is made cost two object clones per pair and step,
+    /// for pairs that a first descent never reads.
     indep: Vec<bool>,
+    /// The choice `indep` was probed for (explored and asleep choices
+    /// only change when the choice taken does).
+    probed: Option<usize>,
 }
 
 impl Node {
@@ -37,6 +44,22 @@ impl Node {
         match self.prev {
             Some(p) if self.alts.iter().any(|a| a.role == p) && self.alts[i].role != p => 1,
             _ => 0,
+        }
+    }
+
+    /// Fills `indep` for the choice taken now (see the field).
+    fn probe(&mut self, independent: &dyn Fn(usize, usize) -> bool) {
+        if self.probed == Some(self.taken) {
+            return;
+        }
+        self.probed = Some(self.taken);
+        let n = self.alts.len();
+        self.indep.clear();
+        self.indep.resize(n, false);
+        for x in 0..n {
+            if x != self.taken && (self.sleep[x] || self.done[x]) {
+                self.indep[x] = independent(x, self.taken);
+            }
         }
     }
 
@@ -93,9 +116,9 @@ impl Chooser for Dfs<'_> {
         independent: &dyn Fn(usize, usize) -> bool,
     ) -> Decision {
         let d = self.depth;
-        if let Some(node) = self.stack.get(d) {
+        if let Some(node) = self.stack.get_mut(d) {
             self.depth += 1;
-            if node.alts != alts {
+            if node.alts.as_slice() != alts {
                 return Decision::Diverged {
                     expected: format!(
                         "the enabled choices {} (as in an earlier execution)",
@@ -103,6 +126,9 @@ impl Chooser for Dfs<'_> {
                     ),
                     found: describe(self.names, alts),
                 };
+            }
+            if self.sleep_sets {
+                node.probe(independent);
             }
             return Decision::Take(node.taken);
         }
@@ -116,21 +142,10 @@ impl Chooser for Dfs<'_> {
         if let Some(p) = parent.filter(|_| self.sleep_sets) {
             let m = p.alts.len();
             for x in 0..m {
-                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x * m + p.taken] {
+                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x] {
                     if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
                         sleep[i] = true;
                     }
-                }
-            }
-        }
-        let mut indep = Vec::new();
-        if self.sleep_sets {
-            indep = vec![false; n * n];
-            for i in 0..n {
-                for j in i + 1..n {
-                    let ind = independent(i, j);
-                    indep[i * n + j] = ind;
-                    indep[j * n + i] = ind;
                 }
             }
         }
@@ -142,7 +157,8 @@ impl Chooser for Dfs<'_> {
             sleep,
             done: vec![false; n],
             backtrack: vec![true; n],
-            indep,
+            indep: Vec::new(),
+            probed: None,
         };
         let Some(first) = node.next(self.bound) else {
             if node.sleep.iter().all(|&s| s) {
@@ -163,10 +179,11 @@ impl Chooser for Dfs<'_> {
                 node.backtrack[i] = a.role == role;
             }
         }
-        self.stack.push(Node {
-            taken: first,
-            ..node
-        });
+        node.taken = first;
+        if self.sleep_sets {
+            node.probe(independent);
+        }
+        self.stack.push(node);
         self.depth += 1;
         Decision::Take(first)
     }

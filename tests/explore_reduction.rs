@@ -337,3 +337,57 @@ fn dpor_still_finds_the_race_of_a_receive_from_anyone() {
         "{ex}"
     );
 }
+
+#[test]
+fn source_sets_run_fewer_executions_than_classic_dpor() {
+    // Two senders of two messages each and a collector that takes them in
+    // a fixed order: each of the collector's receives races only with
+    // its own sender's next send, and the classic DPOR reverses races
+    // that source sets know to be covered by a role explored already
+    // (measured: 4 executions against 6).
+    let steps = vec![
+        vec![Step::Send(2), Step::Send(2)],
+        vec![Step::Send(2), Step::Send(2)],
+        vec![
+            Step::RecvFrom(0),
+            Step::RecvFrom(0),
+            Step::RecvFrom(1),
+            Step::RecvFrom(1),
+        ],
+    ];
+    let explore = |reduction| {
+        Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .explore(Mailbox::new(3), program(&steps))
+    };
+    let source = explore(Reduction::Dpor);
+    let classic = explore(Reduction::ClassicDpor);
+    assert!(source.is_successful() && classic.is_successful());
+    assert!(source.executions() < classic.executions(), "{source} vs {classic}");
+}
+
+#[test]
+fn dpor_reduces_under_a_preemption_bound() {
+    // Three roles each send one message to a fourth, which receives them
+    // in a fixed order: under a preemption bound of 2, plain search runs
+    // every order of the sends that the bound allows; DPOR runs one
+    // (measured: 1 execution against 15). Before bounded DPOR, a bound
+    // turned every reduction off.
+    let steps = vec![
+        vec![Step::Send(3)],
+        vec![Step::Send(3)],
+        vec![Step::Send(3)],
+        vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
+    ];
+    let explore = |reduction| {
+        Explorer::new()
+            .preemption_bound(Some(2))
+            .reduction(reduction)
+            .explore(Mailbox::new(4), program(&steps))
+    };
+    let plain = explore(Reduction::None);
+    let dpor = explore(Reduction::Dpor);
+    assert!(plain.failures().is_empty() && dpor.failures().is_empty());
+    assert!(dpor.executions() < plain.executions(), "{dpor} vs {plain}");
+}

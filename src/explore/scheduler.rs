@@ -16,7 +16,7 @@ use super::ending::{finish, stop, stuck_end};
 use super::endpoint::{ExploreEndpoint, Op, Shared, Slot};
 use super::independence::independent;
 use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
-use super::pool::Pool;
+use super::pool::{Job, Pool};
 use super::roles::Roles;
 use super::step::{Act, Alt};
 
@@ -108,15 +108,21 @@ where
         }
     }
     let mut obj = object.clone();
-    for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
-        let shared = Arc::clone(&shared);
-        pool.run(worker, Box::new(move || role_thread(role, body, shared)));
-    }
+    // Each job goes to its pool thread when the role starts (see `drive`).
+    let jobs: Vec<(RoleId, Job<'s>)> = roles
+        .bodies
+        .into_iter()
+        .map(|(role, body)| {
+            let shared = Arc::clone(&shared);
+            let job: Job<'s> = Box::new(move || role_thread(role, body, shared));
+            (role, job)
+        })
+        .collect();
     let flavour = chooser.wants_races();
     let mut history = flavour.map(|_| History::default());
     drive(
         &shared,
-        &spawned,
+        (pool, jobs),
         &mut obj,
         limits,
         chooser,
@@ -203,9 +209,9 @@ fn panicked(shared: &Shared) -> Option<End> {
 }
 
 /// The scheduling loop of one execution; sets `run.end`.
-fn drive<P: Protocol>(
+fn drive<'s, P: Protocol>(
     shared: &Shared,
-    spawned: &[RoleId],
+    (pool, jobs): (&Pool<'s, '_>, Vec<(RoleId, Job<'s>)>),
     obj: &mut P,
     limits: RunLimits,
     chooser: &mut dyn Chooser,
@@ -213,8 +219,13 @@ fn drive<P: Protocol>(
     mut history: Option<&mut History<P>>,
 ) {
     // Start the threads one at a time, each up to its first operation.
-    for &role in spawned {
+    // A job is handed to its pool thread only now, with its slot already
+    // running, so that starting a role is one hand-over, not two (the
+    // pool thread's wake-up for the job, then another to start). Jobs
+    // not handed over when the execution stops early are dropped unrun.
+    for (worker, (role, job)) in jobs.into_iter().enumerate() {
         shared.lock().slots[role] = Slot::Running;
+        pool.run(worker, job);
         if let Err(end) = let_run(shared, role, limits) {
             run.end = end;
             return;

@@ -364,7 +364,10 @@ fn source_sets_run_fewer_executions_than_classic_dpor() {
     let source = explore(Reduction::Dpor);
     let classic = explore(Reduction::ClassicDpor);
     assert!(source.is_successful() && classic.is_successful());
-    assert!(source.executions() < classic.executions(), "{source} vs {classic}");
+    assert!(
+        source.executions() < classic.executions(),
+        "{source} vs {classic}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use engine::RoleId;
 
-use super::dpor::{Backtrack, Flavour};
+use super::dpor::{Backtrack, Flavour, HbCache};
 use super::step::Alt;
 
 /// What the chooser decides at a scheduling point.
@@ -41,4 +41,10 @@ pub(crate) trait Chooser {
     /// The races of the execution just run: at each [`Backtrack`]'s
     /// scheduling point, choices that must be explored too.
     fn add_backtracks(&mut self, _backtracks: Vec<Backtrack>) {}
+
+    /// Where the race analysis keeps what the next execution can reuse
+    /// (a search that re-runs prefixes; `None`: nothing kept).
+    fn hb_cache(&mut self) -> Option<&mut HbCache> {
+        None
+    }
 }

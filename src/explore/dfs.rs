@@ -5,7 +5,7 @@
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
-use super::dpor::{Backtrack, Flavour};
+use super::dpor::{Backtrack, Flavour, HbCache};
 use super::found::describe;
 use super::step::Alt;
 
@@ -89,6 +89,8 @@ pub(crate) struct Dfs<'n> {
     pub(crate) dpor: Option<Flavour>,
     pub(crate) pruned: usize,
     pub(crate) names: &'n [String],
+    /// DPOR's happens-before rows of the last execution (see [`HbCache`]).
+    pub(crate) hb: HbCache,
 }
 
 impl Dfs<'_> {
@@ -99,6 +101,8 @@ impl Dfs<'_> {
             top.done[top.taken] = true;
             if let Some(next) = top.next(self.bound) {
                 top.taken = next;
+                // The steps before this node are run again as they were.
+                self.hb.keep = self.stack.len() - 1;
                 return true;
             }
             self.stack.pop();
@@ -190,6 +194,10 @@ impl Chooser for Dfs<'_> {
 
     fn wants_races(&self) -> Option<Flavour> {
         self.dpor
+    }
+
+    fn hb_cache(&mut self) -> Option<&mut HbCache> {
+        Some(&mut self.hb)
     }
 
     fn add_backtracks(&mut self, backtracks: Vec<Backtrack>) {

@@ -149,22 +149,58 @@ pub(crate) fn every_choice<P>(h: &History<P>, schedule: &[Alt]) -> Vec<Backtrack
 /// of any maximal execution; those of an execution that ended because
 /// nothing could move (success, deadlock, violation, unfinished) are, and
 /// they race with the steps that disabled them.
+///
+/// `cache` (source sets only) carries the happens-before rows of the
+/// previous execution's first `cache.keep` steps, which this execution
+/// replayed unchanged (see [`HbCache`]); it is left holding this
+/// execution's rows.
 pub(crate) fn after_run<P: Protocol>(
     h: &History<P>,
     schedule: &[Alt],
     end: &End,
     flavour: Flavour,
+    cache: Option<&mut HbCache>,
 ) -> Vec<Backtrack> {
+    let mut none = HbCache::default();
+    let cache = cache.unwrap_or(&mut none);
     match (end, flavour) {
-        (End::Panicked { .. }, _) => every_choice(h, schedule),
-        (_, Flavour::Classic) => backtracks(h, schedule),
+        (End::Panicked { .. }, _) => {
+            cache.clear();
+            every_choice(h, schedule)
+        }
+        (_, Flavour::Classic) => {
+            cache.clear();
+            backtracks(h, schedule)
+        }
         _ => {
             let maximal = matches!(
                 end,
                 End::Success | End::Deadlock(_) | End::Violation { .. } | End::Unfinished { .. }
             );
-            source_backtracks(h, schedule, maximal)
+            source_backtracks(h, schedule, maximal, cache)
         }
+    }
+}
+
+/// The happens-before rows of the last execution analysed, kept by the
+/// search between executions: a stateless search re-runs the same prefix
+/// of choices (on the same objects), so the rows of its steps and their
+/// races are the same as last time, and only the steps after the choice
+/// that changed need analysing. That analysis (object probes for every
+/// pair of steps) cost DPOR most of its time per execution.
+#[derive(Debug, Default)]
+pub(crate) struct HbCache {
+    /// `rows[b][a]`: step `a` happens before step `b`.
+    rows: Vec<Vec<bool>>,
+    /// How many leading steps the next execution runs exactly as the last
+    /// one did (set by the search when it backtracks).
+    pub(crate) keep: usize,
+}
+
+impl HbCache {
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.keep = 0;
     }
 }
 
@@ -185,13 +221,17 @@ pub(crate) fn source_backtracks<P: Protocol>(
     h: &History<P>,
     schedule: &[Alt],
     maximal: bool,
+    cache: &mut HbCache,
 ) -> Vec<Backtrack> {
     let n = schedule.len();
     let mut out = Vec::new();
-    // before[b][a]: step a happens before step b (a < b).
-    let mut before: Vec<Vec<bool>> = Vec::with_capacity(n);
+    // before[b][a]: step a happens before step b (a < b). The first
+    // `keep` rows, and the races of those steps, are the last execution's.
+    let keep = cache.keep.min(cache.rows.len()).min(n);
+    let mut before: Vec<Vec<bool>> = std::mem::take(&mut cache.rows);
+    before.truncate(keep);
     let mut events: Vec<(usize, Alt, &Op)> = Vec::new();
-    for (b, &alt) in schedule.iter().enumerate() {
+    for (b, &alt) in schedule.iter().enumerate().skip(keep) {
         let op = op_of(&h.pending[b], alt.role).expect("a step is a pending operation");
         events.push((b, alt, op));
     }
@@ -236,6 +276,8 @@ pub(crate) fn source_backtracks<P: Protocol>(
             before.push(row);
         }
     }
+    cache.rows = before;
+    cache.keep = 0;
     out
 }
 

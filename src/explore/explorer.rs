@@ -264,6 +264,7 @@ impl Explorer {
                     },
                     pruned: 0,
                     names: &names,
+                    hb: Default::default(),
                 };
                 loop {
                     if executions >= self.max_executions {

@@ -130,7 +130,9 @@ where
         history.as_mut(),
     );
     if let (Some(h), Some(flavour)) = (&history, flavour) {
-        chooser.add_backtracks(super::dpor::after_run(h, &run.schedule, &run.end, flavour));
+        let cache = chooser.hb_cache();
+        let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, flavour, cache);
+        chooser.add_backtracks(backtracks);
     }
     stop(&shared, &run.end);
     // Every job has returned after this, so the pool's threads are free

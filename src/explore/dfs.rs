@@ -205,7 +205,15 @@ impl Chooser for Dfs<'_> {
             let Some(node) = self.stack.get(bt.point) else {
                 continue;
             };
-            let present = bt.any_of && bt.groups.iter().flatten().any(|&i| node.backtrack[i]);
+            // An initial marked already covers the race, unless the bound
+            // keeps it from running here (then the others must be tried).
+            let bound = self.bound;
+            let present = bt.any_of
+                && bt
+                    .groups
+                    .iter()
+                    .flatten()
+                    .any(|&i| node.backtrack[i] && node.allowed(i, bound));
             if !present {
                 let groups = if bt.any_of {
                     &bt.groups[..1]

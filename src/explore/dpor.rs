@@ -24,7 +24,14 @@
 //! objects). Any doubt (an operation the object refuses there, a receive
 //! from anyone whose sender is not known yet) counts as dependent:
 //! dependency may only be over-approximated, which explores more, never
-//! fewer, orders.
+//! fewer, orders. Source sets judge a pair where a reversal would run the
+//! later step (see `relation`): a refusal that only waits for the later
+//! step's own enabler is an order there, not a race.
+//!
+//! Both are checked against plain depth-first search (same outcomes) on
+//! random programs in `tests/explore_reduction.rs`, with and without a
+//! preemption bound, and source sets against the classic one (never more
+//! executions).
 
 use engine::{Protocol, RoleId};
 
@@ -57,8 +64,8 @@ pub(crate) struct Backtrack {
     /// marked at `point` already. Otherwise every group is marked.
     pub(crate) any_of: bool,
     /// The role of the later step of the race (the one to run earlier):
-    /// a bounded search also marks it at the context switch before
-    /// `point` (see `Dfs::add_backtracks`).
+    /// a bounded search also marks it at the context switches before
+    /// `point` (see `Dfs::conservative`).
     pub(crate) racer: RoleId,
 }
 

@@ -5,7 +5,13 @@
 //! ```text
 //! cargo bench -p prust --bench explore_rate
 //! cargo bench -p prust --bench explore_rate -- --quick   # a smoke run
+//! cargo bench -p prust --bench explore_rate -- --rate    # fan-in k=3 only, repeated
 //! ```
+//!
+//! `--rate` measures the goal's program alone: fan-in k=3 with each
+//! reduction, the reduced explorations repeated 20 times (a few hundred
+//! executions each is too short to time on a loaded machine), and prints
+//! executions per second of wall time and of the process's CPU time.
 //!
 //! Programs (all correct, so every exploration runs to completion):
 //! - `two-buyer`: the bundled two-buyer protocol's three roles;
@@ -148,7 +154,63 @@ fn line(name: &str, reduction: Reduction, ex: &Exploration) {
     );
 }
 
+/// The process's CPU time (user + system) so far, from `/proc` (zero
+/// where there is none): on a shared machine, wall time also counts the
+/// time other processes held the cores.
+fn cpu_time() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses): utime and
+    // stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// `--rate`: fan-in k=3 with each reduction, timed in wall and CPU time.
+fn rate() {
+    let explorer = Explorer::new().preemption_bound(None);
+    let object = || Mailbox {
+        queues: vec![VecDeque::new(); N * N],
+    };
+    let _ = explorer.explore(object(), fan_in(2));
+    for (reduction, repeat) in [
+        (Reduction::None, 1),
+        (Reduction::SleepSets, 20),
+        (Reduction::Dpor, 20),
+        (Reduction::ClassicDpor, 20),
+    ] {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        let mut executions = 0;
+        for _ in 0..repeat {
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object(), fan_in(3));
+            assert!(ex.is_successful(), "{ex}");
+            executions += ex.executions();
+        }
+        let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_time() - cpu);
+        println!(
+            "fan-in k=3 {:<12} x{repeat:<2} {executions:>6} executions {wall:>7.3} s wall {:>7.0}/s, {cpu:>6.2} s CPU {:>7.0}/CPU-s",
+            reduction.to_string(),
+            executions as f64 / wall,
+            executions as f64 / cpu.max(1e-9)
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--rate") {
+        return rate();
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let explorer = Explorer::new().preemption_bound(None);
     // Warm up (thread creation, allocator).
@@ -170,7 +232,12 @@ fn main() {
         executions as f64 / secs
     );
     let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3] };
-    let reductions = [Reduction::None, Reduction::SleepSets, Reduction::Dpor];
+    let reductions = [
+        Reduction::None,
+        Reduction::SleepSets,
+        Reduction::ClassicDpor,
+        Reduction::Dpor,
+    ];
     for &k in ks {
         for reduction in reductions {
             let object = Mailbox {

@@ -10,7 +10,9 @@
 //! start; a depth-first search over the choices runs every schedule (or
 //! those within a preemption bound), except orders of independent steps
 //! that dynamic partial-order reduction proves equivalent to ones it ran
-//! ([`Reduction::Dpor`], the default). Each execution ends in success or in
+//! ([`Reduction::Dpor`], the default: source sets and sleep sets, as in
+//! Abdulla et al.'s "Optimal DPOR" without wakeup trees; under a
+//! preemption bound, with Déjà Fu's conservative backtrack points). Each execution ends in success or in
 //! an [`Outcome`]: a deadlock, a protocol violation, a panic (a failed
 //! assertion of your code), an unfinished protocol, a violated LTL
 //! property, or a bound hit (then the exploration is not complete, never

@@ -3,6 +3,7 @@
 
 use engine::RoleId;
 
+use super::dpor::{Backtrack, Flavour, HbCache};
 use super::step::Alt;
 
 /// What the chooser decides at a scheduling point.
@@ -33,11 +34,17 @@ pub(crate) trait Chooser {
     /// Whether the chooser wants the races of each execution (DPOR): the
     /// run then keeps a [`History`] and calls
     /// [`add_backtracks`](Self::add_backtracks) at its end.
-    fn wants_races(&self) -> bool {
-        false
+    fn wants_races(&self) -> Option<Flavour> {
+        None
     }
 
-    /// The races of the execution just run: at scheduling point `k`, the
-    /// choices `alts[i]` for each `i` listed must be explored too.
-    fn add_backtracks(&mut self, _backtracks: Vec<(usize, Vec<usize>)>) {}
+    /// The races of the execution just run: at each [`Backtrack`]'s
+    /// scheduling point, choices that must be explored too.
+    fn add_backtracks(&mut self, _backtracks: Vec<Backtrack>) {}
+
+    /// Where the race analysis keeps what the next execution can reuse
+    /// (a search that re-runs prefixes; `None`: nothing kept).
+    fn hb_cache(&mut self) -> Option<&mut HbCache> {
+        None
+    }
 }

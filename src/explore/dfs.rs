@@ -5,6 +5,7 @@
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
+use super::dpor::{Backtrack, Flavour, HbCache};
 use super::found::describe;
 use super::step::Alt;
 
@@ -24,9 +25,16 @@ pub(crate) struct Node {
     /// `backtrack[i]`: `alts[i]` is to be explored here (all of them
     /// without DPOR; with it, the first and those that races ask for).
     backtrack: Vec<bool>,
-    /// `indep[i * n + j]`: `alts[i]` and `alts[j]` commute here (only
-    /// with sleep sets on; empty otherwise).
+    /// `indep[i]`: `alts[i]` commutes here with the choice taken, for the
+    /// choices asleep or explored (what the child's sleep set is made
+    /// of); probed when the choice is taken, on the object as it is then
+    /// (only with sleep sets on; empty otherwise). Probing every pair
+    /// when the node is made cost two object clones per pair and step,
+    /// for pairs that a first descent never reads.
     indep: Vec<bool>,
+    /// The choice `indep` was probed for (explored and asleep choices
+    /// only change when the choice taken does).
+    probed: Option<usize>,
 }
 
 impl Node {
@@ -36,6 +44,22 @@ impl Node {
         match self.prev {
             Some(p) if self.alts.iter().any(|a| a.role == p) && self.alts[i].role != p => 1,
             _ => 0,
+        }
+    }
+
+    /// Fills `indep` for the choice taken now (see the field).
+    fn probe(&mut self, independent: &dyn Fn(usize, usize) -> bool) {
+        if self.probed == Some(self.taken) {
+            return;
+        }
+        self.probed = Some(self.taken);
+        let n = self.alts.len();
+        self.indep.clear();
+        self.indep.resize(n, false);
+        for x in 0..n {
+            if x != self.taken && (self.sleep[x] || self.done[x]) {
+                self.indep[x] = independent(x, self.taken);
+            }
         }
     }
 
@@ -60,10 +84,13 @@ pub(crate) struct Dfs<'n> {
     pub(crate) depth: usize,
     pub(crate) bound: Option<usize>,
     pub(crate) sleep_sets: bool,
-    /// DPOR: explore only the choices that races ask for.
-    pub(crate) dpor: bool,
+    /// DPOR: explore only the choices that races ask for, marked the
+    /// way of this flavour.
+    pub(crate) dpor: Option<Flavour>,
     pub(crate) pruned: usize,
     pub(crate) names: &'n [String],
+    /// DPOR's happens-before rows of the last execution (see [`HbCache`]).
+    pub(crate) hb: HbCache,
 }
 
 impl Dfs<'_> {
@@ -74,6 +101,8 @@ impl Dfs<'_> {
             top.done[top.taken] = true;
             if let Some(next) = top.next(self.bound) {
                 top.taken = next;
+                // The steps before this node are run again as they were.
+                self.hb.keep = self.stack.len() - 1;
                 return true;
             }
             self.stack.pop();
@@ -91,9 +120,9 @@ impl Chooser for Dfs<'_> {
         independent: &dyn Fn(usize, usize) -> bool,
     ) -> Decision {
         let d = self.depth;
-        if let Some(node) = self.stack.get(d) {
+        if let Some(node) = self.stack.get_mut(d) {
             self.depth += 1;
-            if node.alts != alts {
+            if node.alts.as_slice() != alts {
                 return Decision::Diverged {
                     expected: format!(
                         "the enabled choices {} (as in an earlier execution)",
@@ -101,6 +130,9 @@ impl Chooser for Dfs<'_> {
                     ),
                     found: describe(self.names, alts),
                 };
+            }
+            if self.sleep_sets {
+                node.probe(independent);
             }
             return Decision::Take(node.taken);
         }
@@ -114,21 +146,10 @@ impl Chooser for Dfs<'_> {
         if let Some(p) = parent.filter(|_| self.sleep_sets) {
             let m = p.alts.len();
             for x in 0..m {
-                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x * m + p.taken] {
+                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x] {
                     if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
                         sleep[i] = true;
                     }
-                }
-            }
-        }
-        let mut indep = Vec::new();
-        if self.sleep_sets {
-            indep = vec![false; n * n];
-            for i in 0..n {
-                for j in i + 1..n {
-                    let ind = independent(i, j);
-                    indep[i * n + j] = ind;
-                    indep[j * n + i] = ind;
                 }
             }
         }
@@ -140,7 +161,8 @@ impl Chooser for Dfs<'_> {
             sleep,
             done: vec![false; n],
             backtrack: vec![true; n],
-            indep,
+            indep: Vec::new(),
+            probed: None,
         };
         let Some(first) = node.next(self.bound) else {
             if node.sleep.iter().all(|&s| s) {
@@ -151,7 +173,7 @@ impl Chooser for Dfs<'_> {
         self.pruned += (0..n)
             .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
             .count();
-        if self.dpor {
+        if self.dpor.is_some() {
             // The first choice, and the other choices of its role: those
             // are the role's own alternatives (a `choose` value, the sender
             // of a receive from anyone), not races with other roles, so no
@@ -161,25 +183,98 @@ impl Chooser for Dfs<'_> {
                 node.backtrack[i] = a.role == role;
             }
         }
-        self.stack.push(Node {
-            taken: first,
-            ..node
-        });
+        node.taken = first;
+        if self.sleep_sets {
+            node.probe(independent);
+        }
+        self.stack.push(node);
         self.depth += 1;
         Decision::Take(first)
     }
 
-    fn wants_races(&self) -> bool {
+    fn wants_races(&self) -> Option<Flavour> {
         self.dpor
     }
 
-    fn add_backtracks(&mut self, backtracks: Vec<(usize, Vec<usize>)>) {
-        for (k, choices) in backtracks {
-            if let Some(node) = self.stack.get_mut(k) {
-                for i in choices {
-                    node.backtrack[i] = true;
+    fn hb_cache(&mut self) -> Option<&mut HbCache> {
+        Some(&mut self.hb)
+    }
+
+    fn add_backtracks(&mut self, backtracks: Vec<Backtrack>) {
+        for bt in backtracks {
+            let Some(node) = self.stack.get(bt.point) else {
+                continue;
+            };
+            // An initial marked already covers the race, unless the bound
+            // keeps it from running here (then the others must be tried).
+            let bound = self.bound;
+            let present = bt.any_of
+                && bt
+                    .groups
+                    .iter()
+                    .flatten()
+                    .any(|&i| node.backtrack[i] && node.allowed(i, bound));
+            if !present {
+                let groups = if bt.any_of {
+                    &bt.groups[..1]
+                } else {
+                    &bt.groups[..]
+                };
+                for group in groups {
+                    self.mark(bt.point, group);
                 }
             }
+            if self.bound.is_some() {
+                self.conservative(bt.point, bt.racer);
+            }
+        }
+    }
+}
+
+impl Dfs<'_> {
+    /// Marks the choices `group` at scheduling point `k`. Under a
+    /// preemption bound, a group none of whose choices the bound allows
+    /// there marks every choice instead (as Déjà Fu does): the race may
+    /// still be reversed by another role's step, within the bound.
+    fn mark(&mut self, k: usize, group: &[usize]) {
+        let bound = self.bound;
+        let node = &mut self.stack[k];
+        if bound.is_some() && !group.iter().any(|&i| node.allowed(i, bound)) {
+            node.backtrack.iter_mut().for_each(|b| *b = true);
+        } else {
+            for &i in group {
+                node.backtrack[i] = true;
+            }
+        }
+    }
+
+    /// Bounded DPOR (after Coons, Musuvathi and McKinley, "Bounded
+    /// partial-order reduction", OOPSLA'13, and Déjà Fu): besides the
+    /// race's own point `k`, also try `racer` at the context switches
+    /// before `k` (and at the first point), where running another role
+    /// costs no preemption more than the switch that happened anyway
+    /// (every choice there if `racer` is not enabled). A reversal that the
+    /// bound forbids at `k` may still be reached within the bound from an
+    /// earlier switch; Déjà Fu marks only the last switch, which the
+    /// bounded soak showed is not enough here: the role that must run
+    /// earlier may only be enabled before it (a role blocked at that
+    /// switch had to be run before the roles that ran since).
+    fn conservative(&mut self, k: usize, racer: RoleId) {
+        let role_at = |stack: &[Node], j: usize| stack[j].alts[stack[j].taken].role;
+        for j in 0..k.min(self.stack.len()) {
+            if j > 0 && role_at(&self.stack, j) == role_at(&self.stack, j - 1) {
+                continue;
+            }
+            let group: Vec<usize> = {
+                let alts = &self.stack[j].alts;
+                let mine: Vec<usize> = (0..alts.len()).filter(|&i| alts[i].role == racer).collect();
+                if mine.is_empty() {
+                    (0..alts.len()).collect()
+                } else {
+                    mine
+                }
+            };
+            self.mark(j, &group);
         }
     }
 }

@@ -146,7 +146,12 @@ impl Shared {
             return Err(e);
         }
         ctl.slots[role] = Slot::Pending(op);
+        // Wake the scheduler without the lock held, so that it does not
+        // wake only to block on the lock (the profile showed that
+        // contention), then wait for the decision.
+        drop(ctl);
         self.cv.notify_all();
+        let mut ctl = self.lock();
         loop {
             if matches!(ctl.slots[role], Slot::Reply(_)) {
                 let Slot::Reply(r) = std::mem::replace(&mut ctl.slots[role], Slot::Running) else {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use engine::Protocol;
 
 use super::dfs::Dfs;
+use super::dpor::Flavour;
 use super::env::{env_count, env_error, env_seconds, env_var};
 use super::error::ExploreError;
 use super::found::Found;
@@ -30,7 +31,7 @@ use super::scheduler::{self, End, RunLimits};
 /// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
 /// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
-/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets` or `dpor` | DPOR |
+/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets`, `dpor` or `dpor-classic` | DPOR (source sets) |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -243,18 +244,27 @@ impl Explorer {
                     incomplete = Some(cut);
                 }
             } else {
-                // A reduction with a preemption bound could cut a schedule
-                // whose equivalent was itself cut by the bound; with a
-                // property, two orders of independent steps may differ.
-                let reduce = self.preemption_bound.is_none() && self.property.is_none();
+                // With a property, two orders of independent steps may
+                // differ: no reduction. Sleep sets with a preemption bound
+                // could cut a schedule whose equivalent was itself cut by
+                // the bound; DPOR under a bound adds conservative points
+                // instead (see `Dfs::add_backtracks`).
+                let reduce = self.property.is_none();
+                let bounded = self.preemption_bound.is_some();
                 let mut dfs = Dfs {
                     stack: Vec::new(),
                     depth: 0,
                     bound: self.preemption_bound,
-                    sleep_sets: reduce && self.reduction != Reduction::None,
-                    dpor: reduce && self.reduction == Reduction::Dpor,
+                    sleep_sets: reduce && !bounded && self.reduction != Reduction::None,
+                    dpor: match self.reduction {
+                        _ if !reduce => None,
+                        Reduction::Dpor => Some(Flavour::Source),
+                        Reduction::ClassicDpor => Some(Flavour::Classic),
+                        Reduction::None | Reduction::SleepSets => None,
+                    },
                     pruned: 0,
                     names: &names,
+                    hb: Default::default(),
                 };
                 loop {
                     if executions >= self.max_executions {

@@ -11,14 +11,18 @@ use std::fmt;
 /// assert_eq!("none".parse::<Reduction>(), Ok(Reduction::None));
 /// assert_eq!(Reduction::SleepSets.to_string(), "sleep-sets");
 /// assert_eq!("dpor".parse::<Reduction>(), Ok(Reduction::Dpor));
+/// assert_eq!("dpor-classic".parse::<Reduction>(), Ok(Reduction::ClassicDpor));
 /// assert_eq!(Reduction::default(), Reduction::Dpor);
 /// assert!("fast".parse::<Reduction>().is_err());
 /// ```
 ///
 /// Every reduction is turned off (plain depth-first search) by a
-/// preemption bound, which could cut a schedule whose only equivalent was
-/// itself cut by the bound, and by a property, which may tell two orders
-/// of independent steps apart.
+/// property, which may tell two orders of independent steps apart. Under
+/// a preemption bound, sleep sets are off (a schedule could be cut as
+/// equivalent to one that the bound itself cut) and DPOR adds Déjà Fu's
+/// conservative backtrack points (at the context switch before each
+/// race), so that bounded DPOR finds the outcomes of bounded plain
+/// search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Reduction {
     /// Plain depth-first search: every schedule.
@@ -27,10 +31,14 @@ pub enum Reduction {
     /// one already run is cut short. The outcomes found are the same; the
     /// executions fewer.
     SleepSets,
-    /// Dynamic partial-order reduction with sleep sets (the default): at
-    /// each scheduling point only the choices that reverse a race seen in
-    /// an execution (two dependent steps of different roles that nothing
-    /// else orders) are explored, besides the first. Dependent means: the
+    /// Source-set dynamic partial-order reduction with sleep sets (the
+    /// default; Abdulla et al., "Optimal Dynamic Partial Order
+    /// Reduction", POPL'14): at each scheduling point only choices that
+    /// reverse a race seen in an execution (two dependent steps of
+    /// different roles that nothing else orders) are explored, besides
+    /// the first, and only one per race: a role that can start some
+    /// reordering of the steps in between that puts the later step first,
+    /// unless such a role is explored there already. Dependent means: the
     /// same role, the same channel, or the two operations do not commute
     /// on the object (both orders applied on clones of the object must be
     /// accepted and give equal objects). The outcomes found are the same
@@ -38,6 +46,11 @@ pub enum Reduction {
     /// mostly talk on different channels.
     #[default]
     Dpor,
+    /// The first DPOR of `prust::explore` (Flanagan and Godefroid,
+    /// POPL'05, with sleep sets): each race marks the later step's role
+    /// itself at the earlier step's point. Same outcomes as
+    /// [`Dpor`](Self::Dpor), never fewer executions; kept as a reference.
+    ClassicDpor,
 }
 
 impl fmt::Display for Reduction {
@@ -46,6 +59,7 @@ impl fmt::Display for Reduction {
             Reduction::None => "none",
             Reduction::SleepSets => "sleep-sets",
             Reduction::Dpor => "dpor",
+            Reduction::ClassicDpor => "dpor-classic",
         })
     }
 }
@@ -57,9 +71,10 @@ impl std::str::FromStr for Reduction {
         match s.trim().to_ascii_lowercase().as_str() {
             "none" | "off" => Ok(Reduction::None),
             "sleep-sets" | "sleep" => Ok(Reduction::SleepSets),
-            "dpor" => Ok(Reduction::Dpor),
+            "dpor" | "source-dpor" => Ok(Reduction::Dpor),
+            "dpor-classic" | "classic-dpor" => Ok(Reduction::ClassicDpor),
             _ => Err(format!(
-                "unknown reduction `{s}`: expected none, sleep-sets or dpor"
+                "unknown reduction `{s}`: expected none, sleep-sets, dpor or dpor-classic"
             )),
         }
     }

@@ -17,7 +17,7 @@ use super::ending::{finish, stop, stuck_end, waits_for};
 use super::endpoint::{ExploreEndpoint, Op, Shared, Slot};
 use super::independence::independent;
 use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
-use super::pool::Pool;
+use super::pool::{Job, Pool};
 use super::roles::Roles;
 use super::step::{Act, Alt};
 use super::violation::Never;
@@ -110,11 +110,18 @@ where
         }
     }
     let mut obj = object.clone();
-    for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
-        let shared = Arc::clone(&shared);
-        pool.run(worker, Box::new(move || role_thread(role, body, shared)));
-    }
-    let mut history = chooser.wants_races().then(History::default);
+    // Each job goes to its pool thread when the role starts (see `drive`).
+    let jobs: Vec<(RoleId, Job<'s>)> = roles
+        .bodies
+        .into_iter()
+        .map(|(role, body)| {
+            let shared = Arc::clone(&shared);
+            let job: Job<'s> = Box::new(move || role_thread(role, body, shared));
+            (role, job)
+        })
+        .collect();
+    let flavour = chooser.wants_races();
+    let mut history = flavour.map(|_| History::default());
     let mut memo = pool.memo.borrow_mut();
     let never = memo
         .get_or_insert_with(|| Box::new(Never::<P>::new()))
@@ -122,7 +129,7 @@ where
         .expect("one object type per exploration");
     drive(
         &shared,
-        &spawned,
+        (pool, jobs),
         &mut obj,
         limits,
         chooser,
@@ -131,16 +138,9 @@ where
         never,
     );
     drop(memo);
-    if let Some(h) = &history {
-        let backtracks = if matches!(run.end, End::Panicked { .. } | End::Violation { .. }) {
-            // A panic (or a violation found early) stops every role, so
-            // this execution is not maximal:
-            // the races that the other roles' later steps would have shown
-            // are unknown. Explore every choice of its prefix.
-            super::dpor::every_choice(h)
-        } else {
-            super::dpor::backtracks(h, &run.schedule)
-        };
+    if let (Some(h), Some(flavour)) = (&history, flavour) {
+        let cache = chooser.hb_cache();
+        let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, flavour, cache);
         chooser.add_backtracks(backtracks);
     }
     stop(&shared, &run.end);
@@ -223,9 +223,9 @@ fn panicked(shared: &Shared) -> Option<End> {
 // Each argument is a different part of the execution's context, owned by
 // `run` for different lengths of time; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
-fn drive<P: Protocol>(
+fn drive<'s, P: Protocol>(
     shared: &Shared,
-    spawned: &[RoleId],
+    (pool, jobs): (&Pool<'s, '_>, Vec<(RoleId, Job<'s>)>),
     obj: &mut P,
     limits: RunLimits,
     chooser: &mut dyn Chooser,
@@ -234,8 +234,13 @@ fn drive<P: Protocol>(
     never: &mut Never<P>,
 ) {
     // Start the threads one at a time, each up to its first operation.
-    for &role in spawned {
+    // A job is handed to its pool thread only now, with its slot already
+    // running, so that starting a role is one hand-over, not two (the
+    // pool thread's wake-up for the job, then another to start). Jobs
+    // not handed over when the execution stops early are dropped unrun.
+    for (worker, (role, job)) in jobs.into_iter().enumerate() {
         shared.lock().slots[role] = Slot::Running;
+        pool.run(worker, job);
         if let Err(end) = let_run(shared, role, limits) {
             run.end = end;
             return;

@@ -111,12 +111,14 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+mod hierarchy;
 pub mod ltl;
 pub mod ltl_parse;
 pub mod reduce;
 mod scc;
 pub mod simplify;
 mod translate;
+mod wdba;
 
 pub use automaton::{AccSet, Automaton, Cube, Edge, Guard, StateId};
 pub use ltl::{Kind, Ltl};

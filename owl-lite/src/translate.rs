@@ -28,6 +28,7 @@ use crate::automaton::{Automaton, Cube};
 use crate::ltl::{Kind, Ltl};
 use crate::reduce::{self, RawAutomaton, RawEdge};
 use crate::simplify::Simplifier;
+use crate::wdba::Wdba;
 
 /// Knowledge about atoms and switches for [`translate`].
 ///
@@ -43,6 +44,7 @@ pub struct TranslateOptions {
     exclusive: Vec<Vec<String>>,
     simplify: bool,
     reduce: bool,
+    wdba: bool,
 }
 
 impl Default for TranslateOptions {
@@ -51,6 +53,7 @@ impl Default for TranslateOptions {
             exclusive: Vec::new(),
             simplify: true,
             reduce: true,
+            wdba: true,
         }
     }
 }
@@ -81,6 +84,25 @@ impl TranslateOptions {
     /// `true`): pruning, acceptance simplification, state merging.
     pub fn reduce(mut self, on: bool) -> Self {
         self.reduce = on;
+        self
+    }
+
+    /// Whether to try minimising the automaton as a weak deterministic
+    /// Büchi automaton (default `true`; only with [`Self::reduce`]). The
+    /// minimal WDBA replaces the automaton only when it is smaller and
+    /// provably has the same language: the formula is a syntactic
+    /// obligation, or the products with the automata of the formula and of
+    /// its negation say so. See the `wdba` module.
+    ///
+    /// ```
+    /// use owl_lite::{parse, translate, TranslateOptions};
+    /// let f = parse("F a -> (!b U a)").unwrap();
+    /// let small = translate(&f, &TranslateOptions::default()).unwrap();
+    /// let plain = translate(&f, &TranslateOptions::default().wdba(false)).unwrap();
+    /// assert!(small.num_states() < plain.num_states());
+    /// ```
+    pub fn wdba(mut self, on: bool) -> Self {
+        self.wdba = on;
         self
     }
 }
@@ -684,5 +706,59 @@ pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, Translat
             }
         }
     }
+    if opts.reduce && opts.wdba && best.num_states() > 1 {
+        if let Some(min) = minimal_wdba(f, &start, &best, &excl, opts)? {
+            best = min;
+        }
+    }
     Ok(best)
+}
+
+/// The minimal weak deterministic automaton of `best` (which translates
+/// `f`, simplified to `start`), if it is smaller and has the same language.
+fn minimal_wdba(
+    f: &Ltl,
+    start: &Ltl,
+    best: &Automaton,
+    excl: &Exclusions,
+    opts: &TranslateOptions,
+) -> Result<Option<Automaton>, TranslateError> {
+    let t0 = std::time::Instant::now();
+    let profile = std::env::var_os("OWL_LITE_PROFILE").is_some();
+    let obligation = crate::hierarchy::is_obligation(f) || crate::hierarchy::is_obligation(start);
+    let Some(w) = Wdba::build(best, excl, obligation) else {
+        return Ok(None);
+    };
+    if profile {
+        eprintln!(
+            "wdba: {} states (from {}), {:?}",
+            w.num_states(),
+            best.num_states(),
+            t0.elapsed()
+        );
+    }
+    if w.num_states() >= best.num_states() {
+        return Ok(None);
+    }
+    let min = reduce::finish(w.to_raw(), best.atoms.clone(), excl, true)?;
+    if (min.num_states(), min.num_edges()) >= (best.num_states(), best.num_edges()) {
+        return Ok(None);
+    }
+    // For an obligation the construction is exact (Dax et al.); otherwise
+    // the one cycle per SCC that decided its acceptance may have lied, and
+    // only the two language inclusions settle it. The negation is
+    // translated without this step (no recursion), and a negation that
+    // cannot be translated means "not proven": keep `best`.
+    if obligation {
+        return Ok(Some(min));
+    }
+    let neg_opts = opts.clone().wdba(false);
+    let Ok(neg) = translate(&f.negate(), &neg_opts) else {
+        return Ok(None);
+    };
+    let same = w.same_language(best, &neg, excl);
+    if profile {
+        eprintln!("wdba: language check {same}, {:?}", t0.elapsed());
+    }
+    Ok(same.then_some(min))
 }

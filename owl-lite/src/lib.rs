@@ -111,6 +111,8 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+mod constants;
+mod cosim;
 mod hierarchy;
 pub mod ltl;
 pub mod ltl_parse;

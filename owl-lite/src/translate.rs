@@ -45,6 +45,9 @@ pub struct TranslateOptions {
     simplify: bool,
     reduce: bool,
     wdba: bool,
+    /// Tautology and contradiction detection of subformulas (see the
+    /// `constants` module); off in the translations that module makes.
+    constants: bool,
 }
 
 impl Default for TranslateOptions {
@@ -54,6 +57,7 @@ impl Default for TranslateOptions {
             simplify: true,
             reduce: true,
             wdba: true,
+            constants: true,
         }
     }
 }
@@ -679,11 +683,23 @@ pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, Translat
         eventualities: HashMap::new(),
         memo: HashMap::new(),
     };
-    let start = if opts.simplify {
+    let mut start = if opts.simplify {
         b.simp.simplify(f)
     } else {
         f.nnf()
     };
+    if opts.simplify && opts.constants {
+        let check = TranslateOptions {
+            reduce: false,
+            wdba: false,
+            constants: false,
+            ..opts.clone()
+        };
+        let replaced = crate::constants::replace_constants(&start, &check);
+        if replaced != start {
+            start = b.simp.simplify(&replaced);
+        }
+    }
     let plain = b
         .construct(&start, opts.simplify, false)?
         .expect("no budget");
@@ -740,25 +756,33 @@ fn minimal_wdba(
     if w.num_states() >= best.num_states() {
         return Ok(None);
     }
-    let min = reduce::finish(w.to_raw(), best.atoms.clone(), excl, true)?;
-    if (min.num_states(), min.num_edges()) >= (best.num_states(), best.num_edges()) {
-        return Ok(None);
-    }
     // For an obligation the construction is exact (Dax et al.); otherwise
     // the one cycle per SCC that decided its acceptance may have lied, and
-    // only the two language inclusions settle it. The negation is
-    // translated without this step (no recursion), and a negation that
-    // cannot be translated means "not proven": keep `best`.
-    if obligation {
-        return Ok(Some(min));
+    // only the two language inclusions settle it. The cheap one (against
+    // `best`) goes first; the negation is translated only then, without
+    // reductions (emptiness needs none) and without this step (no
+    // recursion); a negation that cannot be translated means "not
+    // proven": keep `best`.
+    if !obligation {
+        let neg_opts = TranslateOptions {
+            reduce: false,
+            wdba: false,
+            constants: false,
+            ..opts.clone()
+        };
+        let same = w.same_language(best, || translate(&f.negate(), &neg_opts).ok(), excl);
+        if profile {
+            eprintln!("wdba: language check {same}, {:?}", t0.elapsed());
+        }
+        if !same {
+            return Ok(None);
+        }
     }
-    let neg_opts = opts.clone().wdba(false);
-    let Ok(neg) = translate(&f.negate(), &neg_opts) else {
-        return Ok(None);
-    };
-    let same = w.same_language(best, &neg, excl);
-    if profile {
-        eprintln!("wdba: language check {same}, {:?}", t0.elapsed());
-    }
-    Ok(same.then_some(min))
+    // Fewer states than `best` already; the reductions merge the guards.
+    Ok(Some(reduce::finish(
+        w.to_raw(),
+        best.atoms.clone(),
+        excl,
+        true,
+    )?))
 }

@@ -7,8 +7,8 @@
 //! `M` of guarantee formulas are guarantee; negation swaps the two;
 //! Boolean combinations of safety and guarantee formulas are obligations.
 //! A formula outside these fragments may still *denote* an obligation
-//! language; callers that need to know then check the automaton (see
-//! [`crate::wdba`]).
+//! language; callers that need to know then check the automaton (the WDBA
+//! minimisation does, with the automata of the formula and its negation).
 
 use crate::ltl::{Kind, Ltl};
 

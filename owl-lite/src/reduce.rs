@@ -14,7 +14,7 @@
 //!    (bisimilar, counting marks and guards semantically) become one;
 //! 6. **direct simulation**: states that simulate each other are merged and
 //!    edges dominated by a sibling edge to a simulating state are dropped;
-//! 7. **reverse simulation** ([`crate::cosim`]): states with the same past
+//! 7. **reverse simulation** (private module `cosim`): states with the same past
 //!    (co-simulating each other) are merged.
 //!
 //! Steps 4–7 are iterated while they shrink the automaton.

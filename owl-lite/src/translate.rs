@@ -78,7 +78,10 @@ impl TranslateOptions {
     }
 
     /// Whether to rewrite the formula with [`Ltl::simplify`] first (default
-    /// `true`).
+    /// `true`). Simplification also replaces `&` and `|` subformulas that
+    /// are contradictions or tautologies (two temporal operands over a
+    /// common atom, found by translating them and checking emptiness) by
+    /// `false` and `true`.
     pub fn simplify(mut self, on: bool) -> Self {
         self.simplify = on;
         self

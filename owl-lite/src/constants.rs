@@ -20,10 +20,11 @@ use hashbrown::HashMap;
 use crate::ltl::{Kind, Ltl};
 use crate::translate::{translate, TranslateOptions};
 
-/// Nodes larger than this (counting shared subformulas once per
+/// Nodes this large or larger (counting shared subformulas once per
 /// occurrence) are not checked: the translation would cost more than the
-/// rare constant saves.
-const MAX_NODE_SIZE: usize = 40;
+/// rare constant saves, and a node of a few dozen operators can already
+/// need thousands of states (`F a & F b & …`).
+const MAX_NODE_SIZE: usize = 24;
 
 fn is_temporal(f: &Ltl) -> bool {
     !matches!(
@@ -32,27 +33,43 @@ fn is_temporal(f: &Ltl) -> bool {
     ) && !matches!(f.kind(), Kind::And(v) | Kind::Or(v) if v.iter().all(|c| !is_temporal(c)))
 }
 
-fn size(f: &Ltl) -> usize {
-    1 + f.children().iter().map(size).sum::<usize>()
+/// The number of operators and leaves of `f` as a tree, counted only up
+/// to `limit` (a shared DAG can be exponentially larger as a tree).
+fn size_up_to(f: &Ltl, limit: usize) -> usize {
+    let mut n = 1;
+    for c in f.children() {
+        if n >= limit {
+            break;
+        }
+        n += size_up_to(&c, limit - n);
+    }
+    n
 }
 
 /// Whether the node deserves a check: two temporal operands with a
 /// common atom, and not too large.
 fn worth_checking(operands: &[Ltl]) -> bool {
+    // The size first: it is bounded, the rest then runs on small formulas.
+    let mut size = 0;
+    for c in operands {
+        if size >= MAX_NODE_SIZE {
+            return false;
+        }
+        size += size_up_to(c, MAX_NODE_SIZE - size);
+    }
+    if size >= MAX_NODE_SIZE {
+        return false;
+    }
     let temporal: Vec<Vec<String>> = operands
         .iter()
         .filter(|c| is_temporal(c))
         .map(|c| c.atoms())
         .collect();
-    if temporal.len() < 2 {
-        return false;
-    }
-    let shared = temporal.iter().enumerate().any(|(i, a)| {
+    temporal.iter().enumerate().any(|(i, a)| {
         temporal[i + 1..]
             .iter()
             .any(|b| a.iter().any(|x| b.contains(x)))
-    });
-    shared && operands.iter().map(size).sum::<usize>() < MAX_NODE_SIZE
+    })
 }
 
 /// Whether `f` has no model (among the words that respect the exclusions

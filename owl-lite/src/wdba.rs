@@ -447,6 +447,9 @@ impl Wdba {
                 useful[c] = true;
                 colour[c] = k & !1;
             } else {
+                // No underflow: colours start at `top` and each SCC on a
+                // chain lowers them by at most one, so they stay above
+                // `top - n_comp > 0`.
                 colour[c] = if k % 2 == 1 { k } else { k - 1 };
             }
         }

@@ -3,6 +3,7 @@
 //! formula, either its HOA automaton (`--hoa`) or a tab-separated line
 //! `family formula states edges sets median_us max_us` (`--stats`, the
 //! default), timing `--runs N` translations in-process (default 5).
+//! `--no-wdba` turns off the WDBA minimisation (to measure what it pays).
 //!
 //! ```text
 //! cargo run -p owl-lite --release --example translate_all -- --stats FILE
@@ -16,25 +17,27 @@ use owl_lite::{parse, translate, TranslateOptions};
 fn main() {
     let mut hoa = false;
     let mut runs = 5usize;
+    let mut wdba = true;
     let mut file = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--hoa" => hoa = true,
             "--stats" => hoa = false,
+            "--no-wdba" => wdba = false,
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(5),
             _ => file = Some(a),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: translate_all [--hoa|--stats] [--runs N] FILE");
+        eprintln!("usage: translate_all [--hoa|--stats] [--runs N] [--no-wdba] FILE");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
         eprintln!("{file}: {e}");
         std::process::exit(2)
     });
-    let opts = TranslateOptions::default();
+    let opts = TranslateOptions::default().wdba(wdba);
     let mut family = String::from("-");
     let mut failed = false;
     for line in text.lines() {

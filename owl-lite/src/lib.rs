@@ -87,15 +87,23 @@
 //!
 //! # Translation
 //!
-//! [`translate`] builds a transition-based generalised Büchi automaton with
+//! [`translate`] simplifies the formula (syntactic rules, then
+//! `&`/`|` subformulas that are constant found by the emptiness of their
+//! automata), builds a transition-based generalised Büchi automaton with
 //! Couvreur's tableau construction (states are simplified formulas, one
 //! acceptance set per eventuality), also tries a letter-by-letter variant
 //! whose edges lead to disjunctions of formulas and keeps the smaller
-//! result, and then reduces it (see [`reduce`]). On the benchmark set of
-//! the project (189 formulas) the automata total 1,431 states, against
-//! Spot's 1,368, with no language difference from Spot's. Callers that know more about the atoms than a
-//! generic translator can say so in [`TranslateOptions`]: with
-//! [`TranslateOptions::mutually_exclusive`], impossible edges are dropped.
+//! result, and then reduces it (see [`reduce`]: direct and reverse
+//! simulation among others). Finally, when the language is an obligation,
+//! it tries the minimal weak deterministic Büchi automaton (Dax, Eisinger
+//! and Klaedtke's powerset construction, as Spot's `minimize_obligation`)
+//! and keeps it when smaller and provably equivalent
+//! ([`TranslateOptions::wdba`]). On the benchmark set of the project (189
+//! formulas) the automata total 1,372 states, against Spot's 1,368, with
+//! no language difference from Spot's. Callers that know more about the
+//! atoms than a generic translator can say so in [`TranslateOptions`]:
+//! with [`TranslateOptions::mutually_exclusive`], impossible edges are
+//! dropped.
 //!
 //! # Limitations
 //!
@@ -111,12 +119,16 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+mod constants;
+mod cosim;
+mod hierarchy;
 pub mod ltl;
 pub mod ltl_parse;
 pub mod reduce;
 mod scc;
 pub mod simplify;
 mod translate;
+mod wdba;
 
 pub use automaton::{AccSet, Automaton, Cube, Edge, Guard, StateId};
 pub use ltl::{Kind, Ltl};

@@ -13,9 +13,11 @@
 //! 5. **state merging**: states with the same outgoing behaviour
 //!    (bisimilar, counting marks and guards semantically) become one;
 //! 6. **direct simulation**: states that simulate each other are merged and
-//!    edges dominated by a sibling edge to a simulating state are dropped.
+//!    edges dominated by a sibling edge to a simulating state are dropped;
+//! 7. **reverse simulation** (private module `cosim`): states with the same past
+//!    (co-simulating each other) are merged.
 //!
-//! Steps 4–6 are iterated while they shrink the automaton.
+//! Steps 4–7 are iterated while they shrink the automaton.
 
 use hashbrown::HashMap;
 
@@ -122,7 +124,7 @@ fn remove_dominated_edges(edges: &mut Vec<RawEdge>) {
     edges.retain(|_| *k.next().expect("same length"));
 }
 
-fn merge_parallel_edges(edges: Vec<RawEdge>, excl: &Exclusions) -> Vec<RawEdge> {
+pub(crate) fn merge_parallel_edges(edges: Vec<RawEdge>, excl: &Exclusions) -> Vec<RawEdge> {
     let mut groups: Vec<RawEdge> = Vec::new();
     for e in edges {
         match groups
@@ -612,6 +614,7 @@ pub(crate) fn finish(
             let before = (a.edges.len(), a.edges.iter().map(Vec::len).sum::<usize>());
             merge_bisimilar(&mut a, excl);
             simulation_reduce(&mut a, excl);
+            crate::cosim::cosimulation_reduce(&mut a, excl);
             if prune_and_simplify_acceptance(&mut a)?.is_none() {
                 return Ok(empty);
             }

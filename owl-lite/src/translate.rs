@@ -28,6 +28,7 @@ use crate::automaton::{Automaton, Cube};
 use crate::ltl::{Kind, Ltl};
 use crate::reduce::{self, RawAutomaton, RawEdge};
 use crate::simplify::Simplifier;
+use crate::wdba::Wdba;
 
 /// Knowledge about atoms and switches for [`translate`].
 ///
@@ -43,6 +44,10 @@ pub struct TranslateOptions {
     exclusive: Vec<Vec<String>>,
     simplify: bool,
     reduce: bool,
+    wdba: bool,
+    /// Tautology and contradiction detection of subformulas (see the
+    /// `constants` module); off in the translations that module makes.
+    constants: bool,
 }
 
 impl Default for TranslateOptions {
@@ -51,6 +56,8 @@ impl Default for TranslateOptions {
             exclusive: Vec::new(),
             simplify: true,
             reduce: true,
+            wdba: true,
+            constants: true,
         }
     }
 }
@@ -71,7 +78,10 @@ impl TranslateOptions {
     }
 
     /// Whether to rewrite the formula with [`Ltl::simplify`] first (default
-    /// `true`).
+    /// `true`). Simplification also replaces `&` and `|` subformulas that
+    /// are contradictions or tautologies (two temporal operands over a
+    /// common atom, found by translating them and checking emptiness) by
+    /// `false` and `true`.
     pub fn simplify(mut self, on: bool) -> Self {
         self.simplify = on;
         self
@@ -81,6 +91,25 @@ impl TranslateOptions {
     /// `true`): pruning, acceptance simplification, state merging.
     pub fn reduce(mut self, on: bool) -> Self {
         self.reduce = on;
+        self
+    }
+
+    /// Whether to try minimising the automaton as a weak deterministic
+    /// Büchi automaton (default `true`; only with [`Self::reduce`]). The
+    /// minimal WDBA replaces the automaton only when it is smaller and
+    /// provably has the same language: the formula is a syntactic
+    /// obligation, or the products with the automata of the formula and of
+    /// its negation say so. See the `wdba` module.
+    ///
+    /// ```
+    /// use owl_lite::{parse, translate, TranslateOptions};
+    /// let f = parse("F a -> (!b U a)").unwrap();
+    /// let small = translate(&f, &TranslateOptions::default()).unwrap();
+    /// let plain = translate(&f, &TranslateOptions::default().wdba(false)).unwrap();
+    /// assert!(small.num_states() < plain.num_states());
+    /// ```
+    pub fn wdba(mut self, on: bool) -> Self {
+        self.wdba = on;
         self
     }
 }
@@ -657,11 +686,23 @@ pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, Translat
         eventualities: HashMap::new(),
         memo: HashMap::new(),
     };
-    let start = if opts.simplify {
+    let mut start = if opts.simplify {
         b.simp.simplify(f)
     } else {
         f.nnf()
     };
+    if opts.simplify && opts.constants {
+        let check = TranslateOptions {
+            reduce: false,
+            wdba: false,
+            constants: false,
+            ..opts.clone()
+        };
+        let replaced = crate::constants::replace_constants(&start, &check);
+        if replaced != start {
+            start = b.simp.simplify(&replaced);
+        }
+    }
     let plain = b
         .construct(&start, opts.simplify, false)?
         .expect("no budget");
@@ -684,5 +725,67 @@ pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, Translat
             }
         }
     }
+    if opts.reduce && opts.wdba && best.num_states() > 1 {
+        if let Some(min) = minimal_wdba(f, &start, &best, &excl, opts)? {
+            best = min;
+        }
+    }
     Ok(best)
+}
+
+/// The minimal weak deterministic automaton of `best` (which translates
+/// `f`, simplified to `start`), if it is smaller and has the same language.
+fn minimal_wdba(
+    f: &Ltl,
+    start: &Ltl,
+    best: &Automaton,
+    excl: &Exclusions,
+    opts: &TranslateOptions,
+) -> Result<Option<Automaton>, TranslateError> {
+    let t0 = std::time::Instant::now();
+    let profile = std::env::var_os("OWL_LITE_PROFILE").is_some();
+    let obligation = crate::hierarchy::is_obligation(f) || crate::hierarchy::is_obligation(start);
+    let Some(w) = Wdba::build(best, excl, obligation) else {
+        return Ok(None);
+    };
+    if profile {
+        eprintln!(
+            "wdba: {} states (from {}), {:?}",
+            w.num_states(),
+            best.num_states(),
+            t0.elapsed()
+        );
+    }
+    if w.num_states() >= best.num_states() {
+        return Ok(None);
+    }
+    // For an obligation the construction is exact (Dax et al.); otherwise
+    // the one cycle per SCC that decided its acceptance may have lied, and
+    // only the two language inclusions settle it. The cheap one (against
+    // `best`) goes first; the negation is translated only then, without
+    // reductions (emptiness needs none) and without this step (no
+    // recursion); a negation that cannot be translated means "not
+    // proven": keep `best`.
+    if !obligation {
+        let neg_opts = TranslateOptions {
+            reduce: false,
+            wdba: false,
+            constants: false,
+            ..opts.clone()
+        };
+        let same = w.same_language(best, || translate(&f.negate(), &neg_opts).ok(), excl);
+        if profile {
+            eprintln!("wdba: language check {same}, {:?}", t0.elapsed());
+        }
+        if !same {
+            return Ok(None);
+        }
+    }
+    // Fewer states than `best` already; the reductions merge the guards.
+    Ok(Some(reduce::finish(
+        w.to_raw(),
+        best.atoms.clone(),
+        excl,
+        true,
+    )?))
 }

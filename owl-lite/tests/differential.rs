@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{formula, holds, lasso};
+use common::{formula, holds, lasso, obligation};
 use owl_lite::{translate, Ltl, TranslateError, TranslateOptions};
 use proptest::prelude::*;
 
@@ -86,6 +86,51 @@ proptest! {
         check(&f, &words, &TranslateOptions::default())?;
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// Obligation formulas, whose automata are replaced by minimal weak
+    /// deterministic ones (syntactic obligations directly, the others after
+    /// the language check).
+    #[test]
+    fn minimal_wdba_agrees_with_evaluation(
+        f in obligation(ATOMS, 3),
+        words in proptest::collection::vec(lasso(5, 5), 4),
+    ) {
+        check(&f, &words, &TranslateOptions::default())?;
+    }
+}
+
+/// The obligation generator really reaches the minimisation: on a fixed
+/// sample, the WDBA is smaller than the plain automaton for many formulas.
+#[test]
+fn obligation_formulas_exercise_the_minimisation() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = obligation(ATOMS, 3);
+    let (mut smaller, mut larger) = (0, 0);
+    for _ in 0..150 {
+        let f = strategy.new_tree(&mut runner).unwrap().current();
+        let (Ok(min), Ok(plain)) = (
+            translate(&f, &TranslateOptions::default()),
+            translate(&f, &TranslateOptions::default().wdba(false)),
+        ) else {
+            continue;
+        };
+        match min.num_states().cmp(&plain.num_states()) {
+            std::cmp::Ordering::Less => smaller += 1,
+            std::cmp::Ordering::Greater => larger += 1,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    assert_eq!(larger, 0, "the minimisation is only kept when smaller");
+    assert!(
+        smaller >= 15,
+        "only {smaller} of 150 obligations got smaller"
+    );
 }
 
 proptest! {

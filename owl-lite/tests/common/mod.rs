@@ -53,6 +53,85 @@ pub fn formula(atoms: &'static [&'static str], depth: u32) -> BoxedStrategy<Ltl>
     s
 }
 
+fn literal(atoms: &'static [&'static str]) -> BoxedStrategy<Ltl> {
+    (proptest::sample::select(atoms), any::<bool>())
+        .prop_map(|(a, neg)| {
+            if neg {
+                Ltl::atom(a).not()
+            } else {
+                Ltl::atom(a)
+            }
+        })
+        .boxed()
+}
+
+/// Syntactic safety (`guarantee == false`) or guarantee formulas of height
+/// up to `depth + 1`: literals under `X`, `&`, `|` and `G`, `W`, `R`
+/// (safety) or `F`, `U`, `M` (guarantee).
+fn one_sided(atoms: &'static [&'static str], depth: u32, guarantee: bool) -> BoxedStrategy<Ltl> {
+    let mut s = literal(atoms);
+    for _ in 0..depth {
+        let pair = (s.clone(), prop_oneof![s.clone(), literal(atoms)]);
+        s = if guarantee {
+            prop_oneof![
+                s.clone().prop_map(Ltl::next),
+                s.clone().prop_map(Ltl::finally),
+                pair.clone().prop_map(|(a, b)| Ltl::and([a, b])),
+                pair.clone().prop_map(|(a, b)| Ltl::or([a, b])),
+                pair.clone().prop_map(|(a, b)| Ltl::until(a, b)),
+                pair.clone().prop_map(|(a, b)| Ltl::until(b, a)),
+                pair.prop_map(|(a, b)| Ltl::strong_release(a, b)),
+            ]
+            .boxed()
+        } else {
+            prop_oneof![
+                s.clone().prop_map(Ltl::next),
+                s.clone().prop_map(Ltl::globally),
+                pair.clone().prop_map(|(a, b)| Ltl::and([a, b])),
+                pair.clone().prop_map(|(a, b)| Ltl::or([a, b])),
+                pair.clone().prop_map(|(a, b)| Ltl::weak_until(a, b)),
+                pair.clone().prop_map(|(a, b)| Ltl::weak_until(b, a)),
+                pair.prop_map(|(a, b)| Ltl::release(a, b)),
+            ]
+            .boxed()
+        };
+    }
+    s
+}
+
+/// Obligation formulas: Boolean combinations (and `X`) of safety and
+/// guarantee formulas, the class whose automata the WDBA minimisation
+/// replaces; one in four is a safety formula `U` a guarantee (`(G a) U b`),
+/// an obligation outside the syntactic fragment, which only the language
+/// check lets through.
+pub fn obligation(atoms: &'static [&'static str], depth: u32) -> BoxedStrategy<Ltl> {
+    let part = prop_oneof![
+        one_sided(atoms, depth, false),
+        one_sided(atoms, depth, true)
+    ]
+    .boxed();
+    let pair = (part.clone(), part.clone());
+    prop_oneof![
+        pair.clone().prop_map(|(a, b)| Ltl::and([a, b])),
+        pair.clone().prop_map(|(a, b)| Ltl::or([a, b])),
+        pair.clone().prop_map(|(a, b)| Ltl::implies(a, b)),
+        pair.clone().prop_map(|(a, b)| Ltl::equiv(a, b)),
+        pair.clone().prop_map(|(a, b)| Ltl::xor(a, b)),
+        part.clone().prop_map(|a| Ltl::next(a.not())),
+        (
+            one_sided(atoms, depth, false),
+            one_sided(atoms, depth, true)
+        )
+            .prop_map(|(a, b)| Ltl::until(a, b)),
+        (
+            one_sided(atoms, depth, false),
+            one_sided(atoms, depth, true)
+        )
+            .prop_map(|(a, b)| Ltl::until(a, b)),
+    ]
+    .boxed()
+}
+
 /// The truth value of `f` at every position `0..word.len()` of the lasso
 /// whose positions are `word` and whose last position is followed by
 /// position `loop_start`. Letters are valuations: bit `i` = `atoms[i]`.

@@ -1,0 +1,786 @@
+//! Minimisation of weak deterministic Büchi automata (WDBA) for obligation
+//! languages, after Dax, Eisinger and Klaedtke, "Mechanizing the powerset
+//! construction for restricted classes of ω-automata" (ATVA'07), as in
+//! Spot's `minimize_obligation`.
+//!
+//! 1. **Powerset**: the translated automaton is determinised letter by
+//!    letter (letters are the valuations of the atoms its guards mention);
+//!    a missing successor is the implicit rejecting sink.
+//! 2. **Accepting SCCs**: a non-trivial SCC of the deterministic automaton
+//!    is accepting iff the word of *one* of its cycles, read from the
+//!    states of the powerset state where the cycle starts, is accepted by
+//!    the original automaton. For an obligation language every cycle of an
+//!    SCC agrees (Dax et al.), so the automaton is a WDBA for the same
+//!    language; for other languages it may not be, which is why the result
+//!    is only trusted for syntactic obligation formulas and otherwise
+//!    checked (see [`Wdba::same_language`]).
+//! 3. **Colouring** (Löding): transient states take the colour of their
+//!    smallest successor so that as many of them as possible can merge with
+//!    either side; states of accepting SCCs are even, of rejecting SCCs
+//!    odd; states that cannot reach an accepting SCC go to the sink.
+//! 4. **Minimisation** as a DFA (Moore's partition refinement) with the even
+//!    states final. Sound for the Büchi language: a run of the quotient
+//!    visits final classes infinitely often iff the run of the WDBA it
+//!    mirrors does, and in a weak automaton that happens iff the run ends in
+//!    an accepting SCC.
+//!
+//! Everything is explicit over letters, so the construction gives up
+//! (returns `None`) above [`MAX_VARS`] atoms or [`MAX_WORK`] state×letter
+//! pairs: a minimisation is an optimisation, never a reason to fail.
+
+use hashbrown::HashMap;
+
+use crate::automaton::{AccSet, Automaton, Cube};
+use crate::reduce::{RawAutomaton, RawEdge};
+use crate::scc::sccs;
+use crate::translate::Exclusions;
+
+/// Above this many atoms in the guards, no minimisation is attempted (the
+/// letters are enumerated).
+pub(crate) const MAX_VARS: usize = 10;
+
+/// Budget on states × letters of the powerset construction and of the
+/// products of the language check: bounds time (far below a millisecond
+/// per thousand pairs) and memory.
+pub(crate) const MAX_WORK: usize = 1 << 13;
+
+/// The letters over a set of atoms: each valuation of `vars` (a mask of
+/// atom bits) that respects the exclusions, as a full valuation mask.
+#[derive(Debug, Clone)]
+struct Alphabet {
+    vars: Vec<u32>,
+    /// `letters[i]`: the valuation (bit `v` = atom `v` holds) of letter `i`.
+    letters: Vec<u64>,
+    /// For each of the `2^vars.len()` compressed valuations, its letter
+    /// index (`usize::MAX` when the exclusions forbid it).
+    index: Vec<usize>,
+}
+
+impl Alphabet {
+    fn new(used: u64, excl: &Exclusions) -> Option<Alphabet> {
+        let vars: Vec<u32> = (0..64).filter(|v| used & (1u64 << v) != 0).collect();
+        if vars.len() > MAX_VARS {
+            return None;
+        }
+        let mut letters = Vec::new();
+        let mut index = vec![usize::MAX; 1 << vars.len()];
+        for (m, slot) in index.iter_mut().enumerate() {
+            let val = vars
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| m & (1 << bit) != 0)
+                .fold(0u64, |acc, (_, &v)| acc | 1 << v);
+            if excl.possible(Cube {
+                pos: val,
+                neg: used & !val,
+            }) {
+                *slot = letters.len();
+                letters.push(val);
+            }
+        }
+        Some(Alphabet {
+            vars,
+            letters,
+            index,
+        })
+    }
+
+    /// The letter of a full valuation, projected on this alphabet's atoms.
+    fn letter_of(&self, val: u64) -> usize {
+        let m = self
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| val & (1u64 << v) != 0)
+            .fold(0usize, |acc, (bit, _)| acc | 1 << bit);
+        self.index[m]
+    }
+
+    /// A small DNF for the letters `on` selects; letters the exclusions
+    /// forbid are don't-cares.
+    fn guard(&self, on: impl Fn(usize) -> bool) -> Vec<Cube> {
+        let lower: Vec<bool> = self
+            .index
+            .iter()
+            .map(|&l| l != usize::MAX && on(l))
+            .collect();
+        let upper: Vec<bool> = self
+            .index
+            .iter()
+            .map(|&l| l == usize::MAX || on(l))
+            .collect();
+        isop(&lower, &upper, self.vars.len())
+            .into_iter()
+            .map(|(pos, neg)| Cube {
+                pos: self.expand(pos),
+                neg: self.expand(neg),
+            })
+            .collect()
+    }
+
+    /// A compressed valuation (bit `i` = `vars[i]`) as a full one.
+    fn expand(&self, m: usize) -> u64 {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(bit, _)| m & (1 << bit) != 0)
+            .fold(0u64, |acc, (_, &v)| acc | 1 << v)
+    }
+}
+
+/// An irredundant sum of products between `lower` and `upper` (truth
+/// tables over `n` variables, `lower ⊆ upper`), by Minato and Morreale's
+/// recursion on the last variable; cubes are `(pos, neg)` variable masks.
+/// The guards it builds are what the product searches evaluate on every
+/// step, so a few cubes instead of one per letter matter.
+fn isop(lower: &[bool], upper: &[bool], n: usize) -> Vec<(usize, usize)> {
+    if lower.iter().all(|&b| !b) {
+        return Vec::new();
+    }
+    if upper.iter().all(|&b| b) {
+        return vec![(0, 0)];
+    }
+    debug_assert!(n > 0, "a constant table is handled above");
+    let half = lower.len() / 2;
+    let var = n - 1;
+    let (l0, l1) = lower.split_at(half);
+    let (u0, u1) = upper.split_at(half);
+    let and_not =
+        |a: &[bool], b: &[bool]| -> Vec<bool> { a.iter().zip(b).map(|(&x, &y)| x && !y).collect() };
+    let c0 = isop(&and_not(l0, u1), u0, var);
+    let c1 = isop(&and_not(l1, u0), u1, var);
+    let covers =
+        |cubes: &[(usize, usize)], m: usize| cubes.iter().any(|&(p, q)| m & p == p && m & q == 0);
+    let rest: Vec<bool> = (0..half)
+        .map(|m| (l0[m] && !covers(&c0, m)) || (l1[m] && !covers(&c1, m)))
+        .collect();
+    let both: Vec<bool> = u0.iter().zip(u1).map(|(&x, &y)| x && y).collect();
+    let cs = isop(&rest, &both, var);
+    let bit = 1 << var;
+    c0.into_iter()
+        .map(|(p, q)| (p, q | bit))
+        .chain(c1.into_iter().map(|(p, q)| (p | bit, q)))
+        .chain(cs)
+        .collect()
+}
+
+/// The atoms mentioned by the guards of `a`, as a mask.
+fn used_atoms(a: &Automaton) -> u64 {
+    a.edges
+        .iter()
+        .flatten()
+        .flat_map(|e| e.guard.cubes.iter())
+        .fold(0u64, |m, c| m | c.pos | c.neg)
+}
+
+/// Whether the explicit graph `succ` (edges with acceptance marks, every
+/// node reachable from the roots it was built from) has a cycle that stays
+/// within the nodes satisfying `inside`, visits every set of `all`, and
+/// passes through a node satisfying `need`.
+fn has_accepting_cycle(
+    succ: &[Vec<(usize, AccSet)>],
+    all: AccSet,
+    inside: impl Fn(usize) -> bool,
+    need: impl Fn(usize) -> bool,
+) -> bool {
+    let plain: Vec<Vec<usize>> = succ
+        .iter()
+        .enumerate()
+        .map(|(s, out)| {
+            if inside(s) {
+                out.iter().map(|&(t, _)| t).filter(|&t| inside(t)).collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let comp = sccs(&plain);
+    let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
+    let mut union = vec![0 as AccSet; n_comp];
+    let mut cyclic = vec![false; n_comp];
+    let mut needed = vec![false; n_comp];
+    for (s, out) in succ.iter().enumerate() {
+        if !inside(s) {
+            continue;
+        }
+        if need(s) {
+            needed[comp[s]] = true;
+        }
+        for &(t, acc) in out {
+            if inside(t) && comp[s] == comp[t] {
+                cyclic[comp[s]] = true;
+                union[comp[s]] |= acc;
+            }
+        }
+    }
+    (0..n_comp).any(|c| cyclic[c] && needed[c] && union[c] & all == all)
+}
+
+/// Whether `a` accepts `cycle^ω` from some state of `starts`.
+fn accepts_cycle_from(a: &Automaton, starts: &[usize], cycle: &[u64]) -> bool {
+    let mut id: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    for &q in starts {
+        id.entry((q, 0)).or_insert_with(|| {
+            nodes.push((q, 0));
+            nodes.len() - 1
+        });
+    }
+    let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
+    let mut i = 0;
+    while i < nodes.len() {
+        let (q, p) = nodes[i];
+        let next = (p + 1) % cycle.len();
+        let mut out = Vec::new();
+        for e in &a.edges[q] {
+            if e.guard.eval(cycle[p]) {
+                let key = (e.target, next);
+                let n = *id.entry(key).or_insert_with(|| {
+                    nodes.push(key);
+                    nodes.len() - 1
+                });
+                out.push((n, e.acc));
+            }
+        }
+        succ.push(out);
+        i += 1;
+    }
+    has_accepting_cycle(&succ, a.all_sets(), |_| true, |_| true)
+}
+
+/// A minimal weak deterministic Büchi automaton, explicit over letters.
+#[derive(Debug, Clone)]
+pub(crate) struct Wdba {
+    alphabet: Alphabet,
+    /// `delta[s][l]`: the successor of state `s` on letter `l` (`None`:
+    /// the rejecting sink).
+    delta: Vec<Vec<Option<usize>>>,
+    /// Whether a state is final (its runs accept iff they stay among final
+    /// states, which in this automaton means: visit them infinitely often).
+    final_: Vec<bool>,
+    initial: usize,
+    /// The atom texts of the automaton it was built from (bit `i` of a
+    /// valuation is `atoms[i]`).
+    atoms: Vec<String>,
+}
+
+/// A deterministic transition table: `delta[s][l]` is the successor of
+/// state `s` on letter `l`, `None` for the rejecting sink.
+type Table = Vec<Vec<Option<usize>>>;
+
+/// Determinises `a` by the powerset construction; `None` above the budget.
+/// Returns the sets (sorted state lists) and the transition table.
+fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Table)> {
+    let n_letters = alphabet.letters.len();
+    let n_q = a.edges.len();
+    if n_q * n_letters > MAX_WORK {
+        return None;
+    }
+    // Sets of states are bitsets; successors per state and letter are
+    // computed once, so a powerset step is a union of words.
+    let words = n_q.div_ceil(64);
+    let mut step = vec![vec![0u64; words]; n_q * n_letters];
+    for (q, es) in a.edges.iter().enumerate() {
+        for (l, &val) in alphabet.letters.iter().enumerate() {
+            let row = &mut step[q * n_letters + l];
+            for e in es.iter().filter(|e| e.guard.eval(val)) {
+                row[e.target / 64] |= 1 << (e.target % 64);
+            }
+        }
+    }
+    let mut init = vec![0u64; words];
+    init[a.initial / 64] |= 1 << (a.initial % 64);
+    let mut ids: HashMap<Vec<u64>, usize> = HashMap::new();
+    let mut sets: Vec<Vec<u64>> = vec![init.clone()];
+    ids.insert(init, 0);
+    let mut delta: Table = Vec::new();
+    let mut i = 0;
+    while i < sets.len() {
+        if sets.len() * n_letters > MAX_WORK {
+            return None;
+        }
+        let members: Vec<usize> = (0..n_q)
+            .filter(|&q| sets[i][q / 64] & (1 << (q % 64)) != 0)
+            .collect();
+        let mut row = Vec::with_capacity(n_letters);
+        for l in 0..n_letters {
+            let mut t = vec![0u64; words];
+            for &q in &members {
+                for (w, x) in t.iter_mut().zip(&step[q * n_letters + l]) {
+                    *w |= x;
+                }
+            }
+            if t.iter().all(|&w| w == 0) {
+                row.push(None);
+                continue;
+            }
+            let id = match ids.get(&t) {
+                Some(&id) => id,
+                None => {
+                    sets.push(t.clone());
+                    ids.insert(t, sets.len() - 1);
+                    sets.len() - 1
+                }
+            };
+            row.push(Some(id));
+        }
+        delta.push(row);
+        i += 1;
+    }
+    let sets = sets
+        .iter()
+        .map(|b| {
+            (0..n_q)
+                .filter(|&q| b[q / 64] & (1 << (q % 64)) != 0)
+                .collect()
+        })
+        .collect();
+    Some((sets, delta))
+}
+
+/// The letters of a cycle from `start` back to itself inside its SCC
+/// (breadth-first, so a shortest one).
+fn cycle_through(
+    delta: &[Vec<Option<usize>>],
+    comp: &[usize],
+    start: usize,
+    alphabet: &Alphabet,
+) -> Vec<u64> {
+    let mut parent: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        for (l, t) in delta[s].iter().enumerate() {
+            let Some(t) = *t else { continue };
+            if comp[t] != comp[start] {
+                continue;
+            }
+            if t == start {
+                // Walk back to `start`.
+                let mut letters = vec![alphabet.letters[l]];
+                let mut cur = s;
+                while cur != start {
+                    let (p, pl) = parent[&cur];
+                    letters.push(alphabet.letters[pl]);
+                    cur = p;
+                }
+                letters.reverse();
+                return letters;
+            }
+            if let hashbrown::hash_map::Entry::Vacant(v) = parent.entry(t) {
+                v.insert((s, l));
+                queue.push_back(t);
+            }
+        }
+    }
+    unreachable!("a non-trivial SCC has a cycle through each of its states")
+}
+
+impl Wdba {
+    /// Determinises and minimises `a`. The result has the same language as
+    /// `a` when that language is an obligation (always the case for a
+    /// syntactic obligation formula); `None` when over budget or when
+    /// nothing is accepted.
+    ///
+    /// With `trusted` (the caller knows the language is an obligation), the
+    /// self-loops of each SCC are not tested against its verdict: that test
+    /// only serves to give up early on languages that are not.
+    pub(crate) fn build(a: &Automaton, excl: &Exclusions, trusted: bool) -> Option<Wdba> {
+        let alphabet = Alphabet::new(used_atoms(a), excl)?;
+        let (sets, delta) = powerset(a, &alphabet)?;
+        let n = sets.len();
+        let succ: Vec<Vec<usize>> = delta
+            .iter()
+            .map(|r| r.iter().flatten().copied().collect())
+            .collect();
+        let comp = sccs(&succ);
+        let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
+        let mut rep = vec![usize::MAX; n_comp];
+        let mut cyclic = vec![false; n_comp];
+        for s in 0..n {
+            if rep[comp[s]] == usize::MAX {
+                rep[comp[s]] = s;
+            }
+            if succ[s].iter().any(|&t| comp[t] == comp[s]) {
+                cyclic[comp[s]] = true;
+            }
+        }
+        // Successor SCCs, for the colouring (components are numbered
+        // successors first, so one ascending pass sees them before).
+        let mut comp_succ: Vec<Vec<usize>> = vec![Vec::new(); n_comp];
+        for s in 0..n {
+            for &t in &succ[s] {
+                if comp[t] != comp[s] {
+                    comp_succ[comp[s]].push(comp[t]);
+                }
+            }
+        }
+        let top = 2 * n_comp + 2;
+        let mut useful = vec![false; n_comp];
+        let mut colour = vec![top; n_comp];
+        for c in 0..n_comp {
+            let mut k = top;
+            for &d in &comp_succ[c] {
+                if useful[d] {
+                    useful[c] = true;
+                    k = k.min(colour[d]);
+                }
+            }
+            if !cyclic[c] {
+                colour[c] = k;
+                continue;
+            }
+            let cycle = cycle_through(&delta, &comp, rep[c], &alphabet);
+            let accepting = accepts_cycle_from(a, &sets[rep[c]], &cycle);
+            // For an obligation language all cycles of an SCC agree (that
+            // is what makes one cycle enough); a self-loop that disagrees
+            // proves the language is not one, and saves the costly check.
+            let loops = delta[rep[c]]
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !trusted && **t == Some(rep[c]));
+            for (l, _) in loops {
+                if accepts_cycle_from(a, &sets[rep[c]], &alphabet.letters[l..=l]) != accepting {
+                    return None;
+                }
+            }
+            if accepting {
+                useful[c] = true;
+                colour[c] = k & !1;
+            } else {
+                // No underflow: colours start at `top` and each SCC on a
+                // chain lowers them by at most one, so they stay above
+                // `top - n_comp > 0`.
+                colour[c] = if k % 2 == 1 { k } else { k - 1 };
+            }
+        }
+        if !useful[comp[0]] {
+            return None;
+        }
+        // Moore's partition refinement; useless states are the sink (-1).
+        let n_letters = alphabet.letters.len();
+        let mut class: Vec<usize> = (0..n)
+            .map(|s| {
+                if !useful[comp[s]] {
+                    usize::MAX
+                } else {
+                    usize::from(colour[comp[s]] % 2 == 0)
+                }
+            })
+            .collect();
+        let target_class = |class: &[usize], t: Option<usize>| t.map_or(usize::MAX, |t| class[t]);
+        let mut n_classes = 0;
+        loop {
+            let mut ids: HashMap<Vec<usize>, usize> = HashMap::new();
+            let mut next = vec![usize::MAX; n];
+            for s in 0..n {
+                if class[s] == usize::MAX {
+                    continue;
+                }
+                let mut sig = Vec::with_capacity(n_letters + 1);
+                sig.push(class[s]);
+                sig.extend(delta[s].iter().map(|&t| target_class(&class, t)));
+                let fresh = ids.len();
+                next[s] = *ids.entry(sig).or_insert(fresh);
+            }
+            let stable = ids.len() == n_classes;
+            n_classes = ids.len();
+            class = next;
+            if stable {
+                break;
+            }
+        }
+        let mut rep_of = vec![usize::MAX; n_classes];
+        for s in 0..n {
+            if class[s] != usize::MAX && rep_of[class[s]] == usize::MAX {
+                rep_of[class[s]] = s;
+            }
+        }
+        let delta = rep_of
+            .iter()
+            .map(|&s| {
+                delta[s]
+                    .iter()
+                    .map(|&t| t.and_then(|t| (class[t] != usize::MAX).then_some(class[t])))
+                    .collect()
+            })
+            .collect();
+        let final_ = rep_of.iter().map(|&s| colour[comp[s]] % 2 == 0).collect();
+        Some(Wdba {
+            alphabet,
+            delta,
+            final_,
+            initial: class[0],
+            atoms: a.atoms.clone(),
+        })
+    }
+
+    /// Number of states.
+    pub(crate) fn num_states(&self) -> usize {
+        self.delta.len()
+    }
+
+    /// The automaton as a raw TGBA with one acceptance set (the edges
+    /// leaving final states), one minterm cube per letter: the reductions
+    /// of [`crate::reduce::finish`] merge the guards.
+    pub(crate) fn to_raw(&self) -> RawAutomaton {
+        let edges = self
+            .delta
+            .iter()
+            .enumerate()
+            .map(|(s, row)| {
+                let mut targets: Vec<usize> = row.iter().flatten().copied().collect();
+                targets.sort_unstable();
+                targets.dedup();
+                targets
+                    .into_iter()
+                    .map(|t| RawEdge {
+                        target: t,
+                        cubes: self.alphabet.guard(|l| row[l] == Some(t)),
+                        acc: u64::from(self.final_[s]),
+                    })
+                    .collect()
+            })
+            .collect();
+        RawAutomaton {
+            edges,
+            initial: self.initial,
+            acceptance_sets: 1,
+        }
+    }
+
+    /// Whether this WDBA recognises exactly the language of `pos`, given
+    /// (on demand: it is only built if the first inclusion holds) an
+    /// automaton `neg` for the complement of that language: no word of
+    /// `pos` is rejected here (a run of `pos` that is accepting while this
+    /// automaton stays outside final states), and no word of `neg` is
+    /// accepted here. `false` when over budget or without `neg` (no claim
+    /// is made then).
+    pub(crate) fn same_language(
+        &self,
+        pos: &Automaton,
+        neg: impl FnOnce() -> Option<Automaton>,
+        excl: &Exclusions,
+    ) -> bool {
+        self.contains(pos, excl) == Some(true)
+            && neg().is_some_and(|neg| self.disjoint_from(&neg, excl) == Some(true))
+    }
+
+    /// The alphabet of a product with `b`: every atom either mentions,
+    /// and how `b`'s atom indices map to this automaton's.
+    fn product_alphabet(
+        &self,
+        b: &Automaton,
+        mine: &[String],
+        excl: &Exclusions,
+    ) -> Option<(Alphabet, Vec<u32>)> {
+        let map: Vec<u32> = b
+            .atoms
+            .iter()
+            .map(|x| mine.iter().position(|y| y == x).map(|i| i as u32))
+            .collect::<Option<Vec<u32>>>()?;
+        let b_used = used_atoms(b);
+        let used = self.alphabet.vars.iter().fold(0u64, |m, &v| m | 1 << v)
+            | map
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| b_used & (1u64 << i) != 0)
+                .fold(0u64, |m, (_, &j)| m | 1 << j);
+        // Both automata need only be right on letters that respect the
+        // exclusions (the atom indices are this automaton's).
+        let alphabet = Alphabet::new(used, excl)?;
+        Some((alphabet, map))
+    }
+
+    /// The explicit product of this automaton (with its sink, numbered
+    /// `num_states()`, when `with_sink`) and `b`: nodes `(state, b state)`
+    /// and edges marked with `b`'s acceptance sets.
+    #[allow(clippy::type_complexity)]
+    fn product(
+        &self,
+        b: &Automaton,
+        with_sink: bool,
+        excl: &Exclusions,
+    ) -> Option<(Vec<(usize, usize)>, Vec<Vec<(usize, AccSet)>>)> {
+        let (alphabet, map) = self.product_alphabet(b, &self.atoms, excl)?;
+        let to_b = |val: u64| {
+            map.iter()
+                .enumerate()
+                .filter(|(_, &j)| val & (1u64 << j) != 0)
+                .fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        let sink = self.num_states();
+        let mut id: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut nodes = vec![(self.initial, b.initial)];
+        id.insert(nodes[0], 0);
+        let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
+        let mut i = 0;
+        while i < nodes.len() {
+            if nodes.len() * alphabet.letters.len() > MAX_WORK {
+                return None;
+            }
+            let (s, q) = nodes[i];
+            let mut out = Vec::new();
+            for &val in &alphabet.letters {
+                let t = if s == sink {
+                    Some(sink)
+                } else {
+                    self.delta[s][self.alphabet.letter_of(val)]
+                };
+                let t = match t {
+                    Some(t) => t,
+                    None if with_sink => sink,
+                    None => continue,
+                };
+                let bval = to_b(val);
+                for e in &b.edges[q] {
+                    if e.guard.eval(bval) {
+                        let key = (t, e.target);
+                        let n = *id.entry(key).or_insert_with(|| {
+                            nodes.push(key);
+                            nodes.len() - 1
+                        });
+                        out.push((n, e.acc));
+                    }
+                }
+            }
+            succ.push(out);
+            i += 1;
+        }
+        Some((nodes, succ))
+    }
+
+    /// `L(pos) ⊆ L(self)`, or `None` over budget.
+    fn contains(&self, pos: &Automaton, excl: &Exclusions) -> Option<bool> {
+        let (nodes, succ) = self.product(pos, true, excl)?;
+        let sink = self.num_states();
+        let outside = |n: usize| nodes[n].0 == sink || !self.final_[nodes[n].0];
+        Some(!has_accepting_cycle(&succ, pos.all_sets(), outside, |_| {
+            true
+        }))
+    }
+
+    /// `L(self) ∩ L(neg) = ∅`, or `None` over budget.
+    fn disjoint_from(&self, neg: &Automaton, excl: &Exclusions) -> Option<bool> {
+        let (nodes, succ) = self.product(neg, false, excl)?;
+        let is_final = |n: usize| self.final_[nodes[n].0];
+        Some(!has_accepting_cycle(
+            &succ,
+            neg.all_sets(),
+            |_| true,
+            is_final,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse, translate, TranslateOptions};
+
+    fn states(text: &str, wdba: bool) -> usize {
+        let f = parse(text).unwrap();
+        translate(&f, &TranslateOptions::default().wdba(wdba))
+            .unwrap()
+            .num_states()
+    }
+
+    #[test]
+    fn obligations_shrink_to_their_minimal_wdba() {
+        // Sizes of Spot's minimal WDBAs for the same formulas.
+        for (text, plain, min) in [
+            ("F p0 -> (!p1 U p0)", 4, 3),
+            ("F p0 -> ((p1 -> (!p0 U (!p0 & p2))) U p0)", 5, 3),
+            ("F (p0 & X F p1) -> (!p0 U p2)", 5, 3),
+        ] {
+            assert_eq!(states(text, false), plain, "{text} without WDBA");
+            assert_eq!(states(text, true), min, "{text} with WDBA");
+        }
+    }
+
+    #[test]
+    fn a_tautology_minimises_to_one_state() {
+        // Without simplification (which would find the constant first).
+        let f = parse("(X p0 U p1) | !X (p0 U (p0 & p1))").unwrap();
+        let opts = TranslateOptions::default().simplify(false).wdba(false);
+        let a = translate(&f, &opts).unwrap();
+        assert!(a.num_states() > 1);
+        let w = Wdba::build(&a, &Exclusions::default(), true).unwrap();
+        assert_eq!(w.num_states(), 1);
+        assert!(w.final_[0]);
+        assert!(w.delta[0].iter().all(|t| *t == Some(0)));
+    }
+
+    #[test]
+    fn minimal_wdba_keeps_the_language() {
+        let f = parse("F a -> (!b U a)").unwrap();
+        let a = translate(&f, &TranslateOptions::default()).unwrap();
+        // Letters: bit 0 = a, bit 1 = b.
+        assert!(a.accepts_lasso(&[], &[0b00])); // a never holds
+        assert!(a.accepts_lasso(&[0b00, 0b01], &[0b00])); // a before any b
+        assert!(!a.accepts_lasso(&[0b10, 0b01], &[0b00])); // b first
+        assert!(a.accepts_lasso(&[0b11], &[0b10])); // a and b together
+    }
+
+    #[test]
+    fn one_cycle_per_scc_is_wrong_for_recurrence_and_the_check_says_so() {
+        // `G F !a` is not an obligation: the powerset of its one-state
+        // automaton has one SCC whose cycles disagree (`!a` loops accept,
+        // `a` loops do not). Trusted, the construction judges the SCC by
+        // its shortest cycle (`!a`) and accepts every word; the language
+        // check rejects that.
+        let f = parse("G F !a").unwrap();
+        let opts = TranslateOptions::default().wdba(false);
+        let pos = translate(&f, &opts).unwrap();
+        let neg = translate(&f.negate(), &opts).unwrap();
+        let excl = Exclusions::default();
+        assert!(
+            Wdba::build(&pos, &excl, false).is_none(),
+            "the self-loops disagree"
+        );
+        let w = Wdba::build(&pos, &excl, true).expect("trusted: built anyway");
+        assert!(!w.same_language(&pos, || Some(neg), &excl));
+        // And the translation keeps the Büchi automaton.
+        assert_eq!(translate(&f, &TranslateOptions::default()).unwrap(), pos);
+    }
+
+    #[test]
+    fn an_obligation_outside_the_syntactic_fragment_is_verified() {
+        // `(G a) U b` denotes `b | (G a & F b)`, an obligation, but is not
+        // in the conservative fragment: only the two inclusions accept it.
+        let f = parse("(G a) U b").unwrap();
+        assert!(!crate::hierarchy::is_obligation(&f));
+        let opts = TranslateOptions::default().wdba(false);
+        let pos = translate(&f, &opts).unwrap();
+        let neg = translate(&f.negate(), &opts).unwrap();
+        let excl = Exclusions::default();
+        let w = Wdba::build(&pos, &excl, false).expect("an obligation");
+        assert!(w.same_language(&pos, || Some(neg), &excl));
+    }
+
+    #[test]
+    fn isop_covers_exactly_the_onset() {
+        // Over 3 variables: on = {x0 & x1} ∪ {!x2}, don't-care none.
+        let on: Vec<bool> = (0..8).map(|m| m & 3 == 3 || m & 4 == 0).collect();
+        let cubes = isop(&on, &on, 3);
+        for (m, &want) in on.iter().enumerate() {
+            let got = cubes.iter().any(|&(p, q)| m & p == p && m & q == 0);
+            assert_eq!(got, want, "minterm {m}");
+        }
+        assert_eq!(cubes.len(), 2);
+        // Don't-cares may widen the cover, never the onset's complement.
+        let upper = vec![true; 8];
+        assert_eq!(isop(&on, &upper, 3), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn exclusions_are_respected() {
+        // With a and b exclusive, `F (a & b)` is empty and `F a -> (!b U a)`
+        // is still minimised.
+        let f = parse("F a -> (!b U a)").unwrap();
+        let opts = TranslateOptions::default().mutually_exclusive(["a", "b"]);
+        let a = translate(&f, &opts).unwrap();
+        assert!(a.num_states() <= 3);
+        assert!(a.accepts_lasso(&[0b00, 0b01], &[0b00]));
+        assert!(!a.accepts_lasso(&[0b10, 0b01], &[0b00]));
+    }
+}

@@ -236,7 +236,7 @@ pub use alphabet::ActionKind;
 pub use budget::parse_memory_size;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker};
 pub use error::{AtomError, DummiesError, Error, NameKind};
-pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
+pub use protocol::{declared_dummies, Enabled, Message, Payload, Protocol, Refused, RoleId};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

@@ -72,7 +72,9 @@ pub(crate) fn resolve_dummies(
         return Ok(dummies);
     }
     if dummies.is_empty() {
-        return Ok(names.iter().map(|t| Message::named(t, ())).collect());
+        // The object's own dummies, with interned paths (see
+        // `declared_dummies`).
+        return Ok(names.iter().map(|t| Message::interned(t)).collect());
     }
     // Per declared name, the distinct dummy paths that stand for it.
     let mut standing: Vec<Vec<&str>> = vec![Vec::new(); names.len()];

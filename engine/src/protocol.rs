@@ -402,6 +402,63 @@ impl Message {
     pub(crate) fn shares_path(&self, other: &Message) -> bool {
         Arc::ptr_eq(&self.type_path, &other.type_path)
     }
+
+    /// A unit-payload message whose type path is the interned one
+    /// ([`interned_type_path`]): what the engine's own dummies are.
+    pub(crate) fn interned(path: &str) -> Message {
+        Message {
+            type_path: interned_type_path(path),
+            payload: Box::new(()),
+        }
+    }
+
+    /// Whether this message's type path *is* `path` (the same allocation),
+    /// a pointer compare. With `path` from [`interned_type_path`], every
+    /// dummy of the engine's own ([`declared_dummies`]) and every clone of
+    /// one answers `true` for its type: how an object resolves the type of
+    /// a message it is handed during a check by id, not by name (and falls
+    /// back to the name for messages built elsewhere).
+    ///
+    /// ```
+    /// use engine::{declared_dummies, interned_type_path, Message};
+    /// # use engine::{Protocol, Refused, RoleId};
+    /// # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// # struct Quiet;
+    /// # impl Protocol for Quiet {
+    /// #     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    /// #     fn type_names(&self) -> Vec<String> { vec!["Ping".into()] }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> { Err(Refused(m)) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    /// # }
+    /// let ping = interned_type_path("Ping");
+    /// assert!(declared_dummies(&Quiet)[0].has_type_path(&ping));
+    /// // Equal, but another allocation: compare names then.
+    /// assert!(!Message::named("Ping", ()).has_type_path(&ping));
+    /// ```
+    pub fn has_type_path(&self, path: &Arc<str>) -> bool {
+        Arc::ptr_eq(&self.type_path, path)
+    }
+}
+
+/// The process-wide shared allocation of the type path `path`: every call
+/// with an equal path returns a clone of one `Arc` (kept for the life of
+/// the process; a program has few type names). Called when objects and
+/// dummies are set up, never per message: see [`Message::has_type_path`].
+pub fn interned_type_path(path: &str) -> Arc<str> {
+    use std::sync::{Mutex, OnceLock};
+    static PATHS: OnceLock<Mutex<std::collections::HashSet<Arc<str>>>> = OnceLock::new();
+    let mut paths = PATHS
+        .get_or_init(Default::default)
+        .lock()
+        // The set is never left half-changed: a panic elsewhere cannot
+        // have broken it.
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = paths.get(path) {
+        return p.clone();
+    }
+    let p: Arc<str> = Arc::from(path);
+    paths.insert(p.clone());
+    p
 }
 
 impl PartialEq for Message {
@@ -449,7 +506,9 @@ pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
     let mut names = proto.type_names();
     let mut seen = std::collections::HashSet::new();
     names.retain(|n| seen.insert(n.clone()));
-    names.iter().map(|n| Message::named(n, ())).collect()
+    // Interned paths: objects that keep the interned paths of their types
+    // resolve these dummies by pointer ([`Message::has_type_path`]).
+    names.iter().map(|n| Message::interned(n)).collect()
 }
 
 /// Builds the list of dummy messages, one per message type, for a check.

@@ -275,7 +275,7 @@ impl Protocol for Strict {
         if !self.valid(role, to) {
             return Err(Refused(msg));
         }
-        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+        let Some(ty) = self.lts.type_of(&msg) else {
             return Err(Refused(msg));
         };
         let (from, to) = (role as u32, to as u32);

@@ -164,7 +164,7 @@ impl Projection {
         if !self.valid(role, to) {
             return Err(Refused(msg));
         }
-        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+        let Some(ty) = self.lts.type_of(&msg) else {
             return Err(Refused(msg));
         };
         let label = Label {

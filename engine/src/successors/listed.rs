@@ -4,6 +4,8 @@
 //! probing finds. Also the determinism check's probes along the pairs of
 //! roles that are not channels (they have no letters, so no probe slots).
 
+use std::borrow::Cow;
+
 use crate::alphabet::LetterId;
 use crate::error::ProbeError;
 use crate::protocol::{Enabled, Protocol, Refused};
@@ -24,7 +26,7 @@ impl<P: Protocol> Explorer<P> {
         self.listed_for = None;
         let mut listing = std::mem::take(&mut self.listing);
         listing.clear();
-        self.current_other = Some("enabled()".to_string());
+        self.current_other = Some(Cow::Borrowed("enabled()"));
         let lists = self.store.get(p).enabled(&mut listing);
         self.current_other = None;
         self.listed.clear();
@@ -287,7 +289,7 @@ impl<P: Protocol> Explorer<P> {
                             a.types[ty].short(),
                             a.roles[peer]
                         );
-                        self.current_other = Some(what.clone());
+                        self.current_other = Some(Cow::Owned(what.clone()));
                         let dummy = a.types[ty]
                             .dummy
                             .clone()
@@ -296,13 +298,13 @@ impl<P: Protocol> Explorer<P> {
                         tried.push((what, ok));
                     }
                     let what = format!("{} CLOSE TO {}", a.roles[role], a.roles[peer]);
-                    self.current_other = Some(what.clone());
+                    self.current_other = Some(Cow::Owned(what.clone()));
                     let ok = obj.clone().try_close(role, peer).is_ok();
                     tried.push((what, ok));
                 }
                 if !a.has_channel(peer, role) {
                     let what = format!("{} RECV FROM {}", a.roles[role], a.roles[peer]);
-                    self.current_other = Some(what.clone());
+                    self.current_other = Some(Cow::Owned(what.clone()));
                     let ok = obj.clone().try_recv(role, Some(peer)).is_ok();
                     tried.push((what, ok));
                 }

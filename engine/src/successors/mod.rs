@@ -63,8 +63,9 @@ pub(crate) struct Explorer<P> {
     current: LetterId,
     /// Set while protocol code runs that is not the probe of a letter
     /// (`enabled()`, a probe off the channels): what to name in the report
-    /// if it panics.
-    current_other: Option<String>,
+    /// if it panics. A `Cow`, so that asking an object that does not list
+    /// (every state of a hand-written object) allocates nothing.
+    current_other: Option<std::borrow::Cow<'static, str>>,
     /// `enabled()`'s answer for one protocol state, as `(probe slot,
     /// action)` sorted by slot: a depth-first frame asks for one successor
     /// at a time, and the list is made once.

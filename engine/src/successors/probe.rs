@@ -173,7 +173,7 @@ impl<P: Protocol> Explorer<P> {
                 };
                 match other {
                     Some(action) => Err(ProbeError::Other {
-                        action,
+                        action: action.into_owned(),
                         panic: true,
                         detail: message,
                     }),

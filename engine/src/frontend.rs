@@ -5,7 +5,7 @@ use owl_lite::{Automaton, Ltl, TranslateError, TranslateOptions};
 
 use crate::alphabet::Alphabet;
 use crate::error::Error;
-use crate::pattern::{resolve_atoms, valuation, Atom};
+use crate::pattern::{resolve_atoms, Atom, Valuation};
 
 /// Parses `formula`, checks its atoms and translates its negation. The
 /// returned atoms are in the automaton's atom order.
@@ -73,8 +73,9 @@ fn exclusive_groups(texts: &[String], atoms: &[Atom], alphabet: &Alphabet) -> Ve
     }
     // overlap[i]: the atoms that hold together with atom i on some letter.
     let mut overlap = vec![0u64; atoms.len()];
+    let table = Valuation::new(alphabet, atoms);
     for l in 0..alphabet.len() {
-        let v = valuation(alphabet, atoms, l);
+        let v = table.of(alphabet, l);
         for &i in &candidates {
             if v >> i & 1 != 0 {
                 overlap[i] |= v;

@@ -193,13 +193,18 @@
 //! - Messages compare by type, not by value: the object's state is *which*
 //!   types are in transit; payloads are the dummies.
 //! - Every probe goes through the object's try-operations, so the cost per
-//!   state grows with the alphabet (roles² × types). Objects with many roles
-//!   pay for it unless they declare their topology:
-//!   [`Protocol::sends_to`] (each role's outgoing channels) or
-//!   [`Protocol::peers`] (each role's partners, both directions); the
-//!   engine then probes only along the declared channels, and the
-//!   determinism check verifies the declaration. The strict and liberal
-//!   objects of the `protocols` crate declare theirs.
+//!   state grows with the alphabet (channels × types; roles² × types for an
+//!   object that declares no topology). Objects with many roles pay for it
+//!   unless they declare their topology: [`Protocol::sends_to`] (each
+//!   role's outgoing channels) or [`Protocol::peers`] (each role's
+//!   partners, both directions); the alphabet then has letters only along
+//!   the declared channels, and the determinism check probes the other
+//!   pairs to verify the declaration. An object that knows its moves can
+//!   skip probing altogether by listing them ([`Protocol::enabled`]); the
+//!   engine then performs only the listed actions, and the determinism
+//!   check compares the list with probing in every state. The strict and
+//!   liberal objects of the `protocols` crate declare their topology and
+//!   list their moves.
 //! - At most 64 distinct atoms per formula and 32 acceptance sets (limits of
 //!   the automaton representation).
 
@@ -236,7 +241,9 @@ pub use alphabet::ActionKind;
 pub use budget::parse_memory_size;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker};
 pub use error::{AtomError, DummiesError, Error, NameKind};
-pub use protocol::{declared_dummies, Message, Payload, Protocol, Refused, RoleId};
+pub use protocol::{
+    declared_dummies, interned_type_path, Enabled, Message, Payload, Protocol, Refused, RoleId,
+};
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

@@ -11,7 +11,9 @@
 //! boundaries. `TO` names the receiver of a send or close, `FROM` the sender
 //! of a receive.
 
-use crate::alphabet::{ActionKind, Alphabet, Letter};
+#[cfg(test)]
+use crate::alphabet::Letter;
+use crate::alphabet::{ActionKind, Alphabet};
 use crate::error::{AtomError, NameKind};
 use crate::names::{closest, glob_match};
 
@@ -232,7 +234,9 @@ impl ActionPattern {
         Ok(())
     }
 
-    /// Whether the concrete action matches the pattern.
+    /// Whether the concrete action matches the pattern (the reference for
+    /// [`Valuation`]).
+    #[cfg(test)]
     pub fn matches(&self, l: &Letter, alphabet: &Alphabet) -> bool {
         if let Some(k) = self.kind {
             if k != l.kind {
@@ -256,7 +260,10 @@ impl ActionPattern {
     }
 }
 
-/// The atoms (bit `i` = `atoms[i]`) that hold on letter `l`.
+/// The atoms (bit `i` = `atoms[i]`) that hold on letter `l`, by matching
+/// every pattern against the letter: the reference that [`Valuation`]'s
+/// tables are tested against.
+#[cfg(test)]
 pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
     let mut v = 0u64;
     for (i, atom) in atoms.iter().enumerate() {
@@ -272,6 +279,128 @@ pub(crate) fn valuation(a: &Alphabet, atoms: &[Atom], l: usize) -> u64 {
         }
     }
     v
+}
+
+/// The atoms' valuation of every letter, from tables per role, per type
+/// and per kind instead of matching every pattern against every letter.
+///
+/// A letter is a class of actions described by four features (role, kind,
+/// type, peer), and an action atom holds on it iff each feature matches its
+/// part of the pattern. So each pattern is matched once per role and once
+/// per type (`glob_match` on names, the expensive part), and the valuation
+/// of a letter is four table lookups ANDed: setup grows with roles + types
+/// + letters, not with letters × the cost of matching names.
+pub(crate) struct Valuation {
+    /// Atoms that hold on every letter (`True`).
+    always: u64,
+    end: u64,
+    deadlock: u64,
+    /// Per role: the action atoms whose role part matches it.
+    role: Vec<u64>,
+    /// Per role: the action atoms with no peer part, or a `TO` part that
+    /// matches it (sends and closes) ...
+    to: Vec<u64>,
+    /// ... or a `FROM` part that matches it (receives).
+    from: Vec<u64>,
+    /// Per kind (send, receive, close): the action atoms whose action part
+    /// matches it.
+    kind: [u64; 3],
+    /// Per type: the action atoms whose type part matches it; closes carry
+    /// no type, so only `*` matches them (`close_ty`).
+    ty: Vec<u64>,
+    close_ty: u64,
+}
+
+fn kind_index(k: ActionKind) -> usize {
+    match k {
+        ActionKind::Send => 0,
+        ActionKind::Recv => 1,
+        ActionKind::Close => 2,
+    }
+}
+
+impl Valuation {
+    /// The tables of `atoms` (at most 64) over `a`.
+    pub(crate) fn new(a: &Alphabet, atoms: &[Atom]) -> Valuation {
+        let n = a.roles.len();
+        let mut v = Valuation {
+            always: 0,
+            end: 0,
+            deadlock: 0,
+            role: vec![0; n],
+            to: vec![0; n],
+            from: vec![0; n],
+            kind: [0; 3],
+            ty: vec![0; a.types.len()],
+            close_ty: 0,
+        };
+        for (i, atom) in atoms.iter().enumerate() {
+            let bit = 1u64 << i;
+            let pat = match atom {
+                Atom::True => {
+                    v.always |= bit;
+                    continue;
+                }
+                Atom::False => continue,
+                Atom::End => {
+                    v.end |= bit;
+                    continue;
+                }
+                Atom::Deadlock => {
+                    v.deadlock |= bit;
+                    continue;
+                }
+                Atom::Action(pat) => pat,
+            };
+            for (r, name) in a.roles.iter().enumerate() {
+                if glob_match(&pat.role, name) {
+                    v.role[r] |= bit;
+                }
+                match &pat.peer {
+                    None => {
+                        v.to[r] |= bit;
+                        v.from[r] |= bit;
+                    }
+                    Some((true, peer)) if glob_match(peer, name) => v.to[r] |= bit,
+                    Some((false, peer)) if glob_match(peer, name) => v.from[r] |= bit,
+                    Some(_) => {}
+                }
+            }
+            for k in [ActionKind::Send, ActionKind::Recv, ActionKind::Close] {
+                if pat.kind.is_none_or(|p| p == k) {
+                    v.kind[kind_index(k)] |= bit;
+                }
+            }
+            for (t, ty) in a.types.iter().enumerate() {
+                if pat.ty == "*" || type_matches(&pat.ty, &ty.path) {
+                    v.ty[t] |= bit;
+                }
+            }
+            if pat.ty == "*" {
+                v.close_ty |= bit;
+            }
+        }
+        v
+    }
+
+    /// The atoms (bit `i` = atom `i`) that hold on letter `l` of `a` (the
+    /// alphabet the tables were made for): what [`valuation`] computes.
+    #[inline]
+    pub(crate) fn of(&self, a: &Alphabet, l: usize) -> u64 {
+        if l == a.end() as usize {
+            return self.always | self.end;
+        }
+        if l == a.deadlock() as usize {
+            return self.always | self.deadlock;
+        }
+        let letter = a.letter(l as u32);
+        let (ty, peer) = match letter.kind {
+            ActionKind::Send => (self.ty[letter.ty], self.to[letter.peer]),
+            ActionKind::Recv => (self.ty[letter.ty], self.from[letter.peer]),
+            ActionKind::Close => (self.close_ty, self.to[letter.peer]),
+        };
+        self.always | (self.role[letter.role] & self.kind[kind_index(letter.kind)] & ty & peer)
+    }
 }
 
 /// Parses and name-checks every atom text.
@@ -347,6 +476,48 @@ mod tests {
         ] {
             assert!(parse_atom(bad).is_err(), "{bad:?} should be rejected");
         }
+    }
+
+    /// The tables give every letter the valuation that matching each
+    /// pattern against it gives.
+    #[test]
+    fn the_valuation_tables_agree_with_matching_each_letter() {
+        let mut a = Alphabet::new(
+            vec!["white".into(), "black".into(), "judge".into(), "w2".into()],
+            vec![
+                crate::Message::named("chess::Move", ()),
+                crate::Message::named("Boolean", ()),
+            ],
+            vec![],
+        );
+        a.set_topology(|r| (r != 3).then(|| vec![(r + 1) % 3]), |_| None);
+        let texts = [
+            "True",
+            "False",
+            "END",
+            "DEADLOCK",
+            "white SEND *",
+            "* RECV <Move> FROM black",
+            "w* * * TO judge",
+            "* CLOSE",
+            "* * chess::Move",
+            "black * * FROM *",
+            "* SEND <Bool*> TO w*",
+            "* * *",
+        ];
+        let atoms: Vec<Atom> = texts.iter().map(|t| parse_atom(t).unwrap()).collect();
+        let table = Valuation::new(&a, &atoms);
+        let mut seen = 0u64;
+        for l in 0..a.len() {
+            let v = valuation(&a, &atoms, l);
+            assert_eq!(table.of(&a, l), v, "letter {l}: {}", a.describe(l as u32));
+            seen |= v;
+        }
+        assert_eq!(
+            seen,
+            (1 << texts.len()) - 1 - 2,
+            "every atom but False holds on some letter: {seen:b}"
+        );
     }
 
     #[test]

@@ -62,16 +62,25 @@ impl Prepared {
         let mut wanted = vec![0u64; aut.edges.len() * words];
         // Letter by letter, each valuation computed once and dropped: a
         // table of them (8 bytes a letter) was the peak memory of a check
-        // with thousands of roles (the alphabet grows with roles²).
+        // with thousands of roles. The guards are evaluated once per
+        // distinct valuation, not per letter: most letters share one (no
+        // atom, or the same few, hold on them), so a class of letters costs
+        // one evaluation of every guard.
+        let mut classes: hashbrown::HashMap<u64, Vec<u32>> = hashbrown::HashMap::new();
         for l in 0..num_letters {
             let v = valuation(l);
+            let allowed = classes.entry(v).or_insert_with(|| {
+                (0..guards.len() as u32)
+                    .filter(|&e| guards[e as usize].1.eval(v))
+                    .collect()
+            });
             let slot = (l < a.num_actions()).then(|| probe_slot(a, l as LetterId) as usize);
-            for (e, &(q, guard)) in guards.iter().enumerate() {
-                if guard.eval(v) {
-                    bits[e * words + l / 64] |= 1 << (l % 64);
-                    if let Some(slot) = slot {
-                        wanted[q * words + slot / 64] |= 1 << (slot % 64);
-                    }
+            for &e in allowed.iter() {
+                let e = e as usize;
+                bits[e * words + l / 64] |= 1 << (l % 64);
+                if let Some(slot) = slot {
+                    let q = guards[e].0;
+                    wanted[q * words + slot / 64] |= 1 << (slot % 64);
                 }
             }
         }

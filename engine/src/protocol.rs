@@ -192,6 +192,106 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         let _ = role;
         None
     }
+
+    /// Lists the actions enabled now, for an object that knows its moves
+    /// (the strict and liberal objects read them off their LTS): appends
+    /// to `out` every action whose try-operation would succeed, and
+    /// returns `true`. The default lists nothing and returns `false`: the
+    /// engine then finds the enabled actions by probing every channel with
+    /// every dummy, as it does for any object.
+    ///
+    /// Why: probing costs one try-operation per channel and type in every
+    /// state (48,768 of them in a full mesh of 128 roles, to find the one
+    /// action enabled); a listing costs what the object's own lookup costs.
+    /// The engine still performs each listed action through the
+    /// try-operations, on a clone, so what it explores is what the
+    /// try-operations do.
+    ///
+    /// The list must be exact: a [`Enabled::Send`] for each type (an index
+    /// into [`type_names`](Self::type_names)) and receiver `try_send`
+    /// would accept, a [`Enabled::Recv`] for each sender that
+    /// `try_recv(role, Some(from))` would take a message from, an
+    /// [`Enabled::Close`] for each close that `try_close` would accept; in
+    /// any order. An action the try-operation then refuses, or one along a
+    /// pair of roles that is not a channel ([`peers`](Self::peers),
+    /// [`sends_to`](Self::sends_to)), is reported as a contract
+    /// violation. An action left out is never explored (the search would
+    /// miss runs), so the determinism check (on by default in debug
+    /// builds, `PRUST_DETERMINISM=1`) compares the list with what probing
+    /// finds in every state and reports the first action on which they
+    /// differ.
+    ///
+    /// ```
+    /// use engine::{Enabled, Message, Protocol, Refused, RoleId};
+    /// /// `ping` sends one `Ping` to `pong`, which receives it.
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct Once { sent: bool, received: bool }
+    /// impl Protocol for Once {
+    ///     fn roles(&self) -> Vec<String> { vec!["ping".into(), "pong".into()] }
+    ///     fn type_names(&self) -> Vec<String> { vec!["Ping".into()] }
+    ///     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message)
+    ///         -> Result<(), Refused<Message>> {
+    ///         if (role, to) != (0, 1) || self.sent { return Err(Refused(msg)); }
+    ///         self.sent = true;
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>)
+    ///         -> Result<(RoleId, Message), Refused> {
+    ///         if role != 1 || from.is_some_and(|f| f != 0) || !self.sent || self.received {
+    ///             return Err(Refused(()));
+    ///         }
+    ///         self.received = true;
+    ///         Ok((0, Message::named("Ping", ())))
+    ///     }
+    ///     fn is_terminated(&self) -> bool { self.received }
+    ///     fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+    ///         if !self.sent {
+    ///             out.push(Enabled::Send { role: 0, to: 1, ty: 0 });
+    ///         } else if !self.received {
+    ///             out.push(Enabled::Recv { role: 1, from: 0 });
+    ///         }
+    ///         true
+    ///     }
+    /// }
+    /// let start = Once { sent: false, received: false };
+    /// assert!(engine::check(r#"F "END""#, start, vec![]).holds());
+    /// ```
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        let _ = out;
+        false
+    }
+}
+
+/// An action that an object lists as enabled ([`Protocol::enabled`]).
+/// Types and roles are numbers, so the engine turns a listed action into
+/// its letter without comparing a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Enabled {
+    /// `role` may send a message of type `ty` (an index into
+    /// [`Protocol::type_names`]) to `to`.
+    Send {
+        /// The sender.
+        role: RoleId,
+        /// The receiver.
+        to: RoleId,
+        /// The message type, as an index into [`Protocol::type_names`].
+        ty: usize,
+    },
+    /// `role` may receive a message from `from` (which type comes out is
+    /// the object's business, as with `try_recv`).
+    Recv {
+        /// The receiver.
+        role: RoleId,
+        /// The sender.
+        from: RoleId,
+    },
+    /// `role` may close its channel to `to`.
+    Close {
+        /// The role that closes.
+        role: RoleId,
+        /// The other end of the channel.
+        to: RoleId,
+    },
 }
 
 /// What a message payload must be: clonable (the engine clones dummies),
@@ -319,6 +419,63 @@ impl Message {
     pub(crate) fn shares_path(&self, other: &Message) -> bool {
         Arc::ptr_eq(&self.type_path, &other.type_path)
     }
+
+    /// A unit-payload message whose type path is the interned one
+    /// ([`interned_type_path`]): what the engine's own dummies are.
+    pub(crate) fn interned(path: &str) -> Message {
+        Message {
+            type_path: interned_type_path(path),
+            payload: Box::new(()),
+        }
+    }
+
+    /// Whether this message's type path *is* `path` (the same allocation),
+    /// a pointer compare. With `path` from [`interned_type_path`], every
+    /// dummy of the engine's own ([`declared_dummies`]) and every clone of
+    /// one answers `true` for its type: how an object resolves the type of
+    /// a message it is handed during a check by id, not by name (and falls
+    /// back to the name for messages built elsewhere).
+    ///
+    /// ```
+    /// use engine::{declared_dummies, interned_type_path, Message};
+    /// # use engine::{Protocol, Refused, RoleId};
+    /// # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// # struct Quiet;
+    /// # impl Protocol for Quiet {
+    /// #     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    /// #     fn type_names(&self) -> Vec<String> { vec!["Ping".into()] }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> { Err(Refused(m)) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    /// # }
+    /// let ping = interned_type_path("Ping");
+    /// assert!(declared_dummies(&Quiet)[0].has_type_path(&ping));
+    /// // Equal, but another allocation: compare names then.
+    /// assert!(!Message::named("Ping", ()).has_type_path(&ping));
+    /// ```
+    pub fn has_type_path(&self, path: &Arc<str>) -> bool {
+        Arc::ptr_eq(&self.type_path, path)
+    }
+}
+
+/// The process-wide shared allocation of the type path `path`: every call
+/// with an equal path returns a clone of one `Arc` (kept for the life of
+/// the process; a program has few type names). Called when objects and
+/// dummies are set up, never per message: see [`Message::has_type_path`].
+pub fn interned_type_path(path: &str) -> Arc<str> {
+    use std::sync::{Mutex, OnceLock};
+    static PATHS: OnceLock<Mutex<std::collections::HashSet<Arc<str>>>> = OnceLock::new();
+    let mut paths = PATHS
+        .get_or_init(Default::default)
+        .lock()
+        // The set is never left half-changed: a panic elsewhere cannot
+        // have broken it.
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = paths.get(path) {
+        return p.clone();
+    }
+    let p: Arc<str> = Arc::from(path);
+    paths.insert(p.clone());
+    p
 }
 
 impl PartialEq for Message {
@@ -366,7 +523,9 @@ pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
     let mut names = proto.type_names();
     let mut seen = std::collections::HashSet::new();
     names.retain(|n| seen.insert(n.clone()));
-    names.iter().map(|n| Message::named(n, ())).collect()
+    // Interned paths: objects that keep the interned paths of their types
+    // resolve these dummies by pointer ([`Message::has_type_path`]).
+    names.iter().map(|n| Message::interned(n)).collect()
 }
 
 /// Builds the list of dummy messages, one per message type, for a check.

@@ -54,6 +54,8 @@ struct Table {
     terminal: Vec<bool>,
     /// Declare the topology (`peers`) from the moves.
     topology: bool,
+    /// List the enabled actions ([`Protocol::enabled`]).
+    lists: bool,
 }
 
 /// A protocol object whose behaviour is a random, deterministic
@@ -127,8 +129,25 @@ impl RandomObject {
                 moves,
                 terminal,
                 topology: rng.chance(1, 2),
+                lists: false,
             }),
             state: 0,
+        }
+    }
+
+    /// The same object, listing its enabled actions (`lists`) or not.
+    pub(crate) fn listing(&self, lists: bool) -> RandomObject {
+        let t = &self.table;
+        RandomObject {
+            table: Arc::new(Table {
+                roles: t.roles,
+                types: t.types,
+                moves: t.moves.clone(),
+                terminal: t.terminal.clone(),
+                topology: t.topology,
+                lists,
+            }),
+            state: self.state,
         }
     }
 
@@ -144,9 +163,13 @@ impl RandomObject {
     pub(crate) fn alphabet(&self) -> Alphabet {
         let declared = self.type_names();
         let dummies = resolve_dummies(&declared, self.dummies()).expect("one dummy per type");
-        let mut a = Alphabet::new(self.roles(), dummies, declared);
-        a.set_topology(|r| self.peers(r), |r| self.sends_to(r));
-        a
+        Alphabet::with_topology(
+            self.roles(),
+            dummies,
+            declared,
+            |r| self.peers(r),
+            |r| self.sends_to(r),
+        )
     }
 
     fn take(&mut self, f: impl Fn(&Move) -> bool) -> Option<Move> {
@@ -197,6 +220,32 @@ impl Protocol for RandomObject {
 
     fn is_terminated(&self) -> bool {
         self.table.terminal[self.state]
+    }
+
+    fn enabled(&self, out: &mut Vec<crate::Enabled>) -> bool {
+        use crate::Enabled;
+        if !self.table.lists {
+            return false;
+        }
+        // In reverse order: the engine must not rely on the order.
+        for m in self.table.moves[self.state].iter().rev() {
+            out.push(match m.kind {
+                ActionKind::Send => Enabled::Send {
+                    role: m.role,
+                    to: m.peer,
+                    ty: m.ty,
+                },
+                ActionKind::Recv => Enabled::Recv {
+                    role: m.role,
+                    from: m.peer,
+                },
+                ActionKind::Close => Enabled::Close {
+                    role: m.role,
+                    to: m.peer,
+                },
+            });
+        }
+        true
     }
 
     fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {

@@ -21,6 +21,9 @@ pub(crate) trait LtsGraph {
     fn type_names(&self) -> &[String];
     /// The number of the message type `name`.
     fn type_id(&self, name: &str) -> Option<u32>;
+    /// The number of the type of `msg`, by pointer for the engine's
+    /// dummies (see [`Lts::type_of`]).
+    fn type_of(&self, msg: &engine::Message) -> Option<u32>;
     /// The roles `role` may send to or close towards (sorted).
     fn channels_from(&self, role: usize) -> Vec<usize>;
     /// The states known so far (all of them for a compiled LTS).
@@ -47,6 +50,10 @@ impl LtsGraph for Lts {
 
     fn type_id(&self, name: &str) -> Option<u32> {
         Lts::type_id(self, name)
+    }
+
+    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+        Lts::type_of(self, msg)
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {
@@ -113,6 +120,10 @@ impl LtsGraph for Graph {
 
     fn type_id(&self, name: &str) -> Option<u32> {
         dispatch!(self, g => LtsGraph::type_id(&**g, name))
+    }
+
+    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+        dispatch!(self, g => LtsGraph::type_of(&**g, msg))
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {

@@ -298,6 +298,16 @@ impl Protocol for Liberal {
             .is_none_or(|inbox| inbox.iter().all(|e| e.from != from))
     }
 
+    /// Every role's own sends and closes from its local state, and the
+    /// receives its inbox offers: read off the projection's tables, no
+    /// probe and no type name compared.
+    fn enabled(&self, out: &mut Vec<engine::Enabled>) -> bool {
+        for (role, (&state, inbox)) in self.states.iter().zip(&self.inboxes).enumerate() {
+            self.proj.enabled(role, state, inbox, out);
+        }
+        true
+    }
+
     fn is_terminated(&self) -> bool {
         self.inboxes.iter().all(|i| i.is_empty()) && self.proj.may_end(&self.states)
     }

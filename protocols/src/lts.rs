@@ -151,6 +151,10 @@ impl Label {
 pub struct Lts {
     roles: Vec<String>,
     types: Vec<String>,
+    /// `types`, interned ([`engine::interned_type_path`]): the engine's
+    /// dummies carry these very allocations, so [`Lts::type_of`] finds a
+    /// dummy's type by pointer.
+    type_paths: Vec<std::sync::Arc<str>>,
     initial: u32,
     /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of `s`,
     /// sorted by label then target.
@@ -229,6 +233,23 @@ impl Lts {
     /// The index of a message type name.
     pub fn type_id(&self, name: &str) -> Option<u32> {
         self.types.iter().position(|t| t == name).map(|i| i as u32)
+    }
+
+    /// The index of the type of `msg` (by its short name): a pointer
+    /// compare for the engine's own dummies and their clones (see
+    /// [`engine::Message::has_type_path`]), names compared only for other
+    /// messages.
+    ///
+    /// ```
+    /// use engine::Message;
+    /// let lts = protocols::chess::lts();
+    /// let dummy = &protocols::chess::strict().dummies()[0];
+    /// assert_eq!(lts.type_of(dummy), Some(0));
+    /// assert_eq!(lts.type_of(&Message::named("chess::Move", ())), Some(0));
+    /// assert_eq!(lts.type_of(&Message::named("Castle", ())), None);
+    /// ```
+    pub fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+        type_of(&self.type_paths, &self.types, msg)
     }
 
     /// Whether no state has two transitions with the same label.
@@ -481,6 +502,7 @@ impl LtsBuilder {
     pub(crate) fn finish(self, initial: u32) -> Lts {
         Lts {
             roles: self.roles,
+            type_paths: interned(&self.types),
             types: self.types,
             initial,
             offsets: self.offsets,
@@ -488,6 +510,41 @@ impl LtsBuilder {
             finals: self.finals,
         }
     }
+}
+
+/// The interned paths of `types` (see [`Lts::type_of`]).
+pub(crate) fn interned(types: &[String]) -> Vec<std::sync::Arc<str>> {
+    types
+        .iter()
+        .map(|t| {
+            if t.contains("::") {
+                // Types go by short name: a message whose path is `a::B`
+                // has short name `B`, which is not this type. An
+                // allocation of its own, which no message shares, keeps the
+                // pointer compare from saying otherwise.
+                std::sync::Arc::from(t.as_str())
+            } else {
+                engine::interned_type_path(t)
+            }
+        })
+        .collect()
+}
+
+/// The number of the type of `msg` among `types` (with `paths` their
+/// interned paths): by pointer for a message whose path is interned (the
+/// engine's own dummies and their clones, so every message of a check), by
+/// short name otherwise (messages that programs build).
+#[inline]
+pub(crate) fn type_of(
+    paths: &[std::sync::Arc<str>],
+    types: &[String],
+    msg: &engine::Message,
+) -> Option<u32> {
+    paths
+        .iter()
+        .position(|p| msg.has_type_path(p))
+        .or_else(|| types.iter().position(|t| t == msg.type_name()))
+        .map(|i| i as u32)
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {

@@ -26,6 +26,8 @@ use crate::Error;
 pub(crate) struct OnTheFly {
     roles: Vec<String>,
     types: Vec<String>,
+    /// `types`, interned (see [`Lts::type_of`](crate::Lts::type_of)).
+    type_paths: Vec<std::sync::Arc<str>>,
     /// Per role, the roles it may send to or close towards (sorted).
     channels: Vec<Vec<usize>>,
     graph: Mutex<Explored>,
@@ -71,6 +73,10 @@ impl LtsGraph for OnTheFly {
 
     fn type_id(&self, name: &str) -> Option<u32> {
         self.types.iter().position(|t| t == name).map(|i| i as u32)
+    }
+
+    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+        crate::lts::type_of(&self.type_paths, &self.types, msg)
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {
@@ -240,6 +246,7 @@ pub(crate) fn build(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
     graph.state_id(vec![initial]);
     Ok(OnTheFly {
         roles,
+        type_paths: crate::lts::interned(&types),
         types,
         channels: per_role,
         graph: Mutex::new(graph),

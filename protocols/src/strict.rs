@@ -45,10 +45,10 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use engine::{Message, Protocol, Refused, RoleId};
+use engine::{Enabled, Message, Protocol, Refused, RoleId};
 
 use crate::graph::{Graph, LtsGraph};
-use crate::lts::{Label, Lts};
+use crate::lts::{Action, Label, Lts};
 use crate::Limits;
 use crate::{Error, Spec};
 
@@ -59,8 +59,11 @@ pub struct Strict {
     /// ([`LtsGraph`]), so every operation below is written once for both.
     lts: Graph,
     state: u32,
-    /// `(from, to, message)` sorted by channel, FIFO within a channel.
-    in_transit: Vec<(u32, u32, Message)>,
+    /// `(from, to, type id, message)` sorted by channel, FIFO within a
+    /// channel. The type id (the LTS's number of the message's type, found
+    /// once when the message is sent) spares every receive, and every
+    /// listing of the enabled receives, a lookup of the type by name.
+    in_transit: Vec<(u32, u32, u32, Message)>,
 }
 
 /// How many states [`Strict::is_finished`](engine::Protocol::is_finished)
@@ -189,9 +192,18 @@ impl Strict {
         self.lts.num_states()
     }
 
-    /// The messages in transit as `(from, to, message)`, sorted by channel.
-    pub fn in_transit(&self) -> &[(u32, u32, Message)] {
-        &self.in_transit
+    /// The messages in transit as `(from, to, message)`, sorted by
+    /// channel, FIFO within a channel.
+    ///
+    /// ```
+    /// use engine::{Message, Protocol};
+    /// let mut p = protocols::chess::strict();
+    /// p.try_send(0, 1, Message::named("Move", ())).unwrap();
+    /// let v: Vec<_> = p.in_transit().map(|(f, t, m)| (f, t, m.type_name().to_string())).collect();
+    /// assert_eq!(v, [(0, 1, "Move".to_string())]);
+    /// ```
+    pub fn in_transit(&self) -> impl ExactSizeIterator<Item = (u32, u32, &Message)> + '_ {
+        self.in_transit.iter().map(|(f, t, _, m)| (*f, *t, m))
     }
 
     fn step(&mut self, label: Label) -> bool {
@@ -211,20 +223,18 @@ impl Strict {
     /// Takes the receive of the message at `in_transit[i]` in the LTS, if
     /// it is enabled (the message stays where it is).
     fn step_recv(&mut self, i: usize) -> bool {
-        let (from, to, ref m) = self.in_transit[i];
-        self.lts
-            .type_id(m.type_name())
-            .is_some_and(|ty| self.step(Label::recv(ty, from, to)))
+        let (from, to, ty, _) = self.in_transit[i];
+        self.step(Label::recv(ty, from, to))
     }
 
     /// Where the first message in the channel `from` → `to` is, if any.
     fn head(&self, from: u32, to: u32) -> Option<usize> {
         let i = self
             .in_transit
-            .partition_point(|&(f, t, _)| (f, t) < (from, to));
+            .partition_point(|&(f, t, _, _)| (f, t) < (from, to));
         self.in_transit
             .get(i)
-            .is_some_and(|&(f, t, _)| (f, t) == (from, to))
+            .is_some_and(|&(f, t, _, _)| (f, t) == (from, to))
             .then_some(i)
     }
 
@@ -270,7 +280,7 @@ impl Protocol for Strict {
         if !self.valid(role, to) {
             return Err(Refused(msg));
         }
-        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+        let Some(ty) = self.lts.type_of(&msg) else {
             return Err(Refused(msg));
         };
         let (from, to) = (role as u32, to as u32);
@@ -279,8 +289,8 @@ impl Protocol for Strict {
         }
         let at = self
             .in_transit
-            .partition_point(|&(f, t, _)| (f, t) <= (from, to));
-        self.in_transit.insert(at, (from, to, msg));
+            .partition_point(|&(f, t, _, _)| (f, t) <= (from, to));
+        self.in_transit.insert(at, (from, to, ty, msg));
         Ok(())
     }
 
@@ -294,7 +304,7 @@ impl Protocol for Strict {
             Some(p) => self.head(p as u32, me).filter(|&i| self.step_recv(i)),
             // The head of each channel to `me`, in sender order.
             None => (0..self.in_transit.len()).find(|&i| {
-                let (f, t, _) = self.in_transit[i];
+                let (f, t, _, _) = self.in_transit[i];
                 t == me
                     && (i == 0 || self.in_transit[i - 1].0 != f || self.in_transit[i - 1].1 != t)
                     && self.step_recv(i)
@@ -302,7 +312,7 @@ impl Protocol for Strict {
         };
         match taken {
             Some(i) => {
-                let (f, _, m) = self.in_transit.remove(i);
+                let (f, _, _, m) = self.in_transit.remove(i);
                 Ok((f as RoleId, m))
             }
             None => Err(Refused(())),
@@ -317,12 +327,47 @@ impl Protocol for Strict {
         }
     }
 
+    /// The LTS's transitions from the current state, read as actions:
+    /// every send and close it has, and the receive from each channel
+    /// whose first message has the type the LTS expects there (by type id,
+    /// no name compared). Exactly what probing finds, without a probe.
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        let n = self.lts.roles().len() as u32;
+        for &(l, _) in self.lts.transitions(self.state).iter() {
+            if l.from >= n || l.to >= n || l.from == l.to {
+                // Never taken: the try-operations refuse such a pair.
+                continue;
+            }
+            let (from, to) = (l.from as RoleId, l.to as RoleId);
+            match l.action {
+                Action::Send => out.push(Enabled::Send {
+                    role: from,
+                    to,
+                    ty: l.ty as usize,
+                }),
+                Action::Close => out.push(Enabled::Close { role: from, to }),
+                Action::Recv => {
+                    if self
+                        .head(l.from, l.to)
+                        .is_some_and(|i| self.in_transit[i].2 == l.ty)
+                    {
+                        out.push(Enabled::Recv { role: to, from });
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// `false` when no message to `role` (from `from`, if named) is in
     /// transit.
     fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
         match from {
             Some(p) => self.head(p as u32, role as u32).is_some(),
-            None => self.in_transit.iter().any(|&(_, t, _)| t as usize == role),
+            None => self
+                .in_transit
+                .iter()
+                .any(|&(_, t, _, _)| t as usize == role),
         }
     }
 
@@ -342,7 +387,7 @@ impl Protocol for Strict {
     /// than 100,000 states answers `false`.
     fn is_finished(&self, role: RoleId) -> bool {
         let r = role as u32;
-        if self.in_transit.iter().any(|&(_, t, _)| t == r) {
+        if self.in_transit.iter().any(|&(_, t, _, _)| t == r) {
             return false;
         }
         let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
@@ -406,7 +451,7 @@ impl fmt::Debug for Strict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let roles = self.lts.roles();
         write!(f, "Strict {{ state: {}, in transit: [", self.state)?;
-        for (i, (a, b, m)) in self.in_transit.iter().enumerate() {
+        for (i, (a, b, _, m)) in self.in_transit.iter().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
             write!(
                 f,

@@ -270,8 +270,13 @@ impl Checker {
         }
         let declared = proto.type_names();
         let dummies = resolve_dummies(&declared, dummies)?;
-        let mut alphabet = Alphabet::new(roles, dummies, declared);
-        alphabet.set_topology(|r| proto.peers(r), |r| proto.sends_to(r));
+        let alphabet = Alphabet::with_topology(
+            roles,
+            dummies,
+            declared,
+            |r| proto.peers(r),
+            |r| proto.sends_to(r),
+        );
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         let initial = explorer.store.intern(proto);
         Ok(CheckSession {

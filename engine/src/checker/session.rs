@@ -7,7 +7,7 @@ use owl_lite::Automaton;
 
 use crate::error::Error;
 use crate::ids::ProtoId;
-use crate::pattern::{valuation, Atom};
+use crate::pattern::{Atom, Valuation};
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
@@ -41,7 +41,8 @@ impl<P: Protocol> CheckSession<P> {
         started: Instant,
     ) -> Result<Report, Error> {
         let a = &self.explorer.alphabet;
-        let prepared = Prepared::new(aut, a, |l| valuation(a, atoms, l));
+        let table = Valuation::new(a, atoms);
+        let prepared = Prepared::new(aut, a, |l| table.of(a, l));
         let limits = &self.checker.limits;
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         let outcome = search.run(self.initial);

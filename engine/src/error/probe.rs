@@ -8,9 +8,26 @@ use super::Error;
 /// Why probing a state failed; the search adds the trace.
 #[derive(Debug)]
 pub(crate) enum ProbeError {
-    Panic { letter: LetterId, message: String },
-    Nondeterminism { letter: LetterId, detail: String },
-    Contract { letter: LetterId, detail: String },
+    Panic {
+        letter: LetterId,
+        message: String,
+    },
+    Nondeterminism {
+        letter: LetterId,
+        detail: String,
+    },
+    Contract {
+        letter: LetterId,
+        detail: String,
+    },
+    /// An error at something that is not a letter: `enabled()` itself, or
+    /// a probe along a pair of roles that is not a channel (the
+    /// determinism check's); `action` names it for people.
+    Other {
+        action: String,
+        panic: bool,
+        detail: String,
+    },
 }
 
 /// The counterexample is built by re-probing stored states; when a state
@@ -50,6 +67,20 @@ impl ProbeError {
             },
             ProbeError::Contract { letter, detail } => Error::Contract {
                 action: describe(letter),
+                detail,
+                trace,
+            },
+            ProbeError::Other {
+                action,
+                panic: true,
+                detail,
+            } => Error::ProtocolPanic {
+                action,
+                message: detail,
+                trace,
+            },
+            ProbeError::Other { action, detail, .. } => Error::Contract {
+                action,
                 detail,
                 trace,
             },

@@ -12,9 +12,15 @@
 //! successor lists are cached ([`cache`]). The walk over the probe slots is
 //! in [`probe`], the slots themselves in [`slots`], the determinism check
 //! in [`contract`].
+//!
+//! An object that lists its enabled actions ([`Protocol::enabled`]) is not
+//! probed at all outside the determinism check: [`listed`] turns its list
+//! into probe slots and performs only those actions. The determinism check
+//! probes as ever and compares the list with what it finds.
 
 mod cache;
 mod contract;
+mod listed;
 mod probe;
 mod slots;
 mod store;
@@ -25,7 +31,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
-use crate::protocol::{Message, Protocol};
+use crate::protocol::{Enabled, Message, Protocol};
 
 use cache::Cache;
 use slots::{bit, probe_slots, ProbeSlot, Wanted};
@@ -55,6 +61,23 @@ pub(crate) struct Explorer<P> {
     role_probes: Vec<u32>,
     /// The letter being probed, for the report if protocol code panics.
     current: LetterId,
+    /// Set while protocol code runs that is not the probe of a letter
+    /// (`enabled()`, a probe off the channels): what to name in the report
+    /// if it panics. A `Cow`, so that asking an object that does not list
+    /// (every state of a hand-written object) allocates nothing.
+    current_other: Option<std::borrow::Cow<'static, str>>,
+    /// `enabled()`'s answer for one protocol state, as `(probe slot,
+    /// action)` sorted by slot: a depth-first frame asks for one successor
+    /// at a time, and the list is made once.
+    listed: Vec<(LetterId, Enabled)>,
+    listed_for: Option<ProtoId>,
+    /// Whether `listed_for`'s object listed at all.
+    listed_ok: bool,
+    /// Scratch for `enabled()`.
+    listing: Vec<Enabled>,
+    /// Bit per protocol state: the determinism check has compared its
+    /// listing with probing and probed its pairs off the channels.
+    verified: Vec<u64>,
     /// Successor objects of one walk, before they are interned.
     batch: Vec<(LetterId, P)>,
     /// Bit per protocol state: a revisit of it has been re-probed (see
@@ -67,7 +90,7 @@ impl<P: Protocol> Explorer<P> {
     /// `cache_limit`: successor entries (8 bytes each) the cache may hold.
     pub fn new(alphabet: Alphabet, cache_limit: usize, determinism: bool) -> Self {
         let msgs = vec![None; alphabet.sendable];
-        let probes = probe_slots(&alphabet, determinism);
+        let probes = probe_slots(&alphabet);
         let n = alphabet.roles.len();
         let role_probes = (0..=n)
             .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
@@ -82,6 +105,12 @@ impl<P: Protocol> Explorer<P> {
             probes,
             role_probes,
             current: 0,
+            current_other: None,
+            listed: Vec::new(),
+            listed_for: None,
+            listed_ok: false,
+            listing: Vec::new(),
+            verified: Vec::new(),
             batch: Vec::new(),
             revisited: Vec::new(),
         }

@@ -37,6 +37,12 @@ impl<P: Protocol> Explorer<P> {
         wanted: Option<Wanted>,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
         let r = catch_unwind(AssertUnwindSafe(|| {
+            if self.determinism {
+                // Probing decides, and the listing is compared with it.
+                self.verify_once(p)?;
+            } else if let Some(found) = self.list_from(p, cursor, wanted)? {
+                return Ok(found);
+            }
             self.probe_loop(p, cursor, wanted, None)
         }));
         self.unwound(r)
@@ -52,6 +58,11 @@ impl<P: Protocol> Explorer<P> {
     ) -> Result<(), ProbeError> {
         let mut cursor = 0;
         let r = catch_unwind(AssertUnwindSafe(|| {
+            if self.determinism {
+                self.verify_once(p)?;
+            } else if self.list_all(p, wanted, out)? {
+                return Ok(());
+            }
             if wanted.is_none() && !self.determinism {
                 self.probe_every_slot(p, out)
             } else {
@@ -150,6 +161,8 @@ impl<P: Protocol> Explorer<P> {
                 // The unwound closure may have lost the scratch and a
                 // reusable message; start the next probe afresh.
                 self.scratch = None;
+                self.listed_for = None;
+                let other = self.current_other.take();
                 self.msgs.iter_mut().for_each(|m| *m = None);
                 let message = if let Some(s) = payload.downcast_ref::<&str>() {
                     s.to_string()
@@ -158,10 +171,17 @@ impl<P: Protocol> Explorer<P> {
                 } else {
                     "(non-string panic payload)".to_string()
                 };
-                Err(ProbeError::Panic {
-                    letter: self.current,
-                    message,
-                })
+                match other {
+                    Some(action) => Err(ProbeError::Other {
+                        action: action.into_owned(),
+                        panic: true,
+                        detail: message,
+                    }),
+                    None => Err(ProbeError::Panic {
+                        letter: self.current,
+                        message,
+                    }),
+                }
             }
         }
     }
@@ -281,24 +301,6 @@ impl<P: Protocol> Explorer<P> {
         successor: P,
         letter: LetterId,
     ) -> Result<(LetterId, ProtoId), ProbeError> {
-        // Without the determinism check only the declared channels are
-        // probed (see `probe_slots`), so only with it can a probe succeed
-        // outside the declared topology.
-        if self.determinism && !self.alphabet.allowed(letter) {
-            let l = self.alphabet.letter(letter);
-            let (from, to) = match l.kind {
-                ActionKind::Recv => (l.peer, l.role),
-                ActionKind::Send | ActionKind::Close => (l.role, l.peer),
-            };
-            return Err(ProbeError::Contract {
-                letter,
-                detail: format!(
-                    "it succeeded, but the object's topology (peers() or sends_to()) has no \
-                     channel from {} to {}",
-                    self.alphabet.roles[from], self.alphabet.roles[to]
-                ),
-            });
-        }
         if !self.determinism {
             return Ok((letter, self.store.intern(successor)));
         }
@@ -495,5 +497,7 @@ pub(super) fn recv_letter(
             detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
         });
     }
-    Ok(alphabet.recv(role, from, ty))
+    // `l` is the receive's probe slot: the letter of type 0.
+    debug_assert_eq!(alphabet.recv(role, from, 0), Some(l));
+    Ok(l + ty as LetterId)
 }

@@ -27,56 +27,42 @@ pub(super) struct ProbeSlot {
     pub(super) recv_end: u32,
 }
 
-/// The slots worth probing, in slot order: sends and closes along the
-/// channels of [`Alphabet::channel`], receives against them (every pair
-/// under the determinism check, which probes them all to verify the
-/// topology hints), sends only of the types that have a dummy.
-pub(super) fn probe_slots(a: &Alphabet, determinism: bool) -> Vec<ProbeSlot> {
-    let (n, nt) = (a.roles.len(), a.types.len());
-    // `from` may send or close to `to` (and `to` receive from `from`).
-    let channel = |from: usize, to: usize| from != to && (determinism || a.channel[from * n + to]);
+/// The slots worth probing, in slot order: the letters of the alphabet
+/// (which exist only along the declared channels), receives once per
+/// sender, sends only of the types that have a dummy. Pairs of roles that
+/// are not channels have no letters and no slots; the determinism check
+/// probes them apart ([`Explorer::check_off_channels`](super::Explorer)).
+pub(super) fn probe_slots(a: &Alphabet) -> Vec<ProbeSlot> {
+    let n = a.roles.len();
     let mut out = Vec::new();
     let push =
-        |out: &mut Vec<ProbeSlot>, slot: usize, kind, role: usize, peer: usize, ty: usize| {
+        |out: &mut Vec<ProbeSlot>, slot: LetterId, kind, role: usize, peer: u32, ty: usize| {
             out.push(ProbeSlot {
-                slot: slot as LetterId,
+                slot,
                 kind,
                 role: role as u32,
-                peer: peer as u32,
+                peer,
                 ty: ty as u32,
                 recv_end: 0,
             })
         };
     for role in 0..n {
-        let base = role * (2 * n * nt + n);
-        for to in (0..n).filter(|&to| channel(role, to)) {
+        for &to in a.outs(role) {
             for ty in 0..a.sendable {
-                push(
-                    &mut out,
-                    base + to * nt + ty,
-                    ActionKind::Send,
-                    role,
-                    to,
-                    ty,
-                );
+                let slot = a.send(role, to as usize, ty).expect("a channel");
+                push(&mut out, slot, ActionKind::Send, role, to, ty);
             }
         }
         let first = out.len();
-        for from in (0..n).filter(|&from| channel(from, role)) {
-            let slot = a.recv(role, from, 0) as usize;
+        for &from in a.ins(role) {
+            let slot = a.recv(role, from as usize, 0).expect("a channel");
             push(&mut out, slot, ActionKind::Recv, role, from, 0);
         }
         let end = out.len() as u32;
         out[first..].iter_mut().for_each(|s| s.recv_end = end);
-        for to in (0..n).filter(|&to| channel(role, to)) {
-            push(
-                &mut out,
-                base + 2 * n * nt + to,
-                ActionKind::Close,
-                role,
-                to,
-                0,
-            );
+        for &to in a.outs(role) {
+            let slot = a.close(role, to as usize).expect("a channel");
+            push(&mut out, slot, ActionKind::Close, role, to, 0);
         }
     }
     debug_assert!(out.windows(2).all(|w| w[0].slot < w[1].slot));
@@ -101,7 +87,7 @@ pub(super) fn describe_slot(a: &Alphabet, slot: LetterId) -> String {
 pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
     let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
-        a.recv(letter.role, letter.peer, 0)
+        l - letter.ty as LetterId
     } else {
         l
     }
@@ -112,7 +98,7 @@ pub(crate) fn probe_slot(a: &Alphabet, l: LetterId) -> LetterId {
 pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
     let letter = a.letter(l);
     if letter.kind == ActionKind::Recv {
-        a.recv(letter.role, letter.peer, 0) + a.types.len() as LetterId
+        l - letter.ty as LetterId + a.types.len() as LetterId
     } else {
         l + 1
     }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use engine::{Message, Refused, RoleId};
 
 use crate::limits::Limits;
-use crate::lts::{Label, Lts};
+use crate::lts::{Action, Label, Lts};
 use crate::Error;
 
 /// A message in an inbox: who sent it, the tag of its send (see the
@@ -23,6 +23,10 @@ pub struct Envelope {
     /// The set of global states the send led to, as a tag number of the
     /// [`Projection`].
     pub tag: u32,
+    /// The number of the message's type in the global LTS (found once,
+    /// when it is sent), so that a receive never looks the type up by
+    /// name.
+    pub ty: u32,
     /// The message.
     pub msg: Message,
 }
@@ -160,8 +164,7 @@ impl Projection {
     }
 
     fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
-        let ty = self.lts.type_id(env.msg.type_name())?;
-        let label = Label::recv(ty, env.from as u32, role as u32);
+        let label = Label::recv(env.ty, env.from as u32, role as u32);
         let inp = &self.locals[role].inp[state as usize];
         inp.binary_search_by(|(k, _)| k.cmp(&(label, env.tag)))
             .ok()
@@ -180,7 +183,7 @@ impl Projection {
         if !self.valid(role, to) {
             return Err(Refused(msg));
         }
-        let Some(ty) = self.lts.type_id(msg.type_name()) else {
+        let Some(ty) = self.lts.type_of(&msg) else {
             return Err(Refused(msg));
         };
         let label = Label::send(ty, role as u32, to as u32);
@@ -190,6 +193,7 @@ impl Projection {
                 inbox_of_to.push_back(Envelope {
                     from: role,
                     tag,
+                    ty,
                     msg,
                 });
                 Ok(())
@@ -240,6 +244,50 @@ impl Projection {
             }
         }
         Err(Refused(()))
+    }
+
+    /// Appends to `out` the actions `role` in local state `state` can take
+    /// now, with `inbox` its inbox: its sends and closes, and a receive
+    /// from each sender whose first message in the inbox it would take.
+    /// What [`send`](Self::send), [`recv`](Self::recv) and
+    /// [`close`](Self::close) accept, read off the tables.
+    pub(crate) fn enabled(
+        &self,
+        role: RoleId,
+        state: u32,
+        inbox: &Inbox,
+        out: &mut Vec<engine::Enabled>,
+    ) {
+        use engine::Enabled;
+        let n = self.locals.len() as u32;
+        for &(l, _, _) in &self.locals[role].out[state as usize] {
+            if l.to >= n || l.to == role as u32 {
+                continue;
+            }
+            let to = l.to as RoleId;
+            match l.action {
+                Action::Send => out.push(Enabled::Send {
+                    role,
+                    to,
+                    ty: l.ty as usize,
+                }),
+                Action::Close => out.push(Enabled::Close { role, to }),
+                Action::Recv => {}
+            }
+        }
+        let mut seen: Vec<RoleId> = Vec::new();
+        for env in inbox {
+            if seen.contains(&env.from) {
+                continue;
+            }
+            seen.push(env.from);
+            if self.accept(role, state, env).is_some() {
+                out.push(Enabled::Recv {
+                    role,
+                    from: env.from,
+                });
+            }
+        }
     }
 
     /// The close step of `role`; see [`LocalRole::try_close`](crate::LocalRole::try_close).

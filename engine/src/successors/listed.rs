@@ -1,0 +1,332 @@
+//! Objects that list their enabled actions ([`Protocol::enabled`]): the
+//! list turned into probe slots, the listed actions performed (and only
+//! those), and the determinism check's comparison of the list with what
+//! probing finds. Also the determinism check's probes along the pairs of
+//! roles that are not channels (they have no letters, so no probe slots).
+
+use std::borrow::Cow;
+
+use crate::alphabet::LetterId;
+use crate::error::ProbeError;
+use crate::protocol::{Enabled, Protocol, Refused};
+
+use super::probe::recv_letter;
+use super::slots::{bit, Wanted};
+use super::{Explorer, ProtoId};
+
+impl<P: Protocol> Explorer<P> {
+    /// Makes `self.listed` the sorted listing of `p`; `false` if the
+    /// object does not list (it is then probed). A listed action that has
+    /// no letter (a pair that is not a channel, a type out of range) is a
+    /// contract violation: left out, it would silently not be explored.
+    pub(super) fn list(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        if self.listed_for == Some(p) {
+            return Ok(self.listed_ok);
+        }
+        self.listed_for = None;
+        let mut listing = std::mem::take(&mut self.listing);
+        listing.clear();
+        self.current_other = Some(Cow::Borrowed("enabled()"));
+        let lists = self.store.get(p).enabled(&mut listing);
+        self.current_other = None;
+        self.listed.clear();
+        let mut result = Ok(lists);
+        if lists {
+            for &e in &listing {
+                match self.slot_of(e) {
+                    Ok(Some(slot)) => self.listed.push((slot, e)),
+                    Ok(None) => {}
+                    Err(detail) => {
+                        result = Err(ProbeError::Other {
+                            action: format!("enabled() listing {}", self.describe_enabled(e)),
+                            panic: false,
+                            detail,
+                        });
+                        break;
+                    }
+                }
+            }
+            self.listed.sort_unstable_by_key(|&(slot, _)| slot);
+            self.listed.dedup_by_key(|&mut (slot, _)| slot);
+        }
+        self.listing = listing;
+        if result.is_ok() {
+            self.listed_for = Some(p);
+            self.listed_ok = lists;
+        }
+        result
+    }
+
+    /// The probe slot of a listed action; `None` for a send of a type that
+    /// has no dummy (never probed either); `Err` says why it has none.
+    fn slot_of(&self, e: Enabled) -> Result<Option<LetterId>, String> {
+        let a = &self.alphabet;
+        let n = a.roles.len();
+        let no_channel = |from: usize, to: usize| {
+            format!(
+                "the object's topology (peers() or sends_to()) has no channel from {} to {}",
+                a.roles[from], a.roles[to]
+            )
+        };
+        let (role, peer) = match e {
+            Enabled::Send { role, to, .. } | Enabled::Close { role, to } => (role, to),
+            Enabled::Recv { role, from } => (role, from),
+        };
+        if role >= n || peer >= n || role == peer {
+            return Err(format!(
+                "roles #{role} and #{peer} are not two of the object's {n} roles"
+            ));
+        }
+        match e {
+            Enabled::Send { role, to, ty } => {
+                let Some(&t) = a.declared_index.get(ty) else {
+                    return Err(format!(
+                        "type #{ty} is not one of the object's {} type_names()",
+                        a.declared_index.len()
+                    ));
+                };
+                if t >= a.sendable {
+                    return Ok(None);
+                }
+                a.send(role, to, t)
+                    .map(Some)
+                    .ok_or_else(|| no_channel(role, to))
+            }
+            Enabled::Recv { role, from } => a
+                .recv(role, from, 0)
+                .map(Some)
+                .ok_or_else(|| no_channel(from, role)),
+            Enabled::Close { role, to } => a
+                .close(role, to)
+                .map(Some)
+                .ok_or_else(|| no_channel(role, to)),
+        }
+    }
+
+    /// A listed action as people read it (for errors about the listing).
+    fn describe_enabled(&self, e: Enabled) -> String {
+        let role = |r: usize| {
+            self.alphabet
+                .roles
+                .get(r)
+                .cloned()
+                .unwrap_or_else(|| format!("role #{r}"))
+        };
+        match e {
+            Enabled::Send { role: r, to, ty } => {
+                format!("{} SEND <type #{ty}> TO {}", role(r), role(to))
+            }
+            Enabled::Recv { role: r, from } => format!("{} RECV FROM {}", role(r), role(from)),
+            Enabled::Close { role: r, to } => format!("{} CLOSE TO {}", role(r), role(to)),
+        }
+    }
+
+    /// Performs the listed action `e` (in probe slot `slot`) on a clone of
+    /// `p` through its try-operation and interns the successor. A refusal
+    /// is a contract violation: the object listed an action it does not
+    /// take.
+    pub(super) fn take_listed(
+        &mut self,
+        p: ProtoId,
+        slot: LetterId,
+        e: Enabled,
+    ) -> Result<(LetterId, ProtoId), ProbeError> {
+        self.current = slot;
+        let refused = |what: &str| ProbeError::Contract {
+            letter: slot,
+            detail: format!("enabled() listed it, but {what} refused it"),
+        };
+        let mut next = self.store.get(p).clone();
+        let letter = match e {
+            Enabled::Send { role, to, .. } => {
+                let ty = self.alphabet.letter(slot).ty;
+                let msg = match self.msgs[ty].take() {
+                    Some(m) => m,
+                    None => self.dummy(ty),
+                };
+                if let Err(Refused(m)) = next.try_send(role, to, msg) {
+                    self.msgs[ty] = Some(m);
+                    return Err(refused("try_send"));
+                }
+                slot
+            }
+            Enabled::Recv { role, from } => match next.try_recv(role, Some(from)) {
+                Ok((sender, msg)) => recv_letter(&self.alphabet, slot, role, from, sender, &msg)?,
+                Err(_) => return Err(refused("try_recv")),
+            },
+            Enabled::Close { role, to } => {
+                if next.try_close(role, to).is_err() {
+                    return Err(refused("try_close"));
+                }
+                slot
+            }
+        };
+        Ok((letter, self.store.intern(next)))
+    }
+
+    /// Every listed action of `p` that `wanted` contains, performed, into
+    /// `out` in slot order; `false` (and nothing done) if `p` does not
+    /// list.
+    pub(super) fn list_all(
+        &mut self,
+        p: ProtoId,
+        wanted: Option<Wanted>,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<bool, ProbeError> {
+        if !self.list(p)? {
+            return Ok(false);
+        }
+        for i in 0..self.listed.len() {
+            let (slot, e) = self.listed[i];
+            if wanted.is_none_or(|w| bit(w, slot)) {
+                let s = self.take_listed(p, slot, e)?;
+                out.push(s);
+                // Interning may have run protocol code (Eq, Hash) but not
+                // `enabled()`: the listing of `p` is still the one cached.
+            }
+        }
+        Ok(true)
+    }
+
+    /// The first listed action of `p` at or after slot `*cursor` that
+    /// `wanted` contains, performed; `*cursor` is left at its slot. `None`
+    /// if `p` does not list.
+    pub(super) fn list_from(
+        &mut self,
+        p: ProtoId,
+        cursor: &mut LetterId,
+        wanted: Option<Wanted>,
+    ) -> Result<Option<Option<(LetterId, ProtoId)>>, ProbeError> {
+        if !self.list(p)? {
+            return Ok(None);
+        }
+        let from = self.listed.partition_point(|&(slot, _)| slot < *cursor);
+        let found = self.listed[from..]
+            .iter()
+            .copied()
+            .find(|&(slot, _)| wanted.is_none_or(|w| bit(w, slot)));
+        match found {
+            Some((slot, e)) => {
+                *cursor = slot;
+                Ok(Some(Some(self.take_listed(p, slot, e)?)))
+            }
+            None => {
+                *cursor = self.alphabet.num_actions() as LetterId;
+                Ok(Some(None))
+            }
+        }
+    }
+
+    /// The determinism check's extra work on a protocol state, once per
+    /// stored state: probes the pairs of roles that are not channels (an
+    /// action there breaks the declared topology, and would never be
+    /// explored), and compares the object's listing, if it lists, with the
+    /// probe slots that probing finds enabled.
+    pub(super) fn verify_once(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        let (w, b) = (p.index() / 64, p.raw() % 64);
+        if w >= self.verified.len() {
+            self.verified
+                .resize((w + 1).max(self.verified.len() * 2), 0);
+        }
+        if self.verified[w] >> b & 1 != 0 {
+            return Ok(());
+        }
+        self.verified[w] |= 1 << b;
+        self.check_off_channels(p)?;
+        if !self.list(p)? {
+            return Ok(());
+        }
+        let probed: Vec<LetterId> = {
+            let obj = self.store.get(p);
+            self.walk(obj)
+                .into_iter()
+                .map(|(slot, _, _)| slot)
+                .collect()
+        };
+        let listed: Vec<LetterId> = self.listed.iter().map(|&(slot, _)| slot).collect();
+        let only_listed = listed.iter().find(|s| !probed.contains(s));
+        let only_probed = probed.iter().find(|s| !listed.contains(s));
+        let first = match (only_listed, only_probed) {
+            (Some(&a), Some(&b)) => Some((a.min(b), a < b)),
+            (Some(&a), None) => Some((a, true)),
+            (None, Some(&b)) => Some((b, false)),
+            (None, None) => None,
+        };
+        match first {
+            None => Ok(()),
+            Some((slot, true)) => Err(ProbeError::Contract {
+                letter: slot,
+                detail: "enabled() lists it, but probing it was refused".into(),
+            }),
+            Some((slot, false)) => Err(ProbeError::Contract {
+                letter: slot,
+                detail: "probing finds it enabled, but enabled() does not list it (the search \
+                         would never explore it)"
+                    .into(),
+            }),
+        }
+    }
+
+    /// Probes every pair of distinct roles that is not a channel (sends of
+    /// every type with a dummy, the receive, the close), each on a fresh
+    /// clone: one that succeeds is reported. Costs nothing for an object
+    /// that declares no topology (every pair is a channel).
+    fn check_off_channels(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        let a = &self.alphabet;
+        let n = a.roles.len();
+        if a.channels() == n * n.saturating_sub(1) {
+            return Ok(());
+        }
+        let obj = self.store.get(p);
+        for role in 0..n {
+            for peer in (0..n).filter(|&q| q != role) {
+                let mut tried: Vec<(String, bool)> = Vec::new();
+                if !a.has_channel(role, peer) {
+                    for ty in 0..a.sendable {
+                        let what = format!(
+                            "{} SEND <{}> TO {}",
+                            a.roles[role],
+                            a.types[ty].short(),
+                            a.roles[peer]
+                        );
+                        self.current_other = Some(Cow::Owned(what.clone()));
+                        let dummy = a.types[ty]
+                            .dummy
+                            .clone()
+                            .expect("sendable types have a dummy");
+                        let ok = obj.clone().try_send(role, peer, dummy).is_ok();
+                        tried.push((what, ok));
+                    }
+                    let what = format!("{} CLOSE TO {}", a.roles[role], a.roles[peer]);
+                    self.current_other = Some(Cow::Owned(what.clone()));
+                    let ok = obj.clone().try_close(role, peer).is_ok();
+                    tried.push((what, ok));
+                }
+                if !a.has_channel(peer, role) {
+                    let what = format!("{} RECV FROM {}", a.roles[role], a.roles[peer]);
+                    self.current_other = Some(Cow::Owned(what.clone()));
+                    let ok = obj.clone().try_recv(role, Some(peer)).is_ok();
+                    tried.push((what, ok));
+                }
+                self.current_other = None;
+                if let Some((what, _)) = tried.into_iter().find(|(_, ok)| *ok) {
+                    let (from, to) = if what.contains(" RECV ") {
+                        (peer, role)
+                    } else {
+                        (role, peer)
+                    };
+                    return Err(ProbeError::Other {
+                        action: what,
+                        panic: false,
+                        detail: format!(
+                            "it succeeded, but the object's topology (peers() or sends_to()) \
+                             has no channel from {} to {}",
+                            a.roles[from], a.roles[to]
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}

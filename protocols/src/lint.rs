@@ -62,10 +62,12 @@ mod report;
 mod search;
 mod termination;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::limits::Limits;
 use crate::lts::Lts;
+use crate::Error;
 
 pub use finding::{describe, Finding, Step};
 pub use on_the_fly::{lint_spec, EXPLORED};
@@ -267,35 +269,44 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
 /// assert_eq!(report.findings[0].check, Check::Realizable);
 /// ```
 pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
-    // Both runtimes run the deterministic LTS (the strict object
-    // determinises it, the projection too), so lint does: in a
-    // nondeterministic LTS a run may stop in a state that the runtimes
-    // merge with one that goes on (`(a→b sync)*; a→b`), and lint would
-    // report an end or a deadlock that no run of the protocol object has.
-    let determinised;
-    let lts = if lts.is_deterministic() {
-        lts
+    // Both runtimes run the deterministic LTS without the handshake bit
+    // (the strict object strips it and determinises, the projection too),
+    // so lint does: in a nondeterministic LTS a run may stop in a state
+    // that the runtimes merge with one that goes on (`(a→b sync)*; a→b`),
+    // and lint would report an end or a deadlock that no run of the
+    // protocol object has. Only `causality` reads the bit (a handshake is
+    // one step of both roles), so it gets the LTS with the bit,
+    // determinised the same way where it must be.
+    let runtime_lts = if lts.has_sync() {
+        Cow::Owned(lts.asynchronous())
     } else {
-        match lts.determinise_with(limits) {
-            Ok(d) => {
-                determinised = d;
-                &determinised
-            }
-            Err(reason) => {
-                return Report {
-                    findings: Vec::new(),
-                    inconclusive: options
-                        .checks
-                        .iter()
-                        .map(|&check| Inconclusive {
-                            check,
-                            reason: reason.clone(),
-                        })
-                        .collect(),
-                }
-            }
-        }
+        Cow::Borrowed(lts)
     };
+    let stopped = |reason: Error| Report {
+        findings: Vec::new(),
+        inconclusive: options
+            .checks
+            .iter()
+            .map(|&check| Inconclusive {
+                check,
+                reason: reason.clone(),
+            })
+            .collect(),
+    };
+    let determinised = match deterministic(runtime_lts, limits) {
+        Ok(d) => d,
+        Err(reason) => return stopped(reason),
+    };
+    let marked = if lts.has_sync() && options.checks.contains(&Check::Causality) {
+        match deterministic(Cow::Borrowed(lts), limits) {
+            Ok(d) => Some(d),
+            Err(reason) => return stopped(reason),
+        }
+    } else {
+        None
+    };
+    let lts: &Lts = &determinised;
+    let marked: &Lts = marked.as_deref().unwrap_or(lts);
     let mut findings = Vec::new();
     let mut inconclusive = Vec::new();
     let channels = channels::channels(lts);
@@ -318,7 +329,7 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
                     .iter()
                     .filter_map(|&c| channels::send_before_close(lts, c)),
             ),
-            Check::Causality => findings.extend(causality::causality(lts)),
+            Check::Causality => findings.extend(causality::causality(marked)),
             Check::Realizable => match realizable::realizable(lts, limits) {
                 Ok(f) => findings.extend(f),
                 Err(reason) => inconclusive.push(Inconclusive { check, reason }),
@@ -333,5 +344,15 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
     Report {
         findings,
         inconclusive,
+    }
+}
+
+/// `lts` itself if it is deterministic, else its subset construction
+/// within `limits`.
+fn deterministic<'a>(lts: Cow<'a, Lts>, limits: &Limits) -> Result<Cow<'a, Lts>, Error> {
+    if lts.is_deterministic() {
+        Ok(lts)
+    } else {
+        lts.determinise_with(limits).map(Cow::Owned)
     }
 }

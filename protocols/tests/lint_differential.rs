@@ -47,7 +47,14 @@ fn a_nondeterministic_lts_is_linted_as_the_runtimes_run_it() {
     assert!(!lts.is_deterministic());
     let formula = r#"G ("p SEND * TO q" -> F "p CLOSE TO q")"#;
     assert_eq!(engine_holds(&lts, formula), Some(true));
-    let findings = lint(&lts, &Options::default());
+    // (causality rightly flags the close right after q's receive, which p
+    // cannot see; the point here is the runs that end)
+    let options = Options::only(
+        Check::ALL
+            .into_iter()
+            .filter(|c| c.is_default() && *c != Check::Causality),
+    );
+    let findings = lint(&lts, &options);
     assert!(findings.is_empty(), "{findings:?}");
 }
 
@@ -102,7 +109,10 @@ proptest::proptest! {
         proptest::prop_assert_eq!(
             deadlock_free, Some(!found(Check::DeadlockFree)), "{:?}", spec.main()
         );
-        if finals_are_stuck(&lts) {
+        // the LTS the runtimes run (and lint judges): without the handshake
+        // bit, determinised
+        let runtime = lts.asynchronous().determinise_with(&Limits::default()).unwrap();
+        if finals_are_stuck(&runtime) {
             let cant_terminate = engine_holds(&lts, r#"G !"END""#);
             proptest::prop_assert_eq!(
                 cant_terminate, Some(!found(Check::CantTerminate)), "{:?}", spec.main()

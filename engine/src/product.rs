@@ -27,6 +27,9 @@ pub(crate) struct Prepared {
     /// Every cycle of the automaton that could be accepting runs through
     /// universal states only (see [`Search::reachability`](crate::search::Search::reachability)).
     pub(crate) safety: bool,
+    /// Bit per action letter: some atom of the formula holds on it (the
+    /// letters partial-order reduction must not reorder; see [`crate::por`]).
+    visible: Vec<u64>,
 }
 
 #[derive(Clone, Copy)]
@@ -63,8 +66,12 @@ impl Prepared {
         // Letter by letter, each valuation computed once and dropped: a
         // table of them (8 bytes a letter) was the peak memory of a check
         // with thousands of roles (the alphabet grows with roles²).
+        let mut visible = vec![0u64; words];
         for l in 0..num_letters {
             let v = valuation(l);
+            if v != 0 {
+                visible[l / 64] |= 1 << (l % 64);
+            }
             let slot = (l < a.num_actions()).then(|| probe_slot(a, l as LetterId) as usize);
             for (e, &(q, guard)) in guards.iter().enumerate() {
                 if guard.eval(v) {
@@ -121,6 +128,7 @@ impl Prepared {
             wants_all,
             universal,
             safety,
+            visible,
             words,
             all_acc,
         }
@@ -157,6 +165,12 @@ impl Prepared {
     #[inline]
     pub(crate) fn wants_all(&self, q: AutState) -> bool {
         self.wants_all[q.index()]
+    }
+
+    /// Whether some atom of the formula holds on `letter`.
+    #[inline]
+    pub(crate) fn visible(&self, letter: LetterId) -> bool {
+        self.visible[letter as usize >> 6] >> (letter & 63) & 1 != 0
     }
 
     /// Whether `q` accepts every continuation.

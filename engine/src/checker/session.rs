@@ -8,6 +8,7 @@ use owl_lite::Automaton;
 use crate::error::Error;
 use crate::ids::ProtoId;
 use crate::pattern::{valuation, Atom};
+use crate::por::Reduction;
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
@@ -43,9 +44,46 @@ impl<P: Protocol> CheckSession<P> {
         let a = &self.explorer.alphabet;
         let prepared = Prepared::new(aut, a, |l| valuation(a, atoms, l));
         let limits = &self.checker.limits;
+        // Partial-order reduction: asked of the object only if the option
+        // and the formula allow it; the report says why not otherwise, to
+        // objects that declare their independence.
+        let declares = || {
+            self.explorer
+                .store
+                .get(self.initial)
+                .independence()
+                .is_some()
+        };
+        let off = if !self.checker.por {
+            Some("switched off (PRUST_POR=0 or Checker::partial_order(false))".to_string())
+        } else {
+            match owl_lite::parse(formula) {
+                Ok(ltl) => {
+                    // As the automaton has them: "True" and "False" are
+                    // constants, not atoms that fail on unseen steps.
+                    let ltl = ltl.map_atoms(|t| match crate::pattern::parse_atom(t) {
+                        Ok(Atom::True) => Some(owl_lite::Ltl::tt()),
+                        Ok(Atom::False) => Some(owl_lite::Ltl::ff()),
+                        _ => None,
+                    });
+                    crate::por::applicability(&ltl).err()
+                }
+                Err(_) => Some("formula not available to analyse".to_string()),
+            }
+        };
+        let reduce = off.is_none();
+        let reduction_off = off.filter(|_| declares());
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
+        search.reduce = reduce;
         let outcome = search.run(self.initial);
         let mut stats = search.stats.clone();
+        stats.reduction = match reduction_off {
+            Some(why) => Reduction::Off(why),
+            None if search.declared => Reduction::On {
+                ample_states: search.ample_states,
+            },
+            None => Reduction::NotDeclared,
+        };
         stats.protocol_states = self.explorer.store.len() as u64;
         stats.time = started.elapsed();
         let verdict = match outcome? {

@@ -13,12 +13,15 @@ use crate::Error;
 
 /// What a term can ever do, as far as other branches care: the channels
 /// `(from, to)` of its labels (sorted; `None` if unknown: a call, whose
-/// body is not looked into) and whether it may make a synchronous send
-/// (which blocks every other branch until the receive).
+/// body is not looked into), whether it may make a synchronous send
+/// (which blocks every other branch until the receive), and whether it is
+/// *linear*: without loops, calls or choices that may end at once, so
+/// that it can end only by having no step left.
 #[derive(Clone)]
 pub(crate) struct Footprint {
     chans: Option<Arc<[(u32, u32)]>>,
     sync: bool,
+    linear: bool,
 }
 
 /// Footprints computed so far, by term (terms are hash-consed, so a
@@ -51,26 +54,36 @@ impl Terms {
             Node::Nil | Node::Stop => Footprint {
                 chans: Some(Arc::from([])),
                 sync: false,
+                linear: true,
             },
             Node::Act(l) | Node::Urgent(l) => Footprint {
                 chans: Some(Arc::from([(l.from, l.to)])),
                 sync: false,
+                linear: true,
             },
             Node::SyncSend(l) => Footprint {
                 chans: Some(Arc::from([(l.from, l.to)])),
                 sync: true,
+                linear: true,
             },
             Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => {
                 let (fa, fb) = (self.footprint(a, memo), self.footprint(b, memo));
+                let choice_may_end = matches!(self.nodes[t as usize], Node::Alt(..))
+                    && (self.nullable(a).unwrap_or(true) || self.nullable(b).unwrap_or(true));
                 Footprint {
                     chans: union(&fa.chans, &fb.chans),
                     sync: fa.sync || fb.sync,
+                    linear: fa.linear && fb.linear && !choice_may_end,
                 }
             }
-            Node::Star(a) => self.footprint(a, memo),
+            Node::Star(a) => Footprint {
+                linear: false,
+                ..self.footprint(a, memo)
+            },
             Node::Call(..) => Footprint {
                 chans: None,
                 sync: true,
+                linear: false,
             },
         };
         memo.insert(t, f.clone());
@@ -79,29 +92,43 @@ impl Terms {
 
     /// The independent components of term `t`, each as the labels it can
     /// take now: branches of parallel compositions (through the first part
-    /// of a sequence that cannot end yet) that cannot end without a step
-    /// of their own, and whose channels no other branch that can run
-    /// before them ever uses (and no such branch may send synchronously).
-    /// Until such a branch moves, the rest of the protocol neither enables
-    /// nor disables its steps, and every step of the rest commutes with
-    /// them: the parallel composition interleaves, and the two touch
-    /// different channels. That is what [`engine::Independence`] asks.
+    /// of a sequence that cannot end yet) such that
+    /// - the branch cannot end without a step of its own (so what follows
+    ///   the composition cannot start before it moves);
+    /// - every channel the branch may ever use (its part and the rest of
+    ///   its sequence, with a known footprint: no call inside) is used by
+    ///   no branch beside it, so no label is ever offered by both (the
+    ///   subset construction would merge them, and the two orders of two
+    ///   steps would end in different states);
+    /// - every branch beside it is linear and never sends synchronously
+    ///   (so it cannot block this one, nor end while it still has steps
+    ///   and let what follows the composition offer the same label);
+    /// - its next step is not a synchronous send (which blocks the rest).
+    ///
+    /// Until such a branch moves, the rest neither enables nor disables its
+    /// steps, and every step of the rest commutes with them: what
+    /// [`engine::Independence`] asks.
     pub(crate) fn components(
         &mut self,
         t: u32,
         memo: &mut Footprints,
     ) -> Result<Vec<Vec<Label>>, Error> {
         let mut leaves = Vec::new();
-        self.split(t, &mut Vec::new(), &mut leaves, memo)?;
+        self.split(t, &mut Vec::new(), &mut Vec::new(), &mut leaves, memo)?;
         let mut out = Vec::new();
-        for (c, others) in leaves {
+        for (c, mine, others) in leaves {
             let steps = self.steps(c)?;
+            // A synchronous send makes its branch urgent: it blocks every
+            // other branch until the receive, so it disables their steps.
+            if steps.iter().any(|&(_, r)| self.urgent[r as usize]) {
+                continue;
+            }
             let mut labels: Vec<Label> = steps.iter().map(|&(l, _)| l).collect();
             labels.dedup();
-            let private = labels.iter().all(|l| {
-                others
+            let private = mine.iter().all(|chans| {
+                chans
                     .iter()
-                    .all(|o| o.binary_search(&(l.from, l.to)).is_err())
+                    .all(|ch| others.iter().all(|o| o.binary_search(ch).is_err()))
             });
             if private && !labels.is_empty() {
                 out.push(labels);
@@ -110,36 +137,50 @@ impl Terms {
         Ok(out)
     }
 
-    /// Collects into `out` the candidate components of `t` with the
-    /// channels of everything that can run beside them (`others`).
+    /// Collects into `out` the candidate components of `t`: each with the
+    /// channels of its branch (`rest`: the sequences it is the first part
+    /// of, up to the parallel composition) and of every branch beside it
+    /// (`others`).
     fn split(
         &mut self,
         t: u32,
+        rest: &mut Vec<Arc<[(u32, u32)]>>,
         others: &mut Vec<Arc<[(u32, u32)]>>,
-        out: &mut Vec<(u32, Vec<Arc<[(u32, u32)]>>)>,
+        out: &mut Vec<(u32, Vec<Arc<[(u32, u32)]>>, Vec<Arc<[(u32, u32)]>>)>,
         memo: &mut Footprints,
     ) -> Result<(), Error> {
         match self.nodes[t as usize].clone() {
             Node::Par(a, b) if !self.urgent[a as usize] && !self.urgent[b as usize] => {
                 for (mine, beside) in [(a, b), (b, a)] {
                     let f = self.footprint(beside, memo);
-                    // A branch beside that may send synchronously can block
-                    // this one; one whose channels are unknown may share them.
-                    if let (false, Some(chans)) = (f.sync, f.chans) {
+                    if let (false, true, Some(chans)) = (f.sync, f.linear, f.chans) {
                         others.push(chans);
-                        self.split(mine, others, out, memo)?;
+                        // A new branch: what follows the composition is
+                        // not part of it.
+                        self.split(mine, &mut Vec::new(), others, out, memo)?;
                         others.pop();
                     }
                 }
             }
             // The rest of the sequence starts only once `a` has ended, which
             // needs a step of every component inside `a`.
-            Node::Seq(a, _) if !self.nullable(a)? => self.split(a, others, out, memo)?,
+            Node::Seq(a, b) if !self.nullable(a)? => {
+                let Some(chans) = self.footprint(b, memo).chans else {
+                    return Ok(());
+                };
+                rest.push(chans);
+                self.split(a, rest, others, out, memo)?;
+                rest.pop();
+            }
             _ => {
                 // A branch that can end without a step of its own could let
                 // what follows the composition start, and that disables it.
                 if !self.nullable(t)? {
-                    out.push((t, others.clone()));
+                    if let Some(chans) = self.footprint(t, memo).chans {
+                        let mut mine = rest.clone();
+                        mine.push(chans);
+                        out.push((t, mine, others.clone()));
+                    }
                 }
             }
         }

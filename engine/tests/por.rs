@@ -68,8 +68,13 @@ impl Protocol for Pairs {
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let i = role / 2;
         let ok = to == (role ^ 1)
-            && msg.type_name() == if role % 2 == 0 { "Ping" } else { "Pong" }
-            && self.step(i, if role % 2 == 0 { 0 } else { 2 });
+            && msg.type_name()
+                == if role.is_multiple_of(2) {
+                    "Ping"
+                } else {
+                    "Pong"
+                }
+            && self.step(i, if role.is_multiple_of(2) { 0 } else { 2 });
         if ok {
             Ok(())
         } else {

@@ -24,6 +24,13 @@ pub(crate) struct Footprint {
     linear: bool,
 }
 
+/// Sets of channels, sorted.
+type Chans = Arc<[(u32, u32)]>;
+
+/// A candidate component: the term, the channels of its branch and those
+/// of the branches beside it.
+type Candidate = (u32, Vec<Chans>, Vec<Chans>);
+
 /// Footprints computed so far, by term (terms are hash-consed, so a
 /// branch shared by many states is looked at once).
 pub(crate) type Footprints = HashMap<u32, Footprint>;
@@ -146,7 +153,7 @@ impl Terms {
         t: u32,
         rest: &mut Vec<Arc<[(u32, u32)]>>,
         others: &mut Vec<Arc<[(u32, u32)]>>,
-        out: &mut Vec<(u32, Vec<Arc<[(u32, u32)]>>, Vec<Arc<[(u32, u32)]>>)>,
+        out: &mut Vec<Candidate>,
         memo: &mut Footprints,
     ) -> Result<(), Error> {
         match self.nodes[t as usize].clone() {

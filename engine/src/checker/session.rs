@@ -48,11 +48,14 @@ impl<P: Protocol> CheckSession<P> {
         // and the formula allow it; the report says why not otherwise, to
         // objects that declare their independence.
         let declares = || {
-            self.explorer
-                .store
-                .get(self.initial)
-                .independence()
-                .is_some()
+            let obj = self.explorer.store.get(self.initial);
+            // Asked only for the report's wording when the search is full:
+            // a panic in the object's declaration must not escape the check
+            // (the full search never asks again), so it counts as none.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                obj.independence().is_some()
+            }))
+            .unwrap_or(false)
         };
         let off = if !self.checker.por {
             Some("switched off (PRUST_POR=0 or Checker::partial_order(false))".to_string())

@@ -74,8 +74,11 @@ impl<P: Protocol> CheckSession<P> {
                 Err(_) => Some("formula not available to analyse".to_string()),
             }
         };
-        let reduce = off.is_none();
-        let reduction_off = off.filter(|_| declares());
+        // An object whose initial state declares nothing is searched as
+        // before, with the lazy probes of the full search.
+        let declared = declares();
+        let reduce = off.is_none() && declared;
+        let reduction_off = off.filter(|_| declared);
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         search.reduce = reduce;
         let outcome = search.run(self.initial);

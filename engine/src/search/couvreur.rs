@@ -93,7 +93,13 @@ impl<P: Protocol> Search<'_, P> {
             }
             let depth = stack.len();
             let next = if self.reduce {
-                Ok(lists[depth - 1].pop())
+                let s = lists[depth - 1].pop();
+                // The letter that leads on from this frame: the trace of
+                // errors and the stack's path read it.
+                if let Some(s) = s {
+                    top.letter = s.letter;
+                }
+                Ok(s)
             } else {
                 self.next(&mut top)
             };

@@ -98,8 +98,36 @@
 //!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default half the available memory),
 //!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
 //!   `PRUST_DETERMINISM`, `PRUST_TRAIL_DIR` (save the counterexamples of
-//!   failing checks). [`Checker::from_env`] reports a bad value as
-//!   [`Error::Config`].
+//!   failing checks), `PRUST_POR` (`0`: no partial-order reduction).
+//!   [`Checker::from_env`] reports a bad value as [`Error::Config`].
+//!
+//! # Partial-order reduction
+//!
+//! An object that declares which of its actions do not interfere
+//! ([`Protocol::independence`]: per state, *components* whose actions
+//! nothing else enables, disables or fails to commute with) is searched
+//! with ample sets: where it is sound, a state is expanded by the enabled
+//! actions of one component only. It applies when
+//! - the object declares it (the strict object built on the fly, from its
+//!   specification's parallel branches; the liberal object, from its
+//!   roles; nothing else by default),
+//! - the formula does not depend on where the steps its atoms cannot see
+//!   fall: no `X`, and no reference to a bare first step
+//!   ([`por::applicability`] decides it syntactically; `G !"DEADLOCK"`,
+//!   `G (p -> F q)`, `G F p`, `!p U q` are in),
+//! - and it is not switched off ([`Checker::partial_order`], `PRUST_POR=0`,
+//!   `prust check --no-por`).
+//!
+//! Ample sets hold no action that an atom of the formula sees, and obey the
+//! cycle proviso (breadth-first: every ample successor is new or one level
+//! deeper; depth-first: none is on the stack). States where nothing is
+//! enabled are the same as in the full search, so every deadlock and
+//! termination is found. The verdict is the full search's; a
+//! counterexample is a real run (replayed under the determinism check),
+//! though not always the shortest one. The determinism check also tests
+//! each declaration it uses (both orders on clones) and reports a wrong one
+//! as [`Error::Contract`]. The report says whether the reduction was used
+//! ([`Stats::reduction`]); exactly what is assumed is in [`por`].
 //!
 //! # Finite runs: the two semantics
 //!
@@ -227,6 +255,7 @@ mod frontend;
 mod ids;
 pub mod names;
 mod pattern;
+pub mod por;
 mod product;
 mod protocol;
 mod report;
@@ -241,6 +270,7 @@ pub use alphabet::ActionKind;
 pub use budget::parse_memory_size;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker};
 pub use error::{AtomError, DummiesError, Error, NameKind};
+pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, Payload, Protocol, Refused, RoleId,
 };

@@ -27,6 +27,9 @@ pub(crate) struct Prepared {
     /// Every cycle of the automaton that could be accepting runs through
     /// universal states only (see [`Search::reachability`](crate::search::Search::reachability)).
     pub(crate) safety: bool,
+    /// Bit per action letter: some atom of the formula holds on it (the
+    /// letters partial-order reduction must not reorder; see [`crate::por`]).
+    visible: Vec<u64>,
 }
 
 #[derive(Clone, Copy)]
@@ -65,10 +68,15 @@ impl Prepared {
         // with thousands of roles. The guards are evaluated once per
         // distinct valuation, not per letter: most letters share one (no
         // atom, or the same few, hold on them), so a class of letters costs
-        // one evaluation of every guard.
+        // one evaluation of every guard. A letter on which some atom holds
+        // is visible to the partial-order reduction.
         let mut classes: hashbrown::HashMap<u64, Vec<u32>> = hashbrown::HashMap::new();
+        let mut visible = vec![0u64; words];
         for l in 0..num_letters {
             let v = valuation(l);
+            if v != 0 {
+                visible[l / 64] |= 1 << (l % 64);
+            }
             let allowed = classes.entry(v).or_insert_with(|| {
                 (0..guards.len() as u32)
                     .filter(|&e| guards[e as usize].1.eval(v))
@@ -130,6 +138,7 @@ impl Prepared {
             wants_all,
             universal,
             safety,
+            visible,
             words,
             all_acc,
         }
@@ -166,6 +175,12 @@ impl Prepared {
     #[inline]
     pub(crate) fn wants_all(&self, q: AutState) -> bool {
         self.wants_all[q.index()]
+    }
+
+    /// Whether some atom of the formula holds on `letter`.
+    #[inline]
+    pub(crate) fn visible(&self, letter: LetterId) -> bool {
+        self.visible[letter as usize >> 6] >> (letter & 63) & 1 != 0
     }
 
     /// Whether `q` accepts every continuation.

@@ -260,6 +260,19 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         let _ = out;
         false
     }
+
+    /// Opt-in partial-order reduction: the object's *components* in this
+    /// state, sets of actions that nothing else interferes with until one
+    /// of them happens (see [`Independence`](crate::Independence) and the
+    /// [`por`](crate::por) module for exactly what is assumed). The search
+    /// then expands, where that is sound, only one component's enabled
+    /// actions. `None`, the default, declares nothing: the search is full.
+    /// The determinism check tests the declaration in every state where it
+    /// is used (both orders on clones) and reports a wrong one as
+    /// [`Error::Contract`](crate::Error::Contract).
+    fn independence(&self) -> Option<crate::Independence> {
+        None
+    }
 }
 
 /// An action that an object lists as enabled ([`Protocol::enabled`]).

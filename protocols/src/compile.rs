@@ -14,7 +14,7 @@ mod global;
 mod terms;
 
 pub(crate) use global::Global;
-pub(crate) use terms::{Terms, MAX_TERMS};
+pub(crate) use terms::{Footprints, Terms, MAX_TERMS};
 
 use hashbrown::HashMap;
 

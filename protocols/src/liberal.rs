@@ -81,6 +81,7 @@
 // The projection and its steps, and how it is computed, each in its own
 // file; the runtime objects built on it ([`LocalRole`], [`Liberal`]) here.
 mod build;
+mod independence;
 mod projection;
 
 use std::fmt;
@@ -316,6 +317,13 @@ impl Protocol for Liberal {
         role < self.states.len()
             && self.inboxes[role].is_empty()
             && self.proj.finished(role, self.states[role])
+    }
+
+    /// Each role whose next steps nothing else can interfere with (see
+    /// `independence.rs`): a role is one process with its own local state
+    /// and inbox, and the others touch it only by appending to its inbox.
+    fn independence(&self) -> Option<engine::Independence> {
+        Some(self.components())
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use hashbrown::HashMap;
 
-use crate::compile::{Global, Terms};
+use crate::compile::{Footprints, Global, Terms};
 use crate::graph::LtsGraph;
 use crate::lts::Label;
 use crate::spec::Spec;
@@ -43,6 +43,8 @@ struct Explored {
     singleton: Vec<u32>,
     /// The states of two or more global states.
     set_ids: HashMap<Box<[u32]>, u32>,
+    /// What each term looked at for [`OnTheFly::components`] can do.
+    footprints: Footprints,
 }
 
 struct State {
@@ -126,6 +128,20 @@ impl LtsGraph for OnTheFly {
 }
 
 impl OnTheFly {
+    /// The independent components of `state` for partial-order reduction
+    /// (see [`Terms::components`]), each as the labels it can take now;
+    /// `None` for a state that stands for several global states (a choice
+    /// the subset construction has not resolved yet), which is not split.
+    pub(crate) fn components(&self, state: u32) -> Option<Vec<Vec<Label>>> {
+        let mut g = self.lock();
+        let g = &mut *g;
+        let [member] = *g.states[state as usize].set else {
+            return None;
+        };
+        let term = g.globals[member as usize].term;
+        g.terms.components(term, &mut g.footprints).ok()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Explored> {
         // Only a broken invariant (a bug) panics under this lock; the
         // panic then reaches whoever made the step, and later steps go on
@@ -238,6 +254,7 @@ pub(crate) fn build(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
         states: Vec::new(),
         singleton: Vec::new(),
         set_ids: HashMap::new(),
+        footprints: Footprints::new(),
     };
     let initial = graph.global_id(Global {
         term: main,

@@ -380,6 +380,24 @@ impl Protocol for Strict {
         self.in_transit.is_empty() && self.lts.is_final(self.state)
     }
 
+    /// For an object built [on the fly](Strict::on_the_fly): the branches
+    /// of the specification's parallel compositions that share no channel
+    /// with the rest (see `Terms::components`), each the actions it can
+    /// take now. A compiled LTS has lost that structure: `None`.
+    fn independence(&self) -> Option<engine::Independence> {
+        let Graph::OnTheFly(g) = &self.lts else {
+            return None;
+        };
+        let comps = g.components(self.state)?;
+        Some(
+            comps
+                .into_iter()
+                .fold(engine::Independence::new(), |ind, labels| {
+                    ind.component(labels.into_iter().map(action_ref))
+                }),
+        )
+    }
+
     /// No message is in transit to `role` and no action of `role` is
     /// reachable in the LTS (computed on demand: the engine asks only when
     /// it reports a deadlock). On an object built
@@ -410,6 +428,17 @@ impl Protocol for Strict {
             }
         }
         true
+    }
+}
+
+/// The engine's name for the action of a label.
+fn action_ref(l: Label) -> engine::ActionRef {
+    use engine::{ActionKind, ActionRef};
+    let (from, to) = (l.from as RoleId, l.to as RoleId);
+    match l.action {
+        Action::Send => ActionRef::new(from, ActionKind::Send, to),
+        Action::Recv => ActionRef::new(to, ActionKind::Recv, from),
+        Action::Close => ActionRef::new(from, ActionKind::Close, to),
     }
 }
 

@@ -102,6 +102,11 @@ pub struct CheckArgs {
     /// stdout: no demo header, no summary line)
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+    /// Search every interleaving: no partial-order reduction (which is on
+    /// by default where it applies and never changes a verdict; the report
+    /// says when it was used) [default: PRUST_POR, else reduction on]
+    #[arg(long)]
+    pub no_por: bool,
 }
 
 /// `--format` of `prust check`.
@@ -214,6 +219,9 @@ fn exit_of(outcome: &Outcome) -> Exit {
 /// Runs `prust check`.
 pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     let mut checker = checker_from_env()?;
+    if args.no_por {
+        checker = checker.partial_order(false);
+    }
     if let Some(s) = args.semantics {
         checker = checker.semantics(s);
     }
@@ -323,7 +331,7 @@ fn checker_from_env() -> Result<Checker, Failure> {
         Failure::error(format!("bad environment: {e}")).hint(
             "PRUST_MAX_STATES and PRUST_MAX_DEPTH take a count, PRUST_TIMEOUT positive seconds, \
              PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
-             PRUST_PROGRESS and PRUST_DETERMINISM 1 or 0",
+             PRUST_PROGRESS, PRUST_DETERMINISM and PRUST_POR 1 or 0",
         )
     })
 }

@@ -30,6 +30,7 @@ pub use session::CheckSession;
 /// | [`progress`](Self::progress) | `PRUST_PROGRESS` (`1`/`0`) | when stderr is a terminal |
 /// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
 /// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
+/// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
@@ -52,6 +53,8 @@ pub struct Checker {
     cache_limit: usize,
     /// Where [`assert_holds`](Self::assert_holds) saves counterexamples.
     trail_dir: Option<std::path::PathBuf>,
+    /// Use partial-order reduction where it applies.
+    por: bool,
 }
 
 impl Default for Checker {
@@ -201,6 +204,23 @@ impl Checker {
     /// ```
     pub fn trail_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.trail_dir = Some(dir.into());
+        self
+    }
+
+    /// Use partial-order reduction where it applies (default: on;
+    /// `PRUST_POR=0` turns it off): for objects that declare their
+    /// independence ([`Protocol::independence`]) and formulas whose truth
+    /// does not depend on where the steps their atoms cannot see fall (no
+    /// `X`; see [`crate::por`] for the exact conditions). It never changes
+    /// a verdict, only how many states the search stores; a report says
+    /// whether it was used ([`Stats::reduction`](crate::Stats::reduction)).
+    ///
+    /// ```
+    /// let full_search = engine::Checker::new().partial_order(false);
+    /// # let _ = full_search;
+    /// ```
+    pub fn partial_order(mut self, on: bool) -> Self {
+        self.por = on;
         self
     }
 

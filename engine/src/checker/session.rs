@@ -8,6 +8,7 @@ use owl_lite::Automaton;
 use crate::error::Error;
 use crate::ids::ProtoId;
 use crate::pattern::{Atom, Valuation};
+use crate::por::Reduction;
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
@@ -44,9 +45,52 @@ impl<P: Protocol> CheckSession<P> {
         let table = Valuation::new(a, atoms);
         let prepared = Prepared::new(aut, a, |l| table.of(a, l));
         let limits = &self.checker.limits;
+        // Partial-order reduction: asked of the object only if the option
+        // and the formula allow it; the report says why not otherwise, to
+        // objects that declare their independence.
+        let declares = || {
+            let obj = self.explorer.store.get(self.initial);
+            // Asked only for the report's wording when the search is full:
+            // a panic in the object's declaration must not escape the check
+            // (the full search never asks again), so it counts as none.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                obj.independence().is_some()
+            }))
+            .unwrap_or(false)
+        };
+        let off = if !self.checker.por {
+            Some("switched off (PRUST_POR=0 or Checker::partial_order(false))".to_string())
+        } else {
+            match owl_lite::parse(formula) {
+                Ok(ltl) => {
+                    // As the automaton has them: "True" and "False" are
+                    // constants, not atoms that fail on unseen steps.
+                    let ltl = ltl.map_atoms(|t| match crate::pattern::parse_atom(t) {
+                        Ok(Atom::True) => Some(owl_lite::Ltl::tt()),
+                        Ok(Atom::False) => Some(owl_lite::Ltl::ff()),
+                        _ => None,
+                    });
+                    crate::por::applicability(&ltl).err()
+                }
+                Err(_) => Some("formula not available to analyse".to_string()),
+            }
+        };
+        // An object whose initial state declares nothing is searched as
+        // before, with the lazy probes of the full search.
+        let declared = declares();
+        let reduce = off.is_none() && declared;
+        let reduction_off = off.filter(|_| declared);
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
+        search.reduce = reduce;
         let outcome = search.run(self.initial);
         let mut stats = search.stats.clone();
+        stats.reduction = match reduction_off {
+            Some(why) => Reduction::Off(why),
+            None if search.declared => Reduction::On {
+                ample_states: search.ample_states,
+            },
+            None => Reduction::NotDeclared,
+        };
         stats.protocol_states = self.explorer.store.len() as u64;
         stats.time = started.elapsed();
         let verdict = match outcome? {

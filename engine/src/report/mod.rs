@@ -110,6 +110,9 @@ pub struct Stats {
     pub max_depth: u64,
     /// Wall-clock time of the search, translation included.
     pub time: Duration,
+    /// Whether partial-order reduction was used, and if not, why (see
+    /// [`crate::por`]).
+    pub reduction: crate::Reduction,
 }
 
 impl Report {
@@ -159,6 +162,12 @@ impl fmt::Display for Report {
             s.automaton_states,
             s.max_depth,
             s.time.as_secs_f64()
-        )
+        )?;
+        // Said only for objects that declare independence: for the others
+        // nothing changed.
+        if s.reduction != crate::Reduction::NotDeclared {
+            write!(f, "\n  {}", s.reduction)?;
+        }
+        Ok(())
     }
 }

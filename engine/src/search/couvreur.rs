@@ -2,11 +2,14 @@
 //! depth-first search for an accepting cycle of the product.
 
 use crate::error::lost;
-use crate::ids::{DfsNum, ProtoId, Successor};
+use hashbrown::HashSet;
+
+use crate::ids::{AutState, DfsNum, ProtoId, Successor};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
 use crate::Error;
 
+use super::ample::Proviso;
 use super::expand::Frame;
 use super::{Outcome, ProductState, Search};
 
@@ -21,6 +24,31 @@ struct Root {
 }
 
 impl<P: Protocol> Search<'_, P> {
+    /// The reduced search pushed a frame for `(p, q)`: marks it as on the
+    /// stack and computes its successors under the stack proviso, kept in
+    /// reverse so that the next one is popped.
+    fn push_reduced(
+        &mut self,
+        p: ProtoId,
+        q: AutState,
+        stack: &[Frame],
+        on_stack: &mut HashSet<ProductState>,
+        lists: &mut Vec<Vec<Successor>>,
+    ) -> Result<(), Error> {
+        on_stack.insert((p, q));
+        match self.reduced_successors(p, q, Proviso::OffStack(on_stack)) {
+            Ok(mut list) => {
+                list.reverse();
+                lists.push(list);
+                Ok(())
+            }
+            Err(e) => {
+                self.finish_progress();
+                Err(self.probe_error(e, stack))
+            }
+        }
+    }
+
     /// The depth-first search for an accepting cycle, for automata that
     /// [`reachability`](Self::reachability) does not decide.
     pub(super) fn couvreur(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
@@ -47,6 +75,14 @@ impl<P: Protocol> Search<'_, P> {
                 cycle: Vec::new(),
             }));
         }
+        // The reduced search computes each frame's successors when the frame
+        // is pushed (the stack proviso is decided then), keeps them here, one
+        // list per frame, and knows which states are on the stack.
+        let mut on_stack: HashSet<ProductState> = HashSet::new();
+        let mut lists: Vec<Vec<Successor>> = Vec::new();
+        if self.reduce {
+            self.push_reduced(initial, q0, &stack, &mut on_stack, &mut lists)?;
+        }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         while let Some(mut top) = stack.last().copied() {
             // After the emptiness test: a search that has just finished
@@ -55,8 +91,18 @@ impl<P: Protocol> Search<'_, P> {
                 self.finish_progress();
                 return Ok(Outcome::Inconclusive(limit));
             }
-            let next = self.next(&mut top);
             let depth = stack.len();
+            let next = if self.reduce {
+                let s = lists[depth - 1].pop();
+                // The letter that leads on from this frame: the trace of
+                // errors and the stack's path read it.
+                if let Some(s) = s {
+                    top.letter = s.letter;
+                }
+                Ok(s)
+            } else {
+                self.next(&mut top)
+            };
             stack[depth - 1] = top;
             match next {
                 Err(e) => {
@@ -104,6 +150,9 @@ impl<P: Protocol> Search<'_, P> {
                                 cycle: Vec::new(),
                             }));
                         }
+                        if self.reduce {
+                            self.push_reduced(p2, q2, &stack, &mut on_stack, &mut lists)?;
+                        }
                         self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
                     } else if n != DfsNum::DEAD {
                         // A cycle closes: merge every SCC above the target's.
@@ -124,6 +173,10 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 Ok(None) => {
                     stack.pop();
+                    if self.reduce {
+                        on_stack.remove(&(top.p, top.q));
+                        lists.pop();
+                    }
                     let n = self.visited.get(self.ex, top.p, top.q);
                     if roots.last().is_some_and(|r| r.num == n) {
                         roots.pop();

@@ -28,6 +28,7 @@
 //! `visited.rs` stores the states seen, and `lasso.rs` builds the
 //! counterexample from them once a violation is found.
 
+mod ample;
 mod couvreur;
 mod expand;
 mod lasso;
@@ -70,6 +71,13 @@ pub(crate) struct Search<'a, P> {
     budget: Budget<'a>,
     /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
     letters: Vec<(LetterId, ProtoId)>,
+    /// Use ample sets where the object declares components (the caller
+    /// has checked that the formula allows it; see [`crate::por`]).
+    pub reduce: bool,
+    /// Product states expanded by an ample set.
+    pub ample_states: u64,
+    /// Some state of the object declared its independence.
+    pub declared: bool,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -90,6 +98,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             stats,
             budget: Budget::new(limits),
             letters: Vec::new(),
+            reduce: false,
+            ample_states: 0,
+            declared: false,
         }
     }
 

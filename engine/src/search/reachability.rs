@@ -6,6 +6,7 @@ use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
 use crate::Error;
 
+use super::ample::{level_number, Proviso};
 use super::{Outcome, ProductState, Search};
 
 impl<P: Protocol> Search<'_, P> {
@@ -44,7 +45,16 @@ impl<P: Protocol> Search<'_, P> {
                     return Ok(Outcome::Inconclusive(limit));
                 }
                 succ.clear();
-                match self.expand(p, q, &mut succ) {
+                let expanded = if self.reduce {
+                    self.reduced_successors(p, q, Proviso::NextLevel(depth))
+                        .map(|s| {
+                            succ.extend(s.iter().map(|s| (s.proto, s.state)));
+                            s.len() as u64
+                        })
+                } else {
+                    self.expand(p, q, &mut succ)
+                };
+                match expanded {
                     Ok(n) => self.stats.transitions += n,
                     Err(e) => {
                         self.finish_progress();
@@ -66,7 +76,13 @@ impl<P: Protocol> Search<'_, P> {
                     count += 1;
                     self.stats.product_states = count;
                     self.stats.max_depth = depth + 1;
-                    self.visited.set(self.ex, p2, q2, DfsNum::FIRST);
+                    // The reduced search's proviso needs the levels.
+                    let n = if self.reduce {
+                        level_number(depth + 1)
+                    } else {
+                        DfsNum::FIRST
+                    };
+                    self.visited.set(self.ex, p2, q2, n);
                     if self.bad_prefix(q2) {
                         self.finish_progress();
                         let prefix = self

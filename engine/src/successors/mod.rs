@@ -206,6 +206,11 @@ impl<P: Protocol> Explorer<P> {
         self.unwound(r)
     }
 
+    /// Whether the determinism check is on.
+    pub fn determinism(&self) -> bool {
+        self.determinism
+    }
+
     /// Whether some action at all is enabled in `p`.
     pub fn any_enabled(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
         let mut cursor = 0;

@@ -20,6 +20,9 @@ use crate::lts::{Action, Label, LtsBuilder, NO_TYPE};
 use crate::spec::{Definition, Spec, Term};
 use crate::Error;
 
+mod independence;
+pub(crate) use independence::Footprints;
+
 /// A hash-consed residual term. Children are arena indices.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Node {

@@ -219,6 +219,7 @@ impl<'a> Builder<'a> {
             lts,
             locals,
             tags: self.tags,
+            senders: std::sync::OnceLock::new(),
         })
     }
 }

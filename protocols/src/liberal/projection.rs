@@ -57,6 +57,9 @@ pub struct Projection {
     pub(super) locals: Vec<Local>,
     /// Per tag: the global states it stands for.
     pub(super) tags: Vec<Vec<u32>>,
+    /// Per role, the roles that may ever send to it (for partial-order
+    /// reduction; computed when first asked).
+    pub(super) senders: std::sync::OnceLock<Vec<Vec<RoleId>>>,
 }
 
 impl fmt::Debug for Projection {

@@ -118,6 +118,7 @@ fn stats(s: &Stats) -> String {
         automaton_states,
         max_depth,
         time,
+        reduction,
     } = s;
     let mut o = Object::new();
     o.u64("product_states", *product_states)
@@ -126,5 +127,14 @@ fn stats(s: &Stats) -> String {
         .u64("automaton_states", *automaton_states)
         .u64("max_depth", *max_depth)
         .f64("time_s", time.as_secs_f64());
+    match reduction {
+        engine::Reduction::NotDeclared => {}
+        engine::Reduction::On { ample_states } => {
+            o.str("reduction", "on").u64("ample_states", *ample_states);
+        }
+        engine::Reduction::Off(why) => {
+            o.str("reduction", "off").str("reduction_off", why);
+        }
+    }
     o.finish()
 }

@@ -1,0 +1,200 @@
+//! Partial-order reduction: ample sets for the product search.
+//!
+//! Most states of a protocol with concurrent roles are orders of steps that
+//! do not interfere: a worker that computes while another one replies. A
+//! search that tries every order explores each combination; an *ample set*
+//! search (Peled 1994; Clarke, Grumberg and Peled, *Model Checking*, ch. 10)
+//! expands, in a state where that is safe, only the enabled actions of one
+//! *component* of the object, and still decides every property this module
+//! lets it decide.
+//!
+//! # What the object declares
+//!
+//! Only objects that opt in are reduced: [`Protocol::independence`] gives,
+//! per state, a list of components ([`Independence`]), each a set of
+//! [`ActionRef`]s (role, kind, peer: an action up to its message type). The
+//! **assumption** the engine makes about a component `C` declared in state
+//! `s`, and the only one:
+//!
+//! > On every run from `s` on which no action of `C` has happened yet, every
+//! > step is *independent* of every action of `C` enabled in `s` — both
+//! > orders are possible and end in equal objects, neither disables the
+//! > other — and no step enables or disables an action of `C`.
+//!
+//! That is condition C1 of ample sets for `ample(s) = enabled(s) ∩ C`. A
+//! role of an object with its own local state and a private inbox, or a
+//! branch of a parallel composition that shares no channel with the other
+//! branches, is such a component. An object that declares nothing (the
+//! default) is searched in full.
+//!
+//! # When the engine uses an ample set
+//!
+//! In a state `s` the engine takes the first declared component `C` with
+//! the fewest enabled actions such that
+//! - C0: `enabled(s) ∩ C` is not empty (and not all of `enabled(s)`, which
+//!   would reduce nothing);
+//! - C2: none of those actions is *visible*: no atom of the formula holds on
+//!   it (with `"* SEND *"` every send is visible);
+//! - C3, the cycle proviso: the breadth-first search (safety properties)
+//!   uses the ample set only if every product successor it gives is new (so
+//!   every cycle of the reduced graph passes a fully expanded state); the
+//!   depth-first search (Couvreur's) only if no successor is on its stack.
+//!
+//! Otherwise the state is expanded in full. States without any enabled
+//! action are the same in both searches (an ample set is never empty where
+//! something is enabled), so every deadlock and every termination of the
+//! full search is found, and `"DEADLOCK"`/`"END"` keep their meaning.
+//!
+//! # Which formulas
+//!
+//! Reordering invisible steps changes *where* in a run the steps that no
+//! atom sees fall, so the reduction is sound only for formulas whose truth
+//! does not depend on that: inserting or removing a step on which every
+//! atom is false must not change the verdict. Every formula with `X` can
+//! depend on it; so can some without (`!"a SEND *"`, "the first step is not
+//! a's send", is violated by `a SEND` first and satisfied once an unseen
+//! step comes first). [`applicability`] decides a sufficient syntactic
+//! condition; `G !"DEADLOCK"`, `G (p -> F q)`, `G F p`, `F "END"`, `!p U q`
+//! pass it. A formula that fails is checked in full and the report says
+//! why.
+//!
+//! # Verification
+//!
+//! Under the determinism check every state with an ample set has its
+//! declaration tested: for each ample action `a` and each other enabled
+//! action `b`, both orders are applied on clones and must succeed and end
+//! in equal objects, and the enabled actions of `C` after `b` must be those
+//! before it. A declaration that fails is reported as [`Error::Contract`]
+//! naming the actions, never as a verdict.
+//!
+//! Counterexamples are built from the states the reduced search stored and
+//! the object's real successors between them, so they are runs of the
+//! object (replayed under the determinism check like any other).
+//!
+//! [`Protocol::independence`]: crate::Protocol::independence
+//! [`Error::Contract`]: crate::Error::Contract
+
+mod ample;
+mod formula;
+
+pub(crate) use ample::verify_ample;
+pub use formula::applicability;
+
+use crate::alphabet::ActionKind;
+use crate::protocol::RoleId;
+
+/// An action up to its message type: `role` sends to, receives from or
+/// closes its channel to `peer`.
+///
+/// ```
+/// use engine::{ActionKind, ActionRef};
+/// let a = ActionRef::new(0, ActionKind::Send, 1);
+/// assert_eq!((a.role, a.kind, a.peer), (0, ActionKind::Send, 1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ActionRef {
+    /// Who acts.
+    pub role: RoleId,
+    /// Send, receive or close.
+    pub kind: ActionKind,
+    /// The receiver of a send or close, the sender of a receive.
+    pub peer: RoleId,
+}
+
+impl ActionRef {
+    /// `role` does `kind` with `peer`.
+    pub fn new(role: RoleId, kind: ActionKind, peer: RoleId) -> ActionRef {
+        ActionRef { role, kind, peer }
+    }
+}
+
+impl PartialOrd for ActionKind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ActionKind {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (*self as u8).cmp(&(*other as u8))
+    }
+}
+
+/// What an object declares about one of its states for partial-order
+/// reduction ([`Protocol::independence`](crate::Protocol::independence)):
+/// its *components* there. Each component is a set of actions that, until
+/// one of them happens, nothing else interferes with: every other step is
+/// independent of the component's enabled actions (both orders possible,
+/// equal results) and enables or disables none of its actions. See the
+/// [module docs](crate::por) for exactly what the engine assumes and how
+/// the determinism check verifies it.
+///
+/// ```
+/// use engine::{ActionKind, ActionRef, Independence};
+/// // Role 1 only ever talks to role 0 over its own channels: a component.
+/// let ind = Independence::new().component([
+///     ActionRef::new(1, ActionKind::Recv, 0),
+///     ActionRef::new(1, ActionKind::Send, 0),
+/// ]);
+/// assert_eq!(ind.components().len(), 1);
+/// assert!(ind.components()[0].contains(&ActionRef::new(1, ActionKind::Send, 0)));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Independence {
+    components: Vec<Vec<ActionRef>>,
+}
+
+impl Independence {
+    /// No component yet: declares nothing that could reduce the search.
+    pub fn new() -> Independence {
+        Independence::default()
+    }
+
+    /// Adds a component (duplicates in it are dropped).
+    pub fn component(mut self, actions: impl IntoIterator<Item = ActionRef>) -> Independence {
+        let mut c: Vec<ActionRef> = actions.into_iter().collect();
+        c.sort_unstable();
+        c.dedup();
+        if !c.is_empty() {
+            self.components.push(c);
+        }
+        self
+    }
+
+    /// The components, in the order they were added (each sorted).
+    pub fn components(&self) -> &[Vec<ActionRef>] {
+        &self.components
+    }
+}
+
+/// Whether a check used partial-order reduction, and if not, why
+/// ([`Stats::reduction`](crate::Stats::reduction)).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Reduction {
+    /// The object declares no independence
+    /// ([`Protocol::independence`](crate::Protocol::independence)): full
+    /// search, nothing to report.
+    #[default]
+    NotDeclared,
+    /// The search used ample sets where the conditions allowed.
+    On {
+        /// Product states expanded by an ample set instead of in full.
+        ample_states: u64,
+    },
+    /// The object declares independence but the search was full, for the
+    /// reason given (the formula uses `X`, reduction switched off, …).
+    Off(String),
+}
+
+impl std::fmt::Display for Reduction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reduction::NotDeclared => f.write_str("partial-order reduction: not declared"),
+            Reduction::On { ample_states } => write!(
+                f,
+                "partial-order reduction on ({ample_states} states expanded by an ample set)"
+            ),
+            Reduction::Off(why) => write!(f, "partial-order reduction off: {why}"),
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Partial-order reduction on the objects of the spec language: the strict
+//! object built on the fly declares the parallel branches of its
+//! specification as independent components, and a reduced search must give
+//! the verdicts of the full one — on random specifications × random
+//! formulas, and on the concurrent NAS benchmarks, where it matters most.
+
+mod common;
+
+use engine::{Checker, Protocol, Reduction, Report, Semantics, Verdict};
+use proptest::prelude::*;
+use protocols::{npb, Liberal, Strict};
+
+fn check<P: Protocol>(obj: &P, formula: &str, semantics: Semantics, por: bool, max: u64) -> Report {
+    Checker::new()
+        .determinism_check(true)
+        .partial_order(por)
+        .semantics(semantics)
+        .max_states(max)
+        .check(formula, obj.clone(), vec![])
+        .unwrap_or_else(|e| panic!("{formula}: {e}"))
+}
+
+fn kind(r: &Report) -> &'static str {
+    match r.verdict {
+        Verdict::Holds => "holds",
+        Verdict::Violated(_) => "violated",
+        Verdict::Inconclusive { .. } => "inconclusive",
+    }
+}
+
+/// A random formula over the object's roles: mostly of the shapes the
+/// reduction decides (safety, response, recurrence, persistence, unless),
+/// some it must refuse (`X`, a bare first step).
+type Shape = (usize, [usize; 2], [usize; 2], [usize; 2]);
+
+fn formula() -> impl Strategy<Value = Shape> {
+    (
+        0..12usize,
+        [0..4usize, 0..4],
+        [0..3usize, 0..3],
+        [0..3usize, 0..3],
+    )
+}
+
+fn render<P: Protocol>(obj: &P, (shape, who, kind, what): Shape) -> String {
+    let roles = obj.roles();
+    let atom = |i: usize| {
+        let role = if who[i] == 0 {
+            "*".to_string()
+        } else {
+            roles[who[i] % roles.len()].clone()
+        };
+        match what[i] {
+            0 => format!(r#""{role} {} *""#, ["SEND", "RECV", "CLOSE"][kind[i]]),
+            1 if kind[i] == 0 => r#""END""#.to_string(),
+            1 => r#""DEADLOCK""#.to_string(),
+            _ => format!(r#""{role} {} *""#, ["RECV", "SEND", "RECV"][kind[i]]),
+        }
+    };
+    let (p, q) = (atom(0), atom(1));
+    match shape {
+        0 => format!("G !{p}"),
+        1 => format!("F {p}"),
+        2 => format!("G ({p} -> F {q})"),
+        3 => format!("G F {p}"),
+        4 => format!("F G !{p}"),
+        5 => format!("!{p} U {q}"),
+        6 => format!("!{p} W {q}"),
+        7 => format!("{q} R !{p}"),
+        8 => format!("G (!{p} | F {q}) & F {q}"),
+        9 => format!("G ({p} -> X {q})"),
+        10 => format!("!{p}"),
+        _ => r#"G !"DEADLOCK""#.to_string(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Random specifications (every construct, parallel branches sharing
+    /// channels or not) × random formulas × both semantics: the same
+    /// verdict with and without the reduction; a reduced counterexample
+    /// replays on a fresh object; the declarations pass the determinism
+    /// check (which tests them in every state where they are used).
+    #[test]
+    fn reduced_and_full_searches_agree_on_random_specifications(
+        spec in common::gen::spec(),
+        f in formula(),
+        omega in prop::bool::ANY,
+    ) {
+        // Only specifications with a bounded state space (the check of the
+        // full search must finish).
+        let lts = common::gen::compile_or_skip(&spec)?;
+        // (A specification of closes only has no message type to probe.)
+        prop_assume!(!lts.type_names().is_empty());
+        let obj = Strict::on_the_fly(&spec).expect("compiles, so builds on the fly");
+        agree(&obj, f, semantics(omega), spec.main(), 20_000)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The same for the liberal object, whose roles are its components.
+    /// Liberal objects of one-sided loops are unbounded, and a reduced
+    /// search may run one role far ahead, its receiver's inbox growing with
+    /// the depth: small specifications and a small bound keep that cheap
+    /// (checks that reach it are skipped).
+    #[test]
+    fn reduced_and_full_searches_agree_on_random_liberal_objects(
+        spec in common::gen::spec(),
+        f in formula(),
+        omega in prop::bool::ANY,
+    ) {
+        let lts = common::gen::compile_or_skip(&spec)?;
+        prop_assume!(!lts.type_names().is_empty() && lts.num_states() <= 60);
+        agree(&Liberal::new(lts), f, semantics(omega), spec.main(), 400)?;
+    }
+}
+
+fn semantics(omega: bool) -> Semantics {
+    if omega {
+        Semantics::InfiniteRunsOnly
+    } else {
+        Semantics::Stutter
+    }
+}
+
+/// Checks a random formula on `obj` with and without the reduction: the
+/// same verdict, a reduced counterexample replays on a fresh object, and a
+/// reduced search that proves the property stores no more states.
+fn agree<P: Protocol + std::fmt::Debug>(
+    obj: &P,
+    f: Shape,
+    semantics: Semantics,
+    main: &protocols::spec::Term,
+    max: u64,
+) -> Result<(), TestCaseError> {
+    let formula = render(obj, f);
+    let full = check(obj, &formula, semantics, false, max);
+    let reduced = check(obj, &formula, semantics, true, max);
+    prop_assume!(!matches!(full.verdict, Verdict::Inconclusive { .. }));
+    prop_assume!(!matches!(reduced.verdict, Verdict::Inconclusive { .. }));
+    prop_assert_eq!(
+        kind(&full),
+        kind(&reduced),
+        "{:?}\n{}\n{}",
+        main,
+        full,
+        reduced
+    );
+    if let Some(c) = reduced.counterexample() {
+        let replayed = c.try_replay(obj.clone());
+        prop_assert!(replayed.is_ok(), "{:?}: {:?}", main, replayed.err());
+    }
+    if full.holds() {
+        prop_assert!(reduced.stats.product_states <= full.stats.product_states);
+    }
+    Ok(())
+}
+
+/// The concurrent NAS benchmarks, whose workers are in `par`: the same
+/// verdicts on a set of formulas, with far fewer states.
+#[test]
+fn npb_concurrent_is_reduced_to_a_few_states_with_the_same_verdicts() {
+    let formulas = [
+        (r#"G !"DEADLOCK""#, true),
+        (r#"G !"worker_2_ RECV *""#, false),
+        (r#"G ("worker_0_ RECV <ExitMessage>" -> F "END")"#, true),
+        (
+            r#"G ("master SEND * TO worker_1_" -> F "worker_1_ RECV *")"#,
+            true,
+        ),
+        (r#"F "END""#, false),
+        (r#"G F "master RECV *""#, false),
+    ];
+    for spec in [npb::is_concurrent(3), npb::cg_concurrent(3)] {
+        let obj = Strict::on_the_fly(&spec).unwrap();
+        for (f, holds) in formulas {
+            for semantics in Semantics::ALL {
+                let full = check(&obj, f, semantics, false, 1_000_000);
+                let reduced = check(&obj, f, semantics, true, 1_000_000);
+                assert_eq!(kind(&full), kind(&reduced), "{f}\n{full}\n{reduced}");
+                if semantics == Semantics::Stutter {
+                    assert_eq!(full.holds(), holds, "{f}: {full}");
+                }
+                assert!(
+                    matches!(reduced.stats.reduction, Reduction::On { .. }),
+                    "{reduced}"
+                );
+                if let Some(c) = reduced.counterexample() {
+                    c.try_replay(obj.clone()).unwrap();
+                }
+            }
+        }
+    }
+    // Deadlock freedom of 12 workers: exponentially many interleavings a
+    // round in full, a few hundred states reduced.
+    let obj = Strict::on_the_fly(&npb::is_concurrent(12)).unwrap();
+    let r = check(&obj, r#"G !"DEADLOCK""#, Semantics::Stutter, true, 10_000);
+    assert!(r.holds(), "{r}");
+}
+
+/// The compiled strict object has no parallel structure left to declare:
+/// it is searched in full and the report does not mention the reduction.
+#[test]
+fn compiled_objects_declare_nothing() {
+    let obj = Strict::from_spec(&npb::is_concurrent(2)).unwrap();
+    assert!(obj.independence().is_none());
+    let on_the_fly = Strict::on_the_fly(&npb::is_concurrent(2)).unwrap();
+    assert!(on_the_fly.independence().is_some());
+}

@@ -1,0 +1,141 @@
+//! Partial-order reduction against the full search on every bundled
+//! protocol of the `.owl` suites × every formula of its suite × both
+//! semantics, on the two objects that declare their independence (the
+//! strict object built on the fly and the liberal object): the same
+//! verdict (or the same error), and reduced counterexamples that replay.
+
+use std::path::{Path, PathBuf};
+
+use prust::engine::{Checker, Protocol, Report, Semantics, Verdict};
+use prust::protocols::bundled::spec_by_name;
+use prust::{Liberal, Strict};
+
+fn owl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            owl_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "owl") {
+            out.push(p);
+        }
+    }
+}
+
+fn kind(r: &Result<Report, prust::engine::Error>) -> String {
+    match r {
+        Ok(r) => match r.verdict {
+            Verdict::Holds => "holds".into(),
+            Verdict::Violated(_) => "violated".into(),
+            Verdict::Inconclusive { .. } => "inconclusive".into(),
+        },
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// Checks every formula on `obj` with and without the reduction; returns
+/// how many checks the reduction applied to.
+fn agree<P: Protocol + std::fmt::Debug>(
+    obj: &P,
+    formulas: &[String],
+    what: &str,
+    semantics: &[Semantics],
+    max_states: u64,
+) -> usize {
+    let mut reduced_checks = 0;
+    for &semantics in semantics {
+        let checker = Checker::new().semantics(semantics).max_states(max_states);
+        let mut full = checker
+            .clone()
+            .partial_order(false)
+            .session(obj.clone(), vec![])
+            .unwrap();
+        let mut reduced = checker
+            .partial_order(true)
+            .session(obj.clone(), vec![])
+            .unwrap();
+        for f in formulas {
+            let (a, b) = (full.check(f), reduced.check(f));
+            assert_eq!(kind(&a), kind(&b), "{what}, {semantics:?}: {f}");
+            if let Ok(r) = &b {
+                if matches!(r.stats.reduction, prust::engine::Reduction::On { .. }) {
+                    reduced_checks += 1;
+                }
+                if let Some(c) = r.counterexample() {
+                    c.try_replay(obj.clone())
+                        .unwrap_or_else(|e| panic!("{what}, {semantics:?}: {f}: {e}"));
+                }
+            }
+        }
+    }
+    reduced_checks
+}
+
+/// Runs [`agree`] on every bundled protocol of every suite: on the fly
+/// always, liberal if asked; returns (protocols, checks reduced).
+fn every_suite(liberal: bool, semantics: &[Semantics], max_states: u64) -> (usize, usize) {
+    let mut files = Vec::new();
+    owl_files(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/owl")
+            .as_path(),
+        &mut files,
+    );
+    let (mut protocols, mut reduced) = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let Ok(suite) = prust::suite::parse(&text) else {
+            continue; // suites of parse errors are tested elsewhere
+        };
+        let formulas: Vec<String> = suite.entries.iter().map(|e| e.formula.clone()).collect();
+        for decl in &suite.protocols {
+            let Ok(spec) = spec_by_name(&decl.spec) else {
+                continue; // an `.aut` file: no bundled specification
+            };
+            let what = format!("{} on {}", file.display(), decl.spec);
+            protocols += 1;
+            let otf = Strict::on_the_fly(&spec).unwrap();
+            let w = format!("{what} (on the fly)");
+            reduced += agree(&otf, &formulas, &w, semantics, max_states);
+            if liberal {
+                let lib = Liberal::from_spec(&spec).unwrap();
+                let w = format!("{what} (liberal)");
+                reduced += agree(&lib, &formulas, &w, semantics, max_states);
+            }
+        }
+    }
+    (protocols, reduced)
+}
+
+/// The strict objects built on the fly, default semantics: kept fast.
+#[test]
+fn reduced_and_full_searches_agree_on_every_suite() {
+    let (protocols, reduced) = every_suite(false, &[Semantics::Stutter], 20_000);
+    assert!(
+        protocols >= 10,
+        "only {protocols} bundled protocols in the suites"
+    );
+    assert!(
+        reduced > 50,
+        "the reduction applied to only {reduced} checks"
+    );
+}
+
+/// Both objects that declare independence, both semantics, larger bound
+/// (about 90 s in a debug build: `cargo test --test por_suites -- --ignored`).
+#[test]
+#[ignore]
+fn soak_reduced_and_full_searches_agree_on_every_suite_both_runtimes_and_semantics() {
+    let (protocols, reduced) = every_suite(true, &Semantics::ALL, 200_000);
+    assert!(
+        protocols >= 10,
+        "only {protocols} bundled protocols in the suites"
+    );
+    assert!(
+        reduced > 100,
+        "the reduction applied to only {reduced} checks"
+    );
+}

@@ -67,6 +67,9 @@ fn reference_realizable(lts: &Lts, limit: usize) -> Result<Option<Vec<String>>, 
     let strict = Strict::new(lts.clone());
     let dummies = engine::declared_dummies(&liberal);
     // a compiled LTS tracks the channels, so the strict object is its state
+    // (`Liberal` hashes and compares its local states and inboxes only, not
+    // the shared projection whose lazily built tables clippy sees)
+    #[allow(clippy::mutable_key_type)]
     let mut seen: HashSet<(Liberal, u32)> = HashSet::new();
     let mut queue = VecDeque::from([(liberal.clone(), strict.clone(), Vec::<String>::new())]);
     seen.insert((liberal, strict.state()));

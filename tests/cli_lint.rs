@@ -303,7 +303,7 @@ fn on_the_fly_lint_under_a_state_limit_is_inconclusive_never_clean() {
     assert_eq!(
         stderr(&o).lines().collect::<Vec<_>>(),
         ["inconclusive: deadlock-free, must-terminate, may-terminate, send-before-close, \
-          no-act-after-close: the LTS explored on the fly for lint has more than 5 states \
+          no-act-after-close, causality: the LTS explored on the fly for lint has more than 5 states \
           (the state limit); raise it with --max-states or PRUST_MAX_STATES, or use a smaller instance"]
     );
     // what the explored states prove is still found (exit 1), and the rest

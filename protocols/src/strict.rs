@@ -333,6 +333,15 @@ impl Protocol for Strict {
     /// no name compared). Exactly what probing finds, without a probe.
     fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
         let n = self.lts.roles().len() as u32;
+        // The LTS explored on the fly keeps the handshake bit, so a state
+        // may have `‽(T,p,q)` and `!(T,p,q)`: one action for the object,
+        // listed once.
+        let start = out.len();
+        let mut push = |out: &mut Vec<Enabled>, e: Enabled| {
+            if !out[start..].contains(&e) {
+                out.push(e);
+            }
+        };
         for &(l, _) in self.lts.transitions(self.state).iter() {
             if l.from >= n || l.to >= n || l.from == l.to {
                 // Never taken: the try-operations refuse such a pair.
@@ -340,18 +349,21 @@ impl Protocol for Strict {
             }
             let (from, to) = (l.from as RoleId, l.to as RoleId);
             match l.action {
-                Action::Send => out.push(Enabled::Send {
-                    role: from,
-                    to,
-                    ty: l.ty as usize,
-                }),
-                Action::Close => out.push(Enabled::Close { role: from, to }),
+                Action::Send => push(
+                    out,
+                    Enabled::Send {
+                        role: from,
+                        to,
+                        ty: l.ty as usize,
+                    },
+                ),
+                Action::Close => push(out, Enabled::Close { role: from, to }),
                 Action::Recv => {
                     if self
                         .head(l.from, l.to)
                         .is_some_and(|i| self.in_transit[i].2 == l.ty)
                     {
-                        out.push(Enabled::Recv { role: to, from });
+                        push(out, Enabled::Recv { role: to, from });
                     }
                 }
             }

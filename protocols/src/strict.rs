@@ -337,7 +337,7 @@ impl Protocol for Strict {
         // may have `‽(T,p,q)` and `!(T,p,q)`: one action for the object,
         // listed once.
         let start = out.len();
-        let mut push = |out: &mut Vec<Enabled>, e: Enabled| {
+        let push = |out: &mut Vec<Enabled>, e: Enabled| {
             if !out[start..].contains(&e) {
                 out.push(e);
             }

@@ -51,6 +51,16 @@ fn a_send_the_protocol_can_never_accept_is_a_violation_at_once() {
     // Found before any step: white could still have moved.
     assert!(f.trace.is_empty(), "{ex}");
     assert!(f.outcome.to_string().contains("can never accept"), "{ex}");
+    // The failure's header names its kind once.
+    let header = f.to_string();
+    assert!(
+        header.starts_with("protocol violation: black waits to send"),
+        "{header}"
+    );
+    assert!(
+        !ex.to_string().contains("violation: protocol violation"),
+        "{ex}"
+    );
 }
 
 /// The same, with the plain depth-first search: the same outcomes.

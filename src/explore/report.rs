@@ -224,7 +224,14 @@ pub struct Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{}: {}", self.outcome.kind(), self.outcome)?;
+        // Some outcomes' own text already begins with their kind
+        // (`protocol violation: …`, `deadlock: …`): say it once.
+        let (kind, text) = (self.outcome.kind(), self.outcome.to_string());
+        if text.starts_with(kind) {
+            writeln!(f, "{text}")?;
+        } else {
+            writeln!(f, "{kind}: {text}")?;
+        }
         if self.trace.is_empty() {
             writeln!(f, "  (no action happened)")?;
         }

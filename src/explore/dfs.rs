@@ -2,6 +2,8 @@
 //! point, with an optional preemption bound, sleep sets and DPOR's
 //! backtrack sets.
 
+use std::sync::Arc;
+
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
@@ -79,7 +81,7 @@ impl Node {
 
 /// Depth-first search over the choices, with an optional preemption
 /// bound and optional sleep sets.
-pub(crate) struct Dfs<'n> {
+pub(crate) struct Dfs {
     pub(crate) stack: Vec<Node>,
     pub(crate) depth: usize,
     pub(crate) bound: Option<usize>,
@@ -88,12 +90,14 @@ pub(crate) struct Dfs<'n> {
     /// way of this flavour.
     pub(crate) dpor: Option<Flavour>,
     pub(crate) pruned: usize,
-    pub(crate) names: &'n [String],
+    /// Owned, not borrowed: the search moves into each execution, whose
+    /// decisions are made on the role threads (see `scheduler.rs`).
+    pub(crate) names: Arc<[String]>,
     /// DPOR's happens-before rows of the last execution (see [`HbCache`]).
     pub(crate) hb: HbCache,
 }
 
-impl Dfs<'_> {
+impl Dfs {
     /// Moves to the next schedule; `false` when every one was run.
     pub(crate) fn backtrack(&mut self) -> bool {
         self.stack.truncate(self.depth);
@@ -111,7 +115,7 @@ impl Dfs<'_> {
     }
 }
 
-impl Chooser for Dfs<'_> {
+impl Chooser for Dfs {
     fn choose(
         &mut self,
         _step: usize,
@@ -126,9 +130,9 @@ impl Chooser for Dfs<'_> {
                 return Decision::Diverged {
                     expected: format!(
                         "the enabled choices {} (as in an earlier execution)",
-                        describe(self.names, &node.alts)
+                        describe(&self.names, &node.alts)
                     ),
-                    found: describe(self.names, alts),
+                    found: describe(&self.names, alts),
                 };
             }
             if self.sleep_sets {
@@ -231,7 +235,7 @@ impl Chooser for Dfs<'_> {
     }
 }
 
-impl Dfs<'_> {
+impl Dfs {
     /// Marks the choices `group` at scheduling point `k`. Under a
     /// preemption bound, a group none of whose choices the bound allows
     /// there marks every choice instead (as Déjà Fu does): the race may

@@ -1,5 +1,5 @@
-//! How an execution ends when nothing can move, and stopping it: every
-//! role thread is released and joined.
+//! How an execution ends when nothing can move, the error stopped
+//! endpoints get, and waiting for every role thread to return.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use engine::{Protocol, RoleId};
 use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
 
-use super::endpoint::{Op, Shared, Slot};
+use super::endpoint::{Ctl, Op, Shared, Slot};
 use super::scheduler::End;
 
 /// What a pending operation waits for, by role names.
@@ -37,8 +37,12 @@ pub(crate) fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
 }
 
 /// How an execution ends when nothing can move.
-pub(crate) fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleId, Op)]) -> End {
-    let names = &shared.names;
+pub(crate) fn stuck_end<P: Protocol>(
+    ctl: &Ctl,
+    names: &[String],
+    obj: &P,
+    pending: &[(RoleId, Op)],
+) -> End {
     let terminated = obj.is_terminated();
     if pending.is_empty() {
         return if terminated {
@@ -56,7 +60,6 @@ pub(crate) fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleI
             op: waits_for(op, names),
         };
     }
-    let ctl = shared.lock();
     let mut deadlock = Deadlock {
         blocked: Vec::new(),
         finished: Vec::new(),
@@ -77,51 +80,30 @@ pub(crate) fn stuck_end<P: Protocol>(shared: &Shared, obj: &P, pending: &[(RoleI
 }
 
 /// The error that stopped endpoints get.
-pub(crate) fn stop_error(shared: &Shared, end: &End) -> Error {
+pub(crate) fn stop_error(names: &[String], end: &End) -> Error {
     match end {
         End::Deadlock(d) => Error::Deadlock(Arc::clone(d)),
         // Not a deadlock: the other roles may still have been able to go
         // on (a violation is reported as soon as it is certain).
         End::Violation { role, op } => Error::Aborted(format!(
             "protocol violation: {} waits to {op}, which the protocol can never accept",
-            shared.names[*role]
+            names[*role]
         )),
         End::Steps(n) => Error::Aborted(format!("the execution reached {n} steps")),
         End::Time => Error::Aborted("the exploration's time ran out".into()),
         End::Stuck { role, .. } => Error::Aborted(format!(
             "role {} did not reach an endpoint operation in time",
-            shared.names[*role]
+            names[*role]
         )),
-        End::Panicked { role, .. } => {
-            Error::Aborted(format!("role {} panicked", shared.names[*role]))
-        }
+        End::Panicked { role, .. } => Error::Aborted(format!("role {} panicked", names[*role])),
         _ => Error::Aborted("the execution was stopped".into()),
     }
 }
 
-/// Releases every thread: pending operations fail, later ones too, and
-/// threads not started yet never run.
-pub(crate) fn stop(shared: &Shared, end: &End) {
-    let error = stop_error(shared, end);
-    let mut ctl = shared.lock();
-    ctl.stop = Some(error.clone());
-    for slot in ctl.slots.iter_mut() {
-        match slot {
-            Slot::Pending(_) => *slot = Slot::Reply(Err(error.clone())),
-            Slot::NotStarted => *slot = Slot::Done,
-            _ => {}
-        }
-    }
-    for cv in &shared.role_cvs {
-        cv.notify_all();
-    }
-    shared.cv.notify_all();
-}
-
-/// Waits for every thread to end (after [`stop`]); says on stderr which
+/// Waits for every thread to end (after [`Shared::end`]); says on stderr which
 /// one it is still waiting for, so that a hang has a name.
 pub(crate) fn finish(shared: &Shared, spawned: &[RoleId], grace: Duration) {
-    let finished = |ctl: &super::endpoint::Ctl| {
+    let finished = |ctl: &Ctl| {
         spawned
             .iter()
             .all(|&r| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))

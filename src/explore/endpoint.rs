@@ -1,20 +1,34 @@
 //! [`ExploreEndpoint`]: a role's endpoint under exploration, and the
-//! hand-over protocol between the role threads and the scheduler.
+//! hand-over protocol between the role threads.
 //!
 //! Only one thread runs at a time. A role thread that reaches an endpoint
-//! operation publishes it (its slot becomes [`Slot::Pending`]) and waits;
-//! the scheduler, which waits until every role thread is at an operation
-//! or finished, picks one pending operation, performs it on the object and
-//! hands the result back ([`Slot::Reply`]); that thread then runs alone
-//! until its next operation. So the object is only ever touched by the
-//! scheduler, and each endpoint operation is exactly one scheduling point.
+//! operation publishes it (its slot becomes [`Slot::Pending`]) and then,
+//! still holding the lock, makes the scheduling decision itself
+//! ([`Shared::advance`]): it picks one pending operation, performs it on
+//! the object and hands the result to that operation's thread
+//! ([`Slot::Reply`]), which then runs alone until its next operation. A
+//! step that continues the same role hands over nothing, and a switch to
+//! another role is one wake-up; when the scheduler was a thread of its own,
+//! every step cost two (role → scheduler → role), about half of an
+//! execution's time. The explorer's thread only starts the execution and
+//! waits for its end (and times out a role that never reaches an
+//! operation). So the object is only ever touched under the lock, by one
+//! thread at a time, and each endpoint operation is exactly one
+//! scheduling point.
 
+use std::any::Any;
 use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use engine::{Message, Payload, Protocol, RoleId};
 use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
+
+use super::ending::stop_error;
+use super::panics::QUIET;
+use super::pool::Gate;
+use super::scheduler::{End, Next, Step};
 
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
@@ -69,14 +83,6 @@ pub(crate) enum Slot {
     Panicked(String),
 }
 
-impl Slot {
-    /// Whether the thread is at a point where the scheduler may decide
-    /// (it runs no code of its own).
-    pub(crate) fn is_settled(&self) -> bool {
-        matches!(self, Slot::Pending(_) | Slot::Done | Slot::Panicked(_))
-    }
-}
-
 /// The state shared by the scheduler and the role threads of one execution.
 #[derive(Debug)]
 pub(crate) struct Ctl {
@@ -87,6 +93,38 @@ pub(crate) struct Ctl {
     /// Operations refused since the stop, per role: a role that ignores
     /// the error and keeps calling would never end (see [`Shared::op`]).
     pub(crate) after_stop: Vec<usize>,
+    /// How the execution ended, once it has.
+    pub(crate) end: Option<End>,
+    /// The scheduler's state (the object, the chooser, the trace): taken
+    /// out while a decision is being made, and by the explorer at the end.
+    pub(crate) exec: Option<Box<dyn Step>>,
+    /// What starts each role's pool thread (`None`: not spawned).
+    pub(crate) gates: Vec<Option<Gate>>,
+    /// The role last let run, and when: the explorer's thread reports it
+    /// as stuck when it runs too long without reaching an operation.
+    pub(crate) current: RoleId,
+    pub(crate) since: Instant,
+    /// The roles never started (set when the execution ends): their jobs
+    /// are dropped unrun, which also drops what they own (a channel's
+    /// sender that a running role may be waiting on).
+    pub(crate) unstarted: Vec<RoleId>,
+    /// A panic of the scheduler itself (in the object's code, or a bug):
+    /// re-raised on the explorer's thread once the execution is stopped.
+    pub(crate) fault: Option<Box<dyn Any + Send>>,
+}
+
+/// Whom to wake once the lock is released (waking a thread that then
+/// has to wait for the lock costs it a second wake-up).
+#[derive(Debug)]
+pub(crate) enum Wake {
+    /// Nobody: the thread that decided goes on itself.
+    Nobody,
+    /// The thread of this role, handed its operation's result.
+    Role(RoleId),
+    /// A role's pool thread, to start it.
+    Start(Gate),
+    /// Every thread: the execution has ended.
+    Everyone,
 }
 
 /// How many operations a role may call after its execution was stopped
@@ -97,7 +135,8 @@ const MAX_CALLS_AFTER_STOP: usize = 1_000;
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub(crate) ctl: Mutex<Ctl>,
-    /// Where the scheduler waits (for a thread to settle).
+    /// Where the explorer's thread waits (for the execution to end, then
+    /// for every thread to return).
     pub(crate) cv: Condvar,
     /// Where each role's thread waits (to start, or for its operation's
     /// result): one per role, so that a hand-over wakes exactly one thread.
@@ -112,6 +151,13 @@ impl Shared {
                 slots: (0..names.len()).map(|_| Slot::Done).collect(),
                 stop: None,
                 after_stop: vec![0; names.len()],
+                end: None,
+                exec: None,
+                gates: names.iter().map(|_| None).collect(),
+                current: 0,
+                since: Instant::now(),
+                unstarted: Vec::new(),
+                fault: None,
             }),
             cv: Condvar::new(),
             role_cvs: names.iter().map(|_| Condvar::new()).collect(),
@@ -119,15 +165,16 @@ impl Shared {
         }
     }
 
-    /// The lock; a poisoned lock is taken anyway: no user code runs under
-    /// it, so a poison can only come from our own bug, and the state is
-    /// still consistent (every update is a single assignment).
+    /// The lock; a poisoned lock is taken anyway: no role code runs under
+    /// it, and the object's code (the scheduling decision) runs inside
+    /// `catch_unwind`, so a poison can only come from our own bug, and the
+    /// state is still consistent (every update is a single assignment).
     pub(crate) fn lock(&self) -> MutexGuard<'_, Ctl> {
         self.ctl.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Publishes `role`'s operation `op` and waits for the scheduler's
-    /// decision (called on `role`'s thread).
+    /// Publishes `role`'s operation `op`, makes the scheduling decision,
+    /// and waits for this operation's turn (called on `role`'s thread).
     pub(crate) fn op(&self, role: RoleId, op: Op) -> Result<Reply, Error> {
         let mut ctl = self.lock();
         if let Some(e) = ctl.stop.clone() {
@@ -146,12 +193,12 @@ impl Shared {
             return Err(e);
         }
         ctl.slots[role] = Slot::Pending(op);
-        // Wake the scheduler without the lock held, so that it does not
-        // wake only to block on the lock (the profile showed that
-        // contention), then wait for the decision.
-        drop(ctl);
-        self.cv.notify_all();
-        let mut ctl = self.lock();
+        let wake = self.advance(&mut ctl, Some(role));
+        if !matches!(wake, Wake::Nobody) {
+            drop(ctl);
+            self.wake(wake);
+            ctl = self.lock();
+        }
         loop {
             if matches!(ctl.slots[role], Slot::Reply(_)) {
                 let Slot::Reply(r) = std::mem::replace(&mut ctl.slots[role], Slot::Running) else {
@@ -165,23 +212,86 @@ impl Shared {
         }
     }
 
-    /// Waits until `role`'s thread is settled (at an operation, done or
-    /// panicked), or until `deadline`; `false` on time-out.
-    pub(crate) fn wait_settled(&self, role: RoleId, deadline: Instant) -> bool {
-        let mut ctl = self.lock();
-        loop {
-            if ctl.slots[role].is_settled() {
-                return true;
+    /// Makes the next scheduling decision, with the lock held, on the
+    /// thread that just settled (`me`: its role if it waits at an
+    /// operation, `None` for the explorer or a role that returned). Says
+    /// whom to wake once the lock is released.
+    pub(crate) fn advance(&self, ctl: &mut Ctl, me: Option<RoleId>) -> Wake {
+        if ctl.end.is_some() {
+            return Wake::Everyone;
+        }
+        let Some(mut exec) = ctl.exec.take() else {
+            return Wake::Nobody;
+        };
+        // The object's code runs here, maybe on a role thread whose
+        // panics are otherwise kept quiet: a panic of the scheduler is
+        // not the role's, so it is printed, and re-raised by the explorer.
+        let quiet = QUIET.with(|q| q.replace(false));
+        let next = catch_unwind(AssertUnwindSafe(|| exec.step(ctl, &self.names)));
+        QUIET.with(|q| q.set(quiet));
+        ctl.exec = Some(exec);
+        match next {
+            Ok(Next::Start(role)) => {
+                ctl.slots[role] = Slot::Running;
+                ctl.current = role;
+                ctl.since = Instant::now();
+                match &ctl.gates[role] {
+                    Some(gate) => Wake::Start(gate.clone()),
+                    None => unreachable!("only spawned roles are started"),
+                }
             }
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
+            Ok(Next::Resume(role)) => {
+                ctl.current = role;
+                ctl.since = Instant::now();
+                if me == Some(role) {
+                    Wake::Nobody
+                } else {
+                    Wake::Role(role)
+                }
             }
-            ctl = self
-                .cv
-                .wait_timeout(ctl, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            Ok(Next::End(end)) => {
+                self.end(ctl, end);
+                Wake::Everyone
+            }
+            Err(payload) => {
+                ctl.fault = Some(payload);
+                self.end(ctl, End::Program("the scheduler panicked".into()));
+                Wake::Everyone
+            }
+        }
+    }
+
+    /// Ends the execution (with the lock held): pending operations fail,
+    /// later ones too, and threads not started yet never run. The caller
+    /// then wakes everyone ([`Wake::Everyone`]).
+    pub(crate) fn end(&self, ctl: &mut Ctl, end: End) {
+        let error = stop_error(&self.names, &end);
+        ctl.stop = Some(error.clone());
+        for (role, slot) in ctl.slots.iter_mut().enumerate() {
+            match slot {
+                Slot::Pending(_) => *slot = Slot::Reply(Err(error.clone())),
+                Slot::NotStarted => {
+                    *slot = Slot::Done;
+                    ctl.unstarted.push(role);
+                }
+                _ => {}
+            }
+        }
+        ctl.end = Some(end);
+    }
+
+    /// Wakes whom [`advance`](Self::advance) said, without the lock held.
+    pub(crate) fn wake(&self, wake: Wake) {
+        match wake {
+            Wake::Nobody => {}
+            Wake::Role(role) => self.role_cvs[role].notify_one(),
+            Wake::Start(gate) => gate.open(),
+            Wake::Everyone => {
+                for cv in &self.role_cvs {
+                    cv.notify_all();
+                }
+                self.cv.notify_all();
+            }
         }
     }
 }

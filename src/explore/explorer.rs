@@ -2,6 +2,7 @@
 //! over schedules (stateless: every execution re-runs the program from the
 //! start, following a prefix of choices, as Déjà Fu and loom do).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::Protocol;
@@ -224,6 +225,7 @@ impl Explorer {
             role_timeout: self.role_timeout,
             deadline: self.timeout.map(|t| started + t),
         };
+        let shared_names: Arc<[String]> = names.clone().into();
         // One scope for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
         std::thread::scope(|scope| {
@@ -234,11 +236,11 @@ impl Explorer {
             let mut pruned = 0;
             let mut redundant = 0;
             if let Some(schedule) = &self.replay {
-                let mut chooser = Replay {
-                    schedule,
-                    names: &names,
+                let chooser = Replay {
+                    schedule: schedule.clone(),
+                    names: Arc::clone(&shared_names),
                 };
-                let run = scheduler::run(&pool, &object, &program, limits, &mut chooser);
+                let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
                 executions = 1;
                 if let Some(cut) = found.add(&names, run, property.as_mut())? {
                     incomplete = Some(cut);
@@ -263,7 +265,7 @@ impl Explorer {
                         Reduction::None | Reduction::SleepSets => None,
                     },
                     pruned: 0,
-                    names: &names,
+                    names: Arc::clone(&shared_names),
                     hb: Default::default(),
                 };
                 loop {
@@ -277,7 +279,10 @@ impl Explorer {
                         break;
                     }
                     dfs.depth = 0;
-                    let run = scheduler::run(&pool, &object, &program, limits, &mut dfs);
+                    // The search moves into the execution and back (its
+                    // decisions are made on the role threads).
+                    let run;
+                    (run, dfs) = scheduler::run(&pool, &object, &program, limits, dfs);
                     executions += 1;
                     if matches!(run.end, End::Redundant) {
                         redundant += 1;
@@ -321,11 +326,11 @@ impl Explorer {
                     }
                     let key = failure.outcome.to_string();
                     let mut confirm = |candidate: &Schedule| {
-                        let mut chooser = Replay {
-                            schedule: candidate,
-                            names: &names,
+                        let chooser = Replay {
+                            schedule: candidate.clone(),
+                            names: Arc::clone(&shared_names),
                         };
-                        let run = scheduler::run(&pool, &object, &program, limits, &mut chooser);
+                        let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
                         let mut again = Found::default();
                         again.add(&names, run, property.as_mut()).ok()?;
                         let f = again.failures.pop()?;

@@ -1,5 +1,7 @@
 //! [`Replay`]: the chooser that follows a printed schedule.
 
+use std::sync::Arc;
+
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
@@ -8,12 +10,14 @@ use super::schedule::Schedule;
 use super::step::Alt;
 
 /// Follows a printed schedule.
-pub(crate) struct Replay<'s> {
-    pub(crate) schedule: &'s Schedule,
-    pub(crate) names: &'s [String],
+/// Owns what it follows: it moves into the execution, whose decisions
+/// are made on the role threads (see `scheduler.rs`).
+pub(crate) struct Replay {
+    pub(crate) schedule: Schedule,
+    pub(crate) names: Arc<[String]>,
 }
 
-impl Chooser for Replay<'_> {
+impl Chooser for Replay {
     fn choose(
         &mut self,
         step: usize,
@@ -24,11 +28,11 @@ impl Chooser for Replay<'_> {
         let Some(want) = self.schedule.choices().get(step) else {
             return Decision::Take(0);
         };
-        match alts.iter().position(|a| to_choice(self.names, a) == *want) {
+        match alts.iter().position(|a| to_choice(&self.names, a) == *want) {
             Some(i) => Decision::Take(i),
             None => Decision::Diverged {
                 expected: format!("the choice {want}"),
-                found: format!("the enabled choices {}", describe(self.names, alts)),
+                found: format!("the enabled choices {}", describe(&self.names, alts)),
             },
         }
     }

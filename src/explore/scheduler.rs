@@ -1,6 +1,10 @@
 //! Running one execution: the role threads, one at a time, and the
-//! object, driven by a [`Chooser`] at every scheduling point.
+//! object, driven by a [`Chooser`] at every scheduling point. The
+//! decisions are made by [`Exec::step`] on whichever role thread just
+//! reached an operation (see `endpoint.rs`); the explorer's thread sets
+//! the execution up, waits for its end, and collects the result.
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -13,8 +17,8 @@ use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::ending::{finish, stop, stuck_end, waits_for};
-use super::endpoint::{ExploreEndpoint, Op, Shared, Slot};
+use super::ending::{finish, stuck_end, waits_for};
+use super::endpoint::{Ctl, ExploreEndpoint, Op, Shared, Slot, Wake};
 use super::independence::independent;
 use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
 use super::pool::{Job, Pool};
@@ -75,17 +79,69 @@ pub(crate) struct Run {
     pub(crate) terminated: bool,
 }
 
-/// Runs one execution of `program` on a clone of `object`.
-pub(crate) fn run<'s, P, F>(
+/// What a scheduling decision leads to.
+pub(crate) enum Next {
+    /// Start this role (the next one spawned): it runs to its first
+    /// operation alone.
+    Start(RoleId),
+    /// This role's slot holds its operation's result: it runs on.
+    Resume(RoleId),
+    /// The execution is over.
+    End(End),
+}
+
+/// The scheduler of one execution, reached through the lock by whichever
+/// thread is running (hence `Send`, and typed away: the endpoints do not
+/// know the chooser's type).
+pub(crate) trait Step: Send {
+    /// The next decision; `ctl` is the state under the lock.
+    fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next;
+    /// For the explorer to take the execution's results back.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl std::fmt::Debug for dyn Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Step")
+    }
+}
+
+/// What the scheduler of one execution owns: the object, the chooser,
+/// what has happened so far. Moved into the execution's shared state for
+/// its length, and back to the explorer at its end.
+struct Exec<P, C> {
+    obj: P,
+    chooser: C,
+    limits: RunLimits,
+    trace: Vec<Act>,
+    schedule: Vec<Alt>,
+    history: Option<History<P>>,
+    never: Box<Never<P>>,
+    closed: Closed,
+    /// The role that made the last step.
+    prev: Option<RoleId>,
+    /// Answers given without a choice (closes seen), bounded like steps
+    /// so that a role that ignores them in a loop cannot run for ever.
+    answers: usize,
+    /// The spawned roles, in order, and how many have been started: they
+    /// start one at a time, each up to its first operation.
+    spawned: Vec<RoleId>,
+    started: usize,
+}
+
+/// Runs one execution of `program` on a clone of `object`, with
+/// `chooser` deciding; gives the chooser back with the result.
+pub(crate) fn run<'s, P, F, C>(
     pool: &Pool<'s, '_>,
     object: &P,
     program: &F,
     limits: RunLimits,
-    chooser: &mut dyn Chooser,
-) -> Run
+    chooser: C,
+) -> (Run, C)
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) + Sync,
+    C: Chooser + Send + 'static,
 {
     install_panic_hook();
     let names = object.roles();
@@ -99,60 +155,132 @@ where
     };
     if let Some(e) = roles.error.take() {
         run.end = End::Program(e);
-        return run;
+        return (run, chooser);
     }
     let shared = Arc::new(Shared::new(names));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    {
-        let mut ctl = shared.lock();
-        for &r in &spawned {
-            ctl.slots[r] = Slot::NotStarted;
-        }
-    }
-    let mut obj = object.clone();
-    // Each job goes to its pool thread when the role starts (see `drive`).
-    let jobs: Vec<(RoleId, Job<'s>)> = roles
+    let never = pool
+        .memo
+        .borrow_mut()
+        .take()
+        .map(|m| {
+            m.downcast::<Never<P>>()
+                .expect("one object type per exploration")
+        })
+        .unwrap_or_else(|| Box::new(Never::new()));
+    let exec = Exec {
+        obj: object.clone(),
+        history: chooser.wants_races().map(|_| History::default()),
+        chooser,
+        limits,
+        trace: Vec::new(),
+        schedule: Vec::new(),
+        never,
+        closed: Closed::default(),
+        prev: None,
+        answers: 0,
+        spawned: spawned.clone(),
+        started: 0,
+    };
+    // Each job waits in its pool thread until its role starts.
+    let gates: Vec<_> = roles
         .bodies
         .into_iter()
-        .map(|(role, body)| {
+        .enumerate()
+        .map(|(worker, (role, body))| {
             let shared = Arc::clone(&shared);
             let job: Job<'s> = Box::new(move || role_thread(role, body, shared));
-            (role, job)
+            (role, pool.place(worker, job))
         })
         .collect();
-    let flavour = chooser.wants_races();
-    let mut history = flavour.map(|_| History::default());
-    let mut memo = pool.memo.borrow_mut();
-    let never = memo
-        .get_or_insert_with(|| Box::new(Never::<P>::new()))
-        .downcast_mut::<Never<P>>()
-        .expect("one object type per exploration");
-    drive(
-        &shared,
-        (pool, jobs),
-        &mut obj,
-        limits,
-        chooser,
-        &mut run,
-        history.as_mut(),
-        never,
+    let mut ctl = shared.lock();
+    for (role, gate) in gates {
+        ctl.slots[role] = Slot::NotStarted;
+        ctl.gates[role] = Some(gate);
+    }
+    ctl.exec = Some(Box::new(exec));
+    // The first decision (start the first role) is made here; the others
+    // on the role threads.
+    let wake = shared.advance(&mut ctl, None);
+    drop(ctl);
+    shared.wake(wake);
+    let mut ctl = shared.lock();
+    loop {
+        if ctl.end.is_some() {
+            break;
+        }
+        // A role that runs its own code too long without reaching an
+        // operation: blocked outside the session?
+        let now = Instant::now();
+        let deadline = ctl.since + limits.role_timeout;
+        if now >= deadline {
+            let role = ctl.current;
+            shared.end(
+                &mut ctl,
+                End::Stuck {
+                    role,
+                    waited: limits.role_timeout,
+                },
+            );
+            drop(ctl);
+            shared.wake(Wake::Everyone);
+            ctl = shared.lock();
+            break;
+        }
+        ctl = shared
+            .cv
+            .wait_timeout(ctl, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    let unstarted = std::mem::take(&mut ctl.unstarted);
+    drop(ctl);
+    // The jobs of roles never started are dropped unrun, before waiting
+    // for the others: a running role may wait for what they own.
+    pool.clear(
+        unstarted
+            .iter()
+            .filter_map(|r| spawned.iter().position(|s| s == r)),
     );
-    drop(memo);
-    if let (Some(h), Some(flavour)) = (&history, flavour) {
+    // Every started job has returned after this, so the pool's threads are
+    // free for the next execution.
+    finish(&shared, &spawned, limits.role_timeout);
+    let (exec, end, fault) = {
+        let mut ctl = shared.lock();
+        (ctl.exec.take(), ctl.end.take(), ctl.fault.take())
+    };
+    if let Some(payload) = fault {
+        std::panic::resume_unwind(payload);
+    }
+    let exec = exec
+        .expect("the scheduler's state is back after the execution")
+        .into_any()
+        .downcast::<Exec<P, C>>()
+        .expect("the execution's own scheduler");
+    let Exec {
+        obj,
+        mut chooser,
+        trace,
+        schedule,
+        history,
+        never,
+        ..
+    } = *exec;
+    *pool.memo.borrow_mut() = Some(never);
+    run.trace = trace;
+    run.schedule = schedule;
+    run.end = end.expect("the execution has ended");
+    if let (Some(h), Some(flavour)) = (&history, chooser.wants_races()) {
         let cache = chooser.hb_cache();
         let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, flavour, cache);
         chooser.add_backtracks(backtracks);
     }
-    stop(&shared, &run.end);
-    // Every job has returned after this, so the pool's threads are free
-    // for the next execution.
-    finish(&shared, &spawned, limits.role_timeout);
     run.terminated = obj.is_terminated();
-    run
+    (run, chooser)
 }
 
 /// A role thread: waits to be started, runs the body, records how it
-/// ended.
+/// ended, and makes the next decision.
 fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, shared: Arc<Shared>) {
     QUIET.with(|q| q.set(true));
     {
@@ -184,25 +312,15 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
             m.push_str(&format!("\u{0}{at}"));
         }
     }
-    shared.cv.notify_all();
-}
-
-/// Lets `role` run (its slot is already set) and waits until it settles.
-fn let_run(shared: &Shared, role: RoleId, limits: RunLimits) -> Result<(), End> {
-    shared.role_cvs[role].notify_one();
-    if shared.wait_settled(role, Instant::now() + limits.role_timeout) {
-        Ok(())
-    } else {
-        Err(End::Stuck {
-            role,
-            waited: limits.role_timeout,
-        })
-    }
+    // Once the execution has ended, the explorer waits for every thread
+    // to return: `advance` then only says to wake it.
+    let wake = shared.advance(&mut ctl, None);
+    drop(ctl);
+    shared.wake(wake);
 }
 
 /// A panic recorded in a slot, if any.
-fn panicked(shared: &Shared) -> Option<End> {
-    let ctl = shared.lock();
+fn panicked(ctl: &Ctl) -> Option<End> {
     ctl.slots.iter().enumerate().find_map(|(role, s)| match s {
         Slot::Panicked(m) => {
             let (message, location) = match m.split_once('\u{0}') {
@@ -219,102 +337,60 @@ fn panicked(shared: &Shared) -> Option<End> {
     })
 }
 
-/// The scheduling loop of one execution; sets `run.end`.
-// Each argument is a different part of the execution's context, owned by
-// `run` for different lengths of time; a struct would only rename them.
-#[allow(clippy::too_many_arguments)]
-fn drive<'s, P: Protocol>(
-    shared: &Shared,
-    (pool, jobs): (&Pool<'s, '_>, Vec<(RoleId, Job<'s>)>),
-    obj: &mut P,
-    limits: RunLimits,
-    chooser: &mut dyn Chooser,
-    run: &mut Run,
-    mut history: Option<&mut History<P>>,
-    never: &mut Never<P>,
-) {
-    // Start the threads one at a time, each up to its first operation.
-    // A job is handed to its pool thread only now, with its slot already
-    // running, so that starting a role is one hand-over, not two (the
-    // pool thread's wake-up for the job, then another to start). Jobs
-    // not handed over when the execution stops early are dropped unrun.
-    for (worker, (role, job)) in jobs.into_iter().enumerate() {
-        shared.lock().slots[role] = Slot::Running;
-        pool.run(worker, job);
-        if let Err(end) = let_run(shared, role, limits) {
-            run.end = end;
-            return;
+impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
+    fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next {
+        if let Some(end) = panicked(ctl) {
+            return Next::End(end);
         }
-        if let Some(end) = panicked(shared) {
-            run.end = end;
-            return;
+        if let Some(&role) = self.spawned.get(self.started) {
+            self.started += 1;
+            return Next::Start(role);
         }
-    }
-    let n = shared.names.len();
-    let mut prev = None;
-    let mut closed = Closed::default();
-    // Answers given without a choice (closes seen), bounded like steps so
-    // that a role that ignores them in a loop cannot run for ever.
-    let mut answers = 0;
-    loop {
-        let pending: Vec<(RoleId, Op)> = {
-            let ctl = shared.lock();
-            ctl.slots
-                .iter()
-                .enumerate()
-                .filter_map(|(r, s)| match s {
-                    Slot::Pending(op) => Some((r, op.clone())),
-                    _ => None,
-                })
-                .collect()
-        };
-        if let Some((role, reply)) = closed.answer(obj, &pending, &shared.names) {
-            answers += 1;
-            if answers > limits.max_steps {
-                run.end = End::Steps(limits.max_steps);
-                return;
+        let pending: Vec<(RoleId, Op)> = ctl
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(r, s)| match s {
+                Slot::Pending(op) => Some((r, op.clone())),
+                _ => None,
+            })
+            .collect();
+        let obj = &mut self.obj;
+        if let Some((role, reply)) = self.closed.answer(obj, &pending, names) {
+            self.answers += 1;
+            if self.answers > self.limits.max_steps {
+                return Next::End(End::Steps(self.limits.max_steps));
             }
-            shared.lock().slots[role] = Slot::Reply(reply);
-            if let Err(end) = let_run(shared, role, limits) {
-                run.end = end;
-                return;
-            }
-            if let Some(end) = panicked(shared) {
-                run.end = end;
-                return;
-            }
-            continue;
+            ctl.slots[role] = Slot::Reply(reply);
+            return Next::Resume(role);
         }
-        let alts = enabled(obj, &pending, prev, n);
-        if let Some(h) = history.as_deref_mut() {
+        let alts = enabled(obj, &pending, self.prev, names.len());
+        if let Some(h) = self.history.as_mut() {
             h.objects.push(obj.clone());
             h.pending.push(pending.clone());
             h.alts.push(alts.clone());
         }
         // A send or close that the object can never accept ends the run
         // as a violation at once (see `violation.rs`).
+        let never = &mut self.never;
         if let Some((role, op)) = pending
             .iter()
             .find(|(r, op)| !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op))
         {
-            run.end = End::Violation {
+            return Next::End(End::Violation {
                 role: *role,
-                op: waits_for(op, &shared.names),
-            };
-            return;
+                op: waits_for(op, names),
+            });
         }
         if alts.is_empty() {
-            run.end = stuck_end(shared, obj, &pending);
-            return;
+            return Next::End(stuck_end(ctl, names, obj, &pending));
         }
-        let step = run.trace.len();
-        if step >= limits.max_steps {
-            run.end = End::Steps(limits.max_steps);
-            return;
+        let step = self.trace.len();
+        if step >= self.limits.max_steps {
+            return Next::End(End::Steps(self.limits.max_steps));
         }
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-            run.end = End::Time;
-            return;
+        if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Next::End(End::Time);
         }
         let op_of = |alt: Alt| {
             &pending
@@ -326,48 +402,36 @@ fn drive<'s, P: Protocol>(
         let probe = |i: usize, j: usize| {
             independent(&*obj, (alts[i], op_of(alts[i])), (alts[j], op_of(alts[j])))
         };
-        let i = match chooser.choose(step, &alts, prev, &probe) {
+        let i = match self.chooser.choose(step, &alts, self.prev, &probe) {
             Decision::Take(i) => i,
-            Decision::Redundant => {
-                run.end = End::Redundant;
-                return;
-            }
+            Decision::Redundant => return Next::End(End::Redundant),
             Decision::Diverged { expected, found } => {
-                run.end = End::Diverged {
+                return Next::End(End::Diverged {
                     step: step + 1,
                     expected,
                     found,
-                };
-                return;
+                })
             }
         };
         let alt = alts[i];
-        let op = pending
-            .iter()
-            .find(|(r, _)| *r == alt.role)
-            .map(|(_, op)| op.clone())
-            .expect("an enabled choice is a pending operation");
+        let op = op_of(alt).clone();
         let Some((act, reply)) = perform(obj, alt, op) else {
-            run.end = End::Diverged {
+            return Next::End(End::Diverged {
                 step: step + 1,
                 expected: "the object to accept the operation its clone accepted".into(),
                 found: "a refusal: the object is not deterministic (see the Protocol contract)"
                     .into(),
-            };
-            return;
+            });
         };
-        closed.note(obj, &act);
-        run.trace.push(act);
-        run.schedule.push(alt);
-        prev = Some(alt.role);
-        shared.lock().slots[alt.role] = Slot::Reply(Ok(reply));
-        if let Err(end) = let_run(shared, alt.role, limits) {
-            run.end = end;
-            return;
-        }
-        if let Some(end) = panicked(shared) {
-            run.end = end;
-            return;
-        }
+        self.closed.note(obj, &act);
+        self.trace.push(act);
+        self.schedule.push(alt);
+        self.prev = Some(alt.role);
+        ctl.slots[alt.role] = Slot::Reply(Ok(reply));
+        Next::Resume(alt.role)
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
     }
 }

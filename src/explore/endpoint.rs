@@ -104,6 +104,9 @@ pub(crate) struct Ctl {
     /// as stuck when it runs too long without reaching an operation.
     pub(crate) current: RoleId,
     pub(crate) since: Instant,
+    /// How many times a thread was woken to run a role (a start, or a
+    /// switch to another role): the hand-overs that cost a context switch.
+    pub(crate) handovers: usize,
     /// The roles never started (set when the execution ends): their jobs
     /// are dropped unrun, which also drops what they own (a channel's
     /// sender that a running role may be waiting on).
@@ -156,6 +159,7 @@ impl Shared {
                 gates: names.iter().map(|_| None).collect(),
                 current: 0,
                 since: Instant::now(),
+                handovers: 0,
                 unstarted: Vec::new(),
                 fault: None,
             }),
@@ -235,6 +239,7 @@ impl Shared {
                 ctl.slots[role] = Slot::Running;
                 ctl.current = role;
                 ctl.since = Instant::now();
+                ctl.handovers += 1;
                 match &ctl.gates[role] {
                     Some(gate) => Wake::Start(gate.clone()),
                     None => unreachable!("only spawned roles are started"),
@@ -246,6 +251,7 @@ impl Shared {
                 if me == Some(role) {
                     Wake::Nobody
                 } else {
+                    ctl.handovers += 1;
                     Wake::Role(role)
                 }
             }

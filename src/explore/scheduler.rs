@@ -77,6 +77,9 @@ pub(crate) struct Run {
     /// Whether the object had terminated at the end (for the property's
     /// `END` / `DEADLOCK`).
     pub(crate) terminated: bool,
+    /// Threads woken to run a role (role starts and switches): what the
+    /// execution paid in context switches.
+    pub(crate) handovers: usize,
 }
 
 /// What a scheduling decision leads to.
@@ -152,6 +155,7 @@ where
         schedule: Vec::new(),
         end: End::Success,
         terminated: false,
+        handovers: 0,
     };
     if let Some(e) = roles.error.take() {
         run.end = End::Program(e);
@@ -247,6 +251,7 @@ where
     finish(&shared, &spawned, limits.role_timeout);
     let (exec, end, fault) = {
         let mut ctl = shared.lock();
+        run.handovers = ctl.handovers;
         (ctl.exec.take(), ctl.end.take(), ctl.fault.take())
     };
     if let Some(payload) = fault {
@@ -433,5 +438,125 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
 
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use engine::{Message, Refused};
+    use protocols::session::BlockingEndpoint;
+
+    use super::super::replay::Replay;
+    use super::*;
+
+    /// FIFO channels between two roles `a` and `b`; `panic_on_send`: the
+    /// object's own code panics (a bug in a hand-written object).
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Pipe {
+        queues: [VecDeque<Message>; 2],
+        panic_on_send: bool,
+    }
+
+    impl Protocol for Pipe {
+        fn roles(&self) -> Vec<String> {
+            vec!["a".into(), "b".into()]
+        }
+        fn type_names(&self) -> Vec<String> {
+            vec!["M".into()]
+        }
+        fn try_send(
+            &mut self,
+            role: RoleId,
+            to: RoleId,
+            msg: Message,
+        ) -> Result<(), Refused<Message>> {
+            assert!(!self.panic_on_send, "the object's own bug");
+            if role == to {
+                return Err(Refused(msg));
+            }
+            self.queues[to].push_back(msg);
+            Ok(())
+        }
+        fn try_recv(
+            &mut self,
+            role: RoleId,
+            _from: Option<RoleId>,
+        ) -> Result<(RoleId, Message), Refused> {
+            let m = self.queues[role].pop_front().ok_or(Refused(()))?;
+            Ok((1 - role, m))
+        }
+        fn is_terminated(&self) -> bool {
+            self.queues.iter().all(VecDeque::is_empty)
+        }
+    }
+
+    fn pipe(panic_on_send: bool) -> Pipe {
+        Pipe {
+            queues: [VecDeque::new(), VecDeque::new()],
+            panic_on_send,
+        }
+    }
+
+    /// `a` sends 5 messages, `b` receives them.
+    fn five(r: &mut Roles<'_, Pipe>) {
+        r.spawn("a", |mut ep| {
+            for i in 0..5 {
+                ep.send("b", Message::named("M", i)).unwrap();
+            }
+        });
+        r.spawn("b", |mut ep| {
+            for _ in 0..5 {
+                ep.recv_from("a").unwrap();
+            }
+        });
+    }
+
+    fn limits() -> RunLimits {
+        RunLimits {
+            max_steps: 100,
+            role_timeout: Duration::from_secs(60),
+            deadline: None,
+        }
+    }
+
+    #[test]
+    fn a_role_that_goes_on_hands_over_nothing() {
+        let names: Arc<[String]> = vec!["a".to_string(), "b".to_string()].into();
+        let run = std::thread::scope(|scope| {
+            let pool = Pool::new(scope);
+            // The empty schedule takes the first choice at every point:
+            // the role that ran last, while it can go on.
+            let chooser = Replay {
+                schedule: super::super::Schedule::default(),
+                names,
+            };
+            run(&pool, &pipe(false), &five, limits(), chooser).0
+        });
+        assert!(matches!(run.end, End::Success), "{:?}", run.end);
+        assert_eq!(run.trace.len(), 10);
+        // Start a; a at its first send starts b; b waits to receive and
+        // hands back to a, which sends all five; when a returns, b runs
+        // and receives all five. With a scheduler thread of its own,
+        // every one of the 10 steps cost two wake-ups.
+        assert_eq!(run.handovers, 4);
+    }
+
+    #[test]
+    fn a_panic_in_the_objects_code_reaches_the_caller_and_hangs_nothing() {
+        let names: Arc<[String]> = vec!["a".to_string(), "b".to_string()].into();
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let pool = Pool::new(scope);
+                let chooser = Replay {
+                    schedule: super::super::Schedule::default(),
+                    names,
+                };
+                run(&pool, &pipe(true), &five, limits(), chooser).0
+            })
+        }));
+        let payload = caught.expect_err("the object's panic is the caller's");
+        assert_eq!(panic_message(&*payload), "the object's own bug");
     }
 }

@@ -6,6 +6,7 @@
 //! cargo bench -p prust --bench explore_rate
 //! cargo bench -p prust --bench explore_rate -- --quick   # a smoke run
 //! cargo bench -p prust --bench explore_rate -- --rate    # fan-in k=3 only, repeated
+//! cargo bench -p prust --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
 //! ```
 //!
 //! `--rate` measures the goal's program alone: fan-in k=3 with each
@@ -207,9 +208,25 @@ fn rate() {
     }
 }
 
+/// `--profile`: one DPOR exploration of fan-in k=3 and nothing else, for
+/// an instruction-counting profiler (`valgrind --tool=callgrind`).
+fn profile() {
+    let object = Mailbox {
+        queues: vec![VecDeque::new(); N * N],
+    };
+    let ex = Explorer::new()
+        .preemption_bound(None)
+        .reduction(Reduction::Dpor)
+        .explore(object, fan_in(3));
+    line("fan-in k=3", Reduction::Dpor, &ex);
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--rate") {
         return rate();
+    }
+    if std::env::args().any(|a| a == "--profile") {
+        return profile();
     }
     let quick = std::env::args().any(|a| a == "--quick");
     let explorer = Explorer::new().preemption_bound(None);

@@ -342,7 +342,10 @@ fn relation<P: Protocol>(
         // A program's own choice touches neither the object nor a channel.
         return Rel::Independent;
     }
-    let unknown_sender = matches!(op, Op::Recv { from: None }) && alt.from.is_none();
+    // A receive from anyone, or a select, still pending at the end of a
+    // maximal execution: which sender it would take is not known.
+    let unknown_sender =
+        matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
     let feeds_later = feeds(first.role, first_op, alt.role, op);
     // The common case, cheaply: commuting where `a` was taken.
     if !unknown_sender && !feeds_later && independent(&h.objects[a], (first, first_op), (alt, op)) {
@@ -362,7 +365,13 @@ fn relation<P: Protocol>(
             return Rel::Race;
         }
     }
-    let accepted = if unknown_sender {
+    let accepted = if let (true, Op::Select { alts }) = (unknown_sender, op) {
+        alts.iter().any(|x| {
+            obj.clone()
+                .try_recv(alt.role, Some(x.from))
+                .is_ok_and(|(_, m)| x.accepts(&m))
+        })
+    } else if unknown_sender {
         obj.clone().try_recv(alt.role, None).is_ok()
     } else {
         perform(&mut obj.clone(), alt, op.clone()).is_some()

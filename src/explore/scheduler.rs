@@ -119,6 +119,9 @@ struct Exec<P, C> {
     trace: Vec<Act>,
     schedule: Vec<Alt>,
     history: Option<History<P>>,
+    /// How many leading scheduling points of `history` were recorded by
+    /// the previous execution, which this one replays (see [`Kept`]).
+    reuse: usize,
     never: Box<Never<P>>,
     closed: Closed,
     /// The role that made the last step.
@@ -130,6 +133,56 @@ struct Exec<P, C> {
     /// start one at a time, each up to its first operation.
     spawned: Vec<RoleId>,
     started: usize,
+}
+
+/// What the scheduler keeps across the executions of one exploration
+/// (in [`Pool::memo`], typed by the object, hence `Any` there).
+struct Kept<P> {
+    /// The answers of `violation.rs`.
+    never: Box<Never<P>>,
+    /// The last execution's DPOR history (`None` without DPOR). A
+    /// depth-first search re-runs the same prefix of choices (the
+    /// chooser's [`HbCache::keep`](super::dpor::HbCache)), so the objects,
+    /// pending operations and enabled choices of those scheduling points
+    /// are the ones recorded last time (the `Protocol` contract: equal
+    /// calls on equal objects give equal results). Reusing them spares,
+    /// at each replayed point, the probes on object clones that find the
+    /// enabled choices and the clone kept for the race analysis: most of
+    /// an execution's own work.
+    history: Option<History<P>>,
+}
+
+/// Whether the pending operations in `slots` are `recorded` (same roles,
+/// operations, peers and message types; payload values are not compared:
+/// objects do not look at them, see the `Protocol` contract).
+fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
+    let mut now = slots.iter().enumerate().filter_map(|(r, s)| match s {
+        Slot::Pending(op) => Some((r, op)),
+        _ => None,
+    });
+    recorded.iter().all(|(r, op)| {
+        now.next()
+            .is_some_and(|(role, current)| role == *r && same_op(op, current))
+    }) && now.next().is_none()
+}
+
+fn same_op(a: &Op, b: &Op) -> bool {
+    match (a, b) {
+        (Op::Send { to: t1, msg: m1 }, Op::Send { to: t2, msg: m2 }) => {
+            t1 == t2 && m1.type_name() == m2.type_name()
+        }
+        (Op::Recv { from: f1 }, Op::Recv { from: f2 }) => f1 == f2,
+        (Op::Close { to: t1 }, Op::Close { to: t2 }) => t1 == t2,
+        (Op::Choose { n: n1 }, Op::Choose { n: n2 }) => n1 == n2,
+        (Op::Select { alts: a1 }, Op::Select { alts: a2 }) => {
+            a1.len() == a2.len()
+                && a1
+                    .iter()
+                    .zip(a2)
+                    .all(|(x, y)| x.from == y.from && x.type_name == y.type_name)
+        }
+        _ => false,
+    }
 }
 
 /// Runs one execution of `program` on a clone of `object`, with
@@ -163,18 +216,33 @@ where
     }
     let shared = Arc::new(Shared::new(names));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    let never = pool
-        .memo
-        .borrow_mut()
-        .take()
-        .map(|m| {
-            m.downcast::<Never<P>>()
-                .expect("one object type per exploration")
-        })
-        .unwrap_or_else(|| Box::new(Never::new()));
+    let kept = pool.memo.borrow_mut().take().map(|m| {
+        *m.downcast::<Kept<P>>()
+            .expect("one object type per exploration")
+    });
+    let (never, history) = match kept {
+        Some(k) => (k.never, k.history),
+        None => (Box::new(Never::new()), None),
+    };
+    let mut chooser = chooser;
+    let (history, reuse) = match chooser.wants_races() {
+        None => (None, 0),
+        Some(_) => {
+            let mut h = history.unwrap_or_default();
+            // The first `keep` steps are the same, so the records of the
+            // points before them and of the point after them are too.
+            let keep = chooser.hb_cache().map_or(0, |c| c.keep + 1);
+            let reuse = keep.min(h.objects.len());
+            h.objects.truncate(reuse);
+            h.pending.truncate(reuse);
+            h.alts.truncate(reuse);
+            (Some(h), reuse)
+        }
+    };
     let exec = Exec {
         obj: object.clone(),
-        history: chooser.wants_races().map(|_| History::default()),
+        history,
+        reuse,
         chooser,
         limits,
         trace: Vec::new(),
@@ -271,7 +339,6 @@ where
         never,
         ..
     } = *exec;
-    *pool.memo.borrow_mut() = Some(never);
     run.trace = trace;
     run.schedule = schedule;
     run.end = end.expect("the execution has ended");
@@ -280,6 +347,7 @@ where
         let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, flavour, cache);
         chooser.add_backtracks(backtracks);
     }
+    *pool.memo.borrow_mut() = Some(Box::new(Kept { never, history }));
     run.terminated = obj.is_terminated();
     (run, chooser)
 }
@@ -369,28 +437,48 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             ctl.slots[role] = Slot::Reply(reply);
             return Next::Resume(role);
         }
-        let alts = enabled(obj, &pending, self.prev, names.len());
-        if let Some(h) = self.history.as_mut() {
-            h.objects.push(obj.clone());
-            h.pending.push(pending.clone());
-            h.alts.push(alts.clone());
-        }
-        // A send or close that the object can never accept ends the run
-        // as a violation at once (see `violation.rs`).
-        let never = &mut self.never;
-        if let Some((role, op)) = pending
-            .iter()
-            .find(|(r, op)| !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op))
-        {
-            return Next::End(End::Violation {
-                role: *role,
-                op: waits_for(op, names),
-            });
-        }
-        if alts.is_empty() {
-            return Next::End(stuck_end(ctl, names, obj, &pending));
-        }
         let step = self.trace.len();
+        // A point the previous execution recorded (the same choices led
+        // here): its enabled choices are known, and it was no violation
+        // and not stuck (that execution went on from it).
+        let recorded = step < self.reuse
+            && self
+                .history
+                .as_ref()
+                .is_some_and(|h| same_pending(&h.pending[step], &ctl.slots));
+        let fresh;
+        let (points, alts): (&[(RoleId, Op)], &[Alt]) = if recorded {
+            let h = self.history.as_ref().expect("recorded with a history");
+            (&h.pending[step], &h.alts[step])
+        } else {
+            let alts = enabled(obj, &pending, self.prev, names.len());
+            if let Some(h) = self.history.as_mut() {
+                // From here on, this execution records its own points.
+                self.reuse = self.reuse.min(step);
+                h.objects.truncate(step);
+                h.pending.truncate(step);
+                h.alts.truncate(step);
+                h.objects.push(obj.clone());
+                h.pending.push(pending.clone());
+                h.alts.push(alts.clone());
+            }
+            // A send or close that the object can never accept ends the
+            // run as a violation at once (see `violation.rs`).
+            let never = &mut self.never;
+            if let Some((role, op)) = pending.iter().find(|(r, op)| {
+                !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op)
+            }) {
+                return Next::End(End::Violation {
+                    role: *role,
+                    op: waits_for(op, names),
+                });
+            }
+            if alts.is_empty() {
+                return Next::End(stuck_end(ctl, names, obj, &pending));
+            }
+            fresh = alts;
+            (&pending[..], &fresh[..])
+        };
         if step >= self.limits.max_steps {
             return Next::End(End::Steps(self.limits.max_steps));
         }
@@ -398,7 +486,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             return Next::End(End::Time);
         }
         let op_of = |alt: Alt| {
-            &pending
+            &points
                 .iter()
                 .find(|(r, _)| *r == alt.role)
                 .expect("an enabled choice is a pending operation")
@@ -407,7 +495,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         let probe = |i: usize, j: usize| {
             independent(&*obj, (alts[i], op_of(alts[i])), (alts[j], op_of(alts[j])))
         };
-        let i = match self.chooser.choose(step, &alts, self.prev, &probe) {
+        let i = match self.chooser.choose(step, alts, self.prev, &probe) {
             Decision::Take(i) => i,
             Decision::Redundant => return Next::End(End::Redundant),
             Decision::Diverged { expected, found } => {
@@ -419,7 +507,13 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             }
         };
         let alt = alts[i];
-        let op = op_of(alt).clone();
+        // The operation as this execution's role called it (its payload),
+        // not as recorded.
+        let op = pending
+            .iter()
+            .find(|(r, _)| *r == alt.role)
+            .map(|(_, op)| op.clone())
+            .expect("an enabled choice is a pending operation");
         let Some((act, reply)) = perform(obj, alt, op) else {
             return Next::End(End::Diverged {
                 step: step + 1,

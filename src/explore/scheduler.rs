@@ -80,6 +80,9 @@ pub(crate) struct Run {
     /// Threads woken to run a role (role starts and switches): what the
     /// execution paid in context switches.
     pub(crate) handovers: usize,
+    /// Scheduling points whose enabled choices were taken from the
+    /// previous execution's record instead of probed (see [`Kept`]).
+    pub(crate) recorded: usize,
 }
 
 /// What a scheduling decision leads to.
@@ -122,6 +125,8 @@ struct Exec<P, C> {
     /// How many leading scheduling points of `history` were recorded by
     /// the previous execution, which this one replays (see [`Kept`]).
     reuse: usize,
+    /// How many points took their enabled choices from the record.
+    recorded: usize,
     never: Box<Never<P>>,
     closed: Closed,
     /// The role that made the last step.
@@ -209,6 +214,7 @@ where
         end: End::Success,
         terminated: false,
         handovers: 0,
+        recorded: 0,
     };
     if let Some(e) = roles.error.take() {
         run.end = End::Program(e);
@@ -243,6 +249,7 @@ where
         obj: object.clone(),
         history,
         reuse,
+        recorded: 0,
         chooser,
         limits,
         trace: Vec::new(),
@@ -337,8 +344,10 @@ where
         schedule,
         history,
         never,
+        recorded,
         ..
     } = *exec;
+    run.recorded = recorded;
     run.trace = trace;
     run.schedule = schedule;
     run.end = end.expect("the execution has ended");
@@ -448,6 +457,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 .is_some_and(|h| same_pending(&h.pending[step], &ctl.slots));
         let fresh;
         let (points, alts): (&[(RoleId, Op)], &[Alt]) = if recorded {
+            self.recorded += 1;
             let h = self.history.as_ref().expect("recorded with a history");
             (&h.pending[step], &h.alts[step])
         } else {
@@ -542,20 +552,24 @@ mod tests {
     use engine::{Message, Refused};
     use protocols::session::BlockingEndpoint;
 
+    use super::super::dfs::Dfs;
+    use super::super::dpor::Flavour;
     use super::super::replay::Replay;
+    use super::run as run_one;
     use super::*;
 
-    /// FIFO channels between two roles `a` and `b`; `panic_on_send`: the
-    /// object's own code panics (a bug in a hand-written object).
+    /// FIFO channels between every pair of the roles `a`, `b` and `c`;
+    /// `panic_on_send`: the object's own code panics (a bug in a
+    /// hand-written object).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     struct Pipe {
-        queues: [VecDeque<Message>; 2],
+        queues: Vec<VecDeque<Message>>,
         panic_on_send: bool,
     }
 
     impl Protocol for Pipe {
         fn roles(&self) -> Vec<String> {
-            vec!["a".into(), "b".into()]
+            vec!["a".into(), "b".into(), "c".into()]
         }
         fn type_names(&self) -> Vec<String> {
             vec!["M".into()]
@@ -570,16 +584,22 @@ mod tests {
             if role == to {
                 return Err(Refused(msg));
             }
-            self.queues[to].push_back(msg);
+            self.queues[role * 3 + to].push_back(msg);
             Ok(())
         }
         fn try_recv(
             &mut self,
             role: RoleId,
-            _from: Option<RoleId>,
+            from: Option<RoleId>,
         ) -> Result<(RoleId, Message), Refused> {
-            let m = self.queues[role].pop_front().ok_or(Refused(()))?;
-            Ok((1 - role, m))
+            let f = match from {
+                Some(f) => f,
+                None => (0..3)
+                    .find(|&f| !self.queues[f * 3 + role].is_empty())
+                    .ok_or(Refused(()))?,
+            };
+            let m = self.queues[f * 3 + role].pop_front().ok_or(Refused(()))?;
+            Ok((f, m))
         }
         fn is_terminated(&self) -> bool {
             self.queues.iter().all(VecDeque::is_empty)
@@ -588,9 +608,13 @@ mod tests {
 
     fn pipe(panic_on_send: bool) -> Pipe {
         Pipe {
-            queues: [VecDeque::new(), VecDeque::new()],
+            queues: vec![VecDeque::new(); 9],
             panic_on_send,
         }
+    }
+
+    fn names() -> Arc<[String]> {
+        vec!["a".to_string(), "b".to_string(), "c".to_string()].into()
     }
 
     /// `a` sends 5 messages, `b` receives them.
@@ -617,7 +641,7 @@ mod tests {
 
     #[test]
     fn a_role_that_goes_on_hands_over_nothing() {
-        let names: Arc<[String]> = vec!["a".to_string(), "b".to_string()].into();
+        let names = names();
         let run = std::thread::scope(|scope| {
             let pool = Pool::new(scope);
             // The empty schedule takes the first choice at every point:
@@ -639,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_panic_in_the_objects_code_reaches_the_caller_and_hangs_nothing() {
-        let names: Arc<[String]> = vec!["a".to_string(), "b".to_string()].into();
+        let names = names();
         let caught = catch_unwind(AssertUnwindSafe(|| {
             std::thread::scope(|scope| {
                 let pool = Pool::new(scope);
@@ -652,5 +676,64 @@ mod tests {
         }));
         let payload = caught.expect_err("the object's panic is the caller's");
         assert_eq!(panic_message(&*payload), "the object's own bug");
+    }
+
+    /// `a` and `b` each send 2 messages to `c`, which receives from anyone.
+    fn fan_in(r: &mut Roles<'_, Pipe>) {
+        for s in ["a", "b"] {
+            r.spawn(s, |mut ep| {
+                for i in 0..2 {
+                    ep.send("c", Message::named("M", i)).unwrap();
+                }
+            });
+        }
+        r.spawn("c", |mut ep| {
+            for _ in 0..4 {
+                ep.recv().unwrap();
+            }
+        });
+    }
+
+    #[test]
+    fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
+        let (executions, points, recorded) = std::thread::scope(|scope| {
+            let pool = Pool::new(scope);
+            let mut dfs = Dfs {
+                stack: Vec::new(),
+                depth: 0,
+                bound: None,
+                sleep_sets: true,
+                dpor: Some(Flavour::Source),
+                pruned: 0,
+                names: names(),
+                hb: Default::default(),
+            };
+            let (mut executions, mut points, mut recorded) = (0, 0, 0);
+            loop {
+                dfs.depth = 0;
+                let run;
+                (run, dfs) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs);
+                // Success, or cut short by the sleep sets.
+                assert!(
+                    matches!(run.end, End::Success | End::Redundant),
+                    "{:?}",
+                    run.end
+                );
+                executions += 1;
+                points += run.trace.len() + 1;
+                recorded += run.recorded;
+                if !dfs.backtrack() {
+                    break;
+                }
+            }
+            (executions, points, recorded)
+        });
+        // The same search as the explorer's: the bench's fan-in k=2 runs
+        // 25 executions with source-set DPOR.
+        assert_eq!(executions, 25);
+        // Every execution after the first replays a prefix: at least its
+        // first point comes from the record, never every point.
+        assert!(recorded >= executions - 1, "{recorded} of {points}");
+        assert!(recorded < points, "{recorded} of {points}");
     }
 }

@@ -4,74 +4,12 @@
 //! runs more executions than the classic one; and under a preemption
 //! bound, DPOR finds exactly the outcomes of bounded plain search.
 
-use std::collections::{BTreeSet, VecDeque};
+#[path = "common/mailbox.rs"]
+mod mailbox;
 
+use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
 use proptest::prelude::*;
-use prust::explore::{Exploration, Explorer, Reduction, Roles};
-use prust::session::BlockingEndpoint;
-use prust::{Message, Protocol, Refused, RoleId};
-
-/// Bounded FIFO channels between every pair of roles (capacity 2): sends
-/// are asynchronous, a receive takes the oldest message of its channel.
-/// Terminated when nothing is in transit.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Mailbox {
-    roles: usize,
-    queues: Vec<VecDeque<Message>>,
-}
-
-impl Mailbox {
-    fn new(roles: usize) -> Self {
-        Mailbox {
-            roles,
-            queues: vec![VecDeque::new(); roles * roles],
-        }
-    }
-}
-
-impl Protocol for Mailbox {
-    fn roles(&self) -> Vec<String> {
-        (0..self.roles).map(|r| format!("r{r}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        let q = &mut self.queues[role * self.roles + to];
-        if role == to || q.len() >= 2 {
-            return Err(Refused(msg));
-        }
-        q.push_back(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.roles;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m))
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
-    }
-}
-
-/// One operation of a random role program.
-#[derive(Clone, Debug)]
-enum Step {
-    Send(RoleId),
-    RecvFrom(RoleId),
-    /// Receive from anyone and assert that it is not this role.
-    RecvAnyNot(RoleId),
-}
+use prust::explore::{Exploration, Explorer, Reduction};
 
 /// Programs that mostly fit together: a random sequence of messages
 /// between random pairs becomes each role's sends and receives (in that
@@ -99,49 +37,10 @@ fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
                         Step::RecvFrom(from)
                     });
                 }
-                for (role, (at, swap)) in swaps.into_iter().enumerate() {
-                    let ops = &mut roles[role];
-                    if swap && at + 1 < ops.len() {
-                        ops.swap(at, at + 1);
-                    }
-                    ops.truncate(6);
-                }
+                swap_and_truncate(&mut roles, swaps);
                 roles
             })
     })
-}
-
-fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync + '_ {
-    move |r| {
-        for (role, body) in steps.iter().enumerate() {
-            let body = body.clone();
-            r.spawn(&format!("r{role}"), move |mut ep| {
-                for (i, s) in body.into_iter().enumerate() {
-                    let ok = match s {
-                        Step::Send(to) => ep.send(to, Message::named("M", i)).is_ok(),
-                        Step::RecvFrom(from) => ep.recv_from(from).is_ok(),
-                        Step::RecvAnyNot(not) => match ep.recv() {
-                            Ok((from, _)) => {
-                                assert_ne!(from, not, "received from r{not}");
-                                true
-                            }
-                            Err(_) => false,
-                        },
-                    };
-                    if !ok {
-                        return;
-                    }
-                }
-            });
-        }
-    }
-}
-
-fn outcomes(ex: &Exploration) -> BTreeSet<String> {
-    ex.failures()
-        .iter()
-        .map(|f| f.outcome.to_string())
-        .collect()
 }
 
 /// The exploration of `steps` with `reduction` (and `bound`) finds the

@@ -356,7 +356,12 @@ fn time_and_memory_budgets_are_inconclusive_never_clean() {
             ("--max-memory", "1K", "memory limit"),
         ] {
             let o = prust(&[&clean[..], &[limit, value]].concat());
-            assert_eq!(o.status.code(), Some(2), "{runtime} {limit}: {}", stdout(&o));
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{runtime} {limit}: {}",
+                stdout(&o)
+            );
             assert!(stderr(&o).starts_with("inconclusive:"), "{}", stderr(&o));
             assert!(stderr(&o).contains(says), "{}", stderr(&o));
         }
@@ -394,7 +399,11 @@ fn the_limits_default_to_the_environment_as_for_check() {
         assert!(err.contains(&format!("{var}={value:?}")), "{err}");
         assert!(err.contains("hint:"), "{err}");
     }
-    for (option, value) in [("--timeout", "-1"), ("--timeout", "0"), ("--max-memory", "lots")] {
+    for (option, value) in [
+        ("--timeout", "-1"),
+        ("--timeout", "0"),
+        ("--max-memory", "lots"),
+    ] {
         let o = prust(&[&CLEAN[..], &[option, value]].concat());
         assert_eq!(o.status.code(), Some(3), "{option} {value}: {}", stderr(&o));
     }

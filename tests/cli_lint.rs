@@ -2,32 +2,11 @@
 //! of the tool's table, and check names checked before any work.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn prust(args: &[&str]) -> Output {
-    prust_with(args, &[])
-}
+#[path = "common/cli.rs"]
+mod cli;
 
-/// `prust ARGS` with these environment variables set and the limits'
-/// others unset (lint reads them, so the caller's must not leak in).
-fn prust_with(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_prust"));
-    c.args(args);
-    for var in ["PRUST_MAX_STATES", "PRUST_TIMEOUT", "PRUST_MAX_MEMORY"] {
-        c.env_remove(var);
-    }
-    c.envs(env.iter().copied())
-        .output()
-        .expect("the prust binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli::{prust, prust_with, stderr, stdout};
 
 /// A fresh `.aut` file with `text`.
 fn aut_file(name: &str, text: &str) -> PathBuf {

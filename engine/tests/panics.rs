@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::ring::Token;
+use common::ring::{Token, TokenRing};
 use engine::{check, dummies, try_check, Checker, Error, Message, Protocol, Refused, RoleId};
 
 /// A token ring whose third role panics when it tries to pass the token on.
@@ -166,70 +166,58 @@ enum Breaks {
     Roles,
 }
 
-/// A token ring of three whose Hash or Clone panics once p2 holds the
-/// token: code the engine runs on every state it stores, outside any
-/// try-operation.
+/// The token ring of three ([`TokenRing`]) whose Hash or Clone panics once
+/// p2 holds the token (or whose `roles()` always does): code the engine
+/// runs on every state it stores, outside any try-operation.
 #[derive(Debug, PartialEq, Eq)]
 struct Fragile {
-    holder: usize,
-    in_transit: bool,
+    ring: TokenRing,
     breaks: Breaks,
 }
 
 impl Fragile {
     fn new(breaks: Breaks) -> Self {
         Fragile {
-            holder: 0,
-            in_transit: false,
+            ring: TokenRing::new(3),
             breaks,
         }
     }
     fn broken(&self, op: Breaks) -> bool {
-        self.breaks == op && self.holder == 2
+        self.breaks == op && self.ring.holder == 2
     }
 }
 
 impl Clone for Fragile {
     fn clone(&self) -> Self {
         assert!(!self.broken(Breaks::Clone), "cannot clone p2's turn");
-        Fragile { ..*self }
+        Fragile {
+            ring: self.ring.clone(),
+            breaks: self.breaks,
+        }
     }
 }
 
 impl std::hash::Hash for Fragile {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         assert!(!self.broken(Breaks::Hash), "cannot hash p2's turn");
-        (self.holder, self.in_transit).hash(state);
+        self.ring.hash(state);
     }
 }
 
 impl Protocol for Fragile {
     fn roles(&self) -> Vec<String> {
         assert!(self.breaks != Breaks::Roles, "no roles today");
-        vec!["p0".into(), "p1".into(), "p2".into()]
+        self.ring.roles()
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == self.holder && !self.in_transit && to == (role + 1) % 3 {
-            self.in_transit = true;
-            Ok(())
-        } else {
-            Err(Refused(msg))
-        }
+        self.ring.try_send(role, to, msg)
     }
     fn try_recv(
         &mut self,
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        if self.in_transit && role == (self.holder + 1) % 3 && from.is_none_or(|f| f == self.holder)
-        {
-            let sender = self.holder;
-            self.in_transit = false;
-            self.holder = role;
-            Ok((sender, Message::new(Token)))
-        } else {
-            Err(Refused(()))
-        }
+        self.ring.try_recv(role, from)
     }
 }
 
@@ -294,8 +282,11 @@ fn a_panic_in_the_initial_states_hash_or_in_roles_is_an_error_not_a_crash() {
     let e = Checker::new()
         .session(
             Fragile {
-                holder: 2,
-                ..Fragile::new(Breaks::Hash)
+                ring: TokenRing {
+                    holder: 2,
+                    ..TokenRing::new(3)
+                },
+                breaks: Breaks::Hash,
             },
             dummies![Token],
         )

@@ -162,24 +162,33 @@ proptest! {
     }
 }
 
-#[test]
-fn sleep_sets_cut_the_orders_of_independent_steps() {
-    // Three roles each send one message to a fourth, which receives them
-    // in a fixed order: the sends commute (different channels).
-    let steps = vec![
+/// Three roles each send one message to a fourth, which receives them in
+/// a fixed order: the sends commute (different channels), and each
+/// receive needs its send.
+fn three_senders_in_order() -> Vec<Vec<Step>> {
+    vec![
         vec![Step::Send(3)],
         vec![Step::Send(3)],
         vec![Step::Send(3)],
         vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let plain = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::None)
-        .explore(Mailbox::new(4), program(&steps));
-    let reduced = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::SleepSets)
-        .explore(Mailbox::new(4), program(&steps));
+    ]
+}
+
+/// The exploration of `steps` with `reduction` under preemption `bound`.
+fn explore(steps: &[Vec<Step>], bound: Option<usize>, reduction: Reduction) -> Exploration {
+    Explorer::new()
+        .preemption_bound(bound)
+        .reduction(reduction)
+        .explore(Mailbox::new(steps.len()), program(steps))
+}
+
+#[test]
+fn sleep_sets_cut_the_orders_of_independent_steps() {
+    // Three roles each send one message to a fourth, which receives them
+    // in a fixed order: the sends commute (different channels).
+    let steps = three_senders_in_order();
+    let plain = explore(&steps, None, Reduction::None);
+    let reduced = explore(&steps, None, Reduction::SleepSets);
     assert!(plain.is_successful() && reduced.is_successful());
     let full = reduced.executions() - reduced.redundant();
     assert!(full < plain.executions(), "{reduced} vs {plain}");
@@ -193,20 +202,9 @@ fn dpor_starts_fewer_executions_than_sleep_sets() {
     // order; DPOR starts fewer executions that sleep sets then cut short
     // (measured: 3 against 6), because it backtracks only where a race
     // asks for it.
-    let steps = vec![
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(None)
-            .reduction(reduction)
-            .explore(Mailbox::new(4), program(&steps))
-    };
-    let sleep = explore(Reduction::SleepSets);
-    let dpor = explore(Reduction::Dpor);
+    let steps = three_senders_in_order();
+    let sleep = explore(&steps, None, Reduction::SleepSets);
+    let dpor = explore(&steps, None, Reduction::Dpor);
     assert!(sleep.is_successful() && dpor.is_successful());
     assert_eq!(dpor.executions() - dpor.redundant(), 1, "{dpor}");
     assert!(dpor.executions() < sleep.executions(), "{dpor} vs {sleep}");
@@ -224,10 +222,7 @@ fn dpor_still_finds_the_race_of_a_receive_from_anyone() {
         vec![Step::Send(0)],
         vec![Step::Send(0)],
     ];
-    let ex = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::Dpor)
-        .explore(Mailbox::new(3), program(&steps));
+    let ex = explore(&steps, None, Reduction::Dpor);
     assert!(ex.is_complete(), "{ex}");
     assert!(
         ex.failures()
@@ -254,14 +249,8 @@ fn source_sets_run_fewer_executions_than_classic_dpor() {
             Step::RecvFrom(1),
         ],
     ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(None)
-            .reduction(reduction)
-            .explore(Mailbox::new(3), program(&steps))
-    };
-    let source = explore(Reduction::Dpor);
-    let classic = explore(Reduction::ClassicDpor);
+    let source = explore(&steps, None, Reduction::Dpor);
+    let classic = explore(&steps, None, Reduction::ClassicDpor);
     assert!(source.is_successful() && classic.is_successful());
     assert!(
         source.executions() < classic.executions(),
@@ -276,20 +265,9 @@ fn dpor_reduces_under_a_preemption_bound() {
     // every order of the sends that the bound allows; DPOR runs one
     // (measured: 1 execution against 15). Before bounded DPOR, a bound
     // turned every reduction off.
-    let steps = vec![
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(Some(2))
-            .reduction(reduction)
-            .explore(Mailbox::new(4), program(&steps))
-    };
-    let plain = explore(Reduction::None);
-    let dpor = explore(Reduction::Dpor);
+    let steps = three_senders_in_order();
+    let plain = explore(&steps, Some(2), Reduction::None);
+    let dpor = explore(&steps, Some(2), Reduction::Dpor);
     assert!(plain.failures().is_empty() && dpor.failures().is_empty());
     assert!(dpor.executions() < plain.executions(), "{dpor} vs {plain}");
 }

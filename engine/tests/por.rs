@@ -294,6 +294,14 @@ fn the_reduction_can_be_switched_off_and_objects_that_declare_nothing_are_search
     };
     let r = check(silent, r#"G !"DEADLOCK""#, true);
     assert_eq!(r.stats.reduction, Reduction::NotDeclared);
+    // Printed on its own, it says how an object opts in.
+    assert!(
+        Reduction::NotDeclared
+            .to_string()
+            .contains("Protocol::independence opts in"),
+        "{}",
+        Reduction::NotDeclared
+    );
     assert_eq!(r.stats.product_states, off.stats.product_states);
     assert!(!r.to_string().contains("partial-order"), "{r}");
 }

@@ -24,12 +24,11 @@
 //!   `k` messages of `a` and then those of `b` (`recv_from`): the two
 //!   senders never race, which DPOR sees.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use prust::explore::{Exploration, Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
-use prust::{Message, Protocol, Refused, RoleId, Strict};
+use prust::{Message, Strict};
 
 #[derive(Clone, Debug)]
 struct Title;
@@ -60,46 +59,15 @@ fn two_buyer(r: &mut Roles<'_, Strict>) {
     });
 }
 
-/// Unbounded FIFO channels between every pair of roles; terminated when
-/// nothing is in transit.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Mailbox {
-    queues: Vec<VecDeque<Message>>,
-}
+#[path = "../tests/common/mailbox.rs"]
+mod mailbox;
 
-const N: usize = 3;
+use mailbox::Mailbox;
 
-impl Protocol for Mailbox {
-    fn roles(&self) -> Vec<String> {
-        vec!["a".into(), "b".into(), "collector".into()]
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == to {
-            return Err(Refused(msg));
-        }
-        self.queues[role * N + to].push_back(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..N)
-                .find(|&f| !self.queues[f * N + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * N + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m))
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
-    }
+/// The programs' mailbox: roles `a`, `b` and `collector`, unbounded
+/// channels (no send ever waits).
+fn mailbox() -> Mailbox {
+    Mailbox::named(&["a", "b", "collector"], None)
 }
 
 fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
@@ -178,9 +146,7 @@ fn cpu_time() -> f64 {
 /// `--rate`: fan-in k=3 with each reduction, timed in wall and CPU time.
 fn rate() {
     let explorer = Explorer::new().preemption_bound(None);
-    let object = || Mailbox {
-        queues: vec![VecDeque::new(); N * N],
-    };
+    let object = mailbox;
     let _ = explorer.explore(object(), fan_in(2));
     for (reduction, repeat) in [
         (Reduction::None, 1),
@@ -257,9 +223,7 @@ fn main() {
     ];
     for &k in ks {
         for reduction in reductions {
-            let object = Mailbox {
-                queues: vec![VecDeque::new(); N * N],
-            };
+            let object = mailbox();
             let ex = explorer
                 .clone()
                 .reduction(reduction)
@@ -270,9 +234,7 @@ fn main() {
     let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3, 4] };
     for &k in ks {
         for reduction in reductions {
-            let object = Mailbox {
-                queues: vec![VecDeque::new(); N * N],
-            };
+            let object = mailbox();
             let ex = explorer
                 .clone()
                 .reduction(reduction)

@@ -11,48 +11,26 @@
 
 use prust::explore::{explore, Outcome};
 use prust::protocols;
-use prust::session::{BlockingEndpoint, Error};
 
-#[derive(Clone, Debug)]
-struct Title(&'static str);
-#[derive(Clone, Debug)]
-struct Quote(u32);
-#[derive(Clone, Debug)]
-struct Contribution(u32);
-#[derive(Clone, Debug)]
-struct Decision(bool);
+// The roles' code, shared with `examples/two_buyer.rs` and the tests; the
+// buyer2 here is its buggy `buyer2_first_come`.
+#[path = "../tests/common/two_buyer.rs"]
+mod two_buyer;
 
-fn buyer1(mut ep: impl BlockingEndpoint) -> Result<(), Error> {
-    ep.send("seller", Title("War and Peace"))?;
-    let Quote(price) = ep.recv_from("seller")?.downcast().expect("a quote");
-    ep.send("buyer2", Contribution(price / 2))
-}
-
-fn buyer2(mut ep: impl BlockingEndpoint) -> Result<(), Error> {
-    let seller = ep.peer("seller")?;
-    // BUG: whatever arrives first is taken for the seller's quote.
-    let (from, first) = ep.recv()?;
-    assert_eq!(from, seller, "the first message must be the seller's quote");
-    let Quote(price) = first.downcast().expect("a quote");
-    let Contribution(share) = ep.recv_from("buyer1")?.downcast().expect("a contribution");
-    ep.send("seller", Decision(price - share <= 60))
-}
-
-fn seller(mut ep: impl BlockingEndpoint) -> Result<(), Error> {
-    let Title(title) = ep.recv_from("buyer1")?.downcast().expect("a title");
-    let price = 20 + 3 * title.len() as u32;
-    ep.send("buyer2", Quote(price))?;
-    ep.send("buyer1", Quote(price))?;
-    let Decision(buy) = ep.recv_from("buyer2")?.downcast().expect("a decision");
-    println!("seller: {}", if buy { "sold" } else { "not sold" });
-    Ok(())
-}
+use two_buyer::{buyer1, buyer2_first_come, seller};
 
 fn main() -> std::process::ExitCode {
     let ex = explore(protocols::two_buyer::strict(), |r| {
-        r.spawn("buyer1", |ep| buyer1(ep).unwrap());
-        r.spawn("buyer2", |ep| buyer2(ep).unwrap());
-        r.spawn("seller", |ep| seller(ep).unwrap());
+        r.spawn("buyer1", |ep| {
+            buyer1(ep).unwrap();
+        });
+        r.spawn("buyer2", |ep| {
+            buyer2_first_come(ep).unwrap();
+        });
+        r.spawn("seller", |ep| {
+            let (_, _, buy) = seller(ep).unwrap();
+            println!("seller: {}", if buy { "sold" } else { "not sold" });
+        });
     });
     println!("{ex}");
     // This example is about the bug: exit 0 when it is found.

@@ -16,30 +16,19 @@ use std::error::Error;
 use prust::protocols;
 use prust::session::{BlockingEndpoint, Session, SplitSession};
 
-#[derive(Clone, Debug)]
-struct Title(&'static str);
-#[derive(Clone, Debug)]
-struct Quote(u32);
-#[derive(Clone, Debug)]
-struct Contribution(u32);
-#[derive(Clone, Debug)]
-struct Decision(bool);
+// The roles' code, shared with `examples/explore.rs` and the tests.
+#[path = "../tests/common/two_buyer.rs"]
+mod two_buyer;
 
 type Result<T> = std::result::Result<T, protocols::session::Error>;
 
-fn buyer1(mut ep: impl BlockingEndpoint) -> Result<String> {
-    ep.send("seller", Title("War and Peace"))?;
-    let Quote(price) = ep.recv_from("seller")?.downcast().expect("a quote");
-    let share = price / 2;
-    ep.send("buyer2", Contribution(share))?;
+fn buyer1(ep: impl BlockingEndpoint) -> Result<String> {
+    let (price, share) = two_buyer::buyer1(ep)?;
     Ok(format!("buyer1: quote {price}, contributes {share}"))
 }
 
-fn buyer2(mut ep: impl BlockingEndpoint) -> Result<String> {
-    let Quote(price) = ep.recv_from("seller")?.downcast().expect("a quote");
-    let Contribution(share) = ep.recv_from("buyer1")?.downcast().expect("a contribution");
-    let buy = price - share <= 60;
-    ep.send("seller", Decision(buy))?;
+fn buyer2(ep: impl BlockingEndpoint) -> Result<String> {
+    let (price, share, buy) = two_buyer::buyer2(ep)?;
     Ok(format!(
         "buyer2: quote {price}, pays {} -> {}",
         price - share,
@@ -47,13 +36,8 @@ fn buyer2(mut ep: impl BlockingEndpoint) -> Result<String> {
     ))
 }
 
-fn seller(mut ep: impl BlockingEndpoint) -> Result<String> {
-    let Title(title) = ep.recv_from("buyer1")?.downcast().expect("a title");
-    let price = 20 + 3 * title.len() as u32;
-    // Quote buyer2 first: the protocol interleaves the two quotes.
-    ep.send("buyer2", Quote(price))?;
-    ep.send("buyer1", Quote(price))?;
-    let Decision(buy) = ep.recv_from("buyer2")?.downcast().expect("a decision");
+fn seller(ep: impl BlockingEndpoint) -> Result<String> {
+    let (title, price, buy) = two_buyer::seller(ep)?;
     Ok(format!(
         "seller: \"{title}\" for {price}: {}",
         if buy { "sold" } else { "not sold" }

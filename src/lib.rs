@@ -436,7 +436,10 @@
 //!   --format dot` draws a bundled protocol's whole LTS, and `prust translate
 //!   --format dot FORMULA` the automaton of a formula.
 //! - Protocol code that panics during the search is reported as
-//!   [`Error::ProtocolPanic`] with the action and the trace that led there.
+//!   [`Error::ProtocolPanic`] with the action and the trace that led there;
+//!   a panic in the object's own Clone, Hash or Eq (which the engine calls
+//!   on every state it stores) or in `roles()` is [`Error::ObjectPanic`],
+//!   naming the object's type and the operation.
 //! - The determinism check (on by default in debug builds, so in `cargo
 //!   test`) runs every probe on two clones: different outcomes are
 //!   [`Error::Nondeterminism`], a refusal that changed the object is

@@ -2,22 +2,10 @@
 
 use std::process::{Command, Output};
 
-fn prust(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .env_remove("PRUST_MAX_STATES")
-        .env_remove("PRUST_SEMANTICS")
-        .output()
-        .expect("the prust binary runs")
-}
+#[path = "common/cli.rs"]
+mod cli;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli::{prust, stderr, stdout};
 
 #[test]
 fn translate_prints_hoa_with_atom_names() {

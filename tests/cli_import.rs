@@ -1,24 +1,18 @@
 //! `prust import`: a Discourje `.dcj` session printed as prust source, as
 //! its LTS or as counts, with the import's warnings and errors on stderr.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{fresh_folder, prust_in};
 
 /// A fresh folder holding `FILE` with `text`.
 fn folder_with(name: &str, file: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prust-cli-import-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_folder("cli-import", name);
     std::fs::write(dir.join(file), text).unwrap();
     dir
-}
-
-fn prust_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the prust binary runs")
 }
 
 /// Two players, one move each, then the game ends; a stray `)` at the end

@@ -2,33 +2,15 @@
 //! counterexample files: `--trail` written, then `prust replay`ed; `--dot`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn prust(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .env_remove("PRUST_MAX_STATES")
-        .env_remove("PRUST_SEMANTICS")
-        .env_remove("PRUST_MAX_MEMORY")
-        .env_remove("PRUST_TIMEOUT")
-        .output()
-        .expect("the prust binary runs")
-}
+#[path = "common/cli.rs"]
+mod cli;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli::{fresh_folder, prust, stderr, stdout};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prust-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    fresh_folder("cli-limits", name)
 }
 
 #[test]

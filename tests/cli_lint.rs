@@ -2,23 +2,11 @@
 //! of the tool's table, and check names checked before any work.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn prust(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .env_remove("PRUST_MAX_STATES")
-        .output()
-        .expect("the prust binary runs")
-}
+#[path = "common/cli.rs"]
+mod cli;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli::{prust, prust_with, stderr, stdout};
 
 /// A fresh `.aut` file with `text`.
 fn aut_file(name: &str, text: &str) -> PathBuf {
@@ -331,4 +319,71 @@ fn on_the_fly_lint_under_a_state_limit_is_inconclusive_never_clean() {
     let o = prust(&["lint", "two-buyer", "--runtime", "liberal"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("--only realizable"), "{}", stderr(&o));
+}
+
+/// two-buyer without close-after-send is clean (exit 0): cut short by any
+/// limit, it must not say so.
+const CLEAN: [&str; 4] = ["lint", "two-buyer", "--exclude", "close-after-send"];
+
+#[test]
+fn time_and_memory_budgets_are_inconclusive_never_clean() {
+    for runtime in ["strict", "on-the-fly"] {
+        let clean = [&CLEAN[..], &["--runtime", runtime]].concat();
+        assert_eq!(prust(&clean).status.code(), Some(0), "{runtime}");
+        for (limit, value, says) in [
+            ("--timeout", "0.000000001", "time limit"),
+            ("--max-memory", "1K", "memory limit"),
+        ] {
+            let o = prust(&[&clean[..], &[limit, value]].concat());
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{runtime} {limit}: {}",
+                stdout(&o)
+            );
+            assert!(stderr(&o).starts_with("inconclusive:"), "{}", stderr(&o));
+            assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn the_limits_default_to_the_environment_as_for_check() {
+    for (var, value, says) in [
+        ("PRUST_MAX_STATES", "5", "more than 5 states"),
+        ("PRUST_TIMEOUT", "0.000000001", "time limit"),
+        ("PRUST_MAX_MEMORY", "1K", "memory limit"),
+    ] {
+        let o = prust_with(&CLEAN, &[(var, value)]);
+        assert_eq!(o.status.code(), Some(2), "{var}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{var}: {}", stderr(&o));
+    }
+    // The option wins over the variable.
+    let o = prust_with(
+        &[&CLEAN[..], &["--max-states", "100000"]].concat(),
+        &[("PRUST_MAX_STATES", "5")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A variable that does not parse is an error naming it (exit 3), as
+    // for check; so is a bad option value.
+    for (var, value) in [
+        ("PRUST_MAX_STATES", "lots"),
+        ("PRUST_TIMEOUT", "-3"),
+        ("PRUST_MAX_MEMORY", "much"),
+    ] {
+        let o = prust_with(&CLEAN, &[(var, value)]);
+        assert_eq!(o.status.code(), Some(3), "{var}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: bad environment"), "{err}");
+        assert!(err.contains(&format!("{var}={value:?}")), "{err}");
+        assert!(err.contains("hint:"), "{err}");
+    }
+    for (option, value) in [
+        ("--timeout", "-1"),
+        ("--timeout", "0"),
+        ("--max-memory", "lots"),
+    ] {
+        let o = prust(&[&CLEAN[..], &[option, value]].concat());
+        assert_eq!(o.status.code(), Some(3), "{option} {value}: {}", stderr(&o));
+    }
 }

@@ -3,17 +3,20 @@
 //! the same arguments are refused, whichever of the two is given them.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use libtest_mimic::Arguments;
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{fresh_folder, prust_in};
 
 /// A fresh folder with an LTS that never deadlocks, as `loop.aut`,
 /// `models/loop.aut` and `models/loop` (a path without the extension), and
 /// a Discourje ring that never deadlocks either, as `ring.dcj` and
 /// `models/ring.dcj`.
 fn models(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prust-cli-load-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_folder("cli-load", name);
     std::fs::create_dir_all(dir.join("models")).unwrap();
     let ping_pong = "des (0, 2, 2)\n(0,\"!(Ping,a,b)\",1)\n(1,\"?(Ping,a,b)\",0)\n";
     for file in ["loop.aut", "models/loop.aut", "models/loop"] {
@@ -23,17 +26,6 @@ fn models(name: &str) -> PathBuf {
         std::fs::write(dir.join(file), RING_DCJ).unwrap();
     }
     dir
-}
-
-/// `prust ARGS` run in `dir`.
-fn prust_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("PRUST_MAX_STATES")
-        .env_remove("PRUST_SEMANTICS")
-        .output()
-        .expect("the prust binary runs")
 }
 
 /// Runs the suites under `dir` whose names start with `prefix`:

@@ -4,27 +4,16 @@
 //! own lint demonstration (its `.dcj` text, where `-->` is a handshake)
 //! lints as Discourje reports it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{fresh_folder, prust_in, stdout};
 
 /// A fresh folder for one test.
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prust-cli-sync-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn prust_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prust"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the prust binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    fresh_folder("cli-sync", name)
 }
 
 /// Discourje's demonstration, first version: every channel closed at the

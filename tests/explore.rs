@@ -6,63 +6,39 @@ use std::time::Duration;
 
 use prust::explore::{explore, ExploreError, Explorer, Outcome, Roles, Schedule};
 use prust::protocols;
-use prust::session::{BlockingEndpoint, Error};
+use prust::session::BlockingEndpoint;
 use prust::Strict;
 
-#[derive(Clone, Debug)]
-struct Title(&'static str);
-#[derive(Clone, Debug)]
-struct Quote(u32);
-#[derive(Clone, Debug)]
-struct Contribution(u32);
-#[derive(Clone, Debug)]
-struct Decision(bool);
+#[path = "common/two_buyer.rs"]
+mod two_buyer;
 
-type R<T> = Result<T, Error>;
+use two_buyer::{buyer1, buyer2, buyer2_first_come, Decision, Title, R};
 
-fn buyer1(mut ep: impl BlockingEndpoint) -> R<()> {
-    ep.send("seller", Title("War and Peace"))?;
-    let Quote(price) = ep.recv_from("seller")?.downcast().expect("a quote");
-    ep.send("buyer2", Contribution(price / 2))
-}
-
-/// The correct buyer2: it asks each peer for what it sends.
-fn buyer2(mut ep: impl BlockingEndpoint) -> R<()> {
-    let Quote(price) = ep.recv_from("seller")?.downcast().expect("a quote");
-    let Contribution(share) = ep.recv_from("buyer1")?.downcast().expect("a contribution");
-    ep.send("seller", Decision(price - share <= 60))
-}
-
-/// The buggy buyer2 of the issue: it takes whatever arrives first and
-/// asserts that it is the seller's quote.
-fn buyer2_first_come(mut ep: impl BlockingEndpoint) -> R<()> {
-    let seller = ep.peer("seller")?;
-    let (from, first) = ep.recv()?;
-    assert_eq!(from, seller, "the first message must be the seller's quote");
-    let Quote(price) = first.downcast().expect("a quote");
-    let Contribution(share) = ep.recv_from("buyer1")?.downcast().expect("a contribution");
-    ep.send("seller", Decision(price - share <= 60))
-}
-
-fn seller(mut ep: impl BlockingEndpoint) -> R<()> {
-    let Title(title) = ep.recv_from("buyer1")?.downcast().expect("a title");
-    let price = 20 + 3 * title.len() as u32;
-    ep.send("buyer2", Quote(price))?;
-    ep.send("buyer1", Quote(price))?;
-    let Decision(buy) = ep.recv_from("buyer2")?.downcast().expect("a decision");
+/// The seller, which asserts that buyer2 buys (it does at this price, in
+/// every schedule of the correct program).
+fn seller(ep: impl BlockingEndpoint) -> R<()> {
+    let (_, _, buy) = two_buyer::seller(ep)?;
     assert!(buy, "at this price buyer2 buys");
     Ok(())
 }
 
 fn two_buyer(r: &mut Roles<'_, Strict>) {
-    r.spawn("buyer1", |ep| buyer1(ep).unwrap());
-    r.spawn("buyer2", |ep| buyer2(ep).unwrap());
+    r.spawn("buyer1", |ep| {
+        buyer1(ep).unwrap();
+    });
+    r.spawn("buyer2", |ep| {
+        buyer2(ep).unwrap();
+    });
     r.spawn("seller", |ep| seller(ep).unwrap());
 }
 
 fn two_buyer_buggy(r: &mut Roles<'_, Strict>) {
-    r.spawn("buyer1", |ep| buyer1(ep).unwrap());
-    r.spawn("buyer2", |ep| buyer2_first_come(ep).unwrap());
+    r.spawn("buyer1", |ep| {
+        buyer1(ep).unwrap();
+    });
+    r.spawn("buyer2", |ep| {
+        buyer2_first_come(ep).unwrap();
+    });
     r.spawn("seller", |ep| seller(ep).unwrap());
 }
 
@@ -244,7 +220,9 @@ fn a_message_never_received_is_an_unfinished_protocol() {
 #[test]
 fn an_operation_after_the_protocol_ended_is_a_violation() {
     let ex = explore(protocols::two_buyer::strict(), |r| {
-        r.spawn("buyer1", |ep| buyer1(ep).unwrap());
+        r.spawn("buyer1", |ep| {
+            buyer1(ep).unwrap();
+        });
         r.spawn("buyer2", |mut ep| {
             ep.recv_from("seller").unwrap();
             ep.recv_from("buyer1").unwrap();

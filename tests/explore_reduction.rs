@@ -4,74 +4,12 @@
 //! runs more executions than the classic one; and under a preemption
 //! bound, DPOR finds exactly the outcomes of bounded plain search.
 
-use std::collections::{BTreeSet, VecDeque};
+#[path = "common/mailbox.rs"]
+mod mailbox;
 
+use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
 use proptest::prelude::*;
-use prust::explore::{Exploration, Explorer, Reduction, Roles};
-use prust::session::BlockingEndpoint;
-use prust::{Message, Protocol, Refused, RoleId};
-
-/// Bounded FIFO channels between every pair of roles (capacity 2): sends
-/// are asynchronous, a receive takes the oldest message of its channel.
-/// Terminated when nothing is in transit.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Mailbox {
-    roles: usize,
-    queues: Vec<VecDeque<Message>>,
-}
-
-impl Mailbox {
-    fn new(roles: usize) -> Self {
-        Mailbox {
-            roles,
-            queues: vec![VecDeque::new(); roles * roles],
-        }
-    }
-}
-
-impl Protocol for Mailbox {
-    fn roles(&self) -> Vec<String> {
-        (0..self.roles).map(|r| format!("r{r}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        let q = &mut self.queues[role * self.roles + to];
-        if role == to || q.len() >= 2 {
-            return Err(Refused(msg));
-        }
-        q.push_back(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.roles;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m))
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
-    }
-}
-
-/// One operation of a random role program.
-#[derive(Clone, Debug)]
-enum Step {
-    Send(RoleId),
-    RecvFrom(RoleId),
-    /// Receive from anyone and assert that it is not this role.
-    RecvAnyNot(RoleId),
-}
+use prust::explore::{Exploration, Explorer, Reduction};
 
 /// Programs that mostly fit together: a random sequence of messages
 /// between random pairs becomes each role's sends and receives (in that
@@ -99,49 +37,10 @@ fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
                         Step::RecvFrom(from)
                     });
                 }
-                for (role, (at, swap)) in swaps.into_iter().enumerate() {
-                    let ops = &mut roles[role];
-                    if swap && at + 1 < ops.len() {
-                        ops.swap(at, at + 1);
-                    }
-                    ops.truncate(6);
-                }
+                swap_and_truncate(&mut roles, swaps);
                 roles
             })
     })
-}
-
-fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync + '_ {
-    move |r| {
-        for (role, body) in steps.iter().enumerate() {
-            let body = body.clone();
-            r.spawn(&format!("r{role}"), move |mut ep| {
-                for (i, s) in body.into_iter().enumerate() {
-                    let ok = match s {
-                        Step::Send(to) => ep.send(to, Message::named("M", i)).is_ok(),
-                        Step::RecvFrom(from) => ep.recv_from(from).is_ok(),
-                        Step::RecvAnyNot(not) => match ep.recv() {
-                            Ok((from, _)) => {
-                                assert_ne!(from, not, "received from r{not}");
-                                true
-                            }
-                            Err(_) => false,
-                        },
-                    };
-                    if !ok {
-                        return;
-                    }
-                }
-            });
-        }
-    }
-}
-
-fn outcomes(ex: &Exploration) -> BTreeSet<String> {
-    ex.failures()
-        .iter()
-        .map(|f| f.outcome.to_string())
-        .collect()
 }
 
 /// The exploration of `steps` with `reduction` (and `bound`) finds the
@@ -263,24 +162,33 @@ proptest! {
     }
 }
 
-#[test]
-fn sleep_sets_cut_the_orders_of_independent_steps() {
-    // Three roles each send one message to a fourth, which receives them
-    // in a fixed order: the sends commute (different channels).
-    let steps = vec![
+/// Three roles each send one message to a fourth, which receives them in
+/// a fixed order: the sends commute (different channels), and each
+/// receive needs its send.
+fn three_senders_in_order() -> Vec<Vec<Step>> {
+    vec![
         vec![Step::Send(3)],
         vec![Step::Send(3)],
         vec![Step::Send(3)],
         vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let plain = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::None)
-        .explore(Mailbox::new(4), program(&steps));
-    let reduced = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::SleepSets)
-        .explore(Mailbox::new(4), program(&steps));
+    ]
+}
+
+/// The exploration of `steps` with `reduction` under preemption `bound`.
+fn explore(steps: &[Vec<Step>], bound: Option<usize>, reduction: Reduction) -> Exploration {
+    Explorer::new()
+        .preemption_bound(bound)
+        .reduction(reduction)
+        .explore(Mailbox::new(steps.len()), program(steps))
+}
+
+#[test]
+fn sleep_sets_cut_the_orders_of_independent_steps() {
+    // Three roles each send one message to a fourth, which receives them
+    // in a fixed order: the sends commute (different channels).
+    let steps = three_senders_in_order();
+    let plain = explore(&steps, None, Reduction::None);
+    let reduced = explore(&steps, None, Reduction::SleepSets);
     assert!(plain.is_successful() && reduced.is_successful());
     let full = reduced.executions() - reduced.redundant();
     assert!(full < plain.executions(), "{reduced} vs {plain}");
@@ -294,20 +202,9 @@ fn dpor_starts_fewer_executions_than_sleep_sets() {
     // order; DPOR starts fewer executions that sleep sets then cut short
     // (measured: 3 against 6), because it backtracks only where a race
     // asks for it.
-    let steps = vec![
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(None)
-            .reduction(reduction)
-            .explore(Mailbox::new(4), program(&steps))
-    };
-    let sleep = explore(Reduction::SleepSets);
-    let dpor = explore(Reduction::Dpor);
+    let steps = three_senders_in_order();
+    let sleep = explore(&steps, None, Reduction::SleepSets);
+    let dpor = explore(&steps, None, Reduction::Dpor);
     assert!(sleep.is_successful() && dpor.is_successful());
     assert_eq!(dpor.executions() - dpor.redundant(), 1, "{dpor}");
     assert!(dpor.executions() < sleep.executions(), "{dpor} vs {sleep}");
@@ -325,10 +222,7 @@ fn dpor_still_finds_the_race_of_a_receive_from_anyone() {
         vec![Step::Send(0)],
         vec![Step::Send(0)],
     ];
-    let ex = Explorer::new()
-        .preemption_bound(None)
-        .reduction(Reduction::Dpor)
-        .explore(Mailbox::new(3), program(&steps));
+    let ex = explore(&steps, None, Reduction::Dpor);
     assert!(ex.is_complete(), "{ex}");
     assert!(
         ex.failures()
@@ -355,14 +249,8 @@ fn source_sets_run_fewer_executions_than_classic_dpor() {
             Step::RecvFrom(1),
         ],
     ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(None)
-            .reduction(reduction)
-            .explore(Mailbox::new(3), program(&steps))
-    };
-    let source = explore(Reduction::Dpor);
-    let classic = explore(Reduction::ClassicDpor);
+    let source = explore(&steps, None, Reduction::Dpor);
+    let classic = explore(&steps, None, Reduction::ClassicDpor);
     assert!(source.is_successful() && classic.is_successful());
     assert!(
         source.executions() < classic.executions(),
@@ -377,20 +265,9 @@ fn dpor_reduces_under_a_preemption_bound() {
     // every order of the sends that the bound allows; DPOR runs one
     // (measured: 1 execution against 15). Before bounded DPOR, a bound
     // turned every reduction off.
-    let steps = vec![
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::Send(3)],
-        vec![Step::RecvFrom(0), Step::RecvFrom(1), Step::RecvFrom(2)],
-    ];
-    let explore = |reduction| {
-        Explorer::new()
-            .preemption_bound(Some(2))
-            .reduction(reduction)
-            .explore(Mailbox::new(4), program(&steps))
-    };
-    let plain = explore(Reduction::None);
-    let dpor = explore(Reduction::Dpor);
+    let steps = three_senders_in_order();
+    let plain = explore(&steps, Some(2), Reduction::None);
+    let dpor = explore(&steps, Some(2), Reduction::Dpor);
     assert!(plain.failures().is_empty() && dpor.failures().is_empty());
     assert!(dpor.executions() < plain.executions(), "{dpor} vs {plain}");
 }

@@ -3,76 +3,12 @@
 //! close, and select (issue 13): the close answers given without a choice
 //! and the branching of a select must not hide an outcome.
 
-use std::collections::{BTreeSet, VecDeque};
+#[path = "common/mailbox.rs"]
+mod mailbox;
 
+use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
 use proptest::prelude::*;
-use prust::explore::{Explorer, Reduction, Roles};
-use prust::session::{Alternative, BlockingEndpoint};
-use prust::{Message, Protocol, Refused, RoleId};
-
-/// FIFO channels between every pair of roles (capacity 2) that each
-/// sender may close; terminated when nothing is in transit.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Mailbox {
-    roles: usize,
-    queues: Vec<VecDeque<Message>>,
-}
-
-impl Protocol for Mailbox {
-    fn roles(&self) -> Vec<String> {
-        (0..self.roles).map(|r| format!("r{r}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        let q = &mut self.queues[role * self.roles + to];
-        if role == to || q.len() >= 2 {
-            return Err(Refused(msg));
-        }
-        q.push_back(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.roles;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m))
-    }
-    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role == to {
-            Err(Refused(()))
-        } else {
-            Ok(())
-        }
-    }
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.roles + to].is_empty()
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
-    }
-}
-
-#[derive(Clone, Debug)]
-enum Step {
-    Send(RoleId),
-    Close(RoleId),
-    RecvFrom(RoleId),
-    /// Receive from this role until it closes; assert on the count.
-    Drain(RoleId, usize),
-    /// Select over two senders; assert which one is taken first.
-    SelectNot(RoleId, RoleId),
-}
+use prust::explore::{Explorer, Reduction};
 
 /// Random message sequences become each role's sends and receives; some
 /// roles close a channel after their last send on it (their receivers
@@ -109,69 +45,15 @@ fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
                         roles[to].push(Step::Drain(from, sent[from * n + to]));
                     }
                 }
-                for (role, (at, swap)) in swaps.into_iter().enumerate() {
-                    let ops = &mut roles[role];
-                    if swap && at + 1 < ops.len() {
-                        ops.swap(at, at + 1);
-                    }
-                    ops.truncate(6);
-                }
+                swap_and_truncate(&mut roles, swaps);
                 roles
             })
     })
 }
 
-fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync + '_ {
-    move |r| {
-        for (role, body) in steps.iter().enumerate() {
-            let body = body.clone();
-            r.spawn(&format!("r{role}"), move |mut ep| {
-                for s in body {
-                    let ok = match s {
-                        Step::Send(to) => ep.send(to, Message::named("M", ())).is_ok(),
-                        Step::Close(to) => ep.close(to).is_ok(),
-                        Step::RecvFrom(from) => ep.recv_from(from).is_ok(),
-                        Step::Drain(from, n) => {
-                            let mut got = 0;
-                            while ep.recv_from(from).is_ok() {
-                                got += 1;
-                            }
-                            assert_eq!(got, n, "drained from r{from}");
-                            true
-                        }
-                        Step::SelectNot(a, b) => {
-                            let alts = [Alternative::sender(a), Alternative::sender(b)];
-                            match ep.select(&alts) {
-                                Ok((i, _)) => {
-                                    assert_eq!(i, 0, "selected r{b}");
-                                    true
-                                }
-                                Err(_) => false,
-                            }
-                        }
-                    };
-                    if !ok {
-                        return;
-                    }
-                }
-            });
-        }
-    }
-}
-
-fn outcomes(ex: &prust::explore::Exploration) -> BTreeSet<String> {
-    ex.failures()
-        .iter()
-        .map(|f| f.outcome.to_string())
-        .collect()
-}
-
 fn same_outcomes(steps: &[Vec<Step>]) -> Result<(), TestCaseError> {
     let n = steps.len();
-    let object = Mailbox {
-        roles: n,
-        queues: vec![VecDeque::new(); n * n],
-    };
+    let object = Mailbox::new(n);
     let plain = Explorer::new()
         .preemption_bound(None)
         .reduction(Reduction::None)

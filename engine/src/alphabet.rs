@@ -219,7 +219,8 @@ impl Alphabet {
     pub fn new(roles: Vec<String>, dummies: Vec<Message>, declared: Vec<String>) -> Alphabet {
         let mut a = Alphabet::without_channels(roles, dummies, declared);
         let n = a.roles.len();
-        a.set_channels(|r| (0..n).filter(|&p| p != r).collect());
+        a.set_channels(|r| (0..n).filter(|&p| p != r).collect())
+            .expect("the alphabets of tests fit 32-bit letter ids");
         a
     }
 
@@ -233,10 +234,10 @@ impl Alphabet {
         declared: Vec<String>,
         peers: impl Fn(RoleId) -> Option<Vec<RoleId>>,
         sends_to: impl Fn(RoleId) -> Option<Vec<RoleId>>,
-    ) -> Alphabet {
+    ) -> Result<Alphabet, Error> {
         let mut a = Alphabet::without_channels(roles, dummies, declared);
-        a.set_topology(peers, sends_to);
-        a
+        a.set_topology(peers, sends_to)?;
+        Ok(a)
     }
 
     /// The types and roles, no letters yet.
@@ -299,7 +300,7 @@ impl Alphabet {
         &mut self,
         peers: impl Fn(RoleId) -> Option<Vec<RoleId>>,
         sends_to: impl Fn(RoleId) -> Option<Vec<RoleId>>,
-    ) {
+    ) -> Result<(), Error> {
         let n = self.roles.len();
         let clean = |mut list: Vec<RoleId>, r: RoleId| {
             list.retain(|&p| p < n && p != r);
@@ -334,12 +335,12 @@ impl Alphabet {
                 }
             })
             .collect();
-        self.set_channels(|r| rows[r].clone());
+        self.set_channels(|r| rows[r].clone())
     }
 
     /// Lays the letters out over the channels `out(r)` (the roles each
     /// role `r` sends and closes to, ascending, without `r`).
-    fn set_channels(&mut self, out: impl Fn(RoleId) -> Vec<RoleId>) {
+    fn set_channels(&mut self, out: impl Fn(RoleId) -> Vec<RoleId>) -> Result<(), Error> {
         let n = self.roles.len();
         let nt = self.types.len();
         self.out.clear();
@@ -364,13 +365,21 @@ impl Alphabet {
         for r in 0..n {
             let (o, i) = (self.outs(r).len() as u64, self.ins(r).len() as u64);
             total += (o + i) * nt as u64 + o;
-            self.base.push(
-                u32::try_from(total)
-                    .ok()
-                    .filter(|&x| x < u32::MAX - 2)
-                    .expect("the alphabet (channels × types) fits 32-bit letter ids"),
-            );
+            // Letter ids are 32 bits, and the last two are END and
+            // DEADLOCK: an object past that is an error of its own, never
+            // a panic (it needs only many roles and types, no bug).
+            match u32::try_from(total).ok().filter(|&x| x < u32::MAX - 2) {
+                Some(b) => self.base.push(b),
+                None => {
+                    return Err(Error::TooManyActions {
+                        roles: n,
+                        channels: self.out.len() as u64,
+                        types: nt,
+                    })
+                }
+            }
         }
+        Ok(())
     }
 
     /// The roles `role` may send or close to, ascending.
@@ -595,7 +604,8 @@ mod tests {
             vec![Message::named("Integer", ())],
             vec!["Integer".into()],
         );
-        a.set_topology(|_| None, |r| Some(vec![(r + 1) % n]));
+        a.set_topology(|_| None, |r| Some(vec![(r + 1) % n]))
+            .unwrap();
         assert_eq!(a.num_actions(), 3 * n);
         assert_consistent(&a);
         assert!(a.has_channel(5, 6) && !a.has_channel(6, 5));
@@ -616,7 +626,8 @@ mod tests {
                 _ => None,
             },
             |r| (r == 2).then(Vec::new),
-        );
+        )
+        .unwrap();
         let outs = |r| b.outs(r).to_vec();
         assert_eq!(outs(0), vec![1, 3]);
         assert_eq!(outs(1), vec![0, 2, 3]);

@@ -199,7 +199,10 @@
 //!   [`Checker::trail_dir`]) every failing [`check`] saves its
 //!   counterexample there and names the file in its panic message.
 //! - Protocol code that panics during the search is reported as
-//!   [`Error::ProtocolPanic`] with the action and the trace that led there.
+//!   [`Error::ProtocolPanic`] with the action and the trace that led there;
+//!   a panic in the object's own Clone, Hash or Eq (which the engine calls
+//!   on every state it stores) or in `roles()` is [`Error::ObjectPanic`],
+//!   naming the object's type and the operation.
 //! - With the determinism check (on by default in debug builds) every probe
 //!   runs on two clones; different outcomes are [`Error::Nondeterminism`],
 //!   and a refusal that changed the object is [`Error::Contract`].

@@ -490,7 +490,8 @@ mod tests {
             ],
             vec![],
         );
-        a.set_topology(|r| (r != 3).then(|| vec![(r + 1) % 3]), |_| None);
+        a.set_topology(|r| (r != 3).then(|| vec![(r + 1) % 3]), |_| None)
+            .unwrap();
         let texts = [
             "True",
             "False",

@@ -170,6 +170,7 @@ impl RandomObject {
             |r| self.peers(r),
             |r| self.sends_to(r),
         )
+        .expect("a test object's alphabet fits 32-bit letter ids")
     }
 
     fn take(&mut self, f: impl Fn(&Move) -> bool) -> Option<Move> {

@@ -183,3 +183,61 @@ fn check_panics_when_inconclusive() {
     }
     check(r#"G !"DEADLOCK""#, counter(), dummies![Tick]);
 }
+
+/// Every role talks to every other in any of `types` message types, and
+/// nothing is ever enabled: all that matters is the size of its alphabet.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Crowd {
+    roles: usize,
+    types: usize,
+}
+
+impl Protocol for Crowd {
+    fn roles(&self) -> Vec<String> {
+        (0..self.roles).map(|r| format!("r{r}")).collect()
+    }
+    fn type_names(&self) -> Vec<String> {
+        (0..self.types).map(|t| format!("T{t}")).collect()
+    }
+    fn try_send(&mut self, _: RoleId, _: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        Err(Refused(msg))
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+}
+
+#[test]
+fn an_object_with_more_actions_than_letter_ids_is_an_error_not_a_panic() {
+    // 1,000 roles, all 999,000 channels, 2,200 types: about 4.4 G action
+    // letters, past the 32-bit letter ids (it used to be an `expect`).
+    let crowd = Crowd {
+        roles: 1000,
+        types: 2200,
+    };
+    let e = Checker::new()
+        .session(crowd, vec![])
+        .err()
+        .expect("an error");
+    assert!(
+        matches!(
+            e,
+            engine::Error::TooManyActions {
+                roles: 1000,
+                types: 2200,
+                channels: 999_000,
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().contains("hint: declare only the channels"),
+        "{e}"
+    );
+    // The same types among ten roles fit.
+    let fits = Crowd {
+        roles: 10,
+        types: 2200,
+    };
+    assert!(Checker::new().session(fits, vec![]).is_ok());
+}

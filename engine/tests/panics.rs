@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::ring::Token;
+use common::ring::{Token, TokenRing};
 use engine::{check, dummies, try_check, Checker, Error, Message, Protocol, Refused, RoleId};
 
 /// A token ring whose third role panics when it tries to pass the token on.
@@ -153,4 +153,158 @@ fn a_panic_in_is_terminated_is_an_error_not_a_crash() {
             other => panic!("{formula}: expected a protocol panic, got {other:?}"),
         }
     }
+}
+
+/// Which of its own operations a [`Fragile`] object breaks in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Breaks {
+    /// `Hash` of the state where p2 holds the token.
+    Hash,
+    /// `Clone` of that state.
+    Clone,
+    /// `roles()`.
+    Roles,
+}
+
+/// The token ring of three ([`TokenRing`]) whose Hash or Clone panics once
+/// p2 holds the token (or whose `roles()` always does): code the engine
+/// runs on every state it stores, outside any try-operation.
+#[derive(Debug, PartialEq, Eq)]
+struct Fragile {
+    ring: TokenRing,
+    breaks: Breaks,
+}
+
+impl Fragile {
+    fn new(breaks: Breaks) -> Self {
+        Fragile {
+            ring: TokenRing::new(3),
+            breaks,
+        }
+    }
+    fn broken(&self, op: Breaks) -> bool {
+        self.breaks == op && self.ring.holder == 2
+    }
+}
+
+impl Clone for Fragile {
+    fn clone(&self) -> Self {
+        assert!(!self.broken(Breaks::Clone), "cannot clone p2's turn");
+        Fragile {
+            ring: self.ring.clone(),
+            breaks: self.breaks,
+        }
+    }
+}
+
+impl std::hash::Hash for Fragile {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        assert!(!self.broken(Breaks::Hash), "cannot hash p2's turn");
+        self.ring.hash(state);
+    }
+}
+
+impl Protocol for Fragile {
+    fn roles(&self) -> Vec<String> {
+        assert!(self.breaks != Breaks::Roles, "no roles today");
+        self.ring.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.ring.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.ring.try_recv(role, from)
+    }
+}
+
+#[test]
+fn a_panic_in_the_objects_hash_or_clone_is_an_error_naming_it() {
+    // A safety formula (breadth-first search) and a liveness one (nested
+    // depth-first search) reach the state by different paths through the
+    // engine; both name the object, the operation and the way there.
+    for formula in [r#"G !"DEADLOCK""#, r#"G F "p0 SEND *""#] {
+        for (breaks, operation, message) in [
+            (
+                Breaks::Hash,
+                "Hash or Eq (storing the state that `p2 RECV FROM p1` leads to)",
+                "cannot hash p2's turn",
+            ),
+            (
+                Breaks::Clone,
+                "Clone (of the state reached, to probe it)",
+                "cannot clone p2's turn",
+            ),
+        ] {
+            let e = try_check(formula, Fragile::new(breaks), dummies![Token]).unwrap_err();
+            let Error::ObjectPanic {
+                object,
+                operation: op,
+                message: m,
+                trace,
+            } = &e
+            else {
+                panic!("{formula}, {breaks:?}: expected the object's panic, got {e:?}");
+            };
+            assert!(object.ends_with("Fragile"), "{object}");
+            assert_eq!(op, operation, "{formula}, {breaks:?}");
+            assert!(m.contains(message), "{m}");
+            let to_p2 = ["p0 SEND <Token> TO p1", "p1 RECV <Token> FROM p0"];
+            let expected: Vec<&str> = match breaks {
+                // stored on the way: the trace leads to the state probed
+                Breaks::Hash => to_p2
+                    .iter()
+                    .copied()
+                    .chain(["p1 SEND <Token> TO p2"])
+                    .collect(),
+                // cloned to be probed: the trace leads to that state
+                _ => to_p2
+                    .iter()
+                    .copied()
+                    .chain(["p1 SEND <Token> TO p2", "p2 RECV <Token> FROM p1"])
+                    .collect(),
+            };
+            assert_eq!(trace, &expected, "{formula}, {breaks:?}");
+            let text = e.to_string();
+            assert!(
+                text.contains("the protocol object `") && text.contains("Fragile` panicked in "),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_panic_in_the_initial_states_hash_or_in_roles_is_an_error_not_a_crash() {
+    let e = Checker::new()
+        .session(
+            Fragile {
+                ring: TokenRing {
+                    holder: 2,
+                    ..TokenRing::new(3)
+                },
+                breaks: Breaks::Hash,
+            },
+            dummies![Token],
+        )
+        .err()
+        .expect("an error");
+    assert!(
+        matches!(&e, Error::ObjectPanic { operation, .. }
+            if operation == "Hash or Eq (storing the initial state)"),
+        "{e:?}"
+    );
+    let e = try_check(
+        r#"G !"DEADLOCK""#,
+        Fragile::new(Breaks::Roles),
+        dummies![Token],
+    );
+    assert!(
+        matches!(&e, Err(Error::ObjectPanic { operation, message, .. })
+            if operation == "roles()" && message.contains("no roles today")),
+        "{e:?}"
+    );
 }

@@ -258,6 +258,11 @@ fn formulas_with_x_or_that_see_the_first_step_are_searched_in_full() {
             panic!("{r}")
         };
         assert!(reason.contains(why), "{reason}");
+        // The formula decides it, and the report says that no switch helps.
+        assert!(
+            reason.contains("no option turns the reduction on"),
+            "{reason}"
+        );
         assert!(
             r.to_string().contains("partial-order reduction off: "),
             "{r}"
@@ -273,13 +278,30 @@ fn formulas_with_x_or_that_see_the_first_step_are_searched_in_full() {
 fn the_reduction_can_be_switched_off_and_objects_that_declare_nothing_are_searched_in_full() {
     let obj = Pairs::new(3, 1);
     let off = check(obj.clone(), r#"G !"DEADLOCK""#, false);
-    assert!(matches!(&off.stats.reduction, Reduction::Off(w) if w.contains("switched off")));
+    // The reason names every way the reduction is switched off, so that a
+    // user who sees it knows how to switch it back on.
+    assert!(
+        matches!(&off.stats.reduction, Reduction::Off(w) if w.contains("switched off")
+            && w.contains("--no-por")
+            && w.contains("PRUST_POR=0")
+            && w.contains("Checker::partial_order(false)")),
+        "{:?}",
+        off.stats.reduction
+    );
     let silent = Pairs {
         declare: false,
         ..obj
     };
     let r = check(silent, r#"G !"DEADLOCK""#, true);
     assert_eq!(r.stats.reduction, Reduction::NotDeclared);
+    // Printed on its own, it says how an object opts in.
+    assert!(
+        Reduction::NotDeclared
+            .to_string()
+            .contains("Protocol::independence opts in"),
+        "{}",
+        Reduction::NotDeclared
+    );
     assert_eq!(r.stats.product_states, off.stats.product_states);
     assert!(!r.to_string().contains("partial-order"), "{r}");
 }

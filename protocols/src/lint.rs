@@ -277,11 +277,6 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
     // protocol object has. Only `causality` reads the bit (a handshake is
     // one step of both roles), so it gets the LTS with the bit,
     // determinised the same way where it must be.
-    let runtime_lts = if lts.has_sync() {
-        Cow::Owned(lts.asynchronous())
-    } else {
-        Cow::Borrowed(lts)
-    };
     let stopped = |reason: Error| Report {
         findings: Vec::new(),
         inconclusive: options
@@ -293,10 +288,6 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
             })
             .collect(),
     };
-    let determinised = match deterministic(runtime_lts, limits) {
-        Ok(d) => d,
-        Err(reason) => return stopped(reason),
-    };
     let marked = if lts.has_sync() && options.checks.contains(&Check::Causality) {
         match deterministic(Cow::Borrowed(lts), limits) {
             Ok(d) => Some(d),
@@ -304,6 +295,23 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
         }
     } else {
         None
+    };
+    // One subset construction, not two: the runtimes' LTS is stripped
+    // from the determinised marked one. The bit is the last field of a
+    // label, so where no state offers one send both as a handshake and as
+    // an ordinary send, the stripped determinisation is already
+    // deterministic and is, state for state, the one the stripped LTS
+    // would give. Where one does, stripping merges the two and the
+    // determinisation below merges their targets: the same runs (each
+    // state set is a union of the marked one's), so the same findings.
+    let runtime_lts = match &marked {
+        Some(m) => Cow::Owned(m.asynchronous()),
+        None if lts.has_sync() => Cow::Owned(lts.asynchronous()),
+        None => Cow::Borrowed(lts),
+    };
+    let determinised = match deterministic(runtime_lts, limits) {
+        Ok(d) => d,
+        Err(reason) => return stopped(reason),
     };
     let lts: &Lts = &determinised;
     let marked: &Lts = marked.as_deref().unwrap_or(lts);

@@ -28,6 +28,32 @@ fn assert_bisimilar(a: &Lts, b: &Lts, what: &str) {
     }
 }
 
+/// Session `session` of `name` imported with each argument list of `args`
+/// is bisimilar to `bundled(args)`.
+fn assert_imports_bisimilar<const N: usize>(
+    name: &str,
+    session: &str,
+    args: impl IntoIterator<Item = [i64; N]>,
+    bundled: impl Fn([i64; N]) -> Lts,
+) {
+    for a in args {
+        assert_bisimilar(
+            &imported(name, session, &a),
+            &bundled(a),
+            &format!("{name}:{session}:{a:?}"),
+        );
+    }
+}
+
+/// The LTS of `.dcj` text (session and arguments as for `import_str`).
+fn compiled_str(text: &str, session: Option<&str>, args: &[i64]) -> Lts {
+    dcj::import_str(text, session, args)
+        .unwrap_or_else(|e| panic!("{text}\n{e}"))
+        .spec
+        .compile()
+        .unwrap_or_else(|e| panic!("{text}\n{e}"))
+}
+
 #[test]
 fn chess_imports_bisimilar_to_the_bundled_one_in_both_styles() {
     let bundled = protocols::chess::lts();
@@ -61,28 +87,21 @@ fn tic_tac_toe_falls_back_to_bare_role_names_with_a_warning() {
 
 #[test]
 fn go_fish_imports_bisimilar_for_two_and_three_players() {
-    for k in [2, 3] {
-        let lts = imported("go-fish.dcj", "go-fish", &[k]);
-        assert_bisimilar(
-            &lts,
-            &protocols::go_fish::lts(k as usize),
-            &format!("go-fish:{k}"),
-        );
-    }
+    assert_imports_bisimilar("go-fish.dcj", "go-fish", [[2], [3]], |[k]| {
+        protocols::go_fish::lts(k as usize)
+    });
 }
 
 #[test]
 fn rock_paper_scissors_follows_clojure_set_order() {
     // Up to 3 players the hash order of #{0 1 2} and its subsets is
     // ascending, the bundled order: the same protocol.
-    for k in [2, 3] {
-        let lts = imported("rock-paper-scissors.dcj", "rock-paper-scissors", &[k]);
-        assert_bisimilar(
-            &lts,
-            &protocols::rock_paper_scissors::lts(k as usize),
-            &format!("rps:{k}"),
-        );
-    }
+    assert_imports_bisimilar(
+        "rock-paper-scissors.dcj",
+        "rock-paper-scissors",
+        [[2], [3]],
+        |[k]| protocols::rock_paper_scissors::lts(k as usize),
+    );
 }
 
 #[test]
@@ -107,41 +126,28 @@ fn rock_paper_scissors_for_four_throws_in_hash_order() {
 #[test]
 fn every_token_topology_imports_bisimilar() {
     for t in token::TOPOLOGIES {
-        for k in [2, 3, 4, 5, 7] {
-            let lts = imported("token.dcj", t.name(), &[k, 0]);
-            assert_bisimilar(
-                &lts,
-                &token::lts(t, k as usize),
-                &format!("{}:{k}", t.name()),
-            );
-        }
+        assert_imports_bisimilar(
+            "token.dcj",
+            t.name(),
+            [2, 3, 4, 5, 7].map(|k| [k, 0]),
+            |[k, _]| token::lts(t, k as usize),
+        );
     }
 }
 
 #[test]
 fn npb_batches_import_bisimilar() {
-    for k in [1, 2, 3] {
-        let ku = k as usize;
-        assert_bisimilar(
-            &imported("npb.dcj", "npb-cg", &[k]),
-            &protocols::npb::cg(ku).compile().unwrap(),
-            "cg",
-        );
-        assert_bisimilar(
-            &imported("npb.dcj", "npb-is", &[k]),
-            &protocols::npb::is(ku).compile().unwrap(),
-            "is",
-        );
-        assert_bisimilar(
-            &imported("npb.dcj", "npb-ft", &[k]),
-            &protocols::npb::ft(ku).compile().unwrap(),
-            "ft",
-        );
-        assert_bisimilar(
-            &imported("npb.dcj", "npb-mg", &[k]),
-            &protocols::npb::mg(ku).compile().unwrap(),
-            "mg",
-        );
+    type Batches = fn(usize) -> protocols::spec::Spec;
+    let kinds: [(&str, Batches); 4] = [
+        ("npb-cg", protocols::npb::cg),
+        ("npb-is", protocols::npb::is),
+        ("npb-ft", protocols::npb::ft),
+        ("npb-mg", protocols::npb::mg),
+    ];
+    for (session, spec) in kinds {
+        assert_imports_bisimilar("npb.dcj", session, [[1], [2], [3]], |[k]| {
+            spec(k as usize).compile().unwrap()
+        });
     }
 }
 
@@ -213,19 +219,11 @@ fn star_and_plus_are_spec_operators_in_spec_position_and_arithmetic_elsewhere() 
     let text = "(s/defrole ::w)
         (s/defsession ::ops [k]
           (s/* (s/-->> M (::w (* 2 k)) (::w (+ k 1)))))";
-    let lts = dcj::import_str(text, None, &[3])
-        .unwrap()
-        .spec
-        .compile()
-        .unwrap();
+    let lts = compiled_str(text, None, &[3]);
     assert_eq!(lts.roles(), ["w_6_", "w_4_"]);
     assert!(lts.is_final(lts.initial()), "a star may do nothing");
     let plus = text.replace("(s/* ", "(+ ");
-    let lts = dcj::import_str(&plus, None, &[3])
-        .unwrap()
-        .spec
-        .compile()
-        .unwrap();
+    let lts = compiled_str(&plus, None, &[3]);
     assert!(!lts.is_final(lts.initial()), "a plus must go once");
 }
 
@@ -341,11 +339,7 @@ fn unsupported_forms_have_spanned_errors() {
 #[test]
 fn an_omitted_type_is_object_and_class_names_keep_their_last_segment() {
     let text = "(s/defsession ::s [] (s/cat (s/-->> ::a ::b) (s/--> java.lang.String ::b ::a)))";
-    let lts = dcj::import_str(text, None, &[])
-        .unwrap()
-        .spec
-        .compile()
-        .unwrap();
+    let lts = compiled_str(text, None, &[]);
     assert_eq!(lts.type_names(), ["Object", "String"]);
 }
 
@@ -489,27 +483,15 @@ fn empty_every_forms_follow_discourje() {
     // An alt-every over nothing can neither move nor end; an empty
     // cat-every or par-every is skip.
     let stuck = "(s/defsession ::s [] (s/alt-every [i (range 0)] (s/-->> M ::a (::b i))))";
-    let lts = dcj::import_str(stuck, None, &[])
-        .unwrap()
-        .spec
-        .compile()
-        .unwrap();
+    let lts = compiled_str(stuck, None, &[]);
     assert!(!lts.is_final(lts.initial()) && lts.transitions(lts.initial()).is_empty());
     for op in ["cat-every", "par-every"] {
         let text = stuck.replace("alt-every", op);
-        let lts = dcj::import_str(&text, None, &[])
-            .unwrap()
-            .spec
-            .compile()
-            .unwrap();
+        let lts = compiled_str(&text, None, &[]);
         assert!(lts.is_final(lts.initial()), "{op}");
     }
     let text = "(s/defsession ::s [] (s/alt))";
-    let lts = dcj::import_str(text, None, &[])
-        .unwrap()
-        .spec
-        .compile()
-        .unwrap();
+    let lts = compiled_str(text, None, &[]);
     assert!(lts.is_final(lts.initial()), "an alt of no branches is skip");
 }
 
@@ -519,25 +501,11 @@ fn sets_of_keywords_and_strings_iterate_in_a_fixed_hash_order() {
     // set written in two orders iterates alike.
     let text =
         |set: &str| format!("(s/defsession ::s [] (s/cat-every [r {set}] (s/close ::m (r))))");
-    let roles = |set: &str| {
-        dcj::import_str(&text(set), None, &[])
-            .unwrap()
-            .spec
-            .compile()
-            .unwrap()
-            .roles()
-            .to_vec()
-    };
+    let roles = |set: &str| compiled_str(&text(set), None, &[]).roles().to_vec();
     assert_eq!(roles("#{::x ::y ::z ::w}"), roles("#{::w ::z ::y ::x}"));
     let strings = |set: &str| {
         let t = format!("(s/defsession ::s [] (s/cat-every [r {set}] (s/close ::m r)))");
-        dcj::import_str(&t, None, &[])
-            .unwrap()
-            .spec
-            .compile()
-            .unwrap()
-            .roles()
-            .to_vec()
+        compiled_str(&t, None, &[]).roles().to_vec()
     };
     assert_eq!(
         strings("#{\"a\" \"b\" \"c\"}"),

@@ -39,6 +39,26 @@ fn start() -> Vec<Term> {
     ]
 }
 
+/// A version of the protocol: [`start`], then `rest` in sequence.
+fn version(rest: impl IntoIterator<Item = Term>) -> Lts {
+    let mut body = start();
+    body.extend(rest);
+    compile(seq(body))
+}
+
+/// buyer2's decision, sent to the seller.
+fn decision() -> Term {
+    sync("Boolean", "buyer2", "seller")
+}
+
+/// Each finding's witness is [`UP_TO_DECISION`] and then its `more`.
+fn assert_witnesses_after_decision(findings: &[Finding], more: &[&[&str]]) {
+    assert_eq!(findings.len(), more.len(), "{findings:?}");
+    for (f, more) in findings.iter().zip(more) {
+        assert_eq!(witness(f), after_decision(more), "{f}");
+    }
+}
+
 /// The witness steps of `start()` and the decision, as prust prints them.
 const UP_TO_DECISION: [&str; 10] = [
     "buyer1 SEND <String> TO seller",
@@ -88,17 +108,17 @@ fn c(check: Check, channel: &str) -> (Check, String) {
 
 #[test]
 fn version_0_closes_a_channel_never_used_and_buyer1_closes_without_a_cause() {
-    let mut body = start();
-    body.push(sync("Boolean", "buyer2", "seller"));
-    body.push(par([
-        close("buyer1", "buyer2"),
-        close("buyer1", "seller"),
-        close("buyer2", "buyer1"),
-        close("buyer2", "seller"),
-        close("seller", "buyer1"),
-        close("seller", "buyer2"),
-    ]));
-    let lts = compile(seq(body));
+    let lts = version([
+        decision(),
+        par([
+            close("buyer1", "buyer2"),
+            close("buyer1", "seller"),
+            close("buyer2", "buyer1"),
+            close("buyer2", "seller"),
+            close("seller", "buyer1"),
+            close("seller", "buyer2"),
+        ]),
+    ]);
 
     // Discourje's first call, every check
     let all = lint(&lts, &discourjes_checks());
@@ -118,43 +138,34 @@ fn version_0_closes_a_channel_never_used_and_buyer1_closes_without_a_cause() {
     // the default: Discourje's `:exclude #{:cant-terminate}`
     let f = lint(&lts, &Options::default());
     assert_eq!(names(&f), names(&all[1..]));
-    assert_eq!(
-        witness(&f[0]),
-        after_decision(&["buyer2 CLOSE TO buyer1"]),
-        "{}",
-        f[0]
-    );
-    assert_eq!(
-        witness(&f[1]),
-        after_decision(&["buyer1 CLOSE TO buyer2"]),
-        "{}",
-        f[1]
+    assert_witnesses_after_decision(
+        &f,
+        &[
+            &["buyer2 CLOSE TO buyer1"],
+            &["buyer1 CLOSE TO buyer2"],
+            &["buyer1 CLOSE TO seller"],
+        ],
     );
     assert!(
         f[1].summary.contains("(buyer2 SEND <Boolean> TO seller)"),
         "{}",
         f[1]
     );
-    assert_eq!(
-        witness(&f[2]),
-        after_decision(&["buyer1 CLOSE TO seller"]),
-        "{}",
-        f[2]
-    );
 }
 
 #[test]
 fn version_1_without_that_close_leaves_buyer1s_closes_without_a_cause() {
-    let mut body = start();
-    body.push(sync("Boolean", "buyer2", "seller"));
-    body.push(par([
-        close("buyer1", "buyer2"),
-        close("buyer1", "seller"),
-        close("buyer2", "seller"),
-        close("seller", "buyer1"),
-        close("seller", "buyer2"),
-    ]));
-    let f = lint(&compile(seq(body)), &Options::default());
+    let lts = version([
+        decision(),
+        par([
+            close("buyer1", "buyer2"),
+            close("buyer1", "seller"),
+            close("buyer2", "seller"),
+            close("seller", "buyer1"),
+            close("seller", "buyer2"),
+        ]),
+    ]);
+    let f = lint(&lts, &Options::default());
     assert_eq!(
         names(&f),
         [
@@ -162,24 +173,27 @@ fn version_1_without_that_close_leaves_buyer1s_closes_without_a_cause() {
             c(Check::Causality, "buyer1→seller"),
         ]
     );
-    assert_eq!(witness(&f[0]), after_decision(&["buyer1 CLOSE TO buyer2"]));
-    assert_eq!(witness(&f[1]), after_decision(&["buyer1 CLOSE TO seller"]));
+    assert_witnesses_after_decision(
+        &f,
+        &[&["buyer1 CLOSE TO buyer2"], &["buyer1 CLOSE TO seller"]],
+    );
 }
 
 #[test]
 fn version_2_buyer1_closes_alongside_the_decision_but_the_other_closes_wait_for_them() {
-    let mut body = start();
-    body.push(par([
-        sync("Boolean", "buyer2", "seller"),
-        close("buyer1", "buyer2"),
-        close("buyer1", "seller"),
-    ]));
-    body.push(par([
-        close("buyer2", "seller"),
-        close("seller", "buyer1"),
-        close("seller", "buyer2"),
-    ]));
-    let f = lint(&compile(seq(body)), &Options::default());
+    let lts = version([
+        par([
+            decision(),
+            close("buyer1", "buyer2"),
+            close("buyer1", "seller"),
+        ]),
+        par([
+            close("buyer2", "seller"),
+            close("seller", "buyer1"),
+            close("seller", "buyer2"),
+        ]),
+    ]);
+    let f = lint(&lts, &Options::default());
     assert_eq!(
         names(&f),
         [
@@ -190,26 +204,25 @@ fn version_2_buyer1_closes_alongside_the_decision_but_the_other_closes_wait_for_
     );
     // the shortest runs: the decision, buyer1's two closes (in role
     // order), then the close that cannot know buyer1 has closed
-    for (f, last) in f.iter().zip([
-        "buyer2 CLOSE TO seller",
-        "seller CLOSE TO buyer1",
-        "seller CLOSE TO buyer2",
-    ]) {
-        assert_eq!(
-            witness(f),
-            after_decision(&["buyer1 CLOSE TO buyer2", "buyer1 CLOSE TO seller", last]),
-            "{f}"
-        );
+    let buyer1s = ["buyer1 CLOSE TO buyer2", "buyer1 CLOSE TO seller"];
+    assert_witnesses_after_decision(
+        &f,
+        &[
+            &[buyer1s[0], buyer1s[1], "buyer2 CLOSE TO seller"],
+            &[buyer1s[0], buyer1s[1], "seller CLOSE TO buyer1"],
+            &[buyer1s[0], buyer1s[1], "seller CLOSE TO buyer2"],
+        ],
+    );
+    for f in &f {
         assert!(f.summary.contains("(buyer1 CLOSE TO seller)"), "{f}");
     }
 }
 
 #[test]
 fn version_3_every_close_follows_a_step_of_its_role_and_lint_is_clean() {
-    let mut body = start();
-    body.push(par([
+    let lts = version([par([
         seq([
-            sync("Boolean", "buyer2", "seller"),
+            decision(),
             par([
                 close("buyer2", "seller"),
                 close("seller", "buyer1"),
@@ -218,8 +231,7 @@ fn version_3_every_close_follows_a_step_of_its_role_and_lint_is_clean() {
         ]),
         close("buyer1", "buyer2"),
         close("buyer1", "seller"),
-    ]));
-    let lts = compile(seq(body));
+    ])]);
     assert_eq!(lint(&lts, &Options::default()), []);
     // and Discourje's `cant-terminate` is all that every check finds
     assert_eq!(

@@ -7,6 +7,7 @@ use prust::load::LoadError;
 use prust::Runtime;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use super::json::{self, Object};
 use super::object::{BuildLimits, Unbuilt};
@@ -38,9 +39,13 @@ Checks (all but cant-terminate and realizable by default):
 --max-states: if the limit stops it, every check is inconclusive and only
 findings that the explored states prove are reported.
 
+Limits: --max-states, --timeout and --max-memory bound building the LTS
+(and realizable's search); unset, they are read from PRUST_MAX_STATES,
+PRUST_TIMEOUT and PRUST_MAX_MEMORY, as `prust check` reads them.
+
 Exit 0 when nothing is found, 1 when something is, 2 when nothing is found
-but a limit (--max-states) stopped building the LTS or a check: never
-\"0 findings\" for what was not seen.";
+but a limit (--max-states, --timeout, --max-memory) stopped building the
+LTS or a check: never \"0 findings\" for what was not seen.";
 
 /// The arguments of `prust lint`.
 #[derive(Debug, clap::Args)]
@@ -60,10 +65,28 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
     /// Stop building the LTS (and realizable's search) beyond this many
-    /// states: inconclusive (exit 2), never "no findings" [default: the
-    /// protocols crate's bound]
-    #[arg(long, value_name = "N")]
+    /// states: inconclusive (exit 2), never "no findings" [default:
+    /// PRUST_MAX_STATES, else the protocols crate's bound]
+    // Negative numbers are taken as values, as `prust check` takes them, so
+    // that `--max-states -5` is rejected as a count.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+    /// Wall-clock budget for the whole lint, in seconds (building the LTS,
+    /// determinising it, realizable's search): running out is inconclusive
+    /// (exit 2), never "no findings" [default: PRUST_TIMEOUT, else none]
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = super::check::parse_timeout,
+        allow_negative_numbers = true
+    )]
+    pub timeout: Option<Duration>,
+    /// Memory budget for the tables lint builds: needing more is
+    /// inconclusive (exit 2), never an allocation failure; bytes or a size
+    /// such as 512M or 2G [default: PRUST_MAX_MEMORY, else the protocols
+    /// crate's bound]
+    #[arg(long, value_name = "SIZE", value_parser = engine::parse_memory_size)]
+    pub max_memory: Option<u64>,
     /// How to build the global LTS: strict (compiled whole) or on-the-fly
     /// (explored on demand from the specification, within --max-states)
     #[arg(long, value_parser = super::values::runtime(), default_value_t = Runtime::Strict)]
@@ -161,20 +184,81 @@ fn finding_json(f: &Finding) -> String {
     o.finish()
 }
 
+/// The limits of a lint: each option, else its `PRUST_*` variable (as
+/// `prust check` reads them), else the protocols crate's default. A
+/// variable that does not parse is an error (exit 3) naming it: a limit
+/// silently ignored could make lint say "0 findings" for what it never saw,
+/// or run without the bound the user set.
+fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
+    Ok(BuildLimits {
+        max_states: match args.max_states {
+            Some(n) => Some(n),
+            None => env_limit("PRUST_MAX_STATES", |v| {
+                // as the checker reads it: `1_000_000` is a count too
+                let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
+                digits
+                    .parse()
+                    .map_err(|_| "expected a whole number such as 1000000".to_string())
+            })?,
+        },
+        timeout: match args.timeout {
+            Some(t) => Some(t),
+            None => env_limit("PRUST_TIMEOUT", super::check::parse_timeout)?,
+        },
+        max_memory: match args.max_memory {
+            Some(b) => Some(b),
+            None => env_limit("PRUST_MAX_MEMORY", |v| {
+                engine::parse_memory_size(v)
+                    .map_err(|m| format!("{m}; expected bytes or a size such as 512M or 2G"))
+            })?,
+        },
+    })
+}
+
+/// The environment variable `name` parsed by `parse`; `None` when unset.
+fn env_limit<T>(
+    name: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, Failure> {
+    let bad = |value: &str, message: &str| {
+        Failure::error(format!(
+            "bad environment: environment variable {name}={value:?} is not valid: {message}"
+        ))
+        .hint(format!(
+            "fix or unset {name}; PRUST_MAX_STATES takes a count, PRUST_TIMEOUT positive \
+             seconds, PRUST_MAX_MEMORY a size (512M, 2G)"
+        ))
+    };
+    match std::env::var(name) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            Err(bad(&v.to_string_lossy(), "not valid Unicode"))
+        }
+        Ok(v) => parse(&v).map(Some).map_err(|m| bad(&v, &m)),
+    }
+}
+
 /// Lints PROTOCOL as `args.runtime` says: the compiled LTS, or the
 /// specification's explored on demand.
 fn report(args: &LintArgs, options: &Options) -> Result<Report, Failure> {
-    let limits = BuildLimits {
-        max_states: args.max_states,
-        ..BuildLimits::default()
-    };
+    let limits = limits(args)?;
     match args.runtime {
         Runtime::Strict => {
             // A limit while building is inconclusive (exit 2): lint has not
             // seen the whole LTS, so it must not say "0 findings".
+            let started = Instant::now();
             let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
                 .map_err(|e| Unbuilt::from(e).into_failure())?;
-            Ok(lint::lint_with(&lts, options, &limits.to_protocols()))
+            // One budget for the whole lint: the checks get what the build
+            // left (none left: inconclusive at once, never a fresh budget).
+            let rest = BuildLimits {
+                timeout: limits.timeout.map(|t| {
+                    t.saturating_sub(started.elapsed())
+                        .max(Duration::from_nanos(1))
+                }),
+                ..limits
+            };
+            Ok(lint::lint_with(&lts, options, &rest.to_protocols()))
         }
         Runtime::OnTheFly => {
             let spec = prust::load::spec(&args.protocol, Path::new(""), args.runtime).map_err(

@@ -10,28 +10,14 @@ use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
 use super::endpoint::{Ctl, Op, Shared, Slot};
 use super::scheduler::End;
 
-/// What a pending operation waits for, by role names.
+/// What a pending operation waits for, by role names (named as the
+/// sessions name them: [`WaitsFor`]'s constructors are the one place).
 pub(crate) fn waits_for(op: &Op, names: &[String]) -> WaitsFor {
     match op {
-        Op::Send { to, msg } => WaitsFor::Send {
-            to: names[*to].clone(),
-            type_name: msg.type_name().to_string(),
-        },
-        Op::Recv { from } => WaitsFor::Recv {
-            from: from.map(|f| names[f].clone()),
-        },
-        Op::Close { to } => WaitsFor::Close {
-            to: names[*to].clone(),
-        },
-        Op::Select { alts } => WaitsFor::Select {
-            alternatives: alts
-                .iter()
-                .map(|a| match &a.type_name {
-                    Some(t) => format!("<{t}> from {}", names[a.from]),
-                    None => format!("from {}", names[a.from]),
-                })
-                .collect(),
-        },
+        Op::Send { to, msg } => WaitsFor::send(*to, msg, names),
+        Op::Recv { from } => WaitsFor::recv(*from, names),
+        Op::Close { to } => WaitsFor::close(*to, names),
+        Op::Select { alts } => WaitsFor::select(alts, names),
         Op::Choose { .. } => unreachable!("a choice is always enabled, so never waited on"),
     }
 }

@@ -284,26 +284,58 @@ impl Checker {
         proto: P,
         dummies: Vec<Message>,
     ) -> Result<CheckSession<P>, Error> {
-        let roles = proto.roles();
+        // The object's own code runs here outside any try-operation: a
+        // panic in it is an error that names it, not the tool's end.
+        let roles = object_op::<P, _>("roles()", || proto.roles())?;
         if roles.is_empty() {
             return Err(Error::NoRoles);
         }
-        let declared = proto.type_names();
+        let declared = object_op::<P, _>("type_names()", || proto.type_names())?;
         let dummies = resolve_dummies(&declared, dummies)?;
-        let alphabet = Alphabet::with_topology(
-            roles,
-            dummies,
-            declared,
-            |r| proto.peers(r),
-            |r| proto.sends_to(r),
-        );
+        let alphabet = object_op::<P, _>("peers() or sends_to()", || {
+            Alphabet::with_topology(
+                roles,
+                dummies,
+                declared,
+                |r| proto.peers(r),
+                |r| proto.sends_to(r),
+            )
+        })??;
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
-        let initial = explorer.store.intern(proto);
+        let initial = object_op::<P, _>("Hash or Eq (storing the initial state)", || {
+            explorer.store.intern(proto)
+        })?;
         Ok(CheckSession {
             checker: self.clone(),
             explorer,
             initial,
+            broken: None,
         })
+    }
+}
+
+/// Runs `op`, code of the protocol object `P` that is not a try-operation
+/// (its description of itself, its Clone, Hash or Eq), and turns a panic
+/// in it into [`Error::ObjectPanic`] naming the object and `operation`.
+pub(crate) fn object_op<P, T>(operation: &str, op: impl FnOnce() -> T) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(op)).map_err(|payload| {
+        Error::ObjectPanic {
+            object: std::any::type_name::<P>().to_string(),
+            operation: operation.to_string(),
+            message: panic_message(payload.as_ref()),
+            trace: Vec::new(),
+        }
+    })
+}
+
+/// The text of a panic's payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".to_string()
     }
 }
 

@@ -22,11 +22,38 @@ pub struct CheckSession<P> {
     pub(super) checker: Checker,
     pub(super) explorer: Explorer<P>,
     pub(super) initial: ProtoId,
+    /// The error of a check that panicked outside the object's
+    /// try-operations: the stored states may be half updated, so every
+    /// later check of the session gives that error too.
+    pub(super) broken: Option<Error>,
 }
 
 impl<P: Protocol> CheckSession<P> {
     /// Checks a formula.
+    ///
+    /// A panic in the object's try-operations is [`Error::ProtocolPanic`];
+    /// one in its Clone, Hash or Eq (which the engine calls on every state
+    /// it stores) is [`Error::ObjectPanic`], and the session then gives
+    /// that error for every later formula.
     pub fn check(&mut self, formula: &str) -> Result<Report, Error> {
+        if let Some(e) = &self.broken {
+            return Err(e.clone());
+        }
+        let r = super::object_op::<P, _>("Clone, Hash or Eq (outside its try-operations)", || {
+            self.check_unguarded(formula)
+        });
+        match r {
+            Ok(r) => r,
+            Err(e) => {
+                self.broken = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// [`check`](Self::check), without the guard against panics that
+    /// escape the probes' own.
+    fn check_unguarded(&mut self, formula: &str) -> Result<Report, Error> {
         let started = Instant::now();
         let (aut, atoms) = crate::frontend::automaton_for(formula, &self.explorer.alphabet)?;
         self.check_automaton(formula, &aut, &atoms, started)
@@ -59,7 +86,11 @@ impl<P: Protocol> CheckSession<P> {
             .unwrap_or(false)
         };
         let off = if !self.checker.por {
-            Some("switched off (PRUST_POR=0 or Checker::partial_order(false))".to_string())
+            Some(
+                "switched off (by `prust check --no-por`, PRUST_POR=0 or \
+                 Checker::partial_order(false))"
+                    .to_string(),
+            )
         } else {
             match owl_lite::parse(formula) {
                 Ok(ltl) => {
@@ -74,6 +105,9 @@ impl<P: Protocol> CheckSession<P> {
                 }
                 Err(_) => Some("formula not available to analyse".to_string()),
             }
+            // The formula, not an option, decides this: say so, or a user
+            // would look for a switch (PRUST_POR=1) that cannot help.
+            .map(|why| format!("{why}; no option turns the reduction on for this formula"))
         };
         // An object whose initial state declares nothing is searched as
         // before, with the lazy probes of the full search.

@@ -4,7 +4,7 @@ use std::fmt;
 
 mod probe;
 
-pub(crate) use probe::{lost, ProbeError};
+pub(crate) use probe::{lost, ObjectOp, ProbeError};
 
 /// Which kind of name an atom got wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,6 +256,37 @@ pub enum Error {
         /// The actions that led from the initial object to the state probed.
         trace: Vec<String>,
     },
+    /// Code of the protocol object that is not a try-operation panicked:
+    /// its `Clone`, `Hash` or `Eq`, or its description of itself
+    /// (`roles`, `type_names`, `peers`, `sends_to`). The engine clones,
+    /// hashes and compares every state it stores, so such a panic would
+    /// otherwise take the whole tool down; it ends the check instead.
+    ObjectPanic {
+        /// The object's type, as [`std::any::type_name`] gives it.
+        object: String,
+        /// The operation that panicked, e.g. `Hash or Eq (storing the
+        /// initial state)` or `Clone`.
+        operation: String,
+        /// The panic message.
+        message: String,
+        /// The actions that led from the initial object to the state the
+        /// operation was on (empty where it is not known).
+        trace: Vec<String>,
+    },
+    /// The object's channels and message types make more action letters
+    /// than the engine numbers (its letter ids are 32 bits): a check of
+    /// it could not even list its actions. Fewer roles, fewer channels
+    /// ([`Protocol::peers`](crate::Protocol::peers),
+    /// [`Protocol::sends_to`](crate::Protocol::sends_to)) or fewer types
+    /// make it fit.
+    TooManyActions {
+        /// Roles of the object.
+        roles: usize,
+        /// Channels (ordered pairs of roles) it declares.
+        channels: u64,
+        /// Message types.
+        types: usize,
+    },
     /// A setting is invalid: an environment variable that does not parse
     /// or is out of range (see [`Checker::from_env`](crate::Checker::from_env)).
     Config {
@@ -323,6 +354,31 @@ impl fmt::Display for Error {
             ),
             Error::NoRoles => write!(f, "the protocol object has no roles"),
             Error::Dummies(d) => d.fmt(f),
+            Error::ObjectPanic {
+                object,
+                operation,
+                message,
+                trace,
+            } => {
+                writeln!(
+                    f,
+                    "the protocol object `{object}` panicked in {operation}: {message}\n  hint: \
+                     the engine clones, hashes and compares every state it stores, so Clone, \
+                     Hash and Eq of a protocol object must not panic"
+                )?;
+                write_trace(f, trace)
+            }
+            Error::TooManyActions {
+                roles,
+                channels,
+                types,
+            } => write!(
+                f,
+                "the protocol object has too many actions to check: {roles} roles, {channels} \
+                 channels and {types} message types make more than 2^32 action letters\n  hint: \
+                 declare only the channels the roles use (Protocol::peers or sends_to), or use \
+                 fewer roles or message types"
+            ),
             Error::ProtocolPanic {
                 action,
                 message,

@@ -20,6 +20,15 @@ pub(crate) enum ProbeError {
         letter: LetterId,
         detail: String,
     },
+    /// The object's Clone, Hash or Eq panicked while the engine probed
+    /// `letter` (cloned the state to probe it, or stored its successor).
+    Object {
+        op: ObjectOp,
+        letter: LetterId,
+        /// The object's type name.
+        object: &'static str,
+        message: String,
+    },
     /// An error at something that is not a letter: `enabled()` itself, or
     /// a probe along a pair of roles that is not a channel (the
     /// determinism check's); `action` names it for people.
@@ -28,6 +37,15 @@ pub(crate) enum ProbeError {
         panic: bool,
         detail: String,
     },
+}
+
+/// Which of the object's own operations panicked during a probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ObjectOp {
+    /// Cloning the state to probe (each probe runs on a clone).
+    Clone,
+    /// Hashing or comparing the successor to store it.
+    HashEq,
 }
 
 /// The counterexample is built by re-probing stored states; when a state
@@ -57,6 +75,25 @@ impl ProbeError {
         match self {
             ProbeError::Panic { letter, message } => Error::ProtocolPanic {
                 action: describe(letter),
+                message,
+                trace,
+            },
+            ProbeError::Object {
+                op,
+                letter,
+                object,
+                message,
+            } => Error::ObjectPanic {
+                object: object.to_string(),
+                operation: match op {
+                    // Which probe the clone was for is not known (a walk
+                    // clones before its first probe): the trace says where.
+                    ObjectOp::Clone => "Clone (of the state reached, to probe it)".to_string(),
+                    ObjectOp::HashEq => format!(
+                        "Hash or Eq (storing the state that `{}` leads to)",
+                        describe(letter)
+                    ),
+                },
                 message,
                 trace,
             },

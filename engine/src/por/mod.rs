@@ -189,7 +189,11 @@ pub enum Reduction {
 impl std::fmt::Display for Reduction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Reduction::NotDeclared => f.write_str("partial-order reduction: not declared"),
+            // How to get it, where someone prints it: the object opts in.
+            Reduction::NotDeclared => f.write_str(
+                "partial-order reduction: not used (the object declares no independence; \
+                 Protocol::independence opts in)",
+            ),
             Reduction::On { ample_states } => write!(
                 f,
                 "partial-order reduction on ({ample_states} states expanded by an ample set)"

@@ -1,7 +1,6 @@
 //! Couvreur's SCC-based emptiness check (see the module above): the
 //! depth-first search for an accepting cycle of the product.
 
-use crate::error::lost;
 use hashbrown::HashSet;
 
 use crate::ids::{AutState, DfsNum, ProtoId, Successor};
@@ -141,10 +140,13 @@ impl<P: Protocol> Search<'_, P> {
                         if self.bad_prefix(q2) {
                             self.finish_progress();
                             let start = (stack[0].p, stack[0].q);
-                            let prefix = self
+                            let path = self
                                 .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
-                                .map_err(|e| self.probe_error(e, &stack))?
-                                .ok_or_else(|| lost(self.trace(&stack)))?;
+                                .map_err(|e| self.probe_error(e, &stack))?;
+                            let prefix = match self.path_or_lost(path, || self.trace(&stack))? {
+                                Ok(p) => p,
+                                Err(limit) => return Ok(Outcome::Inconclusive(limit)),
+                            };
                             return Ok(Outcome::Violated(RawLasso {
                                 prefix,
                                 cycle: Vec::new(),
@@ -166,8 +168,10 @@ impl<P: Protocol> Search<'_, P> {
                         if root.acc & all == all {
                             let scc_root = root.num;
                             self.finish_progress();
-                            let lasso = self.lasso(&stack, scc_root)?;
-                            return Ok(Outcome::Violated(lasso));
+                            return Ok(match self.lasso(&stack, scc_root)? {
+                                Ok(lasso) => Outcome::Violated(lasso),
+                                Err(limit) => Outcome::Inconclusive(limit),
+                            });
                         }
                     }
                 }

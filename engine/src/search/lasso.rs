@@ -9,12 +9,40 @@ use crate::error::{lost, ProbeError};
 use crate::ids::{DfsNum, Successor};
 use crate::protocol::Protocol;
 use crate::report::RawLasso;
-use crate::Error;
+use crate::{Error, Limit};
 
 use super::expand::Frame;
 use super::{ProductState, Search};
 
+/// What a shortest-path search through the visited states gave.
+pub(super) enum Path {
+    /// The path, first step first.
+    Found(Vec<Successor>),
+    /// No visited state satisfies the goal.
+    NotFound,
+    /// The search's time or memory budget ran out first: building a
+    /// counterexample after a huge search re-probes and indexes states
+    /// again, and must stop where the search itself would.
+    Cut(Limit),
+}
+
 impl<P: Protocol> Search<'_, P> {
+    /// The counterexample's path from `path`: `Ok(Err(limit))` when the
+    /// budget cut it (the check is then inconclusive: a violation whose
+    /// run cannot be shown is not reported as one), an error when the
+    /// path is missing (the object answered differently the second time).
+    pub(super) fn path_or_lost(
+        &self,
+        path: Path,
+        trace: impl FnOnce() -> Vec<String>,
+    ) -> Result<Result<Vec<Successor>, Limit>, Error> {
+        match path {
+            Path::Found(p) => Ok(Ok(p)),
+            Path::Cut(limit) => Ok(Err(limit)),
+            Path::NotFound => Err(lost(trace())),
+        }
+    }
+
     /// A probe error in state `at`, with a shortest trace from `start`.
     pub(super) fn probe_error_at(
         &mut self,
@@ -26,9 +54,10 @@ impl<P: Protocol> Search<'_, P> {
             Some(Vec::new())
         } else {
             // Re-probes only states that were expanded without error.
-            self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at)
-                .ok()
-                .flatten()
+            match self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at) {
+                Ok(Path::Found(p)) => Some(p),
+                _ => None,
+            }
         };
         let trace = path
             .unwrap_or_default()
@@ -44,15 +73,25 @@ impl<P: Protocol> Search<'_, P> {
     /// paths inside the SCC, one per acceptance set still missing, then
     /// back to the entry. (The DFS stack would do as a prefix, but it can be
     /// long and wander far past the step that matters.)
-    pub(super) fn lasso(&mut self, stack: &[Frame], scc_root: DfsNum) -> Result<RawLasso, Error> {
+    ///
+    /// `Ok(Err(limit))`: the budget ran out while building it.
+    pub(super) fn lasso(
+        &mut self,
+        stack: &[Frame],
+        scc_root: DfsNum,
+    ) -> Result<Result<RawLasso, Limit>, Error> {
         let start = (stack[0].p, stack[0].q);
         let in_scc = |n: DfsNum| n.is_live() && n >= scc_root;
         let prefix: Vec<Successor> = if in_scc(self.visited.get(self.ex, start.0, start.1)) {
             Vec::new()
         } else {
-            self.bfs(start, DfsNum::FIRST, false, |_, _, n| in_scc(n))
-                .map_err(|e| self.probe_error(e, stack))?
-                .ok_or_else(|| lost(self.trace(stack)))?
+            let path = self
+                .bfs(start, DfsNum::FIRST, false, |_, _, n| in_scc(n))
+                .map_err(|e| self.probe_error(e, stack))?;
+            match self.path_or_lost(path, || self.trace(stack))? {
+                Ok(p) => p,
+                Err(limit) => return Ok(Err(limit)),
+            }
         };
         let entry = prefix.last().map_or(start, |s| (s.proto, s.state));
         let mut cycle = Vec::new();
@@ -67,17 +106,19 @@ impl<P: Protocol> Search<'_, P> {
             } else {
                 break;
             };
-            let seg = seg
-                .map_err(|e| self.probe_error(e, stack))?
-                // An accepting SCC is strongly connected and has every
-                // acceptance mark, unless the object changed its answers.
-                .ok_or_else(|| lost(self.trace(stack)))?;
+            let seg = seg.map_err(|e| self.probe_error(e, stack))?;
+            // An accepting SCC is strongly connected and has every
+            // acceptance mark, unless the object changed its answers.
+            let seg = match self.path_or_lost(seg, || self.trace(stack))? {
+                Ok(seg) => seg,
+                Err(limit) => return Ok(Err(limit)),
+            };
             let last = *seg.last().expect("paths are non-empty");
             missing &= !last.acc;
             at = (last.proto, last.state);
             cycle.extend(seg);
         }
-        Ok(RawLasso { prefix, cycle })
+        Ok(Ok(RawLasso { prefix, cycle }))
     }
 
     /// Shortest path from `from` through visited states whose last edge
@@ -90,11 +131,17 @@ impl<P: Protocol> Search<'_, P> {
         min_num: DfsNum,
         inside: bool,
         goal: impl Fn(u32, ProductState, DfsNum) -> bool,
-    ) -> Result<Option<Vec<Successor>>, ProbeError> {
+    ) -> Result<Path, ProbeError> {
         // Each state reached: the state it was reached from and how.
         let mut parent: HashMap<ProductState, (ProductState, Successor)> = HashMap::new();
         let mut queue = VecDeque::from([from]);
         while let Some(x) = queue.pop_front() {
+            // The search's own budget (its clock and memory): after a
+            // search that used most of it, this walk over the same states
+            // must not be what hangs or takes the machine.
+            if let Some(limit) = self.budget.tick(&self.stats, 0) {
+                return Ok(Path::Cut(limit));
+            }
             for s in self.all_successors(x.0, x.1)? {
                 let t = (s.proto, s.state);
                 let n = self.visited.get(self.ex, t.0, t.1);
@@ -110,7 +157,7 @@ impl<P: Protocol> Search<'_, P> {
                         cur = prev;
                     }
                     path.reverse();
-                    return Ok(Some(path));
+                    return Ok(Path::Found(path));
                 }
                 if t != from && !parent.contains_key(&t) {
                     parent.insert(t, (x, s));
@@ -118,6 +165,6 @@ impl<P: Protocol> Search<'_, P> {
                 }
             }
         }
-        Ok(None)
+        Ok(Path::NotFound)
     }
 }

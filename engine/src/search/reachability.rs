@@ -1,6 +1,5 @@
 //! The breadth-first reachability search for safety properties.
 
-use crate::error::lost;
 use crate::ids::{DfsNum, ProtoId};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
@@ -85,10 +84,13 @@ impl<P: Protocol> Search<'_, P> {
                     self.visited.set(self.ex, p2, q2, n);
                     if self.bad_prefix(q2) {
                         self.finish_progress();
-                        let prefix = self
+                        let path = self
                             .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
-                            .map_err(|e| self.probe_error_after(e, Vec::new()))?
-                            .ok_or_else(|| lost(Vec::new()))?;
+                            .map_err(|e| self.probe_error_after(e, Vec::new()))?;
+                        let prefix = match self.path_or_lost(path, Vec::new)? {
+                            Ok(p) => p,
+                            Err(limit) => return Ok(Outcome::Inconclusive(limit)),
+                        };
                         return Ok(Outcome::Violated(RawLasso {
                             prefix,
                             cycle: Vec::new(),

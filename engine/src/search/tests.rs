@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::expand::Frame;
 use super::*;
+use crate::ids::DfsNum;
 use crate::pattern::valuation;
 use crate::testing::{RandomObject, Rng};
 
@@ -90,4 +91,37 @@ fn expand_and_next_give_the_same_successors_in_the_same_order() {
 #[test]
 fn a_frame_is_as_small_as_with_bit_flags() {
     assert_eq!(std::mem::size_of::<Frame>(), 24);
+}
+
+/// The shortest-path walk that builds a counterexample runs on the
+/// search's own budget: after a huge search it re-probes and indexes the
+/// states again, and must stop where the search itself would (the check
+/// is then inconclusive) instead of hanging or taking the machine.
+#[test]
+fn building_a_counterexample_stops_at_the_searchs_budget() {
+    let obj = RandomObject::draw(&mut Rng::new(7));
+    let a = obj.alphabet();
+    let (aut, atoms) = crate::frontend::automaton_for(r#"F "END""#, &a).expect("valid formula");
+    let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
+    let mut ex = Explorer::new(a, 1 << 16, false);
+    let initial = ex.store.intern(obj);
+    let start = (initial, prepared.initial);
+    let free = limits(Semantics::Stutter);
+    // Any process holds more than one byte: the first tick is over budget.
+    let tight = Limits {
+        max_memory: 1,
+        ..free.clone()
+    };
+    let mut search = Search::new(&mut ex, &prepared, &tight);
+    let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
+    assert!(
+        matches!(path, Ok(lasso::Path::Cut(Limit::Memory(1)))),
+        "not cut by the memory budget"
+    );
+    drop(search);
+    // Within the budget the same walk runs (and, nothing being visited
+    // yet, finds nothing).
+    let mut search = Search::new(&mut ex, &prepared, &free);
+    let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
+    assert!(matches!(path, Ok(lasso::Path::NotFound)));
 }

@@ -161,7 +161,10 @@ impl<P: Protocol> Explorer<P> {
                 slot
             }
         };
-        Ok((letter, self.store.intern(next)))
+        self.interning = true;
+        let id = self.store.intern(next);
+        self.interning = false;
+        Ok((letter, id))
     }
 
     /// Every listed action of `p` that `wanted` contains, performed, into

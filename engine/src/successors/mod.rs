@@ -66,6 +66,10 @@ pub(crate) struct Explorer<P> {
     /// if it panics. A `Cow`, so that asking an object that does not list
     /// (every state of a hand-written object) allocates nothing.
     current_other: Option<std::borrow::Cow<'static, str>>,
+    /// Set while a successor is interned (hashed and compared with the
+    /// stored states): a panic then is the object's Hash or Eq, not the
+    /// try-operation of `current`.
+    interning: bool,
     /// `enabled()`'s answer for one protocol state, as `(probe slot,
     /// action)` sorted by slot: a depth-first frame asks for one successor
     /// at a time, and the list is made once.
@@ -106,6 +110,7 @@ impl<P: Protocol> Explorer<P> {
             role_probes,
             current: 0,
             current_other: None,
+            interning: false,
             listed: Vec::new(),
             listed_for: None,
             listed_ok: false,

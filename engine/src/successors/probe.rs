@@ -7,7 +7,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::alphabet::{ActionKind, Alphabet, LetterId};
-use crate::error::ProbeError;
+use crate::error::{ObjectOp, ProbeError};
 use crate::protocol::{Message, Protocol, Refused};
 
 use super::slots::Wanted;
@@ -45,7 +45,8 @@ impl<P: Protocol> Explorer<P> {
             }
             self.probe_loop(p, cursor, wanted, None)
         }));
-        self.unwound(r)
+        let r = self.unwound(r);
+        self.blame_clone(p, r)
     }
 
     /// Probes every slot, collecting the successors into `out`, under one
@@ -70,7 +71,32 @@ impl<P: Protocol> Explorer<P> {
                     .map(|_| ())
             }
         }));
-        self.unwound(r)
+        let r = self.unwound(r);
+        self.blame_clone(p, r)
+    }
+
+    /// A panic while probing `p` is put down to the probed try-operation;
+    /// but each probe first clones `p`, and the object's Clone may be what
+    /// panicked. Clone is deterministic like the rest of the object, so
+    /// cloning `p` once more tells (only on this error path: the probes
+    /// themselves pay nothing for it).
+    #[cold]
+    fn blame_clone<T>(&mut self, p: ProtoId, r: Result<T, ProbeError>) -> Result<T, ProbeError> {
+        match r {
+            Err(ProbeError::Panic { letter, message }) => {
+                let obj = self.store.get(p);
+                match catch_unwind(AssertUnwindSafe(|| drop(obj.clone()))) {
+                    Ok(()) => Err(ProbeError::Panic { letter, message }),
+                    Err(_) => Err(ProbeError::Object {
+                        op: ObjectOp::Clone,
+                        letter,
+                        object: std::any::type_name::<P>(),
+                        message,
+                    }),
+                }
+            }
+            r => r,
+        }
     }
 
     /// The hot path of [`probe_all`](Self::probe_all): every slot wanted, no
@@ -140,11 +166,12 @@ impl<P: Protocol> Explorer<P> {
             }
             i += 1;
         }
-        out.extend(
-            batch
-                .drain(..)
-                .map(|(letter, successor)| (letter, self.store.intern(successor))),
-        );
+        self.interning = true;
+        for (letter, successor) in batch.drain(..) {
+            self.current = letter;
+            out.push((letter, self.store.intern(successor)));
+        }
+        self.interning = false;
         self.batch = batch;
         Ok(())
     }
@@ -164,13 +191,15 @@ impl<P: Protocol> Explorer<P> {
                 self.listed_for = None;
                 let other = self.current_other.take();
                 self.msgs.iter_mut().for_each(|m| *m = None);
-                let message = if let Some(s) = payload.downcast_ref::<&str>() {
-                    s.to_string()
-                } else if let Some(s) = payload.downcast_ref::<String>() {
-                    s.clone()
-                } else {
-                    "(non-string panic payload)".to_string()
-                };
+                let message = crate::checker::panic_message(payload.as_ref());
+                if std::mem::take(&mut self.interning) {
+                    return Err(ProbeError::Object {
+                        op: ObjectOp::HashEq,
+                        letter: self.current,
+                        object: std::any::type_name::<P>(),
+                        message,
+                    });
+                }
                 match other {
                     Some(action) => Err(ProbeError::Other {
                         action: action.into_owned(),
@@ -302,9 +331,15 @@ impl<P: Protocol> Explorer<P> {
         letter: LetterId,
     ) -> Result<(LetterId, ProtoId), ProbeError> {
         if !self.determinism {
-            return Ok((letter, self.store.intern(successor)));
+            self.interning = true;
+            let id = self.store.intern(successor);
+            self.interning = false;
+            return Ok((letter, id));
         }
-        match self.store.intern_or_give_back(successor) {
+        self.interning = true;
+        let interned = self.store.intern_or_give_back(successor);
+        self.interning = false;
+        match interned {
             Ok(id) => Ok((letter, id)),
             Err((id, successor)) => {
                 let (w, b) = (id.index() / 64, id.raw() % 64);

@@ -285,7 +285,8 @@ fn a_wrong_listing_is_a_contract_error_naming_the_action() {
             vec![Message::named("Ping", ())],
             obj.type_names(),
         );
-        a.set_topology(|r| obj.peers(r), |r| obj.sends_to(r));
+        a.set_topology(|r| obj.peers(r), |r| obj.sends_to(r))
+            .unwrap();
         let mut ex = Explorer::new(a, 1 << 16, determinism);
         let p = ex.store.intern(obj);
         let mut out = Vec::new();
@@ -353,7 +354,8 @@ fn the_determinism_check_probes_the_pairs_off_the_channels() {
         }
     }
     let mut a = Alphabet::new(Sneaky.roles(), vec![Message::named("M", ())], vec![]);
-    a.set_topology(|r| Sneaky.peers(r), |r| Sneaky.sends_to(r));
+    a.set_topology(|r| Sneaky.peers(r), |r| Sneaky.sends_to(r))
+        .unwrap();
     let mut ex = Explorer::new(a, 1 << 16, true);
     let p = ex.store.intern(Sneaky);
     let e = ex

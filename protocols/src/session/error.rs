@@ -3,7 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine::RoleId;
+use engine::{Message, RoleId};
+
+use super::Alternative;
 
 /// Why a blocking operation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +179,72 @@ pub enum WaitsFor {
         /// Each alternative, as `<Type> from sender` (or `from sender`).
         alternatives: Vec<String>,
     },
+}
+
+/// The constructors name roles and messages one way for every caller (the
+/// sessions and `prust::explore` each have their own pending-operation
+/// type): a deadlock report reads the same whichever found it.
+impl WaitsFor {
+    /// Blocked sending `msg` to role `to`; `names` are the object's roles.
+    ///
+    /// ```
+    /// use protocols::session::WaitsFor;
+    /// use engine::Message;
+    /// let names = ["a".to_string(), "b".to_string()];
+    /// let w = WaitsFor::send(1, &Message::named("Ping", ()), &names);
+    /// assert_eq!(w.to_string(), "send <Ping> to b");
+    /// ```
+    pub fn send(to: RoleId, msg: &Message, names: &[String]) -> WaitsFor {
+        WaitsFor::Send {
+            to: name(names, to),
+            type_name: msg.type_name().to_string(),
+        }
+    }
+
+    /// Blocked receiving from role `from`, or from anyone (`None`).
+    ///
+    /// ```
+    /// use protocols::session::WaitsFor;
+    /// let names = ["a".to_string(), "b".to_string()];
+    /// assert_eq!(WaitsFor::recv(None, &names).to_string(), "receive (from anyone)");
+    /// ```
+    pub fn recv(from: Option<RoleId>, names: &[String]) -> WaitsFor {
+        WaitsFor::Recv {
+            from: from.map(|f| name(names, f)),
+        }
+    }
+
+    /// Blocked closing its channel to role `to`.
+    pub fn close(to: RoleId, names: &[String]) -> WaitsFor {
+        WaitsFor::Close {
+            to: name(names, to),
+        }
+    }
+
+    /// Blocked in a select over `alts`.
+    ///
+    /// ```
+    /// use protocols::session::{Alternative, WaitsFor};
+    /// let names = ["a".to_string(), "b".to_string()];
+    /// let alts = [Alternative::sender(0).of_type("Ping"), Alternative::sender(1)];
+    /// assert_eq!(
+    ///     WaitsFor::select(&alts, &names).to_string(),
+    ///     "receive the first of: <Ping> from a, from b"
+    /// );
+    /// ```
+    pub fn select(alts: &[Alternative], names: &[String]) -> WaitsFor {
+        WaitsFor::Select {
+            alternatives: alts.iter().map(|a| a.describe(names)).collect(),
+        }
+    }
+}
+
+/// A role's name; `?` for an id the object does not have (a report must
+/// not panic on the object's own inconsistency).
+fn name(names: &[String], role: RoleId) -> String {
+    names
+        .get(role)
+        .map_or_else(|| "?".to_string(), String::clone)
 }
 
 impl fmt::Display for WaitsFor {

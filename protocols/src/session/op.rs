@@ -21,19 +21,10 @@ impl Op {
     /// What a role blocked on this operation waits for, by role names.
     pub(super) fn waits_for(&self, names: &[String]) -> WaitsFor {
         match self {
-            Op::Send { to, msg } => WaitsFor::Send {
-                to: names[*to].clone(),
-                type_name: msg.type_name().to_string(),
-            },
-            Op::Recv { from } => WaitsFor::Recv {
-                from: from.map(|f| names[f].clone()),
-            },
-            Op::Close { to } => WaitsFor::Close {
-                to: names[*to].clone(),
-            },
-            Op::Select { alts } => WaitsFor::Select {
-                alternatives: alts.iter().map(|a| a.describe(names)).collect(),
-            },
+            Op::Send { to, msg } => WaitsFor::send(*to, msg, names),
+            Op::Recv { from } => WaitsFor::recv(*from, names),
+            Op::Close { to } => WaitsFor::close(*to, names),
+            Op::Select { alts } => WaitsFor::select(alts, names),
         }
     }
 }

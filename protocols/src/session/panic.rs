@@ -95,8 +95,9 @@ pub(super) trait PanicSink: Send + Sync {
 /// Declares its role panicked if it is dropped while its thread unwinds
 /// from a panic: for a thread whose endpoint lives on elsewhere (in an
 /// `Arc`, a `static`, another thread), so that dropping the endpoint does
-/// not tell the session. Get one from [`Endpoint::panic_guard`] or
-/// [`SplitEndpoint::panic_guard`] and keep it on the thread's stack for as
+/// not tell the session. Get one from
+/// [`Endpoint::panic_guard`](super::Endpoint::panic_guard) or
+/// [`SplitEndpoint::panic_guard`](super::SplitEndpoint::panic_guard) and keep it on the thread's stack for as
 /// long as the thread runs the role.
 ///
 /// When the guard's thread panics, the role is declared panicked unless
@@ -104,7 +105,7 @@ pub(super) trait PanicSink: Send + Sync {
 /// another thread is using it, and the role lives on there) or was dropped
 /// already (the role had finished). A role declared panicked is dead: it no
 /// longer keeps a deadlock from being reported (the report lists it under
-/// [`Deadlock::panicked`]), and every later operation on its endpoint fails
+/// [`Deadlock::panicked`](super::Deadlock::panicked)), and every later operation on its endpoint fails
 /// with [`Error::RolePanicked`]. A guard dropped without a panic does
 /// nothing.
 ///

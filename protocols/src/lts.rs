@@ -492,14 +492,27 @@ impl LtsBuilder {
     /// Adds the next state with its transitions (any order, duplicates
     /// removed).
     pub(crate) fn add_state(&mut self, is_final: bool, mut edges: Vec<(Label, u32)>) {
+        self.add_state_from(is_final, &mut edges);
+    }
+
+    /// [`LtsBuilder::add_state`] from a buffer, which is left empty for
+    /// the next state (so that a builder going state by state allocates
+    /// nothing a state).
+    pub(crate) fn add_state_from(&mut self, is_final: bool, edges: &mut Vec<(Label, u32)>) {
         edges.sort_unstable();
         edges.dedup();
-        self.edges.extend(edges);
+        self.edges.extend_from_slice(edges);
+        edges.clear();
         self.offsets.push(self.edges.len() as u32);
         self.finals.push(is_final);
     }
 
-    pub(crate) fn finish(self, initial: u32) -> Lts {
+    pub(crate) fn finish(mut self, initial: u32) -> Lts {
+        // the arrays grew by doubling: give back the slack (a large
+        // allocation shrinks in place)
+        self.offsets.shrink_to_fit();
+        self.edges.shrink_to_fit();
+        self.finals.shrink_to_fit();
         Lts {
             roles: self.roles,
             type_paths: interned(&self.types),

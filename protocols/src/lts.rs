@@ -492,19 +492,33 @@ impl LtsBuilder {
     /// Adds the next state with its transitions (any order, duplicates
     /// removed).
     pub(crate) fn add_state(&mut self, is_final: bool, mut edges: Vec<(Label, u32)>) {
-        self.add_state_from(is_final, &mut edges);
-    }
-
-    /// [`LtsBuilder::add_state`] from a buffer, which is left empty for
-    /// the next state (so that a builder going state by state allocates
-    /// nothing a state).
-    pub(crate) fn add_state_from(&mut self, is_final: bool, edges: &mut Vec<(Label, u32)>) {
         edges.sort_unstable();
         edges.dedup();
-        self.edges.extend_from_slice(edges);
-        edges.clear();
+        self.edges.extend(edges);
         self.offsets.push(self.edges.len() as u32);
         self.finals.push(is_final);
+    }
+
+    /// The LTS of the builder's names with states made elsewhere:
+    /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of state `s`
+    /// (sorted by label then target, without duplicates), `finals[s]`
+    /// whether it is final. The builder must have no states of its own.
+    pub(crate) fn finish_parts(
+        self,
+        initial: u32,
+        offsets: Vec<u32>,
+        edges: Vec<(Label, u32)>,
+        finals: Vec<bool>,
+    ) -> Lts {
+        debug_assert!(self.finals.is_empty(), "a builder with states of its own");
+        debug_assert_eq!(offsets.len(), finals.len() + 1);
+        LtsBuilder {
+            offsets,
+            edges,
+            finals,
+            ..self
+        }
+        .finish(initial)
     }
 
     pub(crate) fn finish(mut self, initial: u32) -> Lts {

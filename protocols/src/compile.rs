@@ -13,9 +13,9 @@
 //! # Memory
 //!
 //! The compiler is meant to cost a few hundred bytes a global state
-//! (issue 17: ≤ 500 B; it was 700 B–1 KB with a `Global` per state held
-//! twice, a `Vec` of edges per state and a cached step list per state's
-//! term). So:
+//! (issue 17: ≤ 500 B; it was 540–970 B of heap with a `Global` per
+//! state held twice, a `Vec` of edges per state and a cached step list
+//! per state's term). So:
 //! - a global state is two numbers, its term and its channel contents,
 //!   and the contents are interned ([`Interner`]): the protocols seen so
 //!   far have a few thousand distinct contents for up to a million states;

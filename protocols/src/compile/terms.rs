@@ -454,7 +454,7 @@ impl Terms {
     /// [`Terms::steps`] without caching those of `t` itself (those of its
     /// parts are): for the compiler, which asks for the steps of each
     /// state's term once, and whose states' terms are nearly all
-    /// different (caching them was a third of its memory).
+    /// different (so a cached list would be kept and never read again).
     pub(crate) fn steps_once(&mut self, t: u32) -> Result<Steps, Error> {
         match &self.steps[t as usize] {
             Some(s) => Ok(s.clone()),

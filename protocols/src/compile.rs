@@ -9,6 +9,24 @@
 //!
 //! `on_the_fly.rs` explores the same global states by the same rules, on
 //! demand.
+//!
+//! # Memory
+//!
+//! The compiler is meant to cost a few hundred bytes a global state
+//! (issue 17: ≤ 500 B; it was 540–970 B of heap with a `Global` per
+//! state held twice, a `Vec` of edges per state and a cached step list
+//! per state's term). So:
+//! - a global state is two numbers, its term and its channel contents,
+//!   and the contents are interned ([`Interner`]): the protocols seen so
+//!   far have a few thousand distinct contents for up to a million states;
+//! - the index of the states is a table of state numbers that hashes and
+//!   compares the list entries they point to, not a second copy of them;
+//! - the transitions go straight into one packed array in state order
+//!   (breadth-first numbering is state order), never a `Vec` a state, as
+//!   (label number, target) pairs ([`PackedEdges`]), made the LTS's
+//!   `(Label, u32)` edges once the rest is freed;
+//! - the steps of a state's own term are not cached ([`Terms::steps_once`]):
+//!   almost every term is the term of one state, whose steps are asked once.
 
 mod global;
 mod terms;
@@ -16,21 +34,180 @@ mod terms;
 pub(crate) use global::Global;
 pub(crate) use terms::{Footprints, Terms, MAX_TERMS};
 
-use hashbrown::HashMap;
+use std::hash::{BuildHasher, Hash};
+
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::limits::{Budget, Limits};
-use crate::lts::Lts;
+use crate::lts::{Label, Lts, LtsBuilder};
 use crate::spec::Spec;
 use crate::Error;
 
 /// [`Error::StateBound`]'s `what` for a compilation.
 pub(crate) const GLOBAL_LTS: &str = "global LTS";
 
-/// The estimated bytes of a new global state: the state and its channel
-/// contents, once in the list of states and once as the key of the index.
-fn global_bytes(g: &Global) -> usize {
-    2 * (std::mem::size_of::<Global>() + std::mem::size_of_val(&*g.chans))
-        + std::mem::size_of::<(Global, u32)>()
+/// The estimated bytes of one global state in the compiler's tables: its
+/// entry in the list, its slot in the index (at the table's lowest load,
+/// with its control byte), its offset and final bit in the LTS.
+const STATE_BYTES: usize = 8 + 2 * (4 + 1) + 4 + 1;
+
+/// Sequences of `T` numbered once each and stored back to back: one
+/// offsets array and one packed array (a `Box` a sequence would cost an
+/// allocation and its header each, and a hash map keyed by them a second
+/// copy).
+struct Interner<T> {
+    items: Vec<T>,
+    /// Sequence `i` is `items[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl<T: Copy + Eq + Hash> Interner<T> {
+    fn new() -> Self {
+        Interner {
+            items: Vec::new(),
+            starts: vec![0],
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    fn get(&self, id: u32) -> &[T] {
+        let i = id as usize;
+        &self.items[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// The number of `seq`, and whether it is new.
+    fn intern(&mut self, seq: &[T]) -> (u32, bool) {
+        let Interner {
+            items,
+            starts,
+            table,
+            hasher,
+        } = self;
+        let slice = |i: u32| &items[starts[i as usize]..starts[i as usize + 1]];
+        let hash = hasher.hash_one(seq);
+        if let Some(&id) = table.find(hash, |&i| slice(i) == seq) {
+            return (id, false);
+        }
+        let id = (starts.len() - 1) as u32;
+        items.extend_from_slice(seq);
+        starts.push(items.len());
+        let rehash = |&i: &u32| hasher.hash_one(&items[starts[i as usize]..starts[i as usize + 1]]);
+        table.insert_unique(hash, id, rehash);
+        (id, true)
+    }
+}
+
+/// The global states found so far, numbered in the order found: a state
+/// is `(term, channel contents)`, the latter an [`Interner`] number.
+struct States {
+    list: Vec<(u32, u32)>,
+    /// Indices into `list`, hashed by the entry they point to.
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl States {
+    fn new() -> Self {
+        States {
+            list: Vec::new(),
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    /// The number of state `g`; a new state is counted against `budget`
+    /// before it is stored, so that a bound stops the compilation before
+    /// the memory is taken.
+    fn id(&mut self, g: (u32, u32), budget: &mut Budget) -> Result<u32, Error> {
+        let States {
+            list,
+            table,
+            hasher,
+        } = self;
+        let hash = hasher.hash_one(g);
+        match table.entry(
+            hash,
+            |&i| list[i as usize] == g,
+            |&i| hasher.hash_one(list[i as usize]),
+        ) {
+            Entry::Occupied(e) => Ok(*e.get()),
+            Entry::Vacant(e) => {
+                budget.add_state(STATE_BYTES)?;
+                let id = u32::try_from(list.len()).map_err(|_| Error::StateBound {
+                    limit: u32::MAX as usize,
+                    what: GLOBAL_LTS,
+                })?;
+                list.push(g);
+                e.insert(id);
+                Ok(id)
+            }
+        }
+    }
+}
+
+/// The bytes of an edge while the compiler searches ([`PackedEdges`]).
+const PACKED_EDGE: usize = std::mem::size_of::<(u32, u32)>();
+
+/// The transitions found so far, in state order, each as (label number,
+/// target): 8 bytes an edge where the LTS's `(Label, u32)` takes 20, and a
+/// spec has few distinct labels. The array grows by doubling while the
+/// search runs, so packing it saves more than the 12 bytes: the slack
+/// is 8 bytes an edge at most, not 20 (`npb-is-concurrent:8`: 5 M edges,
+/// 168 MB of `(Label, u32)` capacity at the peak, now 67 MB).
+#[derive(Default)]
+struct PackedEdges {
+    labels: Vec<Label>,
+    label_ids: HashMap<Label, u32>,
+    edges: Vec<(u32, u32)>,
+    offsets: Vec<u32>,
+    finals: Vec<bool>,
+}
+
+impl PackedEdges {
+    /// Adds the next state with its transitions (any order, duplicates
+    /// removed); `edges` is left empty for the next state.
+    fn add_state(&mut self, is_final: bool, edges: &mut Vec<(Label, u32)>) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        // sorted by label then target, as the LTS keeps them: packing
+        // keeps the order
+        edges.sort_unstable();
+        edges.dedup();
+        for &(l, t) in edges.iter() {
+            let next = self.labels.len() as u32;
+            let id = *self.label_ids.entry(l).or_insert_with(|| {
+                self.labels.push(l);
+                next
+            });
+            self.edges.push((id, t));
+        }
+        edges.clear();
+        self.offsets.push(self.edges.len() as u32);
+        self.finals.push(is_final);
+    }
+
+    /// The LTS, its initial state 0, its names from `names`.
+    fn finish(mut self, names: LtsBuilder) -> Lts {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        // give back the doubling's slack before the full edges are made
+        // (a large block shrinks in place)
+        self.edges.shrink_to_fit();
+        let mut edges = Vec::with_capacity(self.edges.len());
+        edges.extend(
+            self.edges
+                .iter()
+                .map(|&(l, t)| (self.labels[l as usize], t)),
+        );
+        drop(std::mem::take(&mut self.edges));
+        names.finish_parts(0, self.offsets, edges, self.finals)
+    }
 }
 
 pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
@@ -38,41 +215,44 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
     let main = terms.intern(&spec.main)?;
     let mut budget = Budget::new(limits, GLOBAL_LTS);
     terms.unfold_all(main, MAX_TERMS, Some(&mut budget))?;
-    let mut states: Vec<Global> = vec![Global {
-        term: main,
-        chans: Box::new([]),
-    }];
-    budget.add_state(global_bytes(&states[0]))?;
-    let mut index: HashMap<Global, u32> = HashMap::new();
-    index.insert(states[0].clone(), 0);
-    let mut finals = Vec::new();
-    let mut all_edges = Vec::new();
+    let mut chans = Interner::<global::InTransit>::new();
+    let (empty, _) = chans.intern(&[]);
+    let mut states = States::new();
+    let mut packed = PackedEdges::default();
+    states.id((main, empty), &mut budget)?;
+    let mut terms_bytes = terms.approx_bytes();
+    budget.add_bytes(terms_bytes)?;
+    // scratch buffers, reused by every state
+    let (mut here, mut after, mut edges) = (Vec::new(), Vec::new(), Vec::<(Label, u32)>::new());
     let mut i = 0;
-    while i < states.len() {
-        let g = states[i].clone();
-        let mut edges = Vec::new();
-        for (l, next) in terms.global_steps(&g)? {
-            let id = match index.get(&next) {
-                Some(&id) => id,
-                None => {
-                    let id = states.len() as u32;
-                    budget.add_state(global_bytes(&next))?;
-                    index.insert(next.clone(), id);
-                    states.push(next);
-                    id
-                }
-            };
-            edges.push((l, id));
+    while i < states.list.len() {
+        let (term, c) = states.list[i];
+        here.clear();
+        here.extend_from_slice(chans.get(c));
+        for &(l, next) in terms.steps_once(term)?.iter() {
+            if !global::chans_after(&here, l, &mut after) {
+                continue;
+            }
+            let (c2, new) = chans.intern(&after);
+            if new {
+                budget.add_bytes(std::mem::size_of_val(&after[..]) + 2 * 8 + 2 * (4 + 1))?;
+            }
+            edges.push((l, states.id((next, c2), &mut budget)?));
         }
-        // the edges are held here and again in the built LTS
-        budget.add_bytes(2 * std::mem::size_of_val(&edges[..]))?;
-        finals.push(terms.is_final(&g)?);
-        all_edges.push(edges);
+        // each edge packed now and as the LTS's edge at the end
+        budget.add_bytes(edges.len() * (PACKED_EDGE + std::mem::size_of::<(Label, u32)>()))?;
+        // the terms that the steps made (the successors' terms, their
+        // cached steps): the other half of the compiler's memory
+        let now = terms.approx_bytes();
+        budget.add_bytes(now.saturating_sub(terms_bytes))?;
+        terms_bytes = now;
+        let is_final = here.is_empty() && terms.may_end(term)?;
+        packed.add_state(is_final, &mut edges);
         i += 1;
     }
-    let mut b = terms.names;
-    for (edges, f) in all_edges.into_iter().zip(finals) {
-        b.add_state(f, edges);
-    }
-    Ok(b.finish(0))
+    // Everything but the packed edges goes before the LTS's edges are
+    // made, so that the peak is the larger of the search's and this.
+    let names = terms.into_names();
+    drop((states, chans));
+    Ok(packed.finish(names))
 }

@@ -499,7 +499,34 @@ impl LtsBuilder {
         self.finals.push(is_final);
     }
 
-    pub(crate) fn finish(self, initial: u32) -> Lts {
+    /// The LTS of the builder's names with states made elsewhere:
+    /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of state `s`
+    /// (sorted by label then target, without duplicates), `finals[s]`
+    /// whether it is final. The builder must have no states of its own.
+    pub(crate) fn finish_parts(
+        self,
+        initial: u32,
+        offsets: Vec<u32>,
+        edges: Vec<(Label, u32)>,
+        finals: Vec<bool>,
+    ) -> Lts {
+        debug_assert!(self.finals.is_empty(), "a builder with states of its own");
+        debug_assert_eq!(offsets.len(), finals.len() + 1);
+        LtsBuilder {
+            offsets,
+            edges,
+            finals,
+            ..self
+        }
+        .finish(initial)
+    }
+
+    pub(crate) fn finish(mut self, initial: u32) -> Lts {
+        // the arrays grew by doubling: give back the slack (a large
+        // allocation shrinks in place)
+        self.offsets.shrink_to_fit();
+        self.edges.shrink_to_fit();
+        self.finals.shrink_to_fit();
         Lts {
             roles: self.roles,
             type_paths: interned(&self.types),

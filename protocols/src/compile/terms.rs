@@ -6,13 +6,15 @@
 //! `u32` and equal residuals are the same state. The rules (see
 //! [`crate::spec`] for the meaning) are implemented by [`Terms::steps`]
 //! (every step of a term at once) and [`Terms::step_by`] (the steps by one
-//! label); [`Terms::global_steps`] adds the channel conditions of a
-//! [`Global`] state.
+//! label); [`Terms::global_step_by`] adds the channel conditions of a
+//! [`Global`] state (the compiler applies them itself, to its interned
+//! channel contents).
 
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use engine::NameKind;
-use hashbrown::{HashMap, HashSet};
+use hashbrown::{DefaultHashBuilder, HashMap, HashSet, HashTable};
 
 use super::Global;
 use crate::limits::Budget;
@@ -74,10 +76,16 @@ pub(crate) struct Terms {
     def_names: Vec<String>,
     defs: Vec<Definition>,
     nodes: Vec<Node>,
-    ids: HashMap<Node, u32>,
+    /// The index of `nodes` for hash-consing: node numbers, hashed by the
+    /// node they name (a map keyed by `Node` would hold every node twice).
+    ids: HashTable<u32>,
+    hasher: DefaultHashBuilder,
     urgent: Vec<bool>,
     nullable: Vec<Option<bool>>,
     steps: Vec<Option<Steps>>,
+    /// The `(label, residual)` entries in `steps`, for
+    /// [`Terms::approx_bytes`].
+    cached_steps: usize,
     /// Per node: a superset of the labels it can ever take, hashed to a
     /// bit each (so a step by one label skips the branches that cannot
     /// take it without computing what they can).
@@ -116,10 +124,12 @@ impl Terms {
             def_names: spec.defs.keys().cloned().collect(),
             defs: spec.defs.values().cloned().collect(),
             nodes: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
             urgent: Vec::new(),
             nullable: Vec::new(),
             steps: Vec::new(),
+            cached_steps: 0,
             masks: Vec::new(),
             unfolded: HashMap::new(),
             in_progress: HashSet::new(),
@@ -156,7 +166,9 @@ impl Terms {
     }
 
     fn mk(&mut self, node: Node) -> u32 {
-        if let Some(&id) = self.ids.get(&node) {
+        let hash = self.hasher.hash_one(&node);
+        let nodes = &self.nodes;
+        if let Some(&id) = self.ids.find(hash, |&i| nodes[i as usize] == node) {
             return id;
         }
         let urgent = match node {
@@ -176,8 +188,10 @@ impl Terms {
             Node::Call(..) => u128::MAX,
         };
         let id = self.nodes.len() as u32;
-        self.nodes.push(node.clone());
-        self.ids.insert(node, id);
+        self.nodes.push(node);
+        let (nodes, hasher) = (&self.nodes, &self.hasher);
+        self.ids
+            .insert_unique(hash, id, |&i| hasher.hash_one(&nodes[i as usize]));
         self.urgent.push(urgent);
         self.nullable.push(None);
         self.steps.push(None);
@@ -424,11 +438,33 @@ impl Terms {
         Ok(n)
     }
 
-    /// The transitions of a residual term (without channel conditions).
+    /// The transitions of a residual term (without channel conditions),
+    /// cached: the steps of a term that is part of many states' terms are
+    /// computed once.
     pub(crate) fn steps(&mut self, t: u32) -> Result<Steps, Error> {
         if let Some(s) = &self.steps[t as usize] {
             return Ok(s.clone());
         }
+        let s: Steps = self.compute_steps(t)?.into();
+        self.cached_steps += s.len();
+        self.steps[t as usize] = Some(s.clone());
+        Ok(s)
+    }
+
+    /// [`Terms::steps`] without caching those of `t` itself (those of its
+    /// parts are): for the compiler, which asks for the steps of each
+    /// state's term once, and whose states' terms are nearly all
+    /// different (so a cached list would be kept and never read again).
+    pub(crate) fn steps_once(&mut self, t: u32) -> Result<Steps, Error> {
+        match &self.steps[t as usize] {
+            Some(s) => Ok(s.clone()),
+            None => Ok(self.compute_steps(t)?.into()),
+        }
+    }
+
+    /// The steps of `t` by the rules, those of its parts from the cache;
+    /// sorted, without duplicates.
+    fn compute_steps(&mut self, t: u32) -> Result<Vec<(Label, u32)>, Error> {
         let mut out: Vec<(Label, u32)> = Vec::new();
         match self.nodes[t as usize].clone() {
             Node::Nil | Node::Stop => {}
@@ -475,9 +511,7 @@ impl Terms {
         }
         out.sort_unstable();
         out.dedup();
-        let s: Steps = out.into();
-        self.steps[t as usize] = Some(s.clone());
-        Ok(s)
+        Ok(out)
     }
 
     // The same rules, one label at a time, for the LTS built on the fly: a
@@ -557,18 +591,6 @@ impl Terms {
         Ok(())
     }
 
-    /// The transitions of a global state: the term's steps, with the
-    /// channel conditions (a receive takes the head of its channel).
-    pub(super) fn global_steps(&mut self, g: &Global) -> Result<Vec<(Label, Global)>, Error> {
-        let mut out = Vec::new();
-        for &(l, term) in self.steps(g.term)?.iter() {
-            if let Some(chans) = g.chans_after(l) {
-                out.push((l, Global { term, chans }));
-            }
-        }
-        Ok(out)
-    }
-
     /// The successors of a global state by the one label `l`.
     pub(crate) fn global_step_by(&mut self, g: &Global, l: Label) -> Result<Vec<Global>, Error> {
         let Some(chans) = g.chans_after(l) else {
@@ -587,6 +609,32 @@ impl Terms {
 
     pub(crate) fn is_final(&mut self, g: &Global) -> Result<bool, Error> {
         Ok(g.chans.is_empty() && self.nullable(g.term)?)
+    }
+
+    /// Whether the term `t` may terminate.
+    pub(super) fn may_end(&mut self, t: u32) -> Result<bool, Error> {
+        self.nullable(t)
+    }
+
+    /// The estimated bytes of the terms and their cached steps: per node,
+    /// the node, its slot in the index (at the table's lowest load, with
+    /// its control byte) and its entries in the per-node tables; per
+    /// cached step, the entry (the `Arc`s' headers are counted with the
+    /// nodes).
+    pub(super) fn approx_bytes(&self) -> usize {
+        const PER_NODE: usize = std::mem::size_of::<Node>()
+            + 2 * (4 + 1)
+            + std::mem::size_of::<bool>()
+            + std::mem::size_of::<Option<bool>>()
+            + std::mem::size_of::<Option<Steps>>()
+            + std::mem::size_of::<u128>();
+        self.nodes.len() * PER_NODE + self.cached_steps * std::mem::size_of::<(Label, u32)>()
+    }
+
+    /// The names that the terms numbered, as the builder of the LTS (the
+    /// terms themselves are dropped).
+    pub(super) fn into_names(self) -> LtsBuilder {
+        self.names
     }
 
     /// Interns the body of every call that `main` can reach (at most

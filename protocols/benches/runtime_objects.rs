@@ -15,12 +15,18 @@
 //! by the strict object), `npb-cg-concurrent:8` (strict, compiled and on
 //! the fly), `star-buffered:8` and `go-fish:5` (liberal).
 //!
-//! Memory is counted by a global allocator: the peak of live heap bytes
-//! during the check, less the live bytes before it (the LTS, the
-//! projection), divided by the product states. So the figure is what the
-//! search's store and the objects in it cost, free of the peak an `.aut`
-//! parse leaves in the process's RSS. Time is the thread's CPU time
-//! (`/proc/self/schedstat`) of the check alone.
+//! Memory, two ways, each divided by the product states:
+//! - `rss_bytes_per_state`: the growth of the peak RSS during the check
+//!   (bench/peers' `B/stored`), with the peak reset just before the check
+//!   (`/proc/self/clear_refs`), so that the peak an `.aut` parse leaves
+//!   does not hide it;
+//! - `heap_bytes_per_state`: the peak of live heap bytes during the check
+//!   less those before it (the LTS, the projection), counted by a global
+//!   allocator: this counts the unused capacity of the search's growing
+//!   tables too, which RSS does not (pages never touched are not resident).
+//!
+//! Time is the thread's CPU time (`/proc/self/schedstat`) of the check
+//! alone.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -67,6 +73,16 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
+
+/// A field of `/proc/self/status` in bytes (`VmRSS`, `VmHWM`); 0 where
+/// there is no such file.
+fn status_bytes(field: &str) -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
 
 /// CPU time of this thread so far.
 fn cpu() -> Duration {
@@ -120,6 +136,9 @@ fn ring_aut(n: usize) -> String {
 /// Checks `G !"DEADLOCK"` on `p`, without partial-order reduction, and
 /// prints one line of figures.
 fn measure<P: Protocol>(name: &str, p: P) {
+    // Reset the peak RSS to the current RSS (Linux: "5" to clear_refs).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let rss = status_bytes("VmRSS");
     let base = LIVE.load(Relaxed);
     PEAK.store(base, Relaxed);
     let t0 = cpu();
@@ -129,12 +148,15 @@ fn measure<P: Protocol>(name: &str, p: P) {
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let t = cpu() - t0;
     let peak = PEAK.load(Relaxed) - base;
+    let rss_growth = status_bytes("VmHWM").saturating_sub(rss);
     assert!(r.holds(), "{name}: {r}");
     let states = r.stats.product_states;
     println!(
-        "{name} states={states} cpu_s={:.2} ns_per_state={:.0} bytes_per_state={:.0} object_bytes={}",
+        "{name} states={states} cpu_s={:.2} ns_per_state={:.0} rss_bytes_per_state={:.0} \
+         heap_bytes_per_state={:.0} object_bytes={}",
         t.as_secs_f64(),
         t.as_nanos() as f64 / states as f64,
+        rss_growth as f64 / states as f64,
         peak as f64 / states as f64,
         std::mem::size_of::<P>(),
     );

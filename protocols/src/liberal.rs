@@ -165,8 +165,8 @@ impl LocalRole {
 /// Compact while it is checked: every role's local state and every
 /// envelope in every inbox, as `(receiver, sender, tag, type id)`, packed
 /// into as few bytes as the projection's sizes need, in one inline buffer
-/// (no heap allocation up to 30 bytes: the local states of 9 roles and 8
-/// envelopes of `star-buffered:8`, for one). A message a receive can
+/// (no heap allocation up to 30 bytes, beyond which it moves to the heap).
+/// A message a receive can
 /// rebuild from its type id (a dummy: every message of a check with the
 /// object's own dummies) is not kept; any other is kept beside, outside
 /// the object's identity. So a clone is a copy, equality compares bytes
@@ -180,7 +180,7 @@ pub struct Liberal {
     envelopes: Layout,
     /// The local state of every role (role order), then the envelopes of
     /// every inbox, by receiver, each inbox in arrival order.
-    buf: Packed,
+    buf: Packed<30>,
     /// The messages a receive cannot rebuild from their type id, at the
     /// index of their envelope; `None` when there is none, so that a clone
     /// allocates nothing. Not part of the object's identity (messages

@@ -70,30 +70,27 @@ impl Layout {
     }
 }
 
-/// Bytes kept inline: with the length and the variant's tag, the buffer is
-/// 32 bytes, as large as the heap variant needs anyway.
-const INLINE: usize = 30;
-
 /// A sequence of records of one [`Layout`], in one buffer: inline up to
-/// [`INLINE`] bytes (the common case: no heap allocation, a clone is a
-/// copy), on the heap beyond. Equality and hash are those of the bytes,
-/// whichever variant holds them.
+/// `N` bytes (the common case: no heap allocation, a clone is a copy), on
+/// the heap beyond. With the length and the variant's tag, `N + 2` bytes
+/// (at least the heap variant's 32): `N = 22` or `30` make 24 or 32.
+/// Equality and hash are those of the bytes, whichever variant holds them.
 #[derive(Clone)]
-pub(crate) enum Packed {
-    Inline { len: u8, bytes: [u8; INLINE] },
+pub(crate) enum Packed<const N: usize> {
+    Inline { len: u8, bytes: [u8; N] },
     Heap(Vec<u8>),
 }
 
-impl Default for Packed {
-    fn default() -> Packed {
+impl<const N: usize> Default for Packed<N> {
+    fn default() -> Self {
         Packed::Inline {
             len: 0,
-            bytes: [0; INLINE],
+            bytes: [0; N],
         }
     }
 }
 
-impl Packed {
+impl<const N: usize> Packed<N> {
     /// The records' bytes.
     #[inline]
     pub(crate) fn bytes(&self) -> &[u8] {
@@ -167,7 +164,7 @@ impl Packed {
     pub(crate) fn insert_at(&mut self, at: usize, w: usize, v: u128) {
         let rec = v.to_le_bytes();
         match self {
-            Packed::Inline { len, bytes } if *len as usize + w <= INLINE => {
+            Packed::Inline { len, bytes } if *len as usize + w <= N => {
                 let n = *len as usize;
                 bytes.copy_within(at..n, at + w);
                 bytes[at..at + w].copy_from_slice(&rec[..w]);
@@ -199,9 +196,9 @@ impl Packed {
             }
             Packed::Heap(h) => {
                 h.drain(at..at + w);
-                if h.len() <= INLINE {
+                if h.len() <= N {
                     // Back inline: the next clone is a copy again.
-                    let mut bytes = [0; INLINE];
+                    let mut bytes = [0; N];
                     bytes[..h.len()].copy_from_slice(h);
                     *self = Packed::Inline {
                         len: h.len() as u8,
@@ -231,15 +228,15 @@ impl Packed {
     }
 }
 
-impl PartialEq for Packed {
+impl<const N: usize> PartialEq for Packed<N> {
     #[inline]
-    fn eq(&self, other: &Packed) -> bool {
+    fn eq(&self, other: &Self) -> bool {
         self.bytes() == other.bytes()
     }
 }
-impl Eq for Packed {}
+impl<const N: usize> Eq for Packed<N> {}
 
-impl std::hash::Hash for Packed {
+impl<const N: usize> std::hash::Hash for Packed<N> {
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         h.write(self.bytes());
@@ -320,7 +317,7 @@ mod tests {
     fn records_go_to_the_heap_and_back_inline_with_equal_bytes() {
         let l = Layout::new([1 << 12, 1 << 12, 1 << 8, 0]);
         assert_eq!(l.width(), 4);
-        let mut a = Packed::default();
+        let mut a = Packed::<30>::default();
         let mut model = Vec::new();
         for i in 0..20u32 {
             let at = (i as usize * 7) % (model.len() + 1);
@@ -339,5 +336,7 @@ mod tests {
         }
         assert!(matches!(a, Packed::Inline { len: 0, .. }));
         assert!(a == Packed::default());
+        assert_eq!(std::mem::size_of::<Packed<22>>(), 24);
+        assert_eq!(std::mem::size_of::<Packed<30>>(), 32);
     }
 }

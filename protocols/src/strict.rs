@@ -31,10 +31,10 @@
 //! there is to keep, and a receive rebuilds the message from its type. A
 //! message with more (a payload, a type path other than the LTS's name) is
 //! kept beside, in a side list that does not take part in equality. So in a
-//! check the object is 64 bytes with no heap allocation (up to 30 bytes of
-//! messages in transit: 30 messages of a protocol with up to 16 roles and
-//! one type), a clone is a copy, equality compares bytes and the hash is
-//! one pass over them. Real threads share one `Strict` object under one
+//! check the object is 56 bytes with no heap allocation (up to 22 bytes of
+//! messages in transit: 22 messages of a protocol with up to 16 roles and
+//! one type, 11 with up to 64 roles and 16 types), a clone is a copy,
+//! equality compares bytes and the hash is one pass over them. Real threads share one `Strict` object under one
 //! lock (the blocking API in [`crate::session`]).
 //!
 //! ```
@@ -76,7 +76,7 @@ pub struct Strict {
     /// the message's type, found once when the message is sent) spares
     /// every receive, and every listing of the enabled receives, a lookup
     /// of the type by name.
-    in_transit: Packed,
+    in_transit: Packed<22>,
     /// The messages that a receive cannot rebuild from their type id
     /// (a payload other than `()`, a type path other than the LTS's type
     /// name), at the index of their entry in `in_transit`; empty, with no

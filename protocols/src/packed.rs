@@ -72,13 +72,16 @@ impl Layout {
 
 /// A sequence of records of one [`Layout`], in one buffer: inline up to
 /// `N` bytes (the common case: no heap allocation, a clone is a copy), on
-/// the heap beyond. With the length and the variant's tag, `N + 2` bytes
-/// (at least the heap variant's 32): `N = 22` or `30` make 24 or 32.
+/// the heap beyond, as a boxed slice of exactly its length (16 bytes, so
+/// that the heap variant takes no more room than the inline one; the heap
+/// is the rare case, where an insert or remove allocates anew). With the
+/// length and the variant's tag, `N + 2` bytes (at least 24): `N = 22` or
+/// `30` make 24 or 32.
 /// Equality and hash are those of the bytes, whichever variant holds them.
 #[derive(Clone)]
 pub(crate) enum Packed<const N: usize> {
     Inline { len: u8, bytes: [u8; N] },
-    Heap(Vec<u8>),
+    Heap(Box<[u8]>),
 }
 
 impl<const N: usize> Default for Packed<N> {
@@ -173,7 +176,7 @@ impl<const N: usize> Packed<N> {
             _ => {
                 let mut v = self.bytes().to_vec();
                 v.splice(at..at, rec[..w].iter().copied());
-                *self = Packed::Heap(v);
+                *self = Packed::Heap(v.into_boxed_slice());
             }
         }
     }
@@ -195,16 +198,19 @@ impl<const N: usize> Packed<N> {
                 *len -= w as u8;
             }
             Packed::Heap(h) => {
-                h.drain(at..at + w);
-                if h.len() <= N {
+                let mut v = std::mem::take(h).into_vec();
+                v.drain(at..at + w);
+                *self = if v.len() <= N {
                     // Back inline: the next clone is a copy again.
                     let mut bytes = [0; N];
-                    bytes[..h.len()].copy_from_slice(h);
-                    *self = Packed::Inline {
-                        len: h.len() as u8,
+                    bytes[..v.len()].copy_from_slice(&v);
+                    Packed::Inline {
+                        len: v.len() as u8,
                         bytes,
-                    };
-                }
+                    }
+                } else {
+                    Packed::Heap(v.into_boxed_slice())
+                };
             }
         }
         v

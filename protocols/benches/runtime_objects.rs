@@ -19,7 +19,9 @@
 //! - `rss_bytes_per_state`: the growth of the peak RSS during the check
 //!   (bench/peers' `B/stored`), with the peak reset just before the check
 //!   (`/proc/self/clear_refs`), so that the peak an `.aut` parse leaves
-//!   does not hide it;
+//!   does not hide it; it reads low (down to 0) where the setup freed
+//!   memory that the search then reuses (the `.aut` parse, the compiler),
+//!   so it is meaningful only where the setup frees little;
 //! - `heap_bytes_per_state`: the peak of live heap bytes during the check
 //!   less those before it (the LTS, the projection), counted by a global
 //!   allocator: this counts the unused capacity of the search's growing

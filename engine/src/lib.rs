@@ -275,7 +275,8 @@ pub use checker::{check, check_violated, try_check, CheckSession, Checker};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{
-    declared_dummies, interned_type_path, Enabled, Message, Payload, Protocol, Refused, RoleId,
+    declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
+    Refused, RoleId,
 };
 pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
 pub use semantics::{Semantics, UnknownSemantics};

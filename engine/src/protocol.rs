@@ -336,6 +336,14 @@ dyn_clone::clone_trait_object!(Payload);
 /// Messages compare and hash by **type path only**: a protocol's state
 /// depends on which types are in transit, not on payload values.
 ///
+/// The type path is interned ([`MessageType`]): a message is a pointer to
+/// its type plus its boxed payload (24 bytes), equality is a pointer
+/// compare and the hash a number computed once per type. Cloning a message
+/// whose payload has no data (`()`, a unit struct: every dummy the engine
+/// makes) allocates nothing; a payload with data is cloned with it (a
+/// payload need only be `Send`, not `Sync`, so clones that may go to other
+/// threads cannot share it).
+///
 /// ```
 /// use engine::Message;
 /// #[derive(Clone, Debug)]
@@ -348,7 +356,7 @@ dyn_clone::clone_trait_object!(Payload);
 /// ```
 #[derive(Clone)]
 pub struct Message {
-    type_path: Arc<str>,
+    ty: MessageType,
     payload: Box<dyn Payload>,
 }
 
@@ -365,29 +373,58 @@ impl Message {
         }
         let full = std::any::type_name::<T>();
         let path = full.split('<').next().unwrap_or(full);
-        Message {
-            type_path: Arc::from(path),
-            payload: Box::new(value),
-        }
+        Message::with_type(MessageType::of(path), value)
     }
 
     /// A message with an explicit type name (a short name or a `::` path).
     pub fn named<T: Payload>(type_name: impl AsRef<str>, value: T) -> Self {
-        let path = type_name.as_ref();
+        Message::with_type(MessageType::of(type_name.as_ref()), value)
+    }
+
+    /// A message of the interned type `ty`: what an object that keeps only
+    /// the types of the messages in transit hands back on a receive
+    /// (`Message::with_type(ty, ())` allocates nothing).
+    ///
+    /// ```
+    /// use engine::{Message, MessageType};
+    /// let ping = MessageType::of("net::Ping");
+    /// let m = Message::with_type(ping, ());
+    /// assert_eq!(m, Message::named("net::Ping", 7));
+    /// assert_eq!(m.message_type(), ping);
+    /// ```
+    pub fn with_type<T: Payload>(ty: MessageType, value: T) -> Self {
         Message {
-            type_path: Arc::from(path),
+            ty,
             payload: Box::new(value),
         }
     }
 
     /// The short type name: the last `::` segment of the type path.
     pub fn type_name(&self) -> &str {
-        short_name(&self.type_path)
+        self.ty.name()
     }
 
     /// The full type path as given or derived.
     pub fn type_path(&self) -> &str {
-        &self.type_path
+        self.ty.path()
+    }
+
+    /// The interned type: equal for two messages iff their type paths are.
+    pub fn message_type(&self) -> MessageType {
+        self.ty
+    }
+
+    /// Whether the payload is `()`: such a message is all type, and an
+    /// object may keep its [`message_type`](Self::message_type) alone and
+    /// rebuild it with [`Message::with_type`].
+    ///
+    /// ```
+    /// use engine::Message;
+    /// assert!(Message::named("Ping", ()).is_unit());
+    /// assert!(!Message::named("Ping", 1).is_unit());
+    /// ```
+    pub fn is_unit(&self) -> bool {
+        (*self.payload).as_any().is::<()>()
     }
 
     /// The payload, if it is a `T`.
@@ -408,11 +445,119 @@ impl Message {
     }
 }
 
+/// A message type path, interned: one shared record per distinct path in
+/// the process, so that a type is compared by pointer and hashed by a
+/// number computed once, never by its string. [`Message::message_type`]
+/// gives a message's; objects resolve the types they know to these once,
+/// when they are set up, and then look a message's type up by it.
+///
+/// Every distinct path ever given to [`MessageType::of`] (and so to
+/// [`Message::new`], [`Message::named`]) stays in memory for the life of
+/// the process, as string interning in a compiler does: a program has few
+/// message types. The pointer never moves, so copies are free to share
+/// between threads.
+///
+/// ```
+/// use engine::{Message, MessageType};
+/// let a = MessageType::of("chess::Move");
+/// assert_eq!(a, MessageType::of("chess::Move"));
+/// assert_ne!(a, MessageType::of("Move"));
+/// assert_eq!((a.path(), a.name()), ("chess::Move", "Move"));
+/// assert_eq!(Message::named("chess::Move", ()).message_type(), a);
+/// ```
+#[derive(Clone, Copy)]
+pub struct MessageType(&'static TypeEntry);
+
+/// What [`MessageType`] points to.
+struct TypeEntry {
+    /// The path, as an `Arc` so that [`interned_type_path`] can hand out
+    /// clones of it.
+    path: Arc<str>,
+    /// Where the short name starts in `path`.
+    short: usize,
+    /// FNV-1a of the path: fixed across runs (a `Hash` of an object does
+    /// not depend on where the record was allocated).
+    hash: u64,
+}
+
+impl MessageType {
+    /// The interned type of the path `path` (a short name or a `::` path).
+    ///
+    /// Looked up in a per-thread cache first (a hash of the string, no
+    /// lock), then in the process-wide table under a lock.
+    pub fn of(path: &str) -> MessageType {
+        use std::cell::RefCell;
+        thread_local! {
+            static LOCAL: RefCell<hashbrown::HashMap<&'static str, MessageType>> =
+                RefCell::new(hashbrown::HashMap::new());
+        }
+        // `try_with`: a message built while the thread's locals are torn
+        // down (in a destructor) goes to the shared table directly.
+        if let Ok(Some(t)) = LOCAL.try_with(|m| m.borrow().get(path).copied()) {
+            return t;
+        }
+        let t = MessageType::of_shared(path);
+        let _ = LOCAL.try_with(|m| m.borrow_mut().insert(t.path(), t));
+        t
+    }
+
+    fn of_shared(path: &str) -> MessageType {
+        use std::sync::{Mutex, OnceLock};
+        static TYPES: OnceLock<Mutex<hashbrown::HashMap<&'static str, MessageType>>> =
+            OnceLock::new();
+        let mut types = TYPES
+            .get_or_init(Default::default)
+            .lock()
+            // The table is never left half-changed: a panic elsewhere
+            // cannot have broken it.
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(&t) = types.get(path) {
+            return t;
+        }
+        let hash = path.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let entry: &'static TypeEntry = Box::leak(Box::new(TypeEntry {
+            path: Arc::from(path),
+            short: path.len() - short_name(path).len(),
+            hash,
+        }));
+        let t = MessageType(entry);
+        types.insert(t.path(), t);
+        t
+    }
+
+    /// The full type path.
+    pub fn path(self) -> &'static str {
+        &self.0.path
+    }
+
+    /// The short name: the last `::` segment of the path.
+    pub fn name(self) -> &'static str {
+        &self.0.path[self.0.short..]
+    }
+}
+
+impl PartialEq for MessageType {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for MessageType {}
+impl Hash for MessageType {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash);
+    }
+}
+impl fmt::Debug for MessageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{}>", self.path())
+    }
+}
+
 /// The last `::` segment of a path: `path.rsplit("::").next()`, without
-/// the substring searcher that `rsplit` sets up on every call (hand-written
-/// objects check a message's short name on every send they accept, the
-/// benchmark's among them: `rsplit` was 5 % of a check's instructions).
-/// Paths are short, so a backwards byte scan is the cheapest way.
+/// the substring searcher that `rsplit` sets up on every call (computed
+/// once per type, when it is interned).
 fn short_name(path: &str) -> &str {
     let b = path.as_bytes();
     let mut i = b.len();
@@ -427,27 +572,21 @@ fn short_name(path: &str) -> &str {
 }
 
 impl Message {
-    /// Whether the two messages share one type path allocation (a clone
-    /// of the other, or of the same dummy): equal types without a compare.
+    /// Whether the two messages have one type: a pointer compare.
     pub(crate) fn shares_path(&self, other: &Message) -> bool {
-        Arc::ptr_eq(&self.type_path, &other.type_path)
+        self.ty == other.ty
     }
 
     /// A unit-payload message whose type path is the interned one
     /// ([`interned_type_path`]): what the engine's own dummies are.
     pub(crate) fn interned(path: &str) -> Message {
-        Message {
-            type_path: interned_type_path(path),
-            payload: Box::new(()),
-        }
+        Message::with_type(MessageType::of(path), ())
     }
 
     /// Whether this message's type path *is* `path` (the same allocation),
     /// a pointer compare. With `path` from [`interned_type_path`], every
-    /// dummy of the engine's own ([`declared_dummies`]) and every clone of
-    /// one answers `true` for its type: how an object resolves the type of
-    /// a message it is handed during a check by id, not by name (and falls
-    /// back to the name for messages built elsewhere).
+    /// message of that type answers `true` (type paths are interned, see
+    /// [`MessageType`], which is the cheaper handle to keep).
     ///
     /// ```
     /// use engine::{declared_dummies, interned_type_path, Message};
@@ -462,45 +601,31 @@ impl Message {
     /// # }
     /// let ping = interned_type_path("Ping");
     /// assert!(declared_dummies(&Quiet)[0].has_type_path(&ping));
-    /// // Equal, but another allocation: compare names then.
-    /// assert!(!Message::named("Ping", ()).has_type_path(&ping));
+    /// assert!(Message::named("Ping", ()).has_type_path(&ping));
+    /// assert!(!Message::named("x::Ping", ()).has_type_path(&ping));
     /// ```
     pub fn has_type_path(&self, path: &Arc<str>) -> bool {
-        Arc::ptr_eq(&self.type_path, path)
+        Arc::ptr_eq(&self.ty.0.path, path)
     }
 }
 
 /// The process-wide shared allocation of the type path `path`: every call
-/// with an equal path returns a clone of one `Arc` (kept for the life of
-/// the process; a program has few type names). Called when objects and
-/// dummies are set up, never per message: see [`Message::has_type_path`].
+/// with an equal path returns a clone of one `Arc` (that of its
+/// [`MessageType`], kept for the life of the process). See
+/// [`Message::has_type_path`].
 pub fn interned_type_path(path: &str) -> Arc<str> {
-    use std::sync::{Mutex, OnceLock};
-    static PATHS: OnceLock<Mutex<std::collections::HashSet<Arc<str>>>> = OnceLock::new();
-    let mut paths = PATHS
-        .get_or_init(Default::default)
-        .lock()
-        // The set is never left half-changed: a panic elsewhere cannot
-        // have broken it.
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = paths.get(path) {
-        return p.clone();
-    }
-    let p: Arc<str> = Arc::from(path);
-    paths.insert(p.clone());
-    p
+    MessageType::of(path).0.path.clone()
 }
 
 impl PartialEq for Message {
     fn eq(&self, other: &Self) -> bool {
-        // Messages built from one dummy share the path: skip the compare.
-        self.shares_path(other) || self.type_path == other.type_path
+        self.ty == other.ty
     }
 }
 impl Eq for Message {}
 impl Hash for Message {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.type_path.hash(state);
+        self.ty.hash(state);
     }
 }
 impl fmt::Debug for Message {
@@ -572,6 +697,45 @@ macro_rules! dummies {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_types_are_interned_once_per_path() {
+        #[derive(Clone, Debug)]
+        struct Move;
+        let by_type = Message::new(Move);
+        let by_name = Message::named(by_type.type_path().to_string(), 3u8);
+        // One record per path: the same pointer, whichever way it was made
+        // and on whichever thread.
+        assert!(std::ptr::eq(by_type.ty.0, by_name.ty.0));
+        let path = by_type.type_path().to_string();
+        let other_thread = std::thread::spawn(move || MessageType::of(&path))
+            .join()
+            .unwrap();
+        assert!(std::ptr::eq(other_thread.0, by_type.ty.0));
+        assert_eq!(by_type, by_name);
+        assert_ne!(by_type.message_type(), MessageType::of("Move"));
+        assert_eq!(by_type.type_name(), "Move");
+        // The hash is the path's, not the record's address: equal across
+        // runs, equal for equal paths.
+        let h = |m: &Message| {
+            let mut h = std::hash::DefaultHasher::new();
+            m.hash(&mut h);
+            h.finish()
+        };
+        assert_eq!(h(&by_type), h(&by_name));
+        assert_eq!(MessageType::of("a::B").0.hash, 0x1905_bf82_dcfb_32de);
+    }
+
+    #[test]
+    fn a_message_of_an_interned_type_is_rebuilt_without_its_payload() {
+        let ty = MessageType::of("net::Ping");
+        let m = Message::with_type(ty, ());
+        assert!(m.is_unit());
+        assert_eq!((m.type_path(), m.type_name()), ("net::Ping", "Ping"));
+        assert!(!Message::with_type(ty, 1u8).is_unit());
+        assert_eq!(m, Message::named("net::Ping", "payload"));
+        assert!(m.has_type_path(&interned_type_path("net::Ping")));
+    }
 
     #[test]
     fn short_name_is_the_last_path_segment_like_rsplit() {

@@ -24,6 +24,9 @@ pub(crate) trait LtsGraph {
     /// The number of the type of `msg`, by pointer for the engine's
     /// dummies (see [`Lts::type_of`]).
     fn type_of(&self, msg: &engine::Message) -> Option<u32>;
+    /// The interned type of type number `ty` (`None` for a name with a
+    /// `::`, which no message's short name is).
+    fn message_type(&self, ty: u32) -> Option<engine::MessageType>;
     /// The roles `role` may send to or close towards (sorted).
     fn channels_from(&self, role: usize) -> Vec<usize>;
     /// The states known so far (all of them for a compiled LTS).
@@ -37,6 +40,26 @@ pub(crate) trait LtsGraph {
     /// Every transition of `state`, sorted by label: borrowed from a
     /// compiled LTS, computed into a fresh vector by one built on demand.
     fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]>;
+
+    /// Calls `f` with the label of each transition of `state` as the
+    /// runtimes take it: without the synchronous bit
+    /// ([`Label::asynchronous`]), each once, in label order.
+    ///
+    /// Why: an LTS built on the fly keeps the bit (its lint needs it), so
+    /// one state may have a handshake's send `‽(T,p,q)` and an ordinary
+    /// `!(T,p,q)`, one action for the object. The two differ only in the
+    /// bit, the last field labels sort by, so they are adjacent here and
+    /// one comparison with the previous label drops the second.
+    fn for_each_label(&self, state: u32, mut f: impl FnMut(Label)) {
+        let mut last = None;
+        for &(l, _) in self.transitions(state).iter() {
+            let l = l.asynchronous();
+            if last != Some(l) {
+                f(l);
+                last = Some(l);
+            }
+        }
+    }
 }
 
 impl LtsGraph for Lts {
@@ -54,6 +77,10 @@ impl LtsGraph for Lts {
 
     fn type_of(&self, msg: &engine::Message) -> Option<u32> {
         Lts::type_of(self, msg)
+    }
+
+    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+        Lts::message_type(self, ty)
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {
@@ -126,6 +153,10 @@ impl LtsGraph for Graph {
         dispatch!(self, g => LtsGraph::type_of(&**g, msg))
     }
 
+    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+        dispatch!(self, g => LtsGraph::message_type(&**g, ty))
+    }
+
     fn channels_from(&self, role: usize) -> Vec<usize> {
         dispatch!(self, g => LtsGraph::channels_from(&**g, role))
     }
@@ -144,5 +175,29 @@ impl LtsGraph for Graph {
 
     fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
         dispatch!(self, g => LtsGraph::transitions(&**g, state))
+    }
+
+    fn for_each_label(&self, state: u32, f: impl FnMut(Label)) {
+        dispatch!(self, g => LtsGraph::for_each_label(&**g, state, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{msg, sync, Spec};
+
+    #[test]
+    fn labels_come_without_the_handshake_bit_each_once() {
+        // One state with `‽(T,a,b)` and `!(T,a,b)`: one send for the
+        // runtimes.
+        let spec = Spec::new("either", sync("T", "a", "b").or(msg("T", "a", "b")));
+        let g = crate::on_the_fly::build(&spec, crate::compile::MAX_TERMS).unwrap();
+        let all: Vec<Label> = g.transitions(0).iter().map(|&(l, _)| l).collect();
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert!(all.iter().any(Label::is_sync));
+        let mut seen = Vec::new();
+        g.for_each_label(0, |l| seen.push(l));
+        assert_eq!(seen, [Label::send(0, 0, 1)]);
     }
 }

@@ -131,6 +131,7 @@ pub mod limits;
 pub mod lint;
 pub mod lts;
 mod on_the_fly;
+mod packed;
 pub mod session;
 pub mod spec;
 pub mod strict;

@@ -91,7 +91,8 @@ use std::sync::Arc;
 use engine::{Message, Protocol, Refused, RoleId};
 
 use crate::limits::Limits;
-use crate::lts::Lts;
+use crate::lts::{Label, Lts};
+use crate::packed::{Kept, Layout, Packed};
 use crate::{Error, Spec};
 
 pub use projection::{Envelope, Inbox, Projection};
@@ -160,11 +161,31 @@ impl LocalRole {
 
 /// A liberal protocol object: all roles' local states and inboxes, for the
 /// checker. See the [module docs](self).
+///
+/// Compact while it is checked: every role's local state and every
+/// envelope in every inbox, as `(receiver, sender, tag, type id)`, packed
+/// into as few bytes as the projection's sizes need, in one inline buffer
+/// (no heap allocation up to 30 bytes, beyond which it moves to the heap).
+/// A message a receive can
+/// rebuild from its type id (a dummy: every message of a check with the
+/// object's own dummies) is not kept; any other is kept beside, outside
+/// the object's identity. So a clone is a copy, equality compares bytes
+/// and the hash is one pass over them.
 #[derive(Clone)]
 pub struct Liberal {
     proj: Arc<Projection>,
-    states: Vec<u32>,
-    inboxes: Vec<Inbox>,
+    /// A local state: field 0 is the state.
+    states: Layout,
+    /// An envelope: `(receiver, sender, tag, type id)`.
+    envelopes: Layout,
+    /// The local state of every role (role order), then the envelopes of
+    /// every inbox, by receiver, each inbox in arrival order.
+    buf: Packed<30>,
+    /// The messages a receive cannot rebuild from their type id, at the
+    /// index of their envelope; `None` when there is none, so that a clone
+    /// allocates nothing. Not part of the object's identity (messages
+    /// compare by type).
+    payloads: Kept,
 }
 
 impl Liberal {
@@ -199,12 +220,23 @@ impl Liberal {
     /// All roles in their initial local states, all inboxes empty.
     pub fn from_projection(proj: Arc<Projection>) -> Liberal {
         let n = proj.locals.len();
-        let states = (0..n).map(|r| proj.initial(r)).collect();
-        Liberal {
+        let most = proj.locals.iter().map(|l| l.sets.len()).max().unwrap_or(0);
+        let types = proj.lts.type_names().len();
+        let mut object = Liberal {
+            states: Layout::new([most, 0, 0, 0]),
+            envelopes: Layout::new([n, n, proj.tags.len(), types]),
+            buf: Packed::default(),
+            payloads: Kept::default(),
             proj,
-            states,
-            inboxes: vec![Inbox::new(); n],
+        };
+        let w = object.states.width();
+        for r in 0..n {
+            let s = object.proj.initial(r);
+            object
+                .buf
+                .insert_at(r * w, w, object.states.pack([s, 0, 0, 0]));
         }
+        object
     }
 
     /// The dummies for checking this object: one `Message::named(type, ())`
@@ -225,30 +257,155 @@ impl Liberal {
         &self.proj
     }
 
-    /// The local state of every role.
-    pub fn local_states(&self) -> &[u32] {
-        &self.states
+    /// The local state of every role, in role order.
+    ///
+    /// ```
+    /// let ttt = protocols::tic_tac_toe::liberal();
+    /// let p = ttt.projection();
+    /// assert_eq!(ttt.local_states(), [p.initial(0), p.initial(1)]);
+    /// ```
+    pub fn local_states(&self) -> Vec<u32> {
+        (0..self.n()).map(|r| self.state(r)).collect()
     }
 
-    /// The inbox of every role.
-    pub fn inboxes(&self) -> &[Inbox] {
-        &self.inboxes
+    /// The inbox of every role, in role order (built: the object keeps
+    /// its envelopes packed).
+    ///
+    /// ```
+    /// use engine::{Message, Protocol};
+    /// let mut ttt = protocols::tic_tac_toe::liberal();
+    /// ttt.try_send(1, 0, Message::named("Move", 5)).unwrap();
+    /// let inboxes = ttt.inboxes();
+    /// assert_eq!((inboxes[0].len(), inboxes[1].len()), (1, 0));
+    /// assert_eq!(inboxes[0][0].from, 1);
+    /// assert_eq!(inboxes[0][0].msg.downcast_ref::<i32>(), Some(&5));
+    /// ```
+    pub fn inboxes(&self) -> Vec<Inbox> {
+        let mut inboxes = vec![Inbox::new(); self.n()];
+        for j in 0..self.num_envelopes() {
+            let (to, from, tag, ty) = self.envelope(j);
+            inboxes[to as usize].push_back(Envelope {
+                from: from as RoleId,
+                tag,
+                ty,
+                msg: self.message(j),
+            });
+        }
+        inboxes
     }
 
     /// The roles (for threads to own) and their inboxes (to share), in
     /// role order, in their current states.
     pub fn split(self) -> (Vec<LocalRole>, Vec<Inbox>) {
-        let roles = self
-            .states
-            .iter()
-            .enumerate()
-            .map(|(role, &state)| LocalRole {
+        let roles = (0..self.n())
+            .map(|role| LocalRole {
                 proj: self.proj.clone(),
                 role,
-                state,
+                state: self.state(role),
             })
             .collect();
-        (roles, self.inboxes)
+        (roles, self.inboxes())
+    }
+
+    /// The number of roles.
+    #[inline]
+    fn n(&self) -> usize {
+        self.proj.locals.len()
+    }
+
+    /// The local state of `role`.
+    #[inline]
+    fn state(&self, role: RoleId) -> u32 {
+        let w = self.states.width();
+        self.states.field(self.buf.read(role * w, w), 0)
+    }
+
+    fn set_state(&mut self, role: RoleId, state: u32) {
+        let w = self.states.width();
+        let v = self.states.pack([state, 0, 0, 0]);
+        self.buf.write_at(role * w, w, v);
+    }
+
+    /// Where the envelopes start in `buf`.
+    #[inline]
+    fn base(&self) -> usize {
+        self.n() * self.states.width()
+    }
+
+    fn num_envelopes(&self) -> usize {
+        (self.buf.bytes().len() - self.base()) / self.envelopes.width()
+    }
+
+    /// Envelope `j` as `(receiver, sender, tag, type id)`.
+    #[inline]
+    fn envelope(&self, j: usize) -> (u32, u32, u32, u32) {
+        let (l, w) = (self.envelopes, self.envelopes.width());
+        let v = self.buf.read(self.base() + j * w, w);
+        (l.field(v, 0), l.field(v, 1), l.field(v, 2), l.field(v, 3))
+    }
+
+    /// The envelopes of `role`'s inbox, as indices, in arrival order.
+    fn inbox(&self, role: RoleId) -> std::ops::Range<usize> {
+        let r = role as u32;
+        let (mut lo, mut hi) = (0, self.num_envelopes());
+        // The first envelope to `role` or after, then the first after.
+        let bound = |mut lo: usize, mut hi: usize, after: bool| {
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let to = self.envelope(mid).0;
+                if to < r || (after && to == r) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        lo = bound(lo, hi, false);
+        hi = bound(lo, hi, true);
+        lo..hi
+    }
+
+    /// The message of envelope `j`: the one kept beside, else rebuilt.
+    fn message(&self, j: usize) -> Message {
+        if let Some(m) = self.payloads.get(j) {
+            return m.clone();
+        }
+        self.rebuilt(self.envelope(j).3)
+    }
+
+    /// The message of type id `ty` a receive rebuilds.
+    fn rebuilt(&self, ty: u32) -> Message {
+        // Only envelopes whose message had this interned type and a unit
+        // payload are kept without their message (see `try_send`).
+        let t = self
+            .proj
+            .lts
+            .message_type(ty)
+            .expect("kept only if interned");
+        Message::with_type(t, ())
+    }
+
+    /// The roles that have envelopes in `role`'s inbox, first arrival
+    /// first, each once.
+    fn senders_in_inbox(&self, role: RoleId) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let mut seen: u64 = 0;
+        let mut seen_big: Vec<u32> = Vec::new();
+        self.inbox(role).filter_map(move |j| {
+            let from = self.envelope(j).1;
+            // Senders already met: their later envelopes are not heads.
+            let first = if from < 64 {
+                let f = seen & (1 << from) == 0;
+                seen |= 1 << from;
+                f
+            } else if seen_big.contains(&from) {
+                false
+            } else {
+                seen_big.push(from);
+                true
+            };
+            first.then_some((j, from))
+        })
     }
 }
 
@@ -265,58 +422,105 @@ impl Protocol for Liberal {
         self.proj.lts.type_names().to_vec()
     }
 
+    /// As [`LocalRole::try_send`] (the same tables: [`Projection::send`]
+    /// and this make the same step), into the packed inbox of `to`.
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role >= self.states.len() || to >= self.inboxes.len() {
+        if !self.proj.is_channel(role, to) {
             return Err(Refused(msg));
         }
-        self.proj
-            .send(role, &mut self.states[role], to, msg, &mut self.inboxes[to])
+        let Some(ty) = self.proj.lts.type_of(&msg) else {
+            return Err(Refused(msg));
+        };
+        let label = Label::send(ty, role as u32, to as u32);
+        let Some((next, tag)) = self.proj.own(role, self.state(role), label) else {
+            return Err(Refused(msg));
+        };
+        self.set_state(role, next);
+        let at = self.inbox(to).end;
+        let (l, w) = (self.envelopes, self.envelopes.width());
+        let v = l.pack([to as u32, role as u32, tag, ty]);
+        self.buf.insert_at(self.base() + at * w, w, v);
+        // A message that a receive would rebuild as it is goes without
+        // being kept: every message of a check with the object's dummies.
+        let rebuilds = self.proj.lts.message_type(ty) == Some(msg.message_type()) && msg.is_unit();
+        let len = self.num_envelopes();
+        self.payloads.insert(at, len, (!rebuilds).then_some(msg));
+        Ok(())
     }
 
+    /// As [`LocalRole::try_recv`]: the first envelope (from `from`, if
+    /// given) that is the first of its sender in the inbox and that the
+    /// role may take now.
     fn try_recv(
         &mut self,
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        if role >= self.states.len() {
+        if role >= self.n() {
             return Err(Refused(()));
         }
-        self.proj
-            .recv(role, &mut self.states[role], from, &mut self.inboxes[role])
+        let state = self.state(role);
+        let taken = self
+            .senders_in_inbox(role)
+            .filter(|&(_, f)| from.is_none_or(|p| p as u32 == f))
+            .find_map(|(j, f)| {
+                let (_, _, tag, ty) = self.envelope(j);
+                self.proj
+                    .accepts(role, state, f, tag, ty)
+                    .map(|next| (j, next))
+            });
+        let Some((j, next)) = taken else {
+            return Err(Refused(()));
+        };
+        self.set_state(role, next);
+        let (_, f, _, ty) = self.envelope(j);
+        let w = self.envelopes.width();
+        self.buf.remove_at(self.base() + j * w, w);
+        let kept = self.payloads.remove(j);
+        Ok((f as RoleId, kept.unwrap_or_else(|| self.rebuilt(ty))))
     }
 
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role >= self.states.len() {
+        if role >= self.n() {
             return Err(Refused(()));
         }
-        self.proj.close(role, &mut self.states[role], to)
+        let mut state = self.state(role);
+        self.proj.close(role, &mut state, to)?;
+        self.set_state(role, state);
+        Ok(())
     }
 
     /// No envelope from `from` is in `to`'s inbox.
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.inboxes
-            .get(to)
-            .is_none_or(|inbox| inbox.iter().all(|e| e.from != from))
+        to >= self.n() || self.inbox(to).all(|j| self.envelope(j).1 as RoleId != from)
     }
 
     /// Every role's own sends and closes from its local state, and the
     /// receives its inbox offers: read off the projection's tables, no
     /// probe and no type name compared.
     fn enabled(&self, out: &mut Vec<engine::Enabled>) -> bool {
-        for (role, (&state, inbox)) in self.states.iter().zip(&self.inboxes).enumerate() {
-            self.proj.enabled(role, state, inbox, out);
+        for role in 0..self.n() {
+            let state = self.state(role);
+            self.proj.enabled_own(role, state, out);
+            for (j, from) in self.senders_in_inbox(role) {
+                let (_, _, tag, ty) = self.envelope(j);
+                if self.proj.accepts(role, state, from, tag, ty).is_some() {
+                    out.push(engine::Enabled::Recv {
+                        role,
+                        from: from as RoleId,
+                    });
+                }
+            }
         }
         true
     }
 
     fn is_terminated(&self) -> bool {
-        self.inboxes.iter().all(|i| i.is_empty()) && self.proj.may_end(&self.states)
+        self.num_envelopes() == 0 && self.proj.may_end(&self.local_states())
     }
 
     fn is_finished(&self, role: RoleId) -> bool {
-        role < self.states.len()
-            && self.inboxes[role].is_empty()
-            && self.proj.finished(role, self.states[role])
+        role < self.n() && self.inbox(role).is_empty() && self.proj.finished(role, self.state(role))
     }
 
     /// Each role whose next steps nothing else can interfere with (see
@@ -327,27 +531,27 @@ impl Protocol for Liberal {
     }
 }
 
+/// Equal iff of the same projection with the same local states and
+/// inboxes, messages compared by type (a compare of the packed bytes; the
+/// messages kept beside do not count, as [`Message`]s compare by type).
 impl PartialEq for Liberal {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.proj, &other.proj)
-            && self.states == other.states
-            && self.inboxes == other.inboxes
+        Arc::ptr_eq(&self.proj, &other.proj) && self.buf == other.buf
     }
 }
 impl Eq for Liberal {}
 
 impl Hash for Liberal {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.states.hash(h);
-        self.inboxes.hash(h);
+        self.buf.hash(h);
     }
 }
 
 impl fmt::Debug for Liberal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Liberal")
-            .field("local_states", &self.states)
-            .field("inboxes", &self.inboxes)
+            .field("local_states", &self.local_states())
+            .field("inboxes", &self.inboxes())
             .finish()
     }
 }

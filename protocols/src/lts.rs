@@ -154,7 +154,7 @@ pub struct Lts {
     /// `types`, interned ([`engine::interned_type_path`]): the engine's
     /// dummies carry these very allocations, so [`Lts::type_of`] finds a
     /// dummy's type by pointer.
-    type_paths: Vec<std::sync::Arc<str>>,
+    type_paths: Vec<Option<engine::MessageType>>,
     initial: u32,
     /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of `s`,
     /// sorted by label then target.
@@ -250,6 +250,13 @@ impl Lts {
     /// ```
     pub fn type_of(&self, msg: &engine::Message) -> Option<u32> {
         type_of(&self.type_paths, &self.types, msg)
+    }
+
+    /// The interned type of type number `ty`, if messages can have it
+    /// (see [`interned`]): what a runtime that keeps only type numbers
+    /// hands back on a receive.
+    pub(crate) fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+        self.type_paths.get(ty as usize).copied().flatten()
     }
 
     /// Whether no state has two transitions with the same label.
@@ -539,37 +546,29 @@ impl LtsBuilder {
     }
 }
 
-/// The interned paths of `types` (see [`Lts::type_of`]).
-pub(crate) fn interned(types: &[String]) -> Vec<std::sync::Arc<str>> {
+/// The interned types of `types` (see [`Lts::type_of`]); `None` for a
+/// type whose name has a `::`, which no message has as its short name.
+pub(crate) fn interned(types: &[String]) -> Vec<Option<engine::MessageType>> {
     types
         .iter()
-        .map(|t| {
-            if t.contains("::") {
-                // Types go by short name: a message whose path is `a::B`
-                // has short name `B`, which is not this type. An
-                // allocation of its own, which no message shares, keeps the
-                // pointer compare from saying otherwise.
-                std::sync::Arc::from(t.as_str())
-            } else {
-                engine::interned_type_path(t)
-            }
-        })
+        .map(|t| (!t.contains("::")).then(|| engine::MessageType::of(t)))
         .collect()
 }
 
 /// The number of the type of `msg` among `types` (with `paths` their
-/// interned paths): by pointer for a message whose path is interned (the
-/// engine's own dummies and their clones, so every message of a check), by
-/// short name otherwise (messages that programs build).
+/// interned types): by pointer for a message of an interned short name
+/// (the engine's own dummies, `Message::named("Move", ..)`: every message
+/// of a check), by short name otherwise (`chess::Move`).
 #[inline]
 pub(crate) fn type_of(
-    paths: &[std::sync::Arc<str>],
+    paths: &[Option<engine::MessageType>],
     types: &[String],
     msg: &engine::Message,
 ) -> Option<u32> {
+    let ty = msg.message_type();
     paths
         .iter()
-        .position(|p| msg.has_type_path(p))
+        .position(|&p| p == Some(ty))
         .or_else(|| types.iter().position(|t| t == msg.type_name()))
         .map(|i| i as u32)
 }

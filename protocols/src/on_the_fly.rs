@@ -27,7 +27,7 @@ pub(crate) struct OnTheFly {
     roles: Vec<String>,
     types: Vec<String>,
     /// `types`, interned (see [`Lts::type_of`](crate::Lts::type_of)).
-    type_paths: Vec<std::sync::Arc<str>>,
+    type_paths: Vec<Option<engine::MessageType>>,
     /// Per role, the roles it may send to or close towards (sorted).
     channels: Vec<Vec<usize>>,
     graph: Mutex<Explored>,
@@ -79,6 +79,10 @@ impl LtsGraph for OnTheFly {
 
     fn type_of(&self, msg: &engine::Message) -> Option<u32> {
         crate::lts::type_of(&self.type_paths, &self.types, msg)
+    }
+
+    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+        self.type_paths.get(ty as usize).copied().flatten()
     }
 
     fn channels_from(&self, role: usize) -> Vec<usize> {

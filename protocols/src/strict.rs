@@ -24,10 +24,18 @@
 //! state is computed differs.
 //!
 //! Messages go by [`Message::type_name`]: the dummies of a check are
-//! `Message::named(type, ())`. Clone is an `Arc` bump, the state number
-//! and the (usually tiny) vector of messages in transit. Real threads share
-//! one `Strict` object under one lock (the blocking API in
-//! [`crate::session`]).
+//! `Message::named(type, ())`. The object keeps each message in transit as
+//! `(from, to, type number)`, packed into a byte or a few (as many bits as
+//! the numbers of roles and types need) in one inline buffer: during a
+//! check every message is a dummy, all type and no payload, so that is all
+//! there is to keep, and a receive rebuilds the message from its type. A
+//! message with more (a payload, a type path other than the LTS's name) is
+//! kept beside, in a side list that does not take part in equality. So in a
+//! check the object is 56 bytes with no heap allocation (up to 22 bytes of
+//! messages in transit: 22 messages of a protocol with up to 16 roles and
+//! one type, 11 with up to 64 roles and 16 types), a clone is a copy,
+//! equality compares bytes and the hash is one pass over them. Real threads share one `Strict` object under one
+//! lock (the blocking API in [`crate::session`]).
 //!
 //! ```
 //! use engine::{Message, Protocol};
@@ -49,6 +57,7 @@ use engine::{Enabled, Message, Protocol, Refused, RoleId};
 
 use crate::graph::{Graph, LtsGraph};
 use crate::lts::{Action, Label, Lts};
+use crate::packed::{Kept, Layout, Packed};
 use crate::Limits;
 use crate::{Error, Spec};
 
@@ -59,11 +68,22 @@ pub struct Strict {
     /// ([`LtsGraph`]), so every operation below is written once for both.
     lts: Graph,
     state: u32,
-    /// `(from, to, type id, message)` sorted by channel, FIFO within a
-    /// channel. The type id (the LTS's number of the message's type, found
-    /// once when the message is sent) spares every receive, and every
-    /// listing of the enabled receives, a lookup of the type by name.
-    in_transit: Vec<(u32, u32, u32, Message)>,
+    /// How a message in transit is packed: fields `(from, to, type id)`,
+    /// as many bits as the numbers of roles and types need.
+    layout: Layout,
+    /// The messages in transit as packed `(from, to, type id)`, sorted by
+    /// channel, FIFO within a channel. The type id (the LTS's number of
+    /// the message's type, found once when the message is sent) spares
+    /// every receive, and every listing of the enabled receives, a lookup
+    /// of the type by name.
+    in_transit: Packed<22>,
+    /// The messages that a receive cannot rebuild from their type id
+    /// (a payload other than `()`, a type path other than the LTS's type
+    /// name), at the index of their entry in `in_transit`; empty, with no
+    /// allocation, when every message in transit can be rebuilt (always,
+    /// in a check with the object's own dummies). Not part of the object's
+    /// identity: messages compare by type.
+    payloads: Kept,
 }
 
 /// How many states [`Strict::is_finished`](engine::Protocol::is_finished)
@@ -93,11 +113,7 @@ impl Strict {
     /// within `limits` (see [`Lts::determinise_with`]).
     pub fn try_new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Strict, Error> {
         let lts = deterministic(lts.into(), limits)?;
-        Ok(Strict {
-            state: lts.initial(),
-            lts: Graph::Compiled(lts),
-            in_transit: Vec::new(),
-        })
+        Ok(Strict::with_graph(lts.initial(), Graph::Compiled(lts)))
     }
 
     /// Compiles `spec` and returns its strict object.
@@ -146,11 +162,19 @@ impl Strict {
     /// ```
     pub fn on_the_fly(spec: &Spec) -> Result<Strict, Error> {
         let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
-        Ok(Strict {
-            state: 0,
-            lts: Graph::OnTheFly(Arc::new(graph)),
-            in_transit: Vec::new(),
-        })
+        Ok(Strict::with_graph(0, Graph::OnTheFly(Arc::new(graph))))
+    }
+
+    /// The object in `state` of `lts`, nothing in transit.
+    fn with_graph(state: u32, lts: Graph) -> Strict {
+        let (roles, types) = (lts.roles().len(), lts.type_names().len());
+        Strict {
+            state,
+            layout: Layout::new([roles, roles, types, 0]),
+            lts,
+            in_transit: Packed::default(),
+            payloads: Kept::default(),
+        }
     }
 
     /// The dummies for checking this object: one `Message::named(type, ())`
@@ -193,17 +217,57 @@ impl Strict {
     }
 
     /// The messages in transit as `(from, to, message)`, sorted by
-    /// channel, FIFO within a channel.
+    /// channel, FIFO within a channel. The messages are given by value:
+    /// the object keeps most of them as their type alone (see the
+    /// [module docs](self)) and rebuilds them, which allocates nothing for
+    /// a message without payload.
     ///
     /// ```
     /// use engine::{Message, Protocol};
     /// let mut p = protocols::chess::strict();
-    /// p.try_send(0, 1, Message::named("Move", ())).unwrap();
-    /// let v: Vec<_> = p.in_transit().map(|(f, t, m)| (f, t, m.type_name().to_string())).collect();
-    /// assert_eq!(v, [(0, 1, "Move".to_string())]);
+    /// p.try_send(0, 1, Message::named("Move", 7)).unwrap();
+    /// let v: Vec<_> = p.in_transit().collect();
+    /// assert_eq!(v, [(0, 1, Message::named("Move", ()))]);
+    /// assert_eq!(v[0].2.downcast_ref::<i32>(), Some(&7));
     /// ```
-    pub fn in_transit(&self) -> impl ExactSizeIterator<Item = (u32, u32, &Message)> + '_ {
-        self.in_transit.iter().map(|(f, t, _, m)| (*f, *t, m))
+    pub fn in_transit(&self) -> impl ExactSizeIterator<Item = (u32, u32, Message)> + '_ {
+        (0..self.in_transit.len(self.layout)).map(|i| {
+            let (f, t, _) = self.entry(i);
+            (f, t, self.message(i))
+        })
+    }
+
+    /// Entry `i` of `in_transit` as `(from, to, type id)`.
+    #[inline]
+    fn entry(&self, i: usize) -> (u32, u32, u32) {
+        let (l, v) = (self.layout, self.in_transit.get(self.layout, i));
+        (l.field(v, 0), l.field(v, 1), l.field(v, 2))
+    }
+
+    /// The message of entry `i`: the one kept beside if there is one,
+    /// else rebuilt from its type.
+    fn message(&self, i: usize) -> Message {
+        if let Some(m) = self.payloads.get(i) {
+            return m.clone();
+        }
+        let (_, _, ty) = self.entry(i);
+        self.rebuilt(ty)
+    }
+
+    /// The message of type id `ty` that the object rebuilds on a receive.
+    fn rebuilt(&self, ty: u32) -> Message {
+        // Only entries whose message had this interned type and a unit
+        // payload are kept without their message (see `try_send`).
+        let t = self.lts.message_type(ty).expect("kept only if interned");
+        Message::with_type(t, ())
+    }
+
+    /// Removes entry `i` and returns its sender and message.
+    fn take(&mut self, i: usize) -> (u32, Message) {
+        let (f, _, ty) = self.entry(i);
+        self.in_transit.remove(self.layout, i);
+        let kept = self.payloads.remove(i);
+        (f, kept.unwrap_or_else(|| self.rebuilt(ty)))
     }
 
     fn step(&mut self, label: Label) -> bool {
@@ -223,19 +287,21 @@ impl Strict {
     /// Takes the receive of the message at `in_transit[i]` in the LTS, if
     /// it is enabled (the message stays where it is).
     fn step_recv(&mut self, i: usize) -> bool {
-        let (from, to, ty, _) = self.in_transit[i];
+        let (from, to, ty) = self.entry(i);
         self.step(Label::recv(ty, from, to))
+    }
+
+    /// The channel `from` → `to` as the packed entries sort by it.
+    #[inline]
+    fn channel(&self, from: u32, to: u32) -> u128 {
+        self.layout.prefix(self.layout.pack([from, to, 0, 0]), 1)
     }
 
     /// Where the first message in the channel `from` → `to` is, if any.
     fn head(&self, from: u32, to: u32) -> Option<usize> {
-        let i = self
-            .in_transit
-            .partition_point(|&(f, t, _, _)| (f, t) < (from, to));
-        self.in_transit
-            .get(i)
-            .is_some_and(|&(f, t, _, _)| (f, t) == (from, to))
-            .then_some(i)
+        let (l, c) = (self.layout, self.channel(from, to));
+        let i = self.in_transit.partition_point(l, |v| l.prefix(v, 1) < c);
+        (i < self.in_transit.len(l) && l.prefix(self.in_transit.get(l, i), 1) == c).then_some(i)
     }
 
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
@@ -287,10 +353,15 @@ impl Protocol for Strict {
         if !self.step(Label::send(ty, from, to)) {
             return Err(Refused(msg));
         }
-        let at = self
-            .in_transit
-            .partition_point(|&(f, t, _, _)| (f, t) <= (from, to));
-        self.in_transit.insert(at, (from, to, ty, msg));
+        let (l, c) = (self.layout, self.channel(from, to));
+        let at = self.in_transit.partition_point(l, |v| l.prefix(v, 1) <= c);
+        self.in_transit.insert(l, at, l.pack([from, to, ty, 0]));
+        // A message that a receive would rebuild as it is goes without
+        // being kept: the common case, and every message of a check with
+        // the object's own dummies.
+        let rebuilds = self.lts.message_type(ty) == Some(msg.message_type()) && msg.is_unit();
+        let len = self.in_transit.len(l);
+        self.payloads.insert(at, len, (!rebuilds).then_some(msg));
         Ok(())
     }
 
@@ -300,19 +371,20 @@ impl Protocol for Strict {
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
         let me = role as u32;
+        let l = self.layout;
         let taken = match from {
             Some(p) => self.head(p as u32, me).filter(|&i| self.step_recv(i)),
             // The head of each channel to `me`, in sender order.
-            None => (0..self.in_transit.len()).find(|&i| {
-                let (f, t, _, _) = self.in_transit[i];
-                t == me
-                    && (i == 0 || self.in_transit[i - 1].0 != f || self.in_transit[i - 1].1 != t)
+            None => (0..self.in_transit.len(l)).find(|&i| {
+                let v = self.in_transit.get(l, i);
+                l.field(v, 1) == me
+                    && (i == 0 || l.prefix(self.in_transit.get(l, i - 1), 1) != l.prefix(v, 1))
                     && self.step_recv(i)
             }),
         };
         match taken {
             Some(i) => {
-                let (f, _, _, m) = self.in_transit.remove(i);
+                let (f, m) = self.take(i);
                 Ok((f as RoleId, m))
             }
             None => Err(Refused(())),
@@ -333,41 +405,32 @@ impl Protocol for Strict {
     /// no name compared). Exactly what probing finds, without a probe.
     fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
         let n = self.lts.roles().len() as u32;
-        // The LTS explored on the fly keeps the handshake bit, so a state
-        // may have `‽(T,p,q)` and `!(T,p,q)`: one action for the object,
-        // listed once.
-        let start = out.len();
-        let push = |out: &mut Vec<Enabled>, e: Enabled| {
-            if !out[start..].contains(&e) {
-                out.push(e);
-            }
-        };
-        for &(l, _) in self.lts.transitions(self.state).iter() {
+        // Labels without the handshake bit, each once (an LTS explored on
+        // the fly keeps the bit, so a state may have `‽(T,p,q)` and
+        // `!(T,p,q)`: one action for the object).
+        self.lts.for_each_label(self.state, |l| {
             if l.from >= n || l.to >= n || l.from == l.to {
                 // Never taken: the try-operations refuse such a pair.
-                continue;
+                return;
             }
             let (from, to) = (l.from as RoleId, l.to as RoleId);
             match l.action {
-                Action::Send => push(
-                    out,
-                    Enabled::Send {
-                        role: from,
-                        to,
-                        ty: l.ty as usize,
-                    },
-                ),
-                Action::Close => push(out, Enabled::Close { role: from, to }),
+                Action::Send => out.push(Enabled::Send {
+                    role: from,
+                    to,
+                    ty: l.ty as usize,
+                }),
+                Action::Close => out.push(Enabled::Close { role: from, to }),
                 Action::Recv => {
                     if self
                         .head(l.from, l.to)
-                        .is_some_and(|i| self.in_transit[i].2 == l.ty)
+                        .is_some_and(|i| self.entry(i).2 == l.ty)
                     {
-                        push(out, Enabled::Recv { role: to, from });
+                        out.push(Enabled::Recv { role: to, from });
                     }
                 }
             }
-        }
+        });
         true
     }
 
@@ -378,8 +441,8 @@ impl Protocol for Strict {
             Some(p) => self.head(p as u32, role as u32).is_some(),
             None => self
                 .in_transit
-                .iter()
-                .any(|&(_, t, _, _)| t as usize == role),
+                .iter(self.layout)
+                .any(|v| self.layout.field(v, 1) as usize == role),
         }
     }
 
@@ -417,7 +480,11 @@ impl Protocol for Strict {
     /// than 100,000 states answers `false`.
     fn is_finished(&self, role: RoleId) -> bool {
         let r = role as u32;
-        if self.in_transit.iter().any(|&(_, t, _, _)| t == r) {
+        if self
+            .in_transit
+            .iter(self.layout)
+            .any(|v| self.layout.field(v, 1) == r)
+        {
             return false;
         }
         let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
@@ -465,6 +532,9 @@ impl Strict {
     }
 }
 
+/// Equal iff in the same state of the same LTS with the same messages in
+/// transit, compared by type (the packed entries: a compare of bytes; the
+/// messages kept beside do not count, as [`Message`]s compare by type).
 impl PartialEq for Strict {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
@@ -483,7 +553,7 @@ impl Eq for Strict {}
 
 impl Hash for Strict {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.state.hash(h);
+        h.write_u32(self.state);
         self.in_transit.hash(h);
     }
 }
@@ -492,13 +562,9 @@ impl fmt::Debug for Strict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let roles = self.lts.roles();
         write!(f, "Strict {{ state: {}, in transit: [", self.state)?;
-        for (i, (a, b, _, m)) in self.in_transit.iter().enumerate() {
+        for (i, (a, b, m)) in self.in_transit().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
-            write!(
-                f,
-                "{sep}{}→{}: {m:?}",
-                roles[*a as usize], roles[*b as usize]
-            )?;
+            write!(f, "{sep}{}→{}: {m:?}", roles[a as usize], roles[b as usize])?;
         }
         write!(f, "] }}")
     }

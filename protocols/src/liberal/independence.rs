@@ -25,7 +25,7 @@ impl Liberal {
     /// The roles that are components in this state (see the module docs).
     pub(super) fn components(&self) -> Independence {
         let senders = self.proj.senders.get_or_init(|| {
-            let n = self.states.len();
+            let n = self.n();
             let mut senders = vec![Vec::new(); n];
             for (p, local) in self.proj.locals.iter().enumerate() {
                 for out in &local.out {
@@ -40,14 +40,13 @@ impl Liberal {
             senders
         });
         let mut ind = Independence::new();
-        for (p, &state) in self.states.iter().enumerate() {
+        for p in 0..self.n() {
+            let state = self.state(p);
             let local = &self.proj.locals[p];
             let (out, inp) = (&local.out[state as usize], &local.inp[state as usize]);
-            let settled = inp.iter().all(|&((label, _), _)| {
-                self.inboxes[p]
-                    .iter()
-                    .any(|e| e.from == label.from as RoleId)
-            });
+            let settled = inp
+                .iter()
+                .all(|&((label, _), _)| self.inbox(p).any(|j| self.envelope(j).1 == label.from));
             let exclusive = out.iter().all(|&(label, _, _)| {
                 label.action != Action::Send || senders[label.to as usize].iter().all(|&s| s == p)
             });

@@ -159,7 +159,9 @@ impl Projection {
         a < self.locals.len() && b < self.locals.len() && a != b
     }
 
-    fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
+    /// The next local state and the tag of `role`'s own step `label` (a
+    /// send or close) in local state `state`, if it may take it.
+    pub(super) fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
         let out = &self.locals[role].out[state as usize];
         out.binary_search_by(|(l, _, _)| l.cmp(&label))
             .ok()
@@ -167,11 +169,30 @@ impl Projection {
     }
 
     fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
-        let label = Label::recv(env.ty, env.from as u32, role as u32);
+        self.accepts(role, state, env.from as u32, env.tag, env.ty)
+    }
+
+    /// The local state of `role` after it takes, in local state `state`, a
+    /// message of type `ty` from `from` sent with `tag`, if it may.
+    #[inline]
+    pub(super) fn accepts(
+        &self,
+        role: RoleId,
+        state: u32,
+        from: u32,
+        tag: u32,
+        ty: u32,
+    ) -> Option<u32> {
+        let label = Label::recv(ty, from, role as u32);
         let inp = &self.locals[role].inp[state as usize];
-        inp.binary_search_by(|(k, _)| k.cmp(&(label, env.tag)))
+        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
             .ok()
             .map(|i| inp[i].1)
+    }
+
+    /// Whether `a` and `b` are two different roles of the projection.
+    pub(super) fn is_channel(&self, a: RoleId, b: RoleId) -> bool {
+        self.valid(a, b)
     }
 
     /// The send step of `role` in local state `*state`; see [`LocalRole::try_send`](crate::LocalRole::try_send).
@@ -249,18 +270,11 @@ impl Projection {
         Err(Refused(()))
     }
 
-    /// Appends to `out` the actions `role` in local state `state` can take
-    /// now, with `inbox` its inbox: its sends and closes, and a receive
-    /// from each sender whose first message in the inbox it would take.
-    /// What [`send`](Self::send), [`recv`](Self::recv) and
-    /// [`close`](Self::close) accept, read off the tables.
-    pub(crate) fn enabled(
-        &self,
-        role: RoleId,
-        state: u32,
-        inbox: &Inbox,
-        out: &mut Vec<engine::Enabled>,
-    ) {
+    /// Appends to `out` the sends and closes `role` in local state `state`
+    /// can take now: what [`send`](Self::send) and [`close`](Self::close)
+    /// accept, read off the tables. (The receives depend on the inbox;
+    /// the liberal object lists them.)
+    pub(super) fn enabled_own(&self, role: RoleId, state: u32, out: &mut Vec<engine::Enabled>) {
         use engine::Enabled;
         let n = self.locals.len() as u32;
         for &(l, _, _) in &self.locals[role].out[state as usize] {
@@ -276,19 +290,6 @@ impl Projection {
                 }),
                 Action::Close => out.push(Enabled::Close { role, to }),
                 Action::Recv => {}
-            }
-        }
-        let mut seen: Vec<RoleId> = Vec::new();
-        for env in inbox {
-            if seen.contains(&env.from) {
-                continue;
-            }
-            seen.push(env.from);
-            if self.accept(role, state, env).is_some() {
-                out.push(Enabled::Recv {
-                    role,
-                    from: env.from,
-                });
             }
         }
     }

@@ -177,13 +177,10 @@ fn rate() {
 /// `--profile`: one DPOR exploration of fan-in k=3 and nothing else, for
 /// an instruction-counting profiler (`valgrind --tool=callgrind`).
 fn profile() {
-    let object = Mailbox {
-        queues: vec![VecDeque::new(); N * N],
-    };
     let ex = Explorer::new()
         .preemption_bound(None)
         .reduction(Reduction::Dpor)
-        .explore(object, fan_in(3));
+        .explore(mailbox(), fan_in(3));
     line("fan-in k=3", Reduction::Dpor, &ex);
 }
 

@@ -703,7 +703,7 @@ mod tests {
         #[derive(Clone, Debug)]
         struct Move;
         let by_type = Message::new(Move);
-        let by_name = Message::named(by_type.type_path().to_string(), 3u8);
+        let by_name = Message::named(by_type.type_path(), 3u8);
         // One record per path: the same pointer, whichever way it was made
         // and on whichever thread.
         assert!(std::ptr::eq(by_type.ty.0, by_name.ty.0));

@@ -30,7 +30,7 @@
 
 use hashbrown::HashMap;
 
-use crate::automaton::{AccSet, Automaton, Cube};
+use crate::automaton::{has_accepting_cycle, AccSet, Automaton, Cube};
 use crate::reduce::{RawAutomaton, RawEdge};
 use crate::scc::sccs;
 use crate::translate::Exclusions;
@@ -178,78 +178,9 @@ fn used_atoms(a: &Automaton) -> u64 {
         .fold(0u64, |m, c| m | c.pos | c.neg)
 }
 
-/// Whether the explicit graph `succ` (edges with acceptance marks, every
-/// node reachable from the roots it was built from) has a cycle that stays
-/// within the nodes satisfying `inside`, visits every set of `all`, and
-/// passes through a node satisfying `need`.
-fn has_accepting_cycle(
-    succ: &[Vec<(usize, AccSet)>],
-    all: AccSet,
-    inside: impl Fn(usize) -> bool,
-    need: impl Fn(usize) -> bool,
-) -> bool {
-    let plain: Vec<Vec<usize>> = succ
-        .iter()
-        .enumerate()
-        .map(|(s, out)| {
-            if inside(s) {
-                out.iter().map(|&(t, _)| t).filter(|&t| inside(t)).collect()
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    let comp = sccs(&plain);
-    let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
-    let mut union = vec![0 as AccSet; n_comp];
-    let mut cyclic = vec![false; n_comp];
-    let mut needed = vec![false; n_comp];
-    for (s, out) in succ.iter().enumerate() {
-        if !inside(s) {
-            continue;
-        }
-        if need(s) {
-            needed[comp[s]] = true;
-        }
-        for &(t, acc) in out {
-            if inside(t) && comp[s] == comp[t] {
-                cyclic[comp[s]] = true;
-                union[comp[s]] |= acc;
-            }
-        }
-    }
-    (0..n_comp).any(|c| cyclic[c] && needed[c] && union[c] & all == all)
-}
-
 /// Whether `a` accepts `cycle^ω` from some state of `starts`.
 fn accepts_cycle_from(a: &Automaton, starts: &[usize], cycle: &[u64]) -> bool {
-    let mut id: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut nodes: Vec<(usize, usize)> = Vec::new();
-    for &q in starts {
-        id.entry((q, 0)).or_insert_with(|| {
-            nodes.push((q, 0));
-            nodes.len() - 1
-        });
-    }
-    let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
-    let mut i = 0;
-    while i < nodes.len() {
-        let (q, p) = nodes[i];
-        let next = (p + 1) % cycle.len();
-        let mut out = Vec::new();
-        for e in &a.edges[q] {
-            if e.guard.eval(cycle[p]) {
-                let key = (e.target, next);
-                let n = *id.entry(key).or_insert_with(|| {
-                    nodes.push(key);
-                    nodes.len() - 1
-                });
-                out.push((n, e.acc));
-            }
-        }
-        succ.push(out);
-        i += 1;
-    }
+    let succ = a.lasso_product(starts, &[], cycle);
     has_accepting_cycle(&succ, a.all_sets(), |_| true, |_| true)
 }
 

@@ -4,6 +4,9 @@
 //! `family formula states edges sets median_us max_us` (`--stats`, the
 //! default), timing `--runs N` translations in-process (default 5).
 //! `--no-wdba` turns off the WDBA minimisation (to measure what it pays).
+//! `--cpu` times with the thread's CPU clock instead of the wall clock (on
+//! Linux; elsewhere it is ignored): on a shared, loaded machine the wall
+//! time of a translation is mostly time spent waiting for a core.
 //!
 //! ```text
 //! cargo run -p owl-lite --release --example translate_all -- --stats FILE
@@ -18,6 +21,7 @@ fn main() {
     let mut hoa = false;
     let mut runs = 5usize;
     let mut wdba = true;
+    let mut cpu = false;
     let mut file = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -25,12 +29,13 @@ fn main() {
             "--hoa" => hoa = true,
             "--stats" => hoa = false,
             "--no-wdba" => wdba = false,
+            "--cpu" => cpu = true,
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(5),
             _ => file = Some(a),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: translate_all [--hoa|--stats] [--runs N] [--no-wdba] FILE");
+        eprintln!("usage: translate_all [--hoa|--stats] [--runs N] [--no-wdba] [--cpu] FILE");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
@@ -60,9 +65,12 @@ fn main() {
         let mut times = Vec::with_capacity(runs.max(1));
         let mut result = None;
         for _ in 0..runs.max(1) {
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), thread_cpu_us());
             let a = translate(&f, &opts);
-            times.push(t.elapsed().as_secs_f64() * 1e6);
+            times.push(match (cpu, c) {
+                (true, Some(c)) => thread_cpu_us().unwrap_or(c) - c,
+                _ => t.elapsed().as_secs_f64() * 1e6,
+            });
             result = Some(a);
         }
         let aut = match result.expect("at least one run") {
@@ -90,5 +98,19 @@ fn main() {
     }
     if failed {
         std::process::exit(1);
+    }
+}
+
+/// The CPU time this thread has used, in µs (`None` where there is no such
+/// clock here).
+fn thread_cpu_us() -> Option<f64> {
+    #[cfg(target_os = "linux")]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Some(t.tv_sec as f64 * 1e6 + t.tv_nsec as f64 / 1e3)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
     }
 }

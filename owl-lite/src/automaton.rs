@@ -88,6 +88,52 @@ impl Automaton {
     }
 }
 
+/// Whether the explicit graph `succ` (edges with acceptance marks, every
+/// node reachable from the roots it was built from) has a cycle that stays
+/// within the nodes satisfying `inside`, visits every set of `all`, and
+/// passes through a node satisfying `need`: some strongly connected
+/// component of the `inside` part must contain an edge, a `need` node and
+/// every set. The emptiness check behind [`Automaton::accepts_lasso`] and
+/// the WDBA construction's language checks.
+pub(crate) fn has_accepting_cycle(
+    succ: &[Vec<(usize, AccSet)>],
+    all: AccSet,
+    inside: impl Fn(usize) -> bool,
+    need: impl Fn(usize) -> bool,
+) -> bool {
+    let plain: Vec<Vec<usize>> = succ
+        .iter()
+        .enumerate()
+        .map(|(s, out)| {
+            if inside(s) {
+                out.iter().map(|&(t, _)| t).filter(|&t| inside(t)).collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let comp = crate::scc::sccs(&plain);
+    let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
+    let mut union = vec![0 as AccSet; n_comp];
+    let mut cyclic = vec![false; n_comp];
+    let mut needed = vec![false; n_comp];
+    for (s, out) in succ.iter().enumerate() {
+        if !inside(s) {
+            continue;
+        }
+        if need(s) {
+            needed[comp[s]] = true;
+        }
+        for &(t, acc) in out {
+            if inside(t) && comp[s] == comp[t] {
+                cyclic[comp[s]] = true;
+                union[comp[s]] |= acc;
+            }
+        }
+    }
+    (0..n_comp).any(|c| cyclic[c] && needed[c] && union[c] & all == all)
+}
+
 impl Cube {
     /// Writes the cube with `lit(atom index, positive)` for each literal,
     /// joined by `&`; `t` for the empty cube.
@@ -190,6 +236,23 @@ impl Automaton {
         if cycle.is_empty() || self.edges.is_empty() {
             return false;
         }
+        let succ = self.lasso_product(&[self.initial], prefix, cycle);
+        has_accepting_cycle(&succ, self.all_sets(), |_| true, |_| true)
+    }
+
+    /// The reachable product of the automaton with the lasso `prefix ·
+    /// cycle^ω` (`cycle` non-empty), from each state of `starts` at the
+    /// lasso's first position: nodes `(state, position)` numbered in
+    /// discovery order (the starts first), each with its edges `(node,
+    /// marks)`. Shared by [`Self::accepts_lasso`] and the WDBA construction,
+    /// which asks whether a cycle of letters is accepted from a set of
+    /// states.
+    pub(crate) fn lasso_product(
+        &self,
+        starts: &[StateId],
+        prefix: &[u64],
+        cycle: &[u64],
+    ) -> Vec<Vec<(usize, AccSet)>> {
         let len = prefix.len() + cycle.len();
         let letter = |p: usize| {
             if p < prefix.len() {
@@ -199,10 +262,14 @@ impl Automaton {
             }
         };
         let succ_pos = |p: usize| if p + 1 < len { p + 1 } else { prefix.len() };
-        // Explore the reachable product (state, position).
         let mut id: std::collections::HashMap<(usize, usize), usize> = Default::default();
-        let mut nodes = vec![(self.initial, 0usize)];
-        id.insert((self.initial, 0), 0);
+        let mut nodes = Vec::with_capacity(starts.len());
+        for &q in starts {
+            id.entry((q, 0)).or_insert_with(|| {
+                nodes.push((q, 0));
+                nodes.len() - 1
+            });
+        }
         let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
         let mut i = 0;
         while i < nodes.len() {
@@ -221,24 +288,7 @@ impl Automaton {
             succ.push(out);
             i += 1;
         }
-        let plain: Vec<Vec<usize>> = succ
-            .iter()
-            .map(|v| v.iter().map(|&(t, _)| t).collect())
-            .collect();
-        let comp = crate::scc::sccs(&plain);
-        let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
-        let mut union = vec![0 as AccSet; n_comp];
-        let mut cyclic = vec![false; n_comp];
-        for (s, out) in succ.iter().enumerate() {
-            for &(t, acc) in out {
-                if comp[s] == comp[t] {
-                    cyclic[comp[s]] = true;
-                    union[comp[s]] |= acc;
-                }
-            }
-        }
-        let all = self.all_sets();
-        (0..n_comp).any(|c| cyclic[c] && union[c] & all == all)
+        succ
     }
 
     /// An equivalent automaton with at most one acceptance set (a

@@ -91,16 +91,18 @@
 //! `&`/`|` subformulas that are constant found by the emptiness of their
 //! automata), builds a transition-based generalised Büchi automaton with
 //! Couvreur's tableau construction (states are simplified formulas, one
-//! acceptance set per eventuality), also tries a letter-by-letter variant
-//! whose edges lead to disjunctions of formulas and keeps the smaller
-//! result, and then reduces it (see [`reduce`]: direct and reverse
-//! simulation among others). Finally, when the language is an obligation,
+//! acceptance set per eventuality; a term of a state's expansion is dropped
+//! when, letter by letter, terms asking less cover it), also tries, when
+//! that automaton is nondeterministic, a letter-by-letter variant whose
+//! edges lead to disjunctions of formulas and keeps the smaller result,
+//! and then reduces it (see [`reduce`]: direct and reverse simulation
+//! among others). Finally, when the language is an obligation,
 //! it tries the minimal weak deterministic Büchi automaton (Dax, Eisinger
 //! and Klaedtke's powerset construction, as Spot's `minimize_obligation`)
 //! and keeps it when smaller and provably equivalent
 //! ([`TranslateOptions::wdba`]). On the benchmark set of the project (189
-//! formulas) the automata total 1,372 states, against Spot's 1,368, with
-//! no language difference from Spot's. Callers that know more about the
+//! formulas) the automata total 1,368 states, as many as Spot's, no
+//! family larger, with no language difference from Spot's. Callers that know more about the
 //! atoms than a generic translator can say so in [`TranslateOptions`]:
 //! with [`TranslateOptions::mutually_exclusive`], impossible edges are
 //! dropped.

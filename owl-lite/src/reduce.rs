@@ -13,7 +13,8 @@
 //! 5. **state merging**: states with the same outgoing behaviour
 //!    (bisimilar, counting marks and guards semantically) become one;
 //! 6. **direct simulation**: states that simulate each other are merged and
-//!    edges dominated by a sibling edge to a simulating state are dropped;
+//!    edges lose the letters on which a sibling edge to a simulating state,
+//!    with at least their marks, dominates them;
 //! 7. **reverse simulation** (private module `cosim`): states with the same past
 //!    (co-simulating each other) are merged.
 //!
@@ -321,6 +322,31 @@ impl Tables {
         })
     }
 
+    /// A small DNF of a table (an irredundant sum of products; letters
+    /// the exclusions forbid are don't-cares).
+    pub fn cubes(&self, table: &[u64]) -> Vec<Cube> {
+        let n = 1usize << self.vars.len();
+        let bit = |t: &[u64], m: usize| t[m / 64] & (1 << (m % 64)) != 0;
+        let lower: Vec<bool> = (0..n).map(|m| bit(table, m)).collect();
+        let upper: Vec<bool> = (0..n)
+            .map(|m| bit(table, m) || !bit(&self.valid, m))
+            .collect();
+        let expand = |m: usize| {
+            self.vars
+                .iter()
+                .enumerate()
+                .filter(|(b, _)| m & (1 << b) != 0)
+                .fold(0u64, |acc, (_, &v)| acc | 1 << v)
+        };
+        crate::wdba::isop(&lower, &upper, self.vars.len())
+            .into_iter()
+            .map(|(pos, neg)| Cube {
+                pos: expand(pos),
+                neg: expand(neg),
+            })
+            .collect()
+    }
+
     /// The table of a DNF guard.
     pub fn table(&self, cubes: &[Cube]) -> Vec<u64> {
         let mut t = vec![0u64; self.valid.len()];
@@ -438,105 +464,178 @@ fn merge_bisimilar(a: &mut RawAutomaton, excl: &Exclusions) {
     a.edges = edges;
 }
 
-/// Direct-simulation reduction. `p` simulates `q` if every edge of `q` is
-/// matched, letter by letter, by edges of `p` with at least the same marks
-/// to a state simulating the target; then `L(q) ⊆ L(p)`. States that
-/// simulate each other are merged, and an edge is dropped when another edge
-/// of the same state has a weaker guard, more marks and a target simulating
-/// its target ("little brothers").
-///
-/// Skipped when guards use too many atoms for truth tables or the
-/// automaton is so large that the quadratic relation would cost more than
-/// it saves.
-fn simulation_reduce(a: &mut RawAutomaton, excl: &Exclusions) {
+/// One state's edges as the simulation fixpoint sees them: `(the state at
+/// the other end, marks, guard table)`. For direct simulation these are the
+/// outgoing edges (other end: the target), for reverse simulation the
+/// incoming ones (other end: the source).
+pub(crate) type Adjacent = Vec<(usize, u64, Vec<u64>)>;
+
+/// Whether the automaton is small enough, and its guards few enough in
+/// atoms, for the quadratic simulation relations to pay: the truth tables
+/// of its guards if so.
+pub(crate) fn simulation_tables(a: &RawAutomaton, excl: &Exclusions) -> Option<Tables> {
     let n = a.edges.len();
     let n_edges: usize = a.edges.iter().map(Vec::len).sum();
     if n < 2 || n * n_edges > 40_000 {
-        return;
+        return None;
     }
-    let Some(tables) = Tables::new(a.edges.iter().flatten().flat_map(|e| e.cubes.iter()), excl)
-    else {
-        return;
-    };
-    let et: Vec<Vec<Vec<u64>>> = a
-        .edges
+    Tables::new(a.edges.iter().flatten().flat_map(|e| e.cubes.iter()), excl)
+}
+
+/// The greatest simulation relation over `adj` (one list per state), as a
+/// matrix: `rel[q * n + p]` when `p` simulates `q`, i.e. `allowed(q, p)`
+/// and every `(t, m, g)` of `adj[q]` is matched, letter by letter, by the
+/// union of the guards of the `(t', m', h)` of `adj[p]` with `m ⊆ m'` and
+/// `t'` simulating `t`. The one fixpoint behind direct simulation
+/// (outgoing edges, `allowed` everywhere) and reverse simulation (incoming
+/// edges, an initial state only simulated by an initial one).
+pub(crate) fn simulation_relation(
+    adj: &[Adjacent],
+    allowed: impl Fn(usize, usize) -> bool,
+) -> Vec<bool> {
+    let n = adj.len();
+    let mut rel: Vec<bool> = (0..n * n).map(|i| allowed(i / n, i % n)).collect();
+    let words = adj
         .iter()
-        .map(|es| es.iter().map(|e| tables.table(&e.cubes)).collect())
-        .collect();
-    // sim[q * n + p]: p simulates q.
-    let mut sim = vec![true; n * n];
-    let words = tables.valid.len();
+        .flatten()
+        .map(|(_, _, t)| t.len())
+        .next()
+        .unwrap_or(0);
     let mut union = vec![0u64; words];
     loop {
         let mut changed = false;
         for q in 0..n {
             for p in 0..n {
-                if q == p || !sim[q * n + p] {
+                if q == p || !rel[q * n + p] {
                     continue;
                 }
-                let ok = a.edges[q].iter().zip(&et[q]).all(|(e, t)| {
+                let ok = adj[q].iter().all(|(t, m, g)| {
                     union.iter_mut().for_each(|w| *w = 0);
-                    for (f, u) in a.edges[p].iter().zip(&et[p]) {
-                        if e.acc & !f.acc == 0 && sim[e.target * n + f.target] {
-                            for (w, x) in union.iter_mut().zip(u) {
+                    for (t2, m2, h) in &adj[p] {
+                        if m & !m2 == 0 && rel[t * n + t2] {
+                            for (w, x) in union.iter_mut().zip(h) {
                                 *w |= x;
                             }
                         }
                     }
-                    subset(t, &union)
+                    subset(g, &union)
                 });
                 if !ok {
-                    sim[q * n + p] = false;
+                    rel[q * n + p] = false;
                     changed = true;
                 }
             }
         }
         if !changed {
-            break;
+            return rel;
         }
     }
-    // Quotient by simulation equivalence (representative: smallest index).
-    let rep: Vec<usize> = (0..n)
+}
+
+/// For each state, the representative of its class of mutually simulating
+/// states under `rel` (the smallest index in the class).
+pub(crate) fn equivalence_representatives(rel: &[bool], n: usize) -> Vec<usize> {
+    (0..n)
         .map(|q| {
             (0..=q)
-                .find(|&p| sim[q * n + p] && sim[p * n + q])
+                .find(|&p| rel[q * n + p] && rel[p * n + q])
                 .unwrap_or(q)
         })
-        .collect();
-    let mut edges: Vec<Vec<RawEdge>> = vec![Vec::new(); n];
-    for q in 0..n {
-        if rep[q] != q {
-            continue;
-        }
-        // Little brothers: drop an edge dominated by a kept one.
-        let es = &a.edges[q];
-        let mut keep = vec![true; es.len()];
-        for i in 0..es.len() {
-            for j in 0..es.len() {
-                if i == j || !keep[j] {
-                    continue;
-                }
-                let (e, f) = (&es[i], &es[j]);
-                if e.acc & !f.acc == 0
-                    && sim[e.target * n + f.target]
-                    && subset(&et[q][i], &et[q][j])
-                {
-                    keep[i] = false;
-                    break;
+        .collect()
+}
+
+/// The guard tables of `list` (one state's edges, as in [`Adjacent`])
+/// without the letters on which another edge of the list *strictly*
+/// dominates them: its other end simulates theirs (under `rel`) and it has
+/// at least their marks, and not the other way round. Such letters are
+/// "little brothers": a run that takes the dominated edge on that letter
+/// can take the dominating one instead (for outgoing edges: it continues
+/// from a state with more futures; for incoming ones: its prefix is rebuilt
+/// backwards through a state with more pasts), with at least the same
+/// marks. Strict domination is a strict order, so on every letter a maximal
+/// edge keeps it: no letter is lost.
+pub(crate) fn drop_little_brothers(list: &Adjacent, rel: &[bool], n: usize) -> Vec<Vec<u64>> {
+    list.iter()
+        .enumerate()
+        .map(|(i, (t, m, g))| {
+            let mut g = g.clone();
+            for (j, (t2, m2, h)) in list.iter().enumerate() {
+                let dominates = m & !m2 == 0 && rel[t * n + t2];
+                let dominated = m2 & !m == 0 && rel[t2 * n + t];
+                if i != j && dominates && !dominated {
+                    for (w, x) in g.iter_mut().zip(h) {
+                        *w &= !x;
+                    }
                 }
             }
-        }
-        let kept: Vec<RawEdge> = es
+            g
+        })
+        .collect()
+}
+
+/// The edge `e` redirected to `target`, its guard restricted to the table
+/// `kept` (whose unrestricted version is `full`); `None` when no letter is
+/// left.
+pub(crate) fn restricted_edge(
+    e: &RawEdge,
+    target: usize,
+    full: &[u64],
+    kept: &[u64],
+    tables: &Tables,
+) -> Option<RawEdge> {
+    if kept.iter().all(|&w| w == 0) {
+        return None;
+    }
+    let cubes = if kept == full {
+        e.cubes.clone()
+    } else {
+        tables.cubes(kept)
+    };
+    Some(RawEdge {
+        target,
+        cubes,
+        acc: e.acc,
+    })
+}
+
+/// Direct-simulation reduction. `p` simulates `q` if every edge of `q` is
+/// matched, letter by letter, by edges of `p` with at least the same marks
+/// to a state simulating the target; then `L(q) ⊆ L(p)`. States that
+/// simulate each other are merged, and each edge loses the letters on which
+/// a sibling edge dominates it (see [`drop_little_brothers`]).
+///
+/// Skipped when guards use too many atoms for truth tables or the
+/// automaton is so large that the quadratic relation would cost more than
+/// it saves.
+fn simulation_reduce(a: &mut RawAutomaton, excl: &Exclusions) {
+    let Some(tables) = simulation_tables(a, excl) else {
+        return;
+    };
+    let n = a.edges.len();
+    let out: Vec<Adjacent> = a
+        .edges
+        .iter()
+        .map(|es| {
+            es.iter()
+                .map(|e| (e.target, e.acc, tables.table(&e.cubes)))
+                .collect()
+        })
+        .collect();
+    let sim = simulation_relation(&out, |_, _| true);
+    // Quotient by simulation equivalence: only representatives keep edges.
+    let rep = equivalence_representatives(&sim, n);
+    let mut edges: Vec<Vec<RawEdge>> = vec![Vec::new(); n];
+    for q in (0..n).filter(|&q| rep[q] == q) {
+        let kept = drop_little_brothers(&out[q], &sim, n);
+        let es = a.edges[q]
             .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(e, _)| RawEdge {
-                target: rep[e.target],
-                cubes: e.cubes.clone(),
-                acc: e.acc,
+            .zip(&out[q])
+            .zip(&kept)
+            .filter_map(|((e, (_, _, full)), k)| {
+                restricted_edge(e, rep[e.target], full, k, &tables)
             })
             .collect();
-        edges[q] = merge_parallel_edges(kept, excl);
+        edges[q] = merge_parallel_edges(es, excl);
     }
     a.initial = rep[a.initial];
     a.edges = edges;
@@ -652,4 +751,57 @@ pub(crate) fn finish(
         edges,
         acceptance_sets: a.acceptance_sets,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn little_brothers_lose_only_the_dominated_letters() {
+        // Three states; state 2 simulates state 1 (not conversely). Two
+        // edges out of one state: to 1 on letters {0, 1}, to 2 on {1}.
+        let n = 3;
+        let mut rel = vec![false; n * n];
+        for q in 0..n {
+            rel[q * n + q] = true;
+        }
+        rel[n + 2] = true; // 2 simulates 1
+        let list: Adjacent = vec![(1, 0b1, vec![0b011]), (2, 0b1, vec![0b010])];
+        let kept = drop_little_brothers(&list, &rel, n);
+        assert_eq!(kept, vec![vec![0b001], vec![0b010]]);
+        // Fewer marks on the simulating edge: no domination.
+        let list: Adjacent = vec![(1, 0b1, vec![0b011]), (2, 0b0, vec![0b010])];
+        assert_eq!(
+            drop_little_brothers(&list, &rel, n),
+            vec![vec![0b011], vec![0b010]]
+        );
+        // Mutual simulation, same marks: neither edge loses a letter (the
+        // two are merged later, not both dropped).
+        rel[2 * n + 1] = true;
+        let list: Adjacent = vec![(1, 0b1, vec![0b011]), (2, 0b1, vec![0b010])];
+        assert_eq!(
+            drop_little_brothers(&list, &rel, n),
+            vec![vec![0b011], vec![0b010]]
+        );
+    }
+
+    #[test]
+    fn tables_turn_back_into_small_guards() {
+        // Atoms 0 and 3 used; the table of `a0 | a3` and back.
+        let excl = Exclusions::default();
+        let guard = [Cube { pos: 1, neg: 0 }, Cube { pos: 8, neg: 0 }];
+        let t = Tables::new(guard.iter(), &excl).unwrap();
+        let table = t.table(&guard);
+        let back = t.cubes(&table);
+        assert_eq!(t.table(&back), table);
+        assert_eq!(back.len(), 2);
+        // With the two exclusive, `a0 & !a3` is just `a0`.
+        let excl = Exclusions {
+            groups: vec![0b1001],
+        };
+        let t = Tables::new(guard.iter(), &excl).unwrap();
+        let only = t.table(&[Cube { pos: 1, neg: 8 }]);
+        assert_eq!(t.cubes(&only), vec![Cube { pos: 1, neg: 0 }]);
+    }
 }

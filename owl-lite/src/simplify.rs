@@ -337,6 +337,13 @@ impl Simplifier {
         if v.len() < 2 || v.len() > 16 {
             return false;
         }
+        // Literals were checked already, and the negation of a (simplified)
+        // non-literal is no literal: with fewer than two non-literal
+        // operands there is nothing to find, and no negation to build.
+        let literal = |f: &Ltl| matches!(f.kind(), Kind::Atom(_) | Kind::Not(_));
+        if v.iter().filter(|f| !literal(f)).count() < 2 {
+            return false;
+        }
         for i in 0..v.len() {
             if matches!(v[i].kind(), Kind::Atom(_) | Kind::Not(_)) {
                 continue; // literals were checked already

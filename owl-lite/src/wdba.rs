@@ -30,7 +30,7 @@
 
 use hashbrown::HashMap;
 
-use crate::automaton::{AccSet, Automaton, Cube};
+use crate::automaton::{has_accepting_cycle, AccSet, Automaton, Cube};
 use crate::reduce::{RawAutomaton, RawEdge};
 use crate::scc::sccs;
 use crate::translate::Exclusions;
@@ -43,6 +43,11 @@ pub(crate) const MAX_VARS: usize = 10;
 /// products of the language check: bounds time (far below a millisecond
 /// per thousand pairs) and memory.
 pub(crate) const MAX_WORK: usize = 1 << 13;
+
+/// How many self-loops [`Wdba::build`] tests against its SCC's verdict,
+/// at most, when the language is not known to be an obligation (each test
+/// is a product of the automaton with a one-letter word).
+const MAX_LOOP_CHECKS: usize = 64;
 
 /// The letters over a set of atoms: each valuation of `vars` (a mask of
 /// atom bits) that respects the exclusions, as a full valuation mask.
@@ -133,7 +138,7 @@ impl Alphabet {
 /// recursion on the last variable; cubes are `(pos, neg)` variable masks.
 /// The guards it builds are what the product searches evaluate on every
 /// step, so a few cubes instead of one per letter matter.
-fn isop(lower: &[bool], upper: &[bool], n: usize) -> Vec<(usize, usize)> {
+pub(crate) fn isop(lower: &[bool], upper: &[bool], n: usize) -> Vec<(usize, usize)> {
     if lower.iter().all(|&b| !b) {
         return Vec::new();
     }
@@ -173,78 +178,9 @@ fn used_atoms(a: &Automaton) -> u64 {
         .fold(0u64, |m, c| m | c.pos | c.neg)
 }
 
-/// Whether the explicit graph `succ` (edges with acceptance marks, every
-/// node reachable from the roots it was built from) has a cycle that stays
-/// within the nodes satisfying `inside`, visits every set of `all`, and
-/// passes through a node satisfying `need`.
-fn has_accepting_cycle(
-    succ: &[Vec<(usize, AccSet)>],
-    all: AccSet,
-    inside: impl Fn(usize) -> bool,
-    need: impl Fn(usize) -> bool,
-) -> bool {
-    let plain: Vec<Vec<usize>> = succ
-        .iter()
-        .enumerate()
-        .map(|(s, out)| {
-            if inside(s) {
-                out.iter().map(|&(t, _)| t).filter(|&t| inside(t)).collect()
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    let comp = sccs(&plain);
-    let n_comp = comp.iter().copied().max().map_or(0, |m| m + 1);
-    let mut union = vec![0 as AccSet; n_comp];
-    let mut cyclic = vec![false; n_comp];
-    let mut needed = vec![false; n_comp];
-    for (s, out) in succ.iter().enumerate() {
-        if !inside(s) {
-            continue;
-        }
-        if need(s) {
-            needed[comp[s]] = true;
-        }
-        for &(t, acc) in out {
-            if inside(t) && comp[s] == comp[t] {
-                cyclic[comp[s]] = true;
-                union[comp[s]] |= acc;
-            }
-        }
-    }
-    (0..n_comp).any(|c| cyclic[c] && needed[c] && union[c] & all == all)
-}
-
 /// Whether `a` accepts `cycle^ω` from some state of `starts`.
 fn accepts_cycle_from(a: &Automaton, starts: &[usize], cycle: &[u64]) -> bool {
-    let mut id: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut nodes: Vec<(usize, usize)> = Vec::new();
-    for &q in starts {
-        id.entry((q, 0)).or_insert_with(|| {
-            nodes.push((q, 0));
-            nodes.len() - 1
-        });
-    }
-    let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
-    let mut i = 0;
-    while i < nodes.len() {
-        let (q, p) = nodes[i];
-        let next = (p + 1) % cycle.len();
-        let mut out = Vec::new();
-        for e in &a.edges[q] {
-            if e.guard.eval(cycle[p]) {
-                let key = (e.target, next);
-                let n = *id.entry(key).or_insert_with(|| {
-                    nodes.push(key);
-                    nodes.len() - 1
-                });
-                out.push((n, e.acc));
-            }
-        }
-        succ.push(out);
-        i += 1;
-    }
+    let succ = a.lasso_product(starts, &[], cycle);
     has_accepting_cycle(&succ, a.all_sets(), |_| true, |_| true)
 }
 
@@ -252,8 +188,10 @@ fn accepts_cycle_from(a: &Automaton, starts: &[usize], cycle: &[u64]) -> bool {
 #[derive(Debug, Clone)]
 pub(crate) struct Wdba {
     alphabet: Alphabet,
-    /// `delta[s][l]`: the successor of state `s` on letter `l` (`None`:
-    /// the rejecting sink).
+    /// The letter classes `delta` is indexed by.
+    classes: Classes,
+    /// `delta[s][c]`: the successor of state `s` on the letters of class
+    /// `c` (`None`: the rejecting sink).
     delta: Vec<Vec<Option<usize>>>,
     /// Whether a state is final (its runs accept iff they stay among final
     /// states, which in this automaton means: visit them infinitely often).
@@ -264,49 +202,106 @@ pub(crate) struct Wdba {
     atoms: Vec<String>,
 }
 
-/// A deterministic transition table: `delta[s][l]` is the successor of
-/// state `s` on letter `l`, `None` for the rejecting sink.
+/// A deterministic transition table: `delta[s][c]` is the successor of
+/// state `s` on letter class `c`, `None` for the rejecting sink.
 type Table = Vec<Vec<Option<usize>>>;
 
-/// Determinises `a` by the powerset construction; `None` above the budget.
-/// Returns the sets (sorted state lists) and the transition table.
-fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Table)> {
+/// The letters of an alphabet grouped by what they do in the automaton
+/// being determinised: two letters are in one class when they enable the
+/// same edges (so the same successors, with the same marks, from every
+/// state). Everything built from that automaton (the powerset, its
+/// minimisation, the cycles that decide acceptance) then treats them
+/// alike, so the construction
+/// runs over classes, often far fewer than the `2^atoms` letters (a guard
+/// over one atom of seven splits the letters in two, not 128).
+#[derive(Debug, Clone)]
+struct Classes {
+    /// `of[l]`: the class of letter `l` of the alphabet.
+    of: Vec<usize>,
+    /// `letter[c]`: the valuation of one letter of class `c`.
+    letter: Vec<u64>,
+}
+
+/// Determinises `a` by the powerset construction over letter classes;
+/// `None` above the budget. Returns the sets (sorted state lists), the
+/// transition table and the classes.
+fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Table, Classes)> {
     let n_letters = alphabet.letters.len();
     let n_q = a.edges.len();
     if n_q * n_letters > MAX_WORK {
         return None;
     }
-    // Sets of states are bitsets; successors per state and letter are
-    // computed once, so a powerset step is a union of words.
-    let words = n_q.div_ceil(64);
-    let mut step = vec![vec![0u64; words]; n_q * n_letters];
-    for (q, es) in a.edges.iter().enumerate() {
-        for (l, &val) in alphabet.letters.iter().enumerate() {
-            let row = &mut step[q * n_letters + l];
-            for e in es.iter().filter(|e| e.guard.eval(val)) {
-                row[e.target / 64] |= 1 << (e.target % 64);
+    // Letters are grouped by the edges they enable (so by targets *and*
+    // marks: the self-loop test of `Wdba::build` must tell `a` from `!a`
+    // in `G F !a`'s single state, whose edges both loop).
+    let n_edges: usize = a.edges.iter().map(Vec::len).sum();
+    let ew = n_edges.div_ceil(64).max(1);
+    let mut enabled = vec![0u64; n_letters * ew];
+    for (l, &val) in alphabet.letters.iter().enumerate() {
+        let row = &mut enabled[l * ew..(l + 1) * ew];
+        for (g, e) in a.edges.iter().flatten().enumerate() {
+            if e.guard.eval(val) {
+                row[g / 64] |= 1 << (g % 64);
             }
         }
     }
+    let mut class_ids: HashMap<&[u64], usize> = HashMap::new();
+    let mut classes = Classes {
+        of: Vec::with_capacity(n_letters),
+        letter: Vec::new(),
+    };
+    let mut rep_letter = Vec::new();
+    for (l, &val) in alphabet.letters.iter().enumerate() {
+        let fresh = class_ids.len();
+        let c = *class_ids
+            .entry(&enabled[l * ew..(l + 1) * ew])
+            .or_insert(fresh);
+        if c == fresh {
+            classes.letter.push(val);
+            rep_letter.push(l);
+        }
+        classes.of.push(c);
+    }
+    let n_classes = rep_letter.len();
+    // Sets of states are bitsets of `words` words; the successors of each
+    // state on each class are computed once (class-major, `col` words per
+    // class), so a powerset step is a union of words.
+    let words = n_q.div_ceil(64);
+    let col = n_q * words;
+    let mut step = vec![0u64; n_classes * col];
+    let mut g = 0;
+    for (q, es) in a.edges.iter().enumerate() {
+        for e in es {
+            for (c, &l) in rep_letter.iter().enumerate() {
+                if enabled[l * ew + g / 64] & (1 << (g % 64)) != 0 {
+                    step[c * col + q * words + e.target / 64] |= 1 << (e.target % 64);
+                }
+            }
+            g += 1;
+        }
+    }
+    let rep_col: Vec<usize> = (0..n_classes).map(|c| c * col).collect();
     let mut init = vec![0u64; words];
     init[a.initial / 64] |= 1 << (a.initial % 64);
     let mut ids: HashMap<Vec<u64>, usize> = HashMap::new();
     let mut sets: Vec<Vec<u64>> = vec![init.clone()];
     ids.insert(init, 0);
     let mut delta: Table = Vec::new();
+    let mut t = vec![0u64; words];
     let mut i = 0;
     while i < sets.len() {
-        if sets.len() * n_letters > MAX_WORK {
+        if sets.len() * n_classes > MAX_WORK {
             return None;
         }
         let members: Vec<usize> = (0..n_q)
             .filter(|&q| sets[i][q / 64] & (1 << (q % 64)) != 0)
             .collect();
-        let mut row = Vec::with_capacity(n_letters);
-        for l in 0..n_letters {
-            let mut t = vec![0u64; words];
+        let mut row = Vec::with_capacity(n_classes);
+        for &base in &rep_col {
+            t.iter_mut().for_each(|w| *w = 0);
             for &q in &members {
-                for (w, x) in t.iter_mut().zip(&step[q * n_letters + l]) {
+                let succ = &step[base + q * words..base + (q + 1) * words];
+                for (w, x) in t.iter_mut().zip(succ) {
                     *w |= x;
                 }
             }
@@ -314,11 +309,11 @@ fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Tabl
                 row.push(None);
                 continue;
             }
-            let id = match ids.get(&t) {
+            let id = match ids.get(t.as_slice()) {
                 Some(&id) => id,
                 None => {
                     sets.push(t.clone());
-                    ids.insert(t, sets.len() - 1);
+                    ids.insert(t.clone(), sets.len() - 1);
                     sets.len() - 1
                 }
             };
@@ -335,16 +330,17 @@ fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Tabl
                 .collect()
         })
         .collect();
-    Some((sets, delta))
+    Some((sets, delta, classes))
 }
 
 /// The letters of a cycle from `start` back to itself inside its SCC
-/// (breadth-first, so a shortest one).
+/// (breadth-first, so a shortest one); `letters[c]` is a letter of column
+/// `c` of `delta`.
 fn cycle_through(
     delta: &[Vec<Option<usize>>],
     comp: &[usize],
     start: usize,
-    alphabet: &Alphabet,
+    letters: &[u64],
 ) -> Vec<u64> {
     let mut parent: HashMap<usize, (usize, usize)> = HashMap::new();
     let mut queue = std::collections::VecDeque::from([start]);
@@ -356,15 +352,15 @@ fn cycle_through(
             }
             if t == start {
                 // Walk back to `start`.
-                let mut letters = vec![alphabet.letters[l]];
+                let mut word = vec![letters[l]];
                 let mut cur = s;
                 while cur != start {
                     let (p, pl) = parent[&cur];
-                    letters.push(alphabet.letters[pl]);
+                    word.push(letters[pl]);
                     cur = p;
                 }
-                letters.reverse();
-                return letters;
+                word.reverse();
+                return word;
             }
             if let hashbrown::hash_map::Entry::Vacant(v) = parent.entry(t) {
                 v.insert((s, l));
@@ -386,7 +382,7 @@ impl Wdba {
     /// only serves to give up early on languages that are not.
     pub(crate) fn build(a: &Automaton, excl: &Exclusions, trusted: bool) -> Option<Wdba> {
         let alphabet = Alphabet::new(used_atoms(a), excl)?;
-        let (sets, delta) = powerset(a, &alphabet)?;
+        let (sets, delta, classes) = powerset(a, &alphabet)?;
         let n = sets.len();
         let succ: Vec<Vec<usize>> = delta
             .iter()
@@ -415,6 +411,7 @@ impl Wdba {
             }
         }
         let top = 2 * n_comp + 2;
+        let mut loop_checks = MAX_LOOP_CHECKS;
         let mut useful = vec![false; n_comp];
         let mut colour = vec![top; n_comp];
         for c in 0..n_comp {
@@ -429,18 +426,29 @@ impl Wdba {
                 colour[c] = k;
                 continue;
             }
-            let cycle = cycle_through(&delta, &comp, rep[c], &alphabet);
+            let cycle = cycle_through(&delta, &comp, rep[c], &classes.letter);
             let accepting = accepts_cycle_from(a, &sets[rep[c]], &cycle);
             // For an obligation language all cycles of an SCC agree (that
             // is what makes one cycle enough); a self-loop that disagrees
-            // proves the language is not one, and saves the costly check.
-            let loops = delta[rep[c]]
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| !trusted && **t == Some(rep[c]));
-            for (l, _) in loops {
-                if accepts_cycle_from(a, &sets[rep[c]], &alphabet.letters[l..=l]) != accepting {
-                    return None;
+            // proves the language is not one, and saves the costly check
+            // (translating the negation and two products). Every state's
+            // self-loops are tried, not only the representative's: in
+            // `G F p0 -> G F p1` the representative `{0,1,2}` loops on `!p0`
+            // only (accepted), its SCC-mate `{0,1}` on `p0 & !p1`
+            // (rejected). Bounded by `loop_checks`: past it, the language
+            // check decides.
+            if !trusted {
+                let members = (0..n).filter(|&s| comp[s] == c);
+                for s in members {
+                    for (l, _) in delta[s].iter().enumerate().filter(|(_, t)| **t == Some(s)) {
+                        if loop_checks == 0 {
+                            break;
+                        }
+                        loop_checks -= 1;
+                        if accepts_cycle_from(a, &sets[s], &classes.letter[l..=l]) != accepting {
+                            return None;
+                        }
+                    }
                 }
             }
             if accepting {
@@ -457,7 +465,7 @@ impl Wdba {
             return None;
         }
         // Moore's partition refinement; useless states are the sink (-1).
-        let n_letters = alphabet.letters.len();
+        let n_letters = classes.letter.len();
         let mut class: Vec<usize> = (0..n)
             .map(|s| {
                 if !useful[comp[s]] {
@@ -507,6 +515,7 @@ impl Wdba {
         let final_ = rep_of.iter().map(|&s| colour[comp[s]] % 2 == 0).collect();
         Some(Wdba {
             alphabet,
+            classes,
             delta,
             final_,
             initial: class[0],
@@ -535,7 +544,7 @@ impl Wdba {
                     .into_iter()
                     .map(|t| RawEdge {
                         target: t,
-                        cubes: self.alphabet.guard(|l| row[l] == Some(t)),
+                        cubes: self.alphabet.guard(|l| row[self.classes.of[l]] == Some(t)),
                         acc: u64::from(self.final_[s]),
                     })
                     .collect()
@@ -624,7 +633,7 @@ impl Wdba {
                 let t = if s == sink {
                     Some(sink)
                 } else {
-                    self.delta[s][self.alphabet.letter_of(val)]
+                    self.delta[s][self.classes.of[self.alphabet.letter_of(val)]]
                 };
                 let t = match t {
                     Some(t) => t,

@@ -3,18 +3,26 @@
 in one run (same machine, same moment), and print a Markdown table.
 
     pip install spottl && apt-get install -y spin
-    python3 scripts/owl/bench.py [FILE]    # default: ../shared/bench/ltl-formulas.txt
+    python3 scripts/owl/bench.py [--wall] [FILE]    # default: ../shared/bench/ltl-formulas.txt
+
+Times are CPU time (user + system) unless --wall is given: the machines
+are shared, and on a loaded one the wall time of a sub-millisecond
+translation is mostly time spent waiting for a core (owl-lite's 13 ms
+formulas read 170 ms of wall time at load 13). owl-lite: the thread's CPU
+clock (translate_all --cpu); Spot: Python's time.thread_time(); SPIN: the
+child process's user + system time (getrusage).
 
 owl-lite: the translate_all example (release build), translation time measured
 in-process, median of 11 runs per formula. Spot: spot.translate(f) (default:
 TGBA, small, high), in-process from Python, median of 5 runs. SPIN:
-`spin -f` (Büchi automaton as a never claim, states = labels), wall time of
-the process (so including process start-up), one run, 10 s time-out; SPIN
+`spin -f` (Büchi automaton as a never claim, states = labels), time of the
+whole process (so including its start-up), one run, 10 s (wall) time-out; SPIN
 has no M operator and no X by default, so formulas are rewritten by Spot
 into U/R/!/&&/|| first (formulas with X fail in SPIN: "rejected").
 """
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -23,13 +31,15 @@ import time
 import spot
 
 SPIN_TIMEOUT = 10  # seconds; spin -f is exponential on some DAC patterns
+WALL = "--wall" in sys.argv
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def owl_stats(path):
     out = subprocess.run(
         ["cargo", "run", "-q", "-p", "owl-lite", "--release", "--example",
-         "translate_all", "--", "--stats", "--runs", "11", path],
+         "translate_all", "--", "--stats", "--runs", "11"]
+        + ([] if WALL else ["--cpu"]) + [path],
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     rows = []
     for line in out.splitlines():
@@ -40,24 +50,28 @@ def owl_stats(path):
 
 def spot_stats(text):
     f = spot.formula(text)
+    clock = time.perf_counter if WALL else time.thread_time
     times = []
     for _ in range(5):
-        t = time.perf_counter()
+        t = clock()
         a = spot.translate(f)
-        times.append((time.perf_counter() - t) * 1e6)
+        times.append((clock() - t) * 1e6)
     return a.num_states(), a.num_edges(), statistics.median(times)
 
 
 def spin_stats(text):
     f = spot.unabbreviate(spot.formula(text), "^ieFGWM")
     s = f.to_str("spin")
-    t = time.perf_counter()
+    def children_cpu():
+        u = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return u.ru_utime + u.ru_stime
+    t, c = time.perf_counter(), children_cpu()
     try:
         r = subprocess.run(["spin", "-f", s], capture_output=True, text=True,
                            timeout=SPIN_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, None, None
-    us = (time.perf_counter() - t) * 1e6
+    us = ((time.perf_counter() - t) if WALL else (children_cpu() - c)) * 1e6
     if r.returncode != 0 or "never" not in r.stdout:
         return None, None, us
     labels = set(re.findall(r"^(\w+):", r.stdout, re.M))
@@ -67,7 +81,8 @@ def spin_stats(text):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "../shared/bench/ltl-formulas.txt"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    path = args[0] if args else "../shared/bench/ltl-formulas.txt"
     rows = owl_stats(path)
     fams = {}
     for fam, text, st, ed, us in rows:

@@ -1,11 +1,24 @@
 //! Interning: every distinct protocol object is stored once, in `protos`,
 //! and named by its index everywhere else, so a product state is two small
 //! integers. Each stored object carries the search's marks for it.
+//!
+//! With hash compaction ([`Store::fingerprinted`]) the store keeps a 64-bit
+//! fingerprint per state instead of the object (Holzmann's hash compaction):
+//! the ids, marks and table work as before, but an object is *resident* only
+//! while the search needs it — pinned by a frame of the depth-first stack or
+//! an entry of the breadth-first frontier ([`Store::pin`]) — or while it has
+//! just been made by a probe and the search has not yet decided whether to
+//! keep it ([`Store::sweep`]). A state reached again whose object is gone is
+//! revived from the object the probe just made: every object the search
+//! expands was made by a run of the real object, never rebuilt from a
+//! fingerprint. Two states with the same fingerprint are one state to the
+//! search: that is the (bounded) probability of a missed state that the
+//! verdict reports.
 
 use std::hash::BuildHasher;
 
 use hashbrown::hash_table::Entry;
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::protocol::Protocol;
 
@@ -36,6 +49,63 @@ pub(crate) struct Store<P> {
     protos: Vec<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
+    /// Hash compaction: fingerprints instead of `protos`.
+    fp: Option<Box<Fingerprints<P>>>,
+}
+
+/// The seed of the fingerprint hash: fixed, so that a check under hash
+/// compaction is reproducible (a collision, if one ever hides a state,
+/// hides it again on the next run, where a random seed would make the
+/// verdict flicker).
+const FINGERPRINT_SEED: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// The 64-bit fingerprint of an object under hash compaction: foldhash's
+/// *quality* variant (a folded 128-bit multiply per word and a final
+/// avalanche), not the table hash of the exact store (the fast variant with
+/// a random seed), so that the omission bound's assumption of a uniform
+/// hash is not leaned on a hash tuned for speed over quality.
+pub(crate) fn fingerprint<P: std::hash::Hash>(p: &P) -> u64 {
+    foldhash::quality::FixedState::with_seed(FINGERPRINT_SEED).hash_one(p)
+}
+
+/// The upper bound on the probability that hash compaction hid a state,
+/// after `n` distinct fingerprints of 64 bits were stored: the chance that
+/// any two of `n` uniform 64-bit values are equal is at most
+/// `n(n−1)/2 · 2⁻⁶⁴ < n² / 2⁶⁵` (the birthday bound; Holzmann's hash
+/// compaction). Capped at 1.
+pub(crate) fn omission_bound(n: u64) -> f64 {
+    let n = n as f64;
+    (n * n / 2f64.powi(65)).min(1.0)
+}
+
+/// The hash-compaction side of the store.
+struct Fingerprints<P> {
+    /// The fingerprint of each id.
+    fps: Vec<u64>,
+    /// The search's marks of each id (as `Stored::marks`).
+    marks: Vec<[DfsNum; 2]>,
+    /// Ids by fingerprint (the fingerprint is the table hash: it is
+    /// already well mixed).
+    table: HashTable<ProtoId>,
+    /// The objects the search holds now, with their pins.
+    resident: HashMap<ProtoId, Resident<P>>,
+    /// Ids made resident since the last [`Store::sweep`].
+    fresh: Vec<ProtoId>,
+    /// Keep every object made resident (counterexample building): the
+    /// shortest-path searches hold states in queues of their own.
+    keep_all: bool,
+    /// Fingerprints found equal for two unequal objects, while both were
+    /// resident (the only collisions that can be seen at all).
+    collisions: u64,
+}
+
+/// A resident object under hash compaction.
+struct Resident<P> {
+    p: P,
+    /// Frames and frontier entries that hold the id.
+    pins: u32,
+    /// Never dropped (the initial object of a session).
+    forever: bool,
 }
 
 impl<P: Protocol> Store<P> {
@@ -44,7 +114,133 @@ impl<P: Protocol> Store<P> {
             protos: Vec::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
+            fp: None,
         }
+    }
+
+    /// An empty store under hash compaction (see the module docs).
+    pub(crate) fn fingerprinted() -> Self {
+        let mut s = Self::new();
+        s.fp = Some(Box::new(Fingerprints {
+            fps: Vec::new(),
+            marks: Vec::new(),
+            table: HashTable::new(),
+            resident: HashMap::new(),
+            fresh: Vec::new(),
+            keep_all: false,
+            collisions: 0,
+        }));
+        s
+    }
+
+    /// Whether the store keeps fingerprints instead of objects.
+    #[inline]
+    pub(crate) fn is_compacted(&self) -> bool {
+        self.fp.is_some()
+    }
+
+    /// Collisions seen under hash compaction: two unequal objects with one
+    /// fingerprint, both resident when the second was made. Most
+    /// collisions cannot be seen (the first object is gone by then); a
+    /// seen one means the verdict may have missed states.
+    pub(crate) fn collisions_seen(&self) -> u64 {
+        self.fp.as_ref().map_or(0, |f| f.collisions)
+    }
+
+    /// Whether `obj` is the stored state `id`: equal to it, or under hash
+    /// compaction of the same fingerprint (which is all the store knows).
+    pub(crate) fn matches(&self, id: ProtoId, obj: &P) -> bool {
+        match &self.fp {
+            None => &self.protos[id.index()].p == obj,
+            Some(f) => f.fps[id.index()] == fingerprint(obj),
+        }
+    }
+
+    /// The search holds `id` (a frame, a frontier entry): its object stays
+    /// resident until as many [`unpin`](Self::unpin)s. Nothing to do
+    /// without hash compaction, where every object stays.
+    #[inline]
+    pub(crate) fn pin(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            f.resident
+                .get_mut(&id)
+                .expect("a state the search holds was just made or is held")
+                .pins += 1;
+        }
+    }
+
+    /// Releases a [`pin`](Self::pin); the object is dropped when nothing
+    /// holds it any more.
+    #[inline]
+    pub(crate) fn unpin(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            let keep_all = f.keep_all;
+            if let hashbrown::hash_map::EntryRef::Occupied(mut e) = f.resident.entry_ref(&id) {
+                let r = e.get_mut();
+                r.pins = r.pins.saturating_sub(1);
+                if r.pins == 0 && !r.forever && !keep_all {
+                    e.remove();
+                }
+            }
+        }
+    }
+
+    /// Drops the objects made since the last sweep that the search did not
+    /// pin: states it had seen before, whose object it does not need.
+    #[inline]
+    pub(crate) fn sweep(&mut self) {
+        if let Some(f) = &mut self.fp {
+            if f.keep_all {
+                f.fresh.clear();
+                return;
+            }
+            for id in f.fresh.drain(..) {
+                if f.resident
+                    .get(&id)
+                    .is_some_and(|r| r.pins == 0 && !r.forever)
+                {
+                    f.resident.remove(&id);
+                }
+            }
+        }
+    }
+
+    /// From now on keep every object that is made resident (until
+    /// [`reset_residents`](Self::reset_residents)): the counterexample and
+    /// error traces are built by searches that hold states of their own.
+    pub(crate) fn keep_all(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.keep_all = true;
+        }
+    }
+
+    /// Keeps `id`'s object for the life of the store (a session's initial
+    /// object: every search starts there).
+    pub(crate) fn keep_forever(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            if let Some(r) = f.resident.get_mut(&id) {
+                r.forever = true;
+            }
+        }
+    }
+
+    /// For a new search: drops every object but those kept forever, and
+    /// every pin.
+    pub(crate) fn reset_residents(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.resident.retain(|_, r| r.forever);
+            f.resident.values_mut().for_each(|r| r.pins = 0);
+            f.fresh.clear();
+            f.keep_all = false;
+        }
+    }
+
+    /// Objects resident now (hash compaction; for tests).
+    #[cfg(test)]
+    pub(crate) fn resident(&self) -> usize {
+        self.fp
+            .as_ref()
+            .map_or(self.protos.len(), |f| f.resident.len())
     }
 
     /// The search's number for the product state `(id, q)`, `q < 2`.
@@ -55,12 +251,18 @@ impl<P: Protocol> Store<P> {
     /// transition.
     #[inline]
     pub fn mark(&self, id: ProtoId, q: AutState) -> DfsNum {
-        self.protos[id.index()].marks[q.index()]
+        match &self.fp {
+            None => self.protos[id.index()].marks[q.index()],
+            Some(f) => f.marks[id.index()][q.index()],
+        }
     }
 
     #[inline]
     pub fn set_mark(&mut self, id: ProtoId, q: AutState, n: DfsNum) {
-        self.protos[id.index()].marks[q.index()] = n;
+        match &mut self.fp {
+            None => self.protos[id.index()].marks[q.index()] = n,
+            Some(f) => f.marks[id.index()][q.index()] = n,
+        }
     }
 
     /// Resets every mark to 0, for a new search.
@@ -68,14 +270,30 @@ impl<P: Protocol> Store<P> {
         self.protos
             .iter_mut()
             .for_each(|s| s.marks = [DfsNum::UNSEEN; 2]);
+        if let Some(f) = &mut self.fp {
+            f.marks.iter_mut().for_each(|m| *m = [DfsNum::UNSEEN; 2]);
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.protos.len()
+        match &self.fp {
+            None => self.protos.len(),
+            Some(f) => f.fps.len(),
+        }
     }
 
+    /// The object of `id`. Under hash compaction only a resident one (see
+    /// [`pin`](Self::pin)): the search asks only for states it holds.
     pub fn get(&self, id: ProtoId) -> &P {
-        &self.protos[id.index()].p
+        match &self.fp {
+            None => &self.protos[id.index()].p,
+            Some(f) => {
+                &f.resident
+                    .get(&id)
+                    .expect("the search asks only for resident states")
+                    .p
+            }
+        }
     }
 
     /// The index of `p`, storing it if it is new.
@@ -88,7 +306,15 @@ impl<P: Protocol> Store<P> {
     /// The index of `p`: `Ok` if `p` was new and is now stored, `Err` with
     /// `p` given back if an equal object was stored already (the revisit
     /// check compares the two).
+    ///
+    /// Under hash compaction, `Ok` also for a state seen before whose
+    /// object is gone (`p` is kept as its object again) and for a
+    /// fingerprint collision with a resident object (`p` is dropped): in
+    /// neither case is there an equal stored object to compare with.
     pub(super) fn intern_or_give_back(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
+        if let Some(f) = &mut self.fp {
+            return f.intern(p);
+        }
         if self.table.len() == self.table.capacity() {
             self.grow_table();
         }
@@ -132,5 +358,54 @@ impl<P: Protocol> Store<P> {
             });
         }
         self.table = table;
+    }
+}
+
+impl<P: Protocol> Fingerprints<P> {
+    /// [`Store::intern_or_give_back`] under hash compaction.
+    fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
+        let fp = fingerprint(&p);
+        let fps = &self.fps;
+        match self
+            .table
+            .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
+        {
+            Entry::Occupied(e) => {
+                let id = *e.get();
+                match self.resident.get(&id) {
+                    Some(r) if r.p == p => Err((id, p)),
+                    Some(_) => {
+                        self.collisions += 1;
+                        Ok(id)
+                    }
+                    None => {
+                        self.revive(id, p);
+                        Ok(id)
+                    }
+                }
+            }
+            Entry::Vacant(v) => {
+                let id = ProtoId::new(self.fps.len());
+                v.insert(id);
+                self.fps.push(fp);
+                self.marks.push([DfsNum::UNSEEN; 2]);
+                self.revive(id, p);
+                Ok(id)
+            }
+        }
+    }
+
+    /// Makes `p` the resident object of `id`, unpinned until the search
+    /// pins it (or the next sweep drops it).
+    fn revive(&mut self, id: ProtoId, p: P) {
+        self.resident.insert(
+            id,
+            Resident {
+                p,
+                pins: 0,
+                forever: false,
+            },
+        );
+        self.fresh.push(id);
     }
 }

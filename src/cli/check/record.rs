@@ -4,10 +4,12 @@
 //!
 //! ```text
 //! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
-//!  "verdict":"holds"|"violated"|"inconclusive"|"error",
+//!  "verdict":"holds"|"holds-probabilistic"|"violated"|"inconclusive"|"error",
 //!  "semantics":"stutter"|"omega",                            (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
-//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
+//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS,
+//!           "hash_compaction":BOOL},                        (not for errors)
+//!  "fingerprints":N,"omission_bound":P,     (holds-probabilistic: --hash-compaction)
 //!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
 //!  "phase":"build" and a "message" when a limit stopped the build of the object)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",

@@ -195,7 +195,8 @@ fn hash_compaction_says_probabilistic_and_keeps_violations() {
     ]);
     let json = stdout(&o);
     assert!(
-        json.contains(r#""verdict":"holds-probabilistic""#) && json.contains(r#""omission_bound":"#),
+        json.contains(r#""verdict":"holds-probabilistic""#)
+            && json.contains(r#""omission_bound":"#),
         "{json}"
     );
     assert!(json.contains(r#""hash_compaction":true"#), "{json}");

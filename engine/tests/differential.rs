@@ -103,11 +103,14 @@ fn case() -> impl Strategy<Value = (Lts, String)> {
 /// constantly, bit 2 makes the object declare its topology (`peers`), bit 3
 /// its directed topology (`sends_to`), bit 4 turns hash compaction on (the
 /// store keeps fingerprints and drops objects the search does not hold:
-/// the same verdicts, a property that holds said "probabilistic").
+/// the same verdicts, a property that holds said "probabilistic"), bit 5
+/// makes the object write its state as bytes (the collapse store; hash
+/// compaction wins over it).
 fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bool, TestCaseError> {
     let mut proto = LtsProtocol::new(lts.clone());
     proto.topology = tweak & 4 != 0;
     proto.directed = tweak & 8 != 0;
+    proto.bytes = tweak & 32 != 0;
     let report = Checker::new()
         .determinism_check(tweak & 1 == 0)
         .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
@@ -162,7 +165,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..32u8) {
+    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..64u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }
@@ -173,7 +176,7 @@ proptest! {
 
     #[test]
     #[ignore = "soak: cargo test -p prust-engine --test differential -- --ignored"]
-    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..32u8) {
+    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..64u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }

@@ -32,6 +32,7 @@ pub use session::CheckSession;
 /// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
 /// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
 /// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
+/// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | on |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
@@ -58,6 +59,8 @@ pub struct Checker {
     por: bool,
     /// Store 64-bit fingerprints instead of states.
     hash_compaction: bool,
+    /// Store the bytes of objects that encode themselves.
+    collapse: bool,
 }
 
 impl Default for Checker {
@@ -258,6 +261,24 @@ impl Checker {
         self
     }
 
+    /// Store the states of an object that writes itself as bytes
+    /// ([`Protocol::encode`]) as those bytes, in one arena, instead of as
+    /// objects (default: on; `PRUST_COLLAPSE=0` turns it off). Exact: it
+    /// changes what a stored state costs, never a verdict or a count. As
+    /// under [`hash_compaction`](Self::hash_compaction) (which wins when
+    /// both are on), only the states the search is working on are kept as
+    /// objects, and the successor cache is not used. Objects that do not
+    /// encode themselves (the default) are stored as ever.
+    ///
+    /// ```
+    /// let whole_objects = engine::Checker::new().collapse(false);
+    /// # let _ = whole_objects;
+    /// ```
+    pub fn collapse(mut self, on: bool) -> Self {
+        self.collapse = on;
+        self
+    }
+
     /// Checks that every run of `proto` satisfies `formula`, as [`check`]
     /// does with this checker's options, and returns the report.
     ///
@@ -339,6 +360,9 @@ impl Checker {
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         if self.hash_compaction {
             explorer.store = crate::successors::Store::fingerprinted();
+        } else if self.collapse && encodes(&proto) {
+            let verify_with = self.determinism.then(|| proto.clone());
+            explorer.store = crate::successors::Store::collapsed(verify_with);
         }
         let initial = explorer.store.intern(proto);
         // Every search of the session starts from it.
@@ -349,6 +373,15 @@ impl Checker {
             initial,
         })
     }
+}
+
+/// Whether `proto` writes itself as bytes ([`Protocol::encode`]); a panic
+/// in it counts as no (the search then never asks again).
+fn encodes<P: Protocol>(proto: &P) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        proto.encode(&mut Vec::new())
+    }))
+    .unwrap_or(false)
 }
 
 /// Checks `formula` on `proto` with the default [`Checker`] and returns the

@@ -95,7 +95,17 @@ impl<P: Protocol> CheckSession<P> {
         stats.time = started.elapsed();
         let compacted = self.explorer.store.is_compacted();
         stats.hash_compaction = compacted;
-        let verdict = match outcome? {
+        let outcome = outcome?;
+        if let Some(detail) = self.explorer.store.codec_error() {
+            // A state's bytes did not name it: the search may have merged
+            // two states, so no verdict stands.
+            return Err(Error::Contract {
+                action: "encode/decode".to_string(),
+                detail: format!("{detail} (Protocol::encode and Protocol::decode)"),
+                trace: Vec::new(),
+            });
+        }
+        let verdict = match outcome {
             Outcome::Holds if compacted => Verdict::HoldsProbabilistic {
                 fingerprints: stats.protocol_states,
                 // A collision seen is a state missed for sure; the bound is

@@ -121,12 +121,12 @@ impl<P: Protocol> Explorer<P> {
     /// needed again); a state expanded again — with another automaton state
     /// or for another formula — is worth caching.
     ///
-    /// Under hash compaction always `false`: the cache names its targets
+    /// Under hash compaction (and collapse) always `false`: the cache names its targets
     /// by id, and the object of an id may be gone; a probe makes each
     /// target object anew, which the search needs to expand it.
     #[inline]
     pub fn mark_expanded(&mut self, p: ProtoId) -> bool {
-        if self.store.is_compacted() {
+        if self.store.drops_objects() {
             return false;
         }
         self.cache.mark_expanded(p)

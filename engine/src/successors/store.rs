@@ -14,6 +14,14 @@
 //! fingerprint. Two states with the same fingerprint are one state to the
 //! search: that is the (bounded) probability of a missed state that the
 //! verdict reports.
+//!
+//! The collapse store ([`Store::collapsed`]) works the same way but keys
+//! each state by the bytes its object writes ([`Protocol::encode`]), kept
+//! in one arena: exact (the bytes name the state, as the determinism check
+//! verifies through [`Protocol::decode`]), at a few bytes a state plus the
+//! engine's own per-state cost (marks, arena end, table slot: about 25
+//! bytes), where the exact store keeps each object with its heap
+//! allocations.
 
 use std::hash::BuildHasher;
 
@@ -49,8 +57,36 @@ pub(crate) struct Store<P> {
     protos: Vec<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
-    /// Hash compaction: fingerprints instead of `protos`.
+    /// Hash compaction or collapse: keys instead of `protos`.
     fp: Option<Box<Fingerprints<P>>>,
+}
+
+/// What names a state in a [`Fingerprints`] store.
+enum Keys {
+    /// Hash compaction: a 64-bit fingerprint per id.
+    Fp(Vec<u64>),
+    /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
+    /// `arena[ends[i - 1]..ends[i]]`.
+    Bytes {
+        arena: Vec<u8>,
+        ends: Vec<u64>,
+        /// Scratch for the bytes of the object being interned.
+        buf: Vec<u8>,
+    },
+}
+
+/// The table hash of a collapsed state's bytes (a fixed seed: the bytes
+/// are rehashed when the table grows).
+fn bytes_hash(b: &[u8]) -> u64 {
+    foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
+}
+
+/// Id `i`'s bytes in a collapse arena.
+#[inline]
+fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
+    let end = ends[i.index()] as usize;
+    let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
+    &arena[start..end]
 }
 
 /// The seed of the fingerprint hash: fixed, so that a check under hash
@@ -78,10 +114,17 @@ pub(crate) fn omission_bound(n: u64) -> f64 {
     (n * n / 2f64.powi(65)).min(1.0)
 }
 
-/// The hash-compaction side of the store.
+/// The side of the store that keeps keys, not objects: hash compaction
+/// or collapse.
 struct Fingerprints<P> {
-    /// The fingerprint of each id.
-    fps: Vec<u64>,
+    /// The key of each id.
+    keys: Keys,
+    /// Collapse under the determinism check: the object to decode with,
+    /// so that every new state's bytes are checked to give it back.
+    verify_with: Option<P>,
+    /// The first state whose bytes did not give it back (or that wrote
+    /// none): the check reports it as a contract violation.
+    codec_error: Option<String>,
     /// The search's marks of each id (as `Stored::marks`).
     marks: Vec<[DfsNum; 2]>,
     /// Ids by fingerprint (the fingerprint is the table hash: it is
@@ -120,9 +163,27 @@ impl<P: Protocol> Store<P> {
 
     /// An empty store under hash compaction (see the module docs).
     pub(crate) fn fingerprinted() -> Self {
+        Self::keyed(Keys::Fp(Vec::new()), None)
+    }
+
+    /// An empty collapse store (see the module docs); with `verify_with`
+    /// (the determinism check), every new state's bytes are decoded with it
+    /// and must give back an equal object.
+    pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
+        let keys = Keys::Bytes {
+            arena: Vec::new(),
+            ends: Vec::new(),
+            buf: Vec::new(),
+        };
+        Self::keyed(keys, verify_with)
+    }
+
+    fn keyed(keys: Keys, verify_with: Option<P>) -> Self {
         let mut s = Self::new();
         s.fp = Some(Box::new(Fingerprints {
-            fps: Vec::new(),
+            keys,
+            verify_with,
+            codec_error: None,
             marks: Vec::new(),
             table: HashTable::new(),
             resident: HashMap::new(),
@@ -133,10 +194,27 @@ impl<P: Protocol> Store<P> {
         s
     }
 
-    /// Whether the store keeps fingerprints instead of objects.
+    /// Whether the store keeps fingerprints instead of objects (hash
+    /// compaction: not exact).
     #[inline]
     pub(crate) fn is_compacted(&self) -> bool {
+        self.fp
+            .as_ref()
+            .is_some_and(|f| matches!(f.keys, Keys::Fp(_)))
+    }
+
+    /// Whether the store keeps objects only while the search holds them
+    /// (hash compaction or collapse): the successor cache, which names
+    /// states by id, is then not used.
+    #[inline]
+    pub(crate) fn drops_objects(&self) -> bool {
         self.fp.is_some()
+    }
+
+    /// The first state that did not survive `encode` → `decode` (collapse
+    /// under the determinism check), said for a contract error.
+    pub(crate) fn codec_error(&self) -> Option<&str> {
+        self.fp.as_ref().and_then(|f| f.codec_error.as_deref())
     }
 
     /// Collisions seen under hash compaction: two unequal objects with one
@@ -150,9 +228,13 @@ impl<P: Protocol> Store<P> {
     /// Whether `obj` is the stored state `id`: equal to it, or under hash
     /// compaction of the same fingerprint (which is all the store knows).
     pub(crate) fn matches(&self, id: ProtoId, obj: &P) -> bool {
-        match &self.fp {
+        match self.fp.as_deref().map(|f| &f.keys) {
             None => &self.protos[id.index()].p == obj,
-            Some(f) => f.fps[id.index()] == fingerprint(obj),
+            Some(Keys::Fp(fps)) => fps[id.index()] == fingerprint(obj),
+            Some(Keys::Bytes { arena, ends, .. }) => {
+                let mut b = Vec::new();
+                obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
+            }
         }
     }
 
@@ -278,7 +360,7 @@ impl<P: Protocol> Store<P> {
     pub fn len(&self) -> usize {
         match &self.fp {
             None => self.protos.len(),
-            Some(f) => f.fps.len(),
+            Some(f) => f.marks.len(),
         }
     }
 
@@ -362,33 +444,82 @@ impl<P: Protocol> Store<P> {
 }
 
 impl<P: Protocol> Fingerprints<P> {
-    /// [`Store::intern_or_give_back`] under hash compaction.
+    /// [`Store::intern_or_give_back`] without objects.
     fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
-        let fp = fingerprint(&p);
-        let fps = &self.fps;
-        match self
-            .table
-            .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
-        {
-            Entry::Occupied(e) => {
-                let id = *e.get();
-                match self.resident.get(&id) {
-                    Some(r) if r.p == p => Err((id, p)),
-                    Some(_) => {
-                        self.collisions += 1;
-                        Ok(id)
-                    }
-                    None => {
-                        self.revive(id, p);
-                        Ok(id)
+        let next = ProtoId::new(self.marks.len());
+        let (id, new) = match &mut self.keys {
+            Keys::Fp(fps) => {
+                let fp = fingerprint(&p);
+                match self
+                    .table
+                    .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
+                {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(v) => {
+                        v.insert(next);
+                        fps.push(fp);
+                        (next, true)
                     }
                 }
             }
-            Entry::Vacant(v) => {
-                let id = ProtoId::new(self.fps.len());
-                v.insert(id);
-                self.fps.push(fp);
-                self.marks.push([DfsNum::UNSEEN; 2]);
+            Keys::Bytes { arena, ends, buf } => {
+                buf.clear();
+                if !p.encode(buf) && self.codec_error.is_none() {
+                    self.codec_error = Some(format!(
+                        "encode() wrote no bytes for a state (it did for the initial one): {:?}",
+                        DebugBytes(buf)
+                    ));
+                }
+                let h = bytes_hash(buf);
+                let (a, e) = (&*arena, &*ends);
+                match self.table.entry(
+                    h,
+                    |&i| slice(a, e, i) == buf.as_slice(),
+                    |&i| bytes_hash(slice(a, e, i)),
+                ) {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(v) => {
+                        v.insert(next);
+                        arena.extend_from_slice(buf);
+                        ends.push(arena.len() as u64);
+                        (next, true)
+                    }
+                }
+            }
+        };
+        // Every object interned, new or not: two unequal objects that
+        // share bytes cannot both come back from them, so this catches a
+        // merge whichever of the two came first.
+        if let (Some(t), Keys::Bytes { buf, .. }) = (&self.verify_with, &self.keys) {
+            if self.codec_error.is_none() && t.decode(buf).as_ref() != Some(&p) {
+                self.codec_error = Some(format!(
+                    "decode(encode(x)) did not give back x for the state whose bytes are {:?}: \
+                     two unequal states may share bytes, which would merge them",
+                    DebugBytes(buf)
+                ));
+            }
+        }
+        if new {
+            self.marks.push([DfsNum::UNSEEN; 2]);
+            self.revive(id, p);
+            return Ok(id);
+        }
+        match self.resident.get(&id) {
+            Some(r) if r.p == p => Err((id, p)),
+            Some(_) => {
+                if matches!(self.keys, Keys::Bytes { .. }) {
+                    // Equal bytes, unequal objects: the codec merges states.
+                    if self.codec_error.is_none() {
+                        self.codec_error = Some(
+                            "two unequal states wrote the same bytes, which merges them".into(),
+                        );
+                    }
+                } else {
+                    self.collisions += 1;
+                }
+                Ok(id)
+            }
+            None => {
                 self.revive(id, p);
                 Ok(id)
             }
@@ -407,5 +538,20 @@ impl<P: Protocol> Fingerprints<P> {
             },
         );
         self.fresh.push(id);
+    }
+}
+
+/// Bytes shown in hex, at most 32 of them.
+struct DebugBytes<'a>(&'a [u8]);
+
+impl std::fmt::Debug for DebugBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0.iter().take(32) {
+            write!(f, "{b:02x}")?;
+        }
+        if self.0.len() > 32 {
+            write!(f, "… ({} bytes)", self.0.len())?;
+        }
+        Ok(())
     }
 }

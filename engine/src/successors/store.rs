@@ -132,8 +132,12 @@ struct Fingerprints<P> {
     table: HashTable<ProtoId>,
     /// The objects the search holds now, with their pins.
     resident: HashMap<ProtoId, Resident<P>>,
-    /// Ids made resident since the last [`Store::sweep`].
-    fresh: Vec<ProtoId>,
+    /// Objects made since the last [`Store::sweep`] that nothing holds
+    /// yet: a plain list, cleared at the sweep, because most of them are
+    /// states seen before that the search will not pin (a map insertion
+    /// and removal for each was a fifth of a collapsed search's time).
+    /// [`Store::pin`] moves one into `resident`.
+    fresh: Vec<(ProtoId, P)>,
     /// Keep every object made resident (counterexample building): the
     /// shortest-path searches hold states in queues of their own.
     keep_all: bool,
@@ -244,10 +248,24 @@ impl<P: Protocol> Store<P> {
     #[inline]
     pub(crate) fn pin(&mut self, id: ProtoId) {
         if let Some(f) = &mut self.fp {
-            f.resident
-                .get_mut(&id)
-                .expect("a state the search holds was just made or is held")
-                .pins += 1;
+            if let Some(r) = f.resident.get_mut(&id) {
+                r.pins += 1;
+                return;
+            }
+            let i = f
+                .fresh
+                .iter()
+                .rposition(|(j, _)| *j == id)
+                .expect("a state the search holds was just made or is held");
+            let (_, p) = f.fresh.swap_remove(i);
+            f.resident.insert(
+                id,
+                Resident {
+                    p,
+                    pins: 1,
+                    forever: false,
+                },
+            );
         }
     }
 
@@ -272,18 +290,7 @@ impl<P: Protocol> Store<P> {
     #[inline]
     pub(crate) fn sweep(&mut self) {
         if let Some(f) = &mut self.fp {
-            if f.keep_all {
-                f.fresh.clear();
-                return;
-            }
-            for id in f.fresh.drain(..) {
-                if f.resident
-                    .get(&id)
-                    .is_some_and(|r| r.pins == 0 && !r.forever)
-                {
-                    f.resident.remove(&id);
-                }
-            }
+            f.fresh.clear();
         }
     }
 
@@ -293,12 +300,20 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn keep_all(&mut self) {
         if let Some(f) = &mut self.fp {
             f.keep_all = true;
+            for (id, p) in std::mem::take(&mut f.fresh) {
+                f.resident.entry(id).or_insert(Resident {
+                    p,
+                    pins: 0,
+                    forever: false,
+                });
+            }
         }
     }
 
     /// Keeps `id`'s object for the life of the store (a session's initial
     /// object: every search starts there).
     pub(crate) fn keep_forever(&mut self, id: ProtoId) {
+        self.pin(id);
         if let Some(f) = &mut self.fp {
             if let Some(r) = f.resident.get_mut(&id) {
                 r.forever = true;
@@ -322,7 +337,7 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn resident(&self) -> usize {
         self.fp
             .as_ref()
-            .map_or(self.protos.len(), |f| f.resident.len())
+            .map_or(self.protos.len(), |f| f.resident.len() + f.fresh.len())
     }
 
     /// The search's number for the product state `(id, q)`, `q < 2`.
@@ -369,12 +384,17 @@ impl<P: Protocol> Store<P> {
     pub fn get(&self, id: ProtoId) -> &P {
         match &self.fp {
             None => &self.protos[id.index()].p,
-            Some(f) => {
-                &f.resident
-                    .get(&id)
-                    .expect("the search asks only for resident states")
-                    .p
-            }
+            Some(f) => match f.resident.get(&id) {
+                Some(r) => &r.p,
+                None => {
+                    &f.fresh
+                        .iter()
+                        .rev()
+                        .find(|(j, _)| *j == id)
+                        .expect("the search asks only for states it holds or just made")
+                        .1
+                }
+            },
         }
     }
 
@@ -526,18 +546,18 @@ impl<P: Protocol> Fingerprints<P> {
         }
     }
 
-    /// Makes `p` the resident object of `id`, unpinned until the search
-    /// pins it (or the next sweep drops it).
+    /// Makes `p` the object of `id` until the next sweep, unless the
+    /// search pins it (or everything is kept).
     fn revive(&mut self, id: ProtoId, p: P) {
-        self.resident.insert(
-            id,
-            Resident {
+        if self.keep_all {
+            self.resident.entry(id).or_insert(Resident {
                 p,
                 pins: 0,
                 forever: false,
-            },
-        );
-        self.fresh.push(id);
+            });
+        } else {
+            self.fresh.push((id, p));
+        }
     }
 }
 

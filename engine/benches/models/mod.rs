@@ -115,7 +115,7 @@ impl Protocol for Ring {
         let bits = self
             .sending
             .iter()
-            .map(|&s| s)
+            .copied()
             .chain(self.chan.iter().map(Option::is_some));
         pack(bits, out);
         true

@@ -146,3 +146,42 @@ fn with_several_formulas_each_counterexample_gets_its_own_file() {
     assert!(dir.join("run-3.trail").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--hash-compaction`: a property that holds is said to hold
+/// probabilistically, with its bound, never plainly; exit status 0 (as the
+/// exit-code table says); a violation is reported as without it; JSON says
+/// "holds-probabilistic" with the bound.
+#[test]
+fn hash_compaction_says_probabilistic_and_keeps_violations() {
+    let holds = r#"!"black SEND <Move>" U "black RECV <Move>""#;
+    let o = prust(&["check", "chess", holds, "--hash-compaction"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("property holds (probabilistic: hash compaction): "),
+        "{out}"
+    );
+    assert!(out.contains("n²/2^65"), "{out}");
+    assert!(!out.contains("property holds: "), "{out}");
+    let o = prust(&["check", "chess", r#"F "END""#, "--hash-compaction"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("property violated: "), "{}", stdout(&o));
+    let o = prust(&[
+        "check",
+        "chess",
+        holds,
+        "--hash-compaction",
+        "--format",
+        "json",
+    ]);
+    let json = stdout(&o);
+    assert!(
+        json.contains(r#""verdict":"holds-probabilistic""#)
+            && json.contains(r#""omission_bound":"#),
+        "{json}"
+    );
+    assert!(json.contains(r#""hash_compaction":true"#), "{json}");
+    // Off by default: the same property is proven.
+    let o = prust(&["check", "chess", holds]);
+    assert!(stdout(&o).contains("property holds: "), "{}", stdout(&o));
+}

@@ -36,6 +36,7 @@ fn dcj_version(bundled: &str) -> Option<(&'static str, String, Vec<i64>)> {
 fn verdict_kind(v: &Verdict) -> &'static str {
     match v {
         Verdict::Holds => "holds",
+        Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     }

@@ -29,6 +29,7 @@ fn kind(r: &Result<Report, prust::engine::Error>) -> String {
     match r {
         Ok(r) => match r.verdict {
             Verdict::Holds => "holds".into(),
+            Verdict::HoldsProbabilistic { .. } => "holds-probabilistic".into(),
             Verdict::Violated(_) => "violated".into(),
             Verdict::Inconclusive { .. } => "inconclusive".into(),
         },

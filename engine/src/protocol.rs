@@ -273,6 +273,60 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     fn independence(&self) -> Option<crate::Independence> {
         None
     }
+
+    /// Opt-in compact storage (SPIN's state vector): appends the object's
+    /// state to `out` as plain bytes and returns `true`; `false`, the
+    /// default, means the object does not do it. An object that does is
+    /// stored by the engine as those bytes in one arena — a few bytes a
+    /// state instead of the object and its heap allocations — and only the
+    /// states the search is working on are kept as objects (see
+    /// [`Checker::collapse`](crate::Checker::collapse)).
+    ///
+    /// The bytes must name the state exactly: equal objects give equal
+    /// bytes, and [`decode`](Self::decode) gives back an equal object. The
+    /// determinism check verifies `decode(encode(x)) == x` for every new
+    /// state (so two unequal objects never share bytes, which would merge
+    /// their states) and reports a failure as
+    /// [`Error::Contract`](crate::Error::Contract).
+    ///
+    /// ```
+    /// use engine::{Message, Protocol, Refused, RoleId};
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct Counter(u8);
+    /// impl Protocol for Counter {
+    ///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    ///     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+    ///         if self.0 < 3 { self.0 += 1; Ok(()) } else { Err(Refused(m)) }
+    ///     }
+    ///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+    ///         Err(Refused(()))
+    ///     }
+    ///     fn encode(&self, out: &mut Vec<u8>) -> bool {
+    ///         out.push(self.0);
+    ///         true
+    ///     }
+    ///     fn decode(&self, bytes: &[u8]) -> Option<Self> {
+    ///         Some(Counter(*bytes.first()?))
+    ///     }
+    /// }
+    /// #[derive(Clone, Debug)]
+    /// struct Tick;
+    /// let r = engine::check(r#"F "DEADLOCK""#, Counter(0), engine::dummies![Tick]);
+    /// assert_eq!(r.stats.protocol_states, 4);
+    /// ```
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        let _ = out;
+        false
+    }
+
+    /// The object whose [`encode`](Self::encode) wrote `bytes`, rebuilt
+    /// with `self` (an object of the same check: its initial one) for what
+    /// the bytes leave out (role names, a shared specification). `None` if
+    /// the bytes are not such an encoding. Only asked where `encode` is.
+    fn decode(&self, bytes: &[u8]) -> Option<Self> {
+        let _ = bytes;
+        None
+    }
 }
 
 /// An action that an object lists as enabled ([`Protocol::enabled`]).

@@ -63,6 +63,19 @@ fn bad_environment_variables_are_config_errors() {
     config_error("PRUST_MAX_DEPTH", "-3");
     config_error("PRUST_PROGRESS", "maybe");
     config_error("PRUST_SEMANTICS", "lazy");
+    config_error("PRUST_HASH_COMPACTION", "maybe");
+    // PRUST_HASH_COMPACTION=1 turns hash compaction on: a property that
+    // holds is then only probabilistic.
+    let r = with_env("PRUST_HASH_COMPACTION", "1", || {
+        Checker::from_env()
+            .unwrap()
+            .check(r#"G !"a SEND *""#, Idle, dummies![Ping])
+    })
+    .unwrap();
+    assert!(
+        matches!(r.verdict, engine::Verdict::HoldsProbabilistic { .. }),
+        "{r}"
+    );
 
     // Absurdly large timeouts mean none: the check runs to its verdict.
     for huge in ["1e300", "inf", "1e10"] {

@@ -101,20 +101,39 @@ fn case() -> impl Strategy<Value = (Lts, String)> {
 /// bit 0 turns the determinism check off (it disables the receive
 /// shortcut), bit 1 shrinks the successor cache so it is flushed
 /// constantly, bit 2 makes the object declare its topology (`peers`), bit 3
-/// its directed topology (`sends_to`).
+/// its directed topology (`sends_to`), bit 4 turns hash compaction on (the
+/// store keeps fingerprints and drops objects the search does not hold:
+/// the same verdicts, a property that holds said "probabilistic"), bit 5
+/// makes the object write its state as bytes (the collapse store; hash
+/// compaction wins over it).
 fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bool, TestCaseError> {
     let mut proto = LtsProtocol::new(lts.clone());
     proto.topology = tweak & 4 != 0;
     proto.directed = tweak & 8 != 0;
+    proto.bytes = tweak & 32 != 0;
     let report = Checker::new()
         .determinism_check(tweak & 1 == 0)
         .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
+        .hash_compaction(tweak & 16 != 0)
         .semantics(semantics)
         .check(formula, proto.clone(), lts.dummies())
         .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;
     let expected = reference_violated(lts, formula, semantics == Semantics::Stutter);
     match &report.verdict {
-        Verdict::Holds => prop_assert!(!expected, "engine: holds, reference: violated\n{report}"),
+        Verdict::Holds => {
+            prop_assert!(
+                tweak & 16 == 0,
+                "plain holds under hash compaction\n{report}"
+            );
+            prop_assert!(!expected, "engine: holds, reference: violated\n{report}")
+        }
+        Verdict::HoldsProbabilistic { .. } => {
+            prop_assert!(
+                tweak & 16 != 0,
+                "probabilistic without hash compaction\n{report}"
+            );
+            prop_assert!(!expected, "engine: holds, reference: violated\n{report}")
+        }
         Verdict::Violated(c) => {
             prop_assert!(expected, "engine: violated, reference: holds\n{report}");
             if let Err(e) = c.try_replay(proto) {
@@ -146,7 +165,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..16u8) {
+    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..64u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }
@@ -157,7 +176,7 @@ proptest! {
 
     #[test]
     #[ignore = "soak: cargo test -p prust-engine --test differential -- --ignored"]
-    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..16u8) {
+    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..64u8) {
         agree(&lts, &formula, Semantics::Stutter, tweak)?;
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }

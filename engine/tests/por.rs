@@ -142,6 +142,7 @@ fn check(obj: Pairs, formula: &str, por: bool) -> Report {
 fn kind(r: &Report) -> &'static str {
     match r.verdict {
         Verdict::Holds => "holds",
+        Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     }

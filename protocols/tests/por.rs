@@ -23,6 +23,7 @@ fn check<P: Protocol>(obj: &P, formula: &str, semantics: Semantics, por: bool, m
 fn kind(r: &Report) -> &'static str {
     match r.verdict {
         Verdict::Holds => "holds",
+        Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     }

@@ -27,7 +27,9 @@ use out::Out;
 /// the whole tool, so that scripts can rely on it whatever the subcommand.
 pub const EXIT_CODES: &str = "\
 Exit status:
-  0    success; for check: every formula holds
+  0    success; for check: every formula holds (with --hash-compaction
+       also \"holds (probabilistic: hash compaction)\": the output gives the
+       bound on the probability that a state was missed; not a proof)
   1    some formula is violated (check); the trail no longer replays (replay);
        some check found a mistake (lint)
   2    some formula is inconclusive: a limit (--max-states, --timeout, ...)

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 /// semantics, reduction, progress): unset for every run, so that a
 /// developer's shell cannot change a test's outcome; a test that needs one
 /// sets it with [`prust_with`].
-const CLEARED: [&str; 8] = [
+const CLEARED: [&str; 11] = [
     "PRUST_MAX_STATES",
     "PRUST_MAX_DEPTH",
     "PRUST_TIMEOUT",
@@ -21,6 +21,9 @@ const CLEARED: [&str; 8] = [
     "PRUST_POR",
     "PRUST_PROGRESS",
     "PRUST_REDUCTION",
+    "PRUST_HASH_COMPACTION",
+    "PRUST_COLLAPSE",
+    "PRUST_THREADS",
 ];
 
 /// `prust ARGS` in `dir` (the current folder if `None`), with [`CLEARED`]

@@ -107,6 +107,43 @@ impl Protocol for Ring {
         self.sending[role] = true;
         Ok((src, msg))
     }
+
+    /// Two bits a role (its next step, its outgoing channel's contents),
+    /// packed: 3 bytes at n = 12, where the object is 48 bytes plus two
+    /// heap blocks.
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        let bits = self
+            .sending
+            .iter()
+            .copied()
+            .chain(self.chan.iter().map(Option::is_some));
+        pack(bits, out);
+        true
+    }
+
+    /// The messages in transit are tokens (the only type `try_send`
+    /// accepts), so the bits say everything.
+    fn decode(&self, bytes: &[u8]) -> Option<Ring> {
+        let n = self.n();
+        let bit = |i: usize| Some(bytes.get(i / 8)? >> (i % 8) & 1 != 0);
+        Some(Ring {
+            sending: (0..n).map(bit).collect::<Option<_>>()?,
+            chan: (n..2 * n)
+                .map(|i| bit(i).map(|full| full.then(|| Message::new(Token))))
+                .collect::<Option<_>>()?,
+        })
+        .filter(|_| bytes.len() == (2 * n).div_ceil(8))
+    }
+}
+
+/// Appends `bits` to `out`, eight a byte, the first in the lowest bit.
+fn pack(bits: impl Iterator<Item = bool>, out: &mut Vec<u8>) {
+    for (i, b) in bits.enumerate() {
+        if i % 8 == 0 {
+            out.push(0);
+        }
+        *out.last_mut().expect("pushed above") |= u8::from(b) << (i % 8);
+    }
 }
 
 /// A star: the hub (role 0) sends to leaves 1..=n round-robin, each leaf
@@ -175,6 +212,27 @@ impl Protocol for Star {
         }
         let msg = self.chan[role - 1].take().ok_or(Refused(()))?;
         Ok((0, msg))
+    }
+
+    /// The hub's next leaf as a little-endian `u16`, then a bit a channel.
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        out.extend_from_slice(&(self.next as u16).to_le_bytes());
+        pack(self.chan.iter().map(Option::is_some), out);
+        true
+    }
+
+    /// As for the ring: every message in transit is a token.
+    fn decode(&self, bytes: &[u8]) -> Option<Star> {
+        let leaves = self.chan.len();
+        let (next, bits) = bytes.split_first_chunk::<2>()?;
+        let next = u16::from_le_bytes(*next) as usize;
+        if next >= leaves || bits.len() != leaves.div_ceil(8) {
+            return None;
+        }
+        let chan = (0..leaves)
+            .map(|l| (bits[l / 8] >> (l % 8) & 1 != 0).then(|| Message::new(Token)))
+            .collect();
+        Some(Star { next, chan })
     }
 }
 

@@ -125,6 +125,8 @@ impl Checker {
             determinism: env_bool("PRUST_DETERMINISM")?.unwrap_or(cfg!(debug_assertions)),
             cache_limit: 1 << 20,
             por: env_bool("PRUST_POR")?.unwrap_or(true),
+            hash_compaction: env_bool("PRUST_HASH_COMPACTION")?.unwrap_or(false),
+            collapse: env_bool("PRUST_COLLAPSE")?.unwrap_or(true),
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

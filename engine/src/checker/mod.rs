@@ -31,6 +31,8 @@ pub use session::CheckSession;
 /// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
 /// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
 /// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
+/// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
+/// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | on |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
@@ -55,6 +57,10 @@ pub struct Checker {
     trail_dir: Option<std::path::PathBuf>,
     /// Use partial-order reduction where it applies.
     por: bool,
+    /// Store 64-bit fingerprints instead of states.
+    hash_compaction: bool,
+    /// Store the bytes of objects that encode themselves.
+    collapse: bool,
 }
 
 impl Default for Checker {
@@ -224,11 +230,65 @@ impl Checker {
         self
     }
 
+    /// Store each protocol state as a 64-bit fingerprint instead of the
+    /// object (Holzmann's hash compaction; default: off,
+    /// `PRUST_HASH_COMPACTION=1` turns it on): a stored state then costs
+    /// tens of bytes whatever the object holds, and the search keeps whole
+    /// objects only for the states it is working on (the depth-first
+    /// stack, the breadth-first frontier).
+    ///
+    /// The price: two states with one fingerprint are taken for one, and
+    /// what lies behind the second is never explored. So a property that
+    /// holds under it is never reported as [`Verdict::Holds`] but as
+    /// [`Verdict::HoldsProbabilistic`], "holds (probabilistic: hash
+    /// compaction)", with the bound `n² / 2⁶⁵` on the probability that a
+    /// state was missed (`n` states; about 3·10⁻⁶ for ten million). A
+    /// violation is as certain as without it: its run is re-executed on a
+    /// fresh clone of the initial object, step by step, and the cycle must
+    /// close on an equal (`Eq`) object, before it is reported. Limits stay
+    /// limits: a search cut short is [`Verdict::Inconclusive`].
+    ///
+    /// The successor cache is not used under it (it names states by id,
+    /// whose objects are gone): a state reached with several automaton
+    /// states is probed once for each.
+    ///
+    /// ```
+    /// let compact = engine::Checker::new().hash_compaction(true);
+    /// # let _ = compact;
+    /// ```
+    pub fn hash_compaction(mut self, on: bool) -> Self {
+        self.hash_compaction = on;
+        self
+    }
+
+    /// Store the states of an object that writes itself as bytes
+    /// ([`Protocol::encode`]) as those bytes, in one arena, instead of as
+    /// objects (default: on; `PRUST_COLLAPSE=0` turns it off). Exact: it
+    /// changes what a stored state costs, never a verdict or a count. As
+    /// under [`hash_compaction`](Self::hash_compaction) (which wins when
+    /// both are on), only the states the search is working on are kept as
+    /// objects, and the successor cache is not used. Objects that do not
+    /// encode themselves (the default) are stored as ever.
+    ///
+    /// ```
+    /// let whole_objects = engine::Checker::new().collapse(false);
+    /// # let _ = whole_objects;
+    /// ```
+    pub fn collapse(mut self, on: bool) -> Self {
+        self.collapse = on;
+        self
+    }
+
     /// Checks that every run of `proto` satisfies `formula`, as [`check`]
     /// does with this checker's options, and returns the report.
     ///
+    /// Under [`hash_compaction`](Self::hash_compaction), which the caller
+    /// asked for, a property that holds probabilistically passes too (the
+    /// returned report says so).
+    ///
     /// # Panics
-    /// With the full report unless the property is proven. With
+    /// With the full report unless the property is proven (or, under hash
+    /// compaction, holds probabilistically). With
     /// [`trail_dir`](Self::trail_dir) set, a counterexample is first saved
     /// as a trail file, whose path the message names.
     #[track_caller]
@@ -239,7 +299,7 @@ impl Checker {
         dummies: Vec<Message>,
     ) -> Report {
         match self.check(formula, proto, dummies) {
-            Ok(r) if r.holds() => r,
+            Ok(r) if r.holds_probabilistically() => r,
             Ok(r) => match (&self.trail_dir, r.counterexample()) {
                 (Some(dir), Some(_)) => {
                     match crate::trail::save(dir, &r, std::any::type_name::<P>()) {
@@ -302,9 +362,17 @@ impl Checker {
             )
         })??;
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
+        if self.hash_compaction {
+            explorer.store = crate::successors::Store::fingerprinted();
+        } else if self.collapse && encodes(&proto) {
+            let verify_with = self.determinism.then(|| proto.clone());
+            explorer.store = crate::successors::Store::collapsed(verify_with);
+        }
         let initial = object_op::<P, _>("Hash or Eq (storing the initial state)", || {
             explorer.store.intern(proto)
         })?;
+        // Every search of the session starts from it.
+        explorer.store.keep_forever(initial);
         Ok(CheckSession {
             checker: self.clone(),
             explorer,
@@ -337,6 +405,15 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "(non-string panic payload)".to_string()
     }
+}
+
+/// Whether `proto` writes itself as bytes ([`Protocol::encode`]); a panic
+/// in it counts as no (the search then never asks again).
+fn encodes<P: Protocol>(proto: &P) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        proto.encode(&mut Vec::new())
+    }))
+    .unwrap_or(false)
 }
 
 /// Checks `formula` on `proto` with the default [`Checker`] and returns the

@@ -13,7 +13,7 @@ use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
 use crate::search::{Outcome, Search};
-use crate::successors::Explorer;
+use crate::successors::{omission_bound, Explorer};
 
 use super::Checker;
 
@@ -127,14 +127,38 @@ impl<P: Protocol> CheckSession<P> {
         };
         stats.protocol_states = self.explorer.store.len() as u64;
         stats.time = started.elapsed();
-        let verdict = match outcome? {
+        let compacted = self.explorer.store.is_compacted();
+        stats.hash_compaction = compacted;
+        let outcome = outcome?;
+        if let Some(detail) = self.explorer.store.codec_error() {
+            // A state's bytes did not name it: the search may have merged
+            // two states, so no verdict stands.
+            return Err(Error::Contract {
+                action: "encode/decode".to_string(),
+                detail: format!("{detail} (Protocol::encode and Protocol::decode)"),
+                trace: Vec::new(),
+            });
+        }
+        let verdict = match outcome {
+            Outcome::Holds if compacted => Verdict::HoldsProbabilistic {
+                fingerprints: stats.protocol_states,
+                // A collision seen is a state missed for sure; the bound is
+                // then no bound.
+                omission_bound: if self.explorer.store.collisions_seen() > 0 {
+                    1.0
+                } else {
+                    omission_bound(stats.protocol_states)
+                },
+            },
             Outcome::Holds => Verdict::Holds,
             Outcome::Inconclusive(limit) => Verdict::Inconclusive {
                 limit,
                 explored: stats.product_states,
             },
             Outcome::Violated(raw) => {
-                if self.checker.determinism {
+                // Under hash compaction always: the run went through
+                // states the store knows only by fingerprint.
+                if self.checker.determinism || compacted {
                     reexecute(&self.explorer, self.initial, &raw)?;
                 }
                 let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);

@@ -33,6 +33,42 @@ pub enum Verdict {
     /// Every run of the object satisfies the formula: the search was
     /// exhaustive.
     Holds,
+    /// No run the search saw violates the formula, and the search was
+    /// exhaustive, but under hash compaction
+    /// ([`Checker::hash_compaction`](crate::Checker::hash_compaction)): it
+    /// stored 64-bit fingerprints of states, not the states, so two states
+    /// with one fingerprint were taken for one, and the states behind the
+    /// second were never explored. Not a proof: the property holds with
+    /// probability at least `1 − omission_bound`. A variant of its own, so
+    /// that code matching [`Verdict::Holds`] (and [`Report::holds`]) never
+    /// takes it for a proof.
+    ///
+    /// ```
+    /// use engine::{Checker, Verdict};
+    /// # use engine::{Protocol, RoleId, Message, Refused, dummies};
+    /// # #[derive(Clone, PartialEq, Eq, Hash)]
+    /// # struct Idle;
+    /// # impl Protocol for Idle {
+    /// #     fn roles(&self) -> Vec<String> { vec!["a".into()] }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused> { Err(Refused(m)) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), ()> { Err(()) }
+    /// #     fn try_close(&mut self, _: RoleId, _: RoleId) -> Result<(), ()> { Err(()) }
+    /// # }
+    /// let r = Checker::new()
+    ///     .hash_compaction(true)
+    ///     .check(r#"G !"a SEND *""#, Idle, vec![])
+    ///     .unwrap();
+    /// assert!(matches!(r.verdict, Verdict::HoldsProbabilistic { .. }));
+    /// assert!(!r.holds() && r.holds_probabilistically());
+    /// assert!(r.to_string().contains("holds (probabilistic: hash compaction"));
+    /// ```
+    HoldsProbabilistic {
+        /// Fingerprints stored: the distinct protocol states found.
+        fingerprints: u64,
+        /// Upper bound on the probability that a state was missed:
+        /// `fingerprints² / 2⁶⁵` (any two of them equal), at most 1.
+        omission_bound: f64,
+    },
     /// Some run violates the formula; here is one.
     Violated(Counterexample),
     /// The search hit a limit before it could decide. Never a proof.
@@ -113,12 +149,27 @@ pub struct Stats {
     /// Whether partial-order reduction was used, and if not, why (see
     /// [`crate::por`]).
     pub reduction: crate::Reduction,
+    /// Whether the states were stored as 64-bit fingerprints (hash
+    /// compaction, [`Checker::hash_compaction`](crate::Checker::hash_compaction)):
+    /// then a verdict that holds is [`Verdict::HoldsProbabilistic`].
+    pub hash_compaction: bool,
 }
 
 impl Report {
-    /// Whether the property holds.
+    /// Whether the property is proven: [`Verdict::Holds`] only, never the
+    /// probabilistic verdict of hash compaction (see
+    /// [`holds_probabilistically`](Self::holds_probabilistically)).
     pub fn holds(&self) -> bool {
         matches!(self.verdict, Verdict::Holds)
+    }
+
+    /// Whether the property holds or, under hash compaction, holds up to
+    /// the omission probability ([`Verdict::HoldsProbabilistic`]).
+    pub fn holds_probabilistically(&self) -> bool {
+        matches!(
+            self.verdict,
+            Verdict::Holds | Verdict::HoldsProbabilistic { .. }
+        )
     }
 
     /// The counterexample, if the property is violated.
@@ -138,6 +189,23 @@ impl fmt::Display for Report {
         };
         match &self.verdict {
             Verdict::Holds => writeln!(f, "property holds{sem}: {}", self.formula)?,
+            Verdict::HoldsProbabilistic {
+                fingerprints,
+                omission_bound,
+            } => {
+                writeln!(
+                    f,
+                    "property holds (probabilistic: hash compaction){sem}: {}",
+                    self.formula
+                )?;
+                writeln!(
+                    f,
+                    "  not a proof: {fingerprints} protocol states were stored as 64-bit \
+                     fingerprints, and a state whose fingerprint equals another's was never \
+                     explored; probability of a missed state at most {omission_bound:.1e} \
+                     (n²/2^65); rerun without hash compaction for a proof"
+                )?;
+            }
             Verdict::Violated(c) => {
                 writeln!(f, "property violated{sem}: {}", self.formula)?;
                 write!(f, "{c}")?;
@@ -163,6 +231,13 @@ impl fmt::Display for Report {
             s.max_depth,
             s.time.as_secs_f64()
         )?;
+        if s.hash_compaction && !matches!(self.verdict, Verdict::HoldsProbabilistic { .. }) {
+            write!(
+                f,
+                "\n  hash compaction: states stored as 64-bit fingerprints (a violation is \
+                 re-executed on the object, so it is certain)"
+            )?;
+        }
         // Said only for objects that declare independence: for the others
         // nothing changed.
         if s.reduction != crate::Reduction::NotDeclared {

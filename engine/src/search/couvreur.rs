@@ -37,6 +37,9 @@ impl<P: Protocol> Search<'_, P> {
         on_stack.insert((p, q));
         match self.reduced_successors(p, q, Proviso::OffStack(on_stack)) {
             Ok(mut list) => {
+                // Hash compaction: the list holds its targets' objects
+                // until they are taken from it.
+                list.iter().for_each(|s| self.ex.store.pin(s.proto));
                 list.reverse();
                 lists.push(list);
                 Ok(())
@@ -65,6 +68,9 @@ impl<P: Protocol> Search<'_, P> {
             in_acc: 0,
         });
         live.push((initial, q0));
+        // Hash compaction: every frame holds its object (a no-op
+        // otherwise), released when the frame is popped.
+        self.ex.store.pin(initial);
         stack.push(Frame::new(initial, q0));
         self.stats.product_states = 1;
         if self.bad_prefix(q0) {
@@ -83,7 +89,16 @@ impl<P: Protocol> Search<'_, P> {
             self.push_reduced(initial, q0, &stack, &mut on_stack, &mut lists)?;
         }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        // A successor taken from a reduced list, whose pin is released
+        // once the search has pushed it (or not).
+        let mut taken: Option<ProtoId> = None;
         while let Some(mut top) = stack.last().copied() {
+            if let Some(p) = taken.take() {
+                self.ex.store.unpin(p);
+            }
+            // Hash compaction: the objects the last step made and did not
+            // pin are dropped.
+            self.ex.store.sweep();
             // After the emptiness test: a search that has just finished
             // gives its verdict, not a limit.
             if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
@@ -97,6 +112,7 @@ impl<P: Protocol> Search<'_, P> {
                 // errors and the stack's path read it.
                 if let Some(s) = s {
                     top.letter = s.letter;
+                    taken = Some(s.proto);
                 }
                 Ok(s)
             } else {
@@ -136,6 +152,7 @@ impl<P: Protocol> Search<'_, P> {
                             in_acc: acc,
                         });
                         live.push((p2, q2));
+                        self.ex.store.pin(p2);
                         stack.push(Frame::new(p2, q2));
                         if self.bad_prefix(q2) {
                             self.finish_progress();
@@ -177,6 +194,7 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 Ok(None) => {
                     stack.pop();
+                    self.ex.store.unpin(top.p);
                     if self.reduce {
                         on_stack.remove(&(top.p, top.q));
                         lists.pop();

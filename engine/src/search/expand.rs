@@ -98,6 +98,8 @@ impl<P: Protocol> Search<'_, P> {
                     f.phase = Phase::Done;
                     return Ok(None);
                 }
+                // Hash compaction: the letter's target is no longer held.
+                self.ex.store.unpin(f.target);
                 f.cursor = next_slot(&self.ex.alphabet, f.cursor);
                 f.phase = Phase::SeekNext;
             }
@@ -119,6 +121,11 @@ impl<P: Protocol> Search<'_, P> {
             let wanted = Some(self.aut.wanted(f.q));
             match self.ex.next_enabled(f.p, &mut f.cursor, wanted, !f.lazy)? {
                 Some((letter, target)) => {
+                    // Hash compaction: the frame holds the target while it
+                    // tries the automaton's edges with it (one successor
+                    // per call; the search may drop unpinned objects in
+                    // between).
+                    self.ex.store.pin(target);
                     f.letter = letter;
                     f.target = target;
                     f.edge = 0;

@@ -132,6 +132,9 @@ impl<P: Protocol> Search<'_, P> {
         inside: bool,
         goal: impl Fn(u32, ProductState, DfsNum) -> bool,
     ) -> Result<Path, ProbeError> {
+        // Only at the end of a search (a violation, an error): under hash
+        // compaction its queue holds objects the store must keep.
+        self.ex.store.keep_all();
         // Each state reached: the state it was reached from and how.
         let mut parent: HashMap<ProductState, (ProductState, Successor)> = HashMap::new();
         let mut queue = VecDeque::from([from]);

@@ -83,6 +83,9 @@ pub(crate) struct Search<'a, P> {
 impl<'a, P: Protocol> Search<'a, P> {
     pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
         let visited = Visited::new(aut.num_states());
+        // Under hash compaction the previous search's objects go (but the
+        // initial one); this search pins what it holds.
+        ex.store.reset_residents();
         if matches!(visited, Visited::Inline) {
             ex.store.clear_marks();
         }

@@ -37,6 +37,9 @@ impl<P: Protocol> Search<'_, P> {
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
         let mut depth: u64 = 0;
+        // Hash compaction: each frontier entry holds its object (a no-op
+        // otherwise); released once expanded.
+        self.ex.store.pin(initial);
         while !level.is_empty() {
             for &(p, q) in &level {
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
@@ -96,8 +99,11 @@ impl<P: Protocol> Search<'_, P> {
                             cycle: Vec::new(),
                         }));
                     }
+                    self.ex.store.pin(p2);
                     next_level.push((p2, q2));
                 }
+                self.ex.store.unpin(p);
+                self.ex.store.sweep();
             }
             level.clear();
             std::mem::swap(&mut level, &mut next_level);

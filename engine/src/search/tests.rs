@@ -125,3 +125,78 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
     let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
     assert!(matches!(path, Ok(lasso::Path::NotFound)));
 }
+
+/// Two counters to 40, one per role: 1,681 states, a wide frontier.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Grid([u8; 2]);
+
+impl Protocol for Grid {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(
+        &mut self,
+        role: crate::RoleId,
+        to: crate::RoleId,
+        m: crate::Message,
+    ) -> Result<(), crate::Refused<crate::Message>> {
+        if to != role && self.0[role] < 40 {
+            self.0[role] += 1;
+            Ok(())
+        } else {
+            Err(crate::Refused(m))
+        }
+    }
+    fn try_recv(
+        &mut self,
+        _: crate::RoleId,
+        _: Option<crate::RoleId>,
+    ) -> Result<(crate::RoleId, crate::Message), crate::Refused> {
+        Err(crate::Refused(()))
+    }
+}
+
+/// Under hash compaction the store keeps objects only while the search
+/// holds them: once a search that holds is over, only the initial object
+/// (kept for the session) is left, in both searches, and every state was
+/// still found (the same counts as the exact store).
+#[test]
+fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
+    #[derive(Clone, Debug)]
+    struct Tick;
+    for formula in [r#"G !"a CLOSE *""#, r#"F "DEADLOCK""#] {
+        let mut counts = Vec::new();
+        for compact in [false, true] {
+            let obj = Grid([0, 0]);
+            let a = crate::alphabet::Alphabet::with_topology(
+                obj.roles(),
+                vec![crate::Message::new(Tick)],
+                obj.type_names(),
+                |r| obj.peers(r),
+                |r| obj.sends_to(r),
+            )
+            .expect("a small alphabet");
+            let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid");
+            let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
+            let limits = limits(Semantics::Stutter);
+            let mut ex = Explorer::new(a, 1 << 16, true);
+            if compact {
+                ex.store = crate::successors::Store::fingerprinted();
+            }
+            let initial = ex.store.intern(obj);
+            ex.store.keep_forever(initial);
+            let mut search = Search::new(&mut ex, &prepared, &limits);
+            assert!(
+                matches!(search.run(initial), Ok(Outcome::Holds)),
+                "{formula}"
+            );
+            counts.push((search.stats.product_states, search.stats.transitions));
+            drop(search);
+            assert_eq!(ex.store.len(), 41 * 41);
+            if compact {
+                assert_eq!(ex.store.resident(), 1, "{formula}");
+            }
+        }
+        assert_eq!(counts[0], counts[1], "{formula}");
+    }
+}

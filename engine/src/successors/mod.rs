@@ -36,7 +36,7 @@ use crate::protocol::{Enabled, Message, Protocol};
 use cache::Cache;
 use slots::{bit, probe_slots, ProbeSlot, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
-pub(crate) use store::Store;
+pub(crate) use store::{omission_bound, Store};
 
 pub(crate) use crate::ids::ProtoId;
 
@@ -125,8 +125,15 @@ impl<P: Protocol> Explorer<P> {
     /// before. A state expanded once is probed lazily (it may never be
     /// needed again); a state expanded again — with another automaton state
     /// or for another formula — is worth caching.
+    ///
+    /// Under hash compaction (and collapse) always `false`: the cache names its targets
+    /// by id, and the object of an id may be gone; a probe makes each
+    /// target object anew, which the search needs to expand it.
     #[inline]
     pub fn mark_expanded(&mut self, p: ProtoId) -> bool {
+        if self.store.drops_objects() {
+            return false;
+        }
         self.cache.mark_expanded(p)
     }
 

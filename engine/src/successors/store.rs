@@ -1,11 +1,32 @@
 //! Interning: every distinct protocol object is stored once, in `protos`,
 //! and named by its index everywhere else, so a product state is two small
 //! integers. Each stored object carries the search's marks for it.
+//!
+//! With hash compaction ([`Store::fingerprinted`]) the store keeps a 64-bit
+//! fingerprint per state instead of the object (Holzmann's hash compaction):
+//! the ids, marks and table work as before, but an object is *resident* only
+//! while the search needs it — pinned by a frame of the depth-first stack or
+//! an entry of the breadth-first frontier ([`Store::pin`]) — or while it has
+//! just been made by a probe and the search has not yet decided whether to
+//! keep it ([`Store::sweep`]). A state reached again whose object is gone is
+//! revived from the object the probe just made: every object the search
+//! expands was made by a run of the real object, never rebuilt from a
+//! fingerprint. Two states with the same fingerprint are one state to the
+//! search: that is the (bounded) probability of a missed state that the
+//! verdict reports.
+//!
+//! The collapse store ([`Store::collapsed`]) works the same way but keys
+//! each state by the bytes its object writes ([`Protocol::encode`]), kept
+//! in one arena: exact (the bytes name the state, as the determinism check
+//! verifies through [`Protocol::decode`]), at a few bytes a state plus the
+//! engine's own per-state cost (marks, arena end, table slot: about 25
+//! bytes), where the exact store keeps each object with its heap
+//! allocations.
 
 use std::hash::BuildHasher;
 
 use hashbrown::hash_table::Entry;
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::protocol::Protocol;
 
@@ -36,6 +57,102 @@ pub(crate) struct Store<P> {
     protos: Vec<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
+    /// Hash compaction or collapse: keys instead of `protos`.
+    fp: Option<Box<Fingerprints<P>>>,
+}
+
+/// What names a state in a [`Fingerprints`] store.
+enum Keys {
+    /// Hash compaction: a 64-bit fingerprint per id.
+    Fp(Vec<u64>),
+    /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
+    /// `arena[ends[i - 1]..ends[i]]`.
+    Bytes {
+        arena: Vec<u8>,
+        ends: Vec<u64>,
+        /// Scratch for the bytes of the object being interned.
+        buf: Vec<u8>,
+    },
+}
+
+/// The table hash of a collapsed state's bytes (a fixed seed: the bytes
+/// are rehashed when the table grows).
+fn bytes_hash(b: &[u8]) -> u64 {
+    foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
+}
+
+/// Id `i`'s bytes in a collapse arena.
+#[inline]
+fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
+    let end = ends[i.index()] as usize;
+    let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
+    &arena[start..end]
+}
+
+/// The seed of the fingerprint hash: fixed, so that a check under hash
+/// compaction is reproducible (a collision, if one ever hides a state,
+/// hides it again on the next run, where a random seed would make the
+/// verdict flicker).
+const FINGERPRINT_SEED: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// The 64-bit fingerprint of an object under hash compaction: foldhash's
+/// *quality* variant (a folded 128-bit multiply per word and a final
+/// avalanche), not the table hash of the exact store (the fast variant with
+/// a random seed), so that the omission bound's assumption of a uniform
+/// hash is not leaned on a hash tuned for speed over quality.
+pub(crate) fn fingerprint<P: std::hash::Hash>(p: &P) -> u64 {
+    foldhash::quality::FixedState::with_seed(FINGERPRINT_SEED).hash_one(p)
+}
+
+/// The upper bound on the probability that hash compaction hid a state,
+/// after `n` distinct fingerprints of 64 bits were stored: the chance that
+/// any two of `n` uniform 64-bit values are equal is at most
+/// `n(n−1)/2 · 2⁻⁶⁴ < n² / 2⁶⁵` (the birthday bound; Holzmann's hash
+/// compaction). Capped at 1.
+pub(crate) fn omission_bound(n: u64) -> f64 {
+    let n = n as f64;
+    (n * n / 2f64.powi(65)).min(1.0)
+}
+
+/// The side of the store that keeps keys, not objects: hash compaction
+/// or collapse.
+struct Fingerprints<P> {
+    /// The key of each id.
+    keys: Keys,
+    /// Collapse under the determinism check: the object to decode with,
+    /// so that every new state's bytes are checked to give it back.
+    verify_with: Option<P>,
+    /// The first state whose bytes did not give it back (or that wrote
+    /// none): the check reports it as a contract violation.
+    codec_error: Option<String>,
+    /// The search's marks of each id (as `Stored::marks`).
+    marks: Vec<[DfsNum; 2]>,
+    /// Ids by fingerprint (the fingerprint is the table hash: it is
+    /// already well mixed).
+    table: HashTable<ProtoId>,
+    /// The objects the search holds now, with their pins.
+    resident: HashMap<ProtoId, Resident<P>>,
+    /// Objects made since the last [`Store::sweep`] that nothing holds
+    /// yet: a plain list, cleared at the sweep, because most of them are
+    /// states seen before that the search will not pin (a map insertion
+    /// and removal for each was a fifth of a collapsed search's time).
+    /// [`Store::pin`] moves one into `resident`.
+    fresh: Vec<(ProtoId, P)>,
+    /// Keep every object made resident (counterexample building): the
+    /// shortest-path searches hold states in queues of their own.
+    keep_all: bool,
+    /// Fingerprints found equal for two unequal objects, while both were
+    /// resident (the only collisions that can be seen at all).
+    collisions: u64,
+}
+
+/// A resident object under hash compaction.
+struct Resident<P> {
+    p: P,
+    /// Frames and frontier entries that hold the id.
+    pins: u32,
+    /// Never dropped (the initial object of a session).
+    forever: bool,
 }
 
 impl<P: Protocol> Store<P> {
@@ -44,7 +161,183 @@ impl<P: Protocol> Store<P> {
             protos: Vec::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
+            fp: None,
         }
+    }
+
+    /// An empty store under hash compaction (see the module docs).
+    pub(crate) fn fingerprinted() -> Self {
+        Self::keyed(Keys::Fp(Vec::new()), None)
+    }
+
+    /// An empty collapse store (see the module docs); with `verify_with`
+    /// (the determinism check), every new state's bytes are decoded with it
+    /// and must give back an equal object.
+    pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
+        let keys = Keys::Bytes {
+            arena: Vec::new(),
+            ends: Vec::new(),
+            buf: Vec::new(),
+        };
+        Self::keyed(keys, verify_with)
+    }
+
+    fn keyed(keys: Keys, verify_with: Option<P>) -> Self {
+        let mut s = Self::new();
+        s.fp = Some(Box::new(Fingerprints {
+            keys,
+            verify_with,
+            codec_error: None,
+            marks: Vec::new(),
+            table: HashTable::new(),
+            resident: HashMap::new(),
+            fresh: Vec::new(),
+            keep_all: false,
+            collisions: 0,
+        }));
+        s
+    }
+
+    /// Whether the store keeps fingerprints instead of objects (hash
+    /// compaction: not exact).
+    #[inline]
+    pub(crate) fn is_compacted(&self) -> bool {
+        self.fp
+            .as_ref()
+            .is_some_and(|f| matches!(f.keys, Keys::Fp(_)))
+    }
+
+    /// Whether the store keeps objects only while the search holds them
+    /// (hash compaction or collapse): the successor cache, which names
+    /// states by id, is then not used.
+    #[inline]
+    pub(crate) fn drops_objects(&self) -> bool {
+        self.fp.is_some()
+    }
+
+    /// The first state that did not survive `encode` → `decode` (collapse
+    /// under the determinism check), said for a contract error.
+    pub(crate) fn codec_error(&self) -> Option<&str> {
+        self.fp.as_ref().and_then(|f| f.codec_error.as_deref())
+    }
+
+    /// Collisions seen under hash compaction: two unequal objects with one
+    /// fingerprint, both resident when the second was made. Most
+    /// collisions cannot be seen (the first object is gone by then); a
+    /// seen one means the verdict may have missed states.
+    pub(crate) fn collisions_seen(&self) -> u64 {
+        self.fp.as_ref().map_or(0, |f| f.collisions)
+    }
+
+    /// Whether `obj` is the stored state `id`: equal to it, or under hash
+    /// compaction of the same fingerprint (which is all the store knows).
+    pub(crate) fn matches(&self, id: ProtoId, obj: &P) -> bool {
+        match self.fp.as_deref().map(|f| &f.keys) {
+            None => &self.protos[id.index()].p == obj,
+            Some(Keys::Fp(fps)) => fps[id.index()] == fingerprint(obj),
+            Some(Keys::Bytes { arena, ends, .. }) => {
+                let mut b = Vec::new();
+                obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
+            }
+        }
+    }
+
+    /// The search holds `id` (a frame, a frontier entry): its object stays
+    /// resident until as many [`unpin`](Self::unpin)s. Nothing to do
+    /// without hash compaction, where every object stays.
+    #[inline]
+    pub(crate) fn pin(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            if let Some(r) = f.resident.get_mut(&id) {
+                r.pins += 1;
+                return;
+            }
+            let i = f
+                .fresh
+                .iter()
+                .rposition(|(j, _)| *j == id)
+                .expect("a state the search holds was just made or is held");
+            let (_, p) = f.fresh.swap_remove(i);
+            f.resident.insert(
+                id,
+                Resident {
+                    p,
+                    pins: 1,
+                    forever: false,
+                },
+            );
+        }
+    }
+
+    /// Releases a [`pin`](Self::pin); the object is dropped when nothing
+    /// holds it any more.
+    #[inline]
+    pub(crate) fn unpin(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            let keep_all = f.keep_all;
+            if let hashbrown::hash_map::EntryRef::Occupied(mut e) = f.resident.entry_ref(&id) {
+                let r = e.get_mut();
+                r.pins = r.pins.saturating_sub(1);
+                if r.pins == 0 && !r.forever && !keep_all {
+                    e.remove();
+                }
+            }
+        }
+    }
+
+    /// Drops the objects made since the last sweep that the search did not
+    /// pin: states it had seen before, whose object it does not need.
+    #[inline]
+    pub(crate) fn sweep(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.fresh.clear();
+        }
+    }
+
+    /// From now on keep every object that is made resident (until
+    /// [`reset_residents`](Self::reset_residents)): the counterexample and
+    /// error traces are built by searches that hold states of their own.
+    pub(crate) fn keep_all(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.keep_all = true;
+            for (id, p) in std::mem::take(&mut f.fresh) {
+                f.resident.entry(id).or_insert(Resident {
+                    p,
+                    pins: 0,
+                    forever: false,
+                });
+            }
+        }
+    }
+
+    /// Keeps `id`'s object for the life of the store (a session's initial
+    /// object: every search starts there).
+    pub(crate) fn keep_forever(&mut self, id: ProtoId) {
+        self.pin(id);
+        if let Some(f) = &mut self.fp {
+            if let Some(r) = f.resident.get_mut(&id) {
+                r.forever = true;
+            }
+        }
+    }
+
+    /// For a new search: drops every object but those kept forever, and
+    /// every pin.
+    pub(crate) fn reset_residents(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.resident.retain(|_, r| r.forever);
+            f.resident.values_mut().for_each(|r| r.pins = 0);
+            f.fresh.clear();
+            f.keep_all = false;
+        }
+    }
+
+    /// Objects resident now (hash compaction; for tests).
+    #[cfg(test)]
+    pub(crate) fn resident(&self) -> usize {
+        self.fp
+            .as_ref()
+            .map_or(self.protos.len(), |f| f.resident.len() + f.fresh.len())
     }
 
     /// The search's number for the product state `(id, q)`, `q < 2`.
@@ -55,12 +348,18 @@ impl<P: Protocol> Store<P> {
     /// transition.
     #[inline]
     pub fn mark(&self, id: ProtoId, q: AutState) -> DfsNum {
-        self.protos[id.index()].marks[q.index()]
+        match &self.fp {
+            None => self.protos[id.index()].marks[q.index()],
+            Some(f) => f.marks[id.index()][q.index()],
+        }
     }
 
     #[inline]
     pub fn set_mark(&mut self, id: ProtoId, q: AutState, n: DfsNum) {
-        self.protos[id.index()].marks[q.index()] = n;
+        match &mut self.fp {
+            None => self.protos[id.index()].marks[q.index()] = n,
+            Some(f) => f.marks[id.index()][q.index()] = n,
+        }
     }
 
     /// Resets every mark to 0, for a new search.
@@ -68,14 +367,35 @@ impl<P: Protocol> Store<P> {
         self.protos
             .iter_mut()
             .for_each(|s| s.marks = [DfsNum::UNSEEN; 2]);
+        if let Some(f) = &mut self.fp {
+            f.marks.iter_mut().for_each(|m| *m = [DfsNum::UNSEEN; 2]);
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.protos.len()
+        match &self.fp {
+            None => self.protos.len(),
+            Some(f) => f.marks.len(),
+        }
     }
 
+    /// The object of `id`. Under hash compaction only a resident one (see
+    /// [`pin`](Self::pin)): the search asks only for states it holds.
     pub fn get(&self, id: ProtoId) -> &P {
-        &self.protos[id.index()].p
+        match &self.fp {
+            None => &self.protos[id.index()].p,
+            Some(f) => match f.resident.get(&id) {
+                Some(r) => &r.p,
+                None => {
+                    &f.fresh
+                        .iter()
+                        .rev()
+                        .find(|(j, _)| *j == id)
+                        .expect("the search asks only for states it holds or just made")
+                        .1
+                }
+            },
+        }
     }
 
     /// The index of `p`, storing it if it is new.
@@ -88,7 +408,15 @@ impl<P: Protocol> Store<P> {
     /// The index of `p`: `Ok` if `p` was new and is now stored, `Err` with
     /// `p` given back if an equal object was stored already (the revisit
     /// check compares the two).
+    ///
+    /// Under hash compaction, `Ok` also for a state seen before whose
+    /// object is gone (`p` is kept as its object again) and for a
+    /// fingerprint collision with a resident object (`p` is dropped): in
+    /// neither case is there an equal stored object to compare with.
     pub(super) fn intern_or_give_back(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
+        if let Some(f) = &mut self.fp {
+            return f.intern(p);
+        }
         if self.table.len() == self.table.capacity() {
             self.grow_table();
         }
@@ -132,5 +460,118 @@ impl<P: Protocol> Store<P> {
             });
         }
         self.table = table;
+    }
+}
+
+impl<P: Protocol> Fingerprints<P> {
+    /// [`Store::intern_or_give_back`] without objects.
+    fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
+        let next = ProtoId::new(self.marks.len());
+        let (id, new) = match &mut self.keys {
+            Keys::Fp(fps) => {
+                let fp = fingerprint(&p);
+                match self
+                    .table
+                    .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
+                {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(v) => {
+                        v.insert(next);
+                        fps.push(fp);
+                        (next, true)
+                    }
+                }
+            }
+            Keys::Bytes { arena, ends, buf } => {
+                buf.clear();
+                if !p.encode(buf) && self.codec_error.is_none() {
+                    self.codec_error = Some(format!(
+                        "encode() wrote no bytes for a state (it did for the initial one): {:?}",
+                        DebugBytes(buf)
+                    ));
+                }
+                let h = bytes_hash(buf);
+                let (a, e) = (&*arena, &*ends);
+                match self.table.entry(
+                    h,
+                    |&i| slice(a, e, i) == buf.as_slice(),
+                    |&i| bytes_hash(slice(a, e, i)),
+                ) {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(v) => {
+                        v.insert(next);
+                        arena.extend_from_slice(buf);
+                        ends.push(arena.len() as u64);
+                        (next, true)
+                    }
+                }
+            }
+        };
+        // Every object interned, new or not: two unequal objects that
+        // share bytes cannot both come back from them, so this catches a
+        // merge whichever of the two came first.
+        if let (Some(t), Keys::Bytes { buf, .. }) = (&self.verify_with, &self.keys) {
+            if self.codec_error.is_none() && t.decode(buf).as_ref() != Some(&p) {
+                self.codec_error = Some(format!(
+                    "decode(encode(x)) did not give back x for the state whose bytes are {:?}: \
+                     two unequal states may share bytes, which would merge them",
+                    DebugBytes(buf)
+                ));
+            }
+        }
+        if new {
+            self.marks.push([DfsNum::UNSEEN; 2]);
+            self.revive(id, p);
+            return Ok(id);
+        }
+        match self.resident.get(&id) {
+            Some(r) if r.p == p => Err((id, p)),
+            Some(_) => {
+                if matches!(self.keys, Keys::Bytes { .. }) {
+                    // Equal bytes, unequal objects: the codec merges states.
+                    if self.codec_error.is_none() {
+                        self.codec_error = Some(
+                            "two unequal states wrote the same bytes, which merges them".into(),
+                        );
+                    }
+                } else {
+                    self.collisions += 1;
+                }
+                Ok(id)
+            }
+            None => {
+                self.revive(id, p);
+                Ok(id)
+            }
+        }
+    }
+
+    /// Makes `p` the object of `id` until the next sweep, unless the
+    /// search pins it (or everything is kept).
+    fn revive(&mut self, id: ProtoId, p: P) {
+        if self.keep_all {
+            self.resident.entry(id).or_insert(Resident {
+                p,
+                pins: 0,
+                forever: false,
+            });
+        } else {
+            self.fresh.push((id, p));
+        }
+    }
+}
+
+/// Bytes shown in hex, at most 32 of them.
+struct DebugBytes<'a>(&'a [u8]);
+
+impl std::fmt::Debug for DebugBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0.iter().take(32) {
+            write!(f, "{b:02x}")?;
+        }
+        if self.0.len() > 32 {
+            write!(f, "… ({} bytes)", self.0.len())?;
+        }
+        Ok(())
     }
 }

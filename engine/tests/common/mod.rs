@@ -76,6 +76,9 @@ pub struct LtsProtocol {
     /// Whether to answer `sends_to()` (the directed topology) from the
     /// transitions.
     pub directed: bool,
+    /// Whether to write the state as bytes (`Protocol::encode`: the
+    /// engine's collapse store).
+    pub bytes: bool,
 }
 
 impl PartialEq for LtsProtocol {
@@ -97,6 +100,7 @@ impl LtsProtocol {
             state: 0,
             topology: false,
             directed: false,
+            bytes: false,
         }
     }
 
@@ -111,6 +115,19 @@ impl LtsProtocol {
 impl Protocol for LtsProtocol {
     fn roles(&self) -> Vec<String> {
         (0..self.lts.roles).map(Lts::role_name).collect()
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        if self.bytes {
+            out.extend_from_slice(&(self.state as u32).to_le_bytes());
+        }
+        self.bytes
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<Self> {
+        let state = u32::from_le_bytes(bytes.try_into().ok()?) as usize;
+        (state < self.lts.trans.len()).then(|| LtsProtocol {
+            state,
+            ..self.clone()
+        })
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let name = msg.type_name().to_string();

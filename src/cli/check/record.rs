@@ -4,10 +4,12 @@
 //!
 //! ```text
 //! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
-//!  "verdict":"holds"|"violated"|"inconclusive"|"error",
+//!  "verdict":"holds"|"holds-probabilistic"|"violated"|"inconclusive"|"error",
 //!  "semantics":"stutter"|"omega",                            (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
-//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS},   (not for errors)
+//!           "automaton_states":N,"max_depth":N,"time_s":SECONDS,
+//!           "hash_compaction":BOOL},                        (not for errors)
+//!  "fingerprints":N,"omission_bound":P,     (holds-probabilistic: --hash-compaction)
 //!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
 //!  "phase":"build" and a "message" when a limit stopped the build of the object)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
@@ -66,6 +68,7 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
     };
     let verdict = match &report.verdict {
         Verdict::Holds => "holds",
+        Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     };
@@ -74,6 +77,13 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
     o.raw("stats", &stats(&report.stats));
     match &report.verdict {
         Verdict::Holds => {}
+        Verdict::HoldsProbabilistic {
+            fingerprints,
+            omission_bound,
+        } => {
+            o.u64("fingerprints", *fingerprints)
+                .f64("omission_bound", *omission_bound);
+        }
         Verdict::Inconclusive { limit, explored } => {
             o.raw("limit", &limit_record(limit))
                 .u64("explored", *explored);
@@ -119,6 +129,7 @@ fn stats(s: &Stats) -> String {
         max_depth,
         time,
         reduction,
+        hash_compaction,
     } = s;
     let mut o = Object::new();
     o.u64("product_states", *product_states)
@@ -126,7 +137,8 @@ fn stats(s: &Stats) -> String {
         .u64("protocol_states", *protocol_states)
         .u64("automaton_states", *automaton_states)
         .u64("max_depth", *max_depth)
-        .f64("time_s", time.as_secs_f64());
+        .f64("time_s", time.as_secs_f64())
+        .bool("hash_compaction", *hash_compaction);
     match reduction {
         engine::Reduction::NotDeclared => {}
         engine::Reduction::On { ample_states } => {

@@ -1,0 +1,123 @@
+//! The collapse store (`Protocol::encode`/`decode`, `Checker::collapse`):
+//! objects that write themselves as bytes are stored as those bytes. Exact:
+//! the same states, transitions and verdicts as the object store, on the
+//! benchmark's `ring` and `star` (whose `Message`-holding objects encode
+//! themselves); a codec that loses a state is a contract error under the
+//! determinism check, never a verdict.
+
+#[allow(dead_code)]
+#[path = "../benches/models/mod.rs"]
+mod models;
+
+use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};
+use models::{Ring, Star, Token};
+
+fn checker(collapse: bool) -> Checker {
+    Checker::new()
+        .collapse(collapse)
+        .hash_compaction(false)
+        .determinism_check(true)
+        .progress(false)
+}
+
+/// Safety (breadth-first), liveness (depth-first), holding and violated.
+fn formulas(first: &str, second: &str) -> Vec<String> {
+    vec![
+        r#"G !"DEADLOCK""#.to_string(),
+        format!(r#"G ("{first} SEND *" -> F "{second} RECV *")"#),
+        format!(r#"G F "{second} RECV *""#),
+        format!(r#"F G !"{first} SEND *""#),
+        format!(r#"G !("{first} SEND *" & X "{second} SEND *")"#),
+        format!(r#"!"{second} RECV *" U "{first} SEND *""#),
+    ]
+}
+
+fn agree<P: Protocol + std::fmt::Debug>(obj: P, formulas: &[String]) {
+    for f in formulas {
+        let whole = checker(false)
+            .check(f, obj.clone(), dummies![Token])
+            .unwrap();
+        // Under the determinism check every new state's bytes are decoded
+        // and must give the state back.
+        let bytes = checker(true)
+            .check(f, obj.clone(), dummies![Token])
+            .unwrap();
+        let (a, b) = (&whole.stats, &bytes.stats);
+        assert_eq!(a.product_states, b.product_states, "{f}\n{whole}\n{bytes}");
+        assert_eq!(a.transitions, b.transitions, "{f}");
+        assert_eq!(a.protocol_states, b.protocol_states, "{f}");
+        match (&whole.verdict, &bytes.verdict) {
+            (Verdict::Holds, Verdict::Holds) => {}
+            (Verdict::Violated(x), Verdict::Violated(y)) => {
+                assert_eq!(x.to_string(), y.to_string(), "{f}");
+                y.replay(obj.clone());
+            }
+            (x, y) => panic!("{f}: objects {x:?}, bytes {y:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_ring_and_the_star_as_bytes_give_the_same_search() {
+    let ring = Ring::new(5);
+    let mut bytes = Vec::new();
+    assert!(ring.encode(&mut bytes));
+    assert_eq!(bytes.len(), 2, "two bits a role");
+    agree(ring, &formulas("r0", "r1"));
+    agree(Star::new(4), &formulas("hub", "leaf2"));
+}
+
+/// A counter whose bytes forget the lowest bit: 0 and 1 (2 and 3) share
+/// bytes. Stored by those, the search would merge them and never see the
+/// close that only 3 allows.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Lossy(u8);
+
+impl Protocol for Lossy {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, _: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        if to == 1 && self.0 < 3 {
+            self.0 += 1;
+            Ok(())
+        } else {
+            Err(Refused(m))
+        }
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        if role == 0 && to == 1 && self.0 == 3 {
+            self.0 = 9;
+            Ok(())
+        } else {
+            Err(Refused(()))
+        }
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        out.push(self.0 / 2);
+        true
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<Lossy> {
+        Some(Lossy(bytes.first()? * 2))
+    }
+}
+
+#[test]
+fn a_codec_that_merges_states_is_a_contract_error() {
+    let f = r#"G !"a CLOSE *""#;
+    let exact = checker(false).check(f, Lossy(0), dummies![Token]).unwrap();
+    assert!(exact.counterexample().is_some(), "{exact}");
+    match checker(true).check(f, Lossy(0), dummies![Token]) {
+        Err(e @ Error::Contract { .. }) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("decode(encode(x)) did not give back x"),
+                "{text}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -776,6 +776,7 @@ fn assert_stats(record: &Json) {
         "automaton_states",
         "max_depth",
         "time_s",
+        "threads",
     ] {
         assert!(stats.get(key).num() >= 0.0, "{key}");
     }
@@ -785,7 +786,13 @@ fn assert_stats(record: &Json) {
     // Objects that declare their independence also say whether
     // partial-order reduction was used: "reduction" and one more field.
     let reduction = fields.iter().any(|(k, _)| k == "reduction");
-    assert_eq!(fields.len(), if reduction { 8 } else { 6 }, "{stats:?}");
+    // A search kept on one thread although more were asked for says why.
+    let single = fields.iter().any(|(k, _)| k == "single_thread");
+    assert_eq!(
+        fields.len(),
+        7 + if reduction { 2 } else { 0 } + usize::from(single),
+        "{stats:?}"
+    );
 }
 
 #[test]

@@ -107,6 +107,12 @@ pub struct CheckArgs {
     /// says when it was used) [default: PRUST_POR, else reduction on]
     #[arg(long)]
     pub no_por: bool,
+    /// Search on N threads: safety properties (searched breadth-first) in
+    /// parallel, with the same verdicts and counterexamples as on one;
+    /// liveness runs on one thread and the report says so; 0 means every
+    /// core [default: PRUST_THREADS, else every core]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=1024))]
+    pub threads: Option<u64>,
 }
 
 /// `--format` of `prust check`.
@@ -221,6 +227,10 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     let mut checker = checker_from_env()?;
     if args.no_por {
         checker = checker.partial_order(false);
+    }
+    if let Some(n) = args.threads {
+        // In range: the parser allows 0..=1024.
+        checker = checker.threads(n as usize);
     }
     if let Some(s) = args.semantics {
         checker = checker.semantics(s);

@@ -119,6 +119,8 @@ fn stats(s: &Stats) -> String {
         max_depth,
         time,
         reduction,
+        threads,
+        single_thread,
     } = s;
     let mut o = Object::new();
     o.u64("product_states", *product_states)
@@ -126,7 +128,11 @@ fn stats(s: &Stats) -> String {
         .u64("protocol_states", *protocol_states)
         .u64("automaton_states", *automaton_states)
         .u64("max_depth", *max_depth)
-        .f64("time_s", time.as_secs_f64());
+        .f64("time_s", time.as_secs_f64())
+        .u64("threads", u64::from(*threads));
+    if let Some(why) = single_thread {
+        o.str("single_thread", why);
+    }
     match reduction {
         engine::Reduction::NotDeclared => {}
         engine::Reduction::On { ample_states } => {

@@ -163,6 +163,8 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some("partial-order reduction runs on one thread")
                 } else if self.ex.determinism() {
                     Some("the determinism check runs on one thread")
+                } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
+                    Some("automata of more than 65,536 states are searched on one thread")
                 } else {
                     None
                 };

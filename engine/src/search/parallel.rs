@@ -8,9 +8,11 @@
 //! [`sharded`](super::sharded)) and deduplicate the successors in the
 //! shared store. When the level is done, each successor's key in the store
 //! (parent position, successor index) is that of its first discovery by
-//! the one-thread search, so the workers' lists, filtered to the states
-//! whose key they set last and joined in chunk order, are the next level
-//! in the one-thread order. By induction every level, every key and every
+//! the one-thread search. Each chunk lists the states whose key it set, in
+//! the order it set them; a chunk that lowers a key set by a later chunk
+//! (which got there first) marks the later chunk's place stale. The lists
+//! without their stale places, joined in chunk order, are the next level in
+//! the one-thread order. By induction every level, every key and every
 //! parent link is the one-thread search's, whatever the number of threads
 //! and however the workers raced.
 //!
@@ -43,7 +45,7 @@ use crate::report::{Limit, RawLasso, Stats};
 use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
-use super::sharded::{Key, Sharded, StateId, Visit, NO_PARENT};
+use super::sharded::{From, Sharded, StateId, Visit, NO_PARENT};
 use super::{Outcome, Search};
 
 /// The machine's available parallelism: the default number of threads.
@@ -73,16 +75,14 @@ struct Event {
     found: Found,
 }
 
-/// The states of the next level that one chunk of the current one found
-/// (or found earlier than the chunks before it), with their keys, in the
-/// order found.
-type Discovered = Vec<(StateId, Key)>;
+/// The states of the next level whose key one chunk of the current level
+/// set, in the order it set them ([`NO_PARENT`] where a place went stale).
+type Discovered = Vec<StateId>;
 
 /// What the workers are told to do next.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cmd {
     Expand,
-    Filter,
     Quit,
 }
 
@@ -102,17 +102,15 @@ struct Shared<'s, P> {
     store: Sharded<P>,
     aut: &'s Prepared,
     stutter: bool,
-    max_depth: u64,
-    max_states: u64,
     /// The level being expanded, in the one-thread order.
     level: RwLock<Vec<StateId>>,
     depth: AtomicU64,
     chunk: AtomicUsize,
     next_chunk: AtomicUsize,
-    /// Per chunk of the level: the states whose key it set, with the key.
+    /// Per chunk of the level: the states whose key it set.
     outputs: Mutex<Vec<(usize, Discovered)>>,
-    /// The same lists, in chunk order, for the filter phase.
-    lists: RwLock<Vec<Mutex<Discovered>>>,
+    /// Places in those lists gone stale: (chunk, index).
+    stale: Mutex<Vec<(usize, u32)>>,
     /// Stop expanding: a limit was reached.
     stop: AtomicBool,
     /// The state limit was reached.
@@ -167,7 +165,6 @@ impl<P: Protocol> Shared<'_, P> {
             match cmd {
                 Cmd::Quit => return,
                 Cmd::Expand => self.expand_level(&mut ex, &mut succs),
-                Cmd::Filter => self.filter(),
             }
             let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
             ph.finished += 1;
@@ -181,6 +178,7 @@ impl<P: Protocol> Shared<'_, P> {
         let depth = self.depth.load(Ordering::Relaxed);
         let chunk = self.chunk.load(Ordering::Relaxed);
         let mut transitions = 0;
+        let mut stale = Vec::new();
         loop {
             let c = self.next_chunk.fetch_add(1, Ordering::Relaxed);
             let first = c.saturating_mul(chunk);
@@ -193,7 +191,7 @@ impl<P: Protocol> Shared<'_, P> {
                 if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
                     break;
                 }
-                transitions += self.expand(ex, succs, depth, pos, id, &mut out);
+                transitions += self.expand(ex, succs, depth, pos, id, &mut out, &mut stale);
             }
             self.outputs
                 .lock()
@@ -201,12 +199,25 @@ impl<P: Protocol> Shared<'_, P> {
                 .push((c, out));
         }
         self.transitions.fetch_add(transitions, Ordering::Relaxed);
+        if !stale.is_empty() {
+            let chunk = chunk as u64;
+            self.stale
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(
+                    stale
+                        .into_iter()
+                        .map(|(pos, slot)| ((pos / chunk) as usize, slot)),
+                );
+        }
     }
 
     /// Expands the state `id` at position `pos` of level `depth`: its
     /// successors in the one-thread search's order (letters in order,
     /// then the automaton edges of each), deduplicated in the store. The
-    /// states whose key this sets go to `out`. Returns the transitions.
+    /// states whose key this sets go to `out`, the (parent position, slot)
+    /// of keys it lowers to `stale`. Returns the transitions.
+    #[allow(clippy::too_many_arguments)]
     fn expand(
         &self,
         ex: &mut Explorer<P>,
@@ -215,6 +226,7 @@ impl<P: Protocol> Shared<'_, P> {
         pos: u64,
         id: StateId,
         out: &mut Discovered,
+        stale: &mut Vec<(u64, u32)>,
     ) -> u64 {
         let (obj, entry) = self.store.get(id);
         let q = entry.q;
@@ -243,9 +255,9 @@ impl<P: Protocol> Shared<'_, P> {
         let level = u32::try_from(depth + 1).unwrap_or(u32::MAX);
         let mut index: u32 = 0;
         for (letter, target) in succs.drain(..) {
-            let allowing = (first..first + ne).filter(|&e| self.aut.allows(e, letter));
-            let edges: Vec<u32> = allowing.collect();
-            if edges.is_empty() {
+            let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
+            let edges = allowing().count();
+            if edges == 0 {
                 continue;
             }
             let hash = match ex.guarded(letter, || self.store.hash(&target)) {
@@ -256,35 +268,33 @@ impl<P: Protocol> Shared<'_, P> {
                 }
             };
             let mut target = Some(target);
-            for (k, &e) in edges.iter().enumerate() {
+            for (k, e) in allowing().enumerate() {
                 let q2 = self.aut.edge(e).target;
                 let key = (pos, index);
                 index += 1;
-                let t = if k + 1 == edges.len() {
+                let t = if k + 1 == edges {
                     target.take().expect("moved on the last edge only")
                 } else {
                     target.as_ref().expect("kept until the last edge").clone()
                 };
-                let visited = ex.guarded(letter, || {
-                    self.store.visit(
-                        t,
-                        hash,
-                        q2,
-                        level,
-                        key,
-                        id,
-                        letter,
-                        self.max_depth,
-                        self.max_states,
-                    )
-                });
+                let from = From {
+                    level,
+                    key,
+                    parent: id,
+                    letter,
+                    slot: out.len() as u32,
+                };
+                let visited = ex.guarded(letter, || self.store.visit(t, hash, q2, from));
                 match visited {
                     Err(e) => {
                         self.record((pos, 0), Found::Error(e, id));
                         return u64::from(index);
                     }
-                    Ok(Visit::New(n) | Visit::Lowered(n)) => {
-                        out.push((n, key));
+                    Ok(visit @ (Visit::New(n) | Visit::Lowered(n, ..))) => {
+                        if let Visit::Lowered(_, pos, slot) = visit {
+                            stale.push((pos, slot));
+                        }
+                        out.push(n);
                         if self.aut.universal(q2) {
                             self.record((pos, key.1 + 1), Found::Bad(n));
                         }
@@ -300,19 +310,6 @@ impl<P: Protocol> Shared<'_, P> {
             }
         }
         u64::from(index)
-    }
-
-    /// The filter phase: each chunk's list keeps the states whose final
-    /// key is the one the chunk set (another chunk, earlier in the level,
-    /// found the others first).
-    fn filter(&self) {
-        let lists = self.lists.read().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            let i = self.next_chunk.fetch_add(1, Ordering::Relaxed);
-            let Some(list) = lists.get(i) else { break };
-            let mut list = list.lock().unwrap_or_else(PoisonError::into_inner);
-            list.retain(|&(id, key)| self.store.entry(id).key == key);
-        }
     }
 }
 
@@ -334,17 +331,15 @@ impl<P: Protocol> Search<'_, P> {
             }));
         }
         let shared = Shared {
-            store: Sharded::new(),
+            store: Sharded::new(self.limits.max_depth, self.limits.max_states),
             aut: self.aut,
             stutter: self.limits.semantics == Semantics::Stutter,
-            max_depth: self.limits.max_depth,
-            max_states: self.limits.max_states,
             level: RwLock::new(Vec::new()),
             depth: AtomicU64::new(0),
             chunk: AtomicUsize::new(1),
             next_chunk: AtomicUsize::new(0),
             outputs: Mutex::new(Vec::new()),
-            lists: RwLock::new(Vec::new()),
+            stale: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             full: AtomicBool::new(false),
             truncated: AtomicBool::new(false),
@@ -362,13 +357,7 @@ impl<P: Protocol> Search<'_, P> {
         };
         let root = self.ex.store.get(initial).clone();
         let hash = shared.store.hash(&root);
-        let Visit::New(root) =
-            shared
-                .store
-                .visit(root, hash, q0, 0, (0, 0), NO_PARENT, 0, 0, u64::MAX)
-        else {
-            unreachable!("the first state of an empty store is new")
-        };
+        let root = shared.store.root(root, hash, q0);
         *shared.level.write().unwrap_or_else(PoisonError::into_inner) = vec![root];
         let workers: Vec<Explorer<P>> = (0..threads)
             .map(|_| Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false))
@@ -463,20 +452,20 @@ impl<P: Protocol> Search<'_, P> {
                     .unwrap_or_else(PoisonError::into_inner),
             );
             outputs.sort_unstable_by_key(|&(c, _)| c);
-            *shared.lists.write().unwrap_or_else(PoisonError::into_inner) = outputs
-                .into_iter()
-                .map(|(_, list)| Mutex::new(list))
-                .collect();
-            shared.next_chunk.store(0, Ordering::Relaxed);
-            if let Some(limit) = self.run_phase(shared, threads, Cmd::Filter, depth) {
-                return Ok(Step::Done(Outcome::Inconclusive(limit)));
+            // Lists by chunk number, to remove the stale places.
+            let mut lists: Vec<Discovered> = Vec::new();
+            for (c, list) in outputs {
+                lists.resize_with(lists.len().max(c + 1), Vec::new);
+                lists[c] = list;
             }
-            let lists =
-                std::mem::take(&mut *shared.lists.write().unwrap_or_else(PoisonError::into_inner));
-            let mut next = Vec::new();
+            let stale =
+                std::mem::take(&mut *shared.stale.lock().unwrap_or_else(PoisonError::into_inner));
+            for (c, slot) in stale {
+                lists[c][slot as usize] = NO_PARENT;
+            }
+            let mut next = Vec::with_capacity(lists.iter().map(Vec::len).sum());
             for list in lists {
-                let list = list.into_inner().unwrap_or_else(PoisonError::into_inner);
-                next.extend(list.into_iter().map(|(id, _)| id));
+                next.extend(list.into_iter().filter(|&id| id != NO_PARENT));
             }
             if next.is_empty() {
                 break;

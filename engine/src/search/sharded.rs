@@ -16,7 +16,9 @@
 //! parents of the same level keeps the smaller key (and that parent), so
 //! that once a level is done every state's key, parent and letter are
 //! those of its first discovery by the one-thread search, whichever worker
-//! got there first. The search orders the next level by these keys.
+//! got there first. A state also records its place in the list of the
+//! chunk of the level that set its key, so that when an earlier chunk
+//! lowers the key the search knows which place went stale.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,12 +32,19 @@ use crate::ids::AutState;
 /// Bits of a state id that name its shard.
 const SHARD_BITS: u32 = 8;
 const SHARDS: usize = 1 << SHARD_BITS;
+/// Bits of a state id that say which of its object's product states it is.
+const STATE_BITS: u32 = 16;
 
-/// A product state of the parallel search: its entry's index in its shard
-/// and the shard, in one word.
+/// The most automaton states the store can pair with one object (the
+/// search runs on one thread beyond).
+pub(super) const MAX_AUT_STATES: usize = 1 << STATE_BITS;
+
+/// A product state of the parallel search: its object's index in its
+/// shard, which of the object's product states it is, and the shard, in
+/// one word.
 pub(super) type StateId = u64;
 
-/// The parent of the initial state.
+/// The parent of the initial state, and a removed place in a list.
 pub(super) const NO_PARENT: StateId = u64::MAX;
 
 /// Where a state was first found: the position of its parent in the
@@ -47,35 +56,56 @@ pub(super) type Key = (u64, u32);
 /// One product state.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Entry {
-    /// The protocol object's index in the shard.
-    obj: u32,
+    /// The parent's position in its level (the key's first part).
+    pos: u64,
+    pub parent: StateId,
     pub q: AutState,
     /// Breadth-first level (distance from the initial state).
-    pub level: u32,
-    pub key: Key,
-    pub parent: StateId,
+    level: u32,
+    /// The successor index (the key's second part).
+    succ: u32,
     /// The action from the parent.
     pub letter: LetterId,
+    /// Where the state is in the list of the chunk that set its key (see
+    /// [`Visit::Lowered`]).
+    slot: u32,
 }
 
-/// One shard: its objects and its product states, each with a table.
+impl Entry {
+    fn key(&self) -> Key {
+        (self.pos, self.succ)
+    }
+}
+
+/// A stored protocol object with its product states: the first one next
+/// to it (safety automata pair most objects with one state), the others
+/// apart. One record, so that a lookup that finds the object has its
+/// states in the same cache lines, as the one-thread store has its marks.
+struct Stored<P> {
+    p: P,
+    /// Its hash: growing the table never runs the object's `Hash` (under
+    /// the lock) nor reads the objects out of order.
+    hash: u64,
+    first: Entry,
+    more: Vec<Entry>,
+}
+
+/// One shard: its objects and their table.
 struct Shard<P> {
-    objects: Vec<P>,
-    /// `(hash, index into objects)`: the hash is kept so that growing the
-    /// table never runs the object's `Hash` under the lock.
-    by_object: HashTable<(u64, u32)>,
-    entries: Vec<Entry>,
-    /// Indices into `entries`, by `(obj, q)`.
-    by_state: HashTable<u32>,
+    objects: Vec<Stored<P>>,
+    /// Indices into `objects`.
+    table: HashTable<u32>,
 }
 
 /// What [`Sharded::visit`] did with a successor.
 pub(super) enum Visit {
     /// Stored now, at the given level.
     New(StateId),
-    /// Already stored at this level with a larger key: the key, parent
-    /// and letter are now the caller's.
-    Lowered(StateId),
+    /// Already stored at this level with a larger key: the key, parent,
+    /// letter and list slot are now the caller's, and the old key's
+    /// parent position and slot are returned (that place in its chunk's
+    /// list is stale).
+    Lowered(StateId, u64, u32),
     /// Already stored (at an earlier level, or at this one with a smaller
     /// key): nothing to do.
     Seen,
@@ -85,12 +115,24 @@ pub(super) enum Visit {
     Full,
 }
 
+/// Where a successor comes from, for [`Sharded::visit`].
+pub(super) struct From {
+    pub level: u32,
+    pub key: Key,
+    pub parent: StateId,
+    pub letter: LetterId,
+    /// Its place in the caller's list.
+    pub slot: u32,
+}
+
 /// The sharded store (see the module docs).
 pub(super) struct Sharded<P> {
     shards: Box<[Mutex<Shard<P>>]>,
     hasher: DefaultHashBuilder,
     /// Product states stored.
     states: AtomicU64,
+    max_depth: u64,
+    max_states: u64,
 }
 
 /// MurmurHash3's final mix: the shard is taken from bits the table does
@@ -106,37 +148,33 @@ fn mix(mut h: u64) -> u64 {
 }
 
 #[inline]
-fn state_hash(obj: u32, q: AutState) -> u64 {
-    mix(u64::from(obj) << 32 | u64::from(q.raw()))
-}
-
-#[inline]
 fn shard_of(hash: u64) -> usize {
     (hash >> 32) as usize & (SHARDS - 1)
 }
 
 #[inline]
-fn id_of(shard: usize, index: usize) -> StateId {
-    (index as u64) << SHARD_BITS | shard as u64
+fn id_of(shard: usize, index: usize, k: usize) -> StateId {
+    ((index as u64) << STATE_BITS | k as u64) << SHARD_BITS | shard as u64
 }
 
 #[inline]
-fn split(id: StateId) -> (usize, usize) {
+fn split(id: StateId) -> (usize, usize, usize) {
     (
         (id & (SHARDS as u64 - 1)) as usize,
-        (id >> SHARD_BITS) as usize,
+        (id >> (SHARD_BITS + STATE_BITS)) as usize,
+        (id >> SHARD_BITS) as usize & (MAX_AUT_STATES - 1),
     )
 }
 
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
-    pub(super) fn new() -> Self {
+    /// An empty store that stores no state deeper than `max_depth` and at
+    /// most `max_states` states.
+    pub(super) fn new(max_depth: u64, max_states: u64) -> Self {
         let shards = (0..SHARDS)
             .map(|_| {
                 Mutex::new(Shard {
                     objects: Vec::new(),
-                    by_object: HashTable::new(),
-                    entries: Vec::new(),
-                    by_state: HashTable::new(),
+                    table: HashTable::new(),
                 })
             })
             .collect();
@@ -144,6 +182,8 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
             shards,
             hasher: DefaultHashBuilder::default(),
             states: AtomicU64::new(0),
+            max_depth,
+            max_states,
         }
     }
 
@@ -173,98 +213,139 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         (0..SHARDS).map(|s| self.lock(s).objects.len() as u64).sum()
     }
 
-    /// Looks up `(obj, q)` and stores it if it is new (see [`Visit`]): at
-    /// `level`, reached from `parent` by `letter` with `key`. A new state
-    /// past `max_depth` is not stored, nor one past `max_states` stored
-    /// states.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn visit(
-        &self,
-        obj: P,
-        hash: u64,
-        q: AutState,
-        level: u32,
-        key: Key,
-        parent: StateId,
-        letter: LetterId,
-        max_depth: u64,
-        max_states: u64,
-    ) -> Visit {
+    /// Looks up `(obj, q)` and stores it if it is new (see [`Visit`]),
+    /// found as `from` says. A new state past the depth limit is not
+    /// stored, nor one past the state limit.
+    pub(super) fn visit(&self, obj: P, hash: u64, q: AutState, from: From) -> Visit {
         let s = shard_of(hash);
         let mut guard = self.lock(s);
         let shard = &mut *guard;
+        if shard.table.len() == shard.table.capacity() {
+            shard.grow();
+        }
+        let objects = &shard.objects;
         let found = shard
-            .by_object
-            .find(hash, |&(h, i)| {
-                h == hash && shard.objects[i as usize] == obj
+            .table
+            .find(hash, |&i| {
+                let o = &objects[i as usize];
+                o.hash == hash && o.p == obj
             })
-            .map(|&(_, i)| i);
-        if let Some(o) = found {
-            let entries = &shard.entries;
-            let e = shard
-                .by_state
-                .find(state_hash(o, q), |&i| {
-                    let e = &entries[i as usize];
-                    e.obj == o && e.q == q
-                })
-                .copied();
-            if let Some(i) = e {
-                let e = &mut shard.entries[i as usize];
-                if e.level == level && key < e.key {
-                    e.key = key;
-                    e.parent = parent;
-                    e.letter = letter;
-                    return Visit::Lowered(id_of(s, i as usize));
+            .copied();
+        let entry = Entry {
+            pos: from.key.0,
+            parent: from.parent,
+            q,
+            level: from.level,
+            succ: from.key.1,
+            letter: from.letter,
+            slot: from.slot,
+        };
+        if let Some(i) = found {
+            let o = &mut shard.objects[i as usize];
+            let k = if o.first.q == q {
+                Some(0)
+            } else {
+                o.more.iter().position(|e| e.q == q).map(|k| k + 1)
+            };
+            if let Some(k) = k {
+                let e = if k == 0 {
+                    &mut o.first
+                } else {
+                    &mut o.more[k - 1]
+                };
+                if e.level == from.level && from.key < e.key() {
+                    let (pos, slot) = (e.pos, e.slot);
+                    *e = entry;
+                    return Visit::Lowered(id_of(s, i as usize, k), pos, slot);
                 }
                 return Visit::Seen;
             }
         }
-        if u64::from(level) > max_depth {
+        if u64::from(from.level) > self.max_depth {
             return Visit::TooDeep;
         }
-        if self.states.fetch_add(1, Ordering::Relaxed) >= max_states {
+        if self.states.fetch_add(1, Ordering::Relaxed) >= self.max_states {
             return Visit::Full;
         }
-        let o = match found {
-            Some(o) => o,
+        let id = match found {
+            Some(i) => {
+                let o = &mut shard.objects[i as usize];
+                o.more.push(entry);
+                id_of(s, i as usize, o.more.len())
+            }
             None => {
-                let o = shard.objects.len() as u32;
-                shard.objects.push(obj);
-                shard.by_object.insert_unique(hash, (hash, o), |&(h, _)| h);
-                o
+                let i = shard.objects.len();
+                shard.objects.push(Stored {
+                    p: obj,
+                    hash,
+                    first: entry,
+                    more: Vec::new(),
+                });
+                let objects = &shard.objects;
+                // Never grows: there is room (see above).
+                shard
+                    .table
+                    .insert_unique(hash, i as u32, |&j| objects[j as usize].hash);
+                id_of(s, i, 0)
             }
         };
-        let i = shard.entries.len();
-        shard.entries.push(Entry {
-            obj: o,
-            q,
-            level,
-            key,
-            parent,
-            letter,
-        });
-        let entries = &shard.entries;
-        shard
-            .by_state
-            .insert_unique(state_hash(o, q), i as u32, |&j| {
-                let e = &entries[j as usize];
-                state_hash(e.obj, e.q)
-            });
-        Visit::New(id_of(s, i))
+        Visit::New(id)
     }
 
-    /// The entry of a stored state.
-    pub(super) fn entry(&self, id: StateId) -> Entry {
-        let (s, i) = split(id);
-        self.lock(s).entries[i]
+    /// Stores the initial state (whatever the limits: a search has at
+    /// least it).
+    pub(super) fn root(&self, obj: P, hash: u64, q: AutState) -> StateId {
+        let s = shard_of(hash);
+        let mut guard = self.lock(s);
+        let shard = &mut *guard;
+        shard.grow();
+        let first = Entry {
+            pos: 0,
+            parent: NO_PARENT,
+            q,
+            level: 0,
+            succ: 0,
+            letter: 0,
+            slot: 0,
+        };
+        let i = shard.objects.len();
+        shard.objects.push(Stored {
+            p: obj,
+            hash,
+            first,
+            more: Vec::new(),
+        });
+        let objects = &shard.objects;
+        shard
+            .table
+            .insert_unique(hash, i as u32, |&j| objects[j as usize].hash);
+        self.states.fetch_add(1, Ordering::Relaxed);
+        id_of(s, i, 0)
     }
 
     /// A clone of a stored state's object (made under the shard's lock:
     /// see the module docs), with its entry.
     pub(super) fn get(&self, id: StateId) -> (P, Entry) {
-        let (s, i) = split(id);
+        let (s, i, k) = split(id);
         let shard = self.lock(s);
-        let e = shard.entries[i];
-        (shard.objects[e.obj as usize].clone(), e)
+        let o = &shard.objects[i];
+        let e = if k == 0 { o.first } else { o.more[k - 1] };
+        (o.p.clone(), e)
+    }
+}
+
+impl<P> Shard<P> {
+    /// Doubles the table, re-inserting the objects in index order (reading
+    /// them front to back, as `successors::store` does for the same
+    /// reason).
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (2 * self.table.capacity()).max(16);
+        let mut table = HashTable::with_capacity(capacity);
+        let objects = &self.objects;
+        for (i, o) in objects.iter().enumerate() {
+            table.insert_unique(o.hash, i as u32, |&j| objects[j as usize].hash);
+        }
+        self.table = table;
     }
 }

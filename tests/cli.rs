@@ -413,6 +413,7 @@ fn a_bad_environment_variable_is_an_error_not_a_panic() {
         ("PRUST_MAX_STATES", "lots"),
         ("PRUST_TIMEOUT", "-3"),
         ("PRUST_SEMANTICS", "lasso"),
+        ("PRUST_THREADS", "many"),
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_prust"))
             .args(["check", "chess", "G true"])
@@ -764,6 +765,34 @@ fn json_lines(o: &Output) -> Vec<Json> {
         .lines()
         .map(|l| Json::parse(l).unwrap_or_else(|e| panic!("{e} in\n{l}")))
         .collect()
+}
+
+/// `--threads N`: a safety property searched on N threads has the verdict
+/// and the counterexample of one thread, and the record says how many ran;
+/// a count out of range is a usage error.
+#[test]
+fn check_threads_gives_the_one_thread_counterexample() {
+    let run = |threads: &str| {
+        Command::new(env!("CARGO_BIN_EXE_prust"))
+            .args(["check", "ring-buffered:4", r#"G !"worker_3_ RECV *""#])
+            .args(["--format", "json", "--threads", threads])
+            // The determinism check (on in debug builds) keeps a search on
+            // one thread.
+            .env("PRUST_DETERMINISM", "0")
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(1), "{}", stderr(&one));
+    assert_eq!(two.status.code(), Some(1), "{}", stderr(&two));
+    let (one, two) = (&json_lines(&one)[0], &json_lines(&two)[0]);
+    assert_eq!(one.get("stats").get("threads").num(), 1.0);
+    assert_eq!(two.get("stats").get("threads").num(), 2.0);
+    assert_eq!(one.get("counterexample"), two.get("counterexample"));
+    let o = prust(&["check", "chess", "G true", "--threads", "5000"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0..=1024"), "{}", stderr(&o));
+    no_panic(&o);
 }
 
 /// Every field of `engine::Stats`, as numbers.

@@ -111,7 +111,12 @@ pub struct CheckArgs {
     /// parallel, with the same verdicts and counterexamples as on one;
     /// liveness runs on one thread and the report says so; 0 means every
     /// core [default: PRUST_THREADS, else every core]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=1024))]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u64).range(0..=1024)
+    )]
     pub threads: Option<u64>,
 }
 

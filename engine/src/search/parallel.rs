@@ -31,6 +31,27 @@
 //! `Holds`. One difference at the edge: when the state limit falls inside
 //! the level where a violation is, this search may stop inconclusive where
 //! one thread, which stops at the first violation, reports it.
+//!
+//! Liveness stays on one thread (the report says so). What a sound
+//! parallel emptiness check would take here, for whoever writes it:
+//! - the automaton is a *transition-based generalised* Büchi automaton, so
+//!   either the multi-core SCC algorithm of Bloemen, Laarman and van de Pol
+//!   (UFSCC, 2016: a shared union-find of partial SCCs carrying the union
+//!   of their acceptance marks, which is Couvreur's check spread over
+//!   workers and needs no degeneralisation), or CNDFS (Evangelista,
+//!   Laarman, Petrucci, van de Pol 2012) after degeneralising with a
+//!   counter (k acceptance sets: k copies of each state);
+//! - each worker walks the successors in its own random order (a
+//!   permutation of [`Explorer::successors_of`]'s list), over a store like
+//!   [`sharded`](super::sharded) with the per-state colours (CNDFS: a
+//!   shared red bit and per-worker cyan) or union-find links (UFSCC);
+//! - the counterexample: the first worker to close an accepting SCC stops
+//!   the others; for the same counterexample on every run, rebuild it with
+//!   the one-thread search's `lasso` from the states of that SCC, which is
+//!   deterministic given the SCC (the SCC itself is: SCCs do not depend on
+//!   the search order, but *which* accepting SCC is found first does, so a
+//!   deterministic report would pick, e.g., the one the one-thread search
+//!   reaches first, by re-running it bounded to the SCCs found).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, RwLock};
@@ -445,14 +466,14 @@ impl<P: Protocol> Search<'_, P> {
             if let Some(event) = event {
                 return Ok(Step::Found(event));
             }
-            let mut outputs = std::mem::take(
+            let outputs = std::mem::take(
                 &mut *shared
                     .outputs
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner),
             );
-            outputs.sort_unstable_by_key(|&(c, _)| c);
-            // Lists by chunk number, to remove the stale places.
+            // Lists by chunk number (workers finish chunks in any order),
+            // to remove the stale places and join them in level order.
             let mut lists: Vec<Discovered> = Vec::new();
             for (c, list) in outputs {
                 lists.resize_with(lists.len().max(c + 1), Vec::new);

@@ -136,6 +136,7 @@ fn the_counterexample_is_the_one_thread_one_on_every_run() {
             let r = on(n).check(f, SlotRing::new(8), dummies![Msg]).unwrap();
             assert_eq!(r.stats.threads, n as u32, "{r}");
             assert_eq!(outcome(&r), outcome(&one), "{n} threads");
+            assert_eq!(r.stats.max_depth, one.stats.max_depth, "{n} threads");
         }
     }
 }

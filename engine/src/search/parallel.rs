@@ -464,6 +464,11 @@ impl<P: Protocol> Search<'_, P> {
                 .unwrap_or_else(PoisonError::into_inner)
                 .take();
             if let Some(event) = event {
+                if matches!(event.found, Found::Bad(_)) {
+                    // As the one-thread search counts it: the violation's
+                    // state is one level deeper.
+                    self.stats.max_depth = depth + 1;
+                }
                 return Ok(Step::Found(event));
             }
             let outputs = std::mem::take(

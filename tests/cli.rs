@@ -401,6 +401,7 @@ fn a_bad_environment_variable_is_an_error_not_a_panic() {
         ("PRUST_MAX_STATES", "lots"),
         ("PRUST_TIMEOUT", "-3"),
         ("PRUST_SEMANTICS", "lasso"),
+        ("PRUST_THREADS", "many"),
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_prust"))
             .args(["check", "chess", "G true"])
@@ -754,6 +755,34 @@ fn json_lines(o: &Output) -> Vec<Json> {
         .collect()
 }
 
+/// `--threads N`: a safety property searched on N threads has the verdict
+/// and the counterexample of one thread, and the record says how many ran;
+/// a count out of range is a usage error.
+#[test]
+fn check_threads_gives_the_one_thread_counterexample() {
+    let run = |threads: &str| {
+        Command::new(env!("CARGO_BIN_EXE_prust"))
+            .args(["check", "ring-buffered:4", r#"G !"worker_3_ RECV *""#])
+            .args(["--format", "json", "--threads", threads])
+            // The determinism check (on in debug builds) keeps a search on
+            // one thread.
+            .env("PRUST_DETERMINISM", "0")
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(1), "{}", stderr(&one));
+    assert_eq!(two.status.code(), Some(1), "{}", stderr(&two));
+    let (one, two) = (&json_lines(&one)[0], &json_lines(&two)[0]);
+    assert_eq!(one.get("stats").get("threads").num(), 1.0);
+    assert_eq!(two.get("stats").get("threads").num(), 2.0);
+    assert_eq!(one.get("counterexample"), two.get("counterexample"));
+    let o = prust(&["check", "chess", "G true", "--threads", "5000"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0..=1024"), "{}", stderr(&o));
+    no_panic(&o);
+}
+
 /// Every field of `engine::Stats`, as numbers.
 fn assert_stats(record: &Json) {
     let stats = record.get("stats");
@@ -764,6 +793,7 @@ fn assert_stats(record: &Json) {
         "automaton_states",
         "max_depth",
         "time_s",
+        "threads",
     ] {
         assert!(stats.get(key).num() >= 0.0, "{key}");
     }
@@ -773,7 +803,13 @@ fn assert_stats(record: &Json) {
     // Objects that declare their independence also say whether
     // partial-order reduction was used: "reduction" and one more field.
     let reduction = fields.iter().any(|(k, _)| k == "reduction");
-    assert_eq!(fields.len(), if reduction { 8 } else { 6 }, "{stats:?}");
+    // A search kept on one thread although more were asked for says why.
+    let single = fields.iter().any(|(k, _)| k == "single_thread");
+    assert_eq!(
+        fields.len(),
+        7 + if reduction { 2 } else { 0 } + usize::from(single),
+        "{stats:?}"
+    );
 }
 
 #[test]

@@ -9,6 +9,8 @@
 #   bench/peers/run.sh 12                   # all models, n = 12
 #   MODELS="ring ring-packed" bench/peers/run.sh 10 11 12
 #   NO_SPIN=1 ...                           # skip SPIN (not installed)
+#   THREADS=2 NO_SPIN=1 MODELS=ring 12       # prust and Stateright on 2 threads
+#                                           # each (default 1; SPIN stays on one)
 #   RUNS=5 MODELS=ring-packed bench/peers/run.sh 11 12
 #                                           # prust and Stateright 5 times each,
 #                                           # alternating; the table gives medians
@@ -75,10 +77,10 @@ for n in "${sizes[@]}"; do
         # Alternate the two tools so that both see the same machine load.
         p_ss=() p_cpus=() p_mbs=() s_ss=() s_cpus=() s_mbs=()
         for ((run = 0; run < ${RUNS:-1}; run++)); do
-            timed "$prust" "$model" "$n"
+            timed "$prust" --threads "${THREADS:-1}" "$model" "$n"
             p_line=$LINE p_ss+=("$SECS") p_cpus+=("$CPU") p_mbs+=("$RSS_MB")
             states=$(field states "$p_line")
-            timed "$sr" "$model" "$n"
+            timed "$sr" "$model" "$n" "${THREADS:-1}"
             s_ss+=("$SECS") s_cpus+=("$CPU") s_mbs+=("$RSS_MB")
             [[ $(field states "$LINE") == "$states" ]] || { echo "state counts differ: $model $n" >&2; exit 1; }
         done

@@ -98,7 +98,8 @@
 //!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default half the available memory),
 //!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
 //!   `PRUST_DETERMINISM`, `PRUST_TRAIL_DIR` (save the counterexamples of
-//!   failing checks), `PRUST_POR` (`0`: no partial-order reduction).
+//!   failing checks), `PRUST_POR` (`0`: no partial-order reduction),
+//!   `PRUST_THREADS` (threads of the search).
 //!   [`Checker::from_env`] reports a bad value as [`Error::Config`].
 //!
 //! # Partial-order reduction
@@ -128,6 +129,61 @@
 //! each declaration it uses (both orders on clones) and reports a wrong one
 //! as [`Error::Contract`]. The report says whether the reduction was used
 //! ([`Stats::reduction`]); exactly what is assumed is in [`por`].
+//!
+//! # Every core, and more than one machine
+//!
+//! Safety properties (the ones searched breadth-first: every `G !bad`, and
+//! any formula whose violations all show in a finite prefix) are searched
+//! on [`Checker::threads`] threads, by default every core
+//! (`PRUST_THREADS`, `prust check --threads N`). The search is
+//! level-synchronous: workers expand the states of one breadth-first level
+//! and deduplicate their successors in a store of 256 shards, each behind
+//! its own lock; objects need only be `Send` (as [`Protocol`] requires),
+//! since a worker clones a stored object under its shard's lock. The next
+//! level is put in the order in which one thread would have found it, so
+//! the verdict and the counterexample (a shortest one) are the one-thread
+//! search's, whatever the thread count and however the threads race; a
+//! differential test holds them to it. Only the statistics differ: a
+//! violation is reported when its level is done, so more states may be
+//! counted. Every limit holds as on one thread: the state limit is counted
+//! in the store, and the time and memory are watched while the workers run;
+//! a search cut short is inconclusive, never "holds".
+//!
+//! What runs on one thread, saying so in the report
+//! ([`Stats::single_thread`]; [`Stats::threads`] is what was used):
+//! liveness properties (Couvreur's depth-first SCC search; a multi-core
+//! emptiness check such as CNDFS is not written yet), any formula under
+//! [`Semantics::InfiniteRunsOnly`], partial-order reduction, and the
+//! determinism check (on by default in debug builds). `threads(1)` is the
+//! one-thread search exactly.
+//!
+//! A check too big for one machine can be spread over several with what
+//! exists now, soundly:
+//! - *One formula per machine.* Each formula of a suite is an independent
+//!   check: run `prust check PROTOCOL 'F1'` on one machine, `'F2'` on the
+//!   next (a shell loop over `ssh`, GNU `parallel --sshlogin`, a CI
+//!   matrix). The suite holds when every run exits 0; exit 1 is a
+//!   violation, 2 inconclusive (see `prust check --help`).
+//! - *One instance per machine.* Parameterised protocols
+//!   (`npb-is-concurrent:K`) are separate checks per parameter.
+//! - *Bounded depth first, then deeper.* `PRUST_MAX_DEPTH=d` proves or
+//!   refutes a safety property for every run up to `d` steps with little
+//!   memory; a violation found is real and shortest, and an inconclusive
+//!   verdict says only that the bound was hit.
+//! - *Swarm-style bug hunting* (as SPIN's swarm): many searches with
+//!   different limits (`PRUST_MAX_DEPTH`, `PRUST_MAX_STATES`,
+//!   `PRUST_TIMEOUT`) and, for liveness, different formulas over the same
+//!   protocol, each on its own machine; any violation found is real, but
+//!   only a search that finishes proves a property. prust has no hash
+//!   compaction or randomised search order yet, so the searches of one
+//!   configuration are the same search: vary the limits, not a seed.
+//!
+//! What does not exist yet and would need code: splitting one formula's
+//! state space over machines (a distributed breadth-first search that
+//! sends each state to the machine owning its hash, or a split by the
+//! first steps, where each machine searches from its share of the states
+//! at level `k`; this search's canonical level order would make such a
+//! share deterministic).
 //!
 //! # Finite runs: the two semantics
 //!

@@ -101,4 +101,15 @@ fn bad_environment_variables_are_config_errors() {
         with_env("PRUST_MAX_MEMORY", ok, Checker::from_env).unwrap();
     }
     with_env("PRUST_MAX_STATES", "1_000_000", Checker::from_env).unwrap();
+
+    // Threads: a count up to Checker::MAX_THREADS, read into the search.
+    let text = config_error("PRUST_THREADS", "2000");
+    assert!(text.contains("at most 1024"), "{text}");
+    config_error("PRUST_THREADS", "two");
+    let r = with_env("PRUST_THREADS", "3", Checker::from_env)
+        .unwrap()
+        .determinism_check(false)
+        .check(r#"G !"DEADLOCK""#, Idle, dummies![Ping])
+        .unwrap();
+    assert_eq!(r.stats.threads, 3, "{r}");
 }

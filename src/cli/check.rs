@@ -115,6 +115,18 @@ pub struct CheckArgs {
     /// [default: PRUST_HASH_COMPACTION, else off]
     #[arg(long)]
     pub hash_compaction: bool,
+
+    /// Search on N threads: safety properties (searched breadth-first) in
+    /// parallel, with the same verdicts and counterexamples as on one;
+    /// liveness runs on one thread and the report says so; 0 means every
+    /// core [default: PRUST_THREADS, else every core]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u64).range(0..=1024)
+    )]
+    pub threads: Option<u64>,
 }
 
 /// `--format` of `prust check`.
@@ -167,6 +179,7 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
 }
 
 /// The outcome of one formula.
+#[allow(clippy::large_enum_variant)] // one per formula, never stored in bulk
 enum Outcome {
     /// The check ran: its report.
     Checked(Report),
@@ -233,6 +246,10 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     }
     if args.hash_compaction {
         checker = checker.hash_compaction(true);
+    }
+    if let Some(n) = args.threads {
+        // In range: the parser allows 0..=1024.
+        checker = checker.threads(n as usize);
     }
     if let Some(s) = args.semantics {
         checker = checker.semantics(s);

@@ -112,6 +112,21 @@ impl Checker {
         // Hidden (for tests of the progress line): when the first line may
         // show, in milliseconds; later lines come every second.
         let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);
+        let threads = match env_u64("PRUST_THREADS")? {
+            None | Some(0) => crate::search::available_threads(),
+            Some(n) if n <= Checker::MAX_THREADS as u64 => n as usize,
+            Some(_) => {
+                let v = env_text("PRUST_THREADS")?.unwrap_or_default();
+                return Err(config_error(
+                    "PRUST_THREADS",
+                    &v,
+                    format!(
+                        "at most {} threads (0 means the machine's cores)",
+                        Checker::MAX_THREADS
+                    ),
+                ));
+            }
+        };
         Ok(Checker {
             limits: Limits {
                 max_states: env_u64("PRUST_MAX_STATES")?.unwrap_or(10_000_000),
@@ -127,6 +142,8 @@ impl Checker {
             por: env_bool("PRUST_POR")?.unwrap_or(true),
             hash_compaction: env_bool("PRUST_HASH_COMPACTION")?.unwrap_or(false),
             collapse: env_bool("PRUST_COLLAPSE")?.unwrap_or(true),
+
+            threads: threads.min(Checker::MAX_THREADS),
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

@@ -33,6 +33,7 @@ pub use session::CheckSession;
 /// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
 /// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
 /// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | on |
+/// | [`threads`](Self::threads) | `PRUST_THREADS` (a count; `0`: all cores) | the machine's available parallelism |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
@@ -61,6 +62,9 @@ pub struct Checker {
     hash_compaction: bool,
     /// Store the bytes of objects that encode themselves.
     collapse: bool,
+
+    /// Threads of the breadth-first search (at least 1).
+    threads: usize,
 }
 
 impl Default for Checker {
@@ -278,6 +282,57 @@ impl Checker {
         self.collapse = on;
         self
     }
+
+    /// Search on `n` threads where the search can (default: the machine's
+    /// available parallelism, `std::thread::available_parallelism`;
+    /// `PRUST_THREADS`; `0` means that default, and more than
+    /// [`MAX_THREADS`](Self::MAX_THREADS) are capped to it). `1` is the
+    /// one-thread search exactly.
+    ///
+    /// Safety properties (those searched breadth-first: every `G !bad`)
+    /// run on `n` threads with the same verdict and the same (shortest)
+    /// counterexample as on one, whatever `n` and however the threads
+    /// race; only the statistics differ (a violation is reported once its
+    /// breadth-first level is done, so more states may be counted). The
+    /// depth-first search of liveness properties, partial-order reduction
+    /// and the determinism check run on one thread; the report says so
+    /// ([`Stats::single_thread`](crate::Stats::single_thread)), and
+    /// [`Stats::threads`](crate::Stats::threads) says what was used. See
+    /// the [crate docs](crate#every-core-and-more-than-one-machine).
+    ///
+    /// ```
+    /// use engine::{dummies, Checker, Message, Protocol, Refused, RoleId};
+    /// // A counter that `a` bumps by sending to `b`, up to 100.
+    /// #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    /// struct Count(u32);
+    /// impl Protocol for Count {
+    ///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    ///     fn try_send(&mut self, role: RoleId, _to: RoleId, m: Message)
+    ///         -> Result<(), Refused<Message>> {
+    ///         if role != 0 || self.0 == 100 { return Err(Refused(m)); }
+    ///         self.0 += 1;
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>)
+    ///         -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    /// }
+    /// let checker = Checker::new().threads(2).determinism_check(false);
+    /// let r = checker.check(r#"G !"DEADLOCK""#, Count(0), dummies![()]).unwrap();
+    /// assert!(!r.holds()); // at 100 nothing is enabled
+    /// assert_eq!(r.stats.threads, 2);
+    /// ```
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = if n == 0 {
+            crate::search::available_threads()
+        } else {
+            n
+        }
+        .min(Self::MAX_THREADS);
+        self
+    }
+
+    /// The most threads a search uses ([`threads`](Self::threads)).
+    pub const MAX_THREADS: usize = 1024;
 
     /// Checks that every run of `proto` satisfies `formula`, as [`check`]
     /// does with this checker's options, and returns the report.

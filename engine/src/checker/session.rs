@@ -116,6 +116,7 @@ impl<P: Protocol> CheckSession<P> {
         let reduction_off = off.filter(|_| declared);
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         search.reduce = reduce;
+        search.threads = self.checker.threads;
         let outcome = search.run(self.initial);
         let mut stats = search.stats.clone();
         stats.reduction = match reduction_off {
@@ -125,7 +126,11 @@ impl<P: Protocol> CheckSession<P> {
             },
             None => Reduction::NotDeclared,
         };
-        stats.protocol_states = self.explorer.store.len() as u64;
+        if stats.threads <= 1 {
+            // The parallel search stores its objects apart (and counted
+            // them); the one-thread search's are the session's.
+            stats.protocol_states = self.explorer.store.len() as u64;
+        }
         stats.time = started.elapsed();
         let compacted = self.explorer.store.is_compacted();
         stats.hash_compaction = compacted;

@@ -153,6 +153,15 @@ pub struct Stats {
     /// compaction, [`Checker::hash_compaction`](crate::Checker::hash_compaction)):
     /// then a verdict that holds is [`Verdict::HoldsProbabilistic`].
     pub hash_compaction: bool,
+
+    /// Threads the search ran on ([`Checker::threads`](crate::Checker::threads)):
+    /// more than one only for the breadth-first search of safety
+    /// properties.
+    pub threads: u32,
+    /// Why the search ran on one thread although more were asked for
+    /// (liveness, partial-order reduction, the determinism check); `None`
+    /// if it used what was asked.
+    pub single_thread: Option<String>,
 }
 
 impl Report {
@@ -242,6 +251,12 @@ impl fmt::Display for Report {
         // nothing changed.
         if s.reduction != crate::Reduction::NotDeclared {
             write!(f, "\n  {}", s.reduction)?;
+        }
+        if s.threads > 1 {
+            write!(f, "\n  searched on {} threads", s.threads)?;
+        }
+        if let Some(why) = &s.single_thread {
+            write!(f, "\n  searched on one thread: {why}")?;
         }
         Ok(())
     }

@@ -26,13 +26,17 @@
 //! One file per part: `couvreur.rs` and `reachability.rs` are the two
 //! strategies, `expand.rs` gives a product state's successors to both,
 //! `visited.rs` stores the states seen, and `lasso.rs` builds the
-//! counterexample from them once a violation is found.
+//! counterexample from them once a violation is found. `parallel.rs` is
+//! the breadth-first search on several threads (over the shared store of
+//! `sharded.rs`); the depth-first search runs on one.
 
 mod ample;
 mod couvreur;
 mod expand;
 mod lasso;
+mod parallel;
 mod reachability;
+mod sharded;
 #[cfg(test)]
 mod tests;
 mod visited;
@@ -48,6 +52,7 @@ use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
 use expand::Frame;
+pub(crate) use parallel::available_threads;
 use visited::Visited;
 
 /// A state of the product: an interned protocol object and an automaton
@@ -78,6 +83,10 @@ pub(crate) struct Search<'a, P> {
     pub ample_states: u64,
     /// Some state of the object declared its independence.
     pub declared: bool,
+    /// Threads asked for ([`Checker::threads`](crate::Checker::threads)):
+    /// more than one runs the breadth-first search in parallel where it
+    /// can; `stats` says what was used and why not.
+    pub threads: usize,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -91,6 +100,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         }
         let stats = Stats {
             automaton_states: aut.num_states() as u64,
+            threads: 1,
             ..Stats::default()
         };
         Search {
@@ -104,6 +114,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             reduce: false,
             ample_states: 0,
             declared: false,
+            threads: 1,
         }
     }
 
@@ -148,7 +159,38 @@ impl<'a, P: Protocol> Search<'a, P> {
             return Ok(Outcome::Holds);
         }
         if self.limits.semantics == Semantics::Stutter && self.aut.safety {
+            if self.threads > 1 {
+                // Said in the report, never silently: what keeps the
+                // search on one thread although more were asked for.
+                let why = if self.reduce {
+                    Some("partial-order reduction runs on one thread")
+                } else if self.ex.determinism() {
+                    Some("the determinism check runs on one thread")
+                } else if self.ex.store.is_compacted() {
+                    Some("hash compaction runs on one thread")
+                } else if self.ex.store.drops_objects() {
+                    Some("the collapse store (objects stored as bytes) runs on one thread")
+                } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
+                    Some("automata of more than 65,536 states are searched on one thread")
+                } else {
+                    None
+                };
+                match why {
+                    Some(why) => self.stats.single_thread = Some(why.to_string()),
+                    None => {
+                        self.stats.threads = self.threads as u32;
+                        return self.parallel_reachability(initial, self.threads);
+                    }
+                }
+            }
             return self.reachability(initial);
+        }
+        if self.threads > 1 {
+            self.stats.single_thread = Some(
+                "the depth-first search (liveness, or any property under omega semantics) runs \
+                 on one thread"
+                    .to_string(),
+            );
         }
         self.couvreur(initial)
     }

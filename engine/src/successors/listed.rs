@@ -29,10 +29,37 @@ impl<P: Protocol> Explorer<P> {
         self.current_other = Some(Cow::Borrowed("enabled()"));
         let lists = self.store.get(p).enabled(&mut listing);
         self.current_other = None;
+        let result = self.sort_listing(lists, &listing);
+        self.listing = listing;
+        if result.is_ok() {
+            self.listed_for = Some(p);
+            self.listed_ok = lists;
+        }
+        result
+    }
+
+    /// Makes `self.listed` the listing of `obj`, an object held outside
+    /// the store (a parallel search's worker owns it); `false` if it does
+    /// not list. Not cached: the worker asks once per expansion.
+    pub(super) fn list_object(&mut self, obj: &P) -> Result<bool, ProbeError> {
+        self.listed_for = None;
+        let mut listing = std::mem::take(&mut self.listing);
+        listing.clear();
+        self.current_other = Some(Cow::Borrowed("enabled()"));
+        let lists = obj.enabled(&mut listing);
+        self.current_other = None;
+        let result = self.sort_listing(lists, &listing);
+        self.listing = listing;
+        result
+    }
+
+    /// `self.listed` from an object's answer to `enabled()`: its probe
+    /// slots, sorted and without repeats.
+    fn sort_listing(&mut self, lists: bool, listing: &[Enabled]) -> Result<bool, ProbeError> {
         self.listed.clear();
         let mut result = Ok(lists);
         if lists {
-            for &e in &listing {
+            for &e in listing {
                 match self.slot_of(e) {
                     Ok(Some(slot)) => self.listed.push((slot, e)),
                     Ok(None) => {}
@@ -48,11 +75,6 @@ impl<P: Protocol> Explorer<P> {
             }
             self.listed.sort_unstable_by_key(|&(slot, _)| slot);
             self.listed.dedup_by_key(|&mut (slot, _)| slot);
-        }
-        self.listing = listing;
-        if result.is_ok() {
-            self.listed_for = Some(p);
-            self.listed_ok = lists;
         }
         result
     }
@@ -131,12 +153,29 @@ impl<P: Protocol> Explorer<P> {
         slot: LetterId,
         e: Enabled,
     ) -> Result<(LetterId, ProtoId), ProbeError> {
+        let next = self.store.get(p).clone();
+        let (letter, next) = self.perform_listed(next, slot, e)?;
+        self.interning = true;
+        let id = self.store.intern(next);
+        self.interning = false;
+        Ok((letter, id))
+    }
+
+    /// Performs the listed action `e` (in probe slot `slot`) on `next`, a
+    /// clone of the object that listed it, and returns the letter taken
+    /// and the successor (not interned: a parallel search's worker interns
+    /// it in its own store).
+    pub(super) fn perform_listed(
+        &mut self,
+        mut next: P,
+        slot: LetterId,
+        e: Enabled,
+    ) -> Result<(LetterId, P), ProbeError> {
         self.current = slot;
         let refused = |what: &str| ProbeError::Contract {
             letter: slot,
             detail: format!("enabled() listed it, but {what} refused it"),
         };
-        let mut next = self.store.get(p).clone();
         let letter = match e {
             Enabled::Send { role, to, .. } => {
                 let ty = self.alphabet.letter(slot).ty;
@@ -161,10 +200,7 @@ impl<P: Protocol> Explorer<P> {
                 slot
             }
         };
-        self.interning = true;
-        let id = self.store.intern(next);
-        self.interning = false;
-        Ok((letter, id))
+        Ok((letter, next))
     }
 
     /// Every listed action of `p` that `wanted` contains, performed, into

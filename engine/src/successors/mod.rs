@@ -21,6 +21,7 @@
 mod cache;
 mod contract;
 mod listed;
+mod owned;
 mod probe;
 mod slots;
 mod store;

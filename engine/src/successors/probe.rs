@@ -10,7 +10,7 @@ use crate::alphabet::{ActionKind, Alphabet, LetterId};
 use crate::error::{ObjectOp, ProbeError};
 use crate::protocol::{Message, Protocol, Refused};
 
-use super::slots::Wanted;
+use super::slots::{ProbeSlot, Wanted};
 use super::{Explorer, ProtoId};
 
 impl<P: Protocol> Explorer<P> {
@@ -115,65 +115,24 @@ impl<P: Protocol> Explorer<P> {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         let original = self.store.get(p);
-        let (probes, msgs, alphabet) = (&self.probes, &mut self.msgs, &self.alphabet);
-        let mut scratch = original.clone();
-        let mut i = 0;
-        while let Some(&s) = probes.get(i) {
-            self.current = s.slot;
-            let (role, peer) = (s.role as usize, s.peer as usize);
-            match s.kind {
-                ActionKind::Send => {
-                    let ty = s.ty as usize;
-                    let msg = msgs[ty].take().unwrap_or_else(|| {
-                        alphabet.types[ty]
-                            .dummy
-                            .clone()
-                            .expect("sendable types have a dummy")
-                    });
-                    match scratch.try_send(role, peer, msg) {
-                        Ok(()) => {
-                            batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())))
-                        }
-                        Err(Refused(m)) => msgs[ty] = Some(m),
-                    }
-                }
-                ActionKind::Recv => {
-                    // As in `probe_loop`: one probe with `from: None` first.
-                    let end = s.recv_end as usize;
-                    if scratch.try_recv(role, None).is_ok() {
-                        scratch = original.clone();
-                        for r in &probes[i..end] {
-                            self.current = r.slot;
-                            let from = r.peer as usize;
-                            if let Ok((sender, msg)) = scratch.try_recv(role, Some(from)) {
-                                let letter =
-                                    recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
-                                batch.push((
-                                    letter,
-                                    std::mem::replace(&mut scratch, original.clone()),
-                                ));
-                            }
-                        }
-                    }
-                    i = end;
-                    continue;
-                }
-                ActionKind::Close => {
-                    if scratch.try_close(role, peer).is_ok() {
-                        batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())));
-                    }
-                }
+        let walked = walk_every_slot(
+            &self.probes,
+            &mut self.msgs,
+            &self.alphabet,
+            &mut self.current,
+            original,
+            &mut batch,
+        );
+        if walked.is_ok() {
+            self.interning = true;
+            for (letter, successor) in batch.drain(..) {
+                self.current = letter;
+                out.push((letter, self.store.intern(successor)));
             }
-            i += 1;
+            self.interning = false;
         }
-        self.interning = true;
-        for (letter, successor) in batch.drain(..) {
-            self.current = letter;
-            out.push((letter, self.store.intern(successor)));
-        }
-        self.interning = false;
         self.batch = batch;
-        Ok(())
+        walked
     }
 
     /// The result of a probe run under `catch_unwind`, a panic turned into
@@ -483,6 +442,69 @@ impl<P: Protocol> Explorer<P> {
             .clone()
             .expect("sendable types have a dummy")
     }
+}
+
+/// The walk of [`Explorer::probe_every_slot`] on an object held anywhere
+/// (a stored one, or one a parallel search's worker owns): every probe
+/// slot on clones of `original`, each successor pushed to `batch` as an
+/// object, not interned. `current` is the letter being probed, for the
+/// report if protocol code panics (the caller runs this under
+/// `catch_unwind`).
+pub(super) fn walk_every_slot<P: Protocol>(
+    probes: &[ProbeSlot],
+    msgs: &mut [Option<Message>],
+    alphabet: &Alphabet,
+    current: &mut LetterId,
+    original: &P,
+    batch: &mut Vec<(LetterId, P)>,
+) -> Result<(), ProbeError> {
+    let mut scratch = original.clone();
+    let mut i = 0;
+    while let Some(&s) = probes.get(i) {
+        *current = s.slot;
+        let (role, peer) = (s.role as usize, s.peer as usize);
+        match s.kind {
+            ActionKind::Send => {
+                let ty = s.ty as usize;
+                let msg = msgs[ty].take().unwrap_or_else(|| {
+                    alphabet.types[ty]
+                        .dummy
+                        .clone()
+                        .expect("sendable types have a dummy")
+                });
+                match scratch.try_send(role, peer, msg) {
+                    Ok(()) => {
+                        batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())))
+                    }
+                    Err(Refused(m)) => msgs[ty] = Some(m),
+                }
+            }
+            ActionKind::Recv => {
+                // As in `probe_loop`: one probe with `from: None` first.
+                let end = s.recv_end as usize;
+                if scratch.try_recv(role, None).is_ok() {
+                    scratch = original.clone();
+                    for r in &probes[i..end] {
+                        *current = r.slot;
+                        let from = r.peer as usize;
+                        if let Ok((sender, msg)) = scratch.try_recv(role, Some(from)) {
+                            let letter = recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
+                            batch.push((letter, std::mem::replace(&mut scratch, original.clone())));
+                        }
+                    }
+                }
+                i = end;
+                continue;
+            }
+            ActionKind::Close => {
+                if scratch.try_close(role, peer).is_ok() {
+                    batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())));
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The letter of a receive probed in slot `l` as `try_recv(role,

@@ -130,6 +130,8 @@ fn stats(s: &Stats) -> String {
         time,
         reduction,
         hash_compaction,
+        threads,
+        single_thread,
     } = s;
     let mut o = Object::new();
     o.u64("product_states", *product_states)
@@ -138,7 +140,11 @@ fn stats(s: &Stats) -> String {
         .u64("automaton_states", *automaton_states)
         .u64("max_depth", *max_depth)
         .f64("time_s", time.as_secs_f64())
-        .bool("hash_compaction", *hash_compaction);
+        .bool("hash_compaction", *hash_compaction)
+        .u64("threads", u64::from(*threads));
+    if let Some(why) = single_thread {
+        o.str("single_thread", why);
+    }
     match reduction {
         engine::Reduction::NotDeclared => {}
         engine::Reduction::On { ample_states } => {

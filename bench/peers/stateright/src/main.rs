@@ -6,6 +6,7 @@
 //! cargo run --release -- star 12         # star with n leaves, n * 2^n states
 //! cargo run --release -- ring-packed 12  # the same, states as bitmasks
 //! cargo run --release -- star-packed 12
+//! cargo run --release -- ring-packed 12 2  # on two threads (default one)
 //! ```
 //!
 //! The states mirror prust's protocol objects in `engine/benches/models`:
@@ -253,7 +254,7 @@ fn binomial(n: u64, k: u64) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: prust-peer-stateright ring|star|ring-packed|star-packed N";
+    let usage = "usage: prust-peer-stateright ring|star|ring-packed|star-packed N [THREADS]";
     let model = args
         .first()
         .map(String::as_str)
@@ -263,28 +264,34 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or_else(|| panic!("{usage}"));
     assert!((2..=30).contains(&n), "N must be in 2..=30");
+    // Stateright's BFS on this many threads (issue 17 §3 compares one and
+    // two with prust's parallel search).
+    let threads: usize = match args.get(2) {
+        None => 1,
+        Some(t) => t.parse().ok().filter(|&t| t >= 1).unwrap_or_else(|| panic!("{usage}")),
+    };
     let ring_states = binomial(2 * n as u64, n as u64);
     let star_states = (n as u64) << n;
 
     let start = Instant::now();
     let (unique, visited, expected) = match model {
         "ring" => {
-            let c = Ring { n }.checker().threads(1).spawn_bfs().join();
+            let c = Ring { n }.checker().threads(threads).spawn_bfs().join();
             c.assert_properties();
             (c.unique_state_count(), c.state_count(), ring_states)
         }
         "star" => {
-            let c = Star { n }.checker().threads(1).spawn_bfs().join();
+            let c = Star { n }.checker().threads(threads).spawn_bfs().join();
             c.assert_properties();
             (c.unique_state_count(), c.state_count(), star_states)
         }
         "ring-packed" => {
-            let c = PackedRing { n }.checker().threads(1).spawn_bfs().join();
+            let c = PackedRing { n }.checker().threads(threads).spawn_bfs().join();
             c.assert_properties();
             (c.unique_state_count(), c.state_count(), ring_states)
         }
         "star-packed" => {
-            let c = PackedStar { n }.checker().threads(1).spawn_bfs().join();
+            let c = PackedStar { n }.checker().threads(threads).spawn_bfs().join();
             c.assert_properties();
             (c.unique_state_count(), c.state_count(), star_states)
         }
@@ -298,7 +305,7 @@ fn main() {
     };
     println!(
         "stateright {model} n={n} states={unique} expected={expected} {ok} visited={visited} \
-         time={secs:.3}s rate={:.0}/s",
+         threads={threads} time={secs:.3}s rate={:.0}/s",
         unique as f64 / secs
     );
     if unique as u64 != expected {

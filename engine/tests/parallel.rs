@@ -1,0 +1,327 @@
+//! The parallel breadth-first search (`Checker::threads`): the same
+//! verdicts and counterexamples as one thread, limits that hold, and the
+//! searches that stay on one thread saying so. Every check names its
+//! thread count, so nothing here depends on the machine's cores.
+
+mod common;
+
+use std::time::Duration;
+
+use common::ring::{Msg, SlotRing, Token, TokenRing};
+use common::{Label, Lts, LtsProtocol};
+use engine::{
+    dummies, ActionKind, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Verdict,
+};
+use proptest::prelude::*;
+
+/// A checker without the determinism check (which keeps a search on one
+/// thread), on `threads` threads.
+fn on(threads: usize) -> Checker {
+    Checker::new()
+        .determinism_check(false)
+        .threads(threads)
+        .max_memory(u64::MAX)
+}
+
+/// What must not depend on the thread count: the verdict, the limit, and
+/// the whole counterexample as printed.
+fn outcome(r: &Report) -> String {
+    match &r.verdict {
+        Verdict::Holds => "holds".to_string(),
+        Verdict::Violated(c) => format!("violated, {} steps:\n{c}", c.prefix.len()),
+        Verdict::Inconclusive { limit, .. } => format!("inconclusive: {limit}"),
+        Verdict::HoldsProbabilistic { .. } => "holds (probabilistic)".to_string(),
+    }
+}
+
+fn lts_strategy() -> impl Strategy<Value = Lts> {
+    (2..=4usize, 1..=3usize, 1..=200usize).prop_flat_map(|(roles, types, n)| {
+        let label = (0..roles, 0..5u8, 0..types, 0..roles).prop_map(|(role, k, ty, peer)| Label {
+            role,
+            kind: match k {
+                0 | 1 => ActionKind::Send,
+                2 | 3 => ActionKind::Recv,
+                _ => ActionKind::Close,
+            },
+            ty: if k == 4 { 0 } else { ty },
+            peer,
+        });
+        let state = (
+            prop::collection::vec((label, 0..n), 0..=5),
+            prop::bool::weighted(0.2),
+        );
+        prop::collection::vec(state, n).prop_map(move |states| {
+            let (trans, terminal) = states.into_iter().unzip();
+            Lts {
+                roles,
+                types,
+                trans,
+                terminal,
+            }
+            .normalise()
+        })
+    })
+}
+
+/// An atom over the LTS's roles and types.
+fn atom(roles: usize, types: usize) -> impl Strategy<Value = String> {
+    let action = (0..roles, 0..3u8, 0..types).prop_map(|(r, k, t)| match k {
+        0 => format!("r{r} SEND <T{t}>"),
+        1 => format!("r{r} RECV *"),
+        _ => format!("* SEND <T{t}>"),
+    });
+    prop_oneof![
+        6 => action,
+        1 => Just("END".to_string()),
+        1 => Just("DEADLOCK".to_string()),
+    ]
+}
+
+/// Mostly safety formulas (the ones searched in parallel), some liveness.
+fn formula(roles: usize, types: usize) -> impl Strategy<Value = String> {
+    (atom(roles, types), atom(roles, types), 0..7u8).prop_map(|(a, b, k)| match k {
+        0 => format!(r#"G !"{a}""#),
+        1 => format!(r#"G ("{a}" -> X !"{b}")"#),
+        2 => format!(r#"G ("{a}" -> G !"{b}")"#),
+        3 => format!(r#"!"{a}" W "{b}""#),
+        4 => format!(r#"G !("{a}" & X X "{b}")"#),
+        5 => format!(r#"G F "{a}""#),
+        _ => format!(r#"F "{a}""#),
+    })
+}
+
+fn case() -> impl Strategy<Value = (Lts, String, bool)> {
+    lts_strategy().prop_flat_map(|lts| {
+        let f = formula(lts.roles, lts.types);
+        (Just(lts), f, any::<bool>())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Verdicts, and for violations the counterexample (its length and
+    /// every step), at 2 and 4 threads equal those of the one-thread
+    /// search; every parallel counterexample replays on the object.
+    #[test]
+    fn threads_agree_with_one_thread((lts, formula, topology) in case()) {
+        let mut proto = LtsProtocol::new(lts.clone());
+        proto.topology = topology;
+        let one = on(1).check(&formula, proto.clone(), lts.dummies()).unwrap();
+        prop_assert_eq!(one.stats.threads, 1);
+        for n in [2, 4] {
+            let r = on(n).check(&formula, proto.clone(), lts.dummies()).unwrap();
+            prop_assert_eq!(outcome(&r), outcome(&one), "{} threads on {}", n, formula);
+            if let Some(c) = r.counterexample() {
+                prop_assert!(c.try_replay(proto.clone()).is_ok(), "{}", r);
+            }
+            // Either it ran on n threads or it says why it did not.
+            prop_assert!(
+                r.stats.threads == n as u32 || r.stats.single_thread.is_some(),
+                "{:?}", r.stats
+            );
+        }
+    }
+}
+
+/// `G ("r3 RECV *" -> G !"r5 RECV *")` on a ring of 8 one-slot channels:
+/// violated after thousands of states, by many shortest runs; every thread
+/// count, run after run, picks the same one as one thread does.
+#[test]
+fn the_counterexample_is_the_one_thread_one_on_every_run() {
+    let f = r#"G ("r3 RECV *" -> G !"r5 RECV *")"#;
+    let one = on(1).check(f, SlotRing::new(8), dummies![Msg]).unwrap();
+    assert!(one.counterexample().is_some(), "{one}");
+    for n in [2, 3, 4] {
+        for _ in 0..3 {
+            let r = on(n).check(f, SlotRing::new(8), dummies![Msg]).unwrap();
+            assert_eq!(r.stats.threads, n as u32, "{r}");
+            assert_eq!(outcome(&r), outcome(&one), "{n} threads");
+            assert_eq!(r.stats.max_depth, one.stats.max_depth, "{n} threads");
+        }
+    }
+}
+
+/// The parallel search explores exactly the states of the one-thread
+/// search when the property holds: C(16, 8) = 12,870 for the ring of 8.
+#[test]
+fn a_property_that_holds_counts_the_same_states() {
+    let f = r#"G !"DEADLOCK""#;
+    let one = on(1).check(f, SlotRing::new(8), dummies![Msg]).unwrap();
+    let four = on(4).check(f, SlotRing::new(8), dummies![Msg]).unwrap();
+    assert!(one.holds() && four.holds(), "{one}\n{four}");
+    assert_eq!(four.stats.product_states, 12_870);
+    assert_eq!(four.stats.protocol_states, 12_870);
+    assert_eq!(four.stats.product_states, one.stats.product_states);
+    assert_eq!(four.stats.transitions, one.stats.transitions);
+    assert_eq!(four.stats.max_depth, one.stats.max_depth);
+    assert_eq!(four.stats.threads, 4);
+    assert!(four.to_string().contains("searched on 4 threads"), "{four}");
+}
+
+/// The state limit is exact: a search that needs every one of the 12,870
+/// states holds with that many and is inconclusive with one fewer, never
+/// "holds".
+#[test]
+fn the_state_limit_holds_exactly_in_parallel() {
+    let f = r#"G !"DEADLOCK""#;
+    let enough = on(3).max_states(12_870);
+    assert!(enough
+        .check(f, SlotRing::new(8), dummies![Msg])
+        .unwrap()
+        .holds());
+    let short = on(3).max_states(12_869);
+    let r = short.check(f, SlotRing::new(8), dummies![Msg]).unwrap();
+    assert!(
+        matches!(
+            r.verdict,
+            Verdict::Inconclusive {
+                limit: Limit::States(12_869),
+                ..
+            }
+        ),
+        "{r}"
+    );
+}
+
+/// The depth limit: holds when the whole space is within it, inconclusive
+/// (never "holds") one level short.
+#[test]
+fn the_depth_limit_holds_in_parallel() {
+    let f = r#"G !"DEADLOCK""#;
+    let full = on(2).check(f, SlotRing::new(6), dummies![Msg]).unwrap();
+    let depth = full.stats.max_depth;
+    assert!(full.holds(), "{full}");
+    let r = on(2)
+        .max_depth(depth)
+        .check(f, SlotRing::new(6), dummies![Msg])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+    let r = on(2)
+        .max_depth(depth - 1)
+        .check(f, SlotRing::new(6), dummies![Msg])
+        .unwrap();
+    assert!(
+        matches!(r.verdict, Verdict::Inconclusive { limit: Limit::Depth(d), .. } if d == depth - 1),
+        "{r}"
+    );
+}
+
+/// Time and memory budgets stop the workers: inconclusive, never "holds".
+#[test]
+fn time_and_memory_limits_stop_the_workers() {
+    let f = r#"G !"DEADLOCK""#;
+    let r = on(2)
+        .timeout(Duration::from_nanos(1))
+        .check(f, SlotRing::new(8), dummies![Msg])
+        .unwrap();
+    assert!(
+        matches!(
+            r.verdict,
+            Verdict::Inconclusive {
+                limit: Limit::Time(_),
+                ..
+            }
+        ),
+        "{r}"
+    );
+    let r = on(2)
+        .max_memory(1)
+        .check(f, SlotRing::new(8), dummies![Msg])
+        .unwrap();
+    if cfg!(target_os = "linux") {
+        assert!(
+            matches!(
+                r.verdict,
+                Verdict::Inconclusive {
+                    limit: Limit::Memory(1),
+                    ..
+                }
+            ),
+            "{r}"
+        );
+    }
+}
+
+/// What the parallel search does not do runs on one thread, and the
+/// report says why: liveness, and the determinism check.
+#[test]
+fn one_thread_searches_say_why() {
+    let r = on(2)
+        .check(r#"G F "p0 RECV *""#, TokenRing::new(4), dummies![Token])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+    assert_eq!(r.stats.threads, 1);
+    let why = r.stats.single_thread.clone().unwrap_or_default();
+    assert!(why.contains("depth-first"), "{why}");
+    assert!(r.to_string().contains("searched on one thread"), "{r}");
+
+    let r = Checker::new()
+        .determinism_check(true)
+        .threads(2)
+        .check(r#"G !"DEADLOCK""#, TokenRing::new(4), dummies![Token])
+        .unwrap();
+    assert_eq!(r.stats.threads, 1);
+    let why = r.stats.single_thread.clone().unwrap_or_default();
+    assert!(why.contains("determinism"), "{why}");
+
+    // Asked for one thread: nothing to explain.
+    let r = on(1)
+        .check(r#"G F "p0 RECV *""#, TokenRing::new(4), dummies![Token])
+        .unwrap();
+    assert_eq!((r.stats.threads, r.stats.single_thread), (1, None));
+}
+
+/// A ring whose role 2 panics when it receives after `limit` rounds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Fragile {
+    ring: SlotRing,
+    recvs: u8,
+}
+
+impl Protocol for Fragile {
+    fn roles(&self) -> Vec<String> {
+        self.ring.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.ring.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let r = self.ring.try_recv(role, from)?;
+        if role == 2 {
+            self.recvs += 1;
+            assert!(self.recvs < 2, "role 2 received twice");
+        }
+        Ok(r)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.ring.peers(role)
+    }
+}
+
+/// A panic in protocol code is the same error, with the same trace, on
+/// every thread count.
+#[test]
+fn a_panic_is_reported_as_on_one_thread() {
+    let f = r#"G !"DEADLOCK""#;
+    let start = Fragile {
+        ring: SlotRing::new(5),
+        recvs: 0,
+    };
+    let one = on(1)
+        .check(f, start.clone(), dummies![Msg])
+        .expect_err("role 2 panics")
+        .to_string();
+    assert!(one.contains("role 2 received twice"), "{one}");
+    for n in [2, 4] {
+        let e = on(n)
+            .check(f, start.clone(), dummies![Msg])
+            .expect_err("role 2 panics")
+            .to_string();
+        assert_eq!(e, one, "{n} threads");
+    }
+}

@@ -807,7 +807,7 @@ fn assert_stats(record: &Json) {
     let single = fields.iter().any(|(k, _)| k == "single_thread");
     assert_eq!(
         fields.len(),
-        7 + if reduction { 2 } else { 0 } + usize::from(single),
+        8 + if reduction { 2 } else { 0 } + usize::from(single),
         "{stats:?}"
     );
 }

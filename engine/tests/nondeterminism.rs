@@ -299,9 +299,14 @@ fn without_the_determinism_check_a_lost_counterexample_is_an_error_not_a_panic()
             received: false,
             calls: Default::default(),
         };
-        let r = Checker::new()
-            .determinism_check(false)
-            .check(formula, obj, dummies![Ping]);
+        // One thread: the parallel search keeps every state's parent and
+        // builds the counterexample from what it saw, never re-exploring,
+        // so it has no counterexample to lose.
+        let r =
+            Checker::new()
+                .determinism_check(false)
+                .threads(1)
+                .check(formula, obj, dummies![Ping]);
         match r {
             Err(e @ Error::Nondeterminism { .. }) => {
                 let text = e.to_string();

@@ -46,17 +46,18 @@ pub enum Verdict {
     /// ```
     /// use engine::{Checker, Verdict};
     /// # use engine::{Protocol, RoleId, Message, Refused, dummies};
+    /// # #[derive(Clone, Debug)]
+    /// # struct Ping;
     /// # #[derive(Clone, PartialEq, Eq, Hash)]
     /// # struct Idle;
     /// # impl Protocol for Idle {
     /// #     fn roles(&self) -> Vec<String> { vec!["a".into()] }
-    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused> { Err(Refused(m)) }
-    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), ()> { Err(()) }
-    /// #     fn try_close(&mut self, _: RoleId, _: RoleId) -> Result<(), ()> { Err(()) }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> { Err(Refused(m)) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
     /// # }
     /// let r = Checker::new()
     ///     .hash_compaction(true)
-    ///     .check(r#"G !"a SEND *""#, Idle, vec![])
+    ///     .check(r#"G !"a SEND *""#, Idle, dummies![Ping])
     ///     .unwrap();
     /// assert!(matches!(r.verdict, Verdict::HoldsProbabilistic { .. }));
     /// assert!(!r.holds() && r.holds_probabilistically());

@@ -5,37 +5,12 @@
 
 mod common;
 
-use common::{eval_lasso, lasso_letters, reference_violated, Label, Lts, LtsProtocol};
-use engine::{ActionKind, Checker, Semantics, Verdict};
+use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
+use engine::{Checker, Semantics, Verdict};
 use proptest::prelude::*;
 
 fn lts_strategy() -> impl Strategy<Value = Lts> {
-    (2..=4usize, 1..=3usize, 1..=40usize).prop_flat_map(|(roles, types, n)| {
-        let label = (0..roles, 0..5u8, 0..types, 0..roles).prop_map(|(role, k, ty, peer)| Label {
-            role,
-            kind: match k {
-                0 | 1 => ActionKind::Send,
-                2 | 3 => ActionKind::Recv,
-                _ => ActionKind::Close,
-            },
-            ty: if k == 4 { 0 } else { ty },
-            peer,
-        });
-        let state = (
-            prop::collection::vec((label, 0..n), 0..=4),
-            prop::bool::weighted(0.3),
-        );
-        prop::collection::vec(state, n).prop_map(move |states| {
-            let (trans, terminal) = states.into_iter().unzip();
-            Lts {
-                roles,
-                types,
-                trans,
-                terminal,
-            }
-            .normalise()
-        })
-    })
+    common::lts_strategy(40)
 }
 
 fn atom_strategy(roles: usize, types: usize) -> BoxedStrategy<String> {

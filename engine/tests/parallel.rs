@@ -8,10 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::ring::{Msg, SlotRing, Token, TokenRing};
-use common::{Label, Lts, LtsProtocol};
-use engine::{
-    dummies, ActionKind, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Verdict,
-};
+use common::{Lts, LtsProtocol};
+use engine::{dummies, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Verdict};
 use proptest::prelude::*;
 
 /// A checker without the determinism check (which keeps a search on one
@@ -35,32 +33,7 @@ fn outcome(r: &Report) -> String {
 }
 
 fn lts_strategy() -> impl Strategy<Value = Lts> {
-    (2..=4usize, 1..=3usize, 1..=200usize).prop_flat_map(|(roles, types, n)| {
-        let label = (0..roles, 0..5u8, 0..types, 0..roles).prop_map(|(role, k, ty, peer)| Label {
-            role,
-            kind: match k {
-                0 | 1 => ActionKind::Send,
-                2 | 3 => ActionKind::Recv,
-                _ => ActionKind::Close,
-            },
-            ty: if k == 4 { 0 } else { ty },
-            peer,
-        });
-        let state = (
-            prop::collection::vec((label, 0..n), 0..=5),
-            prop::bool::weighted(0.2),
-        );
-        prop::collection::vec(state, n).prop_map(move |states| {
-            let (trans, terminal) = states.into_iter().unzip();
-            Lts {
-                roles,
-                types,
-                trans,
-                terminal,
-            }
-            .normalise()
-        })
-    })
+    common::lts_strategy(200)
 }
 
 /// An atom over the LTS's roles and types.

@@ -144,17 +144,9 @@ pub(super) struct Sharded<P> {
     max_states: u64,
 }
 
-/// MurmurHash3's final mix: the shard is taken from bits the table does
-/// not use for its own tags, and those must be well mixed (see
-/// `successors::store`, which has the same need).
-#[inline]
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
+/// The shard is taken from bits the table does not use for its own tags,
+/// and those must be well mixed: the store's final mix serves both.
+use crate::successors::mix;
 
 #[inline]
 fn shard_of(hash: u64) -> usize {

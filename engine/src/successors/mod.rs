@@ -37,7 +37,7 @@ use crate::protocol::{Enabled, Message, Protocol};
 use cache::Cache;
 use slots::{bit, probe_slots, ProbeSlot, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
-pub(crate) use store::{omission_bound, Store};
+pub(crate) use store::{mix, omission_bound, Store};
 
 pub(crate) use crate::ids::ProtoId;
 

@@ -37,7 +37,7 @@ use crate::ids::{AutState, DfsNum, ProtoId};
 /// differ in one bit) poorly mixed, and the table uses the high bits as
 /// tags: without this, lookups degrade into long probe sequences.
 #[inline]
-fn mix(mut h: u64) -> u64 {
+pub(crate) fn mix(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;

@@ -540,3 +540,35 @@ pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>
 
 pub mod ring;
 pub mod small;
+
+/// Random explicit LTSs of 2–4 roles, 1–3 message types and 1 to
+/// `max_states` states, each with up to 4 transitions, some terminal.
+pub fn lts_strategy(max_states: usize) -> impl proptest::strategy::Strategy<Value = Lts> {
+    use proptest::prelude::*;
+    (2..=4usize, 1..=3usize, 1..=max_states).prop_flat_map(|(roles, types, n)| {
+        let label = (0..roles, 0..5u8, 0..types, 0..roles).prop_map(|(role, k, ty, peer)| Label {
+            role,
+            kind: match k {
+                0 | 1 => ActionKind::Send,
+                2 | 3 => ActionKind::Recv,
+                _ => ActionKind::Close,
+            },
+            ty: if k == 4 { 0 } else { ty },
+            peer,
+        });
+        let state = (
+            prop::collection::vec((label, 0..n), 0..=4),
+            prop::bool::weighted(0.3),
+        );
+        prop::collection::vec(state, n).prop_map(move |states| {
+            let (trans, terminal) = states.into_iter().unzip();
+            Lts {
+                roles,
+                types,
+                trans,
+                terminal,
+            }
+            .normalise()
+        })
+    })
+}

@@ -317,6 +317,7 @@ mod pattern;
 pub mod por;
 mod product;
 mod protocol;
+mod quiet;
 mod report;
 mod search;
 mod semantics;

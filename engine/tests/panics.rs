@@ -308,3 +308,50 @@ fn a_panic_in_the_initial_states_hash_or_in_roles_is_an_error_not_a_crash() {
         "{e:?}"
     );
 }
+
+/// The panic hook prints each panic of the object once: the engine runs
+/// the object's code again on some error paths (to tell a panicking Clone
+/// from a panicking probe, to rebuild the trace to the panic), and those
+/// re-runs must not print the same message again. What the hook prints
+/// goes to the process's stderr, so the checks run in a child process (this
+/// test binary, running only this test) and the parent counts.
+#[test]
+fn each_panic_of_the_object_is_printed_once() {
+    const CHILD: &str = "PRUST_TEST_PANICS_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        // Safety (breadth-first) and liveness (depth-first) searches.
+        for (formula, bad_end) in [
+            (r#"G !"DEADLOCK""#, r#"G !"DEADLOCK""#),
+            (r#"G F "p0 SEND *""#, r#"G F "a SEND *""#),
+        ] {
+            try_check(formula, Fragile::new(Breaks::Clone), dummies![Token]).unwrap_err();
+            try_check(bad_end, BadEnd { sent: false }, dummies![Token]).unwrap_err();
+            Checker::new()
+                .threads(1)
+                .check(formula, faulty(), dummies![Token])
+                .unwrap_err();
+        }
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            "each_panic_of_the_object_is_printed_once",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("the test binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // One check per formula and object, each stopped by one panic.
+    for message in [
+        "cannot clone p2's turn",
+        "is_terminated is not implemented",
+        "index out of bounds",
+    ] {
+        assert_eq!(stderr.matches(message).count(), 2, "{message}:\n{stderr}");
+    }
+}

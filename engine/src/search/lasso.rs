@@ -53,8 +53,13 @@ impl<P: Protocol> Search<'_, P> {
         let path = if at == start {
             Some(Vec::new())
         } else {
-            // Re-probes only states that were expanded without error.
-            match self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at) {
+            // Re-probes only states that were expanded without error, but
+            // may meet the panicking code again (the determinism check
+            // re-walks a state reached twice): that panic was printed once
+            // already, so the re-search is quiet.
+            let found =
+                crate::quiet::quietly(|| self.bfs(start, DfsNum::FIRST, false, |_, t, _| t == at));
+            match found {
                 Ok(Path::Found(p)) => Some(p),
                 _ => None,
             }

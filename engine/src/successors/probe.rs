@@ -85,7 +85,10 @@ impl<P: Protocol> Explorer<P> {
         match r {
             Err(ProbeError::Panic { letter, message }) => {
                 let obj = self.store.get(p);
-                match catch_unwind(AssertUnwindSafe(|| drop(obj.clone()))) {
+                // The first panic was printed already: this one is not.
+                let again =
+                    crate::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| drop(obj.clone()))));
+                match again {
                     Ok(()) => Err(ProbeError::Panic { letter, message }),
                     Err(_) => Err(ProbeError::Object {
                         op: ObjectOp::Clone,

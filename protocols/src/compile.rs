@@ -47,10 +47,34 @@ use crate::Error;
 /// [`Error::StateBound`]'s `what` for a compilation.
 pub(crate) const GLOBAL_LTS: &str = "global LTS";
 
+/// [`Error::TooLarge`]'s `items` for the interned channel contents.
+const CHANNEL_CONTENTS: &str = "distinct channel contents";
+
 /// The estimated bytes of one global state in the compiler's tables: its
 /// entry in the list, its slot in the index (at the table's lowest load,
 /// with its control byte), its offset and final bit in the LTS.
 const STATE_BYTES: usize = 8 + 2 * (4 + 1) + 4 + 1;
+
+/// The most states, transitions or channel contents the compiled LTS
+/// numbers: it stores them as 32-bit numbers and offsets.
+const MAX_NUMBERED: usize = u32::MAX as usize;
+
+/// `n`, a count or an index of `items` ("transitions", "channel
+/// contents"), as the 32-bit number the LTS stores, if it is at most `max`
+/// ([`MAX_NUMBERED`] but in tests); otherwise [`Error::TooLarge`]. The
+/// memory limit stops today's protocols long before 2³² transitions, but a
+/// larger limit or a denser protocol must meet an error that says so, not
+/// offsets that wrap and an LTS whose edges belong to the wrong states.
+fn numbered(n: usize, max: usize, items: &'static str) -> Result<u32, Error> {
+    match u32::try_from(n) {
+        Ok(v) if n <= max => Ok(v),
+        _ => Err(Error::TooLarge {
+            what: GLOBAL_LTS,
+            items,
+            max: max.min(MAX_NUMBERED),
+        }),
+    }
+}
 
 /// Sequences of `T` numbered once each and stored back to back: one
 /// offsets array and one packed array (a `Box` a sequence would cost an
@@ -79,8 +103,9 @@ impl<T: Copy + Eq + Hash> Interner<T> {
         &self.items[self.starts[i]..self.starts[i + 1]]
     }
 
-    /// The number of `seq`, and whether it is new.
-    fn intern(&mut self, seq: &[T]) -> (u32, bool) {
+    /// The number of `seq`, and whether it is new; [`Error::TooLarge`]
+    /// (naming `what`) if a new one would not fit in 32 bits.
+    fn intern(&mut self, seq: &[T], what: &'static str) -> Result<(u32, bool), Error> {
         let Interner {
             items,
             starts,
@@ -90,14 +115,14 @@ impl<T: Copy + Eq + Hash> Interner<T> {
         let slice = |i: u32| &items[starts[i as usize]..starts[i as usize + 1]];
         let hash = hasher.hash_one(seq);
         if let Some(&id) = table.find(hash, |&i| slice(i) == seq) {
-            return (id, false);
+            return Ok((id, false));
         }
-        let id = (starts.len() - 1) as u32;
+        let id = numbered(starts.len() - 1, MAX_NUMBERED, what)?;
         items.extend_from_slice(seq);
         starts.push(items.len());
         let rehash = |&i: &u32| hasher.hash_one(&items[starts[i as usize]..starts[i as usize + 1]]);
         table.insert_unique(hash, id, rehash);
-        (id, true)
+        Ok((id, true))
     }
 }
 
@@ -158,8 +183,10 @@ const PACKED_EDGE: usize = std::mem::size_of::<(u32, u32)>();
 /// search runs, so packing it saves more than the 12 bytes: the slack
 /// is 8 bytes an edge at most, not 20 (`npb-is-concurrent:8`: 5 M edges,
 /// 168 MB of `(Label, u32)` capacity at the peak, now 67 MB).
-#[derive(Default)]
 struct PackedEdges {
+    /// The most edges in all ([`MAX_NUMBERED`]; smaller in tests, to
+    /// reach the check without 2³² edges).
+    max_edges: usize,
     labels: Vec<Label>,
     label_ids: HashMap<Label, u32>,
     edges: Vec<(u32, u32)>,
@@ -168,9 +195,22 @@ struct PackedEdges {
 }
 
 impl PackedEdges {
+    fn new(max_edges: usize) -> Self {
+        PackedEdges {
+            max_edges,
+            labels: Vec::new(),
+            label_ids: HashMap::new(),
+            edges: Vec::new(),
+            offsets: Vec::new(),
+            finals: Vec::new(),
+        }
+    }
+
     /// Adds the next state with its transitions (any order, duplicates
     /// removed); `edges` is left empty for the next state.
-    fn add_state(&mut self, is_final: bool, edges: &mut Vec<(Label, u32)>) {
+    /// [`Error::TooLarge`] if the edges would be more than the offsets can
+    /// number: checked before any is stored, so nothing wraps.
+    fn add_state(&mut self, is_final: bool, edges: &mut Vec<(Label, u32)>) -> Result<(), Error> {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -178,7 +218,13 @@ impl PackedEdges {
         // keeps the order
         edges.sort_unstable();
         edges.dedup();
+        let end = numbered(
+            self.edges.len().saturating_add(edges.len()),
+            self.max_edges,
+            "transitions",
+        )?;
         for &(l, t) in edges.iter() {
+            // Fits: there are no more distinct labels than edges.
             let next = self.labels.len() as u32;
             let id = *self.label_ids.entry(l).or_insert_with(|| {
                 self.labels.push(l);
@@ -187,8 +233,9 @@ impl PackedEdges {
             self.edges.push((id, t));
         }
         edges.clear();
-        self.offsets.push(self.edges.len() as u32);
+        self.offsets.push(end);
         self.finals.push(is_final);
+        Ok(())
     }
 
     /// The LTS, its initial state 0, its names from `names`.
@@ -216,9 +263,9 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
     let mut budget = Budget::new(limits, GLOBAL_LTS);
     terms.unfold_all(main, MAX_TERMS, Some(&mut budget))?;
     let mut chans = Interner::<global::InTransit>::new();
-    let (empty, _) = chans.intern(&[]);
+    let (empty, _) = chans.intern(&[], CHANNEL_CONTENTS)?;
     let mut states = States::new();
-    let mut packed = PackedEdges::default();
+    let mut packed = PackedEdges::new(MAX_NUMBERED);
     states.id((main, empty), &mut budget)?;
     let mut terms_bytes = terms.approx_bytes();
     budget.add_bytes(terms_bytes)?;
@@ -233,7 +280,7 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
             if !global::chans_after(&here, l, &mut after) {
                 continue;
             }
-            let (c2, new) = chans.intern(&after);
+            let (c2, new) = chans.intern(&after, CHANNEL_CONTENTS)?;
             if new {
                 budget.add_bytes(std::mem::size_of_val(&after[..]) + 2 * 8 + 2 * (4 + 1))?;
             }
@@ -247,7 +294,7 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
         budget.add_bytes(now.saturating_sub(terms_bytes))?;
         terms_bytes = now;
         let is_final = here.is_empty() && terms.may_end(term)?;
-        packed.add_state(is_final, &mut edges);
+        packed.add_state(is_final, &mut edges)?;
         i += 1;
     }
     // Everything but the packed edges goes before the LTS's edges are
@@ -255,4 +302,63 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
     let names = terms.into_names();
     drop((states, chans));
     Ok(packed.finish(names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(n: u32) -> Label {
+        Label::send(n, 0, 1)
+    }
+
+    #[test]
+    fn a_number_past_32_bits_is_an_error_not_a_wrap() {
+        assert_eq!(numbered(7, MAX_NUMBERED, "transitions"), Ok(7));
+        assert_eq!(
+            numbered(MAX_NUMBERED, MAX_NUMBERED, "transitions"),
+            Ok(u32::MAX)
+        );
+        let e = numbered(MAX_NUMBERED + 1, MAX_NUMBERED, "transitions").unwrap_err();
+        assert_eq!(
+            e,
+            Error::TooLarge {
+                what: GLOBAL_LTS,
+                items: "transitions",
+                max: MAX_NUMBERED
+            }
+        );
+        let text = e.to_string();
+        assert!(text.contains("more than 4294967295 transitions"), "{text}");
+        assert!(text.contains("--runtime on-the-fly"), "{text}");
+    }
+
+    /// The packed edges stop at their bound before storing an edge past
+    /// it: the offsets stay the edges' true positions.
+    #[test]
+    fn edges_past_the_bound_are_an_error_before_they_are_stored() {
+        let mut packed = PackedEdges::new(3);
+        let mut edges = vec![(label(0), 1), (label(1), 2)];
+        packed.add_state(false, &mut edges).unwrap();
+        assert!(edges.is_empty());
+        let mut edges = vec![(label(0), 0), (label(2), 1)];
+        let e = packed.add_state(true, &mut edges).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::TooLarge {
+                    items: "transitions",
+                    max: 3,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(packed.edges.len(), 2);
+        assert_eq!(packed.offsets, vec![0, 2]);
+        // Exactly at the bound still fits.
+        let mut edges = vec![(label(0), 0)];
+        packed.add_state(true, &mut edges).unwrap();
+        assert_eq!(packed.offsets, vec![0, 2, 3]);
+    }
 }

@@ -180,6 +180,25 @@ pub enum Error {
         /// How many states it had made by then.
         states: usize,
     },
+    /// Building the `what` made more `items` than its representation can
+    /// number: the compiled LTS numbers its states, transitions and
+    /// channel contents with 32-bit offsets. No limit raises this; a smaller
+    /// instance or an object built on the fly (which keeps no table of
+    /// the whole) does not reach it.
+    ///
+    /// ```
+    /// let e = protocols::Error::TooLarge { what: "global LTS", items: "transitions", max: 4_294_967_295 };
+    /// assert!(e.to_string().contains("more than 4294967295 transitions"), "{e}");
+    /// assert!(e.to_string().contains("on the fly"), "{e}");
+    /// ```
+    TooLarge {
+        /// What was being built.
+        what: &'static str,
+        /// What it made too many of ("transitions", "channel contents").
+        items: &'static str,
+        /// The most the representation numbers.
+        max: usize,
+    },
     /// An ill-formed specification (unknown definition, wrong number of
     /// arguments, unguarded recursion, a role talking to itself).
     Spec(String),
@@ -272,6 +291,13 @@ impl fmt::Display for Error {
                 "building the {what} stopped at the memory limit ({limit} bytes, {states} \
                  states made); raise it with --max-memory or PRUST_MAX_MEMORY, or use a \
                  smaller instance"
+            ),
+            Error::TooLarge { what, items, max } => write!(
+                f,
+                "the {what} has more than {max} {items}, more than its 32-bit numbering \
+                 holds; use a smaller instance, or build the strict object on the fly \
+                 (Strict::on_the_fly; prust check --runtime on-the-fly), which keeps no \
+                 table of the whole"
             ),
             Error::Spec(m) => write!(f, "bad specification: {m}"),
             Error::Undeclared {

@@ -29,32 +29,6 @@ fn check<P: Protocol>(
         .unwrap_or_else(|e| panic!("{formula}: {e}"))
 }
 
-/// A formula of one of several shapes (safety: the breadth-first search;
-/// the others: the depth-first one) over two atoms of the object's roles.
-fn formula<P: Protocol>(obj: &P, (shape, who, kind): (usize, [usize; 2], [usize; 2])) -> String {
-    let roles = obj.roles();
-    let atom = |i: usize| match kind[i] {
-        3 => r#""END""#.to_string(),
-        4 => r#""DEADLOCK""#.to_string(),
-        k => format!(
-            r#""{} {} *""#,
-            roles[who[i] % roles.len()],
-            ["SEND", "RECV", "CLOSE"][k]
-        ),
-    };
-    let (p, q) = (atom(0), atom(1));
-    match shape {
-        0 => format!("G !{p}"),
-        1 => format!("F {p}"),
-        2 => format!("G ({p} -> F {q})"),
-        3 => format!("G F {p}"),
-        4 => format!("F G !{p}"),
-        5 => format!("!{p} U {q}"),
-        6 => format!("G ({p} -> X !{q})"),
-        _ => r#"G !"DEADLOCK""#.to_string(),
-    }
-}
-
 /// `max`: the state limit (liberal objects of one-sided loops are
 /// unbounded, their inboxes growing with the depth: a small bound keeps
 /// them cheap; checks that reach it are skipped).
@@ -99,7 +73,7 @@ proptest! {
     #[test]
     fn hash_compaction_gives_the_exact_verdicts_on_random_specifications(
         spec in common::gen::spec(),
-        shape in (0..8usize, [0..4usize, 0..4], [0..5usize, 0..5]),
+        shape in common::formula::shape(),
         omega in prop::bool::ANY,
         runtime in 0..3u8,
     ) {
@@ -109,17 +83,17 @@ proptest! {
         match runtime {
             0 => {
                 let obj = Strict::new(lts);
-                agree(&obj, &formula(&obj, shape), semantics, 20_000)?;
+                agree(&obj, &common::formula::render(&obj, shape), semantics, 20_000)?;
             }
             1 => {
                 prop_assume!(lts.num_states() <= 60);
                 let obj = Liberal::new(lts);
-                agree(&obj, &formula(&obj, shape), semantics, 400)?;
+                agree(&obj, &common::formula::render(&obj, shape), semantics, 400)?;
             }
             _ => {
                 // Declares its parallel branches: reduced searches.
                 let obj = Strict::on_the_fly(&spec).expect("compiles, so builds on the fly");
-                agree(&obj, &formula(&obj, shape), semantics, 20_000)?;
+                agree(&obj, &common::formula::render(&obj, shape), semantics, 20_000)?;
             }
         }
     }

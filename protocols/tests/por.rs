@@ -29,52 +29,6 @@ fn kind(r: &Report) -> &'static str {
     }
 }
 
-/// A random formula over the object's roles: mostly of the shapes the
-/// reduction decides (safety, response, recurrence, persistence, unless),
-/// some it must refuse (`X`, a bare first step).
-type Shape = (usize, [usize; 2], [usize; 2], [usize; 2]);
-
-fn formula() -> impl Strategy<Value = Shape> {
-    (
-        0..12usize,
-        [0..4usize, 0..4],
-        [0..3usize, 0..3],
-        [0..3usize, 0..3],
-    )
-}
-
-fn render<P: Protocol>(obj: &P, (shape, who, kind, what): Shape) -> String {
-    let roles = obj.roles();
-    let atom = |i: usize| {
-        let role = if who[i] == 0 {
-            "*".to_string()
-        } else {
-            roles[who[i] % roles.len()].clone()
-        };
-        match what[i] {
-            0 => format!(r#""{role} {} *""#, ["SEND", "RECV", "CLOSE"][kind[i]]),
-            1 if kind[i] == 0 => r#""END""#.to_string(),
-            1 => r#""DEADLOCK""#.to_string(),
-            _ => format!(r#""{role} {} *""#, ["RECV", "SEND", "RECV"][kind[i]]),
-        }
-    };
-    let (p, q) = (atom(0), atom(1));
-    match shape {
-        0 => format!("G !{p}"),
-        1 => format!("F {p}"),
-        2 => format!("G ({p} -> F {q})"),
-        3 => format!("G F {p}"),
-        4 => format!("F G !{p}"),
-        5 => format!("!{p} U {q}"),
-        6 => format!("!{p} W {q}"),
-        7 => format!("{q} R !{p}"),
-        8 => format!("G (!{p} | F {q}) & F {q}"),
-        9 => format!("G ({p} -> X {q})"),
-        10 => format!("!{p}"),
-        _ => r#"G !"DEADLOCK""#.to_string(),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -86,7 +40,7 @@ proptest! {
     #[test]
     fn reduced_and_full_searches_agree_on_random_specifications(
         spec in common::gen::spec(),
-        f in formula(),
+        f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
         // Only specifications with a bounded state space (the check of the
@@ -110,7 +64,7 @@ proptest! {
     #[test]
     fn reduced_and_full_searches_agree_on_random_liberal_objects(
         spec in common::gen::spec(),
-        f in formula(),
+        f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
         let lts = common::gen::compile_or_skip(&spec)?;
@@ -132,12 +86,12 @@ fn semantics(omega: bool) -> Semantics {
 /// reduced search that proves the property stores no more states.
 fn agree<P: Protocol + std::fmt::Debug>(
     obj: &P,
-    f: Shape,
+    f: common::formula::Shape,
     semantics: Semantics,
     main: &protocols::spec::Term,
     max: u64,
 ) -> Result<(), TestCaseError> {
-    let formula = render(obj, f);
+    let formula = common::formula::render(obj, f);
     let full = check(obj, &formula, semantics, false, max);
     let reduced = check(obj, &formula, semantics, true, max);
     prop_assume!(!matches!(full.verdict, Verdict::Inconclusive { .. }));

@@ -2,6 +2,7 @@
 //! the way the engine does, and collect its traces.
 #![allow(dead_code)]
 
+pub mod formula;
 pub mod gen;
 
 use std::collections::{BTreeSet, HashMap, HashSet};

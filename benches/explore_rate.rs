@@ -30,32 +30,21 @@ use prust::explore::{Exploration, Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
 use prust::{Message, Strict};
 
-#[derive(Clone, Debug)]
-struct Title;
-#[derive(Clone, Debug)]
-struct Quote(u32);
-#[derive(Clone, Debug)]
-struct Contribution(u32);
-#[derive(Clone, Debug)]
-struct Decision(bool);
+#[path = "../tests/common/two_buyer.rs"]
+mod two_buyer;
 
+/// The two-buyer program of the tests and examples, the seller asserting
+/// that buyer2 buys (it does at that price, in every schedule).
 fn two_buyer(r: &mut Roles<'_, Strict>) {
-    r.spawn("buyer1", |mut ep| {
-        ep.send("seller", Title).unwrap();
-        let Quote(p) = ep.recv_from("seller").unwrap().downcast().unwrap();
-        ep.send("buyer2", Contribution(p / 2)).unwrap();
+    r.spawn("buyer1", |ep| {
+        two_buyer::buyer1(ep).unwrap();
     });
-    r.spawn("buyer2", |mut ep| {
-        let Quote(p) = ep.recv_from("seller").unwrap().downcast().unwrap();
-        let Contribution(c) = ep.recv_from("buyer1").unwrap().downcast().unwrap();
-        ep.send("seller", Decision(p - c < 60)).unwrap();
+    r.spawn("buyer2", |ep| {
+        two_buyer::buyer2(ep).unwrap();
     });
-    r.spawn("seller", |mut ep| {
-        ep.recv_from("buyer1").unwrap();
-        ep.send("buyer2", Quote(90)).unwrap();
-        ep.send("buyer1", Quote(90)).unwrap();
-        let Decision(buy) = ep.recv_from("buyer2").unwrap().downcast().unwrap();
-        assert!(buy);
+    r.spawn("seller", |ep| {
+        let (_, _, sold) = two_buyer::seller(ep).unwrap();
+        assert!(sold);
     });
 }
 

@@ -9,27 +9,17 @@ use std::collections::BTreeSet;
 use prust::engine::Protocol;
 use prust::explore::{explore, Exploration, Explorer, Outcome, Reduction, Roles};
 use prust::session::{BlockingEndpoint, Error};
-use prust::spec::{close, msg, par, seq, Spec};
 use prust::{Liberal, Strict};
+
+#[path = "../protocols/tests/common/close_specs.rs"]
+mod close_specs;
+
+use close_specs::{jobs, results};
 
 #[derive(Clone, Debug)]
 struct Job(u32);
 #[derive(Clone, Debug)]
 struct Res;
-
-/// `boss` sends any number of `Job`s to `hand`, then closes.
-fn jobs() -> Spec {
-    Spec::new(
-        "jobs",
-        seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]),
-    )
-}
-
-/// Two workers each send any number of `Res` to `m`, then close.
-fn results() -> Spec {
-    let worker = |w: &str| seq([msg("Res", w, "m").star(), close(w, "m")]);
-    Spec::new("results", par([worker("w1"), worker("w2")])).roles(["m", "w1", "w2"])
-}
 
 /// The boss sends three jobs and closes; the hand receives until the close
 /// and checks it got them all, in order.
@@ -76,6 +66,20 @@ fn a_loop_that_receives_until_its_peer_closes_ends_in_every_schedule() {
     assert!(liberal.executions() > 1, "{liberal}");
 }
 
+/// The workers of [`results`]: `w1` sends once and closes, `w2` sends
+/// twice and closes.
+fn workers(r: &mut Roles<'_, Strict>) {
+    r.spawn("w1", |mut e| {
+        e.send("m", Res).unwrap();
+        e.close("m").unwrap();
+    });
+    r.spawn("w2", |mut e| {
+        e.send("m", Res).unwrap();
+        e.send("m", Res).unwrap();
+        e.close("m").unwrap();
+    });
+}
+
 /// `m` receives from anyone and counts per sender; `w1` sends once and
 /// closes, `w2` sends twice and closes. In every interleaving `m` sees
 /// all three messages before the close of both.
@@ -94,15 +98,7 @@ fn collector(r: &mut Roles<'_, Strict>) {
         }
         assert_eq!(counts, (1, 2));
     });
-    r.spawn("w1", |mut e| {
-        e.send("m", Res).unwrap();
-        e.close("m").unwrap();
-    });
-    r.spawn("w2", |mut e| {
-        e.send("m", Res).unwrap();
-        e.send("m", Res).unwrap();
-        e.close("m").unwrap();
-    });
+    workers(r);
 }
 
 #[test]
@@ -124,15 +120,7 @@ fn stopping_at_the_first_close_is_found() {
             while e.recv_from("w1").is_ok() {}
             let _ = e.recv_from("w2");
         });
-        r.spawn("w1", |mut e| {
-            e.send("m", Res).unwrap();
-            e.close("m").unwrap();
-        });
-        r.spawn("w2", |mut e| {
-            e.send("m", Res).unwrap();
-            e.send("m", Res).unwrap();
-            e.close("m").unwrap();
-        });
+        workers(r);
     };
     let object = Strict::from_spec(&results()).unwrap();
     let dpor = explore(object.clone(), program);

@@ -292,6 +292,7 @@
 //! [`crate::liberal`]).
 
 mod closed;
+mod endpoint;
 mod error;
 mod locked;
 mod op;

@@ -6,31 +6,20 @@
 //! sender has closed). A send after a close fails with
 //! `Error::SendAfterClose`. Every test runs under a watchdog.
 
+#[path = "common/close_specs.rs"]
+mod close_specs;
 mod session_support;
 
 use std::time::Duration;
 
+use close_specs::{jobs, results};
 use engine::Message;
 use protocols::session::{BlockingEndpoint, Error, Session, SplitSession};
-use protocols::spec::{close, msg, par, seq, Spec};
+use protocols::spec::{close, msg, par, Spec};
 use protocols::{Liberal, Strict};
 use session_support::watchdog;
 
 const LIMIT: Duration = Duration::from_secs(10);
-
-/// `boss` sends any number of `Job`s to `hand`, then closes.
-fn jobs() -> Spec {
-    Spec::new(
-        "jobs",
-        seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]),
-    )
-}
-
-/// Two workers each send any number of `Res` to `m`, then close.
-fn results() -> Spec {
-    let worker = |w: &str| seq([msg("Res", w, "m").star(), close(w, "m")]);
-    Spec::new("results", par([worker("w1"), worker("w2")])).roles(["m", "w1", "w2"])
-}
 
 /// Receives from `from` until it closes; the number of messages, or the
 /// first error that is not the close.

@@ -9,12 +9,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
-use engine::{Message, Payload, Protocol, RoleId};
+use engine::{Message, Protocol, RoleId};
 
 use super::closed::{closed_error, send_after_close, Closes};
+use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
-use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::panic::{InOp, PanicSink, Use};
 use super::select::Alternative;
 use inner::{Inner, Outcome, Slot};
 
@@ -78,7 +79,7 @@ struct Shared<P> {
     /// has completed it (so the waiter does not need the big lock to wake).
     mailboxes: Vec<Mailbox>,
     /// Per role: whether its endpoint is in an operation, or was declared
-    /// panicked (see [`PanicGuard`]).
+    /// panicked (see [`PanicGuard`](super::PanicGuard)).
     uses: Vec<Use>,
     inner: Mutex<Inner<P>>,
 }
@@ -168,36 +169,7 @@ impl<P: Protocol> Drop for Session<P> {
 }
 
 impl<P: Protocol> Endpoint<P> {
-    /// This endpoint's role.
-    pub fn role(&self) -> RoleId {
-        self.role
-    }
-
-    /// This endpoint's role name.
-    pub fn name(&self) -> &str {
-        &self.shared.names[self.role]
-    }
-
-    /// The role names of the session, indexed by [`RoleId`].
-    pub fn roles(&self) -> &[String] {
-        &self.shared.names
-    }
-
-    /// Resolves a peer's name once, for hot loops.
-    pub fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
-        role.to_role(&self.shared.names)
-    }
-
-    /// Sends `value` (any payload, or a ready [`Message`]) to `to`, waiting
-    /// until the protocol allows it.
-    pub fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
-        self.run(Op::Send {
-            to,
-            msg: Message::new(value),
-        })
-        .map(|_| ())
-    }
+    endpoint_methods!();
 
     /// Receives the next message the protocol allows, from any sender.
     ///
@@ -240,27 +212,6 @@ impl<P: Protocol> Endpoint<P> {
             Outcome::Selected(i, msg) => Ok((i, msg)),
             Outcome::Ended => Err(closed_error(&self.shared.names, self.role, None)),
             _ => unreachable!("a select completes with a message"),
-        }
-    }
-
-    /// Closes this role's channel to `to`. A close is final: a later send
-    /// to `to` fails with [`Error::SendAfterClose`], and `to`'s receives
-    /// from this role fail with [`Error::Closed`] once the messages sent
-    /// before are taken.
-    pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
-        self.run(Op::Close { to }).map(|_| ())
-    }
-
-    /// A guard that declares this role panicked if it is dropped while its
-    /// thread unwinds from a panic; see [`PanicGuard`]. Needed only when
-    /// the endpoint may outlive the thread (kept in an `Arc`, say): an
-    /// endpoint dropped while its thread unwinds declares the role
-    /// panicked by itself.
-    pub fn panic_guard(&self) -> PanicGuard {
-        PanicGuard {
-            session: self.shared.clone(),
-            role: self.role,
         }
     }
 

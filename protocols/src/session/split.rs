@@ -15,12 +15,13 @@ use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
-use engine::{Message, Payload, Refused, RoleId};
+use engine::{Message, Refused, RoleId};
 
 use super::closed::{closed_error, send_after_close, Closes};
+use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
-use super::panic::{InOp, PanicGuard, PanicSink, Use};
+use super::panic::{InOp, PanicSink, Use};
 use super::select::Alternative;
 use decide::{DEAD, RUNNING};
 
@@ -67,7 +68,7 @@ struct Shared<P: Split> {
     /// Per role: what it waits for, and its local state while it waits.
     slots: Vec<CachePadded<Mutex<Slot<P::Local>>>>,
     /// Per role: whether its endpoint is in an operation, or was declared
-    /// panicked (see [`PanicGuard`]).
+    /// panicked (see [`PanicGuard`](super::PanicGuard)).
     uses: Vec<CachePadded<Use>>,
     /// Set once the session is poisoned; `failure` says why.
     failed: AtomicBool,
@@ -188,39 +189,11 @@ impl<P: Split> Drop for SplitSession<P> {
 }
 
 impl<P: Split> SplitEndpoint<P> {
-    /// This endpoint's role.
-    pub fn role(&self) -> RoleId {
-        self.role
-    }
-
-    /// This endpoint's role name.
-    pub fn name(&self) -> &str {
-        &self.shared.names[self.role]
-    }
-
-    /// The role names of the session, indexed by [`RoleId`].
-    pub fn roles(&self) -> &[String] {
-        &self.shared.names
-    }
-
-    /// Resolves a peer's name once, for hot loops.
-    pub fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
-        role.to_role(&self.shared.names)
-    }
+    endpoint_methods!();
 
     /// This role's local state (for inspection).
     pub fn local(&self) -> &P::Local {
         self.local.as_ref().expect("owned while running")
-    }
-
-    /// Sends `value` to `to`, waiting until the protocol allows it.
-    pub fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
-        self.run(Op::Send {
-            to,
-            msg: Message::new(value),
-        })
-        .map(|_| ())
     }
 
     /// Receives the next message the protocol allows, from any sender;
@@ -261,25 +234,6 @@ impl<P: Split> SplitEndpoint<P> {
             .position(|a| a.from == from && a.accepts(&msg))
             .expect("the message matches an alternative");
         Ok((i, msg))
-    }
-
-    /// Closes this role's channel to `to`. A close is final: a later send
-    /// to `to` fails with [`Error::SendAfterClose`].
-    pub fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
-        self.run(Op::Close { to }).map(|_| ())
-    }
-
-    /// A guard that declares this role panicked if it is dropped while its
-    /// thread unwinds from a panic; see [`PanicGuard`]. Needed only when
-    /// the endpoint may outlive the thread (kept in an `Arc`, say): an
-    /// endpoint dropped while its thread unwinds declares the role
-    /// panicked by itself.
-    pub fn panic_guard(&self) -> PanicGuard {
-        PanicGuard {
-            session: self.shared.clone(),
-            role: self.role,
-        }
     }
 
     /// One step of `role` on the parts; the operation back if refused.

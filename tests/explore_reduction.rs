@@ -271,3 +271,55 @@ fn dpor_reduces_under_a_preemption_bound() {
     assert!(plain.failures().is_empty() && dpor.failures().is_empty());
     assert!(dpor.executions() < plain.executions(), "{dpor} vs {plain}");
 }
+
+#[test]
+fn the_exploration_says_which_reduction_ran_and_why_another_was_off() {
+    let steps = three_senders_in_order();
+    // As asked: nothing to say.
+    let dpor = explore(&steps, None, Reduction::Dpor);
+    assert_eq!(dpor.reduction(), Reduction::Dpor);
+    assert_eq!(dpor.reduction_off(), None);
+    assert!(!dpor.to_string().contains("reduction:"), "{dpor}");
+    // A property turns the reduction off: every schedule runs, as with no
+    // reduction, and the report says why.
+    let with_property = |reduction| {
+        Explorer::new()
+            .reduction(reduction)
+            .property(r#"G !"DEADLOCK""#)
+            .explore(Mailbox::new(steps.len()), program(&steps))
+    };
+    let plain = with_property(Reduction::None);
+    assert_eq!(plain.reduction_off(), None, "nothing asked, nothing off");
+    for asked in [
+        Reduction::Dpor,
+        Reduction::ClassicDpor,
+        Reduction::SleepSets,
+    ] {
+        let ex = with_property(asked);
+        assert!(ex.is_successful(), "{ex}");
+        assert_eq!(ex.reduction(), Reduction::None, "{asked}");
+        assert_eq!(ex.executions(), plain.executions(), "{asked}: {ex}");
+        let why = ex.reduction_off().expect("said why");
+        assert!(
+            why.starts_with(&format!("{asked} off: a property is checked")),
+            "{why}"
+        );
+        assert!(
+            ex.to_string().contains(&format!("reduction: {why}")),
+            "{ex}"
+        );
+    }
+    // A preemption bound turns sleep sets off, and DPOR runs without them.
+    let sleep = explore(&steps, Some(2), Reduction::SleepSets);
+    assert_eq!(sleep.reduction(), Reduction::None);
+    assert!(sleep
+        .reduction_off()
+        .unwrap()
+        .starts_with("sleep-sets off: under a preemption bound"));
+    let dpor = explore(&steps, Some(2), Reduction::Dpor);
+    assert_eq!(dpor.reduction(), Reduction::Dpor);
+    assert!(dpor
+        .reduction_off()
+        .unwrap()
+        .starts_with("dpor without sleep sets"));
+}

@@ -160,6 +160,24 @@ impl Explorer {
     /// without another failure are checked (the others are failures
     /// already, and a run cut short by a panic is not a run of the
     /// protocol).
+    ///
+    /// A property turns the [`reduction`](Self::reduction) off: two
+    /// orders of independent steps are the same to the program but not to
+    /// a formula over the order of actions, so every schedule is run. The
+    /// exploration says so ([`Exploration::reduction_off`], and a line of
+    /// its report).
+    ///
+    /// ```
+    /// use prust::explore::{Explorer, Reduction};
+    /// let ex = Explorer::new()
+    ///     .reduction(Reduction::Dpor)
+    ///     .property(r#"G !"DEADLOCK""#)
+    ///     .explore(prust::protocols::two_buyer::strict(), |r| {
+    ///         r.spawn("buyer1", |_| {});
+    ///     });
+    /// assert_eq!(ex.reduction(), Reduction::None);
+    /// assert!(ex.reduction_off().unwrap().contains("a property is checked"));
+    /// ```
     pub fn property(mut self, ltl_formula: &str) -> Self {
         self.property = Some(ltl_formula.to_string());
         self
@@ -205,6 +223,52 @@ impl Explorer {
             .unwrap_or_else(|e| panic!("prust explore: {e}"))
     }
 
+    /// The reduction an exploration with these options runs, and why it
+    /// is not (in full) the one asked for ([`reduction`](Self::reduction)):
+    /// a property turns every reduction off, since it may tell two orders
+    /// of independent steps apart (every schedule is run); a preemption
+    /// bound turns sleep sets off, since they could cut a schedule whose
+    /// equivalent the bound itself cut (DPOR then runs without them, with
+    /// conservative backtrack points). A replay follows one schedule:
+    /// nothing to reduce, nothing to say.
+    fn reduction_used(&self) -> (Reduction, Option<String>) {
+        let asked = self.reduction;
+        if self.replay.is_some() {
+            return (Reduction::None, None);
+        }
+        if asked == Reduction::None {
+            return (asked, None);
+        }
+        if self.property.is_some() {
+            return (
+                Reduction::None,
+                Some(format!(
+                    "{asked} off: a property is checked (Explorer::property), and it may tell \
+                     two orders of independent steps apart, so every schedule is run"
+                )),
+            );
+        }
+        match (asked, self.preemption_bound) {
+            (_, None) => (asked, None),
+            (Reduction::SleepSets, Some(_)) => (
+                Reduction::None,
+                Some(
+                    "sleep-sets off: under a preemption bound they could cut a schedule \
+                     whose equivalent the bound itself cut"
+                        .to_string(),
+                ),
+            ),
+            (_, Some(bound)) => (
+                asked,
+                Some(format!(
+                    "{asked} without sleep sets under the preemption bound {bound}, with \
+                     conservative backtrack points (so that it finds the outcomes of the \
+                     bounded plain search)"
+                )),
+            ),
+        }
+    }
+
     /// Explores `program`'s schedules on `object`, or says why it cannot.
     pub fn try_explore<P, F>(&self, object: P, program: F) -> Result<Exploration, ExploreError>
     where
@@ -226,6 +290,7 @@ impl Explorer {
             deadline: self.timeout.map(|t| started + t),
         };
         let shared_names: Arc<[String]> = names.clone().into();
+        let (reduction, reduction_off) = self.reduction_used();
         // One scope for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
         std::thread::scope(|scope| {
@@ -246,20 +311,16 @@ impl Explorer {
                     incomplete = Some(cut);
                 }
             } else {
-                // With a property, two orders of independent steps may
-                // differ: no reduction. Sleep sets with a preemption bound
-                // could cut a schedule whose equivalent was itself cut by
-                // the bound; DPOR under a bound adds conservative points
-                // instead (see `Dfs::add_backtracks`).
-                let reduce = self.property.is_none();
+                // The reduction that runs (see `reduction_used`); DPOR
+                // under a bound adds conservative points instead of sleep
+                // sets (see `Dfs::add_backtracks`).
                 let bounded = self.preemption_bound.is_some();
                 let mut dfs = Dfs {
                     stack: Vec::new(),
                     depth: 0,
                     bound: self.preemption_bound,
-                    sleep_sets: reduce && !bounded && self.reduction != Reduction::None,
-                    dpor: match self.reduction {
-                        _ if !reduce => None,
+                    sleep_sets: !bounded && reduction != Reduction::None,
+                    dpor: match reduction {
                         Reduction::Dpor => Some(Flavour::Source),
                         Reduction::ClassicDpor => Some(Flavour::Classic),
                         Reduction::None | Reduction::SleepSets => None,
@@ -356,6 +417,8 @@ impl Explorer {
                 redundant,
                 elapsed: started.elapsed(),
                 replayed: self.replay.is_some(),
+                reduction,
+                reduction_off,
             })
         })
     }

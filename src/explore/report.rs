@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use protocols::session::{Deadlock, WaitsFor};
 
+use super::reduction::Reduction;
 use super::schedule::Schedule;
 
 /// One action of an execution, as the protocol saw it.
@@ -255,6 +256,10 @@ pub struct Exploration {
     pub(crate) redundant: usize,
     pub(crate) elapsed: Duration,
     pub(crate) replayed: bool,
+    /// The reduction that ran.
+    pub(crate) reduction: Reduction,
+    /// Why it is not (in full) the one asked for.
+    pub(crate) reduction_off: Option<String>,
 }
 
 impl Exploration {
@@ -309,6 +314,36 @@ impl Exploration {
     pub fn elapsed(&self) -> Duration {
         self.elapsed
     }
+
+    /// The reduction the exploration ran: the one asked for
+    /// ([`Explorer::reduction`](super::Explorer::reduction)), or
+    /// [`Reduction::None`] where it was off (see
+    /// [`reduction_off`](Self::reduction_off)); `None` for a replay, which
+    /// follows one schedule.
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
+
+    /// Why the reduction asked for did not run, or not in full: a property
+    /// turns every reduction off, a preemption bound turns sleep sets off.
+    /// `None` if it ran as asked. Also a line of the report, as a check's
+    /// report says why partial-order reduction was off.
+    ///
+    /// ```
+    /// use prust::explore::{Explorer, Reduction};
+    /// let ex = Explorer::new()
+    ///     .reduction(Reduction::SleepSets)
+    ///     .preemption_bound(Some(1))
+    ///     .explore(prust::protocols::two_buyer::strict(), |r| {
+    ///         r.spawn("buyer1", |_| {});
+    ///     });
+    /// assert_eq!(ex.reduction(), Reduction::None);
+    /// assert!(ex.reduction_off().unwrap().starts_with("sleep-sets off"));
+    /// assert!(ex.to_string().contains("reduction: sleep-sets off"), "{ex}");
+    /// ```
+    pub fn reduction_off(&self) -> Option<&str> {
+        self.reduction_off.as_deref()
+    }
 }
 
 impl fmt::Display for Exploration {
@@ -330,8 +365,15 @@ impl fmt::Display for Exploration {
             None => write!(f, " (complete)")?,
             Some(why) => write!(f, " (INCOMPLETE: {why})")?,
         }
+        // Said where the reduction is not the one asked for: the count of
+        // executions means something else then.
+        let off = |f: &mut fmt::Formatter<'_>| match &self.reduction_off {
+            Some(why) => writeln!(f, "reduction: {why}"),
+            None => Ok(()),
+        };
         if self.failures.is_empty() {
             writeln!(f, ": no failure")?;
+            off(f)?;
             if self.is_complete() {
                 write!(f, "the program is correct in every schedule")?;
             } else {
@@ -345,6 +387,7 @@ impl fmt::Display for Exploration {
             self.failures.len(),
             if self.failures.len() == 1 { "" } else { "s" }
         )?;
+        off(f)?;
         for (i, fail) in self.failures.iter().enumerate() {
             writeln!(
                 f,

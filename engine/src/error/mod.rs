@@ -227,7 +227,9 @@ pub enum Error {
     /// assert!(e.to_string().contains("did you mean `Commit`?"));
     /// ```
     Dummies(Box<DummiesError>),
-    /// Protocol code panicked while the engine probed an action.
+    /// Protocol code panicked while the engine probed an action. The
+    /// panic hook prints the panic once, where it happened; the engine's
+    /// re-runs of the same code (to rebuild the trace) are quiet.
     ProtocolPanic {
         /// The action being probed.
         action: String,
@@ -260,7 +262,10 @@ pub enum Error {
     /// its `Clone`, `Hash` or `Eq`, or its description of itself
     /// (`roles`, `type_names`, `peers`, `sends_to`). The engine clones,
     /// hashes and compares every state it stores, so such a panic would
-    /// otherwise take the whole tool down; it ends the check instead.
+    /// otherwise take the whole tool down; it ends the check instead. The
+    /// panic hook prints the panic once, where it happened; the engine's
+    /// re-runs of the same code (to tell a panicking `Clone` from a
+    /// panicking probe, to rebuild the trace) are quiet.
     ObjectPanic {
         /// The object's type, as [`std::any::type_name`] gives it.
         object: String,

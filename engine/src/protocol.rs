@@ -282,6 +282,12 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// states the search is working on are kept as objects (see
     /// [`Checker::collapse`](crate::Checker::collapse)).
     ///
+    /// Whether the engine stores bytes is decided on the initial object. A
+    /// later state may still return `false` (say, one holding a message
+    /// that bytes cannot rebuild): the engine then keeps that state as its
+    /// object, for the rest of the check, beside the others' bytes. An
+    /// object equal to such a kept one is that state whatever it writes.
+    ///
     /// The bytes must name the state exactly: equal objects give equal
     /// bytes, and [`decode`](Self::decode) gives back an equal object. The
     /// determinism check verifies `decode(encode(x)) == x` for every new

@@ -28,7 +28,13 @@
 //!   tables too, which RSS does not (pages never touched are not resident).
 //!
 //! Time is the thread's CPU time (`/proc/self/schedstat`) of the check
-//! alone.
+//! alone: the check runs on one thread (`threads(1)`), so that it is all
+//! of the check's CPU time (a parallel search's workers are other threads).
+//!
+//! Each case runs twice: `store=bytes`, the default for objects that write
+//! themselves as bytes (the collapse store, [`Checker::collapse`]), and
+//! `store=objects`, the objects stored whole, for what collapse costs and
+//! saves.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -138,6 +144,12 @@ fn ring_aut(n: usize) -> String {
 /// Checks `G !"DEADLOCK"` on `p`, without partial-order reduction, and
 /// prints one line of figures.
 fn measure<P: Protocol>(name: &str, p: P) {
+    measure_with(name, p.clone(), true);
+    measure_with(name, p, false);
+}
+
+/// [`measure`] with the collapse store on or off.
+fn measure_with<P: Protocol>(name: &str, p: P, collapse: bool) {
     // Reset the peak RSS to the current RSS (Linux: "5" to clear_refs).
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let rss = status_bytes("VmRSS");
@@ -146,6 +158,8 @@ fn measure<P: Protocol>(name: &str, p: P) {
     let t0 = cpu();
     let r = Checker::new()
         .partial_order(false)
+        .threads(1)
+        .collapse(collapse)
         .check(r#"G !"DEADLOCK""#, p, vec![])
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let t = cpu() - t0;
@@ -153,8 +167,9 @@ fn measure<P: Protocol>(name: &str, p: P) {
     let rss_growth = status_bytes("VmHWM").saturating_sub(rss);
     assert!(r.holds(), "{name}: {r}");
     let states = r.stats.product_states;
+    let store = if collapse { "bytes" } else { "objects" };
     println!(
-        "{name} states={states} cpu_s={:.2} ns_per_state={:.0} rss_bytes_per_state={:.0} \
+        "{name} store={store} states={states} cpu_s={:.2} ns_per_state={:.0} rss_bytes_per_state={:.0} \
          heap_bytes_per_state={:.0} object_bytes={}",
         t.as_secs_f64(),
         t.as_nanos() as f64 / states as f64,

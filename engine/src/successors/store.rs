@@ -66,10 +66,19 @@ enum Keys {
     /// Hash compaction: a 64-bit fingerprint per id.
     Fp(Vec<u64>),
     /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
-    /// `arena[ends[i - 1]..ends[i]]`.
+    /// `arena[ends[i - 1]..ends[i]]` (ends without [`AS_OBJECT`]). A state
+    /// whose object wrote no bytes (`encode` is `false` for it: it holds
+    /// what bytes cannot rebuild) is kept as its object instead, resident
+    /// for the life of the store, its end marked with [`AS_OBJECT`] and
+    /// its id in `objects`.
     Bytes {
         arena: Vec<u8>,
         ends: Vec<u64>,
+        /// The ids kept as objects, by [`fingerprint`] (the objects are in
+        /// `resident`): looked up first, while there are any, so that an
+        /// object equal to one of them is that state whether or not it
+        /// writes bytes itself.
+        objects: HashTable<ProtoId>,
         /// Scratch for the bytes of the object being interned.
         buf: Vec<u8>,
     },
@@ -81,11 +90,18 @@ fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
 }
 
+/// The mark on a collapse arena's end of a state kept as its object
+/// (whose bytes are none): no arena reaches 2⁶³ bytes.
+const AS_OBJECT: u64 = 1 << 63;
+
 /// Id `i`'s bytes in a collapse arena.
 #[inline]
 fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
-    let end = ends[i.index()] as usize;
-    let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
+    let end = (ends[i.index()] & !AS_OBJECT) as usize;
+    let start = i
+        .index()
+        .checked_sub(1)
+        .map_or(0, |j| (ends[j] & !AS_OBJECT) as usize);
     &arena[start..end]
 }
 
@@ -177,6 +193,7 @@ impl<P: Protocol> Store<P> {
         let keys = Keys::Bytes {
             arena: Vec::new(),
             ends: Vec::new(),
+            objects: HashTable::new(),
             buf: Vec::new(),
         };
         Self::keyed(keys, verify_with)
@@ -232,13 +249,18 @@ impl<P: Protocol> Store<P> {
     /// Whether `obj` is the stored state `id`: equal to it, or under hash
     /// compaction of the same fingerprint (which is all the store knows).
     pub(crate) fn matches(&self, id: ProtoId, obj: &P) -> bool {
-        match self.fp.as_deref().map(|f| &f.keys) {
+        match self.fp.as_deref() {
             None => &self.protos[id.index()].p == obj,
-            Some(Keys::Fp(fps)) => fps[id.index()] == fingerprint(obj),
-            Some(Keys::Bytes { arena, ends, .. }) => {
-                let mut b = Vec::new();
-                obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
-            }
+            Some(f) => match &f.keys {
+                Keys::Fp(fps) => fps[id.index()] == fingerprint(obj),
+                Keys::Bytes { ends, .. } if ends[id.index()] & AS_OBJECT != 0 => {
+                    f.resident.get(&id).is_some_and(|r| &r.p == obj)
+                }
+                Keys::Bytes { arena, ends, .. } => {
+                    let mut b = Vec::new();
+                    obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
+                }
+            },
         }
     }
 
@@ -467,6 +489,11 @@ impl<P: Protocol> Fingerprints<P> {
     /// [`Store::intern_or_give_back`] without objects.
     fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
         let next = ProtoId::new(self.marks.len());
+        // Whether `p` wrote its bytes (collapse): only then is there
+        // something to decode.
+        let mut encoded = false;
+        // Whether a new state is kept as its object (collapse, no bytes).
+        let mut as_object = false;
         let (id, new) = match &mut self.keys {
             Keys::Fp(fps) => {
                 let fp = fingerprint(&p);
@@ -482,27 +509,48 @@ impl<P: Protocol> Fingerprints<P> {
                     }
                 }
             }
-            Keys::Bytes { arena, ends, buf } => {
+            Keys::Bytes {
+                arena,
+                ends,
+                objects,
+                buf,
+            } => {
                 buf.clear();
-                if !p.encode(buf) && self.codec_error.is_none() {
-                    self.codec_error = Some(format!(
-                        "encode() wrote no bytes for a state (it did for the initial one): {:?}",
-                        DebugBytes(buf)
-                    ));
-                }
-                let h = bytes_hash(buf);
-                let (a, e) = (&*arena, &*ends);
-                match self.table.entry(
-                    h,
-                    |&i| slice(a, e, i) == buf.as_slice(),
-                    |&i| bytes_hash(slice(a, e, i)),
-                ) {
-                    Entry::Occupied(e) => (*e.get(), false),
-                    Entry::Vacant(v) => {
-                        v.insert(next);
-                        arena.extend_from_slice(buf);
-                        ends.push(arena.len() as u64);
-                        (next, true)
+                encoded = p.encode(buf);
+                let resident = &self.resident;
+                let of = |i: &ProtoId| &resident[i].p;
+                let found = if objects.is_empty() {
+                    None
+                } else {
+                    let h = fingerprint(&p);
+                    objects.find(h, |i| of(i) == &p).copied()
+                };
+                if let Some(id) = found {
+                    // Equal to a state kept as its object: that state,
+                    // whatever `p` wrote.
+                    (id, false)
+                } else if !encoded {
+                    // A state that bytes cannot rebuild: kept as its
+                    // object, for the life of the store.
+                    objects.insert_unique(fingerprint(&p), next, |i| fingerprint(of(i)));
+                    ends.push(arena.len() as u64 | AS_OBJECT);
+                    as_object = true;
+                    (next, true)
+                } else {
+                    let h = bytes_hash(buf);
+                    let (a, e) = (&*arena, &*ends);
+                    match self.table.entry(
+                        h,
+                        |&i| slice(a, e, i) == buf.as_slice(),
+                        |&i| bytes_hash(slice(a, e, i)),
+                    ) {
+                        Entry::Occupied(e) => (*e.get(), false),
+                        Entry::Vacant(v) => {
+                            v.insert(next);
+                            arena.extend_from_slice(buf);
+                            ends.push(arena.len() as u64);
+                            (next, true)
+                        }
                     }
                 }
             }
@@ -510,7 +558,7 @@ impl<P: Protocol> Fingerprints<P> {
         // Every object interned, new or not: two unequal objects that
         // share bytes cannot both come back from them, so this catches a
         // merge whichever of the two came first.
-        if let (Some(t), Keys::Bytes { buf, .. }) = (&self.verify_with, &self.keys) {
+        if let (Some(t), Keys::Bytes { buf, .. }, true) = (&self.verify_with, &self.keys, encoded) {
             if self.codec_error.is_none() && t.decode(buf).as_ref() != Some(&p) {
                 self.codec_error = Some(format!(
                     "decode(encode(x)) did not give back x for the state whose bytes are {:?}: \
@@ -521,7 +569,18 @@ impl<P: Protocol> Fingerprints<P> {
         }
         if new {
             self.marks.push([DfsNum::UNSEEN; 2]);
-            self.revive(id, p);
+            if as_object {
+                self.resident.insert(
+                    id,
+                    Resident {
+                        p,
+                        pins: 0,
+                        forever: true,
+                    },
+                );
+            } else {
+                self.revive(id, p);
+            }
             return Ok(id);
         }
         match self.resident.get(&id) {

@@ -7,6 +7,7 @@
 //! ```text
 //! cargo bench -p prust-protocols --bench runtime_objects             # every case
 //! cargo bench -p prust-protocols --bench runtime_objects -- ring-aut  # cases whose name contains it
+//! cargo bench -p prust-protocols --bench runtime_objects -- store=bytes  # one store only
 //! ```
 //!
 //! Cases: `ring-aut:11` (the bench/peers ring, role i loops "send to i+1,
@@ -144,8 +145,16 @@ fn ring_aut(n: usize) -> String {
 /// Checks `G !"DEADLOCK"` on `p`, without partial-order reduction, and
 /// prints one line of figures.
 fn measure<P: Protocol>(name: &str, p: P) {
-    measure_with(name, p.clone(), true);
-    measure_with(name, p, false);
+    // `store=bytes` or `store=objects` among the arguments: that one only.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let only =
+        |s: &str| !args.iter().any(|a| a.starts_with("store=")) || args.iter().any(|a| a == s);
+    if only("store=bytes") {
+        measure_with(name, p.clone(), true);
+    }
+    if only("store=objects") {
+        measure_with(name, p, false);
+    }
 }
 
 /// [`measure`] with the collapse store on or off.
@@ -182,7 +191,7 @@ fn measure_with<P: Protocol>(name: &str, p: P, collapse: bool) {
 fn main() {
     let filter: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with('-'))
+        .filter(|a| !a.starts_with('-') && !a.starts_with("store="))
         .collect();
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     let spec = |name: &str| protocols::bundled::spec_by_name(name).expect("bundled");

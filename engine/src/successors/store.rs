@@ -537,6 +537,9 @@ impl<P: Protocol> Fingerprints<P> {
                     as_object = true;
                     (next, true)
                 } else {
+                    if self.table.len() == self.table.capacity() {
+                        grow_bytes_table(&mut self.table, arena, ends);
+                    }
                     let h = bytes_hash(buf);
                     let (a, e) = (&*arena, &*ends);
                     match self.table.entry(
@@ -583,6 +586,15 @@ impl<P: Protocol> Fingerprints<P> {
             }
             return Ok(id);
         }
+        if self.verify_with.is_none() && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes name one state (the contract, which only the
+            // determinism check verifies): no object to compare with, so
+            // no lookup of the resident ones, a tenth of a collapsed
+            // search's time. Kept until the sweep like a new state's; a
+            // resident object of the id, if any, stays the one used.
+            self.revive(id, p);
+            return Ok(id);
+        }
         match self.resident.get(&id) {
             Some(r) if r.p == p => Err((id, p)),
             Some(_) => {
@@ -618,6 +630,23 @@ impl<P: Protocol> Fingerprints<P> {
             self.fresh.push((id, p));
         }
     }
+}
+
+/// Doubles a collapse store's table, re-inserting the states in id order
+/// (those kept as objects are not in it): as [`Store::grow_table`], so
+/// that the rehash streams through the arena where hashbrown's own, in
+/// table order, would read a random state's bytes each time.
+#[cold]
+fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &[u64]) {
+    let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
+    let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
+    for (i, &end) in ends.iter().enumerate() {
+        if end & AS_OBJECT == 0 {
+            // Never grows: the capacity is reserved.
+            grown.insert_unique(hash(ProtoId::new(i)), ProtoId::new(i), |&j| hash(j));
+        }
+    }
+    *table = grown;
 }
 
 /// Bytes shown in hex, at most 32 of them.

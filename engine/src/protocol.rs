@@ -325,6 +325,19 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         false
     }
 
+    /// Whether the engine stores this object's states as bytes by default
+    /// when it [encodes](Self::encode) them (`true`, the default): where
+    /// the object is large or holds heap allocations, the bytes are a
+    /// fraction of it. An object that is already a few dozen bytes with
+    /// nothing on the heap returns `false`: its bytes save little, and
+    /// keeping objects is faster (no encoding, no map of the objects the
+    /// search holds) and lets a safety search run on several threads.
+    /// [`Checker::collapse`](crate::Checker::collapse) and
+    /// `PRUST_COLLAPSE` override it for every object.
+    fn prefers_bytes(&self) -> bool {
+        true
+    }
+
     /// The object whose [`encode`](Self::encode) wrote `bytes`, rebuilt
     /// with `self` (an object of the same check: its initial one) for what
     /// the bytes leave out (role names, a shared specification). `None` if

@@ -205,6 +205,10 @@ fn collapse_and_object_stores_agree_on_the_bundled_protocols() {
 /// the collapse store, the others as bytes: the same verdicts and counts,
 /// and the collapse store is in use (it keeps a safety search on one
 /// thread and says so).
+///
+/// The objects prefer to be stored whole by default (they are compact
+/// already): without `collapse(true)` the safety search runs on the
+/// threads asked for.
 #[test]
 fn states_that_write_no_bytes_are_kept_as_objects() {
     #[derive(Clone, Debug)]
@@ -216,6 +220,7 @@ fn states_that_write_no_bytes_are_kept_as_objects() {
         assert_eq!(outcome(&a), outcome(&b), "{f}");
     }
     let r = Checker::new()
+        .collapse(true)
         .threads(2)
         .determinism_check(false)
         .progress(false)
@@ -261,4 +266,37 @@ fn on_the_fly_objects_collapse_and_agree() {
             }
         }
     }
+}
+
+/// By default the strict and liberal objects are stored whole (they
+/// prefer it: `Protocol::prefers_bytes`), so a safety search runs on the
+/// threads asked for; `collapse(true)` stores bytes (and keeps the search
+/// on one thread, said in the report) with the same verdict and counts.
+#[test]
+fn compact_objects_are_stored_whole_by_default() {
+    let lts = bundled::by_name("two-buyer").unwrap();
+    let strict = Strict::new(lts.clone());
+    let liberal = Liberal::new(lts);
+    assert!(!strict.prefers_bytes() && !liberal.prefers_bytes());
+    let run = |collapse: Option<bool>| {
+        let c = Checker::new()
+            .threads(2)
+            .determinism_check(false)
+            .progress(false);
+        let c = match collapse {
+            Some(on) => c.collapse(on),
+            None => c,
+        };
+        c.check(r#"G !"DEADLOCK""#, strict.clone(), vec![]).unwrap()
+    };
+    let (default, bytes) = (run(None), run(Some(true)));
+    assert_eq!(default.stats.single_thread, None, "{default}");
+    assert_eq!(default.stats.threads, 2);
+    assert!(bytes
+        .stats
+        .single_thread
+        .as_deref()
+        .is_some_and(|w| w.contains("collapse")));
+    assert_eq!(outcome(&default).0, outcome(&bytes).0);
+    assert_eq!(default.stats.product_states, bytes.stats.product_states);
 }

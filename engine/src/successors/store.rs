@@ -52,9 +52,80 @@ struct Stored<P> {
     marks: [DfsNum; 2],
 }
 
+/// A list that grows in chunks of about 1 MiB (a power of two of
+/// entries) instead of one doubling buffer: the unused capacity is at most
+/// one chunk, where a doubling `Vec` leaves up to half its capacity unused
+/// and, while it moves to a buffer twice as large, holds both (three times
+/// the entries: the peak of a search's heap). Growing copies nothing. The
+/// first chunk grows as a `Vec` until it is full, so that a small check
+/// does not take a whole chunk.
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    /// log2 of the entries a chunk holds.
+    bits: u32,
+    len: usize,
+}
+
+impl<T> Chunked<T> {
+    fn new() -> Self {
+        let per = (1usize << 20) / std::mem::size_of::<T>().max(1);
+        Chunked {
+            chunks: Vec::new(),
+            bits: per.max(1).ilog2(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn push(&mut self, v: T) {
+        let full = 1usize << self.bits;
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < full => c.push(v),
+            _ => {
+                // The first chunk starts small; the others are made whole.
+                let cap = if self.chunks.is_empty() { 0 } else { full };
+                let mut c = Vec::with_capacity(cap);
+                c.push(v);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flatten()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.chunks.iter_mut().flatten()
+    }
+}
+
+impl<T> std::ops::Index<usize> for Chunked<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.chunks[i >> self.bits][i & ((1 << self.bits) - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Chunked<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.chunks[i >> self.bits][i & ((1 << self.bits) - 1)]
+    }
+}
+
 /// The interned protocol objects.
 pub(crate) struct Store<P> {
-    protos: Vec<Stored<P>>,
+    /// In chunks (see [`Chunked`]): the object store's growth slack was
+    /// most of a checked state's cost above the object itself.
+    protos: Chunked<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
     /// Hash compaction or collapse: keys instead of `protos`.
@@ -73,7 +144,7 @@ enum Keys {
     /// its id in `objects`.
     Bytes {
         arena: Vec<u8>,
-        ends: Vec<u64>,
+        ends: Chunked<u64>,
         /// The ids kept as objects, by [`fingerprint`] (the objects are in
         /// `resident`): looked up first, while there are any, so that an
         /// object equal to one of them is that state whether or not it
@@ -96,7 +167,7 @@ const AS_OBJECT: u64 = 1 << 63;
 
 /// Id `i`'s bytes in a collapse arena.
 #[inline]
-fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
+fn slice<'a>(arena: &'a [u8], ends: &Chunked<u64>, i: ProtoId) -> &'a [u8] {
     let end = (ends[i.index()] & !AS_OBJECT) as usize;
     let start = i
         .index()
@@ -142,7 +213,7 @@ struct Fingerprints<P> {
     /// none): the check reports it as a contract violation.
     codec_error: Option<String>,
     /// The search's marks of each id (as `Stored::marks`).
-    marks: Vec<[DfsNum; 2]>,
+    marks: Chunked<[DfsNum; 2]>,
     /// Ids by fingerprint (the fingerprint is the table hash: it is
     /// already well mixed).
     table: HashTable<ProtoId>,
@@ -174,7 +245,7 @@ struct Resident<P> {
 impl<P: Protocol> Store<P> {
     pub(super) fn new() -> Self {
         Store {
-            protos: Vec::new(),
+            protos: Chunked::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
             fp: None,
@@ -192,7 +263,7 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
         let keys = Keys::Bytes {
             arena: Vec::new(),
-            ends: Vec::new(),
+            ends: Chunked::new(),
             objects: HashTable::new(),
             buf: Vec::new(),
         };
@@ -205,7 +276,7 @@ impl<P: Protocol> Store<P> {
             keys,
             verify_with,
             codec_error: None,
-            marks: Vec::new(),
+            marks: Chunked::new(),
             table: HashTable::new(),
             resident: HashMap::new(),
             fresh: Vec::new(),
@@ -637,7 +708,7 @@ impl<P: Protocol> Fingerprints<P> {
 /// that the rehash streams through the arena where hashbrown's own, in
 /// table order, would read a random state's bytes each time.
 #[cold]
-fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &[u64]) {
+fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Chunked<u64>) {
     let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
     let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
     for (i, &end) in ends.iter().enumerate() {

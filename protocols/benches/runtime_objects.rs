@@ -144,16 +144,19 @@ fn ring_aut(n: usize) -> String {
 
 /// Checks `G !"DEADLOCK"` on `p`, without partial-order reduction, and
 /// prints one line of figures.
-fn measure<P: Protocol>(name: &str, p: P) {
+/// `make` is called once per store: an object built on the fly keeps the
+/// states it computed for all its clones, so a second run on a clone
+/// would find its graph built.
+fn measure<P: Protocol>(name: &str, make: impl Fn() -> P) {
     // `store=bytes` or `store=objects` among the arguments: that one only.
     let args: Vec<String> = std::env::args().skip(1).collect();
     let only =
         |s: &str| !args.iter().any(|a| a.starts_with("store=")) || args.iter().any(|a| a == s);
     if only("store=bytes") {
-        measure_with(name, p.clone(), true);
+        measure_with(name, make(), true);
     }
     if only("store=objects") {
-        measure_with(name, p, false);
+        measure_with(name, make(), false);
     }
 }
 
@@ -196,29 +199,33 @@ fn main() {
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     let spec = |name: &str| protocols::bundled::spec_by_name(name).expect("bundled");
     if want("ring-aut:11 strict") {
-        let lts = Lts::from_aut(&ring_aut(11)).expect("ring .aut");
-        measure("ring-aut:11 strict", Strict::try_new(lts).expect("strict"));
+        let lts = std::sync::Arc::new(Lts::from_aut(&ring_aut(11)).expect("ring .aut"));
+        measure("ring-aut:11 strict", || {
+            Strict::try_new(lts.clone()).expect("strict")
+        });
     }
     if want("npb-cg-concurrent:8 strict") {
-        let lts = spec("npb-cg-concurrent:8").compile().expect("compiles");
-        measure(
-            "npb-cg-concurrent:8 strict",
-            Strict::try_new(lts).expect("strict"),
-        );
+        let lts = std::sync::Arc::new(spec("npb-cg-concurrent:8").compile().expect("compiles"));
+        measure("npb-cg-concurrent:8 strict", || {
+            Strict::try_new(lts.clone()).expect("strict")
+        });
     }
     if want("npb-cg-concurrent:8 on-the-fly") {
-        let s = Strict::on_the_fly(&spec("npb-cg-concurrent:8")).expect("on the fly");
-        measure("npb-cg-concurrent:8 on-the-fly", s);
+        let s = spec("npb-cg-concurrent:8");
+        measure("npb-cg-concurrent:8 on-the-fly", || {
+            Strict::on_the_fly(&s).expect("on the fly")
+        });
     }
     if want("star-buffered:8 liberal") {
-        let lts = spec("star-buffered:8").compile().expect("compiles");
-        measure(
-            "star-buffered:8 liberal",
-            Liberal::try_new(lts).expect("liberal"),
-        );
+        let lts = std::sync::Arc::new(spec("star-buffered:8").compile().expect("compiles"));
+        measure("star-buffered:8 liberal", || {
+            Liberal::try_new(lts.clone()).expect("liberal")
+        });
     }
     if want("go-fish:5 liberal") {
-        let lts = spec("go-fish:5").compile().expect("compiles");
-        measure("go-fish:5 liberal", Liberal::try_new(lts).expect("liberal"));
+        let lts = std::sync::Arc::new(spec("go-fish:5").compile().expect("compiles"));
+        measure("go-fish:5 liberal", || {
+            Liberal::try_new(lts.clone()).expect("liberal")
+        });
     }
 }

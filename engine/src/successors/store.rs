@@ -734,3 +734,34 @@ impl std::fmt::Debug for DebugBytes<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod chunked_tests {
+    use super::Chunked;
+
+    /// Entries keep their index across chunk boundaries; every chunk but
+    /// the first is allocated whole, and none is ever more than full (the
+    /// unused capacity is at most one chunk).
+    #[test]
+    fn chunks_index_across_boundaries_and_leave_at_most_one_chunk_unused() {
+        let mut c: Chunked<[u64; 2]> = Chunked::new();
+        let full = 1usize << c.bits;
+        assert_eq!(full, 65_536, "1 MiB of 16-byte entries");
+        let n = 2 * full + full / 3;
+        for i in 0..n {
+            c.push([i as u64, !(i as u64)]);
+        }
+        assert_eq!(c.len(), n);
+        assert_eq!(c.chunks.len(), 3);
+        for i in [0, full - 1, full, 2 * full - 1, 2 * full, n - 1] {
+            assert_eq!(c[i], [i as u64, !(i as u64)]);
+        }
+        c[full][0] = 7;
+        assert_eq!(c.iter().nth(full), Some(&[7, !(full as u64)]));
+        assert!(c.chunks.iter().all(|ch| ch.capacity() == full));
+        let unused: usize = c.chunks.iter().map(|ch| ch.capacity() - ch.len()).sum();
+        assert!(unused < full);
+        c.iter_mut().for_each(|e| e[1] = 0);
+        assert!(c.iter().all(|e| e[1] == 0));
+    }
+}

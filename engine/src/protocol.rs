@@ -282,6 +282,12 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// states the search is working on are kept as objects (see
     /// [`Checker::collapse`](crate::Checker::collapse)).
     ///
+    /// Whether the engine stores bytes is decided on the initial object. A
+    /// later state may still return `false` (say, one holding a message
+    /// that bytes cannot rebuild): the engine then keeps that state as its
+    /// object, for the rest of the check, beside the others' bytes. An
+    /// object equal to such a kept one is that state whatever it writes.
+    ///
     /// The bytes must name the state exactly: equal objects give equal
     /// bytes, and [`decode`](Self::decode) gives back an equal object. The
     /// determinism check verifies `decode(encode(x)) == x` for every new
@@ -317,6 +323,19 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     fn encode(&self, out: &mut Vec<u8>) -> bool {
         let _ = out;
         false
+    }
+
+    /// Whether the engine stores this object's states as bytes by default
+    /// when it [encodes](Self::encode) them (`true`, the default): where
+    /// the object is large or holds heap allocations, the bytes are a
+    /// fraction of it. An object that is already a few dozen bytes with
+    /// nothing on the heap returns `false`: its bytes save little, and
+    /// keeping objects is faster (no encoding, no map of the objects the
+    /// search holds) and lets a safety search run on several threads.
+    /// [`Checker::collapse`](crate::Checker::collapse) and
+    /// `PRUST_COLLAPSE` override it for every object.
+    fn prefers_bytes(&self) -> bool {
+        true
     }
 
     /// The object whose [`encode`](Self::encode) wrote `bytes`, rebuilt

@@ -7,6 +7,7 @@
 //! ```text
 //! cargo bench -p prust-protocols --bench runtime_objects             # every case
 //! cargo bench -p prust-protocols --bench runtime_objects -- ring-aut  # cases whose name contains it
+//! cargo bench -p prust-protocols --bench runtime_objects -- store=bytes  # one store only
 //! ```
 //!
 //! Cases: `ring-aut:11` (the bench/peers ring, role i loops "send to i+1,
@@ -28,7 +29,13 @@
 //!   tables too, which RSS does not (pages never touched are not resident).
 //!
 //! Time is the thread's CPU time (`/proc/self/schedstat`) of the check
-//! alone.
+//! alone: the check runs on one thread (`threads(1)`), so that it is all
+//! of the check's CPU time (a parallel search's workers are other threads).
+//!
+//! Each case runs twice: `store=bytes`, the default for objects that write
+//! themselves as bytes (the collapse store, [`Checker::collapse`]), and
+//! `store=objects`, the objects stored whole, for what collapse costs and
+//! saves.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -137,7 +144,24 @@ fn ring_aut(n: usize) -> String {
 
 /// Checks `G !"DEADLOCK"` on `p`, without partial-order reduction, and
 /// prints one line of figures.
-fn measure<P: Protocol>(name: &str, p: P) {
+/// `make` is called once per store: an object built on the fly keeps the
+/// states it computed for all its clones, so a second run on a clone
+/// would find its graph built.
+fn measure<P: Protocol>(name: &str, make: impl Fn() -> P) {
+    // `store=bytes` or `store=objects` among the arguments: that one only.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let only =
+        |s: &str| !args.iter().any(|a| a.starts_with("store=")) || args.iter().any(|a| a == s);
+    if only("store=bytes") {
+        measure_with(name, make(), true);
+    }
+    if only("store=objects") {
+        measure_with(name, make(), false);
+    }
+}
+
+/// [`measure`] with the collapse store on or off.
+fn measure_with<P: Protocol>(name: &str, p: P, collapse: bool) {
     // Reset the peak RSS to the current RSS (Linux: "5" to clear_refs).
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let rss = status_bytes("VmRSS");
@@ -146,6 +170,8 @@ fn measure<P: Protocol>(name: &str, p: P) {
     let t0 = cpu();
     let r = Checker::new()
         .partial_order(false)
+        .threads(1)
+        .collapse(collapse)
         .check(r#"G !"DEADLOCK""#, p, vec![])
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let t = cpu() - t0;
@@ -153,8 +179,9 @@ fn measure<P: Protocol>(name: &str, p: P) {
     let rss_growth = status_bytes("VmHWM").saturating_sub(rss);
     assert!(r.holds(), "{name}: {r}");
     let states = r.stats.product_states;
+    let store = if collapse { "bytes" } else { "objects" };
     println!(
-        "{name} states={states} cpu_s={:.2} ns_per_state={:.0} rss_bytes_per_state={:.0} \
+        "{name} store={store} states={states} cpu_s={:.2} ns_per_state={:.0} rss_bytes_per_state={:.0} \
          heap_bytes_per_state={:.0} object_bytes={}",
         t.as_secs_f64(),
         t.as_nanos() as f64 / states as f64,
@@ -167,34 +194,38 @@ fn measure<P: Protocol>(name: &str, p: P) {
 fn main() {
     let filter: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with('-'))
+        .filter(|a| !a.starts_with('-') && !a.starts_with("store="))
         .collect();
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     let spec = |name: &str| protocols::bundled::spec_by_name(name).expect("bundled");
     if want("ring-aut:11 strict") {
-        let lts = Lts::from_aut(&ring_aut(11)).expect("ring .aut");
-        measure("ring-aut:11 strict", Strict::try_new(lts).expect("strict"));
+        let lts = std::sync::Arc::new(Lts::from_aut(&ring_aut(11)).expect("ring .aut"));
+        measure("ring-aut:11 strict", || {
+            Strict::try_new(lts.clone()).expect("strict")
+        });
     }
     if want("npb-cg-concurrent:8 strict") {
-        let lts = spec("npb-cg-concurrent:8").compile().expect("compiles");
-        measure(
-            "npb-cg-concurrent:8 strict",
-            Strict::try_new(lts).expect("strict"),
-        );
+        let lts = std::sync::Arc::new(spec("npb-cg-concurrent:8").compile().expect("compiles"));
+        measure("npb-cg-concurrent:8 strict", || {
+            Strict::try_new(lts.clone()).expect("strict")
+        });
     }
     if want("npb-cg-concurrent:8 on-the-fly") {
-        let s = Strict::on_the_fly(&spec("npb-cg-concurrent:8")).expect("on the fly");
-        measure("npb-cg-concurrent:8 on-the-fly", s);
+        let s = spec("npb-cg-concurrent:8");
+        measure("npb-cg-concurrent:8 on-the-fly", || {
+            Strict::on_the_fly(&s).expect("on the fly")
+        });
     }
     if want("star-buffered:8 liberal") {
-        let lts = spec("star-buffered:8").compile().expect("compiles");
-        measure(
-            "star-buffered:8 liberal",
-            Liberal::try_new(lts).expect("liberal"),
-        );
+        let lts = std::sync::Arc::new(spec("star-buffered:8").compile().expect("compiles"));
+        measure("star-buffered:8 liberal", || {
+            Liberal::try_new(lts.clone()).expect("liberal")
+        });
     }
     if want("go-fish:5 liberal") {
-        let lts = spec("go-fish:5").compile().expect("compiles");
-        measure("go-fish:5 liberal", Liberal::try_new(lts).expect("liberal"));
+        let lts = std::sync::Arc::new(spec("go-fish:5").compile().expect("compiles"));
+        measure("go-fish:5 liberal", || {
+            Liberal::try_new(lts.clone()).expect("liberal")
+        });
     }
 }

@@ -529,6 +529,59 @@ impl Protocol for Liberal {
     fn independence(&self) -> Option<engine::Independence> {
         Some(self.components())
     }
+
+    /// The packed local states and envelopes as they are (as many bits a
+    /// field as the projection's sizes need: they are the object's
+    /// identity already). `false` while a message is kept beside (a
+    /// payload, a type path that is not the LTS's): its rebuilding would
+    /// lose it, so such a state is kept as an object.
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        if !self.payloads.is_empty() {
+            return false;
+        }
+        out.extend_from_slice(self.buf.bytes());
+        true
+    }
+
+    /// `false`, as for the strict object: 56 bytes, nothing on the heap;
+    /// stored whole it is about as small a state as its bytes and faster.
+    fn prefers_bytes(&self) -> bool {
+        false
+    }
+
+    /// The object of `self`'s projection with the local states and
+    /// envelopes `bytes` hold; `None` unless they are an encoding: every
+    /// role's local state one of its own, whole envelopes with every field
+    /// in range, sorted by receiver.
+    fn decode(&self, bytes: &[u8]) -> Option<Self> {
+        let (n, base) = (self.n(), self.base());
+        let (l, w) = (self.envelopes, self.envelopes.width());
+        if bytes.len() < base || !(bytes.len() - base).is_multiple_of(w) {
+            return None;
+        }
+        let buf = Packed::<30>::from_bytes(bytes);
+        let sw = self.states.width();
+        let states_ok = (0..n).all(|r| {
+            let s = self.states.field(buf.read(r * sw, sw), 0) as usize;
+            s < self.proj.locals[r].sets.len()
+        });
+        let counts = [n, n, self.proj.tags.len(), self.proj.lts.type_names().len()];
+        let mut last = 0;
+        for j in 0..(bytes.len() - base) / w {
+            let v = buf.read(base + j * w, w);
+            if !l.within(v, counts) || l.field(v, 0) < last {
+                return None;
+            }
+            last = l.field(v, 0);
+        }
+        states_ok.then(|| Liberal {
+            proj: self.proj.clone(),
+            states: self.states,
+            envelopes: l,
+            buf,
+            payloads: Kept::default(),
+        })
+    }
 }
 
 /// Equal iff of the same projection with the same local states and

@@ -62,6 +62,13 @@ impl Layout {
         ((v >> self.shift(k)) & ((1u128 << self.bits[k]) - 1)) as u32
     }
 
+    /// Whether every field of `v` is below its count in `counts` (the
+    /// bits a field takes may hold more: a decoded record must be checked
+    /// before its fields index anything).
+    pub(crate) fn within(self, v: u128, counts: [usize; 4]) -> bool {
+        (0..4).all(|k| self.bits[k] == 0 || (self.field(v, k) as usize) < counts[k])
+    }
+
     /// Fields `0..=k` of `v`, as one number: records sort by it the way
     /// they sort by those fields.
     #[inline]
@@ -100,6 +107,23 @@ impl<const N: usize> Packed<N> {
         match self {
             Packed::Inline { len, bytes } => &bytes[..*len as usize],
             Packed::Heap(v) => v,
+        }
+    }
+
+    /// The buffer holding `bytes`, in the variant the inserts and removes
+    /// would have left it in (inline up to `N` bytes, on the heap beyond),
+    /// so that an object rebuilt from its encoding behaves as the original
+    /// (a clone of it is a copy again where the original's was).
+    pub(crate) fn from_bytes(b: &[u8]) -> Self {
+        if b.len() <= N {
+            let mut bytes = [0; N];
+            bytes[..b.len()].copy_from_slice(b);
+            Packed::Inline {
+                len: b.len() as u8,
+                bytes,
+            }
+        } else {
+            Packed::Heap(b.into())
         }
     }
 
@@ -249,6 +273,37 @@ impl<const N: usize> std::hash::Hash for Packed<N> {
     }
 }
 
+/// Appends `v` as LEB128: seven bits a byte, low first, the high bit set
+/// on every byte but the last. One number has one encoding, so equal
+/// states write equal bytes whatever their object's sizes.
+pub(crate) fn write_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The number [`write_varint`] wrote at the start of `b`, and the bytes
+/// after it; `None` if `b` does not start with one (cut short, more than
+/// 32 bits, or not in its shortest form, which `write_varint` never
+/// writes: two byte strings must never name one number).
+pub(crate) fn read_varint(b: &[u8]) -> Option<(u32, &[u8])> {
+    let mut v: u64 = 0;
+    for (i, &byte) in b.iter().enumerate().take(5) {
+        v |= u64::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            // A last byte of 0 after others is a longer form of a shorter
+            // number.
+            if (i > 0 && byte == 0) || v > u64::from(u32::MAX) {
+                return None;
+            }
+            return Some((v as u32, &b[i + 1..]));
+        }
+    }
+    None
+}
+
 /// The messages kept beside a sequence of packed records, one slot per
 /// record: `None` while every record's message can be rebuilt from its
 /// type (the case in a check with the object's own dummies), so that a
@@ -287,6 +342,13 @@ impl Kept {
             self.0 = None;
         }
         m
+    }
+
+    /// Whether no message is kept: every record's message can be rebuilt
+    /// from its type, so the records alone are the whole state (what
+    /// `Protocol::encode` may then write).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_none()
     }
 
     /// The kept message of the record at index `at`, if any.

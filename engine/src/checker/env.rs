@@ -141,7 +141,8 @@ impl Checker {
             cache_limit: 1 << 20,
             por: env_bool("PRUST_POR")?.unwrap_or(true),
             hash_compaction: env_bool("PRUST_HASH_COMPACTION")?.unwrap_or(false),
-            collapse: env_bool("PRUST_COLLAPSE")?.unwrap_or(true),
+            // Unset: the object's own preference (`Protocol::prefers_bytes`).
+            collapse: env_bool("PRUST_COLLAPSE")?,
 
             threads: threads.min(Checker::MAX_THREADS),
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")

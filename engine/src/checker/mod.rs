@@ -32,7 +32,7 @@ pub use session::CheckSession;
 /// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
 /// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
 /// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
-/// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | on |
+/// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | the object's [`prefers_bytes`](crate::Protocol::prefers_bytes) |
 /// | [`threads`](Self::threads) | `PRUST_THREADS` (a count; `0`: all cores) | the machine's available parallelism |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
@@ -61,7 +61,8 @@ pub struct Checker {
     /// Store 64-bit fingerprints instead of states.
     hash_compaction: bool,
     /// Store the bytes of objects that encode themselves.
-    collapse: bool,
+    /// `None`: as the object prefers ([`Protocol::prefers_bytes`]).
+    collapse: Option<bool>,
 
     /// Threads of the breadth-first search (at least 1).
     threads: usize,
@@ -267,7 +268,10 @@ impl Checker {
 
     /// Store the states of an object that writes itself as bytes
     /// ([`Protocol::encode`]) as those bytes, in one arena, instead of as
-    /// objects (default: on; `PRUST_COLLAPSE=0` turns it off). Exact: it
+    /// objects (default: on for an object that
+    /// [prefers it](crate::Protocol::prefers_bytes), as every object does
+    /// unless it says otherwise; `PRUST_COLLAPSE=1`/`0` or this call decide
+    /// for every object). Exact: it
     /// changes what a stored state costs, never a verdict or a count. As
     /// under [`hash_compaction`](Self::hash_compaction) (which wins when
     /// both are on), only the states the search is working on are kept as
@@ -279,7 +283,7 @@ impl Checker {
     /// # let _ = whole_objects;
     /// ```
     pub fn collapse(mut self, on: bool) -> Self {
-        self.collapse = on;
+        self.collapse = Some(on);
         self
     }
 
@@ -419,7 +423,7 @@ impl Checker {
         let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
         if self.hash_compaction {
             explorer.store = crate::successors::Store::fingerprinted();
-        } else if self.collapse && encodes(&proto) {
+        } else if self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto) {
             let verify_with = self.determinism.then(|| proto.clone());
             explorer.store = crate::successors::Store::collapsed(verify_with);
         }
@@ -460,6 +464,13 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "(non-string panic payload)".to_string()
     }
+}
+
+/// Whether `proto` prefers its states stored as bytes by default
+/// ([`Protocol::prefers_bytes`]); a panic in it counts as no.
+fn prefers_bytes<P: Protocol>(proto: &P) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| proto.prefers_bytes()))
+        .unwrap_or(false)
 }
 
 /// Whether `proto` writes itself as bytes ([`Protocol::encode`]); a panic

@@ -52,9 +52,80 @@ struct Stored<P> {
     marks: [DfsNum; 2],
 }
 
+/// A list that grows in chunks of about 1 MiB (a power of two of
+/// entries) instead of one doubling buffer: the unused capacity is at most
+/// one chunk, where a doubling `Vec` leaves up to half its capacity unused
+/// and, while it moves to a buffer twice as large, holds both (three times
+/// the entries: the peak of a search's heap). Growing copies nothing. The
+/// first chunk grows as a `Vec` until it is full, so that a small check
+/// does not take a whole chunk.
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    /// log2 of the entries a chunk holds.
+    bits: u32,
+    len: usize,
+}
+
+impl<T> Chunked<T> {
+    fn new() -> Self {
+        let per = (1usize << 20) / std::mem::size_of::<T>().max(1);
+        Chunked {
+            chunks: Vec::new(),
+            bits: per.max(1).ilog2(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn push(&mut self, v: T) {
+        let full = 1usize << self.bits;
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < full => c.push(v),
+            _ => {
+                // The first chunk starts small; the others are made whole.
+                let cap = if self.chunks.is_empty() { 0 } else { full };
+                let mut c = Vec::with_capacity(cap);
+                c.push(v);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flatten()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.chunks.iter_mut().flatten()
+    }
+}
+
+impl<T> std::ops::Index<usize> for Chunked<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.chunks[i >> self.bits][i & ((1 << self.bits) - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Chunked<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.chunks[i >> self.bits][i & ((1 << self.bits) - 1)]
+    }
+}
+
 /// The interned protocol objects.
 pub(crate) struct Store<P> {
-    protos: Vec<Stored<P>>,
+    /// In chunks (see [`Chunked`]): the object store's growth slack was
+    /// most of a checked state's cost above the object itself.
+    protos: Chunked<Stored<P>>,
     table: HashTable<ProtoId>,
     hasher: DefaultHashBuilder,
     /// Hash compaction or collapse: keys instead of `protos`.
@@ -66,10 +137,19 @@ enum Keys {
     /// Hash compaction: a 64-bit fingerprint per id.
     Fp(Vec<u64>),
     /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
-    /// `arena[ends[i - 1]..ends[i]]`.
+    /// `arena[ends[i - 1]..ends[i]]` (ends without [`AS_OBJECT`]). A state
+    /// whose object wrote no bytes (`encode` is `false` for it: it holds
+    /// what bytes cannot rebuild) is kept as its object instead, resident
+    /// for the life of the store, its end marked with [`AS_OBJECT`] and
+    /// its id in `objects`.
     Bytes {
         arena: Vec<u8>,
-        ends: Vec<u64>,
+        ends: Chunked<u64>,
+        /// The ids kept as objects, by [`fingerprint`] (the objects are in
+        /// `resident`): looked up first, while there are any, so that an
+        /// object equal to one of them is that state whether or not it
+        /// writes bytes itself.
+        objects: HashTable<ProtoId>,
         /// Scratch for the bytes of the object being interned.
         buf: Vec<u8>,
     },
@@ -81,11 +161,18 @@ fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
 }
 
+/// The mark on a collapse arena's end of a state kept as its object
+/// (whose bytes are none): no arena reaches 2⁶³ bytes.
+const AS_OBJECT: u64 = 1 << 63;
+
 /// Id `i`'s bytes in a collapse arena.
 #[inline]
-fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
-    let end = ends[i.index()] as usize;
-    let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
+fn slice<'a>(arena: &'a [u8], ends: &Chunked<u64>, i: ProtoId) -> &'a [u8] {
+    let end = (ends[i.index()] & !AS_OBJECT) as usize;
+    let start = i
+        .index()
+        .checked_sub(1)
+        .map_or(0, |j| (ends[j] & !AS_OBJECT) as usize);
     &arena[start..end]
 }
 
@@ -126,7 +213,7 @@ struct Fingerprints<P> {
     /// none): the check reports it as a contract violation.
     codec_error: Option<String>,
     /// The search's marks of each id (as `Stored::marks`).
-    marks: Vec<[DfsNum; 2]>,
+    marks: Chunked<[DfsNum; 2]>,
     /// Ids by fingerprint (the fingerprint is the table hash: it is
     /// already well mixed).
     table: HashTable<ProtoId>,
@@ -158,7 +245,7 @@ struct Resident<P> {
 impl<P: Protocol> Store<P> {
     pub(super) fn new() -> Self {
         Store {
-            protos: Vec::new(),
+            protos: Chunked::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
             fp: None,
@@ -176,7 +263,8 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
         let keys = Keys::Bytes {
             arena: Vec::new(),
-            ends: Vec::new(),
+            ends: Chunked::new(),
+            objects: HashTable::new(),
             buf: Vec::new(),
         };
         Self::keyed(keys, verify_with)
@@ -188,7 +276,7 @@ impl<P: Protocol> Store<P> {
             keys,
             verify_with,
             codec_error: None,
-            marks: Vec::new(),
+            marks: Chunked::new(),
             table: HashTable::new(),
             resident: HashMap::new(),
             fresh: Vec::new(),
@@ -232,13 +320,18 @@ impl<P: Protocol> Store<P> {
     /// Whether `obj` is the stored state `id`: equal to it, or under hash
     /// compaction of the same fingerprint (which is all the store knows).
     pub(crate) fn matches(&self, id: ProtoId, obj: &P) -> bool {
-        match self.fp.as_deref().map(|f| &f.keys) {
+        match self.fp.as_deref() {
             None => &self.protos[id.index()].p == obj,
-            Some(Keys::Fp(fps)) => fps[id.index()] == fingerprint(obj),
-            Some(Keys::Bytes { arena, ends, .. }) => {
-                let mut b = Vec::new();
-                obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
-            }
+            Some(f) => match &f.keys {
+                Keys::Fp(fps) => fps[id.index()] == fingerprint(obj),
+                Keys::Bytes { ends, .. } if ends[id.index()] & AS_OBJECT != 0 => {
+                    f.resident.get(&id).is_some_and(|r| &r.p == obj)
+                }
+                Keys::Bytes { arena, ends, .. } => {
+                    let mut b = Vec::new();
+                    obj.encode(&mut b) && slice(arena, ends, id) == b.as_slice()
+                }
+            },
         }
     }
 
@@ -467,6 +560,11 @@ impl<P: Protocol> Fingerprints<P> {
     /// [`Store::intern_or_give_back`] without objects.
     fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
         let next = ProtoId::new(self.marks.len());
+        // Whether `p` wrote its bytes (collapse): only then is there
+        // something to decode.
+        let mut encoded = false;
+        // Whether a new state is kept as its object (collapse, no bytes).
+        let mut as_object = false;
         let (id, new) = match &mut self.keys {
             Keys::Fp(fps) => {
                 let fp = fingerprint(&p);
@@ -482,27 +580,51 @@ impl<P: Protocol> Fingerprints<P> {
                     }
                 }
             }
-            Keys::Bytes { arena, ends, buf } => {
+            Keys::Bytes {
+                arena,
+                ends,
+                objects,
+                buf,
+            } => {
                 buf.clear();
-                if !p.encode(buf) && self.codec_error.is_none() {
-                    self.codec_error = Some(format!(
-                        "encode() wrote no bytes for a state (it did for the initial one): {:?}",
-                        DebugBytes(buf)
-                    ));
-                }
-                let h = bytes_hash(buf);
-                let (a, e) = (&*arena, &*ends);
-                match self.table.entry(
-                    h,
-                    |&i| slice(a, e, i) == buf.as_slice(),
-                    |&i| bytes_hash(slice(a, e, i)),
-                ) {
-                    Entry::Occupied(e) => (*e.get(), false),
-                    Entry::Vacant(v) => {
-                        v.insert(next);
-                        arena.extend_from_slice(buf);
-                        ends.push(arena.len() as u64);
-                        (next, true)
+                encoded = p.encode(buf);
+                let resident = &self.resident;
+                let of = |i: &ProtoId| &resident[i].p;
+                let found = if objects.is_empty() {
+                    None
+                } else {
+                    let h = fingerprint(&p);
+                    objects.find(h, |i| of(i) == &p).copied()
+                };
+                if let Some(id) = found {
+                    // Equal to a state kept as its object: that state,
+                    // whatever `p` wrote.
+                    (id, false)
+                } else if !encoded {
+                    // A state that bytes cannot rebuild: kept as its
+                    // object, for the life of the store.
+                    objects.insert_unique(fingerprint(&p), next, |i| fingerprint(of(i)));
+                    ends.push(arena.len() as u64 | AS_OBJECT);
+                    as_object = true;
+                    (next, true)
+                } else {
+                    if self.table.len() == self.table.capacity() {
+                        grow_bytes_table(&mut self.table, arena, ends);
+                    }
+                    let h = bytes_hash(buf);
+                    let (a, e) = (&*arena, &*ends);
+                    match self.table.entry(
+                        h,
+                        |&i| slice(a, e, i) == buf.as_slice(),
+                        |&i| bytes_hash(slice(a, e, i)),
+                    ) {
+                        Entry::Occupied(e) => (*e.get(), false),
+                        Entry::Vacant(v) => {
+                            v.insert(next);
+                            arena.extend_from_slice(buf);
+                            ends.push(arena.len() as u64);
+                            (next, true)
+                        }
                     }
                 }
             }
@@ -510,7 +632,7 @@ impl<P: Protocol> Fingerprints<P> {
         // Every object interned, new or not: two unequal objects that
         // share bytes cannot both come back from them, so this catches a
         // merge whichever of the two came first.
-        if let (Some(t), Keys::Bytes { buf, .. }) = (&self.verify_with, &self.keys) {
+        if let (Some(t), Keys::Bytes { buf, .. }, true) = (&self.verify_with, &self.keys, encoded) {
             if self.codec_error.is_none() && t.decode(buf).as_ref() != Some(&p) {
                 self.codec_error = Some(format!(
                     "decode(encode(x)) did not give back x for the state whose bytes are {:?}: \
@@ -521,6 +643,26 @@ impl<P: Protocol> Fingerprints<P> {
         }
         if new {
             self.marks.push([DfsNum::UNSEEN; 2]);
+            if as_object {
+                self.resident.insert(
+                    id,
+                    Resident {
+                        p,
+                        pins: 0,
+                        forever: true,
+                    },
+                );
+            } else {
+                self.revive(id, p);
+            }
+            return Ok(id);
+        }
+        if self.verify_with.is_none() && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes name one state (the contract, which only the
+            // determinism check verifies): no object to compare with, so
+            // no lookup of the resident ones, a tenth of a collapsed
+            // search's time. Kept until the sweep like a new state's; a
+            // resident object of the id, if any, stays the one used.
             self.revive(id, p);
             return Ok(id);
         }
@@ -561,6 +703,23 @@ impl<P: Protocol> Fingerprints<P> {
     }
 }
 
+/// Doubles a collapse store's table, re-inserting the states in id order
+/// (those kept as objects are not in it): as [`Store::grow_table`], so
+/// that the rehash streams through the arena where hashbrown's own, in
+/// table order, would read a random state's bytes each time.
+#[cold]
+fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Chunked<u64>) {
+    let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
+    let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
+    for (i, &end) in ends.iter().enumerate() {
+        if end & AS_OBJECT == 0 {
+            // Never grows: the capacity is reserved.
+            grown.insert_unique(hash(ProtoId::new(i)), ProtoId::new(i), |&j| hash(j));
+        }
+    }
+    *table = grown;
+}
+
 /// Bytes shown in hex, at most 32 of them.
 struct DebugBytes<'a>(&'a [u8]);
 
@@ -573,5 +732,36 @@ impl std::fmt::Debug for DebugBytes<'_> {
             write!(f, "… ({} bytes)", self.0.len())?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod chunked_tests {
+    use super::Chunked;
+
+    /// Entries keep their index across chunk boundaries; every chunk but
+    /// the first is allocated whole, and none is ever more than full (the
+    /// unused capacity is at most one chunk).
+    #[test]
+    fn chunks_index_across_boundaries_and_leave_at_most_one_chunk_unused() {
+        let mut c: Chunked<[u64; 2]> = Chunked::new();
+        let full = 1usize << c.bits;
+        assert_eq!(full, 65_536, "1 MiB of 16-byte entries");
+        let n = 2 * full + full / 3;
+        for i in 0..n {
+            c.push([i as u64, !(i as u64)]);
+        }
+        assert_eq!(c.len(), n);
+        assert_eq!(c.chunks.len(), 3);
+        for i in [0, full - 1, full, 2 * full - 1, 2 * full, n - 1] {
+            assert_eq!(c[i], [i as u64, !(i as u64)]);
+        }
+        c[full][0] = 7;
+        assert_eq!(c.iter().nth(full), Some(&[7, !(full as u64)]));
+        assert!(c.chunks.iter().all(|ch| ch.capacity() == full));
+        let unused: usize = c.chunks.iter().map(|ch| ch.capacity() - ch.len()).sum();
+        assert!(unused < full);
+        c.iter_mut().for_each(|e| e[1] = 0);
+        assert!(c.iter().all(|e| e[1] == 0));
     }
 }

@@ -66,10 +66,10 @@ enum Keys {
     /// Hash compaction: a 64-bit fingerprint per id.
     Fp(Vec<u64>),
     /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
-    /// `arena[ends[i - 1]..ends[i]]`.
+    /// `arena[ends.range(i)]`.
     Bytes {
         arena: Vec<u8>,
-        ends: Vec<u64>,
+        ends: Ends,
         /// Scratch for the bytes of the object being interned.
         buf: Vec<u8>,
     },
@@ -81,12 +81,69 @@ fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
 }
 
+/// Where each id's bytes lie in a collapse arena.
+enum Ends {
+    /// Every key so far is `width` bytes long (`None`: no key yet), id
+    /// `i`'s at `arena[i * width..]`: no record per id while an object's
+    /// encoding has one width, as a fixed-layout state vector has. That is
+    /// 8 bytes a state less, and one cache miss less for each lookup of a
+    /// state seen before (most of a search's lookups): the miss on the
+    /// record was a tenth of a search's time (`ring` n = 11).
+    Uniform { width: Option<usize>, count: usize },
+    /// Keys of several widths: id `i`'s end offset at `[i]`, its start at
+    /// `[i - 1]`.
+    Listed(Vec<u64>),
+}
+
+impl Ends {
+    fn new() -> Self {
+        Ends::Uniform {
+            width: None,
+            count: 0,
+        }
+    }
+
+    /// The arena range of id `i`.
+    #[inline]
+    fn range(&self, i: ProtoId) -> std::ops::Range<usize> {
+        match self {
+            Ends::Uniform { width, .. } => {
+                let w = width.unwrap_or(0);
+                i.index() * w..(i.index() + 1) * w
+            }
+            Ends::Listed(ends) => {
+                let end = ends[i.index()] as usize;
+                let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
+                start..end
+            }
+        }
+    }
+
+    /// Records a new id's key of `len` bytes, the arena now `arena_len`
+    /// long. A key of another width than those before turns the uniform
+    /// layout into the listed one.
+    fn push(&mut self, len: usize, arena_len: usize) {
+        if let Ends::Uniform { width, count } = self {
+            match *width {
+                None => *width = Some(len),
+                Some(w) if w == len => {}
+                Some(w) => {
+                    let listed = (1..=*count).map(|i| (i * w) as u64).collect();
+                    *self = Ends::Listed(listed);
+                }
+            }
+        }
+        match self {
+            Ends::Uniform { count, .. } => *count += 1,
+            Ends::Listed(ends) => ends.push(arena_len as u64),
+        }
+    }
+}
+
 /// Id `i`'s bytes in a collapse arena.
 #[inline]
-fn slice<'a>(arena: &'a [u8], ends: &[u64], i: ProtoId) -> &'a [u8] {
-    let end = ends[i.index()] as usize;
-    let start = i.index().checked_sub(1).map_or(0, |j| ends[j] as usize);
-    &arena[start..end]
+fn slice<'a>(arena: &'a [u8], ends: &Ends, i: ProtoId) -> &'a [u8] {
+    &arena[ends.range(i)]
 }
 
 /// The seed of the fingerprint hash: fixed, so that a check under hash
@@ -176,7 +233,7 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
         let keys = Keys::Bytes {
             arena: Vec::new(),
-            ends: Vec::new(),
+            ends: Ends::new(),
             buf: Vec::new(),
         };
         Self::keyed(keys, verify_with)
@@ -501,7 +558,7 @@ impl<P: Protocol> Fingerprints<P> {
                     Entry::Vacant(v) => {
                         v.insert(next);
                         arena.extend_from_slice(buf);
-                        ends.push(arena.len() as u64);
+                        ends.push(buf.len(), arena.len());
                         (next, true)
                     }
                 }
@@ -522,6 +579,16 @@ impl<P: Protocol> Fingerprints<P> {
         if new {
             self.marks.push([DfsNum::UNSEEN; 2]);
             self.revive(id, p);
+            return Ok(id);
+        }
+        if self.verify_with.is_none() && !self.keep_all && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes are the same state (the determinism check, which
+            // keeps `verify_with`, verifies the codec): no need to look for
+            // a resident object to compare with, a map lookup and two
+            // objects' heap blocks read for most transitions of a search.
+            // A resident object of `id` stays the one `get` and `pin`
+            // find; this one waits in `fresh` for the sweep like any other.
+            self.fresh.push((id, p));
             return Ok(id);
         }
         match self.resident.get(&id) {

@@ -3,14 +3,16 @@
 //! the same states, transitions and verdicts as the object store, on the
 //! benchmark's `ring` and `star` (whose `Message`-holding objects encode
 //! themselves); a codec that loses a state is a contract error under the
-//! determinism check, never a verdict.
+//! determinism check, never a verdict. Also what the benchmark's `ring`
+//! costs the search besides its bytes: its listing of enabled actions,
+//! verified against probing, and the clones a probed search makes.
 
 #[allow(dead_code)]
 #[path = "../benches/models/mod.rs"]
 mod models;
 
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};
-use models::{Ring, Star, Token};
+use models::{Probed, Ring, Star, Token};
 
 fn checker(collapse: bool) -> Checker {
     Checker::new()
@@ -203,4 +205,118 @@ fn keys_of_several_widths_are_stored_apart_and_found_again() {
             );
         }
     }
+}
+
+/// The benchmark's `ring` lists its enabled actions (`Protocol::enabled`):
+/// under the determinism check the engine compares the list with what
+/// probing finds in every state (a wrong list is a contract error), and
+/// the search is the probed one, state for state.
+#[test]
+fn the_ring_lists_what_probing_finds() {
+    for f in formulas("r0", "r2") {
+        let listed = checker(true)
+            .check(&f, Ring::new(5), dummies![Token])
+            .unwrap();
+        let probed = checker(true)
+            .check(&f, Probed(Ring::new(5)), dummies![Token])
+            .unwrap();
+        let (a, b) = (&listed.stats, &probed.stats);
+        assert_eq!(
+            a.product_states, b.product_states,
+            "{f}\n{listed}\n{probed}"
+        );
+        assert_eq!(a.transitions, b.transitions, "{f}");
+        assert_eq!(
+            format!("{:?}", listed.verdict),
+            format!("{:?}", probed.verdict),
+            "{f}"
+        );
+    }
+}
+
+/// `P` with a count of its clones (equality and hash are `P`'s).
+#[derive(Debug)]
+struct Counted<P> {
+    p: P,
+    clones: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<P: Clone> Clone for Counted<P> {
+    fn clone(&self) -> Self {
+        self.clones
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Counted {
+            p: self.p.clone(),
+            clones: self.clones.clone(),
+        }
+    }
+}
+
+impl<P: PartialEq> PartialEq for Counted<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.p == other.p
+    }
+}
+impl<P: Eq> Eq for Counted<P> {}
+impl<P: std::hash::Hash> std::hash::Hash for Counted<P> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.p.hash(h)
+    }
+}
+
+impl<P: Protocol> Protocol for Counted<P> {
+    fn roles(&self) -> Vec<String> {
+        self.p.roles()
+    }
+    fn type_names(&self) -> Vec<String> {
+        self.p.type_names()
+    }
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.p.sends_to(role)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.p.peers(role)
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        self.p.try_send(role, to, m)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.p.try_recv(role, from)
+    }
+}
+
+/// A probed breadth-first search clones the object about once per
+/// successor: the scratch is cloned when a probe needs it, and a role
+/// with one sender gets no `try_recv(from: None)` pre-probe (whose success
+/// cost a fresh clone). Before, every receive made two clones and every
+/// state one more after its last successor: states + transitions +
+/// receives in all.
+#[test]
+fn a_probed_search_clones_about_once_a_successor() {
+    let clones = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let ring = Counted {
+        p: Probed(Ring::new(6)),
+        clones: clones.clone(),
+    };
+    let r = Checker::new()
+        .collapse(false)
+        .hash_compaction(false)
+        .determinism_check(false)
+        .threads(1)
+        .progress(false)
+        .check(r#"G !"DEADLOCK""#, ring, dummies![Token])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+    let (states, transitions) = (r.stats.protocol_states, r.stats.transitions);
+    assert_eq!(states, Ring::expected_states(6));
+    let made = clones.load(std::sync::atomic::Ordering::Relaxed);
+    // A few clones of the initial object besides (sessions keep one).
+    assert!(
+        made <= transitions + states + 8,
+        "{made} clones for {states} states and {transitions} transitions"
+    );
 }

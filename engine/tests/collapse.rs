@@ -154,7 +154,7 @@ impl Protocol for Varint {
         // above and from below, across the change of width.
         match role {
             0 if self.n < self.limit => self.n += 1,
-            1 if self.n > 0 && self.n % 3 == 0 => self.n -= 1,
+            1 if self.n > 0 && self.n.is_multiple_of(3) => self.n -= 1,
             _ => return Err(Refused(m)),
         }
         Ok(())

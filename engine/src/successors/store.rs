@@ -19,9 +19,9 @@
 //! each state by the bytes its object writes ([`Protocol::encode`]), kept
 //! in one arena: exact (the bytes name the state, as the determinism check
 //! verifies through [`Protocol::decode`]), at a few bytes a state plus the
-//! engine's own per-state cost (marks, arena end, table slot: about 25
-//! bytes), where the exact store keeps each object with its heap
-//! allocations.
+//! engine's own per-state cost (marks and table slot, about 17 bytes, and
+//! 8 more for an arena end once keys of several widths are stored), where
+//! the exact store keeps each object with its heap allocations.
 
 use std::hash::BuildHasher;
 

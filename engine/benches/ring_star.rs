@@ -9,6 +9,7 @@
 //! cargo bench -p prust-engine --bench ring_star -- --reference ring 12
 //! cargo bench -p prust-engine --bench ring_star -- --formula 'G ("r0 SEND *" -> F "r1 RECV *")' ring 8
 //! cargo bench -p prust-engine --bench ring_star -- --threads 2 ring-packed 12
+//! cargo bench -p prust-engine --bench ring_star -- --probed ring 12
 //! ```
 //!
 //! `--threads N` runs the engine's search on N threads (`Checker::threads`;
@@ -21,6 +22,10 @@
 //! probes only the pairs of roles that talk; `--no-peers` hides it, so the
 //! engine probes every pair. The default formula is deadlock freedom,
 //! `G !"DEADLOCK"`; `--formula` checks another one, which must hold.
+//!
+//! `ring` lists its enabled actions (`Protocol::enabled`), as
+//! Stateright's model does; `--probed` hides the listing, so the engine
+//! probes every channel (the cost for an object that does not list).
 //!
 //! `--reference` runs the engine-free reference explorer of `models` (plain
 //! BFS over the try-operations, no automaton) instead of the engine: the
@@ -45,7 +50,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use engine::{dummies, Checker, Protocol};
-use models::{AllPeers, PackedRing, PackedStar, Pruning, Ring, Star, Store, Token};
+use models::{AllPeers, PackedRing, PackedStar, Probed, Pruning, Ring, Star, Store, Token};
 
 /// The models, by the names the command line and `bench/peers` use.
 const MODELS: [&str; 4] = ["ring", "star", "ring-packed", "star-packed"];
@@ -60,6 +65,8 @@ struct Options {
     reference: bool,
     /// Hide the models' topology from the engine (`--no-peers`).
     no_peers: bool,
+    /// Hide `ring`'s listing of its enabled actions (`--probed`).
+    probed: bool,
     pruning: Pruning,
     store: Store,
     formula: String,
@@ -71,6 +78,7 @@ impl Options {
     fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
         let mut reference = false;
         let mut no_peers = false;
+        let mut probed = false;
         let mut pruning = Pruning::default();
         let mut store = Store::default();
         let mut formula = DEADLOCK_FREE.to_string();
@@ -83,6 +91,7 @@ impl Options {
                 "--bench" => {}
                 "--reference" => reference = true,
                 "--no-peers" => no_peers = true,
+                "--probed" => probed = true,
                 "--prune" => {
                     for p in args
                         .next()
@@ -140,12 +149,16 @@ impl Options {
         {
             return Err("--prune and --store apply to --reference only".into());
         }
+        if probed && (reference || no_peers) {
+            return Err("--probed applies to the engine (--no-peers probes already)".into());
+        }
         if no_peers && reference {
             return Err("--no-peers applies to the engine; the reference uses --prune".into());
         }
         Ok(Options {
             reference,
             no_peers,
+            probed,
             pruning,
             store,
             formula,
@@ -219,6 +232,8 @@ fn run<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
         Ok(run_reference(init, opts))
     } else if opts.no_peers {
         run_engine(AllPeers(init), &opts.formula, opts.threads)
+    } else if opts.probed {
+        run_engine(Probed(init), &opts.formula, opts.threads)
     } else {
         run_engine(init, &opts.formula, opts.threads)
     }
@@ -282,7 +297,7 @@ fn main() -> ExitCode {
             eprintln!("ring_star: {e}");
             eprintln!(
                 "usage: ring_star [--reference [--prune peers,recv-any] [--store std|inline|interned]] \
-                 [--no-peers] [--formula LTL] [--threads N] [MODEL N...]   \
+                 [--no-peers | --probed] [--formula LTL] [--threads N] [MODEL N...]   \
                  MODEL: {}",
                 MODELS.join("|")
             );

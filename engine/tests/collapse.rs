@@ -3,14 +3,16 @@
 //! the same states, transitions and verdicts as the object store, on the
 //! benchmark's `ring` and `star` (whose `Message`-holding objects encode
 //! themselves); a codec that loses a state is a contract error under the
-//! determinism check, never a verdict.
+//! determinism check, never a verdict. Also what the benchmark's `ring`
+//! costs the search besides its bytes: its listing of enabled actions,
+//! verified against probing, and the clones a probed search makes.
 
 #[allow(dead_code)]
 #[path = "../benches/models/mod.rs"]
 mod models;
 
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};
-use models::{Ring, Star, Token};
+use models::{Probed, Ring, Star, Token};
 
 fn checker(collapse: bool) -> Checker {
     Checker::new()
@@ -18,6 +20,12 @@ fn checker(collapse: bool) -> Checker {
         .hash_compaction(false)
         .determinism_check(true)
         .progress(false)
+}
+
+/// The collapse store as release builds run it: no determinism check, so
+/// a state found again is taken by its bytes alone.
+fn unchecked_collapse() -> Checker {
+    checker(true).determinism_check(false)
 }
 
 /// Safety (breadth-first), liveness (depth-first), holding and violated.
@@ -42,17 +50,22 @@ fn agree<P: Protocol + std::fmt::Debug>(obj: P, formulas: &[String]) {
         let bytes = checker(true)
             .check(f, obj.clone(), dummies![Token])
             .unwrap();
-        let (a, b) = (&whole.stats, &bytes.stats);
-        assert_eq!(a.product_states, b.product_states, "{f}\n{whole}\n{bytes}");
-        assert_eq!(a.transitions, b.transitions, "{f}");
-        assert_eq!(a.protocol_states, b.protocol_states, "{f}");
-        match (&whole.verdict, &bytes.verdict) {
-            (Verdict::Holds, Verdict::Holds) => {}
-            (Verdict::Violated(x), Verdict::Violated(y)) => {
-                assert_eq!(x.to_string(), y.to_string(), "{f}");
-                y.replay(obj.clone());
+        let unchecked = unchecked_collapse()
+            .check(f, obj.clone(), dummies![Token])
+            .unwrap();
+        for bytes in [&bytes, &unchecked] {
+            let (a, b) = (&whole.stats, &bytes.stats);
+            assert_eq!(a.product_states, b.product_states, "{f}\n{whole}\n{bytes}");
+            assert_eq!(a.transitions, b.transitions, "{f}");
+            assert_eq!(a.protocol_states, b.protocol_states, "{f}");
+            match (&whole.verdict, &bytes.verdict) {
+                (Verdict::Holds, Verdict::Holds) => {}
+                (Verdict::Violated(x), Verdict::Violated(y)) => {
+                    assert_eq!(x.to_string(), y.to_string(), "{f}");
+                    y.replay(obj.clone());
+                }
+                (x, y) => panic!("{f}: objects {x:?}, bytes {y:?}"),
             }
-            (x, y) => panic!("{f}: objects {x:?}, bytes {y:?}"),
         }
     }
 }
@@ -120,4 +133,190 @@ fn a_codec_that_merges_states_is_a_contract_error() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// A counter of `0..=limit` whose bytes are a varint: one byte below 128,
+/// two from there on. The collapse store keeps no end offsets while every
+/// key has one width; the first wider key must not lose the states stored
+/// before it (each is found again, none is stored twice).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Varint {
+    n: u16,
+    limit: u16,
+}
+
+impl Protocol for Varint {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        // a counts up, b counts down: every state is reached again from
+        // above and from below, across the change of width.
+        match role {
+            0 if self.n < self.limit => self.n += 1,
+            1 if self.n > 0 && self.n.is_multiple_of(3) => self.n -= 1,
+            _ => return Err(Refused(m)),
+        }
+        Ok(())
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn is_terminated(&self) -> bool {
+        self.n == self.limit
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        if self.n < 128 {
+            out.push(self.n as u8);
+        } else {
+            out.extend_from_slice(&[0x80 | (self.n & 0x7f) as u8, (self.n >> 7) as u8]);
+        }
+        true
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<Varint> {
+        let n = match *bytes {
+            [b] if b < 128 => u16::from(b),
+            [lo, hi] if lo >= 128 && hi > 0 => u16::from(lo & 0x7f) | u16::from(hi) << 7,
+            _ => return None,
+        };
+        Some(Varint { n, ..*self })
+    }
+}
+
+#[test]
+fn keys_of_several_widths_are_stored_apart_and_found_again() {
+    let start = Varint { n: 0, limit: 300 };
+    for f in [r#"G !"DEADLOCK""#, r#"F G !"b SEND *""#, r#"G !"END""#] {
+        let whole = checker(false)
+            .check(f, start.clone(), dummies![Token])
+            .unwrap();
+        assert_eq!(whole.stats.protocol_states, 301, "{whole}");
+        for c in [checker(true), unchecked_collapse()] {
+            let bytes = c.check(f, start.clone(), dummies![Token]).unwrap();
+            assert_eq!(
+                whole.stats.protocol_states, bytes.stats.protocol_states,
+                "{f}"
+            );
+            assert_eq!(whole.stats.transitions, bytes.stats.transitions, "{f}");
+            assert_eq!(
+                format!("{:?}", whole.verdict),
+                format!("{:?}", bytes.verdict),
+                "{f}"
+            );
+        }
+    }
+}
+
+/// The benchmark's `ring` lists its enabled actions (`Protocol::enabled`):
+/// under the determinism check the engine compares the list with what
+/// probing finds in every state (a wrong list is a contract error), and
+/// the search is the probed one, state for state.
+#[test]
+fn the_ring_lists_what_probing_finds() {
+    for f in formulas("r0", "r2") {
+        let listed = checker(true)
+            .check(&f, Ring::new(5), dummies![Token])
+            .unwrap();
+        let probed = checker(true)
+            .check(&f, Probed(Ring::new(5)), dummies![Token])
+            .unwrap();
+        let (a, b) = (&listed.stats, &probed.stats);
+        assert_eq!(
+            a.product_states, b.product_states,
+            "{f}\n{listed}\n{probed}"
+        );
+        assert_eq!(a.transitions, b.transitions, "{f}");
+        assert_eq!(
+            format!("{:?}", listed.verdict),
+            format!("{:?}", probed.verdict),
+            "{f}"
+        );
+    }
+}
+
+/// `P` with a count of its clones (equality and hash are `P`'s).
+#[derive(Debug)]
+struct Counted<P> {
+    p: P,
+    clones: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<P: Clone> Clone for Counted<P> {
+    fn clone(&self) -> Self {
+        self.clones
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Counted {
+            p: self.p.clone(),
+            clones: self.clones.clone(),
+        }
+    }
+}
+
+impl<P: PartialEq> PartialEq for Counted<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.p == other.p
+    }
+}
+impl<P: Eq> Eq for Counted<P> {}
+impl<P: std::hash::Hash> std::hash::Hash for Counted<P> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.p.hash(h)
+    }
+}
+
+impl<P: Protocol> Protocol for Counted<P> {
+    fn roles(&self) -> Vec<String> {
+        self.p.roles()
+    }
+    fn type_names(&self) -> Vec<String> {
+        self.p.type_names()
+    }
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.p.sends_to(role)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.p.peers(role)
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        self.p.try_send(role, to, m)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.p.try_recv(role, from)
+    }
+}
+
+/// A probed breadth-first search clones the object about once per
+/// successor: the scratch is cloned when a probe needs it, and a role
+/// with one sender gets no `try_recv(from: None)` pre-probe (whose success
+/// cost a fresh clone). Before, every receive made two clones and every
+/// state one more after its last successor: states + transitions +
+/// receives in all.
+#[test]
+fn a_probed_search_clones_about_once_a_successor() {
+    let clones = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let ring = Counted {
+        p: Probed(Ring::new(6)),
+        clones: clones.clone(),
+    };
+    let r = Checker::new()
+        .collapse(false)
+        .hash_compaction(false)
+        .determinism_check(false)
+        .threads(1)
+        .progress(false)
+        .check(r#"G !"DEADLOCK""#, ring, dummies![Token])
+        .unwrap();
+    assert!(r.holds(), "{r}");
+    let (states, transitions) = (r.stats.protocol_states, r.stats.transitions);
+    assert_eq!(states, Ring::expected_states(6));
+    let made = clones.load(std::sync::atomic::Ordering::Relaxed);
+    // A few clones of the initial object besides (sessions keep one).
+    assert!(
+        made <= transitions + states + 8,
+        "{made} clones for {states} states and {transitions} transitions"
+    );
 }

@@ -20,7 +20,7 @@ use std::hash::BuildHasher;
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use engine::{Message, Protocol, Refused, RoleId};
+use engine::{Enabled, Message, Protocol, Refused, RoleId};
 
 /// The one message type of both models.
 #[derive(Clone, Debug)]
@@ -106,6 +106,33 @@ impl Protocol for Ring {
         let msg = self.chan[src].take().ok_or(Refused(()))?;
         self.sending[role] = true;
         Ok((src, msg))
+    }
+
+    /// The enabled actions, as Stateright's model lists them: role i sends
+    /// when its next step is the send and its channel is empty, receives
+    /// when its next step is the receive and its predecessor's channel is
+    /// full. The engine then performs only these (no probe of the others);
+    /// the determinism check compares this list with probing in every
+    /// state. `Probed` hides it, for the probed figure.
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        let n = self.n();
+        for role in 0..n {
+            if self.sending[role] {
+                if self.chan[role].is_none() {
+                    out.push(Enabled::Send {
+                        role,
+                        to: succ(role, n),
+                        ty: 0,
+                    });
+                }
+            } else if self.chan[pred(role, n)].is_some() {
+                out.push(Enabled::Recv {
+                    role,
+                    from: pred(role, n),
+                });
+            }
+        }
+        true
     }
 
     /// Two bits a role (its next step, its outgoing channel's contents),
@@ -273,6 +300,63 @@ impl<P: Protocol> Protocol for AllPeers<P> {
 
     fn is_finished(&self, role: RoleId) -> bool {
         self.0.is_finished(role)
+    }
+}
+
+/// `P` probed: [`Protocol::enabled`] keeps the default (lists nothing), as
+/// for an object that does not list its actions, so the engine finds them
+/// by probing every channel. Everything else, the codec included, is
+/// `P`'s.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Probed<P>(pub P);
+
+impl<P: Protocol> Protocol for Probed<P> {
+    fn roles(&self) -> Vec<String> {
+        self.0.roles()
+    }
+
+    fn type_names(&self) -> Vec<String> {
+        self.0.type_names()
+    }
+
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.0.peers(role)
+    }
+
+    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.0.sends_to(role)
+    }
+
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.0.try_send(role, to, msg)
+    }
+
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.0.try_recv(role, from)
+    }
+
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        self.0.try_close(role, to)
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.0.is_terminated()
+    }
+
+    fn is_finished(&self, role: RoleId) -> bool {
+        self.0.is_finished(role)
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        self.0.encode(out)
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Self> {
+        self.0.decode(bytes).map(Probed)
     }
 }
 

@@ -6,9 +6,9 @@
 
 use std::borrow::Cow;
 
-use crate::alphabet::LetterId;
+use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
-use crate::protocol::{Enabled, Protocol, Refused};
+use crate::protocol::{Enabled, Message, Protocol, Refused};
 
 use super::probe::recv_letter;
 use super::slots::{bit, Wanted};
@@ -167,40 +167,18 @@ impl<P: Protocol> Explorer<P> {
     /// it in its own store).
     pub(super) fn perform_listed(
         &mut self,
-        mut next: P,
+        next: P,
         slot: LetterId,
         e: Enabled,
     ) -> Result<(LetterId, P), ProbeError> {
-        self.current = slot;
-        let refused = |what: &str| ProbeError::Contract {
-            letter: slot,
-            detail: format!("enabled() listed it, but {what} refused it"),
-        };
-        let letter = match e {
-            Enabled::Send { role, to, .. } => {
-                let ty = self.alphabet.letter(slot).ty;
-                let msg = match self.msgs[ty].take() {
-                    Some(m) => m,
-                    None => self.dummy(ty),
-                };
-                if let Err(Refused(m)) = next.try_send(role, to, msg) {
-                    self.msgs[ty] = Some(m);
-                    return Err(refused("try_send"));
-                }
-                slot
-            }
-            Enabled::Recv { role, from } => match next.try_recv(role, Some(from)) {
-                Ok((sender, msg)) => recv_letter(&self.alphabet, slot, role, from, sender, &msg)?,
-                Err(_) => return Err(refused("try_recv")),
-            },
-            Enabled::Close { role, to } => {
-                if next.try_close(role, to).is_err() {
-                    return Err(refused("try_close"));
-                }
-                slot
-            }
-        };
-        Ok((letter, next))
+        perform(
+            &self.alphabet,
+            &mut self.msgs,
+            &mut self.current,
+            next,
+            slot,
+            e,
+        )
     }
 
     /// Every listed action of `p` that `wanted` contains, performed, into
@@ -215,16 +193,44 @@ impl<P: Protocol> Explorer<P> {
         if !self.list(p)? {
             return Ok(false);
         }
-        for i in 0..self.listed.len() {
-            let (slot, e) = self.listed[i];
+        // As in `probe_every_slot`: the successors are made first and
+        // interned after, so that the object is looked up once, not once
+        // per action (under collapse a lookup is a hash-map probe).
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        let original = self.store.get(p);
+        let mut made = Ok(());
+        for &(slot, e) in &self.listed {
             if wanted.is_none_or(|w| bit(w, slot)) {
-                let s = self.take_listed(p, slot, e)?;
-                out.push(s);
-                // Interning may have run protocol code (Eq, Hash) but not
-                // `enabled()`: the listing of `p` is still the one cached.
+                let next = original.clone();
+                match perform(
+                    &self.alphabet,
+                    &mut self.msgs,
+                    &mut self.current,
+                    next,
+                    slot,
+                    e,
+                ) {
+                    Ok(s) => batch.push(s),
+                    Err(err) => {
+                        made = Err(err);
+                        break;
+                    }
+                }
             }
         }
-        Ok(true)
+        if made.is_ok() {
+            // Interning may run protocol code (Eq, Hash) but not
+            // `enabled()`: the listing of `p` stays the one cached.
+            self.interning = true;
+            for (letter, next) in batch.drain(..) {
+                self.current = letter;
+                out.push((letter, self.store.intern(next)));
+            }
+            self.interning = false;
+        }
+        self.batch = batch;
+        made.map(|()| true)
     }
 
     /// The first listed action of `p` at or after slot `*cursor` that
@@ -368,4 +374,52 @@ impl<P: Protocol> Explorer<P> {
         }
         Ok(())
     }
+}
+
+/// Performs the listed action `e` (in probe slot `slot`) on `next`, a
+/// clone of the object that listed it, through its try-operation; returns
+/// the letter taken and the successor. A refusal is a contract violation:
+/// the object listed an action it does not take. A free function over the
+/// explorer's fields, so that a caller may hold the stored object while it
+/// runs.
+fn perform<P: Protocol>(
+    alphabet: &Alphabet,
+    msgs: &mut [Option<Message>],
+    current: &mut LetterId,
+    mut next: P,
+    slot: LetterId,
+    e: Enabled,
+) -> Result<(LetterId, P), ProbeError> {
+    *current = slot;
+    let refused = |what: &str| ProbeError::Contract {
+        letter: slot,
+        detail: format!("enabled() listed it, but {what} refused it"),
+    };
+    let letter = match e {
+        Enabled::Send { role, to, .. } => {
+            let ty = alphabet.letter(slot).ty;
+            let msg = msgs[ty].take().unwrap_or_else(|| {
+                alphabet.types[ty]
+                    .dummy
+                    .clone()
+                    .expect("sendable types have a dummy")
+            });
+            if let Err(Refused(m)) = next.try_send(role, to, msg) {
+                msgs[ty] = Some(m);
+                return Err(refused("try_send"));
+            }
+            slot
+        }
+        Enabled::Recv { role, from } => match next.try_recv(role, Some(from)) {
+            Ok((sender, msg)) => recv_letter(alphabet, slot, role, from, sender, &msg)?,
+            Err(_) => return Err(refused("try_recv")),
+        },
+        Enabled::Close { role, to } => {
+            if next.try_close(role, to).is_err() {
+                return Err(refused("try_close"));
+            }
+            slot
+        }
+    };
+    Ok((letter, next))
 }

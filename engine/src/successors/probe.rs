@@ -240,7 +240,9 @@ impl<P: Protocol> Explorer<P> {
                     // One probe with `from: None` tells whether any sender is
                     // possible at all (contract of `try_recv`); the
                     // determinism check verifies that instead of relying on it.
-                    let none_refused = any_wanted && !self.determinism && {
+                    // With one sender it would only repeat the probe of that
+                    // sender, and its success would cost a fresh clone.
+                    let none_refused = any_wanted && !self.determinism && end - i > 1 && {
                         self.current = s.slot;
                         match scratch!().try_recv(role, None) {
                             Err(_) => true,
@@ -461,7 +463,11 @@ pub(super) fn walk_every_slot<P: Protocol>(
     original: &P,
     batch: &mut Vec<(LetterId, P)>,
 ) -> Result<(), ProbeError> {
-    let mut scratch = original.clone();
+    // The scratch is cloned when a probe needs it, not after each success:
+    // the successor of the last enabled slot would otherwise leave behind
+    // a clone that no probe uses (a clone and a drop per state, for
+    // objects whose clone allocates).
+    let mut scratch: Option<P> = None;
     let mut i = 0;
     while let Some(&s) = probes.get(i) {
         *current = s.slot;
@@ -475,24 +481,32 @@ pub(super) fn walk_every_slot<P: Protocol>(
                         .clone()
                         .expect("sendable types have a dummy")
                 });
-                match scratch.try_send(role, peer, msg) {
-                    Ok(()) => {
-                        batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())))
-                    }
+                let sc = scratch.get_or_insert_with(|| original.clone());
+                match sc.try_send(role, peer, msg) {
+                    Ok(()) => batch.push((s.slot, scratch.take().expect("probed just now"))),
                     Err(Refused(m)) => msgs[ty] = Some(m),
                 }
             }
             ActionKind::Recv => {
-                // As in `probe_loop`: one probe with `from: None` first.
+                // As in `probe_loop`: with more than one sender, one probe
+                // with `from: None` first.
                 let end = s.recv_end as usize;
-                if scratch.try_recv(role, None).is_ok() {
-                    scratch = original.clone();
+                let any = end - i == 1 || {
+                    let sc = scratch.get_or_insert_with(|| original.clone());
+                    let ok = sc.try_recv(role, None).is_ok();
+                    if ok {
+                        scratch = None;
+                    }
+                    ok
+                };
+                if any {
                     for r in &probes[i..end] {
                         *current = r.slot;
                         let from = r.peer as usize;
-                        if let Ok((sender, msg)) = scratch.try_recv(role, Some(from)) {
+                        let sc = scratch.get_or_insert_with(|| original.clone());
+                        if let Ok((sender, msg)) = sc.try_recv(role, Some(from)) {
                             let letter = recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
-                            batch.push((letter, std::mem::replace(&mut scratch, original.clone())));
+                            batch.push((letter, scratch.take().expect("probed just now")));
                         }
                     }
                 }
@@ -500,8 +514,9 @@ pub(super) fn walk_every_slot<P: Protocol>(
                 continue;
             }
             ActionKind::Close => {
-                if scratch.try_close(role, peer).is_ok() {
-                    batch.push((s.slot, std::mem::replace(&mut scratch, original.clone())));
+                let sc = scratch.get_or_insert_with(|| original.clone());
+                if sc.try_close(role, peer).is_ok() {
+                    batch.push((s.slot, scratch.take().expect("probed just now")));
                 }
             }
         }

@@ -19,9 +19,9 @@
 //! each state by the bytes its object writes ([`Protocol::encode`]), kept
 //! in one arena: exact (the bytes name the state, as the determinism check
 //! verifies through [`Protocol::decode`]), at a few bytes a state plus the
-//! engine's own per-state cost (marks, arena end, table slot: about 25
-//! bytes), where the exact store keeps each object with its heap
-//! allocations.
+//! engine's own per-state cost (marks and table slot, about 17 bytes, and
+//! 8 more for an arena end once keys of several widths are stored), where
+//! the exact store keeps each object with its heap allocations.
 
 use std::hash::BuildHasher;
 
@@ -137,14 +137,13 @@ enum Keys {
     /// Hash compaction: a 64-bit fingerprint per id.
     Fp(Vec<u64>),
     /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
-    /// `arena[ends[i - 1]..ends[i]]` (ends without [`AS_OBJECT`]). A state
-    /// whose object wrote no bytes (`encode` is `false` for it: it holds
-    /// what bytes cannot rebuild) is kept as its object instead, resident
-    /// for the life of the store, its end marked with [`AS_OBJECT`] and
-    /// its id in `objects`.
+    /// `arena[ends.range(i)]`. A state whose object wrote no bytes
+    /// (`encode` is `false` for it: it holds what bytes cannot rebuild) is
+    /// kept as its object instead, resident for the life of the store,
+    /// marked in `ends` ([`Ends::is_object`]) and its id in `objects`.
     Bytes {
         arena: Vec<u8>,
-        ends: Chunked<u64>,
+        ends: Ends,
         /// The ids kept as objects, by [`fingerprint`] (the objects are in
         /// `resident`): looked up first, while there are any, so that an
         /// object equal to one of them is that state whether or not it
@@ -161,19 +160,112 @@ fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
 }
 
-/// The mark on a collapse arena's end of a state kept as its object
-/// (whose bytes are none): no arena reaches 2⁶³ bytes.
+/// The mark on a collapse arena's listed end of a state kept as its
+/// object (whose bytes are none): no arena reaches 2⁶³ bytes.
 const AS_OBJECT: u64 = 1 << 63;
+
+/// Where each id's bytes lie in a collapse arena.
+enum Ends {
+    /// Every key so far is `width` bytes long (`None`: no key yet), id
+    /// `i`'s at `arena[i * width..]`: no record per id while an object's
+    /// encoding has one width, as a fixed-layout state vector has. That is
+    /// 8 bytes a state less, and one cache miss less for each lookup of a
+    /// state seen before (most of a search's lookups): the miss on the
+    /// record was a tenth of a search's time (`ring` n = 11).
+    Uniform { width: Option<usize>, count: usize },
+    /// Keys of several widths, or states kept as objects: id `i`'s end
+    /// offset at `[i]` (marked with [`AS_OBJECT`] for a state kept as its
+    /// object), its start at `[i - 1]`.
+    Listed(Chunked<u64>),
+}
+
+impl Ends {
+    fn new() -> Self {
+        Ends::Uniform {
+            width: None,
+            count: 0,
+        }
+    }
+
+    /// The number of ids recorded.
+    fn len(&self) -> usize {
+        match self {
+            Ends::Uniform { count, .. } => *count,
+            Ends::Listed(ends) => ends.len(),
+        }
+    }
+
+    /// The arena range of id `i` (empty for a state kept as its object).
+    #[inline]
+    fn range(&self, i: ProtoId) -> std::ops::Range<usize> {
+        match self {
+            Ends::Uniform { width, .. } => {
+                let w = width.unwrap_or(0);
+                i.index() * w..(i.index() + 1) * w
+            }
+            Ends::Listed(ends) => {
+                let end = (ends[i.index()] & !AS_OBJECT) as usize;
+                let start = i
+                    .index()
+                    .checked_sub(1)
+                    .map_or(0, |j| (ends[j] & !AS_OBJECT) as usize);
+                start..end
+            }
+        }
+    }
+
+    /// Whether id `i` is a state kept as its object.
+    #[inline]
+    fn is_object(&self, i: ProtoId) -> bool {
+        matches!(self, Ends::Listed(ends) if ends[i.index()] & AS_OBJECT != 0)
+    }
+
+    /// The listed form, made from the uniform one if need be.
+    fn listed(&mut self) -> &mut Chunked<u64> {
+        if let Ends::Uniform { width, count } = *self {
+            let w = width.unwrap_or(0);
+            let mut listed = Chunked::new();
+            for i in 1..=count {
+                listed.push((i * w) as u64);
+            }
+            *self = Ends::Listed(listed);
+        }
+        match self {
+            Ends::Listed(ends) => ends,
+            Ends::Uniform { .. } => unreachable!("made listed above"),
+        }
+    }
+
+    /// Records a new id's key of `len` bytes, the arena now `arena_len`
+    /// long. A key of another width than those before turns the uniform
+    /// layout into the listed one.
+    fn push(&mut self, len: usize, arena_len: usize) {
+        match self {
+            Ends::Uniform { width: None, count } => {
+                *self = Ends::Uniform {
+                    width: Some(len),
+                    count: *count + 1,
+                }
+            }
+            Ends::Uniform {
+                width: Some(w),
+                count,
+            } if *w == len => *count += 1,
+            _ => self.listed().push(arena_len as u64),
+        }
+    }
+
+    /// Records a new id kept as its object (no bytes), the arena
+    /// `arena_len` long.
+    fn push_object(&mut self, arena_len: usize) {
+        self.listed().push(arena_len as u64 | AS_OBJECT);
+    }
+}
 
 /// Id `i`'s bytes in a collapse arena.
 #[inline]
-fn slice<'a>(arena: &'a [u8], ends: &Chunked<u64>, i: ProtoId) -> &'a [u8] {
-    let end = (ends[i.index()] & !AS_OBJECT) as usize;
-    let start = i
-        .index()
-        .checked_sub(1)
-        .map_or(0, |j| (ends[j] & !AS_OBJECT) as usize);
-    &arena[start..end]
+fn slice<'a>(arena: &'a [u8], ends: &Ends, i: ProtoId) -> &'a [u8] {
+    &arena[ends.range(i)]
 }
 
 /// The seed of the fingerprint hash: fixed, so that a check under hash
@@ -263,7 +355,7 @@ impl<P: Protocol> Store<P> {
     pub(crate) fn collapsed(verify_with: Option<P>) -> Self {
         let keys = Keys::Bytes {
             arena: Vec::new(),
-            ends: Chunked::new(),
+            ends: Ends::new(),
             objects: HashTable::new(),
             buf: Vec::new(),
         };
@@ -324,7 +416,7 @@ impl<P: Protocol> Store<P> {
             None => &self.protos[id.index()].p == obj,
             Some(f) => match &f.keys {
                 Keys::Fp(fps) => fps[id.index()] == fingerprint(obj),
-                Keys::Bytes { ends, .. } if ends[id.index()] & AS_OBJECT != 0 => {
+                Keys::Bytes { ends, .. } if ends.is_object(id) => {
                     f.resident.get(&id).is_some_and(|r| &r.p == obj)
                 }
                 Keys::Bytes { arena, ends, .. } => {
@@ -604,7 +696,7 @@ impl<P: Protocol> Fingerprints<P> {
                     // A state that bytes cannot rebuild: kept as its
                     // object, for the life of the store.
                     objects.insert_unique(fingerprint(&p), next, |i| fingerprint(of(i)));
-                    ends.push(arena.len() as u64 | AS_OBJECT);
+                    ends.push_object(arena.len());
                     as_object = true;
                     (next, true)
                 } else {
@@ -622,7 +714,7 @@ impl<P: Protocol> Fingerprints<P> {
                         Entry::Vacant(v) => {
                             v.insert(next);
                             arena.extend_from_slice(buf);
-                            ends.push(arena.len() as u64);
+                            ends.push(buf.len(), arena.len());
                             (next, true)
                         }
                     }
@@ -664,6 +756,16 @@ impl<P: Protocol> Fingerprints<P> {
             // search's time. Kept until the sweep like a new state's; a
             // resident object of the id, if any, stays the one used.
             self.revive(id, p);
+            return Ok(id);
+        }
+        if self.verify_with.is_none() && !self.keep_all && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes are the same state (the determinism check, which
+            // keeps `verify_with`, verifies the codec): no need to look for
+            // a resident object to compare with, a map lookup and two
+            // objects' heap blocks read for most transitions of a search.
+            // A resident object of `id` stays the one `get` and `pin`
+            // find; this one waits in `fresh` for the sweep like any other.
+            self.fresh.push((id, p));
             return Ok(id);
         }
         match self.resident.get(&id) {
@@ -708,13 +810,13 @@ impl<P: Protocol> Fingerprints<P> {
 /// that the rehash streams through the arena where hashbrown's own, in
 /// table order, would read a random state's bytes each time.
 #[cold]
-fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Chunked<u64>) {
+fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Ends) {
     let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
     let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
-    for (i, &end) in ends.iter().enumerate() {
-        if end & AS_OBJECT == 0 {
+    for i in (0..ends.len()).map(ProtoId::new) {
+        if !ends.is_object(i) {
             // Never grows: the capacity is reserved.
-            grown.insert_unique(hash(ProtoId::new(i)), ProtoId::new(i), |&j| hash(j));
+            grown.insert_unique(hash(i), i, |&j| hash(j));
         }
     }
     *table = grown;

@@ -144,6 +144,7 @@ impl Checker {
             collapse: env_bool("PRUST_COLLAPSE")?.unwrap_or(true),
 
             threads: threads.min(Checker::MAX_THREADS),
+            parallel_level: crate::search::PARALLEL_LEVEL,
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

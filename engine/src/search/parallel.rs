@@ -3,18 +3,23 @@
 //! with the same verdicts and the same counterexamples.
 //!
 //! It is level-synchronous. The states of one breadth-first level are in a
-//! list, in the order in which the one-thread search finds them; workers
-//! take chunks of it, expand each state (a clone of it: see
-//! [`sharded`](super::sharded)) and deduplicate the successors in the
-//! shared store. When the level is done, each successor's key in the store
-//! (parent position, successor index) is that of its first discovery by
-//! the one-thread search. Each chunk lists the states whose key it set, in
-//! the order it set them; a chunk that lowers a key set by a later chunk
-//! (which got there first) marks the later chunk's place stale. The lists
-//! without their stale places, joined in chunk order, are the next level in
-//! the one-thread order. By induction every level, every key and every
-//! parent link is the one-thread search's, whatever the number of threads
-//! and however the workers raced.
+//! list, in the order in which the one-thread search finds them; threads
+//! take chunks of it (the calling thread is one of them). A chunk is done
+//! in two batches, each with one lock per shard it touches (see
+//! [`sharded`](super::sharded)): the clones of its states' objects, then,
+//! after expanding them all, the deduplication of their successors, sorted
+//! by shard (in key order within a shard). When the level is done, each
+//! successor's key in the store (parent position, successor index) is that
+//! of its first discovery by the one-thread search: a discovery with a
+//! smaller key replaces a larger one, whatever the order in which they
+//! came. Each chunk lists the states whose key it set at the index of the
+//! successor in the chunk's batch (which is in key order); a discovery
+//! that lowers a key set by another chunk (which got there first) marks
+//! that chunk's place stale. The lists without their empty and stale
+//! places, joined in chunk order, are the next level in the one-thread
+//! order. By induction every level, every key and every parent link is the
+//! one-thread search's, whatever the number of threads and however they
+//! raced.
 //!
 //! A violation (a universal automaton state reached) or a probe error is
 //! an *event* at a key; the search finishes the level (skipping parents
@@ -24,13 +29,21 @@
 //! one-thread search's own breadth-first reconstruction finds. So the
 //! counterexample text is the same for every thread count.
 //!
+//! Small levels cost more to share than to do: a level of fewer than
+//! [`PARALLEL_LEVEL`] states (by default; [`Checker::parallel_level`](crate::Checker::parallel_level))
+//! is expanded by the calling thread alone, with the same store and
+//! order, and the other threads start only when a level first reaches it.
+//! A check that never gets there (most unit tests) starts no thread, and
+//! its report says so.
+//!
 //! Limits hold as in the one-thread search: the calling thread watches the
-//! clock and the memory ([`Budget`](crate::budget::Budget)) while the
-//! workers run and stops them; the state limit is counted in the store; a
-//! level cut short by any limit ends the search inconclusive, never
-//! `Holds`. One difference at the edge: when the state limit falls inside
-//! the level where a violation is, this search may stop inconclusive where
-//! one thread, which stops at the first violation, reports it.
+//! clock and the memory ([`Budget`](crate::budget::Budget)) between its
+//! chunks and while it waits for the others, and stops them; the state
+//! limit is counted in the store; a level cut short by any limit ends the
+//! search inconclusive, never `Holds`. One difference at the edge: when
+//! the state limit falls inside the level where a violation is, this search
+//! may stop inconclusive where one thread, which stops at the first
+//! violation, reports it.
 //!
 //! Liveness stays on one thread (the report says so). What a sound
 //! parallel emptiness check would take here, for whoever writes it:
@@ -66,7 +79,7 @@ use crate::report::{Limit, RawLasso, Stats};
 use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
-use super::sharded::{From, Sharded, StateId, Visit, NO_PARENT};
+use super::sharded::{shard_of, shard_of_id, Pending, Sharded, StateId, Visit, NO_PARENT, SHARDS};
 use super::{Outcome, Search};
 
 /// The machine's available parallelism: the default number of threads.
@@ -74,11 +87,23 @@ pub(crate) fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Cache entries of a worker's explorer: its cache is never used (a
-/// worker expands objects it owns, not stored ids), so the least there is.
+/// The default [`Checker::parallel_level`](crate::Checker::parallel_level):
+/// levels of fewer states are expanded by the calling thread alone.
+/// Waking a thread and meeting it at the level's end costs tens of
+/// microseconds; a level of 1,024 states takes a few milliseconds to
+/// expand, so from there on sharing it pays.
+pub(crate) const PARALLEL_LEVEL: usize = 1024;
+
+/// Cache entries of a thread's explorer: its cache is never used (a
+/// thread expands objects it owns, not stored ids), so the least there is.
 const WORKER_CACHE: usize = 1;
 
-/// What a worker met while expanding the current level.
+/// The most states of a level in one chunk: a chunk's successors are
+/// sorted by shard, and the more there are the more of them share a lock;
+/// but the last chunk of a level keeps the others waiting.
+const MAX_CHUNK: usize = 2048;
+
+/// What a thread met while expanding the current level.
 enum Found {
     /// Expanding the state failed (protocol code panicked, broke a
     /// contract): the search stops with the error, traced to the state.
@@ -97,7 +122,8 @@ struct Event {
 }
 
 /// The states of the next level whose key one chunk of the current level
-/// set, in the order it set them ([`NO_PARENT`] where a place went stale).
+/// set, at the index of the successor in the chunk's batch ([`NO_PARENT`]
+/// elsewhere, and where a place went stale).
 type Discovered = Vec<StateId>;
 
 /// What the workers are told to do next.
@@ -118,7 +144,7 @@ struct Phase {
     crashed: bool,
 }
 
-/// The state shared by the workers of one search.
+/// The state shared by the threads of one search.
 struct Shared<'s, P> {
     store: Sharded<P>,
     aut: &'s Prepared,
@@ -148,6 +174,59 @@ struct Shared<'s, P> {
     done: Condvar,
 }
 
+/// One thread's explorer and scratch space, kept from chunk to chunk so
+/// that its buffers are allocated (and freed) by the thread that uses them.
+struct Worker<P> {
+    ex: Explorer<P>,
+    succs: Vec<(LetterId, P)>,
+    /// The clones of the chunk's objects, by place in the chunk.
+    parents: Vec<Option<(P, AutState)>>,
+    /// The chunk's successors, in key order.
+    pending: Vec<Option<Pending<P>>>,
+    /// Indices sorted by shard, and where each shard's run ends.
+    order: Vec<u32>,
+    ends: Vec<u32>,
+    /// Places made stale this level: (parent position, place).
+    stale: Vec<(u32, u32)>,
+}
+
+impl<P: Protocol> Worker<P> {
+    fn new(ex: Explorer<P>) -> Self {
+        Worker {
+            ex,
+            succs: Vec::new(),
+            parents: Vec::new(),
+            pending: Vec::new(),
+            order: Vec::new(),
+            ends: Vec::new(),
+            stale: Vec::new(),
+        }
+    }
+}
+
+/// Sorts `0..n` by `shard` (a stable counting sort) into `order`; the run
+/// of shard `s` ends at `ends[s]`.
+fn by_shard(n: usize, shard: impl Fn(usize) -> usize, order: &mut Vec<u32>, ends: &mut Vec<u32>) {
+    ends.clear();
+    ends.resize(SHARDS, 0);
+    for i in 0..n {
+        ends[shard(i)] += 1;
+    }
+    let mut sum = 0;
+    for e in ends.iter_mut() {
+        let k = *e;
+        *e = sum;
+        sum += k;
+    }
+    order.clear();
+    order.resize(n, 0);
+    for i in 0..n {
+        let s = shard(i);
+        order[ends[s] as usize] = i as u32;
+        ends[s] += 1;
+    }
+}
+
 impl<P: Protocol> Shared<'_, P> {
     fn record(&self, at: (u64, u32), found: Found) {
         let mut ev = self.event.lock().unwrap_or_else(PoisonError::into_inner);
@@ -158,7 +237,7 @@ impl<P: Protocol> Shared<'_, P> {
     }
 
     /// A worker: waits for a phase, runs it, counts itself done.
-    fn work(&self, mut ex: Explorer<P>) {
+    fn work(&self, mut w: Worker<P>) {
         /// Counts a panicking worker out, so that the calling thread does
         /// not wait for it for ever (the scope then re-raises the panic).
         struct Guard<'g, 's, P>(&'g Shared<'s, P>);
@@ -173,7 +252,6 @@ impl<P: Protocol> Shared<'_, P> {
         }
         let _guard = Guard(self);
         let mut generation = 0;
-        let mut succs: Vec<(LetterId, P)> = Vec::new();
         loop {
             let cmd = {
                 let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
@@ -185,7 +263,7 @@ impl<P: Protocol> Shared<'_, P> {
             };
             match cmd {
                 Cmd::Quit => return,
-                Cmd::Expand => self.expand_level(&mut ex, &mut succs),
+                Cmd::Expand => self.expand_level(&mut w, || false),
             }
             let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
             ph.finished += 1;
@@ -193,68 +271,145 @@ impl<P: Protocol> Shared<'_, P> {
         }
     }
 
-    /// The expand phase: chunks of the level until none is left.
-    fn expand_level(&self, ex: &mut Explorer<P>, succs: &mut Vec<(LetterId, P)>) {
+    /// The expand phase: chunks of the level until none is left; `tick`
+    /// runs after each chunk and stops the thread when it returns `true`.
+    fn expand_level(&self, w: &mut Worker<P>, mut tick: impl FnMut() -> bool) {
         let level = self.level.read().unwrap_or_else(PoisonError::into_inner);
         let depth = self.depth.load(Ordering::Relaxed);
         let chunk = self.chunk.load(Ordering::Relaxed);
-        let mut transitions = 0;
-        let mut stale = Vec::new();
+        w.stale.clear();
         loop {
             let c = self.next_chunk.fetch_add(1, Ordering::Relaxed);
             let first = c.saturating_mul(chunk);
             if first >= level.len() || self.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let mut out = Vec::new();
-            for (pos, &id) in level.iter().enumerate().skip(first).take(chunk) {
-                let pos = pos as u64;
-                if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
-                    break;
-                }
-                transitions += self.expand(ex, succs, depth, pos, id, &mut out, &mut stale);
-            }
+            let ids = &level[first..level.len().min(first + chunk)];
+            let out = self.expand_chunk(w, ids, first, depth);
             self.outputs
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push((c, out));
+            if tick() {
+                break;
+            }
         }
-        self.transitions.fetch_add(transitions, Ordering::Relaxed);
-        if !stale.is_empty() {
-            let chunk = chunk as u64;
+        if !w.stale.is_empty() {
             self.stale
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .extend(
-                    stale
-                        .into_iter()
-                        .map(|(pos, slot)| ((pos / chunk) as usize, slot)),
+                    w.stale
+                        .drain(..)
+                        .map(|(pos, slot)| (pos as usize / chunk, slot)),
                 );
         }
     }
 
-    /// Expands the state `id` at position `pos` of level `depth`: its
-    /// successors in the one-thread search's order (letters in order,
-    /// then the automaton edges of each), deduplicated in the store. The
-    /// states whose key this sets go to `out`, the (parent position, slot)
-    /// of keys it lowers to `stale`. Returns the transitions.
-    #[allow(clippy::too_many_arguments)]
-    fn expand(
+    /// Expands the states `ids`, at positions `first..` of level `depth`:
+    /// clones of their objects (a lock per shard), their successors in the
+    /// one-thread search's order, then those deduplicated in the store (a
+    /// lock per shard). Returns the chunk's list (see [`Discovered`]).
+    fn expand_chunk(
         &self,
-        ex: &mut Explorer<P>,
-        succs: &mut Vec<(LetterId, P)>,
+        w: &mut Worker<P>,
+        ids: &[StateId],
+        first: usize,
         depth: u64,
-        pos: u64,
-        id: StateId,
-        out: &mut Discovered,
-        stale: &mut Vec<(u64, u32)>,
-    ) -> u64 {
-        let (obj, entry) = self.store.get(id);
-        let q = entry.q;
+    ) -> Discovered {
+        let n = ids.len();
+        w.parents.clear();
+        w.parents.resize_with(n, || None);
+        by_shard(n, |i| shard_of_id(ids[i]), &mut w.order, &mut w.ends);
+        let mut start = 0;
+        for (s, &end) in w.ends.iter().enumerate() {
+            let end = end as usize;
+            if end > start {
+                let locked = self.store.locked(s);
+                for &i in &w.order[start..end] {
+                    w.parents[i as usize] = Some(locked.clone_of(ids[i as usize]));
+                }
+            }
+            start = end;
+        }
+        w.pending.clear();
+        let mut transitions = 0;
+        for (i, &id) in ids.iter().enumerate() {
+            let pos = (first + i) as u64;
+            if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
+                break;
+            }
+            let (obj, q) = w.parents[i].take().expect("cloned above");
+            transitions += self.expand(w, obj, q, pos, id);
+        }
+        self.transitions.fetch_add(transitions, Ordering::Relaxed);
+        let level = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        let m = w.pending.len();
+        let mut out = vec![NO_PARENT; m];
+        let Worker {
+            ex,
+            pending,
+            order,
+            ends,
+            stale,
+            ..
+        } = w;
+        by_shard(
+            m,
+            |i| pending[i].as_ref().map_or(0, |p| shard_of(p.hash)),
+            order,
+            ends,
+        );
+        let mut start = 0;
+        for (s, &end) in ends.iter().enumerate() {
+            let end = end as usize;
+            if end == start {
+                continue;
+            }
+            let mut locked = self.store.locked(s);
+            for &i in &order[start..end] {
+                let Some(p) = pending[i as usize].take() else {
+                    continue;
+                };
+                let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
+                match ex.guarded(letter, || locked.visit(level, p, i)) {
+                    Err(e) => self.record((u64::from(key.0), 0), Found::Error(e, parent)),
+                    Ok(visit @ (Visit::New(id) | Visit::Lowered(id, ..))) => {
+                        if let Visit::Lowered(_, pos, slot) = visit {
+                            stale.push((pos, slot));
+                        }
+                        out[i as usize] = id;
+                        if self.aut.universal(q2) {
+                            self.record((u64::from(key.0), key.1 + 1), Found::Bad(id));
+                        }
+                    }
+                    Ok(Visit::Seen) => {}
+                    Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
+                    Ok(Visit::Full) => {
+                        self.full.store(true, Ordering::Relaxed);
+                        self.stop.store(true, Ordering::Relaxed);
+                        // What is left is dropped here, by this thread.
+                        pending.clear();
+                        return out;
+                    }
+                }
+            }
+            start = end;
+        }
+        out
+    }
+
+    /// Expands the object `obj` of the state `id` (automaton state `q`) at
+    /// position `pos` of its level: its successors in the one-thread
+    /// search's order (letters in order, then the automaton edges of
+    /// each), appended to the worker's batch. Returns the transitions.
+    fn expand(&self, w: &mut Worker<P>, obj: P, q: AutState, pos: u64, id: StateId) -> u64 {
         let (first, ne) = self.aut.edges_of(q);
         if ne == 0 {
             return 0;
         }
+        let ex = &mut w.ex;
+        let succs = &mut w.succs;
         succs.clear();
         if let Err(e) = ex.successors_of(&obj, succs) {
             self.record((pos, 0), Found::Error(e, id));
@@ -273,7 +428,8 @@ impl<P: Protocol> Shared<'_, P> {
                 }
             }
         }
-        let level = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        // Positions fit in 32 bits: the store holds fewer states.
+        let pos32 = pos as u32;
         let mut index: u32 = 0;
         for (letter, target) in succs.drain(..) {
             let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
@@ -285,49 +441,25 @@ impl<P: Protocol> Shared<'_, P> {
                 Ok(h) => h,
                 Err(e) => {
                     self.record((pos, 0), Found::Error(e, id));
-                    return 0;
+                    return u64::from(index);
                 }
             };
             let mut target = Some(target);
             for (k, e) in allowing().enumerate() {
-                let q2 = self.aut.edge(e).target;
-                let key = (pos, index);
-                index += 1;
-                let t = if k + 1 == edges {
+                let obj = if k + 1 == edges {
                     target.take().expect("moved on the last edge only")
                 } else {
                     target.as_ref().expect("kept until the last edge").clone()
                 };
-                let from = From {
-                    level,
-                    key,
+                w.pending.push(Some(Pending {
+                    obj,
+                    hash,
+                    q: self.aut.edge(e).target,
+                    key: (pos32, index),
                     parent: id,
                     letter,
-                    slot: out.len() as u32,
-                };
-                let visited = ex.guarded(letter, || self.store.visit(t, hash, q2, from));
-                match visited {
-                    Err(e) => {
-                        self.record((pos, 0), Found::Error(e, id));
-                        return u64::from(index);
-                    }
-                    Ok(visit @ (Visit::New(n) | Visit::Lowered(n, ..))) => {
-                        if let Visit::Lowered(_, pos, slot) = visit {
-                            stale.push((pos, slot));
-                        }
-                        out.push(n);
-                        if self.aut.universal(q2) {
-                            self.record((pos, key.1 + 1), Found::Bad(n));
-                        }
-                    }
-                    Ok(Visit::Seen) => {}
-                    Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
-                    Ok(Visit::Full) => {
-                        self.full.store(true, Ordering::Relaxed);
-                        self.stop.store(true, Ordering::Relaxed);
-                        return u64::from(index);
-                    }
-                }
+                }));
+                index += 1;
             }
         }
         u64::from(index)
@@ -335,7 +467,7 @@ impl<P: Protocol> Shared<'_, P> {
 }
 
 impl<P: Protocol> Search<'_, P> {
-    /// [`reachability`](Self::reachability) on `threads` worker threads
+    /// [`reachability`](Self::reachability) on up to `threads` threads
     /// (see the module docs): the same verdict, and for a violation the
     /// same counterexample.
     pub(super) fn parallel_reachability(
@@ -380,33 +512,33 @@ impl<P: Protocol> Search<'_, P> {
         let hash = shared.store.hash(&root);
         let root = shared.store.root(root, hash, q0);
         *shared.level.write().unwrap_or_else(PoisonError::into_inner) = vec![root];
-        let workers: Vec<Explorer<P>> = (0..threads)
-            .map(|_| Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false))
-            .collect();
-        let outcome = std::thread::scope(|s| {
-            // A thread the system refuses is one worker fewer (the phases
-            // count the workers that run), not a failed check.
-            let mut running = 0;
-            for ex in workers {
-                let shared = &shared;
-                let spawned = std::thread::Builder::new()
-                    .name(format!("prust-search-{running}"))
-                    .spawn_scoped(s, move || shared.work(ex));
-                running += usize::from(spawned.is_ok());
+        self.stored_apart = true;
+        let (outcome, running, tried) = std::thread::scope(|s| {
+            let mut crew = Crew {
+                scope: s,
+                threads,
+                running: 0,
+                tried: false,
+            };
+            let outcome = self.coordinate(&shared, &mut crew);
+            if crew.running > 0 {
+                self.run_phase(&shared, crew.running, Cmd::Quit, 0);
             }
-            if running == 0 {
-                return None;
-            }
-            let outcome = self.coordinate(&shared, running);
-            self.run_phase(&shared, running, Cmd::Quit, 0);
-            Some((outcome, running))
+            (outcome, crew.running, crew.tried)
         });
-        let Some((outcome, running)) = outcome else {
-            self.stats.threads = 1;
-            self.stats.single_thread = Some("the system would not start a thread".to_string());
-            return self.reachability(initial);
-        };
-        self.stats.threads = running as u32;
+        self.stats.threads = running as u32 + 1;
+        if running == 0 {
+            // Said in the report: the search asked for threads and used one.
+            self.stats.single_thread = Some(if tried {
+                "the system would not start a thread".to_string()
+            } else {
+                format!(
+                    "no breadth-first level reached {} states (Checker::parallel_level), so no \
+                     other thread was started",
+                    self.parallel_level
+                )
+            });
+        }
         self.stats.product_states = shared.store.states().min(self.limits.max_states);
         self.stats.transitions = shared.transitions.load(Ordering::Relaxed);
         self.finish_progress();
@@ -435,8 +567,16 @@ impl<P: Protocol> Search<'_, P> {
     }
 
     /// Runs the levels until the search is decided (on the calling
-    /// thread, while the workers expand).
-    fn coordinate(&mut self, shared: &Shared<'_, P>, threads: usize) -> Result<Step, Error> {
+    /// thread, with the workers of `crew` once a level is large enough).
+    fn coordinate<'scope, 'env>(
+        &mut self,
+        shared: &'scope Shared<'_, P>,
+        crew: &mut Crew<'scope, 'env>,
+    ) -> Result<Step, Error>
+    where
+        P: 'scope,
+    {
+        let mut own = Worker::new(Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false));
         let mut depth: u64 = 0;
         loop {
             let len = shared
@@ -444,13 +584,23 @@ impl<P: Protocol> Search<'_, P> {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .len();
+            if len >= self.parallel_level.max(1) && !crew.tried {
+                crew.tried = true;
+                self.start_workers(shared, crew);
+            }
+            let helpers = if len >= self.parallel_level.max(1) {
+                crew.running
+            } else {
+                0
+            };
             // Chunks small enough to share a level among the threads, large
-            // enough that taking one is rare.
-            let chunk = (len / (threads * 16)).clamp(1, 1024);
+            // enough that their successors share the shards' locks.
+            let chunk = (len / ((helpers + 1) * 8)).clamp(16, MAX_CHUNK);
             shared.depth.store(depth, Ordering::Relaxed);
             shared.chunk.store(chunk, Ordering::Relaxed);
             shared.next_chunk.store(0, Ordering::Relaxed);
-            if let Some(limit) = self.run_phase(shared, threads, Cmd::Expand, depth) {
+            shared.store.start_level();
+            if let Some(limit) = self.run_level(shared, helpers, depth, &mut own) {
                 return Ok(Step::Done(Outcome::Inconclusive(limit)));
             }
             if shared.full.load(Ordering::Relaxed) {
@@ -477,7 +627,7 @@ impl<P: Protocol> Search<'_, P> {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner),
             );
-            // Lists by chunk number (workers finish chunks in any order),
+            // Lists by chunk number (threads finish chunks in any order),
             // to remove the stale places and join them in level order.
             let mut lists: Vec<Discovered> = Vec::new();
             for (c, list) in outputs {
@@ -489,7 +639,7 @@ impl<P: Protocol> Search<'_, P> {
             for (c, slot) in stale {
                 lists[c][slot as usize] = NO_PARENT;
             }
-            let mut next = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+            let mut next = Vec::new();
             for list in lists {
                 next.extend(list.into_iter().filter(|&id| id != NO_PARENT));
             }
@@ -508,9 +658,74 @@ impl<P: Protocol> Search<'_, P> {
         Ok(Step::Done(Outcome::Holds))
     }
 
-    /// Starts a phase and waits for every worker to finish it, watching
-    /// the budget (time, memory, the progress line) meanwhile; a limit
-    /// stops the workers and is returned.
+    /// Starts the crew's workers (all but the calling thread). A thread
+    /// the system refuses is one worker fewer (the phases count the
+    /// workers that run), not a failed check.
+    fn start_workers<'scope, 'env>(
+        &self,
+        shared: &'scope Shared<'_, P>,
+        crew: &mut Crew<'scope, 'env>,
+    ) where
+        P: 'scope,
+    {
+        for _ in 1..crew.threads {
+            let w = Worker::new(Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false));
+            let spawned = std::thread::Builder::new()
+                .name(format!("prust-search-{}", crew.running + 1))
+                .spawn_scoped(crew.scope, move || shared.work(w));
+            crew.running += usize::from(spawned.is_ok());
+        }
+    }
+
+    /// One level: the calling thread expands chunks (watching the budget
+    /// between them) alongside `helpers` workers, and waits for them.
+    fn run_level(
+        &mut self,
+        shared: &Shared<'_, P>,
+        helpers: usize,
+        depth: u64,
+        own: &mut Worker<P>,
+    ) -> Option<Limit> {
+        if helpers > 0 {
+            let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
+            ph.generation += 1;
+            ph.cmd = Cmd::Expand;
+            ph.finished = 0;
+            shared.start.notify_all();
+        }
+        let mut limit = self.tick(shared, depth);
+        if limit.is_none() {
+            shared.expand_level(own, || {
+                limit = self.tick(shared, depth);
+                limit.is_some()
+            });
+        }
+        if helpers > 0 {
+            limit = self
+                .run_phase(shared, helpers, Cmd::Expand, depth)
+                .or(limit);
+        }
+        limit
+    }
+
+    /// The budget's tick with the shared counts; a limit stops the
+    /// threads.
+    fn tick(&mut self, shared: &Shared<'_, P>, depth: u64) -> Option<Limit> {
+        let stats = Stats {
+            product_states: shared.store.states(),
+            transitions: shared.transitions.load(Ordering::Relaxed),
+            ..self.stats.clone()
+        };
+        let limit = self.budget.tick(&stats, depth);
+        if limit.is_some() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        limit
+    }
+
+    /// Waits for every worker to finish the phase (after starting it, for
+    /// `Quit`), watching the budget (time, memory, the progress line)
+    /// meanwhile; a limit stops the workers and is returned.
     fn run_phase(
         &mut self,
         shared: &Shared<'_, P>,
@@ -519,11 +734,11 @@ impl<P: Protocol> Search<'_, P> {
         depth: u64,
     ) -> Option<Limit> {
         let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
-        ph.generation += 1;
-        ph.cmd = cmd;
-        ph.finished = 0;
-        shared.start.notify_all();
         if cmd == Cmd::Quit {
+            ph.generation += 1;
+            ph.cmd = cmd;
+            ph.finished = 0;
+            shared.start.notify_all();
             return None;
         }
         let mut limit = None;
@@ -533,16 +748,10 @@ impl<P: Protocol> Search<'_, P> {
                 .wait_timeout(ph, Duration::from_millis(1))
                 .unwrap_or_else(PoisonError::into_inner);
             ph = g;
-            if limit.is_none() {
-                let stats = Stats {
-                    product_states: shared.store.states(),
-                    transitions: shared.transitions.load(Ordering::Relaxed),
-                    ..self.stats.clone()
-                };
-                limit = self.budget.tick(&stats, depth);
-                if limit.is_some() {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
+            if limit.is_none() && ph.finished < threads {
+                drop(ph);
+                limit = self.tick(shared, depth);
+                ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
             }
         }
         if ph.crashed {
@@ -559,9 +768,9 @@ impl<P: Protocol> Search<'_, P> {
         let mut chain = Vec::new();
         let mut cur = id;
         while cur != NO_PARENT {
-            let (obj, e) = store.get(cur);
-            chain.push((obj, e.q, e.letter));
-            cur = e.parent;
+            let (obj, l) = store.get(cur);
+            chain.push((obj, l.q, l.letter));
+            cur = l.parent();
         }
         chain.reverse();
         let mut path = Vec::with_capacity(chain.len().saturating_sub(1));
@@ -585,6 +794,17 @@ impl<P: Protocol> Search<'_, P> {
         }
         path
     }
+}
+
+/// The worker threads of one search, started on demand in `scope`.
+struct Crew<'scope, 'env> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    /// The threads asked for, the calling one included.
+    threads: usize,
+    /// Workers started (the calling thread not counted).
+    running: usize,
+    /// Whether they were started (or tried).
+    tried: bool,
 }
 
 /// How [`Search::coordinate`] ended: a decision, or an event to report.

@@ -34,6 +34,7 @@ pub use session::CheckSession;
 /// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
 /// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | on |
 /// | [`threads`](Self::threads) | `PRUST_THREADS` (a count; `0`: all cores) | the machine's available parallelism |
+/// | [`parallel_level`](Self::parallel_level) | `PRUST_PARALLEL_LEVEL` (states) | 1 024 |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and

@@ -66,7 +66,8 @@
 //!   deterministic report would pick, e.g., the one the one-thread search
 //!   reaches first, by re-running it bounded to the SCCs found).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -79,7 +80,7 @@ use crate::report::{Limit, RawLasso, Stats};
 use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
-use super::sharded::{shard_of, shard_of_id, Pending, Sharded, StateId, Visit, NO_PARENT, SHARDS};
+use super::sharded::{key, shard_of_id, Key, Locked, Pending, Sharded, StateId, Visit, NO_PARENT};
 use super::{Outcome, Search};
 
 /// The machine's available parallelism: the default number of threads.
@@ -89,19 +90,18 @@ pub(crate) fn available_threads() -> usize {
 
 /// The default [`Checker::parallel_level`](crate::Checker::parallel_level):
 /// levels of fewer states are expanded by the calling thread alone.
-/// Waking a thread and meeting it at the level's end costs tens of
-/// microseconds; a level of 1,024 states takes a few milliseconds to
-/// expand, so from there on sharing it pays.
+/// Waking the threads and meeting them twice a level costs tens of
+/// microseconds; a level of 1,024 states takes milliseconds to expand, so
+/// from there on sharing it pays.
 pub(crate) const PARALLEL_LEVEL: usize = 1024;
 
 /// Cache entries of a thread's explorer: its cache is never used (a
-/// thread expands objects it owns, not stored ids), so the least there is.
+/// thread expands objects, not the explorer's ids), so the least there is.
 const WORKER_CACHE: usize = 1;
 
-/// The most states of a level in one chunk: a chunk's successors are
-/// sorted by shard, and the more there are the more of them share a lock;
-/// but the last chunk of a level keeps the others waiting.
-const MAX_CHUNK: usize = 2048;
+/// How many states the calling thread expands between two looks at the
+/// budget (a tick copies the statistics).
+const TICK_EVERY: usize = 64;
 
 /// What a thread met while expanding the current level.
 enum Found {
@@ -121,15 +121,13 @@ struct Event {
     found: Found,
 }
 
-/// The states of the next level whose key one chunk of the current level
-/// set, at the index of the successor in the chunk's batch ([`NO_PARENT`]
-/// elsewhere, and where a place went stale).
-type Discovered = Vec<StateId>;
-
 /// What the workers are told to do next.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cmd {
+    /// Expand the level's states of the thread's shards.
     Expand,
+    /// Deduplicate what the others handed over, and list the new states.
+    Settle,
     Quit,
 }
 
@@ -152,12 +150,18 @@ struct Shared<'s, P> {
     /// The level being expanded, in the one-thread order.
     level: RwLock<Vec<StateId>>,
     depth: AtomicU64,
-    chunk: AtomicUsize,
-    next_chunk: AtomicUsize,
-    /// Per chunk of the level: the states whose key it set.
-    outputs: Mutex<Vec<(usize, Discovered)>>,
-    /// Places in those lists gone stale: (chunk, index).
-    stale: Mutex<Vec<(usize, u32)>>,
+    /// Threads sharing the current level (the calling thread included).
+    parties: AtomicU64,
+    /// Per thread: the successors the others made in its shards, in
+    /// batches (each in the key order of its maker), with the maker.
+    inbox: Vec<Mutex<Vec<(usize, Vec<Pending<P>>)>>>,
+    /// Per thread: its batches back, emptied, with the objects they held
+    /// that were not stored. glibc's allocator slows down badly (a sixth
+    /// of the time, in `malloc_consolidate` and `unlink_chunk`) when
+    /// threads free each other's blocks, so each thread frees what it made.
+    returned: Mutex<Vec<Vec<(Vec<Pending<P>>, Vec<P>)>>>,
+    /// Per thread: the new states of its shards, sorted by key.
+    found: Mutex<Vec<Vec<(Key, StateId)>>>,
     /// Stop expanding: a limit was reached.
     stop: AtomicBool,
     /// The state limit was reached.
@@ -174,57 +178,43 @@ struct Shared<'s, P> {
     done: Condvar,
 }
 
-/// One thread's explorer and scratch space, kept from chunk to chunk so
-/// that its buffers are allocated (and freed) by the thread that uses them.
+/// One thread's explorer and scratch space, kept from level to level, so
+/// that its buffers are allocated and freed by the thread that uses them.
 struct Worker<P> {
+    /// The thread's number (the calling thread's is 0).
+    me: usize,
     ex: Explorer<P>,
     succs: Vec<(LetterId, P)>,
-    /// The clones of the chunk's objects, by place in the chunk.
-    parents: Vec<Option<(P, AutState)>>,
-    /// The chunk's successors, in key order.
-    pending: Vec<Option<Pending<P>>>,
-    /// Indices sorted by shard, and where each shard's run ends.
-    order: Vec<u32>,
-    ends: Vec<u32>,
-    /// Places made stale this level: (parent position, place).
-    stale: Vec<(u32, u32)>,
+    /// Per thread: the successors of this level made here that fall in
+    /// its shards.
+    outbox: Vec<Vec<Pending<P>>>,
+    /// Emptied batches, for the outbox.
+    spare: Vec<Vec<Pending<P>>>,
+    found: Vec<(Key, StateId)>,
 }
 
 impl<P: Protocol> Worker<P> {
-    fn new(ex: Explorer<P>) -> Self {
+    fn new(me: usize, ex: Explorer<P>) -> Self {
         Worker {
+            me,
             ex,
             succs: Vec::new(),
-            parents: Vec::new(),
-            pending: Vec::new(),
-            order: Vec::new(),
-            ends: Vec::new(),
-            stale: Vec::new(),
+            outbox: Vec::new(),
+            spare: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
 
-/// Sorts `0..n` by `shard` (a stable counting sort) into `order`; the run
-/// of shard `s` ends at `ends[s]`.
-fn by_shard(n: usize, shard: impl Fn(usize) -> usize, order: &mut Vec<u32>, ends: &mut Vec<u32>) {
-    ends.clear();
-    ends.resize(SHARDS, 0);
-    for i in 0..n {
-        ends[shard(i)] += 1;
-    }
-    let mut sum = 0;
-    for e in ends.iter_mut() {
-        let k = *e;
-        *e = sum;
-        sum += k;
-    }
-    order.clear();
-    order.resize(n, 0);
-    for i in 0..n {
-        let s = shard(i);
-        order[ends[s] as usize] = i as u32;
-        ends[s] += 1;
-    }
+/// The locks of the shards that thread `me` of `parties` owns, by shard.
+fn own_shards<'a, P: Protocol>(
+    store: &'a Sharded<P>,
+    me: usize,
+    parties: usize,
+) -> Vec<Option<Locked<'a, P>>> {
+    (0..store.shards())
+        .map(|s| (s % parties == me).then(|| store.locked(s)))
+        .collect()
 }
 
 impl<P: Protocol> Shared<'_, P> {
@@ -264,6 +254,7 @@ impl<P: Protocol> Shared<'_, P> {
             match cmd {
                 Cmd::Quit => return,
                 Cmd::Expand => self.expand_level(&mut w, || false),
+                Cmd::Settle => self.settle_level(&mut w),
             }
             let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
             ph.finished += 1;
@@ -271,199 +262,251 @@ impl<P: Protocol> Shared<'_, P> {
         }
     }
 
-    /// The expand phase: chunks of the level until none is left; `tick`
-    /// runs after each chunk and stops the thread when it returns `true`.
+    /// The expand phase: the level's states in the thread's shards, in
+    /// level order, each expanded in place; a successor in one of the
+    /// thread's shards is deduplicated at once, the others go to their
+    /// owners' inboxes. `tick` runs every [`TICK_EVERY`] states and stops
+    /// the thread when it returns `true`.
     fn expand_level(&self, w: &mut Worker<P>, mut tick: impl FnMut() -> bool) {
         let level = self.level.read().unwrap_or_else(PoisonError::into_inner);
         let depth = self.depth.load(Ordering::Relaxed);
-        let chunk = self.chunk.load(Ordering::Relaxed);
-        w.stale.clear();
-        loop {
-            let c = self.next_chunk.fetch_add(1, Ordering::Relaxed);
-            let first = c.saturating_mul(chunk);
-            if first >= level.len() || self.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let ids = &level[first..level.len().min(first + chunk)];
-            let out = self.expand_chunk(w, ids, first, depth);
-            self.outputs
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push((c, out));
-            if tick() {
-                break;
-            }
+        let next = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        let parties = self.parties.load(Ordering::Relaxed) as usize;
+        let me = w.me;
+        let back =
+            std::mem::take(&mut self.returned.lock().unwrap_or_else(PoisonError::into_inner)[me]);
+        for (batch, left) in back {
+            drop(left);
+            w.spare.push(batch);
         }
-        if !w.stale.is_empty() {
-            self.stale
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend(
-                    w.stale
-                        .drain(..)
-                        .map(|(pos, slot)| (pos as usize / chunk, slot)),
-                );
-        }
-    }
-
-    /// Expands the states `ids`, at positions `first..` of level `depth`:
-    /// clones of their objects (a lock per shard), their successors in the
-    /// one-thread search's order, then those deduplicated in the store (a
-    /// lock per shard). Returns the chunk's list (see [`Discovered`]).
-    fn expand_chunk(
-        &self,
-        w: &mut Worker<P>,
-        ids: &[StateId],
-        first: usize,
-        depth: u64,
-    ) -> Discovered {
-        let n = ids.len();
-        w.parents.clear();
-        w.parents.resize_with(n, || None);
-        by_shard(n, |i| shard_of_id(ids[i]), &mut w.order, &mut w.ends);
-        let mut start = 0;
-        for (s, &end) in w.ends.iter().enumerate() {
-            let end = end as usize;
-            if end > start {
-                let locked = self.store.locked(s);
-                for &i in &w.order[start..end] {
-                    w.parents[i as usize] = Some(locked.clone_of(ids[i as usize]));
-                }
-            }
-            start = end;
-        }
-        w.pending.clear();
+        let mut shards = own_shards(&self.store, me, parties);
+        w.outbox.resize_with(parties, Vec::new);
         let mut transitions = 0;
-        for (i, &id) in ids.iter().enumerate() {
-            let pos = (first + i) as u64;
+        let mut expanded = 0;
+        for (pos, &id) in level.iter().enumerate() {
+            let s = shard_of_id(id);
+            if s % parties != me {
+                continue;
+            }
+            let pos = pos as u64;
             if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
                 break;
             }
-            let (obj, q) = w.parents[i].take().expect("cloned above");
-            transitions += self.expand(w, obj, q, pos, id);
-        }
-        self.transitions.fetch_add(transitions, Ordering::Relaxed);
-        let level = u32::try_from(depth + 1).unwrap_or(u32::MAX);
-        let m = w.pending.len();
-        let mut out = vec![NO_PARENT; m];
-        let Worker {
-            ex,
-            pending,
-            order,
-            ends,
-            stale,
-            ..
-        } = w;
-        by_shard(
-            m,
-            |i| pending[i].as_ref().map_or(0, |p| shard_of(p.hash)),
-            order,
-            ends,
-        );
-        let mut start = 0;
-        for (s, &end) in ends.iter().enumerate() {
-            let end = end as usize;
-            if end == start {
+            expanded += 1;
+            if expanded % TICK_EVERY == 0 && tick() {
+                break;
+            }
+            let shard = shards[s].as_ref().expect("the thread's own shard");
+            let (obj, q) = shard.object(id);
+            let (first, ne) = self.aut.edges_of(q);
+            if ne == 0 {
                 continue;
             }
-            let mut locked = self.store.locked(s);
-            for &i in &order[start..end] {
-                let Some(p) = pending[i as usize].take() else {
-                    continue;
-                };
-                let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
-                match ex.guarded(letter, || locked.visit(level, p, i)) {
-                    Err(e) => self.record((u64::from(key.0), 0), Found::Error(e, parent)),
-                    Ok(visit @ (Visit::New(id) | Visit::Lowered(id, ..))) => {
-                        if let Visit::Lowered(_, pos, slot) = visit {
-                            stale.push((pos, slot));
-                        }
-                        out[i as usize] = id;
-                        if self.aut.universal(q2) {
-                            self.record((u64::from(key.0), key.1 + 1), Found::Bad(id));
+            let ex = &mut w.ex;
+            w.succs.clear();
+            if let Err(e) = ex.successors_of(obj, &mut w.succs) {
+                self.record((pos, 0), Found::Error(e, id));
+                continue;
+            }
+            if w.succs.is_empty() && self.stutter {
+                // No action at all: the run stutters on END or DEADLOCK.
+                match ex.object_is_terminated(obj) {
+                    Ok(t) => {
+                        let a = &ex.alphabet;
+                        let letter = if t { a.end() } else { a.deadlock() };
+                        match ex.guarded(letter, || obj.clone()) {
+                            Ok(o) => w.succs.push((letter, o)),
+                            Err(e) => {
+                                self.record((pos, 0), Found::Error(e, id));
+                                continue;
+                            }
                         }
                     }
-                    Ok(Visit::Seen) => {}
-                    Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
-                    Ok(Visit::Full) => {
-                        self.full.store(true, Ordering::Relaxed);
-                        self.stop.store(true, Ordering::Relaxed);
-                        // What is left is dropped here, by this thread.
-                        pending.clear();
-                        return out;
+                    Err(e) => {
+                        self.record((pos, 0), Found::Error(e, id));
+                        continue;
                     }
                 }
             }
-            start = end;
+            // Positions fit in 32 bits: the store holds fewer states.
+            let pos32 = pos as u32;
+            let mut index: u32 = 0;
+            for (letter, target) in w.succs.drain(..) {
+                let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
+                let edges = allowing().count();
+                if edges == 0 {
+                    continue;
+                }
+                let hash = match ex.guarded(letter, || self.store.hash(&target)) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        self.record((pos, 0), Found::Error(e, id));
+                        break;
+                    }
+                };
+                let owner = self.store.shard_of(hash) % parties;
+                let mut target = Some(target);
+                for (k, e) in allowing().enumerate() {
+                    let obj = if k + 1 == edges {
+                        target.take().expect("moved on the last edge only")
+                    } else {
+                        target.as_ref().expect("kept until the last edge").clone()
+                    };
+                    let p = Pending {
+                        obj,
+                        hash,
+                        q: self.aut.edge(e).target,
+                        key: key(pos32, index),
+                        parent: id,
+                        letter,
+                    };
+                    index += 1;
+                    if owner == me {
+                        if !self.settle(ex, &mut shards, next, p, None) {
+                            break;
+                        }
+                    } else {
+                        w.outbox[owner].push(p);
+                    }
+                }
+            }
+            transitions += u64::from(index);
         }
-        out
+        drop(shards);
+        drop(level);
+        self.transitions.fetch_add(transitions, Ordering::Relaxed);
+        for (owner, out) in w.outbox.iter_mut().enumerate() {
+            if owner != me && !out.is_empty() {
+                let batch = std::mem::replace(out, w.spare.pop().unwrap_or_default());
+                self.inbox[owner]
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push((me, batch));
+            }
+        }
     }
 
-    /// Expands the object `obj` of the state `id` (automaton state `q`) at
-    /// position `pos` of its level: its successors in the one-thread
-    /// search's order (letters in order, then the automaton edges of
-    /// each), appended to the worker's batch. Returns the transitions.
-    fn expand(&self, w: &mut Worker<P>, obj: P, q: AutState, pos: u64, id: StateId) -> u64 {
-        let (first, ne) = self.aut.edges_of(q);
-        if ne == 0 {
-            return 0;
-        }
-        let ex = &mut w.ex;
-        let succs = &mut w.succs;
-        succs.clear();
-        if let Err(e) = ex.successors_of(&obj, succs) {
-            self.record((pos, 0), Found::Error(e, id));
-            return 0;
-        }
-        if succs.is_empty() && self.stutter {
-            // No action at all: the run stutters on END or DEADLOCK.
-            match ex.object_is_terminated(&obj) {
-                Ok(t) => {
-                    let a = &ex.alphabet;
-                    succs.push((if t { a.end() } else { a.deadlock() }, obj));
+    /// Deduplicates one successor in its shard (the thread's own): stores
+    /// it if new, keeps the smaller key, and records a violation or an
+    /// error. An object not stored goes to `left` (for the thread that
+    /// made it to free), or is dropped here. `false` when the state limit
+    /// stops the search.
+    fn settle(
+        &self,
+        ex: &mut Explorer<P>,
+        shards: &mut [Option<Locked<'_, P>>],
+        next: u32,
+        p: Pending<P>,
+        left: Option<&mut Vec<P>>,
+    ) -> bool {
+        let shard = shards[self.store.shard_of(p.hash)]
+            .as_mut()
+            .expect("a successor is settled by its shard's owner");
+        let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
+        let pos = key >> 32;
+        let visit = match ex.guarded(letter, || shard.visit(next, p)) {
+            Ok((visit, obj)) => {
+                if let (Some(obj), Some(left)) = (obj, left) {
+                    left.push(obj);
                 }
-                Err(e) => {
-                    self.record((pos, 0), Found::Error(e, id));
-                    return 0;
+                Ok(visit)
+            }
+            Err(e) => Err(e),
+        };
+        match visit {
+            Err(e) => self.record((pos, 0), Found::Error(e, parent)),
+            Ok(Visit::New(id) | Visit::Lowered(id)) => {
+                if self.aut.universal(q2) {
+                    self.record((pos, key as u32 + 1), Found::Bad(id));
                 }
             }
-        }
-        // Positions fit in 32 bits: the store holds fewer states.
-        let pos32 = pos as u32;
-        let mut index: u32 = 0;
-        for (letter, target) in succs.drain(..) {
-            let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
-            let edges = allowing().count();
-            if edges == 0 {
-                continue;
-            }
-            let hash = match ex.guarded(letter, || self.store.hash(&target)) {
-                Ok(h) => h,
-                Err(e) => {
-                    self.record((pos, 0), Found::Error(e, id));
-                    return u64::from(index);
-                }
-            };
-            let mut target = Some(target);
-            for (k, e) in allowing().enumerate() {
-                let obj = if k + 1 == edges {
-                    target.take().expect("moved on the last edge only")
-                } else {
-                    target.as_ref().expect("kept until the last edge").clone()
-                };
-                w.pending.push(Some(Pending {
-                    obj,
-                    hash,
-                    q: self.aut.edge(e).target,
-                    key: (pos32, index),
-                    parent: id,
-                    letter,
-                }));
-                index += 1;
+            Ok(Visit::Seen) => {}
+            Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
+            Ok(Visit::Full) => {
+                self.full.store(true, Ordering::Relaxed);
+                self.stop.store(true, Ordering::Relaxed);
+                return false;
             }
         }
-        u64::from(index)
+        true
     }
+
+    /// The settle phase: the successors the other threads made in this
+    /// thread's shards, deduplicated; then the new states of its shards,
+    /// sorted by key, for the next level.
+    fn settle_level(&self, w: &mut Worker<P>) {
+        let depth = self.depth.load(Ordering::Relaxed);
+        let next = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        let parties = self.parties.load(Ordering::Relaxed) as usize;
+        let mut shards = own_shards(&self.store, w.me, parties);
+        let batches = std::mem::take(
+            &mut *self.inbox[w.me]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let mut back: Vec<Vec<_>> = (0..parties).map(|_| Vec::new()).collect();
+        let mut stopped = false;
+        for (maker, mut batch) in batches {
+            let mut left = Vec::with_capacity(if stopped { 0 } else { batch.len() });
+            for p in batch.drain(..) {
+                if stopped || self.stop.load(Ordering::Relaxed) {
+                    stopped = true;
+                    left.push(p.obj);
+                } else if !self.settle(&mut w.ex, &mut shards, next, p, Some(&mut left)) {
+                    stopped = true;
+                }
+            }
+            back[maker].push((batch, left));
+        }
+        w.found.clear();
+        for shard in shards.iter().flatten() {
+            shard.fresh_states(&mut w.found);
+        }
+        drop(shards);
+        w.found.sort_unstable_by_key(|&(k, _)| k);
+        {
+            let mut returned = self.returned.lock().unwrap_or_else(PoisonError::into_inner);
+            for (maker, b) in back.into_iter().enumerate() {
+                returned[maker].extend(b);
+            }
+        }
+        self.found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(std::mem::take(&mut w.found));
+    }
+}
+
+/// The next level: the threads' sorted lists merged by key (each state is
+/// in one list: its shard's owner's).
+fn merge(lists: Vec<Vec<(Key, StateId)>>) -> Vec<StateId> {
+    let total = lists.iter().map(Vec::len).sum();
+    let mut next = Vec::with_capacity(total);
+    let mut lists: Vec<_> = lists.into_iter().filter(|l| !l.is_empty()).collect();
+    if lists.len() <= 1 {
+        next.extend(
+            lists
+                .pop()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(_, id)| id),
+        );
+        return next;
+    }
+    let mut at = vec![0; lists.len()];
+    let mut heap: BinaryHeap<_> = lists
+        .iter()
+        .enumerate()
+        .map(|(l, list)| std::cmp::Reverse((list[0].0, l)))
+        .collect();
+    while let Some(std::cmp::Reverse((_, l))) = heap.pop() {
+        next.push(lists[l][at[l]].1);
+        at[l] += 1;
+        if let Some(&(k, _)) = lists[l].get(at[l]) {
+            heap.push(std::cmp::Reverse((k, l)));
+        }
+    }
+    next
 }
 
 impl<P: Protocol> Search<'_, P> {
@@ -484,15 +527,15 @@ impl<P: Protocol> Search<'_, P> {
             }));
         }
         let shared = Shared {
-            store: Sharded::new(self.limits.max_depth, self.limits.max_states),
+            store: Sharded::new(threads, self.limits.max_depth, self.limits.max_states),
             aut: self.aut,
             stutter: self.limits.semantics == Semantics::Stutter,
             level: RwLock::new(Vec::new()),
             depth: AtomicU64::new(0),
-            chunk: AtomicUsize::new(1),
-            next_chunk: AtomicUsize::new(0),
-            outputs: Mutex::new(Vec::new()),
-            stale: Mutex::new(Vec::new()),
+            parties: AtomicU64::new(1),
+            inbox: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            returned: Mutex::new((0..threads).map(|_| Vec::new()).collect()),
+            found: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             full: AtomicBool::new(false),
             truncated: AtomicBool::new(false),
@@ -576,7 +619,8 @@ impl<P: Protocol> Search<'_, P> {
     where
         P: 'scope,
     {
-        let mut own = Worker::new(Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false));
+        let explorer = || Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
+        let mut own = Worker::new(0, explorer());
         let mut depth: u64 = 0;
         loop {
             let len = shared
@@ -584,21 +628,14 @@ impl<P: Protocol> Search<'_, P> {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .len();
-            if len >= self.parallel_level.max(1) && !crew.tried {
+            let wide = len >= self.parallel_level.max(1);
+            if wide && !crew.tried {
                 crew.tried = true;
                 self.start_workers(shared, crew);
             }
-            let helpers = if len >= self.parallel_level.max(1) {
-                crew.running
-            } else {
-                0
-            };
-            // Chunks small enough to share a level among the threads, large
-            // enough that their successors share the shards' locks.
-            let chunk = (len / ((helpers + 1) * 8)).clamp(16, MAX_CHUNK);
+            let helpers = if wide { crew.running } else { 0 };
             shared.depth.store(depth, Ordering::Relaxed);
-            shared.chunk.store(chunk, Ordering::Relaxed);
-            shared.next_chunk.store(0, Ordering::Relaxed);
+            shared.parties.store(helpers as u64 + 1, Ordering::Relaxed);
             shared.store.start_level();
             if let Some(limit) = self.run_level(shared, helpers, depth, &mut own) {
                 return Ok(Step::Done(Outcome::Inconclusive(limit)));
@@ -621,28 +658,9 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 return Ok(Step::Found(event));
             }
-            let outputs = std::mem::take(
-                &mut *shared
-                    .outputs
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
-            // Lists by chunk number (threads finish chunks in any order),
-            // to remove the stale places and join them in level order.
-            let mut lists: Vec<Discovered> = Vec::new();
-            for (c, list) in outputs {
-                lists.resize_with(lists.len().max(c + 1), Vec::new);
-                lists[c] = list;
-            }
-            let stale =
-                std::mem::take(&mut *shared.stale.lock().unwrap_or_else(PoisonError::into_inner));
-            for (c, slot) in stale {
-                lists[c][slot as usize] = NO_PARENT;
-            }
-            let mut next = Vec::new();
-            for list in lists {
-                next.extend(list.into_iter().filter(|&id| id != NO_PARENT));
-            }
+            let found =
+                std::mem::take(&mut *shared.found.lock().unwrap_or_else(PoisonError::into_inner));
+            let next = merge(found);
             if next.is_empty() {
                 break;
             }
@@ -669,16 +687,21 @@ impl<P: Protocol> Search<'_, P> {
         P: 'scope,
     {
         for _ in 1..crew.threads {
-            let w = Worker::new(Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false));
+            let me = crew.running + 1;
+            let w = Worker::new(
+                me,
+                Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false),
+            );
             let spawned = std::thread::Builder::new()
-                .name(format!("prust-search-{}", crew.running + 1))
+                .name(format!("prust-search-{me}"))
                 .spawn_scoped(crew.scope, move || shared.work(w));
             crew.running += usize::from(spawned.is_ok());
         }
     }
 
-    /// One level: the calling thread expands chunks (watching the budget
-    /// between them) alongside `helpers` workers, and waits for them.
+    /// One level, in two phases (expand, then settle), each shared by the
+    /// calling thread (watching the budget as it goes) and `helpers`
+    /// workers; a limit is returned.
     fn run_level(
         &mut self,
         shared: &Shared<'_, P>,
@@ -686,26 +709,33 @@ impl<P: Protocol> Search<'_, P> {
         depth: u64,
         own: &mut Worker<P>,
     ) -> Option<Limit> {
-        if helpers > 0 {
-            let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
-            ph.generation += 1;
-            ph.cmd = Cmd::Expand;
-            ph.finished = 0;
-            shared.start.notify_all();
-        }
         let mut limit = self.tick(shared, depth);
-        if limit.is_none() {
-            shared.expand_level(own, || {
-                limit = self.tick(shared, depth);
-                limit.is_some()
-            });
+        if limit.is_some() {
+            return limit;
         }
-        if helpers > 0 {
-            limit = self
-                .run_phase(shared, helpers, Cmd::Expand, depth)
-                .or(limit);
+        for cmd in [Cmd::Expand, Cmd::Settle] {
+            if helpers > 0 {
+                let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
+                ph.generation += 1;
+                ph.cmd = cmd;
+                ph.finished = 0;
+                shared.start.notify_all();
+            }
+            match cmd {
+                Cmd::Expand => shared.expand_level(own, || {
+                    limit = self.tick(shared, depth);
+                    limit.is_some()
+                }),
+                _ => shared.settle_level(own),
+            }
+            if helpers > 0 {
+                limit = self.run_phase(shared, helpers, cmd, depth).or(limit);
+            }
+            if limit.is_some() {
+                return limit;
+            }
         }
-        limit
+        None
     }
 
     /// The budget's tick with the shared counts; a limit stops the

@@ -1,31 +1,30 @@
 //! The parallel search's store: protocol objects and product states in
-//! shards, each behind its own lock, so that workers deduplicate the
-//! successors they make without waiting for each other (with 256 shards,
-//! two workers rarely want the same one). A worker takes a shard's lock
-//! once for a whole batch of successors ([`Locked::visit`]), not
-//! once per successor: the lock's cache line moves between the cores once
-//! a batch.
+//! 256 shards, each behind its own lock. During a breadth-first level each
+//! shard is *owned* by one thread (shard `s` by thread `s % threads`),
+//! which takes its lock once for the whole phase ([`Sharded::locked`]):
+//! it expands the states of its shards in place and deduplicates every
+//! successor that falls in them; the others hand it theirs. No lock, table
+//! or object's cache line moves between the cores per successor, and each
+//! shard is touched by one thread at a time.
 //!
 //! Protocol objects are only `Send`, not `Sync` (a [`Message`](crate::Message)
-//! payload need not be), so no worker ever holds a reference to a stored
-//! object outside its shard's lock: it clones the objects it expands under
-//! the lock ([`Locked::clone_of`]) and expands the clones. That costs
-//! one clone per expansion more than the one-thread search, and is what
-//! lets every `Protocol` run in parallel without a new bound on the trait.
+//! payload need not be): a stored object is only ever used by the thread
+//! that holds its shard's lock ([`Locked::object`]), so every `Protocol`
+//! runs in parallel without a new bound on the trait and without a clone.
 //!
 //! Each product state keeps only what the counterexample needs for ever:
 //! its parent, automaton state and letter ([`Link`], 16 bytes next to the
 //! object, as the one-thread store keeps its marks). What only the level
-//! being built needs — the *key* (the position of the parent in its level
-//! and the index of the successor in the parent's expansion) and the place
-//! in the list of the chunk that set it — is kept apart, for that level's
-//! states only ([`Shard`]'s `fresh`), and dropped when the level is done.
-//! The level itself is implicit: an object stored at or after the shard's
-//! watermark (set when a level starts) is of the level being built. A
-//! state found by two parents of the same level keeps the smaller key (and
-//! that parent), so that once a level is done every state's key, parent and
-//! letter are those of its first discovery by the one-thread search,
-//! whichever worker got there first; the place it leaves goes stale.
+//! being built needs — the *key*: the position of the parent in its level
+//! and the index of the successor in the parent's expansion — is kept
+//! apart, for that level's states only (`Shard::keys`), and dropped when
+//! the next level starts ([`Sharded::start_level`]). The level itself is
+//! implicit: an object stored at or after the shard's watermark (set when
+//! a level starts) is of the level being built. A state found by two
+//! parents of the same level keeps the smaller key (and that parent),
+//! whatever the order in which they came, so that once a level is done
+//! every state's key, parent and letter are those of its first discovery
+//! by the one-thread search.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,8 +37,8 @@ use crate::ids::AutState;
 
 /// Bits of a state id that name its shard.
 const SHARD_BITS: u32 = 8;
-/// Shards of the store.
-pub(super) const SHARDS: usize = 1 << SHARD_BITS;
+/// The most shards a store has.
+pub(super) const MAX_SHARDS: usize = 1 << SHARD_BITS;
 /// Bits of a state id that say which of its object's product states it is.
 const STATE_BITS: u32 = 16;
 
@@ -64,7 +63,14 @@ pub(super) const NO_PARENT: StateId = u64::MAX;
 /// parent's level, then the index of the successor in the parent's
 /// expansion (letters in order, then automaton edges in order). The order
 /// of discovery of the one-thread breadth-first search.
-pub(super) type Key = (u32, u32);
+/// Packed in one word, position first, so that keys compare as pairs.
+pub(super) type Key = u64;
+
+/// The key of successor `index` of the state at position `pos`.
+#[inline]
+pub(super) fn key(pos: u32, index: u32) -> Key {
+    u64::from(pos) << 32 | u64::from(index)
+}
 
 /// What a product state keeps for the counterexample: the parent and the
 /// action from it (packed in 32-bit halves, so that the record is 16
@@ -92,21 +98,21 @@ impl Link {
     }
 }
 
-/// What a state of the level being built keeps until the level is done.
-#[derive(Clone, Copy)]
-struct Fresh {
-    key: Key,
-    /// Where the state is in the list of the chunk that set its key (see
-    /// [`Visit::Lowered`]).
-    slot: u32,
-}
-
 /// A stored protocol object with its first product state (safety
 /// automata pair most objects with one state; the others are in the
 /// shard's `more`).
 struct Stored<P> {
     p: P,
     first: Link,
+}
+
+/// A product state of an object beyond its first.
+struct More {
+    link: Link,
+    /// The level it was found at.
+    level: u32,
+    /// Its key, while that level is built.
+    key: Key,
 }
 
 /// One shard: its objects and their table.
@@ -116,24 +122,25 @@ struct Shard<P> {
     table: HashTable<u32>,
     /// The product states of an object beyond its first, with the level
     /// each was found at (rare: only automata of several states need them).
-    more: HashMap<u32, Vec<(Link, u32)>>,
+    more: HashMap<u32, Vec<More>>,
     /// Objects from this index on were stored while building the current
     /// level.
     watermark: u32,
-    /// Keys and places of the current level's states, by local id (object
-    /// index and product state, as in [`StateId`] without the shard).
-    fresh: HashMap<u64, Fresh>,
+    /// The keys of the objects from the watermark on (their first
+    /// product states), by index past it.
+    keys: Vec<Key>,
+    /// The states in `more` stored at the current level: object index and
+    /// which of its product states.
+    fresh_more: Vec<(u32, u32)>,
 }
 
 /// What [`Locked::visit`] did with a successor.
 pub(super) enum Visit {
     /// Stored now.
     New(StateId),
-    /// Already stored at this level with a larger key: the key, parent,
-    /// letter and list place are now the caller's, and the old key's
-    /// parent position and place are returned (that place in its chunk's
-    /// list is stale).
-    Lowered(StateId, u32, u32),
+    /// Already stored at this level with a larger key: the key, parent and
+    /// letter are now the caller's.
+    Lowered(StateId),
     /// Already stored (at an earlier level, or at this one with a smaller
     /// key): nothing to do.
     Seen,
@@ -149,6 +156,7 @@ pub(super) struct Pending<P> {
     pub hash: u64,
     pub q: AutState,
     pub key: Key,
+    /// Its parent's position in its level is the key's upper half.
     pub parent: StateId,
     pub letter: LetterId,
 }
@@ -174,16 +182,10 @@ pub(super) struct Sharded<P> {
 /// and those must be well mixed: the store's final mix serves both.
 use crate::successors::mix;
 
-/// The shard of an object with this hash.
-#[inline]
-pub(super) fn shard_of(hash: u64) -> usize {
-    (hash >> 32) as usize & (SHARDS - 1)
-}
-
 /// The shard of a state.
 #[inline]
 pub(super) fn shard_of_id(id: StateId) -> usize {
-    (id & (SHARDS as u64 - 1)) as usize
+    (id & (MAX_SHARDS as u64 - 1)) as usize
 }
 
 #[inline]
@@ -206,17 +208,19 @@ fn split(id: StateId) -> (usize, usize, usize) {
 }
 
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
-    /// An empty store that stores no state deeper than `max_depth` and at
-    /// most `max_states` states (and never more than [`MAX_STATES`]).
-    pub(super) fn new(max_depth: u64, max_states: u64) -> Self {
-        let shards = (0..SHARDS)
+    /// An empty store of `shards` shards (at most [`MAX_SHARDS`]) that
+    /// stores no state deeper than `max_depth` and at most `max_states`
+    /// states (and never more than [`MAX_STATES`]).
+    pub(super) fn new(shards: usize, max_depth: u64, max_states: u64) -> Self {
+        let shards = (0..shards.clamp(1, MAX_SHARDS))
             .map(|_| {
                 Padded(Mutex::new(Shard {
                     objects: Vec::new(),
                     table: HashTable::new(),
                     more: HashMap::new(),
                     watermark: 0,
-                    fresh: HashMap::new(),
+                    keys: Vec::new(),
+                    fresh_more: Vec::new(),
                 }))
             })
             .collect();
@@ -246,6 +250,19 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         mix(self.hasher.hash_one(obj))
     }
 
+    /// The number of shards.
+    pub(super) fn shards(&self) -> usize {
+        self.shards.len()
+    }
+
+    /// The shard of an object with this hash: from bits that the tables
+    /// use neither for their tags (the top seven) nor for their buckets
+    /// (the low ones), mapped onto the shards by a multiplication.
+    #[inline]
+    pub(super) fn shard_of(&self, hash: u64) -> usize {
+        (((hash >> 32) & 0xff_ffff) * self.shards.len() as u64 >> 24) as usize
+    }
+
     /// Product states stored.
     pub(super) fn states(&self) -> u64 {
         self.states.load(Ordering::Relaxed)
@@ -253,16 +270,19 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
 
     /// Protocol objects stored.
     pub(super) fn objects(&self) -> u64 {
-        (0..SHARDS).map(|s| self.lock(s).objects.len() as u64).sum()
+        (0..self.shards())
+            .map(|s| self.lock(s).objects.len() as u64)
+            .sum()
     }
 
     /// Starts building a new level: the states stored from now on are of
     /// it, and the previous level's keys are no longer needed.
     pub(super) fn start_level(&self) {
-        for s in 0..SHARDS {
+        for s in 0..self.shards() {
             let mut shard = self.lock(s);
             shard.watermark = shard.objects.len() as u32;
-            shard.fresh.clear();
+            shard.keys.clear();
+            shard.fresh_more.clear();
         }
     }
 
@@ -278,9 +298,15 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
 
     /// Looks up a successor (of the locked shard) and stores it if it is
     /// new (see [`Visit`]), found by its parent at the level being built,
-    /// `level`; `slot` is its place in the caller's list. The object moves
-    /// into the store when it is new and is dropped here otherwise.
-    fn visit(&self, shard: &mut Shard<P>, s: usize, level: u32, p: Pending<P>, slot: u32) -> Visit {
+    /// `level`. The object moves into the store when it is new and is
+    /// handed back otherwise.
+    fn visit(
+        &self,
+        shard: &mut Shard<P>,
+        s: usize,
+        level: u32,
+        p: Pending<P>,
+    ) -> (Visit, Option<P>) {
         if shard.table.len() == shard.table.capacity() {
             shard.grow(&self.hasher);
         }
@@ -289,47 +315,49 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
             .table
             .find(p.hash, |&i| objects[i as usize].p == p.obj)
             .copied();
-        let fresh = Fresh { key: p.key, slot };
         let link = Link::new(p.parent, p.q, p.letter);
         if let Some(i) = found {
             let o = &mut shard.objects[i as usize];
-            // The product state, and whether it is of this level.
-            let hit = if o.first.q == p.q {
-                Some((0, i >= shard.watermark, &mut o.first))
-            } else {
-                shard.more.get_mut(&i).and_then(|more| {
-                    more.iter_mut()
-                        .enumerate()
-                        .find(|(_, (l, _))| l.q == p.q)
-                        .map(|(k, (l, at))| (k + 1, *at == level, l))
-                })
-            };
-            if let Some((k, this_level, l)) = hit {
-                if this_level {
-                    let f = shard
-                        .fresh
-                        .get_mut(&local(i as usize, k))
-                        .expect("a state of this level has its key");
-                    if p.key < f.key {
-                        let old = *f;
-                        *f = fresh;
-                        *l = link;
-                        return Visit::Lowered(id_of(s, i as usize, k), old.key.0, old.slot);
+            if o.first.q == p.q {
+                // Of this level if the object is (see the module docs).
+                if let Some(j) = i.checked_sub(shard.watermark) {
+                    let k = &mut shard.keys[j as usize];
+                    if p.key < *k {
+                        *k = p.key;
+                        o.first = link;
+                        return (Visit::Lowered(id_of(s, i as usize, 0)), Some(p.obj));
                     }
                 }
-                return Visit::Seen;
+                return (Visit::Seen, Some(p.obj));
+            }
+            let more = shard.more.get_mut(&i).map_or(&mut [][..], |m| &mut m[..]);
+            if let Some((k, m)) = more.iter_mut().enumerate().find(|(_, m)| m.link.q == p.q) {
+                if m.level == level && p.key < m.key {
+                    m.key = p.key;
+                    m.link = link;
+                    return (Visit::Lowered(id_of(s, i as usize, k + 1)), Some(p.obj));
+                }
+                return (Visit::Seen, Some(p.obj));
             }
         }
         if u64::from(level) > self.max_depth {
-            return Visit::TooDeep;
+            return (Visit::TooDeep, Some(p.obj));
         }
         if self.states.fetch_add(1, Ordering::Relaxed) >= self.max_states {
-            return Visit::Full;
+            return (Visit::Full, Some(p.obj));
         }
+        let mut left = None;
         let (i, k) = match found {
             Some(i) => {
                 let more = shard.more.entry(i).or_default();
-                more.push((link, level));
+                // The object is stored already: this one is left over.
+                left = Some(p.obj);
+                more.push(More {
+                    link,
+                    level,
+                    key: p.key,
+                });
+                shard.fresh_more.push((i, more.len() as u32));
                 (i as usize, more.len())
             }
             None => {
@@ -338,6 +366,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
                     p: p.obj,
                     first: link,
                 });
+                shard.keys.push(p.key);
                 let objects = &shard.objects;
                 // Never grows: there is room (see above).
                 shard
@@ -346,14 +375,13 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
                 (i, 0)
             }
         };
-        shard.fresh.insert(local(i, k), fresh);
-        Visit::New(id_of(s, i, k))
+        (Visit::New(id_of(s, i, k)), left)
     }
 
     /// Stores the initial state (whatever the limits: a search has at
     /// least it).
     pub(super) fn root(&self, obj: P, hash: u64, q: AutState) -> StateId {
-        let s = shard_of(hash);
+        let s = self.shard_of(hash);
         let mut guard = self.lock(s);
         let shard = &mut *guard;
         shard.grow(&self.hasher);
@@ -391,21 +419,36 @@ pub(super) struct Locked<'a, P> {
 
 impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
     /// Looks up a successor of this shard and stores it if it is new (see
-    /// [`Visit`]), found at the level being built, `level`; `slot` is its
-    /// place in the caller's list. The object moves into the store when it
-    /// is new and is dropped otherwise.
-    pub(super) fn visit(&mut self, level: u32, p: Pending<P>, slot: u32) -> Visit {
-        self.store.visit(&mut self.shard, self.s, level, p, slot)
+    /// [`Visit`]), found at the level being built, `level`. The object
+    /// moves into the store when it is new and is handed back otherwise
+    /// (so that the thread that made it can free it: see `parallel`).
+    pub(super) fn visit(&mut self, level: u32, p: Pending<P>) -> (Visit, Option<P>) {
+        self.store.visit(&mut self.shard, self.s, level, p)
     }
 
-    /// A clone of the object of a state of this shard (see the module
-    /// docs), with its automaton state.
-    pub(super) fn clone_of(&self, id: StateId) -> (P, AutState) {
+    /// The object of a state of this shard, with its automaton state: to
+    /// expand in place, by the thread that holds the lock.
+    pub(super) fn object(&self, id: StateId) -> (&P, AutState) {
         let (_, index, k) = split(id);
-        (
-            self.shard.objects[index].p.clone(),
-            self.shard.link(index, k).q,
-        )
+        (&self.shard.objects[index].p, self.shard.link(index, k).q)
+    }
+
+    /// Appends the states of this shard stored at the level being built,
+    /// with their keys.
+    pub(super) fn fresh_states(&self, out: &mut Vec<(Key, StateId)>) {
+        let shard = &*self.shard;
+        let w = shard.watermark as usize;
+        out.extend(
+            shard
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(j, &key)| (key, id_of(self.s, w + j, 0))),
+        );
+        out.extend(shard.fresh_more.iter().map(|&(i, k)| {
+            let m = &shard.more[&i][k as usize - 1];
+            (m.key, id_of(self.s, i as usize, k as usize))
+        }));
     }
 }
 
@@ -418,7 +461,7 @@ impl<P> Shard<P> {
         self.more
             .get(&(i as u32))
             .expect("k > 0 names a state in `more`")[k - 1]
-            .0
+            .link
     }
 }
 

@@ -159,12 +159,10 @@ fn small_searches_start_no_thread() {
     let shared = on(2).check(f, SlotRing::new(4), dummies![Msg]).unwrap();
     assert_eq!(shared.stats.threads, 2, "{shared}");
     assert_eq!(shared.stats.single_thread, None);
-    for (a, b) in [(&r, &shared)] {
-        assert_eq!(a.stats.product_states, b.stats.product_states);
-        assert_eq!(a.stats.protocol_states, b.stats.protocol_states);
-        assert_eq!(a.stats.transitions, b.stats.transitions);
-        assert_eq!(a.stats.max_depth, b.stats.max_depth);
-    }
+    assert_eq!(r.stats.product_states, shared.stats.product_states);
+    assert_eq!(r.stats.protocol_states, shared.stats.protocol_states);
+    assert_eq!(r.stats.transitions, shared.stats.transitions);
+    assert_eq!(r.stats.max_depth, shared.stats.max_depth);
 }
 
 /// Wherever the threads start (the first level, part way, never), the

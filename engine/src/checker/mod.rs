@@ -296,7 +296,9 @@ impl Checker {
     /// run on `n` threads with the same verdict and the same (shortest)
     /// counterexample as on one, whatever `n` and however the threads
     /// race; only the statistics differ (a violation is reported once its
-    /// breadth-first level is done, so more states may be counted). The
+    /// breadth-first level is done, so more states may be counted). Levels
+    /// smaller than [`parallel_level`](Self::parallel_level) run on the
+    /// calling thread alone, so a small check starts no thread. The
     /// depth-first search of liveness properties, partial-order reduction
     /// and the determinism check run on one thread; the report says so
     /// ([`Stats::single_thread`](crate::Stats::single_thread)), and

@@ -2,24 +2,27 @@
 //! reachability search of [`Search::reachability`] on several threads,
 //! with the same verdicts and the same counterexamples.
 //!
-//! It is level-synchronous. The states of one breadth-first level are in a
-//! list, in the order in which the one-thread search finds them; threads
-//! take chunks of it (the calling thread is one of them). A chunk is done
-//! in two batches, each with one lock per shard it touches (see
-//! [`sharded`](super::sharded)): the clones of its states' objects, then,
-//! after expanding them all, the deduplication of their successors, sorted
-//! by shard (in key order within a shard). When the level is done, each
-//! successor's key in the store (parent position, successor index) is that
-//! of its first discovery by the one-thread search: a discovery with a
-//! smaller key replaces a larger one, whatever the order in which they
-//! came. Each chunk lists the states whose key it set at the index of the
-//! successor in the chunk's batch (which is in key order); a discovery
-//! that lowers a key set by another chunk (which got there first) marks
-//! that chunk's place stale. The lists without their empty and stale
-//! places, joined in chunk order, are the next level in the one-thread
-//! order. By induction every level, every key and every parent link is the
-//! one-thread search's, whatever the number of threads and however they
-//! raced.
+//! It is level-synchronous, and each shard of the store is owned by one
+//! thread for a level (see [`sharded`](super::sharded); one shard per
+//! thread). A level is done in two phases:
+//! - *expand*: each thread walks the level's list (in the order in which
+//!   the one-thread search finds the states) and expands the states of its
+//!   own shards in place, holding their locks for the whole phase. A
+//!   successor that falls in one of its shards is deduplicated at once;
+//!   the others go, in a batch per owner, to their owner's inbox;
+//! - *settle*: each thread deduplicates the batches handed to it, hands
+//!   the objects it did not store back to the thread that made them (to
+//!   free: glibc's allocator is slow at freeing another thread's blocks),
+//!   and lists the new states of its shards sorted by key.
+//!
+//! A successor's *key* is (position of its parent in the level, index of
+//! the successor in the parent's expansion): the order of discovery of the
+//! one-thread search. A state found by several parents of the level keeps
+//! the smallest key and that parent, whatever the order in which its owner
+//! saw them. The threads' sorted lists, merged by key, are the next level
+//! in the one-thread order. By induction every level, every key and every
+//! parent link is the one-thread search's, whatever the number of threads
+//! and however they raced.
 //!
 //! A violation (a universal automaton state reached) or a probe error is
 //! an *event* at a key; the search finishes the level (skipping parents
@@ -30,20 +33,20 @@
 //! counterexample text is the same for every thread count.
 //!
 //! Small levels cost more to share than to do: a level of fewer than
-//! [`PARALLEL_LEVEL`] states (by default; [`Checker::parallel_level`](crate::Checker::parallel_level))
-//! is expanded by the calling thread alone, with the same store and
-//! order, and the other threads start only when a level first reaches it.
-//! A check that never gets there (most unit tests) starts no thread, and
-//! its report says so.
+//! [`PARALLEL_LEVEL`] states (by default; [`Checker::parallel_level`](crate::Checker::parallel_level),
+//! `PRUST_PARALLEL_LEVEL`) is expanded by the calling thread alone, owning
+//! every shard, with the same store and order; the other threads start
+//! when a level first reaches the threshold. A check that never gets there
+//! (most unit tests) starts no thread, and its report says so.
 //!
-//! Limits hold as in the one-thread search: the calling thread watches the
-//! clock and the memory ([`Budget`](crate::budget::Budget)) between its
-//! chunks and while it waits for the others, and stops them; the state
-//! limit is counted in the store; a level cut short by any limit ends the
-//! search inconclusive, never `Holds`. One difference at the edge: when
-//! the state limit falls inside the level where a violation is, this search
-//! may stop inconclusive where one thread, which stops at the first
-//! violation, reports it.
+//! Limits hold as in the one-thread search: the calling thread is one of
+//! the threads, and watches the clock and the memory
+//! ([`Budget`](crate::budget::Budget)) as it expands and while it waits for
+//! the others, and stops them; the state limit is counted in the store; a
+//! level cut short by any limit ends the search inconclusive, never
+//! `Holds`. One difference at the edge: when the state limit falls inside
+//! the level where a violation is, this search may stop inconclusive where
+//! one thread, which stops at the first violation, reports it.
 //!
 //! Liveness stays on one thread (the report says so). What a sound
 //! parallel emptiness check would take here, for whoever writes it:
@@ -142,6 +145,14 @@ struct Phase {
     crashed: bool,
 }
 
+/// Successors handed to a shard's owner: the thread that made them, and
+/// them in its key order.
+type Batch<P> = (usize, Vec<Pending<P>>);
+
+/// A batch back to its maker: emptied (to reuse), with the objects it held
+/// that were not stored (to free).
+type Returned<P> = (Vec<Pending<P>>, Vec<P>);
+
 /// The state shared by the threads of one search.
 struct Shared<'s, P> {
     store: Sharded<P>,
@@ -154,12 +165,12 @@ struct Shared<'s, P> {
     parties: AtomicU64,
     /// Per thread: the successors the others made in its shards, in
     /// batches (each in the key order of its maker), with the maker.
-    inbox: Vec<Mutex<Vec<(usize, Vec<Pending<P>>)>>>,
+    inbox: Vec<Mutex<Vec<Batch<P>>>>,
     /// Per thread: its batches back, emptied, with the objects they held
     /// that were not stored. glibc's allocator slows down badly (a sixth
     /// of the time, in `malloc_consolidate` and `unlink_chunk`) when
     /// threads free each other's blocks, so each thread frees what it made.
-    returned: Mutex<Vec<Vec<(Vec<Pending<P>>, Vec<P>)>>>,
+    returned: Mutex<Vec<Vec<Returned<P>>>>,
     /// Per thread: the new states of its shards, sorted by key.
     found: Mutex<Vec<Vec<(Key, StateId)>>>,
     /// Stop expanding: a limit was reached.

@@ -260,7 +260,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     /// (the low ones), mapped onto the shards by a multiplication.
     #[inline]
     pub(super) fn shard_of(&self, hash: u64) -> usize {
-        (((hash >> 32) & 0xff_ffff) * self.shards.len() as u64 >> 24) as usize
+        ((((hash >> 32) & 0xff_ffff) * self.shards.len() as u64) >> 24) as usize
     }
 
     /// Product states stored.
@@ -287,7 +287,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     }
 
     /// One shard, locked for a batch of lookups (see the module docs):
-    /// [`Locked::visit`] and [`Locked::clone_of`].
+    /// [`Locked::visit`] and [`Locked::object`].
     pub(super) fn locked(&self, s: usize) -> Locked<'_, P> {
         Locked {
             store: self,

@@ -765,8 +765,10 @@ fn check_threads_gives_the_one_thread_counterexample() {
             .args(["check", "ring-buffered:4", r#"G !"worker_3_ RECV *""#])
             .args(["--format", "json", "--threads", threads])
             // The determinism check (on in debug builds) keeps a search on
-            // one thread.
+            // one thread, and so do levels smaller than the parallel
+            // threshold: share every level of this small ring.
             .env("PRUST_DETERMINISM", "0")
+            .env("PRUST_PARALLEL_LEVEL", "1")
             .output()
             .unwrap()
     };

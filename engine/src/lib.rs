@@ -136,18 +136,24 @@
 //! any formula whose violations all show in a finite prefix) are searched
 //! on [`Checker::threads`] threads, by default every core
 //! (`PRUST_THREADS`, `prust check --threads N`). The search is
-//! level-synchronous: workers expand the states of one breadth-first level
-//! and deduplicate their successors in a store of 256 shards, each behind
-//! its own lock; objects need only be `Send` (as [`Protocol`] requires),
-//! since a worker clones a stored object under its shard's lock. The next
-//! level is put in the order in which one thread would have found it, so
-//! the verdict and the counterexample (a shortest one) are the one-thread
-//! search's, whatever the thread count and however the threads race; a
-//! differential test holds them to it. Only the statistics differ: a
-//! violation is reported when its level is done, so more states may be
-//! counted. Every limit holds as on one thread: the state limit is counted
-//! in the store, and the time and memory are watched while the workers run;
-//! a search cut short is inconclusive, never "holds".
+//! level-synchronous: the store has one shard per thread, each owned by
+//! one thread for a level; a thread expands the level's states of its
+//! shards in place and deduplicates the successors that fall in them, and
+//! hands the others to their owners. No lock is taken per successor and no
+//! object is cloned; objects need only be `Send` (as [`Protocol`]
+//! requires), since a stored object is only used by its shard's owner. The
+//! next level is put in the order in which one thread would have found it,
+//! so the verdict and the counterexample (a shortest one) are the
+//! one-thread search's, whatever the thread count and however the threads
+//! race; a differential test holds them to it. Only the statistics differ:
+//! a violation is reported when its level is done, so more states may be
+//! counted. Levels of fewer than 1,024 states
+//! ([`Checker::parallel_level`], `PRUST_PARALLEL_LEVEL`) are expanded by
+//! the calling thread alone, and the other threads start only when a level
+//! reaches that size: a small check starts no thread (the report says
+//! so). Every limit holds as on one thread: the state limit is counted in
+//! the store, and the time and memory are watched while the threads run; a
+//! search cut short is inconclusive, never "holds".
 //!
 //! What runs on one thread, saying so in the report
 //! ([`Stats::single_thread`]; [`Stats::threads`] is what was used):

@@ -109,7 +109,23 @@ fn bad_environment_variables_are_config_errors() {
     let r = with_env("PRUST_THREADS", "3", Checker::from_env)
         .unwrap()
         .determinism_check(false)
+        .parallel_level(1)
         .check(r#"G !"DEADLOCK""#, Idle, dummies![Ping])
         .unwrap();
     assert_eq!(r.stats.threads, 3, "{r}");
+
+    // The parallel threshold: a count of states; this object's levels are
+    // far below the default, so only a threshold of 1 shares them.
+    config_error("PRUST_PARALLEL_LEVEL", "many");
+    let check = |c: Checker| {
+        c.threads(3)
+            .determinism_check(false)
+            .check(r#"G !"DEADLOCK""#, Idle, dummies![Ping])
+            .unwrap()
+    };
+    let shared = check(with_env("PRUST_PARALLEL_LEVEL", "1", Checker::from_env).unwrap());
+    assert_eq!(shared.stats.threads, 3, "{shared}");
+    let alone = check(Checker::from_env().unwrap());
+    assert_eq!(alone.stats.threads, 1, "{alone}");
+    assert!(alone.to_string().contains("parallel_level"), "{alone}");
 }

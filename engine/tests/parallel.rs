@@ -13,11 +13,14 @@ use engine::{dummies, Checker, Limit, Message, Protocol, Refused, Report, RoleId
 use proptest::prelude::*;
 
 /// A checker without the determinism check (which keeps a search on one
-/// thread), on `threads` threads.
+/// thread), on `threads` threads, sharing every level however small (so
+/// that these small objects exercise the threads' races; the default
+/// leaves small levels to one thread).
 fn on(threads: usize) -> Checker {
     Checker::new()
         .determinism_check(false)
         .threads(threads)
+        .parallel_level(1)
         .max_memory(u64::MAX)
 }
 
@@ -85,6 +88,12 @@ proptest! {
         for n in [2, 4] {
             let r = on(n).check(&formula, proto.clone(), lts.dummies()).unwrap();
             prop_assert_eq!(outcome(&r), outcome(&one), "{} threads on {}", n, formula);
+            if one.holds() {
+                // An exhaustive search counts what one thread counts.
+                prop_assert_eq!(r.stats.product_states, one.stats.product_states);
+                prop_assert_eq!(r.stats.transitions, one.stats.transitions);
+                prop_assert_eq!(r.stats.max_depth, one.stats.max_depth);
+            }
             if let Some(c) = r.counterexample() {
                 prop_assert!(c.try_replay(proto.clone()).is_ok(), "{}", r);
             }
@@ -94,6 +103,94 @@ proptest! {
                 "{:?}", r.stats
             );
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// A search that goes parallel part way (its first levels on the
+    /// calling thread, the rest shared once a level reaches the
+    /// threshold), under a state limit that may cut it anywhere: the
+    /// verdict and the counterexample are the one-thread search's.
+    #[test]
+    fn going_parallel_part_way_changes_nothing(
+        (lts, formula, topology) in case(),
+        level in 1..40usize,
+        max_states in 1..400u64,
+    ) {
+        let mut proto = LtsProtocol::new(lts.clone());
+        proto.topology = topology;
+        let one = on(1).max_states(max_states).check(&formula, proto.clone(), lts.dummies()).unwrap();
+        let r = on(2)
+            .parallel_level(level)
+            .max_states(max_states)
+            .check(&formula, proto.clone(), lts.dummies())
+            .unwrap();
+        // As the module docs say: with the state limit inside a violation's
+        // level, the parallel search may stop inconclusive where one thread
+        // reports the violation; anything else must agree.
+        let limited = matches!(
+            r.verdict,
+            Verdict::Inconclusive { limit: Limit::States(_), .. }
+        ) && one.counterexample().is_some();
+        if !limited {
+            prop_assert_eq!(outcome(&r), outcome(&one), "level {} on {}", level, formula);
+        }
+    }
+}
+
+/// The default threshold: a search whose levels all stay small starts no
+/// other thread, and the report says why; the same search sharing every
+/// level reaches the same verdict and counts.
+#[test]
+fn small_searches_start_no_thread() {
+    let f = r#"G !"DEADLOCK""#;
+    let quiet = Checker::new()
+        .determinism_check(false)
+        .threads(2)
+        .max_memory(u64::MAX);
+    let r = quiet.check(f, SlotRing::new(4), dummies![Msg]).unwrap();
+    assert!(r.holds(), "{r}");
+    assert_eq!(r.stats.threads, 1, "{r}");
+    let why = r.stats.single_thread.clone().unwrap_or_default();
+    assert!(why.contains("parallel_level"), "{why}");
+    assert!(r.to_string().contains("searched on one thread"), "{r}");
+    let shared = on(2).check(f, SlotRing::new(4), dummies![Msg]).unwrap();
+    assert_eq!(shared.stats.threads, 2, "{shared}");
+    assert_eq!(shared.stats.single_thread, None);
+    assert_eq!(r.stats.product_states, shared.stats.product_states);
+    assert_eq!(r.stats.protocol_states, shared.stats.protocol_states);
+    assert_eq!(r.stats.transitions, shared.stats.transitions);
+    assert_eq!(r.stats.max_depth, shared.stats.max_depth);
+}
+
+/// Wherever the threads start (the first level, part way, never), the
+/// counterexample and the counts are the one-thread search's; the threads
+/// start once a level reaches the threshold.
+#[test]
+fn the_threshold_moves_only_the_threads() {
+    let violated = r#"G ("r3 RECV *" -> G !"r5 RECV *")"#;
+    let holds = r#"G !"DEADLOCK""#;
+    let one_v = on(1)
+        .check(violated, SlotRing::new(8), dummies![Msg])
+        .unwrap();
+    let one_h = on(1).check(holds, SlotRing::new(8), dummies![Msg]).unwrap();
+    for level in [1, 40, 100, 1 << 20] {
+        let two = on(2).parallel_level(level);
+        let v = two
+            .check(violated, SlotRing::new(8), dummies![Msg])
+            .unwrap();
+        assert_eq!(outcome(&v), outcome(&one_v), "level {level}");
+        let h = two.check(holds, SlotRing::new(8), dummies![Msg]).unwrap();
+        assert!(h.holds(), "{h}");
+        assert_eq!(h.stats.product_states, one_h.stats.product_states);
+        assert_eq!(h.stats.transitions, one_h.stats.transitions);
+        assert_eq!(h.stats.max_depth, one_h.stats.max_depth);
+        // The ring of 8's widest level has more than 100 states (its
+        // 12,870 states are in 37 levels) and fewer than 2^20.
+        let expect = if level <= 100 { 2 } else { 1 };
+        assert_eq!(h.stats.threads, expect, "level {level}: {h}");
     }
 }
 

@@ -145,6 +145,10 @@ impl Checker {
             collapse: env_bool("PRUST_COLLAPSE")?,
 
             threads: threads.min(Checker::MAX_THREADS),
+            parallel_level: env_u64("PRUST_PARALLEL_LEVEL")?
+                .map_or(crate::search::PARALLEL_LEVEL, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX).max(1)
+                }),
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

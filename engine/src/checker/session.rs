@@ -117,6 +117,7 @@ impl<P: Protocol> CheckSession<P> {
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         search.reduce = reduce;
         search.threads = self.checker.threads;
+        search.parallel_level = self.checker.parallel_level;
         let outcome = search.run(self.initial);
         let mut stats = search.stats.clone();
         stats.reduction = match reduction_off {
@@ -126,7 +127,7 @@ impl<P: Protocol> CheckSession<P> {
             },
             None => Reduction::NotDeclared,
         };
-        if stats.threads <= 1 {
+        if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
             stats.protocol_states = self.explorer.store.len() as u64;

@@ -52,7 +52,7 @@ use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
 use expand::Frame;
-pub(crate) use parallel::available_threads;
+pub(crate) use parallel::{available_threads, PARALLEL_LEVEL};
 use visited::Visited;
 
 /// A state of the product: an interned protocol object and an automaton
@@ -87,6 +87,12 @@ pub(crate) struct Search<'a, P> {
     /// more than one runs the breadth-first search in parallel where it
     /// can; `stats` says what was used and why not.
     pub threads: usize,
+    /// Levels of fewer states are searched by the calling thread alone
+    /// ([`Checker::parallel_level`](crate::Checker::parallel_level)).
+    pub parallel_level: usize,
+    /// The parallel search ran: its objects are in its own store (and
+    /// counted in `stats`), not the explorer's.
+    pub stored_apart: bool,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -115,6 +121,8 @@ impl<'a, P: Protocol> Search<'a, P> {
             ample_states: 0,
             declared: false,
             threads: 1,
+            parallel_level: PARALLEL_LEVEL,
+            stored_apart: false,
         }
     }
 

@@ -2,19 +2,27 @@
 //! reachability search of [`Search::reachability`] on several threads,
 //! with the same verdicts and the same counterexamples.
 //!
-//! It is level-synchronous. The states of one breadth-first level are in a
-//! list, in the order in which the one-thread search finds them; workers
-//! take chunks of it, expand each state (a clone of it: see
-//! [`sharded`](super::sharded)) and deduplicate the successors in the
-//! shared store. When the level is done, each successor's key in the store
-//! (parent position, successor index) is that of its first discovery by
-//! the one-thread search. Each chunk lists the states whose key it set, in
-//! the order it set them; a chunk that lowers a key set by a later chunk
-//! (which got there first) marks the later chunk's place stale. The lists
-//! without their stale places, joined in chunk order, are the next level in
-//! the one-thread order. By induction every level, every key and every
+//! It is level-synchronous, and each shard of the store is owned by one
+//! thread for a level (see [`sharded`](super::sharded); one shard per
+//! thread). A level is done in two phases:
+//! - *expand*: each thread walks the level's list (in the order in which
+//!   the one-thread search finds the states) and expands the states of its
+//!   own shards in place, holding their locks for the whole phase. A
+//!   successor that falls in one of its shards is deduplicated at once;
+//!   the others go, in a batch per owner, to their owner's inbox;
+//! - *settle*: each thread deduplicates the batches handed to it, hands
+//!   the objects it did not store back to the thread that made them (to
+//!   free: glibc's allocator is slow at freeing another thread's blocks),
+//!   and lists the new states of its shards sorted by key.
+//!
+//! A successor's *key* is (position of its parent in the level, index of
+//! the successor in the parent's expansion): the order of discovery of the
+//! one-thread search. A state found by several parents of the level keeps
+//! the smallest key and that parent, whatever the order in which its owner
+//! saw them. The threads' sorted lists, merged by key, are the next level
+//! in the one-thread order. By induction every level, every key and every
 //! parent link is the one-thread search's, whatever the number of threads
-//! and however the workers raced.
+//! and however they raced.
 //!
 //! A violation (a universal automaton state reached) or a probe error is
 //! an *event* at a key; the search finishes the level (skipping parents
@@ -24,9 +32,17 @@
 //! one-thread search's own breadth-first reconstruction finds. So the
 //! counterexample text is the same for every thread count.
 //!
-//! Limits hold as in the one-thread search: the calling thread watches the
-//! clock and the memory ([`Budget`](crate::budget::Budget)) while the
-//! workers run and stops them; the state limit is counted in the store; a
+//! Small levels cost more to share than to do: a level of fewer than
+//! [`PARALLEL_LEVEL`] states (by default; [`Checker::parallel_level`](crate::Checker::parallel_level),
+//! `PRUST_PARALLEL_LEVEL`) is expanded by the calling thread alone, owning
+//! every shard, with the same store and order; the other threads start
+//! when a level first reaches the threshold. A check that never gets there
+//! (most unit tests) starts no thread, and its report says so.
+//!
+//! Limits hold as in the one-thread search: the calling thread is one of
+//! the threads, and watches the clock and the memory
+//! ([`Budget`](crate::budget::Budget)) as it expands and while it waits for
+//! the others, and stops them; the state limit is counted in the store; a
 //! level cut short by any limit ends the search inconclusive, never
 //! `Holds`. One difference at the edge: when the state limit falls inside
 //! the level where a violation is, this search may stop inconclusive where
@@ -53,7 +69,8 @@
 //!   deterministic report would pick, e.g., the one the one-thread search
 //!   reaches first, by re-running it bounded to the SCCs found).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -66,7 +83,7 @@ use crate::report::{Limit, RawLasso, Stats};
 use crate::successors::Explorer;
 use crate::{Error, Semantics};
 
-use super::sharded::{From, Sharded, StateId, Visit, NO_PARENT};
+use super::sharded::{key, shard_of_id, Key, Locked, Pending, Sharded, StateId, Visit, NO_PARENT};
 use super::{Outcome, Search};
 
 /// The machine's available parallelism: the default number of threads.
@@ -74,11 +91,22 @@ pub(crate) fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Cache entries of a worker's explorer: its cache is never used (a
-/// worker expands objects it owns, not stored ids), so the least there is.
+/// The default [`Checker::parallel_level`](crate::Checker::parallel_level):
+/// levels of fewer states are expanded by the calling thread alone.
+/// Waking the threads and meeting them twice a level costs tens of
+/// microseconds; a level of 1,024 states takes milliseconds to expand, so
+/// from there on sharing it pays.
+pub(crate) const PARALLEL_LEVEL: usize = 1024;
+
+/// Cache entries of a thread's explorer: its cache is never used (a
+/// thread expands objects, not the explorer's ids), so the least there is.
 const WORKER_CACHE: usize = 1;
 
-/// What a worker met while expanding the current level.
+/// How many states the calling thread expands between two looks at the
+/// budget (a tick copies the statistics).
+const TICK_EVERY: usize = 64;
+
+/// What a thread met while expanding the current level.
 enum Found {
     /// Expanding the state failed (protocol code panicked, broke a
     /// contract): the search stops with the error, traced to the state.
@@ -96,14 +124,13 @@ struct Event {
     found: Found,
 }
 
-/// The states of the next level whose key one chunk of the current level
-/// set, in the order it set them ([`NO_PARENT`] where a place went stale).
-type Discovered = Vec<StateId>;
-
 /// What the workers are told to do next.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cmd {
+    /// Expand the level's states of the thread's shards.
     Expand,
+    /// Deduplicate what the others handed over, and list the new states.
+    Settle,
     Quit,
 }
 
@@ -118,7 +145,15 @@ struct Phase {
     crashed: bool,
 }
 
-/// The state shared by the workers of one search.
+/// Successors handed to a shard's owner: the thread that made them, and
+/// them in its key order.
+type Batch<P> = (usize, Vec<Pending<P>>);
+
+/// A batch back to its maker: emptied (to reuse), with the objects it held
+/// that were not stored (to free).
+type Returned<P> = (Vec<Pending<P>>, Vec<P>);
+
+/// The state shared by the threads of one search.
 struct Shared<'s, P> {
     store: Sharded<P>,
     aut: &'s Prepared,
@@ -126,12 +161,18 @@ struct Shared<'s, P> {
     /// The level being expanded, in the one-thread order.
     level: RwLock<Vec<StateId>>,
     depth: AtomicU64,
-    chunk: AtomicUsize,
-    next_chunk: AtomicUsize,
-    /// Per chunk of the level: the states whose key it set.
-    outputs: Mutex<Vec<(usize, Discovered)>>,
-    /// Places in those lists gone stale: (chunk, index).
-    stale: Mutex<Vec<(usize, u32)>>,
+    /// Threads sharing the current level (the calling thread included).
+    parties: AtomicU64,
+    /// Per thread: the successors the others made in its shards, in
+    /// batches (each in the key order of its maker), with the maker.
+    inbox: Vec<Mutex<Vec<Batch<P>>>>,
+    /// Per thread: its batches back, emptied, with the objects they held
+    /// that were not stored. glibc's allocator slows down badly (a sixth
+    /// of the time, in `malloc_consolidate` and `unlink_chunk`) when
+    /// threads free each other's blocks, so each thread frees what it made.
+    returned: Mutex<Vec<Vec<Returned<P>>>>,
+    /// Per thread: the new states of its shards, sorted by key.
+    found: Mutex<Vec<Vec<(Key, StateId)>>>,
     /// Stop expanding: a limit was reached.
     stop: AtomicBool,
     /// The state limit was reached.
@@ -148,6 +189,45 @@ struct Shared<'s, P> {
     done: Condvar,
 }
 
+/// One thread's explorer and scratch space, kept from level to level, so
+/// that its buffers are allocated and freed by the thread that uses them.
+struct Worker<P> {
+    /// The thread's number (the calling thread's is 0).
+    me: usize,
+    ex: Explorer<P>,
+    succs: Vec<(LetterId, P)>,
+    /// Per thread: the successors of this level made here that fall in
+    /// its shards.
+    outbox: Vec<Vec<Pending<P>>>,
+    /// Emptied batches, for the outbox.
+    spare: Vec<Vec<Pending<P>>>,
+    found: Vec<(Key, StateId)>,
+}
+
+impl<P: Protocol> Worker<P> {
+    fn new(me: usize, ex: Explorer<P>) -> Self {
+        Worker {
+            me,
+            ex,
+            succs: Vec::new(),
+            outbox: Vec::new(),
+            spare: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+}
+
+/// The locks of the shards that thread `me` of `parties` owns, by shard.
+fn own_shards<'a, P: Protocol>(
+    store: &'a Sharded<P>,
+    me: usize,
+    parties: usize,
+) -> Vec<Option<Locked<'a, P>>> {
+    (0..store.shards())
+        .map(|s| (s % parties == me).then(|| store.locked(s)))
+        .collect()
+}
+
 impl<P: Protocol> Shared<'_, P> {
     fn record(&self, at: (u64, u32), found: Found) {
         let mut ev = self.event.lock().unwrap_or_else(PoisonError::into_inner);
@@ -158,7 +238,7 @@ impl<P: Protocol> Shared<'_, P> {
     }
 
     /// A worker: waits for a phase, runs it, counts itself done.
-    fn work(&self, mut ex: Explorer<P>) {
+    fn work(&self, mut w: Worker<P>) {
         /// Counts a panicking worker out, so that the calling thread does
         /// not wait for it for ever (the scope then re-raises the panic).
         struct Guard<'g, 's, P>(&'g Shared<'s, P>);
@@ -173,7 +253,6 @@ impl<P: Protocol> Shared<'_, P> {
         }
         let _guard = Guard(self);
         let mut generation = 0;
-        let mut succs: Vec<(LetterId, P)> = Vec::new();
         loop {
             let cmd = {
                 let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
@@ -185,7 +264,8 @@ impl<P: Protocol> Shared<'_, P> {
             };
             match cmd {
                 Cmd::Quit => return,
-                Cmd::Expand => self.expand_level(&mut ex, &mut succs),
+                Cmd::Expand => self.expand_level(&mut w, || false),
+                Cmd::Settle => self.settle_level(&mut w),
             }
             let mut ph = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
             ph.finished += 1;
@@ -193,149 +273,255 @@ impl<P: Protocol> Shared<'_, P> {
         }
     }
 
-    /// The expand phase: chunks of the level until none is left.
-    fn expand_level(&self, ex: &mut Explorer<P>, succs: &mut Vec<(LetterId, P)>) {
+    /// The expand phase: the level's states in the thread's shards, in
+    /// level order, each expanded in place; a successor in one of the
+    /// thread's shards is deduplicated at once, the others go to their
+    /// owners' inboxes. `tick` runs every [`TICK_EVERY`] states and stops
+    /// the thread when it returns `true`.
+    fn expand_level(&self, w: &mut Worker<P>, mut tick: impl FnMut() -> bool) {
         let level = self.level.read().unwrap_or_else(PoisonError::into_inner);
         let depth = self.depth.load(Ordering::Relaxed);
-        let chunk = self.chunk.load(Ordering::Relaxed);
+        let next = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        let parties = self.parties.load(Ordering::Relaxed) as usize;
+        let me = w.me;
+        let back =
+            std::mem::take(&mut self.returned.lock().unwrap_or_else(PoisonError::into_inner)[me]);
+        for (batch, left) in back {
+            drop(left);
+            w.spare.push(batch);
+        }
+        let mut shards = own_shards(&self.store, me, parties);
+        w.outbox.resize_with(parties, Vec::new);
         let mut transitions = 0;
-        let mut stale = Vec::new();
-        loop {
-            let c = self.next_chunk.fetch_add(1, Ordering::Relaxed);
-            let first = c.saturating_mul(chunk);
-            if first >= level.len() || self.stop.load(Ordering::Relaxed) {
+        let mut expanded = 0;
+        for (pos, &id) in level.iter().enumerate() {
+            let s = shard_of_id(id);
+            if s % parties != me {
+                continue;
+            }
+            let pos = pos as u64;
+            if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
                 break;
             }
-            let mut out = Vec::new();
-            for (pos, &id) in level.iter().enumerate().skip(first).take(chunk) {
-                let pos = pos as u64;
-                if self.stop.load(Ordering::Relaxed) || pos > self.bound.load(Ordering::Relaxed) {
-                    break;
-                }
-                transitions += self.expand(ex, succs, depth, pos, id, &mut out, &mut stale);
+            expanded += 1;
+            if expanded % TICK_EVERY == 0 && tick() {
+                break;
             }
-            self.outputs
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push((c, out));
+            let shard = shards[s].as_ref().expect("the thread's own shard");
+            let (obj, q) = shard.object(id);
+            let (first, ne) = self.aut.edges_of(q);
+            if ne == 0 {
+                continue;
+            }
+            let ex = &mut w.ex;
+            w.succs.clear();
+            if let Err(e) = ex.successors_of(obj, &mut w.succs) {
+                self.record((pos, 0), Found::Error(e, id));
+                continue;
+            }
+            if w.succs.is_empty() && self.stutter {
+                // No action at all: the run stutters on END or DEADLOCK.
+                match ex.object_is_terminated(obj) {
+                    Ok(t) => {
+                        let a = &ex.alphabet;
+                        let letter = if t { a.end() } else { a.deadlock() };
+                        match ex.guarded(letter, || obj.clone()) {
+                            Ok(o) => w.succs.push((letter, o)),
+                            Err(e) => {
+                                self.record((pos, 0), Found::Error(e, id));
+                                continue;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        self.record((pos, 0), Found::Error(e, id));
+                        continue;
+                    }
+                }
+            }
+            // Positions fit in 32 bits: the store holds fewer states.
+            let pos32 = pos as u32;
+            let mut index: u32 = 0;
+            for (letter, target) in w.succs.drain(..) {
+                let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
+                let edges = allowing().count();
+                if edges == 0 {
+                    continue;
+                }
+                let hash = match ex.guarded(letter, || self.store.hash(&target)) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        self.record((pos, 0), Found::Error(e, id));
+                        break;
+                    }
+                };
+                let owner = self.store.shard_of(hash) % parties;
+                let mut target = Some(target);
+                for (k, e) in allowing().enumerate() {
+                    let obj = if k + 1 == edges {
+                        target.take().expect("moved on the last edge only")
+                    } else {
+                        target.as_ref().expect("kept until the last edge").clone()
+                    };
+                    let p = Pending {
+                        obj,
+                        hash,
+                        q: self.aut.edge(e).target,
+                        key: key(pos32, index),
+                        parent: id,
+                        letter,
+                    };
+                    index += 1;
+                    if owner == me {
+                        if !self.settle(ex, &mut shards, next, p, None) {
+                            break;
+                        }
+                    } else {
+                        w.outbox[owner].push(p);
+                    }
+                }
+            }
+            transitions += u64::from(index);
         }
+        drop(shards);
+        drop(level);
         self.transitions.fetch_add(transitions, Ordering::Relaxed);
-        if !stale.is_empty() {
-            let chunk = chunk as u64;
-            self.stale
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend(
-                    stale
-                        .into_iter()
-                        .map(|(pos, slot)| ((pos / chunk) as usize, slot)),
-                );
+        for (owner, out) in w.outbox.iter_mut().enumerate() {
+            if owner != me && !out.is_empty() {
+                let batch = std::mem::replace(out, w.spare.pop().unwrap_or_default());
+                self.inbox[owner]
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push((me, batch));
+            }
         }
     }
 
-    /// Expands the state `id` at position `pos` of level `depth`: its
-    /// successors in the one-thread search's order (letters in order,
-    /// then the automaton edges of each), deduplicated in the store. The
-    /// states whose key this sets go to `out`, the (parent position, slot)
-    /// of keys it lowers to `stale`. Returns the transitions.
-    #[allow(clippy::too_many_arguments)]
-    fn expand(
+    /// Deduplicates one successor in its shard (the thread's own): stores
+    /// it if new, keeps the smaller key, and records a violation or an
+    /// error. An object not stored goes to `left` (for the thread that
+    /// made it to free), or is dropped here. `false` when the state limit
+    /// stops the search.
+    fn settle(
         &self,
         ex: &mut Explorer<P>,
-        succs: &mut Vec<(LetterId, P)>,
-        depth: u64,
-        pos: u64,
-        id: StateId,
-        out: &mut Discovered,
-        stale: &mut Vec<(u64, u32)>,
-    ) -> u64 {
-        let (obj, entry) = self.store.get(id);
-        let q = entry.q;
-        let (first, ne) = self.aut.edges_of(q);
-        if ne == 0 {
-            return 0;
-        }
-        succs.clear();
-        if let Err(e) = ex.successors_of(&obj, succs) {
-            self.record((pos, 0), Found::Error(e, id));
-            return 0;
-        }
-        if succs.is_empty() && self.stutter {
-            // No action at all: the run stutters on END or DEADLOCK.
-            match ex.object_is_terminated(&obj) {
-                Ok(t) => {
-                    let a = &ex.alphabet;
-                    succs.push((if t { a.end() } else { a.deadlock() }, obj));
+        shards: &mut [Option<Locked<'_, P>>],
+        next: u32,
+        p: Pending<P>,
+        left: Option<&mut Vec<P>>,
+    ) -> bool {
+        let shard = shards[self.store.shard_of(p.hash)]
+            .as_mut()
+            .expect("a successor is settled by its shard's owner");
+        let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
+        let pos = key >> 32;
+        let visit = match ex.guarded(letter, || shard.visit(next, p)) {
+            Ok((visit, obj)) => {
+                if let (Some(obj), Some(left)) = (obj, left) {
+                    left.push(obj);
                 }
-                Err(e) => {
-                    self.record((pos, 0), Found::Error(e, id));
-                    return 0;
+                Ok(visit)
+            }
+            Err(e) => Err(e),
+        };
+        match visit {
+            Err(e) => self.record((pos, 0), Found::Error(e, parent)),
+            Ok(Visit::New(id) | Visit::Lowered(id)) => {
+                if self.aut.universal(q2) {
+                    self.record((pos, key as u32 + 1), Found::Bad(id));
                 }
             }
-        }
-        let level = u32::try_from(depth + 1).unwrap_or(u32::MAX);
-        let mut index: u32 = 0;
-        for (letter, target) in succs.drain(..) {
-            let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
-            let edges = allowing().count();
-            if edges == 0 {
-                continue;
-            }
-            let hash = match ex.guarded(letter, || self.store.hash(&target)) {
-                Ok(h) => h,
-                Err(e) => {
-                    self.record((pos, 0), Found::Error(e, id));
-                    return 0;
-                }
-            };
-            let mut target = Some(target);
-            for (k, e) in allowing().enumerate() {
-                let q2 = self.aut.edge(e).target;
-                let key = (pos, index);
-                index += 1;
-                let t = if k + 1 == edges {
-                    target.take().expect("moved on the last edge only")
-                } else {
-                    target.as_ref().expect("kept until the last edge").clone()
-                };
-                let from = From {
-                    level,
-                    key,
-                    parent: id,
-                    letter,
-                    slot: out.len() as u32,
-                };
-                let visited = ex.guarded(letter, || self.store.visit(t, hash, q2, from));
-                match visited {
-                    Err(e) => {
-                        self.record((pos, 0), Found::Error(e, id));
-                        return u64::from(index);
-                    }
-                    Ok(visit @ (Visit::New(n) | Visit::Lowered(n, ..))) => {
-                        if let Visit::Lowered(_, pos, slot) = visit {
-                            stale.push((pos, slot));
-                        }
-                        out.push(n);
-                        if self.aut.universal(q2) {
-                            self.record((pos, key.1 + 1), Found::Bad(n));
-                        }
-                    }
-                    Ok(Visit::Seen) => {}
-                    Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
-                    Ok(Visit::Full) => {
-                        self.full.store(true, Ordering::Relaxed);
-                        self.stop.store(true, Ordering::Relaxed);
-                        return u64::from(index);
-                    }
-                }
+            Ok(Visit::Seen) => {}
+            Ok(Visit::TooDeep) => self.truncated.store(true, Ordering::Relaxed),
+            Ok(Visit::Full) => {
+                self.full.store(true, Ordering::Relaxed);
+                self.stop.store(true, Ordering::Relaxed);
+                return false;
             }
         }
-        u64::from(index)
+        true
+    }
+
+    /// The settle phase: the successors the other threads made in this
+    /// thread's shards, deduplicated; then the new states of its shards,
+    /// sorted by key, for the next level.
+    fn settle_level(&self, w: &mut Worker<P>) {
+        let depth = self.depth.load(Ordering::Relaxed);
+        let next = u32::try_from(depth + 1).unwrap_or(u32::MAX);
+        let parties = self.parties.load(Ordering::Relaxed) as usize;
+        let mut shards = own_shards(&self.store, w.me, parties);
+        let batches = std::mem::take(
+            &mut *self.inbox[w.me]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let mut back: Vec<Vec<_>> = (0..parties).map(|_| Vec::new()).collect();
+        let mut stopped = false;
+        for (maker, mut batch) in batches {
+            let mut left = Vec::with_capacity(if stopped { 0 } else { batch.len() });
+            for p in batch.drain(..) {
+                if stopped || self.stop.load(Ordering::Relaxed) {
+                    stopped = true;
+                    left.push(p.obj);
+                } else if !self.settle(&mut w.ex, &mut shards, next, p, Some(&mut left)) {
+                    stopped = true;
+                }
+            }
+            back[maker].push((batch, left));
+        }
+        w.found.clear();
+        for shard in shards.iter().flatten() {
+            shard.fresh_states(&mut w.found);
+        }
+        drop(shards);
+        w.found.sort_unstable_by_key(|&(k, _)| k);
+        {
+            let mut returned = self.returned.lock().unwrap_or_else(PoisonError::into_inner);
+            for (maker, b) in back.into_iter().enumerate() {
+                returned[maker].extend(b);
+            }
+        }
+        self.found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(std::mem::take(&mut w.found));
     }
 }
 
+/// The next level: the threads' sorted lists merged by key (each state is
+/// in one list: its shard's owner's).
+fn merge(lists: Vec<Vec<(Key, StateId)>>) -> Vec<StateId> {
+    let total = lists.iter().map(Vec::len).sum();
+    let mut next = Vec::with_capacity(total);
+    let mut lists: Vec<_> = lists.into_iter().filter(|l| !l.is_empty()).collect();
+    if lists.len() <= 1 {
+        next.extend(
+            lists
+                .pop()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(_, id)| id),
+        );
+        return next;
+    }
+    let mut at = vec![0; lists.len()];
+    let mut heap: BinaryHeap<_> = lists
+        .iter()
+        .enumerate()
+        .map(|(l, list)| std::cmp::Reverse((list[0].0, l)))
+        .collect();
+    while let Some(std::cmp::Reverse((_, l))) = heap.pop() {
+        next.push(lists[l][at[l]].1);
+        at[l] += 1;
+        if let Some(&(k, _)) = lists[l].get(at[l]) {
+            heap.push(std::cmp::Reverse((k, l)));
+        }
+    }
+    next
+}
+
 impl<P: Protocol> Search<'_, P> {
-    /// [`reachability`](Self::reachability) on `threads` worker threads
+    /// [`reachability`](Self::reachability) on up to `threads` threads
     /// (see the module docs): the same verdict, and for a violation the
     /// same counterexample.
     pub(super) fn parallel_reachability(
@@ -352,15 +538,15 @@ impl<P: Protocol> Search<'_, P> {
             }));
         }
         let shared = Shared {
-            store: Sharded::new(self.limits.max_depth, self.limits.max_states),
+            store: Sharded::new(threads, self.limits.max_depth, self.limits.max_states),
             aut: self.aut,
             stutter: self.limits.semantics == Semantics::Stutter,
             level: RwLock::new(Vec::new()),
             depth: AtomicU64::new(0),
-            chunk: AtomicUsize::new(1),
-            next_chunk: AtomicUsize::new(0),
-            outputs: Mutex::new(Vec::new()),
-            stale: Mutex::new(Vec::new()),
+            parties: AtomicU64::new(1),
+            inbox: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            returned: Mutex::new((0..threads).map(|_| Vec::new()).collect()),
+            found: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             full: AtomicBool::new(false),
             truncated: AtomicBool::new(false),
@@ -380,33 +566,33 @@ impl<P: Protocol> Search<'_, P> {
         let hash = shared.store.hash(&root);
         let root = shared.store.root(root, hash, q0);
         *shared.level.write().unwrap_or_else(PoisonError::into_inner) = vec![root];
-        let workers: Vec<Explorer<P>> = (0..threads)
-            .map(|_| Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false))
-            .collect();
-        let outcome = std::thread::scope(|s| {
-            // A thread the system refuses is one worker fewer (the phases
-            // count the workers that run), not a failed check.
-            let mut running = 0;
-            for ex in workers {
-                let shared = &shared;
-                let spawned = std::thread::Builder::new()
-                    .name(format!("prust-search-{running}"))
-                    .spawn_scoped(s, move || shared.work(ex));
-                running += usize::from(spawned.is_ok());
+        self.stored_apart = true;
+        let (outcome, running, tried) = std::thread::scope(|s| {
+            let mut crew = Crew {
+                scope: s,
+                threads,
+                running: 0,
+                tried: false,
+            };
+            let outcome = self.coordinate(&shared, &mut crew);
+            if crew.running > 0 {
+                self.run_phase(&shared, crew.running, Cmd::Quit, 0);
             }
-            if running == 0 {
-                return None;
-            }
-            let outcome = self.coordinate(&shared, running);
-            self.run_phase(&shared, running, Cmd::Quit, 0);
-            Some((outcome, running))
+            (outcome, crew.running, crew.tried)
         });
-        let Some((outcome, running)) = outcome else {
-            self.stats.threads = 1;
-            self.stats.single_thread = Some("the system would not start a thread".to_string());
-            return self.reachability(initial);
-        };
-        self.stats.threads = running as u32;
+        self.stats.threads = running as u32 + 1;
+        if running == 0 {
+            // Said in the report: the search asked for threads and used one.
+            self.stats.single_thread = Some(if tried {
+                "the system would not start a thread".to_string()
+            } else {
+                format!(
+                    "no breadth-first level reached {} states (Checker::parallel_level), so no \
+                     other thread was started",
+                    self.parallel_level
+                )
+            });
+        }
         self.stats.product_states = shared.store.states().min(self.limits.max_states);
         self.stats.transitions = shared.transitions.load(Ordering::Relaxed);
         self.finish_progress();
@@ -435,8 +621,17 @@ impl<P: Protocol> Search<'_, P> {
     }
 
     /// Runs the levels until the search is decided (on the calling
-    /// thread, while the workers expand).
-    fn coordinate(&mut self, shared: &Shared<'_, P>, threads: usize) -> Result<Step, Error> {
+    /// thread, with the workers of `crew` once a level is large enough).
+    fn coordinate<'scope, 'env>(
+        &mut self,
+        shared: &'scope Shared<'_, P>,
+        crew: &mut Crew<'scope, 'env>,
+    ) -> Result<Step, Error>
+    where
+        P: 'scope,
+    {
+        let explorer = || Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
+        let mut own = Worker::new(0, explorer());
         let mut depth: u64 = 0;
         loop {
             let len = shared
@@ -444,13 +639,16 @@ impl<P: Protocol> Search<'_, P> {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .len();
-            // Chunks small enough to share a level among the threads, large
-            // enough that taking one is rare.
-            let chunk = (len / (threads * 16)).clamp(1, 1024);
+            let wide = len >= self.parallel_level.max(1);
+            if wide && !crew.tried {
+                crew.tried = true;
+                self.start_workers(shared, crew);
+            }
+            let helpers = if wide { crew.running } else { 0 };
             shared.depth.store(depth, Ordering::Relaxed);
-            shared.chunk.store(chunk, Ordering::Relaxed);
-            shared.next_chunk.store(0, Ordering::Relaxed);
-            if let Some(limit) = self.run_phase(shared, threads, Cmd::Expand, depth) {
+            shared.parties.store(helpers as u64 + 1, Ordering::Relaxed);
+            shared.store.start_level();
+            if let Some(limit) = self.run_level(shared, helpers, depth, &mut own) {
                 return Ok(Step::Done(Outcome::Inconclusive(limit)));
             }
             if shared.full.load(Ordering::Relaxed) {
@@ -471,28 +669,9 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 return Ok(Step::Found(event));
             }
-            let outputs = std::mem::take(
-                &mut *shared
-                    .outputs
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
-            // Lists by chunk number (workers finish chunks in any order),
-            // to remove the stale places and join them in level order.
-            let mut lists: Vec<Discovered> = Vec::new();
-            for (c, list) in outputs {
-                lists.resize_with(lists.len().max(c + 1), Vec::new);
-                lists[c] = list;
-            }
-            let stale =
-                std::mem::take(&mut *shared.stale.lock().unwrap_or_else(PoisonError::into_inner));
-            for (c, slot) in stale {
-                lists[c][slot as usize] = NO_PARENT;
-            }
-            let mut next = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-            for list in lists {
-                next.extend(list.into_iter().filter(|&id| id != NO_PARENT));
-            }
+            let found =
+                std::mem::take(&mut *shared.found.lock().unwrap_or_else(PoisonError::into_inner));
+            let next = merge(found);
             if next.is_empty() {
                 break;
             }
@@ -508,9 +687,86 @@ impl<P: Protocol> Search<'_, P> {
         Ok(Step::Done(Outcome::Holds))
     }
 
-    /// Starts a phase and waits for every worker to finish it, watching
-    /// the budget (time, memory, the progress line) meanwhile; a limit
-    /// stops the workers and is returned.
+    /// Starts the crew's workers (all but the calling thread). A thread
+    /// the system refuses is one worker fewer (the phases count the
+    /// workers that run), not a failed check.
+    fn start_workers<'scope, 'env>(
+        &self,
+        shared: &'scope Shared<'_, P>,
+        crew: &mut Crew<'scope, 'env>,
+    ) where
+        P: 'scope,
+    {
+        for _ in 1..crew.threads {
+            let me = crew.running + 1;
+            let w = Worker::new(
+                me,
+                Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false),
+            );
+            let spawned = std::thread::Builder::new()
+                .name(format!("prust-search-{me}"))
+                .spawn_scoped(crew.scope, move || shared.work(w));
+            crew.running += usize::from(spawned.is_ok());
+        }
+    }
+
+    /// One level, in two phases (expand, then settle), each shared by the
+    /// calling thread (watching the budget as it goes) and `helpers`
+    /// workers; a limit is returned.
+    fn run_level(
+        &mut self,
+        shared: &Shared<'_, P>,
+        helpers: usize,
+        depth: u64,
+        own: &mut Worker<P>,
+    ) -> Option<Limit> {
+        let mut limit = self.tick(shared, depth);
+        if limit.is_some() {
+            return limit;
+        }
+        for cmd in [Cmd::Expand, Cmd::Settle] {
+            if helpers > 0 {
+                let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
+                ph.generation += 1;
+                ph.cmd = cmd;
+                ph.finished = 0;
+                shared.start.notify_all();
+            }
+            match cmd {
+                Cmd::Expand => shared.expand_level(own, || {
+                    limit = self.tick(shared, depth);
+                    limit.is_some()
+                }),
+                _ => shared.settle_level(own),
+            }
+            if helpers > 0 {
+                limit = self.run_phase(shared, helpers, cmd, depth).or(limit);
+            }
+            if limit.is_some() {
+                return limit;
+            }
+        }
+        None
+    }
+
+    /// The budget's tick with the shared counts; a limit stops the
+    /// threads.
+    fn tick(&mut self, shared: &Shared<'_, P>, depth: u64) -> Option<Limit> {
+        let stats = Stats {
+            product_states: shared.store.states(),
+            transitions: shared.transitions.load(Ordering::Relaxed),
+            ..self.stats.clone()
+        };
+        let limit = self.budget.tick(&stats, depth);
+        if limit.is_some() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        limit
+    }
+
+    /// Waits for every worker to finish the phase (after starting it, for
+    /// `Quit`), watching the budget (time, memory, the progress line)
+    /// meanwhile; a limit stops the workers and is returned.
     fn run_phase(
         &mut self,
         shared: &Shared<'_, P>,
@@ -519,11 +775,11 @@ impl<P: Protocol> Search<'_, P> {
         depth: u64,
     ) -> Option<Limit> {
         let mut ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
-        ph.generation += 1;
-        ph.cmd = cmd;
-        ph.finished = 0;
-        shared.start.notify_all();
         if cmd == Cmd::Quit {
+            ph.generation += 1;
+            ph.cmd = cmd;
+            ph.finished = 0;
+            shared.start.notify_all();
             return None;
         }
         let mut limit = None;
@@ -533,16 +789,10 @@ impl<P: Protocol> Search<'_, P> {
                 .wait_timeout(ph, Duration::from_millis(1))
                 .unwrap_or_else(PoisonError::into_inner);
             ph = g;
-            if limit.is_none() {
-                let stats = Stats {
-                    product_states: shared.store.states(),
-                    transitions: shared.transitions.load(Ordering::Relaxed),
-                    ..self.stats.clone()
-                };
-                limit = self.budget.tick(&stats, depth);
-                if limit.is_some() {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
+            if limit.is_none() && ph.finished < threads {
+                drop(ph);
+                limit = self.tick(shared, depth);
+                ph = shared.phase.lock().unwrap_or_else(PoisonError::into_inner);
             }
         }
         if ph.crashed {
@@ -559,9 +809,9 @@ impl<P: Protocol> Search<'_, P> {
         let mut chain = Vec::new();
         let mut cur = id;
         while cur != NO_PARENT {
-            let (obj, e) = store.get(cur);
-            chain.push((obj, e.q, e.letter));
-            cur = e.parent;
+            let (obj, l) = store.get(cur);
+            chain.push((obj, l.q, l.letter));
+            cur = l.parent();
         }
         chain.reverse();
         let mut path = Vec::with_capacity(chain.len().saturating_sub(1));
@@ -585,6 +835,17 @@ impl<P: Protocol> Search<'_, P> {
         }
         path
     }
+}
+
+/// The worker threads of one search, started on demand in `scope`.
+struct Crew<'scope, 'env> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    /// The threads asked for, the calling one included.
+    threads: usize,
+    /// Workers started (the calling thread not counted).
+    running: usize,
+    /// Whether they were started (or tried).
+    tried: bool,
 }
 
 /// How [`Search::coordinate`] ended: a decision, or an event to report.

@@ -1,43 +1,55 @@
 //! The parallel search's store: protocol objects and product states in
-//! shards, each behind its own lock, so that workers deduplicate the
-//! successors they make without waiting for each other (with 256 shards,
-//! two workers rarely want the same one).
+//! 256 shards, each behind its own lock. During a breadth-first level each
+//! shard is *owned* by one thread (shard `s` by thread `s % threads`),
+//! which takes its lock once for the whole phase ([`Sharded::locked`]):
+//! it expands the states of its shards in place and deduplicates every
+//! successor that falls in them; the others hand it theirs. No lock, table
+//! or object's cache line moves between the cores per successor, and each
+//! shard is touched by one thread at a time.
 //!
 //! Protocol objects are only `Send`, not `Sync` (a [`Message`](crate::Message)
-//! payload need not be), so no worker ever holds a reference to a stored
-//! object outside its shard's lock: it clones the object under the lock
-//! and expands the clone. That costs one clone per expansion more than the
-//! one-thread search, and is what lets every `Protocol` run in parallel
-//! without a new bound on the trait.
+//! payload need not be): a stored object is only ever used by the thread
+//! that holds its shard's lock ([`Locked::object`]), so every `Protocol`
+//! runs in parallel without a new bound on the trait and without a clone.
 //!
-//! Each product state records the breadth-first level at which it was
-//! found and its *key*: the position of the parent in its level and the
-//! index of the successor in the parent's expansion. A state found by two
-//! parents of the same level keeps the smaller key (and that parent), so
-//! that once a level is done every state's key, parent and letter are
-//! those of its first discovery by the one-thread search, whichever worker
-//! got there first. A state also records its place in the list of the
-//! chunk of the level that set its key, so that when an earlier chunk
-//! lowers the key the search knows which place went stale.
+//! Each product state keeps only what the counterexample needs for ever:
+//! its parent, automaton state and letter ([`Link`], 16 bytes next to the
+//! object, as the one-thread store keeps its marks). What only the level
+//! being built needs — the *key*: the position of the parent in its level
+//! and the index of the successor in the parent's expansion — is kept
+//! apart, for that level's states only (`Shard::keys`), and dropped when
+//! the next level starts ([`Sharded::start_level`]). The level itself is
+//! implicit: an object stored at or after the shard's watermark (set when
+//! a level starts) is of the level being built. A state found by two
+//! parents of the same level keeps the smaller key (and that parent),
+//! whatever the order in which they came, so that once a level is done
+//! every state's key, parent and letter are those of its first discovery
+//! by the one-thread search.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::alphabet::LetterId;
 use crate::ids::AutState;
 
 /// Bits of a state id that name its shard.
 const SHARD_BITS: u32 = 8;
-const SHARDS: usize = 1 << SHARD_BITS;
+/// The most shards a store has.
+pub(super) const MAX_SHARDS: usize = 1 << SHARD_BITS;
 /// Bits of a state id that say which of its object's product states it is.
 const STATE_BITS: u32 = 16;
 
 /// The most automaton states the store can pair with one object (the
 /// search runs on one thread beyond).
 pub(super) const MAX_AUT_STATES: usize = 1 << STATE_BITS;
+
+/// The most product states the store holds, whatever the state limit:
+/// as on one thread (`reachability` caps the limit the same way), and it
+/// keeps every level's positions in 32 bits.
+pub(super) const MAX_STATES: u64 = u32::MAX as u64 - 2;
 
 /// A product state of the parallel search: its object's index in its
 /// shard, which of the object's product states it is, and the shard, in
@@ -51,46 +63,56 @@ pub(super) const NO_PARENT: StateId = u64::MAX;
 /// parent's level, then the index of the successor in the parent's
 /// expansion (letters in order, then automaton edges in order). The order
 /// of discovery of the one-thread breadth-first search.
-pub(super) type Key = (u64, u32);
+/// Packed in one word, position first, so that keys compare as pairs.
+pub(super) type Key = u64;
 
-/// One product state.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Entry {
-    /// The parent's position in its level (the key's first part).
-    pos: u64,
-    pub parent: StateId,
-    pub q: AutState,
-    /// Breadth-first level (distance from the initial state).
-    level: u32,
-    /// The successor index (the key's second part).
-    succ: u32,
-    /// The action from the parent.
-    pub letter: LetterId,
-    /// Where the state is in the list of the chunk that set its key (see
-    /// [`Visit::Lowered`]).
-    slot: u32,
+/// The key of successor `index` of the state at position `pos`.
+#[inline]
+pub(super) fn key(pos: u32, index: u32) -> Key {
+    u64::from(pos) << 32 | u64::from(index)
 }
 
-impl Entry {
-    fn key(&self) -> Key {
-        (self.pos, self.succ)
+/// What a product state keeps for the counterexample: the parent and the
+/// action from it (packed in 32-bit halves, so that the record is 16
+/// bytes aligned as the object is).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Link {
+    parent: [u32; 2],
+    pub q: AutState,
+    /// The action from the parent.
+    pub letter: LetterId,
+}
+
+impl Link {
+    fn new(parent: StateId, q: AutState, letter: LetterId) -> Link {
+        Link {
+            parent: [parent as u32, (parent >> 32) as u32],
+            q,
+            letter,
+        }
+    }
+
+    /// The parent ([`NO_PARENT`] for the initial state).
+    pub(super) fn parent(&self) -> StateId {
+        u64::from(self.parent[0]) | u64::from(self.parent[1]) << 32
     }
 }
 
-/// A stored protocol object with its product states: the first one next
-/// to it (safety automata pair most objects with one state), the others
-/// apart. One record, so that a lookup that finds the object has its
-/// states in the same cache lines, as the one-thread store has its marks.
+/// A stored protocol object with its first product state (safety
+/// automata pair most objects with one state; the others are in the
+/// shard's `more`).
 struct Stored<P> {
     p: P,
-    /// Its hash: growing the table never runs the object's `Hash` (under
-    /// the lock) nor reads the objects out of order.
-    hash: u64,
-    first: Entry,
-    /// Boxed: most objects have none, and an empty `Vec` costs 24 bytes in
-    /// every record where `None` costs 8.
-    #[allow(clippy::box_collection)]
-    more: Option<Box<Vec<Entry>>>,
+    first: Link,
+}
+
+/// A product state of an object beyond its first.
+struct More {
+    link: Link,
+    /// The level it was found at.
+    level: u32,
+    /// Its key, while that level is built.
+    key: Key,
 }
 
 /// One shard: its objects and their table.
@@ -98,17 +120,27 @@ struct Shard<P> {
     objects: Vec<Stored<P>>,
     /// Indices into `objects`.
     table: HashTable<u32>,
+    /// The product states of an object beyond its first, with the level
+    /// each was found at (rare: only automata of several states need them).
+    more: HashMap<u32, Vec<More>>,
+    /// Objects from this index on were stored while building the current
+    /// level.
+    watermark: u32,
+    /// The keys of the objects from the watermark on (their first
+    /// product states), by index past it.
+    keys: Vec<Key>,
+    /// The states in `more` stored at the current level: object index and
+    /// which of its product states.
+    fresh_more: Vec<(u32, u32)>,
 }
 
-/// What [`Sharded::visit`] did with a successor.
+/// What [`Locked::visit`] did with a successor.
 pub(super) enum Visit {
-    /// Stored now, at the given level.
+    /// Stored now.
     New(StateId),
-    /// Already stored at this level with a larger key: the key, parent,
-    /// letter and list slot are now the caller's, and the old key's
-    /// parent position and slot are returned (that place in its chunk's
-    /// list is stale).
-    Lowered(StateId, u64, u32),
+    /// Already stored at this level with a larger key: the key, parent and
+    /// letter are now the caller's.
+    Lowered(StateId),
     /// Already stored (at an earlier level, or at this one with a smaller
     /// key): nothing to do.
     Seen,
@@ -118,19 +150,20 @@ pub(super) enum Visit {
     Full,
 }
 
-/// Where a successor comes from, for [`Sharded::visit`].
-pub(super) struct From {
-    pub level: u32,
+/// A successor to deduplicate, for [`Locked::visit`].
+pub(super) struct Pending<P> {
+    pub obj: P,
+    pub hash: u64,
+    pub q: AutState,
     pub key: Key,
+    /// Its parent's position in its level is the key's upper half.
     pub parent: StateId,
     pub letter: LetterId,
-    /// Its place in the caller's list.
-    pub slot: u32,
 }
 
 /// A shard's lock on a cache line (two, for the adjacent-line prefetcher)
 /// of its own: with the locks packed side by side, two workers locking
-/// different shards fought over one line (a sixth of the store's time).
+/// different shards fought over one line.
 #[repr(align(128))]
 struct Padded<T>(T);
 
@@ -140,6 +173,7 @@ pub(super) struct Sharded<P> {
     hasher: DefaultHashBuilder,
     /// Product states stored.
     states: AtomicU64,
+    /// The level being built (the initial state's is 0).
     max_depth: u64,
     max_states: u64,
 }
@@ -148,34 +182,45 @@ pub(super) struct Sharded<P> {
 /// and those must be well mixed: the store's final mix serves both.
 use crate::successors::mix;
 
+/// The shard of a state.
 #[inline]
-fn shard_of(hash: u64) -> usize {
-    (hash >> 32) as usize & (SHARDS - 1)
+pub(super) fn shard_of_id(id: StateId) -> usize {
+    (id & (MAX_SHARDS as u64 - 1)) as usize
+}
+
+#[inline]
+fn local(index: usize, k: usize) -> u64 {
+    (index as u64) << STATE_BITS | k as u64
 }
 
 #[inline]
 fn id_of(shard: usize, index: usize, k: usize) -> StateId {
-    ((index as u64) << STATE_BITS | k as u64) << SHARD_BITS | shard as u64
+    local(index, k) << SHARD_BITS | shard as u64
 }
 
 #[inline]
 fn split(id: StateId) -> (usize, usize, usize) {
     (
-        (id & (SHARDS as u64 - 1)) as usize,
+        shard_of_id(id),
         (id >> (SHARD_BITS + STATE_BITS)) as usize,
         (id >> SHARD_BITS) as usize & (MAX_AUT_STATES - 1),
     )
 }
 
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
-    /// An empty store that stores no state deeper than `max_depth` and at
-    /// most `max_states` states.
-    pub(super) fn new(max_depth: u64, max_states: u64) -> Self {
-        let shards = (0..SHARDS)
+    /// An empty store of `shards` shards (at most [`MAX_SHARDS`]) that
+    /// stores no state deeper than `max_depth` and at most `max_states`
+    /// states (and never more than [`MAX_STATES`]).
+    pub(super) fn new(shards: usize, max_depth: u64, max_states: u64) -> Self {
+        let shards = (0..shards.clamp(1, MAX_SHARDS))
             .map(|_| {
                 Padded(Mutex::new(Shard {
                     objects: Vec::new(),
                     table: HashTable::new(),
+                    more: HashMap::new(),
+                    watermark: 0,
+                    keys: Vec::new(),
+                    fresh_more: Vec::new(),
                 }))
             })
             .collect();
@@ -184,7 +229,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
             hasher: DefaultHashBuilder::default(),
             states: AtomicU64::new(0),
             max_depth,
-            max_states,
+            max_states: max_states.min(MAX_STATES),
         }
     }
 
@@ -199,10 +244,23 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The hash of an object, to pass to [`visit`](Self::visit) (computed
-    /// outside any lock).
+    /// The hash of an object, to pass to [`Locked::visit`]
+    /// (computed outside any lock).
     pub(super) fn hash(&self, obj: &P) -> u64 {
         mix(self.hasher.hash_one(obj))
+    }
+
+    /// The number of shards.
+    pub(super) fn shards(&self) -> usize {
+        self.shards.len()
+    }
+
+    /// The shard of an object with this hash: from bits that the tables
+    /// use neither for their tags (the top seven) nor for their buckets
+    /// (the low ones), mapped onto the shards by a multiplication.
+    #[inline]
+    pub(super) fn shard_of(&self, hash: u64) -> usize {
+        ((((hash >> 32) & 0xff_ffff) * self.shards.len() as u64) >> 24) as usize
     }
 
     /// Product states stored.
@@ -212,146 +270,213 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
 
     /// Protocol objects stored.
     pub(super) fn objects(&self) -> u64 {
-        (0..SHARDS).map(|s| self.lock(s).objects.len() as u64).sum()
+        (0..self.shards())
+            .map(|s| self.lock(s).objects.len() as u64)
+            .sum()
     }
 
-    /// Looks up `(obj, q)` and stores it if it is new (see [`Visit`]),
-    /// found as `from` says. A new state past the depth limit is not
-    /// stored, nor one past the state limit.
-    pub(super) fn visit(&self, obj: P, hash: u64, q: AutState, from: From) -> Visit {
-        let s = shard_of(hash);
-        let mut guard = self.lock(s);
-        let shard = &mut *guard;
+    /// Starts building a new level: the states stored from now on are of
+    /// it, and the previous level's keys are no longer needed.
+    pub(super) fn start_level(&self) {
+        for s in 0..self.shards() {
+            let mut shard = self.lock(s);
+            shard.watermark = shard.objects.len() as u32;
+            shard.keys.clear();
+            shard.fresh_more.clear();
+        }
+    }
+
+    /// One shard, locked for a batch of lookups (see the module docs):
+    /// [`Locked::visit`] and [`Locked::object`].
+    pub(super) fn locked(&self, s: usize) -> Locked<'_, P> {
+        Locked {
+            store: self,
+            shard: self.lock(s),
+            s,
+        }
+    }
+
+    /// Looks up a successor (of the locked shard) and stores it if it is
+    /// new (see [`Visit`]), found by its parent at the level being built,
+    /// `level`. The object moves into the store when it is new and is
+    /// handed back otherwise.
+    fn visit(
+        &self,
+        shard: &mut Shard<P>,
+        s: usize,
+        level: u32,
+        p: Pending<P>,
+    ) -> (Visit, Option<P>) {
         if shard.table.len() == shard.table.capacity() {
-            shard.grow();
+            shard.grow(&self.hasher);
         }
         let objects = &shard.objects;
         let found = shard
             .table
-            .find(hash, |&i| {
-                let o = &objects[i as usize];
-                o.hash == hash && o.p == obj
-            })
+            .find(p.hash, |&i| objects[i as usize].p == p.obj)
             .copied();
-        let entry = Entry {
-            pos: from.key.0,
-            parent: from.parent,
-            q,
-            level: from.level,
-            succ: from.key.1,
-            letter: from.letter,
-            slot: from.slot,
-        };
+        let link = Link::new(p.parent, p.q, p.letter);
         if let Some(i) = found {
             let o = &mut shard.objects[i as usize];
-            let k = if o.first.q == q {
-                Some(0)
-            } else {
-                let more = o.more.as_deref().map_or(&[][..], |m| &m[..]);
-                more.iter().position(|e| e.q == q).map(|k| k + 1)
-            };
-            if let Some(k) = k {
-                let e = match (k, o.more.as_deref_mut()) {
-                    (0, _) => &mut o.first,
-                    (k, Some(more)) => &mut more[k - 1],
-                    (_, None) => unreachable!("k > 0 indexes `more`"),
-                };
-                if e.level == from.level && from.key < e.key() {
-                    let (pos, slot) = (e.pos, e.slot);
-                    *e = entry;
-                    return Visit::Lowered(id_of(s, i as usize, k), pos, slot);
+            if o.first.q == p.q {
+                // Of this level if the object is (see the module docs).
+                if let Some(j) = i.checked_sub(shard.watermark) {
+                    let k = &mut shard.keys[j as usize];
+                    if p.key < *k {
+                        *k = p.key;
+                        o.first = link;
+                        return (Visit::Lowered(id_of(s, i as usize, 0)), Some(p.obj));
+                    }
                 }
-                return Visit::Seen;
+                return (Visit::Seen, Some(p.obj));
+            }
+            let more = shard.more.get_mut(&i).map_or(&mut [][..], |m| &mut m[..]);
+            if let Some((k, m)) = more.iter_mut().enumerate().find(|(_, m)| m.link.q == p.q) {
+                if m.level == level && p.key < m.key {
+                    m.key = p.key;
+                    m.link = link;
+                    return (Visit::Lowered(id_of(s, i as usize, k + 1)), Some(p.obj));
+                }
+                return (Visit::Seen, Some(p.obj));
             }
         }
-        if u64::from(from.level) > self.max_depth {
-            return Visit::TooDeep;
+        if u64::from(level) > self.max_depth {
+            return (Visit::TooDeep, Some(p.obj));
         }
         if self.states.fetch_add(1, Ordering::Relaxed) >= self.max_states {
-            return Visit::Full;
+            return (Visit::Full, Some(p.obj));
         }
-        let id = match found {
+        let mut left = None;
+        let (i, k) = match found {
             Some(i) => {
-                let more = shard.objects[i as usize].more.get_or_insert_default();
-                more.push(entry);
-                id_of(s, i as usize, more.len())
+                let more = shard.more.entry(i).or_default();
+                // The object is stored already: this one is left over.
+                left = Some(p.obj);
+                more.push(More {
+                    link,
+                    level,
+                    key: p.key,
+                });
+                shard.fresh_more.push((i, more.len() as u32));
+                (i as usize, more.len())
             }
             None => {
                 let i = shard.objects.len();
                 shard.objects.push(Stored {
-                    p: obj,
-                    hash,
-                    first: entry,
-                    more: None,
+                    p: p.obj,
+                    first: link,
                 });
+                shard.keys.push(p.key);
                 let objects = &shard.objects;
                 // Never grows: there is room (see above).
                 shard
                     .table
-                    .insert_unique(hash, i as u32, |&j| objects[j as usize].hash);
-                id_of(s, i, 0)
+                    .insert_unique(p.hash, i as u32, |&j| self.hash(&objects[j as usize].p));
+                (i, 0)
             }
         };
-        Visit::New(id)
+        (Visit::New(id_of(s, i, k)), left)
     }
 
     /// Stores the initial state (whatever the limits: a search has at
     /// least it).
     pub(super) fn root(&self, obj: P, hash: u64, q: AutState) -> StateId {
-        let s = shard_of(hash);
+        let s = self.shard_of(hash);
         let mut guard = self.lock(s);
         let shard = &mut *guard;
-        shard.grow();
-        let first = Entry {
-            pos: 0,
-            parent: NO_PARENT,
-            q,
-            level: 0,
-            succ: 0,
-            letter: 0,
-            slot: 0,
-        };
+        shard.grow(&self.hasher);
         let i = shard.objects.len();
         shard.objects.push(Stored {
             p: obj,
-            hash,
-            first,
-            more: None,
+            first: Link::new(NO_PARENT, q, 0),
         });
         let objects = &shard.objects;
         shard
             .table
-            .insert_unique(hash, i as u32, |&j| objects[j as usize].hash);
+            .insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
         self.states.fetch_add(1, Ordering::Relaxed);
         id_of(s, i, 0)
     }
 
-    /// A clone of a stored state's object (made under the shard's lock:
-    /// see the module docs), with its entry.
-    pub(super) fn get(&self, id: StateId) -> (P, Entry) {
+    /// A clone of a stored state's object (made under the shard's lock),
+    /// with its link.
+    pub(super) fn get(&self, id: StateId) -> (P, Link) {
         let (s, i, k) = split(id);
         let shard = self.lock(s);
-        let o = &shard.objects[i];
-        let e = match (k, o.more.as_deref()) {
-            (0, _) => o.first,
-            (k, Some(more)) => more[k - 1],
-            (_, None) => unreachable!("k > 0 indexes `more`"),
-        };
-        (o.p.clone(), e)
+        (shard.objects[i].p.clone(), shard.link(i, k))
+    }
+}
+
+/// A shard of the [`Sharded`] store under its lock: one lock for a batch
+/// of lookups. A panic in protocol code (`Eq`) while it is held poisons
+/// the lock and leaves the table valid; the caller turns it into the
+/// search's error.
+pub(super) struct Locked<'a, P> {
+    store: &'a Sharded<P>,
+    shard: MutexGuard<'a, Shard<P>>,
+    s: usize,
+}
+
+impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
+    /// Looks up a successor of this shard and stores it if it is new (see
+    /// [`Visit`]), found at the level being built, `level`. The object
+    /// moves into the store when it is new and is handed back otherwise
+    /// (so that the thread that made it can free it: see `parallel`).
+    pub(super) fn visit(&mut self, level: u32, p: Pending<P>) -> (Visit, Option<P>) {
+        self.store.visit(&mut self.shard, self.s, level, p)
+    }
+
+    /// The object of a state of this shard, with its automaton state: to
+    /// expand in place, by the thread that holds the lock.
+    pub(super) fn object(&self, id: StateId) -> (&P, AutState) {
+        let (_, index, k) = split(id);
+        (&self.shard.objects[index].p, self.shard.link(index, k).q)
+    }
+
+    /// Appends the states of this shard stored at the level being built,
+    /// with their keys.
+    pub(super) fn fresh_states(&self, out: &mut Vec<(Key, StateId)>) {
+        let shard = &*self.shard;
+        let w = shard.watermark as usize;
+        out.extend(
+            shard
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(j, &key)| (key, id_of(self.s, w + j, 0))),
+        );
+        out.extend(shard.fresh_more.iter().map(|&(i, k)| {
+            let m = &shard.more[&i][k as usize - 1];
+            (m.key, id_of(self.s, i as usize, k as usize))
+        }));
     }
 }
 
 impl<P> Shard<P> {
+    /// The link of the `k`th product state of object `i`.
+    fn link(&self, i: usize, k: usize) -> Link {
+        if k == 0 {
+            return self.objects[i].first;
+        }
+        self.more
+            .get(&(i as u32))
+            .expect("k > 0 names a state in `more`")[k - 1]
+            .link
+    }
+}
+
+impl<P: std::hash::Hash> Shard<P> {
     /// Doubles the table, re-inserting the objects in index order (reading
     /// them front to back, as `successors::store` does for the same
     /// reason).
     #[cold]
-    fn grow(&mut self) {
+    fn grow(&mut self, hasher: &DefaultHashBuilder) {
         let capacity = (2 * self.table.capacity()).max(16);
         let mut table = HashTable::with_capacity(capacity);
         let objects = &self.objects;
+        let hash = |p: &P| mix(hasher.hash_one(p));
         for (i, o) in objects.iter().enumerate() {
-            table.insert_unique(o.hash, i as u32, |&j| objects[j as usize].hash);
+            table.insert_unique(hash(&o.p), i as u32, |&j| hash(&objects[j as usize].p));
         }
         self.table = table;
     }

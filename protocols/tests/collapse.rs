@@ -281,6 +281,8 @@ fn compact_objects_are_stored_whole_by_default() {
     let run = |collapse: Option<bool>| {
         let c = Checker::new()
             .threads(2)
+            // Parallel from the first level: the spec is small.
+            .parallel_level(1)
             .determinism_check(false)
             .progress(false);
         let c = match collapse {

@@ -209,6 +209,14 @@ pub(crate) struct Alphabet {
 }
 
 impl Alphabet {
+    /// A dummy of sendable type `ty`, to probe or take a send with.
+    pub fn dummy(&self, ty: usize) -> Message {
+        self.types[ty]
+            .dummy
+            .clone()
+            .expect("sendable types have a dummy")
+    }
+
     /// Builds the alphabet, with a channel between every two distinct
     /// roles (narrow it with [`set_topology`](Self::set_topology)). Types
     /// with dummies come first (in the order of the dummies, duplicates

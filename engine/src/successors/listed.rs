@@ -193,9 +193,7 @@ impl<P: Protocol> Explorer<P> {
         if !self.list(p)? {
             return Ok(false);
         }
-        // As in `probe_every_slot`: the successors are made first and
-        // interned after, so that the object is looked up once, not once
-        // per action (under collapse a lookup is a hash-map probe).
+        // Made first, interned after: see `intern_batch`.
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         let original = self.store.get(p);
@@ -222,12 +220,7 @@ impl<P: Protocol> Explorer<P> {
         if made.is_ok() {
             // Interning may run protocol code (Eq, Hash) but not
             // `enabled()`: the listing of `p` stays the one cached.
-            self.interning = true;
-            for (letter, next) in batch.drain(..) {
-                self.current = letter;
-                out.push((letter, self.store.intern(next)));
-            }
-            self.interning = false;
+            self.intern_batch(&mut batch, out);
         }
         self.batch = batch;
         made.map(|()| true)
@@ -335,11 +328,7 @@ impl<P: Protocol> Explorer<P> {
                             a.roles[peer]
                         );
                         self.current_other = Some(Cow::Owned(what.clone()));
-                        let dummy = a.types[ty]
-                            .dummy
-                            .clone()
-                            .expect("sendable types have a dummy");
-                        let ok = obj.clone().try_send(role, peer, dummy).is_ok();
+                        let ok = obj.clone().try_send(role, peer, a.dummy(ty)).is_ok();
                         tried.push((what, ok));
                     }
                     let what = format!("{} CLOSE TO {}", a.roles[role], a.roles[peer]);
@@ -398,12 +387,7 @@ fn perform<P: Protocol>(
     let letter = match e {
         Enabled::Send { role, to, .. } => {
             let ty = alphabet.letter(slot).ty;
-            let msg = msgs[ty].take().unwrap_or_else(|| {
-                alphabet.types[ty]
-                    .dummy
-                    .clone()
-                    .expect("sendable types have a dummy")
-            });
+            let msg = msgs[ty].take().unwrap_or_else(|| alphabet.dummy(ty));
             if let Err(Refused(m)) = next.try_send(role, to, msg) {
                 msgs[ty] = Some(m);
                 return Err(refused("try_send"));

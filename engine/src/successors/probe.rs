@@ -127,15 +127,27 @@ impl<P: Protocol> Explorer<P> {
             &mut batch,
         );
         if walked.is_ok() {
-            self.interning = true;
-            for (letter, successor) in batch.drain(..) {
-                self.current = letter;
-                out.push((letter, self.store.intern(successor)));
-            }
-            self.interning = false;
+            self.intern_batch(&mut batch, out);
         }
         self.batch = batch;
         walked
+    }
+
+    /// Interns the successors made by a walk (`batch`, emptied) into
+    /// `out`, in order. They are made first and interned after so that the
+    /// walk looks the original object up once, not once per successor
+    /// (under collapse a lookup is a hash-map probe).
+    pub(super) fn intern_batch(
+        &mut self,
+        batch: &mut Vec<(LetterId, P)>,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) {
+        self.interning = true;
+        for (letter, successor) in batch.drain(..) {
+            self.current = letter;
+            out.push((letter, self.store.intern(successor)));
+        }
+        self.interning = false;
     }
 
     /// The result of a probe run under `catch_unwind`, a panic turned into
@@ -442,10 +454,7 @@ impl<P: Protocol> Explorer<P> {
     }
 
     pub(super) fn dummy(&self, ty: usize) -> Message {
-        self.alphabet.types[ty]
-            .dummy
-            .clone()
-            .expect("sendable types have a dummy")
+        self.alphabet.dummy(ty)
     }
 }
 
@@ -475,12 +484,7 @@ pub(super) fn walk_every_slot<P: Protocol>(
         match s.kind {
             ActionKind::Send => {
                 let ty = s.ty as usize;
-                let msg = msgs[ty].take().unwrap_or_else(|| {
-                    alphabet.types[ty]
-                        .dummy
-                        .clone()
-                        .expect("sendable types have a dummy")
-                });
+                let msg = msgs[ty].take().unwrap_or_else(|| alphabet.dummy(ty));
                 let sc = scratch.get_or_insert_with(|| original.clone());
                 match sc.try_send(role, peer, msg) {
                     Ok(()) => batch.push((s.slot, scratch.take().expect("probed just now"))),

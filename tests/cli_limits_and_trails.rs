@@ -185,3 +185,23 @@ fn hash_compaction_says_probabilistic_and_keeps_violations() {
     let o = prust(&["check", "chess", holds]);
     assert!(stdout(&o).contains("property holds: "), "{}", stdout(&o));
 }
+
+/// Big instances end in a verdict or a clear error, never in a crash: a
+/// parameter past the bound (before: an allocation abort), and a ring so
+/// long that recursing over its specification overflowed the stack
+/// (before: a stack overflow at 100,000 roles in a release build; the
+/// command now runs on a thread with a large stack, and the compiler's
+/// sequences no longer recurse).
+#[test]
+fn big_bundled_instances_end_in_a_verdict_or_an_error() {
+    let o = prust(&["check", "token-star:99999999999", r#"G !"DEADLOCK""#]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("at most 100000"), "{}", stderr(&o));
+    let o = prust(&["lts", "ring-buffered:60000", "--format", "stats"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("120000 states"),
+        "{}",
+        &stdout(&o)[..80]
+    );
+}

@@ -263,7 +263,8 @@ impl fmt::Display for Error {
         match self {
             Error::StateBound { limit, what } if *what == UNFOLDED => write!(
                 f,
-                "the {what} has more than {limit} terms; does a recursion's argument grow without end?"
+                "the {what} has more than {limit} terms: the specification is too large to \
+                 compile (use a smaller instance), or a recursion's argument grows without end"
             ),
             Error::StateBound { limit, what } => write!(
                 f,
@@ -313,7 +314,10 @@ impl fmt::Display for Error {
                     _ => ("roles", "Spec::roles"),
                 };
                 let hint = if context == DECLARED_TWICE {
-                    write!(f, "bad specification `{spec}`: {kind} `{name}` is declared twice")?;
+                    write!(
+                        f,
+                        "bad specification `{spec}`: {kind} `{name}` is declared twice"
+                    )?;
                     format!("list each name once in {method}([..])")
                 } else {
                     write!(
@@ -337,7 +341,8 @@ impl fmt::Display for Error {
             Error::UnknownProtocol { name, known } => {
                 write!(f, "unknown protocol `{name}`")?;
                 let base = name.split(':').next().unwrap_or(name).trim();
-                if let Some(close) = engine::names::closest(base, known.iter().map(String::as_str)) {
+                if let Some(close) = engine::names::closest(base, known.iter().map(String::as_str))
+                {
                     write!(f, "; did you mean `{close}`?")?;
                 }
                 write!(f, " The bundled protocols are: {}", known.join(", "))

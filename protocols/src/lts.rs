@@ -146,6 +146,9 @@ impl Label {
     }
 }
 
+/// How many role or type names [`Lts::stats`] shows.
+pub const STATS_NAMES: usize = 16;
+
 /// An explicit global LTS; see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lts {
@@ -161,6 +164,10 @@ pub struct Lts {
     offsets: Vec<u32>,
     edges: Vec<(Label, u32)>,
     finals: Vec<bool>,
+    /// [`Lts::channels_from`] of each role, computed with the LTS (one pass
+    /// over the edges): a pass per role made asking every role's channels
+    /// quadratic, minutes for a ring of 50,000 roles.
+    channels: Vec<Vec<usize>>,
 }
 
 impl Lts {
@@ -191,15 +198,7 @@ impl Lts {
     /// assert_eq!(lts.channels_from(1), Vec::<usize>::new());
     /// ```
     pub fn channels_from(&self, role: usize) -> Vec<usize> {
-        let mut to: Vec<usize> = self
-            .edges
-            .iter()
-            .filter(|(l, _)| l.from as usize == role)
-            .map(|(l, _)| l.to as usize)
-            .collect();
-        to.sort_unstable();
-        to.dedup();
-        to
+        self.channels.get(role).cloned().unwrap_or_default()
     }
 
     /// Message type names; a [`Label`]'s `ty` indexes this list.
@@ -442,16 +441,32 @@ impl Lts {
         b.finish(self.initial)
     }
 
-    /// One-line statistics: states, transitions, roles, types.
+    /// One-line statistics: states, transitions, roles, types (at most
+    /// [`STATS_NAMES`] names of each, then how many more: a ring of 60,000
+    /// roles made a line of 700 KB).
+    ///
+    /// ```
+    /// let lts = protocols::bundled::by_name("token-directed-ring:40").unwrap();
+    /// let line = lts.stats();
+    /// assert!(line.starts_with("80 states, 80 transitions, 40 roles (worker_0_, "), "{line}");
+    /// assert!(line.contains("worker_15_, and 24 more)"), "{line}");
+    /// ```
     pub fn stats(&self) -> String {
+        fn some(names: &[String]) -> String {
+            let shown = names[..names.len().min(STATS_NAMES)].join(", ");
+            match names.len().checked_sub(STATS_NAMES) {
+                Some(more) if more > 0 => format!("{shown}, and {more} more"),
+                _ => shown,
+            }
+        }
         format!(
             "{} states, {} transitions, {} roles ({}), {} types ({}), {}",
             self.num_states(),
             self.num_transitions(),
             self.roles.len(),
-            self.roles.join(", "),
+            some(&self.roles),
             self.types.len(),
-            self.types.join(", "),
+            some(&self.types),
             if self.is_deterministic() {
                 "deterministic"
             } else {
@@ -472,6 +487,11 @@ impl fmt::Display for Lts {
 pub(crate) struct LtsBuilder {
     pub(crate) roles: Vec<String>,
     pub(crate) types: Vec<String>,
+    /// The numbers of `roles` and `types` by name: a specification with
+    /// many roles names each several times, and a scan of the list per
+    /// name made building one of 50,000 roles take minutes.
+    role_ids: HashMap<String, u32>,
+    type_ids: HashMap<String, u32>,
     offsets: Vec<u32>,
     edges: Vec<(Label, u32)>,
     finals: Vec<bool>,
@@ -480,6 +500,8 @@ pub(crate) struct LtsBuilder {
 impl LtsBuilder {
     pub(crate) fn new(roles: Vec<String>, types: Vec<String>) -> Self {
         LtsBuilder {
+            role_ids: numbered(&roles),
+            type_ids: numbered(&types),
             roles,
             types,
             offsets: vec![0],
@@ -489,11 +511,21 @@ impl LtsBuilder {
     }
 
     pub(crate) fn role(&mut self, name: &str) -> u32 {
-        intern(&mut self.roles, name)
+        intern(&mut self.roles, &mut self.role_ids, name)
     }
 
     pub(crate) fn ty(&mut self, name: &str) -> u32 {
-        intern(&mut self.types, name)
+        intern(&mut self.types, &mut self.type_ids, name)
+    }
+
+    /// Whether `name` is one of the roles so far.
+    pub(crate) fn has_role(&self, name: &str) -> bool {
+        self.role_ids.contains_key(name)
+    }
+
+    /// Whether `name` is one of the types so far.
+    pub(crate) fn has_type(&self, name: &str) -> bool {
+        self.type_ids.contains_key(name)
     }
 
     /// Adds the next state with its transitions (any order, duplicates
@@ -534,7 +566,9 @@ impl LtsBuilder {
         self.offsets.shrink_to_fit();
         self.edges.shrink_to_fit();
         self.finals.shrink_to_fit();
+        let channels = channels(self.roles.len(), &self.edges);
         Lts {
+            channels,
             roles: self.roles,
             type_paths: interned(&self.types),
             types: self.types,
@@ -573,12 +607,38 @@ pub(crate) fn type_of(
         .map(|i| i as u32)
 }
 
-fn intern(names: &mut Vec<String>, name: &str) -> u32 {
-    match names.iter().position(|n| n == name) {
-        Some(i) => i as u32,
-        None => {
-            names.push(name.to_string());
-            (names.len() - 1) as u32
+/// For each of `roles` roles, the roles that `edges` send or close to from
+/// it, or receive at from it: sorted, without repeats.
+fn channels(roles: usize, edges: &[(Label, u32)]) -> Vec<Vec<usize>> {
+    let mut to = vec![Vec::new(); roles];
+    for (l, _) in edges {
+        if let Some(list) = to.get_mut(l.from as usize) {
+            list.push(l.to as usize);
         }
     }
+    for list in &mut to {
+        list.sort_unstable();
+        list.dedup();
+    }
+    to
+}
+
+/// The number of each name of `names`, the first one where a name repeats
+/// (as a scan of the list would find it).
+fn numbered(names: &[String]) -> HashMap<String, u32> {
+    let mut ids = HashMap::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        ids.entry(n.clone()).or_insert(i as u32);
+    }
+    ids
+}
+
+fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -> u32 {
+    if let Some(&i) = ids.get(name) {
+        return i;
+    }
+    names.push(name.to_string());
+    let i = (names.len() - 1) as u32;
+    ids.insert(name.to_string(), i);
+    i
 }

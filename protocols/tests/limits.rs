@@ -237,3 +237,69 @@ fn default_limits_end_a_large_adversarial_file_in_an_error() {
         "{e}"
     );
 }
+
+/// A bundled family's parameter is bounded: a mistyped `K` is an error
+/// naming the bound, not an attempt to allocate terabytes (before:
+/// `token-star:99999999999` aborted the process, `rock-paper-scissors:64`
+/// panicked).
+#[test]
+fn bundled_parameters_past_their_bound_are_errors() {
+    use protocols::bundled::{self, MAX_ROLES};
+    let too_many = format!("token-star:{}", MAX_ROLES + 1);
+    let overflowing = "token-star:99999999999999999999999".to_string();
+    for name in [too_many.as_str(), "token-star:99999999999", &overflowing] {
+        match bundled::spec_by_name(name) {
+            Err(e @ Error::BadParameter { .. }) => {
+                assert!(
+                    e.to_string().contains(&format!("at most {MAX_ROLES}")),
+                    "{e}"
+                )
+            }
+            other => panic!("{name}: {:?}", other.map(|s| s.name().to_string())),
+        }
+    }
+    let e = bundled::spec_by_name("rock-paper-scissors:64").unwrap_err();
+    assert!(e.to_string().contains("at most 63"), "{e}");
+    assert!(bundled::spec_by_name("rock-paper-scissors:63").is_ok());
+    // Every family takes its bound, and `list` shows it.
+    for info in bundled::list() {
+        if let Some(p) = info.param {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", info.name);
+        }
+    }
+    assert!(bundled::spec_by_name(&format!("token-directed-ring:{MAX_ROLES}")).is_ok());
+}
+
+/// A sequence as long as the test thread's stack cannot hold recursion
+/// over compiles: the compiler's right-association of sequences runs on a
+/// stack of its own (before: a stack overflow, which aborts the process).
+#[test]
+fn a_long_sequence_compiles_on_a_small_stack() {
+    use protocols::spec::seq;
+    let n = 50_000;
+    // A long sequence followed by one more message: putting the two in
+    // sequence walks the first one's spine.
+    let long = seq((0..n).map(|i| {
+        if i % 2 == 0 {
+            msg("Ping", "a", "b")
+        } else {
+            msg("Pong", "b", "a")
+        }
+    }));
+    let spec = Spec::new("long", seq([long, msg("Ping", "a", "b")]));
+    // 2 MiB, the default of a test thread, stated so the test does not
+    // depend on RUST_MIN_STACK.
+    let lts = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            spec.compile()
+                .map(|l| l.num_states())
+                .map_err(|e| e.to_string())
+        })
+        .unwrap()
+        .join()
+        .expect("the compiler overflowed its stack")
+        .unwrap();
+    // A send and its receive a message, and the end.
+    assert_eq!(lts, 2 * (n + 1) + 1);
+}

@@ -157,8 +157,35 @@ pub type CmdResult = Result<Exit, Failure>;
 /// `prust`'s `main`.
 pub fn main() -> ExitCode {
     match Cli::try_parse() {
-        Ok(cli) => run(cli).into(),
+        Ok(cli) => on_large_stack(cli),
         Err(e) => clap_error(e).into(),
+    }
+}
+
+/// The stack of the thread that runs a command. The specification compiler
+/// and the objects built on the fly recurse on the terms of a
+/// specification, as deep as its longest sequence: `ring-buffered:100000`
+/// needed more than the main thread's 8 MiB and died of a stack overflow.
+/// Only the pages used are ever committed, so reserving much costs nothing.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Runs `cli` on a thread with a [`STACK_BYTES`] stack (on this thread if
+/// no such thread can be started).
+fn on_large_stack(cli: Cli) -> ExitCode {
+    let cli = std::sync::Mutex::new(Some(cli));
+    let take = || cli.lock().ok().and_then(|mut c| c.take());
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("prust".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, || take().map(run))
+            .map(|h| h.join())
+    });
+    match spawned {
+        Ok(Ok(Some(code))) => code.into(),
+        // A panic was reported by the hook already: exit as Rust does.
+        Ok(Err(_)) => ExitCode::from(101),
+        Ok(Ok(None)) | Err(_) => take().map_or(Exit::Error, run).into(),
     }
 }
 

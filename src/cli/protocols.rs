@@ -23,8 +23,8 @@ pub fn list(_args: &ListArgs, out: &mut Out) -> CmdResult {
         if let Some(p) = &info.param {
             writeln!(
                 out,
-                "{:<28}   K = {} (default {}, at least {})",
-                "", p.description, p.default, p.min
+                "{:<28}   K = {} (default {}, {}..={})",
+                "", p.description, p.default, p.min, p.max
             )?;
         }
         let shown = match &info.param {

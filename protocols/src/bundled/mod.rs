@@ -69,6 +69,12 @@ pub struct Param {
     pub default: usize,
     /// Smallest allowed value.
     pub min: usize,
+    /// Largest allowed value: what the specification can be built with
+    /// (rock-paper-scissors numbers its players' sets by the bits of one
+    /// word), or a bound far beyond any instance a check can finish, so
+    /// that a mistyped parameter (`token-star:99999999999`) is an error
+    /// rather than an allocation the machine cannot make.
+    pub max: usize,
 }
 
 /// What `prust list` shows about a bundled protocol.
@@ -95,12 +101,23 @@ struct Entry {
     make: Make,
 }
 
-/// The registry's parameter: `what` it means, its `default` and its `min`.
+/// The largest parameter of a bundled family (roles or players). Every
+/// family takes a few terms a role, so from about this size on its
+/// specification is past the compiler's bound of a million terms anyway
+/// (an error after seconds); building the specification of a larger one
+/// would only allocate, and `token-star:99999999999` used to abort the
+/// process asking for 1.6 TB. At this size a family builds in a few
+/// seconds and under 600 MB.
+pub const MAX_ROLES: usize = 100_000;
+
+/// The registry's parameter: `what` it means, its `default` and its `min`;
+/// at most [`MAX_ROLES`].
 fn param(description: &'static str, default: usize, min: usize) -> Option<Param> {
     Some(Param {
         description,
         default,
         min,
+        max: MAX_ROLES,
     })
 }
 
@@ -162,7 +179,12 @@ fn entries() -> Vec<Entry> {
         e(
             "rock-paper-scissors",
             "rounds of rock-paper-scissors until one winner",
-            param("number of players", 3, 2),
+            Some(Param {
+                description: "number of players",
+                default: 3,
+                min: 2,
+                max: rock_paper_scissors::MAX_PLAYERS,
+            }),
             rock_paper_scissors::spec,
         ),
         e(
@@ -292,18 +314,34 @@ pub fn spec_by_name(name: &str) -> Result<Spec, Error> {
         (Some(p), None) => p.default,
         (Some(p), Some(a)) => {
             let (what, min) = (p.description, p.min);
-            let k: usize = a.parse().map_err(|_| Error::BadParameter {
+            let too_large = || Error::BadParameter {
                 protocol: e.name.into(),
-                message: format!(
-                    "`{a}` is not a number; the parameter is the {what}, e.g. `{}:{min}`",
-                    e.name
-                ),
-            })?;
+                message: format!("the {what} must be at most {}, not {a}", p.max),
+            };
+            let k: usize = match a.parse() {
+                Ok(k) => k,
+                // All digits but no `usize`: too large, not malformed.
+                Err(_) if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) => {
+                    return Err(too_large())
+                }
+                Err(_) => {
+                    return Err(Error::BadParameter {
+                        protocol: e.name.into(),
+                        message: format!(
+                            "`{a}` is not a number; the parameter is the {what}, e.g. `{}:{min}`",
+                            e.name
+                        ),
+                    })
+                }
+            };
             if k < min {
                 return Err(Error::BadParameter {
                     protocol: e.name.into(),
                     message: format!("the {what} must be at least {min}, not {k}"),
                 });
+            }
+            if k > p.max {
+                return Err(too_large());
             }
             k
         }

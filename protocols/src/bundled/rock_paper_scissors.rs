@@ -42,12 +42,20 @@ fn subsets(ids: usize) -> Vec<usize> {
     v
 }
 
-/// The specification for `k ≥ 2` players.
+/// The most players [`spec`] takes: a round names its players' set by
+/// the bits of one `usize`.
+pub const MAX_PLAYERS: usize = usize::BITS as usize - 1;
+
+/// The specification for `2 ≤ k ≤` [`MAX_PLAYERS`] players (by name,
+/// `rock-paper-scissors:K`, a larger `K` is an error, not a panic).
+///
+/// # Panics
+///
+/// If `k > MAX_PLAYERS`.
 pub fn spec(k: usize) -> Spec {
     assert!(
-        k < usize::BITS as usize,
-        "rock-paper-scissors: at most {} players",
-        usize::BITS - 1
+        k <= MAX_PLAYERS,
+        "rock-paper-scissors: at most {MAX_PLAYERS} players"
     );
     Spec::new(
         format!("rock-paper-scissors:{k}"),

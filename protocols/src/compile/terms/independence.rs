@@ -35,6 +35,16 @@ type Candidate = (u32, Vec<Chans>, Vec<Chans>);
 /// branch shared by many states is looked at once).
 pub(crate) type Footprints = HashMap<u32, Footprint>;
 
+/// The most channels a footprint lists; a term that may use more has an
+/// unknown footprint (`None`), as a call does. Every suffix of a sequence
+/// has a footprint, so without a bound a sequence over `n` channels (a ring
+/// of `n` roles) kept `n²/2` of them: 18 GB for a ring of 100,000. An
+/// unknown footprint only keeps the term out of a component (no reduction
+/// there), so the bound costs no soundness; 256 channels keeps every
+/// bundled protocol's components (`npb-is-concurrent:K` has `2K` channels
+/// after a round's composition).
+const MAX_CHANNELS: usize = 256;
+
 fn union(
     a: &Option<Arc<[(u32, u32)]>>,
     b: &Option<Arc<[(u32, u32)]>>,
@@ -49,7 +59,7 @@ fn union(
     let mut v: Vec<(u32, u32)> = a.iter().chain(b.iter()).copied().collect();
     v.sort_unstable();
     v.dedup();
-    Some(v.into())
+    (v.len() <= MAX_CHANNELS).then(|| v.into())
 }
 
 impl Terms {
@@ -192,5 +202,34 @@ impl Terms {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{msg, seq, Role, Spec};
+
+    /// The footprint of a sequence of sends from `a` to `n` roles.
+    fn footprint_of_fan_out(n: usize) -> Option<usize> {
+        let spec = Spec::new(
+            "fan-out",
+            seq((0..n).map(|i| msg("M", "a", Role::indexed("b", i)))),
+        );
+        let mut terms = Terms::new(&spec).unwrap();
+        let t = terms.intern(&spec.main).unwrap();
+        let f = terms.footprint(t, &mut Footprints::new());
+        f.chans.map(|c| c.len())
+    }
+
+    /// A footprint lists at most `MAX_CHANNELS` channels; beyond, it is
+    /// unknown (as a call's), which keeps the term out of any component:
+    /// no reduction there, never a wrong one. Without the bound every
+    /// suffix of a long sequence kept its channels (quadratic memory).
+    #[test]
+    fn footprints_past_the_bound_are_unknown() {
+        assert_eq!(footprint_of_fan_out(10), Some(10));
+        assert_eq!(footprint_of_fan_out(MAX_CHANNELS), Some(MAX_CHANNELS));
+        assert_eq!(footprint_of_fan_out(MAX_CHANNELS + 1), None);
     }
 }

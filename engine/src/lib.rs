@@ -334,14 +334,16 @@ pub mod trail;
 
 pub use alphabet::ActionKind;
 pub use budget::parse_memory_size;
-pub use checker::{check, check_violated, try_check, CheckSession, Checker};
+pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
     Refused, RoleId,
 };
-pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
+pub use report::{
+    Counterexample, Ending, Limit, ReplayError, Report, ShareStats, Stats, Step, Verdict,
+};
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};
 

@@ -230,6 +230,11 @@ fn exit_of(outcome: &Outcome) -> Exit {
         Outcome::Checked(r) => match r.verdict {
             // Asked for with --hash-compaction; the output says it.
             Verdict::Holds | Verdict::HoldsProbabilistic { .. } => Exit::Ok,
+            // --share: this share found no violation. The same status as
+            // holds, so that N shares combine as N formulas do (the
+            // property holds when every share exits 0); the text and the
+            // JSON say "holds on share", never "holds".
+            Verdict::HoldsOnShare { .. } => Exit::Ok,
             Verdict::Violated(_) => Exit::Violated,
             Verdict::Inconclusive { .. } => Exit::Inconclusive,
         },

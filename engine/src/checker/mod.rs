@@ -475,6 +475,18 @@ impl Checker {
         self
     }
 
+    /// The share this checker searches ([`share`](Self::share), or
+    /// `PRUST_SHARE`), `None` for the whole check: for a caller that must
+    /// word its own summary as one share's.
+    ///
+    /// ```
+    /// let c = engine::Checker::new().share(2, 5);
+    /// assert_eq!(c.current_share().map(|s| s.to_string()), Some("2/5".to_string()));
+    /// ```
+    pub fn current_share(&self) -> Option<Share> {
+        self.share
+    }
+
     /// Split at breadth-first level `k` (the states at distance `k` from
     /// the initial one are dealt out to the shares), instead of at the
     /// first level with [`SHARE_STATES`](Self::SHARE_STATES) states a

@@ -324,7 +324,20 @@ impl fmt::Display for Report {
         if let Some(why) = &s.single_thread {
             write!(f, "\n  searched on one thread: {why}")?;
         }
-        if let Some(sh) = &s.share {
+        if let Some(sh) = s.share.as_ref().filter(|sh| sh.frontier == 0) {
+            write!(
+                f,
+                "\n  share {}/{}: no split (the state space ended above level {}, before a level \
+                 of {} states a share was reached): every share searched all {} states, split \
+                 digest {:016x}",
+                sh.index,
+                sh.count,
+                sh.level,
+                crate::Checker::SHARE_STATES,
+                sh.above,
+                sh.digest
+            )?;
+        } else if let Some(sh) = &s.share {
             write!(
                 f,
                 "\n  share {}/{}: split at level {} ({} states, {} of them this share's; {} states \

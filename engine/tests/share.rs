@@ -165,6 +165,32 @@ proptest! {
     }
 }
 
+/// Safety formulas alone, on objects of 20 to 40 states split at levels
+/// 1 to 4: wide frontiers, where each share owns several states and a
+/// violation lies behind one of them.
+fn safety_case() -> impl Strategy<Value = (Lts, String)> {
+    common::lts_strategy(40)
+        .prop_filter("20 states or more", |l| l.trans.len() >= 20)
+        .prop_flat_map(|lts| {
+            let f = atom(lts.roles, lts.types).prop_map(|a| format!("G !{a}"));
+            (Just(lts), f)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_share_holds_iff_a_safety_property_holds(
+        (lts, f) in safety_case(),
+        count in 1..=3u32,
+        level in 1..5u64,
+        tweak in 0..8u8,
+    ) {
+        shares_agree(&lts, &f, Semantics::Stutter, count, Some(level), tweak)?;
+    }
+}
+
 /// A counter that `a` bumps by sending to `b`, in one of two ways, up to
 /// `max`: a level `n` has `n + 1` states, so the default split is reached.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

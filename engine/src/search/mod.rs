@@ -98,6 +98,10 @@ pub(crate) struct Search<'a, P> {
     /// The depth-first search enters no state outside this set (a share's
     /// search of the levels above its split, [`run_share`](Self::run_share)).
     within: Option<hashbrown::HashSet<ProductState>>,
+    /// The breadth-first search enters no state of this set (a share's
+    /// safety search past its split: the states at the split level and
+    /// above, see [`run_share`](Self::run_share)).
+    without: Option<hashbrown::HashSet<ProductState>>,
     /// The state a violation's prefix starts from: the seed (or the root of
     /// the depth-first tree) it was reached from.
     violation_root: Option<ProductState>,
@@ -132,6 +136,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             parallel_level: PARALLEL_LEVEL,
             stored_apart: false,
             within: None,
+            without: None,
             violation_root: None,
         }
     }

@@ -84,6 +84,9 @@ impl<P: Protocol> Search<'_, P> {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
                     }
+                    if self.without.as_ref().is_some_and(|w| w.contains(&(p2, q2))) {
+                        continue;
+                    }
                     if depth + 1 > self.limits.max_depth {
                         truncated = true;
                         continue;

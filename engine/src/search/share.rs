@@ -281,7 +281,19 @@ impl<P: Protocol> Search<'_, P> {
         self.fresh_visited();
         self.violation_root = None;
         let out = if safety {
-            self.reachability_from(&own, depth)
+            // A shortest path to a bad state past the split level meets
+            // the level once, at its state there, and is beyond it after:
+            // a state at the level or above is never on the rest of it.
+            // So the share's search stays below the level (another share's
+            // frontier state, or a step back up, is the other searches'),
+            // which keeps a search that cycles back to the start from
+            // searching the whole space again.
+            let mut without: HashSet<ProductState> = above.iter().copied().collect();
+            without.extend(frontier.iter().copied());
+            self.without = Some(without);
+            let out = self.reachability_from(&own, depth);
+            self.without = None;
+            out
         } else {
             self.couvreur_from(&own)
         };

@@ -494,7 +494,10 @@ impl Checker {
     /// share the levels above it; a level that the search never reaches
     /// leaves nothing to split, and every share then searches the whole
     /// (small) space. Only a tuning knob: every level gives the same
-    /// combined verdict.
+    /// combined verdict. Every share holds the levels above the split in
+    /// memory with the step that reached each state (under hash compaction
+    /// and the collapse store, their objects too, until the split), so a
+    /// level deep in a large space costs each share that much.
     ///
     /// ```
     /// let checker = engine::Checker::new().share(1, 4).share_level(6);

@@ -328,3 +328,49 @@ fn bad_shares_are_errors_with_the_expected_form() {
 fn the_builder_rejects_a_share_past_the_count() {
     let _ = Checker::new().share(3, 2);
 }
+
+/// An accepting cycle through two frontier states dealt to different
+/// shares: a share that stopped at the other share's frontier state would
+/// miss it, and so would the other; each share searches on past them.
+#[test]
+fn a_cycle_through_two_shares_frontier_states_is_found() {
+    use common::Label;
+    use engine::ActionKind;
+    let send = |role, peer| Label {
+        role,
+        kind: ActionKind::Send,
+        ty: 0,
+        peer,
+    };
+    // 0 goes to 1 or 2 (the frontier at level 1); 1 and 2 alternate
+    // forever, never ending.
+    let lts = Lts {
+        roles: 2,
+        types: 1,
+        trans: vec![
+            vec![(send(0, 1), 1), (send(1, 0), 2)],
+            vec![(send(1, 0), 2)],
+            vec![(send(0, 1), 1)],
+        ],
+        terminal: vec![false; 3],
+    };
+    let f = r#"F "END""#;
+    let whole = Checker::new()
+        .check(f, LtsProtocol::new(lts.clone()), lts.dummies())
+        .unwrap();
+    assert!(whole.counterexample().is_some(), "{whole}");
+    for index in 1..=2 {
+        let r = Checker::new()
+            .share(index, 2)
+            .share_level(1)
+            .check(f, LtsProtocol::new(lts.clone()), lts.dummies())
+            .unwrap();
+        let split = r.stats.share.unwrap();
+        assert_eq!((split.frontier, split.own), (2, 1), "{r}");
+        let c = r
+            .counterexample()
+            .unwrap_or_else(|| panic!("share {index} missed the cycle\n{r}"));
+        assert!(!c.cycle.is_empty(), "{r}");
+        c.replay(LtsProtocol::new(lts.clone()));
+    }
+}

@@ -37,6 +37,7 @@ fn verdict_kind(v: &Verdict) -> &'static str {
     match v {
         Verdict::Holds => "holds",
         Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
+        Verdict::HoldsOnShare { .. } => "holds-on-share",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     }

@@ -30,6 +30,7 @@ fn kind(r: &Result<Report, prust::engine::Error>) -> String {
         Ok(r) => match r.verdict {
             Verdict::Holds => "holds".into(),
             Verdict::HoldsProbabilistic { .. } => "holds-probabilistic".into(),
+            Verdict::HoldsOnShare { .. } => "holds-on-share".into(),
             Verdict::Violated(_) => "violated".into(),
             Verdict::Inconclusive { .. } => "inconclusive".into(),
         },

@@ -184,12 +184,59 @@
 //!   compaction or randomised search order yet, so the searches of one
 //!   configuration are the same search: vary the limits, not a seed.
 //!
-//! What does not exist yet and would need code: splitting one formula's
-//! state space over machines (a distributed breadth-first search that
-//! sends each state to the machine owning its hash, or a split by the
-//! first steps, where each machine searches from its share of the states
-//! at level `k`; this search's canonical level order would make such a
-//! share deterministic).
+//! - *One formula's state space over N machines:* [`Checker::share`]
+//!   (`prust check --share I/N`, `PRUST_SHARE=I/N`). Run shares `1/N` to
+//!   `N/N`, one a machine, with nothing passed between them; the property
+//!   holds when every share holds, and a violation that any share reports
+//!   is a whole run from the initial state, replayable as any other.
+//!   `scripts/share-check.sh` runs the N shares (local processes or `ssh`)
+//!   and combines their exit statuses.
+//!
+//! How a share searches: breadth-first from the initial product state
+//! (protocol state × automaton state) down to a *split level* `k`, the
+//! first level with [`Checker::SHARE_STATES`] (32) states a share, or
+//! [`Checker::share_level`]. The states at distance exactly `k`, the
+//! *frontier*, are dealt out round robin in the order the breadth-first
+//! search found them, which is the same on every machine: the search is
+//! deterministic for one program, object, formula and semantics (the
+//! report's split digest, [`ShareStats::digest`], lets the runs confirm it).
+//! Share `i` then searches (1) every state at distance below `k`, as every
+//! share does, and (2) everything reachable from its own frontier states,
+//! without bound: safety properties breadth-first from those states, the
+//! rest depth-first (Couvreur's search, one tree a frontier state).
+//!
+//! Why that decides the property. A step changes the distance from the
+//! initial state by at most one, so any path from the initial state to a
+//! state at distance `k` or more passes through a state at distance
+//! exactly `k`. A violation is a reachable bad state (safety) or a
+//! reachable accepting cycle with a path to it (a lasso). If every state
+//! of the violation lies at distance below `k`, (1) finds it in every
+//! share: the bad state is seen by the levels, and the cycle lies in the
+//! part of the product below `k`, which a depth-first search confined to it
+//! finds. Otherwise some state of the lasso (its prefix or its cycle) lies
+//! at distance exactly `k`: a frontier state `f`, from which the rest of
+//! the violation is reachable (the bad state, or the whole cycle: a cycle
+//! through `f` or after it). The share that owns `f` searches everything
+//! reachable from `f`, so it finds *a* violation. It must not stop at other
+//! shares' frontier states, since a cycle may run through several: each
+//! share's search past the split is unrestricted. Conversely, whatever a
+//! share reports is a real run: the path of the levels to its frontier
+//! state, then the path its search found, each step a product step; the
+//! determinism check (and hash compaction) re-execute it before it is
+//! reported, and `Counterexample::replay` re-checks it. So "every share
+//! holds" is "no violation", and a share cut short by a limit is
+//! inconclusive, as any search.
+//!
+//! The price of no communication is redundancy: the levels above the
+//! split are searched by every share, and the futures of the frontier
+//! states overlap (two shares' states often reach the same states later),
+//! so N shares together store more than one search would, and one share
+//! stores less than the whole only where the futures fan out (BENCHMARKS,
+//! "Issue 17, session 15: one check over several machines"). A share runs
+//! on one thread and without partial-order reduction (the reduction's
+//! provisos are stated for a search from the initial state; both said in
+//! the report). The state limit counts each part of a share's search on
+//! its own. `share(1, 1)` is the whole check, searched the share's way.
 //!
 //! # Finite runs: the two semantics
 //!
@@ -334,14 +381,16 @@ pub mod trail;
 
 pub use alphabet::ActionKind;
 pub use budget::parse_memory_size;
-pub use checker::{check, check_violated, try_check, CheckSession, Checker};
+pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
     Refused, RoleId,
 };
-pub use report::{Counterexample, Ending, Limit, ReplayError, Report, Stats, Step, Verdict};
+pub use report::{
+    Counterexample, Ending, Limit, ReplayError, Report, ShareStats, Stats, Step, Verdict,
+};
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};
 

@@ -102,6 +102,11 @@ fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bo
             );
             prop_assert!(!expected, "engine: holds, reference: violated\n{report}")
         }
+        Verdict::HoldsOnShare { .. } => {
+            return Err(TestCaseError::fail(format!(
+                "no share was asked for\n{report}"
+            )));
+        }
         Verdict::HoldsProbabilistic { .. } => {
             prop_assert!(
                 tweak & 16 != 0,

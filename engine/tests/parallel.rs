@@ -32,6 +32,7 @@ fn outcome(r: &Report) -> String {
         Verdict::Violated(c) => format!("violated, {} steps:\n{c}", c.prefix.len()),
         Verdict::Inconclusive { limit, .. } => format!("inconclusive: {limit}"),
         Verdict::HoldsProbabilistic { .. } => "holds (probabilistic)".to_string(),
+        Verdict::HoldsOnShare { .. } => "holds on a share".to_string(),
     }
 }
 

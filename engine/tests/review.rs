@@ -87,6 +87,7 @@ fn assert_sound(l: &Lts, formula: &str, semantics: Semantics, tweak: u8, report:
     let expected = reference_violated(l, formula, semantics == Semantics::Stutter);
     match &report.verdict {
         Verdict::HoldsProbabilistic { .. } => panic!("hash compaction was not asked for\n{report}"),
+        Verdict::HoldsOnShare { .. } => panic!("no share was asked for\n{report}"),
         Verdict::Holds => assert!(
             !expected,
             "{formula} ({semantics:?}, tweak {tweak}): engine holds, reference violated\n{l:?}"
@@ -367,7 +368,9 @@ fn a_state_seen_beyond_the_depth_limit_then_reached_shallow_is_not_holds() {
                 .check(f, proto(&l, tweak), l.dummies())
                 .unwrap();
             match &r.verdict {
-                Verdict::Holds | Verdict::HoldsProbabilistic { .. } => {
+                Verdict::Holds
+                | Verdict::HoldsProbabilistic { .. }
+                | Verdict::HoldsOnShare { .. } => {
                     panic!("{sem:?}: holds although cut short\n{r}")
                 }
                 Verdict::Violated(_) => assert_sound(&l, f, sem, tweak, &r),

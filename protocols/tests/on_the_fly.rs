@@ -258,6 +258,7 @@ fn the_checker_gives_the_same_verdicts() {
         let verdict = |r: &engine::Report| match &r.verdict {
             Verdict::Holds => "holds".to_string(),
             Verdict::HoldsProbabilistic { .. } => "holds-probabilistic".to_string(),
+            Verdict::HoldsOnShare { .. } => "holds-on-share".to_string(),
             Verdict::Violated(c) => format!("violated: {c}"),
             Verdict::Inconclusive { .. } => "inconclusive".to_string(),
         };

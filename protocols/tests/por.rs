@@ -24,6 +24,7 @@ fn kind(r: &Report) -> &'static str {
     match r.verdict {
         Verdict::Holds => "holds",
         Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
+        Verdict::HoldsOnShare { .. } => "holds-on-share",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     }

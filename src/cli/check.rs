@@ -32,7 +32,13 @@ pub const LONG_ABOUT: &str = "Check LTL formulas on a protocol: one verdict per 
     Atoms are quoted actions such as \"white SEND <Move> TO black\", \
     \"* RECV *\", \"END\" or \"DEADLOCK\". Limits default from the \
     PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_TIMEOUT and PRUST_SEMANTICS \
-    environment variables; the options override them.";
+    environment variables; the options override them.\n\n\
+    A check too big for one machine: run `prust check --share I/N ...` for \
+    I = 1..N on N machines (no communication between them). Each share \
+    reports \"holds on share I/N\" (exit 0), a violation (exit 1, a whole \
+    run from the initial state) or inconclusive (exit 2); the property \
+    holds when every share exits 0, and the largest exit status of the N \
+    runs is the combined one.";
 
 /// What `prust check` with no arguments shows: a bundled protocol, a
 /// property that holds and one that is violated.
@@ -127,6 +133,29 @@ pub struct CheckArgs {
         value_parser = clap::value_parser!(u64).range(0..=1024)
     )]
     pub threads: Option<u64>,
+    /// Search only share I of N of each formula's state space, for one
+    /// check split over N machines that never talk (run I = 1..N, one per
+    /// machine): the property holds when every share exits 0 ("holds on
+    /// share I/N", never "holds"); a violation any share finds is a whole
+    /// run from the initial state (exit 1); the combined exit status is the
+    /// largest. Every share must run the same prust, protocol, formulas and
+    /// options; the reports' split digests must be equal. One thread a
+    /// share, no partial-order reduction [default: PRUST_SHARE, else the
+    /// whole check]
+    // Values starting with `-` are taken as values, so that `--share -1/4`
+    // is rejected as a share rather than read as an unknown option.
+    #[arg(long, value_name = "I/N", value_parser = parse_share, allow_hyphen_values = true)]
+    pub share: Option<engine::Share>,
+    /// With --share: split at this breadth-first level instead of the first
+    /// level with 32 states a share (a tuning knob: it never changes the
+    /// combined verdict) [default: PRUST_SHARE_LEVEL]
+    #[arg(long, value_name = "K")]
+    pub share_level: Option<u64>,
+}
+
+/// `--share`: `I/N`, with a message that shows the expected form.
+fn parse_share(s: &str) -> Result<engine::Share, String> {
+    s.parse()
 }
 
 /// `--format` of `prust check`.
@@ -230,6 +259,11 @@ fn exit_of(outcome: &Outcome) -> Exit {
         Outcome::Checked(r) => match r.verdict {
             // Asked for with --hash-compaction; the output says it.
             Verdict::Holds | Verdict::HoldsProbabilistic { .. } => Exit::Ok,
+            // --share: this share found no violation. The same status as
+            // holds, so that N shares combine as N formulas do (the
+            // property holds when every share exits 0); the text and the
+            // JSON say "holds on share", never "holds".
+            Verdict::HoldsOnShare { .. } => Exit::Ok,
             Verdict::Violated(_) => Exit::Violated,
             Verdict::Inconclusive { .. } => Exit::Inconclusive,
         },
@@ -253,6 +287,19 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     }
     if let Some(s) = args.semantics {
         checker = checker.semantics(s);
+    }
+    if let Some(share) = args.share {
+        checker = checker.share_of(Some(share));
+    }
+    if let Some(k) = args.share_level {
+        // Accepted with PRUST_SHARE too, so not a clap `requires`.
+        if checker.current_share().is_none() {
+            return Err(
+                Failure::error("--share-level splits a shared check: no share was given")
+                    .hint("add --share I/N (or set PRUST_SHARE=I/N), e.g. --share 1/4"),
+            );
+        }
+        checker = checker.share_level(k);
     }
     if let Some(n) = args.max_states {
         checker = checker.max_states(n);
@@ -333,16 +380,37 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     // The summary is a result, so stdout, and always the last line of text
     // output (JSON Lines carry only the per-formula records).
     if text {
-        writeln!(out, "{}", summary(protocol, args.runtime, &codes, elapsed))?;
+        let share = checker.current_share();
+        writeln!(
+            out,
+            "{}",
+            summary(protocol, args.runtime, &codes, elapsed, share)
+        )?;
     }
     Ok(code)
 }
 
 /// The summary line of a text run: how many formulas had which outcome.
-fn summary(protocol: &str, runtime: Runtime, codes: &[Exit], elapsed: Duration) -> String {
+///
+/// With `--share`, the formulas that found no violation "hold on share
+/// I/N": one share decides no formula that it does not find violated.
+fn summary(
+    protocol: &str,
+    runtime: Runtime,
+    codes: &[Exit],
+    elapsed: Duration,
+    share: Option<engine::Share>,
+) -> String {
     let count = |e: Exit| codes.iter().filter(|c| **c == e).count();
+    let hold = match share {
+        Some(s) => format!(
+            "hold on share {s} (a formula holds when it holds on every share 1/{n} to {n}/{n})",
+            n = s.count()
+        ),
+        None => "hold".to_string(),
+    };
     format!(
-        "{} formula(s) on {protocol} ({}): {} hold, {} violated, {} inconclusive, {} error(s); {:.3} s",
+        "{} formula(s) on {protocol} ({}): {} {hold}, {} violated, {} inconclusive, {} error(s); {:.3} s",
         codes.len(),
         runtime.name(),
         count(Exit::Ok),
@@ -360,7 +428,8 @@ fn checker_from_env() -> Result<Checker, Failure> {
         Failure::error(format!("bad environment: {e}")).hint(
             "PRUST_MAX_STATES and PRUST_MAX_DEPTH take a count, PRUST_TIMEOUT positive seconds, \
              PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
-             PRUST_PROGRESS, PRUST_DETERMINISM and PRUST_POR 1 or 0",
+             PRUST_PROGRESS, PRUST_DETERMINISM and PRUST_POR 1 or 0, PRUST_SHARE a share I/N \
+             such as 1/4",
         )
     })
 }
@@ -469,10 +538,16 @@ mod tests {
     #[test]
     fn the_summary_counts_each_outcome() {
         let codes = [Exit::Ok, Exit::Violated, Exit::Violated, Exit::Error];
-        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO);
+        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO, None);
         assert_eq!(
             s,
             "4 formula(s) on chess (liberal): 1 hold, 2 violated, 0 inconclusive, 1 error(s); 0.000 s"
+        );
+        let share = "2/3".parse().ok();
+        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO, share);
+        assert!(
+            s.contains(": 1 hold on share 2/3 (a formula holds when it holds on every share 1/3 to 3/3), 2 violated"),
+            "{s}"
         );
     }
 

@@ -29,7 +29,9 @@ pub const EXIT_CODES: &str = "\
 Exit status:
   0    success; for check: every formula holds (with --hash-compaction
        also \"holds (probabilistic: hash compaction)\": the output gives the
-       bound on the probability that a state was missed; not a proof)
+       bound on the probability that a state was missed; not a proof); with
+       --share I/N: every formula holds on this share (\"holds on share
+       I/N\"), and a formula holds when all N shares exit 0
   1    some formula is violated (check); the trail no longer replays (replay);
        some check found a mistake (lint)
   2    some formula is inconclusive: a limit (--max-states, --timeout, ...)

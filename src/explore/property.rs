@@ -189,6 +189,8 @@ impl Property {
             Verdict::Violated(_) => false,
             // Never asked for (hash compaction is off above).
             Verdict::HoldsProbabilistic { .. } => return Ok(None),
+            // Only under PRUST_SHARE: one share decides nothing.
+            Verdict::HoldsOnShare { .. } => return Ok(None),
             Verdict::Inconclusive { .. } => return Ok(None),
         };
         self.cache.insert(key, holds);

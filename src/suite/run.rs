@@ -56,7 +56,11 @@ fn check_loaded(
                 // passes, and the report's text says "probabilistic".
                 Verdict::Holds | Verdict::HoldsProbabilistic { .. } => Outcome::Holds(text),
                 Verdict::Violated(_) => Outcome::Violated(text),
-                Verdict::Inconclusive { .. } => Outcome::Inconclusive(text),
+                // Only under PRUST_SHARE: one share of a split check is no
+                // proof, and a suite entry is one whole check.
+                Verdict::HoldsOnShare { .. } | Verdict::Inconclusive { .. } => {
+                    Outcome::Inconclusive(text)
+                }
             }
         }
     }

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 /// semantics, reduction, progress): unset for every run, so that a
 /// developer's shell cannot change a test's outcome; a test that needs one
 /// sets it with [`prust_with`].
-const CLEARED: [&str; 11] = [
+const CLEARED: [&str; 13] = [
     "PRUST_MAX_STATES",
     "PRUST_MAX_DEPTH",
     "PRUST_TIMEOUT",
@@ -24,6 +24,8 @@ const CLEARED: [&str; 11] = [
     "PRUST_HASH_COMPACTION",
     "PRUST_COLLAPSE",
     "PRUST_THREADS",
+    "PRUST_SHARE",
+    "PRUST_SHARE_LEVEL",
 ];
 
 /// `prust ARGS` in `dir` (the current folder if `None`), with [`CLEARED`]

@@ -149,6 +149,15 @@ impl Checker {
                 .map_or(crate::search::PARALLEL_LEVEL, |n| {
                     usize::try_from(n).unwrap_or(usize::MAX).max(1)
                 }),
+            share: match env_text("PRUST_SHARE")? {
+                None => None,
+                Some(v) if v.trim().is_empty() => None,
+                Some(v) => Some(
+                    v.parse::<super::Share>()
+                        .map_err(|m| config_error("PRUST_SHARE", &v, m))?,
+                ),
+            },
+            share_level: env_u64("PRUST_SHARE_LEVEL")?,
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

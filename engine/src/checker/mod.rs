@@ -13,8 +13,10 @@ use crate::successors::Explorer;
 
 mod env;
 mod session;
+mod share;
 
 pub use session::CheckSession;
+pub use share::Share;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without
@@ -35,6 +37,8 @@ pub use session::CheckSession;
 /// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | the object's [`prefers_bytes`](crate::Protocol::prefers_bytes) |
 /// | [`threads`](Self::threads) | `PRUST_THREADS` (a count; `0`: all cores) | the machine's available parallelism |
 /// | [`parallel_level`](Self::parallel_level) | `PRUST_PARALLEL_LEVEL` (states) | 1 024 |
+/// | [`share`](Self::share) | `PRUST_SHARE` (`I/N`) | none: the whole check |
+/// | [`share_level`](Self::share_level) | `PRUST_SHARE_LEVEL` (a level) | the first level of [`SHARE_STATES`](Self::SHARE_STATES) states a share |
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and
@@ -69,6 +73,12 @@ pub struct Checker {
     threads: usize,
     /// Levels of fewer states are searched by the calling thread alone.
     parallel_level: usize,
+
+    /// Search only this share of the state space (several machines).
+    share: Option<Share>,
+    /// The breadth-first level whose states are dealt out to the shares;
+    /// `None`: the first with `SHARE_STATES` states a share.
+    share_level: Option<u64>,
 }
 
 impl Default for Checker {
@@ -385,6 +395,124 @@ impl Checker {
 
     /// The most threads a search uses ([`threads`](Self::threads)).
     pub const MAX_THREADS: usize = 1024;
+
+    /// Search only share `index` of `count` (both from 1) of the product
+    /// state space, for a check split over `count` machines that never talk
+    /// to each other: the property holds exactly when every share holds,
+    /// and a violation that any share finds is a real run of the whole
+    /// object from its initial state (replayable as any other). See the
+    /// [crate docs](crate#every-core-and-more-than-one-machine) for how the
+    /// space is split and why that is sound, and `PRUST_SHARE=I/N` or
+    /// `prust check --share I/N` for the same from outside.
+    ///
+    /// A share that finds no violation reports
+    /// [`Verdict::HoldsOnShare`], never [`Verdict::Holds`] (nor
+    /// [`Report::holds`]): one share proves nothing about the property.
+    /// Limits stay limits: a share cut short is inconclusive.
+    ///
+    /// Every share must run the same program on the same object, formula
+    /// and semantics, and with the same [`share_level`](Self::share_level):
+    /// they deal out the states of one breadth-first level by their
+    /// position in it. The report's split digest
+    /// ([`ShareStats::digest`](crate::ShareStats::digest)) lets the runs
+    /// check that they split the same level. A share runs on one thread and
+    /// without partial-order reduction (both said in the report).
+    /// `share(1, 1)` is the whole check, searched the share's way.
+    ///
+    /// # Panics
+    /// Unless `1 <= index <= count <=` [`Share::MAX_COUNT`]; use
+    /// [`share_of`](Self::share_of) with a [`Share`] parsed from text for
+    /// an error instead.
+    ///
+    /// ```
+    /// use engine::{Checker, Message, Protocol, Refused, RoleId, Verdict};
+    /// // `a` sends `Up` or `Down` to `b`, 80 times in all.
+    /// #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    /// struct Walk { up: u32, down: u32 }
+    /// impl Protocol for Walk {
+    ///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    ///     fn type_names(&self) -> Vec<String> { vec!["Up".into(), "Down".into()] }
+    ///     fn try_send(&mut self, role: RoleId, _to: RoleId, m: Message)
+    ///         -> Result<(), Refused<Message>> {
+    ///         if role != 0 || self.up + self.down == 80 { return Err(Refused(m)); }
+    ///         if m.type_name() == "Up" { self.up += 1 } else { self.down += 1 }
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>)
+    ///         -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    ///     fn is_terminated(&self) -> bool { self.up + self.down == 80 }
+    /// }
+    /// let start = Walk { up: 0, down: 0 };
+    /// // Three machines, each running one share (no communication):
+    /// let verdicts: Vec<_> = (1..=3)
+    ///     .map(|i| Checker::new().share(i, 3).check(r#"G !"DEADLOCK""#, start.clone(), vec![]))
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// // The property holds: every share holds, and no share alone says "holds".
+    /// assert!(verdicts.iter().all(|r| matches!(r.verdict, Verdict::HoldsOnShare { .. })));
+    /// assert!(verdicts.iter().all(|r| !r.holds()));
+    /// // A violation found by a share is a whole run from the initial state.
+    /// let r = Checker::new().share(2, 3).check(r#"G !"END""#, start.clone(), vec![]).unwrap();
+    /// let c = r.counterexample().expect("every run ends");
+    /// assert_eq!(c.prefix.len(), 80);
+    /// c.replay(start);
+    /// ```
+    pub fn share(self, index: u32, count: u32) -> Self {
+        let share = Share::new(index, count).unwrap_or_else(|e| panic!("Checker::share: {e}"));
+        self.share_of(Some(share))
+    }
+
+    /// Search this share of the state space (`None`: the whole check), as
+    /// [`share`](Self::share) does.
+    ///
+    /// ```
+    /// let s: engine::Share = "3/8".parse().expect("a share");
+    /// let checker = engine::Checker::new().share_of(Some(s));
+    /// # let _ = checker;
+    /// ```
+    pub fn share_of(mut self, share: Option<Share>) -> Self {
+        self.share = share;
+        self
+    }
+
+    /// The share this checker searches ([`share`](Self::share), or
+    /// `PRUST_SHARE`), `None` for the whole check: for a caller that must
+    /// word its own summary as one share's.
+    ///
+    /// ```
+    /// let c = engine::Checker::new().share(2, 5);
+    /// assert_eq!(c.current_share().map(|s| s.to_string()), Some("2/5".to_string()));
+    /// ```
+    pub fn current_share(&self) -> Option<Share> {
+        self.share
+    }
+
+    /// Split at breadth-first level `k` (the states at distance `k` from
+    /// the initial one are dealt out to the shares), instead of at the
+    /// first level with [`SHARE_STATES`](Self::SHARE_STATES) states a
+    /// share. A deeper level balances the shares better and costs each
+    /// share the levels above it; a level that the search never reaches
+    /// leaves nothing to split, and every share then searches the whole
+    /// (small) space. Only a tuning knob: every level gives the same
+    /// combined verdict. Every share holds the levels above the split in
+    /// memory with the step that reached each state (under hash compaction
+    /// and the collapse store, their objects too, until the split), so a
+    /// level deep in a large space costs each share that much.
+    ///
+    /// ```
+    /// let checker = engine::Checker::new().share(1, 4).share_level(6);
+    /// # let _ = checker;
+    /// ```
+    pub fn share_level(mut self, k: u64) -> Self {
+        self.share_level = Some(k);
+        self
+    }
+
+    /// The states a share should get at the split level, by default: the
+    /// search splits at the first level with this many states times the
+    /// share count. More than one a share, so that one share is not left
+    /// with the one state whose future is the whole space.
+    pub const SHARE_STATES: u64 = 32;
 
     /// Checks that every run of `proto` satisfies `formula`, as [`check`]
     /// does with this checker's options, and returns the report.

@@ -12,7 +12,7 @@ use crate::por::Reduction;
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
-use crate::search::{Outcome, Search};
+use crate::search::{Outcome, Search, Split};
 use crate::successors::{omission_bound, Explorer};
 
 use super::Checker;
@@ -111,6 +111,16 @@ impl<P: Protocol> CheckSession<P> {
         };
         // An object whose initial state declares nothing is searched as
         // before, with the lazy probes of the full search.
+        // A share's searches start from states at the split level, not
+        // from the initial state the reduction's provisos are stated for.
+        let off = off.or_else(|| {
+            self.checker.share.map(|s| {
+                format!(
+                    "not used by a share of a split check (share {s}): its searches start at \
+                     the split level"
+                )
+            })
+        });
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
@@ -118,7 +128,17 @@ impl<P: Protocol> CheckSession<P> {
         search.reduce = reduce;
         search.threads = self.checker.threads;
         search.parallel_level = self.checker.parallel_level;
-        let outcome = search.run(self.initial);
+        let outcome = match self.checker.share {
+            Some(share) => {
+                let split = Split {
+                    share,
+                    level: self.checker.share_level,
+                    per_share: Checker::SHARE_STATES,
+                };
+                search.run_share(self.initial, &split)
+            }
+            None => search.run(self.initial),
+        };
         let mut stats = search.stats.clone();
         stats.reduction = match reduction_off {
             Some(why) => Reduction::Off(why),
@@ -146,17 +166,26 @@ impl<P: Protocol> CheckSession<P> {
             });
         }
         let verdict = match outcome {
-            Outcome::Holds if compacted => Verdict::HoldsProbabilistic {
-                fingerprints: stats.protocol_states,
-                // A collision seen is a state missed for sure; the bound is
-                // then no bound.
-                omission_bound: if self.explorer.store.collisions_seen() > 0 {
-                    1.0
-                } else {
-                    omission_bound(stats.protocol_states)
+            Outcome::Holds if compacted && self.checker.share.is_none() => {
+                Verdict::HoldsProbabilistic {
+                    fingerprints: stats.protocol_states,
+                    // A collision seen is a state missed for sure; the bound is
+                    // then no bound.
+                    omission_bound: if self.explorer.store.collisions_seen() > 0 {
+                        1.0
+                    } else {
+                        omission_bound(stats.protocol_states)
+                    },
+                }
+            }
+            Outcome::Holds => match self.checker.share {
+                // One share proves nothing on its own: its own verdict.
+                Some(s) => Verdict::HoldsOnShare {
+                    index: s.index(),
+                    count: s.count(),
                 },
+                None => Verdict::Holds,
             },
-            Outcome::Holds => Verdict::Holds,
             Outcome::Inconclusive(limit) => Verdict::Inconclusive {
                 limit,
                 explored: stats.product_states,

@@ -70,6 +70,20 @@ pub enum Verdict {
         /// `fingerprints² / 2⁶⁵` (any two of them equal), at most 1.
         omission_bound: f64,
     },
+    /// One share of a split check ([`Checker::share`](crate::Checker::share))
+    /// searched its part of the state space to the end and found no
+    /// violation. Not a verdict on the property: the property holds when
+    /// every one of the `count` shares holds (each run once, with the same
+    /// program, object, formula and options). A variant of its own, so that
+    /// code matching [`Verdict::Holds`] (and [`Report::holds`]) never takes
+    /// one share for the whole. Under hash compaction
+    /// ([`Stats::hash_compaction`]) it is probabilistic as well.
+    HoldsOnShare {
+        /// Which share (from 1).
+        index: u32,
+        /// Of how many.
+        count: u32,
+    },
     /// Some run violates the formula; here is one.
     Violated(Counterexample),
     /// The search hit a limit before it could decide. Never a proof.
@@ -163,6 +177,37 @@ pub struct Stats {
     /// (liveness, partial-order reduction, the determinism check); `None`
     /// if it used what was asked.
     pub single_thread: Option<String>,
+
+    /// The split of a check over several machines, when this report is one
+    /// share's ([`Checker::share`](crate::Checker::share)); `None` for a
+    /// whole check.
+    pub share: Option<ShareStats>,
+}
+
+/// How one share of a split check ([`Checker::share`](crate::Checker::share))
+/// split the state space, and what it searched.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ShareStats {
+    /// Which share (from 1).
+    pub index: u32,
+    /// Of how many.
+    pub count: u32,
+    /// The split level: the states at this distance from the initial one
+    /// were dealt out to the shares. When the search ran out of states
+    /// before it, every share searched the whole space.
+    pub level: u64,
+    /// States at the split level (the frontier), of all shares.
+    pub frontier: u64,
+    /// Frontier states of this share: its search starts from them.
+    pub own: u64,
+    /// Product states at distance below the split level: every share
+    /// searches them (the price of splitting without talking).
+    pub above: u64,
+    /// A hash of the split (the level and its states, in order): equal in
+    /// every share of one split check. Shares whose digests differ did not
+    /// split the same space (another object, formula or option), and their
+    /// verdicts must not be combined.
+    pub digest: u64,
 }
 
 impl Report {
@@ -216,6 +261,26 @@ impl fmt::Display for Report {
                      (n²/2^65); rerun without hash compaction for a proof"
                 )?;
             }
+            Verdict::HoldsOnShare { index, count } => {
+                writeln!(
+                    f,
+                    "holds on share {index}/{count}{sem} (the property holds when every share \
+                     holds): {}",
+                    self.formula
+                )?;
+                writeln!(
+                    f,
+                    "  not a verdict on the property: this share's part of the state space has no \
+                     violation; run every share 1/{count} to {count}/{count}"
+                )?;
+                if self.stats.hash_compaction {
+                    writeln!(
+                        f,
+                        "  probabilistic (hash compaction): a state whose fingerprint equals \
+                         another's was never explored"
+                    )?;
+                }
+            }
             Verdict::Violated(c) => {
                 writeln!(f, "property violated{sem}: {}", self.formula)?;
                 write!(f, "{c}")?;
@@ -258,6 +323,27 @@ impl fmt::Display for Report {
         }
         if let Some(why) = &s.single_thread {
             write!(f, "\n  searched on one thread: {why}")?;
+        }
+        if let Some(sh) = s.share.as_ref().filter(|sh| sh.frontier == 0) {
+            write!(
+                f,
+                "\n  share {}/{}: no split (the state space ended above level {}, before a level \
+                 of {} states a share was reached): every share searched all {} states, split \
+                 digest {:016x}",
+                sh.index,
+                sh.count,
+                sh.level,
+                crate::Checker::SHARE_STATES,
+                sh.above,
+                sh.digest
+            )?;
+        } else if let Some(sh) = &s.share {
+            write!(
+                f,
+                "\n  share {}/{}: split at level {} ({} states, {} of them this share's; {} states \
+                 above it searched by every share), split digest {:016x}",
+                sh.index, sh.count, sh.level, sh.frontier, sh.own, sh.above, sh.digest
+            )?;
         }
         Ok(())
     }

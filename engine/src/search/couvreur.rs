@@ -54,45 +54,67 @@ impl<P: Protocol> Search<'_, P> {
     /// The depth-first search for an accepting cycle, for automata that
     /// [`reachability`](Self::reachability) does not decide.
     pub(super) fn couvreur(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+        self.couvreur_from(&[(initial, self.aut.initial)])
+    }
+
+    /// [`couvreur`](Self::couvreur) from each of `seeds` in turn (a
+    /// share's frontier, [`run_share`](Self::run_share)): one depth-first
+    /// tree a seed not reached by an earlier one, all sharing the visited
+    /// states (a finished tree's states are dead: no accepting cycle goes
+    /// through them). A violation's prefix starts at the root of its tree,
+    /// which [`violation_root`](Self::violation_root) names.
+    pub(super) fn couvreur_from(&mut self, seeds: &[ProductState]) -> Result<Outcome, Error> {
         let all = self.aut.all_acc;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
         let mut live: Vec<ProductState> = Vec::new();
-        let mut count: u32 = 1;
+        let mut count: u32 = 0;
         let mut truncated = false;
-        let q0 = self.aut.initial;
-        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
-        roots.push(Root {
-            num: DfsNum::FIRST,
-            acc: 0,
-            in_acc: 0,
-        });
-        live.push((initial, q0));
-        // Hash compaction: every frame holds its object (a no-op
-        // otherwise), released when the frame is popped.
-        self.ex.store.pin(initial);
-        stack.push(Frame::new(initial, q0));
-        self.stats.product_states = 1;
-        if self.bad_prefix(q0) {
-            self.finish_progress();
-            return Ok(Outcome::Violated(RawLasso {
-                prefix: Vec::new(),
-                cycle: Vec::new(),
-            }));
-        }
+        let mut seeds = seeds.iter().copied();
         // The reduced search computes each frame's successors when the frame
         // is pushed (the stack proviso is decided then), keeps them here, one
         // list per frame, and knows which states are on the stack.
         let mut on_stack: HashSet<ProductState> = HashSet::new();
         let mut lists: Vec<Vec<Successor>> = Vec::new();
-        if self.reduce {
-            self.push_reduced(initial, q0, &stack, &mut on_stack, &mut lists)?;
-        }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         // A successor taken from a reduced list, whose pin is released
         // once the search has pushed it (or not).
         let mut taken: Option<ProtoId> = None;
-        while let Some(mut top) = stack.last().copied() {
+        loop {
+            let Some(mut top) = stack.last().copied() else {
+                // The last tree is done: the next seed that no tree reached.
+                let next = seeds.find(|&(p, q)| self.visited.get(self.ex, p, q) == DfsNum::UNSEEN);
+                let Some((p, q)) = next else { break };
+                if count > 0 && count as u64 >= max_states {
+                    self.finish_progress();
+                    return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                }
+                count += 1;
+                self.visited.set(self.ex, p, q, DfsNum::nth(count));
+                roots.push(Root {
+                    num: DfsNum::nth(count),
+                    acc: 0,
+                    in_acc: 0,
+                });
+                live.push((p, q));
+                // Hash compaction: every frame holds its object (a no-op
+                // otherwise), released when the frame is popped.
+                self.ex.store.pin(p);
+                stack.push(Frame::new(p, q));
+                self.violation_root = Some((p, q));
+                self.stats.product_states = count as u64;
+                if self.bad_prefix(q) {
+                    self.finish_progress();
+                    return Ok(Outcome::Violated(RawLasso {
+                        prefix: Vec::new(),
+                        cycle: Vec::new(),
+                    }));
+                }
+                if self.reduce {
+                    self.push_reduced(p, q, &stack, &mut on_stack, &mut lists)?;
+                }
+                continue;
+            };
             if let Some(p) = taken.take() {
                 self.ex.store.unpin(p);
             }
@@ -133,6 +155,11 @@ impl<P: Protocol> Search<'_, P> {
                     self.stats.transitions += 1;
                     let n = self.visited.get(self.ex, p2, q2);
                     if n == DfsNum::UNSEEN {
+                        // A share's search of the levels above its split
+                        // stays among them.
+                        if self.within.as_ref().is_some_and(|w| !w.contains(&(p2, q2))) {
+                            continue;
+                        }
                         if depth as u64 > self.limits.max_depth {
                             truncated = true;
                             continue;

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use crate::error::{lost, ProbeError};
 use crate::ids::{DfsNum, Successor};
@@ -137,18 +137,33 @@ impl<P: Protocol> Search<'_, P> {
         inside: bool,
         goal: impl Fn(u32, ProductState, DfsNum) -> bool,
     ) -> Result<Path, ProbeError> {
+        self.bfs_from(&[from], min_num, inside, goal)
+            .map(|(path, _)| path)
+    }
+
+    /// [`bfs`](Self::bfs) from any of the states `sources` (a share's
+    /// frontier): a shortest path from the nearest, which is given with it
+    /// (the first source when nothing is found).
+    pub(super) fn bfs_from(
+        &mut self,
+        sources: &[ProductState],
+        min_num: DfsNum,
+        inside: bool,
+        goal: impl Fn(u32, ProductState, DfsNum) -> bool,
+    ) -> Result<(Path, ProductState), ProbeError> {
         // Only at the end of a search (a violation, an error): under hash
         // compaction its queue holds objects the store must keep.
         self.ex.store.keep_all();
+        let is_source: HashSet<ProductState> = sources.iter().copied().collect();
         // Each state reached: the state it was reached from and how.
         let mut parent: HashMap<ProductState, (ProductState, Successor)> = HashMap::new();
-        let mut queue = VecDeque::from([from]);
+        let mut queue: VecDeque<ProductState> = sources.iter().copied().collect();
         while let Some(x) = queue.pop_front() {
             // The search's own budget (its clock and memory): after a
             // search that used most of it, this walk over the same states
             // must not be what hangs or takes the machine.
             if let Some(limit) = self.budget.tick(&self.stats, 0) {
-                return Ok(Path::Cut(limit));
+                return Ok((Path::Cut(limit), sources[0]));
             }
             for s in self.all_successors(x.0, x.1)? {
                 let t = (s.proto, s.state);
@@ -159,20 +174,20 @@ impl<P: Protocol> Search<'_, P> {
                 if goal(s.acc, t, n) {
                     let mut path = vec![s];
                     let mut cur = x;
-                    while cur != from {
+                    while !is_source.contains(&cur) {
                         let (prev, step) = parent[&cur];
                         path.push(step);
                         cur = prev;
                     }
                     path.reverse();
-                    return Ok(Path::Found(path));
+                    return Ok((Path::Found(path), cur));
                 }
-                if t != from && !parent.contains_key(&t) {
+                if !is_source.contains(&t) && !parent.contains_key(&t) {
                     parent.insert(t, (x, s));
                     queue.push_back(t);
                 }
             }
         }
-        Ok(Path::NotFound)
+        Ok((Path::NotFound, sources[0]))
     }
 }

@@ -37,6 +37,7 @@ mod lasso;
 mod parallel;
 mod reachability;
 mod sharded;
+mod share;
 #[cfg(test)]
 mod tests;
 mod visited;
@@ -53,6 +54,7 @@ use crate::{Error, Semantics};
 
 use expand::Frame;
 pub(crate) use parallel::{available_threads, PARALLEL_LEVEL};
+pub(crate) use share::Split;
 use visited::Visited;
 
 /// A state of the product: an interned protocol object and an automaton
@@ -93,6 +95,16 @@ pub(crate) struct Search<'a, P> {
     /// The parallel search ran: its objects are in its own store (and
     /// counted in `stats`), not the explorer's.
     pub stored_apart: bool,
+    /// The depth-first search enters no state outside this set (a share's
+    /// search of the levels above its split, [`run_share`](Self::run_share)).
+    within: Option<hashbrown::HashSet<ProductState>>,
+    /// The breadth-first search enters no state of this set (a share's
+    /// safety search past its split: the states at the split level and
+    /// above, see [`run_share`](Self::run_share)).
+    without: Option<hashbrown::HashSet<ProductState>>,
+    /// The state a violation's prefix starts from: the seed (or the root of
+    /// the depth-first tree) it was reached from.
+    violation_root: Option<ProductState>,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -123,6 +135,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             threads: 1,
             parallel_level: PARALLEL_LEVEL,
             stored_apart: false,
+            within: None,
+            without: None,
+            violation_root: None,
         }
     }
 

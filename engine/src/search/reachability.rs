@@ -19,27 +19,44 @@ impl<P: Protocol> Search<'_, P> {
     /// before), and its first violation is a shortest one. Depth is the
     /// breadth-first level: the distance from the initial state.
     pub(super) fn reachability(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
-        let q0 = self.aut.initial;
-        let start = (initial, q0);
-        self.visited.set(self.ex, initial, q0, DfsNum::FIRST);
-        self.stats.product_states = 1;
-        if self.bad_prefix(q0) {
-            self.finish_progress();
-            return Ok(Outcome::Violated(RawLasso {
-                prefix: Vec::new(),
-                cycle: Vec::new(),
-            }));
+        self.reachability_from(&[(initial, self.aut.initial)], 0)
+    }
+
+    /// [`reachability`](Self::reachability) from the states `seeds`, all
+    /// at breadth-first level `depth` (a share's frontier,
+    /// [`run_share`](Self::run_share); the initial state at level 0
+    /// otherwise). A violation's prefix starts at the seed it was reached
+    /// from, which [`violation_root`](Self::violation_root) names.
+    pub(super) fn reachability_from(
+        &mut self,
+        seeds: &[ProductState],
+        mut depth: u64,
+    ) -> Result<Outcome, Error> {
+        let start = seeds[0];
+        for &(p, q) in seeds {
+            self.visited.set(self.ex, p, q, DfsNum::FIRST);
+            if self.bad_prefix(q) {
+                self.stats.product_states = 1;
+                self.violation_root = Some((p, q));
+                self.finish_progress();
+                return Ok(Outcome::Violated(RawLasso {
+                    prefix: Vec::new(),
+                    cycle: Vec::new(),
+                }));
+            }
         }
+        self.stats.product_states = seeds.len() as u64;
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
-        let mut count: u64 = 1;
+        let mut count = seeds.len() as u64;
         let mut truncated = false;
-        let mut level: Vec<ProductState> = vec![start];
+        let mut level: Vec<ProductState> = seeds.to_vec();
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
-        let mut depth: u64 = 0;
         // Hash compaction: each frontier entry holds its object (a no-op
         // otherwise); released once expanded.
-        self.ex.store.pin(initial);
+        for &(p, _) in seeds {
+            self.ex.store.pin(p);
+        }
         while !level.is_empty() {
             for &(p, q) in &level {
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
@@ -67,6 +84,9 @@ impl<P: Protocol> Search<'_, P> {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
                     }
+                    if self.without.as_ref().is_some_and(|w| w.contains(&(p2, q2))) {
+                        continue;
+                    }
                     if depth + 1 > self.limits.max_depth {
                         truncated = true;
                         continue;
@@ -87,9 +107,10 @@ impl<P: Protocol> Search<'_, P> {
                     self.visited.set(self.ex, p2, q2, n);
                     if self.bad_prefix(q2) {
                         self.finish_progress();
-                        let path = self
-                            .bfs(start, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                        let (path, root) = self
+                            .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
                             .map_err(|e| self.probe_error_after(e, Vec::new()))?;
+                        self.violation_root = Some(root);
                         let prefix = match self.path_or_lost(path, Vec::new)? {
                             Ok(p) => p,
                             Err(limit) => return Ok(Outcome::Inconclusive(limit)),

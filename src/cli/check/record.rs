@@ -69,6 +69,7 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
     let verdict = match &report.verdict {
         Verdict::Holds => "holds",
         Verdict::HoldsProbabilistic { .. } => "holds-probabilistic",
+        Verdict::HoldsOnShare { .. } => "holds-on-share",
         Verdict::Violated(_) => "violated",
         Verdict::Inconclusive { .. } => "inconclusive",
     };
@@ -77,6 +78,10 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
     o.raw("stats", &stats(&report.stats));
     match &report.verdict {
         Verdict::Holds => {}
+        Verdict::HoldsOnShare { index, count } => {
+            o.u64("share", u64::from(*index))
+                .u64("shares", u64::from(*count));
+        }
         Verdict::HoldsProbabilistic {
             fingerprints,
             omission_bound,
@@ -132,6 +137,7 @@ fn stats(s: &Stats) -> String {
         hash_compaction,
         threads,
         single_thread,
+        share,
     } = s;
     let mut o = Object::new();
     o.u64("product_states", *product_states)
@@ -144,6 +150,18 @@ fn stats(s: &Stats) -> String {
         .u64("threads", u64::from(*threads));
     if let Some(why) = single_thread {
         o.str("single_thread", why);
+    }
+    if let Some(sh) = share {
+        let mut split = Object::new();
+        split
+            .u64("index", u64::from(sh.index))
+            .u64("count", u64::from(sh.count))
+            .u64("level", sh.level)
+            .u64("frontier", sh.frontier)
+            .u64("own", sh.own)
+            .u64("above", sh.above)
+            .str("digest", &format!("{:016x}", sh.digest));
+        o.raw("share", &split.finish());
     }
     match reduction {
         engine::Reduction::NotDeclared => {}

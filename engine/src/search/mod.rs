@@ -176,8 +176,6 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some("the determinism check runs on one thread")
                 } else if self.ex.store.is_compacted() {
                     Some("hash compaction runs on one thread")
-                } else if self.ex.store.drops_objects() {
-                    Some("the collapse store (objects stored as bytes) runs on one thread")
                 } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
                     Some("automata of more than 65,536 states are searched on one thread")
                 } else {
@@ -187,7 +185,11 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some(why) => self.stats.single_thread = Some(why.to_string()),
                     None => {
                         self.stats.threads = self.threads as u32;
-                        return self.parallel_reachability(initial, self.threads);
+                        // Past hash compaction (above), a store that drops
+                        // objects is the collapse store: its states go
+                        // between the threads as bytes.
+                        let bytes = self.ex.store.drops_objects();
+                        return self.parallel_reachability(initial, self.threads, bytes);
                     }
                 }
             }

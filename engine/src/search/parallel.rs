@@ -499,7 +499,7 @@ impl<P: Protocol> Shared<'_, P> {
                             let shard = shards[self.store.shard_of(hash)]
                                 .as_mut()
                                 .expect("a successor is settled by its shard's owner");
-                            let visit = shard.visit_bytes(next, hash, &w.buf, q2, key);
+                            let visit = shard.visit_bytes(next, hash, &w.buf, q2, key, false);
                             if !self.settled(visit, q2, key) {
                                 break;
                             }
@@ -603,7 +603,10 @@ impl<P: Protocol> Shared<'_, P> {
             .as_mut()
             .expect("a successor is settled by its shard's owner");
         let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
-        match ex.guarded(letter, || shard.visit(next, p)) {
+        // Handed over (`left` is where objects go back): another thread
+        // may have visited the state with a larger key before.
+        let lowering = left.is_some();
+        match ex.guarded(letter, || shard.visit(next, p, lowering)) {
             Ok((visit, obj)) => {
                 if let (Some(obj), Some(left)) = (obj, left) {
                     left.push(obj);
@@ -651,7 +654,8 @@ impl<P: Protocol> Shared<'_, P> {
                 let shard = shards[self.store.shard_of(c.hash)]
                     .as_mut()
                     .expect("a successor is settled by its shard's owner");
-                let visit = shard.visit_bytes(next, c.hash, &batch.buf[start..c.end], c.q, c.key);
+                let b = &batch.buf[start..c.end];
+                let visit = shard.visit_bytes(next, c.hash, b, c.q, c.key, true);
                 stopped = !self.settled(visit, c.q, c.key);
                 start = c.end;
             }

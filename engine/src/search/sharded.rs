@@ -376,7 +376,9 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     /// Looks up a successor (of the locked shard) found by its parent at
     /// the level being built, `level` (see [`Visit`]). `Err(i)`: its object
     /// is new, and must be stored as object `i` of the shard, then
-    /// indexed by [`Sharded::indexed`].
+    /// indexed by [`Sharded::indexed`]. Without `lowering` a state of this
+    /// level is taken to have the smaller key already (see
+    /// [`Locked::visit`]), and its key is not read.
     #[allow(clippy::too_many_arguments)]
     fn lookup(
         &self,
@@ -387,6 +389,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         probe: Probe<'_, P>,
         q: AutState,
         key: Key,
+        lowering: bool,
     ) -> Result<Visit, usize> {
         if shard.table.len() == shard.table.capacity() {
             shard.grow(|p| self.hash(p), |b| self.hash_bytes(b));
@@ -395,7 +398,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         if let Some(i) = found {
             if shard.q(i) == q {
                 // Of this level if the object is (see the module docs).
-                if let Some(j) = (i as u32).checked_sub(shard.watermark) {
+                if let Some(j) = (i as u32).checked_sub(shard.watermark).filter(|_| lowering) {
                     let k = &mut shard.keys[j as usize];
                     if key < *k {
                         *k = key;
@@ -409,7 +412,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
                 .get_mut(&(i as u32))
                 .map_or(&mut [][..], |m| &mut m[..]);
             if let Some((k, m)) = more.iter_mut().enumerate().find(|(_, m)| m.q == q) {
-                if m.level == level && key < m.key {
+                if lowering && m.level == level && key < m.key {
                     m.key = key;
                     return Ok(Visit::Lowered(id_of(s, i, k + 1)));
                 }
@@ -546,13 +549,25 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
     /// built, `level`. The object moves into the store when it is new and
     /// is handed back otherwise (so that the thread that made it can free
     /// it: see `parallel`).
-    pub(super) fn visit(&mut self, level: u32, p: Pending<P>) -> (Visit, Option<P>) {
+    ///
+    /// `lowering`: whether a state already stored at this level may have a
+    /// larger key. Not while the shard's owner expands its own states: it
+    /// walks its parents in level order and their successors in order, so
+    /// each key it visits with is larger than those before, and no other
+    /// thread stores in the shard meanwhile. Not reading the key then
+    /// saves a cache miss on most states found again.
+    pub(super) fn visit(
+        &mut self,
+        level: u32,
+        p: Pending<P>,
+        lowering: bool,
+    ) -> (Visit, Option<P>) {
         let Pending {
             obj, hash, q, key, ..
         } = p;
         let (store, s) = (self.store, self.s);
         let shard = &mut *self.shard;
-        match store.lookup(shard, s, level, hash, Probe::Obj(&obj), q, key) {
+        match store.lookup(shard, s, level, hash, Probe::Obj(&obj), q, key, lowering) {
             Ok(v) => (v, Some(obj)),
             Err(i) => {
                 shard.objects.push(Stored { p: obj, q });
@@ -563,7 +578,9 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
 
     /// Looks up a successor's bytes (a store of bytes: its object's
     /// bytes, hashed by [`Sharded::hash_bytes`]) in automaton state `q`,
-    /// and stores them if the state is new (see [`Visit`]).
+    /// and stores them if the state is new (see [`Visit`]); `lowering` as
+    /// in [`visit`](Self::visit).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn visit_bytes(
         &mut self,
         level: u32,
@@ -571,10 +588,11 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
         bytes: &[u8],
         q: AutState,
         key: Key,
+        lowering: bool,
     ) -> Visit {
         let (store, s) = (self.store, self.s);
         let shard = &mut *self.shard;
-        match store.lookup(shard, s, level, hash, Probe::Bytes(bytes), q, key) {
+        match store.lookup(shard, s, level, hash, Probe::Bytes(bytes), q, key, lowering) {
             Ok(v) => v,
             Err(i) => {
                 shard.arena.push(q, bytes);

@@ -141,7 +141,13 @@
 //! shards in place and deduplicates the successors that fall in them, and
 //! hands the others to their owners. No lock is taken per successor and no
 //! object is cloned; objects need only be `Send` (as [`Protocol`]
-//! requires), since a stored object is only used by its shard's owner. The
+//! requires), since a stored object is only used by its shard's owner. An
+//! object stored as bytes ([`Protocol::encode`], [`Checker::collapse`]) is
+//! searched over bytes: each thread decodes the states it expands and
+//! encodes the successors it makes, and only bytes go between the threads
+//! (about the one-thread collapse store's bytes a state; a state that
+//! writes no bytes, or whose bytes do not decode to it, sends the search
+//! back to one thread, said in the report). The
 //! next level is put in the order in which one thread would have found it,
 //! so the verdict and the counterexample (a shortest one) are the
 //! one-thread search's, whatever the thread count and however the threads
@@ -153,15 +159,21 @@
 //! reaches that size: a small check starts no thread (the report says
 //! so). Every limit holds as on one thread: the state limit is counted in
 //! the store, and the time and memory are watched while the threads run; a
-//! search cut short is inconclusive, never "holds".
+//! search cut short is inconclusive, never "holds". The counterexample is
+//! rebuilt as the one-thread search rebuilds its own (a breadth-first
+//! search through the stored states, which keep no parent link).
 //!
 //! What runs on one thread, saying so in the report
 //! ([`Stats::single_thread`]; [`Stats::threads`] is what was used):
 //! liveness properties (Couvreur's depth-first SCC search; a multi-core
 //! emptiness check such as CNDFS is not written yet), any formula under
-//! [`Semantics::InfiniteRunsOnly`], partial-order reduction, and the
-//! determinism check (on by default in debug builds). `threads(1)` is the
-//! one-thread search exactly.
+//! [`Semantics::InfiniteRunsOnly`], partial-order reduction, hash
+//! compaction, the determinism check (on by default in debug builds), and,
+//! unless threads are asked for ([`Checker::threads`], `PRUST_THREADS`,
+//! `--threads`), objects stored whole that may hold heap allocations (whose
+//! [`Protocol::prefers_bytes`] is `true`, as by default): two threads
+//! storing and freeing each other's heap blocks cost them more than one.
+//! `threads(1)` is the one-thread search exactly.
 //!
 //! A check too big for one machine can be spread over several with what
 //! exists now, soundly:

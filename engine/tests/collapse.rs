@@ -320,3 +320,142 @@ fn a_probed_search_clones_about_once_a_successor() {
         "{made} clones for {states} states and {transitions} transitions"
     );
 }
+
+/// The collapse store on `n` threads, every level shared (however small),
+/// as release builds run it (no determinism check, which keeps a search
+/// on one thread).
+fn on_threads(n: usize) -> Checker {
+    unchecked_collapse()
+        .threads(n)
+        .parallel_level(1)
+        .max_memory(u64::MAX)
+}
+
+/// Safety formulas (the ones searched in parallel), holding and violated.
+fn safety(first: &str, second: &str) -> Vec<String> {
+    vec![
+        r#"G !"DEADLOCK""#.to_string(),
+        format!(r#"G !("{first} SEND *" & X "{second} SEND *")"#),
+        format!(r#"G ("{first} SEND *" -> X !"{second} RECV *")"#),
+        format!(r#"G !"{second} RECV *""#),
+    ]
+}
+
+/// On `threads` threads over bytes: the one-thread collapse search's
+/// verdict, counterexample text and counts, and the threads really used.
+fn parallel_agrees<P: Protocol + std::fmt::Debug>(obj: P, formulas: &[String]) {
+    for f in formulas {
+        let one = on_threads(1)
+            .check(f, obj.clone(), dummies![Token])
+            .unwrap();
+        for n in [2, 3] {
+            let r = on_threads(n)
+                .check(f, obj.clone(), dummies![Token])
+                .unwrap();
+            assert_eq!(r.stats.threads, n as u32, "{f}: {r}");
+            assert_eq!(r.stats.single_thread, None, "{f}");
+            assert_eq!(
+                format!("{:?}", r.verdict),
+                format!("{:?}", one.verdict),
+                "{f}, {n} threads"
+            );
+            if let Some(c) = r.counterexample() {
+                assert_eq!(
+                    Some(c.to_string()),
+                    one.counterexample().map(|c| c.to_string())
+                );
+                c.replay(obj.clone());
+            } else {
+                let (a, b) = (&one.stats, &r.stats);
+                assert_eq!(a.product_states, b.product_states, "{f}");
+                assert_eq!(a.transitions, b.transitions, "{f}");
+                assert_eq!(a.protocol_states, b.protocol_states, "{f}");
+            }
+            assert_eq!(one.stats.max_depth, r.stats.max_depth, "{f}");
+        }
+    }
+}
+
+/// Objects that write themselves as bytes are searched on every thread
+/// asked for (no object crosses a thread: bytes do), with the one-thread
+/// search's verdicts, counterexamples and counts; keys of several widths
+/// (the varint) too.
+#[test]
+fn encoding_objects_are_searched_on_every_thread_as_bytes() {
+    parallel_agrees(Ring::new(5), &safety("r0", "r2"));
+    parallel_agrees(Star::new(3), &safety("hub", "leaf1"));
+    parallel_agrees(
+        Varint { n: 0, limit: 300 },
+        &[r#"G !"DEADLOCK""#.to_string(), r#"G !"END""#.to_string()],
+    );
+}
+
+/// A counter that writes bytes below `from` and none from there on (the
+/// one-thread collapse store keeps those states as objects).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Partly {
+    n: u16,
+    from: u16,
+}
+
+impl Protocol for Partly {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        match role {
+            0 if self.n < 50 => self.n += 1,
+            1 if self.n > 0 && self.n.is_multiple_of(2) => self.n -= 2,
+            _ => return Err(Refused(m)),
+        }
+        Ok(())
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        out.extend_from_slice(&self.n.to_le_bytes());
+        self.n < self.from
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<Partly> {
+        let n = u16::from_le_bytes(bytes.try_into().ok()?);
+        Some(Partly { n, ..*self })
+    }
+}
+
+/// A state that writes no bytes, or bytes that do not decode to it, sends
+/// a search over bytes back to one thread (the collapse store, which does
+/// not decode), and the report says why: the same verdict, counterexample
+/// and counts as one thread, never a verdict of the broken codec's.
+#[test]
+fn states_bytes_cannot_carry_are_searched_on_one_thread_and_said() {
+    for (f, from) in [
+        (r#"G !"DEADLOCK""#, 20),
+        (r#"G !"b SEND *" | G !"a SEND *""#, 2),
+    ] {
+        let start = Partly { n: 0, from };
+        let one = on_threads(1)
+            .check(f, start.clone(), dummies![Token])
+            .unwrap();
+        let two = on_threads(2)
+            .check(f, start.clone(), dummies![Token])
+            .unwrap();
+        assert_eq!(two.stats.threads, 1, "{two}");
+        let why = two.stats.single_thread.clone().unwrap_or_default();
+        assert!(why.contains("wrote no bytes"), "{why}");
+        assert_eq!(format!("{:?}", two.verdict), format!("{:?}", one.verdict));
+        assert_eq!(two.stats.product_states, one.stats.product_states, "{f}");
+        assert_eq!(two.stats.transitions, one.stats.transitions, "{f}");
+        assert!(two.to_string().contains("searched on one thread"), "{two}");
+    }
+    // Bytes that lose a state: the one-thread store merges states by them
+    // (the determinism check would say so), the parallel search does not
+    // decode them into a different search.
+    let f = r#"G !"a CLOSE *""#;
+    let one = on_threads(1).check(f, Lossy(0), dummies![Token]).unwrap();
+    let two = on_threads(2).check(f, Lossy(0), dummies![Token]).unwrap();
+    assert_eq!(two.stats.threads, 1, "{two}");
+    let why = two.stats.single_thread.clone().unwrap_or_default();
+    assert!(why.contains("decode"), "{why}");
+    assert_eq!(format!("{:?}", two.verdict), format!("{:?}", one.verdict));
+}

@@ -79,11 +79,14 @@ proptest! {
 
     /// Verdicts, and for violations the counterexample (its length and
     /// every step), at 2 and 4 threads equal those of the one-thread
-    /// search; every parallel counterexample replays on the object.
+    /// search; every parallel counterexample replays on the object. Half
+    /// the objects write themselves as bytes (the collapse store: the
+    /// threads hand over bytes, not objects).
     #[test]
-    fn threads_agree_with_one_thread((lts, formula, topology) in case()) {
+    fn threads_agree_with_one_thread((lts, formula, topology) in case(), bytes in any::<bool>()) {
         let mut proto = LtsProtocol::new(lts.clone());
         proto.topology = topology;
+        proto.bytes = bytes;
         let one = on(1).check(&formula, proto.clone(), lts.dummies()).unwrap();
         prop_assert_eq!(one.stats.threads, 1);
         for n in [2, 4] {
@@ -119,9 +122,11 @@ proptest! {
         (lts, formula, topology) in case(),
         level in 1..40usize,
         max_states in 1..400u64,
+        bytes in any::<bool>(),
     ) {
         let mut proto = LtsProtocol::new(lts.clone());
         proto.topology = topology;
+        proto.bytes = bytes;
         let one = on(1).max_states(max_states).check(&formula, proto.clone(), lts.dummies()).unwrap();
         let r = on(2)
             .parallel_level(level)
@@ -394,5 +399,70 @@ fn a_panic_is_reported_as_on_one_thread() {
             .expect_err("role 2 panics")
             .to_string();
         assert_eq!(e, one, "{n} threads");
+    }
+}
+
+/// Objects stored whole that do not say they are heap-free
+/// (`Protocol::prefers_bytes` left `true`) stay on one thread unless
+/// threads are asked for: two threads storing and freeing each other's
+/// heap blocks cost more than one. Asked for, they run; a heap-free
+/// object (`prefers_bytes` false) runs on the machine's threads anyway.
+#[test]
+fn heap_objects_stay_on_one_thread_unless_threads_are_asked_for() {
+    let f = r#"G !"DEADLOCK""#;
+    let default = Checker::new()
+        .determinism_check(false)
+        .parallel_level(1)
+        .max_memory(u64::MAX);
+    if std::env::var_os("PRUST_THREADS").is_some()
+        || std::thread::available_parallelism().map_or(1, |n| n.get()) < 2
+    {
+        // The default is one thread already, or chosen: nothing to see.
+        return;
+    }
+    let r = default
+        .clone()
+        .check(f, SlotRing::new(5), dummies![Msg])
+        .unwrap();
+    assert_eq!(r.stats.threads, 1, "{r}");
+    let why = r.stats.single_thread.clone().unwrap_or_default();
+    assert!(why.contains("prefers_bytes"), "{why}");
+    let asked = default
+        .clone()
+        .threads(2)
+        .check(f, SlotRing::new(5), dummies![Msg])
+        .unwrap();
+    assert_eq!(asked.stats.threads, 2, "{asked}");
+    assert_eq!(outcome(&asked), outcome(&r));
+    let small = default
+        .check(f, Small(SlotRing::new(5)), dummies![Msg])
+        .unwrap();
+    assert!(small.stats.threads >= 2, "{small}");
+    assert_eq!(outcome(&small), outcome(&r));
+}
+
+/// A ring that says it is small and heap-free.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Small(SlotRing);
+
+impl Protocol for Small {
+    fn roles(&self) -> Vec<String> {
+        self.0.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.0.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.0.try_recv(role, from)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.0.peers(role)
+    }
+    fn prefers_bytes(&self) -> bool {
+        false
     }
 }

@@ -393,6 +393,12 @@ impl PackedRing {
 }
 
 impl Protocol for PackedRing {
+    /// `false`: a few bytes with nothing on the heap, kept whole (and so
+    /// searched on every core by default: `Checker::threads`).
+    fn prefers_bytes(&self) -> bool {
+        false
+    }
+
     fn roles(&self) -> Vec<String> {
         (0..self.n).map(|i| format!("r{i}")).collect()
     }
@@ -468,6 +474,12 @@ impl PackedStar {
 }
 
 impl Protocol for PackedStar {
+    /// `false`: a few bytes with nothing on the heap, kept whole (and so
+    /// searched on every core by default: `Checker::threads`).
+    fn prefers_bytes(&self) -> bool {
+        false
+    }
+
     fn roles(&self) -> Vec<String> {
         let leaves = (1..=self.leaves).map(|l| format!("leaf{l}"));
         std::iter::once("hub".to_string()).chain(leaves).collect()

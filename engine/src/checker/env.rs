@@ -145,6 +145,7 @@ impl Checker {
             collapse: env_bool("PRUST_COLLAPSE")?,
 
             threads: threads.min(Checker::MAX_THREADS),
+            threads_chosen: env_u64("PRUST_THREADS")?.is_some(),
             parallel_level: env_u64("PRUST_PARALLEL_LEVEL")?
                 .map_or(crate::search::PARALLEL_LEVEL, |n| {
                     usize::try_from(n).unwrap_or(usize::MAX).max(1)

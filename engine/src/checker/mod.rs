@@ -71,6 +71,11 @@ pub struct Checker {
 
     /// Threads of the breadth-first search (at least 1).
     threads: usize,
+    /// Whether `threads` was asked for ([`threads`](Self::threads),
+    /// `PRUST_THREADS`) rather than taken from the machine: only then are
+    /// objects stored whole that hold heap allocations searched on several
+    /// threads (see [`threads`](Self::threads)).
+    threads_chosen: bool,
     /// Levels of fewer states are searched by the calling thread alone.
     parallel_level: usize,
 
@@ -319,6 +324,15 @@ impl Checker {
     /// [`Stats::threads`](crate::Stats::threads) says what was used. See
     /// the [crate docs](crate#every-core-and-more-than-one-machine).
     ///
+    /// Without this call (or `PRUST_THREADS`), an object stored whole
+    /// that does not say it is small and heap-free
+    /// ([`Protocol::prefers_bytes`](crate::Protocol::prefers_bytes) left
+    /// `true`, or the collapse store turned off for it) is searched on one
+    /// thread: its heap blocks made by one thread and stored, cloned and
+    /// freed by another made two threads cost 2.3 times the CPU of one
+    /// and more wall time (BENCHMARKS.md, issue 17 session 15). Asked for,
+    /// the threads run.
+    ///
     /// ```
     /// use engine::{dummies, Checker, Message, Protocol, Refused, RoleId};
     /// // A counter that `a` bumps by sending to `b`, up to 100.
@@ -342,6 +356,7 @@ impl Checker {
     /// assert_eq!(r.stats.threads, 2);
     /// ```
     pub fn threads(mut self, n: usize) -> Self {
+        self.threads_chosen = true;
         self.threads = if n == 0 {
             crate::search::available_threads()
         } else {

@@ -127,6 +127,7 @@ impl<P: Protocol> CheckSession<P> {
         let mut search = Search::new(&mut self.explorer, &prepared, limits);
         search.reduce = reduce;
         search.threads = self.checker.threads;
+        search.threads_chosen = self.checker.threads_chosen;
         search.parallel_level = self.checker.parallel_level;
         let outcome = match self.checker.share {
             Some(share) => {

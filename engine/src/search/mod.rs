@@ -89,6 +89,10 @@ pub(crate) struct Search<'a, P> {
     /// more than one runs the breadth-first search in parallel where it
     /// can; `stats` says what was used and why not.
     pub threads: usize,
+    /// Whether `threads` was asked for, not the machine's default: objects
+    /// stored whole that hold heap allocations run on several threads
+    /// only then (see [`Checker::threads`](crate::Checker::threads)).
+    pub threads_chosen: bool,
     /// Levels of fewer states are searched by the calling thread alone
     /// ([`Checker::parallel_level`](crate::Checker::parallel_level)).
     pub parallel_level: usize,
@@ -133,6 +137,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             ample_states: 0,
             declared: false,
             threads: 1,
+            threads_chosen: true,
             parallel_level: PARALLEL_LEVEL,
             stored_apart: false,
             within: None,
@@ -191,8 +196,16 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some("the determinism check runs on one thread")
                 } else if self.ex.store.is_compacted() {
                     Some("hash compaction runs on one thread")
-                } else if self.ex.store.drops_objects() {
-                    Some("the collapse store (objects stored as bytes) runs on one thread")
+                } else if !self.threads_chosen
+                    && !self.ex.store.drops_objects()
+                    && heap_objects(self.ex.store.get(initial))
+                {
+                    Some(
+                        "objects stored whole that may hold heap allocations \
+                         (Protocol::prefers_bytes) run on one thread unless threads are asked \
+                         for (Checker::threads, PRUST_THREADS, --threads): two threads cost more \
+                         than one for them",
+                    )
                 } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
                     Some("automata of more than 65,536 states are searched on one thread")
                 } else {
@@ -202,7 +215,11 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some(why) => self.stats.single_thread = Some(why.to_string()),
                     None => {
                         self.stats.threads = self.threads as u32;
-                        return self.parallel_reachability(initial, self.threads);
+                        // Past hash compaction (above), a store that drops
+                        // objects is the collapse store: its states go
+                        // between the threads as bytes.
+                        let bytes = self.ex.store.drops_objects();
+                        return self.parallel_reachability(initial, self.threads, bytes);
                     }
                 }
             }
@@ -222,4 +239,13 @@ impl<'a, P: Protocol> Search<'a, P> {
         self.stats.protocol_states = self.ex.store.len() as u64;
         self.budget.finish();
     }
+}
+
+/// Whether an object stored whole may hold heap allocations: it does not
+/// say otherwise ([`Protocol::prefers_bytes`] is `true`, as by default);
+/// a panic in it counts as yes. Two threads that store, clone and free
+/// each other's heap blocks cost more than one thread (see
+/// [`Checker::threads`](crate::Checker::threads)).
+fn heap_objects<P: Protocol>(obj: &P) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| obj.prefers_bytes())).unwrap_or(true)
 }

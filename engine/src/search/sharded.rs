@@ -1,30 +1,39 @@
-//! The parallel search's store: protocol objects and product states in
-//! 256 shards, each behind its own lock. During a breadth-first level each
-//! shard is *owned* by one thread (shard `s` by thread `s % threads`),
-//! which takes its lock once for the whole phase ([`Sharded::locked`]):
-//! it expands the states of its shards in place and deduplicates every
-//! successor that falls in them; the others hand it theirs. No lock, table
-//! or object's cache line moves between the cores per successor, and each
-//! shard is touched by one thread at a time.
+//! The parallel search's store: product states in up to 256 shards, each
+//! behind its own lock. During a breadth-first level each shard is *owned*
+//! by one thread (shard `s` by thread `s % threads`), which takes its lock
+//! once for the whole phase ([`Sharded::locked`]): it expands the states
+//! of its shards in place and deduplicates every successor that falls in
+//! them; the others hand it theirs. No lock, table or object's cache line
+//! moves between the cores per successor, and each shard is touched by one
+//! thread at a time.
 //!
-//! Protocol objects are only `Send`, not `Sync` (a [`Message`](crate::Message)
-//! payload need not be): a stored object is only ever used by the thread
-//! that holds its shard's lock ([`Locked::object`]), so every `Protocol`
-//! runs in parallel without a new bound on the trait and without a clone.
+//! A store keeps its states in one of two ways, chosen when it is made:
+//! - **whole objects** ([`Sharded::new`]): each protocol object as it is.
+//!   Protocol objects are only `Send`, not `Sync` (a
+//!   [`Message`](crate::Message) payload need not be): a stored object is
+//!   only ever used by the thread that holds its shard's lock
+//!   ([`Locked::object`]), so every `Protocol` runs in parallel without a
+//!   new bound on the trait and without a clone;
+//! - **bytes** ([`Sharded::bytes`]): each object as the bytes it writes
+//!   ([`Protocol::encode`](crate::Protocol::encode)), in an arena per
+//!   shard, as the one-thread collapse store keeps them. No object is ever
+//!   stored: the thread that expands a state decodes it, and the thread
+//!   that makes a successor encodes it, so objects (and their heap blocks)
+//!   never cross threads; only bytes do.
 //!
-//! Each product state keeps only what the counterexample needs for ever:
-//! its parent, automaton state and letter ([`Link`], 16 bytes next to the
-//! object, as the one-thread store keeps its marks). What only the level
-//! being built needs — the *key*: the position of the parent in its level
-//! and the index of the successor in the parent's expansion — is kept
+//! Each product state keeps only its automaton state for ever (next to
+//! the object, or before its bytes): no parent link. The counterexample is
+//! rebuilt, as the one-thread search rebuilds its own, by a breadth-first
+//! search through the stored states ([`Sharded::find`]). What only the
+//! level being built needs — the *key*: the position of the parent in its
+//! level and the index of the successor in the parent's expansion — is kept
 //! apart, for that level's states only (`Shard::keys`), and dropped when
 //! the next level starts ([`Sharded::start_level`]). The level itself is
 //! implicit: an object stored at or after the shard's watermark (set when
 //! a level starts) is of the level being built. A state found by two
-//! parents of the same level keeps the smaller key (and that parent),
-//! whatever the order in which they came, so that once a level is done
-//! every state's key, parent and letter are those of its first discovery
-//! by the one-thread search.
+//! parents of the same level keeps the smaller key, whatever the order in
+//! which they came, so that once a level is done every state's key is that
+//! of its first discovery by the one-thread search.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,7 +41,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
-use crate::alphabet::LetterId;
 use crate::ids::AutState;
 
 /// Bits of a state id that name its shard.
@@ -56,9 +64,6 @@ pub(super) const MAX_STATES: u64 = u32::MAX as u64 - 2;
 /// one word.
 pub(super) type StateId = u64;
 
-/// The parent of the initial state, and a removed place in a list.
-pub(super) const NO_PARENT: StateId = u64::MAX;
-
 /// Where a state was first found: the position of its parent in the
 /// parent's level, then the index of the successor in the parent's
 /// expansion (letters in order, then automaton edges in order). The order
@@ -72,53 +77,94 @@ pub(super) fn key(pos: u32, index: u32) -> Key {
     u64::from(pos) << 32 | u64::from(index)
 }
 
-/// What a product state keeps for the counterexample: the parent and the
-/// action from it (packed in 32-bit halves, so that the record is 16
-/// bytes aligned as the object is).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Link {
-    parent: [u32; 2],
-    pub q: AutState,
-    /// The action from the parent.
-    pub letter: LetterId,
-}
+/// Bytes of an automaton state before an object's bytes in an arena.
+const Q_BYTES: usize = 4;
 
-impl Link {
-    fn new(parent: StateId, q: AutState, letter: LetterId) -> Link {
-        Link {
-            parent: [parent as u32, (parent >> 32) as u32],
-            q,
-            letter,
-        }
-    }
-
-    /// The parent ([`NO_PARENT`] for the initial state).
-    pub(super) fn parent(&self) -> StateId {
-        u64::from(self.parent[0]) | u64::from(self.parent[1]) << 32
-    }
-}
-
-/// A stored protocol object with its first product state (safety
-/// automata pair most objects with one state; the others are in the
-/// shard's `more`).
+/// A stored protocol object with the automaton state of its first product
+/// state (safety automata pair most objects with one state; the others
+/// are in the shard's `more`): 4 bytes beside the object, where the
+/// one-thread store keeps 8 of marks.
 struct Stored<P> {
     p: P,
-    first: Link,
+    q: AutState,
 }
 
 /// A product state of an object beyond its first.
 struct More {
-    link: Link,
+    q: AutState,
     /// The level it was found at.
     level: u32,
     /// Its key, while that level is built.
     key: Key,
 }
 
-/// One shard: its objects and their table.
+/// A shard's objects as bytes: each record is the automaton state of its
+/// first product state (4 bytes, little-endian) then the object's bytes.
+/// While every record has one width there is no per-record end (as in
+/// the one-thread collapse store: 8 bytes a state less).
+#[derive(Default)]
+struct Arena {
+    bytes: Vec<u8>,
+    /// The width of every record so far, while `ends` is empty.
+    width: usize,
+    /// Record `i` ends at `ends[i]`, once records of several widths are
+    /// stored (empty until then).
+    ends: Vec<usize>,
+    count: usize,
+}
+
+impl Arena {
+    /// Record `i`: its automaton state's bytes, then its object's.
+    #[inline]
+    fn record(&self, i: usize) -> &[u8] {
+        if self.ends.is_empty() {
+            &self.bytes[i * self.width..(i + 1) * self.width]
+        } else {
+            let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+            &self.bytes[start..self.ends[i]]
+        }
+    }
+
+    /// The object's bytes of record `i`.
+    #[inline]
+    fn object(&self, i: usize) -> &[u8] {
+        &self.record(i)[Q_BYTES..]
+    }
+
+    /// The automaton state of record `i`.
+    #[inline]
+    fn q(&self, i: usize) -> AutState {
+        let r = self.record(i);
+        let q = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+        AutState::new(q as usize)
+    }
+
+    fn push(&mut self, q: AutState, obj: &[u8]) {
+        let width = Q_BYTES + obj.len();
+        if self.ends.is_empty() && self.count > 0 && width != self.width {
+            // A record of another width: from now on each has its end.
+            self.ends = (1..=self.count).map(|i| i * self.width).collect();
+        }
+        if self.count == 0 {
+            self.width = width;
+        }
+        self.bytes
+            .extend_from_slice(&(q.index() as u32).to_le_bytes());
+        self.bytes.extend_from_slice(obj);
+        if !self.ends.is_empty() {
+            self.ends.push(self.bytes.len());
+        }
+        self.count += 1;
+    }
+}
+
+/// One shard: its objects (whole or as bytes) and their table.
 struct Shard<P> {
+    /// Whole objects (a store of whole objects only).
     objects: Vec<Stored<P>>,
-    /// Indices into `objects`.
+    /// Objects as bytes (a store of bytes only).
+    arena: Arena,
+    /// Indices into `objects` or `arena`.
     table: HashTable<u32>,
     /// The product states of an object beyond its first, with the level
     /// each was found at (rare: only automata of several states need them).
@@ -138,8 +184,8 @@ struct Shard<P> {
 pub(super) enum Visit {
     /// Stored now.
     New(StateId),
-    /// Already stored at this level with a larger key: the key, parent and
-    /// letter are now the caller's.
+    /// Already stored at this level with a larger key: the key is now the
+    /// caller's.
     Lowered(StateId),
     /// Already stored (at an earlier level, or at this one with a smaller
     /// key): nothing to do.
@@ -156,9 +202,11 @@ pub(super) struct Pending<P> {
     pub hash: u64,
     pub q: AutState,
     pub key: Key,
-    /// Its parent's position in its level is the key's upper half.
+    /// Its parent (an error in comparing it is traced to the parent).
     pub parent: StateId,
-    pub letter: LetterId,
+    /// The action that made it (an error in comparing it is that
+    /// action's).
+    pub letter: crate::alphabet::LetterId,
 }
 
 /// A shard's lock on a cache line (two, for the adjacent-line prefetcher)
@@ -171,6 +219,8 @@ struct Padded<T>(T);
 pub(super) struct Sharded<P> {
     shards: Box<[Padded<Mutex<Shard<P>>>]>,
     hasher: DefaultHashBuilder,
+    /// Objects are kept as bytes (see the module docs).
+    bytes: bool,
     /// Product states stored.
     states: AtomicU64,
     /// The level being built (the initial state's is 0).
@@ -207,15 +257,22 @@ fn split(id: StateId) -> (usize, usize, usize) {
     )
 }
 
+/// What a lookup compares a stored object with.
+enum Probe<'a, P> {
+    Obj(&'a P),
+    Bytes(&'a [u8]),
+}
+
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
-    /// An empty store of `shards` shards (at most [`MAX_SHARDS`]) that
-    /// stores no state deeper than `max_depth` and at most `max_states`
-    /// states (and never more than [`MAX_STATES`]).
+    /// An empty store of whole objects in `shards` shards (at most
+    /// [`MAX_SHARDS`]) that stores no state deeper than `max_depth` and at
+    /// most `max_states` states (and never more than [`MAX_STATES`]).
     pub(super) fn new(shards: usize, max_depth: u64, max_states: u64) -> Self {
         let shards = (0..shards.clamp(1, MAX_SHARDS))
             .map(|_| {
                 Padded(Mutex::new(Shard {
                     objects: Vec::new(),
+                    arena: Arena::default(),
                     table: HashTable::new(),
                     more: HashMap::new(),
                     watermark: 0,
@@ -227,10 +284,27 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         Sharded {
             shards,
             hasher: DefaultHashBuilder::default(),
+            bytes: false,
             states: AtomicU64::new(0),
             max_depth,
             max_states: max_states.min(MAX_STATES),
         }
+    }
+
+    /// [`new`](Self::new), but keeping each object as the bytes it writes
+    /// (see the module docs): [`Locked::visit_bytes`] and
+    /// [`Locked::bytes`] instead of [`Locked::visit`] and
+    /// [`Locked::object`].
+    pub(super) fn bytes(shards: usize, max_depth: u64, max_states: u64) -> Self {
+        Sharded {
+            bytes: true,
+            ..Self::new(shards, max_depth, max_states)
+        }
+    }
+
+    /// Whether the store keeps bytes, not objects.
+    pub(super) fn is_bytes(&self) -> bool {
+        self.bytes
     }
 
     /// A shard's lock. A panic in protocol code (`Eq`) under the lock
@@ -248,6 +322,11 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     /// (computed outside any lock).
     pub(super) fn hash(&self, obj: &P) -> u64 {
         mix(self.hasher.hash_one(obj))
+    }
+
+    /// The hash of an object's bytes, to pass to [`Locked::visit_bytes`].
+    pub(super) fn hash_bytes(&self, bytes: &[u8]) -> u64 {
+        mix(self.hasher.hash_one(bytes))
     }
 
     /// The number of shards.
@@ -270,9 +349,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
 
     /// Protocol objects stored.
     pub(super) fn objects(&self) -> u64 {
-        (0..self.shards())
-            .map(|s| self.lock(s).objects.len() as u64)
-            .sum()
+        (0..self.shards()).map(|s| self.lock(s).len() as u64).sum()
     }
 
     /// Starts building a new level: the states stored from now on are of
@@ -280,7 +357,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     pub(super) fn start_level(&self) {
         for s in 0..self.shards() {
             let mut shard = self.lock(s);
-            shard.watermark = shard.objects.len() as u32;
+            shard.watermark = shard.len() as u32;
             shard.keys.clear();
             shard.fresh_more.clear();
         }
@@ -296,114 +373,163 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         }
     }
 
-    /// Looks up a successor (of the locked shard) and stores it if it is
-    /// new (see [`Visit`]), found by its parent at the level being built,
-    /// `level`. The object moves into the store when it is new and is
-    /// handed back otherwise.
-    fn visit(
+    /// Looks up a successor (of the locked shard) found by its parent at
+    /// the level being built, `level` (see [`Visit`]). `Err(i)`: its object
+    /// is new, and must be stored as object `i` of the shard, then
+    /// indexed by [`Sharded::indexed`]. Without `lowering` a state of this
+    /// level is taken to have the smaller key already (see
+    /// [`Locked::visit`]), and its key is not read.
+    #[allow(clippy::too_many_arguments)]
+    fn lookup(
         &self,
         shard: &mut Shard<P>,
         s: usize,
         level: u32,
-        p: Pending<P>,
-    ) -> (Visit, Option<P>) {
+        hash: u64,
+        probe: Probe<'_, P>,
+        q: AutState,
+        key: Key,
+        lowering: bool,
+    ) -> Result<Visit, usize> {
         if shard.table.len() == shard.table.capacity() {
-            shard.grow(&self.hasher);
+            shard.grow(|p| self.hash(p), |b| self.hash_bytes(b));
         }
-        let objects = &shard.objects;
-        let found = shard
-            .table
-            .find(p.hash, |&i| objects[i as usize].p == p.obj)
-            .copied();
-        let link = Link::new(p.parent, p.q, p.letter);
+        let found = shard.find(hash, &probe);
         if let Some(i) = found {
-            let o = &mut shard.objects[i as usize];
-            if o.first.q == p.q {
+            if shard.q(i) == q {
                 // Of this level if the object is (see the module docs).
-                if let Some(j) = i.checked_sub(shard.watermark) {
+                if let Some(j) = (i as u32).checked_sub(shard.watermark).filter(|_| lowering) {
                     let k = &mut shard.keys[j as usize];
-                    if p.key < *k {
-                        *k = p.key;
-                        o.first = link;
-                        return (Visit::Lowered(id_of(s, i as usize, 0)), Some(p.obj));
+                    if key < *k {
+                        *k = key;
+                        return Ok(Visit::Lowered(id_of(s, i, 0)));
                     }
                 }
-                return (Visit::Seen, Some(p.obj));
+                return Ok(Visit::Seen);
             }
-            let more = shard.more.get_mut(&i).map_or(&mut [][..], |m| &mut m[..]);
-            if let Some((k, m)) = more.iter_mut().enumerate().find(|(_, m)| m.link.q == p.q) {
-                if m.level == level && p.key < m.key {
-                    m.key = p.key;
-                    m.link = link;
-                    return (Visit::Lowered(id_of(s, i as usize, k + 1)), Some(p.obj));
+            let more = shard
+                .more
+                .get_mut(&(i as u32))
+                .map_or(&mut [][..], |m| &mut m[..]);
+            if let Some((k, m)) = more.iter_mut().enumerate().find(|(_, m)| m.q == q) {
+                if lowering && m.level == level && key < m.key {
+                    m.key = key;
+                    return Ok(Visit::Lowered(id_of(s, i, k + 1)));
                 }
-                return (Visit::Seen, Some(p.obj));
+                return Ok(Visit::Seen);
             }
         }
         if u64::from(level) > self.max_depth {
-            return (Visit::TooDeep, Some(p.obj));
+            return Ok(Visit::TooDeep);
         }
         if self.states.fetch_add(1, Ordering::Relaxed) >= self.max_states {
-            return (Visit::Full, Some(p.obj));
+            return Ok(Visit::Full);
         }
-        let mut left = None;
-        let (i, k) = match found {
+        match found {
             Some(i) => {
-                let more = shard.more.entry(i).or_default();
-                // The object is stored already: this one is left over.
-                left = Some(p.obj);
-                more.push(More {
-                    link,
-                    level,
-                    key: p.key,
-                });
-                shard.fresh_more.push((i, more.len() as u32));
-                (i as usize, more.len())
+                // The object is stored already: one more product state.
+                let more = shard.more.entry(i as u32).or_default();
+                more.push(More { q, level, key });
+                let k = more.len();
+                shard.fresh_more.push((i as u32, k as u32));
+                Ok(Visit::New(id_of(s, i, k)))
             }
-            None => {
-                let i = shard.objects.len();
-                shard.objects.push(Stored {
-                    p: p.obj,
-                    first: link,
-                });
-                shard.keys.push(p.key);
-                let objects = &shard.objects;
-                // Never grows: there is room (see above).
-                shard
-                    .table
-                    .insert_unique(p.hash, i as u32, |&j| self.hash(&objects[j as usize].p));
-                (i, 0)
-            }
-        };
-        (Visit::New(id_of(s, i, k)), left)
+            None => Err(shard.len()),
+        }
+    }
+
+    /// Indexes object `i` of the shard, just stored by the caller of
+    /// [`lookup`](Self::lookup), with its key.
+    fn indexed(&self, shard: &mut Shard<P>, s: usize, hash: u64, i: usize, key: Key) -> Visit {
+        shard.keys.push(key);
+        // Never grows: `lookup` made room.
+        let Shard {
+            objects,
+            arena,
+            table,
+            ..
+        } = shard;
+        if self.bytes {
+            table.insert_unique(hash, i as u32, |&j| {
+                self.hash_bytes(arena.object(j as usize))
+            });
+        } else {
+            table.insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
+        }
+        Visit::New(id_of(s, i, 0))
     }
 
     /// Stores the initial state (whatever the limits: a search has at
-    /// least it).
-    pub(super) fn root(&self, obj: P, hash: u64, q: AutState) -> StateId {
+    /// least it), as an object (a store of whole objects) or as the bytes
+    /// `bytes` (a store of bytes).
+    pub(super) fn root(&self, obj: P, bytes: &[u8], q: AutState) -> StateId {
+        let hash = if self.bytes {
+            self.hash_bytes(bytes)
+        } else {
+            self.hash(&obj)
+        };
         let s = self.shard_of(hash);
         let mut guard = self.lock(s);
         let shard = &mut *guard;
-        shard.grow(&self.hasher);
-        let i = shard.objects.len();
-        shard.objects.push(Stored {
-            p: obj,
-            first: Link::new(NO_PARENT, q, 0),
-        });
-        let objects = &shard.objects;
-        shard
-            .table
-            .insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
+        shard.grow(|p| self.hash(p), |b| self.hash_bytes(b));
+        let i = shard.len();
+        if self.bytes {
+            shard.arena.push(q, bytes);
+            let arena = &shard.arena;
+            shard.table.insert_unique(hash, i as u32, |&j| {
+                self.hash_bytes(arena.object(j as usize))
+            });
+        } else {
+            shard.objects.push(Stored { p: obj, q });
+            let objects = &shard.objects;
+            shard
+                .table
+                .insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
+        }
         self.states.fetch_add(1, Ordering::Relaxed);
         id_of(s, i, 0)
     }
 
-    /// A clone of a stored state's object (made under the shard's lock),
-    /// with its link.
-    pub(super) fn get(&self, id: StateId) -> (P, Link) {
+    /// A clone of a stored state's object (a store of whole objects), with
+    /// its automaton state.
+    pub(super) fn get(&self, id: StateId) -> (P, AutState) {
         let (s, i, k) = split(id);
         let shard = self.lock(s);
-        (shard.objects[i].p.clone(), shard.link(i, k))
+        (shard.objects[i].p.clone(), shard.q_of(i, k))
+    }
+
+    /// A stored state's object's bytes (a store of bytes), with its
+    /// automaton state.
+    pub(super) fn get_bytes(&self, id: StateId, out: &mut Vec<u8>) -> AutState {
+        let (s, i, k) = split(id);
+        let shard = self.lock(s);
+        out.clear();
+        out.extend_from_slice(shard.arena.object(i));
+        shard.q_of(i, k)
+    }
+
+    /// The stored state of an object (a store of whole objects) in
+    /// automaton state `q`, if there is one.
+    pub(super) fn find(&self, obj: &P, q: AutState) -> Option<StateId> {
+        self.find_as(self.hash(obj), Probe::Obj(obj), q)
+    }
+
+    /// The stored state of an object's bytes (a store of bytes) in
+    /// automaton state `q`, if there is one.
+    pub(super) fn find_bytes(&self, bytes: &[u8], q: AutState) -> Option<StateId> {
+        self.find_as(self.hash_bytes(bytes), Probe::Bytes(bytes), q)
+    }
+
+    fn find_as(&self, hash: u64, probe: Probe<'_, P>, q: AutState) -> Option<StateId> {
+        let s = self.shard_of(hash);
+        let shard = self.lock(s);
+        let i = shard.find(hash, &probe)?;
+        if shard.q(i) == q {
+            return Some(id_of(s, i, 0));
+        }
+        let more = shard.more.get(&(i as u32))?;
+        let k = more.iter().position(|m| m.q == q)?;
+        Some(id_of(s, i, k + 1))
     }
 }
 
@@ -418,19 +544,77 @@ pub(super) struct Locked<'a, P> {
 }
 
 impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
-    /// Looks up a successor of this shard and stores it if it is new (see
-    /// [`Visit`]), found at the level being built, `level`. The object
-    /// moves into the store when it is new and is handed back otherwise
-    /// (so that the thread that made it can free it: see `parallel`).
-    pub(super) fn visit(&mut self, level: u32, p: Pending<P>) -> (Visit, Option<P>) {
-        self.store.visit(&mut self.shard, self.s, level, p)
+    /// Looks up a successor of this shard (a store of whole objects) and
+    /// stores it if it is new (see [`Visit`]), found at the level being
+    /// built, `level`. The object moves into the store when it is new and
+    /// is handed back otherwise (so that the thread that made it can free
+    /// it: see `parallel`).
+    ///
+    /// `lowering`: whether a state already stored at this level may have a
+    /// larger key. Not while the shard's owner expands its own states: it
+    /// walks its parents in level order and their successors in order, so
+    /// each key it visits with is larger than those before, and no other
+    /// thread stores in the shard meanwhile. Not reading the key then
+    /// saves a cache miss on most states found again.
+    pub(super) fn visit(
+        &mut self,
+        level: u32,
+        p: Pending<P>,
+        lowering: bool,
+    ) -> (Visit, Option<P>) {
+        let Pending {
+            obj, hash, q, key, ..
+        } = p;
+        let (store, s) = (self.store, self.s);
+        let shard = &mut *self.shard;
+        match store.lookup(shard, s, level, hash, Probe::Obj(&obj), q, key, lowering) {
+            Ok(v) => (v, Some(obj)),
+            Err(i) => {
+                shard.objects.push(Stored { p: obj, q });
+                (store.indexed(shard, s, hash, i, key), None)
+            }
+        }
     }
 
-    /// The object of a state of this shard, with its automaton state: to
-    /// expand in place, by the thread that holds the lock.
+    /// Looks up a successor's bytes (a store of bytes: its object's
+    /// bytes, hashed by [`Sharded::hash_bytes`]) in automaton state `q`,
+    /// and stores them if the state is new (see [`Visit`]); `lowering` as
+    /// in [`visit`](Self::visit).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn visit_bytes(
+        &mut self,
+        level: u32,
+        hash: u64,
+        bytes: &[u8],
+        q: AutState,
+        key: Key,
+        lowering: bool,
+    ) -> Visit {
+        let (store, s) = (self.store, self.s);
+        let shard = &mut *self.shard;
+        match store.lookup(shard, s, level, hash, Probe::Bytes(bytes), q, key, lowering) {
+            Ok(v) => v,
+            Err(i) => {
+                shard.arena.push(q, bytes);
+                store.indexed(shard, s, hash, i, key)
+            }
+        }
+    }
+
+    /// The object of a state of this shard (a store of whole objects),
+    /// with its automaton state: to expand in place, by the thread that
+    /// holds the lock.
     pub(super) fn object(&self, id: StateId) -> (&P, AutState) {
         let (_, index, k) = split(id);
-        (&self.shard.objects[index].p, self.shard.link(index, k).q)
+        (&self.shard.objects[index].p, self.shard.q_of(index, k))
+    }
+
+    /// The object's bytes of a state of this shard (a store of bytes),
+    /// with its automaton state: to decode and expand, by the thread that
+    /// holds the lock.
+    pub(super) fn bytes(&self, id: StateId) -> (&[u8], AutState) {
+        let (_, index, k) = split(id);
+        (self.shard.arena.object(index), self.shard.q_of(index, k))
     }
 
     /// Appends the states of this shard stored at the level being built,
@@ -453,30 +637,65 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
 }
 
 impl<P> Shard<P> {
-    /// The link of the `k`th product state of object `i`.
-    fn link(&self, i: usize, k: usize) -> Link {
+    /// Objects stored (one of the two lists is empty).
+    fn len(&self) -> usize {
+        self.objects.len() + self.arena.count
+    }
+
+    /// The automaton state of object `i`'s first product state.
+    #[inline]
+    fn q(&self, i: usize) -> AutState {
+        if self.arena.count > 0 {
+            self.arena.q(i)
+        } else {
+            self.objects[i].q
+        }
+    }
+
+    /// The automaton state of the `k`th product state of object `i`.
+    fn q_of(&self, i: usize, k: usize) -> AutState {
         if k == 0 {
-            return self.objects[i].first;
+            return self.q(i);
         }
         self.more
             .get(&(i as u32))
             .expect("k > 0 names a state in `more`")[k - 1]
-            .link
+            .q
     }
 }
 
-impl<P: std::hash::Hash> Shard<P> {
+impl<P: Eq> Shard<P> {
+    /// The index of the object `probe` compares equal to, if stored.
+    #[inline]
+    fn find(&self, hash: u64, probe: &Probe<'_, P>) -> Option<usize> {
+        let found = match probe {
+            Probe::Obj(obj) => {
+                let objects = &self.objects;
+                self.table.find(hash, |&i| objects[i as usize].p == **obj)
+            }
+            Probe::Bytes(b) => {
+                let arena = &self.arena;
+                self.table.find(hash, |&i| arena.object(i as usize) == *b)
+            }
+        };
+        found.map(|&i| i as usize)
+    }
+
     /// Doubles the table, re-inserting the objects in index order (reading
     /// them front to back, as `successors::store` does for the same
-    /// reason).
+    /// reason), hashed by `hash` (objects) or `hash_bytes` (bytes).
     #[cold]
-    fn grow(&mut self, hasher: &DefaultHashBuilder) {
+    fn grow(&mut self, hash: impl Fn(&P) -> u64, hash_bytes: impl Fn(&[u8]) -> u64) {
         let capacity = (2 * self.table.capacity()).max(16);
         let mut table = HashTable::with_capacity(capacity);
-        let objects = &self.objects;
-        let hash = |p: &P| mix(hasher.hash_one(p));
+        let (objects, arena) = (&self.objects, &self.arena);
         for (i, o) in objects.iter().enumerate() {
             table.insert_unique(hash(&o.p), i as u32, |&j| hash(&objects[j as usize].p));
+        }
+        for i in 0..arena.count {
+            table.insert_unique(hash_bytes(arena.object(i)), i as u32, |&j| {
+                hash_bytes(arena.object(j as usize))
+            });
         }
         self.table = table;
     }

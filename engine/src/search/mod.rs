@@ -35,6 +35,7 @@ mod couvreur;
 mod expand;
 mod lasso;
 mod parallel;
+mod parallel_liveness;
 mod reachability;
 mod sharded;
 #[cfg(test)]
@@ -93,6 +94,12 @@ pub(crate) struct Search<'a, P> {
     /// The parallel search ran: its objects are in its own store (and
     /// counted in `stats`), not the explorer's.
     pub stored_apart: bool,
+    /// Product states after which [`couvreur`](Self::couvreur) stops with
+    /// [`capped`](Self::capped) set (below the state limit): the parallel
+    /// liveness check's one-thread first try. `u64::MAX` otherwise.
+    state_cap: u64,
+    /// The last depth-first search stopped at `state_cap`, not at a limit.
+    capped: bool,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -123,6 +130,8 @@ impl<'a, P: Protocol> Search<'a, P> {
             threads: 1,
             parallel_level: PARALLEL_LEVEL,
             stored_apart: false,
+            state_cap: u64::MAX,
+            capped: false,
         }
     }
 
@@ -194,11 +203,10 @@ impl<'a, P: Protocol> Search<'a, P> {
             return self.reachability(initial);
         }
         if self.threads > 1 {
-            self.stats.single_thread = Some(
-                "the depth-first search (liveness, or any property under omega semantics) runs \
-                 on one thread"
-                    .to_string(),
-            );
+            match self.liveness_on_one_thread() {
+                Some(why) => self.stats.single_thread = Some(why.to_string()),
+                None => return self.parallel_couvreur(initial, self.threads),
+            }
         }
         self.couvreur(initial)
     }

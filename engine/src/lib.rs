@@ -155,13 +155,31 @@
 //! the store, and the time and memory are watched while the threads run; a
 //! search cut short is inconclusive, never "holds".
 //!
+//! Liveness properties (and every formula under
+//! [`Semantics::InfiniteRunsOnly`]) are decided by Couvreur's depth-first
+//! SCC search, which stays one search on one thread; the threads do its
+//! expensive part. A check first runs it bounded to
+//! [`Checker::parallel_level`] product states; past that, the object's
+//! reachable states are expanded breadth-first on the threads (the
+//! try-operations, the clones: what a product search spends its time on),
+//! each state's complete successor list is kept, and the depth-first
+//! search runs again reading those lists instead of probing. They are what
+//! probing gives, and a state without one (its expansion panicked, or a
+//! limit cut the phase) is probed as on one thread, so the verdict, the
+//! counterexample, the counts and any error are the one-thread search's;
+//! a differential test holds them to it. The price: the early exit of the
+//! depth-first search on a violation is lost past the bound (the states
+//! are all expanded first), and the lists cost 8 bytes a transition of
+//! the object while the check runs. The time and memory limits are
+//! watched while the threads expand; a limit there makes the check
+//! inconclusive.
+//!
 //! What runs on one thread, saying so in the report
 //! ([`Stats::single_thread`]; [`Stats::threads`] is what was used):
-//! liveness properties (Couvreur's depth-first SCC search; a multi-core
-//! emptiness check such as CNDFS is not written yet), any formula under
-//! [`Semantics::InfiniteRunsOnly`], partial-order reduction, and the
-//! determinism check (on by default in debug builds). `threads(1)` is the
-//! one-thread search exactly.
+//! partial-order reduction, the determinism check (on by default in debug
+//! builds), and hash compaction and the collapse store (they drop objects
+//! that the threads would need). `threads(1)` is the one-thread search
+//! exactly.
 //!
 //! A check too big for one machine can be spread over several with what
 //! exists now, soundly:

@@ -28,7 +28,9 @@
 //! `visited.rs` stores the states seen, and `lasso.rs` builds the
 //! counterexample from them once a violation is found. `parallel.rs` is
 //! the breadth-first search on several threads (over the shared store of
-//! `sharded.rs`); the depth-first search runs on one.
+//! `sharded.rs`); the depth-first search runs on one, and
+//! `parallel_liveness.rs` computes the object's successors for it on
+//! several threads first.
 
 mod ample;
 mod couvreur;

@@ -166,8 +166,10 @@
 //! search runs again reading those lists instead of probing. They are what
 //! probing gives, and a state without one (its expansion panicked, or a
 //! limit cut the phase) is probed as on one thread, so the verdict, the
-//! counterexample, the counts and any error are the one-thread search's;
-//! a differential test holds them to it. The price: the early exit of the
+//! counterexample, the product state, transition and depth counts and any
+//! error are the one-thread search's; a differential test holds them to
+//! it. (The protocol states stored may be more: the threads expand every
+//! reachable one, also those the automaton never pairs with.) The price: the early exit of the
 //! depth-first search on a violation is lost past the bound (the states
 //! are all expanded first), and the lists cost 8 bytes a transition of
 //! the object while the check runs. The time and memory limits are

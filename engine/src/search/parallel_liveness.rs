@@ -20,8 +20,10 @@
 //! The graph is a *complete cache*: for a state it holds exactly the list
 //! that probing it gives (the same probes, in the same order,
 //! [`Explorer::successors_of`]), and a state it does not hold is probed as
-//! on one thread. So the verdict, the counterexample, the counts and any
-//! probe error are those of the one-thread search by construction, not by
+//! on one thread. So the verdict, the counterexample, the product state,
+//! transition and depth counts and any probe error are those of the
+//! one-thread search by construction (only the protocol states stored may
+//! be more: every reachable one is expanded), not by
 //! a second algorithm that a test must keep in step: a state whose
 //! expansion failed on a worker (a panic, a broken contract) gets no list,
 //! and the search meets the same failure at the same step, reported as on

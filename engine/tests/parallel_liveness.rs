@@ -268,6 +268,31 @@ fn a_panic_is_reported_as_on_one_thread() {
     assert_eq!(outcome(&two), outcome(&one));
 }
 
+/// A panic that the expand phase meets but the search may not (past the
+/// depth limit, where the threads still expand one level more): the
+/// outcome is the one-thread search's, an error only where one thread
+/// meets it too.
+#[test]
+fn a_panic_only_the_threads_meet_is_not_reported() {
+    let f = r#"G F "b RECV *""#;
+    let mut errors = 0;
+    for panic_at in 2..16 {
+        let run = |t: usize| {
+            on(t)
+                .max_depth(8)
+                .check(f, counter(panic_at), dummies![Tick])
+        };
+        let (one, two) = (run(1), run(2));
+        errors += usize::from(one.is_err());
+        assert_eq!(outcome(&two), outcome(&one), "panic at {panic_at}");
+        if let Ok(two) = two {
+            assert_eq!(two.stats.threads, 2, "{two}");
+        }
+    }
+    // Both kinds of case occur: the panic within reach, and past it.
+    assert!(errors > 0 && errors < 14, "{errors}");
+}
+
 /// The report says which path ran: two threads past the bounded first try
 /// ("searched on 2 threads"), or one thread, and why, for a check decided
 /// within it (the default bound, 1,024 states) and for the searches that

@@ -197,7 +197,6 @@ impl<P: Protocol> Search<'_, P> {
         }
         if let Some(limit) = cut {
             self.ex.graph = None;
-            self.stats.protocol_states = self.ex.store.len() as u64;
             self.finish_progress();
             return Ok(Outcome::Inconclusive(limit));
         }
@@ -227,15 +226,18 @@ impl<P: Protocol> Search<'_, P> {
         let result = std::thread::scope(|s| {
             let (done_tx, done_rx) = mpsc::channel::<Done<P>>();
             let mut to: Vec<mpsc::Sender<Work<P>>> = Vec::new();
-            for me in 0..threads {
+            let mut running = Vec::new();
+            for _ in 0..threads {
+                let me = to.len();
                 let (tx, rx) = mpsc::channel();
                 let ex = Explorer::new(alphabet.clone(), WORKER_CACHE, false);
                 let done = done_tx.clone();
                 let spawned = std::thread::Builder::new()
                     .name(format!("prust-expand-{me}"))
                     .spawn_scoped(s, move || work(me, ex, rx, done));
-                if spawned.is_ok() {
+                if let Ok(handle) = spawned {
                     to.push(tx);
+                    running.push(handle);
                 }
             }
             drop(done_tx);
@@ -323,7 +325,15 @@ impl<P: Protocol> Search<'_, P> {
                             }
                         }
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        // A worker that stopped with work in flight
+                        // panicked (a bug of the search: protocol code
+                        // runs under `catch_unwind`): stop waiting for it;
+                        // the scope re-raises its panic.
+                        if running.iter().any(|h| h.is_finished()) {
+                            return (workers, None);
+                        }
+                    }
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
                 stats.protocol_states = self.ex.store.len() as u64;

@@ -163,14 +163,35 @@
 //! rebuilt as the one-thread search rebuilds its own (a breadth-first
 //! search through the stored states, which keep no parent link).
 //!
+//! Liveness properties (and every formula under
+//! [`Semantics::InfiniteRunsOnly`]) are decided by Couvreur's depth-first
+//! SCC search, which stays one search on one thread; the threads do its
+//! expensive part. A check first runs it bounded to
+//! [`Checker::parallel_level`] product states; past that, the object's
+//! reachable states are expanded breadth-first on the threads (the
+//! try-operations, the clones: what a product search spends its time on),
+//! each state's complete successor list is kept, and the depth-first
+//! search runs again reading those lists instead of probing. They are what
+//! probing gives, and a state without one (its expansion panicked, or a
+//! limit cut the phase) is probed as on one thread, so the verdict, the
+//! counterexample, the product state, transition and depth counts and any
+//! error are the one-thread search's; a differential test holds them to
+//! it. (The protocol states stored may be more: the threads expand every
+//! reachable one, also those the automaton never pairs with.) The price: the early exit of the
+//! depth-first search on a violation is lost past the bound (the states
+//! are all expanded first), and the lists cost 8 bytes a transition of
+//! the object while the check runs. The time and memory limits are
+//! watched while the threads expand; a limit there makes the check
+//! inconclusive.
+//!
 //! What runs on one thread, saying so in the report
 //! ([`Stats::single_thread`]; [`Stats::threads`] is what was used):
-//! liveness properties (Couvreur's depth-first SCC search; a multi-core
-//! emptiness check such as CNDFS is not written yet), any formula under
-//! [`Semantics::InfiniteRunsOnly`], partial-order reduction, hash
-//! compaction, the determinism check (on by default in debug builds), and,
-//! unless threads are asked for ([`Checker::threads`], `PRUST_THREADS`,
-//! `--threads`), objects stored whole that may hold heap allocations (whose
+//! partial-order reduction, hash compaction, the determinism check (on by
+//! default in debug builds), the collapse store for liveness (it drops
+//! objects that the threads would need; the safety search over bytes runs
+//! on every thread), and, unless threads are asked for
+//! ([`Checker::threads`], `PRUST_THREADS`, `--threads`), objects stored
+//! whole that may hold heap allocations (whose
 //! [`Protocol::prefers_bytes`] is `true`, as by default): two threads
 //! storing and freeing each other's heap blocks cost them more than one.
 //! `threads(1)` is the one-thread search exactly.

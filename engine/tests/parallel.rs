@@ -320,10 +320,12 @@ fn time_and_memory_limits_stop_the_workers() {
 }
 
 /// What the parallel search does not do runs on one thread, and the
-/// report says why: liveness, and the determinism check.
+/// report says why: a liveness check decided within its bounded first try
+/// (tests/parallel_liveness.rs has the rest), and the determinism check.
 #[test]
 fn one_thread_searches_say_why() {
     let r = on(2)
+        .parallel_level(1 << 20)
         .check(r#"G F "p0 RECV *""#, TokenRing::new(4), dummies![Token])
         .unwrap();
     assert!(r.holds(), "{r}");

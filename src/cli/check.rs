@@ -123,9 +123,10 @@ pub struct CheckArgs {
     pub hash_compaction: bool,
 
     /// Search on N threads: safety properties (searched breadth-first) in
-    /// parallel, with the same verdicts and counterexamples as on one;
-    /// liveness runs on one thread and the report says so; 0 means every
-    /// core [default: PRUST_THREADS, else every core]
+    /// parallel, liveness by expanding the object's states on N threads
+    /// for the one-thread depth-first search; the same verdicts and
+    /// counterexamples as on one, and the report says what ran; 0 means
+    /// every core [default: PRUST_THREADS, else every core]
     #[arg(
         long,
         value_name = "N",

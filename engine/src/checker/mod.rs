@@ -317,9 +317,12 @@ impl Checker {
     /// race; only the statistics differ (a violation is reported once its
     /// breadth-first level is done, so more states may be counted). Levels
     /// smaller than [`parallel_level`](Self::parallel_level) run on the
-    /// calling thread alone, so a small check starts no thread. The
-    /// depth-first search of liveness properties, partial-order reduction
-    /// and the determinism check run on one thread; the report says so
+    /// calling thread alone, so a small check starts no thread. Liveness
+    /// properties past their first `parallel_level` product states have
+    /// the object's states expanded on `n` threads for the one-thread
+    /// depth-first search, with its verdict, counterexample and counts.
+    /// Partial-order reduction, the determinism check, hash compaction
+    /// and the collapse store run on one thread; the report says so
     /// ([`Stats::single_thread`](crate::Stats::single_thread)), and
     /// [`Stats::threads`](crate::Stats::threads) says what was used. See
     /// the [crate docs](crate#every-core-and-more-than-one-machine).
@@ -369,7 +372,9 @@ impl Checker {
     /// With more than one [`thread`](Self::threads), expand the
     /// breadth-first levels of fewer than `n` states on the calling thread
     /// alone (default: 1,024), and start the other threads only when a
-    /// level first reaches `n` states. Sharing a level costs a wake-up and
+    /// level first reaches `n` states. A liveness check (the depth-first
+    /// search) runs on the calling thread alone for its first `n` product
+    /// states, and starts the threads only if it is not decided by then. Sharing a level costs a wake-up and
     /// a meeting at its end, tens of microseconds: worth it for a level of
     /// a thousand states (milliseconds of work), not for a unit test's ten
     /// states. Only where the time goes changes: the verdict, the

@@ -170,12 +170,14 @@ pub struct Stats {
     pub hash_compaction: bool,
 
     /// Threads the search ran on ([`Checker::threads`](crate::Checker::threads)):
-    /// more than one only for the breadth-first search of safety
-    /// properties.
+    /// for the breadth-first search of safety properties, the threads that
+    /// shared its levels; for the depth-first search of liveness, the
+    /// threads that expanded the object's states for it.
     pub threads: u32,
-    /// Why the search ran on one thread although more were asked for
-    /// (liveness, partial-order reduction, the determinism check); `None`
-    /// if it used what was asked.
+    /// Why the search ran on one thread although more were asked for (a
+    /// check decided before it was worth starting them, partial-order
+    /// reduction, the determinism check); `None` if it used what was
+    /// asked.
     pub single_thread: Option<String>,
 
     /// The split of a check over several machines, when this report is one

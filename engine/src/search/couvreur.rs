@@ -77,6 +77,9 @@ impl<P: Protocol> Search<'_, P> {
         let mut on_stack: HashSet<ProductState> = HashSet::new();
         let mut lists: Vec<Vec<Successor>> = Vec::new();
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
+        // The parallel liveness check first tries a search bounded to
+        // `state_cap` states (see `parallel_liveness`).
+        let cap = max_states.min(self.state_cap);
         // A successor taken from a reduced list, whose pin is released
         // once the search has pushed it (or not).
         let mut taken: Option<ProtoId> = None;
@@ -164,8 +167,9 @@ impl<P: Protocol> Search<'_, P> {
                             truncated = true;
                             continue;
                         }
-                        if count as u64 >= max_states {
+                        if count as u64 >= cap {
                             self.finish_progress();
+                            self.capped = cap < max_states;
                             return Ok(Outcome::Inconclusive(Limit::States(
                                 self.limits.max_states,
                             )));

@@ -28,13 +28,16 @@
 //! `visited.rs` stores the states seen, and `lasso.rs` builds the
 //! counterexample from them once a violation is found. `parallel.rs` is
 //! the breadth-first search on several threads (over the shared store of
-//! `sharded.rs`); the depth-first search runs on one.
+//! `sharded.rs`); the depth-first search runs on one, and
+//! `parallel_liveness.rs` computes the object's successors for it on
+//! several threads first.
 
 mod ample;
 mod couvreur;
 mod expand;
 mod lasso;
 mod parallel;
+mod parallel_liveness;
 mod reachability;
 mod sharded;
 mod share;
@@ -109,6 +112,13 @@ pub(crate) struct Search<'a, P> {
     /// The state a violation's prefix starts from: the seed (or the root of
     /// the depth-first tree) it was reached from.
     violation_root: Option<ProductState>,
+
+    /// Product states after which [`couvreur`](Self::couvreur) stops with
+    /// [`capped`](Self::capped) set (below the state limit): the parallel
+    /// liveness check's one-thread first try. `u64::MAX` otherwise.
+    state_cap: u64,
+    /// The last depth-first search stopped at `state_cap`, not at a limit.
+    capped: bool,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -143,6 +153,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             within: None,
             without: None,
             violation_root: None,
+
+            state_cap: u64::MAX,
+            capped: false,
         }
     }
 
@@ -196,16 +209,8 @@ impl<'a, P: Protocol> Search<'a, P> {
                     Some("the determinism check runs on one thread")
                 } else if self.ex.store.is_compacted() {
                     Some("hash compaction runs on one thread")
-                } else if !self.threads_chosen
-                    && !self.ex.store.drops_objects()
-                    && heap_objects(self.ex.store.get(initial))
-                {
-                    Some(
-                        "objects stored whole that may hold heap allocations \
-                         (Protocol::prefers_bytes) run on one thread unless threads are asked \
-                         for (Checker::threads, PRUST_THREADS, --threads): two threads cost more \
-                         than one for them",
-                    )
+                } else if self.heap_objects_by_default(initial) {
+                    Some(HEAP_OBJECTS)
                 } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
                     Some("automata of more than 65,536 states are searched on one thread")
                 } else {
@@ -226,13 +231,21 @@ impl<'a, P: Protocol> Search<'a, P> {
             return self.reachability(initial);
         }
         if self.threads > 1 {
-            self.stats.single_thread = Some(
-                "the depth-first search (liveness, or any property under omega semantics) runs \
-                 on one thread"
-                    .to_string(),
-            );
+            match self.liveness_on_one_thread(initial) {
+                Some(why) => self.stats.single_thread = Some(why.to_string()),
+                None => return self.parallel_couvreur(initial, self.threads),
+            }
         }
         self.couvreur(initial)
+    }
+
+    /// Whether the search stays on one thread because threads were not
+    /// asked for and the object, stored whole, may hold heap allocations
+    /// ([`HEAP_OBJECTS`]).
+    fn heap_objects_by_default(&self, initial: ProtoId) -> bool {
+        !self.threads_chosen
+            && !self.ex.store.drops_objects()
+            && heap_objects(self.ex.store.get(initial))
     }
 
     fn finish_progress(&mut self) {
@@ -240,6 +253,14 @@ impl<'a, P: Protocol> Search<'a, P> {
         self.budget.finish();
     }
 }
+
+/// Why a search of objects stored whole that may hold heap allocations
+/// stays on one thread by default (safety and liveness alike: in both the
+/// threads make objects that another thread stores or frees).
+const HEAP_OBJECTS: &str = "objects stored whole that may hold heap allocations \
+     (Protocol::prefers_bytes) run on one thread unless threads are asked \
+     for (Checker::threads, PRUST_THREADS, --threads): two threads cost more \
+     than one for them";
 
 /// Whether an object stored whole may hold heap allocations: it does not
 /// say otherwise ([`Protocol::prefers_bytes`] is `true`, as by default);

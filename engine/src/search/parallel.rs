@@ -70,8 +70,11 @@
 //! the level where a violation is, this search may stop inconclusive where
 //! one thread, which stops at the first violation, reports it.
 //!
-//! Liveness stays on one thread (the report says so). What a sound
-//! parallel emptiness check would take here, for whoever writes it:
+//! Liveness is decided by the one-thread depth-first search, with the
+//! object's successors computed on several threads ahead of it
+//! ([`parallel_liveness`](super::parallel_liveness), which says why that
+//! split was chosen). What a genuinely parallel emptiness check would take
+//! here, for whoever writes it:
 //! - the automaton is a *transition-based generalised* Büchi automaton, so
 //!   either the multi-core SCC algorithm of Bloemen, Laarman and van de Pol
 //!   (UFSCC, 2016: a shared union-find of partial SCCs carrying the union

@@ -20,6 +20,7 @@
 
 mod cache;
 mod contract;
+mod graph;
 mod listed;
 mod owned;
 mod probe;
@@ -35,6 +36,7 @@ use crate::error::ProbeError;
 use crate::protocol::{Enabled, Message, Protocol};
 
 use cache::Cache;
+pub(crate) use graph::Graph;
 use slots::{bit, probe_slots, ProbeSlot, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
 pub(crate) use store::{mix, omission_bound, Store};
@@ -89,6 +91,11 @@ pub(crate) struct Explorer<P> {
     /// [`Explorer::check_revisit`]); only the first revisit is, to bound
     /// the cost to one extra walk per stored state.
     revisited: Vec<u64>,
+    /// Complete successor lists computed ahead of the search on several
+    /// threads (the parallel liveness check); read before the cache and
+    /// whether or not the caller asks for the cache, since they are what
+    /// probing would give.
+    pub graph: Option<Box<Graph>>,
 }
 
 impl<P: Protocol> Explorer<P> {
@@ -119,6 +126,7 @@ impl<P: Protocol> Explorer<P> {
             verified: Vec::new(),
             batch: Vec::new(),
             revisited: Vec::new(),
+            graph: None,
         }
     }
 
@@ -140,7 +148,17 @@ impl<P: Protocol> Explorer<P> {
 
     /// Whether the successors of `p` are cached.
     pub fn is_cached(&self, p: ProtoId) -> bool {
-        self.cache.get(p).is_some()
+        self.graph.as_ref().is_some_and(|g| g.contains(p)) || self.cache.get(p).is_some()
+    }
+
+    /// The complete successor list of `p` if one is known without
+    /// probing: from the graph, or (with `use_cache`) from the cache.
+    #[inline]
+    fn known(&self, p: ProtoId, use_cache: bool) -> Option<&[(LetterId, ProtoId)]> {
+        self.graph
+            .as_ref()
+            .and_then(|g| g.get(p))
+            .or_else(|| use_cache.then(|| self.cache.get(p)).flatten())
     }
 
     /// Probes the whole alphabet on `p` and caches the successors.
@@ -167,7 +185,7 @@ impl<P: Protocol> Explorer<P> {
         wanted: Option<Wanted>,
         use_cache: bool,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
-        if let Some(list) = use_cache.then(|| self.cache.get(p)).flatten() {
+        if let Some(list) = self.known(p, use_cache) {
             let from = list.partition_point(|&(l, _)| l < *cursor);
             let a = &self.alphabet;
             let found = list[from..]
@@ -197,7 +215,7 @@ impl<P: Protocol> Explorer<P> {
         use_cache: bool,
         out: &mut Vec<(LetterId, ProtoId)>,
     ) -> Result<(), ProbeError> {
-        if let Some(list) = use_cache.then(|| self.cache.get(p)).flatten() {
+        if let Some(list) = self.known(p, use_cache) {
             let a = &self.alphabet;
             out.extend(
                 list.iter()

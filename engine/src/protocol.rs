@@ -413,9 +413,11 @@ dyn_clone::clone_trait_object!(Payload);
 /// its type plus its boxed payload (24 bytes), equality is a pointer
 /// compare and the hash a number computed once per type. Cloning a message
 /// whose payload has no data (`()`, a unit struct: every dummy the engine
-/// makes) allocates nothing; a payload with data is cloned with it (a
-/// payload need only be `Send`, not `Sync`, so clones that may go to other
-/// threads cannot share it).
+/// makes) allocates nothing, and a `()` payload is not boxed at all: such
+/// a message is cloned and dropped without a call through the payload's
+/// vtable. A payload with data is cloned with it (a payload need only be
+/// `Send`, not `Sync`, so clones that may go to other threads cannot
+/// share it).
 ///
 /// ```
 /// use engine::Message;
@@ -430,7 +432,15 @@ dyn_clone::clone_trait_object!(Payload);
 #[derive(Clone)]
 pub struct Message {
     ty: MessageType,
-    payload: Box<dyn Payload>,
+    /// The payload; `None` for `()` (see [`Message::payload`]). Why: a
+    /// search clones and drops the messages in transit with every
+    /// successor it makes, and a boxed payload's clone and drop are calls
+    /// through its vtable, even for a payload with no data; `None` is
+    /// cloned and dropped by copying and forgetting a word. Every dummy
+    /// the engine makes, and every message an object rebuilds from its type
+    /// ([`Message::with_type`]`(ty, ())`), is one. (`None` takes the box's
+    /// null niche, so a message stays 24 bytes.)
+    payload: Option<Box<dyn Payload>>,
 }
 
 impl Message {
@@ -466,9 +476,20 @@ impl Message {
     /// assert_eq!(m.message_type(), ping);
     /// ```
     pub fn with_type<T: Payload>(ty: MessageType, value: T) -> Self {
-        Message {
-            ty,
-            payload: Box::new(value),
+        let payload = if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
+            None
+        } else {
+            Some(Box::new(value) as Box<dyn Payload>)
+        };
+        Message { ty, payload }
+    }
+
+    /// The payload: the boxed one, or `()` (which is kept as `None`).
+    #[inline]
+    fn payload(&self) -> &dyn Payload {
+        match &self.payload {
+            Some(b) => &**b,
+            None => &(),
         }
     }
 
@@ -497,18 +518,22 @@ impl Message {
     /// assert!(!Message::named("Ping", 1).is_unit());
     /// ```
     pub fn is_unit(&self) -> bool {
-        (*self.payload).as_any().is::<()>()
+        self.payload.is_none()
     }
 
     /// The payload, if it is a `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
-        (*self.payload).as_any().downcast_ref::<T>()
+        self.payload().as_any().downcast_ref::<T>()
     }
 
     /// The payload by value, if it is a `T`; the message back otherwise.
     pub fn downcast<T: Any>(self) -> Result<T, Message> {
-        if (*self.payload).as_any().is::<T>() {
-            match self.payload.into_any().downcast::<T>() {
+        if self.payload().as_any().is::<T>() {
+            let boxed = match self.payload {
+                Some(b) => b,
+                None => Box::new(()),
+            };
+            match boxed.into_any().downcast::<T>() {
                 Ok(b) => Ok(*b),
                 Err(_) => unreachable!("checked with is::<T>() just before"),
             }
@@ -703,7 +728,7 @@ impl Hash for Message {
 }
 impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "<{}>({:?})", self.type_name(), self.payload)
+        write!(f, "<{}>({:?})", self.type_name(), self.payload())
     }
 }
 

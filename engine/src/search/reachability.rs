@@ -37,11 +37,30 @@ impl<P: Protocol> Search<'_, P> {
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
         let mut depth: u64 = 0;
-        // Hash compaction: each frontier entry holds its object (a no-op
-        // otherwise); released once expanded.
-        self.ex.store.pin(initial);
+        // Hash compaction and collapse: each frontier entry holds its
+        // object (a no-op otherwise), released once expanded. Without the
+        // reduction the objects wait in `objs`, in step with `level`, and
+        // are lent to the store while their state is expanded
+        // (`Store::take_made`): a state then costs no insertion, lookups
+        // and removal in the store's map of resident objects, which `pin`
+        // needs. The reduced search pins (its ample sets hold states of
+        // their own).
+        let hold = !self.reduce && self.ex.store.drops_objects();
+        let mut objs: Vec<P> = Vec::new();
+        let mut next_objs: Vec<P> = Vec::new();
+        if hold {
+            let o = self.ex.store.take_made(initial);
+            objs.push(o.expect("the initial object is resident"));
+        } else {
+            self.ex.store.pin(initial);
+        }
         while !level.is_empty() {
+            let mut held = objs.drain(..);
             for &(p, q) in &level {
+                if hold {
+                    let o = held.next().expect("one object per frontier entry");
+                    self.ex.store.lend(p, o);
+                }
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
                     self.finish_progress();
                     return Ok(Outcome::Inconclusive(limit));
@@ -63,6 +82,7 @@ impl<P: Protocol> Search<'_, P> {
                         return Err(self.probe_error_at(e, start, (p, q)));
                     }
                 }
+                let first_new = next_level.len();
                 for &(p2, q2) in &succ {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
@@ -99,14 +119,36 @@ impl<P: Protocol> Search<'_, P> {
                             cycle: Vec::new(),
                         }));
                     }
-                    self.ex.store.pin(p2);
+                    if hold {
+                        let o = match self.ex.store.take_made(p2) {
+                            Some(o) => o,
+                            // Entered already by this expansion, with
+                            // another automaton state.
+                            None => {
+                                let i = next_level[first_new..]
+                                    .iter()
+                                    .position(|&(p, _)| p == p2)
+                                    .expect("a successor was just made or entered");
+                                next_objs[first_new + i].clone()
+                            }
+                        };
+                        next_objs.push(o);
+                    } else {
+                        self.ex.store.pin(p2);
+                    }
                     next_level.push((p2, q2));
                 }
-                self.ex.store.unpin(p);
+                if hold {
+                    drop(self.ex.store.take_lent());
+                } else {
+                    self.ex.store.unpin(p);
+                }
                 self.ex.store.sweep();
             }
+            drop(held);
             level.clear();
             std::mem::swap(&mut level, &mut next_level);
+            std::mem::swap(&mut objs, &mut next_objs);
             depth += 1;
         }
         self.finish_progress();

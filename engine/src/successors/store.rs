@@ -19,9 +19,10 @@
 //! each state by the bytes its object writes ([`Protocol::encode`]), kept
 //! in one arena: exact (the bytes name the state, as the determinism check
 //! verifies through [`Protocol::decode`]), at a few bytes a state plus the
-//! engine's own per-state cost (marks and table slot, about 17 bytes, and
-//! 8 more for an arena end once keys of several widths are stored), where
-//! the exact store keeps each object with its heap allocations.
+//! engine's own per-state cost (marks and a table slot with its key's tag,
+//! about 21 bytes, and 8 more for an arena end once keys of several widths
+//! are stored), where the exact store keeps each object with its heap
+//! allocations.
 
 use std::hash::BuildHasher;
 
@@ -144,6 +145,12 @@ enum Keys {
     Bytes {
         arena: Vec<u8>,
         ends: Ends,
+        /// Ids by the hash of their bytes, each with its key's [`tag`]: a
+        /// key of at most [`INLINE_MAX`] bytes is compared by its tag alone,
+        /// without reading the arena (a cache miss for most lookups, which
+        /// find a state seen before); a longer key's tag is 31 more bits of
+        /// its hash, so that the arena is read only for a likely match.
+        table: HashTable<(ProtoId, u32)>,
         /// The ids kept as objects, by [`fingerprint`] (the objects are in
         /// `resident`): looked up first, while there are any, so that an
         /// object equal to one of them is that state whether or not it
@@ -158,6 +165,32 @@ enum Keys {
 /// are rehashed when the table grows).
 fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
+}
+
+/// The longest key a collapse table entry holds in its tag (see [`tag`]).
+const INLINE_MAX: usize = 3;
+
+/// The tag bit of a key held whole in its tag.
+const INLINE: u32 = 1 << 31;
+
+/// The tag of a key whose [`bytes_hash`] is `h`, kept in the collapse
+/// table next to the id: a key of at most [`INLINE_MAX`] bytes is the tag
+/// (its bytes, its length and the [`INLINE`] bit: equal tags, equal
+/// keys), a longer one is bits of its hash that the table's probe did
+/// not use (equal keys have equal tags, so unequal tags skip the arena).
+#[inline]
+fn tag(key: &[u8], h: u64) -> u32 {
+    if key.len() <= INLINE_MAX {
+        let mut t = INLINE | (key.len() as u32) << 24;
+        for (i, &b) in key.iter().enumerate() {
+            t |= u32::from(b) << (8 * i);
+        }
+        t
+    } else {
+        // The table takes the low bits for the bucket and the top 7 for
+        // its control byte: bits 25..56 are left.
+        (h >> 25) as u32 & !INLINE
+    }
 }
 
 /// The mark on a collapse arena's listed end of a state kept as its
@@ -306,8 +339,9 @@ struct Fingerprints<P> {
     codec_error: Option<String>,
     /// The search's marks of each id (as `Stored::marks`).
     marks: Chunked<[DfsNum; 2]>,
-    /// Ids by fingerprint (the fingerprint is the table hash: it is
-    /// already well mixed).
+    /// Ids by fingerprint under hash compaction (the fingerprint is the
+    /// table hash: it is already well mixed). The collapse store keeps its
+    /// own table, with tags ([`Keys::Bytes`]).
     table: HashTable<ProtoId>,
     /// The objects the search holds now, with their pins.
     resident: HashMap<ProtoId, Resident<P>>,
@@ -317,6 +351,12 @@ struct Fingerprints<P> {
     /// and removal for each was a fifth of a collapsed search's time).
     /// [`Store::pin`] moves one into `resident`.
     fresh: Vec<(ProtoId, P)>,
+    /// The object a search holds outside the store and has lent it while
+    /// it expands the state ([`Store::lend`]): the breadth-first
+    /// frontier's objects wait in the level list, not in `resident`, so
+    /// that a state costs no map insertion, lookups and removal (a tenth
+    /// of a collapsed search's time). Looked at first by [`Store::get`].
+    lent: Option<(ProtoId, P)>,
     /// Keep every object made resident (counterexample building): the
     /// shortest-path searches hold states in queues of their own.
     keep_all: bool,
@@ -356,6 +396,7 @@ impl<P: Protocol> Store<P> {
         let keys = Keys::Bytes {
             arena: Vec::new(),
             ends: Ends::new(),
+            table: HashTable::new(),
             objects: HashTable::new(),
             buf: Vec::new(),
         };
@@ -372,6 +413,7 @@ impl<P: Protocol> Store<P> {
             table: HashTable::new(),
             resident: HashMap::new(),
             fresh: Vec::new(),
+            lent: None,
             keep_all: false,
             collisions: 0,
         }));
@@ -470,6 +512,43 @@ impl<P: Protocol> Store<P> {
         }
     }
 
+    /// Hands the object of `id`, just made by a probe (or resident), to a
+    /// search that holds it outside the store until it expands the state
+    /// ([`lend`](Self::lend)), instead of [`pin`](Self::pin)ning it: the
+    /// breadth-first frontier. `None` for a store that keeps every object
+    /// (nothing to hold), and for a state whose object was already handed
+    /// out since the last [`sweep`](Self::sweep) (the caller holds it).
+    pub(crate) fn take_made(&mut self, id: ProtoId) -> Option<P> {
+        let f = self.fp.as_mut()?;
+        if let Some((j, p)) = &f.lent {
+            // A state that is its own successor (a stutter step).
+            if *j == id {
+                return Some(p.clone());
+            }
+        }
+        if let Some(r) = f.resident.get(&id) {
+            return Some(r.p.clone());
+        }
+        let i = f.fresh.iter().rposition(|(j, _)| *j == id)?;
+        Some(f.fresh.swap_remove(i).1)
+    }
+
+    /// Makes `p` the object of `id` while the search expands it (see
+    /// [`take_made`](Self::take_made)); given back by
+    /// [`take_lent`](Self::take_lent). Only for a store that drops objects.
+    #[inline]
+    pub(crate) fn lend(&mut self, id: ProtoId, p: P) {
+        if let Some(f) = &mut self.fp {
+            f.lent = Some((id, p));
+        }
+    }
+
+    /// Ends a [`lend`](Self::lend): the object is the caller's again.
+    #[inline]
+    pub(crate) fn take_lent(&mut self) -> Option<P> {
+        self.fp.as_mut()?.lent.take().map(|(_, p)| p)
+    }
+
     /// Drops the objects made since the last sweep that the search did not
     /// pin: states it had seen before, whose object it does not need.
     #[inline]
@@ -513,6 +592,7 @@ impl<P: Protocol> Store<P> {
             f.resident.retain(|_, r| r.forever);
             f.resident.values_mut().for_each(|r| r.pins = 0);
             f.fresh.clear();
+            f.lent = None;
             f.keep_all = false;
         }
     }
@@ -564,22 +644,31 @@ impl<P: Protocol> Store<P> {
         }
     }
 
-    /// The object of `id`. Under hash compaction only a resident one (see
-    /// [`pin`](Self::pin)): the search asks only for states it holds.
+    /// The object of `id`. Under hash compaction and collapse only a
+    /// resident one (see [`pin`](Self::pin)), the one lent
+    /// ([`lend`](Self::lend)) or one just made: the search asks only for
+    /// states it holds.
     pub fn get(&self, id: ProtoId) -> &P {
         match &self.fp {
             None => &self.protos[id.index()].p,
-            Some(f) => match f.resident.get(&id) {
-                Some(r) => &r.p,
-                None => {
-                    &f.fresh
-                        .iter()
-                        .rev()
-                        .find(|(j, _)| *j == id)
-                        .expect("the search asks only for states it holds or just made")
-                        .1
+            Some(f) => {
+                if let Some((j, p)) = &f.lent {
+                    if *j == id {
+                        return p;
+                    }
                 }
-            },
+                match f.resident.get(&id) {
+                    Some(r) => &r.p,
+                    None => {
+                        &f.fresh
+                            .iter()
+                            .rev()
+                            .find(|(j, _)| *j == id)
+                            .expect("the search asks only for states it holds or just made")
+                            .1
+                    }
+                }
+            }
         }
     }
 
@@ -675,6 +764,7 @@ impl<P: Protocol> Fingerprints<P> {
             Keys::Bytes {
                 arena,
                 ends,
+                table,
                 objects,
                 buf,
             } => {
@@ -700,19 +790,20 @@ impl<P: Protocol> Fingerprints<P> {
                     as_object = true;
                     (next, true)
                 } else {
-                    if self.table.len() == self.table.capacity() {
-                        grow_bytes_table(&mut self.table, arena, ends);
+                    if table.len() == table.capacity() {
+                        grow_bytes_table(table, arena, ends);
                     }
                     let h = bytes_hash(buf);
+                    let t = tag(buf, h);
                     let (a, e) = (&*arena, &*ends);
-                    match self.table.entry(
+                    match table.entry(
                         h,
-                        |&i| slice(a, e, i) == buf.as_slice(),
-                        |&i| bytes_hash(slice(a, e, i)),
+                        |&(i, ti)| ti == t && (t & INLINE != 0 || slice(a, e, i) == buf.as_slice()),
+                        |&(i, _)| bytes_hash(slice(a, e, i)),
                     ) {
-                        Entry::Occupied(e) => (*e.get(), false),
+                        Entry::Occupied(e) => (e.get().0, false),
                         Entry::Vacant(v) => {
-                            v.insert(next);
+                            v.insert((next, t));
                             arena.extend_from_slice(buf);
                             ends.push(buf.len(), arena.len());
                             (next, true)
@@ -810,13 +901,15 @@ impl<P: Protocol> Fingerprints<P> {
 /// that the rehash streams through the arena where hashbrown's own, in
 /// table order, would read a random state's bytes each time.
 #[cold]
-fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Ends) {
+fn grow_bytes_table(table: &mut HashTable<(ProtoId, u32)>, arena: &[u8], ends: &Ends) {
     let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
     let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
     for i in (0..ends.len()).map(ProtoId::new) {
         if !ends.is_object(i) {
+            let key = slice(arena, ends, i);
+            let h = bytes_hash(key);
             // Never grows: the capacity is reserved.
-            grown.insert_unique(hash(i), i, |&j| hash(j));
+            grown.insert_unique(h, (i, tag(key, h)), |&(j, _)| hash(j));
         }
     }
     *table = grown;

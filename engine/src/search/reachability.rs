@@ -38,14 +38,16 @@ impl<P: Protocol> Search<'_, P> {
         let mut succ: Vec<ProductState> = Vec::new();
         let mut depth: u64 = 0;
         // Hash compaction and collapse: each frontier entry holds its
-        // object (a no-op otherwise), released once expanded. Without the
-        // reduction the objects wait in `objs`, in step with `level`, and
-        // are lent to the store while their state is expanded
-        // (`Store::take_made`): a state then costs no insertion, lookups
-        // and removal in the store's map of resident objects, which `pin`
-        // needs. The reduced search pins (its ample sets hold states of
-        // their own).
-        let hold = !self.reduce && self.ex.store.drops_objects();
+        // object (a no-op otherwise), released once expanded. Under
+        // collapse without the reduction the objects wait in `objs`, in
+        // step with `level`, and are lent to the store while their state
+        // is expanded (`Store::take_made`): a state then costs no
+        // insertion, lookups and removal in the store's map of resident
+        // objects, which `pin` needs. The reduced search pins (its ample
+        // sets hold states of their own), and so does hash compaction: a
+        // fingerprint collision can be seen only against a resident
+        // object, and a collision seen makes the omission bound 1.
+        let hold = !self.reduce && self.ex.store.drops_objects() && !self.ex.store.is_compacted();
         let mut objs: Vec<P> = Vec::new();
         let mut next_objs: Vec<P> = Vec::new();
         if hold {

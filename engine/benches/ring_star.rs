@@ -10,7 +10,13 @@
 //! cargo bench -p prust-engine --bench ring_star -- --formula 'G ("r0 SEND *" -> F "r1 RECV *")' ring 8
 //! cargo bench -p prust-engine --bench ring_star -- --threads 2 ring-packed 12
 //! cargo bench -p prust-engine --bench ring_star -- --probed ring 12
+//! cargo bench -p prust-engine --bench ring_star -- --declared-dummies ring 12
 //! ```
+//!
+//! `--declared-dummies` checks with the objects' own dummies (`dummies![]`:
+//! one `()`-payload message per declared type, which a `Message` keeps
+//! unboxed) instead of `dummies![Token]` (a boxed unit struct, cloned
+//! through its vtable): what the messages in transit cost the search.
 //!
 //! `--threads N` runs the engine's search on N threads (`Checker::threads`;
 //! default 1 here, so that figures stay comparable with the one-thread
@@ -67,6 +73,8 @@ struct Options {
     no_peers: bool,
     /// Hide `ring`'s listing of its enabled actions (`--probed`).
     probed: bool,
+    /// Check with `dummies![]`, the objects' own (`--declared-dummies`).
+    declared_dummies: bool,
     pruning: Pruning,
     store: Store,
     formula: String,
@@ -79,6 +87,7 @@ impl Options {
         let mut reference = false;
         let mut no_peers = false;
         let mut probed = false;
+        let mut declared_dummies = false;
         let mut pruning = Pruning::default();
         let mut store = Store::default();
         let mut formula = DEADLOCK_FREE.to_string();
@@ -92,6 +101,7 @@ impl Options {
                 "--reference" => reference = true,
                 "--no-peers" => no_peers = true,
                 "--probed" => probed = true,
+                "--declared-dummies" => declared_dummies = true,
                 "--prune" => {
                     for p in args
                         .next()
@@ -149,6 +159,9 @@ impl Options {
         {
             return Err("--prune and --store apply to --reference only".into());
         }
+        if declared_dummies && reference {
+            return Err("--declared-dummies applies to the engine".into());
+        }
         if probed && (reference || no_peers) {
             return Err("--probed applies to the engine (--no-peers probes already)".into());
         }
@@ -159,6 +172,7 @@ impl Options {
             reference,
             no_peers,
             probed,
+            declared_dummies,
             pruning,
             store,
             formula,
@@ -178,7 +192,8 @@ struct Run {
     secs: f64,
 }
 
-fn run_engine<P: Protocol>(init: P, formula: &str, threads: usize) -> Result<Run, String> {
+fn run_engine<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
+    let (formula, threads) = (opts.formula.as_str(), opts.threads);
     let mut checker = Checker::new()
         .threads(threads)
         .progress(false)
@@ -190,7 +205,15 @@ fn run_engine<P: Protocol>(init: P, formula: &str, threads: usize) -> Result<Run
     }
     let start = Instant::now();
     let report = checker
-        .check(formula, init, dummies![Token])
+        .check(
+            formula,
+            init,
+            if opts.declared_dummies {
+                dummies![]
+            } else {
+                dummies![Token]
+            },
+        )
         .map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     // PRUST_HASH_COMPACTION=1 measures hash compaction: then "holds" is
@@ -231,11 +254,11 @@ fn run<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
     if opts.reference {
         Ok(run_reference(init, opts))
     } else if opts.no_peers {
-        run_engine(AllPeers(init), &opts.formula, opts.threads)
+        run_engine(AllPeers(init), opts)
     } else if opts.probed {
-        run_engine(Probed(init), &opts.formula, opts.threads)
+        run_engine(Probed(init), opts)
     } else {
-        run_engine(init, &opts.formula, opts.threads)
+        run_engine(init, opts)
     }
 }
 

@@ -413,9 +413,11 @@ dyn_clone::clone_trait_object!(Payload);
 /// its type plus its boxed payload (24 bytes), equality is a pointer
 /// compare and the hash a number computed once per type. Cloning a message
 /// whose payload has no data (`()`, a unit struct: every dummy the engine
-/// makes) allocates nothing; a payload with data is cloned with it (a
-/// payload need only be `Send`, not `Sync`, so clones that may go to other
-/// threads cannot share it).
+/// makes) allocates nothing, and a `()` payload is not boxed at all: such
+/// a message is cloned and dropped without a call through the payload's
+/// vtable. A payload with data is cloned with it (a payload need only be
+/// `Send`, not `Sync`, so clones that may go to other threads cannot
+/// share it).
 ///
 /// ```
 /// use engine::Message;
@@ -430,7 +432,15 @@ dyn_clone::clone_trait_object!(Payload);
 #[derive(Clone)]
 pub struct Message {
     ty: MessageType,
-    payload: Box<dyn Payload>,
+    /// The payload; `None` for `()` (see [`Message::payload`]). Why: a
+    /// search clones and drops the messages in transit with every
+    /// successor it makes, and a boxed payload's clone and drop are calls
+    /// through its vtable, even for a payload with no data; `None` is
+    /// cloned and dropped by copying and forgetting a word. Every dummy
+    /// the engine makes, and every message an object rebuilds from its type
+    /// ([`Message::with_type`]`(ty, ())`), is one. (`None` takes the box's
+    /// null niche, so a message stays 24 bytes.)
+    payload: Option<Box<dyn Payload>>,
 }
 
 impl Message {
@@ -466,9 +476,20 @@ impl Message {
     /// assert_eq!(m.message_type(), ping);
     /// ```
     pub fn with_type<T: Payload>(ty: MessageType, value: T) -> Self {
-        Message {
-            ty,
-            payload: Box::new(value),
+        let payload = if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
+            None
+        } else {
+            Some(Box::new(value) as Box<dyn Payload>)
+        };
+        Message { ty, payload }
+    }
+
+    /// The payload: the boxed one, or `()` (which is kept as `None`).
+    #[inline]
+    fn payload(&self) -> &dyn Payload {
+        match &self.payload {
+            Some(b) => &**b,
+            None => &(),
         }
     }
 
@@ -497,18 +518,22 @@ impl Message {
     /// assert!(!Message::named("Ping", 1).is_unit());
     /// ```
     pub fn is_unit(&self) -> bool {
-        (*self.payload).as_any().is::<()>()
+        self.payload.is_none()
     }
 
     /// The payload, if it is a `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
-        (*self.payload).as_any().downcast_ref::<T>()
+        self.payload().as_any().downcast_ref::<T>()
     }
 
     /// The payload by value, if it is a `T`; the message back otherwise.
     pub fn downcast<T: Any>(self) -> Result<T, Message> {
-        if (*self.payload).as_any().is::<T>() {
-            match self.payload.into_any().downcast::<T>() {
+        if self.payload().as_any().is::<T>() {
+            let boxed = match self.payload {
+                Some(b) => b,
+                None => Box::new(()),
+            };
+            match boxed.into_any().downcast::<T>() {
                 Ok(b) => Ok(*b),
                 Err(_) => unreachable!("checked with is::<T>() just before"),
             }
@@ -703,7 +728,7 @@ impl Hash for Message {
 }
 impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "<{}>({:?})", self.type_name(), self.payload)
+        write!(f, "<{}>({:?})", self.type_name(), self.payload())
     }
 }
 
@@ -808,6 +833,122 @@ mod tests {
         assert!(!Message::with_type(ty, 1u8).is_unit());
         assert_eq!(m, Message::named("net::Ping", "payload"));
         assert!(m.has_type_path(&interned_type_path("net::Ping")));
+    }
+
+    /// A unit payload is kept unboxed: the message is no larger for it.
+    #[test]
+    fn a_message_is_three_words_with_or_without_a_payload() {
+        assert_eq!(std::mem::size_of::<Message>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Message>>(), 24);
+    }
+
+    /// A payload of each kind: `()` (kept unboxed), a unit struct, data.
+    #[derive(Clone, Debug)]
+    enum Made {
+        Unit,
+        UnitStruct,
+        Byte(u8),
+        Text(String),
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Token;
+
+    fn made() -> impl proptest::strategy::Strategy<Value = Made> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(Made::Unit),
+            Just(Made::UnitStruct),
+            any::<u8>().prop_map(Made::Byte),
+            "[a-z]{0,8}".prop_map(Made::Text),
+        ]
+    }
+
+    const PATHS: [&str; 3] = ["net::Ping", "Ping", "net::Pong"];
+
+    fn message(path: usize, m: &Made) -> Message {
+        let path = PATHS[path];
+        match m {
+            Made::Unit => Message::named(path, ()),
+            Made::UnitStruct => Message::named(path, Token),
+            Made::Byte(b) => Message::named(path, *b),
+            Made::Text(t) => Message::named(path, t.clone()),
+        }
+    }
+
+    fn hash_of(m: &Message) -> u64 {
+        let mut h = std::hash::DefaultHasher::new();
+        m.hash(&mut h);
+        h.finish()
+    }
+
+    proptest::proptest! {
+        /// Clones, equality, hashes, downcasts and the printed form, for
+        /// every kind of payload: a `()` payload (not boxed) behaves as a
+        /// boxed one does.
+        #[test]
+        fn messages_clone_compare_hash_and_downcast_by_their_payload(
+            msgs in proptest::collection::vec((0..PATHS.len(), made()), 1..6)
+        ) {
+            let built: Vec<Message> = msgs.iter().map(|(p, m)| message(*p, m)).collect();
+            for ((path, made), m) in msgs.iter().zip(&built) {
+                let c = m.clone().clone();
+                proptest::prop_assert_eq!(&c, m);
+                proptest::prop_assert_eq!(hash_of(&c), hash_of(m));
+                proptest::prop_assert_eq!(c.type_path(), PATHS[*path]);
+                let payload = match made {
+                    Made::Unit => "()".to_string(),
+                    Made::UnitStruct => "Token".to_string(),
+                    Made::Byte(b) => format!("{b:?}"),
+                    Made::Text(t) => format!("{t:?}"),
+                };
+                proptest::prop_assert_eq!(format!("{c:?}"), format!("<{}>({payload})", c.type_name()));
+                proptest::prop_assert_eq!(c.is_unit(), matches!(made, Made::Unit));
+                proptest::prop_assert_eq!(c.downcast_ref::<()>().is_some(), matches!(made, Made::Unit));
+                proptest::prop_assert_eq!(
+                    c.downcast_ref::<Token>().is_some(),
+                    matches!(made, Made::UnitStruct)
+                );
+                proptest::prop_assert_eq!(c.downcast_ref::<u8>().copied(), match made {
+                    Made::Byte(b) => Some(*b),
+                    _ => None,
+                });
+                proptest::prop_assert_eq!(c.downcast_ref::<String>(), match made {
+                    Made::Text(t) => Some(t),
+                    _ => None,
+                });
+                // By value: the payload, or the message back unchanged.
+                match (c.clone().downcast::<()>(), made) {
+                    (Ok(()), Made::Unit) => {}
+                    (Err(back), Made::UnitStruct | Made::Byte(_) | Made::Text(_)) => {
+                        proptest::prop_assert_eq!(format!("{back:?}"), format!("{c:?}"));
+                    }
+                    (r, _) => proptest::prop_assert!(false, "downcast::<()>: {r:?}"),
+                }
+                match (c.clone().downcast::<u8>(), made) {
+                    (Ok(v), Made::Byte(b)) => proptest::prop_assert_eq!(v, *b),
+                    (Err(back), Made::Unit | Made::UnitStruct | Made::Text(_)) => {
+                        proptest::prop_assert_eq!(format!("{back:?}"), format!("{c:?}"));
+                        proptest::prop_assert_eq!(back.is_unit(), c.is_unit());
+                    }
+                    (r, _) => proptest::prop_assert!(false, "downcast::<u8>: {r:?}"),
+                }
+                proptest::prop_assert_eq!(c.clone().downcast::<Token>().is_ok(), matches!(made, Made::UnitStruct));
+                // Rebuilt from its type with `()`: equal, and unit.
+                let rebuilt = Message::with_type(c.message_type(), ());
+                proptest::prop_assert_eq!(&rebuilt, m);
+                proptest::prop_assert!(rebuilt.is_unit());
+            }
+            // Equal exactly when the type paths are, whatever the payloads.
+            for ((p, _), m) in msgs.iter().zip(&built) {
+                for ((q, _), n) in msgs.iter().zip(&built) {
+                    proptest::prop_assert_eq!(m == n, p == q);
+                    if p == q {
+                        proptest::prop_assert_eq!(hash_of(m), hash_of(n));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

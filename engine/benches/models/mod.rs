@@ -164,12 +164,21 @@ impl Protocol for Ring {
 }
 
 /// Appends `bits` to `out`, eight a byte, the first in the lowest bit.
+/// Each byte is made in a register and pushed whole: or-ing every bit
+/// into the last byte of `out` put a store and a reload in the way of each
+/// bit (a quarter of a collapsed `ring` search's lookup time).
 fn pack(bits: impl Iterator<Item = bool>, out: &mut Vec<u8>) {
-    for (i, b) in bits.enumerate() {
-        if i % 8 == 0 {
-            out.push(0);
+    let (mut byte, mut n) = (0u8, 0);
+    for b in bits {
+        byte |= u8::from(b) << n;
+        n += 1;
+        if n == 8 {
+            out.push(byte);
+            (byte, n) = (0, 0);
         }
-        *out.last_mut().expect("pushed above") |= u8::from(b) << (i % 8);
+    }
+    if n > 0 {
+        out.push(byte);
     }
 }
 

@@ -52,13 +52,38 @@ impl<P: Protocol> Search<'_, P> {
         let mut level: Vec<ProductState> = seeds.to_vec();
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
-        // Hash compaction: each frontier entry holds its object (a no-op
-        // otherwise); released once expanded.
-        for &(p, _) in seeds {
-            self.ex.store.pin(p);
+        // Hash compaction and collapse: each frontier entry holds its
+        // object (a no-op otherwise), released once expanded. Under
+        // collapse without the reduction the objects wait in `objs`, in
+        // step with `level`, and are lent to the store while their state
+        // is expanded (`Store::take_made`): a state then costs no
+        // insertion, lookups and removal in the store's map of resident
+        // objects, which `pin` needs. The reduced search pins (its ample
+        // sets hold states of their own), and so does hash compaction: a
+        // fingerprint collision can be seen only against a resident
+        // object, and a collision seen makes the omission bound 1. A
+        // share's search from its frontier (several seeds) pins too.
+        let taken = (seeds.len() == 1
+            && !self.reduce
+            && self.ex.store.drops_objects()
+            && !self.ex.store.is_compacted())
+        .then(|| self.ex.store.take_made(start.0))
+        .flatten();
+        let hold = taken.is_some();
+        let mut objs: Vec<P> = taken.into_iter().collect();
+        let mut next_objs: Vec<P> = Vec::new();
+        if !hold {
+            for &(p, _) in seeds {
+                self.ex.store.pin(p);
+            }
         }
         while !level.is_empty() {
+            let mut held = objs.drain(..);
             for &(p, q) in &level {
+                if hold {
+                    let o = held.next().expect("one object per frontier entry");
+                    self.ex.store.lend(p, o);
+                }
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
                     self.finish_progress();
                     return Ok(Outcome::Inconclusive(limit));
@@ -80,6 +105,7 @@ impl<P: Protocol> Search<'_, P> {
                         return Err(self.probe_error_at(e, start, (p, q)));
                     }
                 }
+                let first_new = next_level.len();
                 for &(p2, q2) in &succ {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
@@ -120,14 +146,36 @@ impl<P: Protocol> Search<'_, P> {
                             cycle: Vec::new(),
                         }));
                     }
-                    self.ex.store.pin(p2);
+                    if hold {
+                        let o = match self.ex.store.take_made(p2) {
+                            Some(o) => o,
+                            // Entered already by this expansion, with
+                            // another automaton state.
+                            None => {
+                                let i = next_level[first_new..]
+                                    .iter()
+                                    .position(|&(p, _)| p == p2)
+                                    .expect("a successor was just made or entered");
+                                next_objs[first_new + i].clone()
+                            }
+                        };
+                        next_objs.push(o);
+                    } else {
+                        self.ex.store.pin(p2);
+                    }
                     next_level.push((p2, q2));
                 }
-                self.ex.store.unpin(p);
+                if hold {
+                    drop(self.ex.store.take_lent());
+                } else {
+                    self.ex.store.unpin(p);
+                }
                 self.ex.store.sweep();
             }
+            drop(held);
             level.clear();
             std::mem::swap(&mut level, &mut next_level);
+            std::mem::swap(&mut objs, &mut next_objs);
             depth += 1;
         }
         self.finish_progress();

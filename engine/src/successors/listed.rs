@@ -385,8 +385,11 @@ fn perform<P: Protocol>(
         detail: format!("enabled() listed it, but {what} refused it"),
     };
     let letter = match e {
-        Enabled::Send { role, to, .. } => {
-            let ty = alphabet.letter(slot).ty;
+        Enabled::Send { role, to, ty } => {
+            // The listing was checked when it was sorted (`slot_of`): `ty`
+            // is a declared type with a dummy. Its index, not the letter
+            // decoded from the slot (a search and divisions per send).
+            let ty = alphabet.declared_index[ty];
             let msg = msgs[ty].take().unwrap_or_else(|| alphabet.dummy(ty));
             if let Err(Refused(m)) = next.try_send(role, to, msg) {
                 msgs[ty] = Some(m);

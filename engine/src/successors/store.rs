@@ -19,9 +19,10 @@
 //! each state by the bytes its object writes ([`Protocol::encode`]), kept
 //! in one arena: exact (the bytes name the state, as the determinism check
 //! verifies through [`Protocol::decode`]), at a few bytes a state plus the
-//! engine's own per-state cost (marks and table slot, about 17 bytes, and
-//! 8 more for an arena end once keys of several widths are stored), where
-//! the exact store keeps each object with its heap allocations.
+//! engine's own per-state cost (marks and a table slot with its key's tag,
+//! about 21 bytes, and 8 more for an arena end once keys of several widths
+//! are stored), where the exact store keeps each object with its heap
+//! allocations.
 
 use std::hash::BuildHasher;
 
@@ -144,6 +145,12 @@ enum Keys {
     Bytes {
         arena: Vec<u8>,
         ends: Ends,
+        /// Ids by the hash of their bytes, each with its key's [`tag`]: a
+        /// key of at most [`INLINE_MAX`] bytes is compared by its tag alone,
+        /// without reading the arena (a cache miss for most lookups, which
+        /// find a state seen before); a longer key's tag is 31 more bits of
+        /// its hash, so that the arena is read only for a likely match.
+        table: TagTable,
         /// The ids kept as objects, by [`fingerprint`] (the objects are in
         /// `resident`): looked up first, while there are any, so that an
         /// object equal to one of them is that state whether or not it
@@ -158,6 +165,95 @@ enum Keys {
 /// are rehashed when the table grows).
 fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
+}
+
+/// The collapse store's table: the ids by the hash of their bytes, one
+/// word a slot (the key's [`tag`] and the id + 1; 0 is a free slot),
+/// probed linearly, at most 3/4 full. Why not hashbrown's table (as the
+/// object store uses): its control bytes and its slots are two arrays, so
+/// that a lookup missed the cache twice, once in each (two thirds of a
+/// collapsed `ring` search's lookup time); here the tag that decides (a
+/// short key is its tag) is in the slot itself, and the next slots probed
+/// are mostly in the same cache line. Same memory: 8 bytes a slot where
+/// hashbrown's were 8 and a control byte.
+#[derive(Default)]
+struct TagTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl TagTable {
+    /// Whether one more id would fill the table past 3/4 (an empty table
+    /// is full): it must grow first.
+    #[inline]
+    fn is_full(&self) -> bool {
+        4 * (self.len + 1) > 3 * self.slots.len()
+    }
+
+    /// The id whose key has hash `h` and tag `t` and that `same` accepts,
+    /// or `Err` with the free slot where such an id goes. The table must
+    /// not be full (a free slot ends every probe).
+    #[inline]
+    fn find(
+        &self,
+        h: u64,
+        t: u32,
+        mut same: impl FnMut(ProtoId) -> bool,
+    ) -> Result<ProtoId, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                return Err(i);
+            }
+            if (s >> 32) as u32 == t {
+                let id = ProtoId::new((s as u32 - 1) as usize);
+                if same(id) {
+                    return Ok(id);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Puts `id` with its key's tag `t` in the free slot `slot` (from
+    /// [`find`](Self::find)).
+    #[inline]
+    fn insert_at(&mut self, slot: usize, id: ProtoId, t: u32) {
+        // Ids stay below u32::MAX (the searches stop at u32::MAX - 2
+        // states), so id + 1 fits its half.
+        debug_assert!(id.raw() < u32::MAX);
+        self.slots[slot] = u64::from(t) << 32 | u64::from(id.raw() + 1);
+        self.len += 1;
+    }
+}
+
+/// The longest key a collapse table entry holds in its tag (see [`tag`]).
+const INLINE_MAX: usize = 3;
+
+/// The tag bit of a key held whole in its tag.
+const INLINE: u32 = 1 << 31;
+
+/// The tag of a key whose [`bytes_hash`] is `h`, kept in the collapse
+/// table next to the id: a key of at most [`INLINE_MAX`] bytes is the tag
+/// (its bytes, its length and the [`INLINE`] bit: equal tags, equal
+/// keys), a longer one is bits of its hash that the table's probe did
+/// not use (equal keys have equal tags, so unequal tags skip the arena).
+#[inline]
+fn tag(key: &[u8], h: u64) -> u32 {
+    if key.len() <= INLINE_MAX {
+        let mut t = INLINE | (key.len() as u32) << 24;
+        for (i, &b) in key.iter().enumerate() {
+            t |= u32::from(b) << (8 * i);
+        }
+        t
+    } else {
+        // The table takes the low bits for the slot: bits 25..56 are left
+        // (but for tables of over 2^25 slots, whose tags then repeat some
+        // of the slot's bits: a weaker filter, never a wrong answer).
+        (h >> 25) as u32 & !INLINE
+    }
 }
 
 /// The mark on a collapse arena's listed end of a state kept as its
@@ -306,8 +402,9 @@ struct Fingerprints<P> {
     codec_error: Option<String>,
     /// The search's marks of each id (as `Stored::marks`).
     marks: Chunked<[DfsNum; 2]>,
-    /// Ids by fingerprint (the fingerprint is the table hash: it is
-    /// already well mixed).
+    /// Ids by fingerprint under hash compaction (the fingerprint is the
+    /// table hash: it is already well mixed). The collapse store keeps its
+    /// own table, with tags ([`Keys::Bytes`]).
     table: HashTable<ProtoId>,
     /// The objects the search holds now, with their pins.
     resident: HashMap<ProtoId, Resident<P>>,
@@ -317,6 +414,12 @@ struct Fingerprints<P> {
     /// and removal for each was a fifth of a collapsed search's time).
     /// [`Store::pin`] moves one into `resident`.
     fresh: Vec<(ProtoId, P)>,
+    /// The object a search holds outside the store and has lent it while
+    /// it expands the state ([`Store::lend`]): the breadth-first
+    /// frontier's objects wait in the level list, not in `resident`, so
+    /// that a state costs no map insertion, lookups and removal (a tenth
+    /// of a collapsed search's time). Looked at first by [`Store::get`].
+    lent: Option<(ProtoId, P)>,
     /// Keep every object made resident (counterexample building): the
     /// shortest-path searches hold states in queues of their own.
     keep_all: bool,
@@ -356,6 +459,7 @@ impl<P: Protocol> Store<P> {
         let keys = Keys::Bytes {
             arena: Vec::new(),
             ends: Ends::new(),
+            table: TagTable::default(),
             objects: HashTable::new(),
             buf: Vec::new(),
         };
@@ -372,6 +476,7 @@ impl<P: Protocol> Store<P> {
             table: HashTable::new(),
             resident: HashMap::new(),
             fresh: Vec::new(),
+            lent: None,
             keep_all: false,
             collisions: 0,
         }));
@@ -470,6 +575,43 @@ impl<P: Protocol> Store<P> {
         }
     }
 
+    /// Hands the object of `id`, just made by a probe (or resident), to a
+    /// search that holds it outside the store until it expands the state
+    /// ([`lend`](Self::lend)), instead of [`pin`](Self::pin)ning it: the
+    /// breadth-first frontier. `None` for a store that keeps every object
+    /// (nothing to hold), and for a state whose object was already handed
+    /// out since the last [`sweep`](Self::sweep) (the caller holds it).
+    pub(crate) fn take_made(&mut self, id: ProtoId) -> Option<P> {
+        let f = self.fp.as_mut()?;
+        if let Some((j, p)) = &f.lent {
+            // A state that is its own successor (a stutter step).
+            if *j == id {
+                return Some(p.clone());
+            }
+        }
+        if let Some(r) = f.resident.get(&id) {
+            return Some(r.p.clone());
+        }
+        let i = f.fresh.iter().rposition(|(j, _)| *j == id)?;
+        Some(f.fresh.swap_remove(i).1)
+    }
+
+    /// Makes `p` the object of `id` while the search expands it (see
+    /// [`take_made`](Self::take_made)); given back by
+    /// [`take_lent`](Self::take_lent). Only for a store that drops objects.
+    #[inline]
+    pub(crate) fn lend(&mut self, id: ProtoId, p: P) {
+        if let Some(f) = &mut self.fp {
+            f.lent = Some((id, p));
+        }
+    }
+
+    /// Ends a [`lend`](Self::lend): the object is the caller's again.
+    #[inline]
+    pub(crate) fn take_lent(&mut self) -> Option<P> {
+        self.fp.as_mut()?.lent.take().map(|(_, p)| p)
+    }
+
     /// Drops the objects made since the last sweep that the search did not
     /// pin: states it had seen before, whose object it does not need.
     #[inline]
@@ -513,6 +655,7 @@ impl<P: Protocol> Store<P> {
             f.resident.retain(|_, r| r.forever);
             f.resident.values_mut().for_each(|r| r.pins = 0);
             f.fresh.clear();
+            f.lent = None;
             f.keep_all = false;
         }
     }
@@ -564,22 +707,31 @@ impl<P: Protocol> Store<P> {
         }
     }
 
-    /// The object of `id`. Under hash compaction only a resident one (see
-    /// [`pin`](Self::pin)): the search asks only for states it holds.
+    /// The object of `id`. Under hash compaction and collapse only a
+    /// resident one (see [`pin`](Self::pin)), the one lent
+    /// ([`lend`](Self::lend)) or one just made: the search asks only for
+    /// states it holds.
     pub fn get(&self, id: ProtoId) -> &P {
         match &self.fp {
             None => &self.protos[id.index()].p,
-            Some(f) => match f.resident.get(&id) {
-                Some(r) => &r.p,
-                None => {
-                    &f.fresh
-                        .iter()
-                        .rev()
-                        .find(|(j, _)| *j == id)
-                        .expect("the search asks only for states it holds or just made")
-                        .1
+            Some(f) => {
+                if let Some((j, p)) = &f.lent {
+                    if *j == id {
+                        return p;
+                    }
                 }
-            },
+                match f.resident.get(&id) {
+                    Some(r) => &r.p,
+                    None => {
+                        &f.fresh
+                            .iter()
+                            .rev()
+                            .find(|(j, _)| *j == id)
+                            .expect("the search asks only for states it holds or just made")
+                            .1
+                    }
+                }
+            }
         }
     }
 
@@ -675,6 +827,7 @@ impl<P: Protocol> Fingerprints<P> {
             Keys::Bytes {
                 arena,
                 ends,
+                table,
                 objects,
                 buf,
             } => {
@@ -700,19 +853,18 @@ impl<P: Protocol> Fingerprints<P> {
                     as_object = true;
                     (next, true)
                 } else {
-                    if self.table.len() == self.table.capacity() {
-                        grow_bytes_table(&mut self.table, arena, ends);
+                    if table.is_full() {
+                        grow_bytes_table(table, arena, ends);
                     }
                     let h = bytes_hash(buf);
+                    let t = tag(buf, h);
                     let (a, e) = (&*arena, &*ends);
-                    match self.table.entry(
-                        h,
-                        |&i| slice(a, e, i) == buf.as_slice(),
-                        |&i| bytes_hash(slice(a, e, i)),
-                    ) {
-                        Entry::Occupied(e) => (*e.get(), false),
-                        Entry::Vacant(v) => {
-                            v.insert(next);
+                    match table.find(h, t, |i| {
+                        t & INLINE != 0 || slice(a, e, i) == buf.as_slice()
+                    }) {
+                        Ok(id) => (id, false),
+                        Err(slot) => {
+                            table.insert_at(slot, next, t);
                             arena.extend_from_slice(buf);
                             ends.push(buf.len(), arena.len());
                             (next, true)
@@ -810,13 +962,21 @@ impl<P: Protocol> Fingerprints<P> {
 /// that the rehash streams through the arena where hashbrown's own, in
 /// table order, would read a random state's bytes each time.
 #[cold]
-fn grow_bytes_table(table: &mut HashTable<ProtoId>, arena: &[u8], ends: &Ends) {
-    let mut grown = HashTable::with_capacity((2 * table.capacity()).max(64));
-    let hash = |i: ProtoId| bytes_hash(slice(arena, ends, i));
+fn grow_bytes_table(table: &mut TagTable, arena: &[u8], ends: &Ends) {
+    let mut grown = TagTable {
+        slots: vec![0; (2 * table.slots.len()).max(64)],
+        len: 0,
+    };
     for i in (0..ends.len()).map(ProtoId::new) {
         if !ends.is_object(i) {
-            // Never grows: the capacity is reserved.
-            grown.insert_unique(hash(i), i, |&j| hash(j));
+            let key = slice(arena, ends, i);
+            let h = bytes_hash(key);
+            let t = tag(key, h);
+            // Ids are unique: the first free slot is the one.
+            match grown.find(h, t, |_| false) {
+                Err(slot) => grown.insert_at(slot, i, t),
+                Ok(_) => unreachable!("nothing compares equal"),
+            }
         }
     }
     *table = grown;
@@ -834,6 +994,123 @@ impl std::fmt::Debug for DebugBytes<'_> {
             write!(f, "… ({} bytes)", self.0.len())?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod collapse_tests {
+    use super::*;
+    use crate::protocol::{Message, Refused, RoleId};
+
+    /// An object that is its bytes, of whatever width it is given.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Bytes(Vec<u8>);
+
+    impl Protocol for Bytes {
+        fn roles(&self) -> Vec<String> {
+            vec!["a".into(), "b".into()]
+        }
+        fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+            Err(Refused(m))
+        }
+        fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+            Err(Refused(()))
+        }
+        fn encode(&self, out: &mut Vec<u8>) -> bool {
+            out.extend_from_slice(&self.0);
+            true
+        }
+        fn decode(&self, bytes: &[u8]) -> Option<Self> {
+            Some(Bytes(bytes.to_vec()))
+        }
+    }
+
+    /// Keys that differ only in their length or in one byte, short enough
+    /// to be held in a tag and longer.
+    fn keys() -> Vec<Vec<u8>> {
+        let mut keys = vec![
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![0, 0, 0],
+            vec![0, 0, 0, 0],
+            vec![1],
+            vec![0, 1],
+            vec![1, 0],
+            vec![0, 0, 1],
+            vec![255, 255, 255],
+            vec![255, 255, 255, 255],
+            vec![1, 2, 3, 4, 5],
+        ];
+        // Enough 3-byte keys for the table to grow several times.
+        keys.extend((0..3000u32).map(|i| i.to_le_bytes()[..3].to_vec()));
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// A tag of a short key is the key: equal tags, equal keys. A longer
+    /// key's tag is bits of its hash, never mistaken for a short key's.
+    #[test]
+    fn a_short_keys_tag_is_the_key_and_a_long_keys_is_its_hash() {
+        let keys = keys();
+        let t = |k: &[u8]| tag(k, bytes_hash(k));
+        for k in &keys {
+            assert_eq!(t(k) & INLINE != 0, k.len() <= INLINE_MAX, "{k:?}");
+            for l in &keys {
+                if k.len() <= INLINE_MAX || l.len() <= INLINE_MAX {
+                    assert_eq!(t(k) == t(l), k == l, "{k:?} {l:?}");
+                }
+            }
+        }
+        // The hash form is the same for equal keys (it is compared first).
+        assert_eq!(t(&[9; 40]), t(&[9; 40]));
+    }
+
+    /// Every key gets its own id, and is found again by it, across the
+    /// table's growth and with keys of several widths.
+    #[test]
+    fn keys_held_in_their_tags_are_found_again_and_told_apart() {
+        let keys = keys();
+        let mut s = Store::collapsed(None);
+        let ids: Vec<ProtoId> = keys.iter().map(|k| s.intern(Bytes(k.clone()))).collect();
+        s.sweep();
+        assert_eq!(s.len(), keys.len());
+        for (k, &id) in keys.iter().zip(&ids) {
+            assert_eq!(s.intern(Bytes(k.clone())), id, "{k:?}");
+            assert!(s.matches(id, &Bytes(k.clone())));
+        }
+    }
+
+    /// The breadth-first frontier's hand-over: an object just made is
+    /// handed out once; lent back, it is the one `get` finds, without
+    /// being resident; a state that is its own successor is handed out as
+    /// a clone of the lent object.
+    #[test]
+    fn a_made_object_is_handed_out_once_and_found_while_it_is_lent() {
+        let mut s = Store::collapsed(None);
+        let a = s.intern(Bytes(vec![1]));
+        let b = s.intern(Bytes(vec![2, 3, 4, 5]));
+        let oa = s.take_made(a).expect("just made");
+        assert_eq!(oa, Bytes(vec![1]));
+        assert_eq!(s.take_made(a), None, "handed out already");
+        s.sweep();
+        assert_eq!(s.resident(), 0, "b was not taken: dropped");
+        s.lend(a, oa);
+        assert_eq!(s.get(a), &Bytes(vec![1]));
+        assert_eq!(s.resident(), 0, "a lent object is not resident");
+        assert_eq!(s.take_made(a), Some(Bytes(vec![1])));
+        assert_eq!(s.intern(Bytes(vec![2, 3, 4, 5])), b);
+        assert_eq!(s.get(b), &Bytes(vec![2, 3, 4, 5]), "made again");
+        assert_eq!(s.take_lent(), Some(Bytes(vec![1])));
+        assert_eq!(s.take_lent(), None);
+        // The object store keeps every object: nothing to hand out.
+        let mut whole = Store::new();
+        let c = whole.intern(Bytes(vec![3]));
+        assert_eq!(whole.take_made(c), None);
+        whole.lend(c, Bytes(vec![3]));
+        assert_eq!(whole.take_lent(), None);
+        assert_eq!(whole.get(c), &Bytes(vec![3]));
     }
 }
 

@@ -39,6 +39,7 @@ fn outcome(r: &Result<Report, Error>) -> String {
                 format!("inconclusive: {limit} after {explored}")
             }
             Verdict::HoldsProbabilistic { .. } => "holds (probabilistic)".to_string(),
+            Verdict::HoldsOnShare { .. } => "holds on a share".to_string(),
         },
     }
 }

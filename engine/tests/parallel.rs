@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::ring::{Msg, SlotRing, Token, TokenRing};
-use common::{Lts, LtsProtocol};
+use common::{atom_strategy as atom, Lts, LtsProtocol};
 use engine::{dummies, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Verdict};
 use proptest::prelude::*;
 
@@ -38,20 +38,6 @@ fn outcome(r: &Report) -> String {
 
 fn lts_strategy() -> impl Strategy<Value = Lts> {
     common::lts_strategy(200)
-}
-
-/// An atom over the LTS's roles and types.
-fn atom(roles: usize, types: usize) -> impl Strategy<Value = String> {
-    let action = (0..roles, 0..3u8, 0..types).prop_map(|(r, k, t)| match k {
-        0 => format!("r{r} SEND <T{t}>"),
-        1 => format!("r{r} RECV *"),
-        _ => format!("* SEND <T{t}>"),
-    });
-    prop_oneof![
-        6 => action,
-        1 => Just("END".to_string()),
-        1 => Just("DEADLOCK".to_string()),
-    ]
 }
 
 /// Mostly safety formulas (the ones searched in parallel), some liveness.

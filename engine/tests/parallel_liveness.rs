@@ -10,7 +10,9 @@ mod common;
 use std::time::Duration;
 
 use common::ring::{Msg, SlotRing};
-use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
+use common::{
+    atom_strategy as atom, eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol,
+};
 use engine::{dummies, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Semantics};
 use engine::{Error, Verdict};
 use proptest::prelude::*;
@@ -42,20 +44,6 @@ fn outcome(r: &Result<Report, Error>) -> String {
             Verdict::HoldsOnShare { .. } => "holds on a share".to_string(),
         },
     }
-}
-
-/// An atom over the LTS's roles and types.
-fn atom(roles: usize, types: usize) -> impl Strategy<Value = String> {
-    let action = (0..roles, 0..3u8, 0..types).prop_map(|(r, k, t)| match k {
-        0 => format!("r{r} SEND <T{t}>"),
-        1 => format!("r{r} RECV *"),
-        _ => format!("* SEND <T{t}>"),
-    });
-    prop_oneof![
-        6 => action,
-        1 => Just("END".to_string()),
-        1 => Just("DEADLOCK".to_string()),
-    ]
 }
 
 /// Liveness patterns (none is a `G !bad` safety property, which the

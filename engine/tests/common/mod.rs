@@ -541,6 +541,25 @@ pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>
 pub mod ring;
 pub mod small;
 
+/// Random atoms over the roles `r0`, `r1`, … and types `T0`, `T1`, … of
+/// an LTS of [`lts_strategy`]: mostly actions, some `END` and `DEADLOCK`.
+pub fn atom_strategy(
+    roles: usize,
+    types: usize,
+) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let action = (0..roles, 0..3u8, 0..types).prop_map(|(r, k, t)| match k {
+        0 => format!("r{r} SEND <T{t}>"),
+        1 => format!("r{r} RECV *"),
+        _ => format!("* SEND <T{t}>"),
+    });
+    prop_oneof![
+        6 => action,
+        1 => Just("END".to_string()),
+        1 => Just("DEADLOCK".to_string()),
+    ]
+}
+
 /// Random explicit LTSs of 2–4 roles, 1–3 message types and 1 to
 /// `max_states` states, each with up to 4 transitions, some terminal.
 pub fn lts_strategy(max_states: usize) -> impl proptest::strategy::Strategy<Value = Lts> {

@@ -26,7 +26,7 @@
 //! One file per part: `couvreur.rs` and `reachability.rs` are the two
 //! strategies, `expand.rs` gives a product state's successors to both,
 //! `visited.rs` stores the states seen, and `lasso.rs` builds the
-//! counterexample from them once a violation is found. `parallel.rs` is
+//! counterexample from them once a violation is found. `parallel/` is
 //! the breadth-first search on several threads (over the shared store of
 //! `sharded.rs`); the depth-first search runs on one, and
 //! `parallel_liveness.rs` computes the object's successors for it on

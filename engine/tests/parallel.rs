@@ -454,3 +454,109 @@ impl Protocol for Small {
         false
     }
 }
+
+/// A ring whose `Hash` writes only how many channels are full: its 924
+/// states (n = 6) share 7 hashes, so the parallel store's table holds long
+/// runs of equal hashes and equal tags, and only comparing the objects
+/// tells its states apart. With `panic_at` its `Hash` panics on a state
+/// with that many full channels (protocol code failing in the middle of a
+/// state's successors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Crowded {
+    ring: SlotRing,
+    panic_at: Option<u32>,
+}
+
+impl std::hash::Hash for Crowded {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let full = self.ring.full.count_ones();
+        assert!(self.panic_at != Some(full), "hashing {full} full channels");
+        full.hash(h);
+    }
+}
+
+impl Protocol for Crowded {
+    fn roles(&self) -> Vec<String> {
+        self.ring.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.ring.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.ring.try_recv(role, from)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.ring.peers(role)
+    }
+    fn prefers_bytes(&self) -> bool {
+        false
+    }
+}
+
+/// States whose hashes all collide are still told apart, and equal ones
+/// still found, by the parallel store: the same states, transitions and
+/// counterexample as one thread at every thread count (a table that took
+/// an equal hash, or an equal tag, for an equal state would merge states
+/// and count fewer; one that lost a free slot or an index would count
+/// more or never end).
+#[test]
+fn colliding_hashes_are_told_apart_in_parallel() {
+    let crowded = Crowded {
+        ring: SlotRing::new(6),
+        panic_at: None,
+    };
+    let holds = r#"G !"DEADLOCK""#;
+    let violated = r#"G ("r1 RECV *" -> G !"r4 RECV *")"#;
+    let one = on(1).check(holds, crowded.clone(), dummies![Msg]).unwrap();
+    assert!(one.holds(), "{one}");
+    assert_eq!(one.stats.product_states, 924);
+    let bad = on(1)
+        .check(violated, crowded.clone(), dummies![Msg])
+        .unwrap();
+    assert!(bad.counterexample().is_some(), "{bad}");
+    for n in [2, 3] {
+        let r = on(n).check(holds, crowded.clone(), dummies![Msg]).unwrap();
+        assert!(r.holds(), "{r}");
+        assert_eq!(r.stats.threads, n as u32, "{r}");
+        assert_eq!(r.stats.product_states, 924, "{n} threads");
+        assert_eq!(r.stats.protocol_states, 924, "{n} threads");
+        assert_eq!(r.stats.transitions, one.stats.transitions, "{n} threads");
+        let r = on(n)
+            .check(violated, crowded.clone(), dummies![Msg])
+            .unwrap();
+        assert_eq!(outcome(&r), outcome(&bad), "{n} threads");
+    }
+}
+
+/// A panic in a successor's `Hash`, met while a state's successors are
+/// deduplicated (after some of them were stored), is the error of the
+/// action that made that successor, with the same trace, at every thread
+/// count and whether the level is shared or not.
+#[test]
+fn a_panic_in_hashing_a_successor_is_that_actions_error_on_every_thread_count() {
+    let f = r#"G !"DEADLOCK""#;
+    let crowded = Crowded {
+        ring: SlotRing::new(6),
+        panic_at: Some(3),
+    };
+    let one = on(1)
+        .check(f, crowded.clone(), dummies![Msg])
+        .expect_err("hashing panics")
+        .to_string();
+    assert!(one.contains("hashing 3 full channels"), "{one}");
+    assert!(one.contains("SEND"), "the sending action's error: {one}");
+    for n in [2, 3] {
+        for level in [1, usize::MAX] {
+            let e = on(n)
+                .parallel_level(level)
+                .check(f, crowded.clone(), dummies![Msg])
+                .expect_err("hashing panics")
+                .to_string();
+            assert_eq!(e, one, "{n} threads, levels shared from {level} states");
+        }
+    }
+}

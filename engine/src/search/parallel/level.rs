@@ -5,12 +5,13 @@
 //! level.
 
 use std::collections::BinaryHeap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::convert::Infallible;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::PoisonError;
 
 use crate::alphabet::LetterId;
-use crate::error::ProbeError;
+use crate::error::{ObjectOp, ProbeError};
 use crate::ids::AutState;
 use crate::protocol::Protocol;
 use crate::successors::Explorer;
@@ -69,6 +70,9 @@ pub(super) struct Worker<P> {
     pub(super) succs: Vec<(LetterId, P)>,
     /// Scratch for a successor's bytes.
     pub(super) buf: Vec<u8>,
+    /// The hashes of the successors of the state being expanded (a store
+    /// of whole objects), computed before any is looked up.
+    pub(super) hashes: Vec<u64>,
     /// Per thread: the successors of this level made here that fall in
     /// its shards.
     pub(super) outbox: Vec<Batch<P>>,
@@ -85,6 +89,7 @@ impl<P: Protocol> Worker<P> {
             template,
             succs: Vec::new(),
             buf: Vec::new(),
+            hashes: Vec::new(),
             outbox: Vec::new(),
             spare: Vec::new(),
             found: Vec::new(),
@@ -109,6 +114,34 @@ pub(super) fn decode<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
     crate::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| template.decode(bytes))))
         .ok()
         .flatten()
+}
+
+/// The error of a panic caught while the successors of `letter` were
+/// stored: raised again under the explorer's guard (which turns it into
+/// the error of `letter` and resets what the panic may have left behind).
+/// `stored_whole`: the successor was a whole object, hashed, compared (and
+/// cloned for a second automaton edge) by the store, so the error is the
+/// one the one-thread store gives for its `Hash` or `Eq`, whatever the
+/// thread count; a store of bytes runs `encode`, a probe's error.
+fn reraised<P: Protocol>(
+    ex: &mut Explorer<P>,
+    letter: LetterId,
+    payload: Box<dyn std::any::Any + Send>,
+    stored_whole: bool,
+) -> ProbeError {
+    let e = match ex.guarded(letter, || -> Infallible { resume_unwind(payload) }) {
+        Err(e) => e,
+        Ok(never) => match never {},
+    };
+    match e {
+        ProbeError::Panic { letter, message } if stored_whole => ProbeError::Object {
+            op: ObjectOp::HashEq,
+            letter,
+            object: std::any::type_name::<P>(),
+            message,
+        },
+        e => e,
+    }
 }
 
 /// The successors of `obj` in letter order, as the one-thread search
@@ -204,92 +237,149 @@ impl<P: Protocol> Shared<'_, P> {
             // Positions fit in 32 bits: the store holds fewer states.
             let pos32 = pos as u32;
             let mut index: u32 = 0;
-            for (letter, target) in w.succs.drain(..) {
-                let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
-                let edges = allowing().count();
-                if edges == 0 {
-                    continue;
-                }
-                if bytes {
-                    w.buf.clear();
-                    let buf = &mut w.buf;
-                    match ex.guarded(letter, || target.encode(buf)) {
-                        Ok(true) => {}
-                        Ok(false) => {
+            // The action whose successor is being handled: a panic in its
+            // protocol code (`encode`, `Hash`, `Eq`, `Clone`) is that
+            // action's error.
+            let mut current: LetterId = 0;
+            let (succs, buf, outbox) = (&mut w.succs, &mut w.buf, &mut w.outbox);
+            let template = w.template.as_ref();
+            // Whole objects: every successor's hash first, each reading its
+            // table slot (in the thread's own shards), so that the slots'
+            // cache misses overlap instead of coming one lookup after the
+            // other (the slot's miss was most of a lookup's time). `Hash`
+            // is protocol code: a panic in it stops the hashing, and is
+            // raised after the successors before it are looked up, where
+            // it stopped the search when each was hashed just before its
+            // lookup.
+            let hashes = &mut w.hashes;
+            hashes.clear();
+            let mut hashing: LetterId = 0;
+            let hashed = if bytes {
+                Ok(())
+            } else {
+                catch_unwind(AssertUnwindSafe(|| {
+                    for (letter, target) in succs.iter() {
+                        hashing = *letter;
+                        if !(first..first + ne).any(|e| self.aut.allows(e, *letter)) {
+                            hashes.push(0);
+                            continue;
+                        }
+                        let hash = self.store.hash(target);
+                        if let Some(shard) = &shards[self.store.shard_of(hash)] {
+                            shard.touch(hash);
+                        }
+                        hashes.push(hash);
+                    }
+                }))
+            };
+            // One `catch_unwind` for all of the state's successors, where
+            // each successor's hash and lookup had one each: the wrappers
+            // kept the hash and the lookup from being inlined into the loop
+            // (a sixth of the parallel path's time on `ring-packed`). A
+            // panic ends the state's successors, as one in a hash did: the
+            // error, at the state's position, comes before anything its
+            // later successors could find.
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                for (j, (letter, target)) in succs.drain(..).enumerate() {
+                    current = letter;
+                    let allowing = || (first..first + ne).filter(|&e| self.aut.allows(e, letter));
+                    let edges = allowing().count();
+                    if edges == 0 {
+                        continue;
+                    }
+                    if bytes {
+                        buf.clear();
+                        if !target.encode(buf) {
                             self.fall_back(UNENCODED);
                             break;
                         }
-                        Err(e) => {
-                            self.record((pos, 0), Found::Error(e, id));
-                            break;
+                        if self.store.states() < VERIFY_STATES {
+                            let template = template.expect("a store of bytes has a template");
+                            // A panic in comparing is no answer either.
+                            let same = crate::quiet::quietly(|| {
+                                catch_unwind(AssertUnwindSafe(|| {
+                                    decode(template, buf) == Some(target)
+                                }))
+                            });
+                            if !matches!(same, Ok(true)) {
+                                self.fall_back(UNDECODED);
+                                break;
+                            }
                         }
-                    }
-                    if self.store.states() < VERIFY_STATES {
-                        let template = w.template.as_ref().expect("a template");
-                        let same = ex.guarded(letter, || decode(template, &w.buf) == Some(target));
-                        if !matches!(same, Ok(true)) {
-                            self.fall_back(UNDECODED);
-                            break;
+                        let hash = self.store.hash_bytes(buf);
+                        let owner = self.store.shard_of(hash) % parties;
+                        for e in allowing() {
+                            let (q2, key) = (self.aut.edge(e).target, key(pos32, index));
+                            index += 1;
+                            if owner == me {
+                                let shard = shards[self.store.shard_of(hash)]
+                                    .as_mut()
+                                    .expect("a successor is settled by its shard's owner");
+                                let visit = shard.visit_bytes(next, hash, buf, q2, key, false);
+                                if !self.settled(visit, q2, key) {
+                                    break;
+                                }
+                            } else {
+                                let out = &mut outbox[owner];
+                                out.buf.extend_from_slice(buf);
+                                out.coded.push(Coded {
+                                    hash,
+                                    key,
+                                    q: q2,
+                                    end: out.buf.len(),
+                                });
+                            }
                         }
+                        continue;
                     }
-                    let hash = self.store.hash_bytes(&w.buf);
+                    let Some(&hash) = hashes.get(j) else {
+                        // Its `Hash` panicked: raised below.
+                        break;
+                    };
                     let owner = self.store.shard_of(hash) % parties;
-                    for e in allowing() {
-                        let (q2, key) = (self.aut.edge(e).target, key(pos32, index));
+                    let mut target = Some(target);
+                    for (k, e) in allowing().enumerate() {
+                        let obj = if k + 1 == edges {
+                            target.take().expect("moved on the last edge only")
+                        } else {
+                            target.as_ref().expect("kept until the last edge").clone()
+                        };
+                        let p = Pending {
+                            obj,
+                            hash,
+                            q: self.aut.edge(e).target,
+                            key: key(pos32, index),
+                            parent: id,
+                            letter,
+                        };
                         index += 1;
                         if owner == me {
+                            let (q2, key) = (p.q, p.key);
                             let shard = shards[self.store.shard_of(hash)]
                                 .as_mut()
                                 .expect("a successor is settled by its shard's owner");
-                            let visit = shard.visit_bytes(next, hash, &w.buf, q2, key, false);
+                            // The owner walks its keys in order: none to
+                            // lower (see `Locked::visit`).
+                            let (visit, _) = shard.visit(next, p, false);
                             if !self.settled(visit, q2, key) {
                                 break;
                             }
                         } else {
-                            let out = &mut w.outbox[owner];
-                            out.buf.extend_from_slice(&w.buf);
-                            out.coded.push(Coded {
-                                hash,
-                                key,
-                                q: q2,
-                                end: out.buf.len(),
-                            });
+                            outbox[owner].objs.push(p);
                         }
                     }
-                    continue;
                 }
-                let hash = match ex.guarded(letter, || self.store.hash(&target)) {
-                    Ok(h) => h,
-                    Err(e) => {
-                        self.record((pos, 0), Found::Error(e, id));
-                        break;
-                    }
-                };
-                let owner = self.store.shard_of(hash) % parties;
-                let mut target = Some(target);
-                for (k, e) in allowing().enumerate() {
-                    let obj = if k + 1 == edges {
-                        target.take().expect("moved on the last edge only")
-                    } else {
-                        target.as_ref().expect("kept until the last edge").clone()
-                    };
-                    let p = Pending {
-                        obj,
-                        hash,
-                        q: self.aut.edge(e).target,
-                        key: key(pos32, index),
-                        parent: id,
-                        letter,
-                    };
-                    index += 1;
-                    if owner == me {
-                        if !self.settle(ex, &mut shards, next, p, None) {
-                            break;
-                        }
-                    } else {
-                        w.outbox[owner].objs.push(p);
-                    }
+            }));
+            let run = match (run, hashed) {
+                (Ok(()), Err(payload)) => {
+                    current = hashing;
+                    Err(payload)
                 }
+                (run, _) => run,
+            };
+            if let Err(payload) = run {
+                let e = reraised(ex, current, payload, !bytes);
+                self.record((pos, 0), Found::Error(e, id));
             }
             transitions += u64::from(index);
         }
@@ -328,40 +418,6 @@ impl<P: Protocol> Shared<'_, P> {
         true
     }
 
-    /// Deduplicates one successor in its shard (the thread's own): stores
-    /// it if new, keeps the smaller key, and records a violation or an
-    /// error. An object not stored goes to `left` (for the thread that
-    /// made it to free), or is dropped here. `false` when the state limit
-    /// stops the search.
-    pub(super) fn settle(
-        &self,
-        ex: &mut Explorer<P>,
-        shards: &mut [Option<Locked<'_, P>>],
-        next: u32,
-        p: Pending<P>,
-        left: Option<&mut Vec<P>>,
-    ) -> bool {
-        let shard = shards[self.store.shard_of(p.hash)]
-            .as_mut()
-            .expect("a successor is settled by its shard's owner");
-        let (letter, key, q2, parent) = (p.letter, p.key, p.q, p.parent);
-        // Handed over (`left` is where objects go back): another thread
-        // may have visited the state with a larger key before.
-        let lowering = left.is_some();
-        match ex.guarded(letter, || shard.visit(next, p, lowering)) {
-            Ok((visit, obj)) => {
-                if let (Some(obj), Some(left)) = (obj, left) {
-                    left.push(obj);
-                }
-                self.settled(visit, q2, key)
-            }
-            Err(e) => {
-                self.record((key >> 32, 0), Found::Error(e, parent));
-                true
-            }
-        }
-    }
-
     /// The settle phase: the successors the other threads made in this
     /// thread's shards, deduplicated; then the new states of its shards,
     /// sorted by key, for the next level.
@@ -379,14 +435,41 @@ impl<P: Protocol> Shared<'_, P> {
         let mut stopped = false;
         for mut batch in batches {
             let mut left = Vec::with_capacity(if stopped { 0 } else { batch.objs.len() });
-            for p in batch.objs.drain(..) {
-                if stopped || self.stop.load(Ordering::Relaxed) {
-                    stopped = true;
-                    left.push(p.obj);
-                } else if !self.settle(&mut w.ex, &mut shards, next, p, Some(&mut left)) {
-                    stopped = true;
-                }
+            let mut objs = batch.objs.drain(..);
+            loop {
+                // The successor being compared: a panic in its `Eq` is the
+                // error of the action that made it, traced to its parent.
+                let mut current = None;
+                // One `catch_unwind` for the batch (again after a panic,
+                // for the rest of it), not one for each successor.
+                let run = catch_unwind(AssertUnwindSafe(|| {
+                    for p in objs.by_ref() {
+                        if stopped || self.stop.load(Ordering::Relaxed) {
+                            stopped = true;
+                            left.push(p.obj);
+                            continue;
+                        }
+                        current = Some((p.letter, p.key, p.parent));
+                        let (q2, key) = (p.q, p.key);
+                        let shard = shards[self.store.shard_of(p.hash)]
+                            .as_mut()
+                            .expect("a successor is settled by its shard's owner");
+                        // Handed over: another thread may have visited the
+                        // state with a larger key before.
+                        let (visit, obj) = shard.visit(next, p, true);
+                        // Not stored: back to the thread that made it.
+                        left.extend(obj);
+                        if !self.settled(visit, q2, key) {
+                            stopped = true;
+                        }
+                    }
+                }));
+                let Err(payload) = run else { break };
+                let (letter, key, parent) = current.expect("a panic comes from a comparison");
+                let e = reraised(&mut w.ex, letter, payload, true);
+                self.record((key >> 32, 0), Found::Error(e, parent));
             }
+            drop(objs);
             let mut start = 0;
             for c in batch.coded.drain(..) {
                 stopped = stopped || self.stop.load(Ordering::Relaxed);

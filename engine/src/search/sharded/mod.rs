@@ -39,9 +39,15 @@ use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
+use hashbrown::{DefaultHashBuilder, HashMap};
 
 use crate::ids::AutState;
+
+mod arena;
+mod table;
+
+use arena::Arena;
+use table::TagTable;
 
 /// Bits of a state id that name its shard.
 const SHARD_BITS: u32 = 8;
@@ -77,9 +83,6 @@ pub(super) fn key(pos: u32, index: u32) -> Key {
     u64::from(pos) << 32 | u64::from(index)
 }
 
-/// Bytes of an automaton state before an object's bytes in an arena.
-const Q_BYTES: usize = 4;
-
 /// A stored protocol object with the automaton state of its first product
 /// state (safety automata pair most objects with one state; the others
 /// are in the shard's `more`): 4 bytes beside the object, where the
@@ -98,74 +101,14 @@ struct More {
     key: Key,
 }
 
-/// A shard's objects as bytes: each record is the automaton state of its
-/// first product state (4 bytes, little-endian) then the object's bytes.
-/// While every record has one width there is no per-record end (as in
-/// the one-thread collapse store: 8 bytes a state less).
-#[derive(Default)]
-struct Arena {
-    bytes: Vec<u8>,
-    /// The width of every record so far, while `ends` is empty.
-    width: usize,
-    /// Record `i` ends at `ends[i]`, once records of several widths are
-    /// stored (empty until then).
-    ends: Vec<usize>,
-    count: usize,
-}
-
-impl Arena {
-    /// Record `i`: its automaton state's bytes, then its object's.
-    #[inline]
-    fn record(&self, i: usize) -> &[u8] {
-        if self.ends.is_empty() {
-            &self.bytes[i * self.width..(i + 1) * self.width]
-        } else {
-            let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
-            &self.bytes[start..self.ends[i]]
-        }
-    }
-
-    /// The object's bytes of record `i`.
-    #[inline]
-    fn object(&self, i: usize) -> &[u8] {
-        &self.record(i)[Q_BYTES..]
-    }
-
-    /// The automaton state of record `i`.
-    #[inline]
-    fn q(&self, i: usize) -> AutState {
-        let r = self.record(i);
-        let q = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
-        AutState::new(q as usize)
-    }
-
-    fn push(&mut self, q: AutState, obj: &[u8]) {
-        let width = Q_BYTES + obj.len();
-        if self.ends.is_empty() && self.count > 0 && width != self.width {
-            // A record of another width: from now on each has its end.
-            self.ends = (1..=self.count).map(|i| i * self.width).collect();
-        }
-        if self.count == 0 {
-            self.width = width;
-        }
-        self.bytes
-            .extend_from_slice(&(q.index() as u32).to_le_bytes());
-        self.bytes.extend_from_slice(obj);
-        if !self.ends.is_empty() {
-            self.ends.push(self.bytes.len());
-        }
-        self.count += 1;
-    }
-}
-
 /// One shard: its objects (whole or as bytes) and their table.
 struct Shard<P> {
     /// Whole objects (a store of whole objects only).
     objects: Vec<Stored<P>>,
     /// Objects as bytes (a store of bytes only).
     arena: Arena,
-    /// Indices into `objects` or `arena`.
-    table: HashTable<u32>,
+    /// Indices into `objects` or `arena`, by hash.
+    table: TagTable,
     /// The product states of an object beyond its first, with the level
     /// each was found at (rare: only automata of several states need them).
     more: HashMap<u32, Vec<More>>,
@@ -228,7 +171,7 @@ pub(super) struct Sharded<P> {
     max_states: u64,
 }
 
-/// The shard is taken from bits the table does not use for its own tags,
+/// The shard is taken from bits the table does not use for its slots,
 /// and those must be well mixed: the store's final mix serves both.
 use crate::successors::mix;
 
@@ -273,7 +216,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
                 Padded(Mutex::new(Shard {
                     objects: Vec::new(),
                     arena: Arena::default(),
-                    table: HashTable::new(),
+                    table: TagTable::default(),
                     more: HashMap::new(),
                     watermark: 0,
                     keys: Vec::new(),
@@ -309,8 +252,9 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
 
     /// A shard's lock. A panic in protocol code (`Eq`) under the lock
     /// poisons it; the search stops with that panic's error, and reads
-    /// after it (to report the error) still see consistent tables:
-    /// hashbrown leaves a table valid when a comparison panics.
+    /// after it (to report the error) still see consistent tables: a
+    /// lookup changes no table, and a new state is indexed after every
+    /// comparison.
     fn lock(&self, shard: usize) -> MutexGuard<'_, Shard<P>> {
         self.shards[shard]
             .0
@@ -335,8 +279,10 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     }
 
     /// The shard of an object with this hash: from bits that the tables
-    /// use neither for their tags (the top seven) nor for their buckets
-    /// (the low ones), mapped onto the shards by a multiplication.
+    /// do not use for their slots (the low ones), mapped onto the shards
+    /// by a multiplication. The tables' tags share these bits, of which a
+    /// shard fixes only the top few (8 at most, for 256 shards): a tag
+    /// keeps 24 bits or more that tell unequal objects apart.
     #[inline]
     pub(super) fn shard_of(&self, hash: u64) -> usize {
         ((((hash >> 32) & 0xff_ffff) * self.shards.len() as u64) >> 24) as usize
@@ -374,9 +320,10 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     }
 
     /// Looks up a successor (of the locked shard) found by its parent at
-    /// the level being built, `level` (see [`Visit`]). `Err(i)`: its object
-    /// is new, and must be stored as object `i` of the shard, then
-    /// indexed by [`Sharded::indexed`]. Without `lowering` a state of this
+    /// the level being built, `level` (see [`Visit`]). `Err((i, slot))`:
+    /// its object is new, and must be stored as object `i` of the shard,
+    /// then indexed in table slot `slot` by [`Sharded::indexed`] (the
+    /// lookup's own probe: one for a new state). Without `lowering` a state of this
     /// level is taken to have the smaller key already (see
     /// [`Locked::visit`]), and its key is not read.
     #[allow(clippy::too_many_arguments)]
@@ -390,12 +337,12 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         q: AutState,
         key: Key,
         lowering: bool,
-    ) -> Result<Visit, usize> {
-        if shard.table.len() == shard.table.capacity() {
+    ) -> Result<Visit, (usize, usize)> {
+        if shard.table.is_full() {
             shard.grow(|p| self.hash(p), |b| self.hash_bytes(b));
         }
         let found = shard.find(hash, &probe);
-        if let Some(i) = found {
+        if let Ok(i) = found {
             if shard.q(i) == q {
                 // Of this level if the object is (see the module docs).
                 if let Some(j) = (i as u32).checked_sub(shard.watermark).filter(|_| lowering) {
@@ -426,7 +373,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
             return Ok(Visit::Full);
         }
         match found {
-            Some(i) => {
+            Ok(i) => {
                 // The object is stored already: one more product state.
                 let more = shard.more.entry(i as u32).or_default();
                 more.push(More { q, level, key });
@@ -434,28 +381,23 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
                 shard.fresh_more.push((i as u32, k as u32));
                 Ok(Visit::New(id_of(s, i, k)))
             }
-            None => Err(shard.len()),
+            Err(slot) => Err((shard.len(), slot)),
         }
     }
 
     /// Indexes object `i` of the shard, just stored by the caller of
-    /// [`lookup`](Self::lookup), with its key.
-    fn indexed(&self, shard: &mut Shard<P>, s: usize, hash: u64, i: usize, key: Key) -> Visit {
+    /// [`lookup`](Self::lookup), with its key, in the free table slot
+    /// `slot` that the lookup found.
+    fn indexed(
+        shard: &mut Shard<P>,
+        s: usize,
+        hash: u64,
+        (i, slot): (usize, usize),
+        key: Key,
+    ) -> Visit {
         shard.keys.push(key);
-        // Never grows: `lookup` made room.
-        let Shard {
-            objects,
-            arena,
-            table,
-            ..
-        } = shard;
-        if self.bytes {
-            table.insert_unique(hash, i as u32, |&j| {
-                self.hash_bytes(arena.object(j as usize))
-            });
-        } else {
-            table.insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
-        }
+        // Never grows: `lookup` made room, and nothing was indexed since.
+        shard.table.insert_at(slot, hash, i);
         Visit::New(id_of(s, i, 0))
     }
 
@@ -475,17 +417,10 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         let i = shard.len();
         if self.bytes {
             shard.arena.push(q, bytes);
-            let arena = &shard.arena;
-            shard.table.insert_unique(hash, i as u32, |&j| {
-                self.hash_bytes(arena.object(j as usize))
-            });
         } else {
             shard.objects.push(Stored { p: obj, q });
-            let objects = &shard.objects;
-            shard
-                .table
-                .insert_unique(hash, i as u32, |&j| self.hash(&objects[j as usize].p));
         }
+        shard.table.insert_new(hash, i);
         self.states.fetch_add(1, Ordering::Relaxed);
         id_of(s, i, 0)
     }
@@ -523,7 +458,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     fn find_as(&self, hash: u64, probe: Probe<'_, P>, q: AutState) -> Option<StateId> {
         let s = self.shard_of(hash);
         let shard = self.lock(s);
-        let i = shard.find(hash, &probe)?;
+        let i = shard.find(hash, &probe).ok()?;
         if shard.q(i) == q {
             return Some(id_of(s, i, 0));
         }
@@ -569,9 +504,9 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
         let shard = &mut *self.shard;
         match store.lookup(shard, s, level, hash, Probe::Obj(&obj), q, key, lowering) {
             Ok(v) => (v, Some(obj)),
-            Err(i) => {
+            Err(new) => {
                 shard.objects.push(Stored { p: obj, q });
-                (store.indexed(shard, s, hash, i, key), None)
+                (Sharded::indexed(shard, s, hash, new, key), None)
             }
         }
     }
@@ -594,11 +529,21 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
         let shard = &mut *self.shard;
         match store.lookup(shard, s, level, hash, Probe::Bytes(bytes), q, key, lowering) {
             Ok(v) => v,
-            Err(i) => {
+            Err(new) => {
                 shard.arena.push(q, bytes);
-                store.indexed(shard, s, hash, i, key)
+                Sharded::indexed(shard, s, hash, new, key)
             }
         }
+    }
+
+    /// Reads the table slot where a lookup of `hash` starts, ahead of the
+    /// lookup: a thread that touches the slots of a state's successors
+    /// before it looks them up waits for their cache misses together, not
+    /// one after the other (the engine forbids `unsafe`, so a load stands
+    /// in for a prefetch instruction).
+    #[inline]
+    pub(super) fn touch(&self, hash: u64) {
+        std::hint::black_box(self.shard.table.touch(hash));
     }
 
     /// The object of a state of this shard (a store of whole objects),
@@ -665,20 +610,24 @@ impl<P> Shard<P> {
 }
 
 impl<P: Eq> Shard<P> {
-    /// The index of the object `probe` compares equal to, if stored.
+    /// The index of the object `probe` compares equal to, or `Err` with
+    /// the free table slot where it goes (an empty table: `Err(0)`, and it
+    /// must grow before anything is indexed).
     #[inline]
-    fn find(&self, hash: u64, probe: &Probe<'_, P>) -> Option<usize> {
-        let found = match probe {
+    fn find(&self, hash: u64, probe: &Probe<'_, P>) -> Result<usize, usize> {
+        if self.table.slots() == 0 {
+            return Err(0);
+        }
+        match probe {
             Probe::Obj(obj) => {
                 let objects = &self.objects;
-                self.table.find(hash, |&i| objects[i as usize].p == **obj)
+                self.table.find(hash, |i| objects[i].p == **obj)
             }
             Probe::Bytes(b) => {
                 let arena = &self.arena;
-                self.table.find(hash, |&i| arena.object(i as usize) == *b)
+                self.table.find(hash, |i| arena.object(i) == *b)
             }
-        };
-        found.map(|&i| i as usize)
+        }
     }
 
     /// Doubles the table, re-inserting the objects in index order (reading
@@ -686,16 +635,12 @@ impl<P: Eq> Shard<P> {
     /// reason), hashed by `hash` (objects) or `hash_bytes` (bytes).
     #[cold]
     fn grow(&mut self, hash: impl Fn(&P) -> u64, hash_bytes: impl Fn(&[u8]) -> u64) {
-        let capacity = (2 * self.table.capacity()).max(16);
-        let mut table = HashTable::with_capacity(capacity);
-        let (objects, arena) = (&self.objects, &self.arena);
-        for (i, o) in objects.iter().enumerate() {
-            table.insert_unique(hash(&o.p), i as u32, |&j| hash(&objects[j as usize].p));
+        let mut table = TagTable::with_slots((2 * self.table.slots()).max(16));
+        for (i, o) in self.objects.iter().enumerate() {
+            table.insert_new(hash(&o.p), i);
         }
-        for i in 0..arena.count {
-            table.insert_unique(hash_bytes(arena.object(i)), i as u32, |&j| {
-                hash_bytes(arena.object(j as usize))
-            });
+        for i in 0..self.arena.count {
+            table.insert_new(hash_bytes(self.arena.object(i)), i);
         }
         self.table = table;
     }

@@ -144,11 +144,11 @@ mod tests {
     #[test]
     fn full_at_three_quarters() {
         let mut t = TagTable::with_slots(8);
-        for i in 0..5 {
+        for i in 0..6 {
             assert!(!t.is_full());
-            t.insert_new(i as u64 * 0x9e37_79b9_7f4a_7c15, i);
+            t.insert_new((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15), i);
         }
-        assert!(t.is_full(), "a sixth of eight slots passes 3/4");
+        assert!(t.is_full(), "a seventh index in eight slots would pass 3/4");
         assert!(TagTable::default().is_full());
     }
 }

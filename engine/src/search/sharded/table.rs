@@ -10,12 +10,15 @@
 //! tag that rules out an unequal object is in the slot itself, the next
 //! slots probed are mostly in the same cache line, and a free slot found
 //! by the lookup is where a new state goes (one probe for a new state, not
-//! a lookup then an insert). The same memory: 8 bytes a slot where
-//! hashbrown's were 4 and a control byte at 7/8 full.
+//! a lookup then an insert). The price is memory: 8 bytes a slot at most
+//! 3/4 full, where hashbrown's were 4 and a control byte at most 7/8 full
+//! (5 or 6 bytes a stored state more: see BENCHMARKS.md, issue 17,
+//! session 16).
 
-/// The tag of a hash, kept in its slot: bits that neither the slot's
-/// position (the low bits) nor the shard choice (bits 32..56, of which a
-/// shard fixes only the top few) use up. Equal objects have equal tags, so
+/// The tag of a hash, kept in its slot: bits 25..57, above the slot's
+/// position (the low bits). They include the shard choice's (bits 32..56),
+/// of which a shard fixes only the top few (8 at most), so 24 or more tell
+/// a shard's objects apart. Equal objects have equal tags, so
 /// unequal tags skip the object; a table of over 2^25 slots repeats some of
 /// the position's bits in the tag: a weaker filter, never a wrong answer.
 #[inline]

@@ -27,12 +27,14 @@
 //! One concept a file: [`chunked`] (the lists that grow in chunks),
 //! [`ends`] (where a state's bytes lie in the arena), [`tag_table`] (the
 //! collapse table), [`fingerprints`] (the keyed side: hash compaction and
-//! collapse, with the resident objects); the [`Store`] here puts them
-//! together.
+//! collapse, with the resident objects), [`spares`] (objects the store
+//! no longer needs, kept for the next successor to overwrite); the
+//! [`Store`] here puts them together.
 
 mod chunked;
 mod ends;
 mod fingerprints;
+mod spares;
 mod tag_table;
 #[cfg(test)]
 mod tests;
@@ -50,6 +52,7 @@ use chunked::Chunked;
 use ends::{slice, Ends};
 pub(crate) use fingerprints::{fingerprint, omission_bound};
 use fingerprints::{Fingerprints, Keys, Resident};
+pub(crate) use spares::Spares;
 use tag_table::TagTable;
 
 /// Final avalanche (MurmurHash3's fmix64). The fast default hasher leaves
@@ -81,6 +84,10 @@ pub(crate) struct Store<P> {
     hasher: DefaultHashBuilder,
     /// Hash compaction or collapse: keys instead of `protos`.
     fp: Option<Box<Fingerprints<P>>>,
+    /// Objects the store gave up (duplicates, swept objects, the
+    /// frontier's expanded ones), for the explorer to make successors in
+    /// ([`take_spares`](Self::take_spares)).
+    spares: Spares<P>,
 }
 
 impl<P: Protocol> Store<P> {
@@ -90,7 +97,46 @@ impl<P: Protocol> Store<P> {
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
             fp: None,
+            spares: Spares::new(),
         }
+    }
+
+    /// Keeps `p`, an object nobody needs any more, as a spare to make a
+    /// later successor in (see [`Spares`]).
+    #[inline]
+    pub(crate) fn recycle(&mut self, p: P) {
+        self.spares.put(p);
+    }
+
+    /// The spare objects, taken out so that the caller may use them while
+    /// it borrows a stored object; given back by
+    /// [`put_spares`](Self::put_spares) (taking costs no allocation: the
+    /// pool left behind is empty).
+    #[inline]
+    pub(crate) fn take_spares(&mut self) -> Spares<P> {
+        std::mem::replace(&mut self.spares, Spares::new())
+    }
+
+    /// One spare object, if there is one (its state is meaningless).
+    #[inline]
+    pub(crate) fn take_spare(&mut self) -> Option<P> {
+        self.spares.take()
+    }
+
+    /// A copy of `id`'s object (which [`get`](Self::get) must find), made
+    /// in a spare where there is one (see [`Spares::copy_of`]).
+    #[inline]
+    pub(crate) fn copy_of(&mut self, id: ProtoId) -> P {
+        let mut spares = self.take_spares();
+        let copy = spares.copy_of(self.get(id));
+        self.spares = spares;
+        copy
+    }
+
+    /// Gives back the pool taken by [`take_spares`](Self::take_spares).
+    #[inline]
+    pub(crate) fn put_spares(&mut self, spares: Spares<P>) {
+        self.spares = spares;
     }
 
     /// An empty store under hash compaction (see the module docs).
@@ -259,11 +305,14 @@ impl<P: Protocol> Store<P> {
     }
 
     /// Drops the objects made since the last sweep that the search did not
-    /// pin: states it had seen before, whose object it does not need.
+    /// pin: states it had seen before, whose object it does not need. The
+    /// first few become spares ([`recycle`](Self::recycle)).
     #[inline]
     pub(crate) fn sweep(&mut self) {
         if let Some(f) = &mut self.fp {
-            f.fresh.clear();
+            for (_, p) in f.fresh.drain(..) {
+                self.spares.put(p);
+            }
         }
     }
 
@@ -384,7 +433,12 @@ impl<P: Protocol> Store<P> {
     /// The index of `p`, storing it if it is new.
     pub fn intern(&mut self, p: P) -> ProtoId {
         match self.intern_or_give_back(p) {
-            Ok(id) | Err((id, _)) => id,
+            Ok(id) => id,
+            Err((id, p)) => {
+                // A state stored already: `p` is a spare now.
+                self.spares.put(p);
+                id
+            }
         }
     }
 

@@ -41,6 +41,45 @@ pub struct Refused<T = ()>(pub T);
 ///   (see [`Message`]), so objects are compared by what is in transit, not by
 ///   payload values.
 /// - The role list never changes over the life of the object.
+/// - **`clone_from` makes an equal object**, as `clone` does (the default,
+///   `*self = source.clone()`, does; the determinism check verifies a
+///   hand-written one).
+///
+/// # Tip: implement `clone_from` to let the search reuse your allocations
+/// The search makes each successor as a copy of the state it expands, and
+/// most successors are states seen before, dropped right after they are
+/// looked up. It keeps a few such objects and makes the next successor by
+/// [`Clone::clone_from`] into one of them. `#[derive(Clone)]` keeps the
+/// default `clone_from`, which clones anew (the allocations of every
+/// `Vec`, `String` or `Box` in the object); written by hand with the
+/// fields' own `clone_from` (`Vec::clone_from` reuses the buffer), a
+/// successor allocates and frees nothing:
+///
+/// ```
+/// #[derive(Debug, PartialEq, Eq, Hash)]
+/// struct Ring {
+///     sending: Vec<bool>,
+///     chan: Vec<Option<engine::Message>>,
+/// }
+///
+/// impl Clone for Ring {
+///     fn clone(&self) -> Self {
+///         Ring { sending: self.sending.clone(), chan: self.chan.clone() }
+///     }
+///     fn clone_from(&mut self, source: &Self) {
+///         self.sending.clone_from(&source.sending);
+///         self.chan.clone_from(&source.chan);
+///     }
+/// }
+/// # let a = Ring { sending: vec![true], chan: vec![None] };
+/// # let mut b = Ring { sending: vec![false, true], chan: vec![] };
+/// # b.clone_from(&a);
+/// # assert_eq!(a, b);
+/// ```
+///
+/// Measured on the benchmark's `ring` (two `Vec`s an object): no malloc
+/// or free left in the search's profile (BENCHMARKS.md, issue 17,
+/// session 16).
 pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// Names of the roles; the index of a name is its [`RoleId`].
     fn roles(&self) -> Vec<String>;
@@ -429,7 +468,6 @@ dyn_clone::clone_trait_object!(Payload);
 /// assert_eq!(b.type_name(), "Boolean");
 /// assert_eq!(b.downcast_ref::<bool>(), Some(&true));
 /// ```
-#[derive(Clone)]
 pub struct Message {
     ty: MessageType,
     /// The payload; `None` for `()` (see [`Message::payload`]). Why: a
@@ -715,6 +753,42 @@ pub fn interned_type_path(path: &str) -> Arc<str> {
     MessageType::of(path).0.path.clone()
 }
 
+impl Clone for Message {
+    fn clone(&self) -> Self {
+        Message {
+            ty: self.ty,
+            payload: self.payload.clone(),
+        }
+    }
+
+    /// As `*self = source.clone()`, but a payload of no size (a unit
+    /// struct such as a `Token`) of the same type as the one held is kept
+    /// instead of being cloned and dropped through its vtable: a value of
+    /// a zero-sized type is all there is of it, so the two are the same
+    /// payload. Why: the search makes most successors of an object by
+    /// `clone_from` into a spare one ([`Protocol`]'s docs), and the
+    /// messages in transit are most of what it copies. The type is told
+    /// by the two boxes' pointers, vtable included (no call: asking each
+    /// payload its `type_id` cost more than the clone it saved): a vtable
+    /// is one type's (it holds that type's `type_id`), and two vtables of
+    /// one type only make the payload be cloned as before.
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.ty = source.ty;
+        let kept = match (&self.payload, &source.payload) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                std::mem::size_of_val(&**b) == 0
+                    && std::ptr::eq(&**a as *const dyn Payload, &**b as *const dyn Payload)
+            }
+            _ => false,
+        };
+        if !kept {
+            self.payload.clone_from(&source.payload);
+        }
+    }
+}
+
 impl PartialEq for Message {
     fn eq(&self, other: &Self) -> bool {
         self.ty == other.ty
@@ -894,6 +968,16 @@ mod tests {
             for ((path, made), m) in msgs.iter().zip(&built) {
                 let c = m.clone().clone();
                 proptest::prop_assert_eq!(&c, m);
+                // `clone_from` over any other message: the same message,
+                // payload and all (a unit struct's is kept when it may be).
+                for other in &built {
+                    let mut into = other.clone();
+                    into.clone_from(m);
+                    proptest::prop_assert_eq!(&into, m);
+                    proptest::prop_assert_eq!(format!("{into:?}"), format!("{m:?}"));
+                    proptest::prop_assert_eq!(into.is_unit(), m.is_unit());
+                    proptest::prop_assert_eq!(into.downcast_ref::<Token>().is_some(), m.downcast_ref::<Token>().is_some());
+                }
                 proptest::prop_assert_eq!(hash_of(&c), hash_of(m));
                 proptest::prop_assert_eq!(c.type_path(), PATHS[*path]);
                 let payload = match made {

@@ -166,7 +166,11 @@ impl<P: Protocol> Search<'_, P> {
                     next_level.push((p2, q2));
                 }
                 if hold {
-                    drop(self.ex.store.take_lent());
+                    // Expanded: its object is a spare for the successors
+                    // of the states after it.
+                    if let Some(o) = self.ex.store.take_lent() {
+                        self.ex.store.recycle(o);
+                    }
                 } else {
                     self.ex.store.unpin(p);
                 }

@@ -153,7 +153,7 @@ impl<P: Protocol> Explorer<P> {
         slot: LetterId,
         e: Enabled,
     ) -> Result<(LetterId, ProtoId), ProbeError> {
-        let next = self.store.get(p).clone();
+        let next = self.copy(p);
         let (letter, next) = self.perform_listed(next, slot, e)?;
         self.interning = true;
         let id = self.store.intern(next);
@@ -196,11 +196,14 @@ impl<P: Protocol> Explorer<P> {
         // Made first, interned after: see `intern_batch`.
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
+        // Out of the store while `original` borrows it; back before the
+        // batch is interned, which refills it with the duplicates.
+        let mut spares = self.store.take_spares();
         let original = self.store.get(p);
         let mut made = Ok(());
         for &(slot, e) in &self.listed {
             if wanted.is_none_or(|w| bit(w, slot)) {
-                let next = original.clone();
+                let next = spares.copy_of(original);
                 match perform(
                     &self.alphabet,
                     &mut self.msgs,
@@ -217,6 +220,7 @@ impl<P: Protocol> Explorer<P> {
                 }
             }
         }
+        self.store.put_spares(spares);
         if made.is_ok() {
             // Interning may run protocol code (Eq, Hash) but not
             // `enabled()`: the listing of `p` stays the one cached.
@@ -270,6 +274,7 @@ impl<P: Protocol> Explorer<P> {
             return Ok(());
         }
         self.verified[w] |= 1 << b;
+        self.check_clone_from(p)?;
         self.check_off_channels(p)?;
         if !self.list(p)? {
             return Ok(());
@@ -303,6 +308,35 @@ impl<P: Protocol> Explorer<P> {
                     .into(),
             }),
         }
+    }
+
+    /// `clone_from` must give an object equal to its source, as `clone`
+    /// does: outside this check the search makes most successors by
+    /// `clone_from` into a spare object (one of another state), so a
+    /// `clone_from` that keeps something of the spare would explore states
+    /// that the object never reaches. Checked once per stored state, on a
+    /// spare if there is one (there is after the first few states).
+    fn check_clone_from(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        let Some(mut spare) = self.store.take_spare() else {
+            return Ok(());
+        };
+        self.current_other = Some(Cow::Borrowed("Clone::clone_from"));
+        let obj = self.store.get(p);
+        spare.clone_from(obj);
+        let same = spare == *obj;
+        self.current_other = None;
+        self.store.recycle(spare);
+        if same {
+            return Ok(());
+        }
+        Err(ProbeError::Other {
+            action: "Clone::clone_from".into(),
+            panic: false,
+            detail: "clone_from gave an object unequal to its source (a clone gives an equal \
+                     one); the search makes successors with clone_from, so it would explore \
+                     states the object never reaches"
+                .into(),
+        })
     }
 
     /// Probes every pair of distinct roles that is not a channel (sends of

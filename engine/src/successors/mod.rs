@@ -39,7 +39,7 @@ use cache::Cache;
 pub(crate) use graph::Graph;
 use slots::{bit, probe_slots, ProbeSlot, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
-pub(crate) use store::{mix, omission_bound, Store};
+pub(crate) use store::{mix, omission_bound, Spares, Store};
 
 pub(crate) use crate::ids::ProtoId;
 

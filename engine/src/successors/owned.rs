@@ -15,7 +15,7 @@ use crate::error::ProbeError;
 use crate::protocol::Protocol;
 
 use super::probe::walk_every_slot;
-use super::Explorer;
+use super::{Explorer, Spares};
 
 impl<P: Protocol> Explorer<P> {
     /// Appends every enabled action of `obj` to `out` in letter order,
@@ -46,6 +46,8 @@ impl<P: Protocol> Explorer<P> {
                 &self.alphabet,
                 &mut self.current,
                 obj,
+                // No pool: a worker's successors leave its thread.
+                &mut Spares::new(),
                 out,
             )
         }));

@@ -11,7 +11,7 @@ use crate::error::{ObjectOp, ProbeError};
 use crate::protocol::{Message, Protocol, Refused};
 
 use super::slots::{ProbeSlot, Wanted};
-use super::{Explorer, ProtoId};
+use super::{Explorer, ProtoId, Spares};
 
 impl<P: Protocol> Explorer<P> {
     /// Index in `probes` of the first probe whose slot is at or after
@@ -76,18 +76,23 @@ impl<P: Protocol> Explorer<P> {
     }
 
     /// A panic while probing `p` is put down to the probed try-operation;
-    /// but each probe first clones `p`, and the object's Clone may be what
-    /// panicked. Clone is deterministic like the rest of the object, so
-    /// cloning `p` once more tells (only on this error path: the probes
-    /// themselves pay nothing for it).
+    /// but each probe first copies `p` (a clone, or `clone_from` into a
+    /// spare object), and the object's Clone may be what panicked. Clone is
+    /// deterministic like the rest of the object, so copying `p` once more
+    /// both ways tells (only on this error path: the probes themselves pay
+    /// nothing for it).
     #[cold]
     fn blame_clone<T>(&mut self, p: ProtoId, r: Result<T, ProbeError>) -> Result<T, ProbeError> {
         match r {
             Err(ProbeError::Panic { letter, message }) => {
                 let obj = self.store.get(p);
                 // The first panic was printed already: this one is not.
-                let again =
-                    crate::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| drop(obj.clone()))));
+                let again = crate::quiet::quietly(|| {
+                    catch_unwind(AssertUnwindSafe(|| {
+                        let mut copy = obj.clone();
+                        copy.clone_from(obj);
+                    }))
+                });
                 match again {
                     Ok(()) => Err(ProbeError::Panic { letter, message }),
                     Err(_) => Err(ProbeError::Object {
@@ -117,6 +122,7 @@ impl<P: Protocol> Explorer<P> {
     ) -> Result<(), ProbeError> {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
+        let mut spares = self.store.take_spares();
         let original = self.store.get(p);
         let walked = walk_every_slot(
             &self.probes,
@@ -124,8 +130,10 @@ impl<P: Protocol> Explorer<P> {
             &self.alphabet,
             &mut self.current,
             original,
+            &mut spares,
             &mut batch,
         );
+        self.store.put_spares(spares);
         if walked.is_ok() {
             self.intern_batch(&mut batch, out);
         }
@@ -189,10 +197,24 @@ impl<P: Protocol> Explorer<P> {
         }
     }
 
+    /// A copy of stored state `p` to probe: made in a spare object
+    /// ([`Store::copy_of`](super::Store::copy_of)), but a plain clone under
+    /// the determinism check, which explores with clones and checks
+    /// `clone_from` on its own (`check_clone_from`): a wrong `clone_from`
+    /// is then reported as itself, not as the probe it would spoil.
+    #[inline]
+    pub(super) fn copy(&mut self, p: ProtoId) -> P {
+        if self.determinism {
+            self.store.get(p).clone()
+        } else {
+            self.store.copy_of(p)
+        }
+    }
+
     pub(super) fn take_scratch(&mut self, p: ProtoId) -> P {
         match self.scratch.take() {
             Some((q, s)) if q == p => s,
-            _ => self.store.get(p).clone(),
+            _ => self.copy(p),
         }
     }
 
@@ -213,7 +235,7 @@ impl<P: Protocol> Explorer<P> {
         let mut scratch = Some(self.take_scratch(p));
         macro_rules! scratch {
             () => {
-                scratch.get_or_insert_with(|| self.store.get(p).clone())
+                scratch.get_or_insert_with(|| self.copy(p))
             };
         }
         // A probe succeeded: the scratch is the successor. Stop there, or
@@ -339,6 +361,8 @@ impl<P: Protocol> Explorer<P> {
                         r?;
                     }
                 }
+                // A state stored already: `successor` is a spare now.
+                self.store.recycle(successor);
                 Ok((letter, id))
             }
         }
@@ -460,8 +484,8 @@ impl<P: Protocol> Explorer<P> {
 
 /// The walk of [`Explorer::probe_every_slot`] on an object held anywhere
 /// (a stored one, or one a parallel search's worker owns): every probe
-/// slot on clones of `original`, each successor pushed to `batch` as an
-/// object, not interned. `current` is the letter being probed, for the
+/// slot on copies of `original` (made in `spares` where there are any),
+/// each successor pushed to `batch` as an object, not interned. `current` is the letter being probed, for the
 /// report if protocol code panics (the caller runs this under
 /// `catch_unwind`).
 pub(super) fn walk_every_slot<P: Protocol>(
@@ -470,6 +494,7 @@ pub(super) fn walk_every_slot<P: Protocol>(
     alphabet: &Alphabet,
     current: &mut LetterId,
     original: &P,
+    spares: &mut Spares<P>,
     batch: &mut Vec<(LetterId, P)>,
 ) -> Result<(), ProbeError> {
     // The scratch is cloned when a probe needs it, not after each success:
@@ -485,7 +510,7 @@ pub(super) fn walk_every_slot<P: Protocol>(
             ActionKind::Send => {
                 let ty = s.ty as usize;
                 let msg = msgs[ty].take().unwrap_or_else(|| alphabet.dummy(ty));
-                let sc = scratch.get_or_insert_with(|| original.clone());
+                let sc = scratch.get_or_insert_with(|| spares.copy_of(original));
                 match sc.try_send(role, peer, msg) {
                     Ok(()) => batch.push((s.slot, scratch.take().expect("probed just now"))),
                     Err(Refused(m)) => msgs[ty] = Some(m),
@@ -496,10 +521,11 @@ pub(super) fn walk_every_slot<P: Protocol>(
                 // with `from: None` first.
                 let end = s.recv_end as usize;
                 let any = end - i == 1 || {
-                    let sc = scratch.get_or_insert_with(|| original.clone());
+                    let sc = scratch.get_or_insert_with(|| spares.copy_of(original));
                     let ok = sc.try_recv(role, None).is_ok();
                     if ok {
-                        scratch = None;
+                        // Changed by the receive: good only as a spare.
+                        spares.put(scratch.take().expect("probed just now"));
                     }
                     ok
                 };
@@ -507,7 +533,7 @@ pub(super) fn walk_every_slot<P: Protocol>(
                     for r in &probes[i..end] {
                         *current = r.slot;
                         let from = r.peer as usize;
-                        let sc = scratch.get_or_insert_with(|| original.clone());
+                        let sc = scratch.get_or_insert_with(|| spares.copy_of(original));
                         if let Ok((sender, msg)) = sc.try_recv(role, Some(from)) {
                             let letter = recv_letter(alphabet, r.slot, role, from, sender, &msg)?;
                             batch.push((letter, scratch.take().expect("probed just now")));
@@ -518,7 +544,7 @@ pub(super) fn walk_every_slot<P: Protocol>(
                 continue;
             }
             ActionKind::Close => {
-                let sc = scratch.get_or_insert_with(|| original.clone());
+                let sc = scratch.get_or_insert_with(|| spares.copy_of(original));
                 if sc.try_close(role, peer).is_ok() {
                     batch.push((s.slot, scratch.take().expect("probed just now")));
                 }

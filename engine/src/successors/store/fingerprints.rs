@@ -1,0 +1,288 @@
+//! The side of the store that keeps keys, not objects: hash compaction's
+//! fingerprints or the collapse store's bytes, with the objects the search
+//! holds now.
+
+use std::hash::BuildHasher;
+
+use hashbrown::hash_table::Entry;
+use hashbrown::{HashMap, HashTable};
+
+use crate::ids::{DfsNum, ProtoId};
+use crate::protocol::Protocol;
+
+use super::chunked::Chunked;
+use super::ends::{slice, Ends};
+use super::tag_table::{bytes_hash, grow_bytes_table, tag, TagTable, INLINE};
+
+/// What names a state in a [`Fingerprints`] store.
+pub(super) enum Keys {
+    /// Hash compaction: a 64-bit fingerprint per id.
+    Fp(Vec<u64>),
+    /// Collapse: the object's bytes ([`Protocol::encode`]), id `i`'s at
+    /// `arena[ends.range(i)]`. A state whose object wrote no bytes
+    /// (`encode` is `false` for it: it holds what bytes cannot rebuild) is
+    /// kept as its object instead, resident for the life of the store,
+    /// marked in `ends` ([`Ends::is_object`]) and its id in `objects`.
+    Bytes {
+        arena: Vec<u8>,
+        ends: Ends,
+        /// Ids by the hash of their bytes, each with its key's [`tag`]: a
+        /// key of at most [`INLINE_MAX`](super::tag_table::INLINE_MAX) bytes is compared by its tag alone,
+        /// without reading the arena (a cache miss for most lookups, which
+        /// find a state seen before); a longer key's tag is 31 more bits of
+        /// its hash, so that the arena is read only for a likely match.
+        table: TagTable,
+        /// The ids kept as objects, by [`fingerprint`] (the objects are in
+        /// `resident`): looked up first, while there are any, so that an
+        /// object equal to one of them is that state whether or not it
+        /// writes bytes itself.
+        objects: HashTable<ProtoId>,
+        /// Scratch for the bytes of the object being interned.
+        buf: Vec<u8>,
+    },
+}
+
+/// The seed of the fingerprint hash: fixed, so that a check under hash
+/// compaction is reproducible (a collision, if one ever hides a state,
+/// hides it again on the next run, where a random seed would make the
+/// verdict flicker).
+pub(super) const FINGERPRINT_SEED: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// The 64-bit fingerprint of an object under hash compaction: foldhash's
+/// *quality* variant (a folded 128-bit multiply per word and a final
+/// avalanche), not the table hash of the exact store (the fast variant with
+/// a random seed), so that the omission bound's assumption of a uniform
+/// hash is not leaned on a hash tuned for speed over quality.
+pub(crate) fn fingerprint<P: std::hash::Hash>(p: &P) -> u64 {
+    foldhash::quality::FixedState::with_seed(FINGERPRINT_SEED).hash_one(p)
+}
+
+/// The upper bound on the probability that hash compaction hid a state,
+/// after `n` distinct fingerprints of 64 bits were stored: the chance that
+/// any two of `n` uniform 64-bit values are equal is at most
+/// `n(n−1)/2 · 2⁻⁶⁴ < n² / 2⁶⁵` (the birthday bound; Holzmann's hash
+/// compaction). Capped at 1.
+pub(crate) fn omission_bound(n: u64) -> f64 {
+    let n = n as f64;
+    (n * n / 2f64.powi(65)).min(1.0)
+}
+
+/// The side of the store that keeps keys, not objects: hash compaction
+/// or collapse.
+pub(super) struct Fingerprints<P> {
+    /// The key of each id.
+    pub(super) keys: Keys,
+    /// Collapse under the determinism check: the object to decode with,
+    /// so that every new state's bytes are checked to give it back.
+    pub(super) verify_with: Option<P>,
+    /// The first state whose bytes did not give it back (or that wrote
+    /// none): the check reports it as a contract violation.
+    pub(super) codec_error: Option<String>,
+    /// The search's marks of each id (as `Stored::marks`).
+    pub(super) marks: Chunked<[DfsNum; 2]>,
+    /// Ids by fingerprint under hash compaction (the fingerprint is the
+    /// table hash: it is already well mixed). The collapse store keeps its
+    /// own table, with tags ([`Keys::Bytes`]).
+    pub(super) table: HashTable<ProtoId>,
+    /// The objects the search holds now, with their pins.
+    pub(super) resident: HashMap<ProtoId, Resident<P>>,
+    /// Objects made since the last [`Store::sweep`](super::Store::sweep) that nothing holds
+    /// yet: a plain list, cleared at the sweep, because most of them are
+    /// states seen before that the search will not pin (a map insertion
+    /// and removal for each was a fifth of a collapsed search's time).
+    /// [`Store::pin`](super::Store::pin) moves one into `resident`.
+    pub(super) fresh: Vec<(ProtoId, P)>,
+    /// The object a search holds outside the store and has lent it while
+    /// it expands the state ([`Store::lend`](super::Store::lend)): the breadth-first
+    /// frontier's objects wait in the level list, not in `resident`, so
+    /// that a state costs no map insertion, lookups and removal (a tenth
+    /// of a collapsed search's time). Looked at first by [`Store::get`](super::Store::get).
+    pub(super) lent: Option<(ProtoId, P)>,
+    /// Keep every object made resident (counterexample building): the
+    /// shortest-path searches hold states in queues of their own.
+    pub(super) keep_all: bool,
+    /// Fingerprints found equal for two unequal objects, while both were
+    /// resident (the only collisions that can be seen at all).
+    pub(super) collisions: u64,
+}
+
+/// A resident object under hash compaction.
+pub(super) struct Resident<P> {
+    pub(super) p: P,
+    /// Frames and frontier entries that hold the id.
+    pub(super) pins: u32,
+    /// Never dropped (the initial object of a session).
+    pub(super) forever: bool,
+}
+
+impl<P: Protocol> Fingerprints<P> {
+    /// [`Store::intern_or_give_back`](super::Store::intern_or_give_back) without objects.
+    pub(super) fn intern(&mut self, p: P) -> Result<ProtoId, (ProtoId, P)> {
+        let next = ProtoId::new(self.marks.len());
+        // Whether `p` wrote its bytes (collapse): only then is there
+        // something to decode.
+        let mut encoded = false;
+        // Whether a new state is kept as its object (collapse, no bytes).
+        let mut as_object = false;
+        let (id, new) = match &mut self.keys {
+            Keys::Fp(fps) => {
+                let fp = fingerprint(&p);
+                match self
+                    .table
+                    .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
+                {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(v) => {
+                        v.insert(next);
+                        fps.push(fp);
+                        (next, true)
+                    }
+                }
+            }
+            Keys::Bytes {
+                arena,
+                ends,
+                table,
+                objects,
+                buf,
+            } => {
+                buf.clear();
+                encoded = p.encode(buf);
+                let resident = &self.resident;
+                let of = |i: &ProtoId| &resident[i].p;
+                let found = if objects.is_empty() {
+                    None
+                } else {
+                    let h = fingerprint(&p);
+                    objects.find(h, |i| of(i) == &p).copied()
+                };
+                if let Some(id) = found {
+                    // Equal to a state kept as its object: that state,
+                    // whatever `p` wrote.
+                    (id, false)
+                } else if !encoded {
+                    // A state that bytes cannot rebuild: kept as its
+                    // object, for the life of the store.
+                    objects.insert_unique(fingerprint(&p), next, |i| fingerprint(of(i)));
+                    ends.push_object(arena.len());
+                    as_object = true;
+                    (next, true)
+                } else {
+                    if table.is_full() {
+                        grow_bytes_table(table, arena, ends);
+                    }
+                    let h = bytes_hash(buf);
+                    let t = tag(buf, h);
+                    let (a, e) = (&*arena, &*ends);
+                    match table.find(h, t, |i| {
+                        t & INLINE != 0 || slice(a, e, i) == buf.as_slice()
+                    }) {
+                        Ok(id) => (id, false),
+                        Err(slot) => {
+                            table.insert_at(slot, next, t);
+                            arena.extend_from_slice(buf);
+                            ends.push(buf.len(), arena.len());
+                            (next, true)
+                        }
+                    }
+                }
+            }
+        };
+        // Every object interned, new or not: two unequal objects that
+        // share bytes cannot both come back from them, so this catches a
+        // merge whichever of the two came first.
+        if let (Some(t), Keys::Bytes { buf, .. }, true) = (&self.verify_with, &self.keys, encoded) {
+            if self.codec_error.is_none() && t.decode(buf).as_ref() != Some(&p) {
+                self.codec_error = Some(format!(
+                    "decode(encode(x)) did not give back x for the state whose bytes are {:?}: \
+                     two unequal states may share bytes, which would merge them",
+                    DebugBytes(buf)
+                ));
+            }
+        }
+        if new {
+            self.marks.push([DfsNum::UNSEEN; 2]);
+            if as_object {
+                self.resident.insert(
+                    id,
+                    Resident {
+                        p,
+                        pins: 0,
+                        forever: true,
+                    },
+                );
+            } else {
+                self.revive(id, p);
+            }
+            return Ok(id);
+        }
+        if self.verify_with.is_none() && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes name one state (the contract, which only the
+            // determinism check verifies): no object to compare with, so
+            // no lookup of the resident ones, a tenth of a collapsed
+            // search's time. Kept until the sweep like a new state's; a
+            // resident object of the id, if any, stays the one used.
+            self.revive(id, p);
+            return Ok(id);
+        }
+        if self.verify_with.is_none() && !self.keep_all && matches!(self.keys, Keys::Bytes { .. }) {
+            // Equal bytes are the same state (the determinism check, which
+            // keeps `verify_with`, verifies the codec): no need to look for
+            // a resident object to compare with, a map lookup and two
+            // objects' heap blocks read for most transitions of a search.
+            // A resident object of `id` stays the one `get` and `pin`
+            // find; this one waits in `fresh` for the sweep like any other.
+            self.fresh.push((id, p));
+            return Ok(id);
+        }
+        match self.resident.get(&id) {
+            Some(r) if r.p == p => Err((id, p)),
+            Some(_) => {
+                if matches!(self.keys, Keys::Bytes { .. }) {
+                    // Equal bytes, unequal objects: the codec merges states.
+                    if self.codec_error.is_none() {
+                        self.codec_error = Some(
+                            "two unequal states wrote the same bytes, which merges them".into(),
+                        );
+                    }
+                } else {
+                    self.collisions += 1;
+                }
+                Ok(id)
+            }
+            None => {
+                self.revive(id, p);
+                Ok(id)
+            }
+        }
+    }
+
+    /// Makes `p` the object of `id` until the next sweep, unless the
+    /// search pins it (or everything is kept).
+    pub(super) fn revive(&mut self, id: ProtoId, p: P) {
+        if self.keep_all {
+            self.resident.entry(id).or_insert(Resident {
+                p,
+                pins: 0,
+                forever: false,
+            });
+        } else {
+            self.fresh.push((id, p));
+        }
+    }
+}
+
+/// Bytes shown in hex, at most 32 of them.
+struct DebugBytes<'a>(&'a [u8]);
+
+impl std::fmt::Debug for DebugBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0.iter().take(32) {
+            write!(f, "{b:02x}")?;
+        }
+        if self.0.len() > 32 {
+            write!(f, "… ({} bytes)", self.0.len())?;
+        }
+        Ok(())
+    }
+}

@@ -339,31 +339,47 @@ impl Liberal {
     /// Envelope `j` as `(receiver, sender, tag, type id)`.
     #[inline]
     fn envelope(&self, j: usize) -> (u32, u32, u32, u32) {
+        let [to, from, tag, ty] = self.envelope_at(self.base() + j * self.envelopes.width());
+        (to, from, tag, ty)
+    }
+
+    /// The envelope whose record starts at byte `at` of `buf`, as
+    /// `[receiver, sender, tag, type id]`.
+    #[inline]
+    fn envelope_at(&self, at: usize) -> [u32; 4] {
+        let l = self.envelopes;
+        l.unpack(self.buf.read(at, l.width()))
+    }
+
+    /// The receiver of envelope `j` (all a search for an inbox reads).
+    #[inline]
+    fn receiver(&self, j: usize) -> u32 {
         let (l, w) = (self.envelopes, self.envelopes.width());
-        let v = self.buf.read(self.base() + j * w, w);
-        (l.field(v, 0), l.field(v, 1), l.field(v, 2), l.field(v, 3))
+        l.field(self.buf.read(self.base() + j * w, w), 0)
+    }
+
+    /// The first envelope among `lo..hi` whose receiver is at least `r`
+    /// (`after`: greater than `r`); envelopes are sorted by receiver.
+    #[inline]
+    fn bound(&self, mut lo: usize, mut hi: usize, r: u32, after: bool) -> usize {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let to = self.receiver(mid);
+            if to < r || (after && to == r) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The envelopes of `role`'s inbox, as indices, in arrival order.
     fn inbox(&self, role: RoleId) -> std::ops::Range<usize> {
         let r = role as u32;
-        let (mut lo, mut hi) = (0, self.num_envelopes());
         // The first envelope to `role` or after, then the first after.
-        let bound = |mut lo: usize, mut hi: usize, after: bool| {
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                let to = self.envelope(mid).0;
-                if to < r || (after && to == r) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            lo
-        };
-        lo = bound(lo, hi, false);
-        hi = bound(lo, hi, true);
-        lo..hi
+        let lo = self.bound(0, self.num_envelopes(), r, false);
+        lo..self.bound(lo, self.num_envelopes(), r, true)
     }
 
     /// The message of envelope `j`: the one kept beside, else rebuilt.
@@ -385,27 +401,33 @@ impl Liberal {
             .expect("kept only if interned");
         Message::with_type(t, ())
     }
+}
 
-    /// The roles that have envelopes in `role`'s inbox, first arrival
-    /// first, each once.
-    fn senders_in_inbox(&self, role: RoleId) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let mut seen: u64 = 0;
-        let mut seen_big: Vec<u32> = Vec::new();
-        self.inbox(role).filter_map(move |j| {
-            let from = self.envelope(j).1;
-            // Senders already met: their later envelopes are not heads.
-            let first = if from < 64 {
-                let f = seen & (1 << from) == 0;
-                seen |= 1 << from;
-                f
-            } else if seen_big.contains(&from) {
-                false
-            } else {
-                seen_big.push(from);
-                true
-            };
-            first.then_some((j, from))
-        })
+/// The senders met so far in a walk over one inbox in arrival order: an
+/// envelope is the head of its channel (the only one of its sender that
+/// may be taken, channels being FIFO) iff its sender is met there first.
+#[derive(Default)]
+struct Heads {
+    /// Senders below 64, as bits.
+    seen: u64,
+    /// Senders from 64 on (no allocation unless there are such roles).
+    big: Vec<u32>,
+}
+
+impl Heads {
+    /// Whether an envelope from `from`, met now, is its sender's first.
+    #[inline]
+    fn first(&mut self, from: u32) -> bool {
+        if from < 64 {
+            let f = self.seen & (1 << from) == 0;
+            self.seen |= 1 << from;
+            f
+        } else if self.big.contains(&from) {
+            false
+        } else {
+            self.big.push(from);
+            true
+        }
     }
 }
 
@@ -436,7 +458,7 @@ impl Protocol for Liberal {
             return Err(Refused(msg));
         };
         self.set_state(role, next);
-        let at = self.inbox(to).end;
+        let at = self.bound(0, self.num_envelopes(), to as u32, true);
         let (l, w) = (self.envelopes, self.envelopes.width());
         let v = l.pack([to as u32, role as u32, tag, ty]);
         self.buf.insert_at(self.base() + at * w, w, v);
@@ -460,20 +482,26 @@ impl Protocol for Liberal {
             return Err(Refused(()));
         }
         let state = self.state(role);
-        let taken = self
-            .senders_in_inbox(role)
-            .filter(|&(_, f)| from.is_none_or(|p| p as u32 == f))
-            .find_map(|(j, f)| {
-                let (_, _, tag, ty) = self.envelope(j);
-                self.proj
-                    .accepts(role, state, f, tag, ty)
-                    .map(|next| (j, next))
-            });
-        let Some((j, next)) = taken else {
+        let mut heads = Heads::default();
+        let mut taken = None;
+        for j in self.inbox(role) {
+            let (_, f, tag, ty) = self.envelope(j);
+            if !heads.first(f) || from.is_some_and(|p| p as u32 != f) {
+                continue;
+            }
+            if let Some(next) = self.proj.accepts(role, state, f, tag, ty) {
+                taken = Some((j, f, ty, next));
+                break;
+            }
+            if from.is_some() {
+                // The head from `from` is refused: no other may be taken.
+                break;
+            }
+        }
+        let Some((j, f, ty, next)) = taken else {
             return Err(Refused(()));
         };
         self.set_state(role, next);
-        let (_, f, _, ty) = self.envelope(j);
         let w = self.envelopes.width();
         self.buf.remove_at(self.base() + j * w, w);
         let kept = self.payloads.remove(j);
@@ -498,13 +526,25 @@ impl Protocol for Liberal {
     /// Every role's own sends and closes from its local state, and the
     /// receives its inbox offers: read off the projection's tables, no
     /// probe and no type name compared.
+    ///
+    /// One pass over the envelopes, each read once: they are sorted by
+    /// receiver, so role by role the next ones are that role's inbox (a
+    /// search for each inbox read every envelope several times, a third of
+    /// the time a check of a liberal object took).
     fn enabled(&self, out: &mut Vec<engine::Enabled>) -> bool {
+        let (w, end) = (self.envelopes.width(), self.buf.bytes().len());
+        let mut at = self.base();
         for role in 0..self.n() {
             let state = self.state(role);
             self.proj.enabled_own(role, state, out);
-            for (j, from) in self.senders_in_inbox(role) {
-                let (_, _, tag, ty) = self.envelope(j);
-                if self.proj.accepts(role, state, from, tag, ty).is_some() {
+            let mut heads = Heads::default();
+            while at < end {
+                let [to, from, tag, ty] = self.envelope_at(at);
+                if to as usize != role {
+                    break; // a later role's inbox
+                }
+                at += w;
+                if heads.first(from) && self.proj.accepts(role, state, from, tag, ty).is_some() {
                     out.push(engine::Enabled::Recv {
                         role,
                         from: from as RoleId,
@@ -608,3 +648,8 @@ impl fmt::Debug for Liberal {
             .finish()
     }
 }
+
+// The packed object against the plain steps the threads take (the
+// projection's own `send` and `recv` over built inboxes).
+#[cfg(test)]
+mod tests;

@@ -67,7 +67,11 @@ pub const NO_TYPE: u32 = u32::MAX;
 /// assert_eq!(hs.receive(), Label::recv(0, 1, 2));
 /// assert!(!hs.receive().is_sync());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Labels sort by their fields in the order above: action, type, sender,
+/// receiver, then the synchronous bit (how an LTS sorts its edges, and so
+/// how [`Lts::transitions`] lists them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Label {
     /// Send, receive or close.
     pub action: Action,
@@ -81,7 +85,35 @@ pub struct Label {
     sync: bool,
 }
 
+/// As the fields compare one after the other, but as one number: every
+/// step of a runtime object's search is a binary search of a state's edges
+/// by label, where the field-by-field compare was a chain of branches.
+impl Ord for Label {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for Label {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Label {
+    /// The fields in one number, the first the most significant, each in
+    /// bits of its own: numbers order as the fields do.
+    #[inline]
+    const fn key(&self) -> u128 {
+        (self.action as u128) << 97
+            | (self.ty as u128) << 65
+            | (self.from as u128) << 33
+            | (self.to as u128) << 1
+            | self.sync as u128
+    }
+
     /// `action` of a `ty` from `from` to `to`; `sync` marks the send of a
     /// handshake and is ignored for a receive or a close, which are never
     /// synchronous. For a close, `ty` should be [`NO_TYPE`].
@@ -641,4 +673,31 @@ fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -
     let i = (names.len() - 1) as u32;
     ids.insert(name.to_string(), i);
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn label() -> impl Strategy<Value = Label> {
+        // Small numbers and the extremes (`NO_TYPE`, the top bits of each
+        // field), so that equal fields and carries across fields occur.
+        let num = prop_oneof![0u32..4, Just(u32::MAX), Just(u32::MAX - 1), any::<u32>()];
+        let action = prop_oneof![Just(Action::Send), Just(Action::Recv), Just(Action::Close)];
+        (action, num.clone(), num.clone(), num, any::<bool>())
+            .prop_map(|(a, ty, from, to, sync)| Label::new(a, ty, from, to, sync))
+    }
+
+    proptest! {
+        /// The one-number order is the order of the fields, compared one
+        /// after the other (what a derived order would be).
+        #[test]
+        fn labels_order_as_their_fields(a in label(), b in label()) {
+            let fields = |l: &Label| (l.action, l.ty, l.from, l.to, l.is_sync());
+            prop_assert_eq!(a.cmp(&b), fields(&a).cmp(&fields(&b)));
+            prop_assert_eq!(a.partial_cmp(&b), Some(a.cmp(&b)));
+            prop_assert_eq!(a == b, a.cmp(&b).is_eq());
+        }
+    }
 }

@@ -168,7 +168,7 @@ impl Projection {
             .map(|i| (out[i].1, out[i].2))
     }
 
-    fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
+    pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
         self.accepts(role, state, env.from as u32, env.tag, env.ty)
     }
 

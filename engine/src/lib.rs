@@ -407,6 +407,7 @@ mod quiet;
 mod report;
 mod search;
 mod semantics;
+pub mod stack;
 mod successors;
 #[cfg(test)]
 mod testing;

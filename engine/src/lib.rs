@@ -403,7 +403,7 @@ mod pattern;
 pub mod por;
 mod product;
 mod protocol;
-mod quiet;
+pub mod quiet;
 mod report;
 mod search;
 mod semantics;

@@ -213,7 +213,7 @@ fn lts_within(
     }
     if is_file(protocol) {
         let path = base.join(protocol);
-        let text = std::fs::read_to_string(&path).map_err(|error| LoadError::Read {
+        let text = protocols::files::read_text(&path).map_err(|error| LoadError::Read {
             path: path.clone(),
             error,
         })?;

@@ -414,7 +414,7 @@ mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;
-pub use budget::parse_memory_size;
+pub use budget::{parse_memory_size, parse_timeout};
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};

@@ -235,7 +235,7 @@ fn import_named(
 /// Imports a session of the `.dcj` file at `path` (see [`import_str`]).
 pub fn import(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::files::read_text(path).map_err(|e| {
         DcjError::plain(
             format!("cannot read {shown}: {e}"),
             Some("check the path".into()),

@@ -1122,3 +1122,21 @@ fn folders_devices_and_missing_files_are_errors_with_hints() {
         assert!(err.contains(hint), "{args:?}: {err}");
     }
 }
+
+/// A formula that does not parse, however long or strange, gets an error of
+/// a few lines (exit 3): 60,000 nested parentheses once printed 240 kB of
+/// error; a control character shows as its escape.
+#[test]
+fn errors_in_huge_or_strange_formulas_stay_short() {
+    let deep = format!("{}\"white SEND *\"", "(".repeat(60_000));
+    let wide = format!("G ({} b)", "\"white SEND *\" | ".repeat(5_000));
+    for f in [deep.as_str(), wide.as_str(), "G \u{1}a", "G a\u{7}"] {
+        let o = prust(&["check", "chess", f]);
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.len() < 2_000, "{} bytes:\n{}", err.len(), &err[..500]);
+        assert!(err.starts_with("error in formula"), "{err}");
+        assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    }
+}

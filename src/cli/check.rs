@@ -237,7 +237,7 @@ impl Sink<'_> {
     /// diagnostic (in JSON it is also a record: one record per formula).
     fn emit(&mut self, formula: &str, outcome: &Outcome) -> Result<(), Failure> {
         if let Outcome::Error(e) = outcome {
-            out::diagnostic(&format!("error in formula {formula}\n{e}\n"));
+            out::diagnostic(&format!("error in formula {}\n{e}\n", shortened(formula)));
         }
         match (self.format, outcome) {
             (CheckFormat::Text, Outcome::Checked(report)) => writeln!(self.out, "{report}\n"),
@@ -256,6 +256,27 @@ impl Sink<'_> {
             }
         }
     }
+}
+
+/// At most this many characters of a formula head its error: the error
+/// itself shows the text around the mistake.
+const SHOWN_FORMULA_CHARS: usize = 200;
+
+/// `formula`, cut after [`SHOWN_FORMULA_CHARS`] characters (with `…`), its
+/// control characters escaped (a terminal would act on them).
+fn shortened(formula: &str) -> String {
+    let mut shown = String::new();
+    for c in formula.chars().take(SHOWN_FORMULA_CHARS) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    if formula.chars().nth(SHOWN_FORMULA_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// The exit status of one outcome.

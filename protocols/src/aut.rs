@@ -101,14 +101,7 @@ impl AutError {
     fn details(&self) -> String {
         let mut out = String::new();
         if !self.source_line.is_empty() {
-            let (shown, caret) = window(&self.source_line, self.column);
-            // The caret's padding copies the line's tabs, so that it lines
-            // up however wide a terminal shows a tab.
-            let pad: String = shown
-                .chars()
-                .take(caret)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
+            let (shown, pad) = caret_lines(&self.source_line, self.column);
             out.push_str(&format!("\n  | {shown}\n  | {pad}^"));
         }
         out.push_str(&format!("\n  hint: {}", self.hint));
@@ -121,8 +114,9 @@ impl AutError {
 const SHOWN_CHARS: usize = 100;
 
 /// The part of `line` shown (around `column`, 1-based, with `…` where
-/// cut), and how many characters of it come before the caret.
-fn window(line: &str, column: usize) -> (String, usize) {
+/// cut), and how many characters of it come before the caret. (The `.dcj`
+/// reader's errors show their lines so too.)
+pub(crate) fn window(line: &str, column: usize) -> (String, usize) {
     let chars: Vec<char> = line.chars().collect();
     let at = column.saturating_sub(1).min(chars.len());
     if chars.len() <= SHOWN_CHARS {
@@ -141,6 +135,19 @@ fn window(line: &str, column: usize) -> (String, usize) {
         shown.push('…');
     }
     (shown, caret)
+}
+
+/// The shown part of `line` ([`window`]) and the padding that puts a
+/// caret under `column`: it copies the line's tabs, so that the caret
+/// lines up however wide a terminal shows a tab.
+pub(crate) fn caret_lines(line: &str, column: usize) -> (String, String) {
+    let (shown, caret) = window(line, column);
+    let pad = shown
+        .chars()
+        .take(caret)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    (shown, pad)
 }
 
 impl fmt::Display for AutError {

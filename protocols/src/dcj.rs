@@ -141,11 +141,9 @@ impl fmt::Display for DcjError {
         }
         f.write_str(&self.message)?;
         if let (Some(src), true) = (&self.source_line, self.line > 0) {
-            write!(
-                f,
-                "\n  | {src}\n  | {}^",
-                " ".repeat(self.col.saturating_sub(1))
-            )?;
+            // Around the column only: a line may be 100 kB long.
+            let (shown, pad) = crate::aut::caret_lines(src, self.col);
+            write!(f, "\n  | {shown}\n  | {pad}^")?;
         }
         if let Some(h) = &self.hint {
             write!(f, "\n  hint: {h}")?;

@@ -174,7 +174,9 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
-            LoadError::Aut { path, error } => write!(f, "{}: {error}", path.display()),
+            LoadError::Aut { path, error } => {
+                f.write_str(&error.in_file(&path.display().to_string()))
+            }
             LoadError::Bundled(e) | LoadError::Build(e) => write!(f, "{e}"),
             LoadError::Dcj(e) => write!(f, "{e}"),
             LoadError::NeedsSpec { path, runtime } => write!(
@@ -211,7 +213,7 @@ fn lts_within(
     }
     if is_file(protocol) {
         let path = base.join(protocol);
-        let text = std::fs::read_to_string(&path).map_err(|error| LoadError::Read {
+        let text = protocols::files::read_text(&path).map_err(|error| LoadError::Read {
             path: path.clone(),
             error,
         })?;

@@ -205,3 +205,68 @@ fn big_bundled_instances_end_in_a_verdict_or_an_error() {
         &stdout(&o)[..80]
     );
 }
+
+/// `--timeout` and `PRUST_TIMEOUT` take the same values, in `check` and
+/// in `lint`: `inf` or more than 10⁹ s is no timeout (the option once
+/// refused `1e99` that the variable took, and lint refused `inf`), and 0
+/// is an error with a hint in every form (the variable once made every
+/// check inconclusive at once while the option refused it).
+#[test]
+fn timeouts_read_alike_from_the_option_and_the_variable() {
+    let f = r#"G !"DEADLOCK""#;
+    for none in ["inf", "1e99", "1e10"] {
+        let o = prust(&["check", "chess", f, "--timeout", none]);
+        assert_eq!(o.status.code(), Some(0), "--timeout {none}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("property holds"), "{}", stdout(&o));
+        let o = cli::prust_with(&["check", "chess", f], &[("PRUST_TIMEOUT", none)]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "PRUST_TIMEOUT={none}: {}",
+            stderr(&o)
+        );
+        let o = cli::prust_with(&["lint", "chess"], &[("PRUST_TIMEOUT", none)]);
+        assert_ne!(
+            o.status.code(),
+            Some(3),
+            "lint, PRUST_TIMEOUT={none}: {}",
+            stderr(&o)
+        );
+        assert_ne!(
+            o.status.code(),
+            Some(2),
+            "lint, PRUST_TIMEOUT={none}: {}",
+            stderr(&o)
+        );
+    }
+    for zero in ["0", "0.0", "1e-12"] {
+        for o in [
+            prust(&["check", "chess", f, "--timeout", zero]),
+            prust(&["lint", "chess", "--timeout", zero]),
+            cli::prust_with(&["check", "chess", f], &[("PRUST_TIMEOUT", zero)]),
+            cli::prust_with(&["lint", "chess"], &[("PRUST_TIMEOUT", zero)]),
+        ] {
+            assert_eq!(o.status.code(), Some(3), "{zero}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("inf for none"),
+                "{zero}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+/// `--threads 0` is every core, `--threads 100000` an error naming the
+/// range, `--max-states 0` inconclusive (exit 2), never "holds".
+#[test]
+fn extreme_thread_counts_and_state_limits() {
+    let f = r#"G !"DEADLOCK""#;
+    let o = prust(&["check", "chess", f, "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = prust(&["check", "chess", f, "--threads", "100000"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0..=1024"), "{}", stderr(&o));
+    let o = prust(&["check", "chess", f, "--max-states", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("inconclusive"), "{}", stdout(&o));
+}

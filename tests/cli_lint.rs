@@ -387,3 +387,21 @@ fn the_limits_default_to_the_environment_as_for_check() {
         assert_eq!(o.status.code(), Some(3), "{option} {value}: {}", stderr(&o));
     }
 }
+
+/// `prust lint --help` lists the runtimes lint takes (strict, on-the-fly),
+/// not the liberal one it refuses; `--runtime liberal` still gets the
+/// error that says where the liberal object is compared.
+#[test]
+fn lint_help_lists_only_the_runtimes_it_takes() {
+    let help = stdout(&prust(&["lint", "--help"]));
+    let values = &help[help.find("--runtime <RUNTIME>").unwrap()..];
+    let values = &values[..values.find("[default").unwrap()];
+    assert!(
+        values.contains("- strict:") && values.contains("- on-the-fly:"),
+        "{values}"
+    );
+    assert!(!values.contains("- liberal:"), "{values}");
+    let o = prust(&["lint", "--runtime", "liberal", "chess"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--only realizable"), "{}", stderr(&o));
+}

@@ -190,3 +190,37 @@ fn a_dcj_session_runs_on_every_runtime_in_both() {
     assert_eq!(run_suites(&dir, "ring"), (12, 0));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A bad `.aut` file is an error (exit 3) that names the file, line and
+/// column, shows the line with a caret under the column, and has a hint;
+/// a CRLF file reads as its LF twin.
+#[test]
+fn a_bad_aut_file_names_its_line_and_column() {
+    let dir = fresh_folder("cli-load", "bad-aut");
+    std::fs::write(
+        dir.join("bad.aut"),
+        "des (0, 1, 2)\r\n(0,\"!(A,p,q)\",7)\r\n",
+    )
+    .unwrap();
+    let o = prust_in(&dir, &["lts", "bad.aut"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.aut:2:15: state 7 is not below"), "{err}");
+    assert!(
+        err.contains("\n  | (0,\"!(A,p,q)\",7)\n  |               ^\n"),
+        "{err}"
+    );
+    assert!(err.contains("hint: states are numbered from 0"), "{err}");
+    std::fs::write(
+        dir.join("ok.aut"),
+        "des (0, 2, 3)\r\n(0,\"!(A,p,q)\",1)\r\n(1,\"?(A,p,q)\",2)\r\n",
+    )
+    .unwrap();
+    let o = prust_in(&dir, &["check", "ok.aut", "F \"END\""]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -265,6 +265,46 @@ pub(crate) fn default_max_memory() -> u64 {
 /// The default memory budget where the machine's memory is unknown: 4 GiB.
 pub(crate) const FALLBACK_MEMORY: u64 = 4 << 30;
 
+/// Timeouts above this many seconds (about 31 years) mean "no timeout":
+/// they cannot run out, and `Duration` arithmetic on them could overflow.
+const FOREVER_SECS: f64 = 1e9;
+
+/// Parses a timeout in seconds as `PRUST_TIMEOUT` and `prust check
+/// --timeout` take it (one rule for both): a positive number such as `30`
+/// or `0.5`; `inf`, or anything above 10⁹ seconds, is no timeout
+/// (`Ok(None)`). Zero, a negative number, NaN or less than a nanosecond is
+/// an error (a budget that stops every search at once is a mistake, not a
+/// limit); the error says what is wrong and how to write it, without the
+/// value.
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(engine::parse_timeout("0.5"), Ok(Some(Duration::from_millis(500))));
+/// assert_eq!(engine::parse_timeout("inf"), Ok(None));
+/// assert_eq!(engine::parse_timeout("1e99"), Ok(None));
+/// assert!(engine::parse_timeout("0").is_err());
+/// ```
+pub fn parse_timeout(text: &str) -> Result<Option<Duration>, String> {
+    let how = "give a positive number of seconds such as 30 or 0.5, or inf for none";
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number of seconds; {how}"))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!(
+            "a timeout must be positive (0 would stop every search at once); {how}"
+        ));
+    }
+    if secs > FOREVER_SECS {
+        return Ok(None);
+    }
+    let t = Duration::from_secs_f64(secs);
+    if t.is_zero() {
+        return Err(format!("shorter than a nanosecond; {how}"));
+    }
+    Ok(Some(t))
+}
+
 /// Parses a memory size as `PRUST_MAX_MEMORY` takes it (for a CLI flag
 /// that should accept the same): bytes (`1048576`), or a number with a
 /// binary unit `K`, `M`, `G`, `T` (`512M`, `2G`, `1.5G`; `KiB`/`MB`-style

@@ -403,17 +403,18 @@ mod pattern;
 pub mod por;
 mod product;
 mod protocol;
-mod quiet;
+pub mod quiet;
 mod report;
 mod search;
 mod semantics;
+pub mod stack;
 mod successors;
 #[cfg(test)]
 mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;
-pub use budget::parse_memory_size;
+pub use budget::{parse_memory_size, parse_timeout};
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};

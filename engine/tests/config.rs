@@ -53,9 +53,14 @@ fn bad_environment_variables_are_config_errors() {
     }
     let text = config_error("PRUST_TIMEOUT", "-1");
     assert!(text.contains("PRUST_TIMEOUT=\"-1\""), "{text}");
-    assert!(text.contains("non-negative"), "{text}");
+    assert!(text.contains("must be positive"), "{text}");
     config_error("PRUST_TIMEOUT", "NaN");
     config_error("PRUST_TIMEOUT", "ten");
+    // A zero budget (which stopped every search at once, inconclusive) is
+    // refused as `prust check --timeout 0` is: one rule for both.
+    let text = config_error("PRUST_TIMEOUT", "0");
+    assert!(text.contains("inf for none"), "{text}");
+    config_error("PRUST_TIMEOUT", "1e-12");
     let text = config_error("PRUST_MAX_MEMORY", "2Q");
     assert!(text.contains("512M"), "{text}");
     config_error("PRUST_MAX_MEMORY", "-5");

@@ -355,3 +355,29 @@ fn each_panic_of_the_object_is_printed_once() {
         assert_eq!(stderr.matches(message).count(), 2, "{message}:\n{stderr}");
     }
 }
+
+/// The one panic hook (`engine::quiet`, which the explorer uses too): a
+/// panic on a quiet thread is noted with its place (the explorer's reports
+/// show it), nesting restores the thread's setting, also on unwinding, and
+/// a place is taken once.
+#[test]
+fn quiet_panics_are_located_and_quiet_nests() {
+    use engine::quiet::{quietly, set_quiet, take_location};
+    std::thread::spawn(|| {
+        assert_eq!(take_location(), None);
+        let line = line!() + 1;
+        let r = quietly(|| std::panic::catch_unwind(|| panic!("kept quiet")));
+        assert!(r.is_err());
+        let at = take_location().expect("the quiet panic's place");
+        assert!(at.contains(&format!("panics.rs:{line}:")), "{at}");
+        assert_eq!(take_location(), None, "taken once");
+
+        // Nested and unwinding: the outer setting comes back.
+        assert!(!set_quiet(true));
+        let _ = std::panic::catch_unwind(|| quietly(|| panic!("inner")));
+        assert!(set_quiet(false), "still quiet after the inner quietly");
+        assert!(!set_quiet(false));
+    })
+    .join()
+    .unwrap();
+}

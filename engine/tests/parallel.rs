@@ -560,3 +560,92 @@ fn a_panic_in_hashing_a_successor_is_that_actions_error_on_every_thread_count() 
         }
     }
 }
+         false
+     }
+ }
+
+/// A ring that carries a value whose `Clone` recurses [`DEEP_FRAMES`]
+/// frames of about a kilobyte each: more than a default 2 MiB thread stack
+/// holds, less than the stack the test gives the checking thread.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct DeepClone {
+    ring: SlotRing,
+    depth: u32,
+}
+
+/// How deep `DeepClone::clone` recurses.
+const DEEP_FRAMES: u32 = 10_000;
+
+/// Counts down `n` frames, each holding a kilobyte the optimiser cannot
+/// drop, as a recursive clone of a deep structure would.
+fn recurse(n: u32) -> u32 {
+    let frame = std::hint::black_box([n as u8; 1024]);
+    if n == 0 {
+        0
+    } else {
+        // (`frame[0]` is `n as u8`: read through `black_box`, it keeps the
+        // frame, and takes nothing away)
+        recurse(n - 1) + 1 - u32::from(frame[0] != n as u8)
+    }
+}
+
+impl Clone for DeepClone {
+    fn clone(&self) -> Self {
+        DeepClone {
+            ring: self.ring.clone(),
+            depth: recurse(self.depth),
+        }
+    }
+}
+
+impl Protocol for DeepClone {
+    fn roles(&self) -> Vec<String> {
+        self.ring.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.ring.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.ring.try_recv(role, from)
+    }
+    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+        self.ring.peers(role)
+    }
+}
+
+/// The search's worker threads have at least the stack of the thread that
+/// checks (`engine::stack::WORKER_STACK_BYTES`): an object whose clone
+/// recurses 10,000 frames deep gets the same verdicts on two threads as on
+/// one, where the workers' default 2 MiB stack once overflowed (a crash
+/// that only two threads had).
+#[test]
+fn deep_recursion_in_the_object_does_not_depend_on_the_thread_count() {
+    let start = DeepClone {
+        ring: SlotRing::new(3),
+        depth: DEEP_FRAMES,
+    };
+    // The checking thread: 64 MiB, as a program's main thread (8 MiB) or
+    // the `prust` command's (1 GiB) would be, more than the 10 MiB needed.
+    let checks = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            // Safety (the parallel breadth-first search) and liveness (the
+            // parallel expansion), one violated and one that holds.
+            [r#"G !"r2 RECV *""#, r#"G F "r0 RECV *""#].map(|f| {
+                let one = on(1).check(f, start.clone(), dummies![Msg]).unwrap();
+                let two = on(2).check(f, start.clone(), dummies![Msg]).unwrap();
+                assert_eq!(two.stats.threads, 2, "{f}: {two}");
+                (outcome(&one), outcome(&two))
+            })
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    for (one, two) in checks {
+        assert_eq!(one, two);
+    }
+}

@@ -117,16 +117,65 @@ impl fmt::Display for ParseError {
         let found = if self.found == END {
             END.to_string()
         } else {
-            format!("'{}'", self.found)
+            // A control character (a NUL, say) shows as its escape, not as
+            // nothing; a long token is cut.
+            let mut shown: String = self.found.chars().take(FOUND_CHARS).collect();
+            if shown.len() < self.found.len() {
+                shown.push('…');
+            }
+            format!("'{}'", shown.escape_debug())
         };
         writeln!(
             f,
             "syntax error at line {}, column {}: expected {}, found {}",
             self.line, self.column, self.expected, found
         )?;
-        writeln!(f, "  {}", self.line_text)?;
-        write!(f, "  {}^", " ".repeat(self.column - 1))
+        let (text, caret) = excerpt(&self.line_text, self.column);
+        writeln!(f, "  {text}")?;
+        write!(f, "  {}^", " ".repeat(caret))
     }
+}
+
+/// At most this many characters of the offending token are shown.
+const FOUND_CHARS: usize = 40;
+/// At most this many characters of the line are shown under an error: a
+/// formula of a hundred thousand characters must not print them all (and
+/// a caret as far).
+const SHOWN_CHARS: usize = 100;
+
+/// The part of `line` to show under an error at `column` (1-based, in
+/// characters): at most 100 characters around the column, with `…` where
+/// cut, and control characters as `�` (one column each, so that a caret
+/// stays under its character); and how many characters of it come before
+/// the caret. For every error display that quotes a line of a formula.
+///
+/// ```
+/// let (text, caret) = owl_lite::ltl_parse::excerpt("a & \u{0}b", 5);
+/// assert_eq!((text.as_str(), caret), ("a & \u{fffd}b", 4));
+/// let long = "x".repeat(1000);
+/// let (text, caret) = owl_lite::ltl_parse::excerpt(&long, 500);
+/// assert!(text.chars().count() <= 102 && text.starts_with('…') && caret == 51);
+/// ```
+pub fn excerpt(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    let at = column.saturating_sub(1).min(chars.len());
+    if chars.len() <= SHOWN_CHARS {
+        return (chars.into_iter().collect(), at);
+    }
+    let start = at.saturating_sub(SHOWN_CHARS / 2);
+    let end = (start + SHOWN_CHARS).min(chars.len());
+    let mut text = String::new();
+    if start > 0 {
+        text.push('…');
+    }
+    text.extend(&chars[start..end]);
+    if end < chars.len() {
+        text.push('…');
+    }
+    (text, at - start + usize::from(start > 0))
 }
 
 impl std::error::Error for ParseError {}

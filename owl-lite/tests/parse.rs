@@ -247,3 +247,39 @@ proptest! {
         }
     }
 }
+
+/// An error in a very long formula shows the text around the column, not
+/// the whole line (a formula of 200,000 characters once printed an error
+/// of 400,000, caret line included); a NUL or another control character
+/// shows as its escape and as `�` in the line, so the caret stays under it.
+#[test]
+fn errors_in_long_lines_and_control_characters_stay_readable() {
+    let deep = format!("{}a", "(".repeat(200_000));
+    let e = parse(&deep).unwrap_err();
+    let text = e.to_string();
+    assert!(text.len() < 1_000, "{} bytes", text.len());
+    assert!(text.contains("  …((("), "{text}");
+
+    let long = format!("{}a b", "a & ".repeat(50_000));
+    let e = parse(&long).unwrap_err();
+    assert_eq!(e.column(), 200_003);
+    let text = e.to_string();
+    assert!(text.len() < 1_000, "{} bytes", text.len());
+    // the caret is under the `b`
+    let lines: Vec<&str> = text.lines().collect();
+    let caret = lines[2].chars().count() - 1;
+    assert_eq!(lines[1].chars().nth(caret), Some('b'), "{text}");
+
+    for bad in ["G a\0", "G \u{1}a", "a &\u{7f}"] {
+        let e = parse(bad).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(text.contains("found '\\"), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let caret = lines[2].chars().count() - 1;
+        assert_eq!(lines[1].chars().nth(caret), Some('\u{fffd}'), "{text}");
+    }
+}

@@ -48,27 +48,184 @@ use std::fmt;
 
 use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
 
-/// A bad `.aut` file: what is wrong and on which line (1-based).
+/// A bad `.aut` file: what is wrong, where (line and column), and how to
+/// fix it. Its text shows the line with a caret under the column, as the
+/// `.dcj` reader's errors do:
+///
+/// ```
+/// let err = protocols::Lts::from_aut("des (0, 1, 2)\n(0,\"!(A,p,q)\",7)\n").unwrap_err();
+/// assert_eq!((err.line, err.column), (2, 15));
+/// assert_eq!(
+///     err.to_string(),
+///     ".aut line 2, column 15: state 7 is not below the state count 2 of the header\n  \
+///      | (0,\"!(A,p,q)\",7)\n  \
+///      |               ^\n  \
+///      hint: states are numbered from 0 to the header's state count minus 1 \
+///      (its third number, line 1)"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AutError {
     /// 1-based line number.
     pub line: usize,
-    /// What is wrong, with a hint.
+    /// 1-based column, in characters (a tab counts as one).
+    pub column: usize,
+    /// What is wrong.
     pub message: String,
+    /// How to fix it.
+    pub hint: String,
+    /// The line of the file, for the caret display (empty for an empty
+    /// file).
+    pub source_line: String,
+}
+
+impl AutError {
+    /// The error as `file:line:column: message`, then the caret display and
+    /// the hint: how the CLI shows an error of the file `file`.
+    ///
+    /// ```
+    /// let err = protocols::Lts::from_aut("des (0, 1, 2)\n").unwrap_err();
+    /// assert!(err.in_file("m.aut").starts_with("m.aut:1:"));
+    /// ```
+    pub fn in_file(&self, file: &str) -> String {
+        format!(
+            "{file}:{}:{}: {}{}",
+            self.line,
+            self.column,
+            self.message,
+            self.details()
+        )
+    }
+
+    /// The caret display and the hint, each on its own line.
+    fn details(&self) -> String {
+        let mut out = String::new();
+        if !self.source_line.is_empty() {
+            let (shown, pad) = caret_lines(&self.source_line, self.column);
+            out.push_str(&format!("\n  | {shown}\n  | {pad}^"));
+        }
+        out.push_str(&format!("\n  hint: {}", self.hint));
+        out
+    }
+}
+
+/// At most this many characters of a line are shown under an error: a
+/// file of one 10 MB line must not print 10 MB.
+const SHOWN_CHARS: usize = 100;
+
+/// The part of `line` shown (around `column`, 1-based, with `…` where
+/// cut), and how many characters of it come before the caret. (The `.dcj`
+/// reader's errors show their lines so too.)
+pub(crate) fn window(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let at = column.saturating_sub(1).min(chars.len());
+    if chars.len() <= SHOWN_CHARS {
+        return (line.to_string(), at);
+    }
+    let start = at.saturating_sub(SHOWN_CHARS / 2);
+    let end = (start + SHOWN_CHARS).min(chars.len());
+    let mut shown: String = if start > 0 {
+        "…".into()
+    } else {
+        String::new()
+    };
+    let caret = at - start + usize::from(start > 0);
+    shown.extend(&chars[start..end]);
+    if end < chars.len() {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
+/// The shown part of `line` ([`window`]) and the padding that puts a
+/// caret under `column`: it copies the line's tabs, so that the caret
+/// lines up however wide a terminal shows a tab.
+pub(crate) fn caret_lines(line: &str, column: usize) -> (String, String) {
+    let (shown, caret) = window(line, column);
+    let pad = shown
+        .chars()
+        .take(caret)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    (shown, pad)
 }
 
 impl fmt::Display for AutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, ".aut line {}: {}", self.line, self.message)
+        write!(
+            f,
+            ".aut line {}, column {}: {}{}",
+            self.line,
+            self.column,
+            self.message,
+            self.details()
+        )
     }
 }
 
 impl std::error::Error for AutError {}
 
-fn err(line: usize, message: impl Into<String>) -> AutError {
-    AutError {
-        line,
-        message: message.into(),
+/// The hint of every header error.
+const HEADER_HINT: &str =
+    "an .aut file starts with the header `des (initial, transitions, states)`, \
+     such as `des (0, 2, 3)`";
+/// The hint of every transition syntax error.
+const TRANSITION_HINT: &str =
+    "each line after the header is one transition `(from,\"label\",to)`, such as \
+     `(0,\"!(Move,white,black)\",1)`";
+/// The hint of every label error.
+const LABEL_HINT: &str = "labels are `!(Type,sender,receiver)`, `‽(Type,sender,receiver)` (a \
+     handshake), `?(Type,sender,receiver)` or `C(sender,receiver)`";
+
+/// One line of the file, to locate errors in: the parts parsed are slices
+/// of `text`, so where a part starts is where it lies in `text`.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    /// 1-based line number.
+    n: usize,
+    /// The line as in the file (without its line break).
+    text: &'a str,
+}
+
+impl<'a> Line<'a> {
+    /// An error at the start of `part`, a slice of this line.
+    fn err(&self, part: &str, message: impl Into<String>, hint: impl Into<String>) -> AutError {
+        let offset = (part.as_ptr() as usize)
+            .checked_sub(self.text.as_ptr() as usize)
+            .filter(|&o| o <= self.text.len())
+            .unwrap_or(0);
+        self.err_at(offset, message, hint)
+    }
+
+    /// An error just after the end of `part`, a slice of this line (where
+    /// something is missing).
+    fn err_after(
+        &self,
+        part: &str,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> AutError {
+        self.err(&part[part.len()..], message, hint)
+    }
+
+    /// An error at byte `offset` of this line.
+    fn err_at(
+        &self,
+        offset: usize,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> AutError {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        AutError {
+            line: self.n,
+            column: self.text[..offset].chars().count() + 1,
+            message: message.into(),
+            hint: hint.into(),
+            source_line: self.text.to_string(),
+        }
     }
 }
 
@@ -78,50 +235,76 @@ fn err(line: usize, message: impl Into<String>) -> AutError {
 /// checked against what the file holds, so a 30-byte file announcing
 /// 10^18 states or transitions is read (or refused) at once.
 pub fn parse(text: &str) -> Result<Lts, AutError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let (hline, header) = lines.by_ref().find(|(_, l)| !l.is_empty()).ok_or_else(|| {
-        err(
-            1,
-            "empty file; expected a header `des (initial, transitions, states)`",
-        )
-    })?;
-    let (initial, ntrans, nstates) = parse_header(hline, header)?;
-    if nstates == 0 {
-        return Err(err(hline, "an LTS needs at least one state"));
-    }
-    if initial >= nstates {
-        return Err(err(
-            hline,
-            format!("initial state {initial} is not below the state count {nstates}"),
+    // `lines` also takes the `\r` of a CRLF line break off.
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| Line { n: i + 1, text: l });
+    let header = lines
+        .by_ref()
+        .find(|l| !l.text.trim().is_empty())
+        .ok_or_else(|| AutError {
+            line: 1,
+            column: 1,
+            message: "empty file: no header".into(),
+            hint: HEADER_HINT.into(),
+            source_line: String::new(),
+        })?;
+    let hline = header.n;
+    let (initial, ntrans, nstates) = parse_header(header)?;
+    if nstates.value == 0 {
+        return Err(header.err(
+            nstates.text,
+            "an LTS needs at least one state",
+            "the header's third number counts the states, numbered from 0",
         ));
     }
+    if initial.value >= nstates.value {
+        return Err(header.err(
+            initial.text,
+            format!(
+                "initial state {} is not below the state count {}",
+                initial.value, nstates.value
+            ),
+            "states are numbered from 0 to the state count (the header's third number) minus 1",
+        ));
+    }
+    let states_at = nstates.text;
+    let (initial, nstates) = (initial.value, nstates.value);
     let mut b = LtsBuilder::new(Vec::new(), Vec::new());
     let mut transitions: Vec<(u64, Label, u64)> = Vec::new();
-    for (n, line) in lines {
-        if line.is_empty() {
+    for line in lines {
+        if line.text.trim().is_empty() {
             continue;
         }
-        let (from, label, to) = split_transition(n, line)?;
-        let from = parse_state(n, from, nstates)?;
-        let to = parse_state(n, to, nstates)?;
-        let label = parse_label(n, label, &mut b)?;
+        let (from, label, to) = split_transition(line)?;
+        let from = parse_state(line, from, nstates, hline)?;
+        let to = parse_state(line, to, nstates, hline)?;
+        let label = parse_label(line, label, &mut b)?;
         transitions.push((from, label, to));
         // Fail on the line that exceeds the header, not after reading the
         // rest of a huge file.
-        if transitions.len() as u64 > ntrans {
-            return Err(err(
-                n,
+        if transitions.len() as u64 > ntrans.value {
+            return Err(line.err(
+                line.text.trim_start(),
                 format!(
-                    "the header (line {hline}) announces {ntrans} transitions but the file has more"
+                    "the header (line {hline}) announces {} transitions but the file has more",
+                    ntrans.value
                 ),
+                "the header's second number counts the transitions: make it the number of \
+                 transition lines, or remove the extra lines",
             ));
         }
     }
     let count = transitions.len() as u64;
-    if count != ntrans {
-        return Err(err(
-            hline,
-            format!("the header announces {ntrans} transitions but the file has {count}"),
+    if count != ntrans.value {
+        return Err(header.err(
+            ntrans.text,
+            format!(
+                "the header announces {} transitions but the file has {count}",
+                ntrans.value
+            ),
+            "the header's second number counts the transition lines that follow it",
         ));
     }
     // The states are those the transitions mention, and the initial one:
@@ -140,12 +323,13 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
     // (a handshake may need a state of its own: see add_handshake_receives)
     let handshakes = transitions.iter().filter(|(_, l, _)| l.is_sync()).count();
     if states.len() + handshakes > u32::MAX as usize {
-        return Err(err(
-            hline,
+        return Err(header.err(
+            states_at,
             format!(
                 "{} states are more than this reader can number",
                 states.len() + handshakes
             ),
+            format!("an LTS read from .aut has at most {} states", u32::MAX),
         ));
     }
     let id = |s: u64| states.binary_search(&s).expect("every state is listed") as u32;
@@ -190,72 +374,145 @@ fn add_handshake_receives(out: &mut Vec<Vec<(Label, u32)>>) {
     }
 }
 
-fn parse_header(n: usize, line: &str) -> Result<(u64, u64, u64), AutError> {
-    let hint = "expected a header `des (initial, transitions, states)`";
-    let rest = line.strip_prefix("des").ok_or_else(|| err(n, hint))?.trim();
-    let inner = rest
-        .strip_prefix('(')
-        .and_then(|r| r.strip_suffix(')'))
-        .ok_or_else(|| err(n, hint))?;
-    let nums: Vec<&str> = inner.split(',').map(str::trim).collect();
-    if nums.len() != 3 {
-        return Err(err(n, hint));
+/// A number of the file, and where it stands (for errors about it).
+#[derive(Clone, Copy)]
+struct Number<'a> {
+    value: u64,
+    text: &'a str,
+}
+
+fn parse_header<'a>(line: Line<'a>) -> Result<(Number<'a>, Number<'a>, Number<'a>), AutError> {
+    let trimmed = line.text.trim();
+    let Some(rest) = trimmed.strip_prefix("des") else {
+        return Err(line.err(trimmed, "expected the header `des (...)`", HEADER_HINT));
+    };
+    let rest = rest.trim_start();
+    let Some(after_open) = rest.strip_prefix('(') else {
+        return Err(line.err(rest, "expected `(` after `des`", HEADER_HINT));
+    };
+    let Some(close) = after_open.find(')') else {
+        return Err(line.err_after(trimmed, "missing `)` at the end of the header", HEADER_HINT));
+    };
+    let inner = &after_open[..close];
+    let junk = after_open[close + 1..].trim_start();
+    if !junk.is_empty() {
+        return Err(line.err(junk, "unexpected text after the header", HEADER_HINT));
     }
-    let num = |s: &str| number(s).map_err(|m| err(n, format!("{m}; {hint}")));
-    Ok((num(nums[0])?, num(nums[1])?, num(nums[2])?))
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.len() != 3 {
+        return Err(line.err(
+            rest,
+            format!("the header has {} numbers, not 3", parts.len()),
+            HEADER_HINT,
+        ));
+    }
+    let num = |s: &'a str| -> Result<Number<'a>, AutError> {
+        let value = number(s).map_err(|m| line.err(s, m, HEADER_HINT))?;
+        Ok(Number { value, text: s })
+    };
+    Ok((num(parts[0])?, num(parts[1])?, num(parts[2])?))
 }
 
 /// A decimal number, or why it is not one (too large is not "not a number").
 fn number(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err("a number is missing".into());
+    }
     s.parse::<u64>().map_err(|e| match e.kind() {
         std::num::IntErrorKind::PosOverflow => {
-            format!("`{s}` is too large (at most {})", u64::MAX)
+            format!("`{}` is too large (at most {})", shorten(s), u64::MAX)
         }
-        _ => format!("`{s}` is not a number"),
+        _ => format!("`{}` is not a number", shorten(s)),
     })
 }
 
-fn split_transition(n: usize, line: &str) -> Result<(&str, &str, &str), AutError> {
-    let hint = "expected a transition `(from,\"label\",to)`";
-    let inner = line
-        .strip_prefix('(')
-        .and_then(|r| r.strip_suffix(')'))
-        .ok_or_else(|| err(n, format!("`{line}`: {hint}")))?;
-    let first = inner.find(',').ok_or_else(|| err(n, hint))?;
-    let last = inner.rfind(',').ok_or_else(|| err(n, hint))?;
-    if first == last {
-        return Err(err(n, format!("`{line}`: {hint}")));
+/// `s`, cut to a length that fits an error message.
+fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut short: String = s.chars().take(MAX).collect();
+        short.push('…');
+        short
     }
+}
+
+fn split_transition(line: Line<'_>) -> Result<(&str, &str, &str), AutError> {
+    let trimmed = line.text.trim();
+    let Some(after_open) = trimmed.strip_prefix('(') else {
+        return Err(line.err(
+            trimmed,
+            "expected `(` to start a transition",
+            TRANSITION_HINT,
+        ));
+    };
+    // The label may hold parentheses, commas and quotes (`"!(A,p,q)"`):
+    // `from` ends at the first comma, `to` starts after the last one and
+    // ends at the `)` after it.
+    let three = "a transition needs three parts separated by commas";
+    let Some(last) = after_open.rfind(',') else {
+        return Err(line.err(after_open, three, TRANSITION_HINT));
+    };
+    let to = &after_open[last + 1..];
+    let Some(close) = to.find(')') else {
+        return Err(line.err_after(
+            trimmed,
+            "missing `)` at the end of the transition",
+            TRANSITION_HINT,
+        ));
+    };
+    let junk = to[close + 1..].trim_start();
+    if !junk.is_empty() {
+        return Err(line.err(
+            junk,
+            "unexpected text after the transition",
+            TRANSITION_HINT,
+        ));
+    }
+    let before = &after_open[..last];
+    let Some(first) = before.find(',') else {
+        return Err(line.err(
+            &after_open[last..],
+            format!("{three}, this one has two"),
+            TRANSITION_HINT,
+        ));
+    };
     Ok((
-        inner[..first].trim(),
-        inner[first + 1..last].trim(),
-        inner[last + 1..].trim(),
+        before[..first].trim(),
+        before[first + 1..].trim(),
+        to[..close].trim(),
     ))
 }
 
-fn parse_state(n: usize, s: &str, nstates: u64) -> Result<u64, AutError> {
-    let v = number(s).map_err(|m| err(n, format!("{m}: expected a state number")))?;
+/// `s` as a state of a file whose header (line `hline`) announces
+/// `nstates` states.
+fn parse_state(line: Line<'_>, s: &str, nstates: u64, hline: usize) -> Result<u64, AutError> {
+    let hint =
+        format!("states are numbered from 0 to the header's state count minus 1 (its third number, line {hline})");
+    let v = number(s).map_err(|m| line.err(s, format!("{m}: expected a state number"), &hint))?;
     if v >= nstates {
-        return Err(err(
-            n,
+        return Err(line.err(
+            s,
             format!("state {v} is not below the state count {nstates} of the header"),
+            hint,
         ));
     }
     Ok(v)
 }
 
-fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutError> {
-    let s = raw
-        .strip_prefix('"')
-        .map(|r| {
-            r.strip_suffix('"')
-                .ok_or_else(|| err(n, format!("unterminated quote in label {raw}")))
-        })
-        .transpose()?
-        .unwrap_or(raw)
-        .trim();
-    let hint = "labels are `!(Type,sender,receiver)`, `‽(Type,sender,receiver)` (a handshake), \
-                `?(Type,sender,receiver)` or `C(sender,receiver)`";
+fn parse_label(line: Line<'_>, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutError> {
+    let s = match raw.strip_prefix('"') {
+        Some(r) => r.strip_suffix('"').ok_or_else(|| {
+            line.err(
+                raw,
+                "unterminated quote in the label",
+                "a quoted label ends with `\"` before the comma of the target state",
+            )
+        })?,
+        None => raw,
+    }
+    .trim();
     let (action, sync, args) = if let Some(r) = s.strip_prefix('!') {
         (Action::Send, false, r)
     } else if let Some(r) = s.strip_prefix('‽') {
@@ -265,19 +522,29 @@ fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutErro
     } else if let Some(r) = s.strip_prefix('C') {
         (Action::Close, false, r)
     } else {
-        return Err(err(n, format!("unknown label `{s}`; {hint}")));
+        return Err(line.err(s, format!("unknown label `{}`", shorten(s)), LABEL_HINT));
     };
-    let args = args
-        .trim()
+    let parenthesised = args.trim();
+    let Some(args) = parenthesised
         .strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
-        .ok_or_else(|| err(n, format!("malformed label `{s}`; {hint}")))?;
+    else {
+        return Err(line.err(
+            parenthesised,
+            format!(
+                "malformed label `{}`: expected its arguments in parentheses",
+                shorten(s)
+            ),
+            LABEL_HINT,
+        ));
+    };
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
     let want = if action == Action::Close { 2 } else { 3 };
     if parts.len() != want || parts.iter().any(|p| p.is_empty()) {
-        return Err(err(
-            n,
-            format!("label `{s}` needs {want} non-empty arguments; {hint}"),
+        return Err(line.err(
+            parenthesised,
+            format!("label `{}` needs {want} non-empty arguments", shorten(s)),
+            LABEL_HINT,
         ));
     }
     let (ty, from, to) = match action {
@@ -288,7 +555,11 @@ fn parse_label(n: usize, raw: &str, b: &mut LtsBuilder) -> Result<Label, AutErro
         }
     };
     if from == to {
-        return Err(err(n, format!("label `{s}`: a role cannot talk to itself")));
+        return Err(line.err(
+            parts[want - 1],
+            format!("label `{}`: a role cannot talk to itself", shorten(s)),
+            "the sender and the receiver of a label are two different roles",
+        ));
     }
     Ok(Label::new(action, ty, from, to, sync))
 }

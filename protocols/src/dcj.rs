@@ -141,11 +141,9 @@ impl fmt::Display for DcjError {
         }
         f.write_str(&self.message)?;
         if let (Some(src), true) = (&self.source_line, self.line > 0) {
-            write!(
-                f,
-                "\n  | {src}\n  | {}^",
-                " ".repeat(self.col.saturating_sub(1))
-            )?;
+            // Around the column only: a line may be 100 kB long.
+            let (shown, pad) = crate::aut::caret_lines(src, self.col);
+            write!(f, "\n  | {shown}\n  | {pad}^")?;
         }
         if let Some(h) = &self.hint {
             write!(f, "\n  hint: {h}")?;
@@ -235,7 +233,7 @@ fn import_named(
 /// Imports a session of the `.dcj` file at `path` (see [`import_str`]).
 pub fn import(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::files::read_text(path).map_err(|e| {
         DcjError::plain(
             format!("cannot read {shown}: {e}"),
             Some("check the path".into()),

@@ -125,6 +125,7 @@ pub mod bisim;
 pub mod bundled;
 mod compile;
 pub mod dcj;
+pub mod files;
 mod graph;
 pub mod liberal;
 pub mod limits;

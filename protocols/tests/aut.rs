@@ -64,50 +64,250 @@ fn quoted_and_unquoted_labels_and_blank_lines() {
     assert!(p.is_terminated());
 }
 
-fn error(text: &str) -> (usize, String) {
+/// Where `text` fails and why: (line, column, message, hint).
+fn error(text: &str) -> (usize, usize, String, String) {
     let e = Lts::from_aut(text).unwrap_err();
-    (e.line, e.message)
+    (e.line, e.column, e.message, e.hint)
 }
 
+/// Every kind of bad file names its line and column (1-based, in
+/// characters) and has a hint; each case is (text, line, column, a part
+/// of the message, a part of the hint).
 #[test]
-fn bad_files_name_the_line() {
-    let (l, m) = error("");
-    assert!(l == 1 && m.contains("empty file"), "{m}");
-    let (l, m) = error("\n\ndse (0, 0, 1)\n");
-    assert!(
-        l == 3 && m.contains("des (initial, transitions, states)"),
-        "{m}"
+fn bad_files_name_the_line_and_column_with_a_hint() {
+    let header = "des (initial, transitions, states)";
+    let transition = "(from,\"label\",to)";
+    let labels = "`C(sender,receiver)`";
+    let states = "numbered from 0 to the header's state count minus 1";
+    let cases: &[(&str, usize, usize, &str, &str)] = &[
+        // empty file, header
+        ("", 1, 1, "empty file", header),
+        ("\n \n", 1, 1, "empty file", header),
+        ("\n\ndse (0, 0, 1)\n", 3, 1, "expected the header", header),
+        ("  des 0, 0, 1\n", 1, 7, "expected `(` after `des`", header),
+        ("des (0, 0, 1\n", 1, 13, "missing `)`", header),
+        (
+            "des (0, 0, 1) x\n",
+            1,
+            15,
+            "unexpected text after the header",
+            header,
+        ),
+        ("des (0, 0)\n", 1, 5, "has 2 numbers, not 3", header),
+        ("des (0, x, 1)\n", 1, 9, "`x` is not a number", header),
+        ("des (0, , 1)\n", 1, 8, "a number is missing", header),
+        ("des (0, 0, -1)\n", 1, 12, "`-1` is not a number", header),
+        (
+            "des (0, 0, 99999999999999999999)\n",
+            1,
+            12,
+            "too large",
+            header,
+        ),
+        (
+            "des (0, 0, 0)\n",
+            1,
+            12,
+            "at least one state",
+            "third number",
+        ),
+        (
+            "des (5, 0, 2)\n",
+            1,
+            6,
+            "initial state 5",
+            "numbered from 0",
+        ),
+        // the transition count
+        (
+            "des (0, 2, 2)\n(0,\"!(A,p,q)\",1)\n",
+            1,
+            9,
+            "announces 2 transitions but the file has 1",
+            "second number",
+        ),
+        (
+            "des (0, 0, 2)\n\n  (0,\"!(A,p,q)\",1)\n",
+            3,
+            3,
+            "announces 0 transitions but the file has more",
+            "second number",
+        ),
+        // edge syntax
+        (
+            "des (0, 1, 2)\n0,\"!(A,p,q)\",1\n",
+            2,
+            1,
+            "expected `(`",
+            transition,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,q)\",1\n",
+            2,
+            16,
+            "missing `)`",
+            transition,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,q)\",1) junk\n",
+            2,
+            18,
+            "unexpected text after the transition",
+            transition,
+        ),
+        ("des (0, 1, 2)\n(0 1)\n", 2, 2, "three parts", transition),
+        (
+            "des (0, 1, 2)\n(0 \"x\", 1)\n",
+            2,
+            7,
+            "this one has two",
+            transition,
+        ),
+        // states
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,q)\",2)\n",
+            2,
+            15,
+            "state 2 is not below the state count 2",
+            states,
+        ),
+        (
+            "des (0, 1, 2)\n( 9 ,\"!(A,p,q)\",1)\n",
+            2,
+            3,
+            "state 9",
+            states,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,q)\",18446744073709551616)\n",
+            2,
+            15,
+            "too large",
+            states,
+        ),
+        (
+            "des (0, 1, 2)\n(zero,\"!(A,p,q)\",1)\n",
+            2,
+            2,
+            "`zero` is not a number",
+            states,
+        ),
+        // labels
+        (
+            "des (0, 1, 2)\n(0,\"tau\",1)\n",
+            2,
+            5,
+            "unknown label `tau`",
+            labels,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p)\",1)\n",
+            2,
+            6,
+            "needs 3 non-empty arguments",
+            labels,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"C(p,q,r)\",1)\n",
+            2,
+            6,
+            "needs 2",
+            labels,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!A,p,q\",1)\n",
+            2,
+            6,
+            "malformed label",
+            labels,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,q),1)\n",
+            2,
+            4,
+            "unterminated quote",
+            "quoted label",
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n",
+            2,
+            11,
+            "itself",
+            "two different roles",
+        ),
+        // columns count characters, not bytes
+        (
+            "des (0, 1, 2)\n(0,\"é\",1)\n",
+            2,
+            5,
+            "unknown label `é`",
+            labels,
+        ),
+        (
+            "des (0, 1, 2)\n(0,\"‽(A,p,q)\",é)\n",
+            2,
+            15,
+            "`é` is not a number",
+            states,
+        ),
+        // CRLF line breaks: the same lines and columns as LF
+        (
+            "des (0, 1, 2)\r\n(0,\"!(A,p,q)\",7)\r\n",
+            2,
+            15,
+            "state 7",
+            states,
+        ),
+        ("des (0, 0, 1) x\r\n", 1, 15, "unexpected text", header),
+    ];
+    for &(text, line, column, message, hint) in cases {
+        let (l, c, m, h) = error(text);
+        assert_eq!((l, c), (line, column), "{text:?}: {m}");
+        assert!(m.contains(message), "{text:?}: {m}");
+        assert!(h.contains(hint), "{text:?}: {h}");
+    }
+    // CRLF files that are fine read as LF ones do
+    let crlf = Lts::from_aut("des (0, 1, 2)\r\n(0,\"!(A,p,q)\",1)\r\n").unwrap();
+    assert_eq!(crlf.to_aut(), "des (0, 1, 2)\n(0,\"!(A,p,q)\",1)\n");
+}
+
+/// The text of an error: where, the line with a caret under the column, and
+/// the hint; a very long line is shown only around the column.
+#[test]
+fn errors_show_the_line_with_a_caret() {
+    let e = Lts::from_aut("des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        ".aut line 2, column 11: label `!(A,p,p)`: a role cannot talk to itself\n  \
+         | (0,\"!(A,p,p)\",1)\n  \
+         |           ^\n  \
+         hint: the sender and the receiver of a label are two different roles"
     );
-    let (l, m) = error("des (0, x, 1)\n");
-    assert!(l == 1 && m.contains("`x` is not a number"), "{m}");
-    let (l, m) = error("des (0, 2, 2)\n(0,\"!(A,p,q)\",1)\n");
+    assert!(e.in_file("x.aut").starts_with("x.aut:2:11: label"));
+    // a tab before the column is kept under it, so the caret lines up
+    let e = Lts::from_aut("\tdes (0, 1)\n").unwrap_err();
     assert!(
-        l == 1 && m.contains("announces 2 transitions but the file has 1"),
-        "{m}"
+        e.to_string().contains("  | \tdes (0, 1)\n  | \t    ^\n"),
+        "{e}"
     );
-    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,q)\",2)\n");
-    assert!(
-        l == 2 && m.contains("state 2 is not below the state count 2"),
-        "{m}"
-    );
-    let (l, m) = error("des (0, 1, 2)\n(0,\"tau\",1)\n");
-    assert!(l == 2 && m.contains("unknown label `tau`"), "{m}");
-    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p)\",1)\n");
-    assert!(l == 2 && m.contains("needs 3 non-empty arguments"), "{m}");
-    let (l, m) = error("des (0, 1, 2)\n(0,\"C(p,q,r)\",1)\n");
-    assert!(l == 2 && m.contains("needs 2"), "{m}");
-    let (l, m) = error("des (0, 1, 2)\n0,\"!(A,p,q)\",1\n");
-    assert!(l == 2 && m.contains("expected a transition"), "{m}");
-    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,q),1)\n");
-    assert!(l == 2 && m.contains("unterminated quote"), "{m}");
-    let (l, m) = error("des (5, 0, 2)\n");
-    assert!(l == 1 && m.contains("initial state 5"), "{m}");
-    let (l, m) = error("des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n");
-    assert!(l == 2 && m.contains("itself"), "{m}");
-    assert!(Lts::from_aut("des (0, 1, 2)\n(0,\"!(A,p,p)\",1)\n")
-        .unwrap_err()
-        .to_string()
-        .starts_with(".aut line 2: "));
+    // a 1 MB line shows 100 characters around the column, not 1 MB
+    let long = format!("des (0, 0, 1) {}", "x".repeat(1 << 20));
+    let e = Lts::from_aut(&long).unwrap_err();
+    assert_eq!((e.line, e.column), (1, 15));
+    assert!(e.to_string().len() < 600, "{}", e.to_string().len());
+    let junk = format!("des (0, 1, 2)\n(0,\"!(A,p,q)\",{}", "9".repeat(1 << 20));
+    let e = Lts::from_aut(&junk).unwrap_err();
+    assert_eq!((e.line, e.column), (2, (1 << 20) + 15), "{}", e.message);
+    let text = e.to_string();
+    assert!(text.len() < 600, "{}", text.len());
+    assert!(text.contains("| …9999"), "{text}");
+    let huge = format!("des (0, 1, 2)\n(0,\"!(A,p,q)\",{})", "9".repeat(1 << 20));
+    let e = Lts::from_aut(&huge).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 15));
+    assert!(e.message.contains("too large"), "{}", e.message);
+    let text = e.to_string();
+    assert!(text.len() < 600, "{}", text.len());
+    assert!(text.contains("9999…\n"), "{text}");
 }
 
 /// p sends an A to q in one of two ways; in the first q must then close
@@ -262,16 +462,16 @@ mod random {
 /// before reading a transition.
 #[test]
 fn huge_headers_are_read_from_the_file() {
-    let (l, m) = error("des (0, 0, 18446744073709551615)\n(0,\"!(A,p,q)\",1)\n");
+    let (l, _, m, _) = error("des (0, 0, 18446744073709551615)\n(0,\"!(A,p,q)\",1)\n");
     assert!(l == 2 && m.contains("announces 0 transitions"), "{m}");
-    let (l, m) = error("des (0, 0, 1000000000)\n(0,\"!(A,p,q)\",1)\n");
+    let (l, _, m, _) = error("des (0, 0, 1000000000)\n(0,\"!(A,p,q)\",1)\n");
     assert!(l == 2 && m.contains("announces 0 transitions"), "{m}");
-    let (l, m) = error("des (0, 18446744073709551615, 3)\n(0,\"!(A,p,q)\",1)\n");
+    let (l, _, m, _) = error("des (0, 18446744073709551615, 3)\n(0,\"!(A,p,q)\",1)\n");
     assert!(
         l == 1 && m.contains("announces 18446744073709551615 transitions but the file has 1"),
         "{m}"
     );
-    let (l, m) = error("des (0, 1, 18446744073709551616)\n");
+    let (l, _, m, _) = error("des (0, 1, 18446744073709551616)\n");
     assert!(l == 1 && m.contains("too large"), "{m}");
     // The headers exactly as they were found: a state count alone costs
     // nothing, and the states no transition mentions are not stored.
@@ -317,7 +517,7 @@ fn unmentioned_states_are_left_out_in_order() {
 /// line too many.
 #[test]
 fn extra_transitions_are_refused_where_they_start() {
-    let (l, m) =
+    let (l, _, m, _) =
         error("des (0, 1, 3)\n(0,\"!(A,p,q)\",1)\n\n(1,\"?(A,p,q)\",2)\n(1,\"?(A,p,q)\",2)\n");
     assert!(
         l == 4 && m.contains("announces 1 transitions but the file has more"),

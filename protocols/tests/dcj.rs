@@ -512,3 +512,26 @@ fn sets_of_keywords_and_strings_iterate_in_a_fixed_hash_order() {
         strings("#{\"c\" \"b\" \"a\"}")
     );
 }
+
+/// An error on a very long line shows the text around its column, not the
+/// whole line: 50,000 nested forms on one line once printed an error of
+/// 250 kB (the line, then as many spaces before the caret).
+#[test]
+fn errors_on_long_lines_show_the_text_around_the_column() {
+    let text = format!(
+        "(s/defrole ::a)\n(s/defsession ::x [] {}(s/-->> M ::a ::a){})\n",
+        "(s/* ".repeat(50_000),
+        ")".repeat(50_000)
+    );
+    let e = import_err(&text, Some("x"), &[]);
+    assert_eq!(e.line, 2);
+    let shown = e.to_string();
+    assert!(shown.len() < 1_000, "{} bytes", shown.len());
+    assert!(shown.contains("nested more than"), "{shown}");
+    // the caret is under the column's character
+    let lines: Vec<&str> = shown.lines().collect();
+    let caret = lines[2].chars().count() - 1;
+    let src: Vec<char> = text.lines().nth(1).unwrap().chars().collect();
+    let under = lines[1].chars().nth(caret).unwrap();
+    assert_eq!(under, src[e.col - 1], "{shown}");
+}

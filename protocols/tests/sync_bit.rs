@@ -46,7 +46,7 @@ fn aut_files_without_the_mark_read_as_before() {
     // a mark that is not a label is still an error, with the labels listed
     let e = Lts::from_aut("des (0, 1, 2)\n(0,\"‽A,p,q\",1)\n").unwrap_err();
     assert_eq!(e.line, 2);
-    assert!(e.message.contains("‽(Type,sender,receiver)"), "{e}");
+    assert!(e.hint.contains("‽(Type,sender,receiver)"), "{e}");
 }
 
 #[test]

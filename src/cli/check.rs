@@ -30,9 +30,22 @@ pub const LONG_ABOUT: &str = "Check LTL formulas on a protocol: one verdict per 
     property that holds and one that does not (exit 0 when both verdicts are \
     the expected ones).\n\n\
     Atoms are quoted actions such as \"white SEND <Move> TO black\", \
-    \"* RECV *\", \"END\" or \"DEADLOCK\". Limits default from the \
-    PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_TIMEOUT and PRUST_SEMANTICS \
-    environment variables; the options override them.\n\n\
+    \"* RECV *\", \"END\" or \"DEADLOCK\".\n\n\
+    Environment variables (an option overrides its variable; a bad value is \
+    an error, exit 3): PRUST_MAX_STATES, PRUST_TIMEOUT, PRUST_MAX_MEMORY, \
+    PRUST_SEMANTICS, PRUST_POR, PRUST_HASH_COMPACTION, PRUST_THREADS, \
+    PRUST_SHARE and PRUST_SHARE_LEVEL, as their options. PRUST_MAX_DEPTH: \
+    no state more than N steps from the initial one is searched (a search \
+    that stops there is inconclusive). PRUST_PROGRESS=1/0: a progress line \
+    on stderr during long searches even when stderr is not a terminal, or \
+    never. PRUST_DETERMINISM=1/0: probe every action twice to check that the \
+    object is deterministic (on in debug builds; the search then runs on \
+    one thread). PRUST_COLLAPSE=1/0: store states as bytes or as whole \
+    objects (default: the object's choice; never changes a verdict). \
+    PRUST_PARALLEL_LEVEL=N: with several threads, start them at the first \
+    breadth-first level of N states (default 1024; never changes a verdict). \
+    PRUST_TRAIL_DIR is not read by prust check (it is for the library's \
+    Checker::assert_holds): use --trail.\n\n\
     A check too big for one machine: run `prust check --share I/N ...` for \
     I = 1..N on N machines (no communication between them). Each share \
     reports \"holds on share I/N\" (exit 0), a violation (exit 1, a whole \
@@ -79,8 +92,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Wall-clock budget per formula, in seconds (each formula gets the whole
-    /// budget); a search that runs out is inconclusive (exit 2)
-    /// [default: PRUST_TIMEOUT, else none]
+    /// budget); a search that runs out is inconclusive (exit 2); inf (or
+    /// more than 10⁹ s) is none [default: PRUST_TIMEOUT, else none]
     #[arg(
         long,
         value_name = "SECS",
@@ -126,7 +139,10 @@ pub struct CheckArgs {
     /// parallel, liveness by expanding the object's states on N threads
     /// for the one-thread depth-first search; the same verdicts and
     /// counterexamples as on one, and the report says what ran; 0 means
-    /// every core [default: PRUST_THREADS, else every core]
+    /// every core [default: PRUST_THREADS, else every core; in the library,
+    /// an object that may hold heap data (Protocol::prefers_bytes) stays on
+    /// one thread unless threads are asked for, which the strict and
+    /// liberal objects of prust check do not]
     #[arg(
         long,
         value_name = "N",
@@ -188,24 +204,12 @@ fn numbered(path: &Path, k: usize, n: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// `--timeout`: a positive, finite number of seconds that fits a
-/// [`Duration`] and is at least a nanosecond (a zero budget would make every
-/// check inconclusive without a search).
+/// `--timeout` (and `PRUST_TIMEOUT` where the CLI reads it itself, in
+/// `lint`): seconds by the checker's rule ([`engine::parse_timeout`]), so
+/// the option and the variable take the same values; no timeout (`inf`,
+/// or above 10⁹ s) is [`Duration::MAX`], which never runs out.
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a number of seconds, like 30 or 0.5, not {s:?}"))?;
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!(
-            "expected a positive, finite number of seconds, not {s}"
-        ));
-    }
-    match Duration::try_from_secs_f64(secs) {
-        Ok(d) if !d.is_zero() => Ok(d),
-        Ok(_) => Err(format!("{s} s is shorter than a nanosecond")),
-        Err(_) => Err(format!("{s} s is too long for a timeout")),
-    }
+    engine::parse_timeout(s).map(|t| t.unwrap_or(Duration::MAX))
 }
 
 /// The outcome of one formula.
@@ -233,7 +237,7 @@ impl Sink<'_> {
     /// diagnostic (in JSON it is also a record: one record per formula).
     fn emit(&mut self, formula: &str, outcome: &Outcome) -> Result<(), Failure> {
         if let Outcome::Error(e) = outcome {
-            out::diagnostic(&format!("error in formula {formula}\n{e}\n"));
+            out::diagnostic(&format!("error in formula {}\n{e}\n", shortened(formula)));
         }
         match (self.format, outcome) {
             (CheckFormat::Text, Outcome::Checked(report)) => writeln!(self.out, "{report}\n"),
@@ -252,6 +256,27 @@ impl Sink<'_> {
             }
         }
     }
+}
+
+/// At most this many characters of a formula head its error: the error
+/// itself shows the text around the mistake.
+const SHOWN_FORMULA_CHARS: usize = 200;
+
+/// `formula`, cut after [`SHOWN_FORMULA_CHARS`] characters (with `…`), its
+/// control characters escaped (a terminal would act on them).
+fn shortened(formula: &str) -> String {
+    let mut shown = String::new();
+    for c in formula.chars().take(SHOWN_FORMULA_CHARS) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    if formula.chars().nth(SHOWN_FORMULA_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// The exit status of one outcome.
@@ -427,10 +452,11 @@ fn summary(
 fn checker_from_env() -> Result<Checker, Failure> {
     Checker::from_env().map_err(|e| {
         Failure::error(format!("bad environment: {e}")).hint(
-            "PRUST_MAX_STATES and PRUST_MAX_DEPTH take a count, PRUST_TIMEOUT positive seconds, \
+            "PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_THREADS, PRUST_PARALLEL_LEVEL and \
+             PRUST_SHARE_LEVEL take a count, PRUST_TIMEOUT positive seconds (inf: none), \
              PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
-             PRUST_PROGRESS, PRUST_DETERMINISM and PRUST_POR 1 or 0, PRUST_SHARE a share I/N \
-             such as 1/4",
+             PRUST_PROGRESS, PRUST_DETERMINISM, PRUST_POR, PRUST_HASH_COMPACTION and \
+             PRUST_COLLAPSE 1 or 0, PRUST_SHARE a share I/N such as 1/4",
         )
     })
 }
@@ -528,10 +554,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timeouts_must_be_positive_finite_durations() {
+    fn timeouts_must_be_positive_and_huge_ones_are_none() {
         assert_eq!(parse_timeout("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
-        for bad in ["0", "-1", "NaN", "inf", "1e300", "1e-12", "ten", ""] {
+        // as PRUST_TIMEOUT: no timeout
+        for none in ["inf", "1e300", "1e10"] {
+            assert_eq!(parse_timeout(none), Ok(Duration::MAX), "{none}");
+        }
+        for bad in ["0", "-1", "NaN", "-inf", "1e-12", "ten", ""] {
             assert!(parse_timeout(bad).is_err(), "{bad:?} accepted");
         }
     }

@@ -89,7 +89,7 @@ pub struct LintArgs {
     pub max_memory: Option<u64>,
     /// How to build the global LTS: strict (compiled whole) or on-the-fly
     /// (explored on demand from the specification, within --max-states)
-    #[arg(long, value_parser = super::values::runtime(), default_value_t = Runtime::Strict)]
+    #[arg(long, value_parser = super::values::lint_runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
 }
 

@@ -196,13 +196,34 @@ fn on_large_stack(cli: Cli) -> ExitCode {
 /// with their usage line and suggestions on stderr). `--help` and
 /// `--version` exit 0; every usage error exits 3, not clap's default 2,
 /// which in our table means "inconclusive".
+///
+/// Help and version go through [`Out`] when stdout is not a terminal, so
+/// that a failed write is reported as for any other output (`--help >
+/// /dev/full` once printed nothing and exited 0) and a closed pipe exits
+/// 141; on a terminal clap prints them itself, in colour.
 pub fn clap_error(e: clap::Error) -> Exit {
-    // A failed write (a closed pipe after `--help`) is nothing to report.
-    let _ = e.print();
+    use std::io::IsTerminal;
     if e.use_stderr() {
-        Exit::Error
-    } else {
-        Exit::Ok
+        let invalid_utf8 = e.kind() == clap::error::ErrorKind::InvalidUtf8;
+        // Nowhere to report a failed write to stderr.
+        let _ = e.print();
+        if invalid_utf8 {
+            out::diagnostic(
+                "  hint: prust reads its arguments as UTF-8 text; give a file whose name is \
+                 not UTF-8 through a link (or a copy) with a UTF-8 name",
+            );
+        }
+        return Exit::Error;
+    }
+    if std::io::stdout().is_terminal() {
+        let _ = e.print();
+        return Exit::Ok;
+    }
+    let mut out = Out::stdout();
+    let text = e.render().to_string();
+    match write!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => Exit::Ok,
+        Err(f) => f.report(),
     }
 }
 

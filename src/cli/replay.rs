@@ -44,8 +44,10 @@ pub struct ReplayArgs {
 
 /// Runs `prust replay`.
 pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
-    let text = std::fs::read_to_string(&args.trail)
-        .map_err(|e| Failure::error(format!("cannot read {}: {e}", args.trail.display())))?;
+    let text = protocols::files::read_text(&args.trail).map_err(|e| {
+        Failure::error(format!("cannot read {}: {e}", args.trail.display()))
+            .hint("give the trail file that `prust check --trail FILE` wrote")
+    })?;
     let trail = Trail::parse(&text)
         .map_err(|e| Failure::error(format!("{}: {e}", args.trail.display())))?;
     if let Some(named) = &trail.protocol {

@@ -40,6 +40,13 @@ pub fn runtime() -> Named<Runtime> {
     Named::new(Runtime::ALL.map(|r| (r.name(), r.describe())))
 }
 
+/// `prust lint --runtime`: strict, on-the-fly (lint reads a global LTS;
+/// `liberal` still parses, for lint's own error that says where the
+/// liberal object is compared).
+pub fn lint_runtime() -> Named<Runtime> {
+    Named::new([Runtime::Strict, Runtime::OnTheFly].map(|r| (r.name(), r.describe())))
+}
+
 /// `--semantics`: stutter, omega.
 pub fn semantics() -> Named<Semantics> {
     Named::new(Semantics::ALL.map(|s| (s.name(), s.describe())))

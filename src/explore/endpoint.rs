@@ -26,7 +26,6 @@ use engine::{Message, Payload, Protocol, RoleId};
 use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
 
 use super::ending::stop_error;
-use super::panics::QUIET;
 use super::pool::Gate;
 use super::scheduler::{End, Next, Step};
 
@@ -230,9 +229,9 @@ impl Shared {
         // The object's code runs here, maybe on a role thread whose
         // panics are otherwise kept quiet: a panic of the scheduler is
         // not the role's, so it is printed, and re-raised by the explorer.
-        let quiet = QUIET.with(|q| q.replace(false));
+        let quiet = engine::quiet::set_quiet(false);
         let next = catch_unwind(AssertUnwindSafe(|| exec.step(ctl, &self.names)));
-        QUIET.with(|q| q.set(quiet));
+        engine::quiet::set_quiet(quiet);
         ctl.exec = Some(exec);
         match next {
             Ok(Next::Start(role)) => {

@@ -71,20 +71,26 @@ impl<'scope, 'env> Pool<'scope, 'env> {
             let go = Arc::new(AtomicBool::new(false));
             let (mine, my_go, closed) =
                 (Arc::clone(&slot), Arc::clone(&go), Arc::clone(&self.closed));
-            let handle = self.scope.spawn(move || loop {
-                if my_go.swap(false, Ordering::Acquire) {
-                    let job = mine.lock().unwrap_or_else(|e| e.into_inner()).take();
-                    if let Some(job) = job {
-                        job();
+            // The object's code runs on these threads too (the scheduler
+            // steps it there): the search workers' stack, so that how deep
+            // it may recurse does not depend on which thread runs it.
+            let spawned = engine::stack::worker(format!("prust-role-{}", workers.len()))
+                .spawn_scoped(self.scope, move || loop {
+                    if my_go.swap(false, Ordering::Acquire) {
+                        let job = mine.lock().unwrap_or_else(|e| e.into_inner()).take();
+                        if let Some(job) = job {
+                            job();
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                if closed.load(Ordering::Acquire) {
-                    return;
-                }
-                // A spurious or stale wake-up only loops back here.
-                std::thread::park();
-            });
+                    if closed.load(Ordering::Acquire) {
+                        return;
+                    }
+                    // A spurious or stale wake-up only loops back here.
+                    std::thread::park();
+                });
+            // As `Scope::spawn` does: no role can run without its thread.
+            let handle = spawned.expect("failed to spawn a role thread");
             workers.push(Worker {
                 job: slot,
                 gate: Gate {

@@ -20,7 +20,7 @@ use super::enabled::{enabled, perform};
 use super::ending::{finish, stuck_end, waits_for};
 use super::endpoint::{Ctl, ExploreEndpoint, Op, Shared, Slot, Wake};
 use super::independence::independent;
-use super::panics::{install_panic_hook, panic_message, LOCATION, QUIET};
+use super::panics::panic_message;
 use super::pool::{Job, Pool};
 use super::roles::Roles;
 use super::step::{Act, Alt};
@@ -204,7 +204,6 @@ where
     F: Fn(&mut Roles<'_, P>) + Sync,
     C: Chooser + Send + 'static,
 {
-    install_panic_hook();
     let names = object.roles();
     let mut roles: Roles<'s, P> = Roles::new(names.clone());
     program(&mut roles);
@@ -364,7 +363,9 @@ where
 /// A role thread: waits to be started, runs the body, records how it
 /// ended, and makes the next decision.
 fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, shared: Arc<Shared>) {
-    QUIET.with(|q| q.set(true));
+    // The role's panics are part of the report (with their place), not
+    // for the panic hook to print.
+    engine::quiet::set_quiet(true);
     {
         let mut ctl = shared.lock();
         while matches!(ctl.slots[role], Slot::NotStarted) {
@@ -383,13 +384,15 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
         shared: Arc::clone(&shared),
         _object: PhantomData,
     };
+    // A place noted before the body runs is not the body's.
+    let _ = engine::quiet::take_location();
     let result = catch_unwind(AssertUnwindSafe(move || body(ep)));
     let mut ctl = shared.lock();
     ctl.slots[role] = match result {
         Ok(()) => Slot::Done,
         Err(p) => Slot::Panicked(panic_message(&*p)),
     };
-    if let Some(at) = LOCATION.with(|l| l.borrow_mut().take()) {
+    if let Some(at) = engine::quiet::take_location() {
         if let Slot::Panicked(m) = &mut ctl.slots[role] {
             m.push_str(&format!("\u{0}{at}"));
         }

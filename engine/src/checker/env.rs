@@ -53,35 +53,12 @@ fn env_bool(name: &str) -> Result<Option<bool>, Error> {
     }
 }
 
-/// Timeouts above this (about 31 years) mean "no timeout": they cannot
-/// run out, and `Duration` arithmetic on them could overflow.
-const FOREVER_SECS: f64 = 1e9;
-
-/// Parses a timeout in seconds: a non-negative number; `inf` or anything
-/// above [`FOREVER_SECS`] is no timeout (`Ok(None)`).
-fn parse_timeout(name: &str, v: &str) -> Result<Option<Duration>, Error> {
-    let secs: f64 = v
-        .trim()
-        .parse()
-        .map_err(|_| config_error(name, v, "expected a number of seconds such as 30 or 0.5"))?;
-    if secs.is_nan() || secs < 0.0 {
-        return Err(config_error(
-            name,
-            v,
-            "a timeout must be a non-negative number of seconds",
-        ));
-    }
-    if secs > FOREVER_SECS {
-        return Ok(None);
-    }
-    Ok(Some(Duration::from_secs_f64(secs)))
-}
-
 impl Checker {
     /// A checker with the defaults, overridden by the `PRUST_*`
     /// environment variables; a variable that does not parse (or is out of
     /// range, like `PRUST_TIMEOUT=-1`) is an [`Error::Config`] naming it.
-    /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout.
+    /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout;
+    /// 0 is an error ([`parse_timeout`](crate::parse_timeout)).
     ///
     /// ```
     /// use engine::Checker;
@@ -97,7 +74,8 @@ impl Checker {
         };
         let timeout = match env_text("PRUST_TIMEOUT")? {
             None => None,
-            Some(v) => parse_timeout("PRUST_TIMEOUT", &v)?,
+            Some(v) => crate::budget::parse_timeout(&v)
+                .map_err(|m| config_error("PRUST_TIMEOUT", &v, m))?,
         };
         let max_memory = match env_text("PRUST_MAX_MEMORY")? {
             None => crate::budget::default_max_memory(),

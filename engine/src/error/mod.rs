@@ -323,12 +323,27 @@ fn write_trace(f: &mut fmt::Formatter<'_>, trace: &[String]) -> fmt::Result {
     Ok(())
 }
 
+/// A formula as an error quotes it: at most 200 characters (with `…`),
+/// so that an error about a 100 kB formula stays a few lines.
+fn shortened(formula: &str) -> String {
+    const MAX: usize = 200;
+    let mut shown: String = formula.chars().take(MAX).collect();
+    if shown.len() < formula.len() {
+        shown.push('…');
+    }
+    shown
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Parse { message, .. } => write!(f, "formula does not parse: {message}"),
             Error::Translate { formula, message } => {
-                write!(f, "formula `{formula}` cannot be translated: {message}")
+                write!(
+                    f,
+                    "formula `{}` cannot be translated: {message}",
+                    shortened(formula)
+                )
             }
             Error::Atom { formula, error } => {
                 writeln!(f, "{error}")?;
@@ -341,8 +356,11 @@ impl fmt::Display for Error {
                     let line_no = formula[..at].matches('\n').count() + 1;
                     let col = formula[line_start..at].chars().count();
                     writeln!(f, "  --> formula line {line_no}, column {}", col + 1)?;
-                    writeln!(f, "   | {}", &formula[line_start..line_end])?;
-                    write!(f, "   | {}^", " ".repeat(col))?;
+                    // Around the atom only: a formula may be 100 kB long.
+                    let (text, caret) =
+                        owl_lite::ltl_parse::excerpt(&formula[line_start..line_end], col + 1);
+                    writeln!(f, "   | {text}")?;
+                    write!(f, "   | {}^", " ".repeat(caret))?;
                     write!(
                         f,
                         "{}",
@@ -355,7 +373,8 @@ impl fmt::Display for Error {
             }
             Error::TooManyAtoms { formula, count } => write!(
                 f,
-                "formula `{formula}` has {count} distinct atoms; at most 64 are supported"
+                "formula `{}` has {count} distinct atoms; at most 64 are supported",
+                shortened(formula)
             ),
             Error::NoRoles => write!(f, "the protocol object has no roles"),
             Error::Dummies(d) => d.fmt(f),

@@ -236,8 +236,7 @@ impl<P: Protocol> Search<'_, P> {
                 let (tx, rx) = mpsc::channel();
                 let ex = Explorer::new(alphabet.clone(), WORKER_CACHE, false);
                 let done = done_tx.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("prust-expand-{me}"))
+                let spawned = crate::stack::worker(format!("prust-expand-{me}"))
                     .spawn_scoped(s, move || work(me, ex, rx, done));
                 if let Ok(handle) = spawned {
                     to.push(tx);

@@ -168,8 +168,7 @@ impl<P: Protocol> Search<'_, P> {
                 Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false),
                 crew.template.cloned(),
             );
-            let spawned = std::thread::Builder::new()
-                .name(format!("prust-search-{me}"))
+            let spawned = crate::stack::worker(format!("prust-search-{me}"))
                 .spawn_scoped(crew.scope, move || shared.work(w));
             crew.running += usize::from(spawned.is_ok());
         }

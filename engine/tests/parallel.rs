@@ -560,9 +560,6 @@ fn a_panic_in_hashing_a_successor_is_that_actions_error_on_every_thread_count() 
         }
     }
 }
-         false
-     }
- }
 
 /// A ring that carries a value whose `Clone` recurses [`DEEP_FRAMES`]
 /// frames of about a kilobyte each: more than a default 2 MiB thread stack

@@ -11,6 +11,9 @@
 #[path = "../benches/models/mod.rs"]
 mod models;
 
+mod common;
+
+use common::wrapped::{Counts, Wrapped};
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};
 use models::{Probed, Ring, Star, Token};
 
@@ -234,61 +237,6 @@ fn the_ring_lists_what_probing_finds() {
     }
 }
 
-/// `P` with a count of its clones (equality and hash are `P`'s).
-#[derive(Debug)]
-struct Counted<P> {
-    p: P,
-    clones: std::sync::Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl<P: Clone> Clone for Counted<P> {
-    fn clone(&self) -> Self {
-        self.clones
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Counted {
-            p: self.p.clone(),
-            clones: self.clones.clone(),
-        }
-    }
-}
-
-impl<P: PartialEq> PartialEq for Counted<P> {
-    fn eq(&self, other: &Self) -> bool {
-        self.p == other.p
-    }
-}
-impl<P: Eq> Eq for Counted<P> {}
-impl<P: std::hash::Hash> std::hash::Hash for Counted<P> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.p.hash(h)
-    }
-}
-
-impl<P: Protocol> Protocol for Counted<P> {
-    fn roles(&self) -> Vec<String> {
-        self.p.roles()
-    }
-    fn type_names(&self) -> Vec<String> {
-        self.p.type_names()
-    }
-    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.p.sends_to(role)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.p.peers(role)
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
-        self.p.try_send(role, to, m)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.p.try_recv(role, from)
-    }
-}
-
 /// A probed breadth-first search clones the object about once per
 /// successor: the scratch is cloned when a probe needs it, and a role
 /// with one sender gets no `try_recv(from: None)` pre-probe (whose success
@@ -297,11 +245,10 @@ impl<P: Protocol> Protocol for Counted<P> {
 /// receives in all.
 #[test]
 fn a_probed_search_clones_about_once_a_successor() {
-    let clones = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let ring = Counted {
-        p: Probed(Ring::new(6)),
-        clones: clones.clone(),
-    };
+    // Every copy counted as a clone, `clone_from` too; equality and hash
+    // are the ring's.
+    let counts = Counts::clones();
+    let ring = Wrapped::new(Probed(Ring::new(6)), counts.clone());
     let r = Checker::new()
         .collapse(false)
         .hash_compaction(false)
@@ -313,7 +260,7 @@ fn a_probed_search_clones_about_once_a_successor() {
     assert!(r.holds(), "{r}");
     let (states, transitions) = (r.stats.protocol_states, r.stats.transitions);
     assert_eq!(states, Ring::expected_states(6));
-    let made = clones.load(std::sync::atomic::Ordering::Relaxed);
+    let made = counts.made();
     // A few clones of the initial object besides (sessions keep one).
     assert!(
         made <= transitions + states + 8,

@@ -3,6 +3,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
+use common::wrapped::{Twist, Wrapped};
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId};
 
 #[derive(Clone, Debug)]
@@ -100,17 +103,21 @@ fn a_refusal_that_changes_the_object_breaks_the_contract() {
     }
 }
 
-/// Declares that a and b never talk, but they do.
+/// a sends to b, one message at a time, and b receives it: the object
+/// that the objects with wrong hints below wrap (unlike [`Flaky`], it
+/// keeps the contract).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct WrongTopology(Flaky);
+struct AToB {
+    sent: bool,
+}
 
-impl Protocol for WrongTopology {
+impl Protocol for AToB {
     fn roles(&self) -> Vec<String> {
-        vec!["a".into(), "b".into(), "c".into()]
+        vec!["a".into(), "b".into()]
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == 0 && to == 1 && !self.0.sent {
-            self.0.sent = true;
+        if role == 0 && to == 1 && !self.sent {
+            self.sent = true;
             Ok(())
         } else {
             Err(Refused(msg))
@@ -121,14 +128,25 @@ impl Protocol for WrongTopology {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        if role == 1 && self.0.sent && from.is_none_or(|f| f == 0) {
-            self.0.sent = false;
+        if role == 1 && self.sent && from.is_none_or(|f| f == 0) {
+            self.sent = false;
             Ok((0, Message::new(Ping)))
         } else {
             Err(Refused(()))
         }
     }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
+}
+
+/// Adds a role c and declares that a and b never talk (each talks only
+/// with c), but they do.
+#[derive(Clone, Debug)]
+struct WrongTopology;
+
+impl Twist<AToB> for WrongTopology {
+    fn roles(&self, _: &AToB) -> Vec<String> {
+        vec!["a".into(), "b".into(), "c".into()]
+    }
+    fn peers(&self, _: &AToB, role: RoleId) -> Option<Vec<RoleId>> {
         Some(if role == 2 { vec![] } else { vec![2] })
     }
 }
@@ -157,67 +175,33 @@ fn a_wrong_hint_is_caught<P: Protocol>(obj: P) {
 
 #[test]
 fn a_wrong_topology_hint_is_caught_by_the_determinism_check() {
-    a_wrong_hint_is_caught(WrongTopology(Flaky { sent: false }));
+    a_wrong_hint_is_caught(Wrapped::new(AToB { sent: false }, WrongTopology));
 }
 
 /// Declares with `sends_to` that b sends to a, but a sends to b: the
 /// direction is wrong, though the pair is right.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct WrongDirection(Flaky);
+#[derive(Clone, Debug)]
+struct WrongDirection;
 
-/// a sends to b, one message at a time, through `WrongTopology`'s
-/// operations (the objects with wrong hints below add only the hint).
-macro_rules! a_sends_to_b {
-    () => {
-        fn roles(&self) -> Vec<String> {
-            vec!["a".into(), "b".into()]
-        }
-        fn try_send(
-            &mut self,
-            role: RoleId,
-            to: RoleId,
-            msg: Message,
-        ) -> Result<(), Refused<Message>> {
-            WrongTopology(self.0.clone())
-                .try_send(role, to, msg)
-                .inspect(|_| self.0.sent = true)
-        }
-        fn try_recv(
-            &mut self,
-            role: RoleId,
-            from: Option<RoleId>,
-        ) -> Result<(RoleId, Message), Refused> {
-            WrongTopology(self.0.clone())
-                .try_recv(role, from)
-                .inspect(|_| self.0.sent = false)
-        }
-    };
-}
-
-impl Protocol for WrongDirection {
-    a_sends_to_b!();
-    fn peers(&self, _: RoleId) -> Option<Vec<RoleId>> {
-        None
-    }
-    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
+impl Twist<AToB> for WrongDirection {
+    fn sends_to(&self, _: &AToB, role: RoleId) -> Option<Vec<RoleId>> {
         Some(if role == 1 { vec![0] } else { vec![] })
     }
 }
 
 #[test]
 fn a_wrong_direction_in_sends_to_is_caught_by_the_determinism_check() {
-    a_wrong_hint_is_caught(WrongDirection(Flaky { sent: false }));
+    a_wrong_hint_is_caught(Wrapped::new(AToB { sent: false }, WrongDirection));
 }
 
 /// Promises with `may_recv` that b's receive would be refused, while it
 /// succeeds: a session would skip b's waiting receive and could report a
 /// deadlock that is none.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct WrongRecvHint(Flaky);
+#[derive(Clone, Debug)]
+struct WrongRecvHint;
 
-impl Protocol for WrongRecvHint {
-    a_sends_to_b!();
-    fn may_recv(&self, _: RoleId, from: Option<RoleId>) -> bool {
+impl Twist<AToB> for WrongRecvHint {
+    fn may_recv(&self, _: &AToB, _: RoleId, from: Option<RoleId>) -> bool {
         from.is_none() // wrong when the sender is named
     }
 }
@@ -226,7 +210,7 @@ impl Protocol for WrongRecvHint {
 fn a_wrong_receive_hint_is_caught_by_the_determinism_check() {
     let r = Checker::new().determinism_check(true).check(
         r#"G F "b RECV *""#,
-        WrongRecvHint(Flaky { sent: false }),
+        Wrapped::new(AToB { sent: false }, WrongRecvHint),
         dummies![Ping],
     );
     match r {

@@ -4,6 +4,7 @@
 mod common;
 
 use common::ring::{Token, TokenRing};
+use common::wrapped::{Twist, Wrapped};
 use engine::{check, dummies, try_check, Checker, Error, Message, Protocol, Refused, RoleId};
 
 /// A token ring whose third role panics when it tries to pass the token on.
@@ -166,59 +167,41 @@ enum Breaks {
     Roles,
 }
 
-/// The token ring of three ([`TokenRing`]) whose Hash or Clone panics once
-/// p2 holds the token (or whose `roles()` always does): code the engine
-/// runs on every state it stores, outside any try-operation.
-#[derive(Debug, PartialEq, Eq)]
-struct Fragile {
-    ring: TokenRing,
-    breaks: Breaks,
-}
+/// How the token ring of three ([`TokenRing`]) breaks: its Hash or Clone
+/// panics once p2 holds the token (or its `roles()` always does): code
+/// the engine runs on every state it stores, outside any try-operation.
+#[derive(Clone, Copy, Debug)]
+struct Fragile(Breaks);
 
 impl Fragile {
-    fn new(breaks: Breaks) -> Self {
-        Fragile {
-            ring: TokenRing::new(3),
-            breaks,
-        }
+    /// The ring of three that breaks so.
+    fn new(breaks: Breaks) -> Wrapped<TokenRing, Fragile> {
+        Wrapped::new(TokenRing::new(3), Fragile(breaks))
     }
-    fn broken(&self, op: Breaks) -> bool {
-        self.breaks == op && self.ring.holder == 2
+    fn broken(&self, ring: &TokenRing, op: Breaks) -> bool {
+        self.0 == op && ring.holder == 2
     }
 }
 
-impl Clone for Fragile {
-    fn clone(&self) -> Self {
-        assert!(!self.broken(Breaks::Clone), "cannot clone p2's turn");
-        Fragile {
-            ring: self.ring.clone(),
-            breaks: self.breaks,
-        }
+impl Twist<TokenRing> for Fragile {
+    fn clone_twist(&self, ring: &TokenRing) -> Self {
+        assert!(!self.broken(ring, Breaks::Clone), "cannot clone p2's turn");
+        *self
+    }
+    fn hash_state(&self, ring: &TokenRing, state: &mut dyn std::hash::Hasher) {
+        assert!(!self.broken(ring, Breaks::Hash), "cannot hash p2's turn");
+        let mut state = state;
+        std::hash::Hash::hash(ring, &mut state);
+    }
+    fn roles(&self, ring: &TokenRing) -> Vec<String> {
+        assert!(self.0 != Breaks::Roles, "no roles today");
+        ring.roles()
     }
 }
 
-impl std::hash::Hash for Fragile {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        assert!(!self.broken(Breaks::Hash), "cannot hash p2's turn");
-        self.ring.hash(state);
-    }
-}
-
-impl Protocol for Fragile {
-    fn roles(&self) -> Vec<String> {
-        assert!(self.breaks != Breaks::Roles, "no roles today");
-        self.ring.roles()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        self.ring.try_send(role, to, msg)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.ring.try_recv(role, from)
-    }
+/// The name the engine gives a [`Fragile`] object.
+fn fragile_name() -> &'static str {
+    std::any::type_name::<Wrapped<TokenRing, Fragile>>()
 }
 
 #[test]
@@ -249,7 +232,7 @@ fn a_panic_in_the_objects_hash_or_clone_is_an_error_naming_it() {
             else {
                 panic!("{formula}, {breaks:?}: expected the object's panic, got {e:?}");
             };
-            assert!(object.ends_with("Fragile"), "{object}");
+            assert_eq!(object, fragile_name());
             assert_eq!(op, operation, "{formula}, {breaks:?}");
             assert!(m.contains(message), "{m}");
             let to_p2 = ["p0 SEND <Token> TO p1", "p1 RECV <Token> FROM p0"];
@@ -270,7 +253,10 @@ fn a_panic_in_the_objects_hash_or_clone_is_an_error_naming_it() {
             assert_eq!(trace, &expected, "{formula}, {breaks:?}");
             let text = e.to_string();
             assert!(
-                text.contains("the protocol object `") && text.contains("Fragile` panicked in "),
+                text.contains(&format!(
+                    "the protocol object `{}` panicked in ",
+                    fragile_name()
+                )),
                 "{text}"
             );
         }
@@ -281,13 +267,13 @@ fn a_panic_in_the_objects_hash_or_clone_is_an_error_naming_it() {
 fn a_panic_in_the_initial_states_hash_or_in_roles_is_an_error_not_a_crash() {
     let e = Checker::new()
         .session(
-            Fragile {
-                ring: TokenRing {
+            Wrapped::new(
+                TokenRing {
                     holder: 2,
                     ..TokenRing::new(3)
                 },
-                breaks: Breaks::Hash,
-            },
+                Fragile(Breaks::Hash),
+            ),
             dummies![Token],
         )
         .err()

@@ -5,9 +5,11 @@
 
 mod common;
 
+use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
 use common::ring::{Msg, SlotRing, Token, TokenRing};
+use common::wrapped::{Twist, Wrapped};
 use common::{atom_strategy as atom, Lts, LtsProtocol};
 use engine::{dummies, Checker, Limit, Message, Protocol, Refused, Report, RoleId, Verdict};
 use proptest::prelude::*;
@@ -336,34 +338,34 @@ fn one_thread_searches_say_why() {
     assert_eq!((r.stats.threads, r.stats.single_thread), (1, None));
 }
 
-/// A ring whose role 2 panics when it receives after `limit` rounds.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A ring whose role 2 panics when it receives a second time: the
+/// receives counted are part of the state.
+#[derive(Clone, Debug)]
 struct Fragile {
-    ring: SlotRing,
     recvs: u8,
 }
 
-impl Protocol for Fragile {
-    fn roles(&self) -> Vec<String> {
-        self.ring.roles()
+impl Twist<SlotRing> for Fragile {
+    fn same(&self, other: &Self) -> bool {
+        self.recvs == other.recvs
     }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        self.ring.try_send(role, to, msg)
+    fn hash_state(&self, ring: &SlotRing, state: &mut dyn Hasher) {
+        let mut state = state;
+        ring.hash(&mut state);
+        self.recvs.hash(&mut state);
     }
     fn try_recv(
         &mut self,
+        ring: &mut SlotRing,
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let r = self.ring.try_recv(role, from)?;
+        let r = ring.try_recv(role, from)?;
         if role == 2 {
             self.recvs += 1;
             assert!(self.recvs < 2, "role 2 received twice");
         }
         Ok(r)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.ring.peers(role)
     }
 }
 
@@ -372,10 +374,7 @@ impl Protocol for Fragile {
 #[test]
 fn a_panic_is_reported_as_on_one_thread() {
     let f = r#"G !"DEADLOCK""#;
-    let start = Fragile {
-        ring: SlotRing::new(5),
-        recvs: 0,
-    };
+    let start = Wrapped::new(SlotRing::new(5), Fragile { recvs: 0 });
     let one = on(1)
         .check(f, start.clone(), dummies![Msg])
         .expect_err("role 2 panics")
@@ -423,34 +422,18 @@ fn heap_objects_stay_on_one_thread_unless_threads_are_asked_for() {
     assert_eq!(asked.stats.threads, 2, "{asked}");
     assert_eq!(outcome(&asked), outcome(&r));
     let small = default
-        .check(f, Small(SlotRing::new(5)), dummies![Msg])
+        .check(f, Wrapped::new(SlotRing::new(5), Small), dummies![Msg])
         .unwrap();
     assert!(small.stats.threads >= 2, "{small}");
     assert_eq!(outcome(&small), outcome(&r));
 }
 
 /// A ring that says it is small and heap-free.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Small(SlotRing);
+#[derive(Clone, Debug)]
+struct Small;
 
-impl Protocol for Small {
-    fn roles(&self) -> Vec<String> {
-        self.0.roles()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        self.0.try_send(role, to, msg)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.0.try_recv(role, from)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.0.peers(role)
-    }
-    fn prefers_bytes(&self) -> bool {
+impl Twist<SlotRing> for Small {
+    fn prefers_bytes(&self, _: &SlotRing) -> bool {
         false
     }
 }
@@ -461,38 +444,19 @@ impl Protocol for Small {
 /// tells its states apart. With `panic_at` its `Hash` panics on a state
 /// with that many full channels (protocol code failing in the middle of a
 /// state's successors).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Crowded {
-    ring: SlotRing,
     panic_at: Option<u32>,
 }
 
-impl std::hash::Hash for Crowded {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        let full = self.ring.full.count_ones();
+impl Twist<SlotRing> for Crowded {
+    fn hash_state(&self, ring: &SlotRing, state: &mut dyn Hasher) {
+        let full = ring.full.count_ones();
         assert!(self.panic_at != Some(full), "hashing {full} full channels");
-        full.hash(h);
+        let mut state = state;
+        full.hash(&mut state);
     }
-}
-
-impl Protocol for Crowded {
-    fn roles(&self) -> Vec<String> {
-        self.ring.roles()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        self.ring.try_send(role, to, msg)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.ring.try_recv(role, from)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.ring.peers(role)
-    }
-    fn prefers_bytes(&self) -> bool {
+    fn prefers_bytes(&self, _: &SlotRing) -> bool {
         false
     }
 }
@@ -505,10 +469,7 @@ impl Protocol for Crowded {
 /// more or never end).
 #[test]
 fn colliding_hashes_are_told_apart_in_parallel() {
-    let crowded = Crowded {
-        ring: SlotRing::new(6),
-        panic_at: None,
-    };
+    let crowded = Wrapped::new(SlotRing::new(6), Crowded { panic_at: None });
     let holds = r#"G !"DEADLOCK""#;
     let violated = r#"G ("r1 RECV *" -> G !"r4 RECV *")"#;
     let one = on(1).check(holds, crowded.clone(), dummies![Msg]).unwrap();
@@ -539,10 +500,7 @@ fn colliding_hashes_are_told_apart_in_parallel() {
 #[test]
 fn a_panic_in_hashing_a_successor_is_that_actions_error_on_every_thread_count() {
     let f = r#"G !"DEADLOCK""#;
-    let crowded = Crowded {
-        ring: SlotRing::new(6),
-        panic_at: Some(3),
-    };
+    let crowded = Wrapped::new(SlotRing::new(6), Crowded { panic_at: Some(3) });
     let one = on(1)
         .check(f, crowded.clone(), dummies![Msg])
         .expect_err("hashing panics")
@@ -561,12 +519,12 @@ fn a_panic_in_hashing_a_successor_is_that_actions_error_on_every_thread_count() 
     }
 }
 
-/// A ring that carries a value whose `Clone` recurses [`DEEP_FRAMES`]
-/// frames of about a kilobyte each: more than a default 2 MiB thread stack
-/// holds, less than the stack the test gives the checking thread.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// A ring whose `Clone` also recurses [`DEEP_FRAMES`] frames of about a
+/// kilobyte each, as if it carried a deep value: more than a default 2 MiB
+/// thread stack holds, less than the stack the test gives the checking
+/// thread.
+#[derive(Clone, Debug)]
 struct DeepClone {
-    ring: SlotRing,
     depth: u32,
 }
 
@@ -586,31 +544,11 @@ fn recurse(n: u32) -> u32 {
     }
 }
 
-impl Clone for DeepClone {
-    fn clone(&self) -> Self {
+impl Twist<SlotRing> for DeepClone {
+    fn clone_twist(&self, _: &SlotRing) -> Self {
         DeepClone {
-            ring: self.ring.clone(),
             depth: recurse(self.depth),
         }
-    }
-}
-
-impl Protocol for DeepClone {
-    fn roles(&self) -> Vec<String> {
-        self.ring.roles()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        self.ring.try_send(role, to, msg)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.ring.try_recv(role, from)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.ring.peers(role)
     }
 }
 
@@ -621,10 +559,7 @@ impl Protocol for DeepClone {
 /// that only two threads had).
 #[test]
 fn deep_recursion_in_the_object_does_not_depend_on_the_thread_count() {
-    let start = DeepClone {
-        ring: SlotRing::new(3),
-        depth: DEEP_FRAMES,
-    };
+    let start = Wrapped::new(SlotRing::new(3), DeepClone { depth: DEEP_FRAMES });
     // The checking thread: 64 MiB, as a program's main thread (8 MiB) or
     // the `prust` command's (1 GiB) would be, more than the 10 MiB needed.
     let checks = std::thread::Builder::new()

@@ -11,88 +11,13 @@ mod models;
 
 mod common;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
 
+use common::wrapped::{Counts, Twist, Wrapped};
 use common::{atom_strategy, LtsProtocol};
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};
 use models::{Ring, Token};
 use proptest::prelude::*;
-
-/// `P` with counts of its `clone`s and `clone_from`s (equality and hash
-/// are `P`'s); `clone_from` is `P`'s own, so a `Ring` reuses its vectors.
-#[derive(Debug)]
-struct Counted<P> {
-    p: P,
-    clones: Arc<AtomicU64>,
-    clone_froms: Arc<AtomicU64>,
-}
-
-impl<P: Clone> Clone for Counted<P> {
-    fn clone(&self) -> Self {
-        self.clones.fetch_add(1, Ordering::Relaxed);
-        Counted {
-            p: self.p.clone(),
-            clones: self.clones.clone(),
-            clone_froms: self.clone_froms.clone(),
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.clone_froms.fetch_add(1, Ordering::Relaxed);
-        self.p.clone_from(&source.p);
-    }
-}
-
-impl<P: PartialEq> PartialEq for Counted<P> {
-    fn eq(&self, other: &Self) -> bool {
-        self.p == other.p
-    }
-}
-impl<P: Eq> Eq for Counted<P> {}
-impl<P: std::hash::Hash> std::hash::Hash for Counted<P> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.p.hash(h)
-    }
-}
-
-impl<P: Protocol> Protocol for Counted<P> {
-    fn roles(&self) -> Vec<String> {
-        self.p.roles()
-    }
-    fn type_names(&self) -> Vec<String> {
-        self.p.type_names()
-    }
-    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.p.sends_to(role)
-    }
-    fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        self.p.peers(role)
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
-        self.p.try_send(role, to, m)
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        self.p.try_recv(role, from)
-    }
-    fn enabled(&self, out: &mut Vec<engine::Enabled>) -> bool {
-        self.p.enabled(out)
-    }
-    fn encode(&self, out: &mut Vec<u8>) -> bool {
-        self.p.encode(out)
-    }
-    fn decode(&self, bytes: &[u8]) -> Option<Self> {
-        Some(Counted {
-            p: self.p.decode(bytes)?,
-            clones: self.clones.clone(),
-            clone_froms: self.clone_froms.clone(),
-        })
-    }
-}
 
 /// Most successors of a search are states seen before: made in a spare
 /// object, they cost no `clone` (before, every successor was one). Under
@@ -102,12 +27,10 @@ impl<P: Protocol> Protocol for Counted<P> {
 #[test]
 fn a_duplicate_successor_costs_no_fresh_clone() {
     for collapse in [true, false] {
-        let (clones, clone_froms) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
-        let ring = Counted {
-            p: Ring::new(6),
-            clones: clones.clone(),
-            clone_froms: clone_froms.clone(),
-        };
+        // Equality and hash are the ring's; `clone_from` is the ring's
+        // own, which reuses its vectors.
+        let counts = Counts::clone_from_apart();
+        let ring = Wrapped::new(Ring::new(6), counts.clone());
         let r = Checker::new()
             .collapse(collapse)
             .hash_compaction(false)
@@ -119,10 +42,7 @@ fn a_duplicate_successor_costs_no_fresh_clone() {
         assert!(r.holds(), "{r}");
         let (states, transitions) = (r.stats.protocol_states, r.stats.transitions);
         assert_eq!(states, Ring::expected_states(6));
-        let (made, reused) = (
-            clones.load(Ordering::Relaxed),
-            clone_froms.load(Ordering::Relaxed),
-        );
+        let (made, reused) = (counts.made(), counts.reused());
         assert!(transitions > 3 * states, "{transitions} {states}");
         if collapse {
             assert!(
@@ -240,90 +160,77 @@ fn a_panic_in_clone_from_is_an_error_naming_clone() {
     }
 }
 
-/// A random LTS object with a buffer beside its state (derived from it,
-/// so part of its identity), and a `clone_from` that reuses the buffer:
-/// what the spare objects make.
-#[derive(Debug)]
-struct Buffered {
-    lts: LtsProtocol,
-    trail: Vec<usize>,
-}
+/// A buffer beside a random LTS object's state (derived from it, so part
+/// of its identity), with a `clone_from` that reuses the buffer: what the
+/// spare objects make.
+#[derive(Clone, Debug)]
+struct Trail(Vec<usize>);
 
-impl Buffered {
-    fn new(lts: LtsProtocol) -> Self {
-        let trail = vec![lts.state; lts.state % 4 + 1];
-        Buffered { lts, trail }
+impl Trail {
+    fn of(lts: &LtsProtocol) -> Self {
+        Trail(vec![lts.state; lts.state % 4 + 1])
     }
-    fn sync(&mut self) {
-        self.trail.clear();
-        self.trail.resize(self.lts.state % 4 + 1, self.lts.state);
+    /// Rewrites the buffer in place after a step.
+    fn sync(&mut self, lts: &LtsProtocol) {
+        self.0.clear();
+        self.0.resize(lts.state % 4 + 1, lts.state);
     }
 }
 
-impl Clone for Buffered {
-    fn clone(&self) -> Self {
-        Buffered {
-            lts: self.lts.clone(),
-            trail: self.trail.clone(),
-        }
+impl Twist<LtsProtocol> for Trail {
+    fn clone_twist_from(&mut self, source: &Self, _: &LtsProtocol) {
+        self.0.clone_from(&source.0);
     }
-    fn clone_from(&mut self, source: &Self) {
-        self.lts.state = source.lts.state;
-        if !Arc::ptr_eq(&self.lts.lts, &source.lts.lts) {
-            self.lts = source.lts.clone();
-        }
-        self.trail.clone_from(&source.trail);
+    fn same(&self, other: &Self) -> bool {
+        self.0 == other.0
     }
-}
-
-impl PartialEq for Buffered {
-    fn eq(&self, other: &Self) -> bool {
-        self.lts == other.lts && self.trail == other.trail
+    fn hash_state(&self, lts: &LtsProtocol, state: &mut dyn Hasher) {
+        let mut state = state;
+        lts.hash(&mut state);
+        self.0.hash(&mut state);
     }
-}
-impl Eq for Buffered {}
-impl std::hash::Hash for Buffered {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.lts.hash(h);
-        self.trail.hash(h);
-    }
-}
-
-impl Protocol for Buffered {
-    fn roles(&self) -> Vec<String> {
-        self.lts.roles()
-    }
-    fn type_names(&self) -> Vec<String> {
-        self.lts.type_names()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
-        self.lts.try_send(role, to, m)?;
-        self.sync();
+    fn try_send(
+        &mut self,
+        lts: &mut LtsProtocol,
+        role: RoleId,
+        to: RoleId,
+        m: Message,
+    ) -> Result<(), Refused<Message>> {
+        lts.try_send(role, to, m)?;
+        self.sync(lts);
         Ok(())
     }
     fn try_recv(
         &mut self,
+        lts: &mut LtsProtocol,
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let r = self.lts.try_recv(role, from)?;
-        self.sync();
+        let r = lts.try_recv(role, from)?;
+        self.sync(lts);
         Ok(r)
     }
-    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        self.lts.try_close(role, to)?;
-        self.sync();
+    fn try_close(
+        &mut self,
+        lts: &mut LtsProtocol,
+        role: RoleId,
+        to: RoleId,
+    ) -> Result<(), Refused> {
+        lts.try_close(role, to)?;
+        self.sync(lts);
         Ok(())
     }
-    fn is_terminated(&self) -> bool {
-        self.lts.is_terminated()
+    fn decode(&self, lts: &LtsProtocol, bytes: &[u8]) -> Option<(LtsProtocol, Self)> {
+        let lts = lts.decode(bytes)?;
+        let trail = Trail::of(&lts);
+        Some((lts, trail))
     }
-    fn encode(&self, out: &mut Vec<u8>) -> bool {
-        self.lts.encode(out)
-    }
-    fn decode(&self, bytes: &[u8]) -> Option<Self> {
-        self.lts.decode(bytes).map(Buffered::new)
-    }
+}
+
+/// `lts` with its [`Trail`].
+fn buffered(lts: LtsProtocol) -> Wrapped<LtsProtocol, Trail> {
+    let trail = Trail::of(&lts);
+    Wrapped::new(lts, trail)
 }
 
 fn summary(r: &Result<engine::Report, Error>) -> String {
@@ -369,7 +276,7 @@ proptest! {
                     .progress(false)
             };
             let x = checker().check(&f, plain.clone(), dummies.clone());
-            let y = checker().check(&f, Buffered::new(plain.clone()), dummies.clone());
+            let y = checker().check(&f, buffered(plain.clone()), dummies.clone());
             prop_assert_eq!(summary(&x), summary(&y), "{}", f);
         }
     }

@@ -77,3 +77,10 @@ pub fn fresh_folder(test: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     dir
 }
+
+/// Asserts that `prust` did not panic: no exit code 101 (Rust's panic
+/// status), no "panicked" on stderr.
+pub fn no_panic(o: &Output) {
+    assert_ne!(o.status.code(), Some(101), "{}", stderr(o));
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+}

@@ -540,6 +540,7 @@ pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>
 
 pub mod ring;
 pub mod small;
+pub mod wrapped;
 
 /// Random atoms over the roles `r0`, `r1`, … and types `T0`, `T1`, … of
 /// an LTS of [`lts_strategy`]: mostly actions, some `END` and `DEADLOCK`.

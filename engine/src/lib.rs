@@ -409,6 +409,7 @@ mod search;
 mod semantics;
 pub mod stack;
 mod successors;
+mod tag_table;
 #[cfg(test)]
 mod testing;
 pub mod trail;

@@ -42,12 +42,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use hashbrown::{DefaultHashBuilder, HashMap};
 
 use crate::ids::AutState;
+use crate::tag_table::TagTable;
 
 mod arena;
-mod table;
 
 use arena::Arena;
-use table::TagTable;
 
 /// Bits of a state id that name its shard.
 const SHARD_BITS: u32 = 8;
@@ -108,7 +107,7 @@ struct Shard<P> {
     /// Objects as bytes (a store of bytes only).
     arena: Arena,
     /// Indices into `objects` or `arena`, by hash.
-    table: TagTable,
+    table: TagTable<usize>,
     /// The product states of an object beyond its first, with the level
     /// each was found at (rare: only automata of several states need them).
     more: HashMap<u32, Vec<More>>,
@@ -174,6 +173,18 @@ pub(super) struct Sharded<P> {
 /// The shard is taken from bits the table does not use for its slots,
 /// and those must be well mixed: the store's final mix serves both.
 use crate::successors::mix;
+
+/// The tag of a hash in a shard's [`TagTable`]: bits 25..57, above the
+/// slot's position (the low bits). They include the shard choice's (bits
+/// 32..56, [`Sharded::shard_of`]), of which a shard fixes only the top
+/// few (8 at most), so 24 or more tell a shard's objects apart. Equal
+/// objects have equal hashes and so equal tags; a table of over 2^25
+/// slots repeats some of the position's bits in the tag: a weaker filter,
+/// never a wrong answer.
+#[inline]
+fn tag(hash: u64) -> u32 {
+    (hash >> 25) as u32
+}
 
 /// The shard of a state.
 #[inline]
@@ -397,7 +408,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     ) -> Visit {
         shard.keys.push(key);
         // Never grows: `lookup` made room, and nothing was indexed since.
-        shard.table.insert_at(slot, hash, i);
+        shard.table.insert_at(slot, tag(hash), i);
         Visit::New(id_of(s, i, 0))
     }
 
@@ -420,7 +431,7 @@ impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
         } else {
             shard.objects.push(Stored { p: obj, q });
         }
-        shard.table.insert_new(hash, i);
+        shard.table.insert_new(hash, tag(hash), i);
         self.states.fetch_add(1, Ordering::Relaxed);
         id_of(s, i, 0)
     }
@@ -621,11 +632,11 @@ impl<P: Eq> Shard<P> {
         match probe {
             Probe::Obj(obj) => {
                 let objects = &self.objects;
-                self.table.find(hash, |i| objects[i].p == **obj)
+                self.table.find(hash, tag(hash), |i| objects[i].p == **obj)
             }
             Probe::Bytes(b) => {
                 let arena = &self.arena;
-                self.table.find(hash, |i| arena.object(i) == *b)
+                self.table.find(hash, tag(hash), |i| arena.object(i) == *b)
             }
         }
     }
@@ -635,13 +646,14 @@ impl<P: Eq> Shard<P> {
     /// reason), hashed by `hash` (objects) or `hash_bytes` (bytes).
     #[cold]
     fn grow(&mut self, hash: impl Fn(&P) -> u64, hash_bytes: impl Fn(&[u8]) -> u64) {
-        let mut table = TagTable::with_slots((2 * self.table.slots()).max(16));
-        for (i, o) in self.objects.iter().enumerate() {
-            table.insert_new(hash(&o.p), i);
-        }
-        for i in 0..self.arena.count {
-            table.insert_new(hash_bytes(self.arena.object(i)), i);
-        }
-        self.table = table;
+        let (objects, arena) = (&self.objects, &self.arena);
+        // A shard holds whole objects or bytes, never both (`Sharded::bytes`).
+        self.table.grow(16, objects.len() + arena.count, |i| {
+            let h = match objects.get(i) {
+                Some(o) => hash(&o.p),
+                None => hash_bytes(arena.object(i)),
+            };
+            Some((h, tag(h)))
+        });
     }
 }

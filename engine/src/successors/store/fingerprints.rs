@@ -12,7 +12,8 @@ use crate::protocol::Protocol;
 
 use super::chunked::Chunked;
 use super::ends::{slice, Ends};
-use super::tag_table::{bytes_hash, grow_bytes_table, tag, TagTable, INLINE};
+use super::tags::{bytes_hash, grow_bytes_table, tag, INLINE};
+use crate::tag_table::TagTable;
 
 /// What names a state in a [`Fingerprints`] store.
 pub(super) enum Keys {
@@ -27,11 +28,12 @@ pub(super) enum Keys {
         arena: Vec<u8>,
         ends: Ends,
         /// Ids by the hash of their bytes, each with its key's [`tag`]: a
-        /// key of at most [`INLINE_MAX`](super::tag_table::INLINE_MAX) bytes is compared by its tag alone,
-        /// without reading the arena (a cache miss for most lookups, which
-        /// find a state seen before); a longer key's tag is 31 more bits of
-        /// its hash, so that the arena is read only for a likely match.
-        table: TagTable,
+        /// key of at most [`INLINE_MAX`](super::tags::INLINE_MAX) bytes is
+        /// compared by its tag alone, without reading the arena (a cache
+        /// miss for most lookups, which find a state seen before); a
+        /// longer key's tag is 31 more bits of its hash, so that the arena
+        /// is read only for a likely match.
+        table: TagTable<ProtoId>,
         /// The ids kept as objects, by [`fingerprint`] (the objects are in
         /// `resident`): looked up first, while there are any, so that an
         /// object equal to one of them is that state whether or not it
@@ -179,7 +181,7 @@ impl<P: Protocol> Fingerprints<P> {
                     }) {
                         Ok(id) => (id, false),
                         Err(slot) => {
-                            table.insert_at(slot, next, t);
+                            table.insert_at(slot, t, next);
                             arena.extend_from_slice(buf);
                             ends.push(buf.len(), arena.len());
                             (next, true)
@@ -218,28 +220,22 @@ impl<P: Protocol> Fingerprints<P> {
         }
         if self.verify_with.is_none() && matches!(self.keys, Keys::Bytes { .. }) {
             // Equal bytes name one state (the contract, which only the
-            // determinism check verifies): no object to compare with, so
-            // no lookup of the resident ones, a tenth of a collapsed
-            // search's time. Kept until the sweep like a new state's; a
-            // resident object of the id, if any, stays the one used.
+            // determinism check verifies): no resident object to compare
+            // with, a map lookup and two objects' heap blocks read for
+            // most transitions of a search (a tenth of its time). Kept
+            // until the sweep like a new state's (or, under `keep_all`,
+            // made resident if no object of the id is); a resident object
+            // of the id, if any, stays the one `get` and `pin` find.
             self.revive(id, p);
-            return Ok(id);
-        }
-        if self.verify_with.is_none() && !self.keep_all && matches!(self.keys, Keys::Bytes { .. }) {
-            // Equal bytes are the same state (the determinism check, which
-            // keeps `verify_with`, verifies the codec): no need to look for
-            // a resident object to compare with, a map lookup and two
-            // objects' heap blocks read for most transitions of a search.
-            // A resident object of `id` stays the one `get` and `pin`
-            // find; this one waits in `fresh` for the sweep like any other.
-            self.fresh.push((id, p));
             return Ok(id);
         }
         match self.resident.get(&id) {
             Some(r) if r.p == p => Err((id, p)),
             Some(_) => {
                 if matches!(self.keys, Keys::Bytes { .. }) {
-                    // Equal bytes, unequal objects: the codec merges states.
+                    // Equal bytes, unequal objects (seen only under the
+                    // determinism check: without it, a collapse store
+                    // returned above): the codec merges states.
                     if self.codec_error.is_none() {
                         self.codec_error = Some(
                             "two unequal states wrote the same bytes, which merges them".into(),

@@ -25,17 +25,17 @@
 //! allocations.
 //!
 //! One concept a file: [`chunked`] (the lists that grow in chunks),
-//! [`ends`] (where a state's bytes lie in the arena), [`tag_table`] (the
-//! collapse table), [`fingerprints`] (the keyed side: hash compaction and
-//! collapse, with the resident objects), [`spares`] (objects the store
-//! no longer needs, kept for the next successor to overwrite); the
-//! [`Store`] here puts them together.
+//! [`ends`] (where a state's bytes lie in the arena), [`tags`] (the
+//! collapse store's keys in the engine's [`TagTable`]), [`fingerprints`]
+//! (the keyed side: hash compaction and collapse, with the resident
+//! objects), [`spares`] (objects the store no longer needs, kept for the
+//! next successor to overwrite); the [`Store`] here puts them together.
 
 mod chunked;
 mod ends;
 mod fingerprints;
 mod spares;
-mod tag_table;
+mod tags;
 #[cfg(test)]
 mod tests;
 
@@ -48,12 +48,12 @@ use crate::protocol::Protocol;
 
 use crate::ids::{AutState, DfsNum, ProtoId};
 
+use crate::tag_table::TagTable;
 use chunked::Chunked;
 use ends::{slice, Ends};
 pub(crate) use fingerprints::{fingerprint, omission_bound};
 use fingerprints::{Fingerprints, Keys, Resident};
 pub(crate) use spares::Spares;
-use tag_table::TagTable;
 
 /// Final avalanche (MurmurHash3's fmix64). The fast default hasher leaves
 /// the high bits of small, similar protocol states (a few integers that

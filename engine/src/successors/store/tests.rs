@@ -1,7 +1,7 @@
 //! The store's tests that span its parts: keys found again across the
 //! table's growth, and the breadth-first frontier's hand-over.
 
-use super::tag_table::tests::keys;
+use super::tags::tests::keys;
 use super::*;
 use crate::protocol::{Message, Refused, RoleId};
 

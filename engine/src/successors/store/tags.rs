@@ -1,9 +1,13 @@
-//! The collapse store's table: ids by the hash of their bytes, one word a
-//! slot with the key's tag, and its growth.
+//! The collapse store's keys in its [`TagTable`]: the hash of a state's
+//! bytes, the tag kept beside its id (a short key held whole), and the
+//! table's growth, which reads the arena. The table itself is the
+//! engine's ([`crate::tag_table`]), shared with the parallel search's
+//! shards.
 
 use std::hash::BuildHasher;
 
 use crate::ids::ProtoId;
+use crate::tag_table::TagTable;
 
 use super::ends::{slice, Ends};
 use super::fingerprints::FINGERPRINT_SEED;
@@ -12,68 +16,6 @@ use super::fingerprints::FINGERPRINT_SEED;
 /// are rehashed when the table grows).
 pub(super) fn bytes_hash(b: &[u8]) -> u64 {
     foldhash::fast::FixedState::with_seed(FINGERPRINT_SEED).hash_one(b)
-}
-
-/// The collapse store's table: the ids by the hash of their bytes, one
-/// word a slot (the key's [`tag`] and the id + 1; 0 is a free slot),
-/// probed linearly, at most 3/4 full. Why not hashbrown's table (as the
-/// object store uses): its control bytes and its slots are two arrays, so
-/// that a lookup missed the cache twice, once in each (two thirds of a
-/// collapsed `ring` search's lookup time); here the tag that decides (a
-/// short key is its tag) is in the slot itself, and the next slots probed
-/// are mostly in the same cache line. Same memory: 8 bytes a slot where
-/// hashbrown's were 8 and a control byte.
-#[derive(Default)]
-pub(super) struct TagTable {
-    slots: Vec<u64>,
-    len: usize,
-}
-
-impl TagTable {
-    /// Whether one more id would fill the table past 3/4 (an empty table
-    /// is full): it must grow first.
-    #[inline]
-    pub(super) fn is_full(&self) -> bool {
-        4 * (self.len + 1) > 3 * self.slots.len()
-    }
-
-    /// The id whose key has hash `h` and tag `t` and that `same` accepts,
-    /// or `Err` with the free slot where such an id goes. The table must
-    /// not be full (a free slot ends every probe).
-    #[inline]
-    pub(super) fn find(
-        &self,
-        h: u64,
-        t: u32,
-        mut same: impl FnMut(ProtoId) -> bool,
-    ) -> Result<ProtoId, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let s = self.slots[i];
-            if s == 0 {
-                return Err(i);
-            }
-            if (s >> 32) as u32 == t {
-                let id = ProtoId::new((s as u32 - 1) as usize);
-                if same(id) {
-                    return Ok(id);
-                }
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Puts `id` with its key's tag `t` in the free slot `slot` (from
-    /// [`find`](Self::find)).
-    #[inline]
-    pub(super) fn insert_at(&mut self, slot: usize, id: ProtoId, t: u32) {
-        // Ids stay below u32::MAX (the searches stop at u32::MAX - 2
-        // states), so id + 1 fits its half.
-        debug_assert!(id.raw() < u32::MAX);
-        self.slots[slot] = u64::from(t) << 32 | u64::from(id.raw() + 1);
-        self.len += 1;
-    }
 }
 
 /// The longest key a collapse table entry holds in its tag (see [`tag`]).
@@ -104,28 +46,17 @@ pub(super) fn tag(key: &[u8], h: u64) -> u32 {
 }
 
 /// Doubles a collapse store's table, re-inserting the states in id order
-/// (those kept as objects are not in it): as [`Store::grow_table`](super::Store::grow_table), so
-/// that the rehash streams through the arena where hashbrown's own, in
-/// table order, would read a random state's bytes each time.
+/// (those kept as objects are not in it), so that the rehash streams
+/// through the arena (see [`TagTable::grow`]).
 #[cold]
-pub(super) fn grow_bytes_table(table: &mut TagTable, arena: &[u8], ends: &Ends) {
-    let mut grown = TagTable {
-        slots: vec![0; (2 * table.slots.len()).max(64)],
-        len: 0,
-    };
-    for i in (0..ends.len()).map(ProtoId::new) {
-        if !ends.is_object(i) {
+pub(super) fn grow_bytes_table(table: &mut TagTable<ProtoId>, arena: &[u8], ends: &Ends) {
+    table.grow(64, ends.len(), |i| {
+        (!ends.is_object(i)).then(|| {
             let key = slice(arena, ends, i);
             let h = bytes_hash(key);
-            let t = tag(key, h);
-            // Ids are unique: the first free slot is the one.
-            match grown.find(h, t, |_| false) {
-                Err(slot) => grown.insert_at(slot, i, t),
-                Ok(_) => unreachable!("nothing compares equal"),
-            }
-        }
-    }
-    *table = grown;
+            (h, tag(key, h))
+        })
+    });
 }
 
 #[cfg(test)]

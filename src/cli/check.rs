@@ -122,8 +122,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Search every interleaving: no partial-order reduction (which is on
-    /// by default where it applies and never changes a verdict; the report
-    /// says when it was used) [default: PRUST_POR, else reduction on]
+    /// by default where it applies: the on-the-fly and liberal runtimes,
+    /// formulas without X that cannot tell where unseen steps fall; it never
+    /// changes a verdict, and the report says when it was used and why not)
+    /// [default: PRUST_POR, else reduction on]
     #[arg(long)]
     pub no_por: bool,
     /// Store states as 64-bit fingerprints (hash compaction): far less

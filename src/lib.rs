@@ -479,7 +479,12 @@
 //! | `PRUST_PROGRESS` | `1` forces, `0` hides the progress line on stderr | when stderr is a terminal |
 //! | `PRUST_DETERMINISM` | `1`/`0`: the determinism check | on in debug builds |
 //! | `PRUST_SUITE_REPORTS` | `1`: `.owl` suites print the reports of passing tests too | off |
-//!
+//! | `PRUST_POR` | `0`: no partial-order reduction (it applies only to objects that declare [`Protocol::independence`] and formulas it cannot change: see [`engine::por`]) | on |
+//! | `PRUST_THREADS` | threads of the search (`0`: every core; see [`Checker::threads`]) | every core |
+//! | `PRUST_PARALLEL_LEVEL` | breadth-first levels smaller than this are expanded by one thread | 1 024 |
+//! | `PRUST_HASH_COMPACTION` | `1`: store 64-bit fingerprints; a property that holds is then "holds (probabilistic: hash compaction)" with the omission bound, never a proof | off |
+//! | `PRUST_COLLAPSE` | `1`/`0`: store states as their bytes ([`Protocol::encode`]) | the object's [`Protocol::prefers_bytes`] |
+//! | `PRUST_SHARE`, `PRUST_SHARE_LEVEL` | `I/N`: search share I of a check split over N machines ("holds on share I/N", never "holds"; see [`Checker::share`]) | the whole check |
 //! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory |
 //! | `PRUST_TRAIL_DIR` | a folder where every failing [`check`] saves its counterexample as a trail file (named in the panic message; `prust replay PROTOCOL FILE` or [`Trail::read`](engine::Trail::read) re-execute it) | none |
 //!
@@ -491,9 +496,12 @@
 //!
 //! # Limitations
 //!
-//! - **Explicit state.** Every distinct protocol state is stored in full
-//!   (sound; no hash compaction yet): an object that keeps `Vec`s of
-//!   messages costs hundreds of bytes a state. Objects with infinitely many states (an
+//! - **Explicit state.** Every distinct protocol state is stored exactly,
+//!   whole or as its bytes ([`Protocol::encode`]):
+//!   a hand-written object that keeps `Vec`s of messages and does not
+//!   encode itself costs hundreds of bytes a state. Hash compaction
+//!   ([`Checker::hash_compaction`]) stores fingerprints instead, and what
+//!   holds under it is only probable. Objects with infinitely many states (an
 //!   unbounded counter, unbounded liberal inboxes) need a limit, and a limit
 //!   gives *inconclusive*: a liveness violation whose runs never repeat a
 //!   state is reported that way, never as "holds".

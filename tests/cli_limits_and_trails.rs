@@ -270,3 +270,24 @@ fn extreme_thread_counts_and_state_limits() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("inconclusive"), "{}", stdout(&o));
 }
+
+/// The summary line under hash compaction says "probabilistic" too: a
+/// reader (or a script) that looks only at the last line must not take
+/// a fingerprint search for a proof (before: "1 hold, 0 violated, …", the
+/// wording of an exact search). Without it the summary stays as it was.
+#[test]
+fn the_summary_line_of_a_hash_compacted_check_says_probabilistic() {
+    let holds = r#"!"black SEND <Move>" U "black RECV <Move>""#;
+    let o = prust(&["check", "chess", holds, r#"F "END""#, "--hash-compaction"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.contains(": 1 hold (probabilistic: hash compaction), 1 violated, "),
+        "{last}"
+    );
+    let o = prust(&["check", "chess", holds]);
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.contains(": 1 hold, 0 violated, "), "{last}");
+}

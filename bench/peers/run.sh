@@ -9,8 +9,9 @@
 #   bench/peers/run.sh 12                   # all models, n = 12
 #   MODELS="ring ring-packed" bench/peers/run.sh 10 11 12
 #   NO_SPIN=1 ...                           # skip SPIN (not installed)
-#   THREADS=2 NO_SPIN=1 MODELS=ring 12       # prust and Stateright on 2 threads
-#                                           # each (default 1; SPIN stays on one)
+#   THREADS=2 MODELS=ring 12                # prust and Stateright on 2 threads
+#                                           # each (default 1), SPIN's pan on 2
+#                                           # cores (-DNCORE=2)
 #   RUNS=5 MODELS=ring-packed bench/peers/run.sh 11 12
 #                                           # prust and Stateright 5 times each,
 #                                           # alternating; the table gives medians
@@ -90,7 +91,7 @@ for n in "${sizes[@]}"; do
         if [[ -n ${NO_SPIN:-} ]]; then
             spin_done[$base-$n]="— | — | —"
         elif [[ -z ${spin_done[$base-$n]:-} ]]; then
-            line=$(bench/peers/spin/run.sh "$base" "$n")
+            line=$(SPIN_CORES=${THREADS:-1} bench/peers/spin/run.sh "$base" "$n")
             echo "  $line" >&2
             [[ $(field states "$line") == "$states" ]] || { echo "SPIN's state count differs: $model $n" >&2; exit 1; }
             rss_kb=$(field rss "$line"); rss_kb=${rss_kb%kB}

@@ -213,9 +213,10 @@
 //!   different limits (`PRUST_MAX_DEPTH`, `PRUST_MAX_STATES`,
 //!   `PRUST_TIMEOUT`) and, for liveness, different formulas over the same
 //!   protocol, each on its own machine; any violation found is real, but
-//!   only a search that finishes proves a property. prust has no hash
-//!   compaction or randomised search order yet, so the searches of one
-//!   configuration are the same search: vary the limits, not a seed.
+//!   only a search that finishes proves a property. prust has no
+//!   randomised search order (and its hash compaction uses one fixed
+//!   seed), so the searches of one configuration are the same search:
+//!   vary the limits, not a seed.
 //!
 //! - *One formula's state space over N machines:* [`Checker::share`]
 //!   (`prust check --share I/N`, `PRUST_SHARE=I/N`). Run shares `1/N` to

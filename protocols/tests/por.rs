@@ -166,3 +166,54 @@ fn compiled_objects_declare_nothing() {
     let on_the_fly = Strict::on_the_fly(&npb::is_concurrent(2)).unwrap();
     assert!(on_the_fly.independence().is_some());
 }
+
+proptest! {
+    // (Unbounded or uncompilable specifications are skipped, not counted.)
+    #![proptest_config(ProptestConfig {
+        cases: 3_000,
+        max_global_rejects: 20_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// The soak of issue 17 §1's differential test: thousands of random
+    /// specifications × random formulas (most of them stutter-invariant,
+    /// some that the reduction must refuse) × both semantics, reduced
+    /// against full, on the strict object built on the fly. The default run
+    /// keeps 300 cases above to stay fast.
+    #[test]
+    #[ignore = "soak: cargo test -p prust-protocols --test por -- --ignored"]
+    fn soak_reduced_and_full_searches_agree_on_random_specifications(
+        spec in common::gen::spec(),
+        f in common::formula::shape(),
+        omega in prop::bool::ANY,
+    ) {
+        let lts = common::gen::compile_or_skip(&spec)?;
+        prop_assume!(!lts.type_names().is_empty());
+        let obj = Strict::on_the_fly(&spec).expect("compiles, so builds on the fly");
+        agree(&obj, f, semantics(omega), spec.main(), 20_000)?;
+    }
+}
+
+proptest! {
+    // About one case in two is skipped (too large, or a search that the
+    // small bound cuts short): these are not counted.
+    #![proptest_config(ProptestConfig {
+        cases: 1_000,
+        max_global_rejects: 20_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// The same soak for the liberal object (small specifications, small
+    /// bound: see the 48-case test above).
+    #[test]
+    #[ignore = "soak: cargo test -p prust-protocols --test por -- --ignored"]
+    fn soak_reduced_and_full_searches_agree_on_random_liberal_objects(
+        spec in common::gen::spec(),
+        f in common::formula::shape(),
+        omega in prop::bool::ANY,
+    ) {
+        let lts = common::gen::compile_or_skip(&spec)?;
+        prop_assume!(!lts.type_names().is_empty() && lts.num_states() <= 60);
+        agree(&Liberal::new(lts), f, semantics(omega), spec.main(), 400)?;
+    }
+}

@@ -122,8 +122,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Search every interleaving: no partial-order reduction (which is on
-    /// by default where it applies and never changes a verdict; the report
-    /// says when it was used) [default: PRUST_POR, else reduction on]
+    /// by default where it applies: the on-the-fly and liberal runtimes,
+    /// formulas without X that cannot tell where unseen steps fall; it never
+    /// changes a verdict, and the report says when it was used and why not)
+    /// [default: PRUST_POR, else reduction on]
     #[arg(long)]
     pub no_por: bool,
     /// Store states as 64-bit fingerprints (hash compaction): far less
@@ -407,10 +409,18 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     // output (JSON Lines carry only the per-formula records).
     if text {
         let share = checker.current_share();
+        let probabilistic = checker.uses_hash_compaction();
         writeln!(
             out,
             "{}",
-            summary(protocol, args.runtime, &codes, elapsed, share)
+            summary(
+                protocol,
+                args.runtime,
+                &codes,
+                elapsed,
+                share,
+                probabilistic
+            )
         )?;
     }
     Ok(code)
@@ -420,21 +430,28 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
 ///
 /// With `--share`, the formulas that found no violation "hold on share
 /// I/N": one share decides no formula that it does not find violated.
+/// Under hash compaction (`probabilistic`) they hold only up to the
+/// omission probability, and the summary says so as each report does: a
+/// reader of the last line alone must not take them for proofs.
 fn summary(
     protocol: &str,
     runtime: Runtime,
     codes: &[Exit],
     elapsed: Duration,
     share: Option<engine::Share>,
+    probabilistic: bool,
 ) -> String {
     let count = |e: Exit| codes.iter().filter(|c| **c == e).count();
-    let hold = match share {
+    let mut hold = match share {
         Some(s) => format!(
             "hold on share {s} (a formula holds when it holds on every share 1/{n} to {n}/{n})",
             n = s.count()
         ),
         None => "hold".to_string(),
     };
+    if probabilistic {
+        hold.push_str(" (probabilistic: hash compaction)");
+    }
     format!(
         "{} formula(s) on {protocol} ({}): {} {hold}, {} violated, {} inconclusive, {} error(s); {:.3} s",
         codes.len(),
@@ -569,13 +586,27 @@ mod tests {
     #[test]
     fn the_summary_counts_each_outcome() {
         let codes = [Exit::Ok, Exit::Violated, Exit::Violated, Exit::Error];
-        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO, None);
+        let s = summary(
+            "chess",
+            Runtime::Liberal,
+            &codes,
+            Duration::ZERO,
+            None,
+            false,
+        );
         assert_eq!(
             s,
             "4 formula(s) on chess (liberal): 1 hold, 2 violated, 0 inconclusive, 1 error(s); 0.000 s"
         );
         let share = "2/3".parse().ok();
-        let s = summary("chess", Runtime::Liberal, &codes, Duration::ZERO, share);
+        let s = summary(
+            "chess",
+            Runtime::Liberal,
+            &codes,
+            Duration::ZERO,
+            share,
+            false,
+        );
         assert!(
             s.contains(": 1 hold on share 2/3 (a formula holds when it holds on every share 1/3 to 3/3), 2 violated"),
             "{s}"

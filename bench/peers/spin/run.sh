@@ -7,6 +7,8 @@
 #   bench/peers/spin/run.sh ring 12     # directed ring, C(2n, n) states
 #   bench/peers/spin/run.sh star 12     # star with n leaves, n * 2^n states
 #   KEEP=1 ...                          # keep the work directory and pan's output
+#   SPIN_CORES=2 ...                    # pan's multi-core search (-DNCORE=2,
+#                                       # worker processes on shared memory)
 #
 # Figures: pan's own (states stored, elapsed time, "total actual memory
 # usage") and, from /usr/bin/time around ./pan alone (compilation not
@@ -67,7 +69,15 @@ spin -a model.pml > spin.out
 # -DNOREDUCE: no partial-order reduction, since prust and Stateright have
 # none (on these models SPIN's reduction removes nothing anyway).
 # -DMEMLIM: pan's memory cap in MB (default 2 GB); the machine has 24 GiB.
-gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=16000 -o pan pan.c
+# -DNCORE: SPIN_CORES worker processes (pan's multi-core DFS, which hands
+# states over at a depth); they reserve MEMLIM as shared memory up front,
+# so the cap is lower there (the ring n = 12 needs a few hundred MB).
+cores=${SPIN_CORES:-1}
+if (( cores > 1 )); then
+    gcc -O2 -DSAFETY -DNOREDUCE -DNCORE="$cores" -DMEMLIM=4000 -o pan pan.c
+else
+    gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=16000 -o pan pan.c
+fi
 # -m: the DFS stack must hold the deepest path, and the ring's DFS paths are
 # nearly as long as the state count: size it by the state count (pan
 # preallocates it). -w: 2^w hash slots, the first power of two >= 2x states.
@@ -78,12 +88,13 @@ if ! grep -q "errors: 0" pan.out || grep -q "max search depth too small" pan.out
     cat pan.out; echo "pan reported errors or a truncated search" >&2; exit 1
 fi
 states=$(awk '/states, stored/ { print $1; exit }' pan.out)
-secs=$(awk '/pan: elapsed time/ { print $4; exit }' pan.out)
+# (Multi-core: "cpu0: elapsed time", the first worker's.)
+secs=$(awk '/(pan|cpu0): elapsed time/ { print $4; exit }' pan.out)
 mem=$(awk '/total actual memory usage/ { print $1; exit }' pan.out)
 depth=$(sed -n 's/.*depth reached \([0-9]*\),.*/\1/p' pan.out)
 read -r wall user sys rss < <(tail -n 1 time.out)
 cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
 ok=ok; [[ $states == "$expected" ]] || ok=MISMATCH
-echo "spin $model n=$n states=$states expected=$expected $ok depth=$depth" \
+echo "spin $model n=$n cores=$cores states=$states expected=$expected $ok depth=$depth" \
      "pan_time=${secs}s time=${wall}s cpu=${cpu}s pan_mem=${mem}MB rss=${rss}kB"
 [[ $ok == ok ]]

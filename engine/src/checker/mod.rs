@@ -284,6 +284,20 @@ impl Checker {
         self
     }
 
+    /// Whether this checker stores fingerprints
+    /// ([`hash_compaction`](Self::hash_compaction), or
+    /// `PRUST_HASH_COMPACTION=1`): for a caller that sums up several
+    /// reports and must not call a probabilistic verdict a plain "holds".
+    ///
+    /// ```
+    /// let c = engine::Checker::new().hash_compaction(true);
+    /// assert!(c.uses_hash_compaction());
+    /// assert!(!c.hash_compaction(false).uses_hash_compaction());
+    /// ```
+    pub fn uses_hash_compaction(&self) -> bool {
+        self.hash_compaction
+    }
+
     /// Store the states of an object that writes itself as bytes
     /// ([`Protocol::encode`]) as those bytes, in one arena, instead of as
     /// objects (default: on for an object that

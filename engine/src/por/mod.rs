@@ -27,6 +27,21 @@
 //! branches, is such a component. An object that declares nothing (the
 //! default) is searched in full.
 //!
+//! A declared topology ([`Protocol::peers`], [`Protocol::sends_to`]) is
+//! *not* taken for independence, although it gives each role's channel
+//! footprint: it says which actions to probe, not that the roles share no
+//! other state. A black-box object whose every send bumps one shared
+//! counter has a ring's topology, yet its sends neither commute nor leave
+//! each other enabled, and reducing it would drop runs — silently, in a
+//! release build, where the declaration is not verified. So the footprint
+//! becomes a declaration only where the object vouches for it: the strict
+//! object built on the fly from its specification's parallel branches,
+//! the liberal object from its roles (each with its own local state and
+//! inbox, a component only in states where no other role can still change
+//! what it may do), a hand-written object by writing
+//! [`Protocol::independence`] (e.g. each group of roles that talk only to
+//! one another and share nothing else as one component).
+//!
 //! # When the engine uses an ample set
 //!
 //! In a state `s` the engine takes the first declared component `C` with
@@ -36,9 +51,15 @@
 //! - C2: none of those actions is *visible*: no atom of the formula holds on
 //!   it (with `"* SEND *"` every send is visible);
 //! - C3, the cycle proviso: the breadth-first search (safety properties)
-//!   uses the ample set only if every product successor it gives is new (so
-//!   every cycle of the reduced graph passes a fully expanded state); the
-//!   depth-first search (Couvreur's) only if no successor is on its stack.
+//!   uses the ample set only if every product successor it gives is new or
+//!   already on the next level (so an edge out of a reduced state always
+//!   leads one level deeper, and every cycle of the reduced graph passes a
+//!   fully expanded state); the depth-first search (Couvreur's) only if no
+//!   successor is on its stack.
+//!
+//! The reduced search runs on one thread, stores states as the one-thread
+//! search does, and is off for a share of a split check
+//! ([`Checker::share`](crate::Checker::share)); the report says so.
 //!
 //! Otherwise the state is expanded in full. States without any enabled
 //! action are the same in both searches (an ample set is never empty where
@@ -72,6 +93,8 @@
 //! object (replayed under the determinism check like any other).
 //!
 //! [`Protocol::independence`]: crate::Protocol::independence
+//! [`Protocol::peers`]: crate::Protocol::peers
+//! [`Protocol::sends_to`]: crate::Protocol::sends_to
 //! [`Error::Contract`]: crate::Error::Contract
 
 mod ample;

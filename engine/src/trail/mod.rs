@@ -158,8 +158,13 @@ impl fmt::Display for TrailError {
             "trail line {}, column {}: {}",
             self.line, self.column, self.message
         )?;
-        writeln!(f, "   | {}", self.text)?;
-        writeln!(f, "   | {}^", " ".repeat(self.column.saturating_sub(1)))?;
+        // Only a window of the line is shown, control characters as `�`:
+        // a trail of one 10 MB line (a binary file, a file that lost its
+        // line breaks) must give a short error, with the caret still under
+        // its character.
+        let (shown, caret) = owl_lite::ltl_parse::excerpt(&self.text, self.column);
+        writeln!(f, "   | {shown}")?;
+        writeln!(f, "   | {}^", " ".repeat(caret))?;
         write!(f, "  hint: {}", self.hint)
     }
 }

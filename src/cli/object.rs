@@ -85,30 +85,11 @@ fn failure(e: LoadError) -> Failure {
             path.display()
         ))
         .hint("use --runtime strict (or liberal) for .aut files; bundled protocols and .dcj files have a specification"),
+        // One hint a cause for every file the CLI reads.
         LoadError::Read { error, .. } => {
-            let hint = read_hint(error);
+            let hint = protocols::files::read_hint(error, protocols::files::FileKind::Aut);
             Failure::error(e).hint(hint)
         }
         _ => Failure::error(e),
-    }
-}
-
-/// How to fix a file that could not be read, by why.
-fn read_hint(error: &std::io::Error) -> &'static str {
-    use std::io::ErrorKind;
-    match error.kind() {
-        ErrorKind::NotFound => {
-            "check the path (relative to the current folder); a protocol name without a path \
-             is a bundled protocol (`prust list`)"
-        }
-        ErrorKind::IsADirectory => "give the .aut file in the folder, not the folder",
-        ErrorKind::PermissionDenied => {
-            "the file is not readable by this user: check its permissions"
-        }
-        ErrorKind::InvalidData => "an .aut file is UTF-8 text; this one is not (a binary file?)",
-        ErrorKind::InvalidInput => {
-            "give a regular .aut file (save what the device or pipe gives to a file first)"
-        }
-        _ => "check the path and that the file is readable",
     }
 }

@@ -45,8 +45,9 @@ pub struct ReplayArgs {
 /// Runs `prust replay`.
 pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
     let text = protocols::files::read_text(&args.trail).map_err(|e| {
-        Failure::error(format!("cannot read {}: {e}", args.trail.display()))
-            .hint("give the trail file that `prust check --trail FILE` wrote")
+        let (message, hint) =
+            protocols::files::read_failure(&args.trail, &e, protocols::files::FileKind::Trail);
+        Failure::error(message).hint(hint)
     })?;
     let trail = Trail::parse(&text)
         .map_err(|e| Failure::error(format!("{}: {e}", args.trail.display())))?;

@@ -271,10 +271,20 @@ impl Trail {
     /// Reads and parses a trail file.
     ///
     /// # Errors
-    /// The I/O error, or the parse error (as [`std::io::ErrorKind::InvalidData`],
-    /// its text naming the file, line and column).
+    /// The I/O error ([`std::io::ErrorKind::InvalidInput`] for a path that
+    /// is not a regular file: a device, a pipe), or the parse error (as
+    /// [`std::io::ErrorKind::InvalidData`], its text naming the file, line
+    /// and column).
     pub fn read(path: impl AsRef<Path>) -> std::io::Result<Trail> {
         let path = path.as_ref();
+        // A device or a pipe may never end (`/dev/zero` would be read
+        // until memory ran out): only a regular file is read.
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}: not a regular file", path.display()),
+            ));
+        }
         let text = std::fs::read_to_string(path)?;
         Trail::parse(&text).map_err(|e| {
             std::io::Error::new(

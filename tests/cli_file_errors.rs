@@ -1,0 +1,73 @@
+//! Files the CLI cannot read or parse: every reader (`.aut`, `.dcj`,
+//! trails) gives the same kind of message and hint for the same cause, and
+//! a huge file gives a short error.
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{fresh_folder, prust, stderr, stdout};
+
+#[test]
+fn replaying_a_huge_one_line_trail_gives_a_short_error() {
+    // A trail whose line breaks were lost: 200 000 steps on one line
+    // (before, the error quoted the whole 5 MB line).
+    let dir = fresh_folder("cli-file-errors", "huge-trail");
+    let trail = dir.join("run.trail");
+    let text = format!(
+        "prust-trail 1\n{}\n",
+        "white SEND <Move> TO black ".repeat(200_000)
+    );
+    std::fs::write(&trail, text).unwrap();
+    let o = prust(&["replay", "chess", trail.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.len() < 2000, "{} bytes of error", err.len());
+    assert!(err.contains("trail line 2, column 28"), "{err}");
+    assert!(err.contains('^') && err.contains("hint:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_reader_gives_the_same_hint_for_the_same_cause() {
+    let dir = fresh_folder("cli-file-errors", "causes");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // Not UTF-8 (a binary file given by mistake).
+    for name in ["bin.aut", "bin.dcj", "bin.trail"] {
+        std::fs::write(dir.join(name), b"\xff\xfe\x00binary").unwrap();
+    }
+    // A folder named like the file.
+    for name in ["dir.aut", "dir.dcj", "dir.trail"] {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+    }
+    let runs = |stem: &str| {
+        [
+            prust(&["check", &path(&format!("{stem}.aut")), "G true"]),
+            prust(&["check", &path(&format!("{stem}.dcj")), "G true"]),
+            prust(&["replay", "chess", &path(&format!("{stem}.trail"))]),
+        ]
+    };
+    for (o, kind) in runs("bin")
+        .iter()
+        .zip(["an .aut file", "a .dcj file", "a trail file"])
+    {
+        let err = stderr(o);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(err.contains("error: cannot read"), "{err}");
+        assert!(
+            err.contains(&format!("hint: {kind} is UTF-8 text")),
+            "{err}"
+        );
+    }
+    for (o, kind) in runs("dir")
+        .iter()
+        .zip(["an .aut file", "a .dcj file", "a trail file"])
+    {
+        let err = stderr(o);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(
+            err.contains(&format!("hint: give {kind} in the folder, not the folder")),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -71,3 +71,36 @@ fn every_reader_gives_the_same_hint_for_the_same_cause() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_byte_order_mark_changes_nothing() {
+    // Windows editors start UTF-8 files with a byte order mark; every
+    // loader once refused the first line ("expected the header", "this is
+    // not a prust trail file") with an excerpt that looked right.
+    let dir = fresh_folder("cli-file-errors", "bom");
+    let bom = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let aut = bom(
+        "ping.aut",
+        "des (0, 2, 2)\r\n(0, \"!(Ping,a,b)\", 1)\r\n(1, \"?(Ping,a,b)\", 0)\r\n",
+    );
+    let o = prust(&["check", &aut, "G F \"b RECV *\""]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let dcj = bom(
+        "ping.dcj",
+        "(s/defrole ::a)\n(s/defrole ::b)\n(s/defsession ::ping [] (s/-->> Long ::a ::b))\n",
+    );
+    let o = prust(&["check", &format!("{dcj}:ping"), "F \"END\""]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let trail = bom(
+        "run.trail",
+        "prust-trail 1\nwhite SEND <Move> TO black\ncycle\nblack RECV <Move> FROM white\n\
+         black SEND <Move> TO white\nwhite RECV <Move> FROM black\nwhite SEND <Move> TO black\n",
+    );
+    let o = prust(&["replay", "chess", &trail]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

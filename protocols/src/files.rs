@@ -5,7 +5,8 @@ use std::fmt;
 use std::io::ErrorKind;
 use std::path::Path;
 
-/// The text of the file at `path`, which must be a regular file: a folder
+/// The text of the file at `path` (without a leading byte order mark,
+/// which Windows editors write), which must be a regular file: a folder
 /// is refused at once ([`std::io::ErrorKind::IsADirectory`]), and so is a
 /// device, a pipe or a socket ([`std::io::ErrorKind::InvalidInput`]),
 /// whose reading may never end (`/dev/zero` given as a protocol was once
@@ -29,8 +30,18 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
             "not a regular file (a device, a pipe or a socket)",
         ));
     }
-    std::fs::read_to_string(path)
+    let mut text = std::fs::read_to_string(path)?;
+    // A byte order mark (which Windows editors put at the start of UTF-8
+    // files) is no part of the text: kept, it made the first line of every
+    // file kind an error whose excerpt looked right (the mark is invisible).
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
+    }
+    Ok(text)
 }
+
+/// The byte order mark, U+FEFF: dropped at the start of a file.
+const BOM: char = '\u{feff}';
 
 /// The kinds of file the tool reads, for the hint of [`read_hint`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +184,19 @@ mod tests {
             assert!(hints[2].contains("folder"), "{}", hints[2]);
             assert!(hints[3].contains("UTF-8"), "{}", hints[3]);
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("prust-files-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bom.aut");
+        std::fs::write(&path, "\u{feff}des (0, 0, 1)\r\n").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "des (0, 0, 1)\r\n");
+        // Only a leading mark is one; one inside the text stays.
+        std::fs::write(&path, "a\u{feff}b").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "a\u{feff}b");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

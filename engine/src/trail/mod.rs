@@ -286,7 +286,9 @@ impl Trail {
             ));
         }
         let text = std::fs::read_to_string(path)?;
-        Trail::parse(&text).map_err(|e| {
+        // A byte order mark (from a Windows editor) is no part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        Trail::parse(text).map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("{}: {e}", path.display()),

@@ -474,6 +474,23 @@ mod tests {
     }
 
     #[test]
+    fn read_drops_a_byte_order_mark_and_refuses_devices() {
+        let dir = std::env::temp_dir().join(format!("prust-trail-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bom.trail");
+        std::fs::write(
+            &path,
+            "\u{feff}prust-trail 1\r\na SEND <M> TO b\r\nend deadlock\r\n",
+        )
+        .unwrap();
+        assert_eq!(Trail::read(&path).unwrap().prefix.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+        // `/dev/zero` never ends: refused, not read until memory runs out.
+        let e = Trail::read("/dev/zero").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
     fn a_huge_one_line_trail_gives_a_short_error() {
         // A trail whose line breaks were lost: every step on one line.
         let text = format!("prust-trail 1\n{}\n", "a SEND <M> TO b ".repeat(100_000));

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[path = "common/cli.rs"]
 mod cli;
 
-use cli::{fresh_folder, prust, stderr, stdout};
+use cli::{fresh_folder, prust, prust_with, stderr, stdout};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -269,4 +269,39 @@ fn extreme_thread_counts_and_state_limits() {
     let o = prust(&["check", "chess", f, "--max-states", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("inconclusive"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_limit_variable_bounds_the_build_as_its_option_does() {
+    // PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY act "as their
+    // options", but once bounded only the search: the build of the object
+    // ran unbounded (PRUST_TIMEOUT=2 let a 15 s build run to "holds" where
+    // --timeout 2 was inconclusive after 2 s).
+    let formula = r#"G !"DEADLOCK""#;
+    let by_option = prust(&["check", "token-star:200", formula, "--max-states", "10"]);
+    let by_variable = prust_with(
+        &["check", "token-star:200", formula],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    for o in [&by_option, &by_variable] {
+        assert_eq!(o.status.code(), Some(2), "{}{}", stdout(o), stderr(o));
+        let out = stdout(o);
+        assert!(
+            out.contains("the global LTS has more than 10 states"),
+            "{out}"
+        );
+    }
+    // The option still overrides its variable.
+    let o = prust_with(
+        &["check", "chess", formula, "--max-states", "1000"],
+        &[("PRUST_MAX_STATES", "1")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // A bad value is the same error whoever reads it first.
+    let o = prust_with(
+        &["check", "chess", formula],
+        &[("PRUST_MAX_MEMORY", "lots")],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("PRUST_MAX_MEMORY"), "{}", stderr(&o));
 }

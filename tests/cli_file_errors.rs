@@ -5,7 +5,7 @@
 #[path = "common/cli.rs"]
 mod cli;
 
-use cli::{fresh_folder, prust, stderr, stdout};
+use cli::{fresh_folder, prust, prust_in, stderr, stdout};
 
 #[test]
 fn replaying_a_huge_one_line_trail_gives_a_short_error() {
@@ -102,5 +102,58 @@ fn a_byte_order_mark_changes_nothing() {
     );
     let o = prust(&["replay", "chess", &trail]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_output_file_never_overwrites_another_or_the_input() {
+    // `--trail x --dot x` once wrote the trail, then the chart over it
+    // (exit 1, both "written to x"); `replay T --dot T` replaced the
+    // trail being replayed by its chart.
+    let dir = fresh_folder("cli-file-errors", "same-file");
+    let same = dir.join("run.out");
+    let same = same.to_str().unwrap();
+    let o = prust(&[
+        "check",
+        "chess",
+        "F \"END\"",
+        "--trail",
+        same,
+        "--dot",
+        same,
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("the same file"), "{}", stderr(&o));
+    assert!(!dir.join("run.out").exists());
+    // Written in two ways, the same file still.
+    let o = prust_in(
+        &dir,
+        &[
+            "check",
+            "chess",
+            "F \"END\"",
+            "--trail",
+            "run.out",
+            "--dot",
+            "./run.out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    let o = prust_in(
+        &dir,
+        &["check", "chess", "F \"END\"", "--trail", "run.trail"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let trail = std::fs::read_to_string(dir.join("run.trail")).unwrap();
+    let o = prust_in(
+        &dir,
+        &["replay", "chess", "run.trail", "--dot", "./run.trail"],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("overwrite"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("run.trail")).unwrap(),
+        trail
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

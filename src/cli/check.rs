@@ -300,6 +300,17 @@ fn exit_of(outcome: &Outcome) -> Exit {
 
 /// Runs `prust check`.
 pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
+    // Both files are written after the search: the chart would replace the
+    // trail without a word (and the k-th formula's files collide alike).
+    if let (Some(trail), Some(dot)) = (&args.trail, &args.dot) {
+        if out::same_file(trail, dot) {
+            return Err(Failure::error(format!(
+                "--trail and --dot name the same file {}: the chart would overwrite the trail",
+                dot.display()
+            ))
+            .hint("give each its own file, e.g. --trail run.trail --dot run.dot"));
+        }
+    }
     let mut checker = checker_from_env()?;
     if args.no_por {
         checker = checker.partial_order(false);

@@ -305,3 +305,32 @@ fn a_limit_variable_bounds_the_build_as_its_option_does() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("PRUST_MAX_MEMORY"), "{}", stderr(&o));
 }
+
+#[test]
+fn lts_and_import_read_the_limit_variables_their_message_names() {
+    // A build too big for the limit says "raise it with ... PRUST_MAX_STATES",
+    // but `prust lts` and `prust import` did not read the variable: with
+    // PRUST_MAX_STATES=10 they printed the whole LTS (exit 0).
+    let o = prust_with(
+        &["lts", "token-star:200", "--format", "stats"],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the global LTS has more than 10 states"),
+        "{}",
+        stderr(&o)
+    );
+    let dcj = format!(
+        "{}/protocols/tests/dcj/token.dcj:token-star:50,0",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = prust_with(
+        &["import", &dcj, "--format", "stats"],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let o = prust_with(&["lts", "chess"], &[("PRUST_TIMEOUT", "soon")]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("PRUST_TIMEOUT"), "{}", stderr(&o));
+}

@@ -64,11 +64,19 @@ pub fn with_object<W: WithObject>(
     )?)
 }
 
-/// Loads PROTOCOL as an LTS within the default limits (for `prust lts`,
-/// which has no verdict to give: a limit is reported as inconclusive).
+/// Loads PROTOCOL as an LTS (for `prust lts` and `prust import`, which
+/// have no verdict to give: a limit is reported as inconclusive) within
+/// the limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY, else
+/// the defaults: the limit's message tells the user to raise
+/// PRUST_MAX_STATES, which was once not read here.
 pub fn load(protocol: &str) -> Result<Lts, Failure> {
-    load::lts(protocol, Path::new(""), &BuildLimits::default())
-        .map_err(|e| Unbuilt::from(e).into_failure())
+    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
+    let limits = BuildLimits {
+        max_states: vars.max_states,
+        timeout: vars.timeout,
+        max_memory: vars.max_memory,
+    };
+    load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
 }
 
 /// The command's error for a load error that is not a limit, with a hint

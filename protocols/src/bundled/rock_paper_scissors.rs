@@ -42,9 +42,13 @@ fn subsets(ids: usize) -> Vec<usize> {
     v
 }
 
-/// The most players [`spec`] takes: a round names its players' set by
-/// the bits of one `usize`.
-pub const MAX_PLAYERS: usize = usize::BITS as usize - 1;
+/// The most players [`spec`] takes. With `k` players the first round
+/// alone chooses among `2^k` sets of winners, and from `k = 20` on that is
+/// more than the 1 000 000 terms the compiler unfolds: every larger `k`
+/// was an error, reached only after the `2^k` choices were built (2 GB for
+/// `k = 24`), or never (`rock-paper-scissors:63` took 22 GB in a minute,
+/// then memory ran out). So a larger `k` is refused at once.
+pub const MAX_PLAYERS: usize = 19;
 
 /// The specification for `2 ≤ k ≤` [`MAX_PLAYERS`] players (by name,
 /// `rock-paper-scissors:K`, a larger `K` is an error, not a panic).
@@ -85,3 +89,18 @@ pub fn spec(k: usize) -> Spec {
 }
 
 constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_PLAYERS;
+    use crate::compile::MAX_TERMS;
+
+    #[test]
+    fn the_player_bound_is_where_the_winner_choices_outgrow_the_compiler() {
+        // The bound follows the compiler's: one more player and the first
+        // round's choices of winners alone would be more terms than it
+        // unfolds.
+        assert!(1usize << MAX_PLAYERS <= MAX_TERMS);
+        assert!(1usize << (MAX_PLAYERS + 1) > MAX_TERMS);
+    }
+}

@@ -50,6 +50,13 @@ fn subsets(ids: usize) -> Vec<usize> {
 /// then memory ran out). So a larger `k` is refused at once.
 pub const MAX_PLAYERS: usize = 19;
 
+// The bound follows the compiler's: one more player and the first round's
+// choices of winners alone would be more terms than it unfolds.
+const _: () = assert!(
+    1usize << MAX_PLAYERS <= crate::compile::MAX_TERMS
+        && 1usize << (MAX_PLAYERS + 1) > crate::compile::MAX_TERMS
+);
+
 /// The specification for `2 ≤ k ≤` [`MAX_PLAYERS`] players (by name,
 /// `rock-paper-scissors:K`, a larger `K` is an error, not a panic).
 ///
@@ -89,18 +96,3 @@ pub fn spec(k: usize) -> Spec {
 }
 
 constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });
-
-#[cfg(test)]
-mod tests {
-    use super::MAX_PLAYERS;
-    use crate::compile::MAX_TERMS;
-
-    #[test]
-    fn the_player_bound_is_where_the_winner_choices_outgrow_the_compiler() {
-        // The bound follows the compiler's: one more player and the first
-        // round's choices of winners alone would be more terms than it
-        // unfolds.
-        assert!(1usize << MAX_PLAYERS <= MAX_TERMS);
-        assert!(1usize << (MAX_PLAYERS + 1) > MAX_TERMS);
-    }
-}

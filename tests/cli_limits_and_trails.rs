@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[path = "common/cli.rs"]
 mod cli;
 
-use cli::{fresh_folder, prust, stderr, stdout};
+use cli::{fresh_folder, prust, prust_with, stderr, stdout};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -290,4 +290,68 @@ fn the_summary_line_of_a_hash_compacted_check_says_probabilistic() {
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or_default();
     assert!(last.contains(": 1 hold, 0 violated, "), "{last}");
+}
+
+#[test]
+fn a_limit_variable_bounds_the_build_as_its_option_does() {
+    // PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY act "as their
+    // options", but once bounded only the search: the build of the object
+    // ran unbounded (PRUST_TIMEOUT=2 let a 15 s build run to "holds" where
+    // --timeout 2 was inconclusive after 2 s).
+    let formula = r#"G !"DEADLOCK""#;
+    let by_option = prust(&["check", "token-star:200", formula, "--max-states", "10"]);
+    let by_variable = prust_with(
+        &["check", "token-star:200", formula],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    for o in [&by_option, &by_variable] {
+        assert_eq!(o.status.code(), Some(2), "{}{}", stdout(o), stderr(o));
+        let out = stdout(o);
+        assert!(
+            out.contains("the global LTS has more than 10 states"),
+            "{out}"
+        );
+    }
+    // The option still overrides its variable.
+    let o = prust_with(
+        &["check", "chess", formula, "--max-states", "1000"],
+        &[("PRUST_MAX_STATES", "1")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // A bad value is the same error whoever reads it first.
+    let o = prust_with(
+        &["check", "chess", formula],
+        &[("PRUST_MAX_MEMORY", "lots")],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("PRUST_MAX_MEMORY"), "{}", stderr(&o));
+}
+
+#[test]
+fn lts_and_import_read_the_limit_variables_their_message_names() {
+    // A build too big for the limit says "raise it with ... PRUST_MAX_STATES",
+    // but `prust lts` and `prust import` did not read the variable: with
+    // PRUST_MAX_STATES=10 they printed the whole LTS (exit 0).
+    let o = prust_with(
+        &["lts", "token-star:200", "--format", "stats"],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the global LTS has more than 10 states"),
+        "{}",
+        stderr(&o)
+    );
+    let dcj = format!(
+        "{}/protocols/tests/dcj/token.dcj:token-star:50,0",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = prust_with(
+        &["import", &dcj, "--format", "stats"],
+        &[("PRUST_MAX_STATES", "10")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let o = prust_with(&["lts", "chess"], &[("PRUST_TIMEOUT", "soon")]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("PRUST_TIMEOUT"), "{}", stderr(&o));
 }

@@ -335,8 +335,13 @@ pub fn parse_memory_size(text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| "expected a number of bytes".to_string())?;
     let bytes = value * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
-        return Err("out of range".to_string());
+    // Say which end was passed: a bare "out of range" left the user to
+    // guess the range.
+    if bytes < 1.0 {
+        return Err("less than one byte: give a size of at least 1 (such as 512M)".to_string());
+    }
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err("too large: a size must be below 2^64 bytes (16777216T)".to_string());
     }
     Ok(bytes as u64)
 }
@@ -356,6 +361,11 @@ mod tests {
         assert!(parse_memory_size("").is_err());
         assert!(parse_memory_size("-1G").is_err());
         assert!(parse_memory_size("0").is_err());
+        assert!(parse_memory_size("0")
+            .unwrap_err()
+            .contains("less than one byte"));
+        let e = parse_memory_size("99999999999999999999G").unwrap_err();
+        assert!(e.contains("too large"), "{e}");
         assert!(parse_memory_size("12X").is_err());
         assert!(parse_memory_size("99999999999T").is_err());
     }

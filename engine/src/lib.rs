@@ -417,7 +417,9 @@ pub mod trail;
 
 pub use alphabet::ActionKind;
 pub use budget::{parse_memory_size, parse_timeout};
-pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
+pub use checker::{
+    check, check_violated, limit_variables, try_check, CheckSession, Checker, LimitVariables, Share,
+};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{

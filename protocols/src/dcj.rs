@@ -234,10 +234,8 @@ fn import_named(
 pub fn import(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
     let text = crate::files::read_text(path).map_err(|e| {
-        DcjError::plain(
-            format!("cannot read {shown}: {e}"),
-            Some("check the path".into()),
-        )
+        let (message, hint) = crate::files::read_failure(path, &e, crate::files::FileKind::Dcj);
+        DcjError::plain(message, Some(hint))
     })?;
     import_named(&text, Some(&shown), session, args)
 }

@@ -302,6 +302,17 @@ fn exit_of(outcome: &Outcome) -> Exit {
 
 /// Runs `prust check`.
 pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
+    // Both files are written after the search: the chart would replace the
+    // trail without a word (and the k-th formula's files collide alike).
+    if let (Some(trail), Some(dot)) = (&args.trail, &args.dot) {
+        if out::same_file(trail, dot) {
+            return Err(Failure::error(format!(
+                "--trail and --dot name the same file {}: the chart would overwrite the trail",
+                dot.display()
+            ))
+            .hint("give each its own file, e.g. --trail run.trail --dot run.dot"));
+        }
+    }
     let mut checker = checker_from_env()?;
     if args.no_por {
         checker = checker.partial_order(false);
@@ -362,10 +373,14 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         runtime: args.runtime,
     };
     let started = Instant::now();
+    // The build of the object is bounded as the search is: by the option,
+    // else by its variable (PRUST_TIMEOUT=2 once let a 15 s build run to
+    // "holds" where --timeout 2 was inconclusive after 2 s).
+    let vars = engine::limit_variables().map_err(|e| bad_environment(&e))?;
     let limits = BuildLimits {
-        max_states: args.max_states,
-        timeout: args.timeout,
-        max_memory: args.max_memory,
+        max_states: args.max_states.or(vars.max_states),
+        timeout: args.timeout.or(vars.timeout),
+        max_memory: args.max_memory.or(vars.max_memory),
     };
     let visit = CheckAll {
         checker: &checker,
@@ -467,15 +482,19 @@ fn summary(
 /// The checker of the `PRUST_*` variables: a value it cannot use is an
 /// error (exit 3) that names the variable, not a panic.
 fn checker_from_env() -> Result<Checker, Failure> {
-    Checker::from_env().map_err(|e| {
-        Failure::error(format!("bad environment: {e}")).hint(
-            "PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_THREADS, PRUST_PARALLEL_LEVEL and \
+    Checker::from_env().map_err(|e| bad_environment(&e))
+}
+
+/// The error for a `PRUST_*` variable that does not parse, with the hint
+/// of what each takes.
+pub(super) fn bad_environment(e: &engine::Error) -> Failure {
+    Failure::error(format!("bad environment: {e}")).hint(
+        "PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_THREADS, PRUST_PARALLEL_LEVEL and \
              PRUST_SHARE_LEVEL take a count, PRUST_TIMEOUT positive seconds (inf: none), \
              PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
              PRUST_PROGRESS, PRUST_DETERMINISM, PRUST_POR, PRUST_HASH_COMPACTION and \
              PRUST_COLLAPSE 1 or 0, PRUST_SHARE a share I/N such as 1/4",
-        )
-    })
+    )
 }
 
 /// Checks every formula on one object and prints a verdict for each (the

@@ -190,52 +190,13 @@ fn finding_json(f: &Finding) -> String {
 /// silently ignored could make lint say "0 findings" for what it never saw,
 /// or run without the bound the user set.
 fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
+    // One reader of the variables for check and lint (engine's).
+    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
     Ok(BuildLimits {
-        max_states: match args.max_states {
-            Some(n) => Some(n),
-            None => env_limit("PRUST_MAX_STATES", |v| {
-                // as the checker reads it: `1_000_000` is a count too
-                let digits: String = v.trim().chars().filter(|&c| c != '_').collect();
-                digits
-                    .parse()
-                    .map_err(|_| "expected a whole number such as 1000000".to_string())
-            })?,
-        },
-        timeout: match args.timeout {
-            Some(t) => Some(t),
-            None => env_limit("PRUST_TIMEOUT", super::check::parse_timeout)?,
-        },
-        max_memory: match args.max_memory {
-            Some(b) => Some(b),
-            None => env_limit("PRUST_MAX_MEMORY", |v| {
-                engine::parse_memory_size(v)
-                    .map_err(|m| format!("{m}; expected bytes or a size such as 512M or 2G"))
-            })?,
-        },
+        max_states: args.max_states.or(vars.max_states),
+        timeout: args.timeout.or(vars.timeout),
+        max_memory: args.max_memory.or(vars.max_memory),
     })
-}
-
-/// The environment variable `name` parsed by `parse`; `None` when unset.
-fn env_limit<T>(
-    name: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Option<T>, Failure> {
-    let bad = |value: &str, message: &str| {
-        Failure::error(format!(
-            "bad environment: environment variable {name}={value:?} is not valid: {message}"
-        ))
-        .hint(format!(
-            "fix or unset {name}; PRUST_MAX_STATES takes a count, PRUST_TIMEOUT positive \
-             seconds, PRUST_MAX_MEMORY a size (512M, 2G)"
-        ))
-    };
-    match std::env::var(name) {
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(v)) => {
-            Err(bad(&v.to_string_lossy(), "not valid Unicode"))
-        }
-        Ok(v) => parse(&v).map(Some).map_err(|m| bad(&v, &m)),
-    }
 }
 
 /// Lints PROTOCOL as `args.runtime` says: the compiled LTS, or the

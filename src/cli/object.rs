@@ -64,11 +64,19 @@ pub fn with_object<W: WithObject>(
     )?)
 }
 
-/// Loads PROTOCOL as an LTS within the default limits (for `prust lts`,
-/// which has no verdict to give: a limit is reported as inconclusive).
+/// Loads PROTOCOL as an LTS (for `prust lts` and `prust import`, which
+/// have no verdict to give: a limit is reported as inconclusive) within
+/// the limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY, else
+/// the defaults: the limit's message tells the user to raise
+/// PRUST_MAX_STATES, which was once not read here.
 pub fn load(protocol: &str) -> Result<Lts, Failure> {
-    load::lts(protocol, Path::new(""), &BuildLimits::default())
-        .map_err(|e| Unbuilt::from(e).into_failure())
+    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
+    let limits = BuildLimits {
+        max_states: vars.max_states,
+        timeout: vars.timeout,
+        max_memory: vars.max_memory,
+    };
+    load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
 }
 
 /// The command's error for a load error that is not a limit, with a hint
@@ -85,30 +93,11 @@ fn failure(e: LoadError) -> Failure {
             path.display()
         ))
         .hint("use --runtime strict (or liberal) for .aut files; bundled protocols and .dcj files have a specification"),
+        // One hint a cause for every file the CLI reads.
         LoadError::Read { error, .. } => {
-            let hint = read_hint(error);
+            let hint = protocols::files::read_hint(error, protocols::files::FileKind::Aut);
             Failure::error(e).hint(hint)
         }
         _ => Failure::error(e),
-    }
-}
-
-/// How to fix a file that could not be read, by why.
-fn read_hint(error: &std::io::Error) -> &'static str {
-    use std::io::ErrorKind;
-    match error.kind() {
-        ErrorKind::NotFound => {
-            "check the path (relative to the current folder); a protocol name without a path \
-             is a bundled protocol (`prust list`)"
-        }
-        ErrorKind::IsADirectory => "give the .aut file in the folder, not the folder",
-        ErrorKind::PermissionDenied => {
-            "the file is not readable by this user: check its permissions"
-        }
-        ErrorKind::InvalidData => "an .aut file is UTF-8 text; this one is not (a binary file?)",
-        ErrorKind::InvalidInput => {
-            "give a regular .aut file (save what the device or pipe gives to a file first)"
-        }
-        _ => "check the path and that the file is readable",
     }
 }

@@ -64,6 +64,29 @@ pub fn diagnostic(message: &str) {
     let _ = writeln!(err, "{message}");
 }
 
+/// Whether `a` and `b` name the same file (as written, or once their
+/// folders are resolved: `run.dot` and `./run.dot`), so that a command
+/// can refuse to write one output over another, or over its input.
+///
+/// ```ignore
+/// assert!(same_file(Path::new("run.dot"), Path::new("./run.dot")));
+/// ```
+pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::path::{Path, PathBuf};
+    // The file need not exist yet: resolve its folder, keep its name.
+    fn resolved(p: &Path) -> Option<PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(parent.canonicalize().ok()?.join(p.file_name()?))
+    }
+    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

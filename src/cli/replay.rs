@@ -44,9 +44,21 @@ pub struct ReplayArgs {
 
 /// Runs `prust replay`.
 pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
+    // The chart is written after the replay: over the trail it would
+    // destroy the counterexample being replayed.
+    if let Some(dot) = &args.dot {
+        if super::out::same_file(dot, &args.trail) {
+            return Err(Failure::error(format!(
+                "--dot names the trail file being replayed ({}): the chart would overwrite it",
+                dot.display()
+            ))
+            .hint("give the chart its own file, e.g. --dot run.dot"));
+        }
+    }
     let text = protocols::files::read_text(&args.trail).map_err(|e| {
-        Failure::error(format!("cannot read {}: {e}", args.trail.display()))
-            .hint("give the trail file that `prust check --trail FILE` wrote")
+        let (message, hint) =
+            protocols::files::read_failure(&args.trail, &e, protocols::files::FileKind::Trail);
+        Failure::error(message).hint(hint)
     })?;
     let trail = Trail::parse(&text)
         .map_err(|e| Failure::error(format!("{}: {e}", args.trail.display())))?;

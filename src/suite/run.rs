@@ -151,14 +151,24 @@ fn suite_name(dir: &Path, path: &Path) -> String {
         .join("::")
 }
 
+/// The text of the suite file at `path`, or why it cannot be read with the
+/// hint the CLI gives for its other files: the CLI's reader, so a folder or
+/// a device is refused at once, and one cause gets one hint.
+fn read_suite(path: &Path) -> Result<String, String> {
+    protocols::files::read_text(path).map_err(|e| {
+        let (message, hint) =
+            protocols::files::read_failure(path, &e, protocols::files::FileKind::Suite);
+        format!("{message}\n  hint: {hint}")
+    })
+}
+
 /// The trials of one file (or the one failing trial that reports why the
 /// file is unusable).
 pub(crate) fn file_trials(name: &str, path: &Path) -> Vec<Trial> {
     let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_suite(path) {
         Ok(text) => text,
-        Err(e) => {
-            let msg = format!("{shown}: cannot read: {e}");
+        Err(msg) => {
             return vec![Trial::test(format!("{name}::(file)"), move || {
                 Err(msg.into())
             })];
@@ -386,6 +396,26 @@ test black_first violated
         assert_eq!(names(&trials)[0], "bad::(file)");
         assert_eq!(trials.len(), 5);
         assert_eq!(run(trials), (4, 1));
+    }
+
+    #[test]
+    fn an_unreadable_suite_fails_with_the_hint_of_its_cause() {
+        let dir = folder("unreadable", &[]);
+        let binary = dir.join("binary.owl");
+        std::fs::write(&binary, b"protocol chess\n\xff\xfe\n").unwrap();
+        let msg = read_suite(&binary).unwrap_err();
+        assert!(msg.contains("cannot read"), "{msg}");
+        assert!(msg.contains("hint: an .owl suite is UTF-8 text"), "{msg}");
+        // A folder named like a suite is not read as one (nor walked
+        // into by the reader).
+        let folder_path = dir.join("folder.owl");
+        std::fs::create_dir_all(&folder_path).unwrap();
+        let msg = read_suite(&folder_path).unwrap_err();
+        assert!(msg.contains("not the folder"), "{msg}");
+        let msg = read_suite(Path::new("/dev/null")).unwrap_err();
+        assert!(msg.contains("a regular .owl suite"), "{msg}");
+        assert_eq!(run(file_trials("binary", &binary)), (0, 1));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

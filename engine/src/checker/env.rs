@@ -72,21 +72,13 @@ impl Checker {
                 .parse::<Semantics>()
                 .map_err(|_| config_error("PRUST_SEMANTICS", &v, "expected stutter or omega"))?,
         };
-        let timeout = match env_text("PRUST_TIMEOUT")? {
-            None => None,
-            Some(v) => crate::budget::parse_timeout(&v)
-                .map_err(|m| config_error("PRUST_TIMEOUT", &v, m))?,
-        };
-        let max_memory = match env_text("PRUST_MAX_MEMORY")? {
-            None => crate::budget::default_max_memory(),
-            Some(v) => crate::budget::parse_memory_size(&v).map_err(|m| {
-                config_error(
-                    "PRUST_MAX_MEMORY",
-                    &v,
-                    format!("{m}; expected bytes or a size such as 512M or 2G"),
-                )
-            })?,
-        };
+        // The limits are read by one function, which the CLI also uses
+        // to bound the build of its objects.
+        let vars = limit_variables()?;
+        let timeout = vars.timeout;
+        let max_memory = vars
+            .max_memory
+            .unwrap_or_else(crate::budget::default_max_memory);
         // Hidden (for tests of the progress line): when the first line may
         // show, in milliseconds; later lines come every second.
         let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);
@@ -107,7 +99,7 @@ impl Checker {
         };
         Ok(Checker {
             limits: Limits {
-                max_states: env_u64("PRUST_MAX_STATES")?.unwrap_or(10_000_000),
+                max_states: vars.max_states.unwrap_or(10_000_000),
                 max_depth: env_u64("PRUST_MAX_DEPTH")?.unwrap_or(u64::MAX),
                 timeout,
                 max_memory,
@@ -142,4 +134,57 @@ impl Checker {
                 .map(Into::into),
         })
     }
+}
+
+/// The limits that the `PRUST_*` variables set, each `None` when its
+/// variable is unset (or, for the timeout, `inf`): what a front end that
+/// builds the protocol object before any search (the `prust` CLI) must
+/// bound that build with too, so that a variable limits the same work as
+/// its option. From [`limit_variables`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LimitVariables {
+    /// `PRUST_MAX_STATES`.
+    pub max_states: Option<u64>,
+    /// `PRUST_TIMEOUT` (`None` also for `inf` or more than 10⁹ s: no
+    /// timeout).
+    pub timeout: Option<Duration>,
+    /// `PRUST_MAX_MEMORY`, in bytes.
+    pub max_memory: Option<u64>,
+}
+
+/// Reads [`LimitVariables`] from the environment, parsed as
+/// [`Checker::from_env`] parses them.
+///
+/// # Errors
+/// The [`Error::Config`] of a variable that does not parse, as
+/// [`Checker::from_env`] gives it.
+///
+/// ```
+/// let vars = engine::limit_variables().expect("valid PRUST_* variables");
+/// if std::env::var_os("PRUST_MAX_STATES").is_none() {
+///     assert_eq!(vars.max_states, None);
+/// }
+/// ```
+pub fn limit_variables() -> Result<LimitVariables, Error> {
+    let timeout = match env_text("PRUST_TIMEOUT")? {
+        None => None,
+        Some(v) => {
+            crate::budget::parse_timeout(&v).map_err(|m| config_error("PRUST_TIMEOUT", &v, m))?
+        }
+    };
+    let max_memory = match env_text("PRUST_MAX_MEMORY")? {
+        None => None,
+        Some(v) => Some(crate::budget::parse_memory_size(&v).map_err(|m| {
+            config_error(
+                "PRUST_MAX_MEMORY",
+                &v,
+                format!("{m}; expected bytes or a size such as 512M or 2G"),
+            )
+        })?),
+    };
+    Ok(LimitVariables {
+        max_states: env_u64("PRUST_MAX_STATES")?,
+        timeout,
+        max_memory,
+    })
 }

@@ -12,6 +12,7 @@ use crate::semantics::Semantics;
 use crate::successors::Explorer;
 
 mod env;
+pub use env::{limit_variables, LimitVariables};
 mod session;
 mod share;
 

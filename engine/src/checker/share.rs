@@ -101,10 +101,37 @@ impl FromStr for Share {
             return Err(format!("{s:?} is not a share; {HINT}"));
         };
         let number = |t: &str, what: &str| {
-            t.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("{s:?}: {what} {:?} is not a whole number; {HINT}", t.trim()))
+            let t = t.trim();
+            t.parse::<u32>().map_err(|_| {
+                // Digits that overflow are a number, only too large: saying
+                // "not a whole number" sent the user looking for a typo.
+                if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                    format!(
+                        "{s:?}: {what} {t:?} is too large (at most {} shares); {HINT}",
+                        Self::MAX_COUNT
+                    )
+                } else {
+                    format!("{s:?}: {what} {t:?} is not a whole number; {HINT}")
+                }
+            })
         };
         Share::new(number(i, "the share")?, number(n, "the count")?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Share;
+
+    #[test]
+    fn an_overflowing_count_is_too_large_not_a_typo() {
+        let e = "1/99999999999999999999".parse::<Share>().unwrap_err();
+        assert!(e.contains("is too large"), "{e}");
+        let e = "99999999999999999999/2".parse::<Share>().unwrap_err();
+        assert!(e.contains("is too large"), "{e}");
+        let e = "1/x4".parse::<Share>().unwrap_err();
+        assert!(e.contains("is not a whole number"), "{e}");
+        let e = "1/-4".parse::<Share>().unwrap_err();
+        assert!(e.contains("is not a whole number"), "{e}");
     }
 }

@@ -158,8 +158,13 @@ impl fmt::Display for TrailError {
             "trail line {}, column {}: {}",
             self.line, self.column, self.message
         )?;
-        writeln!(f, "   | {}", self.text)?;
-        writeln!(f, "   | {}^", " ".repeat(self.column.saturating_sub(1)))?;
+        // Only a window of the line is shown, control characters as `�`:
+        // a trail of one 10 MB line (a binary file, a file that lost its
+        // line breaks) must give a short error, with the caret still under
+        // its character.
+        let (shown, caret) = owl_lite::ltl_parse::excerpt(&self.text, self.column);
+        writeln!(f, "   | {shown}")?;
+        writeln!(f, "   | {}^", " ".repeat(caret))?;
         write!(f, "  hint: {}", self.hint)
     }
 }
@@ -266,12 +271,24 @@ impl Trail {
     /// Reads and parses a trail file.
     ///
     /// # Errors
-    /// The I/O error, or the parse error (as [`std::io::ErrorKind::InvalidData`],
-    /// its text naming the file, line and column).
+    /// The I/O error ([`std::io::ErrorKind::InvalidInput`] for a path that
+    /// is not a regular file: a device, a pipe), or the parse error (as
+    /// [`std::io::ErrorKind::InvalidData`], its text naming the file, line
+    /// and column).
     pub fn read(path: impl AsRef<Path>) -> std::io::Result<Trail> {
         let path = path.as_ref();
+        // A device or a pipe may never end (`/dev/zero` would be read
+        // until memory ran out): only a regular file is read.
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}: not a regular file", path.display()),
+            ));
+        }
         let text = std::fs::read_to_string(path)?;
-        Trail::parse(&text).map_err(|e| {
+        // A byte order mark (from a Windows editor) is no part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        Trail::parse(text).map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("{}: {e}", path.display()),

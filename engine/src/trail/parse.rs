@@ -75,6 +75,29 @@ const STEP_HINT: &str =
 const END_HINT: &str = "end a finite run with `end deadlock`, `end terminated` or `end violated`; \
      put a `cycle` line before the steps of a run that repeat forever";
 
+/// At most this many characters of a word are quoted in a message.
+const SHOWN_WORD_CHARS: usize = 40;
+
+impl Word {
+    /// The word as an error message quotes it: cut after
+    /// [`SHOWN_WORD_CHARS`] characters (with `…`), control characters
+    /// escaped, so that a word of a megabyte (a file that lost its line
+    /// breaks) does not make a megabyte of message.
+    fn shown(&self) -> String {
+        let mut shown: String = self
+            .text
+            .chars()
+            .take(SHOWN_WORD_CHARS)
+            .collect::<String>()
+            .escape_debug()
+            .to_string();
+        if self.text.chars().nth(SHOWN_WORD_CHARS).is_some() {
+            shown.push('…');
+        }
+        shown
+    }
+}
+
 fn keyword(w: &Word, k: &str) -> bool {
     !w.quoted && w.text.eq_ignore_ascii_case(k)
 }
@@ -278,7 +301,7 @@ impl Trail {
                             Some(w) => {
                                 return Err(err(
                                     w.column,
-                                    format!("unexpected `{}` after `end deadlock`", w.text),
+                                    format!("unexpected `{}` after `end deadlock`", w.shown()),
                                     "write `end deadlock` or `end deadlock waiting ROLE...`",
                                 ))
                             }
@@ -292,14 +315,14 @@ impl Trail {
                     {
                         return Err(err(
                             ws[2].column,
-                            format!("unexpected `{}` after `end {}`", ws[2].text, w.text),
+                            format!("unexpected `{}` after `end {}`", ws[2].shown(), w.shown()),
                             END_HINT,
                         ))
                     }
                     Some(w) => {
                         return Err(err(
                             w.column,
-                            format!("unknown ending `{}`", w.text),
+                            format!("unknown ending `{}`", w.shown()),
                             END_HINT,
                         ))
                     }
@@ -322,10 +345,10 @@ impl Trail {
                     w.column,
                     format!(
                         "expected SEND, RECV or CLOSE after the role, found `{}`",
-                        w.text
+                        w.shown()
                     ),
                 ),
-                None => (w0.column, format!("`{}` is not a step", w0.text)),
+                None => (w0.column, format!("`{}` is not a step", w0.shown())),
             };
             return Err(err(column, message, STEP_HINT));
         }
@@ -382,7 +405,7 @@ fn parse_step(ws: &[Word], line: usize) -> Result<TrailStep, (usize, String, &'s
                 w.column,
                 format!(
                     "expected a message type in angle brackets, like <Move>, found `{}`",
-                    w.text
+                    w.shown()
                 ),
                 STEP_HINT,
             ));
@@ -400,7 +423,7 @@ fn parse_step(ws: &[Word], line: usize) -> Result<TrailStep, (usize, String, &'s
         Some(w) => {
             return Err((
                 w.column,
-                format!("expected `{dir}` before the peer, found `{}`", w.text),
+                format!("expected `{dir}` before the peer, found `{}`", w.shown()),
                 if kind == ActionKind::Recv {
                     "a receive names its sender: `ROLE RECV <Type> FROM PEER`"
                 } else {
@@ -422,7 +445,7 @@ fn parse_step(ws: &[Word], line: usize) -> Result<TrailStep, (usize, String, &'s
     if let Some(extra) = ws.get(at + 2) {
         return Err((
             extra.column,
-            format!("unexpected `{}` after the step", extra.text),
+            format!("unexpected `{}` after the step", extra.shown()),
             "one step per line",
         ));
     }
@@ -433,4 +456,93 @@ fn parse_step(ws: &[Word], line: usize) -> Result<TrailStep, (usize, String, &'s
         peer: peer.text.clone(),
         line,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Trail;
+
+    /// The line under the error and the caret line, as displayed.
+    fn shown_and_caret(display: &str) -> (String, usize) {
+        let lines: Vec<&str> = display
+            .lines()
+            .filter_map(|l| l.strip_prefix("   | "))
+            .collect();
+        assert_eq!(lines.len(), 2, "{display}");
+        let caret = lines[1].chars().position(|c| c == '^').expect("a caret");
+        (lines[0].to_string(), caret)
+    }
+
+    #[test]
+    fn read_drops_a_byte_order_mark_and_refuses_devices() {
+        let dir = std::env::temp_dir().join(format!("prust-trail-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bom.trail");
+        std::fs::write(
+            &path,
+            "\u{feff}prust-trail 1\r\na SEND <M> TO b\r\nend deadlock\r\n",
+        )
+        .unwrap();
+        assert_eq!(Trail::read(&path).unwrap().prefix.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+        // `/dev/zero` never ends: refused, not read until memory runs out.
+        let e = Trail::read("/dev/zero").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
+    fn a_huge_one_line_trail_gives_a_short_error() {
+        // A trail whose line breaks were lost: every step on one line.
+        let text = format!("prust-trail 1\n{}\n", "a SEND <M> TO b ".repeat(100_000));
+        let e = Trail::parse(&text).unwrap_err().to_string();
+        assert!(e.len() < 1000, "{} bytes", e.len());
+        assert!(e.contains("line 2, column 17"), "{e}");
+        assert!(e.contains('…'), "{e}");
+        assert!(e.contains("hint:"), "{e}");
+    }
+
+    #[test]
+    fn a_huge_word_is_cut_in_the_message() {
+        let text = format!("prust-trail 1\n{}\n", "x".repeat(1_000_000));
+        let e = Trail::parse(&text).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        let shown = e.to_string();
+        assert!(shown.len() < 1000, "{} bytes", shown.len());
+        assert!(shown.contains("is not a step"), "{shown}");
+        let e = Trail::parse(&format!(
+            "prust-trail 1\na SEND <M> TO b {}\n",
+            "y".repeat(500_000)
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.len() < 1000, "{} bytes", e.len());
+        assert!(e.contains("after the step"), "{e}");
+    }
+
+    #[test]
+    fn the_caret_stays_under_its_word_far_right_in_a_long_line() {
+        let text = format!("prust-trail 1\n{}end bogus\n", " ".repeat(5000));
+        let e = Trail::parse(&text).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 5005));
+        let (line, caret) = shown_and_caret(&e.to_string());
+        assert!(line.chars().count() <= 102, "{line}");
+        let word: String = line.chars().skip(caret).take(5).collect();
+        assert_eq!(word, "bogus", "{e}");
+    }
+
+    #[test]
+    fn control_characters_do_not_reach_the_terminal() {
+        // An escape sequence or a NUL in a (binary-ish) trail is shown as
+        // `�`, one column each, so the caret stays under its character.
+        let e = Trail::parse("prust-trail 1\n\u{1b}[2J\u{0} SENDX <M> TO b\nend deadlock\n")
+            .unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{0}'),
+            "{shown:?}"
+        );
+        let (line, caret) = shown_and_caret(&shown);
+        let word: String = line.chars().skip(caret).take(5).collect();
+        assert_eq!(word, "SENDX", "{shown}");
+    }
 }

@@ -42,9 +42,20 @@ fn subsets(ids: usize) -> Vec<usize> {
     v
 }
 
-/// The most players [`spec`] takes: a round names its players' set by
-/// the bits of one `usize`.
-pub const MAX_PLAYERS: usize = usize::BITS as usize - 1;
+/// The most players [`spec`] takes. With `k` players the first round
+/// alone chooses among `2^k` sets of winners, and from `k = 20` on that is
+/// more than the 1 000 000 terms the compiler unfolds: every larger `k`
+/// was an error, reached only after the `2^k` choices were built (2 GB for
+/// `k = 24`), or never (`rock-paper-scissors:63` took 22 GB in a minute,
+/// then memory ran out). So a larger `k` is refused at once.
+pub const MAX_PLAYERS: usize = 19;
+
+// The bound follows the compiler's: one more player and the first round's
+// choices of winners alone would be more terms than it unfolds.
+const _: () = assert!(
+    1usize << MAX_PLAYERS <= crate::compile::MAX_TERMS
+        && 1usize << (MAX_PLAYERS + 1) > crate::compile::MAX_TERMS
+);
 
 /// The specification for `2 ≤ k ≤` [`MAX_PLAYERS`] players (by name,
 /// `rock-paper-scissors:K`, a larger `K` is an error, not a panic).

@@ -295,7 +295,7 @@ mod tests {
     fn equal_tags_of_unequal_keys_are_told_apart_by_same() {
         let keys = ["alpha", "beta", "gamma", "delta"];
         let mut t = TagTable::<usize>::with_slots(16);
-        for (i, _) in keys.iter().enumerate() {
+        for i in 0..keys.len() {
             // One hash and one tag for all: every lookup probes them all.
             t.insert_new(5, 9, i);
         }

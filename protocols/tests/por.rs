@@ -8,7 +8,7 @@ mod common;
 
 use engine::{Checker, Protocol, Reduction, Report, Semantics, Verdict};
 use proptest::prelude::*;
-use protocols::{npb, Liberal, Strict};
+use protocols::{npb, spec::Spec, Liberal, Strict};
 
 fn check<P: Protocol>(obj: &P, formula: &str, semantics: Semantics, por: bool, max: u64) -> Report {
     Checker::new()
@@ -44,13 +44,7 @@ proptest! {
         f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
-        // Only specifications with a bounded state space (the check of the
-        // full search must finish).
-        let lts = common::gen::compile_or_skip(&spec)?;
-        // (A specification of closes only has no message type to probe.)
-        prop_assume!(!lts.type_names().is_empty());
-        let obj = Strict::on_the_fly(&spec).expect("compiles, so builds on the fly");
-        agree(&obj, f, semantics(omega), spec.main(), 20_000)?;
+        on_the_fly_agrees(&spec, f, omega)?;
     }
 }
 
@@ -68,10 +62,35 @@ proptest! {
         f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
-        let lts = common::gen::compile_or_skip(&spec)?;
-        prop_assume!(!lts.type_names().is_empty() && lts.num_states() <= 60);
-        agree(&Liberal::new(lts), f, semantics(omega), spec.main(), 400)?;
+        liberal_agrees(&spec, f, omega)?;
     }
+}
+
+/// One case of the on-the-fly differential test (the default run and its
+/// soak): only specifications with a bounded state space (the full search
+/// must finish) and at least one message type (a specification of closes
+/// only has none to probe).
+fn on_the_fly_agrees(
+    spec: &Spec,
+    f: common::formula::Shape,
+    omega: bool,
+) -> Result<(), TestCaseError> {
+    let lts = common::gen::compile_or_skip(spec)?;
+    prop_assume!(!lts.type_names().is_empty());
+    let obj = Strict::on_the_fly(spec).expect("compiles, so builds on the fly");
+    agree(&obj, f, semantics(omega), spec.main(), 20_000)
+}
+
+/// One case of the liberal differential test (the default run and its
+/// soak): small specifications and a small bound, see the 48-case test.
+fn liberal_agrees(
+    spec: &Spec,
+    f: common::formula::Shape,
+    omega: bool,
+) -> Result<(), TestCaseError> {
+    let lts = common::gen::compile_or_skip(spec)?;
+    prop_assume!(!lts.type_names().is_empty() && lts.num_states() <= 60);
+    agree(&Liberal::new(lts), f, semantics(omega), spec.main(), 400)
 }
 
 fn semantics(omega: bool) -> Semantics {
@@ -187,10 +206,7 @@ proptest! {
         f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
-        let lts = common::gen::compile_or_skip(&spec)?;
-        prop_assume!(!lts.type_names().is_empty());
-        let obj = Strict::on_the_fly(&spec).expect("compiles, so builds on the fly");
-        agree(&obj, f, semantics(omega), spec.main(), 20_000)?;
+        on_the_fly_agrees(&spec, f, omega)?;
     }
 }
 
@@ -212,8 +228,6 @@ proptest! {
         f in common::formula::shape(),
         omega in prop::bool::ANY,
     ) {
-        let lts = common::gen::compile_or_skip(&spec)?;
-        prop_assume!(!lts.type_names().is_empty() && lts.num_states() <= 60);
-        agree(&Liberal::new(lts), f, semantics(omega), spec.main(), 400)?;
+        liberal_agrees(&spec, f, omega)?;
     }
 }

@@ -141,7 +141,6 @@ fn rate() {
         (Reduction::None, 1),
         (Reduction::SleepSets, 20),
         (Reduction::Dpor, 20),
-        (Reduction::ClassicDpor, 20),
     ] {
         let (wall, cpu) = (Instant::now(), cpu_time());
         let mut executions = 0;
@@ -201,12 +200,7 @@ fn main() {
         executions as f64 / secs
     );
     let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3] };
-    let reductions = [
-        Reduction::None,
-        Reduction::SleepSets,
-        Reduction::ClassicDpor,
-        Reduction::Dpor,
-    ];
+    let reductions = [Reduction::None, Reduction::SleepSets, Reduction::Dpor];
     for &k in ks {
         for reduction in reductions {
             let object = mailbox();

@@ -3,7 +3,7 @@
 
 use engine::RoleId;
 
-use super::dpor::{Backtrack, Flavour, HbCache};
+use super::dpor::{Backtrack, HbCache};
 use super::step::Alt;
 
 /// What the chooser decides at a scheduling point.
@@ -34,8 +34,8 @@ pub(crate) trait Chooser {
     /// Whether the chooser wants the races of each execution (DPOR): the
     /// run then keeps a [`History`] and calls
     /// [`add_backtracks`](Self::add_backtracks) at its end.
-    fn wants_races(&self) -> Option<Flavour> {
-        None
+    fn wants_races(&self) -> bool {
+        false
     }
 
     /// The races of the execution just run: at each [`Backtrack`]'s

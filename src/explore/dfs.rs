@@ -7,7 +7,7 @@ use std::sync::Arc;
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
-use super::dpor::{Backtrack, Flavour, HbCache};
+use super::dpor::{Backtrack, HbCache};
 use super::found::describe;
 use super::step::Alt;
 
@@ -24,6 +24,11 @@ pub(crate) struct Node {
     sleep: Vec<bool>,
     /// `done[i]`: the subtree of `alts[i]` was explored.
     done: Vec<bool>,
+    /// `cut[i]`: an execution in the subtree of `alts[i]` was stopped
+    /// before it was maximal (a violation or a panic stops every role at
+    /// once), so that subtree does not stand for every order of the steps
+    /// after `alts[i]`: it puts nothing to sleep.
+    cut: Vec<bool>,
     /// `backtrack[i]`: `alts[i]` is to be explored here (all of them
     /// without DPOR; with it, the first and those that races ask for).
     backtrack: Vec<bool>,
@@ -88,7 +93,7 @@ pub(crate) struct Dfs {
     pub(crate) sleep_sets: bool,
     /// DPOR: explore only the choices that races ask for, marked the
     /// way of this flavour.
-    pub(crate) dpor: Option<Flavour>,
+    pub(crate) dpor: bool,
     pub(crate) pruned: usize,
     /// Owned, not borrowed: the search moves into each execution, whose
     /// decisions are made on the role threads (see `scheduler.rs`).
@@ -98,6 +103,19 @@ pub(crate) struct Dfs {
 }
 
 impl Dfs {
+    /// Notes that the execution just run stopped before it was maximal
+    /// (see [`Node::cut`]): each choice on its path leads to a subtree
+    /// that sleeps nothing. Why: the roles stopped where they were, and an
+    /// order of independent steps that the sleep sets would call
+    /// equivalent can stop elsewhere, with another role's operation found
+    /// to be a violation (the plain search finds both).
+    pub(crate) fn cut_short(&mut self) {
+        let depth = self.depth.min(self.stack.len());
+        for node in &mut self.stack[..depth] {
+            node.cut[node.taken] = true;
+        }
+    }
+
     /// Moves to the next schedule; `false` when every one was run.
     pub(crate) fn backtrack(&mut self) -> bool {
         self.stack.truncate(self.depth);
@@ -150,7 +168,7 @@ impl Chooser for Dfs {
         if let Some(p) = parent.filter(|_| self.sleep_sets) {
             let m = p.alts.len();
             for x in 0..m {
-                if x != p.taken && (p.sleep[x] || p.done[x]) && p.indep[x] {
+                if x != p.taken && (p.sleep[x] || (p.done[x] && !p.cut[x])) && p.indep[x] {
                     if let Some(i) = alts.iter().position(|a| *a == p.alts[x]) {
                         sleep[i] = true;
                     }
@@ -164,6 +182,7 @@ impl Chooser for Dfs {
             preemptions,
             sleep,
             done: vec![false; n],
+            cut: vec![false; n],
             backtrack: vec![true; n],
             indep: Vec::new(),
             probed: None,
@@ -177,7 +196,7 @@ impl Chooser for Dfs {
         self.pruned += (0..n)
             .filter(|&i| !node.sleep[i] && !node.allowed(i, self.bound))
             .count();
-        if self.dpor.is_some() {
+        if self.dpor {
             // The first choice, and the other choices of its role: those
             // are the role's own alternatives (a `choose` value, the sender
             // of a receive from anyone), not races with other roles, so no
@@ -196,7 +215,7 @@ impl Chooser for Dfs {
         Decision::Take(first)
     }
 
-    fn wants_races(&self) -> Option<Flavour> {
+    fn wants_races(&self) -> bool {
         self.dpor
     }
 

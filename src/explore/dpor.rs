@@ -1,55 +1,85 @@
 //! Dynamic partial-order reduction (DPOR): after each execution, find the
-//! races of its trace (two dependent steps of different roles that the
-//! program's causality does not order) and mark, at the scheduling point
-//! of the first step, choices that reverse the race, so that the
+//! races of its trace (two dependent steps of different roles, the later
+//! of which could have gone first) and mark, at the scheduling point of
+//! the earlier step, a choice that reverses the race, so that the
 //! depth-first search explores only those instead of every choice.
 //!
-//! Two ways of choosing what to mark:
-//! - **source sets** ([`Flavour::Source`], the default; Abdulla, Aronis,
-//!   Jonsson and Sagonas, "Optimal Dynamic Partial Order Reduction",
-//!   POPL'14): for a race between step `a` and a later step `b`, take
-//!   `v`, the steps after `a` that do not happen after it, followed by
-//!   `b`; any *initial* of `v` (a role whose first step in `v` has no
-//!   causal predecessor in `v`) can start an execution that reverses the
-//!   race, so one is marked only if none is marked (or explored) at `a`
-//!   already. With the sleep sets of the search, this is Source-DPOR.
-//! - **classic** ([`Flavour::Classic`]; Flanagan and Godefroid, POPL'05):
-//!   always mark `b`'s role at `a` (every choice there if it is not
-//!   enabled), kept as the reference the tests compare source sets with.
+//! What is marked are **source sets** (Abdulla, Aronis, Jonsson and
+//! Sagonas, "Optimal Dynamic Partial Order Reduction", POPL'14): for a
+//! race between step `a` and a later event `b`, take `v`, the steps after
+//! `a` that do not happen after it, followed by `b`; any *initial* of `v`
+//! (a role whose first step in `v` has no causal predecessor in `v`) can
+//! start an execution that reverses the race, so one is marked only if
+//! none is marked (or explored) at `a` already. With the sleep sets of
+//! the search, this is Source-DPOR.
 //!
-//! The dependency relation is the sound one of issue 13: two steps are
-//! dependent if they are of the same role, use the same channel, or do not
-//! commute on the object (applied in both orders on clones of the object
-//! as it was before the first, they must both be accepted and give equal
-//! objects). Any doubt (an operation the object refuses there, a receive
-//! from anyone whose sender is not known yet) counts as dependent:
-//! dependency may only be over-approximated, which explores more, never
-//! fewer, orders. Source sets judge a pair where a reversal would run the
-//! later step (see `relation`): a refusal that only waits for the later
-//! step's own enabler is an order there, not a race.
+//! Two steps are dependent if they are of the same role, use the same
+//! channel, or do not commute on the object (applied in both orders on
+//! clones of the object, they must both be accepted and give equal
+//! objects). Any doubt (an operation the object refuses, a receive from
+//! anyone whose sender is not known yet) counts as dependent: dependency
+//! may only be over-approximated, which explores more, never fewer,
+//! orders.
 //!
-//! Both are checked against plain depth-first search (same outcomes) on
-//! random programs in `tests/explore_reduction.rs`, with and without a
-//! preemption bound, and source sets against the classic one (never more
-//! executions).
+//! # Objects that disable operations
+//!
+//! The textbook algorithm assumes that a step never takes another role's
+//! operation away. A protocol object does that all the time: of two sends
+//! that are the two sides of a choice, the first disables the second, and
+//! a later step (the receive of the first message) may enable it again.
+//! The first version of this module followed the textbook there and
+//! reported "correct in every schedule" for programs that fail (a
+//! consumer that assumes which of two producers it hears from first, over
+//! a specification that allows either). It was wrong in three steps, each
+//! of which hid a race; each is now done the other way, and each alone
+//! still misses races on random programs (`tests/explore_reduction_programs.rs`):
+//!
+//! 1. **Where a pair is judged.** A step `a` and a later operation were
+//!    called independent if they commuted on the object *as it was
+//!    before `a`*. But the later operation runs after the steps in
+//!    between, where it may do something else (a second send of a role
+//!    is refused where its first was accepted). A pair is now judged only
+//!    where a reversal would run the later operation: on the object
+//!    before `a`, followed by the steps in between that do not happen
+//!    after `a` (see `relation`).
+//! 2. **Which earlier steps are compared.** Races were looked for only
+//!    among the steps not already known to happen before the event
+//!    through a later step. With disabling, "happens before" includes
+//!    *enabling*, and an enabling step `c` that comes after `a` (the
+//!    receive of the first send, after that send) hid `a`, although the
+//!    event could go before `a` as well. Every earlier step of another
+//!    role is now judged (the causal order still decides what `v` is).
+//! 3. **Which events there are.** An operation was an event only where
+//!    its role took it (or, for a maximal execution, where it was still
+//!    pending at the end). A choice that a step disabled, and that some
+//!    later step enabled again, was judged only where it was finally
+//!    taken, behind its enabler; and a receive from anyone that took one
+//!    sender's message was never judged for the other sender, whose
+//!    message a step had just made unreceivable there. Now every choice
+//!    that a step disabled (each sender of a receive from anyone on its
+//!    own), and every operation that is refused when its role reaches
+//!    it, is an event of its own at that point (see `disabled_events`).
+//!
+//! The existing differential tests missed it because their programs ran
+//! on a hand-written mailbox, which never disables a send (a full
+//! channel aside) and never makes two sends the sides of one choice. The
+//! Flanagan–Godefroid DPOR that was kept beside this one as a reference
+//! judged pairs as in 1 and missed races too; it was removed, and plain
+//! depth-first search is the reference now.
+//!
+//! Checked against plain depth-first search (the same failures, and the
+//! same final states of the object) on random programs over random
+//! specifications in `tests/explore_reduction_programs.rs`, and on random
+//! mailbox programs, with and without a preemption bound, in
+//! `tests/explore_reduction.rs`.
 
 use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
 use super::endpoint::Op;
 use super::independence::independent;
-use super::scheduler::End;
+use super::scheduler::{same_op, End};
 use super::step::Alt;
-
-/// Which DPOR marks the choices that reverse a race (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Flavour {
-    /// Flanagan and Godefroid: the racing role itself.
-    Classic,
-    /// Abdulla et al.: one initial of the reversing sequence, unless one
-    /// is there already.
-    Source,
-}
 
 /// Choices to explore at one scheduling point, asked for by a race.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,35 +118,6 @@ impl<P> Default for History<P> {
             alts: Vec::new(),
         }
     }
-}
-
-/// Whether step `a` (taken at scheduling point `a`) and the operation `op`
-/// of `alt` (of another role, at a later point) may be dependent.
-fn dependent<P: Protocol>(h: &History<P>, schedule: &[Alt], a: usize, alt: Alt, op: &Op) -> bool {
-    let first = schedule[a];
-    if first.role == alt.role {
-        return true;
-    }
-    match op {
-        // A program's own choice touches neither the object nor a channel.
-        Op::Choose { .. } => return false,
-        // A receive from anyone (or a select) that has not happened: its
-        // sender, so its channel, is not known.
-        Op::Recv { from: None } | Op::Select { .. } if alt.from.is_none() => return true,
-        _ => {}
-    }
-    let Some(first_op) = op_of(&h.pending[a], first.role) else {
-        return true;
-    };
-    if matches!(first_op, Op::Choose { .. }) {
-        return false;
-    }
-    // A receive from anyone races with every send to its role, even on
-    // another channel: in the other order it may take that message.
-    if feeds(first.role, first_op, alt.role, op) || feeds(alt.role, op, first.role, first_op) {
-        return true;
-    }
-    !independent(&h.objects[a], (first, first_op), (alt, op))
 }
 
 /// Whether `op` of `role` is a receive from anyone and `other_op` of
@@ -165,30 +166,19 @@ pub(crate) fn after_run<P: Protocol>(
     h: &History<P>,
     schedule: &[Alt],
     end: &End,
-    flavour: Flavour,
     cache: Option<&mut HbCache>,
 ) -> Vec<Backtrack> {
     let mut none = HbCache::default();
     let cache = cache.unwrap_or(&mut none);
-    match (end, flavour) {
+    match end {
         // A panic, or a violation found early, stops every role: the
         // execution is not maximal, so the races that the other roles'
         // later steps would have shown are unknown.
-        (End::Panicked { .. } | End::Violation { .. }, _) => {
+        End::Panicked { .. } | End::Violation { .. } => {
             cache.clear();
             every_choice(h, schedule)
         }
-        (_, Flavour::Classic) => {
-            cache.clear();
-            backtracks(h, schedule)
-        }
-        _ => {
-            let maximal = matches!(
-                end,
-                End::Success | End::Deadlock(_) | End::Unfinished { .. }
-            );
-            source_backtracks(h, schedule, maximal, cache)
-        }
+        _ => source_backtracks(h, schedule, end.is_maximal(), cache),
     }
 }
 
@@ -221,12 +211,15 @@ fn group_of(alts: &[Alt], role: RoleId) -> Vec<usize> {
 
 /// Source-DPOR's backtrack points for one execution (see the module docs).
 ///
-/// Each step `b` (and, when `maximal`, each operation still pending at
-/// the end, as if it were taken last) is compared with the earlier steps
-/// from the latest down: `row[a]` says that `a` happens before `b`. A
-/// dependent `a` of another role that is not already known to happen
-/// before `b` through a later step is in a race with `b` (no step is
-/// causally between them).
+/// Each step `b` is compared with the earlier steps from the latest
+/// down: `row[a]` says that `a` happens before `b`. A dependent `a` of
+/// another role that is not already known to happen before `b` through a
+/// later step is in a race with `b` (no step is causally between them).
+///
+/// Operations that were not taken where they are judged are events too,
+/// as if taken there (see [`disabled_events`]): those still pending where
+/// a maximal execution ended, and those that a step disabled or that were
+/// disabled when their role reached them.
 pub(crate) fn source_backtracks<P: Protocol>(
     h: &History<P>,
     schedule: &[Alt],
@@ -236,59 +229,128 @@ pub(crate) fn source_backtracks<P: Protocol>(
     let n = schedule.len();
     let mut out = Vec::new();
     // before[b][a]: step a happens before step b (a < b). The first
-    // `keep` rows, and the races of those steps, are the last execution's.
+    // `keep` rows, and the races of those steps and of the operations
+    // disabled up to point `keep`, are the last execution's.
     let keep = cache.keep.min(cache.rows.len()).min(n);
     let mut before: Vec<Vec<bool>> = std::mem::take(&mut cache.rows);
     before.truncate(keep);
-    let mut events: Vec<(usize, Alt, &Op)> = Vec::new();
-    for (b, &alt) in schedule.iter().enumerate().skip(keep) {
-        let op = op_of(&h.pending[b], alt.role).expect("a step is a pending operation");
-        events.push((b, alt, op));
-    }
-    if maximal && h.pending.len() > n {
-        // The operations pending where nothing could move: each as an
-        // event after the last step.
-        for (role, op) in &h.pending[n] {
-            let alt = Alt {
-                role: *role,
-                from: None,
-                pick: None,
-            };
-            events.push((n, alt, op));
+    for k in keep..=n.min(h.pending.len().saturating_sub(1)) {
+        // Events judged at point k, against the steps before it; the step
+        // taken at k (if any) last, since it extends `before`.
+        let mut events: Vec<(Alt, &Op)> = Vec::new();
+        if k == n && maximal {
+            // The operations pending where nothing could move: each as an
+            // event after the last step.
+            events.extend(
+                h.pending[n]
+                    .iter()
+                    .map(|(role, op)| (hypothetical(*role), op)),
+            );
+        } else if k > keep {
+            events.extend(disabled_events(h, schedule, k));
         }
-    }
-    for (b, alt, op) in events {
-        let role = alt.role;
-        let mut row = vec![false; b];
-        let mut races = Vec::new();
-        for a in (0..b).rev() {
-            if row[a] {
-                continue;
-            }
-            let rel = relation(h, schedule, &before, a, alt, op);
-            if rel == Rel::Independent {
-                continue;
-            }
-            row[a] = true;
-            for (c, &hb) in before[a].iter().enumerate().take(a) {
-                if hb {
-                    row[c] = true;
-                }
-            }
-            if rel == Rel::Race {
-                races.push(a);
-            }
+        for (alt, op) in events {
+            let row = happens_before(h, schedule, &before, alt, op, &mut out);
+            debug_assert_eq!(row.len(), k);
         }
-        for a in races {
-            out.push(reversal(h, schedule, &before, &row, a, b, role));
-        }
-        if b < n {
+        if k < n {
+            let alt = schedule[k];
+            let op = op_of(&h.pending[k], alt.role).expect("a step is a pending operation");
+            let row = happens_before(h, schedule, &before, alt, op, &mut out);
             before.push(row);
         }
     }
     cache.rows = before;
     cache.keep = 0;
     out
+}
+
+/// An event for an operation of `role` that was not taken (its sender,
+/// for a receive from anyone, is not known).
+fn hypothetical(role: RoleId) -> Alt {
+    Alt {
+        role,
+        from: None,
+        pick: None,
+    }
+}
+
+/// The choices pending at point `k` (`0 < k`) that are refused there and
+/// were not refused one point earlier: the alternatives that the step
+/// taken at `k - 1` disabled (a send, or one sender of a receive from
+/// anyone, each as its own event), and the operations refused when their
+/// role reached them (after its own step, or after an answer between the
+/// points such as a receive on a closed channel).
+///
+/// Why they are events of their own: the execution takes such a choice,
+/// if at all, only after some later step enables it again, and judged
+/// there, that enabling step happens before it and hides every step
+/// behind it, the one that disabled it included; and a receive from
+/// anyone that takes another sender's message at its own point can no
+/// longer take the disabled sender's there. Two sends of one choice are
+/// the common case: `a`'s send takes `b`'s away, `c` receives `a`'s
+/// message, and only then is `b`'s send accepted; judged where it is
+/// taken, `b`'s send is ordered after `c`'s receive, which is ordered
+/// after `a`'s send, and the race of the two sends (either can go first)
+/// is never reversed. Judged where the send was disabled, `a`'s send is a
+/// step it races with. (The classic DPOR looks at every point where an
+/// operation is pending, which is why it did not miss this one.)
+fn disabled_events<'h, P>(
+    h: &'h History<P>,
+    schedule: &'h [Alt],
+    k: usize,
+) -> impl Iterator<Item = (Alt, &'h Op)> + 'h {
+    let stepped = schedule[k - 1].role;
+    let enabled = move |role: RoleId| h.alts[k].iter().any(|a| a.role == role);
+    h.pending[k].iter().flat_map(move |(role, op)| {
+        let earlier = op_of(&h.pending[k - 1], *role);
+        // Reached only now: its role took the step, or its earlier
+        // operation was answered between the points.
+        let reached = *role == stepped || earlier.is_none_or(|e| !same_op(e, op));
+        let refused_on_arrival = (reached && !enabled(*role)).then(|| (hypothetical(*role), op));
+        let taken_away = h.alts[k - 1]
+            .iter()
+            .filter(move |x| !reached && x.role == *role && !h.alts[k].contains(x))
+            .map(move |x| (*x, op));
+        refused_on_arrival.into_iter().chain(taken_away)
+    })
+}
+
+/// The row of an event (`op` of `alt`, judged after the steps that
+/// `before` has rows for): which of those steps happen before it. Pushes
+/// the backtrack points of its races onto `out`.
+fn happens_before<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    before: &[Vec<bool>],
+    alt: Alt,
+    op: &Op,
+    out: &mut Vec<Backtrack>,
+) -> Vec<bool> {
+    let b = before.len();
+    let mut row = vec![false; b];
+    let mut races = Vec::new();
+    for a in (0..b).rev() {
+        // A step already known to happen before the event (through a
+        // later one) is judged too: the order may be an enabling only.
+        let rel = relation(h, schedule, before, a, alt, op);
+        if rel == Rel::Race {
+            races.push(a);
+        }
+        if rel == Rel::Independent || row[a] {
+            continue;
+        }
+        row[a] = true;
+        for (c, &hb) in before[a].iter().enumerate().take(a) {
+            if hb {
+                row[c] = true;
+            }
+        }
+    }
+    for a in races {
+        out.push(reversal(h, schedule, before, &row, a, b, alt.role));
+    }
+    row
 }
 
 /// How step `a` and a later operation (`op` of `alt`) of one execution
@@ -347,10 +409,6 @@ fn relation<P: Protocol>(
     let unknown_sender =
         matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
     let feeds_later = feeds(first.role, first_op, alt.role, op);
-    // The common case, cheaply: commuting where `a` was taken.
-    if !unknown_sender && !feeds_later && independent(&h.objects[a], (first, first_op), (alt, op)) {
-        return Rel::Independent;
-    }
     let b = before.len();
     let mut obj = h.objects[a].clone();
     for c in a + 1..b {
@@ -439,110 +497,4 @@ fn reversal<P>(
         any_of: true,
         racer: role,
     }
-}
-
-/// The classic (Flanagan–Godefroid) backtrack choices that the races of
-/// one execution ask for.
-///
-/// `schedule[k]` is the choice taken at point `k`; `h` has one entry per
-/// point reached (one more than `schedule` when the execution ended at a
-/// point where no step was taken).
-pub(crate) fn backtracks<P: Protocol>(h: &History<P>, schedule: &[Alt]) -> Vec<Backtrack> {
-    let n = schedule.len();
-    // before[b][a]: step a happens before step b (a < b), by the
-    // transitive closure of dependency between steps.
-    let mut before: Vec<Vec<bool>> = Vec::with_capacity(n);
-    for b in 0..n {
-        let role = schedule[b].role;
-        let op = op_of(&h.pending[b], role).expect("a step is a pending operation");
-        let mut row = vec![false; n];
-        for a in (0..b).rev() {
-            if row[a] {
-                continue;
-            }
-            if dependent(h, schedule, a, schedule[b], op) {
-                row[a] = true;
-                for (c, &hb) in before[a].iter().enumerate().take(a) {
-                    if hb {
-                        row[c] = true;
-                    }
-                }
-            }
-        }
-        before.push(row);
-    }
-    let points = h.pending.len();
-    let mut out = Vec::new();
-    let roles = h
-        .pending
-        .iter()
-        .flat_map(|p| p.iter().map(|(r, _)| *r))
-        .max()
-        .map_or(0, |m| m + 1);
-    // Each role's pending operation stays the same from the point after
-    // the role's last step (`start`) to the point where it is taken, or to
-    // the last point if it never is (`end`). At each point k of that
-    // window, its race is with the last earlier step of another role that
-    // it depends on and that does not already happen before the role's
-    // last step (Flanagan and Godefroid look at every state of the
-    // search): over the window, those are the dependent steps in
-    // [start, end) and the last dependent one before `start`.
-    let mut last_step: Vec<Option<usize>> = vec![None; roles];
-    for k in 0..points {
-        for &(role, ref op) in &h.pending[k] {
-            let taken_here = k < n && schedule[k].role == role;
-            if !(taken_here || k + 1 == points) {
-                continue;
-            }
-            let alt = if taken_here {
-                schedule[k]
-            } else {
-                Alt {
-                    role,
-                    from: None,
-                    pick: None,
-                }
-            };
-            let start = last_step[role].map_or(0, |l| l + 1);
-            let known =
-                |a: usize| last_step[role].is_some_and(|l| l == a || (a < l && before[l][a]));
-            let races = |a: &usize| {
-                schedule[*a].role != role && !known(*a) && dependent(h, schedule, *a, alt, op)
-            };
-            let end = k.min(n);
-            // A step that enabled the operation (it was refused before the
-            // step and accepted after: the send of the message a receive
-            // takes) comes before it in every order: no race to reverse.
-            // Only that case is left out: skipping every step where the
-            // operation was refused missed races whose dependency came from
-            // that refusal (a receive of another channel, judged dependent
-            // because it could not be probed there), as the soak found.
-            let enabled_at = |a: usize| h.alts[a].iter().any(|x| x.role == role);
-            let enabled_by = |a: usize| !enabled_at(a) && enabled_at(a + 1);
-            let mut found: Vec<usize> = (start..end)
-                .filter(|&a| !enabled_by(a) && races(&a))
-                .collect();
-            if let Some(a) = (0..start.min(end)).rev().find(races) {
-                found.push(a);
-            }
-            for a in found {
-                let alts = &h.alts[a];
-                let mine: Vec<usize> = (0..alts.len()).filter(|&i| alts[i].role == role).collect();
-                out.push(Backtrack {
-                    point: a,
-                    groups: vec![if mine.is_empty() {
-                        (0..alts.len()).collect()
-                    } else {
-                        mine
-                    }],
-                    any_of: false,
-                    racer: role,
-                });
-            }
-        }
-        if k < n {
-            last_step[schedule[k].role] = Some(k);
-        }
-    }
-    out
 }

@@ -2,13 +2,13 @@
 //! over schedules (stateless: every execution re-runs the program from the
 //! start, following a prefix of choices, as Déjà Fu and loom do).
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::Protocol;
 
 use super::dfs::Dfs;
-use super::dpor::Flavour;
 use super::env::{env_count, env_error, env_seconds, env_var};
 use super::error::ExploreError;
 use super::found::Found;
@@ -32,7 +32,7 @@ use super::scheduler::{self, End, RunLimits};
 /// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
 /// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
-/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets`, `dpor` or `dpor-classic` | DPOR (source sets) |
+/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets` or `dpor` | DPOR (source sets) |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -300,6 +300,7 @@ impl Explorer {
             let mut executions = 0;
             let mut pruned = 0;
             let mut redundant = 0;
+            let mut final_states = BTreeSet::new();
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
@@ -307,6 +308,9 @@ impl Explorer {
                 };
                 let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
                 executions = 1;
+                if run.end.is_maximal() {
+                    final_states.insert(run.final_state);
+                }
                 if let Some(cut) = found.add(&names, run, property.as_mut())? {
                     incomplete = Some(cut);
                 }
@@ -320,11 +324,7 @@ impl Explorer {
                     depth: 0,
                     bound: self.preemption_bound,
                     sleep_sets: !bounded && reduction != Reduction::None,
-                    dpor: match reduction {
-                        Reduction::Dpor => Some(Flavour::Source),
-                        Reduction::ClassicDpor => Some(Flavour::Classic),
-                        Reduction::None | Reduction::SleepSets => None,
-                    },
+                    dpor: reduction == Reduction::Dpor,
                     pruned: 0,
                     names: Arc::clone(&shared_names),
                     hb: Default::default(),
@@ -356,6 +356,12 @@ impl Explorer {
                         run.end,
                         End::Time | End::Stuck { .. } | End::Diverged { .. }
                     );
+                    if run.end.is_maximal() {
+                        final_states.insert(run.final_state);
+                    }
+                    if matches!(run.end, End::Violation { .. } | End::Panicked { .. }) {
+                        dfs.cut_short();
+                    }
                     if let Some(cut) = found.add(&names, run, property.as_mut())? {
                         incomplete.get_or_insert(cut);
                     }
@@ -419,6 +425,7 @@ impl Explorer {
                 replayed: self.replay.is_some(),
                 reduction,
                 reduction_off,
+                final_states,
             })
         })
     }

@@ -1,6 +1,7 @@
 //! What an exploration answers: [`Exploration`], its [`Failure`]s and
 //! their [`Outcome`]s, with the trace of each failing execution.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -260,6 +261,8 @@ pub struct Exploration {
     pub(crate) reduction: Reduction,
     /// Why it is not (in full) the one asked for.
     pub(crate) reduction_off: Option<String>,
+    /// Fingerprints of the object at the end of each maximal execution.
+    pub(crate) final_states: BTreeSet<u64>,
 }
 
 impl Exploration {
@@ -343,6 +346,39 @@ impl Exploration {
     /// ```
     pub fn reduction_off(&self) -> Option<&str> {
         self.reduction_off.as_deref()
+    }
+
+    /// Fingerprints (64-bit hashes) of the object's states at the ends of
+    /// the maximal executions: those where every role returned or waited
+    /// with nothing able to move (a success, a deadlock, an unfinished
+    /// protocol), not those a panic, a violation or a bound stopped.
+    ///
+    /// Independent steps commute on the object, so every schedule of one
+    /// equivalence class ends in the same state, and a reduction that
+    /// runs one schedule of each class reaches exactly the final states
+    /// of the plain search: the tests compare the two sets. The hashes are
+    /// comparable within one process.
+    ///
+    /// ```
+    /// use prust::explore::{Explorer, Reduction};
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)]
+    /// struct Move;
+    /// let explore = |reduction| {
+    ///     Explorer::new()
+    ///         .reduction(reduction)
+    ///         .explore(prust::protocols::chess::strict(), |r| {
+    ///             r.spawn("white", |mut ep| {
+    ///                 let _ = ep.send("black", Move);
+    ///             });
+    ///         })
+    /// };
+    /// let (plain, dpor) = (explore(Reduction::None), explore(Reduction::Dpor));
+    /// assert_eq!(plain.final_states().len(), 1);
+    /// assert_eq!(plain.final_states(), dpor.final_states());
+    /// ```
+    pub fn final_states(&self) -> &BTreeSet<u64> {
+        &self.final_states
     }
 }
 

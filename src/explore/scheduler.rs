@@ -60,6 +60,19 @@ pub(crate) enum End {
     Program(String),
 }
 
+impl End {
+    /// Whether the execution went as far as it could: every role returned
+    /// or waits with nothing able to move. A panic or a violation stops
+    /// the other roles where they are; a bound or the sleep sets cut the
+    /// execution short.
+    pub(crate) fn is_maximal(&self) -> bool {
+        matches!(
+            self,
+            End::Success | End::Deadlock(_) | End::Unfinished { .. }
+        )
+    }
+}
+
 /// The limits of one execution.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RunLimits {
@@ -77,6 +90,9 @@ pub(crate) struct Run {
     /// Whether the object had terminated at the end (for the property's
     /// `END` / `DEADLOCK`).
     pub(crate) terminated: bool,
+    /// A hash of the object at the end (see
+    /// [`Exploration::final_states`](super::Exploration::final_states)).
+    pub(crate) final_state: u64,
     /// Threads woken to run a role (role starts and switches): what the
     /// execution paid in context switches.
     pub(crate) handovers: usize,
@@ -171,7 +187,7 @@ fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
     }) && now.next().is_none()
 }
 
-fn same_op(a: &Op, b: &Op) -> bool {
+pub(crate) fn same_op(a: &Op, b: &Op) -> bool {
     match (a, b) {
         (Op::Send { to: t1, msg: m1 }, Op::Send { to: t2, msg: m2 }) => {
             t1 == t2 && m1.type_name() == m2.type_name()
@@ -212,6 +228,7 @@ where
         schedule: Vec::new(),
         end: End::Success,
         terminated: false,
+        final_state: 0,
         handovers: 0,
         recorded: 0,
     };
@@ -231,8 +248,8 @@ where
     };
     let mut chooser = chooser;
     let (history, reuse) = match chooser.wants_races() {
-        None => (None, 0),
-        Some(_) => {
+        false => (None, 0),
+        true => {
             let mut h = history.unwrap_or_default();
             // The first `keep` steps are the same, so the records of the
             // points before them and of the point after them are too.
@@ -350,14 +367,25 @@ where
     run.trace = trace;
     run.schedule = schedule;
     run.end = end.expect("the execution has ended");
-    if let (Some(h), Some(flavour)) = (&history, chooser.wants_races()) {
+    if let (Some(h), true) = (&history, chooser.wants_races()) {
         let cache = chooser.hb_cache();
-        let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, flavour, cache);
+        let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, cache);
         chooser.add_backtracks(backtracks);
     }
     *pool.memo.borrow_mut() = Some(Box::new(Kept { never, history }));
     run.terminated = obj.is_terminated();
+    run.final_state = fingerprint(&obj);
     (run, chooser)
+}
+
+/// A hash of `obj` that is the same for equal objects throughout the
+/// process (`DefaultHasher::new` has fixed keys), so that two
+/// explorations' final states compare.
+fn fingerprint<P: Protocol>(obj: &P) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    obj.hash(&mut h);
+    h.finish()
 }
 
 /// A role thread: waits to be started, runs the body, records how it
@@ -556,7 +584,6 @@ mod tests {
     use protocols::session::BlockingEndpoint;
 
     use super::super::dfs::Dfs;
-    use super::super::dpor::Flavour;
     use super::super::replay::Replay;
     use super::run as run_one;
     use super::*;
@@ -706,7 +733,7 @@ mod tests {
                 depth: 0,
                 bound: None,
                 sleep_sets: true,
-                dpor: Some(Flavour::Source),
+                dpor: true,
                 pruned: 0,
                 names: names(),
                 hb: Default::default(),

@@ -1,0 +1,664 @@
+//! DPOR and sleep sets against plain depth-first exploration on random
+//! *programs* over random *specifications*: every reduction must find
+//! exactly the failures of the plain search, and reach exactly the same
+//! final states of the object.
+//!
+//! Why this file exists beside `explore_reduction.rs`: that one explores
+//! random programs over a hand-written mailbox, an object that accepts
+//! every send while its channel has room. A protocol object derived from
+//! a specification also *disables*: one role's send can take away another
+//! role's (the two sides of a choice), and a later step gives it back.
+//! Source-set DPOR once judged such a pair only where the second send was
+//! finally taken, behind the step that re-enabled it, and missed the race
+//! (a program that fails was reported correct in every schedule); no
+//! mailbox program can show that.
+//!
+//! The programs are what users write: each role's operations are a run
+//! of the specification projected on the role, then mutated (an operation
+//! dropped or added, a receive from anyone instead of from its sender, an
+//! assertion on who sent first, a `choose` between the projections of two
+//! runs, a close, a panic). The roles are declared in every order (role
+//! numbers decide the order in which the searches try choices), or not at
+//! all.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use prust::explore::{choose, Exploration, Explorer, Reduction, Roles};
+use prust::session::BlockingEndpoint;
+use prust::spec::{alt, call, close, end, msg, par, seq, sync, Spec, Term};
+use prust::{Message, Protocol, Strict};
+
+const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+const TYPES: [&str; 2] = ["T", "U"];
+
+/// One communication, a close, or nothing.
+fn leaf(roles: usize) -> impl Strategy<Value = Term> {
+    let pair = (0..roles, 1..roles).prop_map(move |(p, d)| (NAMES[p], NAMES[(p + d) % roles]));
+    prop_oneof![
+        4 => (pair.clone(), 0..2usize).prop_map(|((p, q), t)| msg(TYPES[t], p, q)),
+        2 => (pair.clone(), 0..2usize).prop_map(|((p, q), t)| sync(TYPES[t], p, q)),
+        1 => pair.prop_map(|(p, q)| close(p, q)),
+        1 => Just(end()),
+    ]
+}
+
+/// Small terms: every construct but repetition, which would give the
+/// plain search more executions than it can run to compare against.
+fn term(roles: usize) -> impl Strategy<Value = Term> {
+    leaf(roles).prop_recursive(3, 14, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 2..4).prop_map(seq),
+            prop::collection::vec(inner.clone(), 2..3).prop_map(alt),
+            prop::collection::vec(inner, 2..3).prop_map(par),
+        ]
+    })
+}
+
+/// A specification over `a`, `b` (and `c`): mostly parallel parts (the
+/// races a reduction must not lose are between them), possibly after a
+/// recursive definition with two parameters that picks, until both are
+/// used, which of two guarded branches comes next (the shape of a
+/// producers/consumer protocol whose order is not fixed).
+fn spec() -> impl Strategy<Value = (Spec, usize, Option<(Term, Term)>)> {
+    (2usize..=4)
+        .prop_flat_map(|roles| {
+            let main = prop_oneof![
+                3 => prop::collection::vec(term(roles), 2..4).prop_map(par),
+                1 => prop::collection::vec(term(roles), 2..3).prop_map(seq),
+                1 => term(roles),
+            ];
+            (
+                Just(roles),
+                main,
+                prop::option::weighted(0.3, (leaf(roles), leaf(roles))),
+            )
+        })
+        .prop_map(|(roles, main, branches)| {
+            let spec = match branches.clone() {
+                None => Spec::new("random", main),
+                Some((x, y)) => {
+                    let body = move |v: &[usize]| {
+                        let mut b = vec![];
+                        if v[0] == 0 {
+                            b.push(x.clone().then(call("s", [1, v[1]])));
+                        }
+                        if v[1] == 0 {
+                            b.push(y.clone().then(call("s", [v[0], 1])));
+                        }
+                        if b.is_empty() {
+                            end()
+                        } else {
+                            alt(b)
+                        }
+                    };
+                    Spec::new("random", seq([call("s", [0, 0]), main])).define("s", 2, body)
+                }
+            };
+            (spec, roles, branches)
+        })
+}
+
+/// One operation of a role program.
+#[derive(Clone, Debug)]
+enum Op {
+    Send(usize, usize),
+    RecvFrom(usize),
+    /// A receive from anyone.
+    Recv,
+    /// A receive from anyone that asserts who sent.
+    RecvAssert(usize),
+    Close(usize),
+    Panic,
+    /// `choose(2)`, then one of the two programs.
+    Choose(Vec<Op>, Vec<Op>),
+}
+
+/// A role's part of a run, as operations.
+fn project(run: &[Act], role: usize) -> Vec<Op> {
+    run.iter()
+        .filter(|a| a.role == role)
+        .map(|a| match a.kind {
+            Kind::Send(to, ty) => Op::Send(to, ty),
+            Kind::Recv(from) => Op::RecvFrom(from),
+            Kind::Close(to) => Op::Close(to),
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Send(usize, usize),
+    Recv(usize),
+    Close(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Act {
+    role: usize,
+    kind: Kind,
+}
+
+/// Every action the object accepts now (by the role names `names`, in
+/// the object's numbering), each with the object after it.
+fn accepted<P: Protocol>(obj: &P, roles: usize) -> Vec<(Act, P)> {
+    let mut out = Vec::new();
+    for role in 0..roles {
+        for peer in (0..roles).filter(|&p| p != role) {
+            for (ty, name) in TYPES.iter().enumerate() {
+                let mut o = obj.clone();
+                if o.try_send(role, peer, Message::named(name, 0)).is_ok() {
+                    out.push((
+                        Act {
+                            role,
+                            kind: Kind::Send(peer, ty),
+                        },
+                        o,
+                    ));
+                }
+            }
+            let mut o = obj.clone();
+            if o.try_recv(role, Some(peer)).is_ok() {
+                out.push((
+                    Act {
+                        role,
+                        kind: Kind::Recv(peer),
+                    },
+                    o,
+                ));
+            }
+            let mut o = obj.clone();
+            if o.try_close(role, peer).is_ok() {
+                out.push((
+                    Act {
+                        role,
+                        kind: Kind::Close(peer),
+                    },
+                    o,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A run of the object, at most 12 actions, each picked by the next of
+/// `picks`.
+fn walk<P: Protocol>(obj: &P, roles: usize, picks: &[usize]) -> Vec<Act> {
+    let mut obj = obj.clone();
+    let mut run = Vec::new();
+    for &p in picks {
+        let mut next = accepted(&obj, roles);
+        if next.is_empty() {
+            break;
+        }
+        let (act, o) = next.swap_remove(p % next.len());
+        run.push(act);
+        obj = o;
+    }
+    run
+}
+
+/// How one role's projection is changed.
+#[derive(Clone, Debug)]
+struct Mutation {
+    /// 0: none; 1: drop an operation; 2: add one; 3: receives from
+    /// anyone; 4: a receive asserts its sender; 5: a close; 6: a panic;
+    /// 7: choose between this run's projection and another's.
+    kind: usize,
+    at: usize,
+    peer: usize,
+    ty: usize,
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    (
+        prop_oneof![6 => Just(0usize), 7 => 1usize..8],
+        0..8usize,
+        0..4usize,
+        0..2usize,
+    )
+        .prop_map(|(kind, at, peer, ty)| Mutation { kind, at, peer, ty })
+}
+
+/// `ops` changed by `m`; `other` is the role's part of another run.
+fn mutate(mut ops: Vec<Op>, other: Vec<Op>, m: &Mutation, role: usize, roles: usize) -> Vec<Op> {
+    let peer = if m.peer % roles == role {
+        (role + 1) % roles
+    } else {
+        m.peer % roles
+    };
+    let at = if ops.is_empty() { 0 } else { m.at % ops.len() };
+    match m.kind {
+        1 if !ops.is_empty() => {
+            ops.remove(at);
+        }
+        2 => {
+            let extra = match m.ty {
+                0 => Op::Send(peer, m.at % 2),
+                _ => Op::RecvFrom(peer),
+            };
+            ops.insert(at.min(ops.len()), extra);
+        }
+        3 => {
+            for op in &mut ops {
+                if matches!(op, Op::RecvFrom(_)) {
+                    *op = Op::Recv;
+                }
+            }
+        }
+        4 => {
+            if let Some(op) = ops.iter_mut().find(|o| matches!(o, Op::RecvFrom(_))) {
+                if let Op::RecvFrom(from) = *op {
+                    *op = Op::RecvAssert(from);
+                }
+            }
+        }
+        5 => ops.insert(at.min(ops.len()), Op::Close(peer)),
+        6 => ops.insert(at.min(ops.len()), Op::Panic),
+        7 => ops = vec![Op::Choose(ops, other)],
+        _ => {}
+    }
+    ops
+}
+
+/// A random program over a random specification: the spec, its role
+/// declaration (`None`: roles numbered in order of first use), and each
+/// role's operations (by name).
+#[derive(Clone, Debug)]
+// `branches` and `declared` are read by `Debug` only: they make a failing
+// case's report complete.
+#[allow(dead_code)]
+struct Case {
+    spec: Spec,
+    /// The two guarded branches of the definition `s`, if the spec has it
+    /// (its body is a closure, which `Spec`'s `Debug` cannot show).
+    branches: Option<(Term, Term)>,
+    declared: Option<Vec<&'static str>>,
+    programs: Vec<(&'static str, Vec<Op>)>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        spec(),
+        prop::collection::vec(0..16usize, 12),
+        prop::collection::vec(0..16usize, 12),
+        prop::collection::vec(mutation(), 4),
+        prop::option::weighted(0.8, Just(vec![0usize, 1, 2, 3]).prop_shuffle()),
+    )
+        .prop_filter_map(
+            "the spec compiles to a small object",
+            |((spec, roles, branches), picks, other_picks, mutations, order)| {
+                // A random order of the roles (of all four, those used).
+                let declared: Option<Vec<&'static str>> = order.map(|order| {
+                    order
+                        .into_iter()
+                        .filter(|&r| r < roles)
+                        .map(|r| NAMES[r])
+                        .collect()
+                });
+                let spec = match &declared {
+                    Some(names) => spec.roles(names.iter().copied()),
+                    None => spec,
+                };
+                spec.compile_bounded(2_000).ok()?;
+                let object = Strict::from_spec(&spec).ok()?;
+                let names = object.roles();
+                if names.len() != roles {
+                    return None;
+                }
+                let run = walk(&object, roles, &picks);
+                let other = walk(&object, roles, &other_picks);
+                let programs = (0..roles)
+                    .map(|r| {
+                        let name = NAMES[NAMES.iter().position(|n| *n == names[r]).unwrap()];
+                        let ops = mutate(
+                            project(&run, r),
+                            project(&other, r),
+                            &mutations[r],
+                            r,
+                            roles,
+                        );
+                        (name, ops)
+                    })
+                    .collect();
+                Some(Case {
+                    spec,
+                    branches,
+                    declared,
+                    programs,
+                })
+            },
+        )
+}
+
+/// Runs `ops` on `ep`, stopping at the first operation that fails (a
+/// deadlock, a stopped execution); `names` are the object's role names.
+fn run_ops(ep: &mut impl BlockingEndpoint, ops: &[Op], names: &[String]) {
+    for (k, op) in ops.iter().enumerate() {
+        let ok = match op {
+            Op::Send(to, ty) => ep
+                .send(names[*to].as_str(), Message::named(TYPES[*ty], k))
+                .is_ok(),
+            Op::RecvFrom(from) => ep.recv_from(names[*from].as_str()).is_ok(),
+            Op::Recv => ep.recv().is_ok(),
+            Op::RecvAssert(from) => match ep.recv() {
+                Ok((got, _)) => {
+                    assert_eq!(
+                        names[got], names[*from],
+                        "the first message came from elsewhere"
+                    );
+                    true
+                }
+                Err(_) => false,
+            },
+            Op::Close(to) => ep.close(names[*to].as_str()).is_ok(),
+            Op::Panic => panic!("a planted panic"),
+            Op::Choose(x, y) => {
+                let branch = if choose(2) == 0 { x } else { y };
+                run_ops(ep, branch, names);
+                return;
+            }
+        };
+        if !ok {
+            return;
+        }
+    }
+}
+
+/// The program of `case` (operations name peers by the object's role
+/// numbers, resolved to names here).
+fn program<'c>(case: &'c Case, names: &'c [String]) -> impl Fn(&mut Roles<'_, Strict>) + Sync + 'c {
+    move |r| {
+        for (name, ops) in &case.programs {
+            // Role bodies own what they use (they run on pool threads).
+            let (ops, names) = (ops.clone(), names.to_vec());
+            r.spawn(name, move |mut ep| run_ops(&mut ep, &ops, &names));
+        }
+    }
+}
+
+/// The failures found, as text.
+fn outcomes(ex: &Exploration) -> BTreeSet<String> {
+    ex.failures()
+        .iter()
+        .map(|f| f.outcome.to_string())
+        .collect()
+}
+
+/// Plain search (at most `max` executions) and each reduction on `case`:
+/// the same failures and final states. Cases the plain search cannot
+/// finish are skipped.
+fn agree(case: &Case, max: usize) -> Result<(), TestCaseError> {
+    let object = Strict::from_spec(&case.spec).expect("compiled before");
+    let names = object.roles();
+    let explore = |reduction: Reduction, max: usize| {
+        Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .max_executions(max)
+            .explore(object.clone(), program(case, &names))
+    };
+    let plain = explore(Reduction::None, max);
+    prop_assume!(plain.is_complete(), "too many executions");
+    for reduction in [Reduction::SleepSets, Reduction::Dpor] {
+        let reduced = explore(reduction, 100_000);
+        prop_assert!(reduced.is_complete(), "{reduction}: {reduced}");
+        prop_assert_eq!(
+            outcomes(&plain),
+            outcomes(&reduced),
+            "{}: plain:\n{}\nreduced:\n{}",
+            reduction,
+            plain,
+            reduced
+        );
+        prop_assert_eq!(
+            plain.final_states(),
+            reduced.final_states(),
+            "{}: final states differ; plain:\n{}\nreduced:\n{}",
+            reduction,
+            plain,
+            reduced
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn reductions_find_the_failures_and_final_states_of_plain_search(case in case()) {
+        agree(&case, 400)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// The same, longer: `cargo test --test explore_reduction_programs -- --ignored`.
+    #[test]
+    #[ignore]
+    fn soak_reductions_find_the_failures_and_final_states_of_plain_search(case in case()) {
+        agree(&case, 1_000)?;
+    }
+}
+
+/// The roles of the first program the issue reports, which source-set
+/// DPOR once explored in 2 executions and called correct: `a` either
+/// receives first or sends first, and a send of `c` taken before `a`'s
+/// choice makes `a`'s send one the protocol never accepts.
+fn receive_or_send_first(r: &mut Roles<'_, Strict>) {
+    #[derive(Clone, Debug)]
+    struct N;
+    #[derive(Clone, Debug)]
+    struct M;
+    r.spawn("a", |mut ep| {
+        if choose(2) == 0 {
+            let _ = ep.recv();
+            let _ = ep.send("b", N);
+            let _ = ep.recv();
+        } else {
+            let _ = ep.send("b", N);
+            let _ = ep.recv_from("c");
+            let _ = ep.recv();
+        }
+    });
+    r.spawn("b", |mut ep| {
+        let _ = ep.recv();
+    });
+    r.spawn("c", |mut ep| {
+        let _ = ep.send("a", N);
+        let _ = ep.send("a", M);
+    });
+}
+
+#[test]
+fn every_reduction_finds_the_violation_of_a_send_disabled_by_a_choice() {
+    for declared in [true, false] {
+        let mut spec = Spec::new(
+            "x",
+            seq([
+                par([sync("N", "a", "b"), sync("N", "c", "a")]),
+                msg("M", "c", "a"),
+            ]),
+        );
+        if declared {
+            spec = spec.roles(["a", "b", "c"]);
+        }
+        let object = Strict::from_spec(&spec).unwrap();
+        for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+            let ex = Explorer::new()
+                .preemption_bound(None)
+                .reduction(reduction)
+                .explore(object.clone(), receive_or_send_first);
+            assert!(ex.is_complete(), "{reduction}: {ex}");
+            assert!(
+                !ex.is_successful(),
+                "{reduction} (declared {declared}): {ex}"
+            );
+            assert!(
+                outcomes(&ex)
+                    .iter()
+                    .any(|o| o.contains("a waits to send <N> to b")),
+                "{reduction}: {ex}"
+            );
+        }
+    }
+}
+
+/// Two producers and a consumer that assumes it hears from `a` first,
+/// over a specification that lets either go first (the second program
+/// the issue reports).
+#[test]
+fn every_reduction_finds_the_consumer_that_assumes_an_order() {
+    let spec = Spec::new("s", call("s", [0, 0])).define("s", 2, |x| {
+        let mut b = vec![];
+        if x[0] == 0 {
+            b.push(msg("Item", "a", "c").then(call("s", [1, x[1]])));
+        }
+        if x[1] == 0 {
+            b.push(msg("Item", "b", "c").then(call("s", [x[0], 1])));
+        }
+        if b.is_empty() {
+            end()
+        } else {
+            alt(b)
+        }
+    });
+    let object = Strict::from_spec(&spec).unwrap();
+    #[derive(Clone, Debug)]
+    struct Item;
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        let ex = Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .explore(object.clone(), |r| {
+                r.spawn("a", |mut ep| {
+                    let _ = ep.send("c", Item);
+                });
+                r.spawn("b", |mut ep| {
+                    let _ = ep.send("c", Item);
+                });
+                r.spawn("c", |mut ep| {
+                    let (from, _) = ep.recv().unwrap();
+                    assert_eq!(from, ep.peer("a").unwrap(), "b's item came first");
+                    let _ = ep.recv();
+                });
+            });
+        assert!(ex.is_complete(), "{reduction}: {ex}");
+        assert!(!ex.is_successful(), "{reduction}: {ex}");
+        assert!(
+            outcomes(&ex)
+                .iter()
+                .any(|o| o.contains("b's item came first")),
+            "{reduction}: {ex}"
+        );
+    }
+}
+
+/// Found by the random programs: `a`'s second send, refused after `b`'s
+/// send, is accepted before it once `a`'s first send (which commutes with
+/// `b`'s) has gone first; judged on the object as it was before `b`'s
+/// send, the two looked independent, and "a a" (after which `b`'s send is
+/// a violation) was never run.
+#[test]
+fn dpor_judges_a_pair_where_the_reversal_would_run_it() {
+    let spec = Spec::new(
+        "random",
+        par([
+            seq([close("b", "a"), msg("T", "a", "b")]),
+            seq([
+                seq([msg("T", "a", "b"), msg("T", "b", "a")]),
+                msg("T", "a", "b"),
+            ]),
+            alt([
+                msg("T", "a", "b"),
+                par([msg("U", "b", "a"), msg("T", "b", "a")]),
+            ]),
+        ]),
+    )
+    .roles(["b", "a"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            (
+                "b",
+                vec![
+                    Op::Send(1, 0),
+                    Op::Close(1),
+                    Op::Send(1, 1),
+                    Op::RecvFrom(1),
+                    Op::RecvFrom(1),
+                    Op::Send(1, 0),
+                    Op::RecvFrom(1),
+                ],
+            ),
+            (
+                "a",
+                vec![
+                    Op::Send(0, 0),
+                    Op::Send(0, 0),
+                    Op::RecvFrom(0),
+                    Op::RecvFrom(0),
+                    Op::Send(0, 0),
+                ],
+            ),
+        ],
+    };
+    agree(&case, 1000).unwrap();
+}
+
+/// Found by the random programs: `c`'s synchronous send takes away `a`'s
+/// receive of `b`'s message (the protocol now wants `c`'s first), and
+/// `a`'s receive from anyone then takes `c`'s; the schedule where `a`
+/// takes `b`'s message first (and `c` is left waiting) was never run.
+#[test]
+fn dpor_judges_each_sender_that_a_step_takes_away() {
+    let x = msg("T", "a", "b");
+    let body = move |v: &[usize]| {
+        let mut b = vec![];
+        if v[0] == 0 {
+            b.push(x.clone().then(call("s", [1, v[1]])));
+        }
+        if v[1] == 0 {
+            b.push(end().then(call("s", [v[0], 1])));
+        }
+        if b.is_empty() {
+            end()
+        } else {
+            alt(b)
+        }
+    };
+    let spec = Spec::new(
+        "random",
+        seq([
+            call("s", [0, 0]),
+            par([
+                alt([sync("T", "b", "c"), msg("T", "b", "a")]),
+                par([
+                    par([sync("T", "c", "a"), sync("T", "c", "a")]),
+                    sync("T", "a", "b"),
+                ]),
+                seq([
+                    alt([end(), msg("U", "c", "a")]),
+                    par([msg("U", "c", "a"), close("a", "b")]),
+                ]),
+            ]),
+        ]),
+    )
+    .define("s", 2, body);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            ("b", vec![Op::RecvFrom(2), Op::Send(2, 0)]),
+            ("c", vec![Op::Send(2, 0), Op::Send(2, 1), Op::Send(2, 0)]),
+            ("a", vec![Op::Send(0, 0), Op::Recv]),
+        ],
+    };
+    agree(&case, 1000).unwrap();
+}

@@ -389,7 +389,8 @@
 //! the interleavings of those; that is all there is to interleave only if
 //! the roles share no lock, channel, atomic or I/O. A role that blocks on
 //! something else would wait for a thread that is not allowed to run: it
-//! is reported as stuck after a time limit (not a hang), and a program
+//! is reported as stuck after a time limit (not a hang; its thread is
+//! left running, cut off from every other execution), and a program
 //! whose choices change between two runs of the same schedule is reported
 //! as nondeterministic.
 //!

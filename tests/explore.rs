@@ -309,8 +309,61 @@ fn an_execution_bound_leaves_the_exploration_incomplete() {
     assert_eq!(ex.executions(), 1);
     assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
     assert!(ex.incomplete_reason().unwrap().contains("max_executions"));
+    // A bound of the exploration is no failure of the program: no
+    // failure with an empty schedule, and the report says how to raise it.
+    assert!(ex.failures().is_empty(), "{ex}");
+    let text = ex.to_string();
+    assert!(
+        !text.contains("distinct failure") && text.contains("no failure"),
+        "{text}"
+    );
+    assert!(
+        text.contains("INCOMPLETE: stopped after max_executions = 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("raise it with Explorer::max_executions"),
+        "{text}"
+    );
+    assert!(text.contains("not a proof"), "{text}");
     // Nothing to replay: no empty schedule is offered.
-    assert!(!ex.to_string().contains("PRUST_SCHEDULE"), "{ex}");
+    assert!(!text.contains("PRUST_SCHEDULE"), "{text}");
+}
+
+#[test]
+fn the_time_running_out_leaves_the_exploration_incomplete_without_a_failure() {
+    let ex = Explorer::new()
+        .timeout(Duration::from_nanos(1))
+        .explore(protocols::two_buyer::strict(), two_buyer);
+    assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
+    assert!(ex.failures().is_empty(), "{ex}");
+    assert!(
+        ex.incomplete_reason()
+            .unwrap()
+            .contains("Explorer::timeout"),
+        "{ex}"
+    );
+}
+
+#[test]
+fn a_replay_is_one_schedule_never_a_proof() {
+    let ex = Explorer::new()
+        .replay(&"buyer1".parse().unwrap())
+        .explore(protocols::two_buyer::strict(), two_buyer);
+    assert!(ex.failures().is_empty(), "{ex}");
+    assert!(
+        ex.is_replay() && !ex.is_complete() && !ex.is_successful(),
+        "{ex}"
+    );
+    let text = ex.to_string();
+    assert!(text.starts_with("replayed 1 schedule"), "{text}");
+    assert!(!text.contains("correct in every schedule"), "{text}");
+    assert!(
+        text.contains("not a proof: only the replayed schedule ran"),
+        "{text}"
+    );
+    // An exploration is no replay.
+    assert!(!explore(protocols::two_buyer::strict(), two_buyer).is_replay());
 }
 
 #[test]

@@ -45,6 +45,7 @@ fn the_environment_sets_the_options_and_replays_a_schedule() {
     let again = explore(protocols::chess::strict(), game);
     assert_eq!(again.executions(), 1);
     assert_eq!(again.failures(), ex.failures(), "{again}");
+    assert!(again.is_replay() && !again.is_complete(), "{again}");
     assert!(matches!(
         again.failures()[0].outcome,
         Outcome::Panicked { .. }

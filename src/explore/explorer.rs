@@ -31,13 +31,16 @@ use super::scheduler::{self, End, RunLimits};
 /// | `PRUST_MAX_EXECUTIONS` | [`max_executions`](Self::max_executions) | 100 000 |
 /// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
-/// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
+/// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule (one schedule, never a proof: warns on stderr) | explore |
 /// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets`, `dpor` or `dpor-classic` | DPOR (source sets) |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
 /// [`Exploration::is_successful`]): a bounded exploration is never
-/// reported as a proof.
+/// reported as a proof. The exploration's own bounds (`max_executions`,
+/// the timeout) are not failures of the program: the report lists no
+/// failure for them, only why it is incomplete and how to raise the
+/// bound.
 ///
 /// ```
 /// use std::time::Duration;
@@ -58,6 +61,10 @@ pub struct Explorer {
     role_timeout: Duration,
     property: Option<String>,
     replay: Option<Schedule>,
+    /// Whether `replay` came from `PRUST_SCHEDULE` (then each exploration
+    /// warns on stderr: a variable left in the shell must not make every
+    /// explore test pass on one schedule).
+    replay_from_env: bool,
     reduction: Reduction,
     simplify: bool,
 }
@@ -103,6 +110,7 @@ impl Explorer {
                 .unwrap_or(Some(Duration::from_secs(10)))
                 .unwrap_or(Duration::from_secs(1 << 30)),
             property: None,
+            replay_from_env: replay.is_some(),
             replay,
             simplify: true,
             reduction: match env_var("PRUST_REDUCTION")? {
@@ -131,21 +139,26 @@ impl Explorer {
     }
 
     /// Stops the exploration after `n` executions (incomplete if any
-    /// schedule is left).
+    /// schedule is left; no failure of the program).
     pub fn max_executions(mut self, n: usize) -> Self {
         self.max_executions = n;
         self
     }
 
-    /// Stops the exploration after this much time (incomplete).
+    /// Stops the exploration after this much time (incomplete; no
+    /// failure of the program).
     pub fn timeout(mut self, t: Duration) -> Self {
         self.timeout = Some(t);
         self
     }
 
     /// How long a role may run its own code between two endpoint
-    /// operations before it is reported [`Outcome::Stuck`] (blocked or
-    /// busy outside the session).
+    /// operations (or after the last, or after its execution was stopped,
+    /// until it returns) before it is reported [`Outcome::Stuck`]
+    /// (blocked or busy outside the session). The exploration then stops
+    /// within about this time and leaves the thread running
+    /// ([`Exploration::threads_left_running`]): nothing can stop a thread
+    /// from outside.
     pub fn role_timeout(mut self, t: Duration) -> Self {
         self.role_timeout = t;
         self
@@ -203,8 +216,24 @@ impl Explorer {
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
     /// reported as [`Outcome::Nondeterministic`].
+    ///
+    /// A replay is no exploration: its [`Exploration`] says it replayed
+    /// one schedule ([`Exploration::is_replay`]), is never complete nor
+    /// successful, and one set by `PRUST_SCHEDULE` (rather than by this
+    /// call) also warns on stderr each time it runs, so that the variable
+    /// left set cannot make explore tests pass unseen.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// let ex = Explorer::new()
+    ///     .replay(&"white black".parse().unwrap())
+    ///     .explore(prust::protocols::chess::strict(), |_| {});
+    /// assert!(ex.is_replay() && !ex.is_complete() && !ex.is_successful());
+    /// assert!(ex.to_string().starts_with("replayed 1 schedule"), "{ex}");
+    /// ```
     pub fn replay(mut self, schedule: &Schedule) -> Self {
         self.replay = Some(schedule.clone());
+        self.replay_from_env = false;
         self
     }
 
@@ -291,15 +320,23 @@ impl Explorer {
         };
         let shared_names: Arc<[String]> = names.clone().into();
         let (reduction, reduction_off) = self.reduction_used();
-        // One scope for the whole exploration: its threads run the role
+        if self.replay_from_env && self.replay.is_some() {
+            eprintln!(
+                "prust explore: WARNING: PRUST_SCHEDULE is set, so this exploration only \
+                 replays that one schedule: it proves nothing about the others (unset \
+                 PRUST_SCHEDULE to explore every schedule)"
+            );
+        }
+        // One pool for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
-        std::thread::scope(|scope| {
-            let pool = Pool::new(scope);
+        {
+            let pool = Pool::new();
             let mut found = Found::default();
             let mut incomplete: Option<String> = None;
             let mut executions = 0;
             let mut pruned = 0;
             let mut redundant = 0;
+            let mut left_running: Vec<String> = Vec::new();
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
@@ -307,9 +344,13 @@ impl Explorer {
                 };
                 let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
                 executions = 1;
-                if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                    incomplete = Some(cut);
-                }
+                note_left_behind(&mut left_running, &names, &run);
+                let cut = found.add(&names, run, property.as_mut())?;
+                // One schedule is no proof, whatever it found.
+                incomplete = Some(match cut {
+                    None => REPLAY.to_string(),
+                    Some(cut) => format!("{REPLAY}; and {cut}"),
+                });
             } else {
                 // The reduction that runs (see `reduction_used`); DPOR
                 // under a bound adds conservative points instead of sleep
@@ -331,12 +372,13 @@ impl Explorer {
                 };
                 loop {
                     if executions >= self.max_executions {
-                        incomplete = Some(format!(
-                            "stopped after max_executions = {} (raise it with \
-                             Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                        // A bound, not a failure of the program: the
+                        // exploration is only incomplete.
+                        incomplete.get_or_insert(format!(
+                            "stopped after max_executions = {} with schedules left to run \
+                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
                             self.max_executions
                         ));
-                        found.push_aborted(incomplete.as_deref().unwrap_or_default());
                         break;
                     }
                     dfs.depth = 0;
@@ -352,10 +394,13 @@ impl Explorer {
                         }
                         continue;
                     }
+                    // A thread left behind is stopped for good: running
+                    // on could leave one behind per execution.
                     let stop_all = matches!(
                         run.end,
                         End::Time | End::Stuck { .. } | End::Diverged { .. }
-                    );
+                    ) || !run.left_behind.is_empty();
+                    note_left_behind(&mut left_running, &names, &run);
                     if let Some(cut) = found.add(&names, run, property.as_mut())? {
                         incomplete.get_or_insert(cut);
                     }
@@ -375,7 +420,7 @@ impl Explorer {
                     ));
                 }
             }
-            if self.simplify {
+            if self.simplify && left_running.is_empty() {
                 for failure in &mut found.failures {
                     if matches!(
                         failure.outcome,
@@ -391,7 +436,14 @@ impl Explorer {
                             schedule: candidate.clone(),
                             names: Arc::clone(&shared_names),
                         };
+                        if !left_running.is_empty() {
+                            return None;
+                        }
                         let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
+                        note_left_behind(&mut left_running, &names, &run);
+                        if !run.left_behind.is_empty() {
+                            return None;
+                        }
                         let mut again = Found::default();
                         again.add(&names, run, property.as_mut()).ok()?;
                         let f = again.failures.pop()?;
@@ -419,8 +471,21 @@ impl Explorer {
                 replayed: self.replay.is_some(),
                 reduction,
                 reduction_off,
+                left_running,
             })
-        })
+        }
+    }
+}
+
+/// Why a replay is never complete.
+const REPLAY: &str = "a replay runs one schedule, not every schedule";
+
+/// Notes the roles whose threads `run` left behind.
+fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {
+    for &r in &run.left_behind {
+        if !left_running.contains(&names[r]) {
+            left_running.push(names[r].clone());
+        }
     }
 }
 

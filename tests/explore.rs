@@ -287,6 +287,28 @@ fn spawning_a_role_the_object_lacks_is_an_error() {
 }
 
 #[test]
+fn a_misspelt_role_is_an_error_with_a_suggestion() {
+    let e = Explorer::new()
+        .try_explore(protocols::two_buyer::strict(), |r| {
+            r.spawn("buyr1", |_| {});
+        })
+        .unwrap_err();
+    assert!(matches!(e, ExploreError::Program(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("no role `buyr1`; did you mean `buyer1`?"),
+        "{text}"
+    );
+    // And `explore` fails the test with the same message.
+    let caught = std::panic::catch_unwind(|| {
+        explore(protocols::chess::strict(), |r| r.spawn("blak", |_| {}));
+    })
+    .unwrap_err();
+    let message = caught.downcast_ref::<String>().unwrap();
+    assert!(message.contains("did you mean `black`?"), "{message}");
+}
+
+#[test]
 fn a_step_bound_aborts_and_the_exploration_is_not_successful() {
     let ex = Explorer::new()
         .max_steps(3)

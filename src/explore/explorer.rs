@@ -29,7 +29,7 @@ use super::scheduler::{self, End, RunLimits};
 /// | `PRUST_PREEMPTION_BOUND` | [`preemption_bound`](Self::preemption_bound) (`none` or a number) | none: exhaustive |
 /// | `PRUST_MAX_STEPS` | [`max_steps`](Self::max_steps) per execution | 10 000 |
 /// | `PRUST_MAX_EXECUTIONS` | [`max_executions`](Self::max_executions) | 100 000 |
-/// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
+/// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | 60 s, sized for a test (as a check's: [`engine::DefaultBudgets::Test`]) |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
 /// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule (one schedule, never a proof: warns on stderr) | explore |
 /// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets`, `dpor` or `dpor-classic` | DPOR (source sets) |
@@ -105,7 +105,8 @@ impl Explorer {
             preemption_bound,
             max_steps: env_count("PRUST_MAX_STEPS")?.unwrap_or(10_000),
             max_executions: env_count("PRUST_MAX_EXECUTIONS")?.unwrap_or(100_000),
-            timeout: env_seconds("PRUST_TIMEOUT")?.unwrap_or(None),
+            timeout: env_seconds("PRUST_TIMEOUT")?
+                .unwrap_or(engine::DefaultBudgets::Test.timeout()),
             role_timeout: env_seconds("PRUST_ROLE_TIMEOUT")?
                 .unwrap_or(Some(Duration::from_secs(10)))
                 .unwrap_or(Duration::from_secs(1 << 30)),
@@ -242,14 +243,20 @@ impl Explorer {
     /// # Panics
     /// On the errors [`try_explore`](Self::try_explore) returns (a bad
     /// property or a program that spawns a role the object lacks), with
-    /// their message: in a test, a misspelled role must fail the test.
+    /// their message: in a test, a misspelled role must fail the test
+    /// (at the caller's line, with the closest role's name).
+    #[track_caller]
     pub fn explore<P, F>(&self, object: P, program: F) -> Exploration
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) + Sync,
     {
-        self.try_explore(object, program)
-            .unwrap_or_else(|e| panic!("prust explore: {e}"))
+        // Not `unwrap_or_else`: a closure's panic would be placed here,
+        // not at the caller's line.
+        match self.try_explore(object, program) {
+            Ok(ex) => ex,
+            Err(e) => panic!("prust explore: {e}"),
+        }
     }
 
     /// The reduction an exploration with these options runs, and why it
@@ -494,6 +501,7 @@ fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &sche
 ///
 /// # Panics
 /// As [`Explorer::explore`].
+#[track_caller]
 pub fn explore<P: Protocol>(object: P, program: impl Fn(&mut Roles<'_, P>) + Sync) -> Exploration {
     Explorer::new().explore(object, program)
 }

@@ -36,9 +36,19 @@
 //! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
 //! the session's operations, so it is exactly the interleavings of those
 //! that it runs; a role that blocks on something else would wait forever
-//! for a thread that is not allowed to run. Such a role is reported
-//! ([`Outcome::Stuck`]) after the role time limit instead of hanging, and
-//! a program whose choices differ on a replay is reported as
+//! for a thread that is not allowed to run. Such a role (waiting on a
+//! `Condvar` or a lock, sleeping, in a busy loop) is reported
+//! ([`Outcome::Stuck`]) after the role time limit
+//! ([`Explorer::role_timeout`]) instead of hanging, and so is a role that
+//! does not return within that time after its execution was stopped; the
+//! exploration then stops (incomplete). A thread cannot be stopped from
+//! outside, so **its thread is left running**
+//! ([`Exploration::threads_left_running`], and a line of the report): it
+//! keeps only its own, stopped execution, whose every session operation
+//! fails at once, so it can reach no later execution or exploration; it
+//! ends when its own code returns, or with the process (it does not keep
+//! a test binary from exiting, but a busy loop burns a core until then).
+//! A program whose choices differ on a replay is reported as
 //! [`Outcome::Nondeterministic`].
 //!
 //! ```

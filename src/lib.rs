@@ -389,7 +389,8 @@
 //! the interleavings of those; that is all there is to interleave only if
 //! the roles share no lock, channel, atomic or I/O. A role that blocks on
 //! something else would wait for a thread that is not allowed to run: it
-//! is reported as stuck after a time limit (not a hang), and a program
+//! is reported as stuck after a time limit (not a hang; its thread is
+//! left running, cut off from every other execution), and a program
 //! whose choices change between two runs of the same schedule is reported
 //! as nondeterministic.
 //!
@@ -474,7 +475,7 @@
 //! |---|---|---|
 //! | `PRUST_MAX_STATES` | stop (inconclusive) after this many product states | 10 000 000 |
 //! | `PRUST_MAX_DEPTH` | stop (inconclusive) beyond this run length | unlimited |
-//! | `PRUST_TIMEOUT` | wall-clock budget in seconds (inconclusive when it runs out) | none |
+//! | `PRUST_TIMEOUT` | wall-clock budget in seconds (inconclusive when it runs out; `inf`: none) | 60 s (sized for a test; `prust check`: none) |
 //! | `PRUST_SEMANTICS` | `stutter` or `omega` (infinite runs only, Prut4j's) | `stutter` |
 //! | `PRUST_PROGRESS` | `1` forces, `0` hides the progress line on stderr | when stderr is a terminal |
 //! | `PRUST_DETERMINISM` | `1`/`0`: the determinism check | on in debug builds |
@@ -485,7 +486,7 @@
 //! | `PRUST_HASH_COMPACTION` | `1`: store 64-bit fingerprints; a property that holds is then "holds (probabilistic: hash compaction)" with the omission bound, never a proof | off |
 //! | `PRUST_COLLAPSE` | `1`/`0`: store states as their bytes ([`Protocol::encode`]) | the object's [`Protocol::prefers_bytes`] |
 //! | `PRUST_SHARE`, `PRUST_SHARE_LEVEL` | `I/N`: search share I of a check split over N machines ("holds on share I/N", never "holds"; see [`Checker::share`]) | the whole check |
-//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory |
+//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory, at most 2 GiB (`prust check`: half the available memory) |
 //! | `PRUST_TRAIL_DIR` | a folder where every failing [`check`] saves its counterexample as a trail file (named in the panic message; `prust replay PROTOCOL FILE` or [`Trail::read`](engine::Trail::read) re-execute it) | none |
 //!
 //! A bad value in any of them is an [`Error`] (`Error::Config`) from

@@ -287,6 +287,28 @@ fn spawning_a_role_the_object_lacks_is_an_error() {
 }
 
 #[test]
+fn a_misspelt_role_is_an_error_with_a_suggestion() {
+    let e = Explorer::new()
+        .try_explore(protocols::two_buyer::strict(), |r| {
+            r.spawn("buyr1", |_| {});
+        })
+        .unwrap_err();
+    assert!(matches!(e, ExploreError::Program(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("no role `buyr1`; did you mean `buyer1`?"),
+        "{text}"
+    );
+    // And `explore` fails the test with the same message.
+    let caught = std::panic::catch_unwind(|| {
+        explore(protocols::chess::strict(), |r| r.spawn("blak", |_| {}));
+    })
+    .unwrap_err();
+    let message = caught.downcast_ref::<String>().unwrap();
+    assert!(message.contains("did you mean `black`?"), "{message}");
+}
+
+#[test]
 fn a_step_bound_aborts_and_the_exploration_is_not_successful() {
     let ex = Explorer::new()
         .max_steps(3)
@@ -309,8 +331,61 @@ fn an_execution_bound_leaves_the_exploration_incomplete() {
     assert_eq!(ex.executions(), 1);
     assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
     assert!(ex.incomplete_reason().unwrap().contains("max_executions"));
+    // A bound of the exploration is no failure of the program: no
+    // failure with an empty schedule, and the report says how to raise it.
+    assert!(ex.failures().is_empty(), "{ex}");
+    let text = ex.to_string();
+    assert!(
+        !text.contains("distinct failure") && text.contains("no failure"),
+        "{text}"
+    );
+    assert!(
+        text.contains("INCOMPLETE: stopped after max_executions = 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("raise it with Explorer::max_executions"),
+        "{text}"
+    );
+    assert!(text.contains("not a proof"), "{text}");
     // Nothing to replay: no empty schedule is offered.
-    assert!(!ex.to_string().contains("PRUST_SCHEDULE"), "{ex}");
+    assert!(!text.contains("PRUST_SCHEDULE"), "{text}");
+}
+
+#[test]
+fn the_time_running_out_leaves_the_exploration_incomplete_without_a_failure() {
+    let ex = Explorer::new()
+        .timeout(Duration::from_nanos(1))
+        .explore(protocols::two_buyer::strict(), two_buyer);
+    assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
+    assert!(ex.failures().is_empty(), "{ex}");
+    assert!(
+        ex.incomplete_reason()
+            .unwrap()
+            .contains("Explorer::timeout"),
+        "{ex}"
+    );
+}
+
+#[test]
+fn a_replay_is_one_schedule_never_a_proof() {
+    let ex = Explorer::new()
+        .replay(&"buyer1".parse().unwrap())
+        .explore(protocols::two_buyer::strict(), two_buyer);
+    assert!(ex.failures().is_empty(), "{ex}");
+    assert!(
+        ex.is_replay() && !ex.is_complete() && !ex.is_successful(),
+        "{ex}"
+    );
+    let text = ex.to_string();
+    assert!(text.starts_with("replayed 1 schedule"), "{text}");
+    assert!(!text.contains("correct in every schedule"), "{text}");
+    assert!(
+        text.contains("not a proof: only the replayed schedule ran"),
+        "{text}"
+    );
+    // An exploration is no replay.
+    assert!(!explore(protocols::two_buyer::strict(), two_buyer).is_replay());
 }
 
 #[test]

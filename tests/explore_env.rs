@@ -27,6 +27,11 @@ fn game(r: &mut Roles<'_, Strict>) {
 fn the_environment_sets_the_options_and_replays_a_schedule() {
     // SAFETY of the test: this binary has one test, so no other thread
     // reads the environment meanwhile.
+    // Unset, the timeout is sized for a test (a minute), not unlimited.
+    if std::env::var_os("PRUST_TIMEOUT").is_none() {
+        let debug = format!("{:?}", Explorer::from_env().unwrap());
+        assert!(debug.contains("timeout: Some(60s)"), "{debug}");
+    }
     std::env::set_var("PRUST_PREEMPTION_BOUND", "two");
     let err = Explorer::from_env().unwrap_err();
     assert!(
@@ -45,6 +50,7 @@ fn the_environment_sets_the_options_and_replays_a_schedule() {
     let again = explore(protocols::chess::strict(), game);
     assert_eq!(again.executions(), 1);
     assert_eq!(again.failures(), ex.failures(), "{again}");
+    assert!(again.is_replay() && !again.is_complete(), "{again}");
     assert!(matches!(
         again.failures()[0].outcome,
         Outcome::Panicked { .. }

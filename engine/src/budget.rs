@@ -265,6 +265,48 @@ pub(crate) fn default_max_memory() -> u64 {
 /// The default memory budget where the machine's memory is unknown: 4 GiB.
 pub(crate) const FALLBACK_MEMORY: u64 = 4 << 30;
 
+/// Whom the default budgets (those that no `PRUST_*` variable and no
+/// option sets) are sized for. The one place where their values are
+/// chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultBudgets {
+    /// A check or exploration called from code, typically a test under
+    /// `cargo test` on a laptop, with other tests running beside it:
+    /// [`TEST_TIMEOUT`] per formula (per exploration for
+    /// `prust::explore`) and at most [`TEST_MAX_MEMORY`] (less if the
+    /// machine has less: see [`Machine`](Self::Machine)). What
+    /// [`Checker::from_env`](crate::Checker::from_env) uses: a test must
+    /// end inconclusive in a minute, not take the machine.
+    Test,
+    /// A check someone asked for on the command line (`prust check`): no
+    /// time limit, and half of the machine's available memory.
+    Machine,
+}
+
+/// The time budget of [`DefaultBudgets::Test`]: 60 s.
+pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The memory budget of [`DefaultBudgets::Test`], at most: 2 GiB.
+pub const TEST_MAX_MEMORY: u64 = 2 << 30;
+
+impl DefaultBudgets {
+    /// The time budget when no variable or option sets it (`None`: none).
+    pub fn timeout(self) -> Option<Duration> {
+        match self {
+            DefaultBudgets::Test => Some(TEST_TIMEOUT),
+            DefaultBudgets::Machine => None,
+        }
+    }
+
+    /// The memory budget, in bytes, when no variable or option sets it.
+    pub fn max_memory(self) -> u64 {
+        match self {
+            DefaultBudgets::Test => default_max_memory().min(TEST_MAX_MEMORY),
+            DefaultBudgets::Machine => default_max_memory(),
+        }
+    }
+}
+
 /// Timeouts above this many seconds (about 31 years) mean "no timeout":
 /// they cannot run out, and `Duration` arithmetic on them could overflow.
 const FOREVER_SECS: f64 = 1e9;

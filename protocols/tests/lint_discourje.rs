@@ -203,8 +203,9 @@ fn version_2_buyer1_closes_alongside_the_decision_but_the_other_closes_wait_for_
         ]
     );
     // the shortest runs: the decision, buyer1's two closes (in role
-    // order), then the close that cannot know buyer1 has closed
-    let buyer1s = ["buyer1 CLOSE TO buyer2", "buyer1 CLOSE TO seller"];
+    // order: seller is used before buyer2), then the close that cannot
+    // know buyer1 has closed
+    let buyer1s = ["buyer1 CLOSE TO seller", "buyer1 CLOSE TO buyer2"];
     assert_witnesses_after_decision(
         &f,
         &[

@@ -182,3 +182,61 @@ fn declaring_a_name_twice_is_an_error() {
         }
     ));
 }
+
+/// Without a declaration, roles and types are numbered in order of first
+/// use (as `Spec::roles` says), in every build: `let [a, b] =
+/// Session::new(..).into_endpoints().try_into()` must not swap them.
+#[test]
+fn undeclared_roles_and_types_are_numbered_in_order_of_first_use() {
+    let token = Spec::new("token", seq([msg("Token", "a", "b"), msg("Ack", "b", "a")]));
+    let nested = Spec::new(
+        "nested",
+        seq([
+            msg("First", "x", "y"),
+            seq([
+                msg("Second", "y", "z"),
+                alt([msg("Third", "z", "w"), close("z", "x")]),
+            ]),
+        ]),
+    );
+    for (spec, roles, types) in [
+        (&token, vec!["a", "b"], vec!["Token", "Ack"]),
+        (
+            &nested,
+            vec!["x", "y", "z", "w"],
+            vec!["First", "Second", "Third"],
+        ),
+    ] {
+        let lts = spec.compile().unwrap();
+        assert_eq!(lts.roles(), roles, "{}", spec.name());
+        assert_eq!(lts.type_names(), types, "{}", spec.name());
+        for object in [
+            engine::Protocol::roles(&Strict::from_spec(spec).unwrap()),
+            engine::Protocol::roles(&Liberal::from_spec(spec).unwrap()),
+            engine::Protocol::roles(&Strict::on_the_fly(spec).unwrap()),
+        ] {
+            assert_eq!(object, roles, "{}", spec.name());
+        }
+    }
+    // The endpoints come in that order.
+    let session = protocols::session::Session::new(Strict::from_spec(&token).unwrap());
+    let [a, b]: [_; 2] = session.into_endpoints().try_into().unwrap();
+    assert_eq!((a.role(), b.role()), (0, 1));
+}
+
+/// A message or close from a role to itself is an error of the
+/// specification, from every build, not a protocol that deadlocks.
+#[test]
+fn a_role_talking_to_itself_is_an_error_of_the_specification() {
+    for spec in [
+        Spec::new("t", seq([msg("Token", "a", "b"), msg("Token", "b", "b")])),
+        Spec::new("t", close("b", "b")),
+    ] {
+        let e = errors(&spec);
+        assert!(
+            e.to_string()
+                .contains("role `b` cannot communicate with itself"),
+            "{e}"
+        );
+    }
+}

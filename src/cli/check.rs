@@ -482,7 +482,9 @@ fn summary(
 /// The checker of the `PRUST_*` variables: a value it cannot use is an
 /// error (exit 3) that names the variable, not a panic.
 fn checker_from_env() -> Result<Checker, Failure> {
-    Checker::from_env().map_err(|e| bad_environment(&e))
+    // Someone asked for this check: the budgets no variable sets are the
+    // machine's, not a test's.
+    Checker::from_env_for(engine::DefaultBudgets::Machine).map_err(|e| bad_environment(&e))
 }
 
 /// The error for a `PRUST_*` variable that does not parse, with the hint

@@ -86,32 +86,36 @@ pub(crate) fn stop_error(names: &[String], end: &End) -> Error {
     }
 }
 
-/// Waits for every thread to end (after [`Shared::end`]); says on stderr which
-/// one it is still waiting for, so that a hang has a name.
-pub(crate) fn finish(shared: &Shared, spawned: &[RoleId], grace: Duration) {
-    let finished = |ctl: &Ctl| {
-        spawned
-            .iter()
-            .all(|&r| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
-    };
+/// Waits for the started threads to return (after [`Shared::end`]): each
+/// gets `grace` from now, as long as a role may run its own code between
+/// two operations, except `stuck`, which already had that and is not
+/// waited for. Returns the roles whose threads have not returned: they
+/// are blocked or busy outside the session, where nothing can stop them,
+/// and are left behind (see `Pool::abandon`).
+pub(crate) fn finish(
+    shared: &Shared,
+    spawned: &[RoleId],
+    grace: Duration,
+    stuck: Option<RoleId>,
+) -> Vec<RoleId> {
+    let returned = |ctl: &Ctl, r: RoleId| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_));
     let mut ctl = shared.lock();
-    let mut deadline = Instant::now() + grace;
-    while !finished(&ctl) {
+    // A deadline too far to represent (an unlimited role time) is none.
+    let deadline = Instant::now().checked_add(grace);
+    loop {
+        if spawned
+            .iter()
+            .all(|&r| Some(r) == stuck || returned(&ctl, r))
+        {
+            break;
+        }
+        let Some(deadline) = deadline else {
+            ctl = shared.cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
+            continue;
+        };
         let now = Instant::now();
         if now >= deadline {
-            let late: Vec<&str> = spawned
-                .iter()
-                .filter(|&&r| !matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_)))
-                .map(|&r| shared.names[r].as_str())
-                .collect();
-            eprintln!(
-                "prust explore: still waiting for role(s) {} to return after the execution \
-                 was stopped: blocked outside the session? (threads may share nothing but \
-                 the session)",
-                late.join(", ")
-            );
-            deadline = now + grace;
-            continue;
+            break;
         }
         ctl = shared
             .cv
@@ -119,4 +123,9 @@ pub(crate) fn finish(shared: &Shared, spawned: &[RoleId], grace: Duration) {
             .unwrap_or_else(|e| e.into_inner())
             .0;
     }
+    spawned
+        .iter()
+        .copied()
+        .filter(|&r| !returned(&ctl, r))
+        .collect()
 }

@@ -29,15 +29,18 @@ use super::scheduler::{self, End, RunLimits};
 /// | `PRUST_PREEMPTION_BOUND` | [`preemption_bound`](Self::preemption_bound) (`none` or a number) | none: exhaustive |
 /// | `PRUST_MAX_STEPS` | [`max_steps`](Self::max_steps) per execution | 10 000 |
 /// | `PRUST_MAX_EXECUTIONS` | [`max_executions`](Self::max_executions) | 100 000 |
-/// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | none |
+/// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | 60 s, sized for a test (as a check's: [`engine::DefaultBudgets::Test`]) |
 /// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
-/// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule | explore |
+/// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule (one schedule, never a proof: warns on stderr) | explore |
 /// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets` or `dpor` | DPOR (source sets) |
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
 /// [`Exploration::is_successful`]): a bounded exploration is never
-/// reported as a proof.
+/// reported as a proof. The exploration's own bounds (`max_executions`,
+/// the timeout) are not failures of the program: the report lists no
+/// failure for them, only why it is incomplete and how to raise the
+/// bound.
 ///
 /// ```
 /// use std::time::Duration;
@@ -58,6 +61,10 @@ pub struct Explorer {
     role_timeout: Duration,
     property: Option<String>,
     replay: Option<Schedule>,
+    /// Whether `replay` came from `PRUST_SCHEDULE` (then each exploration
+    /// warns on stderr: a variable left in the shell must not make every
+    /// explore test pass on one schedule).
+    replay_from_env: bool,
     reduction: Reduction,
     simplify: bool,
 }
@@ -98,11 +105,13 @@ impl Explorer {
             preemption_bound,
             max_steps: env_count("PRUST_MAX_STEPS")?.unwrap_or(10_000),
             max_executions: env_count("PRUST_MAX_EXECUTIONS")?.unwrap_or(100_000),
-            timeout: env_seconds("PRUST_TIMEOUT")?.unwrap_or(None),
+            timeout: env_seconds("PRUST_TIMEOUT")?
+                .unwrap_or(engine::DefaultBudgets::Test.timeout()),
             role_timeout: env_seconds("PRUST_ROLE_TIMEOUT")?
                 .unwrap_or(Some(Duration::from_secs(10)))
                 .unwrap_or(Duration::from_secs(1 << 30)),
             property: None,
+            replay_from_env: replay.is_some(),
             replay,
             simplify: true,
             reduction: match env_var("PRUST_REDUCTION")? {
@@ -131,21 +140,26 @@ impl Explorer {
     }
 
     /// Stops the exploration after `n` executions (incomplete if any
-    /// schedule is left).
+    /// schedule is left; no failure of the program).
     pub fn max_executions(mut self, n: usize) -> Self {
         self.max_executions = n;
         self
     }
 
-    /// Stops the exploration after this much time (incomplete).
+    /// Stops the exploration after this much time (incomplete; no
+    /// failure of the program).
     pub fn timeout(mut self, t: Duration) -> Self {
         self.timeout = Some(t);
         self
     }
 
     /// How long a role may run its own code between two endpoint
-    /// operations before it is reported [`Outcome::Stuck`] (blocked or
-    /// busy outside the session).
+    /// operations (or after the last, or after its execution was stopped,
+    /// until it returns) before it is reported [`Outcome::Stuck`]
+    /// (blocked or busy outside the session). The exploration then stops
+    /// within about this time and leaves the thread running
+    /// ([`Exploration::threads_left_running`]): nothing can stop a thread
+    /// from outside.
     pub fn role_timeout(mut self, t: Duration) -> Self {
         self.role_timeout = t;
         self
@@ -203,8 +217,24 @@ impl Explorer {
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
     /// reported as [`Outcome::Nondeterministic`].
+    ///
+    /// A replay is no exploration: its [`Exploration`] says it replayed
+    /// one schedule ([`Exploration::is_replay`]), is never complete nor
+    /// successful, and one set by `PRUST_SCHEDULE` (rather than by this
+    /// call) also warns on stderr each time it runs, so that the variable
+    /// left set cannot make explore tests pass unseen.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// let ex = Explorer::new()
+    ///     .replay(&"white black".parse().unwrap())
+    ///     .explore(prust::protocols::chess::strict(), |_| {});
+    /// assert!(ex.is_replay() && !ex.is_complete() && !ex.is_successful());
+    /// assert!(ex.to_string().starts_with("replayed 1 schedule"), "{ex}");
+    /// ```
     pub fn replay(mut self, schedule: &Schedule) -> Self {
         self.replay = Some(schedule.clone());
+        self.replay_from_env = false;
         self
     }
 
@@ -213,14 +243,20 @@ impl Explorer {
     /// # Panics
     /// On the errors [`try_explore`](Self::try_explore) returns (a bad
     /// property or a program that spawns a role the object lacks), with
-    /// their message: in a test, a misspelled role must fail the test.
+    /// their message: in a test, a misspelled role must fail the test
+    /// (at the caller's line, with the closest role's name).
+    #[track_caller]
     pub fn explore<P, F>(&self, object: P, program: F) -> Exploration
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) + Sync,
     {
-        self.try_explore(object, program)
-            .unwrap_or_else(|e| panic!("prust explore: {e}"))
+        // Not `unwrap_or_else`: a closure's panic would be placed here,
+        // not at the caller's line.
+        match self.try_explore(object, program) {
+            Ok(ex) => ex,
+            Err(e) => panic!("prust explore: {e}"),
+        }
     }
 
     /// The reduction an exploration with these options runs, and why it
@@ -291,16 +327,24 @@ impl Explorer {
         };
         let shared_names: Arc<[String]> = names.clone().into();
         let (reduction, reduction_off) = self.reduction_used();
-        // One scope for the whole exploration: its threads run the role
+        if self.replay_from_env && self.replay.is_some() {
+            eprintln!(
+                "prust explore: WARNING: PRUST_SCHEDULE is set, so this exploration only \
+                 replays that one schedule: it proves nothing about the others (unset \
+                 PRUST_SCHEDULE to explore every schedule)"
+            );
+        }
+        // One pool for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
-        std::thread::scope(|scope| {
-            let pool = Pool::new(scope);
+        {
+            let pool = Pool::new();
             let mut found = Found::default();
             let mut incomplete: Option<String> = None;
             let mut executions = 0;
             let mut pruned = 0;
             let mut redundant = 0;
             let mut final_states = BTreeSet::new();
+            let mut left_running: Vec<String> = Vec::new();
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
@@ -311,9 +355,13 @@ impl Explorer {
                 if run.end.is_maximal() {
                     final_states.insert(run.final_state);
                 }
-                if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                    incomplete = Some(cut);
-                }
+                note_left_behind(&mut left_running, &names, &run);
+                let cut = found.add(&names, run, property.as_mut())?;
+                // One schedule is no proof, whatever it found.
+                incomplete = Some(match cut {
+                    None => REPLAY.to_string(),
+                    Some(cut) => format!("{REPLAY}; and {cut}"),
+                });
             } else {
                 // The reduction that runs (see `reduction_used`); DPOR
                 // under a bound adds conservative points instead of sleep
@@ -331,12 +379,13 @@ impl Explorer {
                 };
                 loop {
                     if executions >= self.max_executions {
-                        incomplete = Some(format!(
-                            "stopped after max_executions = {} (raise it with \
-                             Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                        // A bound, not a failure of the program: the
+                        // exploration is only incomplete.
+                        incomplete.get_or_insert(format!(
+                            "stopped after max_executions = {} with schedules left to run \
+                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
                             self.max_executions
                         ));
-                        found.push_aborted(incomplete.as_deref().unwrap_or_default());
                         break;
                     }
                     dfs.depth = 0;
@@ -352,16 +401,19 @@ impl Explorer {
                         }
                         continue;
                     }
+                    // A thread left behind is stopped for good: running
+                    // on could leave one behind per execution.
                     let stop_all = matches!(
                         run.end,
                         End::Time | End::Stuck { .. } | End::Diverged { .. }
-                    );
+                    ) || !run.left_behind.is_empty();
                     if run.end.is_maximal() {
                         final_states.insert(run.final_state);
                     }
                     if matches!(run.end, End::Violation { .. } | End::Panicked { .. }) {
                         dfs.cut_short();
                     }
+                    note_left_behind(&mut left_running, &names, &run);
                     if let Some(cut) = found.add(&names, run, property.as_mut())? {
                         incomplete.get_or_insert(cut);
                     }
@@ -381,7 +433,7 @@ impl Explorer {
                     ));
                 }
             }
-            if self.simplify {
+            if self.simplify && left_running.is_empty() {
                 for failure in &mut found.failures {
                     if matches!(
                         failure.outcome,
@@ -397,7 +449,14 @@ impl Explorer {
                             schedule: candidate.clone(),
                             names: Arc::clone(&shared_names),
                         };
+                        if !left_running.is_empty() {
+                            return None;
+                        }
                         let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
+                        note_left_behind(&mut left_running, &names, &run);
+                        if !run.left_behind.is_empty() {
+                            return None;
+                        }
                         let mut again = Found::default();
                         again.add(&names, run, property.as_mut()).ok()?;
                         let f = again.failures.pop()?;
@@ -426,8 +485,21 @@ impl Explorer {
                 reduction,
                 reduction_off,
                 final_states,
+                left_running,
             })
-        })
+        }
+    }
+}
+
+/// Why a replay is never complete.
+const REPLAY: &str = "a replay runs one schedule, not every schedule";
+
+/// Notes the roles whose threads `run` left behind.
+fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {
+    for &r in &run.left_behind {
+        if !left_running.contains(&names[r]) {
+            left_running.push(names[r].clone());
+        }
     }
 }
 
@@ -436,6 +508,7 @@ impl Explorer {
 ///
 /// # Panics
 /// As [`Explorer::explore`].
+#[track_caller]
 pub fn explore<P: Protocol>(object: P, program: impl Fn(&mut Roles<'_, P>) + Sync) -> Exploration {
     Explorer::new().explore(object, program)
 }

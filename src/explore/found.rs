@@ -31,16 +31,6 @@ impl Found {
         }
     }
 
-    pub(crate) fn push_aborted(&mut self, reason: &str) {
-        self.push(Failure {
-            outcome: Outcome::Aborted {
-                reason: reason.to_string(),
-            },
-            schedule: Schedule::default(),
-            trace: Vec::new(),
-        });
-    }
-
     /// Records how `run` ended; returns why the exploration is incomplete
     /// if this execution was cut short.
     pub(crate) fn add(
@@ -50,6 +40,14 @@ impl Found {
         property: Option<&mut Property>,
     ) -> Result<Option<String>, ExploreError> {
         let mut cut = None;
+        // Roles whose threads did not return after the execution was
+        // stopped for another reason: stuck outside the session too.
+        let also_stuck: Vec<_> = run
+            .left_behind
+            .iter()
+            .filter(|&&r| !matches!(run.end, End::Stuck { role, .. } if role == r))
+            .map(|&r| names[r].clone())
+            .collect();
         let outcome = match run.end {
             End::Success => match property {
                 None => None,
@@ -96,10 +94,14 @@ impl Found {
                 cut = Some(reason.clone());
                 Some(Outcome::Aborted { reason })
             }
+            // A bound of the exploration, not a failure of the program:
+            // the exploration is only incomplete.
             End::Time => {
-                let reason = "the time ran out (Explorer::timeout or PRUST_TIMEOUT)".to_string();
-                cut = Some(reason.clone());
-                Some(Outcome::Aborted { reason })
+                cut = Some(
+                    "the time ran out (raise it with Explorer::timeout or PRUST_TIMEOUT)"
+                        .to_string(),
+                );
+                None
             }
             End::Stuck { role, waited } => {
                 cut = Some(format!(
@@ -126,11 +128,26 @@ impl Found {
             End::Program(e) => return Err(ExploreError::Program(e)),
             End::Redundant => None,
         };
+        let schedule = to_schedule(names, &run.schedule);
+        let trace: Vec<TraceStep> = run.trace.iter().map(|a| to_step(names, a)).collect();
         if let Some(outcome) = outcome {
             self.push(Failure {
                 outcome,
-                schedule: to_schedule(names, &run.schedule),
-                trace: run.trace.iter().map(|a| to_step(names, a)).collect(),
+                schedule: schedule.clone(),
+                trace: trace.clone(),
+            });
+        }
+        for role in also_stuck {
+            cut.get_or_insert_with(|| {
+                format!("role {role} was stuck outside the session after the execution was stopped")
+            });
+            self.push(Failure {
+                outcome: Outcome::Stuck {
+                    role,
+                    waited: run.role_timeout,
+                },
+                schedule: schedule.clone(),
+                trace: trace.clone(),
             });
         }
         Ok(cut)

@@ -116,15 +116,23 @@ pub enum Outcome {
         /// The formula.
         formula: String,
     },
-    /// A bound was hit: this execution, or the exploration, was cut short.
-    /// The exploration is then not complete.
+    /// A bound on one execution was hit (`max_steps`, or a limit of the
+    /// property check): this execution was cut short, and the exploration
+    /// is then not complete. The exploration's own bounds
+    /// (`max_executions`, the timeout) are no failure of the program: they
+    /// only make it incomplete ([`Exploration::incomplete_reason`]).
     Aborted {
         /// Which bound, with its value.
         reason: String,
     },
     /// A role did not reach an endpoint operation (or return) within the
-    /// role time limit: blocked or busy outside the session? Threads may
-    /// share nothing but the session.
+    /// role time limit ([`Explorer::role_timeout`](super::Explorer::role_timeout)):
+    /// blocked or busy outside the session (a `Condvar`, a lock, a sleep,
+    /// a busy loop)? Threads may share nothing but the session. Also
+    /// reported for a role that does not return within that time after
+    /// its execution was stopped. Nothing can stop a thread from outside,
+    /// so the exploration stops, and leaves the thread running
+    /// ([`Exploration::threads_left_running`]).
     Stuck {
         /// The role.
         role: String,
@@ -193,7 +201,7 @@ impl fmt::Display for Outcome {
             Outcome::Aborted { reason } => write!(f, "aborted: {reason}"),
             Outcome::Stuck { role, waited } => write!(
                 f,
-                "{role} did not reach an endpoint operation within {waited:?}: \
+                "{role} did not reach an endpoint operation or return within {waited:?}: \
                  blocked or busy outside the session? (threads may share nothing \
                  but the session; raise the limit with Explorer::role_timeout or \
                  PRUST_ROLE_TIMEOUT)"
@@ -263,18 +271,41 @@ pub struct Exploration {
     pub(crate) reduction_off: Option<String>,
     /// Fingerprints of the object at the end of each maximal execution.
     pub(crate) final_states: BTreeSet<u64>,
+    /// The roles whose threads were left running (stuck outside the
+    /// session).
+    pub(crate) left_running: Vec<String>,
 }
 
 impl Exploration {
-    /// Whether every schedule was explored (no bound cut anything).
+    /// Whether every schedule was explored (no bound cut anything). A
+    /// replay ([`is_replay`](Self::is_replay)) runs one schedule: never
+    /// complete.
     pub fn is_complete(&self) -> bool {
         self.incomplete.is_none()
     }
 
     /// Complete and without failure: the program is correct in every
-    /// schedule. Never true when a bound cut the exploration short.
+    /// schedule. Never true when a bound cut the exploration short, nor
+    /// for a replay.
     pub fn is_successful(&self) -> bool {
         self.is_complete() && self.failures.is_empty()
+    }
+
+    /// Whether this was a replay of one schedule
+    /// ([`Explorer::replay`](super::Explorer::replay) or `PRUST_SCHEDULE`),
+    /// not an exploration.
+    pub fn is_replay(&self) -> bool {
+        self.replayed
+    }
+
+    /// The roles whose threads were left running: stuck outside the
+    /// session ([`Outcome::Stuck`]), they could not be stopped. Such a
+    /// thread keeps only its own, stopped execution (its every session
+    /// operation fails at once, and no later execution or exploration can
+    /// be reached from it); it ends when its code returns, or with the
+    /// process, which it does not keep from exiting.
+    pub fn threads_left_running(&self) -> &[String] {
+        &self.left_running
     }
 
     /// How many executions were run.
@@ -385,7 +416,7 @@ impl Exploration {
 impl fmt::Display for Exploration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = if self.replayed {
-            "replayed 1 execution".to_string()
+            "replayed 1 schedule".to_string()
         } else {
             format!(
                 "explored {} execution{}",
@@ -403,15 +434,33 @@ impl fmt::Display for Exploration {
         }
         // Said where the reduction is not the one asked for: the count of
         // executions means something else then.
-        let off = |f: &mut fmt::Formatter<'_>| match &self.reduction_off {
-            Some(why) => writeln!(f, "reduction: {why}"),
-            None => Ok(()),
+        let off = |f: &mut fmt::Formatter<'_>| {
+            if let Some(why) = &self.reduction_off {
+                writeln!(f, "reduction: {why}")?;
+            }
+            if !self.left_running.is_empty() {
+                writeln!(
+                    f,
+                    "left running: the thread{} of {}, stuck outside the session (it cannot \
+                     be stopped; it can reach no other execution, and ends when its code \
+                     returns or with the process)",
+                    if self.left_running.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    self.left_running.join(", ")
+                )?;
+            }
+            Ok(())
         };
         if self.failures.is_empty() {
             writeln!(f, ": no failure")?;
             off(f)?;
             if self.is_complete() {
                 write!(f, "the program is correct in every schedule")?;
+            } else if self.replayed {
+                write!(f, "not a proof: only the replayed schedule ran")?;
             } else {
                 write!(f, "not a proof: the exploration was cut short")?;
             }

@@ -41,8 +41,11 @@ impl<'a, P: Protocol> Roles<'a, P> {
     pub fn spawn(&mut self, role: &str, body: impl FnOnce(ExploreEndpoint<P>) + Send + 'a) {
         let Some(id) = self.names.iter().position(|n| n == role) else {
             self.error.get_or_insert_with(|| {
+                let hint = engine::names::closest(role, self.names.iter().map(String::as_str))
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
                 format!(
-                    "spawn(\"{role}\"): the protocol has no role `{role}`; its roles: {}",
+                    "spawn(\"{role}\"): the protocol has no role `{role}`; {hint}its roles: {}",
                     self.names.join(", ")
                 )
             });

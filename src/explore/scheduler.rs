@@ -99,6 +99,13 @@ pub(crate) struct Run {
     /// Scheduling points whose enabled choices were taken from the
     /// previous execution's record instead of probed (see [`Kept`]).
     pub(crate) recorded: usize,
+    /// The roles whose threads did not return after the execution was
+    /// stopped (blocked or busy outside the session): left running, cut
+    /// off from everything but their own, stopped execution.
+    pub(crate) left_behind: Vec<RoleId>,
+    /// How long each role was given to return after the stop (the role
+    /// time limit).
+    pub(crate) role_timeout: Duration,
 }
 
 /// What a scheduling decision leads to.
@@ -208,8 +215,8 @@ pub(crate) fn same_op(a: &Op, b: &Op) -> bool {
 
 /// Runs one execution of `program` on a clone of `object`, with
 /// `chooser` deciding; gives the chooser back with the result.
-pub(crate) fn run<'s, P, F, C>(
-    pool: &Pool<'s, '_>,
+pub(crate) fn run<P, F, C>(
+    pool: &Pool,
     object: &P,
     program: &F,
     limits: RunLimits,
@@ -221,7 +228,10 @@ where
     C: Chooser + Send + 'static,
 {
     let names = object.roles();
-    let mut roles: Roles<'s, P> = Roles::new(names.clone());
+    // 'static: the bodies may outlive the execution (a role stuck outside
+    // the session is left behind), and a program takes roles of any
+    // lifetime, so this costs it nothing.
+    let mut roles: Roles<'static, P> = Roles::new(names.clone());
     program(&mut roles);
     let mut run = Run {
         trace: Vec::new(),
@@ -231,6 +241,8 @@ where
         final_state: 0,
         handovers: 0,
         recorded: 0,
+        left_behind: Vec::new(),
+        role_timeout: limits.role_timeout,
     };
     if let Some(e) = roles.error.take() {
         run.end = End::Program(e);
@@ -284,7 +296,7 @@ where
         .enumerate()
         .map(|(worker, (role, body))| {
             let shared = Arc::clone(&shared);
-            let job: Job<'s> = Box::new(move || role_thread(role, body, shared));
+            let job: Job = Box::new(move || role_thread(role, body, shared));
             (role, pool.place(worker, job))
         })
         .collect();
@@ -300,6 +312,7 @@ where
     drop(ctl);
     shared.wake(wake);
     let mut ctl = shared.lock();
+    let mut stuck = None;
     loop {
         if ctl.end.is_some() {
             break;
@@ -310,6 +323,7 @@ where
         let deadline = ctl.since + limits.role_timeout;
         if now >= deadline {
             let role = ctl.current;
+            stuck = Some(role);
             shared.end(
                 &mut ctl,
                 End::Stuck {
@@ -337,9 +351,15 @@ where
             .iter()
             .filter_map(|r| spawned.iter().position(|s| s == r)),
     );
-    // Every started job has returned after this, so the pool's threads are
-    // free for the next execution.
-    finish(&shared, &spawned, limits.role_timeout);
+    // Every started job has returned after this, or its thread is given up
+    // (a new one takes its place): the pool's threads are free for the
+    // next execution.
+    run.left_behind = finish(&shared, &spawned, limits.role_timeout, stuck);
+    for role in &run.left_behind {
+        if let Some(worker) = spawned.iter().position(|s| s == role) {
+            pool.abandon(worker);
+        }
+    }
     let (exec, end, fault) = {
         let mut ctl = shared.lock();
         run.handovers = ctl.handovers;
@@ -672,8 +692,8 @@ mod tests {
     #[test]
     fn a_role_that_goes_on_hands_over_nothing() {
         let names = names();
-        let run = std::thread::scope(|scope| {
-            let pool = Pool::new(scope);
+        let run = {
+            let pool = Pool::new();
             // The empty schedule takes the first choice at every point:
             // the role that ran last, while it can go on.
             let chooser = Replay {
@@ -681,7 +701,7 @@ mod tests {
                 names,
             };
             run(&pool, &pipe(false), &five, limits(), chooser).0
-        });
+        };
         assert!(matches!(run.end, End::Success), "{:?}", run.end);
         assert_eq!(run.trace.len(), 10);
         // Start a; a at its first send starts b; b waits to receive and
@@ -695,14 +715,12 @@ mod tests {
     fn a_panic_in_the_objects_code_reaches_the_caller_and_hangs_nothing() {
         let names = names();
         let caught = catch_unwind(AssertUnwindSafe(|| {
-            std::thread::scope(|scope| {
-                let pool = Pool::new(scope);
-                let chooser = Replay {
-                    schedule: super::super::Schedule::default(),
-                    names,
-                };
-                run(&pool, &pipe(true), &five, limits(), chooser).0
-            })
+            let pool = Pool::new();
+            let chooser = Replay {
+                schedule: super::super::Schedule::default(),
+                names,
+            };
+            run(&pool, &pipe(true), &five, limits(), chooser).0
         }));
         let payload = caught.expect_err("the object's panic is the caller's");
         assert_eq!(panic_message(&*payload), "the object's own bug");
@@ -726,8 +744,8 @@ mod tests {
 
     #[test]
     fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
-        let (executions, points, recorded) = std::thread::scope(|scope| {
-            let pool = Pool::new(scope);
+        let (executions, points, recorded) = {
+            let pool = Pool::new();
             let mut dfs = Dfs {
                 stack: Vec::new(),
                 depth: 0,
@@ -757,7 +775,7 @@ mod tests {
                 }
             }
             (executions, points, recorded)
-        });
+        };
         // The same search as the explorer's: the bench's fan-in k=2 runs
         // 25 executions with source-set DPOR.
         assert_eq!(executions, 25);

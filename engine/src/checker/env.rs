@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::budget::Limits;
+use crate::budget::{DefaultBudgets, Limits};
 use crate::error::Error;
 use crate::semantics::Semantics;
 
@@ -60,12 +60,26 @@ impl Checker {
     /// A `PRUST_TIMEOUT` above 10⁹ seconds, or `inf`, means no timeout;
     /// 0 is an error ([`parse_timeout`](crate::parse_timeout)).
     ///
+    /// The time and memory budgets that no variable sets are sized for a
+    /// test ([`DefaultBudgets::Test`]): 60 s per formula and at most
+    /// 2 GiB, so that a check called from `cargo test` ends inconclusive
+    /// (naming the variable and the builder method to raise) rather than
+    /// take the machine. The `prust` command line uses the machine-sized
+    /// ones ([`from_env_for`](Self::from_env_for)).
+    ///
     /// ```
     /// use engine::Checker;
     /// let checker = Checker::from_env().expect("valid PRUST_* variables");
     /// # let _ = checker;
     /// ```
     pub fn from_env() -> Result<Checker, Error> {
+        Self::from_env_for(DefaultBudgets::Test)
+    }
+
+    /// As [`from_env`](Self::from_env), with the time and memory budgets
+    /// that no variable sets sized for `budgets` (the CLI asks for
+    /// [`DefaultBudgets::Machine`]).
+    pub fn from_env_for(budgets: DefaultBudgets) -> Result<Checker, Error> {
         let semantics = match env_text("PRUST_SEMANTICS")? {
             None => Semantics::default(),
             Some(v) => v
@@ -75,10 +89,12 @@ impl Checker {
         // The limits are read by one function, which the CLI also uses
         // to bound the build of its objects.
         let vars = limit_variables()?;
-        let timeout = vars.timeout;
-        let max_memory = vars
-            .max_memory
-            .unwrap_or_else(crate::budget::default_max_memory);
+        // `PRUST_TIMEOUT=inf` is no timeout, whatever the default.
+        let timeout = match env_text("PRUST_TIMEOUT")? {
+            Some(_) => vars.timeout,
+            None => budgets.timeout(),
+        };
+        let max_memory = vars.max_memory.unwrap_or_else(|| budgets.max_memory());
         // Hidden (for tests of the progress line): when the first line may
         // show, in milliseconds; later lines come every second.
         let progress_after = env_u64("PRUST_PROGRESS_AFTER_MS")?.unwrap_or(1000);

@@ -130,3 +130,24 @@ fn infinite_protocol_holds_and_violations_have_cycles() {
         .unwrap();
     assert!(matches!(r.verdict, Verdict::Inconclusive { .. }), "{r}");
 }
+
+/// A check called from code (a test) gets budgets sized for a test: a
+/// minute and at most 2 GiB; the CLI's are the machine's. Only where the
+/// variables are unset (a shell may set them for the whole run).
+#[test]
+fn the_library_budgets_are_sized_for_a_test_and_the_cli_ones_for_the_machine() {
+    if std::env::var_os("PRUST_TIMEOUT").is_some() || std::env::var_os("PRUST_MAX_MEMORY").is_some()
+    {
+        return;
+    }
+    let test = Checker::from_env().unwrap();
+    assert_eq!(test.limits.timeout, Some(Duration::from_secs(60)));
+    assert!(
+        test.limits.max_memory <= 2 << 30,
+        "{}",
+        test.limits.max_memory
+    );
+    let machine = Checker::from_env_for(crate::DefaultBudgets::Machine).unwrap();
+    assert_eq!(machine.limits.timeout, None);
+    assert!(machine.limits.max_memory >= test.limits.max_memory);
+}

@@ -339,12 +339,15 @@ impl Terms {
                 self.mk(Node::Act(l))
             }
             Term::Seq(v) => {
-                let mut acc = NIL;
-                for t in v.iter().rev() {
-                    let t = self.intern(t)?;
-                    acc = self.seq(t, acc);
-                }
-                acc
+                // Interned front to back, so that roles and types are
+                // numbered in order of first use as the docs say (back to
+                // front numbered `seq([a→b, b→a])`'s roles `[b, a]`), then
+                // folded from the back.
+                let parts = v
+                    .iter()
+                    .map(|t| self.intern(t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                parts.into_iter().rev().fold(NIL, |acc, t| self.seq(t, acc))
             }
             Term::Alt(v) => {
                 let parts = v

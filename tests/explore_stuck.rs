@@ -1,0 +1,236 @@
+//! `prust::explore` with a role blocked or busy outside the session (a
+//! `Condvar`, a busy loop, a sleep): the exploration returns after the
+//! role time limit with the role reported stuck, leaves its thread
+//! running, and that thread cannot reach any later execution.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use prust::explore::{Exploration, Explorer, Outcome, Roles};
+use prust::protocols;
+use prust::session::BlockingEndpoint;
+use prust::Strict;
+
+#[derive(Clone, Debug)]
+struct Move(u32);
+
+/// A flag that a thread can wait for (outside any session).
+#[derive(Default)]
+struct Flag {
+    set: Mutex<bool>,
+    cv: Condvar,
+}
+
+impl Flag {
+    fn set(&self) {
+        *self.set.lock().unwrap() = true;
+        self.cv.notify_all();
+    }
+
+    fn wait(&self) {
+        let mut set = self.set.lock().unwrap();
+        while !*set {
+            set = self.cv.wait(set).unwrap();
+        }
+    }
+}
+
+/// The role time limit of these tests: far above what a chess role runs
+/// between two operations, far below the hang guard.
+const ROLE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Explores `program` on chess with the options, on a thread of
+/// its own: an exploration that hangs fails the test (after a guard of
+/// more than 20 times the role time limit) instead of hanging it.
+fn explore_guarded(
+    program: impl Fn(&mut Roles<'_, Strict>) + Sync + Send + 'static,
+) -> Exploration {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let ex = Explorer::new()
+            .role_timeout(ROLE_TIMEOUT)
+            .timeout(Duration::from_secs(30))
+            .explore(protocols::chess::strict(), program);
+        let _ = tx.send(ex);
+    });
+    rx.recv_timeout(Duration::from_secs(12))
+        .expect("the exploration returns instead of waiting for the stuck role")
+}
+
+/// White blocks (in `block`) before its first move; black waits for it.
+fn white_blocks(
+    block: impl Fn() + Send + Sync + Clone + 'static,
+) -> impl Fn(&mut Roles<'_, Strict>) + Sync + Send {
+    move |r| {
+        let block = block.clone();
+        r.spawn("white", move |mut ep| {
+            block();
+            let _ = ep.send("black", Move(0));
+        });
+        r.spawn("black", |mut ep| {
+            let _ = ep.recv_from("white");
+        });
+    }
+}
+
+/// The exploration reports white stuck outside the session, incomplete,
+/// with its thread left running.
+fn assert_white_stuck(ex: &Exploration) {
+    assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
+    let Outcome::Stuck { role, waited } = &ex.failures()[0].outcome else {
+        panic!("expected a stuck role: {ex}");
+    };
+    assert_eq!((role.as_str(), *waited), ("white", ROLE_TIMEOUT), "{ex}");
+    assert_eq!(
+        ex.failures()[0].outcome.kind(),
+        "role stuck outside the session"
+    );
+    assert_eq!(ex.threads_left_running(), ["white"], "{ex}");
+    assert!(
+        ex.to_string().contains("left running: the thread of white"),
+        "{ex}"
+    );
+    // One execution: the exploration stops at a thread it cannot stop.
+    assert_eq!(ex.executions(), 1, "{ex}");
+}
+
+#[test]
+fn a_role_waiting_on_a_condvar_is_stuck_and_left_running() {
+    let flag = Arc::new(Flag::default());
+    let f = Arc::clone(&flag);
+    let ex = explore_guarded(white_blocks(move || f.wait()));
+    assert_white_stuck(&ex);
+    flag.set();
+}
+
+#[test]
+fn a_role_in_a_busy_loop_is_stuck_and_left_running() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = Arc::clone(&stop);
+    let ex = explore_guarded(white_blocks(move || {
+        while !s.load(Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+    }));
+    assert_white_stuck(&ex);
+    // Not to burn a core for the rest of the tests.
+    stop.store(true, Ordering::Relaxed);
+}
+
+#[test]
+fn a_sleeping_role_is_stuck_and_left_running_until_the_process_exits() {
+    // Never woken: that this test binary still exits is the check that a
+    // thread left running does not keep the process alive.
+    let ex = explore_guarded(white_blocks(|| loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }));
+    assert_white_stuck(&ex);
+}
+
+#[test]
+fn a_role_that_blocks_after_its_execution_stopped_is_stuck_too() {
+    let flag = Arc::new(Flag::default());
+    let f = Arc::clone(&flag);
+    let ex = explore_guarded(move |r| {
+        let f = Arc::clone(&f);
+        r.spawn("white", move |mut ep| {
+            if ep.send("black", Move(0)).is_ok() {
+                let _ = ep.recv_from("black");
+            }
+            // The execution was stopped by black's panic: white then
+            // waits for something no role will ever do.
+            f.wait();
+        });
+        r.spawn("black", |mut ep| {
+            let _ = ep.recv_from("white");
+            panic!("black gives up");
+        });
+    });
+    assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
+    let kinds: Vec<&str> = ex.failures().iter().map(|f| f.outcome.kind()).collect();
+    assert_eq!(kinds, ["panic", "role stuck outside the session"], "{ex}");
+    assert!(
+        matches!(&ex.failures()[1].outcome, Outcome::Stuck { role, .. } if role == "white"),
+        "{ex}"
+    );
+    assert_eq!(ex.threads_left_running(), ["white"], "{ex}");
+    assert!(ex.incomplete_reason().unwrap().contains("white"), "{ex}");
+    flag.set();
+}
+
+/// What the thread left behind got from its endpoint once released.
+type Results = Arc<Mutex<Vec<String>>>;
+
+#[test]
+fn a_thread_left_running_cannot_reach_a_later_exploration() {
+    // First exploration: white waits on `release`, and is left running.
+    let release = Arc::new(Flag::default());
+    let done = Arc::new(Flag::default());
+    let results: Results = Arc::default();
+    let (rel, dn, res) = (
+        Arc::clone(&release),
+        Arc::clone(&done),
+        Arc::clone(&results),
+    );
+    let first = explore_guarded(move |r| {
+        let (rel, dn, res) = (Arc::clone(&rel), Arc::clone(&dn), Arc::clone(&res));
+        r.spawn("white", move |mut ep| {
+            rel.wait();
+            // Released during the second exploration: every operation of
+            // this stopped execution fails, and touches nothing else.
+            let mut got = res.lock().unwrap();
+            got.push(format!(
+                "{:?}",
+                ep.send("black", Move(7)).map_err(|e| e.to_string())
+            ));
+            got.push(format!(
+                "{:?}",
+                ep.recv().map(|_| ()).map_err(|e| e.to_string())
+            ));
+            got.push(format!("choose: {}", prust::explore::choose(3)));
+            drop(got);
+            dn.set();
+        });
+        r.spawn("black", |mut ep| {
+            let _ = ep.recv_from("white");
+        });
+    });
+    assert_white_stuck(&first);
+    assert!(results.lock().unwrap().is_empty());
+
+    // Second exploration of the same roles: its first white releases the
+    // old thread and waits until it has called its endpoint (well within
+    // the role time limit), then plays a round.
+    let (rel, dn) = (Arc::clone(&release), Arc::clone(&done));
+    let second = Explorer::new()
+        .role_timeout(Duration::from_secs(10))
+        .explore(protocols::chess::strict(), move |r| {
+            let (rel, dn) = (Arc::clone(&rel), Arc::clone(&dn));
+            r.spawn("white", move |mut ep| {
+                rel.set();
+                dn.wait();
+                ep.send("black", Move(1)).unwrap();
+                let Move(m) = ep.recv_from("black").unwrap().downcast().unwrap();
+                assert_eq!(
+                    m, 1,
+                    "black answers with white's move, not the old thread's"
+                );
+            });
+            r.spawn("black", |mut ep| {
+                let Move(m) = ep.recv_from("white").unwrap().downcast().unwrap();
+                assert_eq!(m, 1, "only this execution's white moves");
+                ep.send("white", Move(m)).unwrap();
+            });
+        });
+    assert!(second.is_successful(), "{second}");
+    assert!(second.threads_left_running().is_empty(), "{second}");
+    let got = results.lock().unwrap().clone();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(
+        got[0].starts_with("Err(") && got[1].starts_with("Err("),
+        "{got:?}"
+    );
+    assert_eq!(got[2], "choose: 0");
+}

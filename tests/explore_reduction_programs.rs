@@ -662,3 +662,48 @@ fn dpor_judges_each_sender_that_a_step_takes_away() {
     };
     agree(&case, 1000).unwrap();
 }
+
+/// Found by the random programs: an execution stopped at once by one
+/// role's violation ("c c") put `c`'s send to sleep for the sibling
+/// where `d` chose first, although in that order another role's send
+/// ("c d#1 c": `d`'s) is the violation found; sleep sets reported three
+/// distinct failures where plain search finds four.
+#[test]
+fn a_violation_stops_an_execution_before_its_choices_can_sleep() {
+    let spec = Spec::new(
+        "random",
+        par([
+            seq([
+                alt([
+                    alt([msg("T", "c", "d"), msg("T", "a", "b")]),
+                    alt([end(), msg("U", "c", "d")]),
+                ]),
+                msg("U", "a", "b"),
+            ]),
+            seq([par([msg("T", "d", "a"), end()]), msg("T", "b", "c")]),
+            alt([
+                seq([msg("T", "c", "a"), msg("T", "a", "b")]),
+                sync("T", "c", "d"),
+            ]),
+        ]),
+    )
+    .roles(["a", "c", "d", "b"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            ("a", vec![Op::RecvFrom(2), Op::Send(3, 1)]),
+            ("c", vec![Op::Send(2, 1), Op::Send(2, 0), Op::RecvFrom(3)]),
+            (
+                "d",
+                vec![Op::Choose(
+                    vec![Op::RecvFrom(1), Op::RecvFrom(1), Op::Send(0, 0)],
+                    vec![Op::Send(0, 0)],
+                )],
+            ),
+            ("b", vec![Op::Send(1, 0), Op::RecvFrom(0)]),
+        ],
+    };
+    agree(&case, 1000).unwrap();
+}

@@ -657,7 +657,9 @@ impl Checker {
             return Err(Error::NoRoles);
         }
         let declared = object_op::<P, _>("type_names()", || proto.type_names())?;
-        let dummies = resolve_dummies(&declared, dummies)?;
+        let declares_none = declared.is_empty()
+            && object_op::<P, _>("declares_types()", || proto.declares_types())?;
+        let dummies = resolve_dummies(&declared, declares_none, dummies)?;
         let alphabet = object_op::<P, _>("peers() or sends_to()", || {
             Alphabet::with_topology(
                 roles,

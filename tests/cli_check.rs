@@ -268,3 +268,28 @@ fn a_protocol_of_closes_only_is_checked() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A formula past the parser's nesting limit says why and where, with a
+/// hint, from `prust check`, `prust translate` and the library alike (it
+/// said only "formula does not parse" and "expected a formula nested at
+/// most 256 deep", at column 1 for 300 X).
+#[test]
+fn a_formula_nested_too_deep_says_why_and_where() {
+    let xs = format!("{}\"END\"", "X ".repeat(300));
+    let why = "nesting deeper than 256 at line 1, column 89: 'X' nests level 257";
+    let hint = "hint: formulas are read at most 256 levels deep";
+    let check = prust(&["check", "chess", &xs]);
+    assert_eq!(check.status.code(), Some(3));
+    let translate = prust(&["translate", &xs]);
+    assert_eq!(translate.status.code(), Some(3));
+    for err in [stderr(&check), stderr(&translate)] {
+        assert!(err.contains(why) && err.contains(hint), "{err}");
+    }
+    let e = prust::engine::try_check(&xs, prust::protocols::bundled::chess::strict(), vec![])
+        .unwrap_err();
+    assert!(matches!(e, prust::Error::Parse { column: 89, .. }), "{e}");
+    assert!(
+        e.to_string().contains(why) && e.to_string().contains(hint),
+        "{e}"
+    );
+}

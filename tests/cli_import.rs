@@ -113,9 +113,12 @@ mod imported_npb_is_2;
 #[path = "import/token_directed_ring_4.rs"]
 mod imported_token_directed_ring_4;
 
-/// Each checked-in source: the `prust import` target it was printed from,
-/// the file, and its compiled `spec()`.
-fn imported_sources() -> [(&'static str, &'static str, fn() -> prust::Spec); 5] {
+/// A checked-in source: the `prust import` target it was printed from, the
+/// file, and its compiled `spec()`.
+type Imported = (&'static str, &'static str, fn() -> prust::Spec);
+
+/// Every checked-in source.
+fn imported_sources() -> [Imported; 5] {
     [
         (
             "protocols/tests/dcj/chess.dcj",

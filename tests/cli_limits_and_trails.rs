@@ -360,7 +360,9 @@ fn lts_and_import_read_the_limit_variables_their_message_names() {
 /// library's `Checker` methods (which a user of `prust check` cannot call).
 #[test]
 fn hints_name_the_options_of_the_command_line() {
-    let cases: [(&[&str], &[(&str, &str)], &str); 4] = [
+    // Options, variables, and the hint they must give.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 4] = [
         // The search (not the build) stops at the state limit.
         (
             &["--runtime", "on-the-fly", "--max-states", "3"],

@@ -9,10 +9,11 @@
 //!
 //! ```
 //! use engine::hint::{Audience, Setting};
-//! assert_eq!(Setting::Timeout.named(Audience::Library), "Checker::timeout or PRUST_TIMEOUT");
-//! assert_eq!(Setting::Timeout.named(Audience::CommandLine), "--timeout or PRUST_TIMEOUT");
+//! let named = |s: Setting, a| s.named(a).to_string();
+//! assert_eq!(named(Setting::Timeout, Audience::Library), "Checker::timeout or PRUST_TIMEOUT");
+//! assert_eq!(named(Setting::Timeout, Audience::CommandLine), "--timeout or PRUST_TIMEOUT");
 //! // No option: the variable alone.
-//! assert_eq!(Setting::MaxDepth.named(Audience::CommandLine), "PRUST_MAX_DEPTH");
+//! assert_eq!(named(Setting::MaxDepth, Audience::CommandLine), "PRUST_MAX_DEPTH");
 //! ```
 
 use std::fmt;
@@ -123,12 +124,6 @@ impl fmt::Display for Named {
             Some(own) => write!(f, "{own} or {}", self.setting.variable()),
             None => f.write_str(self.setting.variable()),
         }
-    }
-}
-
-impl PartialEq<&str> for Named {
-    fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
     }
 }
 

@@ -155,7 +155,8 @@ fn strings(items: &[String], col: usize, indent: usize, tail: usize) -> String {
     let mut line = WIDTH; // no line open yet
     for l in &literals {
         let w = l.chars().count();
-        if short && line + 1 + w + 1 <= WIDTH {
+        // A space, the item and its comma.
+        if short && line + 1 + w < WIDTH {
             out.push(' ');
             line += 1;
         } else {
@@ -218,7 +219,8 @@ impl Import {
             inline(t, &mut one);
             // The arguments: less `        .define(` and `|_| `.
             let args = head.chars().count() - chain - ".define(".len() + one.chars().count();
-            if head.chars().count() + one.chars().count() + 1 <= WIDTH && args <= LIST_WIDTH {
+            // The body and the `)` after it.
+            if head.chars().count() + one.chars().count() < WIDTH && args <= LIST_WIDTH {
                 let _ = writeln!(out, "{head}{one})");
             } else {
                 // A body that does not fit goes in a block of its own, as

@@ -28,8 +28,8 @@ pub enum Runtime {
     /// The liberal object: each role runs its projection of the protocol.
     Liberal,
     /// The strict object, built state by state as the search reaches it
-    /// (bundled protocols only: it needs the specification, which an
-    /// `.aut` file does not have).
+    /// (bundled protocols and `.dcj` files: it needs the specification,
+    /// which an `.aut` file does not have).
     OnTheFly,
 }
 

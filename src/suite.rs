@@ -56,7 +56,8 @@
 //!   (default: `SPEC`) appears in test names and in verdict qualifiers.
 //! - `runtime` and `semantics`: which objects (`strict`, `liberal`, and
 //!   `on-the-fly`, the strict object built as the search reaches its
-//!   states, for bundled protocols only; default: `strict liberal`) and
+//!   states, for bundled protocols and `.dcj` files, not `.aut` files;
+//!   default: `strict liberal`) and
 //!   which semantics (`stutter`: finite runs are extended by stutter steps,
 //!   prust's default; `omega`: only infinite runs count, as in Prut4j;
 //!   default: both) every entry is checked on. Each combination is its own

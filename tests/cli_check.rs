@@ -215,3 +215,81 @@ fn errors_in_huge_or_strange_formulas_stay_short() {
         assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
     }
 }
+
+/// A protocol whose only actions are closes sends no message, so it has no
+/// message type and needs no dummy: it is checked like any other (it was
+/// an error, "the dummies do not match … declared: (none) given: (none)").
+#[test]
+fn a_protocol_of_closes_only_is_checked() {
+    let dir = cli::fresh_folder("cli-check", "closes");
+    std::fs::write(dir.join("c.aut"), "des (0, 1, 2)\n(0,\"C(a,b)\",1)\n").unwrap();
+    std::fs::write(
+        dir.join("c.dcj"),
+        "(s/defroles #{::a ::b})\n(s/defsession ::c [] (s/cat (s/close ::a ::b) (s/close ::b ::a)))\n",
+    )
+    .unwrap();
+    // Each role closes its own channel, in either order: when b closes
+    // first, the liberal run of the two roles is not a run of the
+    // protocol's order and ends in a deadlock.
+    std::fs::write(
+        dir.join("d.aut"),
+        "des (0, 3, 4)\n(0,\"C(a,b)\",1)\n(0,\"C(b,c)\",2)\n(1,\"C(c,a)\",3)\n",
+    )
+    .unwrap();
+    let cases: [(&str, &str, &str, i32); 8] = [
+        ("c.aut", "strict", r#"F "END""#, 0),
+        ("c.aut", "liberal", r#"F "END""#, 0),
+        ("c.aut", "strict", r#"X "a CLOSE TO b""#, 1),
+        ("c.dcj", "strict", r#"F "END""#, 0),
+        ("c.dcj", "liberal", r#"F "END""#, 0),
+        ("c.dcj", "on-the-fly", r#"F "END""#, 0),
+        ("d.aut", "strict", r#"G !"DEADLOCK""#, 0),
+        ("d.aut", "liberal", r#"G !"DEADLOCK""#, 1),
+    ];
+    for (file, runtime, formula, code) in cases {
+        let path = dir.join(file);
+        let o = prust(&[
+            "check",
+            path.to_str().unwrap(),
+            formula,
+            "--runtime",
+            runtime,
+        ]);
+        no_panic(&o);
+        let out = stdout(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{file} {runtime} {formula}: {out}{}",
+            stderr(&o)
+        );
+        // A deadlock in which no role waits says so, not "(waiting: )".
+        assert!(!out.contains("waiting: )"), "{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A formula past the parser's nesting limit says why and where, with a
+/// hint, from `prust check`, `prust translate` and the library alike (it
+/// said only "formula does not parse" and "expected a formula nested at
+/// most 256 deep", at column 1 for 300 X).
+#[test]
+fn a_formula_nested_too_deep_says_why_and_where() {
+    let xs = format!("{}\"END\"", "X ".repeat(300));
+    let why = "nesting deeper than 256 at line 1, column 89: 'X' nests level 257";
+    let hint = "hint: formulas are read at most 256 levels deep";
+    let check = prust(&["check", "chess", &xs]);
+    assert_eq!(check.status.code(), Some(3));
+    let translate = prust(&["translate", &xs]);
+    assert_eq!(translate.status.code(), Some(3));
+    for err in [stderr(&check), stderr(&translate)] {
+        assert!(err.contains(why) && err.contains(hint), "{err}");
+    }
+    let e = prust::engine::try_check(&xs, prust::protocols::bundled::chess::strict(), vec![])
+        .unwrap_err();
+    assert!(matches!(e, prust::Error::Parse { column: 89, .. }), "{e}");
+    assert!(
+        e.to_string().contains(why) && e.to_string().contains(hint),
+        "{e}"
+    );
+}

@@ -90,3 +90,101 @@ fn bad_targets_are_errors_with_a_position_or_a_hint() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// The sources `prust import` prints for a few representative sessions,
+// checked in and compiled here as modules of this test target: an import
+// whose output stops compiling in a crate that depends on prust breaks
+// this build. They are compared byte for byte with what `prust import`
+// prints (below), so they stay as it prints them, not as rustfmt would
+// (they are rustfmt's layout today, but that is the printer's business).
+#[rustfmt::skip]
+#[path = "import/chess.rs"]
+mod imported_chess;
+#[rustfmt::skip]
+#[path = "import/features.rs"]
+mod imported_features;
+#[rustfmt::skip]
+#[path = "import/go_fish_2.rs"]
+mod imported_go_fish_2;
+#[rustfmt::skip]
+#[path = "import/npb_is_2.rs"]
+mod imported_npb_is_2;
+#[rustfmt::skip]
+#[path = "import/token_directed_ring_4.rs"]
+mod imported_token_directed_ring_4;
+
+/// A checked-in source: the `prust import` target it was printed from, the
+/// file, and its compiled `spec()`.
+type Imported = (&'static str, &'static str, fn() -> prust::Spec);
+
+/// Every checked-in source.
+fn imported_sources() -> [Imported; 5] {
+    [
+        (
+            "protocols/tests/dcj/chess.dcj",
+            "tests/import/chess.rs",
+            imported_chess::spec,
+        ),
+        (
+            "tests/import/features.dcj:features",
+            "tests/import/features.rs",
+            imported_features::spec,
+        ),
+        (
+            "protocols/tests/dcj/go-fish.dcj:go-fish:2",
+            "tests/import/go_fish_2.rs",
+            imported_go_fish_2::spec,
+        ),
+        (
+            "protocols/tests/dcj/npb.dcj:npb-is:2",
+            "tests/import/npb_is_2.rs",
+            imported_npb_is_2::spec,
+        ),
+        (
+            "protocols/tests/dcj/token.dcj:token-directed-ring:4,0",
+            "tests/import/token_directed_ring_4.rs",
+            imported_token_directed_ring_4::spec,
+        ),
+    ]
+}
+
+#[test]
+fn the_printed_source_is_the_checked_in_one() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (target, file, _) in imported_sources() {
+        let o = prust_in(root, &["import", target]);
+        assert_eq!(o.status.code(), Some(0), "{target}");
+        let printed = String::from_utf8(o.stdout).unwrap();
+        let expected = std::fs::read_to_string(root.join(file)).unwrap();
+        assert_eq!(
+            printed, expected,
+            "`prust import {target}` no longer prints {file}: if the change is \
+             meant, write its output there (it must still compile)"
+        );
+        assert!(printed.contains("use prust::spec::*;"), "{printed}");
+        // Read like code: one term a line where a line would be too long.
+        assert!(
+            printed.lines().all(|l| l.chars().count() <= 100),
+            "{printed}"
+        );
+    }
+}
+
+#[test]
+fn the_printed_source_builds_the_imported_specification() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (target, _, spec) in imported_sources() {
+        let path = root.join(target);
+        let imported = prust::protocols::dcj::DcjTarget::parse(path.to_str().unwrap())
+            .unwrap()
+            .unwrap()
+            .import()
+            .unwrap();
+        let (ours, theirs) = (spec(), imported.spec);
+        assert_eq!(ours.name(), theirs.name(), "{target}");
+        assert_eq!(ours.declared_roles(), theirs.declared_roles(), "{target}");
+        let (a, b) = (ours.compile().unwrap(), theirs.compile().unwrap());
+        assert!(a.num_states() > 1, "{target}");
+        assert!(a.bisimilar(&b).is_ok(), "{target}");
+    }
+}

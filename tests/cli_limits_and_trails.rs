@@ -355,3 +355,42 @@ fn lts_and_import_read_the_limit_variables_their_message_names() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("PRUST_TIMEOUT"), "{}", stderr(&o));
 }
+
+/// The command line's hints name its own options and variables, never the
+/// library's `Checker` methods (which a user of `prust check` cannot call).
+#[test]
+fn hints_name_the_options_of_the_command_line() {
+    // Options, variables, and the hint they must give.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 4] = [
+        // The search (not the build) stops at the state limit.
+        (
+            &["--runtime", "on-the-fly", "--max-states", "3"],
+            &[],
+            "raise it with --max-states or PRUST_MAX_STATES",
+        ),
+        (
+            &[],
+            &[("PRUST_MAX_DEPTH", "1")],
+            "raise it with PRUST_MAX_DEPTH)",
+        ),
+        (
+            &["--threads", "2"],
+            &[("PRUST_DETERMINISM", "0")],
+            "(PRUST_PARALLEL_LEVEL), so no other thread was started",
+        ),
+        (
+            &["--no-por", "--runtime", "liberal"],
+            &[],
+            "switched off (by --no-por or PRUST_POR=0)",
+        ),
+    ];
+    for (options, env, hint) in cases {
+        let mut args = vec!["check", "token-star:3", r#"G !"DEADLOCK""#, r#"G F "END""#];
+        args.extend_from_slice(options);
+        let o = prust_with(&args, env);
+        let out = stdout(&o);
+        assert!(out.contains(hint), "{options:?} {env:?}: {out}");
+        assert!(!out.contains("Checker::"), "{options:?} {env:?}: {out}");
+    }
+}

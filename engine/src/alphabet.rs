@@ -42,8 +42,13 @@ impl fmt::Display for ActionKind {
 /// one type path are one type (the first is kept); dummies with different
 /// paths for one declared name are ambiguous, because the object tells
 /// messages apart by short name.
+///
+/// An object that declares that it has no types at all
+/// ([`Protocol::declares_types`](crate::Protocol::declares_types) with an
+/// empty list: its only actions are closes) takes no dummies.
 pub(crate) fn resolve_dummies(
     declared: &[String],
+    declares_none: bool,
     dummies: Vec<Message>,
 ) -> Result<Vec<Message>, Error> {
     let mut names: Vec<&str> = Vec::new();
@@ -51,6 +56,22 @@ pub(crate) fn resolve_dummies(
         if !names.contains(&d.as_str()) {
             names.push(d);
         }
+    }
+    if declares_none {
+        if dummies.is_empty() {
+            return Ok(dummies);
+        }
+        return Err(Error::Dummies(Box::new(DummiesError {
+            missing: Vec::new(),
+            unknown: dummies.iter().map(|d| d.type_path().to_string()).collect(),
+            ambiguous: Vec::new(),
+            suggestions: Vec::new(),
+            declared: Vec::new(),
+            given: dummies.iter().map(|d| d.type_path().to_string()).collect(),
+            hint: "the object sends no message (its only actions are closes): pass no \
+                   dummies (dummies![] or vec![])"
+                .into(),
+        })));
     }
     if names.is_empty() && dummies.is_empty() {
         // No type at all: nothing could be sent, and an empty list cannot

@@ -398,6 +398,7 @@ mod budget;
 mod checker;
 mod error;
 mod frontend;
+pub mod hint;
 mod ids;
 pub mod names;
 mod pattern;

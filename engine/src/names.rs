@@ -111,6 +111,73 @@ pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// Why `name` cannot be a role name, if it cannot: a role is named in a
+/// formula's atom as one token (`"ROLE SEND ..."`), so its name is not
+/// empty and has no white space, no control character, no `*` (which an
+/// atom reads as a wildcard), no `"` or `\` (which end or escape the
+/// atom) and none of `(`, `)` and `,` (which delimit names in `.aut`
+/// labels). Front ends that read names from text (`.aut` labels) check
+/// them with this rule.
+///
+/// ```
+/// use engine::names::role_name_error;
+/// assert_eq!(role_name_error("worker_1_"), None);
+/// assert_eq!(role_name_error("my-role"), None);
+/// assert!(role_name_error("a b").unwrap().contains("white space"));
+/// assert!(role_name_error("").is_some());
+/// ```
+pub fn role_name_error(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("a role name cannot be empty".into());
+    }
+    let bad = name.chars().find(|&c| {
+        c.is_whitespace() || c.is_control() || matches!(c, '*' | '"' | '\\' | '(' | ')' | ',')
+    })?;
+    Some(match bad {
+        c if c.is_whitespace() => "a role name cannot contain white space".into(),
+        c if c.is_control() => format!(
+            "a role name cannot contain the control character {}",
+            c.escape_debug()
+        ),
+        c => format!("a role name cannot contain `{c}`"),
+    })
+}
+
+/// Why `name` cannot be the name of a message type that a protocol
+/// declares, if it cannot: a protocol's types are short names
+/// ([`Protocol::type_names`](crate::Protocol::type_names)), which a
+/// formula's atom names as `<Short>`, so a name is letters, digits and
+/// `_`, not empty, and not a path (`a::Move` is the path of a Rust type,
+/// whose short name is `Move`).
+///
+/// ```
+/// use engine::names::type_name_error;
+/// assert_eq!(type_name_error("Move"), None);
+/// assert_eq!(type_name_error("Move_2"), None);
+/// assert!(type_name_error("M\"").is_some());
+/// assert!(type_name_error("chess::Move").unwrap().contains("short name"));
+/// ```
+pub fn type_name_error(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("a type name cannot be empty".into());
+    }
+    if name.contains("::") {
+        return Some(format!(
+            "a protocol's type is a short name (`{}`), not a path",
+            name.rsplit("::").next().unwrap_or(name)
+        ));
+    }
+    let c = name.chars().find(|&c| !(c.is_alphanumeric() || c == '_'))?;
+    let shown = if c.is_control() || c.is_whitespace() {
+        c.escape_debug().to_string()
+    } else {
+        c.to_string()
+    };
+    Some(format!(
+        "a type name is letters, digits and `_`, not `{shown}`"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

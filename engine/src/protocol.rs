@@ -108,6 +108,20 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         Vec::new()
     }
 
+    /// Whether [`type_names`](Self::type_names) is the complete list of the
+    /// object's message types even when it is empty. An object whose only
+    /// actions are closes sends no message: it says so by returning `true`
+    /// here and no types, and is checked with no dummies (an empty dummy
+    /// list is then its own). The default, `false`, keeps an empty list
+    /// meaning "declares nothing", so that an object that forgot to
+    /// declare its types and got no dummies is an [`Error::Dummies`], not
+    /// a check that never sends.
+    ///
+    /// [`Error::Dummies`]: crate::Error::Dummies
+    fn declares_types(&self) -> bool {
+        false
+    }
+
     /// `role` sends `msg` to `to`.
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>>;
 

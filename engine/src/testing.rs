@@ -162,7 +162,8 @@ impl RandomObject {
     /// builds it).
     pub(crate) fn alphabet(&self) -> Alphabet {
         let declared = self.type_names();
-        let dummies = resolve_dummies(&declared, self.dummies()).expect("one dummy per type");
+        let none = declared.is_empty() && self.declares_types();
+        let dummies = resolve_dummies(&declared, none, self.dummies()).expect("one dummy per type");
         Alphabet::with_topology(
             self.roles(),
             dummies,

@@ -125,14 +125,37 @@ impl fmt::Display for ParseError {
             }
             format!("'{}'", shown.escape_debug())
         };
-        writeln!(
-            f,
-            "syntax error at line {}, column {}: expected {}, found {}",
-            self.line, self.column, self.expected, found
-        )?;
+        if self.kind == ParseErrorKind::TooDeep {
+            // Not a mistake of syntax: a limit of the parser, which the
+            // reader must be told, with where it was crossed.
+            writeln!(
+                f,
+                "nesting deeper than {MAX_NESTING} at line {}, column {}: {found} nests \
+                 level {} (each parenthesis, unary operator and binary operator nests one \
+                 level)",
+                self.line,
+                self.column,
+                MAX_NESTING + 1
+            )?;
+        } else {
+            writeln!(
+                f,
+                "syntax error at line {}, column {}: expected {}, found {}",
+                self.line, self.column, self.expected, found
+            )?;
+        }
         let (text, caret) = excerpt(&self.line_text, self.column);
         writeln!(f, "  {text}")?;
-        write!(f, "  {}^", " ".repeat(caret))
+        write!(f, "  {}^", " ".repeat(caret))?;
+        if self.kind == ParseErrorKind::TooDeep {
+            write!(
+                f,
+                "\n  hint: formulas are read at most {MAX_NESTING} levels deep, so that none \
+                 can overflow the stack: split the property into several formulas, or nest \
+                 fewer operators"
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -418,16 +441,15 @@ impl TokenParser<'_> {
 
     /// `binary := unary (binop unary)*`, folded to the right.
     fn binary(&mut self, depth: usize) -> Result<Ltl, ParseError> {
-        let start = self.pos;
         let mut operands = vec![self.unary(depth)?];
         let mut ops = Vec::new();
         while let Some(Tok::Bin(op)) = self.peek() {
-            ops.push(*op);
+            ops.push((*op, self.pos));
             self.pos += 1;
             operands.push(self.unary(depth)?);
         }
         let mut acc = operands.pop().expect("at least one operand");
-        while let Some(op) = ops.pop() {
+        while let Some((op, at)) = ops.pop() {
             let left = operands.pop().expect("one operand per operator");
             acc = match op {
                 Bin::Implies => Ltl::implies(left, acc),
@@ -438,7 +460,7 @@ impl TokenParser<'_> {
                 Bin::Release => Ltl::release(left, acc),
                 Bin::StrongRelease => Ltl::strong_release(left, acc),
             };
-            acc = self.check_height(acc, start)?;
+            acc = self.check_height(acc, at)?;
         }
         Ok(acc)
     }
@@ -460,7 +482,9 @@ impl TokenParser<'_> {
                 _ => Ltl::globally(f),
             };
             if f.height() > MAX_NESTING {
-                return self.check_height(f, start);
+                // The operator that added the level too many: the
+                // innermost ones are applied first.
+                return self.check_height(f, start + ops.len());
             }
         }
         Ok(f)

@@ -159,7 +159,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let deep = "(".repeat(100_000);
     let e = parse(&deep).unwrap_err();
     assert_eq!(e.kind(), &ParseErrorKind::TooDeep);
-    assert!(e.to_string().contains("nesting too deep"));
+    assert!(e.to_string().contains("nesting deeper than 256"));
 
     let nots = format!("{}a", "!X".repeat(100_000));
     assert_eq!(parse(&nots).unwrap_err().kind(), &ParseErrorKind::TooDeep);
@@ -281,5 +281,45 @@ fn errors_in_long_lines_and_control_characters_stay_readable() {
         let lines: Vec<&str> = text.lines().collect();
         let caret = lines[2].chars().count() - 1;
         assert_eq!(lines[1].chars().nth(caret), Some('\u{fffd}'), "{text}");
+    }
+}
+
+/// A formula past the nesting limit says so, where the limit is crossed
+/// and what to do: not only that it "does not parse".
+#[test]
+fn too_deep_says_why_where_and_what_to_do() {
+    let cases = [
+        // 1,000 parentheses: the 257th opens the level too many.
+        (
+            format!("{}true{}", "(".repeat(1000), ")".repeat(1000)),
+            257,
+            "'('",
+        ),
+        // 300 X: the innermost are applied first; the atom is level 1, so
+        // the 256th X from the end (column 89) nests level 257.
+        (format!("{}true", "X ".repeat(300)), 89, "'X'"),
+        // 300 operands of a right-nested U.
+        (vec!["a"; 300].join(" U "), 175, "'U'"),
+        // On the second line.
+        (format!("a &\n{}b", "X ".repeat(300)), 89, "'X'"),
+    ];
+    for (text, column, token) in cases {
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.kind(), &ParseErrorKind::TooDeep);
+        assert_eq!(e.column(), column, "{e}");
+        let shown = e.to_string();
+        let first = shown.lines().next().unwrap();
+        assert!(
+            first.starts_with(&format!(
+                "nesting deeper than 256 at line {}, column {column}: {token} nests level 257",
+                e.line()
+            )),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("hint: formulas are read at most 256 levels deep"),
+            "{shown}"
+        );
+        assert!(shown.contains("split the property"), "{shown}");
     }
 }

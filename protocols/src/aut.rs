@@ -177,6 +177,10 @@ const TRANSITION_HINT: &str =
 const LABEL_HINT: &str = "labels are `!(Type,sender,receiver)`, `‽(Type,sender,receiver)` (a \
      handshake), `?(Type,sender,receiver)` or `C(sender,receiver)`";
 
+/// The hint of every error about a name in a label.
+const NAME_HINT: &str = "a type is letters, digits and `_` (such as `Move`); a role is one word without white space, quotes, `*`, `(`, `)` or `,` \
+     (such as `white` or `worker_1_`): names a formula's atoms can name";
+
 /// One line of the file, to locate errors in: the parts parsed are slices
 /// of `text`, so where a part starts is where it lies in `text`.
 #[derive(Clone, Copy)]
@@ -426,6 +430,19 @@ fn number(s: &str) -> Result<u64, String> {
     })
 }
 
+/// `s` with its control characters escaped (a terminal would act on them).
+fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// `s`, cut to a length that fits an error message.
 fn shorten(s: &str) -> String {
     const MAX: usize = 40;
@@ -546,6 +563,23 @@ fn parse_label(line: Line<'_>, raw: &str, b: &mut LtsBuilder) -> Result<Label, A
             format!("label `{}` needs {want} non-empty arguments", shorten(s)),
             LABEL_HINT,
         ));
+    }
+    // Names a formula could not name (an atom is `"ROLE SEND <Type> TO
+    // PEER"`) are refused here, where the line and column are known.
+    let roles_at = if action == Action::Close { 0 } else { 1 };
+    for (k, part) in parts.iter().enumerate() {
+        let problem = if k < roles_at {
+            engine::names::type_name_error(part)
+        } else {
+            engine::names::role_name_error(part)
+        };
+        if let Some(problem) = problem {
+            return Err(line.err(
+                part,
+                format!("label `{}`: {problem}", visible(&shorten(s))),
+                NAME_HINT,
+            ));
+        }
     }
     let (ty, from, to) = match action {
         Action::Close => (NO_TYPE, b.role(parts[0]), b.role(parts[1])),

@@ -444,6 +444,12 @@ impl Protocol for Liberal {
         self.proj.lts.type_names().to_vec()
     }
 
+    /// The specification's types are all its messages: a protocol of
+    /// closes alone has none.
+    fn declares_types(&self) -> bool {
+        true
+    }
+
     /// As [`LocalRole::try_send`] (the same tables: [`Projection::send`]
     /// and this make the same step), into the packed inbox of `to`.
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {

@@ -342,6 +342,12 @@ impl Protocol for Strict {
         self.lts.type_names().to_vec()
     }
 
+    /// The specification's types are all its messages: a protocol of
+    /// closes alone has none.
+    fn declares_types(&self) -> bool {
+        true
+    }
+
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         if !self.valid(role, to) {
             return Err(Refused(msg));

@@ -524,3 +524,49 @@ fn extra_transitions_are_refused_where_they_start() {
         "{m}"
     );
 }
+
+/// A label's names are names a formula can name: a type is letters,
+/// digits and `_`, a role one word without quotes, `*` or white space.
+/// Anything else is an error at its line and column with a hint (a NUL
+/// or a `\"` became part of a type's name, a space of a role's).
+#[test]
+fn names_a_formula_cannot_name_are_errors_with_a_hint() {
+    let hint = "a type is letters, digits and `_`";
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "(0,\"!(M\\\",a,b)\",1)",
+            7,
+            "a type name is letters, digits and `_`, not `\\`",
+        ),
+        ("(0,\"!(M\0x,a,b)\",1)", 7, "not `\\0`"),
+        ("(0,\"!(M x,a,b)\",1)", 7, "not ` `"),
+        ("(0,\"!(a::M,a,b)\",1)", 7, "a short name (`M`), not a path"),
+        ("(0,\"!(M-1,a,b)\",1)", 7, "not `-`"),
+        (
+            "(0,\"?(M,a b,c)\",1)",
+            9,
+            "a role name cannot contain white space",
+        ),
+        ("(0,\"!(M,a,b\0)\",1)", 11, "control character \\0"),
+        ("(0,\"!(M,a*,b)\",1)", 9, "cannot contain `*`"),
+        ("(0,\"C(a,\"b\")\",1)", 9, "cannot contain `\"`"),
+        ("(0,\"C(a\u{7f},b)\",1)", 7, "control character"),
+        ("(0,‽(Ping,a\tb,c),1)", 11, "white space"),
+    ];
+    for &(line, column, message) in cases {
+        let text = format!("des (0, 1, 2)\n{line}\n");
+        let (l, c, m, h) = error(&text);
+        assert_eq!((l, c), (2, column), "{line:?}: {m}");
+        assert!(m.contains(message), "{line:?}: {m}");
+        assert!(h.contains(hint), "{line:?}: {h}");
+        // The message shows no raw control character.
+        assert!(!m.chars().any(char::is_control), "{m:?}");
+    }
+    // Names as the bundled protocols, Discourje and the `.dcj` importer
+    // write them are fine.
+    let lts = Lts::from_aut(
+        "des (0, 2, 3)\n(0,\"!(Move_2,worker_1_,my-role)\",1)\n(1,\"C(my-role,worker_1_)\",2)\n",
+    )
+    .unwrap();
+    assert_eq!(lts.roles(), ["worker_1_", "my-role"]);
+}

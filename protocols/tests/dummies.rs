@@ -197,3 +197,26 @@ fn empty_dummies_are_the_objects_own_and_find_the_abort() {
     // The full set given by hand is as good as none.
     check_violated(NEVER_ABORTS, strict(), named(&TYPES));
 }
+
+/// A specification of closes alone declares no message type and takes no
+/// dummy: `dummies![]` checks it (it was an [`Error::Dummies`] with
+/// nothing declared and nothing given), and a dummy is one it does not
+/// declare.
+#[test]
+fn a_specification_of_closes_only_takes_no_dummies() {
+    use protocols::spec::close;
+    let spec = Spec::new("closes", seq([close("a", "b"), close("b", "a")]));
+    let strict = Strict::from_spec(&spec).unwrap();
+    assert!(strict.type_names().is_empty() && strict.declares_types());
+    check(r#"F "END""#, strict.clone(), dummies![]);
+    check(r#"F "END""#, Liberal::from_spec(&spec).unwrap(), dummies![]);
+    check(r#"F "END""#, Strict::on_the_fly(&spec).unwrap(), dummies![]);
+    check_violated(r#"X "a CLOSE TO b""#, strict.clone(), dummies![]);
+    #[derive(Clone, Debug)]
+    struct Stray;
+    let e = try_check(r#"F "END""#, strict, dummies![Stray]).unwrap_err();
+    assert!(
+        matches!(&e, Error::Dummies(d) if d.unknown.len() == 1),
+        "{e}"
+    );
+}

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
+use engine::hint::Audience;
 use engine::{Checker, Protocol, Report, Semantics, Verdict};
 use prust::load::WithObject;
 use prust::Runtime;
@@ -76,8 +77,9 @@ pub struct CheckArgs {
     #[arg(value_name = "FORMULA")]
     pub formulas: Vec<String>,
     /// The protocol object: strict (compiled), liberal, or strict built on
-    /// the fly as the search reaches states (bundled protocols only; for
-    /// state spaces too large to compile)
+    /// the fly as the search reaches states (for state spaces too large to
+    /// compile; it needs a specification: bundled protocols and .dcj
+    /// files, not .aut files)
     #[arg(long, value_parser = values::runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
     /// What finite runs mean: stutter (a run that stops repeats its end
@@ -480,11 +482,14 @@ fn summary(
 }
 
 /// The checker of the `PRUST_*` variables: a value it cannot use is an
-/// error (exit 3) that names the variable, not a panic.
+/// error (exit 3) that names the variable, not a panic. Its reports name
+/// the options of `prust check`, not the library's methods.
 fn checker_from_env() -> Result<Checker, Failure> {
     // Someone asked for this check: the budgets no variable sets are the
     // machine's, not a test's.
-    Checker::from_env_for(engine::DefaultBudgets::Machine).map_err(|e| bad_environment(&e))
+    Checker::from_env_for(engine::DefaultBudgets::Machine)
+        .map(|c| c.audience(Audience::CommandLine))
+        .map_err(|e| bad_environment(&e))
 }
 
 /// The error for a `PRUST_*` variable that does not parse, with the hint

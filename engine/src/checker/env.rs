@@ -145,6 +145,7 @@ impl Checker {
                 ),
             },
             share_level: env_u64("PRUST_SHARE_LEVEL")?,
+            audience: crate::hint::Audience::Library,
             trail_dir: std::env::var_os("PRUST_TRAIL_DIR")
                 .filter(|d| !d.is_empty())
                 .map(Into::into),

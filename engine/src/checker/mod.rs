@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::alphabet::{resolve_dummies, Alphabet};
 use crate::budget::Limits;
 use crate::error::Error;
+use crate::hint::Audience;
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
 use crate::semantics::Semantics;
@@ -85,6 +86,9 @@ pub struct Checker {
     /// The breadth-first level whose states are dealt out to the shares;
     /// `None`: the first with `SHARE_STATES` states a share.
     share_level: Option<u64>,
+
+    /// Who the reports' hints are worded for.
+    audience: Audience,
 }
 
 impl Default for Checker {
@@ -150,6 +154,38 @@ impl Checker {
     /// ```
     pub fn max_memory(mut self, bytes: u64) -> Self {
         self.limits.max_memory = bytes;
+        self
+    }
+
+    /// Who reads the reports and errors of this checker: their hints name
+    /// the settings as `audience` sets them (see [`crate::hint`]). The
+    /// default, [`Audience::Library`], names the methods of `Checker`; the
+    /// `prust` command line asks for [`Audience::CommandLine`], which names
+    /// its options.
+    ///
+    /// ```
+    /// use engine::hint::Audience;
+    /// use engine::{Checker, Limit, Verdict};
+    /// # use engine::{Protocol, RoleId, Message, Refused, dummies};
+    /// # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// # struct Ping;
+    /// # #[derive(Clone, PartialEq, Eq, Hash)]
+    /// # struct Chatty(u8);
+    /// # impl Protocol for Chatty {
+    /// #     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+    /// #     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> { self.0 = self.0.wrapping_add(1); Ok(()) }
+    /// #     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> { Err(Refused(())) }
+    /// # }
+    /// let r = Checker::new()
+    ///     .max_states(3)
+    ///     .audience(Audience::CommandLine)
+    ///     .check(r#"G !"DEADLOCK""#, Chatty(0), dummies![Ping])
+    ///     .unwrap();
+    /// assert!(matches!(r.verdict, Verdict::Inconclusive { limit: Limit::States(3), .. }));
+    /// assert!(r.to_string().contains("raise it with --max-states or PRUST_MAX_STATES"), "{r}");
+    /// ```
+    pub fn audience(mut self, audience: Audience) -> Self {
+        self.audience = audience;
         self
     }
 
@@ -578,7 +614,7 @@ impl Checker {
                 (Some(dir), Some(_)) => {
                     match crate::trail::save(dir, &r, std::any::type_name::<P>()) {
                         Ok(path) => panic!(
-                            "{r}\n  counterexample saved to {} (engine::Trail::read, then replay)",
+                            "{r}\n  counterexample saved to {} (Trail::read, then Trail::replay)",
                             path.display()
                         ),
                         Err(e) => panic!(
@@ -625,7 +661,9 @@ impl Checker {
             return Err(Error::NoRoles);
         }
         let declared = object_op::<P, _>("type_names()", || proto.type_names())?;
-        let dummies = resolve_dummies(&declared, dummies)?;
+        let declares_none = declared.is_empty()
+            && object_op::<P, _>("declares_types()", || proto.declares_types())?;
+        let dummies = resolve_dummies(&declared, declares_none, dummies)?;
         let alphabet = object_op::<P, _>("peers() or sends_to()", || {
             Alphabet::with_topology(
                 roles,

@@ -86,11 +86,10 @@ impl<P: Protocol> CheckSession<P> {
             .unwrap_or(false)
         };
         let off = if !self.checker.por {
-            Some(
-                "switched off (by `prust check --no-por`, PRUST_POR=0 or \
-                 Checker::partial_order(false))"
-                    .to_string(),
-            )
+            Some(format!(
+                "switched off (by {})",
+                crate::hint::Setting::NoPartialOrder.named(self.checker.audience)
+            ))
         } else {
             match owl_lite::parse(formula) {
                 Ok(ltl) => {
@@ -129,6 +128,7 @@ impl<P: Protocol> CheckSession<P> {
         search.threads = self.checker.threads;
         search.threads_chosen = self.checker.threads_chosen;
         search.parallel_level = self.checker.parallel_level;
+        search.audience = self.checker.audience;
         let outcome = match self.checker.share {
             Some(share) => {
                 let split = Split {
@@ -219,6 +219,7 @@ impl<P: Protocol> CheckSession<P> {
             semantics: limits.semantics,
             verdict,
             stats,
+            audience: self.checker.audience,
         })
     }
 }

@@ -84,6 +84,14 @@ impl Counterexample {
 pub(super) fn ending_line(e: &Ending) -> String {
     match e {
         Ending::Terminated => "then the protocol has terminated".into(),
+        // Every role finished, yet the object is not at an end (a liberal
+        // object whose roles each ended in a state the protocol does not
+        // end in): no role to name as waiting.
+        Ending::Deadlock { waiting } if waiting.is_empty() => {
+            "then nothing can happen: deadlock (every role has finished, but the protocol \
+             does not end here)"
+                .into()
+        }
         Ending::Deadlock { waiting } => {
             format!(
                 "then nothing can happen: deadlock (waiting: {})",

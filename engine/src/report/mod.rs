@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::hint::{Audience, Setting};
 use crate::Semantics;
 
 mod counterexample;
@@ -25,6 +26,9 @@ pub struct Report {
     pub verdict: Verdict,
     /// What the search did.
     pub stats: Stats,
+    /// Who the report's hints are worded for: the checker's
+    /// [`Checker::audience`](crate::Checker::audience).
+    pub audience: Audience,
 }
 
 /// The answer of a check.
@@ -98,8 +102,9 @@ pub enum Verdict {
 /// A limit of the search (see [`Checker`](crate::Checker)). Each one that
 /// stops a search ends it in [`Verdict::Inconclusive`], never in `Holds`.
 /// Its `Display` names the limit, its value and how to raise it, e.g.
-/// "the memory limit (64 MiB resident; raise it with PRUST_MAX_MEMORY or
-/// Checker::max_memory — an object that grows forever never fits: bound it)".
+/// "the memory limit (64 MiB resident; raise it with Checker::max_memory or
+/// PRUST_MAX_MEMORY — an object ... never fits: bound it)"; the command line
+/// names its options instead ([`Limit::explained`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
     /// The number of product states reached the maximum.
@@ -114,32 +119,48 @@ pub enum Limit {
     Memory(u64),
 }
 
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Limit {
+    /// The limit, its value and how `audience` raises it: what the
+    /// report of a search that stopped at it says.
+    ///
+    /// ```
+    /// use engine::hint::Audience;
+    /// use engine::Limit;
+    /// let t = Limit::Time(std::time::Duration::from_secs(2));
+    /// assert!(t.explained(Audience::CommandLine).contains("raise it with --timeout or PRUST_TIMEOUT"));
+    /// assert!(t.explained(Audience::Library).contains("raise it with Checker::timeout or PRUST_TIMEOUT"));
+    /// ```
+    pub fn explained(&self, audience: Audience) -> String {
+        let raise = |s: Setting| s.named(audience);
         match self {
-            Limit::States(n) => write!(
-                f,
-                "the state limit ({n} product states; raise it with PRUST_MAX_STATES or \
-                 Checker::max_states)"
+            Limit::States(n) => format!(
+                "the state limit ({n} product states; raise it with {})",
+                raise(Setting::MaxStates)
             ),
-            Limit::Depth(n) => write!(
-                f,
-                "the depth limit ({n} steps; raise it with PRUST_MAX_DEPTH or Checker::max_depth)"
+            Limit::Depth(n) => format!(
+                "the depth limit ({n} steps; raise it with {})",
+                raise(Setting::MaxDepth)
             ),
-            Limit::Time(d) => write!(
-                f,
-                "the time limit ({:.1} s per formula; raise it with PRUST_TIMEOUT or \
-                 Checker::timeout)",
-                d.as_secs_f64()
+            Limit::Time(d) => format!(
+                "the time limit ({:.1} s per formula; raise it with {})",
+                d.as_secs_f64(),
+                raise(Setting::Timeout)
             ),
-            Limit::Memory(b) => write!(
-                f,
-                "the memory limit ({:.0} MiB resident; raise it with PRUST_MAX_MEMORY or \
-                 Checker::max_memory — an object whose states grow forever, such as an \
-                 unbounded channel or counter, never fits: bound it)",
-                *b as f64 / (1024.0 * 1024.0)
+            Limit::Memory(b) => format!(
+                "the memory limit ({:.0} MiB resident; raise it with {} — an object whose \
+                 states grow forever, such as an unbounded channel or counter, never fits: \
+                 bound it)",
+                *b as f64 / (1024.0 * 1024.0),
+                raise(Setting::MaxMemory)
             ),
         }
+    }
+}
+
+/// Worded for the library ([`Audience::Library`]); see [`Limit::explained`].
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explained(Audience::Library))
     }
 }
 
@@ -291,8 +312,9 @@ impl fmt::Display for Report {
                 writeln!(f, "inconclusive{sem}: {}", self.formula)?;
                 writeln!(
                     f,
-                    "  the search stopped at {limit} after {explored} product states, before it \
-                     could prove or refute the property; raise the limit to decide"
+                    "  the search stopped at {} after {explored} product states, before it \
+                     could prove or refute the property; raise the limit to decide",
+                    limit.explained(self.audience)
                 )?;
             }
         }

@@ -48,6 +48,7 @@ mod visited;
 use crate::alphabet::LetterId;
 use crate::budget::{Budget, Limits};
 use crate::error::ProbeError;
+use crate::hint::{Audience, Setting};
 use crate::ids::{AutState, ProtoId};
 use crate::product::Prepared;
 use crate::protocol::Protocol;
@@ -99,6 +100,9 @@ pub(crate) struct Search<'a, P> {
     /// Levels of fewer states are searched by the calling thread alone
     /// ([`Checker::parallel_level`](crate::Checker::parallel_level)).
     pub parallel_level: usize,
+    /// Who the reasons in `stats` are worded for
+    /// ([`Checker::audience`](crate::Checker::audience)).
+    pub audience: Audience,
     /// The parallel search ran: its objects are in its own store (and
     /// counted in `stats`), not the explorer's.
     pub stored_apart: bool,
@@ -149,6 +153,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             threads: 1,
             threads_chosen: true,
             parallel_level: PARALLEL_LEVEL,
+            audience: Audience::Library,
             stored_apart: false,
             within: None,
             without: None,
@@ -204,20 +209,23 @@ impl<'a, P: Protocol> Search<'a, P> {
                 // Said in the report, never silently: what keeps the
                 // search on one thread although more were asked for.
                 let why = if self.reduce {
-                    Some("partial-order reduction runs on one thread")
+                    Some("partial-order reduction runs on one thread".to_string())
                 } else if self.ex.determinism() {
-                    Some("the determinism check runs on one thread")
+                    Some("the determinism check runs on one thread".to_string())
                 } else if self.ex.store.is_compacted() {
-                    Some("hash compaction runs on one thread")
+                    Some("hash compaction runs on one thread".to_string())
                 } else if self.heap_objects_by_default(initial) {
-                    Some(HEAP_OBJECTS)
+                    Some(heap_objects_reason(self.audience))
                 } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
-                    Some("automata of more than 65,536 states are searched on one thread")
+                    Some(
+                        "automata of more than 65,536 states are searched on one thread"
+                            .to_string(),
+                    )
                 } else {
                     None
                 };
                 match why {
-                    Some(why) => self.stats.single_thread = Some(why.to_string()),
+                    Some(why) => self.stats.single_thread = Some(why),
                     None => {
                         self.stats.threads = self.threads as u32;
                         // Past hash compaction (above), a store that drops
@@ -232,7 +240,7 @@ impl<'a, P: Protocol> Search<'a, P> {
         }
         if self.threads > 1 {
             match self.liveness_on_one_thread(initial) {
-                Some(why) => self.stats.single_thread = Some(why.to_string()),
+                Some(why) => self.stats.single_thread = Some(why),
                 None => return self.parallel_couvreur(initial, self.threads),
             }
         }
@@ -241,7 +249,7 @@ impl<'a, P: Protocol> Search<'a, P> {
 
     /// Whether the search stays on one thread because threads were not
     /// asked for and the object, stored whole, may hold heap allocations
-    /// ([`HEAP_OBJECTS`]).
+    /// ([`heap_objects_reason`]).
     fn heap_objects_by_default(&self, initial: ProtoId) -> bool {
         !self.threads_chosen
             && !self.ex.store.drops_objects()
@@ -257,10 +265,14 @@ impl<'a, P: Protocol> Search<'a, P> {
 /// Why a search of objects stored whole that may hold heap allocations
 /// stays on one thread by default (safety and liveness alike: in both the
 /// threads make objects that another thread stores or frees).
-const HEAP_OBJECTS: &str = "objects stored whole that may hold heap allocations \
-     (Protocol::prefers_bytes) run on one thread unless threads are asked \
-     for (Checker::threads, PRUST_THREADS, --threads): two threads cost more \
-     than one for them";
+fn heap_objects_reason(audience: Audience) -> String {
+    format!(
+        "objects stored whole that may hold heap allocations \
+         (Protocol::prefers_bytes) run on one thread unless threads are asked \
+         for ({}): two threads cost more than one for them",
+        Setting::Threads.named(audience)
+    )
+}
 
 /// Whether an object stored whole may hold heap allocations: it does not
 /// say otherwise ([`Protocol::prefers_bytes`] is `true`, as by default);

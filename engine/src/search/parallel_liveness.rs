@@ -85,6 +85,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::alphabet::LetterId;
+use crate::hint::Setting;
 use crate::ids::ProtoId;
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
@@ -148,20 +149,21 @@ fn work<P: Protocol>(
 impl<P: Protocol> Search<'_, P> {
     /// Why a liveness search (or any search under omega semantics) runs on
     /// one thread although more were asked for; `None` if it can use them.
-    pub(super) fn liveness_on_one_thread(&self, initial: ProtoId) -> Option<&'static str> {
-        if self.reduce {
-            Some("partial-order reduction runs on one thread")
+    pub(super) fn liveness_on_one_thread(&self, initial: ProtoId) -> Option<String> {
+        let why = if self.reduce {
+            "partial-order reduction runs on one thread"
         } else if self.ex.determinism() {
-            Some("the determinism check runs on one thread")
+            "the determinism check runs on one thread"
         } else if self.ex.store.is_compacted() {
-            Some("hash compaction runs on one thread")
+            "hash compaction runs on one thread"
         } else if self.ex.store.drops_objects() {
-            Some("the collapse store (objects stored as bytes) runs on one thread")
+            "the collapse store (objects stored as bytes) runs on one thread"
         } else if self.heap_objects_by_default(initial) {
-            Some(super::HEAP_OBJECTS)
+            return Some(super::heap_objects_reason(self.audience));
         } else {
-            None
-        }
+            return None;
+        };
+        Some(why.to_string())
     }
 
     /// [`couvreur`](Self::couvreur) with the object's successors computed
@@ -180,9 +182,10 @@ impl<P: Protocol> Search<'_, P> {
             // Decided (or stopped by a limit, or failed) within the bound:
             // exactly the one-thread search, which it was.
             self.stats.single_thread = Some(format!(
-                "the depth-first search ended within {} product states \
-                 (Checker::parallel_level), so no other thread was started",
-                self.parallel_level
+                "the depth-first search ended within {} product states ({}), so no \
+                 other thread was started",
+                self.parallel_level,
+                Setting::ParallelLevel.named(self.audience)
             ));
             return first;
         }

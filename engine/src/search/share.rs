@@ -126,9 +126,10 @@ impl<P: Protocol> Search<'_, P> {
             ..ShareStats::default()
         };
         if self.threads > 1 {
-            self.stats.single_thread = Some(
-                "a share of a split check (Checker::share, --share) runs on one thread".into(),
-            );
+            self.stats.single_thread = Some(format!(
+                "a share of a split check ({}) runs on one thread",
+                crate::hint::Setting::Share.named(self.audience)
+            ));
         }
         let out = self.share_unrecorded(initial, split, &mut info);
         self.stats.share = Some(info);

@@ -54,7 +54,14 @@ pub(super) fn probe_slots(a: &Alphabet) -> Vec<ProbeSlot> {
             }
         }
         let first = out.len();
-        for &from in a.ins(role) {
+        // Without a type there is no receive letter, and no message to
+        // receive (an object whose only actions are closes).
+        let senders = if a.types.is_empty() {
+            &[][..]
+        } else {
+            a.ins(role)
+        };
+        for &from in senders {
             let slot = a.recv(role, from as usize, 0).expect("a channel");
             push(&mut out, slot, ActionKind::Recv, role, from, 0);
         }

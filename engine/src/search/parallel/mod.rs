@@ -253,9 +253,10 @@ impl<P: Protocol> Search<'_, P> {
                 "the system would not start a thread".to_string()
             } else {
                 format!(
-                    "no breadth-first level reached {} states (Checker::parallel_level), so no \
-                     other thread was started",
-                    self.parallel_level
+                    "no breadth-first level reached {} states ({}), so no other thread was \
+                     started",
+                    self.parallel_level,
+                    crate::hint::Setting::ParallelLevel.named(self.audience)
                 )
             });
         }

@@ -79,9 +79,7 @@ impl Classes {
             Kind::Not(x) => self.safety(x),
             Kind::And(v) | Kind::Or(v) => v.iter().all(|x| self.guarantee(x)),
             Kind::Next(x) | Kind::Finally(x) => self.guarantee(x),
-            Kind::Until(a, b) | Kind::StrongRelease(a, b) => {
-                self.guarantee(a) && self.guarantee(b)
-            }
+            Kind::Until(a, b) | Kind::StrongRelease(a, b) => self.guarantee(a) && self.guarantee(b),
             Kind::Implies(a, b) => self.safety(a) && self.guarantee(b),
             _ => false,
         };

@@ -416,7 +416,7 @@ mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;
-pub use budget::{parse_memory_size, parse_timeout};
+pub use budget::{default_max_memory, parse_memory_size, parse_timeout};
 pub use checker::{
     check, check_violated, limit_variables, try_check, CheckSession, Checker, LimitVariables, Share,
 };

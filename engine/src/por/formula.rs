@@ -101,8 +101,7 @@ impl Analysis {
             return r;
         }
         self.visits += 1;
-        let r = matches!(f.kind(), Kind::Next(_))
-            || f.children().iter().any(|c| self.uses_next(c));
+        let r = matches!(f.kind(), Kind::Next(_)) || f.children().iter().any(|c| self.uses_next(c));
         self.next.insert(f.clone(), r);
         r
     }
@@ -221,7 +220,11 @@ mod tests {
         // walked (500 bytes of formula took seconds, 30 terms for ever).
         for op in [" <-> ", " ^ "] {
             // Each term, and its negation, is blind to unseen steps.
-            let terms = [r#"F "a SEND *""#, r#"G F "b RECV *""#, r#"(!"a SEND *" U "b SEND *")"#];
+            let terms = [
+                r#"F "a SEND *""#,
+                r#"G F "b RECV *""#,
+                r#"(!"a SEND *" U "b SEND *")"#,
+            ];
             let mut text: Vec<&str> = (0..40).map(|i| terms[i % 3]).collect();
             for (last, reduced) in [(None, true), (Some(r#""a SEND *""#), false)] {
                 text.extend(last);

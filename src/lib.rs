@@ -486,7 +486,7 @@
 //! | `PRUST_HASH_COMPACTION` | `1`: store 64-bit fingerprints; a property that holds is then "holds (probabilistic: hash compaction)" with the omission bound, never a proof | off |
 //! | `PRUST_COLLAPSE` | `1`/`0`: store states as their bytes ([`Protocol::encode`]) | the object's [`Protocol::prefers_bytes`] |
 //! | `PRUST_SHARE`, `PRUST_SHARE_LEVEL` | `I/N`: search share I of a check split over N machines ("holds on share I/N", never "holds"; see [`Checker::share`]) | the whole check |
-//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory, at most 2 GiB (`prust check`: half the available memory) |
+//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB (`prust check`: no 2 GiB cap) |
 //! | `PRUST_TRAIL_DIR` | a folder where every failing [`check`] saves its counterexample as a trail file (named in the panic message; `prust replay PROTOCOL FILE` or [`Trail::read`](engine::Trail::read) re-execute it) | none |
 //!
 //! A bad value in any of them is an [`Error`] (`Error::Config`) from

@@ -394,3 +394,57 @@ fn hints_name_the_options_of_the_command_line() {
         assert!(!out.contains("Checker::"), "{options:?} {env:?}: {out}");
     }
 }
+
+#[test]
+fn the_timeout_covers_the_formulas_translation() {
+    // 2^16 letters, one automaton edge each: the translation alone runs
+    // for minutes. The timeout counted only the search, so the check ran
+    // past it; 15 terms of `<->` took seconds in the reduction's analysis.
+    let slow: Vec<String> = (0..16)
+        .map(|i| format!(r#"F G "worker_{i}_ SEND *""#))
+        .collect();
+    let started = std::time::Instant::now();
+    let o = prust(&[
+        "check",
+        "token-directed-ring:16",
+        &slow.join(" | "),
+        "--timeout",
+        "1",
+    ]);
+    // Generous: the point is that it returns, not how fast.
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("inconclusive"), "{out}");
+    assert!(out.contains("time limit (1.0 s"), "{out}");
+}
+
+#[test]
+fn the_default_memory_budget_fits_under_an_address_space_limit() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("prlimit (util-linux) not found: skipped");
+        return;
+    }
+    let dir = scratch("rlimit");
+    let aut = dir.join("stream.aut");
+    std::fs::write(&aut, "des (0, 1, 1)\n(0,\"!(M,a,b)\",0)\n").unwrap();
+    // The default budget was half the machine's available memory, whatever
+    // the address-space limit: the stream of messages grew until an
+    // allocation failed (exit 134).
+    let o = std::process::Command::new("prlimit")
+        .arg("--as=4000000000")
+        .arg(env!("CARGO_BIN_EXE_prust"))
+        .args(["check", aut.to_str().unwrap(), r#"G F "a SEND *""#])
+        .env_remove("PRUST_MAX_MEMORY")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("inconclusive"), "{out}");
+    assert!(out.contains("memory limit"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -72,9 +72,10 @@ struct Progress {
 }
 
 impl<'a> Budget<'a> {
-    /// Starts the clock.
-    pub fn new(limits: &'a Limits) -> Budget<'a> {
-        let started = Instant::now();
+    /// A budget whose clock started at `started`: a check's time limit
+    /// counts from the formula's text (its translation, the atoms, the
+    /// reduction's analysis), not from the first state searched.
+    pub fn since(limits: &'a Limits, started: Instant) -> Budget<'a> {
         let terminal = std::io::stderr().is_terminal();
         Budget {
             limits,
@@ -210,6 +211,71 @@ impl<'a> Budget<'a> {
     }
 }
 
+/// The time and memory limits of one check as a test for the work before
+/// the search (the formula's translation), which has no states to tick:
+/// `stop()` says whether to give up, and `reached()` which limit did it.
+/// The clock is that of the whole check (`started`); the resident memory is
+/// read at most every [`MEMORY_EVERY`].
+#[derive(Clone)]
+pub(crate) struct Watch {
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+    max_memory: u64,
+    state: std::sync::Arc<std::sync::Mutex<WatchState>>,
+}
+
+struct WatchState {
+    memory_at: Option<Instant>,
+    reached: Option<Limit>,
+}
+
+impl Watch {
+    pub fn new(limits: &Limits, started: Instant) -> Watch {
+        Watch {
+            // A timeout too long to add to the clock is no timeout.
+            deadline: limits.timeout.and_then(|t| started.checked_add(t)),
+            timeout: limits.timeout,
+            max_memory: limits.max_memory,
+            state: std::sync::Arc::new(std::sync::Mutex::new(WatchState {
+                memory_at: None,
+                reached: None,
+            })),
+        }
+    }
+
+    /// Whether a limit is reached (and then remembers which).
+    pub fn stop(&self) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.reached.is_some() {
+            return true;
+        }
+        let now = Instant::now();
+        if let (Some(deadline), Some(t)) = (self.deadline, self.timeout) {
+            if now > deadline {
+                st.reached = Some(Limit::Time(t));
+                return true;
+            }
+        }
+        if self.max_memory != u64::MAX
+            && st
+                .memory_at
+                .is_none_or(|at| now.duration_since(at) >= MEMORY_EVERY)
+        {
+            st.memory_at = Some(now);
+            if resident_bytes().is_some_and(|r| r > self.max_memory) {
+                st.reached = Some(Limit::Memory(self.max_memory));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The limit that [`stop`](Self::stop) found reached, if any.
+    pub fn reached(&self) -> Option<Limit> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).reached
+    }
+}
+
 /// ` (12% of max)`, or nothing for an unlimited budget.
 fn share(used: f64, max: f64, unlimited: bool) -> String {
     if unlimited || max <= 0.0 {
@@ -246,20 +312,145 @@ fn kib_field(text: &str, name: &str) -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// Memory budget used when none is given: half of the memory available
-/// when the checker is made (Linux `MemAvailable`, else half of
-/// `MemTotal`), or [`FALLBACK_MEMORY`] where `/proc/meminfo` does not exist.
-pub(crate) fn default_max_memory() -> u64 {
-    if cfg!(target_os = "linux") {
-        if let Ok(info) = std::fs::read_to_string("/proc/meminfo") {
-            if let Some(b) =
-                kib_field(&info, "MemAvailable:").or_else(|| kib_field(&info, "MemTotal:"))
-            {
-                return (b / 2).max(64 << 20);
+/// The memory budget used when none is given, in bytes of the process's
+/// resident size: on Linux, half of the memory available or of the
+/// process's cgroup limit (`memory.max`, v1 `memory.limit_in_bytes`),
+/// whichever is smaller, and at most a quarter of its address-space limit
+/// (`RLIMIT_AS`: virtual memory, so more headroom), at least 64 MiB; 4 GiB
+/// where the machine's memory cannot be read. Read afresh at each call.
+///
+/// ```
+/// assert!(engine::default_max_memory() >= 64 << 20);
+/// ```
+pub fn default_max_memory() -> u64 {
+    if !cfg!(target_os = "linux") {
+        return FALLBACK_MEMORY;
+    }
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let meminfo = read("/proc/meminfo");
+    let cgroup_limits = cgroup_limit_files()
+        .iter()
+        .filter_map(|p| read(p))
+        .collect::<Vec<_>>();
+    // Address space already taken (the binary, the `prust` command's
+    // large stack) or promised: each search worker reserves a stack of
+    // `WORKER_STACK_BYTES` when it starts, one per core by default.
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let reserved = kib_field(&status, "VmSize:").unwrap_or(0).saturating_add(
+        (crate::search::available_threads() as u64)
+            .saturating_mul(crate::stack::WORKER_STACK_BYTES as u64),
+    );
+    default_memory_budget(
+        meminfo.as_deref(),
+        address_space_limit().map(|limit| (limit, reserved)),
+        cgroup_limits.iter().map(String::as_str),
+    )
+    .unwrap_or(FALLBACK_MEMORY)
+}
+
+/// The default memory budget from what limits the process (a pure function
+/// of the texts read, so that it can be tested):
+///
+/// - the memory available (`MemAvailable` of `/proc/meminfo`, else
+///   `MemTotal`) and each cgroup limit (v2 `memory.max`, v1
+///   `memory.limit_in_bytes`, of the process's cgroup and its ancestors):
+///   half of the smallest, the other half left to the rest of the machine,
+///   the page cache, and the allocator's slack;
+/// - the address-space limit (`RLIMIT_AS`, `ulimit -v`, `prlimit --as`),
+///   given with the address space already `reserved`: a quarter of what
+///   is left. It counts *virtual* memory, and the budget is compared with
+///   the *resident* size, read every few milliseconds: thread stacks (1 GiB
+///   reserved each, see [`crate::stack`]) and malloc arenas (64 MiB each)
+///   take address space that is never resident, hence `reserved`; and a
+///   hash table or vector that doubles holds the old and the new
+///   allocation at once, three times the data, between two reads. A
+///   quarter keeps a search that is just under the budget able to grow its
+///   largest table once more, plus the allocator's slack, without an
+///   allocation failure (which aborts the process), so it ends inconclusive.
+///
+/// The smallest of these, at least 64 MiB; `None` when nothing is known.
+pub(crate) fn default_memory_budget<'a>(
+    meminfo: Option<&str>,
+    address_space: Option<(u64, u64)>,
+    cgroup_limits: impl IntoIterator<Item = &'a str>,
+) -> Option<u64> {
+    let available = meminfo
+        .and_then(|info| kib_field(info, "MemAvailable:").or_else(|| kib_field(info, "MemTotal:")));
+    // "max" (v2) is no limit; v1 writes "no limit" as a huge number, which
+    // the minimum ignores by itself.
+    let cgroup = cgroup_limits
+        .into_iter()
+        .filter_map(|t| t.trim().parse::<u64>().ok())
+        .min();
+    let memory = match (available, cgroup) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
+    let unreserved = address_space.map(|(limit, reserved)| limit.saturating_sub(reserved));
+    [memory.map(|m| m / 2), unreserved.map(|a| a / 4)]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(|b| b.max(64 << 20))
+}
+
+/// The process's `RLIMIT_AS` soft limit, if finite (`Max address space`
+/// in `/proc/self/limits`, in bytes, or `unlimited`).
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    parse_address_space(&limits)
+}
+
+/// The soft limit of the `Max address space` line of a `/proc/*/limits`
+/// text; `None` for `unlimited` or no such line.
+fn parse_address_space(limits: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The files that hold the memory limits of the process's cgroup and of
+/// each of its ancestors (a parent's limit binds its children too), for
+/// cgroup v2 (`0::/path` in `/proc/self/cgroup`, `memory.max`) and v1 (the
+/// `memory` controller's line, `memory.limit_in_bytes`). Inside a container
+/// the path is usually `/` and the files are those of the container.
+fn cgroup_limit_files() -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string("/proc/self/cgroup") else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for line in text.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let (root, file) = if controllers.is_empty() {
+            ("/sys/fs/cgroup", "memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        let mut dir = path.trim_end_matches('/').to_string();
+        loop {
+            files.push(format!("{root}{dir}/{file}"));
+            match dir.rfind('/') {
+                Some(i) => dir.truncate(i),
+                None => break,
+            }
+            if dir.is_empty() {
+                files.push(format!("{root}/{file}"));
+                break;
             }
         }
     }
-    FALLBACK_MEMORY
+    files
 }
 
 /// The default memory budget where the machine's memory is unknown: 4 GiB.
@@ -421,5 +612,51 @@ mod tests {
             assert!(resident_bytes().is_some_and(|b| b > 0));
             assert!(default_max_memory() >= 64 << 20);
         }
+    }
+
+    #[test]
+    fn the_default_budget_is_the_smallest_limit_of_the_process() {
+        const G: u64 = 1 << 30;
+        let meminfo = "MemTotal:       33554432 kB\nMemAvailable:   16777216 kB\n";
+        // Half of the available 16 GiB when nothing else limits.
+        assert_eq!(default_memory_budget(Some(meminfo), None, []), Some(8 * G));
+        // v2 "max" and v1's huge "no limit" are no limit.
+        let none = ["max\n", "9223372036854771712\n"];
+        assert_eq!(
+            default_memory_budget(Some(meminfo), None, none),
+            Some(8 * G)
+        );
+        // A cgroup of 4 GiB (any level of the hierarchy): half of it.
+        let cg = ["max\n", "4294967296\n", "8589934592\n"];
+        assert_eq!(default_memory_budget(Some(meminfo), None, cg), Some(2 * G));
+        // An address-space limit of 4 GB, 2.4 GB of it reserved (stacks):
+        // a quarter of the rest, the smallest here.
+        let as4 = Some((4_000_000_000, 2_400_000_000));
+        assert_eq!(
+            default_memory_budget(Some(meminfo), as4, cg),
+            Some(400_000_000)
+        );
+        // MemTotal when MemAvailable is missing (old kernels).
+        let old = "MemTotal:       2097152 kB\n";
+        assert_eq!(default_memory_budget(Some(old), None, []), Some(G));
+        // Never below 64 MiB; nothing known: no answer (the caller's
+        // fallback).
+        assert_eq!(
+            default_memory_budget(None, Some((4 << 30, 5 << 30)), []),
+            Some(64 << 20)
+        );
+        assert_eq!(default_memory_budget(None, None, ["max"]), None);
+    }
+
+    #[test]
+    fn the_address_space_limit_is_read_from_proc_limits() {
+        let unlimited =
+            "Limit                     Soft Limit           Hard Limit           Units     \n\
+             Max address space         unlimited            unlimited            bytes     \n";
+        assert_eq!(parse_address_space(unlimited), None);
+        let capped =
+            "Max cpu time              unlimited            unlimited            seconds   \n\
+             Max address space         4000000000           unlimited            bytes     \n";
+        assert_eq!(parse_address_space(capped), Some(4_000_000_000));
     }
 }

@@ -4,14 +4,27 @@
 use owl_lite::{Automaton, Ltl, TranslateError, TranslateOptions};
 
 use crate::alphabet::Alphabet;
+use crate::budget::Watch;
 use crate::error::Error;
 use crate::pattern::{resolve_atoms, Atom, Valuation};
 
 /// Parses `formula`, checks its atoms and translates its negation. The
 /// returned atoms are in the automaton's atom order.
+#[cfg(test)]
 pub(crate) fn automaton_for(
     formula: &str,
     alphabet: &Alphabet,
+) -> Result<(Automaton, Vec<Atom>), Error> {
+    automaton_within(formula, alphabet, None)
+}
+
+/// [`automaton_for`], the translation stopped when `watch` says a limit is
+/// reached (then an [`Error::Translate`]; the caller asks the watch which
+/// limit it was).
+pub(crate) fn automaton_within(
+    formula: &str,
+    alphabet: &Alphabet,
+    watch: Option<&Watch>,
 ) -> Result<(Automaton, Vec<Atom>), Error> {
     let ltl = owl_lite::parse(formula).map_err(|e| Error::Parse {
         formula: formula.to_string(),
@@ -32,6 +45,10 @@ pub(crate) fn automaton_for(
     let negated = ltl.map_atoms(constant).negate();
 
     let mut opts = TranslateOptions::default();
+    if let Some(w) = watch {
+        let w = w.clone();
+        opts = opts.interrupt(move || w.stop());
+    }
     for group in exclusive_groups(&texts, &atoms, alphabet) {
         opts = opts.mutually_exclusive(group);
     }

@@ -95,7 +95,8 @@
 //! - Options default from environment variables, so a failing test can be
 //!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
 //!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds, per formula),
-//!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default half the available memory),
+//!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default [`default_max_memory`]: half the available
+//!   memory or cgroup limit, at most a quarter of what `RLIMIT_AS` leaves),
 //!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
 //!   `PRUST_DETERMINISM`, `PRUST_TRAIL_DIR` (save the counterexamples of
 //!   failing checks), `PRUST_POR` (`0`: no partial-order reduction),
@@ -417,7 +418,10 @@ mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;
-pub use budget::{parse_memory_size, parse_timeout, DefaultBudgets, TEST_MAX_MEMORY, TEST_TIMEOUT};
+pub use budget::{
+    default_max_memory, parse_memory_size, parse_timeout, DefaultBudgets, TEST_MAX_MEMORY,
+    TEST_TIMEOUT,
+};
 pub use checker::{
     check, check_violated, limit_variables, try_check, CheckSession, Checker, LimitVariables, Share,
 };

@@ -129,6 +129,7 @@ pub mod ltl_parse;
 pub mod reduce;
 mod scc;
 pub mod simplify;
+mod stop;
 mod translate;
 mod wdba;
 

@@ -56,6 +56,9 @@ pub(crate) fn simplify_cubes(mut cubes: Vec<Cube>, excl: &Exclusions) -> Vec<Cub
     loop {
         cubes.sort();
         cubes.dedup();
+        if crate::stop::poll() {
+            return cubes;
+        }
         let mut changed = false;
         // Absorption.
         let mut keep = vec![true; cubes.len()];
@@ -105,6 +108,9 @@ fn remove_dominated_edges(edges: &mut Vec<RawEdge>) {
     // Only single-cube edges are compared (the raw construction's form).
     let mut keep = vec![true; edges.len()];
     for i in 0..edges.len() {
+        if crate::stop::poll() {
+            break;
+        }
         for j in 0..edges.len() {
             if i == j || !keep[j] {
                 continue;
@@ -126,14 +132,18 @@ fn remove_dominated_edges(edges: &mut Vec<RawEdge>) {
 }
 
 pub(crate) fn merge_parallel_edges(edges: Vec<RawEdge>, excl: &Exclusions) -> Vec<RawEdge> {
+    // Groups found by (target, marks) in a map, not by a scan of the
+    // groups so far: a state with one edge per letter (`G F p0 & … & G F
+    // p15` has 2^16) made the scan quadratic, seconds per state.
     let mut groups: Vec<RawEdge> = Vec::new();
+    let mut index: hashbrown::HashMap<(usize, u64), usize> = hashbrown::HashMap::new();
     for e in edges {
-        match groups
-            .iter_mut()
-            .find(|g| g.target == e.target && g.acc == e.acc)
-        {
-            Some(g) => g.cubes.extend(e.cubes),
-            None => groups.push(e),
+        match index.entry((e.target, e.acc)) {
+            hashbrown::hash_map::Entry::Occupied(g) => groups[*g.get()].cubes.extend(e.cubes),
+            hashbrown::hash_map::Entry::Vacant(v) => {
+                v.insert(groups.len());
+                groups.push(e);
+            }
         }
     }
     for g in groups.iter_mut() {
@@ -505,6 +515,10 @@ pub(crate) fn simulation_relation(
     loop {
         let mut changed = false;
         for q in 0..n {
+            if crate::stop::poll() {
+                // Stopped: only the identity, which merges nothing.
+                return (0..n * n).map(|i| i / n == i % n).collect();
+            }
             for p in 0..n {
                 if q == p || !rel[q * n + p] {
                     continue;
@@ -689,11 +703,14 @@ pub(crate) fn finish(
     excl: &Exclusions,
     reduce: bool,
 ) -> Result<Automaton, TranslateError> {
+    // Each phase ends early when the caller's interrupt fires (see the
+    // `stop` module); its result is then thrown away here.
     for es in a.edges.iter_mut() {
         if reduce {
             remove_dominated_edges(es);
         }
         *es = merge_parallel_edges(std::mem::take(es), excl);
+        crate::stop::check()?;
     }
     let empty = Automaton {
         atoms: atoms.clone(),
@@ -707,13 +724,17 @@ pub(crate) fn finish(
     if reduce {
         for es in a.edges.iter_mut() {
             *es = merge_parallel_edges(std::mem::take(es), excl);
+            crate::stop::check()?;
         }
         // Each reduction can enable the others: iterate while it pays.
         for _ in 0..3 {
             let before = (a.edges.len(), a.edges.iter().map(Vec::len).sum::<usize>());
             merge_bisimilar(&mut a, excl);
+            crate::stop::check()?;
             simulation_reduce(&mut a, excl);
+            crate::stop::check()?;
             crate::cosim::cosimulation_reduce(&mut a, excl);
+            crate::stop::check()?;
             if prune_and_simplify_acceptance(&mut a)?.is_none() {
                 return Ok(empty);
             }

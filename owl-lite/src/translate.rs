@@ -48,6 +48,8 @@ pub struct TranslateOptions {
     /// Tautology and contradiction detection of subformulas (see the
     /// `constants` module); off in the translations that module makes.
     constants: bool,
+    /// Asked now and then whether to give up (see [`Self::interrupt`]).
+    interrupt: Option<crate::stop::Interrupt>,
 }
 
 impl Default for TranslateOptions {
@@ -58,6 +60,7 @@ impl Default for TranslateOptions {
             reduce: true,
             wdba: true,
             constants: true,
+            interrupt: None,
         }
     }
 }
@@ -112,6 +115,27 @@ impl TranslateOptions {
         self.wdba = on;
         self
     }
+
+    /// A test the translation calls every few hundred units of work
+    /// (about every millisecond or less, in every phase); once it returns
+    /// `true` the translation stops with [`TranslateError::Interrupted`].
+    /// This is how a caller bounds the time or memory a translation may
+    /// take: the construction is exponential in the formula for some
+    /// formulas, and the built-in size limits bound its result, not its
+    /// running time.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use owl_lite::{parse, translate, TranslateError, TranslateOptions};
+    /// let f = parse("G F p0 & G F p1 & G F p2").unwrap();
+    /// let past = Instant::now() - Duration::from_secs(1);
+    /// let opts = TranslateOptions::default().interrupt(move || Instant::now() > past);
+    /// assert_eq!(translate(&f, &opts).unwrap_err(), TranslateError::Interrupted);
+    /// ```
+    pub fn interrupt(mut self, stop: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        self.interrupt = Some(crate::stop::Interrupt(std::sync::Arc::new(stop)));
+        self
+    }
 }
 
 /// Why a formula could not be translated.
@@ -132,6 +156,8 @@ pub enum TranslateError {
     /// 65,536 edges out of one state, or 100,000 states): the automaton
     /// would be too large to be useful.
     TooLarge,
+    /// The caller's [`TranslateOptions::interrupt`] asked to stop.
+    Interrupted,
 }
 
 impl fmt::Display for TranslateError {
@@ -151,6 +177,12 @@ impl fmt::Display for TranslateError {
                 "the automaton would be too large (over 65,536 edges out of one state or \
                  100,000 states); split the formula"
             ),
+            TranslateError::Interrupted => {
+                write!(
+                    f,
+                    "the translation was interrupted (a time or memory limit)"
+                )
+            }
         }
     }
 }
@@ -276,6 +308,10 @@ fn prune(mut terms: Vec<Term>) -> Vec<Term> {
     });
     let mut kept: Vec<Term> = Vec::with_capacity(terms.len());
     'outer: for t in terms {
+        if crate::stop::poll() {
+            // Stopped: the result is thrown away, any list will do.
+            break;
+        }
         for k in &kept {
             if cube_implies(t.cube, k.cube)
                 && k.prom & !t.prom == 0
@@ -356,6 +392,9 @@ fn prune_covered(mut terms: Vec<Term>, excl: &Exclusions) -> Vec<Term> {
     });
     let mut keep = vec![true; terms.len()];
     for i in 0..terms.len() {
+        if crate::stop::poll() {
+            break;
+        }
         let t = &terms[i];
         let by: Vec<Cube> = terms
             .iter()
@@ -406,6 +445,7 @@ impl Builder<'_> {
         }
         let mut out = Vec::with_capacity(a.len() * b.len());
         for x in a {
+            crate::stop::check()?;
             for y in b {
                 let cube = Cube {
                     pos: x.cube.pos | y.cube.pos,
@@ -520,6 +560,7 @@ impl Builder<'_> {
             if states.len() > MAX_STATES {
                 return Err(TranslateError::TooLarge);
             }
+            crate::stop::check()?;
             let s = states[i].clone();
             let terms = prune_covered(self.expand(&s)?.to_vec(), self.excl);
             let mut targets = Vec::with_capacity(terms.len());
@@ -654,6 +695,7 @@ impl Builder<'_> {
         if let Some(r) = self.memo.get(f) {
             return Ok(r.clone());
         }
+        crate::stop::check()?;
         let lit = |pos: u64, neg: u64| {
             vec![Term {
                 cube: Cube { pos, neg },
@@ -748,6 +790,18 @@ impl Builder<'_> {
 /// assert!(!a.accepts_lasso(&[], &[0b01]));
 /// ```
 pub fn translate(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, TranslateError> {
+    let _guard = crate::stop::install(opts.interrupt.as_ref());
+    let result = translate_uninterrupted(f, opts);
+    // A loop that saw the interrupt ended early: whatever it left is not
+    // the automaton of `f`.
+    if crate::stop::stopped() {
+        return Err(TranslateError::Interrupted);
+    }
+    result
+}
+
+/// [`translate`], under the interrupt it installed.
+fn translate_uninterrupted(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton, TranslateError> {
     let t0 = std::time::Instant::now();
     let atoms = f.atoms();
     if atoms.len() > 64 {
@@ -964,6 +1018,27 @@ mod tests {
         assert!(!a.accepts_lasso(&[0b0010, 0b1100], &[0b0001])); // p3 comes with p2
         assert!(!a.accepts_lasso(&[0b0010, 0b0000], &[0b0000])); // p0 never holds
         assert!(!a.accepts_lasso(&[0b0010, 0b0001], &[0b0000])); // p0 before p2
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_translation_and_is_not_asked_again() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        use std::sync::Arc;
+        // 2^10 letters, each its own edge: thousands of units of work in
+        // the construction and the reductions.
+        let text: Vec<String> = (0..10).map(|i| format!("G F p{i}")).collect();
+        let f = parse(&text.join(" & ")).unwrap();
+        let calls = Arc::new(AtomicU32::new(0));
+        let counted = calls.clone();
+        let opts = TranslateOptions::default()
+            .interrupt(move || counted.fetch_add(1, Ordering::Relaxed) + 1 >= 3);
+        assert_eq!(translate(&f, &opts), Err(TranslateError::Interrupted));
+        assert_eq!(calls.load(Ordering::Relaxed), 3);
+        // The interrupt is the translation's own: the next one runs in full.
+        let never = TranslateOptions::default().interrupt(|| false);
+        let a = translate(&f, &never).unwrap();
+        assert_eq!(a, translate(&f, &TranslateOptions::default()).unwrap());
+        assert_eq!((a.num_states(), a.acceptance_sets), (1, 10));
     }
 
     #[test]

@@ -238,6 +238,9 @@ fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Tabl
     let ew = n_edges.div_ceil(64).max(1);
     let mut enabled = vec![0u64; n_letters * ew];
     for (l, &val) in alphabet.letters.iter().enumerate() {
+        if crate::stop::poll() {
+            return None;
+        }
         let row = &mut enabled[l * ew..(l + 1) * ew];
         for (g, e) in a.edges.iter().flatten().enumerate() {
             if e.guard.eval(val) {
@@ -290,7 +293,7 @@ fn powerset(a: &Automaton, alphabet: &Alphabet) -> Option<(Vec<Vec<usize>>, Tabl
     let mut t = vec![0u64; words];
     let mut i = 0;
     while i < sets.len() {
-        if sets.len() * n_classes > MAX_WORK {
+        if sets.len() * n_classes > MAX_WORK || crate::stop::poll() {
             return None;
         }
         let members: Vec<usize> = (0..n_q)

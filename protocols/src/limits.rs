@@ -49,9 +49,11 @@ use crate::Error;
 /// The defaults ([`Limits::default`]) are those of the simple entry points
 /// ([`Spec::compile`](crate::Spec::compile), [`Strict::try_new`](crate::Strict::try_new),
 /// [`Liberal::try_new`](crate::Liberal::try_new), …): [`DEFAULT_MAX_STATES`]
-/// states, no deadline, and [`DEFAULT_MAX_MEMORY`] bytes (so that an
-/// adversarial input ends in an error, not in an allocation failure that
-/// aborts the process).
+/// states, no deadline, and [`DEFAULT_MAX_MEMORY`] bytes or the checker's
+/// default memory budget ([`engine::default_max_memory`]: it follows the
+/// machine's memory, the cgroup's and the address-space limit), whichever
+/// is smaller (so that an adversarial input ends in an error, not in an
+/// allocation failure that aborts the process).
 ///
 /// A CLI maps its options onto it one to one:
 /// ```
@@ -94,7 +96,13 @@ impl Default for Limits {
         Limits {
             max_states: DEFAULT_MAX_STATES,
             deadline: None,
-            max_memory: Some(DEFAULT_MAX_MEMORY),
+            // One rule for the machine's memory, the search's: under a
+            // cgroup or address-space limit below 2 GiB of tables, the
+            // build would abort on a failed allocation before its bound.
+            max_memory: Some(
+                DEFAULT_MAX_MEMORY
+                    .min(usize::try_from(engine::default_max_memory()).unwrap_or(usize::MAX)),
+            ),
         }
     }
 }

@@ -28,8 +28,8 @@ pub use share::Share;
 /// |---|---|---|
 /// | [`max_states`](Self::max_states) | `PRUST_MAX_STATES` | 10 000 000 |
 /// | [`max_depth`](Self::max_depth) | `PRUST_MAX_DEPTH` | unlimited |
-/// | [`timeout`](Self::timeout) | `PRUST_TIMEOUT` (seconds, per formula; `inf`: none) | 60 s (the `prust` CLI: none) |
-/// | [`max_memory`](Self::max_memory) | `PRUST_MAX_MEMORY` (`512M`, `2G`, bytes) | half the available memory, at most 2 GiB (the `prust` CLI: half the available memory) |
+/// | [`timeout`](Self::timeout) | `PRUST_TIMEOUT` (seconds, per formula, from its text to the verdict; `inf`: none) | 60 s (the `prust` CLI: none) |
+/// | [`max_memory`](Self::max_memory) | `PRUST_MAX_MEMORY` (`512M`, `2G`, bytes) | [`default_max_memory`](crate::default_max_memory), at most 2 GiB (the `prust` CLI: all of it) |
 /// | [`semantics`](Self::semantics) | `PRUST_SEMANTICS` (`stutter` or `omega`) | `stutter` |
 /// | [`progress`](Self::progress) | `PRUST_PROGRESS` (`1`/`0`) | when stderr is a terminal |
 /// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
@@ -122,11 +122,12 @@ impl Checker {
     }
 
     /// Stop (inconclusive, [`Limit::Time`](crate::Limit::Time)) after this
-    /// much wall-clock time. The clock starts anew for every formula: in a
-    /// [`CheckSession`] each [`check`](CheckSession::check) has the whole
-    /// timeout. Any `Duration` is accepted (`Duration::MAX` never runs out).
-    /// The default is 60 s, sized for a test
-    /// ([`DefaultBudgets::Test`](crate::DefaultBudgets)).
+    /// much wall-clock time. The clock starts anew for every formula, at its
+    /// text: the translation, the atoms and the reduction's analysis count,
+    /// not only the search. In a [`CheckSession`] each
+    /// [`check`](CheckSession::check) has the whole timeout. Any `Duration`
+    /// is accepted (`Duration::MAX` never runs out). The default is 60 s,
+    /// sized for a test ([`DefaultBudgets::Test`](crate::DefaultBudgets)).
     pub fn timeout(mut self, t: Duration) -> Self {
         self.limits.timeout = Some(t);
         self
@@ -136,11 +137,14 @@ impl Checker {
     /// the process's resident memory passes `bytes`. `u64::MAX` turns the
     /// limit off.
     ///
-    /// On by default, at half the memory available when the checker is made
-    /// (Linux `MemAvailable` in `/proc/meminfo`), or 4 GiB where that is
-    /// unknown, and at most 2 GiB (sized for a test:
-    /// [`DefaultBudgets::Test`](crate::DefaultBudgets); the `prust` CLI
-    /// takes the machine's half). The resident size is the whole process's (Linux `VmRSS`),
+    /// On by default, at [`default_max_memory`](crate::default_max_memory)
+    /// when the checker is made: half the memory available (Linux
+    /// `MemAvailable`) or half the cgroup's `memory.max`, whichever is
+    /// smaller, and at most a quarter of the address space that
+    /// `RLIMIT_AS` leaves; 4 GiB where that is unknown; and at most 2 GiB
+    /// (sized for a test: [`DefaultBudgets::Test`](crate::DefaultBudgets);
+    /// the `prust` CLI takes all of it). The translation of the formula
+    /// counts against it too. The resident size is the whole process's (Linux `VmRSS`),
     /// read every few milliseconds and every 8,192 steps, so it counts
     /// everything the search holds (stored states, their successors, the
     /// search stack) and a single state that grows huge; it also counts what

@@ -5,13 +5,14 @@ use std::time::Instant;
 
 use owl_lite::Automaton;
 
+use crate::budget::Watch;
 use crate::error::Error;
 use crate::ids::ProtoId;
 use crate::pattern::{Atom, Valuation};
 use crate::por::Reduction;
 use crate::product::Prepared;
 use crate::protocol::Protocol;
-use crate::report::{reexecute, steps_of, Counterexample, Report, Verdict};
+use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
 use crate::search::{Outcome, Search, Split};
 use crate::successors::{omission_bound, Explorer};
 
@@ -54,9 +55,41 @@ impl<P: Protocol> CheckSession<P> {
     /// [`check`](Self::check), without the guard against panics that
     /// escape the probes' own.
     fn check_unguarded(&mut self, formula: &str) -> Result<Report, Error> {
+        // The check's limits hold from here, not from the first state: a
+        // formula whose translation or analysis is slow is as inconclusive
+        // at the time limit as a search that is.
         let started = Instant::now();
-        let (aut, atoms) = crate::frontend::automaton_for(formula, &self.explorer.alphabet)?;
+        let watch = Watch::new(&self.checker.limits, started);
+        let (aut, atoms) =
+            match crate::frontend::automaton_within(formula, &self.explorer.alphabet, Some(&watch))
+            {
+                Ok(t) => t,
+                Err(e) => {
+                    return match watch.reached() {
+                        Some(limit) => Ok(self.cut_short(formula, limit, started)),
+                        None => Err(e),
+                    }
+                }
+            };
+        if watch.stop() {
+            let limit = watch.reached().expect("stop() names the limit it reached");
+            return Ok(self.cut_short(formula, limit, started));
+        }
         self.check_automaton(formula, &aut, &atoms, started)
+    }
+
+    /// The report of a check that a limit stopped before its search.
+    fn cut_short(&self, formula: &str, limit: Limit, started: Instant) -> Report {
+        Report {
+            formula: formula.to_string(),
+            semantics: self.checker.limits.semantics,
+            verdict: Verdict::Inconclusive { limit, explored: 0 },
+            stats: Stats {
+                time: started.elapsed(),
+                ..Stats::default()
+            },
+            audience: self.checker.audience,
+        }
     }
 
     /// Checks that no run is accepted by `aut` (the automaton of the
@@ -123,7 +156,7 @@ impl<P: Protocol> CheckSession<P> {
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
-        let mut search = Search::new(&mut self.explorer, &prepared, limits);
+        let mut search = Search::since(&mut self.explorer, &prepared, limits, started);
         search.reduce = reduce;
         search.threads = self.checker.threads;
         search.threads_chosen = self.checker.threads_chosen;

@@ -64,67 +64,105 @@ impl Shape {
 /// assert!(!ok(r#"!"a SEND *""#));
 /// ```
 pub fn applicability(formula: &Ltl) -> Result<(), String> {
-    let nnf = formula.nnf();
-    if uses_next(&nnf) {
-        return Err("formula uses X".into());
-    }
-    match shape(&nnf) {
-        Some(s) if s.up && s.down => Ok(()),
-        _ => Err(
-            "formula is not stutter-invariant over the steps its atoms cannot see \
+    Analysis::default().applicability(formula)
+}
+
+/// One analysis of a formula, with a memo per node: [`Ltl`] values are
+/// shared subformulas (a DAG), and `<->`/`^` in negation normal form use
+/// each operand twice, so a chain of `n` of them is a DAG of `O(n)` nodes
+/// but a tree of `2^n`. Walking the tree made a 500-byte formula take
+/// seconds before the search started; each node is now looked at once.
+#[derive(Default)]
+struct Analysis {
+    next: hashbrown::HashMap<Ltl, bool>,
+    shapes: hashbrown::HashMap<Ltl, Option<Shape>>,
+    /// Nodes analysed (each at most once per question), for the tests.
+    visits: u64,
+}
+
+impl Analysis {
+    fn applicability(&mut self, formula: &Ltl) -> Result<(), String> {
+        let nnf = formula.nnf();
+        if self.uses_next(&nnf) {
+            return Err("formula uses X".into());
+        }
+        match self.shape(&nnf) {
+            Some(s) if s.up && s.down => Ok(()),
+            _ => Err(
+                "formula is not stutter-invariant over the steps its atoms cannot see \
                   (it depends on where such steps fall, e.g. on the first step)"
-                .into(),
-        ),
+                    .into(),
+            ),
+        }
     }
-}
 
-fn uses_next(f: &Ltl) -> bool {
-    matches!(f.kind(), Kind::Next(_)) || f.children().iter().any(uses_next)
-}
+    fn uses_next(&mut self, f: &Ltl) -> bool {
+        if let Some(&r) = self.next.get(f) {
+            return r;
+        }
+        self.visits += 1;
+        let r = matches!(f.kind(), Kind::Next(_)) || f.children().iter().any(|c| self.uses_next(c));
+        self.next.insert(f.clone(), r);
+        r
+    }
 
-/// The shape of an NNF subformula, `None` if an inserted unseen step may
-/// change its value at the positions of the original run.
-fn shape(f: &Ltl) -> Option<Shape> {
-    Some(match f.kind() {
-        Kind::True => Shape::constant(true),
-        Kind::False => Shape::constant(false),
-        // Every atom is false at an unseen position.
-        Kind::Atom(_) => Shape::constant(false),
-        Kind::Not(g) => match g.kind() {
-            Kind::Atom(_) => Shape::constant(true),
-            _ => shape(g)?.not(),
-        },
-        Kind::And(ops) | Kind::Or(ops) => {
-            let shapes = ops.iter().map(shape).collect::<Option<Vec<_>>>()?;
-            let and = matches!(f.kind(), Kind::And(_));
-            let constant = shapes
-                .iter()
-                .map(|s| s.constant)
-                .collect::<Option<Vec<bool>>>()
-                .map(|v| {
-                    if and {
-                        v.iter().all(|&b| b)
-                    } else {
-                        v.iter().any(|&b| b)
-                    }
-                });
-            Shape {
-                up: shapes.iter().all(|s| s.up),
-                down: shapes.iter().all(|s| s.down),
-                constant,
+    /// The shape of an NNF subformula, `None` if an inserted unseen step
+    /// may change its value at the positions of the original run.
+    fn shape(&mut self, f: &Ltl) -> Option<Shape> {
+        if let Some(&r) = self.shapes.get(f) {
+            return r;
+        }
+        self.visits += 1;
+        let r = self.shape_of(f);
+        self.shapes.insert(f.clone(), r);
+        r
+    }
+
+    fn shape_of(&mut self, f: &Ltl) -> Option<Shape> {
+        Some(match f.kind() {
+            Kind::True => Shape::constant(true),
+            Kind::False => Shape::constant(false),
+            // Every atom is false at an unseen position.
+            Kind::Atom(_) => Shape::constant(false),
+            Kind::Not(g) => match g.kind() {
+                Kind::Atom(_) => Shape::constant(true),
+                _ => self.shape(g)?.not(),
+            },
+            Kind::And(ops) | Kind::Or(ops) => {
+                let shapes = ops
+                    .iter()
+                    .map(|g| self.shape(g))
+                    .collect::<Option<Vec<_>>>()?;
+                let and = matches!(f.kind(), Kind::And(_));
+                let constant = shapes
+                    .iter()
+                    .map(|s| s.constant)
+                    .collect::<Option<Vec<bool>>>()
+                    .map(|v| {
+                        if and {
+                            v.iter().all(|&b| b)
+                        } else {
+                            v.iter().any(|&b| b)
+                        }
+                    });
+                Shape {
+                    up: shapes.iter().all(|s| s.up),
+                    down: shapes.iter().all(|s| s.down),
+                    constant,
+                }
             }
-        }
-        // `F f` = `true U f`, `G f` = `false R f`.
-        Kind::Finally(g) => until(Shape::constant(true), shape(g)?)?,
-        Kind::Globally(g) => until(Shape::constant(true), shape(g)?.not())?.not(),
-        Kind::Until(a, b) | Kind::WeakUntil(a, b) => until(shape(a)?, shape(b)?)?,
-        // `a R b` = `!(!a U !b)`, `a M b` = `!(!a W !b)`.
-        Kind::Release(a, b) | Kind::StrongRelease(a, b) => {
-            until(shape(a)?.not(), shape(b)?.not())?.not()
-        }
-        // Not in negation normal form (or `X`, refused before): refuse.
-        _ => return None,
-    })
+            // `F f` = `true U f`, `G f` = `false R f`.
+            Kind::Finally(g) => until(Shape::constant(true), self.shape(g)?)?,
+            Kind::Globally(g) => until(Shape::constant(true), self.shape(g)?.not())?.not(),
+            Kind::Until(a, b) | Kind::WeakUntil(a, b) => until(self.shape(a)?, self.shape(b)?)?,
+            // `a R b` = `!(!a U !b)`, `a M b` = `!(!a W !b)`.
+            Kind::Release(a, b) | Kind::StrongRelease(a, b) => {
+                until(self.shape(a)?.not(), self.shape(b)?.not())?.not()
+            }
+            // Not in negation normal form (or `X`, refused before): refuse.
+            _ => return None,
+        })
+    }
 }
 
 /// `a U b` (or `a W b`) at an inserted unseen position `i`:
@@ -160,6 +198,50 @@ mod tests {
             r#""b RECV *" R !"a SEND *""#,
         ] {
             assert!(ok(f), "{f}");
+        }
+    }
+
+    /// The distinct nodes of `f` (its size as a DAG).
+    fn dag_size(f: &Ltl) -> u64 {
+        let mut seen = hashbrown::HashSet::new();
+        let mut stack = vec![f.clone()];
+        while let Some(g) = stack.pop() {
+            if seen.insert(g.clone()) {
+                stack.extend(g.children());
+            }
+        }
+        seen.len() as u64
+    }
+
+    #[test]
+    fn chains_of_equivalences_are_analysed_once_per_node() {
+        // In negation normal form each `<->` or `^` uses both operands
+        // twice: 40 of them are a tree of 2^40 nodes, which the analysis
+        // walked (500 bytes of formula took seconds, 30 terms for ever).
+        for op in [" <-> ", " ^ "] {
+            // Each term, and its negation, is blind to unseen steps.
+            let terms = [
+                r#"F "a SEND *""#,
+                r#"G F "b RECV *""#,
+                r#"(!"a SEND *" U "b SEND *")"#,
+            ];
+            let mut text: Vec<&str> = (0..40).map(|i| terms[i % 3]).collect();
+            for (last, reduced) in [(None, true), (Some(r#""a SEND *""#), false)] {
+                text.extend(last);
+                let f = owl_lite::parse(&text.join(op)).unwrap();
+                let mut analysis = Analysis::default();
+                let verdict = analysis.applicability(&f);
+                assert_eq!(verdict.is_ok(), reduced, "{op} {last:?}: {verdict:?}");
+                let nodes = dag_size(&f.nnf());
+                assert!(nodes < 1000, "{nodes}");
+                // One visit per node for each of the two questions (X?
+                // shape?), at most.
+                assert!(
+                    analysis.visits <= 2 * nodes,
+                    "{op}: {} visits for {nodes} nodes",
+                    analysis.visits
+                );
+            }
         }
     }
 

@@ -126,7 +126,19 @@ pub(crate) struct Search<'a, P> {
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
+    #[cfg(test)]
     pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+        Search::since(ex, aut, limits, std::time::Instant::now())
+    }
+
+    /// A search whose time limit counts from `started` (the check's start,
+    /// before the formula was translated).
+    pub fn since(
+        ex: &'a mut Explorer<P>,
+        aut: &'a Prepared,
+        limits: &'a Limits,
+        started: std::time::Instant,
+    ) -> Self {
         let visited = Visited::new(aut.num_states());
         // Under hash compaction the previous search's objects go (but the
         // initial one); this search pins what it holds.
@@ -145,7 +157,7 @@ impl<'a, P: Protocol> Search<'a, P> {
             limits,
             visited,
             stats,
-            budget: Budget::new(limits),
+            budget: Budget::since(limits, started),
             letters: Vec::new(),
             reduce: false,
             ample_states: 0,

@@ -539,3 +539,24 @@ fn a_role_that_ignores_the_deadlock_error_in_a_loop_is_still_ended() {
     };
     assert_eq!(deadlock.blocked[0].role, "black");
 }
+
+/// Under exploration too, a role that names itself as its peer gets
+/// `Error::ToSelf` at once, not a violation or a deadlock at the end.
+#[test]
+fn a_send_to_oneself_is_refused_at_once_under_exploration() {
+    #[derive(Clone, Debug)]
+    struct Move;
+    let ex = Explorer::new().explore(protocols::chess::strict(), |r| {
+        r.spawn("white", |mut ep| {
+            let e = ep.send("white", Move).unwrap_err();
+            assert!(matches!(e, prust::session::Error::ToSelf { .. }), "{e:?}");
+            ep.send("black", Move).unwrap();
+            ep.recv_from("black").unwrap();
+        });
+        r.spawn("black", |mut ep| {
+            ep.recv_from("white").unwrap();
+            ep.send("white", Move).unwrap();
+        });
+    });
+    assert!(ex.is_successful(), "{ex}");
+}

@@ -398,3 +398,45 @@ fn a_panic_while_building_the_deadlock_report_still_releases_everyone() {
         }
     }
 }
+
+/// A role that names itself as its peer gets an error at once on both
+/// sessions (the same call used to wait, and end as a deadlock "white
+/// waits to send <Move> to white"): no protocol has a channel from a role
+/// to itself.
+#[test]
+fn a_role_that_names_itself_as_its_peer_is_refused_at_once() {
+    fn to_self<E: BlockingEndpoint>(mut white: E) {
+        let refused = |r: Result<(), Error>, what: &str| {
+            let e = r.expect_err("refused");
+            assert_eq!(
+                e,
+                Error::ToSelf {
+                    role: "white".into(),
+                    what: match what {
+                        "send" => "send to",
+                        "recv" => "receive from",
+                        _ => "close its channel to",
+                    }
+                }
+            );
+            assert!(e.to_string().starts_with("white tries to"), "{e}");
+        };
+        refused(white.send("white", Move("e4")), "send");
+        refused(white.recv_from("white").map(|_| ()), "recv");
+        refused(
+            white
+                .select(&[protocols::session::Alternative::sender(0)])
+                .map(|_| ()),
+            "recv",
+        );
+        refused(white.close("white"), "close");
+        // The session goes on: the call never reached the object.
+        white.send("black", Move("e4")).unwrap();
+    }
+    watchdog("a send to oneself", Duration::from_secs(10), || {
+        let session = Session::new(protocols::chess::strict());
+        to_self(session.endpoint("white").unwrap());
+        let split = SplitSession::new(protocols::chess::liberal());
+        to_self(split.endpoint("white").unwrap());
+    });
+}

@@ -376,7 +376,7 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     }
 
     fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
+        let to = to.to_peer(self.role, &self.shared.names, "send to")?;
         self.run(Op::Send {
             to,
             msg: Message::new(value),
@@ -396,7 +396,7 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     }
 
     fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
-        let from = from.to_role(&self.shared.names)?;
+        let from = from.to_peer(self.role, &self.shared.names, "receive from")?;
         match self.run(Op::Recv { from: Some(from) })? {
             Reply::Received(_, msg) => Ok(msg),
             Reply::Ended => Err(Error::Closed {
@@ -408,7 +408,7 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     }
 
     fn close(&mut self, to: impl ToRole) -> Result<(), Error> {
-        let to = to.to_role(&self.shared.names)?;
+        let to = to.to_peer(self.role, &self.shared.names, "close its channel to")?;
         self.run(Op::Close { to }).map(|_| ())
     }
 
@@ -417,7 +417,8 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     /// index), not only the first.
     fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
         for a in alternatives {
-            a.from.to_role(&self.shared.names)?;
+            a.from
+                .to_peer(self.role, &self.shared.names, "receive from")?;
         }
         match self.run(Op::Select {
             alts: alternatives.to_vec(),

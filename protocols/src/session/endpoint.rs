@@ -43,7 +43,7 @@ macro_rules! endpoint_methods {
             to: impl $crate::session::ToRole,
             value: T,
         ) -> Result<(), $crate::session::Error> {
-            let to = to.to_role(&self.shared.names)?;
+            let to = to.to_peer(self.role, &self.shared.names, "send to")?;
             self.run($crate::session::op::Op::Send {
                 to,
                 msg: engine::Message::new(value),
@@ -61,7 +61,7 @@ macro_rules! endpoint_methods {
             &mut self,
             to: impl $crate::session::ToRole,
         ) -> Result<(), $crate::session::Error> {
-            let to = to.to_role(&self.shared.names)?;
+            let to = to.to_peer(self.role, &self.shared.names, "close its channel to")?;
             self.run($crate::session::op::Op::Close { to }).map(|_| ())
         }
 

@@ -67,6 +67,15 @@ pub enum Error {
         /// The peer whose channel it closed.
         to: String,
     },
+    /// `role` named itself as the peer of a send, a receive or a close.
+    /// No protocol has a channel from a role to itself, so the call could
+    /// only wait for ever (or be reported as a deadlock); refused at once.
+    ToSelf {
+        /// The role.
+        role: String,
+        /// What it tried: `send to`, `receive from` or `close its channel to`.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -121,6 +130,11 @@ impl fmt::Display for Error {
             Error::SendAfterClose { role, to } => write!(
                 f,
                 "{role} sends to {to} after closing its channel to {to} (a close is final)"
+            ),
+            Error::ToSelf { role, what } => write!(
+                f,
+                "{role} tries to {what} itself: a role has no channel to itself \
+                 (did you pass the wrong peer?)"
             ),
         }
     }
@@ -303,6 +317,20 @@ impl std::error::Error for Deadlock {}
 pub trait ToRole {
     /// The role's index among `names`.
     fn to_role(&self, names: &[String]) -> Result<RoleId, Error>;
+
+    /// The role's index among `names` as the peer of `me` in an operation
+    /// (`what`: `send to`, `receive from`, `close its channel to`): an
+    /// error ([`Error::ToSelf`]) if it is `me`.
+    fn to_peer(&self, me: RoleId, names: &[String], what: &'static str) -> Result<RoleId, Error> {
+        let peer = self.to_role(names)?;
+        if peer == me {
+            return Err(Error::ToSelf {
+                role: names[me].clone(),
+                what,
+            });
+        }
+        Ok(peer)
+    }
 }
 
 impl ToRole for RoleId {

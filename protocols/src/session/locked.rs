@@ -189,7 +189,7 @@ impl<P: Protocol> Endpoint<P> {
     /// [`Error::Closed`] once `from` has closed its channel to this role
     /// and nothing is left in it.
     pub fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
-        let from = from.to_role(&self.shared.names)?;
+        let from = from.to_peer(self.role, &self.shared.names, "receive from")?;
         match self.run(Op::Recv { from: Some(from) })? {
             Outcome::Received(_, msg) => Ok(msg),
             Outcome::Ended => Err(closed_error(&self.shared.names, self.role, Some(from))),
@@ -204,7 +204,8 @@ impl<P: Protocol> Endpoint<P> {
     /// them. See [`Alternative`].
     pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
         for a in alternatives {
-            a.from.to_role(&self.shared.names)?;
+            a.from
+                .to_peer(self.role, &self.shared.names, "receive from")?;
         }
         match self.run(Op::Select {
             alts: alternatives.to_vec(),

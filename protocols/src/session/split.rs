@@ -209,7 +209,7 @@ impl<P: Split> SplitEndpoint<P> {
     /// [`Error::Closed`] once `from` has closed its channel to this role
     /// and nothing is left in it.
     pub fn recv_from(&mut self, from: impl ToRole) -> Result<Message, Error> {
-        let from = from.to_role(&self.shared.names)?;
+        let from = from.to_peer(self.role, &self.shared.names, "receive from")?;
         self.run(Op::Recv { from: Some(from) })
             .map(|got| got.expect("a receive gives a message").1)
     }
@@ -221,7 +221,8 @@ impl<P: Split> SplitEndpoint<P> {
     /// them. See [`Alternative`].
     pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
         for a in alternatives {
-            a.from.to_role(&self.shared.names)?;
+            a.from
+                .to_peer(self.role, &self.shared.names, "receive from")?;
         }
         let (from, msg) = self
             .run(Op::Select {

@@ -9,7 +9,9 @@ mod collections;
 mod numbers;
 mod strings;
 
-use super::{Ctx, Fail, R};
+use std::borrow::Cow;
+
+use super::{Ctx, Fail, MAX_STEPS, R};
 use crate::dcj::value::Value;
 use crate::dcj::Span;
 
@@ -98,14 +100,87 @@ pub(super) const BUILTINS: &[&str] = &[
     "empty-set",
 ];
 
+/// The steps of sorting `k` elements by a key: a step is an evaluation of
+/// a form, some hundred nanoseconds; a comparison of two keys is a few.
+pub(super) fn sort_work(k: usize) -> u64 {
+    let k = k as u64;
+    k.saturating_mul(1 + u64::from(64 - k.leading_zeros()) / 8)
+}
+
 impl Ctx<'_> {
-    pub(super) fn coll(&self, v: &Value, span: Span) -> R<Vec<Value>> {
-        v.items().ok_or_else(|| {
-            self.thrown(
+    /// The elements of a collection, copied (the copy counted).
+    pub(super) fn coll(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
+        Ok(self.coll_ref(v, span)?.into_owned())
+    }
+
+    /// The elements of a collection: borrowed from a list or set, made
+    /// (and counted) for a map or string; `nil` is empty.
+    pub(super) fn coll_ref<'v>(&mut self, v: &'v Value, span: Span) -> R<Cow<'v, [Value]>> {
+        match v {
+            Value::List(x) | Value::Set(x) => Ok(Cow::Borrowed(&x[..])),
+            Value::Nil => Ok(Cow::Owned(Vec::new())),
+            Value::Map(m) => {
+                self.room_values(m.len() * 3, span)?;
+                Ok(Cow::Owned(v.items().expect("a map")))
+            }
+            Value::Str(s) => {
+                self.room_values(s.len(), span)?;
+                Ok(Cow::Owned(v.items().expect("a string")))
+            }
+            _ => Err(self.thrown(
                 span,
-                format!("expected a collection, found {} `{v}`", v.kind()),
-            )
-        })
+                format!("expected a collection, found {} `{}`", v.kind(), v.brief()),
+            )),
+        }
+    }
+
+    /// The number of elements of a collection, without copying them.
+    pub(super) fn coll_len(&mut self, v: &Value, span: Span) -> R<usize> {
+        match v {
+            Value::List(x) | Value::Set(x) => Ok(x.len()),
+            Value::Map(m) => Ok(m.len()),
+            Value::Nil => Ok(0),
+            Value::Str(s) => {
+                self.charge(s.len() as u64, span)?;
+                Ok(s.chars().count())
+            }
+            _ => Err(self.thrown(
+                span,
+                format!("expected a collection, found {} `{}`", v.kind(), v.brief()),
+            )),
+        }
+    }
+
+    /// The set of the elements `old` (a set's, in its order; `old_weight`
+    /// their weight) and `new`, its work counted: hashing what is not
+    /// hashed yet, sorting the new elements, the merge, and the comparisons
+    /// within runs of equal hashes.
+    pub(super) fn make_set(
+        &mut self,
+        old: &[Value],
+        old_weight: u64,
+        new: Vec<Value>,
+        span: Span,
+    ) -> R<Value> {
+        let new_weight = new.iter().fold(0u64, |w, x| w.saturating_add(x.weight()));
+        self.charge(old_weight.saturating_add(new_weight), span)?;
+        self.charge(sort_work(new.len()), span)?;
+        self.room_values(old.len() + new.len(), span)?;
+        let left = MAX_STEPS.saturating_sub(self.steps);
+        match Value::set_within(old, new, left) {
+            Some((set, work)) => {
+                self.charge(work, span)?;
+                Ok(set)
+            }
+            None => {
+                self.charge(left.saturating_add(1), span)?;
+                Err(self.error(
+                    span,
+                    format!("evaluation took more than {MAX_STEPS} steps"),
+                    None,
+                ))
+            }
+        }
     }
 
     /// Calls the builtin `name` on `args`; each family of builtins has its

@@ -236,7 +236,7 @@ impl<'t> Ctx<'t> {
     /// anything is allocated.
     fn room(&mut self, n: u64, elem_bytes: usize, span: Span) -> R<()> {
         self.bounded(i128::from(n), span)?;
-        self.charge(n, span)?;
+        self.charge(builtins::copy_work(n), span)?;
         let bytes = usize::try_from(n)
             .unwrap_or(usize::MAX)
             .saturating_mul(elem_bytes);
@@ -282,7 +282,7 @@ impl<'t> Ctx<'t> {
 
     /// Counts the work of printing, hashing or comparing `v` (its weight).
     fn walk(&mut self, v: &Value, span: Span) -> R<()> {
-        self.charge(v.weight(), span)
+        self.charge(builtins::walk_work(v.weight()), span)
     }
 
     /// `v` printed (for a key, a name or `str`), its work counted first;
@@ -297,7 +297,6 @@ impl<'t> Ctx<'t> {
                 Some("does a loop double a collection, as (conj v v) does?".into()),
             )
         })?;
-        self.charge(s.len() as u64 / 8, span)?;
         Ok(s)
     }
 

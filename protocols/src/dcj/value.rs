@@ -81,6 +81,9 @@ pub struct Items<T> {
     depth: u32,
     bytes: usize,
     hash: OnceCell<i32>,
+    /// A set's elements' [`hash_order::trie_key`]s, in order (empty for
+    /// other collections): searched and merged without hashing again.
+    keys: Vec<u64>,
 }
 
 /// The weight and depth of what a collection holds.
@@ -126,6 +129,7 @@ impl<T: Part> Items<T> {
             depth: depth.saturating_add(1),
             bytes,
             hash: OnceCell::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -137,13 +141,41 @@ impl<T: Part> Items<T> {
 
     /// Appends `x` in place (the caller holds the only reference).
     pub(crate) fn push(&mut self, x: T) {
+        let at = self.items.len();
+        self.insert(at, x);
+    }
+
+    fn insert(&mut self, at: usize, x: T) {
         self.weight = self.weight.saturating_add(x.weight());
         self.depth = self.depth.max(x.depth().saturating_add(1));
         self.hash = OnceCell::new();
-        self.items.push(x);
+        self.items.insert(at, x);
         let bytes = self.items.capacity() * std::mem::size_of::<T>();
         LIVE_BYTES.with(|b| b.set(b.get().saturating_sub(self.bytes).saturating_add(bytes)));
         self.bytes = bytes;
+    }
+}
+
+impl Items<Value> {
+    /// Adds `x` in place to a set's elements (the caller holds the only
+    /// reference), after the elements of its hash, unless it has an equal
+    /// one: the elements moved to make room, or `None` if it was there.
+    pub(crate) fn set_insert(&mut self, x: Value) -> Option<usize> {
+        let key = hash_order::trie_key(x.hash() as u32);
+        let at = self.keys.partition_point(|k| *k < key);
+        let run = self.keys[at..].iter().take_while(|k| **k == key).count();
+        if self.items[at..at + run].contains(&x) {
+            return None;
+        }
+        let at = at + run;
+        self.keys.insert(at, key);
+        self.insert(at, x);
+        Some(self.items.len() - at)
+    }
+
+    /// Whether these are a set's elements with their keys.
+    pub(crate) fn has_keys(&self) -> bool {
+        self.keys.len() == self.items.len()
     }
 }
 
@@ -192,24 +224,47 @@ impl Value {
     /// compared with the run, which hostile keys (strings of equal Java
     /// hash) make quadratic.
     pub fn set_within(old: &[Value], new: Vec<Value>, max_work: u64) -> Option<(Value, u64)> {
-        let mut work = (old.len() + new.len()) as u64;
+        let keys: Vec<u64> = old
+            .iter()
+            .map(|x| hash_order::trie_key(x.hash() as u32))
+            .collect();
+        Value::merge_set(old, &keys, new, max_work)
+    }
+
+    /// [`set_within`](Self::set_within) adding to a set (its elements and
+    /// keys kept, not hashed again).
+    pub fn set_add_within(
+        old: &Items<Value>,
+        new: Vec<Value>,
+        max_work: u64,
+    ) -> Option<(Value, u64)> {
+        Value::merge_set(old, &old.keys, new, max_work)
+    }
+
+    fn merge_set(
+        old: &[Value],
+        old_keys: &[u64],
+        new: Vec<Value>,
+        max_work: u64,
+    ) -> Option<(Value, u64)> {
+        // The copy of `old` is the caller's to count.
+        let mut work = new.len() as u64;
         let mut keyed: Vec<(u64, Value)> = new
             .into_iter()
             .map(|x| (hash_order::trie_key(x.hash() as u32), x))
             .collect();
         keyed.sort_by_key(|(k, _)| *k);
         let mut out: Vec<Value> = Vec::with_capacity(old.len() + keyed.len());
-        let mut old = old.iter().peekable();
+        let mut keys: Vec<u64> = Vec::with_capacity(old.len() + keyed.len());
+        let mut old = old.iter().zip(old_keys).peekable();
         let mut new = keyed.into_iter().peekable();
         while let Some((key, _)) = new.peek() {
             let key = *key;
-            while let Some(o) = old.next_if(|o| hash_order::trie_key(o.hash() as u32) <= key) {
+            while let Some((o, k)) = old.next_if(|(_, k)| **k <= key) {
                 out.push(o.clone());
+                keys.push(*k);
             }
-            let run_start = out
-                .iter()
-                .rposition(|y| hash_order::trie_key(y.hash() as u32) != key)
-                .map_or(0, |i| i + 1);
+            let run_start = keys.iter().rposition(|k| *k != key).map_or(0, |i| i + 1);
             while let Some((_, x)) = new.next_if(|(k, _)| *k == key) {
                 work = work.saturating_add((out.len() - run_start) as u64);
                 if work > max_work {
@@ -217,11 +272,17 @@ impl Value {
                 }
                 if !out[run_start..].contains(&x) {
                     out.push(x);
+                    keys.push(key);
                 }
             }
         }
-        out.extend(old.cloned());
-        Some((Value::Set(Rc::new(Items::new(out))), work))
+        for (o, k) in old {
+            out.push(o.clone());
+            keys.push(*k);
+        }
+        let mut items = Items::new(out);
+        items.keys = keys;
+        Some((Value::Set(Rc::new(items)), work))
     }
 
     /// A list of `items`.
@@ -262,14 +323,20 @@ impl Value {
         }
     }
 
-    /// The element equal to `x` of a set's elements `items` (sorted as a
-    /// [`Value::Set`] keeps them), found by hash in `O(log n)`.
-    pub fn set_find<'a>(items: &'a [Value], x: &Value) -> Option<&'a Value> {
+    /// The element equal to `x` of a [`Value::Set`]'s elements, found by
+    /// hash in `O(log n)`.
+    pub fn set_find<'a>(items: &'a Items<Value>, x: &Value) -> Option<&'a Value> {
         let key = hash_order::trie_key(x.hash() as u32);
-        let at = items.partition_point(|y| hash_order::trie_key(y.hash() as u32) < key);
-        items[at..]
+        if items.keys.len() != items.len() {
+            // Not a set's elements: no keys to search.
+            return items.iter().find(|y| *y == x);
+        }
+        let at = items.keys.partition_point(|k| *k < key);
+        items.keys[at..]
             .iter()
-            .take_while(|y| hash_order::trie_key(y.hash() as u32) == key)
+            .take_while(|k| **k == key)
+            .zip(&items[at..])
+            .map(|(_, y)| y)
             .find(|y| *y == x)
     }
 

@@ -12,7 +12,7 @@ mod strings;
 use std::borrow::Cow;
 
 use super::{Ctx, Fail, MAX_STEPS, R};
-use crate::dcj::value::Value;
+use crate::dcj::value::{Items, Value};
 use crate::dcj::Span;
 
 pub(super) const BUILTINS: &[&str] = &[
@@ -100,11 +100,26 @@ pub(super) const BUILTINS: &[&str] = &[
     "empty-set",
 ];
 
-/// The steps of sorting `k` elements by a key: a step is an evaluation of
-/// a form, some hundred nanoseconds; a comparison of two keys is a few.
+// A step is about the cost of evaluating a form, a hundred nanoseconds or
+// more; the work of a builtin is counted in those units, so that the step
+// bound stays a bound on time whatever the file does.
+
+/// The steps of sorting `k` elements by a key (a comparison of two keys
+/// takes a few nanoseconds).
 pub(super) fn sort_work(k: usize) -> u64 {
     let k = k as u64;
-    k.saturating_mul(1 + u64::from(64 - k.leading_zeros()) / 8)
+    1 + k.saturating_mul(1 + u64::from(64 - k.leading_zeros())) / 16
+}
+
+/// The steps of making or copying `n` elements (a nanosecond or two each).
+pub(super) fn copy_work(n: u64) -> u64 {
+    1 + n / 16
+}
+
+/// The steps of hashing, comparing or printing `weight` (a few
+/// nanoseconds an element or character).
+pub(super) fn walk_work(weight: u64) -> u64 {
+    1 + weight / 4
 }
 
 impl Ctx<'_> {
@@ -141,7 +156,7 @@ impl Ctx<'_> {
             Value::Map(m) => Ok(m.len()),
             Value::Nil => Ok(0),
             Value::Str(s) => {
-                self.charge(s.len() as u64, span)?;
+                self.charge(walk_work(s.len() as u64), span)?;
                 Ok(s.chars().count())
             }
             _ => Err(self.thrown(
@@ -151,25 +166,28 @@ impl Ctx<'_> {
         }
     }
 
-    /// The set of the elements `old` (a set's, in its order; `old_weight`
-    /// their weight) and `new`, its work counted: hashing what is not
-    /// hashed yet, sorting the new elements, the merge, and the comparisons
-    /// within runs of equal hashes.
+    /// The set `old` (if any) with the elements `new` added, its work
+    /// counted: hashing the new elements (the old ones keep their keys),
+    /// sorting them, the merge, and the comparisons within runs of equal
+    /// hashes.
     pub(super) fn make_set(
         &mut self,
-        old: &[Value],
-        old_weight: u64,
+        old: Option<&Items<Value>>,
         new: Vec<Value>,
         span: Span,
     ) -> R<Value> {
         let new_weight = new.iter().fold(0u64, |w, x| w.saturating_add(x.weight()));
-        self.charge(old_weight.saturating_add(new_weight), span)?;
+        self.charge(walk_work(new_weight), span)?;
         self.charge(sort_work(new.len()), span)?;
-        self.room_values(old.len() + new.len(), span)?;
+        self.room_values(old.map_or(0, |o| o.len()) + new.len(), span)?;
         let left = MAX_STEPS.saturating_sub(self.steps);
-        match Value::set_within(old, new, left) {
+        let made = match old {
+            Some(old) => Value::set_add_within(old, new, left),
+            None => Value::set_within(&[], new, left),
+        };
+        match made {
             Some((set, work)) => {
-                self.charge(work, span)?;
+                self.charge(walk_work(work), span)?;
                 Ok(set)
             }
             None => {

@@ -90,7 +90,7 @@ impl Ctx<'_> {
             }
             FormKind::Set(v) => {
                 let items = self.exprs(v, env)?;
-                self.make_set(&[], 0, items, f.span)?
+                self.make_set(None, items, f.span)?
             }
             FormKind::Map(v) => {
                 self.room_values(v.len(), f.span)?;
@@ -340,7 +340,7 @@ impl Ctx<'_> {
                 Ok(Value::set_find(&items, x).cloned().unwrap_or(Value::Nil))
             }
             Value::Map(m) => {
-                self.charge(m.len() as u64, span)?;
+                self.walk(&Value::Map(m.clone()), span)?;
                 Ok(m.iter()
                     .find(|(k, _)| Some(k) == args.first())
                     .map_or(Value::Nil, |(_, v)| v.clone()))

@@ -55,9 +55,9 @@ impl Ctx<'_> {
             "set" | "into-set" => {
                 self.need_args(n == 1, name, n, span)?;
                 let items = self.coll(&args[0], span)?;
-                self.make_set(&[], 0, items, span)?
+                self.make_set(None, items, span)?
             }
-            "hash-set" => self.make_set(&[], 0, args, span)?,
+            "hash-set" => self.make_set(None, args, span)?,
             "list" | "vector" => {
                 self.room_values(n, span)?;
                 Value::list(args)
@@ -136,33 +136,27 @@ impl Ctx<'_> {
             }
             "disj" => {
                 self.need_args(n >= 1, name, n, span)?;
-                let gone = self.make_set(&[], 0, args[1..].to_vec(), span)?;
+                let gone = self.make_set(None, args[1..].to_vec(), span)?;
                 let Value::Set(gone) = gone else {
                     unreachable!("make_set makes a set")
                 };
                 let v = self.coll_ref(&args[0], span)?;
                 let w = args[0].weight();
-                self.charge(w, span)?;
+                self.charge(super::walk_work(w), span)?;
                 let kept: Vec<Value> = v
                     .iter()
                     .filter(|x| Value::set_find(&gone, x).is_none())
                     .cloned()
                     .collect();
-                match &args[0] {
-                    Value::Set(_) => {
-                        self.room_values(kept.len(), span)?;
-                        // Removing keeps a set's order.
-                        Value::Set(Rc::new(crate::dcj::value::Items::new(kept)))
-                    }
-                    _ => self.make_set(&[], 0, kept, span)?,
-                }
+                // A set's elements stay in order (the sort finds them sorted).
+                self.make_set(None, kept, span)?
             }
             "contains?" => {
                 self.need_args(n == 2, name, n, span)?;
                 self.walk(&args[1], span)?;
                 match &args[0] {
                     Value::Map(m) => {
-                        self.charge(m.len() as u64, span)?;
+                        self.charge(super::walk_work(m.weight()), span)?;
                         Value::Bool(m.iter().any(|(k, _)| *k == args[1]))
                     }
                     Value::List(v) => Value::Bool(
@@ -270,7 +264,7 @@ impl Ctx<'_> {
                 let mut out: Vec<Value> = Vec::new();
                 for x in v.iter() {
                     let same = by_hash.entry(x.hash()).or_default();
-                    self.charge(same.len() as u64, span)?;
+                    self.charge(super::walk_work(same.len() as u64), span)?;
                     if !same.iter().any(|&i| out[i] == *x) {
                         same.push(out.len());
                         out.push(x.clone());
@@ -293,18 +287,18 @@ impl Ctx<'_> {
                         Value::Set(_) => a.clone(),
                         _ => {
                             let items = self.coll(a, span)?;
-                            self.make_set(&[], 0, items, span)?
+                            self.make_set(None, items, span)?
                         }
                     };
                     let Value::Set(other) = other else {
                         unreachable!("a set")
                     };
                     let w = v.iter().fold(0u64, |w, x| w.saturating_add(x.weight()));
-                    self.charge(w, span)?;
+                    self.charge(super::walk_work(w), span)?;
                     let keep_found = name == "intersection";
                     v.retain(|x| Value::set_find(&other, x).is_some() == keep_found);
                 }
-                self.make_set(&[], 0, v, span)?
+                self.make_set(None, v, span)?
             }
             "power-set" => {
                 self.need_args(n == 1, name, n, span)?;
@@ -312,7 +306,7 @@ impl Ctx<'_> {
                     Value::Set(_) => args[0].clone(),
                     other => {
                         let items = self.coll(other, span)?;
-                        self.make_set(&[], 0, items, span)?
+                        self.make_set(None, items, span)?
                     }
                 };
                 let Value::Set(v) = &set else {
@@ -349,9 +343,9 @@ impl Ctx<'_> {
                         .filter(|(i, _)| bits & (1 << i) != 0)
                         .map(|(_, x)| x.clone())
                         .collect();
-                    all.push(self.make_set(&[], 0, subset, span)?);
+                    all.push(self.make_set(None, subset, span)?);
                 }
-                self.make_set(&[], 0, all, span)?
+                self.make_set(None, all, span)?
             }
             "get" => {
                 self.need_args(n == 2 || n == 3, name, n, span)?;
@@ -359,7 +353,7 @@ impl Ctx<'_> {
                 self.walk(&args[1], span)?;
                 match &args[0] {
                     Value::Map(m) => {
-                        self.charge(m.len() as u64, span)?;
+                        self.charge(super::walk_work(m.weight()), span)?;
                         m.iter()
                             .find(|(k, _)| *k == args[1])
                             .map_or(dflt, |(_, v)| v.clone())
@@ -383,7 +377,23 @@ impl Ctx<'_> {
     /// is linear), else on a copy.
     fn conj(&mut self, to: Value, more: Vec<Value>, span: Span) -> R<Value> {
         match to {
-            Value::Set(s) => self.make_set(&s, s.weight(), more, span),
+            Value::Set(mut s) => {
+                // In place when nothing else holds the set and few are
+                // added (`(reduce conj #{} xs)`): each costs a search and a
+                // move of the elements after it, not a copy of the set.
+                if more.len() <= 8 && s.has_keys() {
+                    if let Some(items) = Rc::get_mut(&mut s) {
+                        self.bounded((items.len() + more.len()) as i128, span)?;
+                        for x in more {
+                            self.charge(super::walk_work(x.weight()), span)?;
+                            let moved = items.set_insert(x).unwrap_or(0);
+                            self.charge(1 + moved as u64 / 256, span)?;
+                        }
+                        return Ok(Value::Set(s));
+                    }
+                }
+                self.make_set(Some(&s), more, span)
+            }
             Value::List(mut v) => {
                 self.bounded((v.len() + more.len()) as i128, span)?;
                 if let Some(items) = Rc::get_mut(&mut v) {

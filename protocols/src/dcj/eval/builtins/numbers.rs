@@ -72,7 +72,7 @@ impl Ctx<'_> {
             "=" | "not=" => {
                 // Comparing walks at most the lighter of the two values.
                 for w in args.windows(2) {
-                    self.charge(w[0].weight().min(w[1].weight()), span)?;
+                    self.charge(super::walk_work(w[0].weight().min(w[1].weight())), span)?;
                 }
                 let same = args.windows(2).all(|w| w[0] == w[1]);
                 Value::Bool(same == (name == "="))
@@ -162,7 +162,7 @@ impl Ctx<'_> {
                 let Value::Str(s) = &args[0] else {
                     return Err(self.thrown(span, format!("`{name}` takes a string")));
                 };
-                self.charge(s.len() as u64, span)?;
+                self.charge(super::walk_work(s.len() as u64), span)?;
                 let radix = if n == 2 {
                     self.int(&args[1], span)?
                 } else {

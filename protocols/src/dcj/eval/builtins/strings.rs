@@ -82,7 +82,7 @@ impl Ctx<'_> {
                 };
                 // The naive search compares the pattern at every position.
                 self.charge(
-                    (s.len() as u64 + 1).saturating_mul(pat.len() as u64 + 1),
+                    super::walk_work((s.len() as u64 + 1).saturating_mul(pat.len() as u64 + 1)),
                     span,
                 )?;
                 self.string_room((s.len() + rep.len()) as u64, span)?;
@@ -113,7 +113,7 @@ impl Ctx<'_> {
                 Some("does a loop double a string, as (str x x) does?".into()),
             ));
         }
-        self.charge(len, span)?;
+        self.charge(super::copy_work(len), span)?;
         self.check_limits_with(len as usize, span)
     }
 }

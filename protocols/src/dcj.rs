@@ -218,6 +218,9 @@ pub struct Import {
     pub warnings: Vec<Warning>,
     /// The warnings as text, with line:column (`file:line:col: warning: ...`).
     pub warning_texts: Vec<String>,
+    /// The work the evaluation took, in the steps that
+    /// [`eval::MAX_STEPS`] bounds.
+    pub steps: u64,
 }
 
 /// Imports the session `session` (a name such as `go-fish`, `::go-fish` or

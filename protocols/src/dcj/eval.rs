@@ -523,5 +523,6 @@ fn finish(
         definitions: ctx.definitions,
         warnings: ctx.warnings,
         warning_texts: Vec::new(),
+        steps: ctx.steps,
     })
 }

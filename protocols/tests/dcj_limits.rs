@@ -54,7 +54,10 @@ fn a_string_or_collection_doubled_in_a_loop_stops_at_its_form() {
 fn walking_a_shared_value_is_bounded_by_its_weight() {
     // Doubled 60 times by sharing: `=` and `str` walked 2^60 elements.
     let dbl = "(defn dbl [x n] (if (zero? n) x (dbl (conj x x) (dec n))))";
-    for expr in ["(= (dbl [1] 60) (dbl [1] 60))", "(count (str (dbl [1] 60)))"] {
+    for expr in [
+        "(= (dbl [1] 60) (dbl [1] 60))",
+        "(count (str (dbl [1] 60)))",
+    ] {
         let e = import_err(&session(dbl, expr));
         assert_eq!((e.line, e.col), (2, 38), "{expr}: {e}");
         assert!(e.message.contains(&eval::MAX_WEIGHT.to_string()), "{e}");
@@ -106,7 +109,9 @@ fn the_deadline_and_the_memory_bound_stop_the_evaluation() {
     // Generous: the deadline is looked at every few thousand steps.
     assert!(started.elapsed() < Duration::from_secs(20));
     // Live values past the memory bound (ten vectors of a million).
-    let bindings: Vec<String> = (0..10).map(|i| format!("x{i} (vec (range 1000000))")).collect();
+    let bindings: Vec<String> = (0..10)
+        .map(|i| format!("x{i} (vec (range 1000000))"))
+        .collect();
     let text = format!(
         "(s/defrole ::a)(s/defrole ::b)(s/defsession ::s [] (s/let [{}] (s/-->> Boolean ::a ::b)))",
         bindings.join(" ")
@@ -124,8 +129,9 @@ fn the_deadline_and_the_memory_bound_stop_the_evaluation() {
 #[test]
 fn set_insertion_is_near_linear() {
     // 10k / 20k / 40k elements took 0.84 / 2.43 / 9.34 s: every insertion
-    // compared with every element. A million now fits the step bound.
-    let within = Limits::default().timeout(Duration::from_secs(60));
+    // compared with every element (these never ended). The deadline only
+    // catches a relapse: they take well under a second each.
+    let within = Limits::default().timeout(Duration::from_secs(20));
     for expr in [
         "(count (into #{} (range 200000)))",
         "(count (reduce conj #{} (range 50000)))",
@@ -138,7 +144,8 @@ fn set_insertion_is_near_linear() {
         let role = imp.spec.declared_roles()[0].clone();
         assert!(role.starts_with("a_"), "{expr}: {role}");
     }
-    let imp = dcj::import_str(&session("", "(count (into #{} (range 200000)))"), None, &[]).unwrap();
+    let imp =
+        dcj::import_str(&session("", "(count (into #{} (range 200000)))"), None, &[]).unwrap();
     assert_eq!(imp.spec.declared_roles()[0], "a_200000_");
     // The set's Clojure order and equality survive the merge.
     let imp = dcj::import_str(
@@ -153,9 +160,10 @@ fn set_insertion_is_near_linear() {
 #[test]
 fn every_forms_over_many_roles_are_near_linear() {
     // 5k / 10k / 20k roles took 0.42 / 1.51 / 3.85 s: each new role was
-    // looked for in the list of the roles before it.
+    // looked for in the list of the roles before it (60k: 48 s in a debug
+    // build, now well under 1 s; the deadline only catches a relapse).
     let text = "(s/defrole ::w)(s/defsession ::s [n] (s/cat-every [i (range n)] (s/-->> Boolean (::w i) (::w (inc i)))))";
-    let within = Limits::default().timeout(Duration::from_secs(60));
+    let within = Limits::default().timeout(Duration::from_secs(20));
     let imp = dcj::import_with(text, None, &[60_000], &within).unwrap();
     assert_eq!(imp.spec.declared_roles().len(), 60_001);
     let par = text.replace("cat-every", "par-every");
@@ -167,10 +175,19 @@ fn every_forms_over_many_roles_are_near_linear() {
 fn huge_ranges_and_unsupported_functions_are_errors_at_their_form() {
     for (expr, says) in [
         ("(count (range 9223372036854775807))", "more than 1000000"),
-        ("(count (range -9223372036854775808 9223372036854775807 1))", "more than 1000000"),
-        ("(count (apply str (repeat 1000 \"x\")))", "unknown symbol `apply`"),
+        (
+            "(count (range -9223372036854775808 9223372036854775807 1))",
+            "more than 1000000",
+        ),
+        (
+            "(count (apply str (repeat 1000 \"x\")))",
+            "unknown symbol `apply`",
+        ),
         ("(count (power-set (range 20)))", "power set"),
-        ("(count (sort (concat (range 600000) (range 600000))))", "more than 1000000"),
+        (
+            "(count (sort (concat (range 600000) (range 600000))))",
+            "more than 1000000",
+        ),
     ] {
         let e = import_err(&session("", expr));
         assert_eq!((e.line, e.limit), (3, None), "{expr}: {e}");

@@ -510,6 +510,19 @@ fn finish(
     for (_, t) in &ctx.definitions {
         names_in(t, &mut roles, &mut types);
     }
+    // A million roles take a while to collect: look at the clock again.
+    if ctx
+        .limits
+        .deadline
+        .is_some_and(|d| std::time::Instant::now() >= d)
+    {
+        let mut e = DcjError::plain(
+            "evaluating the .dcj file stopped at the time limit (collecting the roles)".into(),
+            Some("raise it with --timeout or PRUST_TIMEOUT, or use a smaller instance".into()),
+        );
+        e.limit = Some(DcjLimit::Time);
+        return Err(e);
+    }
     let mut spec = Spec::new(name, main.clone())
         .roles(roles.order)
         .types(types.order);

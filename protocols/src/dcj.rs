@@ -38,7 +38,7 @@
 //!
 //! | bound | what it counts |
 //! |-------|----------------|
-//! | [`eval::MAX_STEPS`] steps | a form evaluated, a function called, and every element a builtin makes, copies, hashes, compares or visits, every character of a string it makes |
+//! | [`eval::MAX_STEPS`] steps | a form evaluated, a function called, and the work of builtins: the elements and characters they make, copy, hash, compare or print, in units of about one form's cost (16 elements made or copied, 4 compared) |
 //! | [`eval::MAX_COLLECTION`] elements | one collection built (`range`, `concat`, `into`, ...) or branches of one `*-every` |
 //! | [`eval::MAX_WEIGHT`] | one value: elements and characters, everything nested counted as often as it occurs (`(conj v v)` doubles it) |
 //! | [`eval::MAX_VALUE_DEPTH`] | collections nested in one value |
@@ -46,17 +46,16 @@
 //! | [`eval::MAX_INSTANCES`] | instances of one session, loop or omega |
 //!
 //! ```
-//! use std::time::Duration;
 //! use protocols::{dcj, limits::Limits};
 //! let text = r#"(s/defsession ::s [] (s/-->> B (:a (count (str (range 1000000)))) :b))"#;
 //! let tiny = Limits::default().max_memory(1 << 20);
 //! let e = dcj::import_with(text, None, &[], &tiny).unwrap_err();
 //! assert_eq!(e.limit, Some(dcj::DcjLimit::Memory(1 << 20)));
-//! let e = dcj::import_str("(s/defsession ::s [] (s/let [x \"ab\" x (str x x) x (str x x) x (str x x)
-//!     x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x)
-//!     x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x)
-//!     x (str x x) x (str x x) x (str x x) x (str x x) x (str x x) x (str x x)] (s/-->> B :a :b)))", None, &[]).unwrap_err();
-//! assert!(e.limit.is_none() && e.line == 3, "{e}");
+//! // A string doubled 25 times: an error at the form, whatever the limits.
+//! let doublings = vec!["x (str x x)"; 25].join(" ");
+//! let text = format!("(s/defsession ::s []\n (s/let [x \"ab\" {doublings}] (s/-->> B :a :b)))");
+//! let e = dcj::import_str(&text, None, &[]).unwrap_err();
+//! assert!(e.limit.is_none() && e.line == 2, "{e}");
 //! assert!(e.message.contains("characters"), "{e}");
 //! ```
 

@@ -17,10 +17,11 @@
 //! [`MAX_COLLECTION`] elements, or a value heavier than [`MAX_WEIGHT`] or
 //! nested deeper than [`MAX_VALUE_DEPTH`].
 //!
-//! Steps count work, not forms: a builtin counts one step for every
-//! element it makes, copies, hashes, compares or visits and every
-//! character it makes, before it makes them, so that no builtin can run
-//! long or allocate much between two checks. The same checks look at the
+//! Steps count work, not forms: a builtin counts the elements it makes,
+//! copies, hashes, compares or visits and the characters it makes, before
+//! it makes them, in units of about one form's evaluation (see
+//! `builtins.rs`), so that no builtin can run long or allocate much
+//! between two checks. The same checks look at the
 //! [`Limits`]' deadline and memory bound (the bytes of the values alive and
 //! of the specification made so far); reaching those is a [`DcjError`]
 //! with [`limit`](DcjError::limit) set.
@@ -178,7 +179,7 @@ impl<'t> Ctx<'t> {
             return Err(self.error(
                 span,
                 format!("evaluation took more than {MAX_STEPS} steps"),
-                Some("a function that recurses without end, or work on very large collections? (each element a builtin makes, copies or compares is a step)".into()),
+                Some("a function that recurses without end, or work on very large collections? (builtins count the elements they make, copy or compare)".into()),
             ));
         }
         if self.steps >= self.next_check {

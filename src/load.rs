@@ -17,10 +17,10 @@
 //! line, the suite file's folder in a suite. The warnings of a `.dcj`
 //! import (a stray `)`, an undeclared role) are printed on stderr.
 //!
-//! Every table built on the way (the compiled LTS, its determinisation, the
-//! liberal projection) is bounded by [`BuildLimits`]; a build that a limit
-//! stops is a [`LoadError::Limit`], which a check reports as inconclusive,
-//! never as "holds".
+//! Every table built on the way (the evaluation of a `.dcj` file, the
+//! compiled LTS, its determinisation, the liberal projection) is bounded by
+//! [`BuildLimits`]; a build that a limit stops is a [`LoadError::Limit`],
+//! which a check reports as inconclusive, never as "holds".
 //!
 //! ```
 //! use std::path::Path;
@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use engine::{Limit, Protocol};
-use protocols::dcj::{DcjError, DcjTarget};
+use protocols::dcj::{DcjError, DcjLimit, DcjTarget};
 use protocols::{Lts, Spec, Strict};
 
 use crate::Runtime;
@@ -207,7 +207,7 @@ fn lts_within(
     limits: &BuildLimits,
 ) -> Result<Lts, LoadError> {
     if is_dcj(protocol) {
-        return dcj_spec(protocol, base)?
+        return dcj_spec(protocol, base, bounds, limits)?
             .compile_with(bounds)
             .map_err(|e| build_error(e, limits));
     }
@@ -228,9 +228,32 @@ fn lts_within(
 /// The specification of a bundled protocol or of a `.dcj` session under
 /// `base`, for the runtimes that need one (`runtime`: which one, for the
 /// error when `protocol` is an `.aut` file, which has no specification).
+/// A `.dcj` file is evaluated within [`BuildLimits::default`]; see
+/// [`spec_within`] to bound it.
 pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadError> {
+    spec_within(protocol, base, runtime, &BuildLimits::default())
+}
+
+/// [`spec`] with the evaluation of a `.dcj` file bounded by `limits` (its
+/// time and memory; a limit reached is a [`LoadError::Limit`]).
+pub fn spec_within(
+    protocol: &str,
+    base: &Path,
+    runtime: Runtime,
+    limits: &BuildLimits,
+) -> Result<Spec, LoadError> {
+    spec_bounded(protocol, base, runtime, &limits.to_protocols(), limits)
+}
+
+fn spec_bounded(
+    protocol: &str,
+    base: &Path,
+    runtime: Runtime,
+    bounds: &protocols::Limits,
+    limits: &BuildLimits,
+) -> Result<Spec, LoadError> {
     if is_dcj(protocol) {
-        return dcj_spec(protocol, base);
+        return dcj_spec(protocol, base, bounds, limits);
     }
     if is_file(protocol) {
         return Err(LoadError::NeedsSpec {
@@ -241,16 +264,22 @@ pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadE
     protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))
 }
 
-/// Imports the session a `.dcj` argument names, its file under `base`;
-/// the import's warnings go to stderr (they are about the file, whoever
-/// loads it).
-fn dcj_spec(protocol: &str, base: &Path) -> Result<Spec, LoadError> {
-    let dcj_error = |e| LoadError::Dcj(Box::new(e));
+/// Imports the session a `.dcj` argument names, its file under `base`,
+/// within `bounds` (made from `limits`); the import's warnings go to stderr
+/// (they are about the file, whoever loads it).
+fn dcj_spec(
+    protocol: &str,
+    base: &Path,
+    bounds: &protocols::Limits,
+    limits: &BuildLimits,
+) -> Result<Spec, LoadError> {
     let mut target = DcjTarget::parse(protocol)
         .expect("a .dcj argument")
-        .map_err(dcj_error)?;
+        .map_err(|e| LoadError::Dcj(Box::new(e)))?;
     target.path = base.join(&target.path);
-    let import = target.import().map_err(dcj_error)?;
+    let import = target
+        .import_with(bounds)
+        .map_err(|e| dcj_error(e, limits))?;
     for warning in &import.warning_texts {
         eprintln!("{warning}");
     }
@@ -298,7 +327,7 @@ pub fn with_object<W: WithObject>(
     let unbuilt = |e| build_error(e, limits);
     match runtime {
         Runtime::OnTheFly => {
-            let spec = spec(protocol, base, runtime)?;
+            let spec = spec_bounded(protocol, base, runtime, &bounds, limits)?;
             Strict::on_the_fly(&spec)
                 .map(|o| visit.run(o))
                 .map_err(unbuilt)
@@ -316,6 +345,21 @@ pub fn with_object<W: WithObject>(
                 .map_err(unbuilt)
         }
     }
+}
+
+/// An import error: [`LoadError::Limit`] when a limit stopped the
+/// evaluation, [`LoadError::Dcj`] otherwise.
+pub fn dcj_error(e: DcjError, limits: &BuildLimits) -> LoadError {
+    let limit = match e.limit {
+        Some(DcjLimit::Time) => Limit::Time(limits.timeout.unwrap_or_default()),
+        Some(DcjLimit::Memory(bytes)) => Limit::Memory(bytes as u64),
+        None => return LoadError::Dcj(Box::new(e)),
+    };
+    LoadError::Limit(BuildLimit {
+        limit,
+        states: 0,
+        message: e.to_string(),
+    })
 }
 
 /// A build error: [`LoadError::Limit`] when a limit stopped it,

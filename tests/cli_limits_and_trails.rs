@@ -448,3 +448,111 @@ fn the_default_memory_budget_fits_under_an_address_space_limit() {
     assert!(out.contains("memory limit"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `.dcj` file in a fresh folder: roles `a` and `b`, top-level `defs`,
+/// and a session `s` whose sender's index is `expr`.
+fn dcj_file(name: &str, defs: &str, expr: &str) -> (PathBuf, String) {
+    let dir = scratch(name);
+    let path = dir.join(format!("{name}.dcj"));
+    let text = format!(
+        "(s/defrole ::a)(s/defrole ::b)\n{defs}\n(s/defsession ::s [] (s/-->> Boolean (::a {expr}) ::b))\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let target = format!("{}:s", path.display());
+    (dir, target)
+}
+
+/// A million reductions of a million: no step bound is near before the
+/// time limit.
+const FOREVER: &str =
+    "(reduce (fn [acc x] (+ acc (reduce + 0 (range 1000000)))) 0 (range 1000000))";
+
+#[test]
+fn evaluating_a_dcj_file_stops_at_the_time_limit_inconclusive() {
+    // The evaluation ignored --timeout and PRUST_TIMEOUT: this ran for
+    // ever (work inside builtins was not even counted as steps).
+    let (dir, target) = dcj_file("dcj-time", "", FOREVER);
+    let formula = r#"G !"DEADLOCK""#;
+    for runtime in ["strict", "on-the-fly"] {
+        let by_option = prust(&[
+            "check",
+            &target,
+            formula,
+            "--timeout",
+            "0.3",
+            "--runtime",
+            runtime,
+        ]);
+        let by_variable = prust_with(
+            &["check", &target, formula, "--runtime", runtime],
+            &[("PRUST_TIMEOUT", "0.3")],
+        );
+        for o in [&by_option, &by_variable] {
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{runtime}: {}{}",
+                stdout(o),
+                stderr(o)
+            );
+            let out = stdout(o);
+            assert!(out.contains(r#"inconclusive: G !"DEADLOCK""#), "{out}");
+            assert!(out.contains("stopped at the time limit"), "{out}");
+            // Where the evaluation was: the inner reduce.
+            assert!(out.contains(".dcj:3:"), "{out}");
+        }
+    }
+    // prust import and prust lint read the limit too.
+    let o = prust_with(&["import", &target], &[("PRUST_TIMEOUT", "0.3")]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("time limit"), "{}", stderr(&o));
+    let o = prust(&[
+        "lint",
+        &target,
+        "--runtime",
+        "on-the-fly",
+        "--timeout",
+        "0.3",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn evaluating_a_dcj_file_stops_at_the_memory_limit_inconclusive() {
+    // Ten live vectors of a million elements: 320 MB of values.
+    let bindings: Vec<String> = (0..10)
+        .map(|i| format!("x{i} (vec (range 1000000))"))
+        .collect();
+    let (dir, target) = dcj_file(
+        "dcj-memory",
+        "",
+        &format!("(s/let [{}] 1)", bindings.join(" ")),
+    );
+    let o = prust(&["check", &target, r#"G !"DEADLOCK""#, "--max-memory", "100M"]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("stopped at the memory limit"), "{out}");
+    assert!(out.contains("--max-memory"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_dcj_value_that_doubles_is_an_error_at_its_form_not_an_abort() {
+    // (str x x) 45 times aborted on a 1 GB allocation (exit 134); a
+    // string doubled 25 times is past the bound already.
+    let doublings = vec!["x (str x x)"; 25].join(" ");
+    let (dir, target) = dcj_file(
+        "dcj-double",
+        "",
+        &format!("(s/let [x \"ab\" {doublings}] (count x))"),
+    );
+    let o = prust(&["check", &target, r#"G !"DEADLOCK""#, "--timeout", "60"]);
+    cli::no_panic(&o);
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("dcj-double.dcj:3:"), "{err}");
+    assert!(err.contains("a string of"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

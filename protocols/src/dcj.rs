@@ -27,6 +27,37 @@
 //!
 //! See the README's "Discourje `.dcj` files" section for the supported
 //! subset and where it deviates from Clojure.
+//!
+//! **Limits.** Evaluating a file is bounded like every other construction
+//! of this crate: [`import_with`] (and [`DcjTarget::import_with`]) take
+//! [`Limits`]; their deadline and memory bound stop the evaluation with a
+//! [`DcjError`] whose [`limit`](DcjError::limit) says which one was
+//! reached (the command line reports it as inconclusive, exit 2). The
+//! evaluator's own bounds, whatever the limits, are errors at the
+//! offending form (`file:line:col`):
+//!
+//! | bound | what it counts |
+//! |-------|----------------|
+//! | [`eval::MAX_STEPS`] steps | a form evaluated, a function called, and the work of builtins: the elements and characters they make, copy, hash, compare or print, in units of about one form's cost (16 elements made or copied, 4 compared) |
+//! | [`eval::MAX_COLLECTION`] elements | one collection built (`range`, `concat`, `into`, ...) or branches of one `*-every` |
+//! | [`eval::MAX_WEIGHT`] | one value: elements and characters, everything nested counted as often as it occurs (`(conj v v)` doubles it) |
+//! | [`eval::MAX_VALUE_DEPTH`] | collections nested in one value |
+//! | [`eval::MAX_DEPTH`] | nested evaluation (forms and calls) |
+//! | [`eval::MAX_INSTANCES`] | instances of one session, loop or omega |
+//!
+//! ```
+//! use protocols::{dcj, limits::Limits};
+//! let text = r#"(s/defsession ::s [] (s/-->> B (:a (count (str (range 1000000)))) :b))"#;
+//! let tiny = Limits::default().max_memory(1 << 20);
+//! let e = dcj::import_with(text, None, &[], &tiny).unwrap_err();
+//! assert_eq!(e.limit, Some(dcj::DcjLimit::Memory(1 << 20)));
+//! // A string doubled 25 times: an error at the form, whatever the limits.
+//! let doublings = vec!["x (str x x)"; 25].join(" ");
+//! let text = format!("(s/defsession ::s []\n (s/let [x \"ab\" {doublings}] (s/-->> B :a :b)))");
+//! let e = dcj::import_str(&text, None, &[]).unwrap_err();
+//! assert!(e.limit.is_none() && e.line == 2, "{e}");
+//! assert!(e.message.contains("characters"), "{e}");
+//! ```
 
 // An import error carries its position, source line and hint for the
 // message; it is made once per failed import, never in a hot loop, so its
@@ -37,6 +68,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::limits::Limits;
 use crate::spec::{Spec, Term};
 
 pub mod eval;
@@ -81,6 +113,20 @@ pub struct DcjError {
     pub source_line: Option<String>,
     /// How to fix it.
     pub hint: Option<String>,
+    /// The limit of the [`Limits`] given that stopped the evaluation, if
+    /// that is what stopped it: the file may be fine, only too costly for
+    /// the limits (a check reports it as inconclusive, not as an error).
+    pub limit: Option<DcjLimit>,
+}
+
+/// Which of the [`Limits`] stopped an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DcjLimit {
+    /// The deadline passed.
+    Time,
+    /// The evaluator's values and the specification made so far took more
+    /// than this many bytes (an estimate that counts their elements).
+    Memory(usize),
 }
 
 /// 1-based line and column (in characters) of byte `offset` of `text`.
@@ -109,6 +155,7 @@ impl DcjError {
             message,
             source_line,
             hint,
+            limit: None,
         }
     }
 
@@ -122,6 +169,7 @@ impl DcjError {
             message,
             source_line: None,
             hint,
+            limit: None,
         }
     }
 
@@ -169,13 +217,32 @@ pub struct Import {
     pub warnings: Vec<Warning>,
     /// The warnings as text, with line:column (`file:line:col: warning: ...`).
     pub warning_texts: Vec<String>,
+    /// The work the evaluation took, in the steps that
+    /// [`eval::MAX_STEPS`] bounds.
+    pub steps: u64,
 }
 
 /// Imports the session `session` (a name such as `go-fish`, `::go-fish` or
 /// `:go-fish`; `None`: the session named like the file, else the first one
 /// defined) of a `.dcj` text with integer arguments.
+///
+/// The evaluation runs within [`Limits::default`] (no deadline); see
+/// [`import_with`] to bound it.
 pub fn import_str(text: &str, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
-    import_named(text, None, session, args)
+    import_named(text, None, session, args, &Limits::default())
+}
+
+/// [`import_str`] within `limits`: their deadline and memory bound stop the
+/// evaluation with an error whose [`limit`](DcjError::limit) is set (see
+/// the [module docs](self)); their state bound is for the compilation that
+/// follows and is not used here.
+pub fn import_with(
+    text: &str,
+    session: Option<&str>,
+    args: &[i64],
+    limits: &Limits,
+) -> Result<Import, DcjError> {
+    import_named(text, None, session, args, limits)
 }
 
 fn import_named(
@@ -183,7 +250,9 @@ fn import_named(
     file: Option<&str>,
     session: Option<&str>,
     args: &[i64],
+    limits: &Limits,
 ) -> Result<Import, DcjError> {
+    let limits = *limits;
     let with_file = |e: DcjError| match file {
         Some(f) => e.in_file(f),
         None => e,
@@ -209,6 +278,7 @@ fn import_named(
                 stem.as_deref(),
                 session.as_deref(),
                 &args,
+                &limits,
             )
         })
         .map_err(|e| DcjError::plain(format!("cannot start the importer: {e}"), None))?;
@@ -232,12 +302,22 @@ fn import_named(
 
 /// Imports a session of the `.dcj` file at `path` (see [`import_str`]).
 pub fn import(path: &Path, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
+    import_file_with(path, session, args, &Limits::default())
+}
+
+/// [`import`] within `limits` (see [`import_with`]).
+pub fn import_file_with(
+    path: &Path,
+    session: Option<&str>,
+    args: &[i64],
+    limits: &Limits,
+) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
     let text = crate::files::read_text(path).map_err(|e| {
         let (message, hint) = crate::files::read_failure(path, &e, crate::files::FileKind::Dcj);
         DcjError::plain(message, Some(hint))
     })?;
-    import_named(&text, Some(&shown), session, args)
+    import_named(&text, Some(&shown), session, args, limits)
 }
 
 /// The [`Spec`] of a session of the `.dcj` file at `path` (warnings are
@@ -313,5 +393,10 @@ impl DcjTarget {
     /// Imports the target ([`import`]).
     pub fn import(&self) -> Result<Import, DcjError> {
         import(&self.path, self.session.as_deref(), &self.args)
+    }
+
+    /// Imports the target within `limits` ([`import_file_with`]).
+    pub fn import_with(&self, limits: &Limits) -> Result<Import, DcjError> {
+        import_file_with(&self.path, self.session.as_deref(), &self.args, limits)
     }
 }

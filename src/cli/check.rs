@@ -103,11 +103,12 @@ pub struct CheckArgs {
         allow_negative_numbers = true
     )]
     pub timeout: Option<Duration>,
-    /// Memory budget: a search (or the build of the object) that needs more
-    /// ends inconclusive (exit 2), never in an allocation failure; bytes or
-    /// a size such as 512M or 2G [default: PRUST_MAX_MEMORY, else half the
-    /// available memory or of the cgroup's limit, at most a quarter of what
-    /// an address-space limit (ulimit -v) leaves]
+    /// Memory budget: a search (or the build of the object, a .dcj file's
+    /// evaluation included) that needs more ends inconclusive (exit 2),
+    /// never in an allocation failure; bytes or a size such as 512M or 2G
+    /// [default: PRUST_MAX_MEMORY, else half the available memory or of the
+    /// cgroup's limit, at most a quarter of what an address-space limit
+    /// (ulimit -v) leaves]
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub max_memory: Option<u64>,
     /// Write each counterexample as a trail file (`prust replay` re-executes

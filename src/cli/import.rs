@@ -43,7 +43,12 @@ pub fn run(args: &ImportArgs, out: &mut Out) -> CmdResult {
         })?
         .map_err(Failure::error)?;
     if args.format == ImportFormat::Rust {
-        let import = target.import().map_err(Failure::error)?;
+        // The evaluation is bounded by the limit variables, as the LTS
+        // formats' build is: a limit is inconclusive (exit 2).
+        let limits = super::object::limits_from_env()?;
+        let import = target.import_with(&limits.to_protocols()).map_err(|e| {
+            super::object::Unbuilt::from(prust::load::dcj_error(e, &limits)).into_failure()
+        })?;
         for warning in &import.warning_texts {
             super::out::diagnostic(warning);
         }

@@ -222,16 +222,16 @@ fn report(args: &LintArgs, options: &Options) -> Result<Report, Failure> {
             Ok(lint::lint_with(&lts, options, &rest.to_protocols()))
         }
         Runtime::OnTheFly => {
-            let spec = prust::load::spec(&args.protocol, Path::new(""), args.runtime).map_err(
-                |e| match e {
-                    LoadError::NeedsSpec { path, .. } => Failure::error(format!(
-                        "{} is an LTS file; --runtime on-the-fly explores a specification",
-                        path.display()
-                    ))
-                    .hint("lint an .aut file with --runtime strict (the default)"),
-                    e => Unbuilt::from(e).into_failure(),
-                },
-            )?;
+            let spec =
+                prust::load::spec_within(&args.protocol, Path::new(""), args.runtime, &limits)
+                    .map_err(|e| match e {
+                        LoadError::NeedsSpec { path, .. } => Failure::error(format!(
+                            "{} is an LTS file; --runtime on-the-fly explores a specification",
+                            path.display()
+                        ))
+                        .hint("lint an .aut file with --runtime strict (the default)"),
+                        e => Unbuilt::from(e).into_failure(),
+                    })?;
             lint::lint_spec(&spec, options, &limits.to_protocols())
                 .map_err(|e| Failure::error(format!("`{}`: {e}", args.protocol)))
         }

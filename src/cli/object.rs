@@ -70,13 +70,19 @@ pub fn with_object<W: WithObject>(
 /// the defaults: the limit's message tells the user to raise
 /// PRUST_MAX_STATES, which was once not read here.
 pub fn load(protocol: &str) -> Result<Lts, Failure> {
+    let limits = limits_from_env()?;
+    load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
+}
+
+/// The limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY, for
+/// the commands that have no options of their own for them.
+pub fn limits_from_env() -> Result<BuildLimits, Failure> {
     let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
-    let limits = BuildLimits {
+    Ok(BuildLimits {
         max_states: vars.max_states,
         timeout: vars.timeout,
         max_memory: vars.max_memory,
-    };
-    load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
+    })
 }
 
 /// The command's error for a load error that is not a limit, with a hint

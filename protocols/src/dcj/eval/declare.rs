@@ -149,6 +149,9 @@ impl Ctx<'_> {
             }) => s.clone(),
             _ => local_name(&full).to_string(),
         };
+        self.roles_by_local
+            .entry(local_name(&full).to_string())
+            .or_insert_with(|| full.clone());
         self.roles.insert(full, shown);
         Ok(())
     }

@@ -40,19 +40,18 @@ impl Env {
         })))
     }
 
-    /// The visible bindings as text, sorted by name: a key for instances.
-    pub(super) fn snapshot(&self) -> String {
+    /// The visible bindings (each name's innermost one).
+    pub(super) fn visible(&self) -> Vec<(Rc<str>, Value)> {
         let mut seen = HashSet::new();
         let mut v = Vec::new();
         let mut e = self;
         while let Some(n) = &e.0 {
             if seen.insert(n.name.clone()) {
-                v.push(format!("{}={}", n.name, n.value));
+                v.push((n.name.clone(), n.value.clone()));
             }
             e = &n.next;
         }
-        v.sort();
-        v.join(" ")
+        v
     }
 
     pub(super) fn names(&self) -> Vec<String> {

@@ -71,7 +71,7 @@ impl Ctx<'_> {
         }
         let r = self.expr_inner(f, env);
         self.depth -= 1;
-        r
+        self.sized(r?, f.span)
     }
 
     fn expr_inner(&mut self, f: &Form, env: &Env) -> R<Value> {
@@ -84,15 +84,22 @@ impl Ctx<'_> {
             FormKind::Char(c) => Value::Str(Rc::from(c.to_string())),
             FormKind::Keyword { auto, name } => Value::Keyword(Rc::from(self.keyword(*auto, name))),
             FormKind::Symbol(s) => self.symbol(s, env, f.span)?,
-            FormKind::Vector(v) => Value::list(self.exprs(v, env)?),
-            FormKind::Set(v) => Value::set(self.exprs(v, env)?),
+            FormKind::Vector(v) => {
+                self.room_values(v.len(), f.span)?;
+                Value::list(self.exprs(v, env)?)
+            }
+            FormKind::Set(v) => {
+                let items = self.exprs(v, env)?;
+                self.make_set(None, items, f.span)?
+            }
             FormKind::Map(v) => {
+                self.room_values(v.len(), f.span)?;
                 let vals = self.exprs(v, env)?;
-                Value::Map(Rc::new(
+                Value::map(
                     vals.chunks(2)
                         .map(|p| (p[0].clone(), p[1].clone()))
                         .collect(),
-                ))
+                )
             }
             FormKind::List(items) if items.is_empty() => Value::list(Vec::new()),
             FormKind::List(items) => return self.call_form(f, items, env),
@@ -148,7 +155,7 @@ impl Ctx<'_> {
             let k = self.keyword(*auto, name);
             if self.roles.contains_key(&k) || self.find_sessions(&k).is_empty() {
                 let idx = self.exprs(args, env)?;
-                return Ok(Value::Role(Rc::from(k), Rc::new(idx)));
+                return Ok(Value::role(Rc::from(k), idx));
             }
         }
         let callee = self.expr(head, env)?;
@@ -160,7 +167,11 @@ impl Ctx<'_> {
         let name = core_name(sym);
         let v = match name {
             "quote" => match args.first() {
-                Some(x) => quoted(x),
+                Some(x) => {
+                    let v = quoted(x);
+                    self.walk(&v, f.span)?;
+                    v
+                }
                 None => Value::Nil,
             },
             "if" | "if-not" => {
@@ -233,8 +244,14 @@ impl Ctx<'_> {
             }
             "try" => {
                 let (body, catches): (Vec<&Form>, Vec<&Form>) = args.iter().partition(|a| !is_catch(a));
-                let body: Vec<Form> = body.into_iter().cloned().collect();
-                match self.body(&body, env) {
+                let run = |ctx: &mut Self| -> R<Value> {
+                    let mut last = Value::Nil;
+                    for b in &body {
+                        last = ctx.expr(b, env)?;
+                    }
+                    Ok(last)
+                };
+                match run(self) {
                     Err(Fail::Thrown(e)) => {
                         let Some(c) = catches.iter().find(|c| !is_finally(c)) else { return Err(Fail::Thrown(e)) };
                         let FormKind::List(parts) = &c.kind else { unreachable!("is_catch checked") };
@@ -266,6 +283,14 @@ impl Ctx<'_> {
     }
 
     pub(super) fn apply(&mut self, callee: Value, args: Vec<Value>, span: Span) -> R<Value> {
+        // A call is a step whoever calls it (a builtin, or `reduce` calling
+        // `+` a million times).
+        self.tick(span)?;
+        let r = self.apply_inner(callee, args, span)?;
+        self.sized(r, span)
+    }
+
+    fn apply_inner(&mut self, callee: Value, args: Vec<Value>, span: Span) -> R<Value> {
         match callee {
             Value::Fn(c) => {
                 let Some((params, rest, body)) = c.arities.iter().find(|(p, r, _)| {
@@ -311,23 +336,20 @@ impl Ctx<'_> {
                         None,
                     ));
                 };
-                Ok(items
-                    .iter()
-                    .find(|y| *y == x)
-                    .cloned()
-                    .unwrap_or(Value::Nil))
+                self.walk(x, span)?;
+                Ok(Value::set_find(&items, x).cloned().unwrap_or(Value::Nil))
             }
-            Value::Map(m) => Ok(m
-                .iter()
-                .find(|(k, _)| Some(k) == args.first())
-                .map_or(Value::Nil, |(_, v)| v.clone())),
-            Value::Keyword(k) if self.find_sessions(&k).is_empty() => {
-                Ok(Value::Role(k, Rc::new(args)))
+            Value::Map(m) => {
+                self.walk(&Value::Map(m.clone()), span)?;
+                Ok(m.iter()
+                    .find(|(k, _)| Some(k) == args.first())
+                    .map_or(Value::Nil, |(_, v)| v.clone()))
             }
+            Value::Keyword(k) if self.find_sessions(&k).is_empty() => Ok(Value::role(k, args)),
             Value::Symbol(s) if BUILTINS.contains(&&*s) => self.builtin(&s, args, span),
             other => Err(self.error(
                 span,
-                format!("cannot call {} `{other}`", other.kind()),
+                format!("cannot call {} `{}`", other.kind(), other.brief()),
                 Some("see the README for the supported functions".into()),
             )),
         }
@@ -346,11 +368,11 @@ pub(super) fn quoted(f: &Form) -> Value {
         FormKind::Keyword { name, .. } => Value::Keyword(Rc::from(name.as_str())),
         FormKind::List(v) | FormKind::Vector(v) => Value::list(v.iter().map(quoted).collect()),
         FormKind::Set(v) => Value::set(v.iter().map(quoted).collect()),
-        FormKind::Map(v) => Value::Map(Rc::new(
+        FormKind::Map(v) => Value::map(
             v.chunks(2)
                 .map(|p| (quoted(&p[0]), quoted(&p[1])))
                 .collect(),
-        )),
+        ),
     }
 }
 

@@ -37,7 +37,11 @@ impl Ctx<'_> {
             Value::Float(x) => Ok(Num::Float(*x)),
             other => Err(self.thrown(
                 span,
-                format!("expected a number, found {} `{other}`", other.kind()),
+                format!(
+                    "expected a number, found {} `{}`",
+                    other.kind(),
+                    other.brief()
+                ),
             )),
         }
     }
@@ -47,7 +51,11 @@ impl Ctx<'_> {
             Value::Int(n) => Ok(*n),
             other => Err(self.thrown(
                 span,
-                format!("expected a long, found {} `{other}`", other.kind()),
+                format!(
+                    "expected a long, found {} `{}`",
+                    other.kind(),
+                    other.brief()
+                ),
             )),
         }
     }

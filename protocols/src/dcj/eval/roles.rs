@@ -28,16 +28,20 @@ impl Ctx<'_> {
         }
     }
 
-    fn role_of_keyword(&mut self, full: &str, indices: &[Value], span: Span) -> String {
+    fn role_of_keyword(&mut self, full: &str, indices: &[Value], span: Span) -> R<String> {
+        // The indices are printed into the name: bound that first.
+        for i in indices {
+            self.printed(i, span)?;
+        }
         let base = match self.roles.get(full) {
             Some(n) => n.clone(),
             None => {
                 let local = local_name(full).to_string();
                 let other = self
-                    .roles
-                    .iter()
-                    .find(|(k, _)| local_name(k) == local)
-                    .map(|(_, v)| v.clone());
+                    .roles_by_local
+                    .get(&local)
+                    .and_then(|k| self.roles.get(k))
+                    .cloned();
                 match other {
                     Some(n) => n,
                     None => {
@@ -49,14 +53,16 @@ impl Ctx<'_> {
                 }
             }
         };
-        role_name(&base, indices)
+        let name = role_name(&base, indices);
+        self.spec_grew(name.len(), span)?;
+        Ok(name)
     }
 
     pub(super) fn role(&mut self, f: &Form, env: &Env) -> R<String> {
         match &f.kind {
             FormKind::Keyword { auto, name } => {
                 let k = self.keyword(*auto, name);
-                Ok(self.role_of_keyword(&k, &[], f.span))
+                self.role_of_keyword(&k, &[], f.span)
             }
             FormKind::Str(s) => Ok(s.clone()),
             FormKind::Symbol(s) => match env.get(s).cloned() {
@@ -69,6 +75,9 @@ impl Ctx<'_> {
                         // ("worker" i): a role named by a string needs no
                         // declaration.
                         let idx = self.exprs(&items[1..], env)?;
+                        for i in &idx {
+                            self.printed(i, f.span)?;
+                        }
                         return Ok(role_name(name, &idx));
                     }
                     FormKind::Keyword { auto, name } => self.keyword(*auto, name),
@@ -83,19 +92,16 @@ impl Ctx<'_> {
                             ))
                         }
                     },
-                    FormKind::Symbol(s) if self.roles.keys().any(|k| local_name(k) == s) => self
-                        .roles
-                        .keys()
-                        .find(|k| local_name(k) == s)
-                        .cloned()
-                        .unwrap_or_default(),
+                    FormKind::Symbol(s) if self.roles_by_local.contains_key(s) => {
+                        self.roles_by_local[s].clone()
+                    }
                     _ => {
                         let v = self.expr(f, env)?;
                         return self.role_value(v, f);
                     }
                 };
                 let idx = self.exprs(&items[1..], env)?;
-                Ok(self.role_of_keyword(&base, &idx, f.span))
+                self.role_of_keyword(&base, &idx, f.span)
             }
             _ => Err(self.error(
                 f.span,
@@ -107,12 +113,16 @@ impl Ctx<'_> {
 
     fn role_value(&mut self, v: Value, f: &Form) -> R<String> {
         match v {
-            Value::Keyword(k) => Ok(self.role_of_keyword(&k, &[], f.span)),
-            Value::Role(k, idx) => Ok(self.role_of_keyword(&k, &idx, f.span)),
+            Value::Keyword(k) => self.role_of_keyword(&k, &[], f.span),
+            Value::Role(k, idx) => self.role_of_keyword(&k, &idx, f.span),
             Value::Str(s) | Value::Symbol(s) => Ok(s.to_string()),
             other => Err(self.error(
                 f.span,
-                format!("expected a role, found {} `{other}`", other.kind()),
+                format!(
+                    "expected a role, found {} `{}`",
+                    other.kind(),
+                    other.brief()
+                ),
                 None,
             )),
         }

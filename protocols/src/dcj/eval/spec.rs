@@ -137,6 +137,10 @@ impl Ctx<'_> {
                     (self.predicate(&args[0], env)?, &args[1], &args[2])
                 };
                 let (p, q) = (self.role(from, env)?, self.role(to, env)?);
+                self.spec_grew(
+                    std::mem::size_of::<Term>() + ty.len() + p.len() + q.len(),
+                    f.span,
+                )?;
                 if op == "-->" {
                     spec::sync(&ty, p, q)
                 } else {
@@ -150,6 +154,7 @@ impl Ctx<'_> {
             "skip" | "end" => spec::end(),
             "cat" | "do" => self.spec_seq(args, env, loops)?,
             "alt" | "par" => {
+                self.spec_grew(args.len() * std::mem::size_of::<Term>(), f.span)?;
                 let mut v = Vec::new();
                 for a in args {
                     v.push(self.spec(a, env, loops)?);
@@ -179,7 +184,7 @@ impl Ctx<'_> {
             }
             "omega" | "ω" => {
                 self.arity(f, op, args, &[1])?;
-                let key = format!("omega@{}|{}", f.span.start, env.snapshot());
+                let key = format!("omega@{}|{}", f.span.start, self.snapshot(env, f.span)?);
                 let (line, _) = crate::dcj::line_col(self.text, f.span.start);
                 let base = format!("omega@{line}");
                 let (env, loops, body) = (env.clone(), loops.clone(), Rc::new(args.to_vec()));
@@ -203,6 +208,7 @@ impl Ctx<'_> {
                 };
                 let mut envs = Vec::new();
                 self.every_envs(bindings, env, &mut envs, args[0].span)?;
+                self.spec_grew(envs.len() * std::mem::size_of::<Term>(), f.span)?;
                 let mut v = Vec::with_capacity(envs.len());
                 for e in &envs {
                     v.push(self.spec(&args[1], e, loops)?);
@@ -390,17 +396,20 @@ impl Ctx<'_> {
             ));
         };
         let coll = self.expr(&bindings[1], env)?;
-        let items = coll.items().ok_or_else(|| {
+        let items = self.coll_ref(&coll, bindings[1].span).map_err(|_| {
             self.error(
                 bindings[1].span,
-                format!("cannot iterate over {} `{coll}`", coll.kind()),
+                format!("cannot iterate over {} `{}`", coll.kind(), coll.brief()),
                 Some("iterate over a range, set, list or vector".into()),
             )
         })?;
-        for x in items {
-            if out.len() > MAX_COLLECTION {
+        for x in items.iter() {
+            if out.len() >= MAX_COLLECTION {
                 return Err(self.error(span, format!("more than {MAX_COLLECTION} branches"), None));
             }
+            // An environment per branch.
+            self.charge(1, span)?;
+            let x = x.clone();
             self.every_envs(&bindings[2..], &env.bind(var, x), out, span)?;
         }
         Ok(())

@@ -59,12 +59,15 @@ impl Ctx<'_> {
     }
 
     fn fresh_name(&mut self, base: String) -> String {
+        // Each base remembers its next number, so names that print alike
+        // cost one try each, not one per earlier namesake.
+        let mut n = self.next_suffix.get(&base).copied().unwrap_or(2);
         let mut name = base.clone();
-        let mut n = 2;
         while !self.used_names.insert(name.clone()) {
             name = format!("{base}#{n}");
             n += 1;
         }
+        self.next_suffix.insert(base, n);
         name
     }
 
@@ -80,6 +83,8 @@ impl Ctx<'_> {
         if let Some(name) = self.instances.get(&key) {
             return Ok(spec::call(name, []));
         }
+        // The key, the name (twice) and the queued instance are kept.
+        self.spec_grew(key.len() + 3 * base.len() + 128, span)?;
         let count = self.per_origin.entry(origin.to_string()).or_insert(0);
         *count += 1;
         if *count > MAX_INSTANCES {
@@ -140,7 +145,10 @@ impl Ctx<'_> {
             ));
         };
         let local = local_name(&def.full).to_string();
-        let shown: Vec<String> = args.iter().map(Value::to_string).collect();
+        let mut shown = Vec::with_capacity(args.len());
+        for a in &args {
+            shown.push(self.printed(a, span)?);
+        }
         let base = if args.is_empty() {
             local.clone()
         } else {
@@ -185,13 +193,12 @@ impl Ctx<'_> {
         vals: Vec<Value>,
         span: Span,
     ) -> R<Term> {
-        let shown: Vec<String> = vals.iter().map(Value::to_string).collect();
-        let key = format!(
-            "loop@{}|{}|{}",
-            scope.id,
-            scope.outer.snapshot(),
-            shown.join(" ")
-        );
+        let mut shown = Vec::with_capacity(vals.len());
+        for v in &vals {
+            shown.push(self.printed(v, span)?);
+        }
+        let outer = self.snapshot(&scope.outer, span)?;
+        let key = format!("loop@{}|{outer}|{}", scope.id, shown.join(" "));
         let base = format!("{}({})", scope.name, shown.join(", "));
         let mut env = scope.outer.clone();
         for (v, x) in scope.vars.iter().zip(vals) {

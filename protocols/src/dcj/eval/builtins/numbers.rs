@@ -62,12 +62,21 @@ impl Ctx<'_> {
                     ),
                     Value::Float(x) => Value::Float(x.abs()),
                     other => {
-                        return Err(self.thrown(span, format!("expected a number, found `{other}`")))
+                        return Err(self.thrown(
+                            span,
+                            format!("expected a number, found `{}`", other.brief()),
+                        ))
                     }
                 }
             }
-            "=" => Value::Bool(args.windows(2).all(|w| w[0] == w[1])),
-            "not=" => Value::Bool(!args.windows(2).all(|w| w[0] == w[1])),
+            "=" | "not=" => {
+                // Comparing walks at most the lighter of the two values.
+                for w in args.windows(2) {
+                    self.charge(super::walk_work(w[0].weight().min(w[1].weight())), span)?;
+                }
+                let same = args.windows(2).all(|w| w[0] == w[1]);
+                Value::Bool(same == (name == "="))
+            }
             "==" | "<" | ">" | "<=" | ">=" => {
                 let mut ok = true;
                 for w in args.windows(2) {
@@ -153,6 +162,7 @@ impl Ctx<'_> {
                 let Value::Str(s) = &args[0] else {
                     return Err(self.thrown(span, format!("`{name}` takes a string")));
                 };
+                self.charge(super::walk_work(s.len() as u64), span)?;
                 let radix = if n == 2 {
                     self.int(&args[1], span)?
                 } else {
@@ -169,7 +179,10 @@ impl Ctx<'_> {
                     None => {
                         return Err(self.thrown(
                             span,
-                            format!("NumberFormatException: For input string: \"{s}\""),
+                            format!(
+                                "NumberFormatException: For input string: {}",
+                                args[0].brief()
+                            ),
                         ))
                     }
                 }

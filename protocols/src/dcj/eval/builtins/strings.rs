@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::super::{Ctx, R};
+use super::super::{Ctx, MAX_WEIGHT, R};
 use crate::dcj::names::local_name;
 use crate::dcj::value::Value;
 use crate::dcj::Span;
@@ -17,13 +17,23 @@ impl Ctx<'_> {
         let need = |ok: bool| self.need_args(ok, name, n, span);
         Ok(match name {
             "str" => {
-                let mut s = String::new();
+                // The pieces first (each printed within the bound), then
+                // their total length, then the string.
+                let mut pieces: Vec<Rc<str>> = Vec::with_capacity(n);
+                let mut total = 0u64;
                 for a in &args {
-                    match a {
-                        Value::Nil => {}
-                        Value::Str(x) => s.push_str(x),
-                        other => s.push_str(&other.to_string()),
-                    }
+                    let piece: Rc<str> = match a {
+                        Value::Nil => continue,
+                        Value::Str(x) => x.clone(),
+                        other => Rc::from(self.printed(other, span)?),
+                    };
+                    total = total.saturating_add(piece.len() as u64);
+                    pieces.push(piece);
+                }
+                self.string_room(total, span)?;
+                let mut s = String::with_capacity(total as usize);
+                for p in &pieces {
+                    s.push_str(p);
                 }
                 Value::Str(Rc::from(s))
             }
@@ -32,6 +42,7 @@ impl Ctx<'_> {
                 let Value::Str(s) = &args[0] else {
                     return Err(self.thrown(span, "subs takes a string".into()));
                 };
+                self.string_room(s.len() as u64, span)?;
                 let chars: Vec<char> = s.chars().collect();
                 let a = self.int(&args[1], span)?;
                 let b = if n == 3 {
@@ -69,6 +80,12 @@ impl Ctx<'_> {
                 else {
                     return Err(self.thrown(span, ".replaceFirst takes three strings".into()));
                 };
+                // The naive search compares the pattern at every position.
+                self.charge(
+                    super::walk_work((s.len() as u64 + 1).saturating_mul(pat.len() as u64 + 1)),
+                    span,
+                )?;
+                self.string_room((s.len() + rep.len()) as u64, span)?;
                 let Some(m) = simple_regex_find(pat, s) else {
                     return match simple_regex_supported(pat) {
                         true => Ok(Value::Str(s.clone())),
@@ -83,6 +100,21 @@ impl Ctx<'_> {
             }
             _ => return Err(self.unsupported(name, span)),
         })
+    }
+
+    /// Room for a string of `len` bytes about to be made at `span`: counts
+    /// a step a character, an error past [`MAX_WEIGHT`] (a string doubled
+    /// in a loop), a limit past the memory bound, before allocating.
+    fn string_room(&mut self, len: u64, span: Span) -> R<()> {
+        if len >= MAX_WEIGHT {
+            return Err(self.error(
+                span,
+                format!("a string of {len} characters (more than {MAX_WEIGHT})"),
+                Some("does a loop double a string, as (str x x) does?".into()),
+            ));
+        }
+        self.charge(super::copy_work(len), span)?;
+        self.check_limits_with(len as usize, span)
     }
 }
 

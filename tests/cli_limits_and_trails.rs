@@ -417,6 +417,8 @@ fn the_timeout_covers_the_formulas_translation() {
     let out = stdout(&o);
     assert!(out.contains("inconclusive"), "{out}");
     assert!(out.contains("time limit (1.0 s"), "{out}");
+    // It was the translation, not the search, that the limit stopped.
+    assert!(out.contains("before its search began"), "{out}");
 }
 
 #[test]

@@ -148,3 +148,30 @@ fn stopping_at_the_first_close_is_found() {
         );
     }
 }
+
+/// A protocol of closes only has no message types: a property over it is
+/// checked (it used to fail with "the dummies do not match", as a check of
+/// such a protocol did).
+#[test]
+fn a_property_of_a_protocol_of_closes_only_is_checked() {
+    let spec = prust::spec::Spec::new("c", prust::spec::close("a", "b"));
+    let object = Strict::from_spec(&spec).unwrap();
+    let explore = |formula: &str| {
+        Explorer::new()
+            .property(formula)
+            .try_explore(object.clone(), |r| {
+                r.spawn("a", |mut ep| ep.close("b").unwrap());
+            })
+            .expect("the property is checked")
+    };
+    let holds = explore(r#"F "a CLOSE TO b""#);
+    assert!(holds.is_successful(), "{holds}");
+    let violated = explore(r#"G !"a CLOSE TO b""#);
+    assert!(
+        violated
+            .failures()
+            .iter()
+            .any(|f| matches!(f.outcome, Outcome::PropertyViolated { .. })),
+        "{violated}"
+    );
+}

@@ -99,6 +99,16 @@ impl Protocol for TraceObject {
     fn is_terminated(&self) -> bool {
         self.terminated && self.pos == self.steps.len()
     }
+    /// The object's own list when it has one; an empty one is complete
+    /// when the trace sends nothing (a protocol of closes only), else the
+    /// trace's sent types come as dummies (see `check_trace`).
+    fn declares_types(&self) -> bool {
+        !self.types.is_empty()
+            || !self
+                .steps
+                .iter()
+                .any(|a| matches!(a.kind, ActKind::Send { .. }))
+    }
 }
 
 /// A property checked on every execution's trace; results are cached per

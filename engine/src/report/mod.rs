@@ -308,6 +308,18 @@ impl fmt::Display for Report {
                 writeln!(f, "property violated{sem}: {}", self.formula)?;
                 write!(f, "{c}")?;
             }
+            Verdict::Inconclusive { limit, explored: 0 } => {
+                // Stopped before the search stored a state: the limit was
+                // reached while the formula was translated and prepared.
+                writeln!(f, "inconclusive{sem}: {}", self.formula)?;
+                writeln!(
+                    f,
+                    "  the check stopped at {} before its search began (while the formula \
+                     was translated and prepared), so it could not prove or refute the \
+                     property; raise the limit to decide",
+                    limit.explained(self.audience)
+                )?;
+            }
             Verdict::Inconclusive { limit, explored } => {
                 writeln!(f, "inconclusive{sem}: {}", self.formula)?;
                 writeln!(

@@ -406,11 +406,11 @@ fn agree(case: &Case, max: usize) -> Result<(), TestCaseError> {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
         max_memory: Some(256 << 20),
     };
-    let liberal = case
-        .spec
-        .compile_bounded(2_000)
-        .and_then(|lts| Liberal::try_new_with(lts, &bounded));
-    if let Ok(liberal) = liberal {
+    let liberal = match case.spec.compile_bounded(2_000) {
+        Ok(lts) => Liberal::try_new_with(lts, &bounded).ok(),
+        Err(_) => None,
+    };
+    if let Some(liberal) = liberal {
         if liberal.roles() == names {
             agree_on(case, liberal, &names, max)?;
         }

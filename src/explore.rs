@@ -1,5 +1,5 @@
 //! Systematic exploration of the schedules of your program's own threads
-//! talking through a session (issue 13).
+//! talking through a session.
 //!
 //! [`explore`] runs your program's role bodies on real threads, **one at a
 //! time**: every endpoint operation (`send`, `recv`, `recv_from`, `close`)

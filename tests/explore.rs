@@ -1,5 +1,5 @@
 //! `prust::explore` on real programs: each outcome kind, replays, bounds
-//! and properties (issue 13).
+//! and properties.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! Seeing a close under `prust::explore` (issue 13): in every schedule, a
+//! Seeing a close under `prust::explore`: in every schedule, a
 //! loop that receives until its peer closes ends with `Err(Closed)` after
 //! every message sent before the close, a `recv()` from anyone ends only
 //! when every sender has closed, and a send after a close is an error. The

@@ -1,5 +1,5 @@
 //! Discourje FM'24 example 2, the load balancer, as a program under
-//! `prust::explore` (issue 13): clients send requests to a balancer, which
+//! `prust::explore`: clients send requests to a balancer, which
 //! hands each one to a worker of its own choosing (`choose`); the worker
 //! answers the client directly. Clients close their channel to the
 //! balancer when done; the balancer, once every client has closed (its
@@ -198,7 +198,7 @@ fn a_worker_that_answers_the_wrong_client_is_found() {
     assert!(!ex.is_successful(), "{ex}");
     // Where client1 is no longer waiting for that worker, the send can
     // never be accepted: a violation, reported as soon as the worker
-    // tries it (issue 13: violations detected early), not a deadlock.
+    // tries it (violations are detected early), not a deadlock.
     let violation = ex
         .failures()
         .iter()

@@ -1,6 +1,6 @@
 //! Sleep sets and DPOR find exactly the outcomes of the plain depth-first
 //! exploration on random programs that close channels, receive until a
-//! close, and select (issue 13): the close answers given without a choice
+//! close, and select: the close answers given without a choice
 //! and the branching of a select must not hide an outcome.
 
 #[path = "common/mailbox.rs"]

@@ -1,5 +1,5 @@
 //! Déjà Fu's "search party", ported to a session program under
-//! `prust::explore` (issue 13). Two searchers each look through their part
+//! `prust::explore`. Two searchers each look through their part
 //! of the search space and stream every match to a collector; each tells
 //! the party when it is done; the party then asks the collector for the
 //! results. The collector waits on a `select` over the two result streams

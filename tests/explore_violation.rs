@@ -1,4 +1,4 @@
-//! A protocol violation is reported as soon as it is certain (issue 13): a
+//! A protocol violation is reported as soon as it is certain: a
 //! send or close that no action of the other roles can make acceptable
 //! ends the execution as `Outcome::Violation` (role and operation), even
 //! while the other roles could still go on. (That an operation the others

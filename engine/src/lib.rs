@@ -266,8 +266,8 @@
 //! split are searched by every share, and the futures of the frontier
 //! states overlap (two shares' states often reach the same states later),
 //! so N shares together store more than one search would, and one share
-//! stores less than the whole only where the futures fan out (BENCHMARKS,
-//! "Issue 17, session 15: one check over several machines"). A share runs
+//! stores less than the whole only where the futures fan out (BENCHMARKS.md,
+//! "one check over several machines"). A share runs
 //! on one thread and without partial-order reduction (the reduction's
 //! provisos are stated for a search from the initial state; both said in
 //! the report). The state limit counts each part of a share's search on

@@ -78,8 +78,7 @@ pub struct Refused<T = ()>(pub T);
 /// ```
 ///
 /// Measured on the benchmark's `ring` (two `Vec`s an object): no malloc
-/// or free left in the search's profile (BENCHMARKS.md, issue 17,
-/// session 16).
+/// or free left in the search's profile (BENCHMARKS.md).
 pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// Names of the roles; the index of a name is its [`RoleId`].
     fn roles(&self) -> Vec<String>;

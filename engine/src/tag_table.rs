@@ -17,7 +17,7 @@
 //! is where a new state goes (one probe for a new state, not a lookup
 //! then an insert). The price is memory: 8 bytes a slot at most 3/4 full,
 //! where hashbrown's were the 4-byte index and a control byte at most 7/8
-//! full (see BENCHMARKS.md, issue 17, session 16).
+//! full (see BENCHMARKS.md).
 
 /// An index a [`TagTable`] holds: a number below `u32::MAX`, kept in the
 /// low half of its slot. The conversions are free (a `u32` either way),

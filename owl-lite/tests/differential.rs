@@ -103,7 +103,7 @@ proptest! {
     }
 }
 
-/// The benchmark formulas that issue 16's letter-wise rules brought down
+/// The benchmark formulas that the letter-wise rules brought down
 /// to Spot's sizes (a term covered letter by letter by several dominating
 /// terms; edges losing the letters a sibling dominates), with those sizes.
 const SHRUNK: &[(&str, usize)] = &[

@@ -1,4 +1,4 @@
-//! The spec compiler's memory and time (issue 17 §2), by protocol: global
+//! The spec compiler's memory and time, by protocol: global
 //! states, transitions, wall time, and the peak heap of the compilation
 //! (the finished LTS included) counted by a global allocator, in bytes and
 //! in bytes a state. A bench binary, not a timed test.

@@ -1,7 +1,7 @@
-//! Bytes per stored state and time per state of the runtime objects
-//! (issue 17 §2): the strict object (compiled and built on the fly) and the
+//! Bytes per stored state and time per state of the runtime objects:
+//! the strict object (compiled and built on the fly) and the
 //! liberal object, checked against `G !"DEADLOCK"` (which holds, so the
-//! search is exhaustive) on the issue's cases, without partial-order
+//! search is exhaustive) on the benchmark cases, without partial-order
 //! reduction so that every object explores its full state space.
 //!
 //! ```text

@@ -13,7 +13,7 @@
 //! # Memory
 //!
 //! The compiler is meant to cost a few hundred bytes a global state
-//! (issue 17: ≤ 500 B; it was 540–970 B of heap with a `Global` per
+//! (the goal: ≤ 500 B; it was 540–970 B of heap with a `Global` per
 //! state held twice, a `Vec` of edges per state and a cached step list
 //! per state's term). So:
 //! - a global state is two numbers, its term and its channel contents,

@@ -479,7 +479,7 @@ impl Protocol for Strict {
     /// `false`: the object is 56 bytes with nothing on the heap, and stored
     /// whole it costs about as much a state as its bytes do (80–86 B
     /// against 65–86 B in `runtime_objects`), at 17–40 % less CPU and with
-    /// the parallel search (BENCHMARKS.md, issue 17 session 14).
+    /// the parallel search (BENCHMARKS.md).
     /// `Checker::collapse(true)` or `PRUST_COLLAPSE=1` store bytes.
     fn prefers_bytes(&self) -> bool {
         false

@@ -1,4 +1,4 @@
-//! The collapse store on the objects of the spec language (issue 17 §2):
+//! The collapse store on the objects of the spec language:
 //! the strict and liberal objects write their state as bytes
 //! ([`Protocol::encode`]) and are rebuilt from them exactly
 //! ([`Protocol::decode`]); a check that stores states as those bytes gives

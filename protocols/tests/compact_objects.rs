@@ -1,4 +1,4 @@
-//! The runtime objects are compact while they are checked (issue 17 §2):
+//! The runtime objects are compact while they are checked:
 //! with the object's own dummies in transit, cloning, hashing and
 //! comparing a strict or liberal object allocates nothing; messages with a
 //! payload are kept beside the packed entries, come out where they went

@@ -1,4 +1,4 @@
-//! The compiler's memory (issue 17 §2): at its peak, compiling a
+//! The compiler's memory: at its peak, compiling a
 //! specification holds at most 500 bytes of heap a global state, the
 //! finished LTS included. Measured by counting every allocation (a counting
 //! global allocator, so this file is a test binary of its own with one

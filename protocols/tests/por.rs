@@ -194,7 +194,7 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// The soak of issue 17 §1's differential test: thousands of random
+    /// The soak of the differential test: thousands of random
     /// specifications × random formulas (most of them stutter-invariant,
     /// some that the reduction must refuse) × both semantics, reduced
     /// against full, on the strict object built on the fly. The default run

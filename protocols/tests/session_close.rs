@@ -1,4 +1,4 @@
-//! A receiver sees a close (issue 13): once a sender has closed its
+//! A receiver sees a close: once a sender has closed its
 //! channel and nothing is left in it, a receive from it fails with
 //! `Error::Closed` instead of waiting for ever, so a loop that receives
 //! until its peer closes ends. On both sessions (locked, split), for

@@ -1,4 +1,4 @@
-//! `select` on both sessions (issue 13): it takes whichever alternative
+//! `select` on both sessions: it takes whichever alternative
 //! can be received, looks at the type before receiving (a typed
 //! alternative never takes another type's message), and fails with
 //! `Error::Closed` once every alternative's sender has closed. Every test

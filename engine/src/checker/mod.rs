@@ -392,7 +392,7 @@ impl Checker {
     /// `true`, or the collapse store turned off for it) is searched on one
     /// thread: its heap blocks made by one thread and stored, cloned and
     /// freed by another made two threads cost 2.3 times the CPU of one
-    /// and more wall time (BENCHMARKS.md, issue 17 session 15). Asked for,
+    /// and more wall time (BENCHMARKS.md). Asked for,
     /// the threads run.
     ///
     /// ```

@@ -60,7 +60,7 @@
 //! A violation that the one-thread search finds after more than
 //! `parallel_level` states but long before it has seen the whole state
 //! space is found later (after the expand phase) than on one thread. The
-//! measurements are in BENCHMARKS.md ("Issue 17, session 15").
+//! measurements are in BENCHMARKS.md.
 //!
 //! # Limits
 //!

@@ -264,7 +264,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or_else(|| panic!("{usage}"));
     assert!((2..=30).contains(&n), "N must be in 2..=30");
-    // Stateright's BFS on this many threads (issue 17 §3 compares one and
+    // Stateright's BFS on this many threads (the benchmarks compare one and
     // two with prust's parallel search).
     let threads: usize = match args.get(2) {
         None => 1,

@@ -426,48 +426,25 @@ impl Ltl {
     /// The same operator applied to new children (same number as
     /// [`Ltl::children`]). `And`/`Or` are re-flattened.
     pub(crate) fn with_children(&self, mut cs: Vec<Ltl>) -> Ltl {
-        let mut two = || {
-            let b = cs.pop().expect("binary");
-            let a = cs.pop().expect("binary");
-            (a, b)
+        let binary: fn(Ltl, Ltl) -> Ltl = match self.kind() {
+            Kind::True | Kind::False | Kind::Atom(_) => return self.clone(),
+            Kind::Not(_) => return Ltl::mk(Kind::Not(cs.pop().expect("unary"))),
+            Kind::Next(_) => return Ltl::next(cs.pop().expect("unary")),
+            Kind::Finally(_) => return Ltl::finally(cs.pop().expect("unary")),
+            Kind::Globally(_) => return Ltl::globally(cs.pop().expect("unary")),
+            Kind::And(_) => return Ltl::and(cs),
+            Kind::Or(_) => return Ltl::or(cs),
+            Kind::Implies(..) => Ltl::implies,
+            Kind::Equiv(..) => Ltl::equiv,
+            Kind::Xor(..) => Ltl::xor,
+            Kind::Until(..) => Ltl::until,
+            Kind::WeakUntil(..) => Ltl::weak_until,
+            Kind::Release(..) => Ltl::release,
+            Kind::StrongRelease(..) => Ltl::strong_release,
         };
-        match self.kind() {
-            Kind::True | Kind::False | Kind::Atom(_) => self.clone(),
-            Kind::Not(_) => Ltl::mk(Kind::Not(cs.pop().expect("unary"))),
-            Kind::Next(_) => Ltl::next(cs.pop().expect("unary")),
-            Kind::Finally(_) => Ltl::finally(cs.pop().expect("unary")),
-            Kind::Globally(_) => Ltl::globally(cs.pop().expect("unary")),
-            Kind::And(_) => Ltl::and(cs),
-            Kind::Or(_) => Ltl::or(cs),
-            Kind::Implies(..) => {
-                let (a, b) = two();
-                Ltl::implies(a, b)
-            }
-            Kind::Equiv(..) => {
-                let (a, b) = two();
-                Ltl::equiv(a, b)
-            }
-            Kind::Xor(..) => {
-                let (a, b) = two();
-                Ltl::xor(a, b)
-            }
-            Kind::Until(..) => {
-                let (a, b) = two();
-                Ltl::until(a, b)
-            }
-            Kind::WeakUntil(..) => {
-                let (a, b) = two();
-                Ltl::weak_until(a, b)
-            }
-            Kind::Release(..) => {
-                let (a, b) = two();
-                Ltl::release(a, b)
-            }
-            Kind::StrongRelease(..) => {
-                let (a, b) = two();
-                Ltl::strong_release(a, b)
-            }
-        }
+        let b = cs.pop().expect("binary");
+        let a = cs.pop().expect("binary");
+        binary(a, b)
     }
 
     /// Negation normal form: only `true false`, atoms, negated atoms,
@@ -486,12 +463,6 @@ impl Ltl {
     pub fn negate(&self) -> Ltl {
         let mut memo = hashbrown::HashMap::new();
         nnf_rec(self, true, &mut memo)
-    }
-
-    /// The formula simplified with the standard rewrite rules (in negation
-    /// normal form); see [`crate::simplify`].
-    pub fn simplify(&self) -> Ltl {
-        crate::simplify::Simplifier::new().simplify(self)
     }
 }
 

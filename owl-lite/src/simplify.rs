@@ -63,6 +63,14 @@ fn literal_complement(a: &Ltl, b: &Ltl) -> bool {
     matches!(a.kind(), Kind::Not(x) if x == b) || matches!(b.kind(), Kind::Not(x) if x == a)
 }
 
+impl Ltl {
+    /// The formula simplified with the standard rewrite rules (in negation
+    /// normal form); see [`crate::simplify`].
+    pub fn simplify(&self) -> Ltl {
+        Simplifier::new().simplify(self)
+    }
+}
+
 impl Simplifier {
     /// A fresh simplifier.
     pub fn new() -> Self {
@@ -129,59 +137,24 @@ impl Simplifier {
         let Some(v) = crate::ltl::conjuncts(operands) else {
             return Ltl::ff();
         };
-        // Merge G's, X's and F G's.
-        let (gs, rest): (Vec<Ltl>, Vec<Ltl>) = v
-            .into_iter()
-            .partition(|f| matches!(f.kind(), Kind::Globally(g) if !is_eventual(g)));
-        let mut v = rest;
-        if gs.len() > 1 {
-            let inner = gs.iter().map(|g| g.children()[0].clone()).collect();
-            let inner = self.and(inner);
-            v.push(self.globally(inner));
-        } else {
-            v.extend(gs);
-        }
-        let (xs, rest): (Vec<Ltl>, Vec<Ltl>) = v
-            .into_iter()
-            .partition(|f| matches!(f.kind(), Kind::Next(_)));
-        let mut v = rest;
-        if xs.len() > 1 {
-            let inner = xs.iter().map(|g| g.children()[0].clone()).collect();
-            let inner = self.and(inner);
-            v.push(self.next(inner));
-        } else {
-            v.extend(xs);
-        }
-        v.sort();
-        v.dedup();
-        if v.iter().any(Ltl::is_false) {
-            return Ltl::ff();
-        }
-        v.retain(|f| !f.is_true());
-        for i in 0..v.len() {
-            for j in i + 1..v.len() {
-                if literal_complement(&v[i], &v[j]) {
-                    return Ltl::ff();
-                }
-            }
-        }
-        if self.has_complements(&v) {
-            return Ltl::ff();
-        }
-        if let Some(m) = self.strong_release_from_and(&v) {
-            return m;
-        }
-        // Drop operands implied by another one.
-        let mut i = 0;
-        while i < v.len() {
-            let redundant = (0..v.len()).any(|j| j != i && self.implies(&v[j], &v[i]));
-            if redundant {
-                v.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        Ltl::and(v)
+        // G a & G b = G (a & b) and X a & X b = X (a & b).
+        let v = self.merge_operands(
+            Junction::And,
+            v,
+            |f| matches!(f.kind(), Kind::Globally(g) if !is_eventual(g)),
+            |_| false,
+            |g| g.children()[0].clone(),
+            Self::globally,
+        );
+        let v = self.merge_operands(
+            Junction::And,
+            v,
+            |f| matches!(f.kind(), Kind::Next(_)),
+            |_| false,
+            |x| x.children()[0].clone(),
+            Self::next,
+        );
+        self.finish_junction(Junction::And, v)
     }
 
     /// Simplified disjunction of simplified NNF operands.
@@ -189,102 +162,128 @@ impl Simplifier {
         let Some(v) = crate::ltl::disjuncts(operands) else {
             return Ltl::tt();
         };
-        // Merge F's (with the suspendable operands: F a | s = F (a | s)),
-        // X's, and G F's.
-        let (fs, rest): (Vec<Ltl>, Vec<Ltl>) = v
-            .into_iter()
-            .partition(|f| matches!(f.kind(), Kind::Finally(_)));
-        let (ss, rest): (Vec<Ltl>, Vec<Ltl>) = if fs.is_empty() {
+        // F a | F b = F (a | b), taking the suspendable operands along
+        // (F a | s = F (a | s)); X a | X b = X (a | b); G F a | G F b =
+        // G F (a | b).
+        let v = self.merge_operands(
+            Junction::Or,
+            v,
+            |f| matches!(f.kind(), Kind::Finally(_)),
+            is_suspendable,
+            |f| f.children()[0].clone(),
+            Self::finally,
+        );
+        let v = self.merge_operands(
+            Junction::Or,
+            v,
+            |f| matches!(f.kind(), Kind::Next(_)),
+            |_| false,
+            |x| x.children()[0].clone(),
+            Self::next,
+        );
+        let v = self.merge_operands(
+            Junction::Or,
+            v,
+            |f| matches!(f.kind(), Kind::Globally(g) if matches!(g.kind(), Kind::Finally(_))),
+            |_| false,
+            |gf| gf.children()[0].children()[0].clone(),
+            |s, a| {
+                let f = s.finally(a);
+                s.globally(f)
+            },
+        );
+        self.finish_junction(Junction::Or, v)
+    }
+
+    /// `j` of `operands`: [`Self::and`] or [`Self::or`].
+    fn junction(&mut self, j: Junction, operands: Vec<Ltl>) -> Ltl {
+        match j {
+            Junction::And => self.and(operands),
+            Junction::Or => self.or(operands),
+        }
+    }
+
+    /// Merges the operands that `pick` selects into one under their common
+    /// operator: the `j` of their `operand`s, rewrapped by `wrap`. Once one
+    /// operand is picked, those that `rides_along` selects join the merge
+    /// as they are. One picked operand alone stays as it is.
+    fn merge_operands(
+        &mut self,
+        j: Junction,
+        v: Vec<Ltl>,
+        pick: impl Fn(&Ltl) -> bool,
+        rides_along: impl Fn(&Ltl) -> bool,
+        operand: impl Fn(&Ltl) -> Ltl,
+        wrap: impl Fn(&mut Self, Ltl) -> Ltl,
+    ) -> Vec<Ltl> {
+        let (picked, rest): (Vec<Ltl>, Vec<Ltl>) = v.into_iter().partition(|f| pick(f));
+        let (riders, mut rest): (Vec<Ltl>, Vec<Ltl>) = if picked.is_empty() {
             (vec![], rest)
         } else {
-            rest.into_iter().partition(is_suspendable)
+            rest.into_iter().partition(|f| rides_along(f))
         };
-        let mut v = rest;
-        if fs.len() + ss.len() > 1 {
-            let inner = fs
-                .iter()
-                .map(|g| g.children()[0].clone())
-                .chain(ss)
-                .collect();
-            let inner = self.or(inner);
-            v.push(self.finally(inner));
+        if picked.len() + riders.len() > 1 {
+            let inner = picked.iter().map(operand).chain(riders).collect();
+            let inner = self.junction(j, inner);
+            let merged = wrap(self, inner);
+            rest.push(merged);
         } else {
-            v.extend(fs);
+            rest.extend(picked);
         }
-        let (xs, rest): (Vec<Ltl>, Vec<Ltl>) = v
-            .into_iter()
-            .partition(|f| matches!(f.kind(), Kind::Next(_)));
-        let mut v = rest;
-        if xs.len() > 1 {
-            let inner = xs.iter().map(|g| g.children()[0].clone()).collect();
-            let inner = self.or(inner);
-            v.push(self.next(inner));
-        } else {
-            v.extend(xs);
-        }
-        let (gfs, rest): (Vec<Ltl>, Vec<Ltl>) = v.into_iter().partition(
-            |f| matches!(f.kind(), Kind::Globally(g) if matches!(g.kind(), Kind::Finally(_))),
-        );
-        let mut v = rest;
-        if gfs.len() > 1 {
-            let inner = gfs
-                .iter()
-                .map(|g| g.children()[0].children()[0].clone())
-                .collect();
-            let inner = self.or(inner);
-            let f = self.finally(inner);
-            v.push(self.globally(f));
-        } else {
-            v.extend(gfs);
-        }
+        rest
+    }
+
+    /// The rules every conjunction (disjunction) ends with: idempotence,
+    /// constants, complements, the pair rewrite of [`Self::pair_rewrite`]
+    /// and absorption of an operand implied by (implying) another.
+    fn finish_junction(&mut self, j: Junction, mut v: Vec<Ltl>) -> Ltl {
         v.sort();
         v.dedup();
-        if v.iter().any(Ltl::is_true) {
-            return Ltl::tt();
+        if v.iter().any(|f| j.is_absorbing(f)) {
+            return j.absorbing();
         }
-        v.retain(|f| !f.is_false());
+        v.retain(|f| !j.is_neutral(f));
         for i in 0..v.len() {
-            for j in i + 1..v.len() {
-                if literal_complement(&v[i], &v[j]) {
-                    return Ltl::tt();
+            for k in i + 1..v.len() {
+                if literal_complement(&v[i], &v[k]) {
+                    return j.absorbing();
                 }
             }
         }
         if self.has_complements(&v) {
-            return Ltl::tt();
+            return j.absorbing();
         }
-        if let Some(w) = self.weak_until_from_or(&v) {
-            return w;
+        if let Some(m) = self.pair_rewrite(&v, j) {
+            return m;
         }
-        // Drop operands that imply another one.
         let mut i = 0;
         while i < v.len() {
-            let redundant = (0..v.len()).any(|j| j != i && self.implies(&v[i], &v[j]));
+            let redundant = (0..v.len()).any(|k| {
+                k != i
+                    && match j {
+                        Junction::And => self.implies(&v[k], &v[i]),
+                        Junction::Or => self.implies(&v[i], &v[k]),
+                    }
+            });
             if redundant {
                 v.remove(i);
             } else {
                 i += 1;
             }
         }
-        Ltl::or(v)
+        match j {
+            Junction::And => Ltl::and(v),
+            Junction::Or => Ltl::or(v),
+        }
     }
 
-    /// `G a | (a U b) = a W b`, and `G !x | F (x & e) = !x W (x & e)` for
-    /// eventual `e` (at the first `x`, `e` already holds if it ever does).
-    /// Returns the rewritten disjunction if a pair matched.
-    fn weak_until_from_or(&mut self, v: &[Ltl]) -> Option<Ltl> {
-        self.pair_rewrite(v, Dual::WeakUntil)
-    }
-
-    /// The dual of [`Self::weak_until_from_or`]: `F a & (a R b) = a M b`,
-    /// and `F x & G (!x | u) = x M (!x | u)` for universal `u`.
-    fn strong_release_from_and(&mut self, v: &[Ltl]) -> Option<Ltl> {
-        self.pair_rewrite(v, Dual::StrongRelease)
-    }
-
-    /// The rewrite of [`Self::weak_until_from_or`] and its dual, written
-    /// once: `d` says which operators play which part.
-    fn pair_rewrite(&mut self, v: &[Ltl], d: Dual) -> Option<Ltl> {
+    /// The pair rewrites, written once for both junctions: in a
+    /// disjunction `G a | (a U b) = a W b`, and `G !x | F (x & e) =
+    /// !x W (x & e)` for eventual `e` (at the first `x`, `e` already holds
+    /// if it ever does); dually in a conjunction `F a & (a R b) = a M b`,
+    /// and `F x & G (!x | u) = x M (!x | u)` for universal `u`. Returns the
+    /// rewritten junction if a pair matched.
+    fn pair_rewrite(&mut self, v: &[Ltl], d: Junction) -> Option<Ltl> {
         for (i, g) in v.iter().enumerate() {
             let Some(a) = d.outer(g) else {
                 continue;
@@ -296,14 +295,9 @@ impl Simplifier {
                     let parts = d.parts(b);
                     let trigger = parts
                         .iter()
-                        .position(|x| !d.absorbing(x) && self.simp_nnf(&x.negate()) == *a);
+                        .position(|x| !d.rides(x) && self.simp_nnf(&x.negate()) == *a);
                     match trigger {
-                        Some(k)
-                            if parts
-                                .iter()
-                                .enumerate()
-                                .all(|(l, c)| l == k || d.absorbing(c)) =>
-                        {
+                        Some(k) if parts.iter().enumerate().all(|(l, c)| l == k || d.rides(c)) => {
                             b.clone()
                         }
                         _ => continue,
@@ -312,8 +306,8 @@ impl Simplifier {
                     continue;
                 };
                 let merged = match d {
-                    Dual::WeakUntil => self.weak_until(a.clone(), b),
-                    Dual::StrongRelease => self.strong_release(a.clone(), b),
+                    Junction::Or => self.weak_until(a.clone(), b),
+                    Junction::And => self.strong_release(a.clone(), b),
                 };
                 let mut rest: Vec<Ltl> = v
                     .iter()
@@ -322,10 +316,7 @@ impl Simplifier {
                     .map(|(_, f)| f.clone())
                     .collect();
                 rest.push(merged);
-                return Some(match d {
-                    Dual::WeakUntil => self.or(rest),
-                    Dual::StrongRelease => self.and(rest),
-                });
+                return Some(self.junction(d, rest));
             }
         }
         None
@@ -670,61 +661,81 @@ impl Simplifier {
     }
 }
 
-/// Which of the two dual pair rewrites [`Simplifier::pair_rewrite`] does:
-/// in a disjunction `G a | (a U b)` or `G a | F b` (`WeakUntil`), or in a
-/// conjunction `F a & (a R b)` or `F a & G b` (`StrongRelease`).
+/// Conjunction or disjunction: the rules of [`Simplifier::and`] and
+/// [`Simplifier::or`] are each other's duals, and this says which side
+/// plays which part (in [`Simplifier::pair_rewrite`]: `G a | (a U b)` or
+/// `G a | F b` in a disjunction, `F a & (a R b)` or `F a & G b` in a
+/// conjunction).
 #[derive(Clone, Copy)]
-enum Dual {
-    WeakUntil,
-    StrongRelease,
+enum Junction {
+    And,
+    Or,
 }
 
-impl Dual {
-    /// `a` of the outer `G a` / `F a`.
+impl Junction {
+    /// The constant that absorbs the junction: `false` for `&`.
+    fn absorbing(self) -> Ltl {
+        match self {
+            Junction::And => Ltl::ff(),
+            Junction::Or => Ltl::tt(),
+        }
+    }
+
+    /// Whether `f` is [`Self::absorbing`].
+    fn is_absorbing(self, f: &Ltl) -> bool {
+        match self {
+            Junction::And => f.is_false(),
+            Junction::Or => f.is_true(),
+        }
+    }
+
+    /// Whether `f` is the junction's neutral constant: `true` for `&`.
+    fn is_neutral(self, f: &Ltl) -> bool {
+        match self {
+            Junction::And => f.is_true(),
+            Junction::Or => f.is_false(),
+        }
+    }
+
+    /// `a` of the outer `F a` / `G a`.
     fn outer(self, f: &Ltl) -> Option<&Ltl> {
         match (self, f.kind()) {
-            (Dual::WeakUntil, Kind::Globally(a)) | (Dual::StrongRelease, Kind::Finally(a)) => {
-                Some(a)
-            }
+            (Junction::Or, Kind::Globally(a)) | (Junction::And, Kind::Finally(a)) => Some(a),
             _ => None,
         }
     }
 
-    /// `b` of `a U b` / `a R b` with the given `a`.
+    /// `b` of `a R b` / `a U b` with the given `a`.
     fn binary<'f>(self, f: &'f Ltl, a: &Ltl) -> Option<&'f Ltl> {
         match (self, f.kind()) {
-            (Dual::WeakUntil, Kind::Until(x, b)) | (Dual::StrongRelease, Kind::Release(x, b))
-                if x == a =>
-            {
+            (Junction::Or, Kind::Until(x, b)) | (Junction::And, Kind::Release(x, b)) if x == a => {
                 Some(b)
             }
             _ => None,
         }
     }
 
-    /// `b` of the other unary operator: `F b` / `G b`.
+    /// `b` of the other unary operator: `G b` / `F b`.
     fn inner(self, f: &Ltl) -> Option<&Ltl> {
         match (self, f.kind()) {
-            (Dual::WeakUntil, Kind::Finally(b)) | (Dual::StrongRelease, Kind::Globally(b)) => {
-                Some(b)
-            }
+            (Junction::Or, Kind::Finally(b)) | (Junction::And, Kind::Globally(b)) => Some(b),
             _ => None,
         }
     }
 
-    /// The conjuncts / disjuncts of `b`.
+    /// The disjuncts / conjuncts of `b`.
     fn parts(self, b: &Ltl) -> Vec<Ltl> {
         match (self, b.kind()) {
-            (Dual::WeakUntil, Kind::And(c)) | (Dual::StrongRelease, Kind::Or(c)) => c.clone(),
+            (Junction::Or, Kind::And(c)) | (Junction::And, Kind::Or(c)) => c.clone(),
             _ => vec![b.clone()],
         }
     }
 
-    /// Eventual / universal: the parts that may ride along.
-    fn absorbing(self, f: &Ltl) -> bool {
+    /// Universal / eventual: the parts that may ride along.
+    fn rides(self, f: &Ltl) -> bool {
         match self {
-            Dual::WeakUntil => is_eventual(f),
-            Dual::StrongRelease => is_universal(f),
+            Junction::Or => is_eventual(f),
+            Junction::And => is_universal(f),
         }
     }
 }

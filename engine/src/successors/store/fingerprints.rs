@@ -48,7 +48,7 @@ pub(super) enum Keys {
 /// compaction is reproducible (a collision, if one ever hides a state,
 /// hides it again on the next run, where a random seed would make the
 /// verdict flicker).
-pub(super) const FINGERPRINT_SEED: u64 = 0x5851_f42d_4c95_7f2d;
+const FINGERPRINT_SEED: u64 = 0x5851_f42d_4c95_7f2d;
 
 /// The 64-bit fingerprint of an object under hash compaction: foldhash's
 /// *quality* variant (a folded 128-bit multiply per word and a final

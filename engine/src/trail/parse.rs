@@ -385,6 +385,12 @@ impl Trail {
                 END_HINT,
             ));
         }
+        // Empty `formula` lines after the last line of text add nothing,
+        // and the writer leaves them out: drop them, so that a trail reads
+        // back as it is written.
+        if let Some(f) = &mut trail.formula {
+            f.truncate(f.trim_end_matches('\n').len());
+        }
         Ok(trail)
     }
 }

@@ -12,6 +12,7 @@
 //! - [Writing tests](#writing-tests): specification → object → check
 //! - [Real threads on the same object](#real-threads-on-the-same-object)
 //! - [Debugging failures](#debugging-failures)
+//! - [The command line](#the-command-line)
 //! - [Limitations](#limitations)
 //!
 //! # Background
@@ -495,6 +496,88 @@
 //! terminal's stderr, so `cargo test` does not capture it: run
 //! `PRUST_PROGRESS=1 cargo test` to watch a long check.
 //!
+//! # The command line
+//!
+//! The `prust` binary (`cargo run --release -- SUBCOMMAND`, or `cargo
+//! install --path .`) runs the same checks on bundled protocols, `.aut` files
+//! and `.dcj` sessions; `prust help SUBCOMMAND` gives every option.
+//!
+//! ```text
+//! prust translate [--negate] [--format hoa|dot|stats] [FORMULA]
+//! prust list
+//! prust lts PROTOCOL [--format dot|aut|stats]            PROTOCOL: token-star:4, chess, … or a file
+//! prust check PROTOCOL FORMULA… [--runtime strict|liberal|on-the-fly] [--semantics stutter|omega]
+//!                              [--max-states N] [--timeout SECS] [--max-memory SIZE]
+//!                              [--format text|json] [--trail FILE] [--dot FILE] [--no-por]
+//!                              [--hash-compaction] [--threads N] [--share I/N [--share-level K]]
+//! prust replay PROTOCOL FILE [--runtime …] [--dot FILE]
+//! prust import FILE.dcj[:SESSION[:ARG,ARG]] [--format rust|aut|dot|stats]
+//! prust lint PROTOCOL [--only CHECK,…] [--exclude CHECK,…] [--format text|json] [--max-states N]
+//!                    [--timeout SECS] [--max-memory SIZE] [--runtime strict|on-the-fly]
+//! prust help [SUBCOMMAND]      prust SUBCOMMAND --help      prust --version
+//! ```
+//!
+//! Without arguments `prust check` runs a demo on the bundled chess protocol
+//! (one property that holds, one that does not) and exits with 0 when both
+//! verdicts are the expected ones.
+//!
+//! **Protocols.** A PROTOCOL whose file name ends in `.dcj` (optionally
+//! `:SESSION` and `:ARG,ARG` after it) is a session of a Discourje file
+//! ([`protocols::dcj`]); one that ends in `.aut` or contains a `/` is an
+//! Aldebaran `.aut` file; both are relative to the current folder; anything
+//! else is a bundled protocol (`prust list`). `.owl` suites read their
+//! `protocol` lines by the same rule ([`load`]), relative to the suite file.
+//! `prust import` prints a `.dcj` session as prust combinator source (a
+//! function `spec()` that compiles in a crate that depends on prust), as its
+//! global LTS (`aut`, which `prust check` reads back; `dot`) or as counts.
+//!
+//! **Output and exit codes.** Results go to stdout, errors and diagnostics
+//! to stderr. One exit-code table holds for the whole tool (and is printed
+//! by every `--help`): 0 every formula holds (or success), 1 some formula is
+//! violated (`replay`: the trail no longer replays; `lint`: a finding), 2
+//! some formula is inconclusive (a limit was reached: never reported as
+//! "holds"), 3 an error, usage errors included; 141 when stdout was closed
+//! early (`prust list | head -1`). With several formulas the most severe
+//! outcome wins (error > inconclusive > violated). `--format json` prints one
+//! JSON object per formula (JSON Lines: verdict, limit, statistics,
+//! counterexample steps). `--trail FILE` keeps a counterexample as a small
+//! text file ([`Trail`]) that `prust replay PROTOCOL FILE` re-executes on a
+//! fresh object, and `--dot FILE` draws it as a message sequence chart (`dot
+//! -Tsvg FILE`).
+//!
+//! **Limits.** `--max-states`, `--timeout` (per formula) and `--max-memory`
+//! (each defaulting to its `PRUST_*` variable, see
+//! [Debugging failures](#debugging-failures)) bound every phase: the
+//! compilation of a specification, the evaluation of a `.dcj` file, the
+//! determinisation of an `.aut` file, the liberal projection and the search
+//! alike. Reaching one is *inconclusive* (exit 2), never an abort. A bad file
+//! is an error that names its file, line and column, shows the line with a
+//! caret and gives a hint; a folder, a device or a pipe given as a file is
+//! refused before it is read.
+//!
+//! **Big state spaces.** `--runtime on-the-fly` checks the strict object
+//! built on the fly ([`Strict::on_the_fly`]) with partial-order reduction
+//! where it applies (`--no-por` turns it off); `--hash-compaction` stores
+//! fingerprints, and a property that holds is then only probable;
+//! `--threads N` searches on N threads; `--share I/N` searches one of N
+//! shares of the state space, for N machines that never talk: each run
+//! says `holds on share I/N` (exit 0, never "property holds"), the
+//! property holds exactly when all N runs exit 0, and the combined exit
+//! status is the largest of the N (`scripts/share-check.sh` runs the
+//! shares, locally or over `ssh`, and combines them). Each is explained once,
+//! in the engine's docs: [partial-order reduction](engine#partial-order-reduction),
+//! [threads and shares](engine#every-core-and-more-than-one-machine),
+//! [hash compaction](Checker::hash_compaction) and the
+//! [collapse store](Checker::collapse). The report says which of them ran.
+//!
+//! **Lint.** `prust lint PROTOCOL` runs Discourje's `dcj-lint` checks and
+//! prust's own `deadlock-free` on the global LTS and prints each finding with
+//! a shortest witness run; the checks and what they report are in
+//! [`protocols::lint`]. `realizable` (runs of the liberal object that the
+//! strict one refuses) is opt-in: `--only realizable`. `--runtime on-the-fly`
+//! lints a specification without compiling it first; a check that a limit
+//! stops is inconclusive (exit 2), never "0 findings" for what was not seen.
+//!
 //! # Limitations
 //!
 //! - **Explicit state.** Every distinct protocol state is stored exactly,
@@ -524,6 +607,18 @@
 //!   needs the whole LTS, and its projection of a large, heavily
 //!   interleaved specification can be slow to compute; the liberal object
 //!   does not make synchronous communications wait.
+//! - **Partial-order reduction** applies only to objects that declare
+//!   their independence (the on-the-fly strict object and the liberal
+//!   one) and to formulas without `X`; liveness formulas whose atoms see
+//!   many steps (`G F "master RECV *"`) are barely reduced. A reduced
+//!   search, hash compaction, the determinism check and a share of a split
+//!   check run on one thread, and the liveness search gains little from a
+//!   second core.
+//! - **[`explore`] is a first cut:** source-set DPOR with sleep sets but no
+//!   wakeup trees (not optimal), and a switch from one role to another
+//!   still hands over between OS threads; a role body stuck forever
+//!   outside the session (a busy loop) cannot be joined (it is named on
+//!   stderr).
 //! - **Run-time deadlock detection** sees only endpoints: a thread blocked on
 //!   anything else (a lock, I/O, another session) counts as running, so a
 //!   deadlock that involves it is not detected.

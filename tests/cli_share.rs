@@ -1,6 +1,6 @@
 //! `prust check --share I/N`: one check split over N runs (N machines).
 //! Each run's verdict is its share's; the runs' exit statuses combine as
-//! the README says (the property holds when every share exits 0, the
+//! the user guide says (the property holds when every share exits 0, the
 //! largest status is the combined one); a share's counterexample replays;
 //! bad shares are errors with the expected form, never a panic.
 

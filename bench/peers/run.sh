@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Engine benchmark of issue 3, side by side: prust (engine/benches/ring_star.rs),
+# The engine benchmark against its peers, side by side: prust (engine/benches/ring_star.rs),
 # Stateright (bench/peers/stateright, BFS, one thread) and SPIN
 # (bench/peers/spin/run.sh, pan DFS) on the same models and sizes, each
 # (model, n) run back to back by all three, one process per run, under

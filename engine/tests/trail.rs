@@ -115,6 +115,34 @@ impl Protocol for Odd {
     }
 }
 
+/// A lone carriage return inside a header is a line break to some
+/// editors: the writer flattens it to a space (a header is one line), so
+/// the reader must too, or a trail read and written again would name
+/// another protocol (found by the `trail` fuzz target).
+#[test]
+fn a_carriage_return_inside_the_protocol_header_reads_as_the_writer_writes() {
+    let text = "prust-trail 1\nprotocol chess\r\rgame\nwhite SEND <Move> TO black\nend deadlock\n";
+    let trail = Trail::parse(text).unwrap();
+    assert_eq!(trail.protocol.as_deref(), Some("chess  game"));
+    let written = trail.to_string();
+    assert_eq!(Trail::parse(&written).unwrap(), trail, "{written:?}");
+}
+
+/// Empty `formula` lines at the end of the formula add nothing to it: the
+/// writer writes the formula's lines, which leave a final empty one out,
+/// so the reader must drop it too (found by the `trail` fuzz target).
+#[test]
+fn empty_formula_lines_at_the_end_are_no_part_of_the_formula() {
+    let text = "prust-trail 1\nformula G (\"a SEND *\" ->\nformula   F \"b RECV *\")\nformula \nformula\nwhite SEND <Move> TO black\nend violated\n";
+    let trail = Trail::parse(text).unwrap();
+    assert_eq!(
+        trail.formula.as_deref(),
+        Some("G (\"a SEND *\" ->\n  F \"b RECV *\")")
+    );
+    let written = trail.to_string();
+    assert_eq!(Trail::parse(&written).unwrap(), trail, "{written:?}");
+}
+
 #[test]
 fn names_with_spaces_quotes_and_hashes_are_quoted() {
     let text = round_trip(

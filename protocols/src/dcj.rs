@@ -25,9 +25,6 @@
 //! assert_eq!(lts.num_states(), 6);
 //! ```
 //!
-//! See the README's "Discourje `.dcj` files" section for the supported
-//! subset and where it deviates from Clojure.
-//!
 //! **Limits.** Evaluating a file is bounded like every other construction
 //! of this crate: [`import_with`] (and [`DcjTarget::import_with`]) take
 //! [`Limits`]; their deadline and memory bound stop the evaluation with a
@@ -58,6 +55,65 @@
 //! assert!(e.limit.is_none() && e.line == 2, "{e}");
 //! assert!(e.message.contains("characters"), "{e}");
 //! ```
+//!
+//! # The supported subset
+//!
+//! **Supported.** The reader takes Clojure's data syntax (lists, vectors,
+//! maps, sets, keywords incl. `::local`, symbols, numbers, strings,
+//! characters, regexes, comments, `'` `` ` `` `~` `@` `^` `#'` `#(...)`, `#_`);
+//! errors carry `file:line:col`, the line and a hint. Declarations:
+//! `s/defrole` (also with a name string), `s/defroles`, `s/defsession` (several
+//! arities), `defn`, `def`; other top-level code (`ns`, `defn -main`,
+//! `a/thread`, ...) is skipped, not evaluated. Spec forms, with or without
+//! `s/`: `-->>`, `-->` (the type may be omitted: `Object`), `close`, `skip`,
+//! `cat`, `alt`, `par`, `do`, `*` and `+` (with an optional continuation),
+//! `?`, `omega`/`ω`, `cat-every`/`alt-every`/`par-every` (several bindings nest
+//! like `for`), `if`, `when`, `let`, `loop`/`recur`, `session`, `async` with one
+//! branch, `[a b]` (a `cat`), and `(::session args)`. Expressions: numbers
+//! (longs, ratios, doubles), `+ - * / inc dec mod rem quot max min abs`,
+//! comparisons, `and or not if when cond let do fn #() try/catch`, `range set
+//! hash-set list vector vec seq count empty? first second last rest next nth
+//! cons conj disj contains? remove filter map reduce into concat reverse sort
+//! distinct every? some get str subs name keyword long int double`,
+//! `union difference intersection power-set empty-set` (Discourje's set
+//! helpers), `Math/ceil floor sqrt pow abs round`, `Long/parseLong`,
+//! `Long/toBinaryString`, `.replaceFirst` (literal patterns with `.`, `^`,
+//! `$`), sets and maps called as functions, user functions.
+//!
+//! **Names.** `(::worker 1)` is the role `worker_1_` (two indices:
+//! `worker_1__2_`), as Prut4j flattens them; a role keyword without `defrole`
+//! is its bare name, with a warning; a string role `("worker" i)` needs no
+//! declaration. A message class is its last segment
+//! (`discourje.examples.chess.Move` is `Move`). Roles and types are numbered
+//! in order of first use.
+//!
+//! **Semantics and deviations.**
+//! - Operators are resolved by position: in spec position `*`, `+`, `?`, `if`,
+//!   `let`, `loop` are Discourje's, in expression position Clojure's (`(* 2 k)`
+//!   multiplies).
+//! - Sessions are unfolded eagerly: every reachable session instance (session
+//!   plus argument values), loop instance and omega becomes a named
+//!   definition. More than 10,000 instances of one session is an error naming
+//!   the instance where unfolding stopped.
+//! - Sets are kept sorted by hash, so building, searching and comparing them
+//!   is `O(n log n)`; `conj` onto a set or vector that nothing else holds
+//!   adds in place (`(reduce conj #{} xs)` is fast, a user function that
+//!   keeps the old set copies it each time).
+//! - Sets iterate in Clojure's hash order (`(seq (set (range 4)))` is
+//!   `0 1 3 2`), which decides the order of `cat-every` over a set: prust
+//!   implements Clojure's Murmur3 hashes of longs, strings and collections and
+//!   the hash trie's iteration order. So `rock-paper-scissors.dcj` with 4
+//!   players throws in the order 0 1 3 2, unlike the bundled protocol.
+//! - `alt-every` over an empty collection is a choice among nothing (a
+//!   state that can neither move nor end); an `alt`, `cat` or `par` written
+//!   with no branches is `skip`, as Discourje's macros make it.
+//! - Message predicates other than class names (`(fn [m] ...)`) are not
+//!   supported: prust checks message *types*. Neither are `s/graph`, `s/any`,
+//!   `s/async` with several branches, nor destructuring.
+//! - A `recur` that gives fewer values than its loop has variables keeps the
+//!   others (Prut4j's chess does this), with a warning; a stray closing
+//!   bracket at top level is skipped with a warning.
+//! - Lists and vectors are one kind of value (`conj` appends to both).
 
 // An import error carries its position, source line and hint for the
 // message; it is made once per failed import, never in a hot loop, so its

@@ -3,7 +3,7 @@
 in one run (same machine, same moment), and print a Markdown table.
 
     pip install spottl && apt-get install -y spin
-    python3 scripts/owl/bench.py [--wall] [FILE]    # default: ../shared/bench/ltl-formulas.txt
+    python3 scripts/owl/bench.py [--wall] [FILE]    # default: owl-lite/bench/ltl-formulas.txt
 
 Times are CPU time (user + system) unless --wall is given: the machines
 are shared, and on a loaded one the wall time of a sub-millisecond
@@ -82,7 +82,7 @@ def spin_stats(text):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    path = args[0] if args else "../shared/bench/ltl-formulas.txt"
+    path = args[0] if args else "owl-lite/bench/ltl-formulas.txt"
     rows = owl_stats(path)
     fams = {}
     for fam, text, st, ed, us in rows:

@@ -4,7 +4,7 @@ benchmark file is translated by owl-lite (the translate_all example, HOA
 output) and by Spot; the two automata must have the same language.
 
     pip install spottl          # Spot's Python bindings
-    python3 scripts/owl/crosscheck.py [FILE]   # default: ../shared/bench/ltl-formulas.txt
+    python3 scripts/owl/crosscheck.py [FILE]   # default: owl-lite/bench/ltl-formulas.txt
 
 Prints one line per mismatch (and per formula whose sizes differ, with -v),
 then a summary; exits 1 if any automaton differs in language.
@@ -34,7 +34,7 @@ def owl_hoa(path, negate=False):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     verbose = "-v" in sys.argv
-    path = args[0] if args else "../shared/bench/ltl-formulas.txt"
+    path = args[0] if args else "owl-lite/bench/ltl-formulas.txt"
     mismatches = 0
     ours = spots = 0
     pairs = owl_hoa(path)

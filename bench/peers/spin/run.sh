@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engine benchmark's models (issue 3) in SPIN: writes the Promela model,
+# The engine benchmark's models in SPIN: writes the Promela model,
 # then `spin -a`, `gcc -O2`, `./pan` (exhaustive DFS, deadlock = invalid end
 # state, the counterpart of prust's `G !"DEADLOCK"`), and prints one line
 # with pan's own figures. Needs spin and gcc (apt-get install -y spin).

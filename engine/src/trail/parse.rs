@@ -221,7 +221,10 @@ impl Trail {
                             "a trail belongs to one protocol: keep one `protocol` line",
                         ));
                     }
-                    trail.protocol = Some(rest.to_string());
+                    // A lone carriage return is a line break to some
+                    // editors; the writer flattens it to a space, and so
+                    // does the reader, so a trail reads back as written.
+                    trail.protocol = Some(rest.replace('\r', " "));
                 } else {
                     // Several `formula` lines are one formula of several
                     // lines; the text after `formula ` is kept as it is,
@@ -381,6 +384,12 @@ impl Trail {
                 "the trail does not say how the run goes on".into(),
                 END_HINT,
             ));
+        }
+        // Empty `formula` lines after the last line of text add nothing,
+        // and the writer leaves them out: drop them, so that a trail reads
+        // back as it is written.
+        if let Some(f) = &mut trail.formula {
+            f.truncate(f.trim_end_matches('\n').len());
         }
         Ok(trail)
     }

@@ -543,7 +543,8 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
-pub mod explore;
+#[doc(inline)]
+pub use prust_explore as explore;
 pub mod load;
 mod runtime;
 pub mod suite;

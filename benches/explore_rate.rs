@@ -30,8 +30,7 @@ use prust::explore::{Exploration, Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
 use prust::{Message, Strict};
 
-#[path = "../tests/common/two_buyer.rs"]
-mod two_buyer;
+use testkit::two_buyer;
 
 /// The two-buyer program of the tests and examples, the seller asserting
 /// that buyer2 buys (it does at that price, in every schedule).
@@ -48,8 +47,7 @@ fn two_buyer(r: &mut Roles<'_, Strict>) {
     });
 }
 
-#[path = "../tests/common/mailbox.rs"]
-mod mailbox;
+use testkit::mailbox;
 
 use mailbox::Mailbox;
 

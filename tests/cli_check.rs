@@ -4,8 +4,7 @@
 
 #[path = "common/cli.rs"]
 mod cli;
-#[path = "common/json.rs"]
-mod json;
+use testkit::json;
 
 use std::process::Command;
 

@@ -3,8 +3,7 @@
 
 #[path = "common/cli.rs"]
 mod cli;
-#[path = "common/json.rs"]
-mod json;
+use testkit::json;
 
 use cli::{prust, stderr, stdout};
 use json::{json_lines, Json};

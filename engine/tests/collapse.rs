@@ -8,8 +8,7 @@
 //! verified against probing, and the clones a probed search makes.
 
 #[allow(dead_code)]
-#[path = "../benches/models/mod.rs"]
-mod models;
+use testkit::models;
 
 mod common;
 

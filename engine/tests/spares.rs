@@ -6,8 +6,7 @@
 //! object's error, never a verdict.
 
 #[allow(dead_code)]
-#[path = "../benches/models/mod.rs"]
-mod models;
+use testkit::models;
 
 mod common;
 

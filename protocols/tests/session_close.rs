@@ -6,8 +6,7 @@
 //! sender has closed). A send after a close fails with
 //! `Error::SendAfterClose`. Every test runs under a watchdog.
 
-#[path = "common/close_specs.rs"]
-mod close_specs;
+use testkit::close_specs;
 mod session_support;
 
 use std::time::Duration;

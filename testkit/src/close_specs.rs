@@ -1,11 +1,8 @@
 //! The specifications of the close tests, written once for the real
 //! sessions (`protocols/tests/session_close.rs`) and `prust::explore`
-//! (`tests/explore_close.rs`), whose answers must be the same: a receiver
+//! (`explore/tests/it/close.rs`), whose answers must be the same: a receiver
 //! that loops until its peer closes, and one that receives from anyone
 //! until every sender has closed.
-//!
-//! Included with `#[path = "…/protocols/tests/common/close_specs.rs"] mod
-//! close_specs;` (not a module of `common`, which these tests do not use).
 
 use protocols::spec::{close, msg, par, seq, Spec};
 

@@ -2,8 +2,8 @@
 //! peak since the last [`reset_peak`]: the heap a computation takes, as
 //! dhat would report it, without a profiler (and without the allocator's
 //! slack or the pages the kernel has not touched, which a resident-set
-//! size would mix in). Shared by `tests/compile_memory.rs` and
-//! `benches/compile_memory.rs`; install it with
+//! size would mix in). Shared by `protocols/tests/compile_memory.rs` and
+//! `protocols/benches/compile_memory.rs`; install it with
 //! `#[global_allocator] static A: Counting = Counting;`.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -1,9 +1,6 @@
 //! A strict JSON parser (RFC 8259) for the command-line tests
 //! (`tests/cli*.rs`): it checks that what `prust` writes is JSON, and
 //! lets the tests read it back. Test-only; written here once.
-//!
-//! Included with `#[path = "common/json.rs"] mod json;`.
-#![allow(dead_code)]
 
 use std::process::Output;
 

@@ -3,16 +3,12 @@
 //! `explore_reduction_close_select`) and the `explore_rate` bench share:
 //! one definition, so that a fix to the object or to how a step runs
 //! reaches every test that compares searches on it.
-//!
-//! Included with `#[path = "common/mailbox.rs"] mod mailbox;` (the bench
-//! with `"../tests/common/mailbox.rs"`): each includer uses part of it.
-#![allow(dead_code)]
 
 use std::collections::{BTreeSet, VecDeque};
 
-use prust::explore::{Exploration, Roles};
-use prust::session::{Alternative, BlockingEndpoint};
-use prust::{Message, Protocol, Refused, RoleId};
+use prust_explore::{Exploration, Roles};
+use protocols::session::{Alternative, BlockingEndpoint};
+use engine::{Message, Protocol, Refused, RoleId};
 
 /// FIFO channels between every pair of roles, bounded by `capacity` (none:
 /// unbounded): sends are asynchronous, a receive takes the oldest message

@@ -60,6 +60,7 @@ impl Clone for Ring {
 }
 
 impl Ring {
+    /// A ring of `n` roles.
     pub fn new(n: usize) -> Ring {
         assert!(n >= 2, "a ring needs two roles");
         Ring {
@@ -213,6 +214,7 @@ pub struct Star {
 }
 
 impl Star {
+    /// A star of `leaves` leaves around the hub.
     pub fn new(leaves: usize) -> Star {
         assert!(leaves >= 1, "a star needs a leaf");
         Star {
@@ -410,6 +412,7 @@ pub struct PackedRing {
 }
 
 impl PackedRing {
+    /// A ring of `n` roles.
     pub fn new(n: usize) -> PackedRing {
         assert!((2..=32).contains(&n), "a packed ring has 2..=32 roles");
         let all = u32::MAX >> (32 - n);
@@ -489,6 +492,7 @@ pub struct PackedStar {
 }
 
 impl PackedStar {
+    /// A star of `leaves` leaves around the hub.
     pub fn new(leaves: usize) -> PackedStar {
         assert!(
             (1..=32).contains(&leaves),
@@ -571,13 +575,16 @@ fn pred(i: usize, n: usize) -> usize {
     }
 }
 
+/// `n` choose `k`.
 pub fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// What [`explore`] found.
 pub struct Explored {
+    /// States reached.
     pub states: u64,
+    /// Transitions taken.
     pub transitions: u64,
     /// States in which no action is enabled.
     pub stuck: u64,

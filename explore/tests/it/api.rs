@@ -9,8 +9,7 @@ use prust::protocols;
 use prust::session::BlockingEndpoint;
 use prust::Strict;
 
-#[path = "common/two_buyer.rs"]
-mod two_buyer;
+use testkit::two_buyer;
 
 use two_buyer::{buyer1, buyer2, buyer2_first_come, Decision, Title, R};
 

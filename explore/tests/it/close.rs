@@ -11,8 +11,7 @@ use prust::explore::{explore, Exploration, Explorer, Outcome, Reduction, Roles};
 use prust::session::{BlockingEndpoint, Error};
 use prust::{Liberal, Strict};
 
-#[path = "../protocols/tests/common/close_specs.rs"]
-mod close_specs;
+use testkit::close_specs;
 
 use close_specs::{jobs, results};
 

@@ -1,5 +1,6 @@
-//! `PRUST_*` variables of `prust::explore`, alone in their own test
-//! binary: setting a variable here cannot reach another test's explorer.
+//! `PRUST_*` variables of `prust::explore`, set in a child process where
+//! this test runs alone: setting a variable here cannot reach another
+//! test's explorer.
 
 use prust::explore::{explore, ExploreError, Explorer, Outcome, Roles};
 use prust::protocols;
@@ -25,8 +26,11 @@ fn game(r: &mut Roles<'_, Strict>) {
 
 #[test]
 fn the_environment_sets_the_options_and_replays_a_schedule() {
-    // SAFETY of the test: this binary has one test, so no other thread
-    // reads the environment meanwhile.
+    // No other test runs in the child, so none reads the environment
+    // meanwhile.
+    if !testkit::alone::in_child(module_path!(), "the_environment_sets_the_options_and_replays_a_schedule") {
+        return;
+    }
     // Unset, the timeout is sized for a test (a minute), not unlimited.
     if std::env::var_os("PRUST_TIMEOUT").is_none() {
         let debug = format!("{:?}", Explorer::from_env().unwrap());

@@ -5,8 +5,7 @@
 //! more executions than sleep sets; and under a preemption bound, DPOR
 //! finds exactly the outcomes of bounded plain search.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use testkit::mailbox;
 
 use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
 use proptest::prelude::*;

@@ -3,8 +3,7 @@
 //! close, and select: the close answers given without a choice
 //! and the branching of a select must not hide an outcome.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use testkit::mailbox;
 
 use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
 use proptest::prelude::*;

@@ -25,7 +25,7 @@ fn one_round(r: &mut Roles<'_, Strict>) {
     });
 }
 
-const TEST: &str = "an_exploration_under_prust_schedule_is_no_proof_and_says_so";
+const TEST: &str = "replay_env::an_exploration_under_prust_schedule_is_no_proof_and_says_so";
 
 #[test]
 fn an_exploration_under_prust_schedule_is_no_proof_and_says_so() {

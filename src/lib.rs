@@ -542,6 +542,8 @@
 pub use engine;
 pub use owl_lite;
 pub use protocols;
+/// Discourje's `.dcj` specifications, imported into a [`Spec`].
+pub use dcj;
 
 #[doc(inline)]
 pub use prust_explore as explore;

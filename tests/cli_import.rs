@@ -121,7 +121,7 @@ type Imported = (&'static str, &'static str, fn() -> prust::Spec);
 fn imported_sources() -> [Imported; 5] {
     [
         (
-            "protocols/tests/dcj/chess.dcj",
+            "dcj/tests/dcj/chess.dcj",
             "tests/import/chess.rs",
             imported_chess::spec,
         ),
@@ -131,17 +131,17 @@ fn imported_sources() -> [Imported; 5] {
             imported_features::spec,
         ),
         (
-            "protocols/tests/dcj/go-fish.dcj:go-fish:2",
+            "dcj/tests/dcj/go-fish.dcj:go-fish:2",
             "tests/import/go_fish_2.rs",
             imported_go_fish_2::spec,
         ),
         (
-            "protocols/tests/dcj/npb.dcj:npb-is:2",
+            "dcj/tests/dcj/npb.dcj:npb-is:2",
             "tests/import/npb_is_2.rs",
             imported_npb_is_2::spec,
         ),
         (
-            "protocols/tests/dcj/token.dcj:token-directed-ring:4,0",
+            "dcj/tests/dcj/token.dcj:token-directed-ring:4,0",
             "tests/import/token_directed_ring_4.rs",
             imported_token_directed_ring_4::spec,
         ),
@@ -175,7 +175,7 @@ fn the_printed_source_builds_the_imported_specification() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for (target, _, spec) in imported_sources() {
         let path = root.join(target);
-        let imported = prust::protocols::dcj::DcjTarget::parse(path.to_str().unwrap())
+        let imported = prust::dcj::DcjTarget::parse(path.to_str().unwrap())
             .unwrap()
             .unwrap()
             .import()

@@ -343,7 +343,7 @@ fn lts_and_import_read_the_limit_variables_their_message_names() {
         stderr(&o)
     );
     let dcj = format!(
-        "{}/protocols/tests/dcj/token.dcj:token-star:50,0",
+        "{}/dcj/tests/dcj/token.dcj:token-star:50,0",
         env!("CARGO_MANIFEST_DIR")
     );
     let o = prust_with(

@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use prust::protocols::{dcj, Lts};
+use prust::dcj;
+use prust::protocols::Lts;
 use prust::suite::parse;
 use prust::{Checker, Liberal, Semantics, Strict, Verdict};
 
@@ -84,7 +85,7 @@ fn compare_suites(suites: &[&str]) -> usize {
         for decl in &suite.protocols {
             let (dcj_file, session, args) = dcj_version(&decl.spec)
                 .unwrap_or_else(|| panic!("no .dcj version of {}", decl.spec));
-            let path = root.join("protocols/tests/dcj").join(dcj_file);
+            let path = root.join("dcj/tests/dcj").join(dcj_file);
             let imported = dcj::load(&path, Some(&session), &args)
                 .unwrap()
                 .compile()

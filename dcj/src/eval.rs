@@ -57,8 +57,8 @@ use super::names::local_name;
 use super::read::{Form, Read};
 use super::value::{self, Value};
 use super::{DcjError, DcjLimit, Import, Span, Warning};
-use crate::limits::Limits;
-use crate::spec::{Spec, Term};
+use protocols::limits::Limits;
+use protocols::spec::{Spec, Term};
 use declare::SessionDef;
 use unfold::Pending;
 

@@ -8,14 +8,6 @@
 //! level down, and iterates its slots in index order. So the order is the
 //! order of the hashes compared 5 bits at a time from the least
 //! significant end; equal hashes (a collision node) keep insertion order.
-//!
-//! ```
-//! use protocols::dcj::hash_order::{hash_long, sort_like_clojure_set};
-//! assert_eq!(hash_long(0), 0);
-//! let mut v: Vec<i64> = (0..4).collect();
-//! sort_like_clojure_set(&mut v, |&x| hash_long(x) as u32);
-//! assert_eq!(v, [0, 1, 3, 2]); // (seq (set (range 4)))
-//! ```
 
 const SEED: u32 = 0;
 const C1: u32 = 0xcc9e_2d51;
@@ -149,7 +141,9 @@ pub fn trie_key(hash: u32) -> u64 {
 /// Sorts `items` into the iteration order of a Clojure hash set holding
 /// them (`hash` gives each item's `hasheq` as bits). The sort is stable, so
 /// items with equal hashes keep their order (as a collision node keeps
-/// insertion order).
+/// insertion order). The sets keep this order by [`trie_key`] as they are
+/// built; the tests state it directly with this.
+#[cfg(test)]
 pub fn sort_like_clojure_set<T>(items: &mut [T], hash: impl Fn(&T) -> u32) {
     items.sort_by_key(|x| trie_key(hash(x)));
 }
@@ -269,4 +263,15 @@ mod trie_tests {
             trie_order([-3, 7, 1 << 40, -1])
         );
     }
+}
+
+/// The module's example of use: a unit test, since the module is private.
+#[cfg(test)]
+#[test]
+fn example() {
+    use crate::hash_order::{hash_long, sort_like_clojure_set};
+    assert_eq!(hash_long(0), 0);
+    let mut v: Vec<i64> = (0..4).collect();
+    sort_like_clojure_set(&mut v, |&x| hash_long(x) as u32);
+    assert_eq!(v, [0, 1, 3, 2]); // (seq (set (range 4)))
 }

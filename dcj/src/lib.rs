@@ -1,8 +1,8 @@
 //! Discourje's text front end: `.dcj` files (Clojure forms of Discourje's
 //! specification language) import into an ordinary [`Spec`].
 //!
-//! A file is [read](read::read) into forms (Clojure's data syntax, with
-//! byte spans), then [evaluated](eval): `s/defrole`, `s/defroles`,
+//! A file is read into forms (Clojure's data syntax, with
+//! byte spans), then evaluated: `s/defrole`, `s/defroles`,
 //! `s/defsession`, `defn` and `def` are collected, everything else at top
 //! level (program code around the specification: `ns`, `defn -main`,
 //! `a/thread`, ...) is skipped, not evaluated. The chosen session is then
@@ -12,8 +12,7 @@
 //! everything else work on an imported specification unchanged.
 //!
 //! ```
-//! use protocols::dcj;
-//! let text = r#"
+//! //! let text = r#"
 //! (s/defrole ::worker)
 //! (s/defsession ::ring [k i]
 //!   (s/cat (s/-->> Boolean (::worker i) (::worker (mod (inc i) k)))
@@ -38,15 +37,15 @@
 //!
 //! | bound | what it counts |
 //! |-------|----------------|
-//! | [`eval::MAX_STEPS`] steps | a form evaluated, a function called, and the work of builtins: the elements and characters they make, copy, hash, compare or print, in units of about one form's cost (16 elements made or copied, 4 compared) |
-//! | [`eval::MAX_COLLECTION`] elements | one collection built (`range`, `concat`, `into`, ...) or branches of one `*-every` |
-//! | [`eval::MAX_WEIGHT`] | one value: elements and characters, everything nested counted as often as it occurs (`(conj v v)` doubles it) |
-//! | [`eval::MAX_VALUE_DEPTH`] | collections nested in one value |
-//! | [`eval::MAX_DEPTH`] | nested evaluation (forms and calls) |
-//! | [`eval::MAX_INSTANCES`] | instances of one session, loop or omega |
+//! | [`MAX_STEPS`] steps | a form evaluated, a function called, and the work of builtins: the elements and characters they make, copy, hash, compare or print, in units of about one form's cost (16 elements made or copied, 4 compared) |
+//! | [`MAX_COLLECTION`] elements | one collection built (`range`, `concat`, `into`, ...) or branches of one `*-every` |
+//! | [`MAX_WEIGHT`] | one value: elements and characters, everything nested counted as often as it occurs (`(conj v v)` doubles it) |
+//! | [`MAX_VALUE_DEPTH`] | collections nested in one value |
+//! | [`MAX_DEPTH`] | nested evaluation (forms and calls) |
+//! | [`MAX_INSTANCES`] | instances of one session, loop or omega |
 //!
 //! ```
-//! use protocols::{dcj, limits::Limits};
+//! use protocols::limits::Limits;
 //! let text = r#"(s/defsession ::s [] (s/-->> B (:a (count (str (range 1000000)))) :b))"#;
 //! let tiny = Limits::default().max_memory(1 << 20);
 //! let e = dcj::import_with(text, None, &[], &tiny).unwrap_err();
@@ -68,15 +67,19 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::limits::Limits;
-use crate::spec::{Spec, Term};
+use protocols::limits::Limits;
+use protocols::spec::{Spec, Term};
 
-pub mod eval;
-pub mod hash_order;
-pub mod names;
-pub mod print;
-pub mod read;
-pub mod value;
+// The interpreter's insides (forms, values, closures, Clojure's hashes)
+// are private: a user imports a file and reads its errors.
+mod eval;
+mod hash_order;
+mod names;
+mod print;
+mod read;
+mod value;
+
+pub use eval::{MAX_COLLECTION, MAX_DEPTH, MAX_INSTANCES, MAX_STEPS, MAX_VALUE_DEPTH, MAX_WEIGHT};
 
 /// Byte offsets `start..end` into a file's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -190,7 +193,7 @@ impl fmt::Display for DcjError {
         f.write_str(&self.message)?;
         if let (Some(src), true) = (&self.source_line, self.line > 0) {
             // Around the column only: a line may be 100 kB long.
-            let (shown, pad) = crate::aut::caret_lines(src, self.col);
+            let (shown, pad) = protocols::aut::caret_lines(src, self.col);
             write!(f, "\n  | {shown}\n  | {pad}^")?;
         }
         if let Some(h) = &self.hint {
@@ -218,7 +221,7 @@ pub struct Import {
     /// The warnings as text, with line:column (`file:line:col: warning: ...`).
     pub warning_texts: Vec<String>,
     /// The work the evaluation took, in the steps that
-    /// [`eval::MAX_STEPS`] bounds.
+    /// [`MAX_STEPS`] bounds.
     pub steps: u64,
 }
 
@@ -313,8 +316,8 @@ pub fn import_file_with(
     limits: &Limits,
 ) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
-    let text = crate::files::read_text(path).map_err(|e| {
-        let (message, hint) = crate::files::read_failure(path, &e, crate::files::FileKind::Dcj);
+    let text = protocols::files::read_text(path).map_err(|e| {
+        let (message, hint) = protocols::files::read_failure(path, &e, protocols::files::FileKind::Dcj);
         DcjError::plain(message, Some(hint))
     })?;
     import_named(&text, Some(&shown), session, args, limits)
@@ -324,7 +327,7 @@ pub fn import_file_with(
 /// dropped; use [`import`] to see them).
 ///
 /// ```no_run
-/// let spec = protocols::dcj::load(std::path::Path::new("go-fish.dcj"), Some("go-fish"), &[3]).unwrap();
+/// let spec = dcj::load(std::path::Path::new("go-fish.dcj"), Some("go-fish"), &[3]).unwrap();
 /// let lts = spec.compile().unwrap();
 /// # let _ = lts;
 /// ```
@@ -349,7 +352,7 @@ impl DcjTarget {
     /// caller can try a bundled protocol name instead).
     ///
     /// ```
-    /// use protocols::dcj::DcjTarget;
+    /// use dcj::DcjTarget;
     /// let t = DcjTarget::parse("games/go-fish.dcj:go-fish:3").unwrap().unwrap();
     /// assert_eq!((t.session.as_deref(), t.args.as_slice()), (Some("go-fish"), &[3][..]));
     /// assert!(DcjTarget::parse("token-star:4").is_none());

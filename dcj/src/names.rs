@@ -1,15 +1,5 @@
 //! How Discourje names become prust names, as Prut4j flattens them, so
 //! that formulas written for Prut4j run unchanged on imported specs.
-//!
-//! ```
-//! use protocols::dcj::names::{role_name, type_name};
-//! use protocols::dcj::value::Value;
-//! assert_eq!(role_name("worker", &[Value::Int(1)]), "worker_1_");
-//! assert_eq!(role_name("grid", &[Value::Int(1), Value::Int(2)]), "grid_1__2_");
-//! assert_eq!(role_name("dealer", &[]), "dealer");
-//! assert_eq!(type_name("discourje.examples.chess.Move"), "Move");
-//! assert_eq!(type_name("java.lang.Boolean"), "Boolean");
-//! ```
 
 use super::value::Value;
 
@@ -43,4 +33,17 @@ pub fn local_name(qualified: &str) -> &str {
         Some((_, n)) if !n.is_empty() => n,
         _ => qualified,
     }
+}
+
+/// The module's example of use: a unit test, since the module is private.
+#[cfg(test)]
+#[test]
+fn example() {
+    use crate::names::{role_name, type_name};
+    use crate::value::Value;
+    assert_eq!(role_name("worker", &[Value::Int(1)]), "worker_1_");
+    assert_eq!(role_name("grid", &[Value::Int(1), Value::Int(2)]), "grid_1__2_");
+    assert_eq!(role_name("dealer", &[]), "dealer");
+    assert_eq!(type_name("discourje.examples.chess.Move"), "Move");
+    assert_eq!(type_name("java.lang.Boolean"), "Boolean");
 }

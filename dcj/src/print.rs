@@ -8,7 +8,7 @@
 //! indented by four spaces, with a trailing comma.
 //!
 //! ```
-//! let imp = protocols::dcj::import_str(
+//! let imp = dcj::import_str(
 //!     "(s/defsession ::ping [] (s/-->> Ping ::a ::b))", None, &[]).unwrap();
 //! let src = imp.to_rust();
 //! assert!(src.contains("use prust::spec::*;"), "{src}");
@@ -18,7 +18,7 @@
 use std::fmt::Write;
 
 use super::Import;
-use crate::spec::Term;
+use protocols::spec::Term;
 
 /// The widest line the layout aims for (rustfmt's default `max_width`).
 pub const WIDTH: usize = 100;

@@ -5,14 +5,6 @@
 //! Lexical tokens (numbers, symbols, strings, whitespace) are nom parsers;
 //! the nesting is a loop with an explicit stack, so that a file of deeply
 //! nested brackets cannot overflow the reader's stack.
-//!
-//! ```
-//! use protocols::dcj::read::{read, FormKind};
-//! let forms = read("(s/defrole ::worker) ; a role").unwrap();
-//! assert_eq!(forms.forms.len(), 1);
-//! assert_eq!(forms.forms[0].to_string(), "(s/defrole ::worker)");
-//! assert!(matches!(forms.forms[0].kind, FormKind::List(_)));
-//! ```
 
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit1, one_of};
@@ -21,6 +13,8 @@ use nom::sequence::pair;
 use nom::{IResult, Parser};
 
 mod form;
+#[cfg(test)]
+mod round_trip;
 #[cfg(test)]
 mod tests;
 
@@ -523,4 +517,15 @@ fn parse_number(tok: &str) -> Option<FormKind> {
         .ok()
         .filter(|f| f.is_finite())
         .map(FormKind::Float)
+}
+
+/// The module's example of use: a unit test, since the module is private.
+#[cfg(test)]
+#[test]
+fn example() {
+    use crate::read::{read, FormKind};
+    let forms = read("(s/defrole ::worker) ; a role").unwrap();
+    assert_eq!(forms.forms.len(), 1);
+    assert_eq!(forms.forms[0].to_string(), "(s/defrole ::worker)");
+    assert!(matches!(forms.forms[0].kind, FormKind::List(_)));
 }

@@ -13,12 +13,6 @@
 //! of one element: the evaluator bounds the weight and the depth of every
 //! value it makes, which bounds whatever walks a value (printing, hashing,
 //! `=`) and the recursion of that walk.
-//!
-//! ```
-//! use protocols::dcj::value::Value;
-//! let s = Value::set((0..4).map(Value::Int).collect());
-//! assert_eq!(s.to_string(), "#{0 1 3 2}");
-//! ```
 
 use std::cell::{Cell, OnceCell};
 use std::fmt;
@@ -565,4 +559,13 @@ impl fmt::Display for Value {
             }
         }
     }
+}
+
+/// The module's example of use: a unit test, since the module is private.
+#[cfg(test)]
+#[test]
+fn example() {
+    use crate::value::Value;
+    let s = Value::set((0..4).map(Value::Int).collect());
+    assert_eq!(s.to_string(), "#{0 1 3 2}");
 }

@@ -124,7 +124,6 @@ pub mod aut;
 pub mod bisim;
 pub mod bundled;
 mod compile;
-pub mod dcj;
 pub mod files;
 mod graph;
 pub mod liberal;

@@ -1,7 +1,7 @@
 //! Bounds on the constructions of this crate: compiling a specification
 //! ([`Spec::compile_with`]), determinising an LTS ([`Lts::determinise_with`])
 //! and projecting it for the liberal runtime ([`Projection::new_with`]);
-//! evaluating a `.dcj` file ([`dcj::import_with`](crate::dcj::import_with))
+//! evaluating a `.dcj` file (`dcj::import_with` of the crate prust-dcj)
 //! takes the deadline and the memory bound of the same [`Limits`].
 //!
 //! Each of these can take time and memory exponential in the size of its

@@ -12,8 +12,8 @@ mod strings;
 use std::borrow::Cow;
 
 use super::{Ctx, Fail, MAX_STEPS, R};
-use crate::dcj::value::{Items, Value};
-use crate::dcj::Span;
+use crate::value::{Items, Value};
+use crate::Span;
 
 pub(super) const BUILTINS: &[&str] = &[
     "+",

@@ -7,10 +7,10 @@ use std::rc::Rc;
 use super::expr::quoted;
 use super::spec::spec_op;
 use super::{Ctx, Env, Fail, R};
-use crate::dcj::names::local_name;
-use crate::dcj::read::{Form, FormKind};
-use crate::dcj::value::{Closure, Value};
-use crate::dcj::{DcjError, Span};
+use crate::names::local_name;
+use crate::read::{Form, FormKind};
+use crate::value::{Closure, Value};
+use crate::{DcjError, Span};
 
 #[derive(Clone, Debug)]
 pub(super) struct SessionDef {

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use crate::dcj::value::Value;
+use crate::value::Value;
 
 /// Local bindings: a persistent list, innermost first.
 #[derive(Clone, Debug, Default)]

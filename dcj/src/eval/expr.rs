@@ -7,9 +7,9 @@ use std::rc::Rc;
 
 use super::builtins::BUILTINS;
 use super::{Ctx, Env, Fail, MAX_DEPTH, R};
-use crate::dcj::read::{Form, FormKind};
-use crate::dcj::value::{Closure, Value};
-use crate::dcj::Span;
+use crate::read::{Form, FormKind};
+use crate::value::{Closure, Value};
+use crate::Span;
 
 const CORE_NAMESPACES: [&str; 7] = [
     "clojure.core",

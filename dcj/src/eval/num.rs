@@ -3,8 +3,8 @@
 //! building an oversized collection.
 
 use super::{Ctx, MAX_COLLECTION, R};
-use crate::dcj::value::Value;
-use crate::dcj::Span;
+use crate::value::Value;
+use crate::Span;
 
 #[derive(Clone, Copy)]
 pub(super) enum Num {

@@ -2,10 +2,10 @@
 //! (`::buyer`, `(::worker i)`, a role value) and message-type predicates.
 
 use super::{Ctx, Env, R};
-use crate::dcj::names::{local_name, role_name, type_name};
-use crate::dcj::read::{Form, FormKind};
-use crate::dcj::value::Value;
-use crate::dcj::Span;
+use crate::names::{local_name, role_name, type_name};
+use crate::read::{Form, FormKind};
+use crate::value::Value;
+use crate::Span;
 
 impl Ctx<'_> {
     pub(super) fn predicate(&mut self, f: &Form, env: &Env) -> R<String> {

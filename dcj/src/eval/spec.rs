@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use super::unfold::{LoopScope, Loops, Pending};
 use super::{Ctx, Env, MAX_COLLECTION, MAX_DEPTH, R};
-use crate::dcj::read::{Form, FormKind};
-use crate::dcj::value::Value;
-use crate::dcj::Span;
-use crate::spec::{self, Term};
+use crate::read::{Form, FormKind};
+use crate::value::Value;
+use crate::Span;
+use protocols::spec::{self, Term};
 
 const SPEC_NAMESPACES: [&str; 4] = ["s", "spec", "discourje.core.spec", "dcj"];
 
@@ -185,7 +185,7 @@ impl Ctx<'_> {
             "omega" | "ω" => {
                 self.arity(f, op, args, &[1])?;
                 let key = format!("omega@{}|{}", f.span.start, self.snapshot(env, f.span)?);
-                let (line, _) = crate::dcj::line_col(self.text, f.span.start);
+                let (line, _) = crate::line_col(self.text, f.span.start);
                 let base = format!("omega@{line}");
                 let (env, loops, body) = (env.clone(), loops.clone(), Rc::new(args.to_vec()));
                 let origin = format!("the omega at line {line}");

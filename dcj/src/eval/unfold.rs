@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use super::declare::SessionDef;
 use super::{Ctx, Env, MAX_INSTANCES, R};
-use crate::dcj::names::local_name;
-use crate::dcj::read::Form;
-use crate::dcj::value::Value;
-use crate::dcj::Span;
-use crate::spec::{self, Term};
+use crate::names::local_name;
+use crate::read::Form;
+use crate::value::Value;
+use crate::Span;
+use protocols::spec::{self, Term};
 
 /// An enclosing `s/loop`, for `s/recur`.
 #[derive(Clone, Debug)]

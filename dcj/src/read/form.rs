@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::dcj::Span;
+use crate::Span;
 
 /// A form read from the text, with the bytes it came from.
 ///

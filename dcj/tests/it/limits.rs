@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use protocols::dcj::{self, eval, DcjError, DcjLimit};
+use dcj::{DcjError, DcjLimit};
 use protocols::limits::Limits;
 
 /// A session `s` between roles `a` and `b` whose sender's index is `expr`,
@@ -60,7 +60,7 @@ fn walking_a_shared_value_is_bounded_by_its_weight() {
     ] {
         let e = import_err(&session(dbl, expr));
         assert_eq!((e.line, e.col), (2, 38), "{expr}: {e}");
-        assert!(e.message.contains(&eval::MAX_WEIGHT.to_string()), "{e}");
+        assert!(e.message.contains(&dcj::MAX_WEIGHT.to_string()), "{e}");
     }
     // Nesting a value in itself a hundred thousand times: the walks over
     // it (and its drop) would recurse that deep.

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::super::{Ctx, MAX_WEIGHT, R};
-use crate::dcj::value::Value;
-use crate::dcj::Span;
+use crate::value::Value;
+use crate::Span;
 
 impl Ctx<'_> {
     /// The collection builtins: building (`range`, `set`, `vector`, ...),

@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use super::super::num::Num;
 use super::super::{Ctx, R};
-use crate::dcj::value::Value;
-use crate::dcj::Span;
+use crate::value::Value;
+use crate::Span;
 
 impl Ctx<'_> {
     /// The numeric and logical builtins: arithmetic, equality and order,

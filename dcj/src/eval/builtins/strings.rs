@@ -5,9 +5,9 @@
 use std::rc::Rc;
 
 use super::super::{Ctx, MAX_WEIGHT, R};
-use crate::dcj::names::local_name;
-use crate::dcj::value::Value;
-use crate::dcj::Span;
+use crate::names::local_name;
+use crate::value::Value;
+use crate::Span;
 
 impl Ctx<'_> {
     /// The string builtins: `str`, `subs`, `name`, `keyword` and

@@ -33,7 +33,7 @@
 //! a specification that allows either). It was wrong in three steps, each
 //! of which hid a race; each is now done the other way, and each alone
 //! still misses races on random programs
-//! (`tests/explore_reduction_programs.rs`):
+//! (`tests/it/reduction_programs.rs`):
 //!
 //! 1. **Where a pair is judged.** A step `a` and a later operation were
 //!    called independent if they commuted on the object *as it was
@@ -74,9 +74,9 @@
 //!
 //! Checked against plain depth-first search (the same failures, and the
 //! same final states of the object) on random programs over random
-//! specifications in `tests/explore_reduction_programs.rs`, and on random
+//! specifications in `tests/it/reduction_programs.rs`, and on random
 //! mailbox programs, with and without a preemption bound, in
-//! `tests/explore_reduction.rs`.
+//! `tests/it/reduction.rs`.
 
 use engine::{Protocol, RoleId};
 

@@ -1,5 +1,5 @@
 //! The specifications of the close tests, written once for the real
-//! sessions (`protocols/tests/session_close.rs`) and `prust::explore`
+//! sessions (`protocols/tests/it/session_close.rs`) and `prust::explore`
 //! (`explore/tests/it/close.rs`), whose answers must be the same: a receiver
 //! that loops until its peer closes, and one that receives from anyone
 //! until every sender has closed.

@@ -2,7 +2,7 @@
 //! one way to start it, with the environment a user's shell may set
 //! cleared, and to read what it printed.
 //!
-//! Included with `#[path = "common/cli.rs"] mod cli;`.
+//! A module of the test binary: `use crate::cli;`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -2,8 +2,7 @@
 //! runtimes, semantics and threads that must not change a verdict, and
 //! errors in the arguments or formulas.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 use testkit::json;
 
 use std::process::Command;

@@ -2,8 +2,7 @@
 //! trails) gives the same kind of message and hint for the same cause, and
 //! a huge file gives a short error.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{fresh_folder, prust, prust_in, stderr, stdout};
 

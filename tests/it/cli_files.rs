@@ -1,8 +1,7 @@
 //! Protocol and trail arguments that are no readable file (a folder, a
 //! device, a missing or binary file): errors with a hint, at once.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{no_panic, stderr};
 

@@ -2,8 +2,7 @@
 //! a hint on stderr), and the environment variables that `prust check`
 //! reads and documents.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use std::process::{Command, Output};
 
@@ -170,7 +169,7 @@ fn a_bad_environment_variable_is_an_error_not_a_panic() {
 /// progress line is left out.
 #[test]
 fn check_help_names_every_variable_the_checker_reads() {
-    let source = include_str!("../engine/src/checker/env.rs");
+    let source = include_str!("../../engine/src/checker/env.rs");
     let mut read: Vec<&str> = source
         .match_indices("\"PRUST_")
         .map(|(at, _)| {

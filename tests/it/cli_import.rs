@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{fresh_folder, prust_in};
 
@@ -98,19 +97,19 @@ fn bad_targets_are_errors_with_a_position_or_a_hint() {
 // prints (below), so they stay as it prints them, not as rustfmt would
 // (they are rustfmt's layout today, but that is the printer's business).
 #[rustfmt::skip]
-#[path = "import/chess.rs"]
+#[path = "../import/chess.rs"]
 mod imported_chess;
 #[rustfmt::skip]
-#[path = "import/features.rs"]
+#[path = "../import/features.rs"]
 mod imported_features;
 #[rustfmt::skip]
-#[path = "import/go_fish_2.rs"]
+#[path = "../import/go_fish_2.rs"]
 mod imported_go_fish_2;
 #[rustfmt::skip]
-#[path = "import/npb_is_2.rs"]
+#[path = "../import/npb_is_2.rs"]
 mod imported_npb_is_2;
 #[rustfmt::skip]
-#[path = "import/token_directed_ring_4.rs"]
+#[path = "../import/token_directed_ring_4.rs"]
 mod imported_token_directed_ring_4;
 
 /// A checked-in source: the `prust import` target it was printed from, the

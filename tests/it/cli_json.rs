@@ -1,8 +1,7 @@
 //! `prust check --format json`: one JSON record a formula, carrying every
 //! kind of outcome, and the strict JSON parser the tests read it with.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 use testkit::json;
 
 use cli::{prust, stderr, stdout};

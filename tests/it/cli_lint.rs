@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{prust, prust_with, stderr, stdout};
 

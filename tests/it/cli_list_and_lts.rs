@@ -1,8 +1,7 @@
 //! `prust list` (the bundled protocols) and `prust lts` (a protocol's
 //! state space, written to a file and read back).
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{prust, stderr, stdout};
 

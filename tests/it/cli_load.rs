@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::Arguments;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{fresh_folder, prust_in};
 

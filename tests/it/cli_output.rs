@@ -1,8 +1,7 @@
 //! Where the output goes wrong: a closed pipe or a reader that stops early
 //! is a quiet exit (141), a full disk is an error (exit 3).
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use std::process::{Command, Output};
 

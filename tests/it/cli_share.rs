@@ -4,8 +4,7 @@
 //! largest status is the combined one); a share's counterexample replays;
 //! bad shares are errors with the expected form, never a panic.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{fresh_folder, prust, prust_with, stderr, stdout};
 

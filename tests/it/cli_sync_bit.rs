@@ -6,8 +6,7 @@
 
 use std::path::PathBuf;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{fresh_folder, prust_in, stdout};
 

@@ -1,8 +1,7 @@
 //! `prust translate`: a formula's automaton as HOA, DOT or counts, and a
 //! formula that does not parse.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{prust, stderr, stdout};
 

@@ -177,14 +177,14 @@ const ATOMS: &[&str] = &[
 
 const AUTS: &[&str] = &[
     "des (0, 3, 4)\n(0,\"!(Move,white,black)\",1)\n(1,?(Move,white,black),2)\n(2,\"C(white,black)\",3)\n",
-    include_str!("owl/beyond/load-balancer-bug.aut"),
-    include_str!("owl/beyond/stuck-at-once.aut"),
+    include_str!("../owl/beyond/load-balancer-bug.aut"),
+    include_str!("../owl/beyond/stuck-at-once.aut"),
     "des (0, 2, 2)\n(0,\"!(A,p,q)\",1)\n(1,\"?(A,p,q)\",0)\n",
 ];
 
 const SUITES: &[&str] = &[
-    include_str!("owl/games/chess.owl"),
-    include_str!("owl/topologies.owl"),
+    include_str!("../owl/games/chess.owl"),
+    include_str!("../owl/topologies.owl"),
     "protocol chess\nlet a0 = \"white SEND *\"\nlet a1 = a0 & a0\nlet a2 = a1 & a1\ntest t holds@strict violated\n  G a2\n",
     "protocol chess as c\nruntime strict\nsemantics omega\nmax-states 1_000\ntest t error \"did you mean\"\n  F \"whte SEND *\"\n",
 ];

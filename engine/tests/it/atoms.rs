@@ -1,7 +1,7 @@
 //! Atomic propositions: the pattern syntax, and name checking so that a
 //! typo can never make a property hold vacuously.
 
-mod common;
+use crate::common;
 
 use common::small::{Chess, Move};
 use engine::{check, dummies, try_check, AtomError, Error, Message, NameKind};

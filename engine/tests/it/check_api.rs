@@ -1,7 +1,7 @@
 //! The entry points: `check`, `check_violated`, `try_check`, the `Checker`
 //! builder and sessions.
 
-mod common;
+use crate::common;
 
 use common::small::{Chess, Move};
 use engine::{check, check_violated, dummies, try_check, Checker, Error, Semantics, Verdict};

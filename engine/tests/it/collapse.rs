@@ -10,7 +10,7 @@
 #[allow(dead_code)]
 use testkit::models;
 
-mod common;
+use crate::common;
 
 use common::wrapped::{Counts, Wrapped};
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId, Verdict};

@@ -1,6 +1,7 @@
 //! Environment variables that do not parse are a clear error, never a
-//! panic deep in the engine. One test in its own binary: it sets process
-//! environment variables, which no other test may see.
+//! panic deep in the engine. The test runs alone in a child process
+//! ([`testkit::alone`]): it sets process environment variables, which
+//! every other test's `Checker::new` reads.
 
 use std::time::Duration;
 
@@ -48,6 +49,9 @@ fn config_error(name: &str, value: &str) -> String {
 
 #[test]
 fn bad_environment_variables_are_config_errors() {
+    if !testkit::alone::in_child(module_path!(), "bad_environment_variables_are_config_errors") {
+        return;
+    }
     for v in ["PRUST_TIMEOUT", "PRUST_MAX_MEMORY", "PRUST_MAX_STATES"] {
         std::env::remove_var(v);
     }

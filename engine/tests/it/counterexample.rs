@@ -1,7 +1,7 @@
 //! Counterexamples: numbered steps, the cycle marked, replay on a fresh
 //! object, DOT export.
 
-mod common;
+use crate::common;
 
 use common::ring::{Token, TokenRing};
 use common::small::{Chess, Move, OneShot, Req};

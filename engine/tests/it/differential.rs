@@ -3,7 +3,7 @@
 //! counterexample must also be a real run of the object (replay) that
 //! really violates the formula (direct evaluation on the lasso).
 
-mod common;
+use crate::common;
 
 use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
 use engine::{Checker, Semantics, Verdict};

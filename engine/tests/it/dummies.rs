@@ -5,7 +5,7 @@
 //! two-phase-commit case, on objects built from a specification, is in
 //! `protocols/tests/dummies.rs`.)
 
-mod common;
+use crate::common;
 
 use common::small::{Chess, Move};
 use engine::{

@@ -5,7 +5,7 @@
 //! plain "holds"; a violation is re-executed on the object; and a collision
 //! the store can see makes the bound 1, not a proof.
 
-mod common;
+use crate::common;
 
 use std::hash::{Hash, Hasher};
 

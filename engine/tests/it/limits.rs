@@ -1,6 +1,6 @@
 //! Limits make a check inconclusive, never "holds".
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-mod common;
+use crate::common;
 
 use common::wrapped::{Twist, Wrapped};
 use engine::{dummies, Checker, Error, Message, Protocol, Refused, RoleId};

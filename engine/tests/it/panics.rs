@@ -1,7 +1,7 @@
 //! Protocol code that panics while being explored is reported with the
 //! trace that led there.
 
-mod common;
+use crate::common;
 
 use common::ring::{Token, TokenRing};
 use common::wrapped::{Twist, Wrapped};
@@ -322,7 +322,7 @@ fn each_panic_of_the_object_is_printed_once() {
     let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
         .args([
             "--exact",
-            "each_panic_of_the_object_is_printed_once",
+            "panics::each_panic_of_the_object_is_printed_once",
             "--nocapture",
             "--test-threads=1",
         ])

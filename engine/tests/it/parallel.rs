@@ -3,7 +3,7 @@
 //! searches that stay on one thread saying so. Every check names its
 //! thread count, so nothing here depends on the machine's cores.
 
-mod common;
+use crate::common;
 
 use std::hash::{Hash, Hasher};
 use std::time::Duration;

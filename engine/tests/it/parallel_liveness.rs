@@ -5,7 +5,7 @@
 //! which path ran. Every check names its thread count, so nothing here
 //! depends on the machine's cores.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

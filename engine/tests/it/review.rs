@@ -4,7 +4,7 @@
 //! verdict is checked against the brute-force reference of `common`, and
 //! every counterexample is replayed and evaluated on its lasso.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

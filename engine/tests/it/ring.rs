@@ -1,7 +1,7 @@
 //! Token rings: properties that hold, properties that do not (with cycle
 //! counterexamples), sessions that check several formulas on one object.
 
-mod common;
+use crate::common;
 
 use common::ring::{Msg, SlotRing, Token, TokenRing};
 use engine::{check, check_violated, dummies, Checker, Verdict};

@@ -1,7 +1,7 @@
 //! Finite runs: SPIN's stutter convention (the default) against Prut4j's
 //! infinite-runs-only semantics.
 
-mod common;
+use crate::common;
 
 use common::small::{OneShot, Req};
 use engine::{check, check_violated, dummies, Checker, Ending, Semantics, Verdict};

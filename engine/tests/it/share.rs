@@ -3,7 +3,7 @@
 //! holding, and every share's violation is a real run that violates the
 //! formula (it replays, and the formula is false on its lasso).
 
-mod common;
+use crate::common;
 
 use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
 use engine::{Checker, Message, Protocol, Refused, RoleId, Semantics, Share, Verdict};

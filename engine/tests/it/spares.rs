@@ -8,7 +8,7 @@
 #[allow(dead_code)]
 use testkit::models;
 
-mod common;
+use crate::common;
 
 use std::hash::{Hash, Hasher};
 

@@ -2,7 +2,7 @@
 //! edited by hand that no longer replay; parse errors with line and
 //! column; the trail saved by a failing check.
 
-mod common;
+use crate::common;
 
 use common::ring::{Token, TokenRing};
 use common::small::{Chess, Move, OneShot, Req};
@@ -575,7 +575,7 @@ fn prust_trail_dir_makes_check_save_the_trail() {
         .args([
             "--ignored",
             "--exact",
-            "failing_check_for_the_child_process",
+            "trail::failing_check_for_the_child_process",
             "--nocapture",
         ])
         .env("PRUST_TRAIL_DIR", &dir)

@@ -2,7 +2,7 @@
 //! ultimately periodic words: the automaton of φ accepts `u·v^ω` iff φ holds
 //! on it, and exactly one of the automata of φ and ¬φ accepts it.
 
-mod common;
+use crate::common;
 
 use common::{formula, holds, lasso, obligation};
 use owl_lite::{parse, translate, Ltl, TranslateError, TranslateOptions};

@@ -1,7 +1,7 @@
 //! The Owl-syntax parser: every operator and constant, precedence and
 //! associativity, errors and their positions, round trips, robustness.
 
-mod common;
+use crate::common;
 
 use owl_lite::{parse, Kind, Ltl, ParseErrorKind};
 use proptest::prelude::*;

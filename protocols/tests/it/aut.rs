@@ -1,6 +1,6 @@
 //! Aldebaran `.aut`: round trips, bad files, non-deterministic LTSs.
 
-mod common;
+use crate::common;
 
 use engine::{Message, Protocol};
 use protocols::{bundled, Lts, Strict};

@@ -6,7 +6,7 @@
 //! objects; a state holding what bytes cannot rebuild (a payload) writes
 //! none and is kept as its object.
 
-mod common;
+use crate::common;
 
 use engine::{Checker, Message, Protocol, Report, Semantics, Verdict};
 use proptest::prelude::*;

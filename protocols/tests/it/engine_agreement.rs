@@ -4,7 +4,7 @@
 //!   `rock-paper-scissors`, see `liberal_differs.rs`);
 //! - a per-protocol property of the published case studies.
 
-mod common;
+use crate::common;
 
 use common::dummies;
 use protocols::{bundled, Liberal, Strict};

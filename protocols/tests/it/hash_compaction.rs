@@ -6,7 +6,7 @@
 //! object, the liberal one, and the strict one built on the fly with
 //! partial-order reduction (whose lists of successors hold objects too).
 
-mod common;
+use crate::common;
 
 use engine::{Checker, Protocol, Report, Semantics, Verdict};
 use proptest::prelude::*;

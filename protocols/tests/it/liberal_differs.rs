@@ -16,7 +16,7 @@
 //!    its channels before the workers close theirs; a liberal worker may
 //!    close first.
 
-mod common;
+use crate::common;
 
 use engine::Message;
 use protocols::{npb, rock_paper_scissors};

@@ -3,7 +3,7 @@
 //! closes and its successive fixes; and agreement with the LTL model
 //! checker where a check is an LTL property.
 
-mod common;
+use crate::common;
 
 use protocols::lint::{lint, Check, Finding, Options};
 use protocols::spec::{alt, call, close, end, msg, par, seq, Spec, Term};

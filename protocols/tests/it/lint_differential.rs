@@ -7,7 +7,7 @@
 //!   objects: a [`Liberal`] and a [`Strict`] object driven side by side
 //!   through the `Protocol` trait, the way the model checker drives them.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 

@@ -6,7 +6,7 @@
 //! only (outside the determinism check), so a difference here would be a
 //! wrong verdict there.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;

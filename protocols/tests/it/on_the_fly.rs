@@ -5,7 +5,7 @@
 //! (many workers in parallel), both by the model checker and by real
 //! threads.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 

@@ -4,7 +4,7 @@
 //! the verdicts of the full one — on random specifications × random
 //! formulas, and on the concurrent NAS benchmarks, where it matters most.
 
-mod common;
+use crate::common;
 
 use engine::{Checker, Protocol, Reduction, Report, Semantics, Verdict};
 use proptest::prelude::*;

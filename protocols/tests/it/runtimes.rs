@@ -6,7 +6,7 @@
 //! - refusals leave no trace, operations are deterministic (checked in
 //!   `common::successors`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -7,7 +7,7 @@
 //! immediately followed by its receive". Also the words after which the
 //! protocol may end agree.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

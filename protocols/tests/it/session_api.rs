@@ -1,7 +1,7 @@
 //! The blocking API's contract, case by case, on both sessions: role names,
 //! errors, what counts as live, deadlock reports and poisoning, panics.
 
-mod session_support;
+use crate::session_support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

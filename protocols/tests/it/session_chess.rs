@@ -3,7 +3,7 @@
 //! enforces turn-taking is checked by the tests in `examples/chess.rs`, which
 //! `cargo test` runs.)
 
-mod session_support;
+use crate::session_support;
 
 use std::time::Duration;
 

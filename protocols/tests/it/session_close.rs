@@ -7,7 +7,7 @@
 //! `Error::SendAfterClose`. Every test runs under a watchdog.
 
 use testkit::close_specs;
-mod session_support;
+use crate::session_support;
 
 use std::time::Duration;
 

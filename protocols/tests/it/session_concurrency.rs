@@ -3,7 +3,7 @@
 //! one over liberal and hand-written objects); per-channel message order is
 //! preserved, and no message is lost or duplicated.
 
-mod session_support;
+use crate::session_support;
 
 use std::time::Duration;
 

@@ -11,7 +11,7 @@
 //! The last test does the same on the bundled token-ring objects (strict
 //! and liberal) with workers that stop after a random number of passes.
 
-mod session_support;
+use crate::session_support;
 
 use std::sync::Arc;
 use std::time::Duration;

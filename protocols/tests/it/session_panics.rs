@@ -4,7 +4,7 @@
 //! `Arc`) and a `PanicGuard` on the thread tells the session. Every test
 //! runs under a watchdog, so a hang fails the test instead of CI.
 
-mod session_support;
+use crate::session_support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! `Error::Closed` once every alternative's sender has closed. Every test
 //! runs under a watchdog.
 
-mod session_support;
+use crate::session_support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 in one run (same machine, same moment), and print a Markdown table.
 
     pip install spottl && apt-get install -y spin
-    python3 scripts/owl/bench.py [--wall] [FILE]    # default: ../shared/bench/ltl-formulas.txt
+    python3 bench/owl/bench.py [--wall] [FILE]    # default: ../shared/bench/ltl-formulas.txt
 
 Times are CPU time (user + system) unless --wall is given: the machines
 are shared, and on a loaded one the wall time of a sub-millisecond

@@ -4,7 +4,7 @@ benchmark file is translated by owl-lite (the translate_all example, HOA
 output) and by Spot; the two automata must have the same language.
 
     pip install spottl          # Spot's Python bindings
-    python3 scripts/owl/crosscheck.py [FILE]   # default: ../shared/bench/ltl-formulas.txt
+    python3 bench/owl/crosscheck.py [FILE]   # default: ../shared/bench/ltl-formulas.txt
 
 Prints one line per mismatch (and per formula whose sizes differ, with -v),
 then a summary; exits 1 if any automaton differs in language.

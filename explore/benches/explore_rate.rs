@@ -3,10 +3,10 @@
 //! programs.
 //!
 //! ```text
-//! cargo bench -p prust --bench explore_rate
-//! cargo bench -p prust --bench explore_rate -- --quick   # a smoke run
-//! cargo bench -p prust --bench explore_rate -- --rate    # fan-in k=3 only, repeated
-//! cargo bench -p prust --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
+//! cargo bench -p prust-explore --bench explore_rate
+//! cargo bench -p prust-explore --bench explore_rate -- --quick   # a smoke run
+//! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated
+//! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
 //! ```
 //!
 //! `--rate` measures the goal's program alone: fan-in k=3 with each

@@ -1,7 +1,7 @@
 //! The two-buyer program, written once for the examples
 //! (`examples/two_buyer.rs`, `examples/explore.rs`), the tests of
 //! `prust::explore` (`explore/tests/it/api.rs`) and its bench
-//! (`benches/explore_rate.rs`): buyer1 asks the seller for a
+//! (`explore/benches/explore_rate.rs`): buyer1 asks the seller for a
 //! title, both buyers get a quote, buyer1 tells buyer2 how much it will
 //! contribute, and buyer2 decides. Each role returns what it saw; the
 //! includer prints it, asserts on it or ignores it.

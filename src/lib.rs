@@ -539,11 +539,11 @@
 // A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
 #![forbid(unsafe_code)]
 
+/// Discourje's `.dcj` specifications, imported into a [`Spec`].
+pub use dcj;
 pub use engine;
 pub use owl_lite;
 pub use protocols;
-/// Discourje's `.dcj` specifications, imported into a [`Spec`].
-pub use dcj;
 
 #[doc(inline)]
 pub use prust_explore as explore;

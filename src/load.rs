@@ -39,8 +39,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use engine::{Limit, Protocol};
 use dcj::{DcjError, DcjLimit, DcjTarget};
+use engine::{Limit, Protocol};
 use protocols::{Lts, Spec, Strict};
 
 use crate::Runtime;

@@ -57,9 +57,9 @@ use super::names::local_name;
 use super::read::{Form, Read};
 use super::value::{self, Value};
 use super::{DcjError, DcjLimit, Import, Span, Warning};
+use declare::SessionDef;
 use protocols::limits::Limits;
 use protocols::spec::{Spec, Term};
-use declare::SessionDef;
 use unfold::Pending;
 
 /// Stack of the importer's thread: room for [`MAX_DEPTH`] nested calls.

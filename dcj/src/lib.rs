@@ -317,7 +317,8 @@ pub fn import_file_with(
 ) -> Result<Import, DcjError> {
     let shown = path.display().to_string();
     let text = protocols::files::read_text(path).map_err(|e| {
-        let (message, hint) = protocols::files::read_failure(path, &e, protocols::files::FileKind::Dcj);
+        let (message, hint) =
+            protocols::files::read_failure(path, &e, protocols::files::FileKind::Dcj);
         DcjError::plain(message, Some(hint))
     })?;
     import_named(&text, Some(&shown), session, args, limits)

@@ -42,7 +42,10 @@ fn example() {
     use crate::names::{role_name, type_name};
     use crate::value::Value;
     assert_eq!(role_name("worker", &[Value::Int(1)]), "worker_1_");
-    assert_eq!(role_name("grid", &[Value::Int(1), Value::Int(2)]), "grid_1__2_");
+    assert_eq!(
+        role_name("grid", &[Value::Int(1), Value::Int(2)]),
+        "grid_1__2_"
+    );
     assert_eq!(role_name("dealer", &[]), "dealer");
     assert_eq!(type_name("discourje.examples.chess.Move"), "Move");
     assert_eq!(type_name("java.lang.Boolean"), "Boolean");

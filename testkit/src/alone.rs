@@ -35,7 +35,10 @@ pub fn in_child(module: &str, test: &str) -> bool {
         .expect("the test binary runs again");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{path} failed alone:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "{path} failed alone:\n{stdout}\n{stderr}"
+    );
     // A filter that matches nothing passes too: make sure the test ran.
     assert!(
         stdout.contains("1 passed"),

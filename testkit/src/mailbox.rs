@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use prust_explore::{Exploration, Roles};
-use protocols::session::{Alternative, BlockingEndpoint};
 use engine::{Message, Protocol, Refused, RoleId};
+use protocols::session::{Alternative, BlockingEndpoint};
+use prust_explore::{Exploration, Roles};
 
 /// FIFO channels between every pair of roles, bounded by `capacity` (none:
 /// unbounded): sends are asynchronous, a receive takes the oldest message

@@ -1,9 +1,9 @@
 //! Printing a form and reading it back gives the same form, for random
 //! forms of every kind (a unit test: forms are the reader's insides).
 
-use proptest::prelude::*;
 use super::{read, Form, FormKind};
 use crate::Span;
+use proptest::prelude::*;
 
 fn leaf() -> impl Strategy<Value = FormKind> {
     prop_oneof![
@@ -32,12 +32,10 @@ fn form() -> impl Strategy<Value = Form> {
     };
     leaf().prop_map(f).prop_recursive(4, 40, 5, move |inner| {
         prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5)
-                .prop_map(move |v| f(FormKind::List(v))),
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(move |v| f(FormKind::List(v))),
             proptest::collection::vec(inner.clone(), 0..5)
                 .prop_map(move |v| f(FormKind::Vector(v))),
-            proptest::collection::vec(inner.clone(), 0..5)
-                .prop_map(move |v| f(FormKind::Set(v))),
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(move |v| f(FormKind::Set(v))),
             proptest::collection::vec(inner, 0..3).prop_map(move |v| f(FormKind::Map(
                 v.iter().flat_map(|x| [x.clone(), x.clone()]).collect()
             ))),

@@ -165,7 +165,12 @@ fn the_progress_line_shows_under_cargo_test() {
     // harness capturing its output (no --nocapture): the line must still
     // reach the child's stderr.
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "budget::progress_child", "--test-threads=1"])
+        .args([
+            "--ignored",
+            "--exact",
+            "budget::progress_child",
+            "--test-threads=1",
+        ])
         .env("PRUST_PROGRESS", "1")
         .env("PRUST_PROGRESS_AFTER_MS", "0")
         .env_remove("PRUST_TIMEOUT")
@@ -186,7 +191,12 @@ fn the_progress_line_shows_under_cargo_test() {
     assert!(line.contains("states/s"), "{line}");
     // Off: nothing.
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "budget::progress_child", "--test-threads=1"])
+        .args([
+            "--ignored",
+            "--exact",
+            "budget::progress_child",
+            "--test-threads=1",
+        ])
         .env("PRUST_PROGRESS", "0")
         .env("PRUST_PROGRESS_AFTER_MS", "0")
         .output()

@@ -49,7 +49,10 @@ fn config_error(name: &str, value: &str) -> String {
 
 #[test]
 fn bad_environment_variables_are_config_errors() {
-    if !testkit::alone::in_child(module_path!(), "bad_environment_variables_are_config_errors") {
+    if !testkit::alone::in_child(
+        module_path!(),
+        "bad_environment_variables_are_config_errors",
+    ) {
         return;
     }
     for v in ["PRUST_TIMEOUT", "PRUST_MAX_MEMORY", "PRUST_MAX_STATES"] {

@@ -5,12 +5,12 @@
 //! state (a `PRUST_*` variable) or measures it (resident memory) runs alone
 //! in a child process ([`testkit::alone`]).
 
-mod common;
 mod atoms;
 mod budget;
 mod buffer;
 mod check_api;
 mod collapse;
+mod common;
 mod config;
 mod counterexample;
 mod differential;

@@ -63,7 +63,10 @@ impl Protocol for Star {
 fn a_thousand_roles_need_no_roles_squared_tables() {
     // The memory limit is the process's resident size: alone in a child
     // process, no other test's memory counts.
-    if !testkit::alone::in_child(module_path!(), "a_thousand_roles_need_no_roles_squared_tables") {
+    if !testkit::alone::in_child(
+        module_path!(),
+        "a_thousand_roles_need_no_roles_squared_tables",
+    ) {
         return;
     }
     // The alphabet of 1,000 roles has 3 M letters. Stored as a table they

@@ -473,9 +473,7 @@ fn a_panicking_role_is_reported_with_its_message() {
     };
     assert_eq!(role, "white");
     assert_eq!(message, "black's answer 2 is too small");
-    assert!(location
-        .as_deref()
-        .is_some_and(|l| l.starts_with(file!())));
+    assert!(location.as_deref().is_some_and(|l| l.starts_with(file!())));
 }
 
 /// Discourje's FM'24 example 1: buyer1 waits for its quote from the wrong

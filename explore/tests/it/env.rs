@@ -28,7 +28,10 @@ fn game(r: &mut Roles<'_, Strict>) {
 fn the_environment_sets_the_options_and_replays_a_schedule() {
     // No other test runs in the child, so none reads the environment
     // meanwhile.
-    if !testkit::alone::in_child(module_path!(), "the_environment_sets_the_options_and_replays_a_schedule") {
+    if !testkit::alone::in_child(
+        module_path!(),
+        "the_environment_sets_the_options_and_replays_a_schedule",
+    ) {
         return;
     }
     // Unset, the timeout is sized for a test (a minute), not unlimited.

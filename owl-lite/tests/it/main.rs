@@ -5,8 +5,8 @@
 //! state (a `PRUST_*` variable) or measures it (resident memory) runs alone
 //! in a child process ([`testkit::alone`]).
 
-mod common;
 mod automaton;
+mod common;
 mod differential;
 mod formulas;
 mod parse;

@@ -7,10 +7,9 @@
 //! binary of its own: it installs a counting global allocator, which would
 //! count every other test's allocations too.
 
-mod common;
-mod session_support;
 mod aut;
 mod collapse;
+mod common;
 mod compact_objects;
 mod dummies;
 mod engine_agreement;
@@ -35,5 +34,6 @@ mod session_concurrency;
 mod session_deadlock_stress;
 mod session_panics;
 mod session_select;
+mod session_support;
 mod spec_names;
 mod sync_bit;

@@ -6,8 +6,8 @@
 //! sender has closed). A send after a close fails with
 //! `Error::SendAfterClose`. Every test runs under a watchdog.
 
-use testkit::close_specs;
 use crate::session_support;
+use testkit::close_specs;
 
 use std::time::Duration;
 

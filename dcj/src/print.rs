@@ -175,7 +175,7 @@ fn strings(items: &[String], col: usize, indent: usize, tail: usize) -> String {
 }
 
 impl Import {
-    /// Rust source of a function `spec()` that builds the same [`Spec`](crate::Spec)
+    /// Rust source of a function `spec()` that builds the same [`Spec`](protocols::Spec)
     /// with prust's combinators: the main call, the declared roles and
     /// types, and one parameterless definition per unfolded instance. It
     /// compiles as it is in a crate that depends on `prust`, laid out as

@@ -14,8 +14,7 @@ use prust::protocols;
 
 // The roles' code, shared with `examples/two_buyer.rs` and the tests; the
 // buyer2 here is its buggy `buyer2_first_come`.
-#[path = "../tests/common/two_buyer.rs"]
-mod two_buyer;
+use testkit::two_buyer;
 
 use two_buyer::{buyer1, buyer2_first_come, seller};
 

@@ -17,8 +17,7 @@ use prust::protocols;
 use prust::session::{BlockingEndpoint, Session, SplitSession};
 
 // The roles' code, shared with `examples/explore.rs` and the tests.
-#[path = "../tests/common/two_buyer.rs"]
-mod two_buyer;
+use testkit::two_buyer;
 
 type Result<T> = std::result::Result<T, protocols::session::Error>;
 

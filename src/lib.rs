@@ -634,11 +634,14 @@
 // A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
 #![forbid(unsafe_code)]
 
+/// Discourje's `.dcj` specifications, imported into a [`Spec`].
+pub use dcj;
 pub use engine;
 pub use owl_lite;
 pub use protocols;
 
-pub mod explore;
+#[doc(inline)]
+pub use prust_explore as explore;
 pub mod load;
 mod runtime;
 pub mod suite;

@@ -6,7 +6,7 @@
 //! **One rule for files** ([`is_file`]):
 //! - an argument whose file name ends in `.dcj`, optionally followed by
 //!   `:SESSION` and `:ARG,ARG` (integers), is a Discourje specification
-//!   ([`protocols::dcj`]): the session is imported into a specification, so
+//!   ([`dcj`]): the session is imported into a specification, so
 //!   every runtime, on-the-fly included, can run it;
 //! - an argument that ends in `.aut` or contains a `/` is a path to an
 //!   Aldebaran `.aut` file (an LTS, without a specification);
@@ -39,8 +39,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use dcj::{DcjError, DcjLimit, DcjTarget};
 use engine::{Limit, Protocol};
-use protocols::dcj::{DcjError, DcjLimit, DcjTarget};
 use protocols::{Lts, Spec, Strict};
 
 use crate::Runtime;

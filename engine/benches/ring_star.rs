@@ -50,7 +50,7 @@
 //! divided by the product states. For a clean memory figure run one model
 //! and size per process, as `bench/peers/run.sh` does.
 
-mod models;
+use testkit::models;
 
 use std::process::ExitCode;
 use std::time::Instant;

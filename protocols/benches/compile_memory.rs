@@ -13,8 +13,7 @@
 //! run one name at a time for figures that no earlier compilation's
 //! fragmentation could touch.
 
-#[path = "../tests/common/counting.rs"]
-mod counting;
+use testkit::counting;
 
 use std::time::Instant;
 

@@ -140,7 +140,10 @@ pub(crate) fn window(line: &str, column: usize) -> (String, usize) {
 /// The shown part of `line` ([`window`]) and the padding that puts a
 /// caret under `column`: it copies the line's tabs, so that the caret
 /// lines up however wide a terminal shows a tab.
-pub(crate) fn caret_lines(line: &str, column: usize) -> (String, String) {
+// Public but hidden: the `.dcj` reader (crate prust-dcj) shows its error
+// lines the same way; it is no part of this crate's interface.
+#[doc(hidden)]
+pub fn caret_lines(line: &str, column: usize) -> (String, String) {
     let (shown, caret) = window(line, column);
     let pad = shown
         .chars()

@@ -67,7 +67,7 @@
 //!   (a master may send its next work item before the previous one is
 //!   received), and choices that no single role makes may be taken
 //!   differently by different roles. Check the same properties on both:
-//!   `tests/liberal_differs.rs` shows properties that hold on the strict
+//!   `tests/it/liberal_differs.rs` shows properties that hold on the strict
 //!   object and fail on the liberal one.
 //!
 //! Both runtimes go by message *type names* ([`engine::Message::type_name`])
@@ -124,7 +124,6 @@ pub mod aut;
 pub mod bisim;
 pub mod bundled;
 mod compile;
-pub mod dcj;
 pub mod files;
 mod graph;
 pub mod liberal;

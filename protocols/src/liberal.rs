@@ -41,7 +41,7 @@
 //! round is a choice among the subsets of winners; player 0 may start the
 //! round `{0,1}` while player 1 starts the round `{1,2}`. The strict object
 //! cannot deadlock; the liberal one can (player 0 waits forever for player
-//! 1's item). `tests/liberal_differs.rs` shows it. Synchronous
+//! 1's item). `tests/it/liberal_differs.rs` shows it. Synchronous
 //! communications are not synchronous in the liberal object: a sender's
 //! local state does not wait for the receive (the blocking API may wait).
 //!

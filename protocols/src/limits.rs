@@ -1,7 +1,7 @@
 //! Bounds on the constructions of this crate: compiling a specification
 //! ([`Spec::compile_with`]), determinising an LTS ([`Lts::determinise_with`])
 //! and projecting it for the liberal runtime ([`Projection::new_with`]);
-//! evaluating a `.dcj` file ([`dcj::import_with`](crate::dcj::import_with))
+//! evaluating a `.dcj` file (`dcj::import_with` of the crate prust-dcj)
 //! takes the deadline and the memory bound of the same [`Limits`].
 //!
 //! Each of these can take time and memory exponential in the size of its
@@ -225,7 +225,7 @@ impl Budget {
 /// the key of an index), with what the allocator, the list and the hash
 /// table add per entry (a header per allocation, the list's and the table's
 /// slack after doubling). Calibrated on the subset construction of
-/// `tests/limits.rs`'s adversarial `.aut` (release build): stopped by
+/// `tests/it/limits.rs`'s adversarial `.aut` (release build): stopped by
 /// bounds of 100 and 400 MiB, the whole process peaked at 94% of the bound.
 pub(crate) fn indexed<T>(n: usize) -> usize {
     const MALLOC: usize = 16;

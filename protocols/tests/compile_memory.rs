@@ -7,8 +7,7 @@
 //! long sequential choice tree (rock-paper-scissors). Before the compact
 //! representation these took 1.2 KB and 820 B a state.
 
-#[path = "common/counting.rs"]
-mod counting;
+use testkit::counting;
 
 use protocols::{npb, rock_paper_scissors};
 

@@ -3,7 +3,7 @@
 //! line of counts.
 
 use clap::ValueEnum;
-use protocols::dcj::DcjTarget;
+use dcj::DcjTarget;
 
 use super::out::Out;
 use super::{CmdResult, Exit, Failure};

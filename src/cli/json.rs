@@ -2,7 +2,7 @@
 //! an object builder. The output is a few flat records, so a serializer
 //! dependency would bring more code than it saves; the escaper is the one
 //! part that can be wrong, and it is tested here (and the records are
-//! parsed back by `tests/cli.rs`).
+//! parsed back by `tests/it/cli_json.rs`).
 
 use std::fmt::Write as _;
 

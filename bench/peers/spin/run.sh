@@ -24,7 +24,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/prust-spin-$model-$n.XXXX")
 [[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-# Both models mirror prust's bench objects (engine/benches/models/mod.rs): one
+# Both models mirror prust's bench objects (testkit/src/models.rs): one
 # control location per role step, 1-capacity channels. Role i of the ring
 # sends on c[i] (to i+1) and receives on c[i-1]; the star's hub loop is
 # unrolled so that its control location *is* the next leaf, as in prust.

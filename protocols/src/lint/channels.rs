@@ -114,7 +114,7 @@ pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
 /// ever: in `a→b; (c→d)*; close(a,b)` the path that goes back round the
 /// `c→d` loop never reaches the send, so Discourje reports a close without
 /// a send. Every *run* sends first, and this check reports nothing (see
-/// `protocols/tests/lint.rs`, `send_before_close_has_no_false_alarm_on_loops`).
+/// `protocols/tests/it/lint.rs`, `send_before_close_has_no_false_alarm_on_loops`).
 pub(crate) fn send_before_close(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
     let f = bfs(
         lts,

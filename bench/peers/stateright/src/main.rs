@@ -9,7 +9,7 @@
 //! cargo run --release -- ring-packed 12 2  # on two threads (default one)
 //! ```
 //!
-//! The states mirror prust's protocol objects in `engine/benches/models`:
+//! The states mirror prust's protocol objects in `testkit/src/models.rs`:
 //! `ring`/`star` keep a control flag per role and an `Option` per
 //! 1-capacity channel in `Vec`s; `ring-packed`/`star-packed` keep bitmasks. The property is deadlock freedom (some action is enabled in every
 //! state), the counterpart of prust's `G !"DEADLOCK"`, so the search is

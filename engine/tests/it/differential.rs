@@ -1,0 +1,163 @@
+//! Differential test: the engine against the brute-force reference checker
+//! on random explicit LTSs × random formulas, under both semantics. Every
+//! counterexample must also be a real run of the object (replay) that
+//! really violates the formula (direct evaluation on the lasso).
+
+use crate::common;
+
+use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
+use engine::{Checker, Semantics, Verdict};
+use proptest::prelude::*;
+
+fn lts_strategy() -> impl Strategy<Value = Lts> {
+    common::lts_strategy(40)
+}
+
+fn atom_strategy(roles: usize, types: usize) -> BoxedStrategy<String> {
+    let role = prop_oneof![Just("*".to_string()), (0..roles).prop_map(Lts::role_name)];
+    let ty = prop_oneof![
+        Just("*".to_string()),
+        (0..types).prop_map(|t| format!("<{}>", Lts::type_name(t)))
+    ];
+    let peer = prop::option::of(prop_oneof![
+        Just("*".to_string()),
+        (0..roles).prop_map(Lts::role_name)
+    ]);
+    let action = (role, 0..4u8, ty, peer).prop_map(|(role, k, ty, peer)| {
+        let (kw, ty, dir) = match k {
+            0 => ("SEND", ty.as_str(), "TO"),
+            1 => ("RECV", ty.as_str(), "FROM"),
+            2 => ("CLOSE", "*", "TO"),
+            _ => (
+                "*",
+                ty.as_str(),
+                if ty.len() % 2 == 0 { "TO" } else { "FROM" },
+            ),
+        };
+        match peer {
+            Some(p) => format!("{role} {kw} {ty} {dir} {p}"),
+            None => format!("{role} {kw} {ty}"),
+        }
+    });
+    prop_oneof![
+        6 => action,
+        1 => Just("END".to_string()),
+        1 => Just("DEADLOCK".to_string()),
+        1 => Just("True".to_string()),
+    ]
+    .boxed()
+}
+
+fn formula_strategy(roles: usize, types: usize) -> impl Strategy<Value = String> {
+    let leaf = atom_strategy(roles, types).prop_map(|a| format!("\"{a}\""));
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|a| format!("!({a})")),
+            inner.clone().prop_map(|a| format!("X ({a})")),
+            inner.clone().prop_map(|a| format!("F ({a})")),
+            inner.clone().prop_map(|a| format!("G ({a})")),
+            (inner.clone(), inner.clone(), 0..7u8).prop_map(|(a, b, op)| {
+                let op = ["&", "|", "->", "U", "R", "W", "M"][op as usize];
+                format!("({a}) {op} ({b})")
+            }),
+        ]
+    })
+}
+
+fn case() -> impl Strategy<Value = (Lts, String)> {
+    lts_strategy().prop_flat_map(|lts| {
+        let f = formula_strategy(lts.roles, lts.types);
+        (Just(lts), f)
+    })
+}
+
+/// Checks one case under one semantics; returns whether it was violated.
+/// `tweak` varies the engine's internals that must not change verdicts:
+/// bit 0 turns the determinism check off (it disables the receive
+/// shortcut), bit 1 shrinks the successor cache so it is flushed
+/// constantly, bit 2 makes the object declare its topology (`peers`), bit 3
+/// its directed topology (`sends_to`), bit 4 turns hash compaction on (the
+/// store keeps fingerprints and drops objects the search does not hold:
+/// the same verdicts, a property that holds said "probabilistic"), bit 5
+/// makes the object write its state as bytes (the collapse store; hash
+/// compaction wins over it).
+fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bool, TestCaseError> {
+    let mut proto = LtsProtocol::new(lts.clone());
+    proto.topology = tweak & 4 != 0;
+    proto.directed = tweak & 8 != 0;
+    proto.bytes = tweak & 32 != 0;
+    let report = Checker::new()
+        .determinism_check(tweak & 1 == 0)
+        .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
+        .hash_compaction(tweak & 16 != 0)
+        .semantics(semantics)
+        .check(formula, proto.clone(), lts.dummies())
+        .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;
+    let expected = reference_violated(lts, formula, semantics == Semantics::Stutter);
+    match &report.verdict {
+        Verdict::Holds => {
+            prop_assert!(
+                tweak & 16 == 0,
+                "plain holds under hash compaction\n{report}"
+            );
+            prop_assert!(!expected, "engine: holds, reference: violated\n{report}")
+        }
+        Verdict::HoldsOnShare { .. } => {
+            return Err(TestCaseError::fail(format!(
+                "no share was asked for\n{report}"
+            )));
+        }
+        Verdict::HoldsProbabilistic { .. } => {
+            prop_assert!(
+                tweak & 16 != 0,
+                "probabilistic without hash compaction\n{report}"
+            );
+            prop_assert!(!expected, "engine: holds, reference: violated\n{report}")
+        }
+        Verdict::Violated(c) => {
+            prop_assert!(expected, "engine: violated, reference: holds\n{report}");
+            if let Err(e) = c.try_replay(proto) {
+                return Err(TestCaseError::fail(format!(
+                    "counterexample does not replay: {e}\n{report}"
+                )));
+            }
+            let (prefix, cycle) = lasso_letters(lts, c);
+            let f = owl_lite::parse(formula).unwrap();
+            prop_assert!(
+                !eval_lasso(&f, &prefix, &cycle),
+                "counterexample satisfies the formula\n{report}"
+            );
+            if semantics == Semantics::InfiniteRunsOnly {
+                prop_assert!(
+                    c.ending.is_none(),
+                    "a finite run under infinite-runs-only semantics\n{report}"
+                );
+            }
+        }
+        Verdict::Inconclusive { .. } => {
+            prop_assert!(false, "inconclusive without limits\n{report}")
+        }
+    }
+    Ok(expected)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_agrees_with_reference((lts, formula) in case(), tweak in 0..64u8) {
+        agree(&lts, &formula, Semantics::Stutter, tweak)?;
+        agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 50_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "soak: cargo test -p prust-engine --test differential -- --ignored"]
+    fn engine_agrees_with_reference_soak((lts, formula) in case(), tweak in 0..64u8) {
+        agree(&lts, &formula, Semantics::Stutter, tweak)?;
+        agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
+    }
+}

@@ -1,0 +1,223 @@
+//! Executions per second of `prust::explore` on 3-role programs, and the
+//! executions needed with no reduction, sleep sets and DPOR on growing
+//! programs.
+//!
+//! ```text
+//! cargo bench -p prust-explore --bench explore_rate
+//! cargo bench -p prust-explore --bench explore_rate -- --quick   # a smoke run
+//! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated
+//! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
+//! ```
+//!
+//! `--rate` measures the goal's program alone: fan-in k=3 with each
+//! reduction, the reduced explorations repeated 20 times (a few hundred
+//! executions each is too short to time on a loaded machine), and prints
+//! executions per second of wall time and of the process's CPU time.
+//!
+//! Programs (all correct, so every exploration runs to completion):
+//! - `two-buyer`: the bundled two-buyer protocol's three roles;
+//! - `fan-in k`: two senders each send `k` messages to a collector that
+//!   receives from anyone (`recv()`), on a hand-written mailbox object:
+//!   the senders' steps are independent of each other, the collector's
+//!   receives branch over the senders;
+//! - `in-order k`: the same senders, and a collector that receives the
+//!   `k` messages of `a` and then those of `b` (`recv_from`): the two
+//!   senders never race, which DPOR sees.
+
+use std::time::Instant;
+
+use prust::explore::{Exploration, Explorer, Reduction, Roles};
+use prust::session::BlockingEndpoint;
+use prust::{Message, Strict};
+
+use testkit::two_buyer;
+
+/// The two-buyer program of the tests and examples, the seller asserting
+/// that buyer2 buys (it does at that price, in every schedule).
+fn two_buyer(r: &mut Roles<'_, Strict>) {
+    r.spawn("buyer1", |ep| {
+        two_buyer::buyer1(ep).unwrap();
+    });
+    r.spawn("buyer2", |ep| {
+        two_buyer::buyer2(ep).unwrap();
+    });
+    r.spawn("seller", |ep| {
+        let (_, _, sold) = two_buyer::seller(ep).unwrap();
+        assert!(sold);
+    });
+}
+
+use testkit::mailbox;
+
+use mailbox::Mailbox;
+
+/// The programs' mailbox: roles `a`, `b` and `collector`, unbounded
+/// channels (no send ever waits).
+fn mailbox() -> Mailbox {
+    Mailbox::named(&["a", "b", "collector"], None)
+}
+
+fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
+    move |r| {
+        for s in ["a", "b"] {
+            r.spawn(s, move |mut ep| {
+                for i in 0..k {
+                    ep.send("collector", Message::named("M", i)).unwrap();
+                }
+            });
+        }
+        r.spawn("collector", move |mut ep| {
+            let mut sum = 0;
+            for _ in 0..2 * k {
+                let (_, m) = ep.recv().unwrap();
+                sum += m.downcast_ref::<usize>().unwrap();
+            }
+            assert_eq!(sum, k * (k - 1));
+        });
+    }
+}
+
+fn in_order(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
+    move |r| {
+        for s in ["a", "b"] {
+            r.spawn(s, move |mut ep| {
+                for i in 0..k {
+                    ep.send("collector", Message::named("M", i)).unwrap();
+                }
+            });
+        }
+        r.spawn("collector", move |mut ep| {
+            for s in ["a", "b"] {
+                for i in 0..k {
+                    let m = ep.recv_from(s).unwrap();
+                    assert_eq!(m.downcast_ref::<usize>(), Some(&i));
+                }
+            }
+        });
+    }
+}
+
+fn line(name: &str, reduction: Reduction, ex: &Exploration) {
+    assert!(ex.is_successful(), "{ex}");
+    let secs = ex.elapsed().as_secs_f64();
+    println!(
+        "{name:<14} {:<11} {:>8} executions ({:>6} cut by sleep sets) {:>8.3} s {:>9.0} executions/s",
+        reduction.to_string(),
+        ex.executions(),
+        ex.redundant(),
+        secs,
+        ex.executions() as f64 / secs
+    );
+}
+
+/// The process's CPU time (user + system) so far, from `/proc` (zero
+/// where there is none): on a shared machine, wall time also counts the
+/// time other processes held the cores.
+fn cpu_time() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses): utime and
+    // stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// `--rate`: fan-in k=3 with each reduction, timed in wall and CPU time.
+fn rate() {
+    let explorer = Explorer::new().preemption_bound(None);
+    let object = mailbox;
+    let _ = explorer.explore(object(), fan_in(2));
+    for (reduction, repeat) in [
+        (Reduction::None, 1),
+        (Reduction::SleepSets, 20),
+        (Reduction::Dpor, 20),
+    ] {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        let mut executions = 0;
+        for _ in 0..repeat {
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object(), fan_in(3));
+            assert!(ex.is_successful(), "{ex}");
+            executions += ex.executions();
+        }
+        let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_time() - cpu);
+        println!(
+            "fan-in k=3 {:<12} x{repeat:<2} {executions:>6} executions {wall:>7.3} s wall {:>7.0}/s, {cpu:>6.2} s CPU {:>7.0}/CPU-s",
+            reduction.to_string(),
+            executions as f64 / wall,
+            executions as f64 / cpu.max(1e-9)
+        );
+    }
+}
+
+/// `--profile`: one DPOR exploration of fan-in k=3 and nothing else, for
+/// an instruction-counting profiler (`valgrind --tool=callgrind`).
+fn profile() {
+    let ex = Explorer::new()
+        .preemption_bound(None)
+        .reduction(Reduction::Dpor)
+        .explore(mailbox(), fan_in(3));
+    line("fan-in k=3", Reduction::Dpor, &ex);
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--rate") {
+        return rate();
+    }
+    if std::env::args().any(|a| a == "--profile") {
+        return profile();
+    }
+    let quick = std::env::args().any(|a| a == "--quick");
+    let explorer = Explorer::new().preemption_bound(None);
+    // Warm up (thread creation, allocator).
+    let _ = explorer.explore(prust::protocols::two_buyer::strict(), two_buyer);
+    let repeat = if quick { 10 } else { 200 };
+    let started = Instant::now();
+    let mut executions = 0;
+    for _ in 0..repeat {
+        let ex = explorer
+            .clone()
+            .reduction(Reduction::None)
+            .explore(prust::protocols::two_buyer::strict(), two_buyer);
+        assert!(ex.is_successful());
+        executions += ex.executions();
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "two-buyer x{repeat}: {executions} executions in {secs:.3} s: {:.0} executions/s",
+        executions as f64 / secs
+    );
+    let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3] };
+    let reductions = [Reduction::None, Reduction::SleepSets, Reduction::Dpor];
+    for &k in ks {
+        for reduction in reductions {
+            let object = mailbox();
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object, fan_in(k));
+            line(&format!("fan-in k={k}"), reduction, &ex);
+        }
+    }
+    let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3, 4] };
+    for &k in ks {
+        for reduction in reductions {
+            let object = mailbox();
+            let ex = explorer
+                .clone()
+                .reduction(reduction)
+                .explore(object, in_order(k));
+            line(&format!("in-order k={k}"), reduction, &ex);
+        }
+    }
+}

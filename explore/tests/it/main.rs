@@ -1,0 +1,20 @@
+//! `prust::explore`'s integration tests: one test binary, one module a
+//! feature (one binary links once; a binary per file linked the whole
+//! crate graph some dozen times).
+//!
+//! Tests here run as threads of one process: a test that sets a `PRUST_*`
+//! variable runs alone in a child process ([`testkit::alone`]).
+
+mod api;
+mod choose;
+mod close;
+mod env;
+mod load_balancer;
+mod reduction;
+mod reduction_close_select;
+mod reduction_programs;
+mod replay_env;
+mod search_party;
+mod simplify;
+mod stuck;
+mod violation;

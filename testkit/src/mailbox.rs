@@ -1,0 +1,183 @@
+//! The hand-written mailbox object and the random role programs over it
+//! that the reduction tests (`explore_reduction`,
+//! `explore_reduction_close_select`) and the `explore_rate` bench share:
+//! one definition, so that a fix to the object or to how a step runs
+//! reaches every test that compares searches on it.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use engine::{Message, Protocol, Refused, RoleId};
+use protocols::session::{Alternative, BlockingEndpoint};
+use prust_explore::{Exploration, Roles};
+
+/// FIFO channels between every pair of roles, bounded by `capacity` (none:
+/// unbounded): sends are asynchronous, a receive takes the oldest message
+/// of its channel, each sender may close its channels. Terminated when
+/// nothing is in transit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mailbox {
+    names: &'static [&'static str],
+    capacity: Option<usize>,
+    queues: Vec<VecDeque<Message>>,
+}
+
+/// The role names of [`Mailbox::new`]: `r0`, `r1`, …
+const NUMBERED: [&str; 8] = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"];
+
+impl Mailbox {
+    /// `roles` roles named `r0`, `r1`, … (at most 8), whose channels hold
+    /// two messages each: a third send waits, which gives the random
+    /// programs blocked sends to explore.
+    pub fn new(roles: usize) -> Self {
+        Mailbox::named(&NUMBERED[..roles], Some(2))
+    }
+
+    /// Roles with these names, channels bounded by `capacity` (`None`:
+    /// unbounded, so that no send ever waits).
+    pub fn named(names: &'static [&'static str], capacity: Option<usize>) -> Self {
+        Mailbox {
+            names,
+            capacity,
+            queues: vec![VecDeque::new(); names.len() * names.len()],
+        }
+    }
+
+    /// How many roles (the trait's `roles` gives their names).
+    fn count(&self) -> usize {
+        self.names.len()
+    }
+}
+
+impl Protocol for Mailbox {
+    fn roles(&self) -> Vec<String> {
+        self.names.iter().map(|n| n.to_string()).collect()
+    }
+    fn type_names(&self) -> Vec<String> {
+        vec!["M".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        let n = self.count();
+        let q = &mut self.queues[role * n + to];
+        if role == to || self.capacity.is_some_and(|c| q.len() >= c) {
+            return Err(Refused(msg));
+        }
+        q.push_back(msg);
+        Ok(())
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let n = self.count();
+        let f = match from {
+            Some(f) => f,
+            None => (0..n)
+                .find(|&f| !self.queues[f * n + role].is_empty())
+                .ok_or(Refused(()))?,
+        };
+        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
+        Ok((f, m))
+    }
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
+        if role == to {
+            Err(Refused(()))
+        } else {
+            Ok(())
+        }
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.queues[from * self.count() + to].is_empty()
+    }
+    fn is_terminated(&self) -> bool {
+        self.queues.iter().all(VecDeque::is_empty)
+    }
+}
+
+/// One operation of a random role program.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Send a message to this role.
+    Send(RoleId),
+    /// Close the channel to this role.
+    Close(RoleId),
+    /// Receive from this role.
+    RecvFrom(RoleId),
+    /// Receive from anyone and assert that it is not this role.
+    RecvAnyNot(RoleId),
+    /// Receive from this role until it closes; assert on the count.
+    Drain(RoleId, usize),
+    /// Select over two senders; assert which one is taken first.
+    SelectNot(RoleId, RoleId),
+}
+
+/// The program that runs role `r{i}` as `steps[i]` says; a role stops at
+/// its first operation that fails (a closed channel, a stopped search).
+/// The `k`-th message a role sends carries `k`.
+pub fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync + '_ {
+    move |r| {
+        for (role, body) in steps.iter().enumerate() {
+            let body = body.clone();
+            r.spawn(NUMBERED[role], move |mut ep| {
+                for (i, s) in body.into_iter().enumerate() {
+                    let ok = match s {
+                        Step::Send(to) => ep.send(to, Message::named("M", i)).is_ok(),
+                        Step::Close(to) => ep.close(to).is_ok(),
+                        Step::RecvFrom(from) => ep.recv_from(from).is_ok(),
+                        Step::RecvAnyNot(not) => match ep.recv() {
+                            Ok((from, _)) => {
+                                assert_ne!(from, not, "received from r{not}");
+                                true
+                            }
+                            Err(_) => false,
+                        },
+                        Step::Drain(from, n) => {
+                            let mut got = 0;
+                            while ep.recv_from(from).is_ok() {
+                                got += 1;
+                            }
+                            assert_eq!(got, n, "drained from r{from}");
+                            true
+                        }
+                        Step::SelectNot(a, b) => {
+                            let alts = [Alternative::sender(a), Alternative::sender(b)];
+                            match ep.select(&alts) {
+                                Ok((i, _)) => {
+                                    assert_eq!(i, 0, "selected r{b}");
+                                    true
+                                }
+                                Err(_) => false,
+                            }
+                        }
+                    };
+                    if !ok {
+                        return;
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// Ordering bugs and a length bound for generated programs: where
+/// `swaps[role]` says so, the role's steps `at` and `at + 1` trade places;
+/// then every role keeps at most six steps (longer programs make the plain
+/// search too slow to compare against).
+pub fn swap_and_truncate(roles: &mut [Vec<Step>], swaps: Vec<(usize, bool)>) {
+    for (role, (at, swap)) in swaps.into_iter().enumerate() {
+        let ops = &mut roles[role];
+        if swap && at + 1 < ops.len() {
+            ops.swap(at, at + 1);
+        }
+        ops.truncate(6);
+    }
+}
+
+/// The distinct outcomes of the failures an exploration found, as text:
+/// what two searches of the same program must agree on.
+pub fn outcomes(ex: &Exploration) -> BTreeSet<String> {
+    ex.failures()
+        .iter()
+        .map(|f| f.outcome.to_string())
+        .collect()
+}

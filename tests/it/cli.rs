@@ -1,0 +1,86 @@
+//! Running the `prust` binary from the command-line tests (`tests/cli*.rs`):
+//! one way to start it, with the environment a user's shell may set
+//! cleared, and to read what it printed.
+//!
+//! A module of the test binary: `use crate::cli;`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The variables that change what `prust` checks or prints (limits,
+/// semantics, reduction, progress): unset for every run, so that a
+/// developer's shell cannot change a test's outcome; a test that needs one
+/// sets it with [`prust_with`].
+const CLEARED: [&str; 13] = [
+    "PRUST_MAX_STATES",
+    "PRUST_MAX_DEPTH",
+    "PRUST_TIMEOUT",
+    "PRUST_MAX_MEMORY",
+    "PRUST_SEMANTICS",
+    "PRUST_POR",
+    "PRUST_PROGRESS",
+    "PRUST_REDUCTION",
+    "PRUST_HASH_COMPACTION",
+    "PRUST_COLLAPSE",
+    "PRUST_THREADS",
+    "PRUST_SHARE",
+    "PRUST_SHARE_LEVEL",
+];
+
+/// `prust ARGS` in `dir` (the current folder if `None`), with [`CLEARED`]
+/// unset and then `env` set.
+pub fn run(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_prust"));
+    c.args(args);
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
+    for var in CLEARED {
+        c.env_remove(var);
+    }
+    c.envs(env.iter().copied())
+        .output()
+        .expect("the prust binary runs")
+}
+
+/// `prust ARGS`.
+pub fn prust(args: &[&str]) -> Output {
+    run(None, args, &[])
+}
+
+/// `prust ARGS` with these environment variables set.
+pub fn prust_with(args: &[&str], env: &[(&str, &str)]) -> Output {
+    run(None, args, env)
+}
+
+/// `prust ARGS` run in `dir`.
+pub fn prust_in(dir: &Path, args: &[&str]) -> Output {
+    run(Some(dir), args, &[])
+}
+
+/// What it printed on stdout.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What it printed on stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh, empty folder `prust-TEST-PID-NAME` under the temporary folder:
+/// one per test and process, so that tests running at once never share.
+pub fn fresh_folder(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prust-{test}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+/// Asserts that `prust` did not panic: no exit code 101 (Rust's panic
+/// status), no "panicked" on stderr.
+pub fn no_panic(o: &Output) {
+    assert_ne!(o.status.code(), Some(101), "{}", stderr(o));
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+}

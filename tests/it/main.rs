@@ -1,0 +1,28 @@
+//! The `prust` package's integration tests (the command line, the loader, the
+//! `.dcj` and POR suites): one test binary, one module a feature (one link
+//! step, where a binary a file linked the crate graph once each).
+//!
+//! The tests run as threads of one process: a test that changes process-wide
+//! state (a `PRUST_*` variable) or measures it (resident memory) runs alone
+//! in a child process ([`testkit::alone`]). The `.owl` suites
+//! (`tests/owl.rs`, libtest-mimic) are a binary of their own: their harness
+//! is not libtest's.
+
+mod cli;
+mod cli_check;
+mod cli_file_errors;
+mod cli_files;
+mod cli_help;
+mod cli_import;
+mod cli_json;
+mod cli_limits_and_trails;
+mod cli_lint;
+mod cli_list_and_lts;
+mod cli_load;
+mod cli_output;
+mod cli_share;
+mod cli_sync_bit;
+mod cli_translate;
+mod dcj_suites;
+mod fuzz_smoke;
+mod por_suites;

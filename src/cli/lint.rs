@@ -190,8 +190,8 @@ fn finding_json(f: &Finding) -> String {
 /// silently ignored could make lint say "0 findings" for what it never saw,
 /// or run without the bound the user set.
 fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
-    // One reader of the variables for check and lint (engine's).
-    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
+    // One reader of the variables for every command (engine's).
+    let vars = super::object::limits_from_env(engine::env::Reader::Lint)?;
     Ok(BuildLimits {
         max_states: args.max_states.or(vars.max_states),
         timeout: args.timeout.or(vars.timeout),

@@ -157,7 +157,11 @@ fn runaway_recursion_is_an_error() {
                 e.to_string()
                     .contains("recursion's argument grows without end"),
                 "{e}"
-            )
+            );
+            // An error of the specification, whatever bound caught it: no
+            // caller may take it for a limit (inconclusive) by its text.
+            assert_eq!(e.kind(), protocols::ErrorKind::Spec);
+            assert!(!e.is_limit());
         }
         other => panic!("expected a state bound, got {:?}", other.map(|_| ())),
     }

@@ -397,6 +397,7 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         max_states: args.max_states.or(vars.max_states),
         timeout: args.timeout.or(vars.timeout),
         max_memory: args.max_memory.or(vars.max_memory),
+        ..vars
     };
     let visit = CheckAll {
         checker: &checker,

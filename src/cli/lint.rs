@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use super::json::{self, Object};
 use super::object::{BuildLimits, Unbuilt};
 use super::out::Out;
+use engine::hint::Audience;
+
 use super::{CmdResult, Exit, Failure};
 
 /// The long help of `prust lint`: the checks and what they report.
@@ -163,7 +165,10 @@ pub fn options(only: &[String], exclude: &[String]) -> Result<Options, Failure> 
 fn inconclusive_json(i: &Inconclusive) -> String {
     let mut o = Object::new();
     o.str("check", i.check.name());
-    o.str("reason", &i.reason.to_string());
+    o.str(
+        "reason",
+        &i.reason.for_audience(Audience::CommandLine).to_string(),
+    );
     o.finish()
 }
 
@@ -196,6 +201,7 @@ fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
         max_states: args.max_states.or(vars.max_states),
         timeout: args.timeout.or(vars.timeout),
         max_memory: args.max_memory.or(vars.max_memory),
+        ..vars
     })
 }
 
@@ -273,7 +279,11 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             while let Some(first) = rest.first() {
                 let n = rest.iter().take_while(|i| i.reason == first.reason).count();
                 let names: Vec<&str> = rest[..n].iter().map(|i| i.check.name()).collect();
-                eprintln!("inconclusive: {}: {}", names.join(", "), first.reason);
+                eprintln!(
+                    "inconclusive: {}: {}",
+                    names.join(", "),
+                    first.reason.for_audience(Audience::CommandLine)
+                );
                 rest = &rest[n..];
             }
         }

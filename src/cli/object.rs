@@ -97,6 +97,7 @@ pub fn build_limits(env: &Environment) -> BuildLimits {
         // `inf` is no deadline.
         timeout: env.timeout.flatten(),
         max_memory: env.max_memory,
+        audience: engine::hint::Audience::CommandLine,
     }
 }
 

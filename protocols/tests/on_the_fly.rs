@@ -202,7 +202,13 @@ fn too_large_to_compile_but_fine_on_the_fly() {
     let spec = fan_out(12); // 5^12 = 244 million states per round
     match spec.compile_bounded(100_000) {
         Err(e @ Error::StateBound { .. }) => {
-            assert!(e.to_string().contains("--runtime on-the-fly"), "{e}")
+            // The library's reader is told the method, the command line's
+            // user the option.
+            assert!(e.to_string().contains("(Strict::on_the_fly)"), "{e}");
+            let cli = e
+                .for_audience(engine::hint::Audience::CommandLine)
+                .to_string();
+            assert!(cli.contains("--runtime on-the-fly"), "{cli}")
         }
         other => panic!("expected a state bound, got {:?}", other.map(|_| ())),
     }

@@ -470,7 +470,7 @@
 //! **Environment variables.** Every option of [`Checker`] defaults from the
 //! environment, so a failing test can be rerun with other settings without
 //! editing it: `PRUST_MAX_STATES`, `PRUST_TIMEOUT`, `PRUST_SEMANTICS`, …
-//! The [table of every `PRUST_*` variable](engine::env) says what each
+//! The [table of every `PRUST_*` variable](mod@engine::env) says what each
 //! means and takes, its default, and which of the checker, the `prust`
 //! commands, the `.owl` suites and [`explore`] read it.
 //!

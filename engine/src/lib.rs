@@ -95,7 +95,7 @@
 //! - Options default from environment variables, so a failing test can be
 //!   rerun with other settings without editing it (`PRUST_MAX_STATES`,
 //!   `PRUST_TIMEOUT`, `PRUST_SEMANTICS`, …): the [table of every
-//!   variable](env) says what each means and takes, and which front ends
+//!   variable](mod@env) says what each means and takes, and which front ends
 //!   read it. [`Checker::from_env`] reports a bad value as
 //!   [`Error::Config`].
 //!

@@ -22,7 +22,7 @@ use super::scheduler::{self, End, RunLimits};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
 /// its defaults from the `PRUST_*` variables that the
-/// [table of every variable](engine::env) lists as read by `explore`
+/// [table of every variable](mod@engine::env) lists as read by `explore`
 /// (`PRUST_PREEMPTION_BOUND`, `PRUST_MAX_STEPS`, `PRUST_MAX_EXECUTIONS`,
 /// `PRUST_TIMEOUT`, `PRUST_ROLE_TIMEOUT`, `PRUST_SCHEDULE`,
 /// `PRUST_REDUCTION`), each read and parsed as everywhere else.

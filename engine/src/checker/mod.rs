@@ -21,7 +21,7 @@ pub use share::Share;
 
 /// A configurable check. Every option defaults from its environment
 /// variable (`max_states` from `PRUST_MAX_STATES`, `timeout` from
-/// `PRUST_TIMEOUT`, …; the [table](crate::env) says what each takes and
+/// `PRUST_TIMEOUT`, …; the [table](mod@crate::env) says what each takes and
 /// its default), so a failing test can be rerun with other limits without
 /// changing its code.
 ///

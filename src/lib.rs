@@ -470,25 +470,10 @@
 //!
 //! **Environment variables.** Every option of [`Checker`] defaults from the
 //! environment, so a failing test can be rerun with other settings without
-//! editing it:
-//!
-//! | variable | meaning | default |
-//! |---|---|---|
-//! | `PRUST_MAX_STATES` | stop (inconclusive) after this many product states | 10 000 000 |
-//! | `PRUST_MAX_DEPTH` | stop (inconclusive) beyond this run length | unlimited |
-//! | `PRUST_TIMEOUT` | wall-clock budget in seconds (inconclusive when it runs out; `inf`: none) | 60 s (sized for a test; `prust check`: none) |
-//! | `PRUST_SEMANTICS` | `stutter` or `omega` (infinite runs only, Prut4j's) | `stutter` |
-//! | `PRUST_PROGRESS` | `1` forces, `0` hides the progress line on stderr | when stderr is a terminal |
-//! | `PRUST_DETERMINISM` | `1`/`0`: the determinism check | on in debug builds |
-//! | `PRUST_SUITE_REPORTS` | `1`: `.owl` suites print the reports of passing tests too | off |
-//! | `PRUST_POR` | `0`: no partial-order reduction (it applies only to objects that declare [`Protocol::independence`] and formulas it cannot change: see [`engine::por`]) | on |
-//! | `PRUST_THREADS` | threads of the search (`0`: every core; see [`Checker::threads`]) | every core |
-//! | `PRUST_PARALLEL_LEVEL` | breadth-first levels smaller than this are expanded by one thread | 1 024 |
-//! | `PRUST_HASH_COMPACTION` | `1`: store 64-bit fingerprints; a property that holds is then "holds (probabilistic: hash compaction)" with the omission bound, never a proof | off |
-//! | `PRUST_COLLAPSE` | `1`/`0`: store states as their bytes ([`Protocol::encode`]) | the object's [`Protocol::prefers_bytes`] |
-//! | `PRUST_SHARE`, `PRUST_SHARE_LEVEL` | `I/N`: search share I of a check split over N machines ("holds on share I/N", never "holds"; see [`Checker::share`]) | the whole check |
-//! | `PRUST_MAX_MEMORY` | memory budget (`512M`, `2G`): a search that needs more ends *inconclusive*, never "holds" nor an allocation abort | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB (`prust check`: no 2 GiB cap) |
-//! | `PRUST_TRAIL_DIR` | a folder where every failing [`check`] saves its counterexample as a trail file (named in the panic message; `prust replay PROTOCOL FILE` or [`Trail::read`](engine::Trail::read) re-execute it) | none |
+//! editing it: `PRUST_MAX_STATES`, `PRUST_TIMEOUT`, `PRUST_SEMANTICS`, …
+//! The [table of every `PRUST_*` variable](mod@engine::env) says what each
+//! means and takes, its default, and which of the checker, the `prust`
+//! commands, the `.owl` suites and [`explore`] read it.
 //!
 //! A bad value in any of them is an [`Error`] (`Error::Config`) from
 //! [`Checker::from_env`], and a panic with the same message from

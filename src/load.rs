@@ -97,12 +97,17 @@ pub struct BuildLimits {
     /// At most this many bytes of tables; `None`: the protocols crate's
     /// default.
     pub max_memory: Option<u64>,
+    /// Who reads the message of a limit reached: it names that reader's
+    /// way to raise it.
+    pub audience: engine::hint::Audience,
 }
 
 impl BuildLimits {
-    /// The protocols crate's limits, with the deadline counted from now.
+    /// The protocols crate's limits, with the deadline counted from now;
+    /// no `timeout`, no deadline (not the protocols crate's default one:
+    /// `prust` commands have no time budget unless one is given).
     pub fn to_protocols(&self) -> protocols::Limits {
-        let mut limits = protocols::Limits::default();
+        let mut limits = protocols::Limits::default().unbounded_time();
         if let Some(n) = self.max_states {
             limits = limits.max_states(usize::try_from(n).unwrap_or(usize::MAX));
         }
@@ -366,19 +371,20 @@ pub fn dcj_error(e: DcjError, limits: &BuildLimits) -> LoadError {
 /// [`LoadError::Build`] otherwise. A runaway recursion in a specification
 /// is an error of the specification, whatever bound caught it.
 fn build_error(e: protocols::Error, limits: &BuildLimits) -> LoadError {
-    let message = e.to_string();
-    let (limit, states) = match e {
-        protocols::Error::StateBound { limit, what } if what != "unfolded specification" => {
+    use protocols::{Error, ErrorKind};
+    let message = e.for_audience(limits.audience).to_string();
+    let (limit, states) = match (e.kind(), &e) {
+        (ErrorKind::StateLimit, &Error::StateBound { limit, .. }) => {
             (Limit::States(limit as u64), limit as u64)
         }
-        protocols::Error::Timeout { states, .. } => (
+        (ErrorKind::TimeLimit, &Error::Timeout { states, .. }) => (
             Limit::Time(limits.timeout.unwrap_or_default()),
             states as u64,
         ),
-        protocols::Error::MemoryBound { limit, states, .. } => {
+        (ErrorKind::MemoryLimit, &Error::MemoryBound { limit, states, .. }) => {
             (Limit::Memory(limit as u64), states as u64)
         }
-        e => return LoadError::Build(Box::new(e)),
+        _ => return LoadError::Build(Box::new(e)),
     };
     LoadError::Limit(BuildLimit {
         limit,

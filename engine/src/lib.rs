@@ -93,15 +93,11 @@
 //!   builder return `Result<Report, Error>`. A [`CheckSession`] checks many
 //!   formulas on one object and reuses the states found so far.
 //! - Options default from environment variables, so a failing test can be
-//!   rerun with other settings without editing it: `PRUST_MAX_STATES`,
-//!   `PRUST_MAX_DEPTH`, `PRUST_TIMEOUT` (seconds, per formula),
-//!   `PRUST_MAX_MEMORY` (`512M`, `2G`; default [`default_max_memory`]: half the available
-//!   memory or cgroup limit, at most a quarter of what `RLIMIT_AS` leaves),
-//!   `PRUST_SEMANTICS` (`stutter` or `omega`), `PRUST_PROGRESS`,
-//!   `PRUST_DETERMINISM`, `PRUST_TRAIL_DIR` (save the counterexamples of
-//!   failing checks), `PRUST_POR` (`0`: no partial-order reduction),
-//!   `PRUST_THREADS` (threads of the search).
-//!   [`Checker::from_env`] reports a bad value as [`Error::Config`].
+//!   rerun with other settings without editing it (`PRUST_MAX_STATES`,
+//!   `PRUST_TIMEOUT`, `PRUST_SEMANTICS`, …): the [table of every
+//!   variable](mod@env) says what each means and takes, and which front ends
+//!   read it. [`Checker::from_env`] reports a bad value as
+//!   [`Error::Config`].
 //!
 //! # Partial-order reduction
 //!
@@ -397,6 +393,7 @@
 mod alphabet;
 mod budget;
 mod checker;
+pub mod env;
 mod error;
 mod frontend;
 pub mod hint;
@@ -422,9 +419,7 @@ pub use budget::{
     default_max_memory, parse_memory_size, parse_timeout, DefaultBudgets, TEST_MAX_MEMORY,
     TEST_TIMEOUT,
 };
-pub use checker::{
-    check, check_violated, limit_variables, try_check, CheckSession, Checker, LimitVariables, Share,
-};
+pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{

@@ -39,3 +39,32 @@ impl fmt::Display for ExploreError {
 }
 
 impl std::error::Error for ExploreError {}
+
+impl ExploreError {
+    /// An [`ExploreError::Env`] for `variable=value`.
+    pub(crate) fn env(variable: &str, value: &str, message: &str) -> ExploreError {
+        ExploreError::Env {
+            variable: variable.into(),
+            value: value.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The [`ExploreError::Env`] of a variable that [`engine::env`]
+    /// could not read: the same variable, value and message as a check's.
+    pub(crate) fn from_env(e: engine::Error) -> ExploreError {
+        match e {
+            engine::Error::Config {
+                variable,
+                value,
+                message,
+            } => ExploreError::Env {
+                variable,
+                value,
+                message,
+            },
+            // The reader gives no other error.
+            other => ExploreError::Program(other.to_string()),
+        }
+    }
+}

@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use engine::Protocol;
 
 use super::dfs::Dfs;
-use super::env::{env_count, env_error, env_seconds, env_var};
 use super::error::ExploreError;
 use super::found::Found;
 use super::pool::Pool;
@@ -22,17 +21,11 @@ use super::schedule::Schedule;
 use super::scheduler::{self, End, RunLimits};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
-/// its defaults from the environment:
-///
-/// | variable | option | default |
-/// |---|---|---|
-/// | `PRUST_PREEMPTION_BOUND` | [`preemption_bound`](Self::preemption_bound) (`none` or a number) | none: exhaustive |
-/// | `PRUST_MAX_STEPS` | [`max_steps`](Self::max_steps) per execution | 10 000 |
-/// | `PRUST_MAX_EXECUTIONS` | [`max_executions`](Self::max_executions) | 100 000 |
-/// | `PRUST_TIMEOUT` | [`timeout`](Self::timeout) in seconds (`inf`: none) | 60 s, sized for a test (as a check's: [`engine::DefaultBudgets::Test`]) |
-/// | `PRUST_ROLE_TIMEOUT` | [`role_timeout`](Self::role_timeout) in seconds | 10 |
-/// | `PRUST_SCHEDULE` | [`replay`](Self::replay) this printed schedule (one schedule, never a proof: warns on stderr) | explore |
-/// | `PRUST_REDUCTION` | [`reduction`](Self::reduction): `none`, `sleep-sets` or `dpor` | DPOR (source sets) |
+/// its defaults from the `PRUST_*` variables that the
+/// [table of every variable](mod@engine::env) lists as read by `explore`
+/// (`PRUST_PREEMPTION_BOUND`, `PRUST_MAX_STEPS`, `PRUST_MAX_EXECUTIONS`,
+/// `PRUST_TIMEOUT`, `PRUST_ROLE_TIMEOUT`, `PRUST_SCHEDULE`,
+/// `PRUST_REDUCTION`), each read and parsed as everywhere else.
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -89,36 +82,36 @@ impl Explorer {
     /// An explorer with the defaults, overridden by the `PRUST_*`
     /// variables; one that does not parse is an [`ExploreError::Env`].
     pub fn from_env() -> Result<Explorer, ExploreError> {
-        let preemption_bound = match env_var("PRUST_PREEMPTION_BOUND")? {
-            None => None,
-            Some(v) if v.trim().eq_ignore_ascii_case("none") => None,
-            Some(_) => env_count("PRUST_PREEMPTION_BOUND")?,
-        };
-        let replay = match env_var("PRUST_SCHEDULE")? {
+        let env = engine::env::Environment::read(engine::env::Reader::Explore)
+            .map_err(ExploreError::from_env)?;
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let replay = match &env.schedule {
             None => None,
             Some(v) => Some(
                 v.parse::<Schedule>()
-                    .map_err(|e| env_error("PRUST_SCHEDULE", &v, &e.to_string()))?,
+                    .map_err(|e| ExploreError::env("PRUST_SCHEDULE", v, &e.to_string()))?,
             ),
         };
         Ok(Explorer {
-            preemption_bound,
-            max_steps: env_count("PRUST_MAX_STEPS")?.unwrap_or(10_000),
-            max_executions: env_count("PRUST_MAX_EXECUTIONS")?.unwrap_or(100_000),
-            timeout: env_seconds("PRUST_TIMEOUT")?
+            preemption_bound: env.preemption_bound.flatten().map(count),
+            max_steps: env.max_steps.map_or(10_000, count),
+            max_executions: env.max_executions.map_or(100_000, count),
+            timeout: env
+                .timeout
                 .unwrap_or(engine::DefaultBudgets::Test.timeout()),
-            role_timeout: env_seconds("PRUST_ROLE_TIMEOUT")?
+            role_timeout: env
+                .role_timeout
                 .unwrap_or(Some(Duration::from_secs(10)))
                 .unwrap_or(Duration::from_secs(1 << 30)),
             property: None,
             replay_from_env: replay.is_some(),
             replay,
             simplify: true,
-            reduction: match env_var("PRUST_REDUCTION")? {
+            reduction: match &env.reduction {
                 None => Reduction::default(),
                 Some(v) => v
                     .parse()
-                    .map_err(|e: String| env_error("PRUST_REDUCTION", &v, &e))?,
+                    .map_err(|e: String| ExploreError::env("PRUST_REDUCTION", v, &e))?,
             },
         })
     }

@@ -91,7 +91,6 @@ mod dpor;
 mod enabled;
 mod ending;
 mod endpoint;
-mod env;
 mod error;
 mod explorer;
 mod found;

@@ -45,7 +45,7 @@ use crate::spec::Spec;
 use crate::Error;
 
 /// [`Error::StateBound`]'s `what` for a compilation.
-pub(crate) const GLOBAL_LTS: &str = "global LTS";
+pub(crate) const GLOBAL_LTS: crate::Built = crate::Built::GlobalLts;
 
 /// [`Error::TooLarge`]'s `items` for the interned channel contents.
 const CHANNEL_CONTENTS: &str = "distinct channel contents";
@@ -58,6 +58,17 @@ const STATE_BYTES: usize = 8 + 2 * (4 + 1) + 4 + 1;
 /// The most states, transitions or channel contents the compiled LTS
 /// numbers: it stores them as 32-bit numbers and offsets.
 const MAX_NUMBERED: usize = u32::MAX as usize;
+
+impl crate::Spec {
+    /// Compiles to the global LTS within `limits`: fails with
+    /// [`Error::StateBound`], [`Error::Timeout`] or [`Error::MemoryBound`]
+    /// as soon as the construction goes past one (see the
+    /// [limits module](crate::limits)). [`Spec::compile`](crate::Spec::compile) is
+    /// this with [`Limits::default`].
+    pub fn compile_with(&self, limits: &Limits) -> Result<crate::Lts, Error> {
+        compile(self, limits)
+    }
+}
 
 /// `n`, a count or an index of `items` ("transitions", "channel
 /// contents"), as the 32-bit number the LTS stores, if it is at most `max`

@@ -150,6 +150,66 @@ pub use lts::{Action, Label, Lts};
 pub use spec::{Role, Spec, Term};
 pub use strict::Strict;
 
+/// What a construction was building when it stopped (the `what` of
+/// [`Error::StateBound`], [`Error::Timeout`], [`Error::MemoryBound`] and
+/// [`Error::TooLarge`]); its text is how the messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Built {
+    /// The global LTS of a specification ([`Spec::compile_with`]).
+    GlobalLts,
+    /// The subset construction of an LTS ([`Lts::determinise_with`]).
+    DeterminisedLts,
+    /// The liberal object's projection ([`Projection::new_with`]).
+    LiberalProjection,
+    /// The terms of a specification's calls, unfolded: a limit here is a
+    /// runaway recursion, an error of the specification.
+    UnfoldedSpec,
+    /// The LTS that `lint --runtime on-the-fly` explores.
+    LintExploration,
+    /// The product that the `realizable` lint searches.
+    RealizableProduct,
+}
+
+impl fmt::Display for Built {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Built::GlobalLts => "global LTS",
+            Built::DeterminisedLts => "determinised LTS",
+            Built::LiberalProjection => "liberal projection",
+            Built::UnfoldedSpec => "unfolded specification",
+            Built::LintExploration => "LTS explored on the fly for lint",
+            Built::RealizableProduct => "realizable product (liberal object × strict LTS)",
+        })
+    }
+}
+
+/// What kind of [`Error`] it is ([`Error::kind`]): what a caller decides
+/// on, without reading a message or a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A state limit stopped a construction (the protocol may be fine,
+    /// only too big for the limit).
+    StateLimit,
+    /// The deadline stopped a construction.
+    TimeLimit,
+    /// The memory limit stopped a construction.
+    MemoryLimit,
+    /// More than the representation numbers; no limit raises it.
+    TooLarge,
+    /// An ill-formed specification, a runaway recursion included.
+    Spec,
+    /// A name a closed declaration does not have.
+    Undeclared,
+    /// No bundled protocol has the name.
+    UnknownProtocol,
+    /// A bad parameter of a bundled protocol.
+    BadParameter,
+    /// A bad `.aut` file.
+    Aut,
+}
+
 /// What can go wrong when building protocols.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
@@ -160,13 +220,13 @@ pub enum Error {
         /// The bound.
         limit: usize,
         /// What was being built.
-        what: &'static str,
+        what: Built,
     },
     /// Building the `what` went past the deadline of its
     /// [`Limits`] (raise it with `--timeout`).
     Timeout {
         /// What was being built.
-        what: &'static str,
+        what: Built,
         /// How many states it had made by then.
         states: usize,
     },
@@ -176,7 +236,7 @@ pub enum Error {
         /// The bound, in bytes (an estimate of the construction's tables).
         limit: usize,
         /// What was being built.
-        what: &'static str,
+        what: Built,
         /// How many states it had made by then.
         states: usize,
     },
@@ -187,13 +247,14 @@ pub enum Error {
     /// the whole) does not reach it.
     ///
     /// ```
-    /// let e = protocols::Error::TooLarge { what: "global LTS", items: "transitions", max: 4_294_967_295 };
+    /// use protocols::{Built, Error};
+    /// let e = Error::TooLarge { what: Built::GlobalLts, items: "transitions", max: 4_294_967_295 };
     /// assert!(e.to_string().contains("more than 4294967295 transitions"), "{e}");
     /// assert!(e.to_string().contains("on the fly"), "{e}");
     /// ```
     TooLarge {
         /// What was being built.
-        what: &'static str,
+        what: Built,
         /// What it made too many of ("transitions", "channel contents").
         items: &'static str,
         /// The most the representation numbers.
@@ -256,11 +317,95 @@ pub(crate) const DECLARED_TWICE: &str = "declared twice";
 
 /// [`Error::StateBound`]'s `what` when unfolding a specification's calls
 /// creates too many terms.
-pub(crate) const UNFOLDED: &str = "unfolded specification";
+pub(crate) const UNFOLDED: Built = Built::UnfoldedSpec;
+
+impl Error {
+    /// Its [`ErrorKind`]. A state limit reached while unfolding a
+    /// specification's calls is [`ErrorKind::Spec`]: a runaway recursion
+    /// is an error of the specification, whatever bound caught it.
+    ///
+    /// ```
+    /// use protocols::{token, ErrorKind, Limits};
+    /// let spec = token::spec(token::Topology::FullMesh, 6);
+    /// let e = spec.compile_with(&Limits::default().max_states(10)).unwrap_err();
+    /// assert_eq!(e.kind(), ErrorKind::StateLimit);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::StateBound { what, .. } if *what == UNFOLDED => ErrorKind::Spec,
+            Error::StateBound { .. } => ErrorKind::StateLimit,
+            Error::Timeout { .. } => ErrorKind::TimeLimit,
+            Error::MemoryBound { .. } => ErrorKind::MemoryLimit,
+            Error::TooLarge { .. } => ErrorKind::TooLarge,
+            Error::Spec(_) => ErrorKind::Spec,
+            Error::Undeclared { .. } => ErrorKind::Undeclared,
+            Error::UnknownProtocol { .. } => ErrorKind::UnknownProtocol,
+            Error::BadParameter { .. } => ErrorKind::BadParameter,
+            Error::Aut(_) => ErrorKind::Aut,
+        }
+    }
+
+    /// Whether a limit stopped the construction (not an error of its
+    /// input): [`ErrorKind::StateLimit`], [`ErrorKind::TimeLimit`] or
+    /// [`ErrorKind::MemoryLimit`].
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self.kind(),
+            ErrorKind::StateLimit | ErrorKind::TimeLimit | ErrorKind::MemoryLimit
+        )
+    }
+}
+
+/// An [`Error`] worded for one reader ([`Error::for_audience`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ForAudience<'a> {
+    error: &'a Error,
+    audience: engine::hint::Audience,
+}
+
+impl Error {
+    /// The error worded for `audience`: a limit names what that reader
+    /// sets (`Limits::max_states` for a program, `--max-states or
+    /// PRUST_MAX_STATES` for a user of the `prust` command line, which
+    /// reads the variables; this crate reads none). Its `Display` is the
+    /// library's wording.
+    ///
+    /// ```
+    /// use engine::hint::Audience;
+    /// use protocols::{token, Limits};
+    /// let spec = token::spec(token::Topology::FullMesh, 6);
+    /// let e = spec.compile_with(&Limits::default().max_states(10)).unwrap_err();
+    /// assert!(e.to_string().contains("raise it with Limits::max_states"), "{e}");
+    /// let cli = e.for_audience(Audience::CommandLine).to_string();
+    /// assert!(cli.contains("raise it with --max-states or PRUST_MAX_STATES"), "{cli}");
+    /// ```
+    pub fn for_audience(&self, audience: engine::hint::Audience) -> ForAudience<'_> {
+        ForAudience {
+            error: self,
+            audience,
+        }
+    }
+}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        self.for_audience(engine::hint::Audience::Library).fmt(f)
+    }
+}
+
+impl fmt::Display for ForAudience<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use engine::hint::{Audience, Setting};
+        let cli = self.audience == Audience::CommandLine;
+        // What raises a limit, for this reader.
+        let raise = |setting: Setting, method: &str| -> String {
+            if cli {
+                setting.named(Audience::CommandLine).to_string()
+            } else {
+                method.to_string()
+            }
+        };
+        match self.error {
             Error::StateBound { limit, what } if *what == UNFOLDED => write!(
                 f,
                 "the {what} has more than {limit} terms: the specification is too large to \
@@ -269,19 +414,26 @@ impl fmt::Display for Error {
             Error::StateBound { limit, what } => write!(
                 f,
                 "the {what} has more than {limit} states (the state limit); raise it with \
-                 --max-states or PRUST_MAX_STATES, or use a smaller instance{}",
-                if *what == "global LTS" {
-                    ", or build the strict object on the fly (Strict::on_the_fly; \
-                     prust check --runtime on-the-fly), which computes only the states \
-                     a run or a check reaches"
-                } else {
-                    ""
+                 {}, or use a smaller instance{}",
+                raise(Setting::MaxStates, "Limits::max_states"),
+                match (*what == Built::GlobalLts, cli) {
+                    (true, true) => {
+                        ", or build the strict object on the fly (Strict::on_the_fly; \
+                         prust check --runtime on-the-fly), which computes only the states \
+                         a run or a check reaches"
+                    }
+                    (true, false) => {
+                        ", or build the strict object on the fly (Strict::on_the_fly), \
+                         which computes only the states a run or a check reaches"
+                    }
+                    _ => "",
                 }
             ),
             Error::Timeout { what, states } => write!(
                 f,
                 "building the {what} stopped at the time limit ({states} states made); \
-                 raise it with --timeout or PRUST_TIMEOUT, or use a smaller instance"
+                 raise it with {}, or use a smaller instance",
+                raise(Setting::Timeout, "Limits::timeout")
             ),
             Error::MemoryBound {
                 limit,
@@ -290,8 +442,8 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "building the {what} stopped at the memory limit ({limit} bytes, {states} \
-                 states made); raise it with --max-memory or PRUST_MAX_MEMORY, or use a \
-                 smaller instance"
+                 states made); raise it with {}, or use a smaller instance",
+                raise(Setting::MaxMemory, "Limits::max_memory")
             ),
             Error::TooLarge { what, items, max } => write!(
                 f,

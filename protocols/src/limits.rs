@@ -10,11 +10,15 @@
 //! stops with an error that names the limit it reached, instead of running
 //! for minutes or aborting on a failed allocation:
 //!
-//! | limit | error | the CLI flag that should raise it |
-//! |-------|-------|-----------------------------------|
-//! | [`Limits::max_states`] | [`Error::StateBound`] | `--max-states` / `PRUST_MAX_STATES` |
-//! | [`Limits::deadline`] | [`Error::Timeout`] | `--timeout` / `PRUST_TIMEOUT` |
-//! | [`Limits::max_memory`] | [`Error::MemoryBound`] | `--max-memory` / `PRUST_MAX_MEMORY` |
+//! | limit | error | [`ErrorKind`] |
+//! |-------|-------|---------------|
+//! | [`Limits::max_states`] | [`Error::StateBound`] | `StateLimit` |
+//! | [`Limits::deadline`] | [`Error::Timeout`] | `TimeLimit` |
+//! | [`Limits::max_memory`] | [`Error::MemoryBound`] | `MemoryLimit` |
+//!
+//! The message names the method that raises the limit; worded for the
+//! `prust` command line ([`Error::for_audience`]) it names the option and
+//! the `PRUST_*` variable instead (this crate reads no variable).
 //!
 //! A construction that stops yields no object at all, so a limit can never
 //! turn into a verdict: a check of an object that could not be built is an
@@ -27,7 +31,7 @@
 //! let limits = Limits::default().max_states(10).timeout(Duration::from_secs(60));
 //! match spec.compile_with(&limits) {
 //!     Err(e @ Error::StateBound { limit: 10, .. }) => {
-//!         assert!(e.to_string().contains("--max-states"))
+//!         assert!(e.to_string().contains("Limits::max_states"))
 //!     }
 //!     other => panic!("{other:?}"),
 //! }
@@ -39,6 +43,8 @@
 //! [`Error::StateBound`]: crate::Error::StateBound
 //! [`Error::Timeout`]: crate::Error::Timeout
 //! [`Error::MemoryBound`]: crate::Error::MemoryBound
+//! [`ErrorKind`]: crate::ErrorKind
+//! [`Error::for_audience`]: crate::Error::for_audience
 
 use std::time::{Duration, Instant};
 
@@ -50,12 +56,16 @@ use crate::Error;
 ///
 /// The defaults ([`Limits::default`]) are those of the simple entry points
 /// ([`Spec::compile`](crate::Spec::compile), [`Strict::try_new`](crate::Strict::try_new),
-/// [`Liberal::try_new`](crate::Liberal::try_new), …): [`DEFAULT_MAX_STATES`]
-/// states, no deadline, and [`DEFAULT_MAX_MEMORY`] bytes or the checker's
+/// [`Liberal::new`](crate::Liberal::new), …): [`DEFAULT_MAX_STATES`]
+/// states, and the time and memory budgets that a check called from a
+/// test has ([`engine::DefaultBudgets::Test`]): a deadline 60 s after
+/// `default()` is called, and [`DEFAULT_MAX_MEMORY`] bytes or the checker's
 /// default memory budget ([`engine::default_max_memory`]: it follows the
 /// machine's memory, the cgroup's and the address-space limit), whichever
-/// is smaller (so that an adversarial input ends in an error, not in an
-/// allocation failure that aborts the process).
+/// is smaller. So a library user never waits unbounded for a build (a
+/// projection of a small random specification can take minutes), and an
+/// adversarial input ends in an error, not in an allocation failure that
+/// aborts the process. [`Limits::unbounded_time`] drops the deadline.
 ///
 /// A CLI maps its options onto it one to one:
 /// ```
@@ -95,15 +105,19 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
+        // One rule for a build's budgets and a search's: a build called
+        // from code gets what a check called from a test gets.
+        let budgets = engine::DefaultBudgets::Test;
         Limits {
             max_states: DEFAULT_MAX_STATES,
-            deadline: None,
-            // One rule for the machine's memory, the search's: under a
-            // cgroup or address-space limit below 2 GiB of tables, the
-            // build would abort on a failed allocation before its bound.
+            deadline: budgets
+                .timeout()
+                .and_then(|t| Instant::now().checked_add(t)),
+            // Under a cgroup or address-space limit below 2 GiB of
+            // tables, the build would abort on a failed allocation before
+            // its bound: the machine's budget is the search's.
             max_memory: Some(
-                DEFAULT_MAX_MEMORY
-                    .min(usize::try_from(engine::default_max_memory()).unwrap_or(usize::MAX)),
+                DEFAULT_MAX_MEMORY.min(usize::try_from(budgets.max_memory()).unwrap_or(usize::MAX)),
             ),
         }
     }
@@ -122,6 +136,15 @@ impl Limits {
     pub fn deadline(self, at: Instant) -> Limits {
         Limits {
             deadline: Some(at),
+            ..self
+        }
+    }
+
+    /// The same limits without a deadline (for a build that someone
+    /// asked for and waits on, as `prust` commands without `--timeout`).
+    pub fn unbounded_time(self) -> Limits {
+        Limits {
+            deadline: None,
             ..self
         }
     }
@@ -155,7 +178,7 @@ const CLOCK_EVERY: u32 = 64;
 #[derive(Debug)]
 pub(crate) struct Budget {
     limits: Limits,
-    what: &'static str,
+    what: crate::Built,
     states: usize,
     bytes: usize,
     ticks: u32,
@@ -163,7 +186,7 @@ pub(crate) struct Budget {
 
 impl Budget {
     /// An account for building the `what` (named in the errors).
-    pub(crate) fn new(limits: &Limits, what: &'static str) -> Budget {
+    pub(crate) fn new(limits: &Limits, what: crate::Built) -> Budget {
         Budget {
             limits: *limits,
             what,
@@ -232,15 +255,4 @@ pub(crate) fn indexed<T>(n: usize) -> usize {
     const LIST_ENTRY: usize = 2 * std::mem::size_of::<Vec<u8>>();
     const TABLE_ENTRY: usize = 48;
     2 * (n * std::mem::size_of::<T>() + MALLOC) + LIST_ENTRY + TABLE_ENTRY
-}
-
-impl crate::Spec {
-    /// Compiles to the global LTS within `limits`: fails with
-    /// [`Error::StateBound`], [`Error::Timeout`] or [`Error::MemoryBound`]
-    /// as soon as the construction goes past one (see the
-    /// [module docs](self)). [`Spec::compile`](crate::Spec::compile) is
-    /// this with [`Limits::default`].
-    pub fn compile_with(&self, limits: &Limits) -> Result<crate::Lts, Error> {
-        crate::compile::compile(self, limits)
-    }
 }

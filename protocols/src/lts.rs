@@ -28,7 +28,7 @@ use crate::limits::{self, Budget, Limits};
 use crate::Error;
 
 /// [`Error::StateBound`]'s `what` for [`Lts::determinise`].
-pub(crate) const DETERMINISED: &str = "determinised LTS";
+pub(crate) const DETERMINISED: crate::Built = crate::Built::DeterminisedLts;
 
 /// What a transition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -337,7 +337,7 @@ impl Lts {
     /// assert_eq!(lts.determinise_with(&Limits::default()).unwrap().num_states(), 8);
     /// let e = lts.determinise_with(&Limits::default().max_states(5)).unwrap_err();
     /// assert!(matches!(e, Error::StateBound { limit: 5, .. }));
-    /// assert!(e.to_string().contains("--max-states"), "{e}");
+    /// assert!(e.to_string().contains("Limits::max_states"), "{e}");
     /// ```
     pub fn determinise_with(&self, limits: &Limits) -> Result<Lts, Error> {
         if self.is_deterministic() {

@@ -17,36 +17,43 @@ use engine::{Checker, Protocol, Report, Semantics, Verdict};
 use prust::load::WithObject;
 use prust::Runtime;
 
-use super::object::{with_object, BuildLimit, BuildLimits, Unbuilt};
+use super::object::{build_limits, read_env, with_object, BuildLimit, BuildLimits, Unbuilt};
 use super::out::{self, Out};
 use super::values;
 use super::{CmdResult, Exit, Failure};
+use engine::env::Reader;
 
 mod record;
 use record::record;
 
-/// The long help of `prust check` (what `-h` leaves out).
-pub const LONG_ABOUT: &str = "Check LTL formulas on a protocol: one verdict per formula.\n\n\
+/// The long help of `prust check` (what `-h` leaves out): [`ABOUT`], then
+/// the variables it reads, from the one table of them (`engine::env`).
+pub fn long_about() -> String {
+    let mut text = format!("{ABOUT}\n\nEnvironment variables read by prust check:");
+    for v in engine::env::VARIABLES
+        .iter()
+        .filter(|v| v.is_read_by(Reader::Check) && !v.hidden)
+    {
+        text += &format!(
+            "\n  {}: {} ({}; default: {})",
+            v.name,
+            v.meaning,
+            v.kind.accepts(),
+            v.default
+        );
+    }
+    text
+}
+
+/// The long help's text before the variables.
+const ABOUT: &str = "Check LTL formulas on a protocol: one verdict per formula.\n\n\
     Without PROTOCOL and FORMULA: a demo on the bundled chess protocol, one \
     property that holds and one that does not (exit 0 when both verdicts are \
     the expected ones).\n\n\
     Atoms are quoted actions such as \"white SEND <Move> TO black\", \
     \"* RECV *\", \"END\" or \"DEADLOCK\".\n\n\
-    Environment variables (an option overrides its variable; a bad value is \
-    an error, exit 3): PRUST_MAX_STATES, PRUST_TIMEOUT, PRUST_MAX_MEMORY, \
-    PRUST_SEMANTICS, PRUST_POR, PRUST_HASH_COMPACTION, PRUST_THREADS, \
-    PRUST_SHARE and PRUST_SHARE_LEVEL, as their options. PRUST_MAX_DEPTH: \
-    no state more than N steps from the initial one is searched (a search \
-    that stops there is inconclusive). PRUST_PROGRESS=1/0: a progress line \
-    on stderr during long searches even when stderr is not a terminal, or \
-    never. PRUST_DETERMINISM=1/0: probe every action twice to check that the \
-    object is deterministic (on in debug builds; the search then runs on \
-    one thread). PRUST_COLLAPSE=1/0: store states as bytes or as whole \
-    objects (default: the object's choice; never changes a verdict). \
-    PRUST_PARALLEL_LEVEL=N: with several threads, start them at the first \
-    breadth-first level of N states (default 1024; never changes a verdict). \
-    PRUST_TRAIL_DIR is not read by prust check (it is for the library's \
-    Checker::assert_holds): use --trail.\n\n\
+    Environment variables: listed below (an option overrides its variable; \
+    a bad value is an error, exit 3).\n\n\
     A check too big for one machine: run `prust check --share I/N ...` for \
     I = 1..N on N machines (no communication between them). Each share \
     reports \"holds on share I/N\" (exit 0), a violation (exit 1, a whole \
@@ -317,7 +324,12 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
             .hint("give each its own file, e.g. --trail run.trail --dot run.dot"));
         }
     }
-    let mut checker = checker_from_env()?;
+    let env = read_env(Reader::Check)?;
+    // Someone asked for this check: the budgets no variable sets are the
+    // machine's, not a test's. Its reports name the options of `prust
+    // check`, not the library's methods.
+    let mut checker = Checker::from_environment(&env, engine::DefaultBudgets::Machine)
+        .audience(Audience::CommandLine);
     if args.no_por {
         checker = checker.partial_order(false);
     }
@@ -380,11 +392,12 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     // The build of the object is bounded as the search is: by the option,
     // else by its variable (PRUST_TIMEOUT=2 once let a 15 s build run to
     // "holds" where --timeout 2 was inconclusive after 2 s).
-    let vars = engine::limit_variables().map_err(|e| bad_environment(&e))?;
+    let vars = build_limits(&env);
     let limits = BuildLimits {
         max_states: args.max_states.or(vars.max_states),
         timeout: args.timeout.or(vars.timeout),
         max_memory: args.max_memory.or(vars.max_memory),
+        ..vars
     };
     let visit = CheckAll {
         checker: &checker,
@@ -480,29 +493,6 @@ fn summary(
         count(Exit::Inconclusive),
         count(Exit::Error),
         elapsed.as_secs_f64()
-    )
-}
-
-/// The checker of the `PRUST_*` variables: a value it cannot use is an
-/// error (exit 3) that names the variable, not a panic. Its reports name
-/// the options of `prust check`, not the library's methods.
-fn checker_from_env() -> Result<Checker, Failure> {
-    // Someone asked for this check: the budgets no variable sets are the
-    // machine's, not a test's.
-    Checker::from_env_for(engine::DefaultBudgets::Machine)
-        .map(|c| c.audience(Audience::CommandLine))
-        .map_err(|e| bad_environment(&e))
-}
-
-/// The error for a `PRUST_*` variable that does not parse, with the hint
-/// of what each takes.
-pub(super) fn bad_environment(e: &engine::Error) -> Failure {
-    Failure::error(format!("bad environment: {e}")).hint(
-        "PRUST_MAX_STATES, PRUST_MAX_DEPTH, PRUST_THREADS, PRUST_PARALLEL_LEVEL and \
-             PRUST_SHARE_LEVEL take a count, PRUST_TIMEOUT positive seconds (inf: none), \
-             PRUST_MAX_MEMORY a size (512M, 2G), PRUST_SEMANTICS stutter or omega, \
-             PRUST_PROGRESS, PRUST_DETERMINISM, PRUST_POR, PRUST_HASH_COMPACTION and \
-             PRUST_COLLAPSE 1 or 0, PRUST_SHARE a share I/N such as 1/4",
     )
 }
 

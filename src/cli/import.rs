@@ -45,7 +45,7 @@ pub fn run(args: &ImportArgs, out: &mut Out) -> CmdResult {
     if args.format == ImportFormat::Rust {
         // The evaluation is bounded by the limit variables, as the LTS
         // formats' build is: a limit is inconclusive (exit 2).
-        let limits = super::object::limits_from_env()?;
+        let limits = super::object::limits_from_env(engine::env::Reader::Import)?;
         let import = target.import_with(&limits.to_protocols()).map_err(|e| {
             super::object::Unbuilt::from(prust::load::dcj_error(e, &limits)).into_failure()
         })?;
@@ -61,7 +61,7 @@ pub fn run(args: &ImportArgs, out: &mut Out) -> CmdResult {
     }
     // Through the one loader (which prints the warnings), within the same
     // default limits as `prust lts`: a limit is inconclusive (exit 2).
-    let lts = super::object::load(&args.target)?;
+    let lts = super::object::load(&args.target, engine::env::Reader::Import)?;
     match args.format {
         ImportFormat::Aut => write!(out, "{}", lts.to_aut())?,
         ImportFormat::Dot => write!(out, "{}", lts.to_dot())?,

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use super::json::{self, Object};
 use super::object::{BuildLimits, Unbuilt};
 use super::out::Out;
+use engine::hint::Audience;
+
 use super::{CmdResult, Exit, Failure};
 
 /// The long help of `prust lint`: the checks and what they report.
@@ -163,7 +165,10 @@ pub fn options(only: &[String], exclude: &[String]) -> Result<Options, Failure> 
 fn inconclusive_json(i: &Inconclusive) -> String {
     let mut o = Object::new();
     o.str("check", i.check.name());
-    o.str("reason", &i.reason.to_string());
+    o.str(
+        "reason",
+        &i.reason.for_audience(Audience::CommandLine).to_string(),
+    );
     o.finish()
 }
 
@@ -190,12 +195,13 @@ fn finding_json(f: &Finding) -> String {
 /// silently ignored could make lint say "0 findings" for what it never saw,
 /// or run without the bound the user set.
 fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
-    // One reader of the variables for check and lint (engine's).
-    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
+    // One reader of the variables for every command (engine's).
+    let vars = super::object::limits_from_env(engine::env::Reader::Lint)?;
     Ok(BuildLimits {
         max_states: args.max_states.or(vars.max_states),
         timeout: args.timeout.or(vars.timeout),
         max_memory: args.max_memory.or(vars.max_memory),
+        ..vars
     })
 }
 
@@ -273,7 +279,11 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             while let Some(first) = rest.first() {
                 let n = rest.iter().take_while(|i| i.reason == first.reason).count();
                 let names: Vec<&str> = rest[..n].iter().map(|i| i.check.name()).collect();
-                eprintln!("inconclusive: {}: {}", names.join(", "), first.reason);
+                eprintln!(
+                    "inconclusive: {}: {}",
+                    names.join(", "),
+                    first.reason.for_audience(Audience::CommandLine)
+                );
                 rest = &rest[n..];
             }
         }

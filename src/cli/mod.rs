@@ -73,7 +73,7 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Lts(protocols::LtsArgs),
     /// Check LTL formulas on a protocol: one verdict per formula
-    #[command(long_about = check::LONG_ABOUT, after_help = EXIT_CODES)]
+    #[command(long_about = check::long_about(), after_help = EXIT_CODES)]
     Check(check::CheckArgs),
     /// Import a Discourje .dcj session: prust source, its LTS, or counts
     #[command(after_help = EXIT_CODES)]

@@ -9,6 +9,8 @@ use protocols::Lts;
 use prust::load::{self, LoadError, WithObject};
 use prust::Runtime;
 
+use engine::env::{Environment, Reader};
+
 pub use prust::load::{BuildLimit, BuildLimits};
 
 use super::Failure;
@@ -69,20 +71,50 @@ pub fn with_object<W: WithObject>(
 /// the limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY, else
 /// the defaults: the limit's message tells the user to raise
 /// PRUST_MAX_STATES, which was once not read here.
-pub fn load(protocol: &str) -> Result<Lts, Failure> {
-    let limits = limits_from_env()?;
+pub fn load(protocol: &str, reader: Reader) -> Result<Lts, Failure> {
+    let limits = limits_from_env(reader)?;
     load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
 }
 
-/// The limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY, for
-/// the commands that have no options of their own for them.
-pub fn limits_from_env() -> Result<BuildLimits, Failure> {
-    let vars = engine::limit_variables().map_err(|e| super::check::bad_environment(&e))?;
-    Ok(BuildLimits {
-        max_states: vars.max_states,
-        timeout: vars.timeout,
-        max_memory: vars.max_memory,
-    })
+/// The limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY as
+/// `reader` reads them, for the commands that have no options of their
+/// own for them.
+pub fn limits_from_env(reader: Reader) -> Result<BuildLimits, Failure> {
+    let env = read_env(reader)?;
+    Ok(build_limits(&env))
+}
+
+/// The variables that `reader` reads; one that does not parse is an error
+/// (exit 3) naming it.
+pub fn read_env(reader: Reader) -> Result<Environment, Failure> {
+    Environment::read(reader).map_err(|e| bad_environment(&e, reader))
+}
+
+/// The limits of building an object that the variables of `env` set.
+pub fn build_limits(env: &Environment) -> BuildLimits {
+    BuildLimits {
+        max_states: env.max_states,
+        // `inf` is no deadline.
+        timeout: env.timeout.flatten(),
+        max_memory: env.max_memory,
+        audience: engine::hint::Audience::CommandLine,
+    }
+}
+
+/// The error for a `PRUST_*` variable that does not parse (its message
+/// says what it takes), with the hint of which variables the command reads
+/// and where each is described: both from the one table of them.
+pub fn bad_environment(e: &engine::Error, reader: Reader) -> Failure {
+    let names: Vec<&str> = engine::env::VARIABLES
+        .iter()
+        .filter(|v| v.is_read_by(reader) && !v.hidden)
+        .map(|v| v.name)
+        .collect();
+    Failure::error(format!("bad environment: {e}")).hint(format!(
+        "prust {} reads {}; the engine crate's docs (module env) say what each takes",
+        reader.name(),
+        names.join(", ")
+    ))
 }
 
 /// The command's error for a load error that is not a limit, with a hint

@@ -3,6 +3,8 @@
 
 use clap::ValueEnum;
 
+use engine::env::Reader;
+
 use super::object::load;
 use super::out::Out;
 use super::{CmdResult, Exit};
@@ -63,7 +65,7 @@ pub enum LtsFormat {
 
 /// Runs `prust lts`: the global LTS of a protocol.
 pub fn lts(args: &LtsArgs, out: &mut Out) -> CmdResult {
-    let lts = load(&args.protocol)?;
+    let lts = load(&args.protocol, Reader::Lts)?;
     match args.format {
         LtsFormat::Dot => write!(out, "{}", lts.to_dot())?,
         LtsFormat::Aut => write!(out, "{}", lts.to_aut())?,

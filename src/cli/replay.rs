@@ -73,7 +73,10 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
     let replayed = with_object(
         &args.protocol,
         args.runtime,
-        &BuildLimits::default(),
+        &BuildLimits {
+            audience: engine::hint::Audience::CommandLine,
+            ..BuildLimits::default()
+        },
         Replay {
             trail: &trail,
             dot: args.dot.is_some(),

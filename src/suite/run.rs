@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use engine::{Checker, Semantics, Verdict};
+use engine::env::{Environment, Reader};
+use engine::{Checker, DefaultBudgets, Semantics, Verdict};
 use libtest_mimic::{Failed, Trial};
 
 use super::format::{self, Expected, Plan, Suite};
@@ -39,8 +40,8 @@ fn check_loaded(
     max_states: Option<u64>,
 ) -> Outcome {
     // A bad PRUST_* variable fails each test with its message, not a panic.
-    let checker = match Checker::from_env() {
-        Ok(c) => c,
+    let checker = match Environment::read(Reader::Suite) {
+        Ok(env) => Checker::from_environment(&env, DefaultBudgets::Test),
         Err(e) => return Outcome::Failure(e.to_string()),
     };
     let mut checker = checker.progress(false).semantics(semantics);
@@ -230,7 +231,10 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
         &entry.formula,
         suite.max_states,
     );
-    if std::env::var_os("PRUST_SUITE_REPORTS").is_some_and(|v| v != "0") {
+    // A bad value fails the entry's check above, which reads the same
+    // variables, so here it can only be unset.
+    let reports = Environment::read(Reader::Suite).is_ok_and(|env| env.suite_reports == Some(true));
+    if reports {
         // libtest-mimic does not capture output: this shows every report,
         // statistics included, for tests that pass as well.
         let report = match &outcome {

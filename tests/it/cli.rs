@@ -8,27 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The variables that change what `prust` checks or prints (limits,
-/// semantics, reduction, progress): unset for every run, so that a
-/// developer's shell cannot change a test's outcome; a test that needs one
-/// sets it with [`prust_with`].
-const CLEARED: [&str; 13] = [
-    "PRUST_MAX_STATES",
-    "PRUST_MAX_DEPTH",
-    "PRUST_TIMEOUT",
-    "PRUST_MAX_MEMORY",
-    "PRUST_SEMANTICS",
-    "PRUST_POR",
-    "PRUST_PROGRESS",
-    "PRUST_REDUCTION",
-    "PRUST_HASH_COMPACTION",
-    "PRUST_COLLAPSE",
-    "PRUST_THREADS",
-    "PRUST_SHARE",
-    "PRUST_SHARE_LEVEL",
-];
+/// Every `PRUST_*` variable prust reads (the one table of them) is unset
+/// for every run, so that a developer's shell cannot change a test's
+/// outcome; a test that needs one sets it with [`prust_with`].
+fn cleared() -> impl Iterator<Item = &'static str> {
+    engine::env::VARIABLES.iter().map(|v| v.name)
+}
 
-/// `prust ARGS` in `dir` (the current folder if `None`), with [`CLEARED`]
+/// `prust ARGS` in `dir` (the current folder if `None`), with [`cleared`]
 /// unset and then `env` set.
 pub fn run(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_prust"));
@@ -36,7 +23,7 @@ pub fn run(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Output {
     if let Some(dir) = dir {
         c.current_dir(dir);
     }
-    for var in CLEARED {
+    for var in cleared() {
         c.env_remove(var);
     }
     c.envs(env.iter().copied())

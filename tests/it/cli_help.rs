@@ -163,36 +163,31 @@ fn a_bad_environment_variable_is_an_error_not_a_panic() {
     );
 }
 
-/// `prust check --help` names every `PRUST_*` variable that the checker
-/// reads (`Checker::from_env`, in engine/src/checker/env.rs), so that a new
-/// variable cannot go undocumented; only the hidden one for tests of the
-/// progress line is left out.
+/// `prust check --help` names every `PRUST_*` variable that the table of
+/// them (`engine::env::VARIABLES`) says `prust check` reads, and what it
+/// takes, so that a new variable cannot go undocumented; hidden ones (for
+/// the tests of the progress line) are left out.
 #[test]
 fn check_help_names_every_variable_the_checker_reads() {
-    let source = include_str!("../../engine/src/checker/env.rs");
-    let mut read: Vec<&str> = source
-        .match_indices("\"PRUST_")
-        .map(|(at, _)| {
-            let name = &source[at + 1..];
-            let end = name
-                .find(|c: char| !(c.is_ascii_uppercase() || c == '_'))
-                .unwrap_or(name.len());
-            &name[..end]
-        })
-        .collect();
-    read.sort_unstable();
-    read.dedup();
-    assert!(read.len() >= 15, "{read:?}");
+    use engine::env::{Reader, VARIABLES};
     let help = stdout(&prust(&["check", "--help"]));
+    let read: Vec<_> = VARIABLES
+        .iter()
+        .filter(|v| v.is_read_by(Reader::Check))
+        .collect();
+    assert!(read.len() >= 15, "{read:?}");
     for var in read {
-        if var == "PRUST_PROGRESS_AFTER_MS" {
-            continue; // hidden: for the tests of the progress line
-        }
-        assert!(
-            help.contains(var),
-            "`prust check --help` does not name {var}"
+        assert_eq!(
+            help.contains(var.name),
+            !var.hidden,
+            "`prust check --help` and {}",
+            var.name
         );
     }
+    assert!(
+        !help.contains("PRUST_MAX_STEPS"),
+        "an explore variable: {help}"
+    );
     // The default thread count and when it is one.
     assert!(help.contains("prefers_bytes"), "{help}");
 }

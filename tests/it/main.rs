@@ -24,5 +24,6 @@ mod cli_share;
 mod cli_sync_bit;
 mod cli_translate;
 mod dcj_suites;
+mod env_variables;
 mod fuzz_smoke;
 mod por_suites;

@@ -13,34 +13,17 @@ use crate::semantics::Semantics;
 use crate::successors::Explorer;
 
 mod env;
-pub use env::{limit_variables, LimitVariables};
 mod session;
 mod share;
 
 pub use session::CheckSession;
 pub use share::Share;
 
-/// A configurable check. Every option defaults from an environment
-/// variable, so a failing test can be rerun with other limits without
-/// changing its code:
-///
-/// | option | variable | default |
-/// |---|---|---|
-/// | [`max_states`](Self::max_states) | `PRUST_MAX_STATES` | 10 000 000 |
-/// | [`max_depth`](Self::max_depth) | `PRUST_MAX_DEPTH` | unlimited |
-/// | [`timeout`](Self::timeout) | `PRUST_TIMEOUT` (seconds, per formula, from its text to the verdict; `inf`: none) | 60 s (the `prust` CLI: none) |
-/// | [`max_memory`](Self::max_memory) | `PRUST_MAX_MEMORY` (`512M`, `2G`, bytes) | [`default_max_memory`](crate::default_max_memory), at most 2 GiB (the `prust` CLI: all of it) |
-/// | [`semantics`](Self::semantics) | `PRUST_SEMANTICS` (`stutter` or `omega`) | `stutter` |
-/// | [`progress`](Self::progress) | `PRUST_PROGRESS` (`1`/`0`) | when stderr is a terminal |
-/// | [`determinism_check`](Self::determinism_check) | `PRUST_DETERMINISM` (`1`/`0`) | on in debug builds |
-/// | [`trail_dir`](Self::trail_dir) | `PRUST_TRAIL_DIR` (a directory) | none: no trail files |
-/// | [`partial_order`](Self::partial_order) | `PRUST_POR` (`1`/`0`) | on |
-/// | [`hash_compaction`](Self::hash_compaction) | `PRUST_HASH_COMPACTION` (`1`/`0`) | off |
-/// | [`collapse`](Self::collapse) | `PRUST_COLLAPSE` (`1`/`0`) | the object's [`prefers_bytes`](crate::Protocol::prefers_bytes) |
-/// | [`threads`](Self::threads) | `PRUST_THREADS` (a count; `0`: all cores) | the machine's available parallelism |
-/// | [`parallel_level`](Self::parallel_level) | `PRUST_PARALLEL_LEVEL` (states) | 1 024 |
-/// | [`share`](Self::share) | `PRUST_SHARE` (`I/N`) | none: the whole check |
-/// | [`share_level`](Self::share_level) | `PRUST_SHARE_LEVEL` (a level) | the first level of [`SHARE_STATES`](Self::SHARE_STATES) states a share |
+/// A configurable check. Every option defaults from its environment
+/// variable (`max_states` from `PRUST_MAX_STATES`, `timeout` from
+/// `PRUST_TIMEOUT`, …; the [table](mod@crate::env) says what each takes and
+/// its default), so a failing test can be rerun with other limits without
+/// changing its code.
 ///
 /// Every limit that stops a search makes it [`Verdict::Inconclusive`] with
 /// its own [`Limit`](crate::Limit), never [`Verdict::Holds`]. The time and

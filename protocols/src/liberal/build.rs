@@ -11,7 +11,7 @@ use crate::lts::{Action, Label, Lts};
 use crate::Error;
 
 /// [`Error::StateBound`]'s `what` for a [`Projection`].
-const PROJECTION: &str = "liberal projection";
+const PROJECTION: crate::Built = crate::Built::LiberalProjection;
 
 /// Computes all projections together: a role's receives depend on the tags
 /// of the other roles' sends, which depend on their local states, which

@@ -99,7 +99,7 @@ impl Projection {
     /// let p = Projection::new_with(lts.clone(), &Limits::default()).unwrap();
     /// assert!(p.num_local_states(0) > 1);
     /// let e = Projection::new_with(lts, &Limits::default().max_states(2)).unwrap_err();
-    /// assert!(matches!(e, Error::StateBound { limit: 2, what: "liberal projection" }));
+    /// assert!(matches!(e, Error::StateBound { limit: 2, what: protocols::Built::LiberalProjection }));
     /// ```
     pub fn new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Projection, Error> {
         let lts = crate::strict::deterministic(lts.into(), limits)?;

@@ -16,7 +16,7 @@ use crate::{Error, Spec};
 use super::{lint_with, Check, Finding, Inconclusive, Options, Report};
 
 /// [`Error::StateBound`]'s `what` when [`lint_spec`] stops exploring.
-pub const EXPLORED: &str = "LTS explored on the fly for lint";
+pub const EXPLORED: crate::Built = crate::Built::LintExploration;
 
 /// Lints `spec`'s global LTS, explored on demand within `limits`.
 ///

@@ -39,7 +39,7 @@ use super::finding::{describe, Finding, Step};
 use super::{search, Check};
 
 /// [`Error::StateBound`]'s `what` for the product search.
-pub(crate) const PRODUCT: &str = "realizable product (liberal object × strict LTS)";
+pub(crate) const PRODUCT: crate::Built = crate::Built::RealizableProduct;
 
 /// The `to` of the last step of a `realizable` witness: the strict object
 /// has no such transition, so the step reaches no state of its LTS.

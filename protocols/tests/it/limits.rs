@@ -52,12 +52,12 @@ fn determinising_stops_at_the_state_limit() {
         e,
         Error::StateBound {
             limit: 5_000,
-            what: "determinised LTS"
+            what: protocols::Built::DeterminisedLts
         }
     );
     let text = e.to_string();
     assert!(
-        text.contains("5000 states") && text.contains("--max-states"),
+        text.contains("5000 states") && text.contains("Limits::max_states"),
         "{text}"
     );
     // the old entry point keeps its meaning: exactly `max_states` states
@@ -78,7 +78,7 @@ fn determinising_stops_at_the_deadline() {
     let passed = unbounded.deadline(Instant::now());
     match lts.determinise_with(&passed) {
         Err(e @ Error::Timeout { .. }) => {
-            assert!(e.to_string().contains("--timeout"), "{e}");
+            assert!(e.to_string().contains("Limits::timeout"), "{e}");
             assert!(e.to_string().contains("determinised LTS"), "{e}");
         }
         other => panic!("expected a timeout, got {other:?}"),
@@ -87,7 +87,7 @@ fn determinising_stops_at_the_deadline() {
     assert!(matches!(
         lts.determinise_with(&soon),
         Err(Error::Timeout {
-            what: "determinised LTS",
+            what: protocols::Built::DeterminisedLts,
             ..
         })
     ));
@@ -105,7 +105,7 @@ fn determinising_stops_at_the_memory_limit() {
             // each state holds a set of about 30 numbers and 2 edges: a
             // few hundred bytes, so thousands of states, not millions
             assert!((1_000..100_000).contains(&states), "{states}");
-            assert!(e.to_string().contains("--max-memory"), "{e}");
+            assert!(e.to_string().contains("Limits::max_memory"), "{e}");
         }
         other => panic!("expected a memory bound, got {other:?}"),
     }
@@ -118,7 +118,7 @@ fn strict_and_liberal_objects_pass_their_limits_on() {
     let limits = Limits::default().max_states(300);
     let bound = Error::StateBound {
         limit: 300,
-        what: "determinised LTS",
+        what: protocols::Built::DeterminisedLts,
     };
     assert_eq!(
         Strict::try_new_with(lts.clone(), &limits).unwrap_err(),
@@ -145,7 +145,7 @@ fn compiling_stops_at_every_limit() {
             .unwrap_err(),
         Error::StateBound {
             limit: 50,
-            what: "global LTS"
+            what: protocols::Built::GlobalLts
         }
     );
     // a deadline that has passed stops it while it unfolds the calls,
@@ -154,7 +154,7 @@ fn compiling_stops_at_every_limit() {
         spec.compile_with(&unbounded.deadline(Instant::now()))
             .map(|_| ()),
         Err(Error::Timeout {
-            what: "global LTS",
+            what: protocols::Built::GlobalLts,
             states: 0
         })
     );
@@ -202,21 +202,21 @@ fn projecting_stops_at_every_limit() {
         Projection::new_with(lts.clone(), &unbounded.max_states(total - 1)).unwrap_err(),
         Error::StateBound {
             limit: total - 1,
-            what: "liberal projection"
+            what: protocols::Built::LiberalProjection
         }
     );
     assert!(Projection::new_with(lts.clone(), &unbounded.max_states(total)).is_ok());
     assert!(matches!(
         Projection::new_with(lts.clone(), &unbounded.deadline(Instant::now())),
         Err(Error::Timeout {
-            what: "liberal projection",
+            what: protocols::Built::LiberalProjection,
             ..
         })
     ));
     assert!(matches!(
         Projection::new_with(lts, &unbounded.max_memory(2 << 10)),
         Err(Error::MemoryBound {
-            what: "liberal projection",
+            what: protocols::Built::LiberalProjection,
             ..
         })
     ));
@@ -309,4 +309,25 @@ fn a_long_sequence_compiles_on_a_small_stack() {
         .unwrap();
     // A send and its receive a message, and the end.
     assert_eq!(lts, 2 * (n + 1) + 1);
+}
+
+/// A build called from code has the time budget of a check called from a
+/// test (`engine::DefaultBudgets::Test`): a projection of a small random
+/// specification once ran for minutes under the defaults, which had no
+/// deadline. Without a deadline it is only on request.
+#[test]
+fn default_limits_have_the_deadline_of_a_test() {
+    let before = Instant::now();
+    let limits = Limits::default();
+    let budget = engine::DefaultBudgets::Test
+        .timeout()
+        .expect("a test's budget");
+    let deadline = limits.deadline.expect("a deadline by default");
+    assert!(deadline >= before + budget, "{limits:?}");
+    assert!(deadline <= Instant::now() + budget, "{limits:?}");
+    assert_eq!(limits.unbounded_time().deadline, None);
+    // The memory budget is at most the test's (its value follows the
+    // machine's free memory, read afresh each time).
+    let memory = limits.max_memory.expect("a memory budget") as u64;
+    assert!(memory <= engine::TEST_MAX_MEMORY, "{limits:?}");
 }

@@ -172,7 +172,13 @@ fn a_limit_makes_realizable_inconclusive_never_clean() {
     let r = lint_with(&lts, &only, &Limits::default().max_states(60));
     assert!(r.findings.is_empty());
     assert!(
-        matches!(&r.inconclusive[0].reason, Error::StateBound { limit: 60, what } if what.starts_with("realizable product")),
+        matches!(
+            &r.inconclusive[0].reason,
+            Error::StateBound {
+                limit: 60,
+                what: protocols::Built::RealizableProduct
+            }
+        ),
         "{:?}",
         r.inconclusive
     );

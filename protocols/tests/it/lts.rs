@@ -134,7 +134,7 @@ fn state_bound_is_an_error() {
         e,
         Error::StateBound {
             limit: 10,
-            what: "global LTS"
+            what: protocols::Built::GlobalLts
         }
     );
     assert!(e.to_string().contains("more than 10 states"));

@@ -157,7 +157,11 @@ fn runaway_recursion_is_an_error() {
                 e.to_string()
                     .contains("recursion's argument grows without end"),
                 "{e}"
-            )
+            );
+            // An error of the specification, whatever bound caught it: no
+            // caller may take it for a limit (inconclusive) by its text.
+            assert_eq!(e.kind(), protocols::ErrorKind::Spec);
+            assert!(!e.is_limit());
         }
         other => panic!("expected a state bound, got {:?}", other.map(|_| ())),
     }
@@ -198,7 +202,13 @@ fn too_large_to_compile_but_fine_on_the_fly() {
     let spec = fan_out(12); // 5^12 = 244 million states per round
     match spec.compile_bounded(100_000) {
         Err(e @ Error::StateBound { .. }) => {
-            assert!(e.to_string().contains("--runtime on-the-fly"), "{e}")
+            // The library's reader is told the method, the command line's
+            // user the option.
+            assert!(e.to_string().contains("(Strict::on_the_fly)"), "{e}");
+            let cli = e
+                .for_audience(engine::hint::Audience::CommandLine)
+                .to_string();
+            assert!(cli.contains("--runtime on-the-fly"), "{cli}")
         }
         other => panic!("expected a state bound, got {:?}", other.map(|_| ())),
     }

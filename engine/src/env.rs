@@ -1,0 +1,683 @@
+//! The `PRUST_*` environment variables: one table of them
+//! ([`VARIABLES`]) and one reader ([`Environment::read`]), for every front
+//! end (the library's [`Checker::from_env`](crate::Checker::from_env), the
+//! `prust` commands, `.owl` suites and `prust::explore`). A variable means
+//! the same wherever it is read, takes the same values, and a value that
+//! does not parse is the same [`Error::Config`] everywhere: a front end
+//! reads only the variables the table says it uses, and never parses one
+//! itself.
+//!
+//! Options set in code or on the command line override their variable; a
+//! limit reached is always inconclusive (or an incomplete exploration),
+//! never "holds".
+//!
+//! | variable | meaning | values | default | read by |
+//! |---|---|---|---|---|
+//! | `PRUST_MAX_STATES` | stop (inconclusive) after this many states: product states of a search, states of a table built (LTS, determinisation, projection) | a whole number such as 1000000 (`_` allowed) | 10 000 000 (a search), 1 000 000 (a table built) | check, lint, import, lts, suite |
+//! | `PRUST_MAX_DEPTH` | stop (inconclusive) beyond this run length | a whole number such as 1000000 (`_` allowed) | unlimited | check, suite |
+//! | `PRUST_TIMEOUT` | wall-clock budget (of a check: per formula, from its text to the verdict, building the object included; of an exploration: the whole of it); inconclusive or incomplete when it runs out | positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error | 60 s, sized for a test (`prust` commands: none) | check, lint, import, lts, explore, suite |
+//! | `PRUST_MAX_MEMORY` | memory budget: a search or build that needs more ends inconclusive, never "holds" nor an allocation abort | a size in bytes or with a binary unit, such as 512M or 2G | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB in a test | check, lint, import, lts, suite |
+//! | `PRUST_SEMANTICS` | how runs that stop count: `stutter` (extended by stutter steps, SPIN's) or `omega` (infinite runs only, Prut4j's) | `stutter` or `omega` | `stutter` | check, suite |
+//! | `PRUST_PROGRESS` | a progress line on stderr during long searches: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal | check, suite |
+//! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
+//! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
+//! | `PRUST_HASH_COMPACTION` | store 64-bit fingerprints: a property that holds is then "holds (probabilistic)", never a proof | 1 or 0 (also true/false, yes/no, on/off) | off | check, suite |
+//! | `PRUST_COLLAPSE` | store states as their bytes (`Protocol::encode`) or as whole objects; never changes a verdict | 1 or 0 (also true/false, yes/no, on/off) | the object's `Protocol::prefers_bytes` | check, suite |
+//! | `PRUST_THREADS` | threads of the search | a whole number, at most 1024; 0 for every core | every core | check, suite |
+//! | `PRUST_PARALLEL_LEVEL` | with several threads, breadth-first levels smaller than this are expanded by one thread; never changes a verdict | a whole number such as 1000000 (`_` allowed) | 1 024 | check, suite |
+//! | `PRUST_SHARE` | search share I of a check split over N machines ("holds on share I/N", never "holds") | a share I/N such as 1/4 (empty: none) | the whole check | check, suite |
+//! | `PRUST_SHARE_LEVEL` | the breadth-first level at which a shared check is split | a whole number such as 1000000 (`_` allowed) | the first level of 32 states a share | check, suite |
+//! | `PRUST_TRAIL_DIR` | a folder where every failing library check saves its counterexample as a trail file (`prust check` uses `--trail` instead) | a folder (empty: none) | none | check |
+//! | `PRUST_SUITE_REPORTS` | `.owl` suites print the reports of passing tests too | 1 or 0 (also true/false, yes/no, on/off) | off | suite |
+//! | `PRUST_PREEMPTION_BOUND` | at most this many preemptions per execution (schedules skipped make the exploration incomplete) | a whole number, or `none` | none: every schedule | explore |
+//! | `PRUST_MAX_STEPS` | stop an execution after this many steps (it is aborted, the exploration incomplete) | a whole number such as 1000000 (`_` allowed) | 10 000 | explore |
+//! | `PRUST_MAX_EXECUTIONS` | stop the exploration after this many executions (incomplete) | a whole number such as 1000000 (`_` allowed) | 100 000 | explore |
+//! | `PRUST_ROLE_TIMEOUT` | how long a role may run without reaching the scheduler before the execution is aborted | positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error | 10 s | explore |
+//! | `PRUST_SCHEDULE` | replay this printed schedule only (one schedule is never a proof: a warning on stderr says so) | a schedule as an exploration prints it | explore every schedule | explore |
+//! | `PRUST_REDUCTION` | the exploration's reduction | `none`, `sleep-sets` or `dpor` | `dpor` | explore |
+//!
+//! "Read by": `check` is `prust check` and the library's
+//! [`Checker::from_env`](crate::Checker::from_env); `lint`, `import` and
+//! `lts` are those `prust` commands, which bound the tables they build;
+//! `suite` is an `.owl` suite (`prust::suite`); `explore` is
+//! `prust::explore::Explorer`. A front end that does not read a variable
+//! ignores it, whatever its value.
+//!
+//! ```
+//! use engine::env::{Environment, Reader};
+//! let env = Environment::read(Reader::Lts).expect("valid PRUST_* variables");
+//! // `prust lts` builds a table: it reads the state limit, not the depth.
+//! assert!(env.max_depth.is_none());
+//! # let _ = env.max_states;
+//! ```
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::checker::{Checker, Share};
+use crate::error::Error;
+use crate::semantics::Semantics;
+
+/// A front end that reads `PRUST_*` variables (the "read by" column of
+/// the [table](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reader {
+    /// `prust check` and the library's [`Checker::from_env`].
+    Check,
+    /// `prust lint`.
+    Lint,
+    /// `prust import`.
+    Import,
+    /// `prust lts`.
+    Lts,
+    /// An `.owl` suite (`prust::suite`).
+    Suite,
+    /// `prust::explore::Explorer`.
+    Explore,
+}
+
+impl Reader {
+    /// Every reader, in the table's order.
+    pub const ALL: [Reader; 6] = [
+        Reader::Check,
+        Reader::Lint,
+        Reader::Import,
+        Reader::Lts,
+        Reader::Suite,
+        Reader::Explore,
+    ];
+
+    /// Its name in the table ("check", "lint", …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reader::Check => "check",
+            Reader::Lint => "lint",
+            Reader::Import => "import",
+            Reader::Lts => "lts",
+            Reader::Suite => "suite",
+            Reader::Explore => "explore",
+        }
+    }
+}
+
+/// What a variable takes: one parser, and one description of it, for
+/// every variable of the kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A whole number, `_` separators allowed.
+    Count,
+    /// A whole number or `none`.
+    CountOrNone,
+    /// A thread count: at most [`Checker::MAX_THREADS`], 0 for every core.
+    Threads,
+    /// Seconds by [`parse_timeout`](crate::parse_timeout): positive,
+    /// `inf` for none, 0 an error.
+    Seconds,
+    /// A memory size by [`parse_memory_size`](crate::parse_memory_size).
+    Size,
+    /// On or off.
+    Switch,
+    /// A [`Semantics`].
+    Semantics,
+    /// A [`Share`].
+    Share,
+    /// A folder.
+    Folder,
+    /// Text that its reader parses (a schedule, a reduction's name).
+    Text(&'static str),
+}
+
+impl Kind {
+    /// The values it takes, as the table and the hints say them.
+    pub fn accepts(self) -> &'static str {
+        match self {
+            Kind::Count => "a whole number such as 1000000 (`_` allowed)",
+            Kind::CountOrNone => "a whole number, or `none`",
+            Kind::Threads => "a whole number, at most 1024; 0 for every core",
+            Kind::Seconds => {
+                "positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error"
+            }
+            Kind::Size => "a size in bytes or with a binary unit, such as 512M or 2G",
+            Kind::Switch => "1 or 0 (also true/false, yes/no, on/off)",
+            Kind::Semantics => "`stutter` or `omega`",
+            Kind::Share => "a share I/N such as 1/4 (empty: none)",
+            Kind::Folder => "a folder (empty: none)",
+            Kind::Text(what) => what,
+        }
+    }
+}
+
+/// One `PRUST_*` variable: a row of the [table](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variable {
+    /// Its name, `PRUST_…`.
+    pub name: &'static str,
+    /// What it sets.
+    pub meaning: &'static str,
+    /// The values it takes.
+    pub kind: Kind,
+    /// What applies when it is unset.
+    pub default: &'static str,
+    /// The front ends that read it.
+    pub read_by: &'static [Reader],
+    /// Left out of the documentation (for tests of prust itself).
+    pub hidden: bool,
+}
+
+impl Variable {
+    /// Its row of the table in the [module docs](self), as Markdown.
+    pub fn doc_row(&self) -> String {
+        let readers: Vec<&str> = self.read_by.iter().map(|r| r.name()).collect();
+        format!(
+            "| `{}` | {} | {} | {} | {} |",
+            self.name,
+            self.meaning,
+            self.kind.accepts(),
+            self.default,
+            readers.join(", ")
+        )
+    }
+
+    /// Whether `reader` reads it.
+    pub fn is_read_by(&self, reader: Reader) -> bool {
+        self.read_by.contains(&reader)
+    }
+}
+
+use Reader::{Check, Explore, Import, Lint, Lts, Suite};
+
+/// The readers of the limits that bound both a search and the build of
+/// the object searched.
+const BUILDERS: &[Reader] = &[Check, Lint, Import, Lts, Suite];
+const CHECKS: &[Reader] = &[Check, Suite];
+
+/// Every `PRUST_*` variable prust reads, in the order of the
+/// [table](self).
+pub const VARIABLES: &[Variable] = &[
+    Variable {
+        name: "PRUST_MAX_STATES",
+        meaning: "stop (inconclusive) after this many states: product states of a search, \
+                  states of a table built (LTS, determinisation, projection)",
+        kind: Kind::Count,
+        default: "10 000 000 (a search), 1 000 000 (a table built)",
+        read_by: BUILDERS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_MAX_DEPTH",
+        meaning: "stop (inconclusive) beyond this run length",
+        kind: Kind::Count,
+        default: "unlimited",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_TIMEOUT",
+        meaning: "wall-clock budget (of a check: per formula, from its text to the verdict, \
+                  building the object included; of an exploration: the whole of it); \
+                  inconclusive or incomplete when it runs out",
+        kind: Kind::Seconds,
+        default: "60 s, sized for a test (`prust` commands: none)",
+        read_by: &[Check, Lint, Import, Lts, Explore, Suite],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_MAX_MEMORY",
+        meaning: "memory budget: a search or build that needs more ends inconclusive, never \
+                  \"holds\" nor an allocation abort",
+        kind: Kind::Size,
+        default: "half the available memory or of the cgroup limit, at most a quarter of \
+                  what `RLIMIT_AS` leaves, and at most 2 GiB in a test",
+        read_by: BUILDERS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SEMANTICS",
+        meaning: "how runs that stop count: `stutter` (extended by stutter steps, SPIN's) or \
+                  `omega` (infinite runs only, Prut4j's)",
+        kind: Kind::Semantics,
+        default: "`stutter`",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_PROGRESS",
+        meaning: "a progress line on stderr during long searches: `1` forces it, `0` hides it",
+        kind: Kind::Switch,
+        default: "when stderr is a terminal",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_PROGRESS_AFTER_MS",
+        meaning: "when the first progress line may show, in milliseconds",
+        kind: Kind::Count,
+        default: "1000",
+        read_by: CHECKS,
+        hidden: true,
+    },
+    Variable {
+        name: "PRUST_DETERMINISM",
+        meaning: "probe every action twice to check that the object is deterministic (the \
+                  search then runs on one thread)",
+        kind: Kind::Switch,
+        default: "on in debug builds",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_POR",
+        meaning: "partial-order reduction (`0`: search every interleaving; never changes a \
+                  verdict)",
+        kind: Kind::Switch,
+        default: "on",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_HASH_COMPACTION",
+        meaning: "store 64-bit fingerprints: a property that holds is then \"holds \
+                  (probabilistic)\", never a proof",
+        kind: Kind::Switch,
+        default: "off",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_COLLAPSE",
+        meaning: "store states as their bytes (`Protocol::encode`) or as whole objects; never \
+                  changes a verdict",
+        kind: Kind::Switch,
+        default: "the object's `Protocol::prefers_bytes`",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_THREADS",
+        meaning: "threads of the search",
+        kind: Kind::Threads,
+        default: "every core",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_PARALLEL_LEVEL",
+        meaning: "with several threads, breadth-first levels smaller than this are expanded by \
+                  one thread; never changes a verdict",
+        kind: Kind::Count,
+        default: "1 024",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SHARE",
+        meaning: "search share I of a check split over N machines (\"holds on share I/N\", \
+                  never \"holds\")",
+        kind: Kind::Share,
+        default: "the whole check",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SHARE_LEVEL",
+        meaning: "the breadth-first level at which a shared check is split",
+        kind: Kind::Count,
+        default: "the first level of 32 states a share",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_TRAIL_DIR",
+        meaning: "a folder where every failing library check saves its counterexample as a \
+                  trail file (`prust check` uses `--trail` instead)",
+        kind: Kind::Folder,
+        default: "none",
+        read_by: &[Check],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SUITE_REPORTS",
+        meaning: "`.owl` suites print the reports of passing tests too",
+        kind: Kind::Switch,
+        default: "off",
+        read_by: &[Suite],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_PREEMPTION_BOUND",
+        meaning: "at most this many preemptions per execution (schedules skipped make the \
+                  exploration incomplete)",
+        kind: Kind::CountOrNone,
+        default: "none: every schedule",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_MAX_STEPS",
+        meaning: "stop an execution after this many steps (it is aborted, the exploration \
+                  incomplete)",
+        kind: Kind::Count,
+        default: "10 000",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_MAX_EXECUTIONS",
+        meaning: "stop the exploration after this many executions (incomplete)",
+        kind: Kind::Count,
+        default: "100 000",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_ROLE_TIMEOUT",
+        meaning: "how long a role may run without reaching the scheduler before the execution \
+                  is aborted",
+        kind: Kind::Seconds,
+        default: "10 s",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SCHEDULE",
+        meaning: "replay this printed schedule only (one schedule is never a proof: a warning \
+                  on stderr says so)",
+        kind: Kind::Text("a schedule as an exploration prints it"),
+        default: "explore every schedule",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_REDUCTION",
+        meaning: "the exploration's reduction",
+        kind: Kind::Text("`none`, `sleep-sets` or `dpor`"),
+        default: "`dpor`",
+        read_by: &[Explore],
+        hidden: false,
+    },
+];
+
+/// The row of the variable called `name`, if prust reads one.
+///
+/// ```
+/// let timeout = engine::env::variable("PRUST_TIMEOUT").unwrap();
+/// assert!(timeout.kind.accepts().contains("0 is an error"));
+/// assert!(engine::env::variable("TIMEOUT").is_none());
+/// ```
+pub fn variable(name: &str) -> Option<&'static Variable> {
+    VARIABLES.iter().find(|v| v.name == name)
+}
+
+/// The values of the `PRUST_*` variables that one [`Reader`] reads, parsed
+/// ([`Environment::read`]); `None` where the variable is unset or not read
+/// by that reader. What a value means is in the [table](self).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Environment {
+    /// `PRUST_MAX_STATES`.
+    pub max_states: Option<u64>,
+    /// `PRUST_MAX_DEPTH`.
+    pub max_depth: Option<u64>,
+    /// `PRUST_TIMEOUT`: `Some(None)` is `inf`, no timeout.
+    pub timeout: Option<Option<Duration>>,
+    /// `PRUST_MAX_MEMORY`, in bytes.
+    pub max_memory: Option<u64>,
+    /// `PRUST_SEMANTICS`.
+    pub semantics: Option<Semantics>,
+    /// `PRUST_PROGRESS`.
+    pub progress: Option<bool>,
+    /// `PRUST_PROGRESS_AFTER_MS`.
+    pub progress_after: Option<Duration>,
+    /// `PRUST_DETERMINISM`.
+    pub determinism: Option<bool>,
+    /// `PRUST_POR`.
+    pub por: Option<bool>,
+    /// `PRUST_HASH_COMPACTION`.
+    pub hash_compaction: Option<bool>,
+    /// `PRUST_COLLAPSE`.
+    pub collapse: Option<bool>,
+    /// `PRUST_THREADS`: 0 means every core.
+    pub threads: Option<u64>,
+    /// `PRUST_PARALLEL_LEVEL`.
+    pub parallel_level: Option<u64>,
+    /// `PRUST_SHARE` (empty: `None`).
+    pub share: Option<Share>,
+    /// `PRUST_SHARE_LEVEL`.
+    pub share_level: Option<u64>,
+    /// `PRUST_TRAIL_DIR` (empty: `None`).
+    pub trail_dir: Option<PathBuf>,
+    /// `PRUST_SUITE_REPORTS`.
+    pub suite_reports: Option<bool>,
+    /// `PRUST_PREEMPTION_BOUND`: `Some(None)` is `none`, no bound.
+    pub preemption_bound: Option<Option<u64>>,
+    /// `PRUST_MAX_STEPS`.
+    pub max_steps: Option<u64>,
+    /// `PRUST_MAX_EXECUTIONS`.
+    pub max_executions: Option<u64>,
+    /// `PRUST_ROLE_TIMEOUT`: `Some(None)` is `inf`.
+    pub role_timeout: Option<Option<Duration>>,
+    /// `PRUST_SCHEDULE`, for its reader to parse.
+    pub schedule: Option<String>,
+    /// `PRUST_REDUCTION`, for its reader to parse.
+    pub reduction: Option<String>,
+}
+
+/// One variable's value, parsed by its [`Kind`].
+enum Value {
+    Count(u64),
+    CountOrNone(Option<u64>),
+    Seconds(Option<Duration>),
+    Switch(bool),
+    Semantics(Semantics),
+    Share(Option<Share>),
+    Folder(Option<PathBuf>),
+    Text(String),
+}
+
+impl Environment {
+    /// Reads the variables that `reader` reads (the table's last column)
+    /// from the process's environment.
+    ///
+    /// # Errors
+    /// The first variable whose value does not parse (or is not Unicode),
+    /// as an [`Error::Config`] that names it and says what it takes.
+    pub fn read(reader: Reader) -> Result<Environment, Error> {
+        Self::read_from(reader, |name| std::env::var_os(name))
+    }
+
+    /// [`read`](Self::read) from `lookup` instead of the process's
+    /// environment (a test, or a front end with its own environment).
+    ///
+    /// ```
+    /// use engine::env::{Environment, Reader};
+    /// let look = |name: &str| (name == "PRUST_TIMEOUT").then(|| "0".into());
+    /// // Zero is an error wherever the timeout is read.
+    /// for reader in [Reader::Check, Reader::Lts, Reader::Explore] {
+    ///     assert!(Environment::read_from(reader, look).is_err());
+    /// }
+    /// ```
+    pub fn read_from(
+        reader: Reader,
+        lookup: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<Environment, Error> {
+        let mut env = Environment::default();
+        for var in VARIABLES.iter().filter(|v| v.is_read_by(reader)) {
+            let Some(raw) = lookup(var.name) else {
+                continue;
+            };
+            let value = parse(var, raw)?;
+            env.set(var.name, value);
+        }
+        Ok(env)
+    }
+
+    fn set(&mut self, name: &str, value: Value) {
+        use Value as V;
+        match (name, value) {
+            ("PRUST_MAX_STATES", V::Count(n)) => self.max_states = Some(n),
+            ("PRUST_MAX_DEPTH", V::Count(n)) => self.max_depth = Some(n),
+            ("PRUST_TIMEOUT", V::Seconds(t)) => self.timeout = Some(t),
+            ("PRUST_MAX_MEMORY", V::Count(n)) => self.max_memory = Some(n),
+            ("PRUST_SEMANTICS", V::Semantics(s)) => self.semantics = Some(s),
+            ("PRUST_PROGRESS", V::Switch(b)) => self.progress = Some(b),
+            ("PRUST_PROGRESS_AFTER_MS", V::Count(n)) => {
+                self.progress_after = Some(Duration::from_millis(n))
+            }
+            ("PRUST_DETERMINISM", V::Switch(b)) => self.determinism = Some(b),
+            ("PRUST_POR", V::Switch(b)) => self.por = Some(b),
+            ("PRUST_HASH_COMPACTION", V::Switch(b)) => self.hash_compaction = Some(b),
+            ("PRUST_COLLAPSE", V::Switch(b)) => self.collapse = Some(b),
+            ("PRUST_THREADS", V::Count(n)) => self.threads = Some(n),
+            ("PRUST_PARALLEL_LEVEL", V::Count(n)) => self.parallel_level = Some(n),
+            ("PRUST_SHARE", V::Share(s)) => self.share = s,
+            ("PRUST_SHARE_LEVEL", V::Count(n)) => self.share_level = Some(n),
+            ("PRUST_TRAIL_DIR", V::Folder(d)) => self.trail_dir = d,
+            ("PRUST_SUITE_REPORTS", V::Switch(b)) => self.suite_reports = Some(b),
+            ("PRUST_PREEMPTION_BOUND", V::CountOrNone(n)) => self.preemption_bound = Some(n),
+            ("PRUST_MAX_STEPS", V::Count(n)) => self.max_steps = Some(n),
+            ("PRUST_MAX_EXECUTIONS", V::Count(n)) => self.max_executions = Some(n),
+            ("PRUST_ROLE_TIMEOUT", V::Seconds(t)) => self.role_timeout = Some(t),
+            ("PRUST_SCHEDULE", V::Text(t)) => self.schedule = Some(t),
+            ("PRUST_REDUCTION", V::Text(t)) => self.reduction = Some(t),
+            // The table and this match are one list; a unit test reads
+            // every variable of the table through it.
+            (name, _) => unreachable!("{name}: a variable of the table without a field"),
+        }
+    }
+}
+
+/// An [`Error::Config`] for `var=value`: `what` is wrong, and the table's
+/// description of what it takes.
+fn config_error(var: &Variable, value: &str, what: &str) -> Error {
+    Error::Config {
+        variable: var.name.to_string(),
+        value: value.to_string(),
+        message: format!("{what}; expected {}", var.kind.accepts()),
+    }
+}
+
+fn parse(var: &Variable, raw: OsString) -> Result<Value, Error> {
+    let text = raw
+        .into_string()
+        .map_err(|v| config_error(var, &v.to_string_lossy(), "not valid Unicode"))?;
+    let count = |t: &str| -> Result<u64, Error> {
+        let digits: String = t.trim().chars().filter(|&c| c != '_').collect();
+        digits
+            .parse()
+            .map_err(|_| config_error(var, &text, "not a whole number"))
+    };
+    Ok(match var.kind {
+        Kind::Count => Value::Count(count(&text)?),
+        Kind::CountOrNone if text.trim().eq_ignore_ascii_case("none") => Value::CountOrNone(None),
+        Kind::CountOrNone => Value::CountOrNone(Some(count(&text)?)),
+        Kind::Threads => {
+            let n = count(&text)?;
+            if n > Checker::MAX_THREADS as u64 {
+                return Err(config_error(
+                    var,
+                    &text,
+                    &format!("more than {} threads", Checker::MAX_THREADS),
+                ));
+            }
+            Value::Count(n)
+        }
+        Kind::Seconds => Value::Seconds(
+            // Its message ends with how to write a timeout, which the
+            // table says for every variable of the kind.
+            crate::budget::parse_timeout(&text)
+                .map_err(|m| config_error(var, &text, m.split("; ").next().unwrap_or_default()))?,
+        ),
+        Kind::Size => Value::Count(
+            crate::budget::parse_memory_size(&text).map_err(|m| config_error(var, &text, &m))?,
+        ),
+        Kind::Switch => match text.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Value::Switch(true),
+            "0" | "false" | "no" | "off" => Value::Switch(false),
+            _ => return Err(config_error(var, &text, "not a switch")),
+        },
+        Kind::Semantics => Value::Semantics(
+            text.parse()
+                .map_err(|_| config_error(var, &text, "unknown semantics"))?,
+        ),
+        Kind::Share if text.trim().is_empty() => Value::Share(None),
+        Kind::Share => Value::Share(Some(
+            text.parse::<Share>()
+                .map_err(|m| config_error(var, &text, &m))?,
+        )),
+        Kind::Folder => Value::Folder((!text.is_empty()).then(|| PathBuf::from(&text))),
+        Kind::Text(_) => Value::Text(text),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value of each kind that parses.
+    fn good(kind: Kind, name: &str) -> &'static str {
+        match kind {
+            Kind::Count | Kind::CountOrNone | Kind::Threads => "3",
+            Kind::Seconds => "2.5",
+            Kind::Size => "512M",
+            Kind::Switch => "1",
+            Kind::Semantics => "omega",
+            Kind::Share => "1/2",
+            Kind::Folder => "/tmp",
+            Kind::Text(_) if name == "PRUST_REDUCTION" => "none",
+            Kind::Text(_) => "white",
+        }
+    }
+
+    #[test]
+    fn every_variable_of_the_table_is_read_by_its_readers_only() {
+        for var in VARIABLES {
+            let value = good(var.kind, var.name);
+            let look = |n: &str| (n == var.name).then(|| value.into());
+            for reader in Reader::ALL {
+                let env = Environment::read_from(reader, look).unwrap();
+                let read = env != Environment::default();
+                assert_eq!(read, var.is_read_by(reader), "{} by {reader:?}", var.name);
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_in_the_module_docs_is_the_table_of_variables() {
+        let docs: String = include_str!("env.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for var in VARIABLES {
+            let row = var.doc_row();
+            assert_eq!(
+                docs.contains(&row),
+                !var.hidden,
+                "the module docs should have (or, hidden, not have) the row\n{row}"
+            );
+        }
+        let rows = docs.lines().filter(|l| l.starts_with("| `PRUST_")).count();
+        assert_eq!(rows, VARIABLES.iter().filter(|v| !v.hidden).count());
+    }
+
+    #[test]
+    fn a_bad_value_names_the_variable_and_what_it_takes() {
+        let look = |n: &str| (n == "PRUST_TIMEOUT").then(|| "0".into());
+        for reader in [Reader::Check, Reader::Explore, Reader::Lint] {
+            let e = Environment::read_from(reader, look).unwrap_err();
+            let text = e.to_string();
+            assert!(text.contains("PRUST_TIMEOUT=\"0\""), "{text}");
+            assert!(text.contains("positive seconds"), "{text}");
+        }
+        let look = |n: &str| (n == "PRUST_THREADS").then(|| "2000".into());
+        let text = Environment::read_from(Reader::Check, look)
+            .unwrap_err()
+            .to_string();
+        assert!(text.contains("more than 1024 threads"), "{text}");
+        let look = |n: &str| (n == "PRUST_PREEMPTION_BOUND").then(|| "None".into());
+        let env = Environment::read_from(Reader::Explore, look).unwrap();
+        assert_eq!(env.preemption_bound, Some(None));
+    }
+}

@@ -341,9 +341,9 @@ fn documents() -> Vec<PathBuf> {
         "dcj/src",
         "explore/src",
     ]
-        .iter()
-        .map(|d| root.join(d))
-        .collect();
+    .iter()
+    .map(|d| root.join(d))
+    .collect();
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;

@@ -131,6 +131,7 @@ pub mod liberal;
 pub mod limits;
 pub mod lint;
 pub mod lts;
+mod object;
 mod on_the_fly;
 mod packed;
 pub mod session;
@@ -148,6 +149,7 @@ pub use bundled::{
 pub use liberal::{Liberal, LocalRole, Projection};
 pub use limits::Limits;
 pub use lts::{Action, Label, Lts};
+pub use object::Object;
 pub use spec::{Role, Spec, Term};
 pub use strict::Strict;
 

@@ -487,12 +487,6 @@ impl Ltl {
         let mut memo = hashbrown::HashMap::new();
         nnf_rec(self, true, &mut memo)
     }
-
-    /// The formula simplified with the standard rewrite rules (in negation
-    /// normal form); see [`crate::simplify`].
-    pub fn simplify(&self) -> Ltl {
-        crate::simplify::Simplifier::new().simplify(self)
-    }
 }
 
 fn nnf_rec(f: &Ltl, neg: bool, memo: &mut hashbrown::HashMap<(Ltl, bool), Ltl>) -> Ltl {

@@ -728,3 +728,13 @@ impl Dual {
         }
     }
 }
+
+/// Here rather than in `ltl.rs`, so that the formula module does not
+/// import its simplifier (which imports it).
+impl Ltl {
+    /// The formula simplified with the standard rewrite rules (in negation
+    /// normal form); see [`crate::simplify`].
+    pub fn simplify(&self) -> Ltl {
+        Simplifier::new().simplify(self)
+    }
+}

@@ -5,9 +5,11 @@
 //! The model is crossbeam-channel's `SenderFlavor`: an enum whose variants
 //! are the kinds, each method one `match` that forwards. Every state of one
 //! search is of the same variant, so the match is predicted and costs
-//! nothing measurable per probe (see the crate's BENCHMARKS entry); the
-//! hash and the encoding forward too, so a state is hashed and stored
-//! exactly as the inner object's.
+//! little per probe; the hash and the encoding forward too, so a state is
+//! hashed and stored exactly as the inner object's. Every forwarder is
+//! `#[inline]`: the search is generic code instantiated in the caller's
+//! crate, and a call layer per probe across the crate boundary is what
+//! the match would otherwise cost.
 
 use std::hash::{Hash, Hasher};
 
@@ -67,24 +69,30 @@ macro_rules! forward {
 /// in one search, and a variant tag hashed into every state would be work
 /// per state for nothing (equal objects still hash equal).
 impl Hash for Object {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         forward!(self, o => o.hash(state))
     }
 }
 
 impl Protocol for Object {
+    #[inline]
     fn roles(&self) -> Vec<String> {
         forward!(self, o => o.roles())
     }
+    #[inline]
     fn type_names(&self) -> Vec<String> {
         forward!(self, o => o.type_names())
     }
+    #[inline]
     fn declares_types(&self) -> bool {
         forward!(self, o => o.declares_types())
     }
+    #[inline]
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         forward!(self, o => o.try_send(role, to, msg))
     }
+    #[inline]
     fn try_recv(
         &mut self,
         role: RoleId,
@@ -92,41 +100,53 @@ impl Protocol for Object {
     ) -> Result<(RoleId, Message), Refused> {
         forward!(self, o => o.try_recv(role, from))
     }
+    #[inline]
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
         forward!(self, o => o.try_close(role, to))
     }
+    #[inline]
     fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
         forward!(self, o => o.may_recv(role, from))
     }
+    #[inline]
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
         forward!(self, o => o.is_channel_empty(from, to))
     }
+    #[inline]
     fn is_terminated(&self) -> bool {
         forward!(self, o => o.is_terminated())
     }
+    #[inline]
     fn is_finished(&self, role: RoleId) -> bool {
         forward!(self, o => o.is_finished(role))
     }
+    #[inline]
     fn peers(&self, role: RoleId) -> Option<Vec<RoleId>> {
         forward!(self, o => o.peers(role))
     }
+    #[inline]
     fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
         forward!(self, o => o.sends_to(role))
     }
+    #[inline]
     fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
         forward!(self, o => o.enabled(out))
     }
+    #[inline]
     fn independence(&self) -> Option<Independence> {
         forward!(self, o => o.independence())
     }
+    #[inline]
     fn encode(&self, out: &mut Vec<u8>) -> bool {
         forward!(self, o => o.encode(out))
     }
+    #[inline]
     fn prefers_bytes(&self) -> bool {
         forward!(self, o => o.prefers_bytes())
     }
     /// Decodes as the kind of `self`: the bytes carry no tag, since every
     /// state of one search is of one kind.
+    #[inline]
     fn decode(&self, bytes: &[u8]) -> Option<Self> {
         match self {
             Object::Strict(o) => o.decode(bytes).map(Object::Strict),

@@ -127,6 +127,7 @@ mod compile;
 pub mod dcj;
 pub mod files;
 mod graph;
+pub mod ids;
 pub mod liberal;
 pub mod limits;
 pub mod lint;

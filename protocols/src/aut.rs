@@ -239,7 +239,7 @@ impl<'a> Line<'a> {
 /// Memory follows the file, not its header: the header's counts are only
 /// checked against what the file holds, so a 30-byte file announcing
 /// 10^18 states or transitions is read (or refused) at once.
-pub fn parse(text: &str) -> Result<Lts, AutError> {
+pub(crate) fn parse(text: &str) -> Result<Lts, AutError> {
     // `lines` also takes the `\r` of a CRLF line break off.
     let mut lines = text
         .lines()

@@ -125,6 +125,9 @@ pub mod bisim;
 pub mod bundled;
 mod compile;
 pub mod dcj;
+// The command line's file reading (hints per kind of file): plumbing
+// shared with the `prust` binary, not part of the library's surface.
+#[doc(hidden)]
 pub mod files;
 mod graph;
 pub mod ids;

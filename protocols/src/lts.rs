@@ -47,7 +47,7 @@ pub enum Action {
 }
 
 /// `ty` of a close label, which carries no message.
-pub const NO_TYPE: TypeIndex = TypeIndex::NONE;
+pub(crate) const NO_TYPE: TypeIndex = TypeIndex::NONE;
 
 /// A transition label. Roles and types are indices into [`Lts::roles`] and
 /// [`Lts::type_names`]. For every action `from` is the sender (the owner of
@@ -82,7 +82,7 @@ pub const NO_TYPE: TypeIndex = TypeIndex::NONE;
 pub struct Label {
     /// Send, receive or close.
     pub action: Action,
-    /// Message type ([`NO_TYPE`] for a close).
+    /// Message type ([`TypeIndex::NONE`] for a close).
     pub ty: TypeIndex,
     /// The sending role (channel owner).
     pub from: RoleIndex,
@@ -123,7 +123,7 @@ impl Label {
 
     /// `action` of a `ty` from `from` to `to`; `sync` marks the send of a
     /// handshake and is ignored for a receive or a close, which are never
-    /// synchronous. For a close, `ty` should be [`NO_TYPE`].
+    /// synchronous. For a close, `ty` should be [`TypeIndex::NONE`].
     pub const fn new(
         action: Action,
         ty: TypeIndex,
@@ -192,7 +192,7 @@ impl Label {
 }
 
 /// How many role or type names [`Lts::stats`] shows.
-pub const STATS_NAMES: usize = 16;
+pub(crate) const STATS_NAMES: usize = 16;
 
 /// An explicit global LTS; see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -501,7 +501,7 @@ impl Lts {
     }
 
     /// One-line statistics: states, transitions, roles, types (at most
-    /// [`STATS_NAMES`] names of each, then how many more: a ring of 60,000
+    /// 16 names of each, then how many more: a ring of 60,000
     /// roles made a line of 700 KB).
     ///
     /// ```

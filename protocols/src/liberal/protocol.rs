@@ -64,8 +64,9 @@ impl Protocol for Liberal {
         true
     }
 
-    /// As [`LocalRole::try_send`] (the same tables: [`Projection::send`]
-    /// and this make the same step), into the packed inbox of `to`.
+    /// As [`LocalRole::try_send`](crate::LocalRole::try_send) (the same
+    /// tables: [`Projection::send`](crate::Projection::send) and this make
+    /// the same step), into the packed inbox of `to`.
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         if !self.proj.is_channel(role, to) {
             return Err(Refused(msg));
@@ -90,9 +91,9 @@ impl Protocol for Liberal {
         Ok(())
     }
 
-    /// As [`LocalRole::try_recv`]: the first envelope (from `from`, if
-    /// given) that is the first of its sender in the inbox and that the
-    /// role may take now.
+    /// As [`LocalRole::try_recv`](crate::LocalRole::try_recv): the first
+    /// envelope (from `from`, if given) that is the first of its sender in
+    /// the inbox and that the role may take now.
     fn try_recv(
         &mut self,
         role: RoleId,

@@ -37,7 +37,7 @@ impl Step {
 
 /// A label in the words of prust's counterexamples (and of its LTL atoms):
 /// `p SEND <T> TO q`, `q RECV <T> FROM p`, `p CLOSE TO q`.
-pub fn describe(lts: &Lts, l: &Label) -> String {
+pub(crate) fn describe(lts: &Lts, l: &Label) -> String {
     let (p, q) = (&lts.roles()[l.from.index()], &lts.roles()[l.to.index()]);
     match l.action {
         Action::Send => format!("{p} SEND <{}> TO {q}", lts.type_names()[l.ty.index()]),

@@ -18,7 +18,7 @@
 //! let lts = Lts::from_aut("des (0, 2, 3)\n(0,\"!(Move,white,black)\",1)\n(1,\"?(Move,white,black)\",2)\n").unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (3, 2));
 //! assert_eq!(lts.roles(), ["white", "black"]);
-//! assert!(lts.is_final(2));
+//! assert!(lts.is_final(protocols::ids::StateId::new(2)));
 //! ```
 
 use std::fmt::{self, Write as _};

@@ -383,7 +383,7 @@ impl fmt::Debug for Strict {
         write!(f, "Strict {{ state: {}, in transit: [", self.state)?;
         for (i, (a, b, m)) in self.in_transit().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
-            write!(f, "{sep}{}→{}: {m:?}", roles[a as usize], roles[b as usize])?;
+            write!(f, "{sep}{}→{}: {m:?}", roles[a], roles[b])?;
         }
         write!(f, "] }}")
     }

@@ -40,8 +40,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use dcj::{DcjError, DcjLimit, DcjTarget};
-use engine::{Limit, Protocol};
-use protocols::{Lts, Spec, Strict};
+use engine::Limit;
+use protocols::{Lts, Object, Spec, Strict};
 
 use crate::Runtime;
 
@@ -291,62 +291,42 @@ fn dcj_spec(
     Ok(import.spec)
 }
 
-/// What to do with a protocol object once [`with_object`] has built it
-/// (generic over its type, which depends on the runtime).
-pub trait WithObject {
-    /// What the visit returns.
-    type Output;
-    /// Runs on the built object.
-    fn run<P: Protocol + fmt::Debug>(self, object: P) -> Self::Output;
-}
-
 /// Builds the `runtime` object of `protocol` (an `.aut` or `.dcj` file
-/// under `base`, or a bundled protocol) within `limits`, and runs `visit`
-/// on it.
+/// under `base`, or a bundled protocol) within `limits`.
 ///
 /// ```
 /// use std::path::Path;
-/// use prust::load::{with_object, BuildLimits, WithObject};
+/// use prust::load::{object, BuildLimits};
 /// use prust::{Protocol, Runtime};
 ///
-/// struct Roles;
-/// impl WithObject for Roles {
-///     type Output = Vec<String>;
-///     fn run<P: Protocol + std::fmt::Debug>(self, object: P) -> Vec<String> {
-///         object.roles()
-///     }
-/// }
 /// for runtime in Runtime::ALL {
-///     let roles = with_object("chess", Path::new(""), runtime, &BuildLimits::default(), Roles);
-///     assert_eq!(roles.unwrap(), ["white", "black"]);
+///     let chess = object("chess", Path::new(""), runtime, &BuildLimits::default()).unwrap();
+///     assert_eq!(chess.roles(), ["white", "black"]);
 /// }
 /// ```
-pub fn with_object<W: WithObject>(
+pub fn object(
     protocol: &str,
     base: &Path,
     runtime: Runtime,
     limits: &BuildLimits,
-    visit: W,
-) -> Result<W::Output, LoadError> {
+) -> Result<Object, LoadError> {
     let bounds = limits.to_protocols();
     let unbuilt = |e| build_error(e, limits);
     match runtime {
         Runtime::OnTheFly => {
             let spec = spec_bounded(protocol, base, runtime, &bounds, limits)?;
-            Strict::on_the_fly(&spec)
-                .map(|o| visit.run(o))
-                .map_err(unbuilt)
+            Strict::on_the_fly(&spec).map(Object::from).map_err(unbuilt)
         }
         Runtime::Liberal => {
             let lts = lts_within(protocol, base, &bounds, limits)?;
             protocols::Liberal::try_new_with(lts, &bounds)
-                .map(|o| visit.run(o))
+                .map(Object::from)
                 .map_err(unbuilt)
         }
         Runtime::Strict => {
             let lts = lts_within(protocol, base, &bounds, limits)?;
             Strict::try_new_with(lts, &bounds)
-                .map(|o| visit.run(o))
+                .map(Object::from)
                 .map_err(unbuilt)
         }
     }
@@ -446,17 +426,12 @@ mod tests {
 
     #[test]
     fn a_state_limit_stops_every_runtime_without_a_verdict() {
-        struct Built;
-        impl WithObject for Built {
-            type Output = ();
-            fn run<P: Protocol + fmt::Debug>(self, _: P) {}
-        }
         let tiny = BuildLimits {
             max_states: Some(3),
             ..BuildLimits::default()
         };
         for runtime in [Runtime::Strict, Runtime::Liberal] {
-            match with_object("token-star:4", Path::new(""), runtime, &tiny, Built) {
+            match object("token-star:4", Path::new(""), runtime, &tiny) {
                 Err(LoadError::Limit(l)) => assert_eq!(l.limit, Limit::States(3), "{runtime}"),
                 other => panic!("{runtime}: {other:?}"),
             }

@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     // state order may change: compare the transitions as text.
     assert_eq!(back.num_states(), lts.num_states());
     assert_eq!(back.initial(), lts.initial());
-    for s in 0..lts.num_states() as u32 {
+    for s in lts.states() {
         let edges = |l: &Lts| {
             let mut v: Vec<String> = l
                 .transitions(s)

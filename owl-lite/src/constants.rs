@@ -18,7 +18,6 @@
 use hashbrown::HashMap;
 
 use crate::ltl::{Kind, Ltl};
-use crate::translate::{translate, TranslateOptions};
 
 /// Nodes this large or larger (counting shared subformulas once per
 /// occurrence) are not checked: the translation would cost more than the
@@ -72,28 +71,24 @@ fn worth_checking(operands: &[Ltl]) -> bool {
     })
 }
 
-/// Whether `f` has no model (among the words that respect the exclusions
-/// of `opts`). A translation error means "unknown": `false`.
-fn unsatisfiable(f: &Ltl, opts: &TranslateOptions) -> bool {
-    translate(f, opts).is_ok_and(|a| a.num_edges() == 0)
-}
-
 /// `f` (in negation normal form) with its constant `&` and `|` nodes
 /// replaced by `false` and `true`; the caller simplifies the result again.
-/// `opts` are the options of the checks (exclusions kept, the rest off).
-pub(crate) fn replace_constants(f: &Ltl, opts: &TranslateOptions) -> Ltl {
+/// `unsatisfiable` tells whether a formula has no model (the translation
+/// does: it is passed in, so that this module does not import the
+/// translation that calls it).
+pub(crate) fn replace_constants(f: &Ltl, unsatisfiable: &dyn Fn(&Ltl) -> bool) -> Ltl {
     let mut memo = HashMap::new();
-    walk(f, opts, &mut memo)
+    walk(f, unsatisfiable, &mut memo)
 }
 
-fn walk(f: &Ltl, opts: &TranslateOptions, memo: &mut HashMap<Ltl, Ltl>) -> Ltl {
+fn walk(f: &Ltl, unsatisfiable: &dyn Fn(&Ltl) -> bool, memo: &mut HashMap<Ltl, Ltl>) -> Ltl {
     if let Some(r) = memo.get(f) {
         return r.clone();
     }
     let r = match f.kind() {
         Kind::True | Kind::False | Kind::Atom(_) | Kind::Not(_) => f.clone(),
         Kind::And(v) | Kind::Or(v) => {
-            let cs: Vec<Ltl> = v.iter().map(|c| walk(c, opts, memo)).collect();
+            let cs: Vec<Ltl> = v.iter().map(|c| walk(c, unsatisfiable, memo)).collect();
             let and = matches!(f.kind(), Kind::And(_));
             let node = if and {
                 Ltl::and(cs.clone())
@@ -102,24 +97,32 @@ fn walk(f: &Ltl, opts: &TranslateOptions, memo: &mut HashMap<Ltl, Ltl>) -> Ltl {
             };
             if !worth_checking(&cs) {
                 node
-            } else if and && unsatisfiable(&node, opts) {
+            } else if and && unsatisfiable(&node) {
                 Ltl::ff()
-            } else if !and && unsatisfiable(&node.negate(), opts) {
+            } else if !and && unsatisfiable(&node.negate()) {
                 Ltl::tt()
             } else {
                 node
             }
         }
-        Kind::Next(a) => Ltl::next(walk(a, opts, memo)),
-        Kind::Finally(a) => Ltl::finally(walk(a, opts, memo)),
-        Kind::Globally(a) => Ltl::globally(walk(a, opts, memo)),
-        Kind::Until(a, b) => Ltl::until(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::WeakUntil(a, b) => Ltl::weak_until(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::Release(a, b) => Ltl::release(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::StrongRelease(a, b) => Ltl::strong_release(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::Implies(a, b) => Ltl::implies(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::Equiv(a, b) => Ltl::equiv(walk(a, opts, memo), walk(b, opts, memo)),
-        Kind::Xor(a, b) => Ltl::xor(walk(a, opts, memo), walk(b, opts, memo)),
+        Kind::Next(a) => Ltl::next(walk(a, unsatisfiable, memo)),
+        Kind::Finally(a) => Ltl::finally(walk(a, unsatisfiable, memo)),
+        Kind::Globally(a) => Ltl::globally(walk(a, unsatisfiable, memo)),
+        Kind::Until(a, b) => Ltl::until(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo)),
+        Kind::WeakUntil(a, b) => {
+            Ltl::weak_until(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo))
+        }
+        Kind::Release(a, b) => {
+            Ltl::release(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo))
+        }
+        Kind::StrongRelease(a, b) => {
+            Ltl::strong_release(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo))
+        }
+        Kind::Implies(a, b) => {
+            Ltl::implies(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo))
+        }
+        Kind::Equiv(a, b) => Ltl::equiv(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo)),
+        Kind::Xor(a, b) => Ltl::xor(walk(a, unsatisfiable, memo), walk(b, unsatisfiable, memo)),
     };
     memo.insert(f.clone(), r.clone());
     r
@@ -129,6 +132,7 @@ fn walk(f: &Ltl, opts: &TranslateOptions, memo: &mut HashMap<Ltl, Ltl>) -> Ltl {
 mod tests {
     use super::*;
     use crate::parse;
+    use crate::translate::{translate, TranslateOptions};
 
     fn states(text: &str) -> usize {
         translate(&parse(text).unwrap(), &TranslateOptions::default())

@@ -7,7 +7,7 @@
 //! edge into `p` (from `p'`, on guard `g`, with marks `m`) is matched letter
 //! by letter by edges into `q` with at least the marks `m` from states that
 //! co-simulate `p'`: the direct-simulation fixpoint of
-//! [`crate::reduce::simulation_relation`] on incoming edges. States that
+//! [`crate::simulation::simulation_relation`] on incoming edges. States that
 //! co-simulate each other are merged, and the merged state keeps *all*
 //! their outgoing edges (their futures differ). An edge also loses the
 //! letters on which another edge into the same state dominates it (from a
@@ -23,11 +23,11 @@
 //! elements), down to an initial state; König's lemma gives the infinite
 //! run, with at least the original marks at every step.
 
-use crate::reduce::{
-    drop_little_brothers, equivalence_representatives, merge_parallel_edges, restricted_edge,
-    simulation_relation, simulation_tables, Adjacent, RawAutomaton, RawEdge,
+use crate::raw::{merge_parallel_edges, Exclusions, RawAutomaton, RawEdge};
+use crate::simulation::{
+    drop_little_brothers, equivalence_representatives, restricted_edge, simulation_relation,
+    simulation_tables, Adjacent,
 };
-use crate::translate::Exclusions;
 
 /// Merges the states of `a` that co-simulate each other, and drops from
 /// each edge the letters on which another edge into the same (merged)

@@ -123,12 +123,16 @@
 pub mod automaton;
 mod constants;
 mod cosim;
+mod error;
 mod hierarchy;
+mod isop;
 pub mod ltl;
 pub mod ltl_parse;
+mod raw;
 pub mod reduce;
 mod scc;
 pub mod simplify;
+mod simulation;
 mod stop;
 mod translate;
 mod wdba;
@@ -142,4 +146,71 @@ pub use translate::{translate, TranslateError, TranslateOptions};
 /// [`Ltl::negate`]).
 pub fn negate(f: &Ltl) -> Ltl {
     f.negate()
+}
+
+#[cfg(test)]
+mod layering {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// The modules each file's library code names with `crate::…` (its
+    /// test module and comments left out: tests may use the layers above).
+    fn imports() -> BTreeMap<String, BTreeSet<String>> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut graph = BTreeMap::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.extension().is_none_or(|e| e != "rs") || name == "lib" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            let mut uses = BTreeSet::new();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for part in line.split("crate::").skip(1) {
+                    let m: String = part
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if m != name && m.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+                        uses.insert(m);
+                    }
+                }
+            }
+            graph.insert(name, uses);
+        }
+        graph
+    }
+
+    /// No two files import each other, directly or through others: each
+    /// layer can be read (and changed) knowing only the layers below.
+    #[test]
+    fn files_import_one_way() {
+        let graph = imports();
+        assert!(graph.len() > 10, "{graph:?}");
+        // Depth-first search for a back edge.
+        fn visit<'a>(
+            m: &'a str,
+            graph: &'a BTreeMap<String, BTreeSet<String>>,
+            path: &mut Vec<&'a str>,
+            done: &mut BTreeSet<&'a str>,
+        ) {
+            if done.contains(m) {
+                return;
+            }
+            if let Some(i) = path.iter().position(|p| *p == m) {
+                panic!("import circle: {}", path[i..].join(" -> ") + " -> " + m);
+            }
+            path.push(m);
+            for next in graph.get(m).into_iter().flatten() {
+                visit(next, graph, path, done);
+            }
+            path.pop();
+            done.insert(m);
+        }
+        let mut done = BTreeSet::new();
+        for m in graph.keys() {
+            visit(m, &graph, &mut Vec::new(), &mut done);
+        }
+    }
 }

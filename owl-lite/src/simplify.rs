@@ -63,6 +63,8 @@ fn literal_complement(a: &Ltl, b: &Ltl) -> bool {
     matches!(a.kind(), Kind::Not(x) if x == b) || matches!(b.kind(), Kind::Not(x) if x == a)
 }
 
+// Here rather than in `ltl.rs`, so that the formula module does not
+// import its simplifier (which imports it).
 impl Ltl {
     /// The formula simplified with the standard rewrite rules (in negation
     /// normal form); see [`crate::simplify`].

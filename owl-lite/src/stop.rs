@@ -15,6 +15,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::error::TranslateError;
+
 /// Units of work (a state expanded, a pruning pass over one term, an
 /// edge compared…; each microseconds at most) between two calls of the
 /// interrupt: the caller's check (a clock read, sometimes `/proc`) stays
@@ -90,9 +92,9 @@ pub(crate) fn poll() -> bool {
 }
 
 /// [`poll`] as an error, for the loops that have an error path.
-pub(crate) fn check() -> Result<(), crate::TranslateError> {
+pub(crate) fn check() -> Result<(), TranslateError> {
     if poll() {
-        Err(crate::TranslateError::Interrupted)
+        Err(TranslateError::Interrupted)
     } else {
         Ok(())
     }

@@ -19,14 +19,15 @@
 //! fewer promises) are dropped on the fly; the result then goes through the
 //! reductions of [`crate::reduce`].
 
-use std::fmt;
 use std::rc::Rc;
 
 use hashbrown::HashMap;
 
 use crate::automaton::{Automaton, Cube};
+pub use crate::error::TranslateError;
 use crate::ltl::{Kind, Ltl};
-use crate::reduce::{self, RawAutomaton, RawEdge};
+use crate::raw::{cube_implies, Exclusions, RawAutomaton, RawEdge};
+use crate::reduce;
 use crate::simplify::Simplifier;
 use crate::wdba::Wdba;
 
@@ -138,57 +139,6 @@ impl TranslateOptions {
     }
 }
 
-/// Why a formula could not be translated.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TranslateError {
-    /// Cubes are 64-bit masks: at most 64 distinct atoms.
-    TooManyAtoms {
-        /// How many distinct atoms the formula has.
-        count: usize,
-    },
-    /// The automaton would need more than 32 acceptance sets (or the
-    /// formula has more than 64 distinct eventualities).
-    TooManyAcceptanceSets {
-        /// How many were needed.
-        count: usize,
-    },
-    /// The construction exceeded its size limits (more than
-    /// 65,536 edges out of one state, or 100,000 states): the automaton
-    /// would be too large to be useful.
-    TooLarge,
-    /// The caller's [`TranslateOptions::interrupt`] asked to stop.
-    Interrupted,
-}
-
-impl fmt::Display for TranslateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TranslateError::TooManyAtoms { count } => write!(
-                f,
-                "the formula has {count} distinct atomic propositions; at most 64 are supported"
-            ),
-            TranslateError::TooManyAcceptanceSets { count } => write!(
-                f,
-                "the automaton would need {count} acceptance sets (eventualities); at most 32 \
-                 are supported"
-            ),
-            TranslateError::TooLarge => write!(
-                f,
-                "the automaton would be too large (over 65,536 edges out of one state or \
-                 100,000 states); split the formula"
-            ),
-            TranslateError::Interrupted => {
-                write!(
-                    f,
-                    "the translation was interrupted (a time or memory limit)"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for TranslateError {}
-
 /// Limits that turn a hopeless construction into an error, not a hang.
 const MAX_TERMS: usize = 1 << 16;
 /// Above this many terms, only exact duplicates are removed (domination
@@ -216,33 +166,6 @@ fn reasserts(d: &Ltl, c: &Ltl) -> bool {
         }
         _ => false,
     }
-}
-
-/// Masks of mutually exclusive atoms.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Exclusions {
-    pub groups: Vec<u64>,
-}
-
-impl Exclusions {
-    /// Whether the cube can hold on a letter respecting the exclusions.
-    pub fn possible(&self, c: Cube) -> bool {
-        c.pos & c.neg == 0 && self.groups.iter().all(|g| (c.pos & g).count_ones() <= 1)
-    }
-
-    /// The cube without negative literals implied by a positive one.
-    pub fn normalize(&self, mut c: Cube) -> Cube {
-        for g in &self.groups {
-            if c.pos & g != 0 {
-                c.neg &= !(g & !c.pos);
-            }
-        }
-        c
-    }
-}
-
-fn cube_implies(a: Cube, b: Cube) -> bool {
-    b.pos & !a.pos == 0 && b.neg & !a.neg == 0
 }
 
 /// Whether sorted `a` is a subset of sorted `b`.
@@ -843,7 +766,9 @@ fn translate_uninterrupted(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton
             constants: false,
             ..opts.clone()
         };
-        let replaced = crate::constants::replace_constants(&start, &check);
+        // A translation error means "unknown": not unsatisfiable.
+        let unsatisfiable = |g: &Ltl| translate(g, &check).is_ok_and(|a| a.num_edges() == 0);
+        let replaced = crate::constants::replace_constants(&start, &unsatisfiable);
         if replaced != start {
             start = b.simp.simplify(&replaced);
         }

@@ -46,6 +46,7 @@
 
 use std::fmt;
 
+use crate::ids::StateId;
 use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
 
 /// A bad `.aut` file: what is wrong, where (line and column), and how to
@@ -241,7 +242,7 @@ impl<'a> Line<'a> {
 /// Memory follows the file, not its header: the header's counts are only
 /// checked against what the file holds, so a 30-byte file announcing
 /// 10^18 states or transitions is read (or refused) at once.
-pub fn parse(text: &str) -> Result<Lts, AutError> {
+pub(crate) fn parse(text: &str) -> Result<Lts, AutError> {
     // `lines` also takes the `\r` of a CRLF line break off.
     let mut lines = text
         .lines()
@@ -339,10 +340,10 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
             format!("an LTS read from .aut has at most {} states", u32::MAX),
         ));
     }
-    let id = |s: u64| states.binary_search(&s).expect("every state is listed") as u32;
-    let mut out: Vec<Vec<(Label, u32)>> = vec![Vec::new(); states.len()];
+    let id = |s: u64| StateId::from_index(states.binary_search(&s).expect("every state is listed"));
+    let mut out: Vec<Vec<(Label, StateId)>> = vec![Vec::new(); states.len()];
     for (from, label, to) in transitions {
-        out[id(from) as usize].push((label, id(to)));
+        out[id(from).index()].push((label, id(to)));
     }
     add_handshake_receives(&mut out);
     let initial = id(initial);
@@ -357,13 +358,13 @@ pub fn parse(text: &str) -> Result<Lts, AutError> {
 /// state whose only transitions are its receive (prust's two steps), puts
 /// the receive after each `‽`, through a new state. See the
 /// [module docs](self).
-fn add_handshake_receives(out: &mut Vec<Vec<(Label, u32)>>) {
+fn add_handshake_receives(out: &mut Vec<Vec<(Label, StateId)>>) {
     let two_steps = out
         .iter()
         .flatten()
         .filter(|(l, _)| l.is_sync())
         .all(|&(l, t)| {
-            let next = &out[t as usize];
+            let next = &out[t.index()];
             !next.is_empty() && next.iter().all(|&(m, _)| m == l.receive())
         });
     if two_steps {
@@ -373,7 +374,7 @@ fn add_handshake_receives(out: &mut Vec<Vec<(Label, u32)>>) {
         for i in 0..out[s].len() {
             let (l, t) = out[s][i];
             if l.is_sync() {
-                let between = out.len() as u32;
+                let between = StateId::from_index(out.len());
                 out.push(vec![(l.receive(), t)]);
                 out[s][i].1 = between;
             }

@@ -69,7 +69,7 @@ impl Lts {
         let mut succ: Vec<Vec<(u32, usize)>> = Vec::with_capacity(n);
         let mut finals = Vec::with_capacity(n);
         for (lts, base) in [(self, 0), (other, n1)] {
-            for s in 0..lts.num_states() as u32 {
+            for s in lts.states() {
                 let mut v = Vec::new();
                 for (l, t) in lts.transitions(s) {
                     let text = lts.label_text(l);
@@ -77,7 +77,7 @@ impl Lts {
                         label_texts.push(text);
                         (label_texts.len() - 1) as u32
                     });
-                    v.push((id, base + *t as usize));
+                    v.push((id, base + t.index()));
                 }
                 succ.push(v);
                 finals.push(lts.is_final(s));
@@ -105,7 +105,7 @@ impl Lts {
             }
             count = new_count;
         }
-        let (i1, i2) = (self.initial() as usize, n1 + other.initial() as usize);
+        let (i1, i2) = (self.initial().index(), n1 + other.initial().index());
         if block[i1] == block[i2] {
             return Ok(());
         }

@@ -39,6 +39,7 @@ use std::hash::{BuildHasher, Hash};
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
+use crate::ids::StateId;
 use crate::limits::{Budget, Limits};
 use crate::lts::{Label, Lts, LtsBuilder};
 use crate::spec::Spec;
@@ -261,10 +262,10 @@ impl PackedEdges {
         edges.extend(
             self.edges
                 .iter()
-                .map(|&(l, t)| (self.labels[l as usize], t)),
+                .map(|&(l, t)| (self.labels[l as usize], StateId::new(t))),
         );
         drop(std::mem::take(&mut self.edges));
-        names.finish_parts(0, self.offsets, edges, self.finals)
+        names.finish_parts(StateId::new(0), self.offsets, edges, self.finals)
     }
 }
 
@@ -318,9 +319,10 @@ pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{RoleIndex, TypeIndex};
 
     fn label(n: u32) -> Label {
-        Label::send(n, 0, 1)
+        Label::send(TypeIndex::new(n), RoleIndex::new(0), RoleIndex::new(1))
     }
 
     #[test]

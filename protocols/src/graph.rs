@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::{Label, Lts};
 use crate::on_the_fly::OnTheFly;
 
@@ -20,26 +21,26 @@ pub(crate) trait LtsGraph {
     /// The message type names, in type order.
     fn type_names(&self) -> &[String];
     /// The number of the message type `name`.
-    fn type_id(&self, name: &str) -> Option<u32>;
+    fn type_id(&self, name: &str) -> Option<TypeIndex>;
     /// The number of the type of `msg`, by pointer for the engine's
     /// dummies (see [`Lts::type_of`]).
-    fn type_of(&self, msg: &engine::Message) -> Option<u32>;
+    fn type_of(&self, msg: &engine::Message) -> Option<TypeIndex>;
     /// The interned type of type number `ty` (`None` for a name with a
     /// `::`, which no message's short name is).
-    fn message_type(&self, ty: u32) -> Option<engine::MessageType>;
+    fn message_type(&self, ty: TypeIndex) -> Option<engine::MessageType>;
     /// The roles `role` may send to or close towards (sorted).
-    fn channels_from(&self, role: usize) -> Vec<usize>;
+    fn channels_from(&self, role: RoleIndex) -> Vec<RoleIndex>;
     /// The states known so far (all of them for a compiled LTS).
     fn num_states(&self) -> usize;
     /// Whether `state` is final.
-    fn is_final(&self, state: u32) -> bool;
+    fn is_final(&self, state: StateId) -> bool;
     /// The successor of `state` by `label`, if it has one: the one step of
     /// every operation of a search (the LTS is deterministic, so there is
     /// at most one).
-    fn next(&self, state: u32, label: Label) -> Option<u32>;
+    fn next(&self, state: StateId, label: Label) -> Option<StateId>;
     /// Every transition of `state`, sorted by label: borrowed from a
     /// compiled LTS, computed into a fresh vector by one built on demand.
-    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]>;
+    fn transitions(&self, state: StateId) -> Cow<'_, [(Label, StateId)]>;
 
     /// Calls `f` with the label of each transition of `state` as the
     /// runtimes take it: without the synchronous bit
@@ -50,7 +51,7 @@ pub(crate) trait LtsGraph {
     /// `!(T,p,q)`, one action for the object. The two differ only in the
     /// bit, the last field labels sort by, so they are adjacent here and
     /// one comparison with the previous label drops the second.
-    fn for_each_label(&self, state: u32, mut f: impl FnMut(Label)) {
+    fn for_each_label(&self, state: StateId, mut f: impl FnMut(Label)) {
         let mut last = None;
         for &(l, _) in self.transitions(state).iter() {
             let l = l.asynchronous();
@@ -71,38 +72,38 @@ impl LtsGraph for Lts {
         Lts::type_names(self)
     }
 
-    fn type_id(&self, name: &str) -> Option<u32> {
+    fn type_id(&self, name: &str) -> Option<TypeIndex> {
         Lts::type_id(self, name)
     }
 
-    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+    fn type_of(&self, msg: &engine::Message) -> Option<TypeIndex> {
         Lts::type_of(self, msg)
     }
 
-    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+    fn message_type(&self, ty: TypeIndex) -> Option<engine::MessageType> {
         Lts::message_type(self, ty)
     }
 
-    fn channels_from(&self, role: usize) -> Vec<usize> {
-        Lts::channels_from(self, role)
+    fn channels_from(&self, role: RoleIndex) -> Vec<RoleIndex> {
+        Lts::channels_from(self, role).to_vec()
     }
 
     fn num_states(&self) -> usize {
         Lts::num_states(self)
     }
 
-    fn is_final(&self, state: u32) -> bool {
+    fn is_final(&self, state: StateId) -> bool {
         Lts::is_final(self, state)
     }
 
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
+    fn next(&self, state: StateId, label: Label) -> Option<StateId> {
         // deterministic: at most one edge per label, edges sorted by label
         let edges = Lts::transitions(self, state);
         let i = edges.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
         Some(edges[i].1)
     }
 
-    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
+    fn transitions(&self, state: StateId) -> Cow<'_, [(Label, StateId)]> {
         Cow::Borrowed(Lts::transitions(self, state))
     }
 }
@@ -145,19 +146,19 @@ impl LtsGraph for Graph {
         dispatch!(self, g => LtsGraph::type_names(&**g))
     }
 
-    fn type_id(&self, name: &str) -> Option<u32> {
+    fn type_id(&self, name: &str) -> Option<TypeIndex> {
         dispatch!(self, g => LtsGraph::type_id(&**g, name))
     }
 
-    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+    fn type_of(&self, msg: &engine::Message) -> Option<TypeIndex> {
         dispatch!(self, g => LtsGraph::type_of(&**g, msg))
     }
 
-    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
+    fn message_type(&self, ty: TypeIndex) -> Option<engine::MessageType> {
         dispatch!(self, g => LtsGraph::message_type(&**g, ty))
     }
 
-    fn channels_from(&self, role: usize) -> Vec<usize> {
+    fn channels_from(&self, role: RoleIndex) -> Vec<RoleIndex> {
         dispatch!(self, g => LtsGraph::channels_from(&**g, role))
     }
 
@@ -165,19 +166,19 @@ impl LtsGraph for Graph {
         dispatch!(self, g => LtsGraph::num_states(&**g))
     }
 
-    fn is_final(&self, state: u32) -> bool {
+    fn is_final(&self, state: StateId) -> bool {
         dispatch!(self, g => LtsGraph::is_final(&**g, state))
     }
 
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
+    fn next(&self, state: StateId, label: Label) -> Option<StateId> {
         dispatch!(self, g => LtsGraph::next(&**g, state, label))
     }
 
-    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
+    fn transitions(&self, state: StateId) -> Cow<'_, [(Label, StateId)]> {
         dispatch!(self, g => LtsGraph::transitions(&**g, state))
     }
 
-    fn for_each_label(&self, state: u32, f: impl FnMut(Label)) {
+    fn for_each_label(&self, state: StateId, f: impl FnMut(Label)) {
         dispatch!(self, g => LtsGraph::for_each_label(&**g, state, f))
     }
 }
@@ -193,11 +194,16 @@ mod tests {
         // runtimes.
         let spec = Spec::new("either", sync("T", "a", "b").or(msg("T", "a", "b")));
         let g = crate::on_the_fly::build(&spec, crate::compile::MAX_TERMS).unwrap();
-        let all: Vec<Label> = g.transitions(0).iter().map(|&(l, _)| l).collect();
+        let all: Vec<Label> = g
+            .transitions(StateId::new(0))
+            .iter()
+            .map(|&(l, _)| l)
+            .collect();
         assert_eq!(all.len(), 2, "{all:?}");
         assert!(all.iter().any(Label::is_sync));
         let mut seen = Vec::new();
-        g.for_each_label(0, |l| seen.push(l));
-        assert_eq!(seen, [Label::send(0, 0, 1)]);
+        g.for_each_label(StateId::new(0), |l| seen.push(l));
+        let (t, a, b) = (TypeIndex::new(0), RoleIndex::new(0), RoleIndex::new(1));
+        assert_eq!(seen, [Label::send(t, a, b)]);
     }
 }

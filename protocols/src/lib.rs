@@ -124,12 +124,17 @@ pub mod aut;
 pub mod bisim;
 pub mod bundled;
 mod compile;
+// The command line's file reading (hints per kind of file): plumbing
+// shared with the `prust` binary, not part of the library's surface.
+#[doc(hidden)]
 pub mod files;
 mod graph;
+pub mod ids;
 pub mod liberal;
 pub mod limits;
 pub mod lint;
 pub mod lts;
+mod object;
 mod on_the_fly;
 mod packed;
 pub mod session;
@@ -147,6 +152,7 @@ pub use bundled::{
 pub use liberal::{Liberal, LocalRole, Projection};
 pub use limits::Limits;
 pub use lts::{Action, Label, Lts};
+pub use object::Object;
 pub use spec::{Role, Spec, Term};
 pub use strict::Strict;
 

@@ -69,7 +69,7 @@ use crate::limits::Limits;
 use crate::lts::Lts;
 use crate::Error;
 
-pub use finding::{describe, Finding, Step};
+pub use finding::{Finding, Step};
 pub use on_the_fly::{lint_spec, EXPLORED};
 pub use realizable::REFUSED;
 pub use report::{Inconclusive, Report};

@@ -8,7 +8,8 @@
 //! Aldebaran `.aut` file ([`Lts::from_aut`]), and it is what the strict and
 //! liberal runtimes execute (after [`Lts::determinise`]).
 //!
-//! States are small integers (`u32`), transitions are stored per state in
+//! States, roles and types are small integers, each its own type
+//! ([`crate::ids`]); transitions are stored per state in
 //! one flat array (compressed sparse rows), so that an `Arc<Lts>` shared by
 //! millions of protocol objects costs nothing to clone.
 //!
@@ -17,15 +18,19 @@
 //! let lts = Lts::from_aut("des (0, 2, 3)\n(0,\"!(Move,white,black)\",1)\n(1,\"?(Move,white,black)\",2)\n").unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (3, 2));
 //! assert_eq!(lts.roles(), ["white", "black"]);
-//! assert!(lts.is_final(2));
+//! assert!(lts.is_final(protocols::ids::StateId::new(2)));
 //! ```
 
 use std::fmt::{self, Write as _};
 
 use hashbrown::HashMap;
 
+use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::limits::{self, Budget, Limits};
 use crate::Error;
+
+mod build;
+pub(crate) use build::{interned, type_of, LtsBuilder};
 
 /// [`Error::StateBound`]'s `what` for [`Lts::determinise`].
 pub(crate) const DETERMINISED: crate::Built = crate::Built::DeterminisedLts;
@@ -42,7 +47,7 @@ pub enum Action {
 }
 
 /// `ty` of a close label, which carries no message.
-pub const NO_TYPE: u32 = u32::MAX;
+pub(crate) const NO_TYPE: TypeIndex = TypeIndex::NONE;
 
 /// A transition label. Roles and types are indices into [`Lts::roles`] and
 /// [`Lts::type_names`]. For every action `from` is the sender (the owner of
@@ -58,13 +63,15 @@ pub const NO_TYPE: u32 = u32::MAX;
 /// (see [`Label::asynchronous`]).
 ///
 /// ```
+/// use protocols::ids::{RoleIndex, TypeIndex};
 /// use protocols::lts::{Action, Label};
-/// let hs = Label::handshake(0, 1, 2);
+/// let (ty, p, q) = (TypeIndex::new(0), RoleIndex::new(1), RoleIndex::new(2));
+/// let hs = Label::handshake(ty, p, q);
 /// assert!(hs.is_sync() && hs.action == Action::Send);
-/// assert_ne!(hs, Label::send(0, 1, 2));
-/// assert_eq!(hs.asynchronous(), Label::send(0, 1, 2));
+/// assert_ne!(hs, Label::send(ty, p, q));
+/// assert_eq!(hs.asynchronous(), Label::send(ty, p, q));
 /// // the receive of a handshake is an ordinary receive
-/// assert_eq!(hs.receive(), Label::recv(0, 1, 2));
+/// assert_eq!(hs.receive(), Label::recv(ty, p, q));
 /// assert!(!hs.receive().is_sync());
 /// ```
 ///
@@ -75,12 +82,12 @@ pub const NO_TYPE: u32 = u32::MAX;
 pub struct Label {
     /// Send, receive or close.
     pub action: Action,
-    /// Message type ([`NO_TYPE`] for a close).
-    pub ty: u32,
+    /// Message type ([`TypeIndex::NONE`] for a close).
+    pub ty: TypeIndex,
     /// The sending role (channel owner).
-    pub from: u32,
+    pub from: RoleIndex,
     /// The receiving role.
-    pub to: u32,
+    pub to: RoleIndex,
     /// Whether this is the send of a handshake (only ever set on a send).
     sync: bool,
 }
@@ -108,16 +115,22 @@ impl Label {
     #[inline]
     const fn key(&self) -> u128 {
         (self.action as u128) << 97
-            | (self.ty as u128) << 65
-            | (self.from as u128) << 33
-            | (self.to as u128) << 1
+            | (self.ty.raw() as u128) << 65
+            | (self.from.raw() as u128) << 33
+            | (self.to.raw() as u128) << 1
             | self.sync as u128
     }
 
     /// `action` of a `ty` from `from` to `to`; `sync` marks the send of a
     /// handshake and is ignored for a receive or a close, which are never
-    /// synchronous. For a close, `ty` should be [`NO_TYPE`].
-    pub const fn new(action: Action, ty: u32, from: u32, to: u32, sync: bool) -> Label {
+    /// synchronous. For a close, `ty` should be [`TypeIndex::NONE`].
+    pub const fn new(
+        action: Action,
+        ty: TypeIndex,
+        from: RoleIndex,
+        to: RoleIndex,
+        sync: bool,
+    ) -> Label {
         Label {
             action,
             ty,
@@ -128,23 +141,23 @@ impl Label {
     }
 
     /// `!(ty,from,to)`: an asynchronous send.
-    pub const fn send(ty: u32, from: u32, to: u32) -> Label {
+    pub const fn send(ty: TypeIndex, from: RoleIndex, to: RoleIndex) -> Label {
         Label::new(Action::Send, ty, from, to, false)
     }
 
     /// `‽(ty,from,to)`: the send of a handshake (its receive follows at
     /// once).
-    pub const fn handshake(ty: u32, from: u32, to: u32) -> Label {
+    pub const fn handshake(ty: TypeIndex, from: RoleIndex, to: RoleIndex) -> Label {
         Label::new(Action::Send, ty, from, to, true)
     }
 
     /// `?(ty,from,to)`: `to` receives the `ty` that `from` sent.
-    pub const fn recv(ty: u32, from: u32, to: u32) -> Label {
+    pub const fn recv(ty: TypeIndex, from: RoleIndex, to: RoleIndex) -> Label {
         Label::new(Action::Recv, ty, from, to, false)
     }
 
     /// `C(from,to)`: `from` closes its channel to `to`.
-    pub const fn close(from: u32, to: u32) -> Label {
+    pub const fn close(from: RoleIndex, to: RoleIndex) -> Label {
         Label::new(Action::Close, NO_TYPE, from, to, false)
     }
 
@@ -170,7 +183,7 @@ impl Label {
 
     /// The role that performs this action: the sender for a send or a
     /// close, the receiver for a receive.
-    pub fn actor(&self) -> u32 {
+    pub fn actor(&self) -> RoleIndex {
         match self.action {
             Action::Recv => self.to,
             Action::Send | Action::Close => self.from,
@@ -179,7 +192,7 @@ impl Label {
 }
 
 /// How many role or type names [`Lts::stats`] shows.
-pub const STATS_NAMES: usize = 16;
+pub(crate) const STATS_NAMES: usize = 16;
 
 /// An explicit global LTS; see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,22 +203,27 @@ pub struct Lts {
     /// dummies carry these very allocations, so [`Lts::type_of`] finds a
     /// dummy's type by pointer.
     type_paths: Vec<Option<engine::MessageType>>,
-    initial: u32,
+    initial: StateId,
     /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of `s`,
     /// sorted by label then target.
     offsets: Vec<u32>,
-    edges: Vec<(Label, u32)>,
+    edges: Vec<(Label, StateId)>,
     finals: Vec<bool>,
     /// [`Lts::channels_from`] of each role, computed with the LTS (one pass
     /// over the edges): a pass per role made asking every role's channels
     /// quadratic, minutes for a ring of 50,000 roles.
-    channels: Vec<Vec<usize>>,
+    channels: Vec<Vec<RoleIndex>>,
 }
 
 impl Lts {
     /// Number of states.
     pub fn num_states(&self) -> usize {
         self.finals.len()
+    }
+
+    /// Every state, in order.
+    pub fn states(&self) -> impl Iterator<Item = StateId> {
+        (0..self.num_states()).map(StateId::from_index)
     }
 
     /// Number of transitions.
@@ -226,11 +244,13 @@ impl Lts {
     /// ```
     /// use protocols::spec::{msg, Spec};
     /// let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
-    /// assert_eq!(lts.channels_from(0), vec![1]);
-    /// assert_eq!(lts.channels_from(1), Vec::<usize>::new());
+    /// use protocols::ids::RoleIndex;
+    /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
+    /// assert_eq!(lts.channels_from(a), [b]);
+    /// assert!(lts.channels_from(b).is_empty());
     /// ```
-    pub fn channels_from(&self, role: usize) -> Vec<usize> {
-        self.channels.get(role).cloned().unwrap_or_default()
+    pub fn channels_from(&self, role: RoleIndex) -> &[RoleIndex] {
+        self.channels.get(role.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Message type names; a [`Label`]'s `ty` indexes this list.
@@ -239,31 +259,37 @@ impl Lts {
     }
 
     /// The initial state.
-    pub fn initial(&self) -> u32 {
+    pub fn initial(&self) -> StateId {
         self.initial
     }
 
     /// Whether the protocol may end in `state`. For a compiled
     /// specification: the residual term may terminate and no message is in
     /// transit. For an `.aut` file: the state has no outgoing transitions.
-    pub fn is_final(&self, state: u32) -> bool {
-        self.finals[state as usize]
+    pub fn is_final(&self, state: StateId) -> bool {
+        self.finals[state.index()]
     }
 
     /// The transitions leaving `state`, sorted by label.
-    pub fn transitions(&self, state: u32) -> &[(Label, u32)] {
-        let s = state as usize;
+    pub fn transitions(&self, state: StateId) -> &[(Label, StateId)] {
+        let s = state.index();
         &self.edges[self.offsets[s] as usize..self.offsets[s + 1] as usize]
     }
 
     /// The index of a role name.
-    pub fn role_id(&self, name: &str) -> Option<u32> {
-        self.roles.iter().position(|r| r == name).map(|i| i as u32)
+    pub fn role_id(&self, name: &str) -> Option<RoleIndex> {
+        self.roles
+            .iter()
+            .position(|r| r == name)
+            .map(RoleIndex::from_index)
     }
 
     /// The index of a message type name.
-    pub fn type_id(&self, name: &str) -> Option<u32> {
-        self.types.iter().position(|t| t == name).map(|i| i as u32)
+    pub fn type_id(&self, name: &str) -> Option<TypeIndex> {
+        self.types
+            .iter()
+            .position(|t| t == name)
+            .map(TypeIndex::from_index)
     }
 
     /// The index of the type of `msg` (by its short name): a pointer
@@ -275,24 +301,25 @@ impl Lts {
     /// use engine::Message;
     /// let lts = protocols::chess::lts();
     /// let dummy = &protocols::chess::strict().dummies()[0];
-    /// assert_eq!(lts.type_of(dummy), Some(0));
-    /// assert_eq!(lts.type_of(&Message::named("chess::Move", ())), Some(0));
+    /// let of = |m| lts.type_of(m).map(|t| t.index());
+    /// assert_eq!(of(dummy), Some(0));
+    /// assert_eq!(of(&Message::named("chess::Move", ())), Some(0));
     /// assert_eq!(lts.type_of(&Message::named("Castle", ())), None);
     /// ```
-    pub fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+    pub fn type_of(&self, msg: &engine::Message) -> Option<TypeIndex> {
         type_of(&self.type_paths, &self.types, msg)
     }
 
     /// The interned type of type number `ty`, if messages can have it
     /// (see [`interned`]): what a runtime that keeps only type numbers
     /// hands back on a receive.
-    pub(crate) fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
-        self.type_paths.get(ty as usize).copied().flatten()
+    pub(crate) fn message_type(&self, ty: TypeIndex) -> Option<engine::MessageType> {
+        self.type_paths.get(ty.index()).copied().flatten()
     }
 
     /// Whether no state has two transitions with the same label.
     pub fn is_deterministic(&self) -> bool {
-        (0..self.num_states() as u32)
+        self.states()
             .all(|s| self.transitions(s).windows(2).all(|w| w[0].0 != w[1].0))
     }
 
@@ -300,11 +327,11 @@ impl Lts {
     /// `?(Move,white,black)`, `C(white,black)`, and `‽(Move,white,black)`
     /// for the send of a handshake.
     pub fn label_text(&self, l: &Label) -> String {
-        let (p, q) = (&self.roles[l.from as usize], &self.roles[l.to as usize]);
+        let (p, q) = (&self.roles[l.from.index()], &self.roles[l.to.index()]);
         match l.action {
-            Action::Send if l.sync => format!("‽({},{p},{q})", self.types[l.ty as usize]),
-            Action::Send => format!("!({},{p},{q})", self.types[l.ty as usize]),
-            Action::Recv => format!("?({},{p},{q})", self.types[l.ty as usize]),
+            Action::Send if l.sync => format!("‽({},{p},{q})", self.types[l.ty.index()]),
+            Action::Send => format!("!({},{p},{q})", self.types[l.ty.index()]),
+            Action::Recv => format!("?({},{p},{q})", self.types[l.ty.index()]),
             Action::Close => format!("C({p},{q})"),
         }
     }
@@ -351,14 +378,14 @@ impl Lts {
     /// (The LTS built on the fly does the same construction lazily, one
     /// label at a time; see `on_the_fly::Explored::next` for why it is a
     /// separate loop.)
-    pub(crate) fn subsets(&self, limits: &Limits) -> Result<(Lts, Vec<Vec<u32>>), Error> {
+    pub(crate) fn subsets(&self, limits: &Limits) -> Result<(Lts, Vec<Vec<StateId>>), Error> {
         let mut budget = Budget::new(limits, DETERMINISED);
         let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());
-        let mut sets: Vec<Vec<u32>> = vec![vec![self.initial]];
-        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-        index.insert(vec![self.initial], 0);
+        let mut sets: Vec<Vec<StateId>> = vec![vec![self.initial]];
+        let mut index: HashMap<Vec<StateId>, StateId> = HashMap::new();
+        index.insert(vec![self.initial], StateId::new(0));
         budget.add_state(limits::indexed::<u32>(1))?;
-        let mut by_label: Vec<(Label, u32)> = Vec::new();
+        let mut by_label: Vec<(Label, StateId)> = Vec::new();
         let mut edges = Vec::new();
         let mut i = 0;
         while i < sets.len() {
@@ -384,7 +411,7 @@ impl Lts {
                         // Counted before it is stored, so that the bound
                         // stops the construction before the memory is taken.
                         budget.add_state(limits::indexed::<u32>(target.len()))?;
-                        let id = sets.len() as u32;
+                        let id = StateId::from_index(sets.len());
                         index.insert(target.clone(), id);
                         sets.push(target);
                         id
@@ -392,19 +419,19 @@ impl Lts {
                 };
                 edges.push((label, id));
             }
-            budget.add_bytes(edges.len() * std::mem::size_of::<(Label, u32)>())?;
+            budget.add_bytes(edges.len() * std::mem::size_of::<(Label, StateId)>())?;
             let is_final = sets[i].iter().any(|&s| self.is_final(s));
             b.add_state(is_final, std::mem::take(&mut edges));
             i += 1;
         }
-        Ok((b.finish(0), sets))
+        Ok((b.finish(StateId::new(0)), sets))
     }
 
     /// Graphviz DOT: final states are double circles.
     pub fn to_dot(&self) -> String {
         let mut out = String::from("digraph lts {\n  rankdir=LR;\n  node [shape=circle];\n");
         let _ = writeln!(out, "  init [shape=point];\n  init -> s{};", self.initial);
-        for s in 0..self.num_states() as u32 {
+        for s in self.states() {
             let shape = if self.is_final(s) {
                 "doublecircle"
             } else {
@@ -412,7 +439,7 @@ impl Lts {
             };
             let _ = writeln!(out, "  s{s} [label=\"{s}\", shape={shape}];");
         }
-        for s in 0..self.num_states() as u32 {
+        for s in self.states() {
             for (l, t) in self.transitions(s) {
                 let _ = writeln!(out, "  s{s} -> s{t} [label=\"{}\"];", self.label_text(l));
             }
@@ -436,7 +463,7 @@ impl Lts {
             self.num_transitions(),
             self.num_states()
         );
-        for s in 0..self.num_states() as u32 {
+        for s in self.states() {
             for (l, t) in self.transitions(s) {
                 let _ = writeln!(out, "({s},\"{}\",{t})", self.label_text(l));
             }
@@ -462,7 +489,7 @@ impl Lts {
     /// coincide are kept once.
     pub fn asynchronous(&self) -> Lts {
         let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());
-        for s in 0..self.num_states() as u32 {
+        for s in self.states() {
             let edges = self
                 .transitions(s)
                 .iter()
@@ -474,7 +501,7 @@ impl Lts {
     }
 
     /// One-line statistics: states, transitions, roles, types (at most
-    /// [`STATS_NAMES`] names of each, then how many more: a ring of 60,000
+    /// 16 names of each, then how many more: a ring of 60,000
     /// roles made a line of 700 KB).
     ///
     /// ```
@@ -514,167 +541,6 @@ impl fmt::Display for Lts {
     }
 }
 
-/// Builds an [`Lts`] state by state, in state order.
-#[derive(Debug)]
-pub(crate) struct LtsBuilder {
-    pub(crate) roles: Vec<String>,
-    pub(crate) types: Vec<String>,
-    /// The numbers of `roles` and `types` by name: a specification with
-    /// many roles names each several times, and a scan of the list per
-    /// name made building one of 50,000 roles take minutes.
-    role_ids: HashMap<String, u32>,
-    type_ids: HashMap<String, u32>,
-    offsets: Vec<u32>,
-    edges: Vec<(Label, u32)>,
-    finals: Vec<bool>,
-}
-
-impl LtsBuilder {
-    pub(crate) fn new(roles: Vec<String>, types: Vec<String>) -> Self {
-        LtsBuilder {
-            role_ids: numbered(&roles),
-            type_ids: numbered(&types),
-            roles,
-            types,
-            offsets: vec![0],
-            edges: Vec::new(),
-            finals: Vec::new(),
-        }
-    }
-
-    pub(crate) fn role(&mut self, name: &str) -> u32 {
-        intern(&mut self.roles, &mut self.role_ids, name)
-    }
-
-    pub(crate) fn ty(&mut self, name: &str) -> u32 {
-        intern(&mut self.types, &mut self.type_ids, name)
-    }
-
-    /// Whether `name` is one of the roles so far.
-    pub(crate) fn has_role(&self, name: &str) -> bool {
-        self.role_ids.contains_key(name)
-    }
-
-    /// Whether `name` is one of the types so far.
-    pub(crate) fn has_type(&self, name: &str) -> bool {
-        self.type_ids.contains_key(name)
-    }
-
-    /// Adds the next state with its transitions (any order, duplicates
-    /// removed).
-    pub(crate) fn add_state(&mut self, is_final: bool, mut edges: Vec<(Label, u32)>) {
-        edges.sort_unstable();
-        edges.dedup();
-        self.edges.extend(edges);
-        self.offsets.push(self.edges.len() as u32);
-        self.finals.push(is_final);
-    }
-
-    /// The LTS of the builder's names with states made elsewhere:
-    /// `edges[offsets[s]..offsets[s + 1]]` are the transitions of state `s`
-    /// (sorted by label then target, without duplicates), `finals[s]`
-    /// whether it is final. The builder must have no states of its own.
-    pub(crate) fn finish_parts(
-        self,
-        initial: u32,
-        offsets: Vec<u32>,
-        edges: Vec<(Label, u32)>,
-        finals: Vec<bool>,
-    ) -> Lts {
-        debug_assert!(self.finals.is_empty(), "a builder with states of its own");
-        debug_assert_eq!(offsets.len(), finals.len() + 1);
-        LtsBuilder {
-            offsets,
-            edges,
-            finals,
-            ..self
-        }
-        .finish(initial)
-    }
-
-    pub(crate) fn finish(mut self, initial: u32) -> Lts {
-        // the arrays grew by doubling: give back the slack (a large
-        // allocation shrinks in place)
-        self.offsets.shrink_to_fit();
-        self.edges.shrink_to_fit();
-        self.finals.shrink_to_fit();
-        let channels = channels(self.roles.len(), &self.edges);
-        Lts {
-            channels,
-            roles: self.roles,
-            type_paths: interned(&self.types),
-            types: self.types,
-            initial,
-            offsets: self.offsets,
-            edges: self.edges,
-            finals: self.finals,
-        }
-    }
-}
-
-/// The interned types of `types` (see [`Lts::type_of`]); `None` for a
-/// type whose name has a `::`, which no message has as its short name.
-pub(crate) fn interned(types: &[String]) -> Vec<Option<engine::MessageType>> {
-    types
-        .iter()
-        .map(|t| (!t.contains("::")).then(|| engine::MessageType::of(t)))
-        .collect()
-}
-
-/// The number of the type of `msg` among `types` (with `paths` their
-/// interned types): by pointer for a message of an interned short name
-/// (the engine's own dummies, `Message::named("Move", ..)`: every message
-/// of a check), by short name otherwise (`chess::Move`).
-#[inline]
-pub(crate) fn type_of(
-    paths: &[Option<engine::MessageType>],
-    types: &[String],
-    msg: &engine::Message,
-) -> Option<u32> {
-    let ty = msg.message_type();
-    paths
-        .iter()
-        .position(|&p| p == Some(ty))
-        .or_else(|| types.iter().position(|t| t == msg.type_name()))
-        .map(|i| i as u32)
-}
-
-/// For each of `roles` roles, the roles that `edges` send or close to from
-/// it, or receive at from it: sorted, without repeats.
-fn channels(roles: usize, edges: &[(Label, u32)]) -> Vec<Vec<usize>> {
-    let mut to = vec![Vec::new(); roles];
-    for (l, _) in edges {
-        if let Some(list) = to.get_mut(l.from as usize) {
-            list.push(l.to as usize);
-        }
-    }
-    for list in &mut to {
-        list.sort_unstable();
-        list.dedup();
-    }
-    to
-}
-
-/// The number of each name of `names`, the first one where a name repeats
-/// (as a scan of the list would find it).
-fn numbered(names: &[String]) -> HashMap<String, u32> {
-    let mut ids = HashMap::with_capacity(names.len());
-    for (i, n) in names.iter().enumerate() {
-        ids.entry(n.clone()).or_insert(i as u32);
-    }
-    ids
-}
-
-fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -> u32 {
-    if let Some(&i) = ids.get(name) {
-        return i;
-    }
-    names.push(name.to_string());
-    let i = (names.len() - 1) as u32;
-    ids.insert(name.to_string(), i);
-    i
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,8 +551,27 @@ mod tests {
         // field), so that equal fields and carries across fields occur.
         let num = prop_oneof![0u32..4, Just(u32::MAX), Just(u32::MAX - 1), any::<u32>()];
         let action = prop_oneof![Just(Action::Send), Just(Action::Recv), Just(Action::Close)];
-        (action, num.clone(), num.clone(), num, any::<bool>())
-            .prop_map(|(a, ty, from, to, sync)| Label::new(a, ty, from, to, sync))
+        (action, num.clone(), num.clone(), num, any::<bool>()).prop_map(
+            |(a, ty, from, to, sync)| {
+                Label::new(
+                    a,
+                    TypeIndex::new(ty),
+                    RoleIndex::new(from),
+                    RoleIndex::new(to),
+                    sync,
+                )
+            },
+        )
+    }
+
+    /// Naming the integers costs no memory: a label and a transition are
+    /// as small as they were with bare `u32`s (an LTS holds millions).
+    #[test]
+    fn typed_ids_do_not_grow_labels_or_transitions() {
+        assert_eq!(std::mem::size_of::<StateId>(), 4);
+        assert_eq!(std::mem::size_of::<Label>(), 16);
+        assert_eq!(std::mem::size_of::<(Label, StateId)>(), 20);
+        assert_eq!(std::mem::size_of::<Option<TypeIndex>>(), 8);
     }
 
     proptest! {

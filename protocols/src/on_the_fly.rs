@@ -10,6 +10,7 @@ use hashbrown::HashMap;
 
 use crate::compile::{Footprints, Global, Terms};
 use crate::graph::LtsGraph;
+use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::Label;
 use crate::spec::Spec;
 use crate::Error;
@@ -29,7 +30,7 @@ pub(crate) struct OnTheFly {
     /// `types`, interned (see [`Lts::type_of`](crate::Lts::type_of)).
     type_paths: Vec<Option<engine::MessageType>>,
     /// Per role, the roles it may send to or close towards (sorted).
-    channels: Vec<Vec<usize>>,
+    channels: Vec<Vec<RoleIndex>>,
     graph: Mutex<Explored>,
 }
 
@@ -40,9 +41,9 @@ struct Explored {
     states: Vec<State>,
     /// Per global state: the state that is the set of it alone, or `NONE`
     /// (a deterministic specification has no other states).
-    singleton: Vec<u32>,
+    singleton: Vec<StateId>,
     /// The states of two or more global states.
-    set_ids: HashMap<Box<[u32]>, u32>,
+    set_ids: HashMap<Box<[u32]>, StateId>,
     /// What each term looked at for [`OnTheFly::components`] can do.
     footprints: Footprints,
 }
@@ -53,10 +54,10 @@ struct State {
     is_final: bool,
     /// The transitions asked for so far, sorted by label; `NONE` for "not
     /// enabled".
-    next: Vec<(Label, u32)>,
+    next: Vec<(Label, StateId)>,
 }
 
-const NONE: u32 = u32::MAX;
+const NONE: StateId = StateId::new(u32::MAX);
 
 /// Why a computation on demand cannot fail: every definition the
 /// specification can reach was unfolded, and checked for unguarded
@@ -73,20 +74,23 @@ impl LtsGraph for OnTheFly {
         &self.types
     }
 
-    fn type_id(&self, name: &str) -> Option<u32> {
-        self.types.iter().position(|t| t == name).map(|i| i as u32)
+    fn type_id(&self, name: &str) -> Option<TypeIndex> {
+        self.types
+            .iter()
+            .position(|t| t == name)
+            .map(TypeIndex::from_index)
     }
 
-    fn type_of(&self, msg: &engine::Message) -> Option<u32> {
+    fn type_of(&self, msg: &engine::Message) -> Option<TypeIndex> {
         crate::lts::type_of(&self.type_paths, &self.types, msg)
     }
 
-    fn message_type(&self, ty: u32) -> Option<engine::MessageType> {
-        self.type_paths.get(ty as usize).copied().flatten()
+    fn message_type(&self, ty: TypeIndex) -> Option<engine::MessageType> {
+        self.type_paths.get(ty.index()).copied().flatten()
     }
 
-    fn channels_from(&self, role: usize) -> Vec<usize> {
-        self.channels.get(role).cloned().unwrap_or_default()
+    fn channels_from(&self, role: RoleIndex) -> Vec<RoleIndex> {
+        self.channels.get(role.index()).cloned().unwrap_or_default()
     }
 
     /// The states computed so far.
@@ -94,13 +98,13 @@ impl LtsGraph for OnTheFly {
         self.lock().states.len()
     }
 
-    fn is_final(&self, state: u32) -> bool {
-        self.lock().states[state as usize].is_final
+    fn is_final(&self, state: StateId) -> bool {
+        self.lock().states[state.index()].is_final
     }
 
     /// The successor of `state` by `label`, if it has one (computed now if
     /// this is the first time anyone asks).
-    fn next(&self, state: u32, label: Label) -> Option<u32> {
+    fn next(&self, state: StateId, label: Label) -> Option<StateId> {
         let next = self.lock().next(state, label);
         (next != NONE).then_some(next)
     }
@@ -112,11 +116,11 @@ impl LtsGraph for OnTheFly {
     /// causality check needs it); a step by a handshake's send leads where
     /// the send does, since [`OnTheFly::next`](LtsGraph::next) compares
     /// labels without the bit, as the runtimes ask.
-    fn transitions(&self, state: u32) -> Cow<'_, [(Label, u32)]> {
+    fn transitions(&self, state: StateId) -> Cow<'_, [(Label, StateId)]> {
         let mut g = self.lock();
         let g = &mut *g;
         let mut labels = Vec::new();
-        for &m in g.states[state as usize].set.iter() {
+        for &m in g.states[state.index()].set.iter() {
             let term = g.globals[m as usize].term;
             let steps = g.terms.steps(term).expect(CHECKED);
             labels.extend(steps.iter().map(|&(l, _)| l));
@@ -136,10 +140,10 @@ impl OnTheFly {
     /// (see [`Terms::components`]), each as the labels it can take now;
     /// `None` for a state that stands for several global states (a choice
     /// the subset construction has not resolved yet), which is not split.
-    pub(crate) fn components(&self, state: u32) -> Option<Vec<Vec<Label>>> {
+    pub(crate) fn components(&self, state: StateId) -> Option<Vec<Vec<Label>>> {
         let mut g = self.lock();
         let g = &mut *g;
-        let [member] = *g.states[state as usize].set else {
+        let [member] = *g.states[state.index()].set else {
             return None;
         };
         let term = g.globals[member as usize].term;
@@ -168,7 +172,7 @@ impl Explored {
         id
     }
 
-    fn state_id(&mut self, set: Vec<u32>) -> u32 {
+    fn state_id(&mut self, set: Vec<u32>) -> StateId {
         let known = match set[..] {
             [g] => self.singleton[g as usize],
             _ => self.set_ids.get(&set[..]).copied().unwrap_or(NONE),
@@ -183,7 +187,7 @@ impl Explored {
                 .is_final(&self.globals[g as usize])
                 .expect(CHECKED);
         }
-        let id = self.states.len() as u32;
+        let id = StateId::from_index(self.states.len());
         match set[..] {
             [g] => self.singleton[g as usize] = id,
             _ => {
@@ -212,14 +216,14 @@ impl Explored {
     /// would force one of the two to give up its order of work.
     ///
     /// [`Lts::determinise_with`]: crate::Lts::determinise_with
-    fn next(&mut self, state: u32, label: Label) -> u32 {
-        let known = &self.states[state as usize].next;
+    fn next(&mut self, state: StateId, label: Label) -> StateId {
+        let known = &self.states[state.index()].next;
         let at = match known.binary_search_by(|(l, _)| l.cmp(&label)) {
             Ok(i) => return known[i].1,
             Err(at) => at,
         };
         let mut successors = Vec::new();
-        for &m in self.states[state as usize].set.iter() {
+        for &m in self.states[state.index()].set.iter() {
             let g = &self.globals[m as usize];
             successors.extend(self.terms.global_step_by(g, label).expect(CHECKED));
         }
@@ -234,7 +238,7 @@ impl Explored {
         } else {
             self.state_id(target)
         };
-        self.states[state as usize].next.insert(at, (label, next));
+        self.states[state.index()].next.insert(at, (label, next));
         next
     }
 }
@@ -249,7 +253,7 @@ pub(crate) fn build(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
     let types = terms.names.types.clone();
     let mut per_role = vec![Vec::new(); roles.len()];
     for (from, to) in channels {
-        per_role[from as usize].push(to as usize);
+        per_role[from.index()].push(to);
     }
     let mut graph = Explored {
         terms,

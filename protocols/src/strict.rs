@@ -53,13 +53,16 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use engine::{Enabled, Message, Protocol, Refused, RoleId};
+use engine::{Message, RoleId};
 
 use crate::graph::{Graph, LtsGraph};
-use crate::lts::{Action, Label, Lts};
+use crate::ids::{RoleIndex, StateId, TypeIndex};
+use crate::lts::{Label, Lts};
 use crate::packed::{Kept, Layout, Packed};
 use crate::Limits;
 use crate::{Error, Spec};
+
+mod protocol;
 
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]
@@ -67,7 +70,7 @@ pub struct Strict {
     /// The global LTS, compiled or built on the fly: one interface
     /// ([`LtsGraph`]), so every operation below is written once for both.
     lts: Graph,
-    state: u32,
+    state: StateId,
     /// How a message in transit is packed: fields `(from, to, type id)`,
     /// as many bits as the numbers of roles and types need.
     layout: Layout,
@@ -162,11 +165,14 @@ impl Strict {
     /// ```
     pub fn on_the_fly(spec: &Spec) -> Result<Strict, Error> {
         let graph = crate::on_the_fly::build(spec, crate::compile::MAX_TERMS)?;
-        Ok(Strict::with_graph(0, Graph::OnTheFly(Arc::new(graph))))
+        Ok(Strict::with_graph(
+            StateId::new(0),
+            Graph::OnTheFly(Arc::new(graph)),
+        ))
     }
 
     /// The object in `state` of `lts`, nothing in transit.
-    fn with_graph(state: u32, lts: Graph) -> Strict {
+    fn with_graph(state: StateId, lts: Graph) -> Strict {
         let (roles, types) = (lts.roles().len(), lts.type_names().len());
         Strict {
             state,
@@ -205,7 +211,7 @@ impl Strict {
     /// The current LTS state (for an object built
     /// [on the fly](Strict::on_the_fly): states are numbered in the order
     /// they were first reached).
-    pub fn state(&self) -> u32 {
+    pub fn state(&self) -> StateId {
         self.state
     }
 
@@ -230,18 +236,22 @@ impl Strict {
     /// assert_eq!(v, [(0, 1, Message::named("Move", ()))]);
     /// assert_eq!(v[0].2.downcast_ref::<i32>(), Some(&7));
     /// ```
-    pub fn in_transit(&self) -> impl ExactSizeIterator<Item = (u32, u32, Message)> + '_ {
+    pub fn in_transit(&self) -> impl ExactSizeIterator<Item = (RoleId, RoleId, Message)> + '_ {
         (0..self.in_transit.len(self.layout)).map(|i| {
             let (f, t, _) = self.entry(i);
-            (f, t, self.message(i))
+            (f.index(), t.index(), self.message(i))
         })
     }
 
     /// Entry `i` of `in_transit` as `(from, to, type id)`.
     #[inline]
-    fn entry(&self, i: usize) -> (u32, u32, u32) {
+    fn entry(&self, i: usize) -> (RoleIndex, RoleIndex, TypeIndex) {
         let (l, v) = (self.layout, self.in_transit.get(self.layout, i));
-        (l.field(v, 0), l.field(v, 1), l.field(v, 2))
+        (
+            RoleIndex::new(l.field(v, 0)),
+            RoleIndex::new(l.field(v, 1)),
+            TypeIndex::new(l.field(v, 2)),
+        )
     }
 
     /// The message of entry `i`: the one kept beside if there is one,
@@ -255,7 +265,7 @@ impl Strict {
     }
 
     /// The message of type id `ty` that the object rebuilds on a receive.
-    fn rebuilt(&self, ty: u32) -> Message {
+    fn rebuilt(&self, ty: TypeIndex) -> Message {
         // Only entries whose message had this interned type and a unit
         // payload are kept without their message (see `try_send`).
         let t = self.lts.message_type(ty).expect("kept only if interned");
@@ -263,7 +273,7 @@ impl Strict {
     }
 
     /// Removes entry `i` and returns its sender and message.
-    fn take(&mut self, i: usize) -> (u32, Message) {
+    fn take(&mut self, i: usize) -> (RoleIndex, Message) {
         let (f, _, ty) = self.entry(i);
         self.in_transit.remove(self.layout, i);
         let kept = self.payloads.remove(i);
@@ -293,12 +303,13 @@ impl Strict {
 
     /// The channel `from` → `to` as the packed entries sort by it.
     #[inline]
-    fn channel(&self, from: u32, to: u32) -> u128 {
-        self.layout.prefix(self.layout.pack([from, to, 0, 0]), 1)
+    fn channel(&self, from: RoleIndex, to: RoleIndex) -> u128 {
+        self.layout
+            .prefix(self.layout.pack([from.raw(), to.raw(), 0, 0]), 1)
     }
 
     /// Where the first message in the channel `from` → `to` is, if any.
-    fn head(&self, from: u32, to: u32) -> Option<usize> {
+    fn head(&self, from: RoleIndex, to: RoleIndex) -> Option<usize> {
         let (l, c) = (self.layout, self.channel(from, to));
         let i = self.in_transit.partition_point(l, |v| l.prefix(v, 1) < c);
         (i < self.in_transit.len(l) && l.prefix(self.in_transit.get(l, i), 1) == c).then_some(i)
@@ -329,265 +340,14 @@ pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Limits) -> Result<Arc<Lts>, 
     }
 }
 
-impl Protocol for Strict {
-    fn roles(&self) -> Vec<String> {
-        self.lts.roles().to_vec()
-    }
-
-    fn sends_to(&self, role: RoleId) -> Option<Vec<RoleId>> {
-        Some(self.lts.channels_from(role))
-    }
-
-    fn type_names(&self) -> Vec<String> {
-        self.lts.type_names().to_vec()
-    }
-
-    /// The specification's types are all its messages: a protocol of
-    /// closes alone has none.
-    fn declares_types(&self) -> bool {
-        true
-    }
-
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if !self.valid(role, to) {
-            return Err(Refused(msg));
-        }
-        let Some(ty) = self.lts.type_of(&msg) else {
-            return Err(Refused(msg));
-        };
-        let (from, to) = (role as u32, to as u32);
-        if !self.step(Label::send(ty, from, to)) {
-            return Err(Refused(msg));
-        }
-        let (l, c) = (self.layout, self.channel(from, to));
-        let at = self.in_transit.partition_point(l, |v| l.prefix(v, 1) <= c);
-        self.in_transit.insert(l, at, l.pack([from, to, ty, 0]));
-        // A message that a receive would rebuild as it is goes without
-        // being kept: the common case, and every message of a check with
-        // the object's own dummies.
-        let rebuilds = self.lts.message_type(ty) == Some(msg.message_type()) && msg.is_unit();
-        let len = self.in_transit.len(l);
-        self.payloads.insert(at, len, (!rebuilds).then_some(msg));
-        Ok(())
-    }
-
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let me = role as u32;
-        let l = self.layout;
-        let taken = match from {
-            Some(p) => self.head(p as u32, me).filter(|&i| self.step_recv(i)),
-            // The head of each channel to `me`, in sender order.
-            None => (0..self.in_transit.len(l)).find(|&i| {
-                let v = self.in_transit.get(l, i);
-                l.field(v, 1) == me
-                    && (i == 0 || l.prefix(self.in_transit.get(l, i - 1), 1) != l.prefix(v, 1))
-                    && self.step_recv(i)
-            }),
-        };
-        match taken {
-            Some(i) => {
-                let (f, m) = self.take(i);
-                Ok((f as RoleId, m))
-            }
-            None => Err(Refused(())),
-        }
-    }
-
-    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if self.valid(role, to) && self.step(Label::close(role as u32, to as u32)) {
-            Ok(())
-        } else {
-            Err(Refused(()))
-        }
-    }
-
-    /// The LTS's transitions from the current state, read as actions:
-    /// every send and close it has, and the receive from each channel
-    /// whose first message has the type the LTS expects there (by type id,
-    /// no name compared). Exactly what probing finds, without a probe.
-    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
-        let n = self.lts.roles().len() as u32;
-        // Labels without the handshake bit, each once (an LTS explored on
-        // the fly keeps the bit, so a state may have `‽(T,p,q)` and
-        // `!(T,p,q)`: one action for the object).
-        self.lts.for_each_label(self.state, |l| {
-            if l.from >= n || l.to >= n || l.from == l.to {
-                // Never taken: the try-operations refuse such a pair.
-                return;
-            }
-            let (from, to) = (l.from as RoleId, l.to as RoleId);
-            match l.action {
-                Action::Send => out.push(Enabled::Send {
-                    role: from,
-                    to,
-                    ty: l.ty as usize,
-                }),
-                Action::Close => out.push(Enabled::Close { role: from, to }),
-                Action::Recv => {
-                    if self
-                        .head(l.from, l.to)
-                        .is_some_and(|i| self.entry(i).2 == l.ty)
-                    {
-                        out.push(Enabled::Recv { role: to, from });
-                    }
-                }
-            }
-        });
-        true
-    }
-
-    /// `false` when no message to `role` (from `from`, if named) is in
-    /// transit.
-    fn may_recv(&self, role: RoleId, from: Option<RoleId>) -> bool {
-        match from {
-            Some(p) => self.head(p as u32, role as u32).is_some(),
-            None => self
-                .in_transit
-                .iter(self.layout)
-                .any(|v| self.layout.field(v, 1) as usize == role),
-        }
-    }
-
-    /// No message from `from` to `to` is in transit.
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.head(from as u32, to as u32).is_none()
-    }
-
-    fn is_terminated(&self) -> bool {
-        self.in_transit.is_empty() && self.lts.is_final(self.state)
-    }
-
-    /// The LTS state as a LEB128 number (1 byte up to 127 states, 3 up to
-    /// 2 million; canonical whatever the number of states, which grows for
-    /// an object built [on the fly](Strict::on_the_fly)), then the packed
-    /// messages in transit as they are. `false` while a message is kept
-    /// beside (a payload, a type path that is not the LTS's): its
-    /// rebuilding would lose it, so such a state is kept as an object.
-    fn encode(&self, out: &mut Vec<u8>) -> bool {
-        if !self.payloads.is_empty() {
-            return false;
-        }
-        crate::packed::write_varint(out, self.state);
-        out.extend_from_slice(self.in_transit.bytes());
-        true
-    }
-
-    /// `false`: the object is 56 bytes with nothing on the heap, and stored
-    /// whole it costs about as much a state as its bytes do (80–86 B
-    /// against 65–86 B in `runtime_objects`), at 17–40 % less CPU and with
-    /// the parallel search (BENCHMARKS.md).
-    /// `Checker::collapse(true)` or `PRUST_COLLAPSE=1` store bytes.
-    fn prefers_bytes(&self) -> bool {
-        false
-    }
-
-    /// The object of `self`'s LTS (the same graph: state numbers of an
-    /// object built on the fly are its own) in the state `bytes` name;
-    /// `None` unless they are an encoding: a state the graph has, whole
-    /// records, every field in range, sorted by channel.
-    fn decode(&self, bytes: &[u8]) -> Option<Self> {
-        let (state, rest) = crate::packed::read_varint(bytes)?;
-        let (l, w) = (self.layout, self.layout.width());
-        if state as usize >= self.lts.num_states() || !rest.len().is_multiple_of(w) {
-            return None;
-        }
-        let (roles, types) = (self.lts.roles().len(), self.lts.type_names().len());
-        let in_transit = Packed::from_bytes(rest);
-        let mut last = None;
-        for v in in_transit.iter(l) {
-            let c = l.prefix(v, 1);
-            if !l.within(v, [roles, roles, types, 0]) || last.is_some_and(|p| p > c) {
-                return None;
-            }
-            last = Some(c);
-        }
-        Some(Strict {
-            lts: self.lts.clone(),
-            state,
-            layout: l,
-            in_transit,
-            payloads: Kept::default(),
-        })
-    }
-
-    /// For an object built [on the fly](Strict::on_the_fly): the branches
-    /// of the specification's parallel compositions that share no channel
-    /// with the rest (see `Terms::components`), each the actions it can
-    /// take now. A compiled LTS has lost that structure: `None`.
-    fn independence(&self) -> Option<engine::Independence> {
-        let Graph::OnTheFly(g) = &self.lts else {
-            return None;
-        };
-        let comps = g.components(self.state)?;
-        Some(
-            comps
-                .into_iter()
-                .fold(engine::Independence::new(), |ind, labels| {
-                    ind.component(labels.into_iter().map(action_ref))
-                }),
-        )
-    }
-
-    /// No message is in transit to `role` and no action of `role` is
-    /// reachable in the LTS (computed on demand: the engine asks only when
-    /// it reports a deadlock). On an object built
-    /// [on the fly](Strict::on_the_fly), a search that would visit more
-    /// than 100,000 states answers `false`.
-    fn is_finished(&self, role: RoleId) -> bool {
-        let r = role as u32;
-        if self
-            .in_transit
-            .iter(self.layout)
-            .any(|v| self.layout.field(v, 1) == r)
-        {
-            return false;
-        }
-        let mut seen: hashbrown::HashSet<u32> = [self.state].into_iter().collect();
-        let mut stack = vec![self.state];
-        while let Some(s) = stack.pop() {
-            let edges = self.lts.transitions(s);
-            if edges.iter().any(|(l, _)| l.actor() == r) {
-                return false;
-            }
-            stack.extend(
-                edges
-                    .iter()
-                    .filter(|(_, t)| seen.insert(*t))
-                    .map(|&(_, t)| t),
-            );
-            // A compiled LTS is finite and this search ends; one built on
-            // demand may be unbounded, so it gives up (safely) at a bound.
-            if matches!(self.lts, Graph::OnTheFly(_)) && seen.len() > FINISHED_SEARCH_LIMIT {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-/// The engine's name for the action of a label.
-fn action_ref(l: Label) -> engine::ActionRef {
-    use engine::{ActionKind, ActionRef};
-    let (from, to) = (l.from as RoleId, l.to as RoleId);
-    match l.action {
-        Action::Send => ActionRef::new(from, ActionKind::Send, to),
-        Action::Recv => ActionRef::new(to, ActionKind::Recv, from),
-        Action::Close => ActionRef::new(from, ActionKind::Close, to),
-    }
-}
-
 impl Strict {
     /// Whether `role` could send a `ty` to `to` now (without doing it).
     pub fn can_send(&self, role: RoleId, to: RoleId, ty: &str) -> bool {
         self.valid(role, to)
-            && self
-                .lts
-                .type_id(ty)
-                .is_some_and(|ty| self.enabled(Label::send(ty, role as u32, to as u32)))
+            && self.lts.type_id(ty).is_some_and(|ty| {
+                let (from, to) = (RoleIndex::from_index(role), RoleIndex::from_index(to));
+                self.enabled(Label::send(ty, from, to))
+            })
     }
 }
 
@@ -612,7 +372,7 @@ impl Eq for Strict {}
 
 impl Hash for Strict {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u32(self.state);
+        h.write_u32(self.state.raw());
         self.in_transit.hash(h);
     }
 }
@@ -623,7 +383,7 @@ impl fmt::Debug for Strict {
         write!(f, "Strict {{ state: {}, in transit: [", self.state)?;
         for (i, (a, b, m)) in self.in_transit().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
-            write!(f, "{sep}{}→{}: {m:?}", roles[a as usize], roles[b as usize])?;
+            write!(f, "{sep}{}→{}: {m:?}", roles[a], roles[b])?;
         }
         write!(f, "] }}")
     }

@@ -7,17 +7,16 @@
 //! With `--format json`, stdout holds JSON Lines, one record per formula
 //! (their schema is in `check/record.rs`).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use engine::hint::Audience;
-use engine::{Checker, Protocol, Report, Semantics, Verdict};
-use prust::load::WithObject;
+use engine::{Checker, Report, Semantics, Verdict};
+use protocols::Object;
 use prust::Runtime;
 
-use super::object::{build_limits, read_env, with_object, BuildLimit, BuildLimits, Unbuilt};
+use super::object::{build_limits, object, read_env, BuildLimit, BuildLimits, Unbuilt};
 use super::out::{self, Out};
 use super::values;
 use super::{CmdResult, Exit, Failure};
@@ -406,8 +405,8 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         trail: args.trail.as_deref(),
         dot: args.dot.as_deref(),
     };
-    let codes = match with_object(protocol, args.runtime, &limits, visit) {
-        Ok(codes) => codes?,
+    let codes = match object(protocol, args.runtime, &limits) {
+        Ok(obj) => check_all(visit, obj)?,
         Err(Unbuilt::Failure(f)) => return Err(f),
         // Every formula is inconclusive: one verdict (and record) each.
         Err(Unbuilt::Limit(b)) => {
@@ -496,8 +495,7 @@ fn summary(
     )
 }
 
-/// Checks every formula on one object and prints a verdict for each (the
-/// visit of [`with_object`]); gives the exit code of each formula's outcome.
+/// What [`check_all`] checks and where it prints.
 struct CheckAll<'a, 's> {
     checker: &'a Checker,
     formulas: &'a [&'a str],
@@ -506,14 +504,9 @@ struct CheckAll<'a, 's> {
     dot: Option<&'a Path>,
 }
 
-impl WithObject for CheckAll<'_, '_> {
-    type Output = Result<Vec<Exit>, Failure>;
-    fn run<P: Protocol + fmt::Debug>(self, obj: P) -> Self::Output {
-        check_all(self, obj)
-    }
-}
-
-fn check_all<P: Protocol>(visit: CheckAll<'_, '_>, obj: P) -> Result<Vec<Exit>, Failure> {
+/// Checks every formula on one object and prints a verdict for each; gives
+/// the exit code of each formula's outcome.
+fn check_all(visit: CheckAll<'_, '_>, obj: Object) -> Result<Vec<Exit>, Failure> {
     let CheckAll {
         checker,
         formulas,

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use protocols::Lts;
-use prust::load::{self, LoadError, WithObject};
+use protocols::{Lts, Object};
+use prust::load::{self, LoadError};
 use prust::Runtime;
 
 use engine::env::{Environment, Reader};
@@ -50,20 +50,9 @@ impl Unbuilt {
     }
 }
 
-/// Builds PROTOCOL for `runtime` within `limits` and runs `visit` on it.
-pub fn with_object<W: WithObject>(
-    protocol: &str,
-    runtime: Runtime,
-    limits: &BuildLimits,
-    visit: W,
-) -> Result<W::Output, Unbuilt> {
-    Ok(load::with_object(
-        protocol,
-        Path::new(""),
-        runtime,
-        limits,
-        visit,
-    )?)
+/// Builds PROTOCOL for `runtime` within `limits`.
+pub fn object(protocol: &str, runtime: Runtime, limits: &BuildLimits) -> Result<Object, Unbuilt> {
+    Ok(load::object(protocol, Path::new(""), runtime, limits)?)
 }
 
 /// Loads PROTOCOL as an LTS (for `prust lts` and `prust import`, which

@@ -2,15 +2,14 @@
 //! --trail`, or by a failing test with `PRUST_TRAIL_DIR`) on a fresh
 //! object, and print the transcript.
 
-use std::fmt;
 use std::path::PathBuf;
 
-use engine::{Protocol, Trail};
+use engine::Trail;
+use protocols::Object;
 
-use prust::load::WithObject;
 use prust::Runtime;
 
-use super::object::{with_object, BuildLimits};
+use super::object::{object, BuildLimits};
 use super::out::Out;
 use super::values;
 use super::{CmdResult, Exit, Failure};
@@ -70,19 +69,16 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
             ));
         }
     }
-    let replayed = with_object(
+    let object = object(
         &args.protocol,
         args.runtime,
         &BuildLimits {
             audience: engine::hint::Audience::CommandLine,
             ..BuildLimits::default()
         },
-        Replay {
-            trail: &trail,
-            dot: args.dot.is_some(),
-        },
     )
     .map_err(|u| u.into_failure())?;
+    let replayed = replay(&trail, object, args.dot.is_some());
     if let (Some(path), Some(dot)) = (&args.dot, &replayed.dot) {
         std::fs::write(path, dot)
             .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
@@ -109,28 +105,20 @@ struct Replayed {
     dot: Option<String>,
 }
 
-/// The visit of [`with_object`]: replay the trail on the object built.
-struct Replay<'a> {
-    trail: &'a Trail,
-    dot: bool,
-}
-
-impl WithObject for Replay<'_> {
-    type Output = Replayed;
-    fn run<P: Protocol + fmt::Debug>(self, object: P) -> Replayed {
-        // The dummies `prust check` used: one per declared type.
-        let dummies = engine::declared_dummies(&object);
-        let dot = if self.dot {
-            self.trail
-                .to_counterexample(&object, dummies.clone())
-                .ok()
-                .map(|c| c.to_dot())
-        } else {
-            None
-        };
-        Replayed {
-            transcript: self.trail.replay(object, dummies),
-            dot,
-        }
+/// Replays `trail` on `object`, and draws its chart if `dot`.
+fn replay(trail: &Trail, object: Object, dot: bool) -> Replayed {
+    // The dummies `prust check` used: one per declared type.
+    let dummies = engine::declared_dummies(&object);
+    let dot = if dot {
+        trail
+            .to_counterexample(&object, dummies.clone())
+            .ok()
+            .map(|c| c.to_dot())
+    } else {
+        None
+    };
+    Replayed {
+        transcript: trail.replay(object, dummies),
+        dot,
     }
 }

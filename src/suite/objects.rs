@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics};
-use protocols::{Liberal, Lts, Projection, Strict};
+use protocols::{Liberal, Lts, Object, Projection, Strict};
 
 use super::run::Outcome;
 use crate::load::{self, BuildLimits, LoadError};
@@ -24,21 +24,7 @@ pub(crate) struct Loaded {
     /// share the explored protocol states and their successors, so each
     /// object is probed once, not once per formula. One lock each, so that
     /// trials of different objects run in parallel.
-    sessions: BTreeMap<(Runtime, Semantics), Mutex<Option<AnySession>>>,
-}
-
-enum AnySession {
-    Strict(CheckSession<Strict>),
-    Liberal(CheckSession<Liberal>),
-}
-
-impl AnySession {
-    fn check(&mut self, formula: &str) -> Result<Report, EngineError> {
-        match self {
-            AnySession::Strict(s) => s.check(formula),
-            AnySession::Liberal(s) => s.check(formula),
-        }
-    }
+    sessions: BTreeMap<(Runtime, Semantics), Mutex<Option<CheckSession<Object>>>>,
 }
 
 impl Loaded {
@@ -95,24 +81,26 @@ impl Loaded {
         }
     }
 
-    fn new_session(&self, runtime: Runtime, checker: &Checker) -> Result<AnySession, Outcome> {
-        let session = match runtime {
+    fn new_session(
+        &self,
+        runtime: Runtime,
+        checker: &Checker,
+    ) -> Result<CheckSession<Object>, Outcome> {
+        let object: Object = match runtime {
             Runtime::OnTheFly => {
                 // Built from the specification, not the LTS: nothing to
                 // share between sessions but the spec's text.
                 let spec = load::spec(&self.spec, &self.base, runtime)
                     .map_err(|e| Outcome::Failure(self.describe(e)))?;
-                let proto = Strict::on_the_fly(&spec)
-                    .map_err(|e| Outcome::Failure(format!("protocol `{}`: {e}", self.spec)))?;
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Strict)
+                Strict::on_the_fly(&spec)
+                    .map_err(|e| Outcome::Failure(format!("protocol `{}`: {e}", self.spec)))?
+                    .into()
             }
             Runtime::Strict => {
                 let lts = self.lts().map_err(Outcome::Failure)?;
-                let proto = Strict::try_new(lts).map_err(|e| Outcome::Failure(e.to_string()))?;
-                // The object's own dummies, as the CLI and `dummies![]` use.
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Strict)
+                Strict::try_new(lts)
+                    .map_err(|e| Outcome::Failure(e.to_string()))?
+                    .into()
             }
             Runtime::Liberal => {
                 let lts = self.lts().map_err(Outcome::Failure)?;
@@ -125,12 +113,14 @@ impl Loaded {
                     })
                     .clone()
                     .map_err(Outcome::Failure)?;
-                let proto = Liberal::from_projection(projection);
-                let dummies = engine::declared_dummies(&proto);
-                checker.session(proto, dummies).map(AnySession::Liberal)
+                Liberal::from_projection(projection).into()
             }
         };
-        session.map_err(|e| Outcome::Failure(e.to_string()))
+        // The object's own dummies, as the CLI and `dummies![]` use.
+        let dummies = engine::declared_dummies(&object);
+        checker
+            .session(object, dummies)
+            .map_err(|e| Outcome::Failure(e.to_string()))
     }
 
     pub(crate) fn check(

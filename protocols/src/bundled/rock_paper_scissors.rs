@@ -48,7 +48,7 @@ fn subsets(ids: usize) -> Vec<usize> {
 /// was an error, reached only after the `2^k` choices were built (2 GB for
 /// `k = 24`), or never (`rock-paper-scissors:63` took 22 GB in a minute,
 /// then memory ran out). So a larger `k` is refused at once.
-pub const MAX_PLAYERS: usize = 19;
+pub(crate) const MAX_PLAYERS: usize = 19;
 
 // The bound follows the compiler's: one more player and the first round's
 // choices of winners alone would be more terms than it unfolds.
@@ -57,12 +57,12 @@ const _: () = assert!(
         && 1usize << (MAX_PLAYERS + 1) > crate::compile::MAX_TERMS
 );
 
-/// The specification for `2 ≤ k ≤` [`MAX_PLAYERS`] players (by name,
+/// The specification for `2 ≤ k ≤ 19` players (by name,
 /// `rock-paper-scissors:K`, a larger `K` is an error, not a panic).
 ///
 /// # Panics
 ///
-/// If `k > MAX_PLAYERS`.
+/// If `k > 19`.
 pub fn spec(k: usize) -> Spec {
     assert!(
         k <= MAX_PLAYERS,

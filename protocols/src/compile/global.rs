@@ -1,10 +1,11 @@
 //! A global state of a specification: its residual term and the contents
 //! of its channels, and the FIFO rule that a step applies to the latter.
 
+use crate::ids::{RoleIndex, TypeIndex};
 use crate::lts::{Action, Label};
 
 /// One message in transit: `(from, to, type)`.
-pub(crate) type InTransit = (u32, u32, u32);
+pub(crate) type InTransit = (RoleIndex, RoleIndex, TypeIndex);
 
 /// A global state: residual term and channel contents, the latter as
 /// `(from, to, type)` entries sorted by channel, in FIFO order within one.

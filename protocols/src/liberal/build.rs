@@ -6,6 +6,7 @@ use std::sync::Arc;
 use hashbrown::{HashMap, HashSet};
 
 use super::projection::{Local, Projection, Receives};
+use crate::ids::{RoleIndex, StateId};
 use crate::limits::{self, Budget, Limits};
 use crate::lts::{Action, Label, Lts};
 use crate::Error;
@@ -19,14 +20,14 @@ const PROJECTION: crate::Built = crate::Built::LiberalProjection;
 pub(super) struct Builder<'a> {
     lts: &'a Lts,
     budget: Budget,
-    sets: Vec<Vec<Vec<u32>>>,
-    index: Vec<HashMap<Vec<u32>, u32>>,
+    sets: Vec<Vec<Vec<StateId>>>,
+    index: Vec<HashMap<Vec<StateId>, u32>>,
     out: Vec<Vec<Vec<(Label, u32, u32)>>>,
     inp: Vec<Vec<Receives>>,
     /// Local states whose own steps are still to be computed.
     fresh: Vec<(usize, u32)>,
-    tags: Vec<Vec<u32>>,
-    tag_index: HashMap<(Vec<u32>, Label), u32>,
+    tags: Vec<Vec<StateId>>,
+    tag_index: HashMap<(Vec<StateId>, Label), u32>,
     /// Per tag: the global states reachable from it (bitset).
     reach: Vec<Vec<u64>>,
     /// Per tag: the send label that made it.
@@ -51,9 +52,10 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn closure(&self, role: u32, seeds: impl IntoIterator<Item = u32>) -> Vec<u32> {
-        let mut seen: HashSet<u32> = HashSet::new();
-        let mut stack: Vec<u32> = seeds.into_iter().filter(|&s| seen.insert(s)).collect();
+    fn closure(&self, role: usize, seeds: impl IntoIterator<Item = StateId>) -> Vec<StateId> {
+        let role = RoleIndex::from_index(role);
+        let mut seen: HashSet<StateId> = HashSet::new();
+        let mut stack: Vec<StateId> = seeds.into_iter().filter(|&s| seen.insert(s)).collect();
         while let Some(s) = stack.pop() {
             for (l, t) in self.lts.transitions(s) {
                 if l.actor() != role && seen.insert(*t) {
@@ -61,12 +63,12 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut v: Vec<u32> = seen.into_iter().collect();
+        let mut v: Vec<StateId> = seen.into_iter().collect();
         v.sort_unstable();
         v
     }
 
-    fn local(&mut self, role: usize, set: Vec<u32>) -> Result<u32, Error> {
+    fn local(&mut self, role: usize, set: Vec<StateId>) -> Result<u32, Error> {
         if let Some(&id) = self.index[role].get(&set) {
             return Ok(id);
         }
@@ -80,7 +82,7 @@ impl<'a> Builder<'a> {
         Ok(id)
     }
 
-    fn tag(&mut self, set: Vec<u32>, label: Label) -> Result<u32, Error> {
+    fn tag(&mut self, set: Vec<StateId>, label: Label) -> Result<u32, Error> {
         if let Some(&id) = self.tag_index.get(&(set.clone(), label)) {
             return Ok(id);
         }
@@ -92,11 +94,11 @@ impl<'a> Builder<'a> {
         let mut bits = vec![0u64; n.div_ceil(64)];
         let mut stack = set.clone();
         for &s in &set {
-            bits[s as usize / 64] |= 1 << (s % 64);
+            bits[s.index() / 64] |= 1 << (s.index() % 64);
         }
         while let Some(s) = stack.pop() {
             for &(_, t) in self.lts.transitions(s) {
-                let (w, b) = (t as usize / 64, 1u64 << (t % 64));
+                let (w, b) = (t.index() / 64, 1u64 << (t.index() % 64));
                 if bits[w] & b == 0 {
                     bits[w] |= b;
                     stack.push(t);
@@ -115,7 +117,7 @@ impl<'a> Builder<'a> {
         let n = self.lts.roles().len();
         let mut initial = Vec::with_capacity(n);
         for r in 0..n {
-            let set = self.closure(r as u32, [self.lts.initial()]);
+            let set = self.closure(r, [self.lts.initial()]);
             initial.push(self.local(r, set)?);
         }
         // A worklist: every new local state gets its own steps, and every
@@ -131,10 +133,11 @@ impl<'a> Builder<'a> {
                 .add_bytes(pairs.len().saturating_sub(pairs_counted) * 8)?;
             pairs_counted = pairs_counted.max(pairs.len());
             if let Some((r, s)) = self.fresh.pop() {
-                let mut own: Vec<(Label, u32)> = self.sets[r][s as usize]
+                let actor = RoleIndex::from_index(r);
+                let mut own: Vec<(Label, StateId)> = self.sets[r][s as usize]
                     .iter()
                     .flat_map(|&g| self.lts.transitions(g).iter().copied())
-                    .filter(|(l, _)| l.actor() == r as u32)
+                    .filter(|(l, _)| l.actor() == actor)
                     .collect();
                 own.sort_unstable();
                 own.dedup();
@@ -167,7 +170,7 @@ impl<'a> Builder<'a> {
                             } else {
                                 u32::MAX
                             };
-                            let set = self.closure(r as u32, targets);
+                            let set = self.closure(r, targets);
                             let next = self.local(r, set)?;
                             self.out[r][s as usize].push((label, next, tag));
                         }
@@ -178,12 +181,12 @@ impl<'a> Builder<'a> {
                 // as local states times tags
                 self.budget.tick()?;
                 let send = self.tag_label[tag as usize];
-                let r = send.to as usize;
+                let r = send.to.index();
                 let recv = send.receive();
                 let reach = &self.reach[tag as usize];
-                let targets: Vec<u32> = self.sets[r][s as usize]
+                let targets: Vec<StateId> = self.sets[r][s as usize]
                     .iter()
-                    .filter(|&&h| reach[h as usize / 64] & (1 << (h % 64)) != 0)
+                    .filter(|&&h| reach[h.index() / 64] & (1 << (h.index() % 64)) != 0)
                     .flat_map(|&h| {
                         self.lts
                             .transitions(h)
@@ -193,7 +196,7 @@ impl<'a> Builder<'a> {
                     })
                     .collect();
                 if !targets.is_empty() {
-                    let set = self.closure(r as u32, targets);
+                    let set = self.closure(r, targets);
                     let next = self.local(r, set)?;
                     self.inp[r][s as usize].push(((recv, tag), next));
                 }

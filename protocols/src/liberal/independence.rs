@@ -16,7 +16,7 @@
 //!   one `p` may take, is then fixed until `p` takes it), and
 //! - every receiver `r` its local state may send to has no sender but `p`.
 
-use engine::{ActionKind, ActionRef, Independence, RoleId};
+use engine::{ActionKind, ActionRef, Independence};
 
 use super::Liberal;
 use crate::lts::Action;
@@ -30,7 +30,7 @@ impl Liberal {
             for (p, local) in self.proj.locals.iter().enumerate() {
                 for out in &local.out {
                     for &(label, _, _) in out {
-                        let r = label.to as usize;
+                        let r = label.to.index();
                         if label.action == Action::Send && r < n && !senders[r].contains(&p) {
                             senders[r].push(p);
                         }
@@ -44,11 +44,12 @@ impl Liberal {
             let state = self.state(p);
             let local = &self.proj.locals[p];
             let (out, inp) = (&local.out[state as usize], &local.inp[state as usize]);
-            let settled = inp
-                .iter()
-                .all(|&((label, _), _)| self.inbox(p).any(|j| self.envelope(j).1 == label.from));
+            let settled = inp.iter().all(|&((label, _), _)| {
+                self.inbox(p)
+                    .any(|j| self.envelope(j).1 == label.from.raw())
+            });
             let exclusive = out.iter().all(|&(label, _, _)| {
-                label.action != Action::Send || senders[label.to as usize].iter().all(|&s| s == p)
+                label.action != Action::Send || senders[label.to.index()].iter().all(|&s| s == p)
             });
             if settled && exclusive {
                 let sends = out.iter().map(|&(l, _, _)| {
@@ -57,11 +58,11 @@ impl Liberal {
                     } else {
                         ActionKind::Close
                     };
-                    ActionRef::new(p, kind, l.to as RoleId)
+                    ActionRef::new(p, kind, l.to.index())
                 });
                 let receives = inp
                     .iter()
-                    .map(|&((l, _), _)| ActionRef::new(p, ActionKind::Recv, l.from as RoleId));
+                    .map(|&((l, _), _)| ActionRef::new(p, ActionKind::Recv, l.from.index()));
                 ind = ind.component(sends.chain(receives));
             }
         }

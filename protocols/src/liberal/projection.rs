@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use engine::{Message, Refused, RoleId};
 
+use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::limits::Limits;
 use crate::lts::{Action, Label, Lts};
 use crate::Error;
@@ -26,7 +27,7 @@ pub struct Envelope {
     /// The number of the message's type in the global LTS (found once,
     /// when it is sent), so that a receive never looks the type up by
     /// name.
-    pub ty: u32,
+    pub ty: TypeIndex,
     /// The message.
     pub msg: Message,
 }
@@ -41,7 +42,7 @@ pub(super) type Receives = Vec<((Label, u32), u32)>;
 #[derive(Debug)]
 pub(super) struct Local {
     /// Local state → set of global states (sorted).
-    pub(super) sets: Vec<Vec<u32>>,
+    pub(super) sets: Vec<Vec<StateId>>,
     pub(super) initial: u32,
     /// Per local state: own sends and closes `(label, next, tag)`, sorted.
     pub(super) out: Vec<Vec<(Label, u32, u32)>>,
@@ -56,7 +57,7 @@ pub struct Projection {
     /// Per role, in role order.
     pub(super) locals: Vec<Local>,
     /// Per tag: the global states it stands for.
-    pub(super) tags: Vec<Vec<u32>>,
+    pub(super) tags: Vec<Vec<StateId>>,
     /// Per role, the roles that may ever send to it (for partial-order
     /// reduction; computed when first asked).
     pub(super) senders: std::sync::OnceLock<Vec<Vec<RoleId>>>,
@@ -118,12 +119,12 @@ impl Projection {
     }
 
     /// The global states that local state `state` of `role` stands for.
-    pub fn global_states(&self, role: RoleId, state: u32) -> &[u32] {
+    pub fn global_states(&self, role: RoleId, state: u32) -> &[StateId] {
         &self.locals[role].sets[state as usize]
     }
 
     /// The global states a tag stands for.
-    pub fn tag_states(&self, tag: u32) -> &[u32] {
+    pub fn tag_states(&self, tag: u32) -> &[StateId] {
         &self.tags[tag as usize]
     }
 
@@ -169,7 +170,7 @@ impl Projection {
     }
 
     pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
-        self.accepts(role, state, env.from as u32, env.tag, env.ty)
+        self.accepts(role, state, env.from as u32, env.tag, env.ty.raw())
     }
 
     /// The local state of `role` after it takes, in local state `state`, a
@@ -183,7 +184,11 @@ impl Projection {
         tag: u32,
         ty: u32,
     ) -> Option<u32> {
-        let label = Label::recv(ty, from, role as u32);
+        let label = Label::recv(
+            TypeIndex::new(ty),
+            RoleIndex::new(from),
+            RoleIndex::from_index(role),
+        );
         let inp = &self.locals[role].inp[state as usize];
         inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
             .ok()
@@ -210,7 +215,7 @@ impl Projection {
         let Some(ty) = self.lts.type_of(&msg) else {
             return Err(Refused(msg));
         };
-        let label = Label::send(ty, role as u32, to as u32);
+        let label = Label::send(ty, RoleIndex::from_index(role), RoleIndex::from_index(to));
         match self.own(role, *state, label) {
             Some((next, tag)) => {
                 *state = next;
@@ -278,15 +283,15 @@ impl Projection {
         use engine::Enabled;
         let n = self.locals.len() as u32;
         for &(l, _, _) in &self.locals[role].out[state as usize] {
-            if l.to >= n || l.to == role as u32 {
+            if l.to.raw() >= n || l.to.index() == role {
                 continue;
             }
-            let to = l.to as RoleId;
+            let to = l.to.index();
             match l.action {
                 Action::Send => out.push(Enabled::Send {
                     role,
                     to,
-                    ty: l.ty as usize,
+                    ty: l.ty.index(),
                 }),
                 Action::Close => out.push(Enabled::Close { role, to }),
                 Action::Recv => {}
@@ -299,7 +304,7 @@ impl Projection {
         if !self.valid(role, to) {
             return Err(Refused(()));
         }
-        let label = Label::close(role as u32, to as u32);
+        let label = Label::close(RoleIndex::from_index(role), RoleIndex::from_index(to));
         match self.own(role, *state, label) {
             Some((next, _)) => {
                 *state = next;
@@ -318,7 +323,7 @@ impl Projection {
             self.lts
                 .transitions(g)
                 .iter()
-                .all(|(l, _)| l.actor() != role as u32)
+                .all(|(l, _)| l.actor().index() != role)
         })
     }
 

@@ -44,7 +44,7 @@ fn plain_inboxes(inboxes: &[Inbox]) -> Vec<Vec<(usize, u32, u32, String)>> {
         .iter()
         .map(|i| {
             i.iter()
-                .map(|e| (e.from, e.tag, e.ty, e.msg.type_path().to_string()))
+                .map(|e| (e.from, e.tag, e.ty.raw(), e.msg.type_path().to_string()))
                 .collect()
         })
         .collect()

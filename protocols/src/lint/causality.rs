@@ -52,6 +52,7 @@
 //! assert!(lint(&lts, &only).is_empty());
 //! ```
 
+use crate::ids::{RoleIndex, StateId};
 use crate::lts::{Action, Label, Lts};
 
 use super::finding::{Finding, Step};
@@ -63,12 +64,12 @@ use super::Check;
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Whole {
     label: Label,
-    between: Option<u32>,
-    to: u32,
+    between: Option<StateId>,
+    to: StateId,
 }
 
 /// The steps of `s`, a handshake's send and receive taken as one.
-fn wholes(lts: &Lts, s: u32, out: &mut Vec<Whole>) {
+fn wholes(lts: &Lts, s: StateId, out: &mut Vec<Whole>) {
     out.clear();
     for &(label, t) in lts.transitions(s) {
         if label.is_sync() {
@@ -96,7 +97,7 @@ fn wholes(lts: &Lts, s: u32, out: &mut Vec<Whole>) {
 
 /// The roles that take part in a step, as a pair (the second equal to the
 /// first when only one does).
-fn roles(l: &Label) -> (u32, u32) {
+fn roles(l: &Label) -> (RoleIndex, RoleIndex) {
     match l.action {
         Action::Send if l.is_sync() => (l.from, l.to),
         Action::Send | Action::Close => (l.from, l.from),
@@ -111,7 +112,7 @@ fn disjoint(a: &Label, b: &Label) -> bool {
 }
 
 /// The witness steps of one whole step from `from`.
-fn push_steps(lts: &Lts, steps: &mut Vec<Step>, from: u32, w: Whole) {
+fn push_steps(lts: &Lts, steps: &mut Vec<Step>, from: StateId, w: Whole) {
     match w.between {
         Some(m) => {
             steps.push(Step::new(lts, from, w.label, m));
@@ -125,10 +126,10 @@ fn push_steps(lts: &Lts, steps: &mut Vec<Step>, from: u32, w: Whole) {
 pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
     let n = lts.num_states();
     // breadth-first tree of shortest paths over whole steps
-    const NONE: u32 = u32::MAX;
-    let mut parent: Vec<(u32, Option<Whole>)> = vec![(NONE, None); n];
+    const NONE: StateId = StateId::new(u32::MAX);
+    let mut parent: Vec<(StateId, Option<Whole>)> = vec![(NONE, None); n];
     let mut order = vec![lts.initial()];
-    parent[lts.initial() as usize].0 = lts.initial();
+    parent[lts.initial().index()].0 = lts.initial();
     let mut out = Vec::new();
     let mut i = 0;
     while i < order.len() {
@@ -136,15 +137,15 @@ pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
         i += 1;
         wholes(lts, s, &mut out);
         for &w in &out {
-            if parent[w.to as usize].0 == NONE {
-                parent[w.to as usize] = (s, Some(w));
+            if parent[w.to.index()].0 == NONE {
+                parent[w.to.index()] = (s, Some(w));
                 order.push(w.to);
             }
         }
     }
-    let path = |mut s: u32| {
+    let path = |mut s: StateId| {
         let mut back = Vec::new();
-        while let (p, Some(w)) = parent[s as usize] {
+        while let (p, Some(w)) = parent[s.index()] {
             back.push((p, w));
             s = p;
         }
@@ -154,7 +155,7 @@ pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
         }
         steps
     };
-    let mut reported: Vec<(u32, u32)> = Vec::new();
+    let mut reported: Vec<(RoleIndex, RoleIndex)> = Vec::new();
     let mut findings = Vec::new();
     let (mut from_s0, mut from_s1, mut from_x) = (Vec::new(), Vec::new(), Vec::new());
     for &s0 in &order {
@@ -189,7 +190,7 @@ pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
 
 fn finding(lts: &Lts, a: &Label, b: &Label, witness: Vec<Step>) -> Finding {
     let roles = lts.roles();
-    let (p, q) = (&roles[a.from as usize], &roles[a.to as usize]);
+    let (p, q) = (&roles[a.from.index()], &roles[a.to.index()]);
     let done = super::finding::describe(lts, b);
     let summary = if a.is_sync() {
         format!(

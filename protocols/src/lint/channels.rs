@@ -7,6 +7,7 @@
 //! too); receives are not uses, since receiving what was sent before the
 //! close is how a closed channel is drained.
 
+use crate::ids::{RoleIndex, StateId};
 use crate::lts::{Action, Label, Lts};
 
 use super::finding::Finding;
@@ -15,8 +16,9 @@ use super::Check;
 
 /// The channels the checks look at: every `(sender, receiver)` with a send
 /// or a close in the LTS, in order.
-pub(crate) fn channels(lts: &Lts) -> Vec<(u32, u32)> {
-    let mut cs: Vec<(u32, u32)> = (0..lts.num_states() as u32)
+pub(crate) fn channels(lts: &Lts) -> Vec<(RoleIndex, RoleIndex)> {
+    let mut cs: Vec<(RoleIndex, RoleIndex)> = lts
+        .states()
         .flat_map(|s| lts.transitions(s))
         .filter(|(l, _)| l.action != Action::Recv)
         .map(|(l, _)| (l.from, l.to))
@@ -26,14 +28,14 @@ pub(crate) fn channels(lts: &Lts) -> Vec<(u32, u32)> {
     cs
 }
 
-fn is(l: &Label, action: Action, (p, q): (u32, u32)) -> bool {
+fn is(l: &Label, action: Action, (p, q): (RoleIndex, RoleIndex)) -> bool {
     l.action == action && l.from == p && l.to == q
 }
 
-fn channel_names(lts: &Lts, (p, q): (u32, u32)) -> Option<(String, String)> {
+fn channel_names(lts: &Lts, (p, q): (RoleIndex, RoleIndex)) -> Option<(String, String)> {
     Some((
-        lts.roles()[p as usize].clone(),
-        lts.roles()[q as usize].clone(),
+        lts.roles()[p.index()].clone(),
+        lts.roles()[q.index()].clone(),
     ))
 }
 
@@ -44,13 +46,11 @@ fn channel_names(lts: &Lts, (p, q): (u32, u32)) -> Option<(String, String)> {
 /// that may also go on does not end a run, so `a→b; (close(a,b) | end)`
 /// is not reported — every maximal run closes. The bit is "sent since the
 /// last close".
-pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
+pub(crate) fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
     let not_close = |l: &Label| !is(l, Action::Close, c);
-    let ends = |s: u32| lts.transitions(s).is_empty();
+    let ends = |s: StateId| lts.transitions(s).is_empty();
     let cyclic = on_cycle(lts, |_| true, not_close);
-    let target: Vec<bool> = (0..lts.num_states() as u32)
-        .map(|s| ends(s) || cyclic[s as usize])
-        .collect();
+    let target: Vec<bool> = lts.states().map(|s| ends(s) || cyclic[s.index()]).collect();
     // the states from which some run avoids the close for ever
     let unclosed = backward(lts, &target, not_close);
     let step = |b: u8, l: &Label, _| {
@@ -66,7 +66,7 @@ pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
         lts,
         (lts.initial(), 0),
         step,
-        |s, b| b == 1 && unclosed[s as usize],
+        |s, b| b == 1 && unclosed[s.index()],
         |_, _| false,
     )?;
     let rest = path_to(
@@ -74,7 +74,7 @@ pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
         prefix.state,
         |_| true,
         not_close,
-        |s| target[s as usize],
+        |s| target[s.index()],
     )
     .expect("an unclosed state reaches an end or a cycle without the close");
     let mut finding = Finding {
@@ -115,7 +115,7 @@ pub(crate) fn close_after_send(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
 /// `c→d` loop never reaches the send, so Discourje reports a close without
 /// a send. Every *run* sends first, and this check reports nothing (see
 /// `protocols/tests/it/lint.rs`, `send_before_close_has_no_false_alarm_on_loops`).
-pub(crate) fn send_before_close(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
+pub(crate) fn send_before_close(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
     let f = bfs(
         lts,
         (lts.initial(), 0),
@@ -135,7 +135,7 @@ pub(crate) fn send_before_close(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
 /// `no-act-after-close` (`AG (close → AX AG !(send ∨ close))`): a run that
 /// sends on p→q, or closes it again, after closing it. The bit is "closed
 /// on this run"; the witness ends with the offending action.
-pub(crate) fn no_act_after_close(lts: &Lts, c: (u32, u32)) -> Option<Finding> {
+pub(crate) fn no_act_after_close(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
     let f = bfs(
         lts,
         (lts.initial(), 0),

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::ids::StateId;
 use crate::lts::{Action, Label, Lts};
 
 use super::Check;
@@ -12,11 +13,11 @@ use super::Check;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// The state the step leaves.
-    pub from: u32,
+    pub from: StateId,
     /// The transition's label.
     pub label: Label,
     /// The state the step reaches.
-    pub to: u32,
+    pub to: StateId,
     /// The label as text: `buyer1 SEND <Title> TO seller`,
     /// `seller RECV <Title> FROM buyer1`, `buyer1 CLOSE TO seller`.
     pub text: String,
@@ -24,7 +25,7 @@ pub struct Step {
 
 impl Step {
     /// The step `from --label--> to` of `lts`.
-    pub fn new(lts: &Lts, from: u32, label: Label, to: u32) -> Step {
+    pub fn new(lts: &Lts, from: StateId, label: Label, to: StateId) -> Step {
         Step {
             from,
             label,
@@ -36,11 +37,11 @@ impl Step {
 
 /// A label in the words of prust's counterexamples (and of its LTL atoms):
 /// `p SEND <T> TO q`, `q RECV <T> FROM p`, `p CLOSE TO q`.
-pub fn describe(lts: &Lts, l: &Label) -> String {
-    let (p, q) = (&lts.roles()[l.from as usize], &lts.roles()[l.to as usize]);
+pub(crate) fn describe(lts: &Lts, l: &Label) -> String {
+    let (p, q) = (&lts.roles()[l.from.index()], &lts.roles()[l.to.index()]);
     match l.action {
-        Action::Send => format!("{p} SEND <{}> TO {q}", lts.type_names()[l.ty as usize]),
-        Action::Recv => format!("{q} RECV <{}> FROM {p}", lts.type_names()[l.ty as usize]),
+        Action::Send => format!("{p} SEND <{}> TO {q}", lts.type_names()[l.ty.index()]),
+        Action::Recv => format!("{q} RECV <{}> FROM {p}", lts.type_names()[l.ty.index()]),
         Action::Close => format!("{p} CLOSE TO {q}"),
     }
 }

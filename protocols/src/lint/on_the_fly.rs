@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use crate::compile::MAX_TERMS;
 use crate::graph::LtsGraph;
+use crate::ids::StateId;
 use crate::limits::{Budget, Limits};
 use crate::lts::{Lts, LtsBuilder};
 use crate::{Error, Spec};
@@ -65,24 +66,26 @@ pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Repo
     let mut stopped = None;
     let mut explored = 0usize;
     while explored < graph.num_states() {
-        let edges = graph.transitions(explored as u32).into_owned();
+        let edges = graph
+            .transitions(StateId::from_index(explored))
+            .into_owned();
         // the state's transitions and the sets behind its successors
         if let Err(e) = budget.add_state(64 + 24 * edges.len()) {
             stopped = Some(e);
             break;
         }
-        builder.add_state(graph.is_final(explored as u32), edges);
+        builder.add_state(graph.is_final(StateId::from_index(explored)), edges);
         explored += 1;
     }
     let Some(reason) = stopped else {
-        return Ok(lint_with(&builder.finish(0), options, limits));
+        return Ok(lint_with(&builder.finish(StateId::new(0)), options, limits));
     };
     // the states reached but not explored, without transitions
     let reached = graph.num_states();
     for s in explored..reached {
-        builder.add_state(graph.is_final(s as u32), Vec::new());
+        builder.add_state(graph.is_final(StateId::from_index(s)), Vec::new());
     }
-    let lts = builder.finish(0);
+    let lts = builder.finish(StateId::new(0));
     let partial = Options::only(
         options
             .checks
@@ -90,7 +93,7 @@ pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Repo
             .copied()
             .filter(|c| !matches!(c, Check::Causality | Check::Realizable)),
     );
-    let open = |s: u32| s as usize >= explored;
+    let open = |s: StateId| s.index() >= explored;
     let findings = lint_with(&lts, &partial, limits)
         .findings
         .into_iter()
@@ -113,7 +116,7 @@ pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Repo
 /// Whether `f`, found on an LTS whose `open` states were reached but not
 /// explored (they have no transitions there), holds of the whole LTS; see
 /// [`lint_spec`].
-fn proven(lts: &Lts, f: &Finding, open: impl Fn(u32) -> bool) -> bool {
+fn proven(lts: &Lts, f: &Finding, open: impl Fn(StateId) -> bool) -> bool {
     if f.cycle_start.is_some() || matches!(f.check, Check::SendBeforeClose | Check::NoActAfterClose)
     {
         return true;
@@ -121,15 +124,15 @@ fn proven(lts: &Lts, f: &Finding, open: impl Fn(u32) -> bool) -> bool {
     let end = f.witness.last().map_or(lts.initial(), |s| s.to);
     // nothing reachable from the end may have been left unexplored
     let mut seen = vec![false; lts.num_states()];
-    seen[end as usize] = true;
+    seen[end.index()] = true;
     let mut queue = VecDeque::from([end]);
     while let Some(s) = queue.pop_front() {
         if open(s) {
             return false;
         }
         for &(_, t) in lts.transitions(s) {
-            if !seen[t as usize] {
-                seen[t as usize] = true;
+            if !seen[t.index()] {
+                seen[t.index()] = true;
                 queue.push_back(t);
             }
         }

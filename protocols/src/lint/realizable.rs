@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 
 use hashbrown::HashMap;
 
+use crate::ids::StateId;
 use crate::limits::{self, Budget, Limits};
 use crate::lts::{Action, Label, Lts};
 use crate::{Error, Projection};
@@ -43,7 +44,7 @@ pub(crate) const PRODUCT: crate::Built = crate::Built::RealizableProduct;
 
 /// The `to` of the last step of a `realizable` witness: the strict object
 /// has no such transition, so the step reaches no state of its LTS.
-pub const REFUSED: u32 = u32::MAX;
+pub const REFUSED: StateId = StateId::new(u32::MAX);
 
 /// A message in an inbox: the label of its send and its tag.
 type Envelope = (Label, u32);
@@ -52,7 +53,7 @@ type Envelope = (Label, u32);
 /// role's inbox in arrival order.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Node {
-    strict: u32,
+    strict: StateId,
     locals: Box<[u32]>,
     inboxes: Box<[Box<[Envelope]>]>,
 }
@@ -79,7 +80,7 @@ fn liberal_steps(proj: &Projection, node: &Node) -> Vec<(Label, Node)> {
             let mut n = node.clone();
             n.locals[r] = next;
             if label.action == Action::Send {
-                let q = label.to as usize;
+                let q = label.to.index();
                 let mut inbox = n.inboxes[q].to_vec();
                 inbox.push((label, tag));
                 n.inboxes[q] = inbox.into();
@@ -109,7 +110,7 @@ fn liberal_steps(proj: &Projection, node: &Node) -> Vec<(Label, Node)> {
 }
 
 /// The successor of `state` by `label` in the deterministic `lts`.
-fn strict_next(lts: &Lts, state: u32, label: Label) -> Option<u32> {
+fn strict_next(lts: &Lts, state: StateId, label: Label) -> Option<StateId> {
     let edges = lts.transitions(state);
     edges
         .binary_search_by(|(l, _)| l.cmp(&label))
@@ -206,7 +207,7 @@ fn finding(
 fn parting(proj: &Projection, witness: &[Step], node: &Node, label: Label) -> String {
     let lts = proj.lts();
     let actor = label.actor();
-    let role = &lts.roles()[actor as usize];
+    let role = &lts.roles()[actor.index()];
     let k = witness.len() - 1;
     let refused = format!(
         "the liberal object may take step {} (`{}`), which the strict object refuses",
@@ -214,19 +215,19 @@ fn parting(proj: &Projection, witness: &[Step], node: &Node, label: Label) -> St
         describe(lts, &label)
     );
     let mut target = vec![false; lts.num_states()];
-    for &g in proj.global_states(actor as usize, node.locals[actor as usize]) {
+    for &g in proj.global_states(actor.index(), node.locals[actor.index()]) {
         if strict_next(lts, g, label).is_some() {
-            target[g as usize] = true;
+            target[g.index()] = true;
         }
     }
     let others = |l: &Label| l.actor() != actor;
     let can_reach = search::backward(lts, &target, others);
     // strict states of the run: before step i is witness[i].from
-    let Some(i) = (0..=k).rev().find(|&i| can_reach[witness[i].from as usize]) else {
+    let Some(i) = (0..=k).rev().find(|&i| can_reach[witness[i].from.index()]) else {
         return format!("{refused}: {role} acts on a state the strict run never reaches");
     };
     let s = witness[i].from;
-    let path = search::path_to(lts, s, |_| true, others, |g| target[g as usize])
+    let path = search::path_to(lts, s, |_| true, others, |g| target[g.index()])
         .map(|f| f.steps)
         .unwrap_or_default();
     let Some(instead) = path.first().map(|step| step.text.clone()) else {

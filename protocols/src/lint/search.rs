@@ -3,6 +3,7 @@
 //! for shortest witnesses, backward reachability, and Tarjan's strongly
 //! connected components for "a run that goes on forever".
 
+use crate::ids::StateId;
 use crate::lts::{Label, Lts};
 
 use super::finding::Step;
@@ -14,7 +15,7 @@ const NONE: u32 = u32::MAX;
 /// state and bit they reach.
 pub(crate) struct Found {
     pub(crate) steps: Vec<Step>,
-    pub(crate) state: u32,
+    pub(crate) state: StateId,
 }
 
 /// Breadth-first search of the product of `lts` with one bit, from
@@ -26,12 +27,12 @@ pub(crate) struct Found {
 /// visited once.
 pub(crate) fn bfs(
     lts: &Lts,
-    start: (u32, u8),
-    step: impl Fn(u8, &Label, u32) -> Option<u8>,
-    goal: impl Fn(u32, u8) -> bool,
+    start: (StateId, u8),
+    step: impl Fn(u8, &Label, StateId) -> Option<u8>,
+    goal: impl Fn(StateId, u8) -> bool,
     goal_edge: impl Fn(u8, &Label) -> bool,
 ) -> Option<Found> {
-    let node = |s: u32, b: u8| s as usize * 2 + b as usize;
+    let node = |s: StateId, b: u8| s.index() * 2 + b as usize;
     // parent node and the index of the transition within the parent's
     let mut parent: Vec<(u32, u32)> = vec![(NONE, NONE); lts.num_states() * 2];
     let first = node(start.0, start.1);
@@ -41,7 +42,7 @@ pub(crate) fn bfs(
         let mut steps = Vec::new();
         while parent[n].1 != NONE {
             let (p, i) = parent[n];
-            let from = p / 2;
+            let from = StateId::new(p / 2);
             let (label, to) = lts.transitions(from)[i as usize];
             steps.push(Step::new(lts, from, label, to));
             n = p as usize;
@@ -80,10 +81,10 @@ pub(crate) fn bfs(
 /// `keep` and transitions with `edge`, to the nearest state with `goal`.
 pub(crate) fn path_to(
     lts: &Lts,
-    start: u32,
-    keep: impl Fn(u32) -> bool,
+    start: StateId,
+    keep: impl Fn(StateId) -> bool,
     edge: impl Fn(&Label) -> bool,
-    goal: impl Fn(u32) -> bool,
+    goal: impl Fn(StateId) -> bool,
 ) -> Option<Found> {
     if !keep(start) {
         return None;
@@ -103,10 +104,10 @@ pub(crate) fn backward(lts: &Lts, target: &[bool], edge: impl Fn(&Label) -> bool
     let n = lts.num_states();
     // the reverse graph, as compressed rows
     let mut count = vec![0u32; n + 1];
-    for s in 0..n as u32 {
+    for s in lts.states() {
         for (l, t) in lts.transitions(s) {
             if edge(l) {
-                count[*t as usize + 1] += 1;
+                count[t.index() + 1] += 1;
             }
         }
     }
@@ -114,21 +115,21 @@ pub(crate) fn backward(lts: &Lts, target: &[bool], edge: impl Fn(&Label) -> bool
         count[i + 1] += count[i];
     }
     let mut fill = count.clone();
-    let mut preds = vec![0u32; count[n] as usize];
-    for s in 0..n as u32 {
+    let mut preds = vec![StateId::default(); count[n] as usize];
+    for s in lts.states() {
         for (l, t) in lts.transitions(s) {
             if edge(l) {
-                preds[fill[*t as usize] as usize] = s;
-                fill[*t as usize] += 1;
+                preds[fill[t.index()] as usize] = s;
+                fill[t.index()] += 1;
             }
         }
     }
     let mut seen = target.to_vec();
-    let mut stack: Vec<u32> = (0..n as u32).filter(|&s| target[s as usize]).collect();
+    let mut stack: Vec<StateId> = lts.states().filter(|&s| target[s.index()]).collect();
     while let Some(t) = stack.pop() {
-        for &p in &preds[count[t as usize] as usize..count[t as usize + 1] as usize] {
-            if !seen[p as usize] {
-                seen[p as usize] = true;
+        for &p in &preds[count[t.index()] as usize..count[t.index() + 1] as usize] {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
                 stack.push(p);
             }
         }
@@ -142,28 +143,28 @@ pub(crate) fn backward(lts: &Lts, target: &[bool], edge: impl Fn(&Label) -> bool
 /// cannot overflow the stack).
 pub(crate) fn on_cycle(
     lts: &Lts,
-    keep: impl Fn(u32) -> bool,
+    keep: impl Fn(StateId) -> bool,
     edge: impl Fn(&Label) -> bool,
 ) -> Vec<bool> {
     let n = lts.num_states();
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
+    let mut stack: Vec<StateId> = Vec::new();
     let mut cyclic = vec![false; n];
     let mut next = 0u32;
     // (state, position in its transitions)
-    let mut calls: Vec<(u32, usize)> = Vec::new();
-    for root in 0..n as u32 {
-        if index[root as usize] != NONE || !keep(root) {
+    let mut calls: Vec<(StateId, usize)> = Vec::new();
+    for root in lts.states() {
+        if index[root.index()] != NONE || !keep(root) {
             continue;
         }
         calls.push((root, 0));
-        index[root as usize] = next;
-        low[root as usize] = next;
+        index[root.index()] = next;
+        low[root.index()] = next;
         next += 1;
         stack.push(root);
-        on_stack[root as usize] = true;
+        on_stack[root.index()] = true;
         while let Some(&mut (s, ref mut pos)) = calls.last_mut() {
             let ts = lts.transitions(s);
             if *pos < ts.len() {
@@ -173,29 +174,29 @@ pub(crate) fn on_cycle(
                     continue;
                 }
                 if t == s {
-                    cyclic[s as usize] = true;
+                    cyclic[s.index()] = true;
                 }
-                if index[t as usize] == NONE {
-                    index[t as usize] = next;
-                    low[t as usize] = next;
+                if index[t.index()] == NONE {
+                    index[t.index()] = next;
+                    low[t.index()] = next;
                     next += 1;
                     stack.push(t);
-                    on_stack[t as usize] = true;
+                    on_stack[t.index()] = true;
                     calls.push((t, 0));
-                } else if on_stack[t as usize] {
-                    low[s as usize] = low[s as usize].min(index[t as usize]);
+                } else if on_stack[t.index()] {
+                    low[s.index()] = low[s.index()].min(index[t.index()]);
                 }
                 continue;
             }
             calls.pop();
             if let Some(&(p, _)) = calls.last() {
-                low[p as usize] = low[p as usize].min(low[s as usize]);
+                low[p.index()] = low[p.index()].min(low[s.index()]);
             }
-            if low[s as usize] == index[s as usize] {
+            if low[s.index()] == index[s.index()] {
                 let mut members = Vec::new();
                 loop {
                     let m = stack.pop().expect("s is on the stack");
-                    on_stack[m as usize] = false;
+                    on_stack[m.index()] = false;
                     members.push(m);
                     if m == s {
                         break;
@@ -203,7 +204,7 @@ pub(crate) fn on_cycle(
                 }
                 if members.len() > 1 {
                     for m in members {
-                        cyclic[m as usize] = true;
+                        cyclic[m.index()] = true;
                     }
                 }
             }
@@ -216,12 +217,12 @@ pub(crate) fn on_cycle(
 /// and states with `keep` (`s` must lie on such a cycle).
 pub(crate) fn cycle_from(
     lts: &Lts,
-    s: u32,
-    keep: impl Fn(u32) -> bool,
+    s: StateId,
+    keep: impl Fn(StateId) -> bool,
     edge: impl Fn(&Label) -> bool,
 ) -> Vec<Step> {
-    let mut parent: Vec<(u32, u32)> = vec![(NONE, NONE); lts.num_states()];
-    parent[s as usize] = (s, NONE);
+    let mut parent: Vec<(StateId, u32)> = vec![(StateId::new(NONE), NONE); lts.num_states()];
+    parent[s.index()] = (s, NONE);
     let mut queue = std::collections::VecDeque::from([s]);
     while let Some(u) = queue.pop_front() {
         for (i, (l, t)) in lts.transitions(u).iter().enumerate() {
@@ -231,8 +232,8 @@ pub(crate) fn cycle_from(
             if *t == s {
                 let mut steps = vec![Step::new(lts, u, *l, s)];
                 let mut v = u;
-                while parent[v as usize].1 != NONE {
-                    let (p, j) = parent[v as usize];
+                while parent[v.index()].1 != NONE {
+                    let (p, j) = parent[v.index()];
                     let (pl, _) = lts.transitions(p)[j as usize];
                     steps.push(Step::new(lts, p, pl, v));
                     v = p;
@@ -240,8 +241,8 @@ pub(crate) fn cycle_from(
                 steps.reverse();
                 return steps;
             }
-            if parent[*t as usize].0 == NONE {
-                parent[*t as usize] = (u, i as u32);
+            if parent[t.index()].0 == StateId::new(NONE) {
+                parent[t.index()] = (u, i as u32);
                 queue.push_back(*t);
             }
         }

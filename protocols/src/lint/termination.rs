@@ -5,13 +5,14 @@
 //! may also go on) or in a stuck state (no transition); a stuck state that
 //! is not final is a deadlock.
 
+use crate::ids::StateId;
 use crate::lts::Lts;
 
 use super::finding::Finding;
 use super::search::{backward, cycle_from, on_cycle, path_to};
 use super::Check;
 
-fn stuck(lts: &Lts, s: u32) -> bool {
+fn stuck(lts: &Lts, s: StateId) -> bool {
     lts.transitions(s).is_empty()
 }
 
@@ -53,16 +54,14 @@ pub(crate) fn cant_terminate(lts: &Lts) -> Option<Finding> {
 /// `may-terminate` (`AG EF fin`): a shortest run to a state from which no
 /// final state can be reached.
 pub(crate) fn may_terminate(lts: &Lts) -> Option<Finding> {
-    let finals: Vec<bool> = (0..lts.num_states() as u32)
-        .map(|s| lts.is_final(s))
-        .collect();
+    let finals: Vec<bool> = lts.states().map(|s| lts.is_final(s)).collect();
     let can_end = backward(lts, &finals, |_| true);
     let f = path_to(
         lts,
         lts.initial(),
         |_| true,
         |_| true,
-        |s| !can_end[s as usize],
+        |s| !can_end[s.index()],
     )?;
     Some(Finding {
         check: Check::MayTerminate,
@@ -77,14 +76,14 @@ pub(crate) fn may_terminate(lts: &Lts) -> Option<Finding> {
 /// either stuck in a non-final state, or a lasso whose states are all
 /// non-final.
 pub(crate) fn must_terminate(lts: &Lts) -> Option<Finding> {
-    let open = |s: u32| !lts.is_final(s);
+    let open = |s: StateId| !lts.is_final(s);
     let cyclic = on_cycle(lts, open, |_| true);
     let f = path_to(
         lts,
         lts.initial(),
         open,
         |_| true,
-        |s| stuck(lts, s) || cyclic[s as usize],
+        |s| stuck(lts, s) || cyclic[s.index()],
     )?;
     let mut finding = Finding {
         check: Check::MustTerminate,
@@ -107,6 +106,7 @@ pub(crate) fn must_terminate(lts: &Lts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
+    use crate::ids::{RoleIndex, StateId, TypeIndex};
     use crate::lint::{lint, Check, Options};
     use crate::lts::{Label, LtsBuilder};
 
@@ -114,11 +114,12 @@ mod tests {
     fn a_stuck_state_that_is_not_final_is_a_deadlock_and_never_terminates() {
         // 0 -A-> 1 (final) and 0 -B-> 2 (stuck, not final)
         let mut b = LtsBuilder::new(vec!["p".into(), "q".into()], vec!["A".into(), "B".into()]);
-        let send = |ty| Label::send(ty, 0, 1);
-        b.add_state(false, vec![(send(0), 1), (send(1), 2)]);
+        let send = |ty| Label::send(TypeIndex::new(ty), RoleIndex::new(0), RoleIndex::new(1));
+        let s = StateId::new;
+        b.add_state(false, vec![(send(0), s(1)), (send(1), s(2))]);
         b.add_state(true, vec![]);
         b.add_state(false, vec![]);
-        let lts = b.finish(0);
+        let lts = b.finish(s(0));
         for check in [
             Check::DeadlockFree,
             Check::MustTerminate,

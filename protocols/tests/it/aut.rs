@@ -3,6 +3,7 @@
 use crate::common;
 
 use engine::{Message, Protocol};
+use protocols::ids::StateId;
 use protocols::{bundled, Lts, Strict};
 
 #[test]
@@ -15,7 +16,7 @@ fn round_trip_of_every_bundled_protocol() {
         assert_eq!(back.num_transitions(), lts.num_transitions(), "{name}");
         assert_eq!(back.initial(), lts.initial());
         // roles and types are numbered by first use in the file; compare by name
-        for s in 0..lts.num_states() as u32 {
+        for s in lts.states() {
             let a: Vec<String> = lts
                 .transitions(s)
                 .iter()
@@ -54,8 +55,11 @@ fn quoted_and_unquoted_labels_and_blank_lines() {
     let lts = Lts::from_aut(text).unwrap();
     assert_eq!(lts.roles(), ["white", "black"]);
     assert_eq!(lts.type_names(), ["Move"]);
-    assert_eq!(lts.label_text(&lts.transitions(2)[0].0), "C(white,black)");
-    assert!(lts.is_final(3) && !lts.is_final(2));
+    assert_eq!(
+        lts.label_text(&lts.transitions(StateId::new(2))[0].0),
+        "C(white,black)"
+    );
+    assert!(lts.is_final(StateId::new(3)) && !lts.is_final(StateId::new(2)));
     let mut p = Strict::new(lts);
     p.try_send(0, 1, Message::named("Move", ())).unwrap();
     p.try_recv(1, Some(0)).unwrap();
@@ -429,7 +433,7 @@ mod random {
             let lts = Lts::from_aut(&text).unwrap();
             let back = Lts::from_aut(&lts.to_aut()).unwrap();
             prop_assert_eq!(back.num_states(), lts.num_states());
-            for s in 0..lts.num_states() as u32 {
+            for s in lts.states() {
                 let mut a: Vec<String> = lts.transitions(s).iter().map(|(l, t)| format!("{} {t}", lts.label_text(l))).collect();
                 let mut b: Vec<String> = back.transitions(s).iter().map(|(l, t)| format!("{} {t}", back.label_text(l))).collect();
                 a.sort();
@@ -505,10 +509,10 @@ fn unmentioned_states_are_left_out_in_order() {
     let lts = Lts::from_aut("des (5, 2, 10)\n(5,\"!(A,p,q)\",9)\n(9,\"?(A,p,q)\",2)\n").unwrap();
     assert_eq!(lts.num_states(), 3);
     // 2, 5, 9 become 0, 1, 2.
-    assert_eq!(lts.initial(), 1);
-    assert_eq!(lts.transitions(1)[0].1, 2);
-    assert_eq!(lts.transitions(2)[0].1, 0);
-    assert!(lts.is_final(0));
+    assert_eq!(lts.initial(), StateId::new(1));
+    assert_eq!(lts.transitions(StateId::new(1))[0].1, StateId::new(2));
+    assert_eq!(lts.transitions(StateId::new(2))[0].1, StateId::new(0));
+    assert!(lts.is_final(StateId::new(0)));
     let text = "des (0, 2, 3)\n(0,\"!(A,p,q)\",1)\n(1,\"?(A,p,q)\",2)\n";
     assert_eq!(Lts::from_aut(text).unwrap().to_aut(), text);
 }

@@ -30,7 +30,8 @@ fn engine_holds(lts: &Lts, formula: &str) -> Option<bool> {
 /// enabled).
 fn finals_are_stuck(lts: &Lts) -> bool {
     let d = lts.determinise(100_000).expect("a small LTS");
-    (0..d.num_states() as u32).all(|s| !d.is_final(s) || d.transitions(s).is_empty())
+    d.states()
+        .all(|s| !d.is_final(s) || d.transitions(s).is_empty())
 }
 
 /// A nondeterministic LTS is linted as the runtimes run it, determinised:
@@ -70,7 +71,7 @@ fn reference_realizable(lts: &Lts, limit: usize) -> Result<Option<Vec<String>>, 
     // (`Liberal` hashes and compares its local states and inboxes only, not
     // the shared projection whose lazily built tables clippy sees)
     #[allow(clippy::mutable_key_type)]
-    let mut seen: HashSet<(Liberal, u32)> = HashSet::new();
+    let mut seen: HashSet<(Liberal, protocols::ids::StateId)> = HashSet::new();
     let mut queue = VecDeque::from([(liberal.clone(), strict.clone(), Vec::<String>::new())]);
     seen.insert((liberal, strict.state()));
     while let Some((l, s, run)) = queue.pop_front() {

@@ -11,6 +11,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use engine::{Message, Protocol};
+use protocols::ids::StateId;
 use protocols::{bundled, Liberal, Strict};
 
 /// Instances small enough to explore to length `LEN` quickly.
@@ -60,8 +61,8 @@ fn actor(label: &str) -> (String, (String, String)) {
 /// (An independent, naive subset simulation of the raw compiled LTS.)
 fn local_behaviour(lts: &protocols::Lts, role: &str, word: &[&String]) -> bool {
     let r = lts.role_id(role).unwrap();
-    let closure = |mut set: BTreeSet<u32>| {
-        let mut stack: Vec<u32> = set.iter().copied().collect();
+    let closure = |mut set: BTreeSet<StateId>| {
+        let mut stack: Vec<StateId> = set.iter().copied().collect();
         while let Some(s) = stack.pop() {
             for (l, t) in lts.transitions(s) {
                 if l.actor() != r && set.insert(*t) {
@@ -73,7 +74,7 @@ fn local_behaviour(lts: &protocols::Lts, role: &str, word: &[&String]) -> bool {
     };
     let mut set = closure(BTreeSet::from([lts.initial()]));
     for label in word {
-        let next: BTreeSet<u32> = set
+        let next: BTreeSet<StateId> = set
             .iter()
             .flat_map(|&s| {
                 lts.transitions(s)

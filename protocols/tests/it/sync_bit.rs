@@ -134,7 +134,7 @@ fn a_handshakes_send_is_followed_by_its_receive_alone_in_every_bundled_protocol(
     let mut marked = 0;
     for info in protocols::bundled::list() {
         let lts = protocols::bundled::by_name(info.name).unwrap();
-        for s in 0..lts.num_states() as u32 {
+        for s in lts.states() {
             for &(l, t) in lts.transitions(s) {
                 if l.is_sync() {
                     marked += 1;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use hashbrown::HashMap;
 
 use super::{Node, Terms};
+use crate::ids::RoleIndex;
 use crate::lts::Label;
 use crate::Error;
 
@@ -19,13 +20,13 @@ use crate::Error;
 /// that it can end only by having no step left.
 #[derive(Clone)]
 pub(crate) struct Footprint {
-    chans: Option<Arc<[(u32, u32)]>>,
+    chans: Option<Arc<[(RoleIndex, RoleIndex)]>>,
     sync: bool,
     linear: bool,
 }
 
 /// Sets of channels, sorted.
-type Chans = Arc<[(u32, u32)]>;
+type Chans = Arc<[(RoleIndex, RoleIndex)]>;
 
 /// A candidate component: the term, the channels of its branch and those
 /// of the branches beside it.
@@ -46,9 +47,9 @@ pub(crate) type Footprints = HashMap<u32, Footprint>;
 const MAX_CHANNELS: usize = 256;
 
 fn union(
-    a: &Option<Arc<[(u32, u32)]>>,
-    b: &Option<Arc<[(u32, u32)]>>,
-) -> Option<Arc<[(u32, u32)]>> {
+    a: &Option<Arc<[(RoleIndex, RoleIndex)]>>,
+    b: &Option<Arc<[(RoleIndex, RoleIndex)]>>,
+) -> Option<Arc<[(RoleIndex, RoleIndex)]>> {
     let (a, b) = (a.as_ref()?, b.as_ref()?);
     if b.is_empty() {
         return Some(a.clone());
@@ -56,7 +57,7 @@ fn union(
     if a.is_empty() {
         return Some(b.clone());
     }
-    let mut v: Vec<(u32, u32)> = a.iter().chain(b.iter()).copied().collect();
+    let mut v: Vec<(RoleIndex, RoleIndex)> = a.iter().chain(b.iter()).copied().collect();
     v.sort_unstable();
     v.dedup();
     (v.len() <= MAX_CHANNELS).then(|| v.into())
@@ -161,8 +162,8 @@ impl Terms {
     fn split(
         &mut self,
         t: u32,
-        rest: &mut Vec<Arc<[(u32, u32)]>>,
-        others: &mut Vec<Arc<[(u32, u32)]>>,
+        rest: &mut Vec<Arc<[(RoleIndex, RoleIndex)]>>,
+        others: &mut Vec<Arc<[(RoleIndex, RoleIndex)]>>,
         out: &mut Vec<Candidate>,
         memo: &mut Footprints,
     ) -> Result<(), Error> {

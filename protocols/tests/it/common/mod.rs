@@ -8,6 +8,7 @@ pub mod gen;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use engine::{Message, Protocol};
+use protocols::ids::{RoleIndex, StateId};
 use protocols::lts::Lts;
 
 /// `"name"` or `"name:k"` of a bundled protocol, with its parameter (if
@@ -149,7 +150,7 @@ fn explore<P: Protocol>(p: &P, limit: usize) -> (usize, Option<P>, bool) {
 /// is written as a send (`!`, not `‽`; see `Label::asynchronous`).
 pub fn lts_traces(lts: &Lts, n: usize) -> HashMap<Vec<String>, bool> {
     let mut out: HashMap<Vec<String>, bool> = HashMap::new();
-    let mut frontier: Vec<(Vec<String>, u32)> = vec![(Vec::new(), lts.initial())];
+    let mut frontier: Vec<(Vec<String>, StateId)> = vec![(Vec::new(), lts.initial())];
     while let Some((w, s)) = frontier.pop() {
         let e = out.entry(w.clone()).or_insert(false);
         *e |= lts.is_final(s);
@@ -204,8 +205,8 @@ pub fn actor_of(label: &str) -> (String, (String, String)) {
     (actor.to_string(), (chan.0.to_string(), chan.1.to_string()))
 }
 
-fn local_closure(lts: &Lts, role: u32, mut set: BTreeSet<u32>) -> BTreeSet<u32> {
-    let mut stack: Vec<u32> = set.iter().copied().collect();
+fn local_closure(lts: &Lts, role: RoleIndex, mut set: BTreeSet<StateId>) -> BTreeSet<StateId> {
+    let mut stack: Vec<StateId> = set.iter().copied().collect();
     while let Some(s) = stack.pop() {
         for (l, t) in lts.transitions(s) {
             if l.actor() != role && set.insert(*t) {
@@ -225,10 +226,16 @@ pub fn locally_faithful<P: Protocol>(p: &P, lts: &Lts, limit: usize) -> Result<u
     type Chans = std::collections::BTreeMap<(String, String), std::collections::VecDeque<String>>;
     let d = dummies(p);
     let roles = p.roles();
-    let sims: Vec<BTreeSet<u32>> = (0..roles.len() as u32)
-        .map(|r| local_closure(lts, r, BTreeSet::from([lts.initial()])))
+    let sims: Vec<BTreeSet<StateId>> = (0..roles.len())
+        .map(|r| {
+            local_closure(
+                lts,
+                RoleIndex::from_index(r),
+                BTreeSet::from([lts.initial()]),
+            )
+        })
         .collect();
-    let mut seen: HashSet<(P, Vec<BTreeSet<u32>>, Chans)> = HashSet::new();
+    let mut seen: HashSet<(P, Vec<BTreeSet<StateId>>, Chans)> = HashSet::new();
     let start = (p.clone(), sims, Chans::new());
     seen.insert(start.clone());
     let mut queue = std::collections::VecDeque::from([(start, Vec::new())]);
@@ -238,7 +245,7 @@ pub fn locally_faithful<P: Protocol>(p: &P, lts: &Lts, limit: usize) -> Result<u
             t.push(l.clone());
             let (who, chan) = actor_of(&l);
             let r = lts.role_id(&who).unwrap();
-            let next: BTreeSet<u32> = sims[r as usize]
+            let next: BTreeSet<StateId> = sims[r.index()]
                 .iter()
                 .flat_map(|&s| {
                     lts.transitions(s)
@@ -251,7 +258,7 @@ pub fn locally_faithful<P: Protocol>(p: &P, lts: &Lts, limit: usize) -> Result<u
                 return Err(t);
             }
             let mut sims2 = sims.clone();
-            sims2[r as usize] = local_closure(lts, r, next);
+            sims2[r.index()] = local_closure(lts, r, next);
             let mut chans2 = chans.clone();
             let ty = l[2..].split(',').next().unwrap().to_string();
             match &l[..1] {

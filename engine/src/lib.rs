@@ -388,7 +388,7 @@
 
 // The modules, in the order of a check: `checker` (the builder and the
 // pipeline) turns the formula into atoms (`pattern`) and an automaton
-// (`frontend`), evaluates it over the object's letters (`alphabet`,
+// (`property`), evaluates it over the object's letters (`alphabet`,
 // `product`), and runs a `search` (Couvreur's DFS or the safety BFS, under
 // a `budget`) over the product with the object's states, which
 // `successors` interns, probes and caches; the result is a `report`, a
@@ -398,13 +398,13 @@ mod alphabet;
 mod budget;
 mod checker;
 mod error;
-mod frontend;
 pub mod hint;
 mod ids;
 pub mod names;
 mod pattern;
 pub mod por;
 mod product;
+mod property;
 mod protocol;
 pub mod quiet;
 mod report;

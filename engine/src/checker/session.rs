@@ -3,14 +3,13 @@
 
 use std::time::Instant;
 
-use owl_lite::Automaton;
-
 use crate::budget::Watch;
 use crate::error::Error;
 use crate::ids::ProtoId;
-use crate::pattern::{Atom, Valuation};
+use crate::pattern::Valuation;
 use crate::por::Reduction;
 use crate::product::Prepared;
+use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
 use crate::search::{Outcome, Search, Split};
@@ -60,22 +59,20 @@ impl<P: Protocol> CheckSession<P> {
         // at the time limit as a search that is.
         let started = Instant::now();
         let watch = Watch::new(&self.checker.limits, started);
-        let (aut, atoms) =
-            match crate::frontend::automaton_within(formula, &self.explorer.alphabet, Some(&watch))
-            {
-                Ok(t) => t,
-                Err(e) => {
-                    return match watch.reached() {
-                        Some(limit) => Ok(self.cut_short(formula, limit, started)),
-                        None => Err(e),
-                    }
+        let property = match Property::prepare(formula, &self.explorer.alphabet, Some(&watch)) {
+            Ok(p) => p,
+            Err(e) => {
+                return match watch.reached() {
+                    Some(limit) => Ok(self.cut_short(formula, limit, started)),
+                    None => Err(e),
                 }
-            };
+            }
+        };
         if watch.stop() {
             let limit = watch.reached().expect("stop() names the limit it reached");
             return Ok(self.cut_short(formula, limit, started));
         }
-        self.check_automaton(formula, &aut, &atoms, started)
+        self.check_property(&property, started)
     }
 
     /// The report of a check that a limit stopped before its search.
@@ -92,18 +89,17 @@ impl<P: Protocol> CheckSession<P> {
         }
     }
 
-    /// Checks that no run is accepted by `aut` (the automaton of the
-    /// *negated* property), whose atoms are the parsed `atoms`.
-    pub(crate) fn check_automaton(
+    /// Checks that no run is accepted by the automaton of the *negated*
+    /// property.
+    pub(crate) fn check_property(
         &mut self,
-        formula: &str,
-        aut: &Automaton,
-        atoms: &[Atom],
+        property: &Property,
         started: Instant,
     ) -> Result<Report, Error> {
+        let formula = property.text.as_str();
         let a = &self.explorer.alphabet;
-        let table = Valuation::new(a, atoms);
-        let prepared = Prepared::new(aut, a, |l| table.of(a, l));
+        let table = Valuation::new(a, &property.atoms);
+        let prepared = Prepared::new(&property.automaton, a, |l| table.of(a, l));
         let limits = &self.checker.limits;
         // Partial-order reduction: asked of the object only if the option
         // and the formula allow it; the report says why not otherwise, to
@@ -124,22 +120,12 @@ impl<P: Protocol> CheckSession<P> {
                 crate::hint::Setting::NoPartialOrder.named(self.checker.audience)
             ))
         } else {
-            match owl_lite::parse(formula) {
-                Ok(ltl) => {
-                    // As the automaton has them: "True" and "False" are
-                    // constants, not atoms that fail on unseen steps.
-                    let ltl = ltl.map_atoms(|t| match crate::pattern::parse_atom(t) {
-                        Ok(Atom::True) => Some(owl_lite::Ltl::tt()),
-                        Ok(Atom::False) => Some(owl_lite::Ltl::ff()),
-                        _ => None,
-                    });
-                    crate::por::applicability(&ltl).err()
-                }
-                Err(_) => Some("formula not available to analyse".to_string()),
-            }
-            // The formula, not an option, decides this: say so, or a user
-            // would look for a switch (PRUST_POR=1) that cannot help.
-            .map(|why| format!("{why}; no option turns the reduction on for this formula"))
+            property
+                .reduction_applicability()
+                .err()
+                // The formula, not an option, decides this: say so, or a user
+                // would look for a switch (PRUST_POR=1) that cannot help.
+                .map(|why| format!("{why}; no option turns the reduction on for this formula"))
         };
         // An object whose initial state declares nothing is searched as
         // before, with the lazy probes of the full search.

@@ -46,7 +46,11 @@ fn expand_and_next_give_the_same_successors_in_the_same_order() {
         let formula = FORMULAS[rng.below(FORMULAS.len())];
         let semantics = Semantics::ALL[rng.below(Semantics::ALL.len())];
         let a = obj.alphabet();
-        let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
+        let crate::property::Property {
+            automaton: aut,
+            atoms,
+            ..
+        } = crate::property::Property::prepare(formula, &a, None).expect("valid formula");
         let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
         if prepared.num_states() == 0 {
             continue;
@@ -101,7 +105,11 @@ fn a_frame_is_as_small_as_with_bit_flags() {
 fn building_a_counterexample_stops_at_the_searchs_budget() {
     let obj = RandomObject::draw(&mut Rng::new(7));
     let a = obj.alphabet();
-    let (aut, atoms) = crate::frontend::automaton_for(r#"F "END""#, &a).expect("valid formula");
+    let crate::property::Property {
+        automaton: aut,
+        atoms,
+        ..
+    } = crate::property::Property::prepare(r#"F "END""#, &a, None).expect("valid formula");
     let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
     let mut ex = Explorer::new(a, 1 << 16, false);
     let initial = ex.store.intern(obj);
@@ -176,7 +184,11 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
                 |r| obj.sends_to(r),
             )
             .expect("a small alphabet");
-            let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid");
+            let crate::property::Property {
+                automaton: aut,
+                atoms,
+                ..
+            } = crate::property::Property::prepare(formula, &a, None).expect("valid");
             let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
             let limits = limits(Semantics::Stutter);
             let mut ex = Explorer::new(a, 1 << 16, true);

@@ -10,7 +10,7 @@ use crate::hint::Audience;
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
 use crate::semantics::Semantics;
-use crate::successors::Explorer;
+use crate::successors::{Explorer, Store};
 
 mod env;
 pub use env::{limit_variables, LimitVariables};
@@ -677,13 +677,15 @@ impl Checker {
                 |r| proto.sends_to(r),
             )
         })??;
-        let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
-        if self.hash_compaction {
-            explorer.store = crate::successors::Store::fingerprinted();
+        let store = if self.hash_compaction {
+            Store::fingerprinted()
         } else if self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto) {
             let verify_with = self.determinism.then(|| proto.clone());
-            explorer.store = crate::successors::Store::collapsed(verify_with);
-        }
+            Store::collapsed(verify_with)
+        } else {
+            Store::whole()
+        };
+        let mut explorer = Explorer::new(alphabet, store, self.cache_limit, self.determinism);
         let initial = object_op::<P, _>("Hash or Eq (storing the initial state)", || {
             explorer.store.intern(proto)
         })?;

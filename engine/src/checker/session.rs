@@ -12,7 +12,7 @@ use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
-use crate::search::{Outcome, Search, Split};
+use crate::search::{Outcome, Parallelism, Search, SearchOptions, Split};
 use crate::successors::{omission_bound, Explorer};
 
 use super::Checker;
@@ -142,12 +142,16 @@ impl<P: Protocol> CheckSession<P> {
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
-        let mut search = Search::since(&mut self.explorer, &prepared, limits, started);
-        search.reduce = reduce;
-        search.threads = self.checker.threads;
-        search.threads_chosen = self.checker.threads_chosen;
-        search.parallel_level = self.checker.parallel_level;
-        search.audience = self.checker.audience;
+        let opts = SearchOptions {
+            reduce,
+            parallel: Parallelism {
+                threads: self.checker.threads,
+                chosen: self.checker.threads_chosen,
+                level: self.checker.parallel_level,
+            },
+            audience: self.checker.audience,
+        };
+        let mut search = Search::new(&mut self.explorer, &prepared, limits, started, opts);
         let outcome = match self.checker.share {
             Some(share) => {
                 let split = Split {

@@ -113,7 +113,7 @@ impl<P: Protocol> Search<'_, P> {
                         cycle: Vec::new(),
                     }));
                 }
-                if self.reduce {
+                if self.opts.reduce {
                     self.push_reduced(p, q, &stack, &mut on_stack, &mut lists)?;
                 }
                 continue;
@@ -131,7 +131,7 @@ impl<P: Protocol> Search<'_, P> {
                 return Ok(Outcome::Inconclusive(limit));
             }
             let depth = stack.len();
-            let next = if self.reduce {
+            let next = if self.opts.reduce {
                 let s = lists[depth - 1].pop();
                 // The letter that leads on from this frame: the trace of
                 // errors and the stack's path read it.
@@ -200,7 +200,7 @@ impl<P: Protocol> Search<'_, P> {
                                 cycle: Vec::new(),
                             }));
                         }
-                        if self.reduce {
+                        if self.opts.reduce {
                             self.push_reduced(p2, q2, &stack, &mut on_stack, &mut lists)?;
                         }
                         self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
@@ -226,7 +226,7 @@ impl<P: Protocol> Search<'_, P> {
                 Ok(None) => {
                     stack.pop();
                     self.ex.store.unpin(top.p);
-                    if self.reduce {
+                    if self.opts.reduce {
                         on_stack.remove(&(top.p, top.q));
                         lists.pop();
                     }

@@ -89,7 +89,7 @@ use crate::hint::Setting;
 use crate::ids::ProtoId;
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
-use crate::successors::{Explorer, Graph};
+use crate::successors::{Explorer, Graph, Store};
 use crate::Error;
 
 use super::visited::Visited;
@@ -150,7 +150,7 @@ impl<P: Protocol> Search<'_, P> {
     /// Why a liveness search (or any search under omega semantics) runs on
     /// one thread although more were asked for; `None` if it can use them.
     pub(super) fn liveness_on_one_thread(&self, initial: ProtoId) -> Option<String> {
-        let why = if self.reduce {
+        let why = if self.opts.reduce {
             "partial-order reduction runs on one thread"
         } else if self.ex.determinism() {
             "the determinism check runs on one thread"
@@ -159,7 +159,7 @@ impl<P: Protocol> Search<'_, P> {
         } else if self.ex.store.drops_objects() {
             "the collapse store (objects stored as bytes) runs on one thread"
         } else if self.heap_objects_by_default(initial) {
-            return Some(super::heap_objects_reason(self.audience));
+            return Some(super::heap_objects_reason(self.opts.audience));
         } else {
             return None;
         };
@@ -175,7 +175,7 @@ impl<P: Protocol> Search<'_, P> {
         threads: usize,
     ) -> Result<Outcome, Error> {
         let before = self.stats.clone();
-        self.state_cap = self.parallel_level.max(1) as u64;
+        self.state_cap = self.opts.parallel.level.max(1) as u64;
         let first = self.couvreur(initial);
         self.state_cap = u64::MAX;
         if !std::mem::take(&mut self.capped) {
@@ -184,8 +184,8 @@ impl<P: Protocol> Search<'_, P> {
             self.stats.single_thread = Some(format!(
                 "the depth-first search ended within {} product states ({}), so no \
                  other thread was started",
-                self.parallel_level,
-                Setting::ParallelLevel.named(self.audience)
+                self.opts.parallel.level,
+                Setting::ParallelLevel.named(self.opts.audience)
             ));
             return first;
         }
@@ -237,7 +237,7 @@ impl<P: Protocol> Search<'_, P> {
             for _ in 0..threads {
                 let me = to.len();
                 let (tx, rx) = mpsc::channel();
-                let ex = Explorer::new(alphabet.clone(), WORKER_CACHE, false);
+                let ex = Explorer::new(alphabet.clone(), Store::whole(), WORKER_CACHE, false);
                 let done = done_tx.clone();
                 let spawned = crate::stack::worker(format!("prust-expand-{me}"))
                     .spawn_scoped(s, move || work(me, ex, rx, done));

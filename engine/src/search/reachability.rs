@@ -64,7 +64,7 @@ impl<P: Protocol> Search<'_, P> {
         // object, and a collision seen makes the omission bound 1. A
         // share's search from its frontier (several seeds) pins too.
         let taken = (seeds.len() == 1
-            && !self.reduce
+            && !self.opts.reduce
             && self.ex.store.drops_objects()
             && !self.ex.store.is_compacted())
         .then(|| self.ex.store.take_made(start.0))
@@ -89,7 +89,7 @@ impl<P: Protocol> Search<'_, P> {
                     return Ok(Outcome::Inconclusive(limit));
                 }
                 succ.clear();
-                let expanded = if self.reduce {
+                let expanded = if self.opts.reduce {
                     self.reduced_successors(p, q, Proviso::NextLevel(depth))
                         .map(|s| {
                             succ.extend(s.iter().map(|s| (s.proto, s.state)));
@@ -125,7 +125,7 @@ impl<P: Protocol> Search<'_, P> {
                     self.stats.product_states = count;
                     self.stats.max_depth = depth + 1;
                     // The reduced search's proviso needs the levels.
-                    let n = if self.reduce {
+                    let n = if self.opts.reduce {
                         level_number(depth + 1)
                     } else {
                         DfsNum::FIRST

@@ -125,10 +125,10 @@ impl<P: Protocol> Search<'_, P> {
             count: share.count(),
             ..ShareStats::default()
         };
-        if self.threads > 1 {
+        if self.opts.parallel.threads > 1 {
             self.stats.single_thread = Some(format!(
                 "a share of a split check ({}) runs on one thread",
-                crate::hint::Setting::Share.named(self.audience)
+                crate::hint::Setting::Share.named(self.opts.audience)
             ));
         }
         let out = self.share_unrecorded(initial, split, &mut info);

@@ -11,6 +11,7 @@ use super::expand::Frame;
 use super::*;
 use crate::ids::DfsNum;
 use crate::pattern::valuation;
+use crate::successors::Store;
 use crate::testing::{RandomObject, Rng};
 
 /// Formulas whose automata have one to several states, some wanting every
@@ -56,9 +57,9 @@ fn expand_and_next_give_the_same_successors_in_the_same_order() {
             continue;
         }
         let limits = limits(semantics);
-        let mut ex = Explorer::new(a, 1 << 16, false);
+        let mut ex = Explorer::new(a, Store::whole(), 1 << 16, false);
         let initial = ex.store.intern(obj);
-        let mut search = Search::new(&mut ex, &prepared, &limits);
+        let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
         // Which of the two sees a protocol state first (and so probes it
         // without the cache) alternates between objects.
         let expand_first = rng.chance(1, 2);
@@ -111,7 +112,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
         ..
     } = crate::property::Property::prepare(r#"F "END""#, &a, None).expect("valid formula");
     let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
-    let mut ex = Explorer::new(a, 1 << 16, false);
+    let mut ex = Explorer::new(a, Store::whole(), 1 << 16, false);
     let initial = ex.store.intern(obj);
     let start = (initial, prepared.initial);
     let free = limits(Semantics::Stutter);
@@ -120,7 +121,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
         max_memory: 1,
         ..free.clone()
     };
-    let mut search = Search::new(&mut ex, &prepared, &tight);
+    let mut search = Search::with_defaults(&mut ex, &prepared, &tight);
     let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
     assert!(
         matches!(path, Ok(lasso::Path::Cut(Limit::Memory(1)))),
@@ -129,7 +130,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
     drop(search);
     // Within the budget the same walk runs (and, nothing being visited
     // yet, finds nothing).
-    let mut search = Search::new(&mut ex, &prepared, &free);
+    let mut search = Search::with_defaults(&mut ex, &prepared, &free);
     let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
     assert!(matches!(path, Ok(lasso::Path::NotFound)));
 }
@@ -191,13 +192,15 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
             } = crate::property::Property::prepare(formula, &a, None).expect("valid");
             let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
             let limits = limits(Semantics::Stutter);
-            let mut ex = Explorer::new(a, 1 << 16, true);
-            if compact {
-                ex.store = crate::successors::Store::fingerprinted();
-            }
+            let store = if compact {
+                Store::fingerprinted()
+            } else {
+                Store::whole()
+            };
+            let mut ex = Explorer::new(a, store, 1 << 16, true);
             let initial = ex.store.intern(obj);
             ex.store.keep_forever(initial);
-            let mut search = Search::new(&mut ex, &prepared, &limits);
+            let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
             assert!(
                 matches!(search.run(initial), Ok(Outcome::Holds)),
                 "{formula}"

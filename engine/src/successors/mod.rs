@@ -99,8 +99,9 @@ pub(crate) struct Explorer<P> {
 }
 
 impl<P: Protocol> Explorer<P> {
-    /// `cache_limit`: successor entries (8 bytes each) the cache may hold.
-    pub fn new(alphabet: Alphabet, cache_limit: usize, determinism: bool) -> Self {
+    /// Successors of the objects kept in `store`; `cache_limit`: successor
+    /// entries (8 bytes each) the cache may hold.
+    pub fn new(alphabet: Alphabet, store: Store<P>, cache_limit: usize, determinism: bool) -> Self {
         let msgs = vec![None; alphabet.sendable];
         let probes = probe_slots(&alphabet);
         let n = alphabet.roles.len();
@@ -108,7 +109,7 @@ impl<P: Protocol> Explorer<P> {
             .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
             .collect();
         Explorer {
-            store: Store::new(),
+            store,
             cache: Cache::new(alphabet.len(), cache_limit),
             alphabet,
             scratch: None,

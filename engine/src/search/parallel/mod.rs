@@ -255,8 +255,8 @@ impl<P: Protocol> Search<'_, P> {
                 format!(
                     "no breadth-first level reached {} states ({}), so no other thread was \
                      started",
-                    self.parallel_level,
-                    crate::hint::Setting::ParallelLevel.named(self.audience)
+                    self.opts.parallel.level,
+                    crate::hint::Setting::ParallelLevel.named(self.opts.audience)
                 )
             });
         }

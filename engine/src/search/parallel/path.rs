@@ -11,7 +11,7 @@ use crate::alphabet::LetterId;
 use crate::error::ProbeError;
 use crate::ids::{AutState, Successor};
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::{Explorer, Store};
 use crate::Semantics;
 
 use super::*;
@@ -56,7 +56,12 @@ impl<P: Protocol> Search<'_, P> {
         // they must stay resident for the counterexample to be read.
         self.ex.store.keep_all();
         let stutter = self.limits.semantics == Semantics::Stutter;
-        let mut ex = Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
+        let mut ex = Explorer::new(
+            self.ex.alphabet.clone(),
+            Store::whole(),
+            WORKER_CACHE,
+            false,
+        );
         // Each state reached: the state it was reached from, how, and the
         // acceptance marks of the edge.
         let mut parent: HashMap<StateId, (StateId, LetterId, u32)> = HashMap::new();

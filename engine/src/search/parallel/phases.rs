@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
-use crate::successors::Explorer;
+use crate::successors::{Explorer, Store};
 use crate::Error;
 
 use super::*;
@@ -84,7 +84,12 @@ impl<P: Protocol> Search<'_, P> {
     where
         P: 'scope,
     {
-        let explorer = Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
+        let explorer = Explorer::new(
+            self.ex.alphabet.clone(),
+            Store::whole(),
+            WORKER_CACHE,
+            false,
+        );
         let mut own = Worker::new(0, explorer, crew.template.cloned());
         let mut depth: u64 = 0;
         loop {
@@ -93,7 +98,7 @@ impl<P: Protocol> Search<'_, P> {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .len();
-            let wide = len >= self.parallel_level.max(1);
+            let wide = len >= self.opts.parallel.level.max(1);
             if wide && !crew.tried {
                 crew.tried = true;
                 self.start_workers(shared, crew);
@@ -165,7 +170,12 @@ impl<P: Protocol> Search<'_, P> {
             // moves to it once: it decodes with it from then on.
             let w = Worker::new(
                 me,
-                Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false),
+                Explorer::new(
+                    self.ex.alphabet.clone(),
+                    Store::whole(),
+                    WORKER_CACHE,
+                    false,
+                ),
                 crew.template.cloned(),
             );
             let spawned = crate::stack::worker(format!("prust-search-{me}"))

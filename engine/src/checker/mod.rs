@@ -10,7 +10,7 @@ use crate::hint::Audience;
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, Report, Verdict};
 use crate::semantics::Semantics;
-use crate::successors::{Explorer, Store};
+use crate::successors::{Store, Successors};
 
 mod env;
 pub use env::{limit_variables, LimitVariables};
@@ -685,15 +685,15 @@ impl Checker {
         } else {
             Store::whole()
         };
-        let mut explorer = Explorer::new(alphabet, store, self.cache_limit, self.determinism);
+        let mut successors = Successors::new(alphabet, store, self.cache_limit, self.determinism);
         let initial = object_op::<P, _>("Hash or Eq (storing the initial state)", || {
-            explorer.store.intern(proto)
+            successors.store.intern(proto)
         })?;
         // Every search of the session starts from it.
-        explorer.store.keep_forever(initial);
+        successors.store.keep_forever(initial);
         Ok(CheckSession {
             checker: self.clone(),
-            explorer,
+            successors,
             initial,
             broken: None,
         })

@@ -13,14 +13,14 @@ use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
 use crate::search::{Outcome, Parallelism, Search, SearchOptions, Split};
-use crate::successors::{omission_bound, Explorer};
+use crate::successors::{omission_bound, Successors};
 
 use super::Checker;
 
 /// Several checks on one protocol object (see [`Checker::session`]).
 pub struct CheckSession<P> {
     pub(super) checker: Checker,
-    pub(super) explorer: Explorer<P>,
+    pub(super) successors: Successors<P>,
     pub(super) initial: ProtoId,
     /// The error of a check that panicked outside the object's
     /// try-operations: the stored states may be half updated, so every
@@ -59,7 +59,7 @@ impl<P: Protocol> CheckSession<P> {
         // at the time limit as a search that is.
         let started = Instant::now();
         let watch = Watch::new(&self.checker.limits, started);
-        let property = match Property::prepare(formula, &self.explorer.alphabet, Some(&watch)) {
+        let property = match Property::prepare(formula, &self.successors.alphabet, Some(&watch)) {
             Ok(p) => p,
             Err(e) => {
                 return match watch.reached() {
@@ -97,7 +97,7 @@ impl<P: Protocol> CheckSession<P> {
         started: Instant,
     ) -> Result<Report, Error> {
         let formula = property.text.as_str();
-        let a = &self.explorer.alphabet;
+        let a = &self.successors.alphabet;
         let table = Valuation::new(a, &property.atoms);
         let prepared = Prepared::new(&property.automaton, a, |l| table.of(a, l));
         let limits = &self.checker.limits;
@@ -105,7 +105,7 @@ impl<P: Protocol> CheckSession<P> {
         // and the formula allow it; the report says why not otherwise, to
         // objects that declare their independence.
         let declares = || {
-            let obj = self.explorer.store.get(self.initial);
+            let obj = self.successors.store.get(self.initial);
             // Asked only for the report's wording when the search is full:
             // a panic in the object's declaration must not escape the check
             // (the full search never asks again), so it counts as none.
@@ -151,7 +151,7 @@ impl<P: Protocol> CheckSession<P> {
             },
             audience: self.checker.audience,
         };
-        let mut search = Search::new(&mut self.explorer, &prepared, limits, started, opts);
+        let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
         let outcome = match self.checker.share {
             Some(share) => {
                 let split = Split {
@@ -174,13 +174,13 @@ impl<P: Protocol> CheckSession<P> {
         if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
-            stats.protocol_states = self.explorer.store.len() as u64;
+            stats.protocol_states = self.successors.store.len() as u64;
         }
         stats.time = started.elapsed();
-        let compacted = self.explorer.store.is_compacted();
+        let compacted = self.successors.store.is_compacted();
         stats.hash_compaction = compacted;
         let outcome = outcome?;
-        if let Some(detail) = self.explorer.store.codec_error() {
+        if let Some(detail) = self.successors.store.codec_error() {
             // A state's bytes did not name it: the search may have merged
             // two states, so no verdict stands.
             return Err(Error::Contract {
@@ -195,7 +195,7 @@ impl<P: Protocol> CheckSession<P> {
                     fingerprints: stats.protocol_states,
                     // A collision seen is a state missed for sure; the bound is
                     // then no bound.
-                    omission_bound: if self.explorer.store.collisions_seen() > 0 {
+                    omission_bound: if self.successors.store.collisions_seen() > 0 {
                         1.0
                     } else {
                         omission_bound(stats.protocol_states)
@@ -218,11 +218,11 @@ impl<P: Protocol> CheckSession<P> {
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {
-                    reexecute(&self.explorer, self.initial, &raw)?;
+                    reexecute(&self.successors, self.initial, &raw)?;
                 }
-                let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);
+                let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
                 let dummies = self
-                    .explorer
+                    .successors
                     .alphabet
                     .types
                     .iter()
@@ -233,7 +233,7 @@ impl<P: Protocol> CheckSession<P> {
                     cycle,
                     ending,
                     dummies,
-                    roles: self.explorer.alphabet.roles.clone(),
+                    roles: self.successors.alphabet.roles.clone(),
                 })
             }
         };

@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::alphabet::{ActionKind, LetterId};
 use crate::ids::{ProtoId, Successor};
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::Successors;
 use crate::Error;
 
 use super::{Ending, Step};
@@ -31,7 +31,7 @@ pub(crate) struct RawLasso {
 /// that `replay` would reject. Catches behaviour that changes after the
 /// search's probes (a global counter, the number of clones).
 pub(crate) fn reexecute<P: Protocol>(
-    ex: &Explorer<P>,
+    ex: &Successors<P>,
     initial: ProtoId,
     raw: &RawLasso,
 ) -> Result<(), Error> {
@@ -117,7 +117,7 @@ pub(crate) fn reexecute<P: Protocol>(
 /// Turns a raw lasso into readable steps; a lasso that reaches a stutter
 /// step is a finite run followed by its ending.
 pub(crate) fn steps_of<P: Protocol>(
-    ex: &Explorer<P>,
+    ex: &Successors<P>,
     raw: &RawLasso,
 ) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
     let a = &ex.alphabet;

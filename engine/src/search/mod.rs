@@ -53,7 +53,7 @@ use crate::ids::{AutState, ProtoId};
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso, Stats};
-use crate::successors::Explorer;
+use crate::successors::Successors;
 use crate::{Error, Semantics};
 
 use expand::Frame;
@@ -122,7 +122,7 @@ impl Default for SearchOptions {
 
 /// One search of the product of the object's runs and an automaton.
 pub(crate) struct Search<'a, P> {
-    ex: &'a mut Explorer<P>,
+    ex: &'a mut Successors<P>,
     aut: &'a Prepared,
     limits: &'a Limits,
     visited: Visited,
@@ -137,7 +137,7 @@ pub(crate) struct Search<'a, P> {
     /// Some state of the object declared its independence.
     pub declared: bool,
     /// The parallel search ran: its objects are in its own store (and
-    /// counted in `stats`), not the explorer's.
+    /// counted in `stats`), not the successor generator's.
     pub stored_apart: bool,
     /// The depth-first search enters no state outside this set (a share's
     /// search of the levels above its split, [`run_share`](Self::run_share)).
@@ -161,7 +161,7 @@ pub(crate) struct Search<'a, P> {
 impl<'a, P: Protocol> Search<'a, P> {
     /// A one-thread search without reduction, its time counted from now.
     #[cfg(test)]
-    pub fn with_defaults(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+    pub fn with_defaults(ex: &'a mut Successors<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
         Search::new(
             ex,
             aut,
@@ -174,7 +174,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     /// A search whose time limit counts from `started` (the check's start,
     /// before the formula was translated).
     pub fn new(
-        ex: &'a mut Explorer<P>,
+        ex: &'a mut Successors<P>,
         aut: &'a Prepared,
         limits: &'a Limits,
         started: std::time::Instant,

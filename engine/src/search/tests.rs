@@ -57,7 +57,7 @@ fn expand_and_next_give_the_same_successors_in_the_same_order() {
             continue;
         }
         let limits = limits(semantics);
-        let mut ex = Explorer::new(a, Store::whole(), 1 << 16, false);
+        let mut ex = Successors::new(a, Store::whole(), 1 << 16, false);
         let initial = ex.store.intern(obj);
         let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
         // Which of the two sees a protocol state first (and so probes it
@@ -112,7 +112,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
         ..
     } = crate::property::Property::prepare(r#"F "END""#, &a, None).expect("valid formula");
     let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
-    let mut ex = Explorer::new(a, Store::whole(), 1 << 16, false);
+    let mut ex = Successors::new(a, Store::whole(), 1 << 16, false);
     let initial = ex.store.intern(obj);
     let start = (initial, prepared.initial);
     let free = limits(Semantics::Stutter);
@@ -197,7 +197,7 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
             } else {
                 Store::whole()
             };
-            let mut ex = Explorer::new(a, store, 1 << 16, true);
+            let mut ex = Successors::new(a, store, 1 << 16, true);
             let initial = ex.store.intern(obj);
             ex.store.keep_forever(initial);
             let mut search = Search::with_defaults(&mut ex, &prepared, &limits);

@@ -31,7 +31,7 @@ pub(super) struct ProbeSlot {
 /// (which exist only along the declared channels), receives once per
 /// sender, sends only of the types that have a dummy. Pairs of roles that
 /// are not channels have no letters and no slots; the determinism check
-/// probes them apart ([`Explorer::check_off_channels`](super::Explorer)).
+/// probes them apart ([`Successors::check_off_channels`](super::Successors)).
 pub(super) fn probe_slots(a: &Alphabet) -> Vec<ProbeSlot> {
     let n = a.roles.len();
     let mut out = Vec::new();

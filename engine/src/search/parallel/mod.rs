@@ -83,7 +83,7 @@
 //!   Laarman, Petrucci, van de Pol 2012) after degeneralising with a
 //!   counter (k acceptance sets: k copies of each state);
 //! - each worker walks the successors in its own random order (a
-//!   permutation of [`Explorer::successors_of`]'s list), over a store like
+//!   permutation of [`Successors::successors_of`]'s list), over a store like
 //!   [`sharded`](super::sharded) with the per-state colours (CNDFS: a
 //!   shared red bit and per-worker cyan) or union-find links (UFSCC);
 //! - the counterexample: the first worker to close an accepting SCC stops
@@ -141,8 +141,8 @@ pub(crate) const PARALLEL_LEVEL: usize = 1024;
 /// check verifies every state (on one thread).
 pub(crate) const VERIFY_STATES: u64 = 4096;
 
-/// Cache entries of a thread's explorer: its cache is never used (a
-/// thread expands objects, not the explorer's ids), so the least there is.
+/// Cache entries of a thread's successor generator: its cache is never used (a
+/// thread expands objects, not the successor generator's ids), so the least there is.
 const WORKER_CACHE: usize = 1;
 
 /// How many states the calling thread expands between two looks at the

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
-use crate::successors::{Explorer, Store};
+use crate::successors::{Store, Successors};
 use crate::Error;
 
 use super::*;
@@ -84,13 +84,13 @@ impl<P: Protocol> Search<'_, P> {
     where
         P: 'scope,
     {
-        let explorer = Explorer::new(
+        let successors = Successors::new(
             self.ex.alphabet.clone(),
             Store::whole(),
             WORKER_CACHE,
             false,
         );
-        let mut own = Worker::new(0, explorer, crew.template.cloned());
+        let mut own = Worker::new(0, successors, crew.template.cloned());
         let mut depth: u64 = 0;
         loop {
             let len = shared
@@ -170,7 +170,7 @@ impl<P: Protocol> Search<'_, P> {
             // moves to it once: it decodes with it from then on.
             let w = Worker::new(
                 me,
-                Explorer::new(
+                Successors::new(
                     self.ex.alphabet.clone(),
                     Store::whole(),
                     WORKER_CACHE,

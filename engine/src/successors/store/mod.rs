@@ -85,7 +85,7 @@ pub(crate) struct Store<P> {
     /// Hash compaction or collapse: keys instead of `protos`.
     fp: Option<Box<Fingerprints<P>>>,
     /// Objects the store gave up (duplicates, swept objects, the
-    /// frontier's expanded ones), for the explorer to make successors in
+    /// frontier's expanded ones), for the successor generator to make successors in
     /// ([`take_spares`](Self::take_spares)).
     spares: Spares<P>,
 }

@@ -401,6 +401,7 @@ mod error;
 pub mod hint;
 mod ids;
 pub mod names;
+mod panic_text;
 mod pattern;
 pub mod por;
 mod product;
@@ -410,6 +411,7 @@ pub mod quiet;
 mod report;
 mod search;
 mod semantics;
+mod share;
 pub mod stack;
 mod successors;
 mod tag_table;
@@ -426,6 +428,8 @@ pub use checker::{
     check, check_violated, limit_variables, try_check, CheckSession, Checker, LimitVariables, Share,
 };
 pub use error::{AtomError, DummiesError, Error, NameKind};
+#[doc(hidden)]
+pub use panic_text::panic_message;
 pub use por::{ActionRef, Independence, Reduction};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,

@@ -15,10 +15,9 @@ use crate::successors::{Store, Successors};
 mod env;
 pub use env::{limit_variables, LimitVariables};
 mod session;
-mod share;
 
+pub use crate::share::Share;
 pub use session::CheckSession;
-pub use share::Share;
 
 /// A configurable check. Every option defaults from an environment
 /// variable, so a failing test can be rerun with other limits without
@@ -708,21 +707,10 @@ pub(crate) fn object_op<P, T>(operation: &str, op: impl FnOnce() -> T) -> Result
         Error::ObjectPanic {
             object: std::any::type_name::<P>().to_string(),
             operation: operation.to_string(),
-            message: panic_message(payload.as_ref()),
+            message: crate::panic_message(payload.as_ref()),
             trace: Vec::new(),
         }
     })
-}
-
-/// The text of a panic's payload.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(non-string panic payload)".to_string()
-    }
 }
 
 /// Whether `proto` prefers its states stored as bytes by default

@@ -34,11 +34,7 @@ fn apply<P: Protocol>(
     }));
     r.map_err(|payload| ProbeError::Panic {
         letter,
-        message: payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "(non-string panic payload)".into()),
+        message: crate::panic_message(payload.as_ref()),
     })
 }
 

@@ -104,11 +104,7 @@ pub(crate) fn reexecute<P: Protocol>(
         }),
         Err(payload) => Err(Error::ProtocolPanic {
             action: at,
-            message: payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(non-string panic payload)".to_string()),
+            message: crate::panic_message(payload.as_ref()),
             trace,
         }),
     }

@@ -19,10 +19,10 @@ use foldhash::quality::FixedState;
 use hashbrown::{HashMap, HashSet};
 use std::hash::BuildHasher;
 
-use crate::checker::Share;
 use crate::ids::{ProtoId, Successor};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso, ShareStats};
+use crate::share::Share;
 use crate::{Error, Semantics};
 
 use super::visited::Visited;

@@ -35,7 +35,7 @@ impl Blame {
     /// blamed on what was running; forgets what was running.
     pub fn error<P>(&mut self, payload: &(dyn std::any::Any + Send)) -> ProbeError {
         let other = self.other.take();
-        let message = crate::checker::panic_message(payload);
+        let message = crate::panic_message(payload);
         if std::mem::take(&mut self.interning) {
             return ProbeError::Object {
                 op: ObjectOp::HashEq,

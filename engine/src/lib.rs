@@ -400,6 +400,9 @@ mod checker;
 mod error;
 pub mod hint;
 mod ids;
+// Plumbing for the workspace's other crates, not the checker's API:
+// spelling hints (`closest`).
+#[doc(hidden)]
 pub mod names;
 mod panic_text;
 mod pattern;
@@ -407,11 +410,15 @@ pub mod por;
 mod product;
 mod property;
 mod protocol;
+// Plumbing: the one panic hook, shared with `prust::explore`.
+#[doc(hidden)]
 pub mod quiet;
 mod report;
 mod search;
 mod semantics;
 mod share;
+// Plumbing: threads with room for deep recursion, shared with the CLI.
+#[doc(hidden)]
 pub mod stack;
 mod successors;
 mod tag_table;
@@ -430,13 +437,14 @@ pub use checker::{
 pub use error::{AtomError, DummiesError, Error, NameKind};
 #[doc(hidden)]
 pub use panic_text::panic_message;
-pub use por::{ActionRef, Independence, Reduction};
+pub use por::{ActionRef, Independence, ReductionStatus};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
     Refused, RoleId,
 };
 pub use report::{
-    Counterexample, Ending, Limit, ReplayError, Report, ShareStats, Stats, Step, Verdict,
+    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
+    Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

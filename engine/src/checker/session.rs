@@ -7,12 +7,12 @@ use crate::budget::Watch;
 use crate::error::Error;
 use crate::ids::ProtoId;
 use crate::pattern::Valuation;
-use crate::por::Reduction;
+use crate::por::ReductionStatus;
 use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
-use crate::search::{Outcome, Parallelism, Search, SearchOptions, Split};
+use crate::search::{Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
 
 use super::Checker;
@@ -165,11 +165,11 @@ impl<P: Protocol> CheckSession<P> {
         };
         let mut stats = search.stats.clone();
         stats.reduction = match reduction_off {
-            Some(why) => Reduction::Off(why),
-            None if search.declared => Reduction::On {
+            Some(why) => ReductionStatus::Off(why),
+            None if search.declared => ReductionStatus::On {
                 ample_states: search.ample_states,
             },
-            None => Reduction::NotDeclared,
+            None => ReductionStatus::NotDeclared,
         };
         if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
@@ -190,7 +190,7 @@ impl<P: Protocol> CheckSession<P> {
             });
         }
         let verdict = match outcome {
-            Outcome::Holds if compacted && self.checker.share.is_none() => {
+            SearchOutcome::Holds if compacted && self.checker.share.is_none() => {
                 Verdict::HoldsProbabilistic {
                     fingerprints: stats.protocol_states,
                     // A collision seen is a state missed for sure; the bound is
@@ -202,7 +202,7 @@ impl<P: Protocol> CheckSession<P> {
                     },
                 }
             }
-            Outcome::Holds => match self.checker.share {
+            SearchOutcome::Holds => match self.checker.share {
                 // One share proves nothing on its own: its own verdict.
                 Some(s) => Verdict::HoldsOnShare {
                     index: s.index(),
@@ -210,11 +210,11 @@ impl<P: Protocol> CheckSession<P> {
                 },
                 None => Verdict::Holds,
             },
-            Outcome::Inconclusive(limit) => Verdict::Inconclusive {
+            SearchOutcome::Inconclusive(limit) => Verdict::Inconclusive {
                 limit,
                 explored: stats.product_states,
             },
-            Outcome::Violated(raw) => {
+            SearchOutcome::Violated(raw) => {
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {

@@ -208,7 +208,7 @@ fn a_check_parses_its_formula_once_with_or_without_the_reduction() {
             .unwrap();
         let parses = crate::property::PARSES.with(|n| n.get()) - before;
         assert_eq!(parses, 1, "partial order {por}: {r}");
-        let reduced = matches!(r.stats.reduction, crate::Reduction::On { .. });
+        let reduced = matches!(r.stats.reduction, crate::ReductionStatus::On { .. });
         assert_eq!(reduced, por, "{:?}", r.stats.reduction);
     }
 }

@@ -9,7 +9,7 @@ use crate::protocol::Protocol;
 use crate::successors::Successors;
 use crate::Error;
 
-use super::{Ending, Step};
+use super::{CounterexampleStep, Ending};
 
 /// A lasso in the product, before it is turned into readable steps.
 pub(crate) struct RawLasso {
@@ -115,14 +115,18 @@ pub(crate) fn reexecute<P: Protocol>(
 pub(crate) fn steps_of<P: Protocol>(
     ex: &Successors<P>,
     raw: &RawLasso,
-) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
+) -> (
+    Vec<CounterexampleStep>,
+    Vec<CounterexampleStep>,
+    Option<Ending>,
+) {
     let a = &ex.alphabet;
     let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
     let step = |s: &Successor| {
         let (letter, q) = (s.letter, s.state);
         let l = a.letter(letter);
         let close = l.kind == ActionKind::Close;
-        Step {
+        CounterexampleStep {
             role: l.role,
             role_name: a.roles[l.role].clone(),
             kind: l.kind,

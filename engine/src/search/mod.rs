@@ -66,7 +66,7 @@ use visited::Visited;
 pub(super) type ProductState = (ProtoId, AutState);
 
 /// What a search found.
-pub(crate) enum Outcome {
+pub(crate) enum SearchOutcome {
     Holds,
     Violated(RawLasso),
     Inconclusive(Limit),
@@ -245,13 +245,13 @@ impl<'a, P: Protocol> Search<'a, P> {
     }
 
     /// Decides the property: no run of the object violates it
-    /// ([`Outcome::Holds`]), here is one ([`Outcome::Violated`]), or a
-    /// limit stopped the search first ([`Outcome::Inconclusive`]).
-    pub fn run(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+    /// ([`SearchOutcome::Holds`]), here is one ([`SearchOutcome::Violated`]), or a
+    /// limit stopped the search first ([`SearchOutcome::Inconclusive`]).
+    pub fn run(&mut self, initial: ProtoId) -> Result<SearchOutcome, Error> {
         if self.aut.num_states() == 0 {
             // The negation is unsatisfiable: no run can violate the formula.
             self.finish_progress();
-            return Ok(Outcome::Holds);
+            return Ok(SearchOutcome::Holds);
         }
         if self.limits.semantics == Semantics::Stutter && self.aut.safety {
             if self.opts.parallel.threads > 1 {

@@ -93,7 +93,7 @@ use crate::successors::{Graph, Store, Successors};
 use crate::Error;
 
 use super::visited::Visited;
-use super::{Outcome, Search};
+use super::{Search, SearchOutcome};
 
 /// Objects a worker expands per message: enough that the hand-over (a
 /// channel send, a wake-up) is a small part of the work, few enough that
@@ -173,7 +173,7 @@ impl<P: Protocol> Search<'_, P> {
         &mut self,
         initial: ProtoId,
         threads: usize,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<SearchOutcome, Error> {
         let before = self.stats.clone();
         self.state_cap = self.opts.parallel.level.max(1) as u64;
         let first = self.couvreur(initial);
@@ -205,7 +205,7 @@ impl<P: Protocol> Search<'_, P> {
         if let Some(limit) = cut {
             self.ex.graph = None;
             self.finish_progress();
-            return Ok(Outcome::Inconclusive(limit));
+            return Ok(SearchOutcome::Inconclusive(limit));
         }
         let outcome = self.couvreur(initial);
         // The graph is a cache of this check: its memory goes with it.

@@ -202,7 +202,7 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
             ex.store.keep_forever(initial);
             let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
             assert!(
-                matches!(search.run(initial), Ok(Outcome::Holds)),
+                matches!(search.run(initial), Ok(SearchOutcome::Holds)),
                 "{formula}"
             );
             counts.push((search.stats.product_states, search.stats.transitions));

@@ -12,7 +12,7 @@ use crate::successors::{Store, Successors};
 use crate::Error;
 
 use super::*;
-use crate::search::{Outcome, Search};
+use crate::search::{Search, SearchOutcome};
 
 /// What the workers are told to do next.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl<P: Protocol> Search<'_, P> {
         &mut self,
         shared: &'scope Shared<'_, P>,
         crew: &mut Crew<'scope, 'env, P>,
-    ) -> Result<Step, Error>
+    ) -> Result<Coordinated, Error>
     where
         P: 'scope,
     {
@@ -113,15 +113,15 @@ impl<P: Protocol> Search<'_, P> {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             if let Some(why) = fallback {
-                return Ok(Step::Fallback(why));
+                return Ok(Coordinated::Fallback(why));
             }
             if let Some(limit) = limit {
-                return Ok(Step::Done(Outcome::Inconclusive(limit)));
+                return Ok(Coordinated::Done(SearchOutcome::Inconclusive(limit)));
             }
             if shared.full.load(Ordering::Relaxed) {
-                return Ok(Step::Done(Outcome::Inconclusive(Limit::States(
-                    self.limits.max_states,
-                ))));
+                return Ok(Coordinated::Done(SearchOutcome::Inconclusive(
+                    Limit::States(self.limits.max_states),
+                )));
             }
             let event = shared
                 .event
@@ -134,7 +134,7 @@ impl<P: Protocol> Search<'_, P> {
                     // state is one level deeper.
                     self.stats.max_depth = depth + 1;
                 }
-                return Ok(Step::Found(event));
+                return Ok(Coordinated::Found(event));
             }
             let found =
                 std::mem::take(&mut *shared.found.lock().unwrap_or_else(PoisonError::into_inner));
@@ -147,11 +147,11 @@ impl<P: Protocol> Search<'_, P> {
             depth += 1;
         }
         if shared.truncated.load(Ordering::Relaxed) {
-            return Ok(Step::Done(Outcome::Inconclusive(Limit::Depth(
-                self.limits.max_depth,
-            ))));
+            return Ok(Coordinated::Done(SearchOutcome::Inconclusive(
+                Limit::Depth(self.limits.max_depth),
+            )));
         }
-        Ok(Step::Done(Outcome::Holds))
+        Ok(Coordinated::Done(SearchOutcome::Holds))
     }
 
     /// Starts the crew's workers (all but the calling thread). A thread

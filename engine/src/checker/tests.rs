@@ -1,7 +1,8 @@
 //! The check pipeline on hand-built automata.
 
 use super::*;
-use crate::protocol::{Refused, RoleId};
+use crate::protocol::{Message, Protocol, Refused, RoleId};
+use crate::report::{Report, Verdict};
 use std::time::Instant;
 
 use owl_lite::{Automaton, Cube, Edge, Guard};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dyn_clone::DynClone;
 
-use super::{MessageType, Protocol};
+use super::message_type::MessageType;
 
 /// What a message payload must be: clonable (the engine clones dummies),
 /// sendable between threads, printable in traces.
@@ -231,7 +231,7 @@ impl Clone for Message {
     /// instead of being cloned and dropped through its vtable: a value of
     /// a zero-sized type is all there is of it, so the two are the same
     /// payload. Why: the search makes most successors of an object by
-    /// `clone_from` into a spare one ([`Protocol`]'s docs), and the
+    /// `clone_from` into a spare one ([`Protocol`](crate::Protocol)'s docs), and the
     /// messages in transit are most of what it copies. The type is told
     /// by the two boxes' pointers, vtable included (no call: asking each
     /// payload its `type_id` cost more than the clone it saved): a vtable
@@ -271,43 +271,11 @@ impl fmt::Debug for Message {
     }
 }
 
-/// The object's own dummies: one `Message::named(type, ())` per type it
-/// declares ([`Protocol::type_names`], duplicates dropped), in its order;
-/// empty if it declares none. What an empty dummy list means to a check of
-/// an object that declares its types; front ends that build the dummy list
-/// themselves use this too.
-///
-/// ```
-/// use engine::{declared_dummies, Message, Protocol, Refused, RoleId};
-/// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-/// struct Quiet;
-/// impl Protocol for Quiet {
-///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
-///     fn type_names(&self) -> Vec<String> { vec!["Ping".into(), "Pong".into()] }
-///     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
-///         Err(Refused(m))
-///     }
-///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
-///         Err(Refused(()))
-///     }
-/// }
-/// let d = declared_dummies(&Quiet);
-/// assert_eq!(d, vec![Message::named("Ping", ()), Message::named("Pong", ())]);
-/// ```
-pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
-    let mut names = proto.type_names();
-    let mut seen = std::collections::HashSet::new();
-    names.retain(|n| seen.insert(n.clone()));
-    // Interned paths: objects that keep the interned paths of their types
-    // resolve these dummies by pointer ([`Message::has_type_path`]).
-    names.iter().map(|n| Message::interned(n)).collect()
-}
-
 /// Builds the list of dummy messages, one per message type, for a check.
 ///
 /// `dummies![]` (no arguments) is an empty list, which a check of an object
-/// that declares its types ([`Protocol::type_names`]) reads as "the
-/// object's own" ([`declared_dummies`]). For an object that declares
+/// that declares its types ([`Protocol::type_names`](crate::Protocol::type_names)) reads as "the
+/// object's own" ([`declared_dummies`](crate::declared_dummies)). For an object that declares
 /// nothing it is an error ([`Error::Dummies`](crate::Error::Dummies)):
 /// there would be no message type to send.
 ///

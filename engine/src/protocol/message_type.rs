@@ -5,17 +5,14 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-#[cfg(doc)]
-use super::{interned_type_path, Message};
-
 /// A message type path, interned: one shared record per distinct path in
 /// the process, so that a type is compared by pointer and hashed by a
-/// number computed once, never by its string. [`Message::message_type`]
+/// number computed once, never by its string. [`Message::message_type`](crate::Message::message_type)
 /// gives a message's; objects resolve the types they know to these once,
 /// when they are set up, and then look a message's type up by it.
 ///
 /// Every distinct path ever given to [`MessageType::of`] (and so to
-/// [`Message::new`], [`Message::named`]) stays in memory for the life of
+/// [`Message::new`](crate::Message::new), [`Message::named`](crate::Message::named)) stays in memory for the life of
 /// the process, as string interning in a compiler does: a program has few
 /// message types. The pointer never moves, so copies are free to share
 /// between threads.
@@ -33,7 +30,7 @@ pub struct MessageType(pub(super) &'static TypeEntry);
 
 /// What [`MessageType`] points to.
 pub(super) struct TypeEntry {
-    /// The path, as an `Arc` so that [`interned_type_path`] can hand out
+    /// The path, as an `Arc` so that [`interned_type_path`](crate::interned_type_path) can hand out
     /// clones of it.
     pub(super) path: Arc<str>,
     /// Where the short name starts in `path`.

@@ -11,7 +11,7 @@ use std::hash::Hash;
 mod message;
 mod message_type;
 
-pub use message::{declared_dummies, interned_type_path, Message, Payload};
+pub use message::{interned_type_path, Message, Payload};
 pub use message_type::MessageType;
 
 /// A role, identified by its index in [`Protocol::roles`].
@@ -431,4 +431,36 @@ pub enum Enabled {
         /// The other end of the channel.
         to: RoleId,
     },
+}
+
+/// The object's own dummies: one `Message::named(type, ())` per type it
+/// declares ([`Protocol::type_names`], duplicates dropped), in its order;
+/// empty if it declares none. What an empty dummy list means to a check of
+/// an object that declares its types; front ends that build the dummy list
+/// themselves use this too.
+///
+/// ```
+/// use engine::{declared_dummies, Message, Protocol, Refused, RoleId};
+/// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// struct Quiet;
+/// impl Protocol for Quiet {
+///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+///     fn type_names(&self) -> Vec<String> { vec!["Ping".into(), "Pong".into()] }
+///     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+///         Err(Refused(m))
+///     }
+///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+///         Err(Refused(()))
+///     }
+/// }
+/// let d = declared_dummies(&Quiet);
+/// assert_eq!(d, vec![Message::named("Ping", ()), Message::named("Pong", ())]);
+/// ```
+pub fn declared_dummies<P: Protocol>(proto: &P) -> Vec<Message> {
+    let mut names = proto.type_names();
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    // Interned paths: objects that keep the interned paths of their types
+    // resolve these dummies by pointer ([`Message::has_type_path`]).
+    names.iter().map(|n| Message::interned(n)).collect()
 }

@@ -11,7 +11,7 @@ use crate::error::ProbeError;
 use crate::protocol::{Enabled, Message, Protocol, Refused};
 
 use super::contract::first_time;
-use super::probe::recv_letter;
+use super::slots::recv_letter;
 use super::slots::{bit, Wanted};
 use super::{ProtoId, Successors};
 

@@ -11,7 +11,7 @@ use crate::error::{ObjectOp, ProbeError};
 use crate::protocol::{Message, Protocol, Refused};
 
 use super::contract::first_time;
-use super::slots::{ProbeSlot, Wanted};
+use super::slots::{recv_letter, ProbeSlot, Wanted};
 use super::{ProtoId, Spares, Successors};
 
 /// What probing needs besides the store: the slots to walk and the
@@ -564,56 +564,4 @@ pub(super) fn walk_every_slot<P: Protocol>(
         i += 1;
     }
     Ok(())
-}
-
-/// The letter of a receive probed in slot `l` as `try_recv(role,
-/// Some(from))`, which gave `msg` from `sender`; a contract error if the
-/// object answered for another sender or with a type nobody declared.
-#[inline]
-pub(super) fn recv_letter(
-    alphabet: &Alphabet,
-    l: LetterId,
-    role: usize,
-    from: usize,
-    sender: usize,
-    msg: &Message,
-) -> Result<LetterId, ProbeError> {
-    let Some(ty) = alphabet.type_of(msg) else {
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!(
-                "it received a message of type `{}`, which is neither a dummy's type nor one of the \
-                 protocol's type_names()",
-                msg.type_path()
-            ),
-        });
-    };
-    if alphabet.declares && !alphabet.types[ty].declared {
-        // A dummy's type, but not one the object declares: its
-        // type_names() are wrong, and with them the check of the dummies.
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!(
-                "it received a message of type `{}`, which is not one of the protocol's \
-                 type_names() ({})",
-                msg.type_path(),
-                alphabet
-                    .types
-                    .iter()
-                    .filter(|t| t.declared)
-                    .map(|t| t.short())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
-    }
-    if sender != from {
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
-        });
-    }
-    // `l` is the receive's probe slot: the letter of type 0.
-    debug_assert_eq!(alphabet.recv(role, from, 0), Some(l));
-    Ok(l + ty as LetterId)
 }

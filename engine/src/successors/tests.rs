@@ -8,7 +8,7 @@ use crate::testing::{RandomObject, Rng};
 use crate::Enabled;
 use crate::Message;
 
-use probe::recv_letter;
+use slots::recv_letter;
 
 /// A random set of probe slots (as an automaton state's `wanted`).
 fn random_wanted(rng: &mut Rng, letters: usize) -> Vec<u64> {

@@ -384,7 +384,7 @@
 
 // The modules, in the order of a check: `checker` (the builder and the
 // pipeline) turns the formula into atoms (`pattern`) and an automaton
-// (`frontend`), evaluates it over the object's letters (`alphabet`,
+// (`property`), evaluates it over the object's letters (`alphabet`,
 // `product`), and runs a `search` (Couvreur's DFS or the safety BFS, under
 // a `budget`) over the product with the object's states, which
 // `successors` interns, probes and caches; the result is a `report`, a
@@ -395,18 +395,27 @@ mod budget;
 mod checker;
 pub mod env;
 mod error;
-mod frontend;
 pub mod hint;
 mod ids;
+// Plumbing for the workspace's other crates, not the checker's API:
+// spelling hints (`closest`).
+#[doc(hidden)]
 pub mod names;
+mod panic_text;
 mod pattern;
 pub mod por;
 mod product;
+mod property;
 mod protocol;
+// Plumbing: the one panic hook, shared with `prust::explore`.
+#[doc(hidden)]
 pub mod quiet;
 mod report;
 mod search;
 mod semantics;
+mod share;
+// Plumbing: threads with room for deep recursion, shared with the CLI.
+#[doc(hidden)]
 pub mod stack;
 mod successors;
 mod tag_table;
@@ -421,13 +430,16 @@ pub use budget::{
 };
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
-pub use por::{ActionRef, Independence, Reduction};
+#[doc(hidden)]
+pub use panic_text::panic_message;
+pub use por::{ActionRef, Independence, ReductionStatus};
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
     Refused, RoleId,
 };
 pub use report::{
-    Counterexample, Ending, Limit, ReplayError, Report, ShareStats, Stats, Step, Verdict,
+    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
+    Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

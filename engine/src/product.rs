@@ -252,7 +252,11 @@ mod tests {
             vec![Message::new(Move)],
             vec![],
         );
-        let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
+        let crate::property::Property {
+            automaton: aut,
+            atoms,
+            ..
+        } = crate::property::Property::prepare(formula, &a, None).expect("valid formula");
         Prepared::new(&aut, &a, |l| crate::pattern::valuation(&a, &atoms, l)).safety
     }
 

@@ -65,7 +65,7 @@ fn agree<P: Protocol + std::fmt::Debug>(
             let (a, b) = (full.check(f), reduced.check(f));
             assert_eq!(kind(&a), kind(&b), "{what}, {semantics:?}: {f}");
             if let Ok(r) = &b {
-                if matches!(r.stats.reduction, prust::engine::Reduction::On { .. }) {
+                if matches!(r.stats.reduction, prust::engine::ReductionStatus::On { .. }) {
                     reduced_checks += 1;
                 }
                 if let Some(c) = r.counterexample() {
@@ -209,7 +209,7 @@ fn agree_within<P: Protocol + std::fmt::Debug>(
                 c.try_replay(obj.clone())
                     .unwrap_or_else(|e| panic!("{what}: {f}: {e}"));
             }
-            if matches!(r.stats.reduction, prust::engine::Reduction::On { .. }) {
+            if matches!(r.stats.reduction, prust::engine::ReductionStatus::On { .. }) {
                 reduced_checks += 1;
                 assert!(!f.contains('X'), "{what}: {f} reduced\n{r}");
             }

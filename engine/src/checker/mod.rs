@@ -3,21 +3,20 @@
 
 use std::time::Duration;
 
-use crate::alphabet::{resolve_dummies, Alphabet};
 use crate::budget::Limits;
-use crate::error::Error;
 use crate::hint::Audience;
-use crate::protocol::{Message, Protocol};
-use crate::report::{Counterexample, Report, Verdict};
 use crate::semantics::Semantics;
-use crate::successors::Explorer;
+#[cfg(doc)]
+use crate::{error::Error, report::Verdict};
 
 mod env;
+mod run;
 mod session;
-mod share;
 
+pub use crate::share::Share;
+pub(crate) use run::object_op;
+pub use run::{check, check_violated, try_check};
 pub use session::CheckSession;
-pub use share::Share;
 
 /// A configurable check. Every option defaults from its environment
 /// variable (`max_states` from `PRUST_MAX_STATES`, `timeout` from
@@ -575,196 +574,6 @@ impl Checker {
     /// share count. More than one a share, so that one share is not left
     /// with the one state whose future is the whole space.
     pub const SHARE_STATES: u64 = 32;
-
-    /// Checks that every run of `proto` satisfies `formula`, as [`check`]
-    /// does with this checker's options, and returns the report.
-    ///
-    /// Under [`hash_compaction`](Self::hash_compaction), which the caller
-    /// asked for, a property that holds probabilistically passes too (the
-    /// returned report says so).
-    ///
-    /// # Panics
-    /// With the full report unless the property is proven (or, under hash
-    /// compaction, holds probabilistically). With
-    /// [`trail_dir`](Self::trail_dir) set, a counterexample is first saved
-    /// as a trail file, whose path the message names.
-    #[track_caller]
-    pub fn assert_holds<P: Protocol>(
-        &self,
-        formula: &str,
-        proto: P,
-        dummies: Vec<Message>,
-    ) -> Report {
-        match self.check(formula, proto, dummies) {
-            Ok(r) if r.holds_probabilistically() => r,
-            Ok(r) => match (&self.trail_dir, r.counterexample()) {
-                (Some(dir), Some(_)) => {
-                    match crate::trail::save(dir, &r, std::any::type_name::<P>()) {
-                        Ok(path) => panic!(
-                            "{r}\n  counterexample saved to {} (Trail::read, then Trail::replay)",
-                            path.display()
-                        ),
-                        Err(e) => panic!(
-                            "{r}\n  could not save the counterexample in {}: {e}",
-                            dir.display()
-                        ),
-                    }
-                }
-                _ => panic!("{r}"),
-            },
-            Err(e) => panic!("prust: {e}"),
-        }
-    }
-
-    /// Checks one formula on `proto`, probing every send with each of
-    /// `dummies` (see [`session`](Self::session) for what they must be).
-    pub fn check<P: Protocol>(
-        &self,
-        formula: &str,
-        proto: P,
-        dummies: Vec<Message>,
-    ) -> Result<Report, Error> {
-        self.session(proto, dummies)?.check(formula)
-    }
-
-    /// A session for checking several formulas on one object, sharing the
-    /// stored protocol states and their successors.
-    ///
-    /// If the object declares its message types
-    /// ([`Protocol::type_names`]), `dummies` must stand for exactly those,
-    /// one dummy per type, or this is [`Error::Dummies`]; an empty list
-    /// means the object's own ([`declared_dummies`](crate::declared_dummies)).
-    /// An object that declares nothing is checked with `dummies` as given,
-    /// and the sends of a type without a dummy are never probed.
-    pub fn session<P: Protocol>(
-        &self,
-        proto: P,
-        dummies: Vec<Message>,
-    ) -> Result<CheckSession<P>, Error> {
-        // The object's own code runs here outside any try-operation: a
-        // panic in it is an error that names it, not the tool's end.
-        let roles = object_op::<P, _>("roles()", || proto.roles())?;
-        if roles.is_empty() {
-            return Err(Error::NoRoles);
-        }
-        let declared = object_op::<P, _>("type_names()", || proto.type_names())?;
-        let declares_none = declared.is_empty()
-            && object_op::<P, _>("declares_types()", || proto.declares_types())?;
-        let dummies = resolve_dummies(&declared, declares_none, dummies)?;
-        let alphabet = object_op::<P, _>("peers() or sends_to()", || {
-            Alphabet::with_topology(
-                roles,
-                dummies,
-                declared,
-                |r| proto.peers(r),
-                |r| proto.sends_to(r),
-            )
-        })??;
-        let mut explorer = Explorer::new(alphabet, self.cache_limit, self.determinism);
-        if self.hash_compaction {
-            explorer.store = crate::successors::Store::fingerprinted();
-        } else if self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto) {
-            let verify_with = self.determinism.then(|| proto.clone());
-            explorer.store = crate::successors::Store::collapsed(verify_with);
-        }
-        let initial = object_op::<P, _>("Hash or Eq (storing the initial state)", || {
-            explorer.store.intern(proto)
-        })?;
-        // Every search of the session starts from it.
-        explorer.store.keep_forever(initial);
-        Ok(CheckSession {
-            checker: self.clone(),
-            explorer,
-            initial,
-            broken: None,
-        })
-    }
-}
-
-/// Runs `op`, code of the protocol object `P` that is not a try-operation
-/// (its description of itself, its Clone, Hash or Eq), and turns a panic
-/// in it into [`Error::ObjectPanic`] naming the object and `operation`.
-pub(crate) fn object_op<P, T>(operation: &str, op: impl FnOnce() -> T) -> Result<T, Error> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(op)).map_err(|payload| {
-        Error::ObjectPanic {
-            object: std::any::type_name::<P>().to_string(),
-            operation: operation.to_string(),
-            message: panic_message(payload.as_ref()),
-            trace: Vec::new(),
-        }
-    })
-}
-
-/// The text of a panic's payload.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(non-string panic payload)".to_string()
-    }
-}
-
-/// Whether `proto` prefers its states stored as bytes by default
-/// ([`Protocol::prefers_bytes`]); a panic in it counts as no.
-fn prefers_bytes<P: Protocol>(proto: &P) -> bool {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| proto.prefers_bytes()))
-        .unwrap_or(false)
-}
-
-/// Whether `proto` writes itself as bytes ([`Protocol::encode`]); a panic
-/// in it counts as no (the search then never asks again).
-fn encodes<P: Protocol>(proto: &P) -> bool {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        proto.encode(&mut Vec::new())
-    }))
-    .unwrap_or(false)
-}
-
-/// Checks `formula` on `proto` with the default [`Checker`] and returns the
-/// report, or why no verdict could be reached.
-pub fn try_check<P: Protocol>(
-    formula: &str,
-    proto: P,
-    dummies: Vec<Message>,
-) -> Result<Report, Error> {
-    Checker::new().check(formula, proto, dummies)
-}
-
-/// Checks that every run of `proto` satisfies `formula`: returns normally if
-/// it does.
-///
-/// # Panics
-/// With the full report — the counterexample, or why the search was
-/// inconclusive, or the error — if the property is not proven. With
-/// `PRUST_TRAIL_DIR=dir` set, a counterexample is also saved as a trail
-/// file in `dir` and the message names it (see [`Checker::trail_dir`]).
-#[track_caller]
-pub fn check<P: Protocol>(formula: &str, proto: P, dummies: Vec<Message>) -> Report {
-    Checker::new().assert_holds(formula, proto, dummies)
-}
-
-/// Checks that some run of `proto` violates `formula`, and returns that
-/// run: for properties that must fail.
-///
-/// # Panics
-/// With the full report if the property holds, the search was
-/// inconclusive, or there was an error.
-#[track_caller]
-pub fn check_violated<P: Protocol>(
-    formula: &str,
-    proto: P,
-    dummies: Vec<Message>,
-) -> Counterexample {
-    match try_check(formula, proto, dummies) {
-        Ok(Report {
-            verdict: Verdict::Violated(c),
-            ..
-        }) => c,
-        Ok(r) => panic!("expected a violation, but: {r}"),
-        Err(e) => panic!("prust: {e}"),
-    }
 }
 
 #[cfg(test)]

@@ -3,25 +3,24 @@
 
 use std::time::Instant;
 
-use owl_lite::Automaton;
-
 use crate::budget::Watch;
 use crate::error::Error;
 use crate::ids::ProtoId;
-use crate::pattern::{Atom, Valuation};
-use crate::por::Reduction;
+use crate::pattern::Valuation;
+use crate::por::ReductionStatus;
 use crate::product::Prepared;
+use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
-use crate::search::{Outcome, Search, Split};
-use crate::successors::{omission_bound, Explorer};
+use crate::search::{Parallelism, Search, SearchOptions, SearchOutcome, Split};
+use crate::successors::{omission_bound, Successors};
 
 use super::Checker;
 
 /// Several checks on one protocol object (see [`Checker::session`]).
 pub struct CheckSession<P> {
     pub(super) checker: Checker,
-    pub(super) explorer: Explorer<P>,
+    pub(super) successors: Successors<P>,
     pub(super) initial: ProtoId,
     /// The error of a check that panicked outside the object's
     /// try-operations: the stored states may be half updated, so every
@@ -60,22 +59,20 @@ impl<P: Protocol> CheckSession<P> {
         // at the time limit as a search that is.
         let started = Instant::now();
         let watch = Watch::new(&self.checker.limits, started);
-        let (aut, atoms) =
-            match crate::frontend::automaton_within(formula, &self.explorer.alphabet, Some(&watch))
-            {
-                Ok(t) => t,
-                Err(e) => {
-                    return match watch.reached() {
-                        Some(limit) => Ok(self.cut_short(formula, limit, started)),
-                        None => Err(e),
-                    }
+        let property = match Property::prepare(formula, &self.successors.alphabet, Some(&watch)) {
+            Ok(p) => p,
+            Err(e) => {
+                return match watch.reached() {
+                    Some(limit) => Ok(self.cut_short(formula, limit, started)),
+                    None => Err(e),
                 }
-            };
+            }
+        };
         if watch.stop() {
             let limit = watch.reached().expect("stop() names the limit it reached");
             return Ok(self.cut_short(formula, limit, started));
         }
-        self.check_automaton(formula, &aut, &atoms, started)
+        self.check_property(&property, started)
     }
 
     /// The report of a check that a limit stopped before its search.
@@ -92,24 +89,23 @@ impl<P: Protocol> CheckSession<P> {
         }
     }
 
-    /// Checks that no run is accepted by `aut` (the automaton of the
-    /// *negated* property), whose atoms are the parsed `atoms`.
-    pub(crate) fn check_automaton(
+    /// Checks that no run is accepted by the automaton of the *negated*
+    /// property.
+    pub(crate) fn check_property(
         &mut self,
-        formula: &str,
-        aut: &Automaton,
-        atoms: &[Atom],
+        property: &Property,
         started: Instant,
     ) -> Result<Report, Error> {
-        let a = &self.explorer.alphabet;
-        let table = Valuation::new(a, atoms);
-        let prepared = Prepared::new(aut, a, |l| table.of(a, l));
+        let formula = property.text.as_str();
+        let a = &self.successors.alphabet;
+        let table = Valuation::new(a, &property.atoms);
+        let prepared = Prepared::new(&property.automaton, a, |l| table.of(a, l));
         let limits = &self.checker.limits;
         // Partial-order reduction: asked of the object only if the option
         // and the formula allow it; the report says why not otherwise, to
         // objects that declare their independence.
         let declares = || {
-            let obj = self.explorer.store.get(self.initial);
+            let obj = self.successors.store.get(self.initial);
             // Asked only for the report's wording when the search is full:
             // a panic in the object's declaration must not escape the check
             // (the full search never asks again), so it counts as none.
@@ -124,22 +120,12 @@ impl<P: Protocol> CheckSession<P> {
                 crate::hint::Setting::NoPartialOrder.named(self.checker.audience)
             ))
         } else {
-            match owl_lite::parse(formula) {
-                Ok(ltl) => {
-                    // As the automaton has them: "True" and "False" are
-                    // constants, not atoms that fail on unseen steps.
-                    let ltl = ltl.map_atoms(|t| match crate::pattern::parse_atom(t) {
-                        Ok(Atom::True) => Some(owl_lite::Ltl::tt()),
-                        Ok(Atom::False) => Some(owl_lite::Ltl::ff()),
-                        _ => None,
-                    });
-                    crate::por::applicability(&ltl).err()
-                }
-                Err(_) => Some("formula not available to analyse".to_string()),
-            }
-            // The formula, not an option, decides this: say so, or a user
-            // would look for a switch (PRUST_POR=1) that cannot help.
-            .map(|why| format!("{why}; no option turns the reduction on for this formula"))
+            property
+                .reduction_applicability()
+                .err()
+                // The formula, not an option, decides this: say so, or a user
+                // would look for a switch (PRUST_POR=1) that cannot help.
+                .map(|why| format!("{why}; no option turns the reduction on for this formula"))
         };
         // An object whose initial state declares nothing is searched as
         // before, with the lazy probes of the full search.
@@ -156,12 +142,16 @@ impl<P: Protocol> CheckSession<P> {
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
-        let mut search = Search::since(&mut self.explorer, &prepared, limits, started);
-        search.reduce = reduce;
-        search.threads = self.checker.threads;
-        search.threads_chosen = self.checker.threads_chosen;
-        search.parallel_level = self.checker.parallel_level;
-        search.audience = self.checker.audience;
+        let opts = SearchOptions {
+            reduce,
+            parallel: Parallelism {
+                threads: self.checker.threads,
+                chosen: self.checker.threads_chosen,
+                level: self.checker.parallel_level,
+            },
+            audience: self.checker.audience,
+        };
+        let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
         let outcome = match self.checker.share {
             Some(share) => {
                 let split = Split {
@@ -175,22 +165,22 @@ impl<P: Protocol> CheckSession<P> {
         };
         let mut stats = search.stats.clone();
         stats.reduction = match reduction_off {
-            Some(why) => Reduction::Off(why),
-            None if search.declared => Reduction::On {
+            Some(why) => ReductionStatus::Off(why),
+            None if search.declared => ReductionStatus::On {
                 ample_states: search.ample_states,
             },
-            None => Reduction::NotDeclared,
+            None => ReductionStatus::NotDeclared,
         };
         if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
-            stats.protocol_states = self.explorer.store.len() as u64;
+            stats.protocol_states = self.successors.store.len() as u64;
         }
         stats.time = started.elapsed();
-        let compacted = self.explorer.store.is_compacted();
+        let compacted = self.successors.store.is_compacted();
         stats.hash_compaction = compacted;
         let outcome = outcome?;
-        if let Some(detail) = self.explorer.store.codec_error() {
+        if let Some(detail) = self.successors.store.codec_error() {
             // A state's bytes did not name it: the search may have merged
             // two states, so no verdict stands.
             return Err(Error::Contract {
@@ -200,19 +190,19 @@ impl<P: Protocol> CheckSession<P> {
             });
         }
         let verdict = match outcome {
-            Outcome::Holds if compacted && self.checker.share.is_none() => {
+            SearchOutcome::Holds if compacted && self.checker.share.is_none() => {
                 Verdict::HoldsProbabilistic {
                     fingerprints: stats.protocol_states,
                     // A collision seen is a state missed for sure; the bound is
                     // then no bound.
-                    omission_bound: if self.explorer.store.collisions_seen() > 0 {
+                    omission_bound: if self.successors.store.collisions_seen() > 0 {
                         1.0
                     } else {
                         omission_bound(stats.protocol_states)
                     },
                 }
             }
-            Outcome::Holds => match self.checker.share {
+            SearchOutcome::Holds => match self.checker.share {
                 // One share proves nothing on its own: its own verdict.
                 Some(s) => Verdict::HoldsOnShare {
                     index: s.index(),
@@ -220,19 +210,19 @@ impl<P: Protocol> CheckSession<P> {
                 },
                 None => Verdict::Holds,
             },
-            Outcome::Inconclusive(limit) => Verdict::Inconclusive {
+            SearchOutcome::Inconclusive(limit) => Verdict::Inconclusive {
                 limit,
                 explored: stats.product_states,
             },
-            Outcome::Violated(raw) => {
+            SearchOutcome::Violated(raw) => {
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {
-                    reexecute(&self.explorer, self.initial, &raw)?;
+                    reexecute(&self.successors, self.initial, &raw)?;
                 }
-                let (prefix, cycle, ending) = steps_of(&self.explorer, &raw);
+                let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
                 let dummies = self
-                    .explorer
+                    .successors
                     .alphabet
                     .types
                     .iter()
@@ -243,7 +233,7 @@ impl<P: Protocol> CheckSession<P> {
                     cycle,
                     ending,
                     dummies,
-                    roles: self.explorer.alphabet.roles.clone(),
+                    roles: self.successors.alphabet.roles.clone(),
                 })
             }
         };

@@ -1,12 +1,14 @@
 //! The check pipeline on hand-built automata.
 
 use super::*;
-use crate::protocol::{Refused, RoleId};
+use crate::protocol::{Message, Protocol, Refused, RoleId};
+use crate::report::{Report, Verdict};
 use std::time::Instant;
 
 use owl_lite::{Automaton, Cube, Edge, Guard};
 
 use crate::pattern::Atom;
+use crate::property::Property;
 
 #[derive(Clone, Debug)]
 struct Ping;
@@ -87,8 +89,11 @@ fn run(proto: PingPong, atom: Atom, semantics: Semantics) -> Report {
         .semantics(semantics)
         .session(proto, vec![Message::new(Ping)])
         .unwrap();
-    s.check_automaton("G !x", &eventually(), &[atom], Instant::now())
-        .unwrap()
+    s.check_property(
+        &Property::from_parts("G !x", eventually(), vec![atom]),
+        Instant::now(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -126,7 +131,10 @@ fn infinite_protocol_holds_and_violations_have_cycles() {
         .session(p.clone(), vec![Message::new(Ping)])
         .unwrap();
     let r = s
-        .check_automaton("G !x", &eventually(), &[Atom::Deadlock], Instant::now())
+        .check_property(
+            &Property::from_parts("G !x", eventually(), vec![Atom::Deadlock]),
+            Instant::now(),
+        )
         .unwrap();
     assert!(matches!(r.verdict, Verdict::Inconclusive { .. }), "{r}");
 }
@@ -150,4 +158,58 @@ fn the_library_budgets_are_sized_for_a_test_and_the_cli_ones_for_the_machine() {
     let machine = Checker::from_env_for(crate::DefaultBudgets::Machine).unwrap();
     assert_eq!(machine.limits.timeout, None);
     assert!(machine.limits.max_memory >= test.limits.max_memory);
+}
+
+/// [`PingPong`] declaring its two actions one component, so that the
+/// partial-order reduction runs where the option and formula allow it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Declaring(PingPong);
+
+impl Protocol for Declaring {
+    fn roles(&self) -> Vec<String> {
+        self.0.roles()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.0.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.0.try_recv(role, from)
+    }
+    fn independence(&self) -> Option<crate::Independence> {
+        use crate::{ActionKind, ActionRef};
+        Some(crate::Independence::new().component([
+            ActionRef::new(0, ActionKind::Send, 1),
+            ActionRef::new(1, ActionKind::Recv, 0),
+        ]))
+    }
+}
+
+/// A check parses its formula once: the search's automaton and the
+/// reduction's analysis of the formula come from one prepared property.
+#[test]
+fn a_check_parses_its_formula_once_with_or_without_the_reduction() {
+    let obj = Declaring(PingPong {
+        full: false,
+        received: 0,
+        rounds: Some(3),
+    });
+    for por in [false, true] {
+        let before = crate::property::PARSES.with(|n| n.get());
+        let r = Checker::new()
+            .partial_order(por)
+            .check(
+                r#"G ("a SEND *" -> F "b RECV *")"#,
+                obj.clone(),
+                vec![Message::new(Ping)],
+            )
+            .unwrap();
+        let parses = crate::property::PARSES.with(|n| n.get()) - before;
+        assert_eq!(parses, 1, "partial order {por}: {r}");
+        let reduced = matches!(r.stats.reduction, crate::ReductionStatus::On { .. });
+        assert_eq!(reduced, por, "{:?}", r.stats.reduction);
+    }
 }

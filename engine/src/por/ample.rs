@@ -7,11 +7,15 @@ use crate::alphabet::{ActionKind, Alphabet, LetterId};
 use crate::error::ProbeError;
 use crate::ids::ProtoId;
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::Successors;
 
 /// Performs `letter` on `obj`; whether it succeeded (a receive must give a
 /// message of the letter's type from the letter's sender).
-fn apply<P: Protocol>(ex: &Explorer<P>, obj: &mut P, letter: LetterId) -> Result<bool, ProbeError> {
+fn apply<P: Protocol>(
+    ex: &Successors<P>,
+    obj: &mut P,
+    letter: LetterId,
+) -> Result<bool, ProbeError> {
     let a = &ex.alphabet;
     let l = a.letter(letter);
     let r = catch_unwind(AssertUnwindSafe(|| match l.kind {
@@ -30,11 +34,7 @@ fn apply<P: Protocol>(ex: &Explorer<P>, obj: &mut P, letter: LetterId) -> Result
     }));
     r.map_err(|payload| ProbeError::Panic {
         letter,
-        message: payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "(non-string panic payload)".into()),
+        message: crate::panic_message(payload.as_ref()),
     })
 }
 
@@ -44,12 +44,12 @@ fn apply<P: Protocol>(ex: &Explorer<P>, obj: &mut P, letter: LetterId) -> Result
 /// orders must be possible and end in equal objects, and an outside step
 /// must leave the component's enabled actions as they were.
 pub(crate) fn verify_ample<P: Protocol>(
-    ex: &mut Explorer<P>,
+    ex: &mut Successors<P>,
     ample: &[(LetterId, ProtoId)],
     others: &[(LetterId, ProtoId)],
     in_component: impl Fn(&Alphabet, LetterId) -> bool,
 ) -> Result<(), ProbeError> {
-    let wrong = |ex: &Explorer<P>, a: LetterId, b: LetterId, what: &str| ProbeError::Contract {
+    let wrong = |ex: &Successors<P>, a: LetterId, b: LetterId, what: &str| ProbeError::Contract {
         letter: a,
         detail: format!(
             "the object's independence() declares it independent of `{}`, but {what} \

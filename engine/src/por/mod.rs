@@ -193,7 +193,7 @@ impl Independence {
 /// Whether a check used partial-order reduction, and if not, why
 /// ([`Stats::reduction`](crate::Stats::reduction)).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Reduction {
+pub enum ReductionStatus {
     /// The object declares no independence
     /// ([`Protocol::independence`](crate::Protocol::independence)): full
     /// search, nothing to report.
@@ -209,19 +209,19 @@ pub enum Reduction {
     Off(String),
 }
 
-impl std::fmt::Display for Reduction {
+impl std::fmt::Display for ReductionStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             // How to get it, where someone prints it: the object opts in.
-            Reduction::NotDeclared => f.write_str(
+            ReductionStatus::NotDeclared => f.write_str(
                 "partial-order reduction: not used (the object declares no independence; \
                  Protocol::independence opts in)",
             ),
-            Reduction::On { ample_states } => write!(
+            ReductionStatus::On { ample_states } => write!(
                 f,
                 "partial-order reduction on ({ample_states} states expanded by an ample set)"
             ),
-            Reduction::Off(why) => write!(f, "partial-order reduction off: {why}"),
+            ReductionStatus::Off(why) => write!(f, "partial-order reduction off: {why}"),
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::protocol::{Message, RoleId};
 
 /// One step of a counterexample: one action of one role.
 #[derive(Debug, Clone)]
-pub struct Step {
+pub struct CounterexampleStep {
     /// The acting role.
     pub role: RoleId,
     /// Its name.
@@ -27,7 +27,7 @@ pub struct Step {
     pub(crate) message: Option<Message>,
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for CounterexampleStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.kind, &self.type_name) {
             (ActionKind::Send, Some(t)) => {
@@ -64,9 +64,9 @@ pub enum Ending {
 #[derive(Debug, Clone)]
 pub struct Counterexample {
     /// The steps from the initial object to the cycle (or to the end).
-    pub prefix: Vec<Step>,
+    pub prefix: Vec<CounterexampleStep>,
     /// The steps repeated forever; empty iff `ending` is set.
-    pub cycle: Vec<Step>,
+    pub cycle: Vec<CounterexampleStep>,
     /// For a finite run, how it ends.
     pub ending: Option<Ending>,
     pub(crate) dummies: Vec<Message>,
@@ -76,7 +76,7 @@ pub struct Counterexample {
 
 impl Counterexample {
     /// All steps, prefix then one turn of the cycle.
-    pub fn steps(&self) -> impl Iterator<Item = &Step> {
+    pub fn steps(&self) -> impl Iterator<Item = &CounterexampleStep> {
         self.prefix.iter().chain(&self.cycle)
     }
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::alphabet::ActionKind;
 
-use super::{Counterexample, Ending, Step};
+use super::{Counterexample, CounterexampleStep, Ending};
 
 impl Counterexample {
     /// The run as a Graphviz **message sequence chart**: one lifeline per
@@ -23,7 +23,7 @@ impl Counterexample {
     /// of the receiver's lifeline with the step that receives it; a message
     /// that is never received says "in transit".
     pub fn to_dot(&self) -> String {
-        let steps: Vec<&Step> = self.steps().collect();
+        let steps: Vec<&CounterexampleStep> = self.steps().collect();
         let n = steps.len();
         let p = self.prefix.len();
         let lasso = !self.cycle.is_empty();

@@ -11,7 +11,7 @@ mod dot;
 mod raw;
 mod replay;
 
-pub use counterexample::{Counterexample, Ending, Step};
+pub use counterexample::{Counterexample, CounterexampleStep, Ending};
 pub(crate) use raw::{reexecute, steps_of, RawLasso};
 pub use replay::ReplayError;
 
@@ -184,7 +184,7 @@ pub struct Stats {
     pub time: Duration,
     /// Whether partial-order reduction was used, and if not, why (see
     /// [`crate::por`]).
-    pub reduction: crate::Reduction,
+    pub reduction: crate::ReductionStatus,
     /// Whether the states were stored as 64-bit fingerprints (hash
     /// compaction, [`Checker::hash_compaction`](crate::Checker::hash_compaction)):
     /// then a verdict that holds is [`Verdict::HoldsProbabilistic`].
@@ -351,7 +351,7 @@ impl fmt::Display for Report {
         }
         // Said only for objects that declare independence: for the others
         // nothing changed.
-        if s.reduction != crate::Reduction::NotDeclared {
+        if s.reduction != crate::ReductionStatus::NotDeclared {
             write!(f, "\n  {}", s.reduction)?;
         }
         if s.threads > 1 {

@@ -6,10 +6,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::alphabet::{ActionKind, LetterId};
 use crate::ids::{ProtoId, Successor};
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::Successors;
 use crate::Error;
 
-use super::{Ending, Step};
+use super::{CounterexampleStep, Ending};
 
 /// A lasso in the product, before it is turned into readable steps.
 pub(crate) struct RawLasso {
@@ -31,7 +31,7 @@ pub(crate) struct RawLasso {
 /// that `replay` would reject. Catches behaviour that changes after the
 /// search's probes (a global counter, the number of clones).
 pub(crate) fn reexecute<P: Protocol>(
-    ex: &Explorer<P>,
+    ex: &Successors<P>,
     initial: ProtoId,
     raw: &RawLasso,
 ) -> Result<(), Error> {
@@ -104,11 +104,7 @@ pub(crate) fn reexecute<P: Protocol>(
         }),
         Err(payload) => Err(Error::ProtocolPanic {
             action: at,
-            message: payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(non-string panic payload)".to_string()),
+            message: crate::panic_message(payload.as_ref()),
             trace,
         }),
     }
@@ -117,16 +113,20 @@ pub(crate) fn reexecute<P: Protocol>(
 /// Turns a raw lasso into readable steps; a lasso that reaches a stutter
 /// step is a finite run followed by its ending.
 pub(crate) fn steps_of<P: Protocol>(
-    ex: &Explorer<P>,
+    ex: &Successors<P>,
     raw: &RawLasso,
-) -> (Vec<Step>, Vec<Step>, Option<Ending>) {
+) -> (
+    Vec<CounterexampleStep>,
+    Vec<CounterexampleStep>,
+    Option<Ending>,
+) {
     let a = &ex.alphabet;
     let is_stutter = |l: LetterId| l == a.end() || l == a.deadlock();
     let step = |s: &Successor| {
         let (letter, q) = (s.letter, s.state);
         let l = a.letter(letter);
         let close = l.kind == ActionKind::Close;
-        Step {
+        CounterexampleStep {
             role: l.role,
             role_name: a.roles[l.role].clone(),
             kind: l.kind,

@@ -123,11 +123,7 @@ impl<P: Protocol> Search<'_, P> {
                     letter: letters[0].0,
                     message: format!(
                         "in independence(): {}",
-                        payload
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "(non-string panic payload)".into())
+                        crate::panic_message(payload.as_ref())
                     ),
                 }
             })?;

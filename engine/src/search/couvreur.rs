@@ -10,7 +10,7 @@ use crate::Error;
 
 use super::ample::Proviso;
 use super::expand::Frame;
-use super::{Outcome, ProductState, Search};
+use super::{ProductState, Search, SearchOutcome};
 
 /// The root of a (partial) SCC on the stack of roots.
 #[derive(Clone, Copy)]
@@ -53,7 +53,7 @@ impl<P: Protocol> Search<'_, P> {
 
     /// The depth-first search for an accepting cycle, for automata that
     /// [`reachability`](Self::reachability) does not decide.
-    pub(super) fn couvreur(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+    pub(super) fn couvreur(&mut self, initial: ProtoId) -> Result<SearchOutcome, Error> {
         self.couvreur_from(&[(initial, self.aut.initial)])
     }
 
@@ -63,7 +63,7 @@ impl<P: Protocol> Search<'_, P> {
     /// states (a finished tree's states are dead: no accepting cycle goes
     /// through them). A violation's prefix starts at the root of its tree,
     /// which [`violation_root`](Self::violation_root) names.
-    pub(super) fn couvreur_from(&mut self, seeds: &[ProductState]) -> Result<Outcome, Error> {
+    pub(super) fn couvreur_from(&mut self, seeds: &[ProductState]) -> Result<SearchOutcome, Error> {
         let all = self.aut.all_acc;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
@@ -90,7 +90,9 @@ impl<P: Protocol> Search<'_, P> {
                 let Some((p, q)) = next else { break };
                 if count > 0 && count as u64 >= max_states {
                     self.finish_progress();
-                    return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                    return Ok(SearchOutcome::Inconclusive(Limit::States(
+                        self.limits.max_states,
+                    )));
                 }
                 count += 1;
                 self.visited.set(self.ex, p, q, DfsNum::nth(count));
@@ -108,12 +110,12 @@ impl<P: Protocol> Search<'_, P> {
                 self.stats.product_states = count as u64;
                 if self.bad_prefix(q) {
                     self.finish_progress();
-                    return Ok(Outcome::Violated(RawLasso {
+                    return Ok(SearchOutcome::Violated(RawLasso {
                         prefix: Vec::new(),
                         cycle: Vec::new(),
                     }));
                 }
-                if self.reduce {
+                if self.opts.reduce {
                     self.push_reduced(p, q, &stack, &mut on_stack, &mut lists)?;
                 }
                 continue;
@@ -128,10 +130,10 @@ impl<P: Protocol> Search<'_, P> {
             // gives its verdict, not a limit.
             if let Some(limit) = self.budget.tick(&self.stats, stack.len() as u64) {
                 self.finish_progress();
-                return Ok(Outcome::Inconclusive(limit));
+                return Ok(SearchOutcome::Inconclusive(limit));
             }
             let depth = stack.len();
-            let next = if self.reduce {
+            let next = if self.opts.reduce {
                 let s = lists[depth - 1].pop();
                 // The letter that leads on from this frame: the trace of
                 // errors and the stack's path read it.
@@ -170,7 +172,7 @@ impl<P: Protocol> Search<'_, P> {
                         if count as u64 >= cap {
                             self.finish_progress();
                             self.capped = cap < max_states;
-                            return Ok(Outcome::Inconclusive(Limit::States(
+                            return Ok(SearchOutcome::Inconclusive(Limit::States(
                                 self.limits.max_states,
                             )));
                         }
@@ -193,14 +195,14 @@ impl<P: Protocol> Search<'_, P> {
                                 .map_err(|e| self.probe_error(e, &stack))?;
                             let prefix = match self.path_or_lost(path, || self.trace(&stack))? {
                                 Ok(p) => p,
-                                Err(limit) => return Ok(Outcome::Inconclusive(limit)),
+                                Err(limit) => return Ok(SearchOutcome::Inconclusive(limit)),
                             };
-                            return Ok(Outcome::Violated(RawLasso {
+                            return Ok(SearchOutcome::Violated(RawLasso {
                                 prefix,
                                 cycle: Vec::new(),
                             }));
                         }
-                        if self.reduce {
+                        if self.opts.reduce {
                             self.push_reduced(p2, q2, &stack, &mut on_stack, &mut lists)?;
                         }
                         self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64 - 1);
@@ -217,8 +219,8 @@ impl<P: Protocol> Search<'_, P> {
                             let scc_root = root.num;
                             self.finish_progress();
                             return Ok(match self.lasso(&stack, scc_root)? {
-                                Ok(lasso) => Outcome::Violated(lasso),
-                                Err(limit) => Outcome::Inconclusive(limit),
+                                Ok(lasso) => SearchOutcome::Violated(lasso),
+                                Err(limit) => SearchOutcome::Inconclusive(limit),
                             });
                         }
                     }
@@ -226,7 +228,7 @@ impl<P: Protocol> Search<'_, P> {
                 Ok(None) => {
                     stack.pop();
                     self.ex.store.unpin(top.p);
-                    if self.reduce {
+                    if self.opts.reduce {
                         on_stack.remove(&(top.p, top.q));
                         lists.pop();
                     }
@@ -246,8 +248,10 @@ impl<P: Protocol> Search<'_, P> {
         }
         self.finish_progress();
         if truncated {
-            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+            return Ok(SearchOutcome::Inconclusive(Limit::Depth(
+                self.limits.max_depth,
+            )));
         }
-        Ok(Outcome::Holds)
+        Ok(SearchOutcome::Holds)
     }
 }

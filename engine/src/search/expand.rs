@@ -153,7 +153,7 @@ impl<P: Protocol> Search<'_, P> {
     /// Appends the product successors `(p', q')` of `(p, q)` to `out`, the
     /// same ones in the same order as [`next`](Self::next) gives them, but
     /// probing the protocol state's alphabet in one pass
-    /// ([`Explorer::successors`](crate::successors::Explorer::successors)): the breadth-first search needs them all
+    /// ([`Successors::successors`](crate::successors::Successors::successors)): the breadth-first search needs them all
     /// at once. Returns how many there were counting every automaton edge
     /// (the transitions). Pinned to `next` by a test on random objects
     /// (`search::tests`).

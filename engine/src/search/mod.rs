@@ -53,7 +53,7 @@ use crate::ids::{AutState, ProtoId};
 use crate::product::Prepared;
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso, Stats};
-use crate::successors::Explorer;
+use crate::successors::Successors;
 use crate::{Error, Semantics};
 
 use expand::Frame;
@@ -66,15 +66,63 @@ use visited::Visited;
 pub(super) type ProductState = (ProtoId, AutState);
 
 /// What a search found.
-pub(crate) enum Outcome {
+pub(crate) enum SearchOutcome {
     Holds,
     Violated(RawLasso),
     Inconclusive(Limit),
 }
 
+/// How a search may use more threads than the caller's: the options of
+/// the parallel strategies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parallelism {
+    /// Threads asked for ([`Checker::threads`](crate::Checker::threads)):
+    /// more than one runs the breadth-first search in parallel where it
+    /// can; the report's stats say what was used and why not.
+    pub threads: usize,
+    /// Whether `threads` was asked for, not the machine's default: objects
+    /// stored whole that hold heap allocations run on several threads
+    /// only then (see [`Checker::threads`](crate::Checker::threads)).
+    pub chosen: bool,
+    /// Levels of fewer states are searched by the calling thread alone
+    /// ([`Checker::parallel_level`](crate::Checker::parallel_level)).
+    pub level: usize,
+}
+
+impl Parallelism {
+    /// The calling thread only.
+    pub const ONE_THREAD: Parallelism = Parallelism {
+        threads: 1,
+        chosen: true,
+        level: PARALLEL_LEVEL,
+    };
+}
+
+/// The options of one search, given when it is made.
+#[derive(Debug, Clone)]
+pub(crate) struct SearchOptions {
+    /// Use ample sets where the object declares components (the caller
+    /// has checked that the formula allows it; see [`crate::por`]).
+    pub reduce: bool,
+    pub parallel: Parallelism,
+    /// Who the reasons in the stats are worded for
+    /// ([`Checker::audience`](crate::Checker::audience)).
+    pub audience: Audience,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            reduce: false,
+            parallel: Parallelism::ONE_THREAD,
+            audience: Audience::Library,
+        }
+    }
+}
+
 /// One search of the product of the object's runs and an automaton.
 pub(crate) struct Search<'a, P> {
-    ex: &'a mut Explorer<P>,
+    ex: &'a mut Successors<P>,
     aut: &'a Prepared,
     limits: &'a Limits,
     visited: Visited,
@@ -82,29 +130,14 @@ pub(crate) struct Search<'a, P> {
     budget: Budget<'a>,
     /// Scratch for [`expand`](Self::expand): the enabled letters of a state.
     letters: Vec<(LetterId, ProtoId)>,
-    /// Use ample sets where the object declares components (the caller
-    /// has checked that the formula allows it; see [`crate::por`]).
-    pub reduce: bool,
+    /// What the caller chose, fixed for the whole search.
+    opts: SearchOptions,
     /// Product states expanded by an ample set.
     pub ample_states: u64,
     /// Some state of the object declared its independence.
     pub declared: bool,
-    /// Threads asked for ([`Checker::threads`](crate::Checker::threads)):
-    /// more than one runs the breadth-first search in parallel where it
-    /// can; `stats` says what was used and why not.
-    pub threads: usize,
-    /// Whether `threads` was asked for, not the machine's default: objects
-    /// stored whole that hold heap allocations run on several threads
-    /// only then (see [`Checker::threads`](crate::Checker::threads)).
-    pub threads_chosen: bool,
-    /// Levels of fewer states are searched by the calling thread alone
-    /// ([`Checker::parallel_level`](crate::Checker::parallel_level)).
-    pub parallel_level: usize,
-    /// Who the reasons in `stats` are worded for
-    /// ([`Checker::audience`](crate::Checker::audience)).
-    pub audience: Audience,
     /// The parallel search ran: its objects are in its own store (and
-    /// counted in `stats`), not the explorer's.
+    /// counted in `stats`), not the successor generator's.
     pub stored_apart: bool,
     /// The depth-first search enters no state outside this set (a share's
     /// search of the levels above its split, [`run_share`](Self::run_share)).
@@ -126,18 +159,26 @@ pub(crate) struct Search<'a, P> {
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
+    /// A one-thread search without reduction, its time counted from now.
     #[cfg(test)]
-    pub fn new(ex: &'a mut Explorer<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
-        Search::since(ex, aut, limits, std::time::Instant::now())
+    pub fn with_defaults(ex: &'a mut Successors<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+        Search::new(
+            ex,
+            aut,
+            limits,
+            std::time::Instant::now(),
+            SearchOptions::default(),
+        )
     }
 
     /// A search whose time limit counts from `started` (the check's start,
     /// before the formula was translated).
-    pub fn since(
-        ex: &'a mut Explorer<P>,
+    pub fn new(
+        ex: &'a mut Successors<P>,
         aut: &'a Prepared,
         limits: &'a Limits,
         started: std::time::Instant,
+        opts: SearchOptions,
     ) -> Self {
         let visited = Visited::new(aut.num_states());
         // Under hash compaction the previous search's objects go (but the
@@ -159,13 +200,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             stats,
             budget: Budget::since(limits, started),
             letters: Vec::new(),
-            reduce: false,
+            opts,
             ample_states: 0,
             declared: false,
-            threads: 1,
-            threads_chosen: true,
-            parallel_level: PARALLEL_LEVEL,
-            audience: Audience::Library,
             stored_apart: false,
             within: None,
             without: None,
@@ -208,26 +245,26 @@ impl<'a, P: Protocol> Search<'a, P> {
     }
 
     /// Decides the property: no run of the object violates it
-    /// ([`Outcome::Holds`]), here is one ([`Outcome::Violated`]), or a
-    /// limit stopped the search first ([`Outcome::Inconclusive`]).
-    pub fn run(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+    /// ([`SearchOutcome::Holds`]), here is one ([`SearchOutcome::Violated`]), or a
+    /// limit stopped the search first ([`SearchOutcome::Inconclusive`]).
+    pub fn run(&mut self, initial: ProtoId) -> Result<SearchOutcome, Error> {
         if self.aut.num_states() == 0 {
             // The negation is unsatisfiable: no run can violate the formula.
             self.finish_progress();
-            return Ok(Outcome::Holds);
+            return Ok(SearchOutcome::Holds);
         }
         if self.limits.semantics == Semantics::Stutter && self.aut.safety {
-            if self.threads > 1 {
+            if self.opts.parallel.threads > 1 {
                 // Said in the report, never silently: what keeps the
                 // search on one thread although more were asked for.
-                let why = if self.reduce {
+                let why = if self.opts.reduce {
                     Some("partial-order reduction runs on one thread".to_string())
                 } else if self.ex.determinism() {
                     Some("the determinism check runs on one thread".to_string())
                 } else if self.ex.store.is_compacted() {
                     Some("hash compaction runs on one thread".to_string())
                 } else if self.heap_objects_by_default(initial) {
-                    Some(heap_objects_reason(self.audience))
+                    Some(heap_objects_reason(self.opts.audience))
                 } else if self.aut.num_states() > sharded::MAX_AUT_STATES {
                     Some(
                         "automata of more than 65,536 states are searched on one thread"
@@ -239,21 +276,25 @@ impl<'a, P: Protocol> Search<'a, P> {
                 match why {
                     Some(why) => self.stats.single_thread = Some(why),
                     None => {
-                        self.stats.threads = self.threads as u32;
+                        self.stats.threads = self.opts.parallel.threads as u32;
                         // Past hash compaction (above), a store that drops
                         // objects is the collapse store: its states go
                         // between the threads as bytes.
                         let bytes = self.ex.store.drops_objects();
-                        return self.parallel_reachability(initial, self.threads, bytes);
+                        return self.parallel_reachability(
+                            initial,
+                            self.opts.parallel.threads,
+                            bytes,
+                        );
                     }
                 }
             }
             return self.reachability(initial);
         }
-        if self.threads > 1 {
+        if self.opts.parallel.threads > 1 {
             match self.liveness_on_one_thread(initial) {
                 Some(why) => self.stats.single_thread = Some(why),
-                None => return self.parallel_couvreur(initial, self.threads),
+                None => return self.parallel_couvreur(initial, self.opts.parallel.threads),
             }
         }
         self.couvreur(initial)
@@ -263,7 +304,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     /// asked for and the object, stored whole, may hold heap allocations
     /// ([`heap_objects_reason`]).
     fn heap_objects_by_default(&self, initial: ProtoId) -> bool {
-        !self.threads_chosen
+        !self.opts.parallel.chosen
             && !self.ex.store.drops_objects()
             && heap_objects(self.ex.store.get(initial))
     }

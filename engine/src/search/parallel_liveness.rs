@@ -12,14 +12,14 @@
 //! 1. *expand*: the object's reachable states are explored breadth-first,
 //!    their try-operations run on `threads` worker threads, and each
 //!    state's complete successor list `(letter, target id)` is kept in a
-//!    [`Graph`] beside the explorer (the calling thread stores the objects
-//!    the workers find, so the ids are the explorer's own);
+//!    [`Graph`] beside the successor generator (the calling thread stores the objects
+//!    the workers find, so the ids are the successor generator's own);
 //! 2. *decide*: the one-thread Couvreur search runs unchanged, reading the
 //!    successors of every state from the graph instead of probing.
 //!
 //! The graph is a *complete cache*: for a state it holds exactly the list
 //! that probing it gives (the same probes, in the same order,
-//! [`Explorer::successors_of`]), and a state it does not hold is probed as
+//! [`Successors::successors_of`]), and a state it does not hold is probed as
 //! on one thread. So the verdict, the counterexample, the product state,
 //! transition and depth counts and any probe error are those of the
 //! one-thread search by construction (only the protocol states stored may
@@ -73,7 +73,7 @@
 //!
 //! Partial-order reduction (its ample sets depend on the automaton state
 //! and the stack), the determinism check (its bookkeeping is by stored id,
-//! on the explorer), and the stores that drop objects (hash compaction,
+//! on the successor generator), and the stores that drop objects (hash compaction,
 //! collapse: a graph by id would name objects that are gone), and, unless
 //! threads are asked for, objects stored whole that may hold heap
 //! allocations (as in the safety search: the threads would make objects
@@ -89,11 +89,11 @@ use crate::hint::Setting;
 use crate::ids::ProtoId;
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
-use crate::successors::{Explorer, Graph};
+use crate::successors::{Graph, Store, Successors};
 use crate::Error;
 
 use super::visited::Visited;
-use super::{Outcome, Search};
+use super::{Search, SearchOutcome};
 
 /// Objects a worker expands per message: enough that the hand-over (a
 /// channel send, a wake-up) is a small part of the work, few enough that
@@ -104,7 +104,7 @@ const CHUNK: usize = 32;
 /// while the calling thread stores what the others found.
 const IN_FLIGHT: usize = 4;
 
-/// Cache entries of a worker's explorer: it expands objects, not stored
+/// Cache entries of a worker's successor generator: it expands objects, not stored
 /// ids, so its cache is never used.
 const WORKER_CACHE: usize = 1;
 
@@ -121,7 +121,7 @@ type Done<P> = (usize, Vec<(ProtoId, u64, Option<Vec<(LetterId, P)>>)>);
 /// A worker: expands the objects it is handed until the channel closes.
 fn work<P: Protocol>(
     me: usize,
-    mut ex: Explorer<P>,
+    mut ex: Successors<P>,
     rx: mpsc::Receiver<Work<P>>,
     tx: mpsc::Sender<Done<P>>,
 ) {
@@ -150,7 +150,7 @@ impl<P: Protocol> Search<'_, P> {
     /// Why a liveness search (or any search under omega semantics) runs on
     /// one thread although more were asked for; `None` if it can use them.
     pub(super) fn liveness_on_one_thread(&self, initial: ProtoId) -> Option<String> {
-        let why = if self.reduce {
+        let why = if self.opts.reduce {
             "partial-order reduction runs on one thread"
         } else if self.ex.determinism() {
             "the determinism check runs on one thread"
@@ -159,7 +159,7 @@ impl<P: Protocol> Search<'_, P> {
         } else if self.ex.store.drops_objects() {
             "the collapse store (objects stored as bytes) runs on one thread"
         } else if self.heap_objects_by_default(initial) {
-            return Some(super::heap_objects_reason(self.audience));
+            return Some(super::heap_objects_reason(self.opts.audience));
         } else {
             return None;
         };
@@ -173,9 +173,9 @@ impl<P: Protocol> Search<'_, P> {
         &mut self,
         initial: ProtoId,
         threads: usize,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<SearchOutcome, Error> {
         let before = self.stats.clone();
-        self.state_cap = self.parallel_level.max(1) as u64;
+        self.state_cap = self.opts.parallel.level.max(1) as u64;
         let first = self.couvreur(initial);
         self.state_cap = u64::MAX;
         if !std::mem::take(&mut self.capped) {
@@ -184,13 +184,13 @@ impl<P: Protocol> Search<'_, P> {
             self.stats.single_thread = Some(format!(
                 "the depth-first search ended within {} product states ({}), so no \
                  other thread was started",
-                self.parallel_level,
-                Setting::ParallelLevel.named(self.audience)
+                self.opts.parallel.level,
+                Setting::ParallelLevel.named(self.opts.audience)
             ));
             return first;
         }
         // Start again from nothing but the stored objects (and the
-        // explorer's cache, which changes no answer).
+        // successor generator's cache, which changes no answer).
         self.stats = before;
         self.visited = Visited::new(self.aut.num_states());
         if matches!(self.visited, Visited::Inline) {
@@ -205,7 +205,7 @@ impl<P: Protocol> Search<'_, P> {
         if let Some(limit) = cut {
             self.ex.graph = None;
             self.finish_progress();
-            return Ok(Outcome::Inconclusive(limit));
+            return Ok(SearchOutcome::Inconclusive(limit));
         }
         let outcome = self.couvreur(initial);
         // The graph is a cache of this check: its memory goes with it.
@@ -216,7 +216,7 @@ impl<P: Protocol> Search<'_, P> {
     /// The expand phase: the object's states reachable from `initial`
     /// (at most `max_states` of them, none deeper than the depth limit),
     /// expanded on `threads` workers, their successor lists put in the
-    /// explorer's graph. Returns the number of workers that ran, and the
+    /// successor generator's graph. Returns the number of workers that ran, and the
     /// time or memory limit that stopped the phase, if one did.
     fn expand_ahead(&mut self, initial: ProtoId, threads: usize) -> (usize, Option<Limit>) {
         let max_objects = self.limits.max_states;
@@ -237,7 +237,7 @@ impl<P: Protocol> Search<'_, P> {
             for _ in 0..threads {
                 let me = to.len();
                 let (tx, rx) = mpsc::channel();
-                let ex = Explorer::new(alphabet.clone(), WORKER_CACHE, false);
+                let ex = Successors::new(alphabet.clone(), Store::whole(), WORKER_CACHE, false);
                 let done = done_tx.clone();
                 let spawned = crate::stack::worker(format!("prust-expand-{me}"))
                     .spawn_scoped(s, move || work(me, ex, rx, done));

@@ -6,7 +6,7 @@ use crate::report::{Limit, RawLasso};
 use crate::Error;
 
 use super::ample::{level_number, Proviso};
-use super::{Outcome, ProductState, Search};
+use super::{ProductState, Search, SearchOutcome};
 
 impl<P: Protocol> Search<'_, P> {
     /// The search for automata whose accepting cycles all run through
@@ -18,7 +18,7 @@ impl<P: Protocol> Search<'_, P> {
     /// depth-first search (a state reached again was mostly stored shortly
     /// before), and its first violation is a shortest one. Depth is the
     /// breadth-first level: the distance from the initial state.
-    pub(super) fn reachability(&mut self, initial: ProtoId) -> Result<Outcome, Error> {
+    pub(super) fn reachability(&mut self, initial: ProtoId) -> Result<SearchOutcome, Error> {
         self.reachability_from(&[(initial, self.aut.initial)], 0)
     }
 
@@ -31,7 +31,7 @@ impl<P: Protocol> Search<'_, P> {
         &mut self,
         seeds: &[ProductState],
         mut depth: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<SearchOutcome, Error> {
         let start = seeds[0];
         for &(p, q) in seeds {
             self.visited.set(self.ex, p, q, DfsNum::FIRST);
@@ -39,7 +39,7 @@ impl<P: Protocol> Search<'_, P> {
                 self.stats.product_states = 1;
                 self.violation_root = Some((p, q));
                 self.finish_progress();
-                return Ok(Outcome::Violated(RawLasso {
+                return Ok(SearchOutcome::Violated(RawLasso {
                     prefix: Vec::new(),
                     cycle: Vec::new(),
                 }));
@@ -64,7 +64,7 @@ impl<P: Protocol> Search<'_, P> {
         // object, and a collision seen makes the omission bound 1. A
         // share's search from its frontier (several seeds) pins too.
         let taken = (seeds.len() == 1
-            && !self.reduce
+            && !self.opts.reduce
             && self.ex.store.drops_objects()
             && !self.ex.store.is_compacted())
         .then(|| self.ex.store.take_made(start.0))
@@ -86,10 +86,10 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
                     self.finish_progress();
-                    return Ok(Outcome::Inconclusive(limit));
+                    return Ok(SearchOutcome::Inconclusive(limit));
                 }
                 succ.clear();
-                let expanded = if self.reduce {
+                let expanded = if self.opts.reduce {
                     self.reduced_successors(p, q, Proviso::NextLevel(depth))
                         .map(|s| {
                             succ.extend(s.iter().map(|s| (s.proto, s.state)));
@@ -119,13 +119,15 @@ impl<P: Protocol> Search<'_, P> {
                     }
                     if count >= max_states {
                         self.finish_progress();
-                        return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                        return Ok(SearchOutcome::Inconclusive(Limit::States(
+                            self.limits.max_states,
+                        )));
                     }
                     count += 1;
                     self.stats.product_states = count;
                     self.stats.max_depth = depth + 1;
                     // The reduced search's proviso needs the levels.
-                    let n = if self.reduce {
+                    let n = if self.opts.reduce {
                         level_number(depth + 1)
                     } else {
                         DfsNum::FIRST
@@ -139,9 +141,9 @@ impl<P: Protocol> Search<'_, P> {
                         self.violation_root = Some(root);
                         let prefix = match self.path_or_lost(path, Vec::new)? {
                             Ok(p) => p,
-                            Err(limit) => return Ok(Outcome::Inconclusive(limit)),
+                            Err(limit) => return Ok(SearchOutcome::Inconclusive(limit)),
                         };
-                        return Ok(Outcome::Violated(RawLasso {
+                        return Ok(SearchOutcome::Violated(RawLasso {
                             prefix,
                             cycle: Vec::new(),
                         }));
@@ -184,8 +186,10 @@ impl<P: Protocol> Search<'_, P> {
         }
         self.finish_progress();
         if truncated {
-            return Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)));
+            return Ok(SearchOutcome::Inconclusive(Limit::Depth(
+                self.limits.max_depth,
+            )));
         }
-        Ok(Outcome::Holds)
+        Ok(SearchOutcome::Holds)
     }
 }

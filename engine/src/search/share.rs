@@ -19,14 +19,14 @@ use foldhash::quality::FixedState;
 use hashbrown::{HashMap, HashSet};
 use std::hash::BuildHasher;
 
-use crate::checker::Share;
 use crate::ids::{ProtoId, Successor};
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso, ShareStats};
+use crate::share::Share;
 use crate::{Error, Semantics};
 
 use super::visited::Visited;
-use super::{Outcome, ProductState, Search};
+use super::{ProductState, Search, SearchOutcome};
 
 /// How to split: which share this search is, and where.
 #[derive(Clone, Copy, Debug)]
@@ -118,17 +118,21 @@ impl<P: Protocol> Search<'_, P> {
     /// Runs on one thread, without partial-order reduction (the caller
     /// turns it off: the reduced search's provisos are stated for a search
     /// from the initial state).
-    pub(crate) fn run_share(&mut self, initial: ProtoId, split: &Split) -> Result<Outcome, Error> {
+    pub(crate) fn run_share(
+        &mut self,
+        initial: ProtoId,
+        split: &Split,
+    ) -> Result<SearchOutcome, Error> {
         let share = split.share;
         let mut info = ShareStats {
             index: share.index(),
             count: share.count(),
             ..ShareStats::default()
         };
-        if self.threads > 1 {
+        if self.opts.parallel.threads > 1 {
             self.stats.single_thread = Some(format!(
                 "a share of a split check ({}) runs on one thread",
-                crate::hint::Setting::Share.named(self.audience)
+                crate::hint::Setting::Share.named(self.opts.audience)
             ));
         }
         let out = self.share_unrecorded(initial, split, &mut info);
@@ -141,18 +145,18 @@ impl<P: Protocol> Search<'_, P> {
         initial: ProtoId,
         split: &Split,
         info: &mut ShareStats,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<SearchOutcome, Error> {
         if self.aut.num_states() == 0 {
             // The negation is unsatisfiable: no run can violate the formula.
             self.finish_progress();
-            return Ok(Outcome::Holds);
+            return Ok(SearchOutcome::Holds);
         }
         let safety = self.limits.semantics == Semantics::Stutter && self.aut.safety;
         let start = (initial, self.aut.initial);
         self.stats.product_states = 1;
         if self.bad_prefix(start.1) {
             self.finish_progress();
-            return Ok(Outcome::Violated(RawLasso {
+            return Ok(SearchOutcome::Violated(RawLasso {
                 prefix: Vec::new(),
                 cycle: Vec::new(),
             }));
@@ -182,7 +186,7 @@ impl<P: Protocol> Search<'_, P> {
             for &x in &level {
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
                     self.finish_progress();
-                    return Ok(Outcome::Inconclusive(limit));
+                    return Ok(SearchOutcome::Inconclusive(limit));
                 }
                 let succs = match self.all_successors(x.0, x.1) {
                     Ok(s) => s,
@@ -204,7 +208,9 @@ impl<P: Protocol> Search<'_, P> {
                     }
                     if count >= max_states {
                         self.finish_progress();
-                        return Ok(Outcome::Inconclusive(Limit::States(self.limits.max_states)));
+                        return Ok(SearchOutcome::Inconclusive(Limit::States(
+                            self.limits.max_states,
+                        )));
                     }
                     count += 1;
                     parent.insert(t, (x, s));
@@ -212,7 +218,7 @@ impl<P: Protocol> Search<'_, P> {
                     self.stats.max_depth = depth + 1;
                     if self.bad_prefix(t.1) {
                         self.finish_progress();
-                        return Ok(Outcome::Violated(RawLasso {
+                        return Ok(SearchOutcome::Violated(RawLasso {
                             prefix: path_to(&parent, start, t),
                             cycle: Vec::new(),
                         }));
@@ -264,7 +270,7 @@ impl<P: Protocol> Search<'_, P> {
             let out = self.couvreur_from(&[start]);
             self.within = None;
             match out? {
-                Outcome::Holds => {}
+                SearchOutcome::Holds => {}
                 // From the initial state: the tree's root.
                 decided => return Ok(decided),
             }
@@ -273,9 +279,9 @@ impl<P: Protocol> Search<'_, P> {
         if own.is_empty() {
             self.finish_progress();
             return Ok(if truncated {
-                Outcome::Inconclusive(Limit::Depth(self.limits.max_depth))
+                SearchOutcome::Inconclusive(Limit::Depth(self.limits.max_depth))
             } else {
-                Outcome::Holds
+                SearchOutcome::Holds
             });
         }
         // (2) Everything reachable from the share's frontier, unrestricted.
@@ -305,17 +311,17 @@ impl<P: Protocol> Search<'_, P> {
                 .unwrap_or_default()
         };
         match out {
-            Ok(Outcome::Violated(raw)) => {
+            Ok(SearchOutcome::Violated(raw)) => {
                 let mut prefix = before(self);
                 prefix.extend(raw.prefix);
-                Ok(Outcome::Violated(RawLasso {
+                Ok(SearchOutcome::Violated(RawLasso {
                     prefix,
                     cycle: raw.cycle,
                 }))
             }
-            Ok(Outcome::Holds) if truncated => {
-                Ok(Outcome::Inconclusive(Limit::Depth(self.limits.max_depth)))
-            }
+            Ok(SearchOutcome::Holds) if truncated => Ok(SearchOutcome::Inconclusive(Limit::Depth(
+                self.limits.max_depth,
+            ))),
             Ok(decided) => Ok(decided),
             Err(e) => {
                 let trace = self.describe(&before(self));

@@ -11,6 +11,7 @@ use super::expand::Frame;
 use super::*;
 use crate::ids::DfsNum;
 use crate::pattern::valuation;
+use crate::successors::Store;
 use crate::testing::{RandomObject, Rng};
 
 /// Formulas whose automata have one to several states, some wanting every
@@ -46,15 +47,19 @@ fn expand_and_next_give_the_same_successors_in_the_same_order() {
         let formula = FORMULAS[rng.below(FORMULAS.len())];
         let semantics = Semantics::ALL[rng.below(Semantics::ALL.len())];
         let a = obj.alphabet();
-        let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid formula");
+        let crate::property::Property {
+            automaton: aut,
+            atoms,
+            ..
+        } = crate::property::Property::prepare(formula, &a, None).expect("valid formula");
         let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
         if prepared.num_states() == 0 {
             continue;
         }
         let limits = limits(semantics);
-        let mut ex = Explorer::new(a, 1 << 16, false);
+        let mut ex = Successors::new(a, Store::whole(), 1 << 16, false);
         let initial = ex.store.intern(obj);
-        let mut search = Search::new(&mut ex, &prepared, &limits);
+        let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
         // Which of the two sees a protocol state first (and so probes it
         // without the cache) alternates between objects.
         let expand_first = rng.chance(1, 2);
@@ -101,9 +106,13 @@ fn a_frame_is_as_small_as_with_bit_flags() {
 fn building_a_counterexample_stops_at_the_searchs_budget() {
     let obj = RandomObject::draw(&mut Rng::new(7));
     let a = obj.alphabet();
-    let (aut, atoms) = crate::frontend::automaton_for(r#"F "END""#, &a).expect("valid formula");
+    let crate::property::Property {
+        automaton: aut,
+        atoms,
+        ..
+    } = crate::property::Property::prepare(r#"F "END""#, &a, None).expect("valid formula");
     let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
-    let mut ex = Explorer::new(a, 1 << 16, false);
+    let mut ex = Successors::new(a, Store::whole(), 1 << 16, false);
     let initial = ex.store.intern(obj);
     let start = (initial, prepared.initial);
     let free = limits(Semantics::Stutter);
@@ -112,7 +121,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
         max_memory: 1,
         ..free.clone()
     };
-    let mut search = Search::new(&mut ex, &prepared, &tight);
+    let mut search = Search::with_defaults(&mut ex, &prepared, &tight);
     let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
     assert!(
         matches!(path, Ok(lasso::Path::Cut(Limit::Memory(1)))),
@@ -121,7 +130,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
     drop(search);
     // Within the budget the same walk runs (and, nothing being visited
     // yet, finds nothing).
-    let mut search = Search::new(&mut ex, &prepared, &free);
+    let mut search = Search::with_defaults(&mut ex, &prepared, &free);
     let path = search.bfs(start, DfsNum::FIRST, false, |_, _, _| true);
     assert!(matches!(path, Ok(lasso::Path::NotFound)));
 }
@@ -176,18 +185,24 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
                 |r| obj.sends_to(r),
             )
             .expect("a small alphabet");
-            let (aut, atoms) = crate::frontend::automaton_for(formula, &a).expect("valid");
+            let crate::property::Property {
+                automaton: aut,
+                atoms,
+                ..
+            } = crate::property::Property::prepare(formula, &a, None).expect("valid");
             let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
             let limits = limits(Semantics::Stutter);
-            let mut ex = Explorer::new(a, 1 << 16, true);
-            if compact {
-                ex.store = crate::successors::Store::fingerprinted();
-            }
+            let store = if compact {
+                Store::fingerprinted()
+            } else {
+                Store::whole()
+            };
+            let mut ex = Successors::new(a, store, 1 << 16, true);
             let initial = ex.store.intern(obj);
             ex.store.keep_forever(initial);
-            let mut search = Search::new(&mut ex, &prepared, &limits);
+            let mut search = Search::with_defaults(&mut ex, &prepared, &limits);
             assert!(
-                matches!(search.run(initial), Ok(Outcome::Holds)),
+                matches!(search.run(initial), Ok(SearchOutcome::Holds)),
                 "{formula}"
             );
             counts.push((search.stats.product_states, search.stats.transitions));

@@ -4,7 +4,7 @@ use hashbrown::HashMap;
 
 use crate::ids::{AutState, DfsNum, ProtoId};
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::Successors;
 
 /// Visited product states → DFS number ([`DfsNum::UNSEEN`] if never seen,
 /// [`DfsNum::DEAD`] once its SCC is done). Three layouts, picked by the
@@ -37,7 +37,7 @@ impl Visited {
 
     /// The number of `(p, q)`.
     #[inline]
-    pub(super) fn get<P: Protocol>(&self, ex: &Explorer<P>, p: ProtoId, q: AutState) -> DfsNum {
+    pub(super) fn get<P: Protocol>(&self, ex: &Successors<P>, p: ProtoId, q: AutState) -> DfsNum {
         match self {
             Visited::Inline => ex.store.mark(p, q),
             Visited::Dense { k, nums } => nums
@@ -52,7 +52,7 @@ impl Visited {
     #[inline]
     pub(super) fn set<P: Protocol>(
         &mut self,
-        ex: &mut Explorer<P>,
+        ex: &mut Successors<P>,
         p: ProtoId,
         q: AutState,
         n: DfsNum,

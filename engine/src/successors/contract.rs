@@ -7,13 +7,48 @@ use crate::error::ProbeError;
 use crate::protocol::{Message, Protocol};
 
 use super::slots::describe_slot;
-use super::{Explorer, ProtoId};
+use super::{ProtoId, Successors};
 
-impl<P: Protocol> Explorer<P> {
+/// The determinism check's state (see
+/// [`Checker::determinism_check`](crate::Checker::determinism_check)):
+/// whether it is on, and which stored states it has already checked.
+pub(super) struct DeterminismCheck {
+    pub on: bool,
+    /// Bit per protocol state: its listing has been compared with probing
+    /// and its pairs off the channels probed.
+    pub verified: Vec<u64>,
+    /// Bit per protocol state: a revisit of it has been re-probed (see
+    /// [`Successors::check_revisit`]); only the first revisit is, to bound
+    /// the cost to one extra walk per stored state.
+    pub revisited: Vec<u64>,
+}
+
+impl DeterminismCheck {
+    pub fn new(on: bool) -> Self {
+        DeterminismCheck {
+            on,
+            verified: Vec::new(),
+            revisited: Vec::new(),
+        }
+    }
+}
+
+/// Sets `p`'s bit in `bits`; whether it was clear.
+pub(super) fn first_time(bits: &mut Vec<u64>, p: ProtoId) -> bool {
+    let (w, b) = (p.index() / 64, p.raw() % 64);
+    if w >= bits.len() {
+        bits.resize((w + 1).max(bits.len() * 2), 0);
+    }
+    let first = bits[w] >> b & 1 == 0;
+    bits[w] |= 1 << b;
+    first
+}
+
+impl<P: Protocol> Successors<P> {
     /// Determinism check on a revisit: `again`, reached by `letter`, is
     /// equal (`Eq`) to the stored state `id`, so the search will take the
     /// stored state's successors for it; it must then behave the same. Both
-    /// are probed in every probe slot the explorer walks and must agree on
+    /// are probed in every probe slot the successor generator walks and must agree on
     /// every outcome and give equal successors. Two equal objects that
     /// behave differently mean that `Eq` (or `Hash`) ignores something that
     /// decides what the object can do — which the two-probe check cannot
@@ -82,7 +117,7 @@ impl<P: Protocol> Explorer<P> {
     pub(super) fn walk(&self, obj: &P) -> Vec<(LetterId, String, P)> {
         let mut out = Vec::new();
         let mut scratch = obj.clone();
-        for s in &self.probes {
+        for s in &self.probing.probes {
             let (role, peer) = (s.role as usize, s.peer as usize);
             let got = match s.kind {
                 ActionKind::Send => scratch
@@ -129,9 +164,9 @@ impl<P: Protocol> Explorer<P> {
     }
 
     /// The first action enabled in `obj`, probed on fresh clones in the
-    /// explorer's probe slots (so in the same places the search looks).
+    /// successor generator's probe slots (so in the same places the search looks).
     pub fn first_enabled_on(&self, obj: &P) -> Option<LetterId> {
-        self.probes.iter().find_map(|s| {
+        self.probing.probes.iter().find_map(|s| {
             let mut o = obj.clone();
             let (role, peer) = (s.role as usize, s.peer as usize);
             let ok = match s.kind {

@@ -1,7 +1,7 @@
 //! The object's successor graph, computed ahead of a search: for each
 //! stored object whose every enabled action was found, the complete list
 //! of `(letter, target)` in letter order, the same list that
-//! [`Explorer::fill`](super::Explorer::fill) would cache.
+//! [`Successors::fill`](super::Successors::fill) would cache.
 //!
 //! The parallel liveness check (`search::parallel_liveness`) fills it on
 //! several threads and then runs the one-thread depth-first search, which

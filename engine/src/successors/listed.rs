@@ -10,58 +10,83 @@ use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
 use crate::protocol::{Enabled, Message, Protocol, Refused};
 
-use super::probe::recv_letter;
+use super::contract::first_time;
+use super::slots::recv_letter;
 use super::slots::{bit, Wanted};
-use super::{Explorer, ProtoId};
+use super::{ProtoId, Successors};
 
-impl<P: Protocol> Explorer<P> {
-    /// Makes `self.listed` the sorted listing of `p`; `false` if the
+/// `enabled()`'s answer for one protocol state, as `(probe slot,
+/// action)` sorted by slot: a depth-first frame asks for one successor at
+/// a time, and the list is made once.
+pub(super) struct Listing {
+    pub actions: Vec<(LetterId, Enabled)>,
+    /// The state `actions` is of.
+    pub of: Option<ProtoId>,
+    /// Whether `of`'s object listed at all.
+    pub lists: bool,
+    /// Scratch for `enabled()`.
+    pub scratch: Vec<Enabled>,
+}
+
+impl Listing {
+    pub fn new() -> Self {
+        Listing {
+            actions: Vec::new(),
+            of: None,
+            lists: false,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl<P: Protocol> Successors<P> {
+    /// Makes `self.listing.actions` the sorted listing of `p`; `false` if the
     /// object does not list (it is then probed). A listed action that has
     /// no letter (a pair that is not a channel, a type out of range) is a
     /// contract violation: left out, it would silently not be explored.
     pub(super) fn list(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
-        if self.listed_for == Some(p) {
-            return Ok(self.listed_ok);
+        if self.listing.of == Some(p) {
+            return Ok(self.listing.lists);
         }
-        self.listed_for = None;
-        let mut listing = std::mem::take(&mut self.listing);
+        self.listing.of = None;
+        let mut listing = std::mem::take(&mut self.listing.scratch);
         listing.clear();
-        self.current_other = Some(Cow::Borrowed("enabled()"));
+        self.blame.other = Some(Cow::Borrowed("enabled()"));
         let lists = self.store.get(p).enabled(&mut listing);
-        self.current_other = None;
+        self.blame.other = None;
         let result = self.sort_listing(lists, &listing);
-        self.listing = listing;
+        self.listing.scratch = listing;
         if result.is_ok() {
-            self.listed_for = Some(p);
-            self.listed_ok = lists;
+            self.listing.of = Some(p);
+            self.listing.lists = lists;
         }
         result
     }
 
-    /// Makes `self.listed` the listing of `obj`, an object held outside
+    /// Makes `self.listing.actions` the listing of `obj`, an object held outside
     /// the store (a parallel search's worker owns it); `false` if it does
     /// not list. Not cached: the worker asks once per expansion.
     pub(super) fn list_object(&mut self, obj: &P) -> Result<bool, ProbeError> {
-        self.listed_for = None;
-        let mut listing = std::mem::take(&mut self.listing);
+        self.listing.of = None;
+        let mut listing = std::mem::take(&mut self.listing.scratch);
         listing.clear();
-        self.current_other = Some(Cow::Borrowed("enabled()"));
+        self.blame.other = Some(Cow::Borrowed("enabled()"));
         let lists = obj.enabled(&mut listing);
-        self.current_other = None;
+        self.blame.other = None;
         let result = self.sort_listing(lists, &listing);
-        self.listing = listing;
+        self.listing.scratch = listing;
         result
     }
 
-    /// `self.listed` from an object's answer to `enabled()`: its probe
+    /// `self.listing.actions` from an object's answer to `enabled()`: its probe
     /// slots, sorted and without repeats.
     fn sort_listing(&mut self, lists: bool, listing: &[Enabled]) -> Result<bool, ProbeError> {
-        self.listed.clear();
+        self.listing.actions.clear();
         let mut result = Ok(lists);
         if lists {
             for &e in listing {
                 match self.slot_of(e) {
-                    Ok(Some(slot)) => self.listed.push((slot, e)),
+                    Ok(Some(slot)) => self.listing.actions.push((slot, e)),
                     Ok(None) => {}
                     Err(detail) => {
                         result = Err(ProbeError::Other {
@@ -73,8 +98,8 @@ impl<P: Protocol> Explorer<P> {
                     }
                 }
             }
-            self.listed.sort_unstable_by_key(|&(slot, _)| slot);
-            self.listed.dedup_by_key(|&mut (slot, _)| slot);
+            self.listing.actions.sort_unstable_by_key(|&(slot, _)| slot);
+            self.listing.actions.dedup_by_key(|&mut (slot, _)| slot);
         }
         result
     }
@@ -155,9 +180,9 @@ impl<P: Protocol> Explorer<P> {
     ) -> Result<(LetterId, ProtoId), ProbeError> {
         let next = self.copy(p);
         let (letter, next) = self.perform_listed(next, slot, e)?;
-        self.interning = true;
+        self.blame.interning = true;
         let id = self.store.intern(next);
-        self.interning = false;
+        self.blame.interning = false;
         Ok((letter, id))
     }
 
@@ -173,8 +198,8 @@ impl<P: Protocol> Explorer<P> {
     ) -> Result<(LetterId, P), ProbeError> {
         perform(
             &self.alphabet,
-            &mut self.msgs,
-            &mut self.current,
+            &mut self.probing.msgs,
+            &mut self.blame.letter,
             next,
             slot,
             e,
@@ -194,20 +219,20 @@ impl<P: Protocol> Explorer<P> {
             return Ok(false);
         }
         // Made first, interned after: see `intern_batch`.
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::take(&mut self.probing.batch);
         batch.clear();
         // Out of the store while `original` borrows it; back before the
         // batch is interned, which refills it with the duplicates.
         let mut spares = self.store.take_spares();
         let original = self.store.get(p);
         let mut made = Ok(());
-        for &(slot, e) in &self.listed {
+        for &(slot, e) in &self.listing.actions {
             if wanted.is_none_or(|w| bit(w, slot)) {
                 let next = spares.copy_of(original);
                 match perform(
                     &self.alphabet,
-                    &mut self.msgs,
-                    &mut self.current,
+                    &mut self.probing.msgs,
+                    &mut self.blame.letter,
                     next,
                     slot,
                     e,
@@ -226,7 +251,7 @@ impl<P: Protocol> Explorer<P> {
             // `enabled()`: the listing of `p` stays the one cached.
             self.intern_batch(&mut batch, out);
         }
-        self.batch = batch;
+        self.probing.batch = batch;
         made.map(|()| true)
     }
 
@@ -242,8 +267,11 @@ impl<P: Protocol> Explorer<P> {
         if !self.list(p)? {
             return Ok(None);
         }
-        let from = self.listed.partition_point(|&(slot, _)| slot < *cursor);
-        let found = self.listed[from..]
+        let from = self
+            .listing
+            .actions
+            .partition_point(|&(slot, _)| slot < *cursor);
+        let found = self.listing.actions[from..]
             .iter()
             .copied()
             .find(|&(slot, _)| wanted.is_none_or(|w| bit(w, slot)));
@@ -265,15 +293,9 @@ impl<P: Protocol> Explorer<P> {
     /// explored), and compares the object's listing, if it lists, with the
     /// probe slots that probing finds enabled.
     pub(super) fn verify_once(&mut self, p: ProtoId) -> Result<(), ProbeError> {
-        let (w, b) = (p.index() / 64, p.raw() % 64);
-        if w >= self.verified.len() {
-            self.verified
-                .resize((w + 1).max(self.verified.len() * 2), 0);
-        }
-        if self.verified[w] >> b & 1 != 0 {
+        if !first_time(&mut self.determinism.verified, p) {
             return Ok(());
         }
-        self.verified[w] |= 1 << b;
         self.check_clone_from(p)?;
         self.check_off_channels(p)?;
         if !self.list(p)? {
@@ -286,7 +308,7 @@ impl<P: Protocol> Explorer<P> {
                 .map(|(slot, _, _)| slot)
                 .collect()
         };
-        let listed: Vec<LetterId> = self.listed.iter().map(|&(slot, _)| slot).collect();
+        let listed: Vec<LetterId> = self.listing.actions.iter().map(|&(slot, _)| slot).collect();
         let only_listed = listed.iter().find(|s| !probed.contains(s));
         let only_probed = probed.iter().find(|s| !listed.contains(s));
         let first = match (only_listed, only_probed) {
@@ -320,11 +342,11 @@ impl<P: Protocol> Explorer<P> {
         let Some(mut spare) = self.store.take_spare() else {
             return Ok(());
         };
-        self.current_other = Some(Cow::Borrowed("Clone::clone_from"));
+        self.blame.other = Some(Cow::Borrowed("Clone::clone_from"));
         let obj = self.store.get(p);
         spare.clone_from(obj);
         let same = spare == *obj;
-        self.current_other = None;
+        self.blame.other = None;
         self.store.recycle(spare);
         if same {
             return Ok(());
@@ -361,22 +383,22 @@ impl<P: Protocol> Explorer<P> {
                             a.types[ty].short(),
                             a.roles[peer]
                         );
-                        self.current_other = Some(Cow::Owned(what.clone()));
+                        self.blame.other = Some(Cow::Owned(what.clone()));
                         let ok = obj.clone().try_send(role, peer, a.dummy(ty)).is_ok();
                         tried.push((what, ok));
                     }
                     let what = format!("{} CLOSE TO {}", a.roles[role], a.roles[peer]);
-                    self.current_other = Some(Cow::Owned(what.clone()));
+                    self.blame.other = Some(Cow::Owned(what.clone()));
                     let ok = obj.clone().try_close(role, peer).is_ok();
                     tried.push((what, ok));
                 }
                 if !a.has_channel(peer, role) {
                     let what = format!("{} RECV FROM {}", a.roles[role], a.roles[peer]);
-                    self.current_other = Some(Cow::Owned(what.clone()));
+                    self.blame.other = Some(Cow::Owned(what.clone()));
                     let ok = obj.clone().try_recv(role, Some(peer)).is_ok();
                     tried.push((what, ok));
                 }
-                self.current_other = None;
+                self.blame.other = None;
                 if let Some((what, _)) = tried.into_iter().find(|(_, ok)| *ok) {
                     let (from, to) = if what.contains(" RECV ") {
                         (peer, role)
@@ -403,7 +425,7 @@ impl<P: Protocol> Explorer<P> {
 /// clone of the object that listed it, through its try-operation; returns
 /// the letter taken and the successor. A refusal is a contract violation:
 /// the object listed an action it does not take. A free function over the
-/// explorer's fields, so that a caller may hold the stored object while it
+/// successor generator's fields, so that a caller may hold the stored object while it
 /// runs.
 fn perform<P: Protocol>(
     alphabet: &Alphabet,

@@ -17,7 +17,14 @@
 //! probed at all outside the determinism check: [`listed`] turns its list
 //! into probe slots and performs only those actions. The determinism check
 //! probes as ever and compares the list with what it finds.
+//!
+//! [`Successors`] holds the store and the cache, and one value per job
+//! besides: the probing scratch ([`probe::Probing`]), an object's listing
+//! ([`listed::Listing`]), the determinism check's bookkeeping
+//! ([`contract::DeterminismCheck`]) and what protocol code is running in
+//! case it panics ([`blame`]).
 
+mod blame;
 mod cache;
 mod contract;
 mod graph;
@@ -33,11 +40,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
-use crate::protocol::{Enabled, Message, Protocol};
+use crate::protocol::Protocol;
 
+use blame::Blame;
 use cache::Cache;
+use contract::DeterminismCheck;
 pub(crate) use graph::Graph;
-use slots::{bit, probe_slots, ProbeSlot, Wanted};
+use listed::Listing;
+use probe::Probing;
+use slots::{bit, Wanted};
 pub(crate) use slots::{next_slot, probe_slot};
 pub(crate) use store::{mix, omission_bound, Spares, Store};
 
@@ -45,88 +56,35 @@ pub(crate) use crate::ids::ProtoId;
 
 /// The successor generator of protocol states: the interned objects, the
 /// probes that find their enabled actions, and a cache of the results.
-pub(crate) struct Explorer<P> {
+pub(crate) struct Successors<P> {
     pub alphabet: Alphabet,
     /// The interned protocol objects.
     pub store: Store<P>,
     cache: Cache,
-    /// A clone of a stored object (with its id), kept between probes.
-    scratch: Option<(ProtoId, P)>,
-    /// One reusable message per sendable type (given back by refusals).
-    msgs: Vec<Option<Message>>,
-    determinism: bool,
-    /// The probe slots to walk, in slot order (see [`probe_slots`]).
-    probes: Vec<ProbeSlot>,
-    /// `role_probes[r]..role_probes[r + 1]`: the probes of role `r` (the
-    /// slots of a role are contiguous). A probe is found from a letter by a
-    /// binary search within its role's few probes; a table indexed by
-    /// letter (the alphabet grows with roles²) cost 4 bytes a letter.
-    role_probes: Vec<u32>,
-    /// The letter being probed, for the report if protocol code panics.
-    current: LetterId,
-    /// Set while protocol code runs that is not the probe of a letter
-    /// (`enabled()`, a probe off the channels): what to name in the report
-    /// if it panics. A `Cow`, so that asking an object that does not list
-    /// (every state of a hand-written object) allocates nothing.
-    current_other: Option<std::borrow::Cow<'static, str>>,
-    /// Set while a successor is interned (hashed and compared with the
-    /// stored states): a panic then is the object's Hash or Eq, not the
-    /// try-operation of `current`.
-    interning: bool,
-    /// `enabled()`'s answer for one protocol state, as `(probe slot,
-    /// action)` sorted by slot: a depth-first frame asks for one successor
-    /// at a time, and the list is made once.
-    listed: Vec<(LetterId, Enabled)>,
-    listed_for: Option<ProtoId>,
-    /// Whether `listed_for`'s object listed at all.
-    listed_ok: bool,
-    /// Scratch for `enabled()`.
-    listing: Vec<Enabled>,
-    /// Bit per protocol state: the determinism check has compared its
-    /// listing with probing and probed its pairs off the channels.
-    verified: Vec<u64>,
-    /// Successor objects of one walk, before they are interned.
-    batch: Vec<(LetterId, P)>,
-    /// Bit per protocol state: a revisit of it has been re-probed (see
-    /// [`Explorer::check_revisit`]); only the first revisit is, to bound
-    /// the cost to one extra walk per stored state.
-    revisited: Vec<u64>,
     /// Complete successor lists computed ahead of the search on several
     /// threads (the parallel liveness check); read before the cache and
     /// whether or not the caller asks for the cache, since they are what
     /// probing would give.
     pub graph: Option<Box<Graph>>,
+    probing: Probing<P>,
+    listing: Listing,
+    determinism: DeterminismCheck,
+    blame: Blame,
 }
 
-impl<P: Protocol> Explorer<P> {
-    /// `cache_limit`: successor entries (8 bytes each) the cache may hold.
-    pub fn new(alphabet: Alphabet, cache_limit: usize, determinism: bool) -> Self {
-        let msgs = vec![None; alphabet.sendable];
-        let probes = probe_slots(&alphabet);
-        let n = alphabet.roles.len();
-        let role_probes = (0..=n)
-            .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
-            .collect();
-        Explorer {
-            store: Store::new(),
+impl<P: Protocol> Successors<P> {
+    /// Successors of the objects kept in `store`; `cache_limit`: successor
+    /// entries (8 bytes each) the cache may hold.
+    pub fn new(alphabet: Alphabet, store: Store<P>, cache_limit: usize, determinism: bool) -> Self {
+        Successors {
+            store,
             cache: Cache::new(alphabet.len(), cache_limit),
-            alphabet,
-            scratch: None,
-            msgs,
-            determinism,
-            probes,
-            role_probes,
-            current: 0,
-            current_other: None,
-            interning: false,
-            listed: Vec::new(),
-            listed_for: None,
-            listed_ok: false,
-            listing: Vec::new(),
-            verified: Vec::new(),
-            batch: Vec::new(),
-            revisited: Vec::new(),
             graph: None,
+            probing: Probing::new(&alphabet),
+            listing: Listing::new(),
+            determinism: DeterminismCheck::new(determinism),
+            blame: Blame::new(),
+            alphabet,
         }
     }
 
@@ -231,7 +189,7 @@ impl<P: Protocol> Explorer<P> {
     /// `p.is_terminated()`, with a panic in it reported like one in a
     /// probe (as the probe of the END letter) instead of escaping the check.
     pub fn is_terminated(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
-        self.current = self.alphabet.end();
+        self.blame.letter = self.alphabet.end();
         let obj = self.store.get(p);
         let r = catch_unwind(AssertUnwindSafe(|| Ok(obj.is_terminated())));
         self.unwound(r)
@@ -239,7 +197,7 @@ impl<P: Protocol> Explorer<P> {
 
     /// Whether the determinism check is on.
     pub fn determinism(&self) -> bool {
-        self.determinism
+        self.determinism.on
     }
 
     /// Whether some action at all is enabled in `p`.

@@ -3,7 +3,7 @@
 //! its shared store (`search::sharded`), and a worker expands clones of
 //! them, so here nothing is interned: the successors come back as objects
 //! for the shared store to deduplicate. The probes are the same, in the
-//! same order, as [`Explorer::successors`] with every letter wanted (a
+//! same order, as [`Successors::successors`] with every letter wanted (a
 //! listing object's listed actions performed, or every probe slot walked),
 //! which is what makes the parallel search's successor order, and so its
 //! counterexamples, those of the one-thread search.
@@ -15,36 +15,39 @@ use crate::error::ProbeError;
 use crate::protocol::Protocol;
 
 use super::probe::walk_every_slot;
-use super::{Explorer, Spares};
+use super::{Spares, Successors};
 
-impl<P: Protocol> Explorer<P> {
+impl<P: Protocol> Successors<P> {
     /// Appends every enabled action of `obj` to `out` in letter order,
     /// each with its successor object. A panic in protocol code is the
     /// [`ProbeError::Panic`] of the letter being probed, as in
     /// [`successors`](Self::successors); on an error `out` is left as it
-    /// was. Only for explorers without the determinism check (its
+    /// was. Only for successor generators without the determinism check (its
     /// per-state bookkeeping is by stored id).
     pub(crate) fn successors_of(
         &mut self,
         obj: &P,
         out: &mut Vec<(LetterId, P)>,
     ) -> Result<(), ProbeError> {
-        debug_assert!(!self.determinism, "the determinism check needs stored ids");
+        debug_assert!(
+            !self.determinism.on,
+            "the determinism check needs stored ids"
+        );
         let start = out.len();
         let r = catch_unwind(AssertUnwindSafe(|| {
             if self.list_object(obj)? {
-                for i in 0..self.listed.len() {
-                    let (slot, e) = self.listed[i];
+                for i in 0..self.listing.actions.len() {
+                    let (slot, e) = self.listing.actions[i];
                     let s = self.perform_listed(obj.clone(), slot, e)?;
                     out.push(s);
                 }
                 return Ok(());
             }
             walk_every_slot(
-                &self.probes,
-                &mut self.msgs,
+                &self.probing.probes,
+                &mut self.probing.msgs,
                 &self.alphabet,
-                &mut self.current,
+                &mut self.blame.letter,
                 obj,
                 // No pool: a worker's successors leave its thread.
                 &mut Spares::new(),
@@ -61,7 +64,7 @@ impl<P: Protocol> Explorer<P> {
     /// `obj.is_terminated()`, a panic in it reported as in
     /// [`is_terminated`](Self::is_terminated).
     pub(crate) fn object_is_terminated(&mut self, obj: &P) -> Result<bool, ProbeError> {
-        self.current = self.alphabet.end();
+        self.blame.letter = self.alphabet.end();
         let r = catch_unwind(AssertUnwindSafe(|| Ok(obj.is_terminated())));
         self.unwound(r)
     }
@@ -74,7 +77,7 @@ impl<P: Protocol> Explorer<P> {
         letter: LetterId,
         f: impl FnOnce() -> T,
     ) -> Result<T, ProbeError> {
-        self.current = letter;
+        self.blame.letter = letter;
         let r = catch_unwind(AssertUnwindSafe(|| Ok(f())));
         self.unwound(r)
     }

@@ -1,7 +1,7 @@
 //! Probing: running the object's try-operations on a scratch clone, slot
 //! after slot, under `catch_unwind`, and interning what succeeds. Two walks
-//! of the same slots: [`probe_loop`](Explorer::probe_loop), resumable and
-//! with every check, and [`probe_every_slot`](Explorer::probe_every_slot),
+//! of the same slots: [`probe_loop`](Successors::probe_loop), resumable and
+//! with every check, and [`probe_every_slot`](Successors::probe_every_slot),
 //! the plain loop of the breadth-first search's hot path.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -10,23 +10,60 @@ use crate::alphabet::{ActionKind, Alphabet, LetterId};
 use crate::error::{ObjectOp, ProbeError};
 use crate::protocol::{Message, Protocol, Refused};
 
-use super::slots::{ProbeSlot, Wanted};
-use super::{Explorer, ProtoId, Spares};
+use super::contract::first_time;
+use super::slots::{recv_letter, ProbeSlot, Wanted};
+use super::{ProtoId, Spares, Successors};
 
-impl<P: Protocol> Explorer<P> {
+/// What probing needs besides the store: the slots to walk and the
+/// objects and messages it reuses from probe to probe.
+pub(super) struct Probing<P> {
+    /// A clone of a stored object (with its id), kept between probes.
+    pub scratch: Option<(ProtoId, P)>,
+    /// One reusable message per sendable type (given back by refusals).
+    pub msgs: Vec<Option<Message>>,
+    /// The probe slots to walk, in slot order (see
+    /// [`probe_slots`](super::slots::probe_slots)).
+    pub probes: Vec<ProbeSlot>,
+    /// `role_probes[r]..role_probes[r + 1]`: the probes of role `r` (the
+    /// slots of a role are contiguous). A probe is found from a letter by a
+    /// binary search within its role's few probes; a table indexed by
+    /// letter (the alphabet grows with roles²) cost 4 bytes a letter.
+    pub role_probes: Vec<u32>,
+    /// Successor objects of one walk, before they are interned.
+    pub batch: Vec<(LetterId, P)>,
+}
+
+impl<P> Probing<P> {
+    pub fn new(alphabet: &Alphabet) -> Self {
+        let probes = super::slots::probe_slots(alphabet);
+        let n = alphabet.roles.len();
+        let role_probes = (0..=n)
+            .map(|r| probes.partition_point(|s| (s.role as usize) < r) as u32)
+            .collect();
+        Probing {
+            scratch: None,
+            msgs: vec![None; alphabet.sendable],
+            probes,
+            role_probes,
+            batch: Vec::new(),
+        }
+    }
+}
+
+impl<P: Protocol> Successors<P> {
     /// Index in `probes` of the first probe whose slot is at or after
     /// letter `l`.
     #[inline]
     pub(super) fn first_probe_at(&self, l: LetterId) -> usize {
         if l as usize >= self.alphabet.num_actions() {
-            return self.probes.len();
+            return self.probing.probes.len();
         }
         let role = self.alphabet.letter(l).role;
         let (lo, hi) = (
-            self.role_probes[role] as usize,
-            self.role_probes[role + 1] as usize,
+            self.probing.role_probes[role] as usize,
+            self.probing.role_probes[role + 1] as usize,
         );
-        lo + self.probes[lo..hi].partition_point(|s| s.slot < l)
+        lo + self.probing.probes[lo..hi].partition_point(|s| s.slot < l)
     }
 
     /// Probes slots from `*cursor` on, under `catch_unwind`.
@@ -37,7 +74,7 @@ impl<P: Protocol> Explorer<P> {
         wanted: Option<Wanted>,
     ) -> Result<Option<(LetterId, ProtoId)>, ProbeError> {
         let r = catch_unwind(AssertUnwindSafe(|| {
-            if self.determinism {
+            if self.determinism.on {
                 // Probing decides, and the listing is compared with it.
                 self.verify_once(p)?;
             } else if let Some(found) = self.list_from(p, cursor, wanted)? {
@@ -59,12 +96,12 @@ impl<P: Protocol> Explorer<P> {
     ) -> Result<(), ProbeError> {
         let mut cursor = 0;
         let r = catch_unwind(AssertUnwindSafe(|| {
-            if self.determinism {
+            if self.determinism.on {
                 self.verify_once(p)?;
             } else if self.list_all(p, wanted, out)? {
                 return Ok(());
             }
-            if wanted.is_none() && !self.determinism {
+            if wanted.is_none() && !self.determinism.on {
                 self.probe_every_slot(p, out)
             } else {
                 self.probe_loop(p, &mut cursor, wanted, Some(out))
@@ -120,15 +157,15 @@ impl<P: Protocol> Explorer<P> {
         p: ProtoId,
         out: &mut Vec<(LetterId, ProtoId)>,
     ) -> Result<(), ProbeError> {
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::take(&mut self.probing.batch);
         batch.clear();
         let mut spares = self.store.take_spares();
         let original = self.store.get(p);
         let walked = walk_every_slot(
-            &self.probes,
-            &mut self.msgs,
+            &self.probing.probes,
+            &mut self.probing.msgs,
             &self.alphabet,
-            &mut self.current,
+            &mut self.blame.letter,
             original,
             &mut spares,
             &mut batch,
@@ -137,7 +174,7 @@ impl<P: Protocol> Explorer<P> {
         if walked.is_ok() {
             self.intern_batch(&mut batch, out);
         }
-        self.batch = batch;
+        self.probing.batch = batch;
         walked
     }
 
@@ -150,12 +187,12 @@ impl<P: Protocol> Explorer<P> {
         batch: &mut Vec<(LetterId, P)>,
         out: &mut Vec<(LetterId, ProtoId)>,
     ) {
-        self.interning = true;
+        self.blame.interning = true;
         for (letter, successor) in batch.drain(..) {
-            self.current = letter;
+            self.blame.letter = letter;
             out.push((letter, self.store.intern(successor)));
         }
-        self.interning = false;
+        self.blame.interning = false;
     }
 
     /// The result of a probe run under `catch_unwind`, a panic turned into
@@ -169,30 +206,10 @@ impl<P: Protocol> Explorer<P> {
             Err(payload) => {
                 // The unwound closure may have lost the scratch and a
                 // reusable message; start the next probe afresh.
-                self.scratch = None;
-                self.listed_for = None;
-                let other = self.current_other.take();
-                self.msgs.iter_mut().for_each(|m| *m = None);
-                let message = crate::checker::panic_message(payload.as_ref());
-                if std::mem::take(&mut self.interning) {
-                    return Err(ProbeError::Object {
-                        op: ObjectOp::HashEq,
-                        letter: self.current,
-                        object: std::any::type_name::<P>(),
-                        message,
-                    });
-                }
-                match other {
-                    Some(action) => Err(ProbeError::Other {
-                        action: action.into_owned(),
-                        panic: true,
-                        detail: message,
-                    }),
-                    None => Err(ProbeError::Panic {
-                        letter: self.current,
-                        message,
-                    }),
-                }
+                self.probing.scratch = None;
+                self.listing.of = None;
+                self.probing.msgs.iter_mut().for_each(|m| *m = None);
+                Err(self.blame.error::<P>(payload.as_ref()))
             }
         }
     }
@@ -204,7 +221,7 @@ impl<P: Protocol> Explorer<P> {
     /// is then reported as itself, not as the probe it would spoil.
     #[inline]
     pub(super) fn copy(&mut self, p: ProtoId) -> P {
-        if self.determinism {
+        if self.determinism.on {
             self.store.get(p).clone()
         } else {
             self.store.copy_of(p)
@@ -212,7 +229,7 @@ impl<P: Protocol> Explorer<P> {
     }
 
     pub(super) fn take_scratch(&mut self, p: ProtoId) -> P {
-        match self.scratch.take() {
+        match self.probing.scratch.take() {
             Some((q, s)) if q == p => s,
             _ => self.copy(p),
         }
@@ -256,7 +273,7 @@ impl<P: Protocol> Explorer<P> {
         let want =
             |slot: LetterId| wanted.is_none_or(|w| w[slot as usize >> 6] >> (slot & 63) & 1 != 0);
         let mut i = self.first_probe_at(*cursor);
-        while let Some(&s) = self.probes.get(i) {
+        while let Some(&s) = self.probing.probes.get(i) {
             let (role, peer) = (s.role as usize, s.peer as usize);
             match s.kind {
                 ActionKind::Send => {
@@ -270,14 +287,14 @@ impl<P: Protocol> Explorer<P> {
                 ActionKind::Recv => {
                     // The role's receive slots from here on, one per sender.
                     let end = s.recv_end as usize;
-                    let any_wanted = self.probes[i..end].iter().any(|r| want(r.slot));
+                    let any_wanted = self.probing.probes[i..end].iter().any(|r| want(r.slot));
                     // One probe with `from: None` tells whether any sender is
                     // possible at all (contract of `try_recv`); the
                     // determinism check verifies that instead of relying on it.
                     // With one sender it would only repeat the probe of that
                     // sender, and its success would cost a fresh clone.
-                    let none_refused = any_wanted && !self.determinism && end - i > 1 && {
-                        self.current = s.slot;
+                    let none_refused = any_wanted && !self.determinism.on && end - i > 1 && {
+                        self.blame.letter = s.slot;
                         match scratch!().try_recv(role, None) {
                             Err(_) => true,
                             Ok(_) => {
@@ -288,7 +305,7 @@ impl<P: Protocol> Explorer<P> {
                     };
                     if any_wanted && !none_refused {
                         for j in i..end {
-                            let r = self.probes[j];
+                            let r = self.probing.probes[j];
                             if want(r.slot) {
                                 let sc = scratch!();
                                 if let Some(letter) =
@@ -315,7 +332,7 @@ impl<P: Protocol> Explorer<P> {
         }
         *cursor = self.alphabet.num_actions() as LetterId;
         if let Some(sc) = scratch {
-            self.scratch = Some((p, sc));
+            self.probing.scratch = Some((p, sc));
         }
         Ok(None)
     }
@@ -328,25 +345,19 @@ impl<P: Protocol> Explorer<P> {
         successor: P,
         letter: LetterId,
     ) -> Result<(LetterId, ProtoId), ProbeError> {
-        if !self.determinism {
-            self.interning = true;
+        if !self.determinism.on {
+            self.blame.interning = true;
             let id = self.store.intern(successor);
-            self.interning = false;
+            self.blame.interning = false;
             return Ok((letter, id));
         }
-        self.interning = true;
+        self.blame.interning = true;
         let interned = self.store.intern_or_give_back(successor);
-        self.interning = false;
+        self.blame.interning = false;
         match interned {
             Ok(id) => Ok((letter, id)),
             Err((id, successor)) => {
-                let (w, b) = (id.index() / 64, id.raw() % 64);
-                if w >= self.revisited.len() {
-                    self.revisited
-                        .resize((w + 1).max(self.revisited.len() * 2), 0);
-                }
-                if self.revisited[w] >> b & 1 == 0 {
-                    self.revisited[w] |= 1 << b;
+                if first_time(&mut self.determinism.revisited, id) {
                     // A panic in protocol code during this extra check is
                     // left to the search, which reports it with the trace
                     // to the state where it happens when it probes there
@@ -377,15 +388,15 @@ impl<P: Protocol> Explorer<P> {
         ty: usize,
         l: LetterId,
     ) -> Result<bool, ProbeError> {
-        self.current = l;
-        let msg = match self.msgs[ty].take() {
+        self.blame.letter = l;
+        let msg = match self.probing.msgs[ty].take() {
             Some(m) => m,
             None => self.dummy(ty),
         };
         match scratch.try_send(role, to, msg) {
             Err(Refused(m)) => {
-                self.msgs[ty] = Some(m);
-                if self.determinism {
+                self.probing.msgs[ty] = Some(m);
+                if self.determinism.on {
                     self.check_refusal(p, scratch, l, |o, d| {
                         o.try_send(role, to, d.unwrap()).is_err()
                     })?;
@@ -393,7 +404,7 @@ impl<P: Protocol> Explorer<P> {
                 Ok(false)
             }
             Ok(()) => {
-                if self.determinism {
+                if self.determinism.on {
                     let d = self.dummy(ty);
                     self.check_success(p, scratch, l, move |o| o.try_send(role, to, d).is_ok())?;
                 }
@@ -410,16 +421,16 @@ impl<P: Protocol> Explorer<P> {
         to: usize,
         l: LetterId,
     ) -> Result<bool, ProbeError> {
-        self.current = l;
+        self.blame.letter = l;
         match scratch.try_close(role, to) {
             Err(Refused(())) => {
-                if self.determinism {
+                if self.determinism.on {
                     self.check_refusal(p, scratch, l, |o, _| o.try_close(role, to).is_err())?;
                 }
                 Ok(false)
             }
             Ok(()) => {
-                if self.determinism {
+                if self.determinism.on {
                     self.check_success(p, scratch, l, move |o| o.try_close(role, to).is_ok())?;
                 }
                 Ok(true)
@@ -437,10 +448,10 @@ impl<P: Protocol> Explorer<P> {
         from: usize,
         l: LetterId,
     ) -> Result<Option<LetterId>, ProbeError> {
-        self.current = l;
+        self.blame.letter = l;
         match scratch.try_recv(role, Some(from)) {
             Err(Refused(())) => {
-                if self.determinism {
+                if self.determinism.on {
                     self.check_refusal(p, scratch, l, |o, _| {
                         o.try_recv(role, Some(from)).is_err()
                     })?;
@@ -449,7 +460,7 @@ impl<P: Protocol> Explorer<P> {
             }
             Ok((sender, msg)) => {
                 let letter = recv_letter(&self.alphabet, l, role, from, sender, &msg)?;
-                if self.determinism {
+                if self.determinism.on {
                     let original = self.store.get(p);
                     if original.clone().try_recv(role, None).is_err() {
                         return Err(ProbeError::Contract {
@@ -482,7 +493,7 @@ impl<P: Protocol> Explorer<P> {
     }
 }
 
-/// The walk of [`Explorer::probe_every_slot`] on an object held anywhere
+/// The walk of [`Successors::probe_every_slot`] on an object held anywhere
 /// (a stored one, or one a parallel search's worker owns): every probe
 /// slot on copies of `original` (made in `spares` where there are any),
 /// each successor pushed to `batch` as an object, not interned. `current` is the letter being probed, for the
@@ -553,56 +564,4 @@ pub(super) fn walk_every_slot<P: Protocol>(
         i += 1;
     }
     Ok(())
-}
-
-/// The letter of a receive probed in slot `l` as `try_recv(role,
-/// Some(from))`, which gave `msg` from `sender`; a contract error if the
-/// object answered for another sender or with a type nobody declared.
-#[inline]
-pub(super) fn recv_letter(
-    alphabet: &Alphabet,
-    l: LetterId,
-    role: usize,
-    from: usize,
-    sender: usize,
-    msg: &Message,
-) -> Result<LetterId, ProbeError> {
-    let Some(ty) = alphabet.type_of(msg) else {
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!(
-                "it received a message of type `{}`, which is neither a dummy's type nor one of the \
-                 protocol's type_names()",
-                msg.type_path()
-            ),
-        });
-    };
-    if alphabet.declares && !alphabet.types[ty].declared {
-        // A dummy's type, but not one the object declares: its
-        // type_names() are wrong, and with them the check of the dummies.
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!(
-                "it received a message of type `{}`, which is not one of the protocol's \
-                 type_names() ({})",
-                msg.type_path(),
-                alphabet
-                    .types
-                    .iter()
-                    .filter(|t| t.declared)
-                    .map(|t| t.short())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
-    }
-    if sender != from {
-        return Err(ProbeError::Contract {
-            letter: l,
-            detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
-        });
-    }
-    // `l` is the receive's probe slot: the letter of type 0.
-    debug_assert_eq!(alphabet.recv(role, from, 0), Some(l));
-    Ok(l + ty as LetterId)
 }

@@ -4,6 +4,8 @@
 //! every type), or a close to one peer.
 
 use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::error::ProbeError;
+use crate::protocol::Message;
 
 /// The letters an automaton state can use, as a bitset over probe slots
 /// (for receives, the slot of type 0 stands for every type).
@@ -31,7 +33,7 @@ pub(super) struct ProbeSlot {
 /// (which exist only along the declared channels), receives once per
 /// sender, sends only of the types that have a dummy. Pairs of roles that
 /// are not channels have no letters and no slots; the determinism check
-/// probes them apart ([`Explorer::check_off_channels`](super::Explorer)).
+/// probes them apart ([`Successors::check_off_channels`](super::Successors)).
 pub(super) fn probe_slots(a: &Alphabet) -> Vec<ProbeSlot> {
     let n = a.roles.len();
     let mut out = Vec::new();
@@ -109,4 +111,56 @@ pub(crate) fn next_slot(a: &Alphabet, l: LetterId) -> LetterId {
     } else {
         l + 1
     }
+}
+
+/// The letter of a receive probed in slot `l` as `try_recv(role,
+/// Some(from))`, which gave `msg` from `sender`; a contract error if the
+/// object answered for another sender or with a type nobody declared.
+#[inline]
+pub(super) fn recv_letter(
+    alphabet: &Alphabet,
+    l: LetterId,
+    role: usize,
+    from: usize,
+    sender: usize,
+    msg: &Message,
+) -> Result<LetterId, ProbeError> {
+    let Some(ty) = alphabet.type_of(msg) else {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is neither a dummy's type nor one of the \
+                 protocol's type_names()",
+                msg.type_path()
+            ),
+        });
+    };
+    if alphabet.declares && !alphabet.types[ty].declared {
+        // A dummy's type, but not one the object declares: its
+        // type_names() are wrong, and with them the check of the dummies.
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!(
+                "it received a message of type `{}`, which is not one of the protocol's \
+                 type_names() ({})",
+                msg.type_path(),
+                alphabet
+                    .types
+                    .iter()
+                    .filter(|t| t.declared)
+                    .map(|t| t.short())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    if sender != from {
+        return Err(ProbeError::Contract {
+            letter: l,
+            detail: format!("try_recv(from: Some({from})) returned a message from role #{sender}"),
+        });
+    }
+    // `l` is the receive's probe slot: the letter of type 0.
+    debug_assert_eq!(alphabet.recv(role, from, 0), Some(l));
+    Ok(l + ty as LetterId)
 }

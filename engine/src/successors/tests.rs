@@ -6,8 +6,9 @@
 use super::*;
 use crate::testing::{RandomObject, Rng};
 use crate::Enabled;
+use crate::Message;
 
-use probe::recv_letter;
+use slots::recv_letter;
 
 /// A random set of probe slots (as an automaton state's `wanted`).
 fn random_wanted(rng: &mut Rng, letters: usize) -> Vec<u64> {
@@ -19,7 +20,7 @@ fn random_wanted(rng: &mut Rng, letters: usize) -> Vec<u64> {
 /// Every enabled action of `p` through the resumable walk, one call per
 /// successor, advancing the cursor as a search frame does.
 fn one_by_one(
-    ex: &mut Explorer<RandomObject>,
+    ex: &mut Successors<RandomObject>,
     p: ProtoId,
     wanted: Option<Wanted>,
     use_cache: bool,
@@ -38,7 +39,7 @@ fn probe_every_slot_and_probe_loop_give_the_same_successors_in_the_same_order() 
     for seed in 0..300 {
         let mut rng = Rng::new(seed);
         let obj = RandomObject::draw(&mut rng);
-        let mut ex = Explorer::new(obj.alphabet(), 1 << 16, false);
+        let mut ex = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, false);
         ex.store.intern(obj);
         // Every state of the object, in the order the walks intern them.
         let mut i = 0;
@@ -94,8 +95,8 @@ fn the_determinism_check_finds_the_same_successors() {
     for seed in 0..100 {
         let mut rng = Rng::new(seed);
         let obj = RandomObject::draw(&mut rng);
-        let mut plain = Explorer::new(obj.alphabet(), 1 << 16, false);
-        let mut checked = Explorer::new(obj.alphabet(), 1 << 16, true);
+        let mut plain = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, false);
+        let mut checked = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, true);
         plain.store.intern(obj.clone());
         checked.store.intern(obj);
         let mut i = 0;
@@ -149,12 +150,12 @@ pub(super) fn a_declaring_objects_receive_of_an_undeclared_dummy_type_is_a_contr
 
 /// Every state of `obj` (interned by walking its successors), with its
 /// successors as `(letter, successor object)`, by `ex`'s breadth-first
-/// path; compares objects, not ids, so two explorers can be compared.
+/// path; compares objects, not ids, so two successor generators can be compared.
 fn all_successors(
     obj: RandomObject,
     determinism: bool,
 ) -> Result<Vec<Vec<(LetterId, usize)>>, ProbeError> {
-    let mut ex = Explorer::new(obj.alphabet(), 1 << 16, determinism);
+    let mut ex = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, determinism);
     ex.store.intern(obj);
     let mut out = Vec::new();
     let mut i = 0;
@@ -171,7 +172,7 @@ fn all_successors(
 
 /// An object that lists its enabled actions is not probed, and gets the
 /// same successors, in the same (slot) order, as when it is probed: on
-/// random objects, through every walk of the explorer.
+/// random objects, through every walk of the successor generator.
 #[test]
 fn listing_gives_the_same_successors_as_probing() {
     for seed in 0..300 {
@@ -181,7 +182,7 @@ fn listing_gives_the_same_successors_as_probing() {
         let listed = all_successors(obj.listing(true), false).unwrap();
         assert_eq!(probed, listed, "seed {seed}");
         // The resumable walk and the wanted filter, on the listing object.
-        let mut ex = Explorer::new(obj.alphabet(), 1 << 16, false);
+        let mut ex = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, false);
         ex.store.intern(obj.listing(true));
         let mut i = 0;
         while i < ex.store.len() {
@@ -287,7 +288,7 @@ fn a_wrong_listing_is_a_contract_error_naming_the_action() {
         );
         a.set_topology(|r| obj.peers(r), |r| obj.sends_to(r))
             .unwrap();
-        let mut ex = Explorer::new(a, 1 << 16, determinism);
+        let mut ex = Successors::new(a, Store::whole(), 1 << 16, determinism);
         let p = ex.store.intern(obj);
         let mut out = Vec::new();
         let r = ex.successors(p, None, false, &mut out);
@@ -356,7 +357,7 @@ fn the_determinism_check_probes_the_pairs_off_the_channels() {
     let mut a = Alphabet::new(Sneaky.roles(), vec![Message::named("M", ())], vec![]);
     a.set_topology(|r| Sneaky.peers(r), |r| Sneaky.sends_to(r))
         .unwrap();
-    let mut ex = Explorer::new(a, 1 << 16, true);
+    let mut ex = Successors::new(a, Store::whole(), 1 << 16, true);
     let p = ex.store.intern(Sneaky);
     let e = ex
         .successors(p, None, false, &mut Vec::new())

@@ -49,7 +49,7 @@ use std::fmt::{self, Write as _};
 use std::path::Path;
 
 use crate::alphabet::ActionKind;
-use crate::report::{Counterexample, Ending, Report, Step};
+use crate::report::{Counterexample, CounterexampleStep, Ending, Report};
 
 mod parse;
 mod replay;
@@ -200,8 +200,8 @@ fn quote(s: &str) -> String {
     q
 }
 
-impl From<&Step> for TrailStep {
-    fn from(s: &Step) -> TrailStep {
+impl From<&CounterexampleStep> for TrailStep {
+    fn from(s: &CounterexampleStep) -> TrailStep {
         TrailStep {
             role: s.role_name.clone(),
             kind: s.kind,

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::alphabet::ActionKind;
 use crate::protocol::{Message, Protocol};
-use crate::report::{Counterexample, ReplayError, Step};
+use crate::report::{Counterexample, CounterexampleStep, ReplayError};
 
 use super::Trail;
 
@@ -134,7 +134,7 @@ impl Trail {
                     .cloned(),
                 _ => None,
             };
-            steps.push(Step {
+            steps.push(CounterexampleStep {
                 role,
                 role_name: roles[role].clone(),
                 kind: s.kind,

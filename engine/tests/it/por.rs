@@ -4,8 +4,8 @@
 //! verdict.
 
 use engine::{
-    ActionKind, ActionRef, Checker, Error, Independence, Message, Protocol, Reduction, Refused,
-    Report, RoleId, Verdict,
+    ActionKind, ActionRef, Checker, Error, Independence, Message, Protocol, ReductionStatus,
+    Refused, Report, RoleId, Verdict,
 };
 
 /// `k` pairs of roles `a_i`, `b_i`: in each round `a_i` sends `Ping` to
@@ -184,7 +184,7 @@ fn reduced_and_full_searches_agree_and_the_reduced_one_stores_fewer_states() {
                             "{f} on {obj:?}\n{full}\n{reduced}"
                         );
                         assert!(
-                            matches!(reduced.stats.reduction, Reduction::On { .. }),
+                            matches!(reduced.stats.reduction, ReductionStatus::On { .. }),
                             "{reduced}"
                         );
                         // (A violation may be met later on another path.)
@@ -224,7 +224,7 @@ fn independent_pairs_are_searched_in_linear_instead_of_exponential_states() {
     // that is enabled: nothing to reduce) and the end.
     assert_eq!(
         reduced.stats.reduction,
-        Reduction::On {
+        ReductionStatus::On {
             ample_states: 4 * 5
         }
     );
@@ -256,7 +256,7 @@ fn formulas_with_x_or_that_see_the_first_step_are_searched_in_full() {
         let full = check(obj.clone(), f, false);
         let r = check(obj.clone(), f, true);
         assert_eq!(r.stats.product_states, full.stats.product_states, "{f}");
-        let Reduction::Off(reason) = &r.stats.reduction else {
+        let ReductionStatus::Off(reason) = &r.stats.reduction else {
             panic!("{r}")
         };
         assert!(reason.contains(why), "{reason}");
@@ -284,7 +284,7 @@ fn the_reduction_can_be_switched_off_and_objects_that_declare_nothing_are_search
     // (the command line's report names `--no-por` instead), so that who
     // sees it knows how to switch it back on.
     assert!(
-        matches!(&off.stats.reduction, Reduction::Off(w) if w.contains("switched off")
+        matches!(&off.stats.reduction, ReductionStatus::Off(w) if w.contains("switched off")
             && !w.contains("--no-por")
             && w.contains("PRUST_POR=0")
             && w.contains("Checker::partial_order(false)")),
@@ -296,14 +296,14 @@ fn the_reduction_can_be_switched_off_and_objects_that_declare_nothing_are_search
         ..obj
     };
     let r = check(silent, r#"G !"DEADLOCK""#, true);
-    assert_eq!(r.stats.reduction, Reduction::NotDeclared);
+    assert_eq!(r.stats.reduction, ReductionStatus::NotDeclared);
     // Printed on its own, it says how an object opts in.
     assert!(
-        Reduction::NotDeclared
+        ReductionStatus::NotDeclared
             .to_string()
             .contains("Protocol::independence opts in"),
         "{}",
-        Reduction::NotDeclared
+        ReductionStatus::NotDeclared
     );
     assert_eq!(r.stats.product_states, off.stats.product_states);
     assert!(!r.to_string().contains("partial-order"), "{r}");

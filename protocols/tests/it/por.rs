@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use engine::{Checker, Protocol, Reduction, Report, Semantics, Verdict};
+use engine::{Checker, Protocol, ReductionStatus, Report, Semantics, Verdict};
 use proptest::prelude::*;
 use protocols::{npb, spec::Spec, Liberal, Strict};
 
@@ -160,7 +160,7 @@ fn npb_concurrent_is_reduced_to_a_few_states_with_the_same_verdicts() {
                     assert_eq!(full.holds(), holds, "{f}: {full}");
                 }
                 assert!(
-                    matches!(reduced.stats.reduction, Reduction::On { .. }),
+                    matches!(reduced.stats.reduction, ReductionStatus::On { .. }),
                     "{reduced}"
                 );
                 if let Some(c) = reduced.counterexample() {

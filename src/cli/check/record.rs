@@ -164,11 +164,11 @@ fn stats(s: &Stats) -> String {
         o.raw("share", &split.finish());
     }
     match reduction {
-        engine::Reduction::NotDeclared => {}
-        engine::Reduction::On { ample_states } => {
+        engine::ReductionStatus::NotDeclared => {}
+        engine::ReductionStatus::On { ample_states } => {
             o.str("reduction", "on").u64("ample_states", *ample_states);
         }
-        engine::Reduction::Off(why) => {
+        engine::ReductionStatus::Off(why) => {
             o.str("reduction", "off").str("reduction_off", why);
         }
     }

@@ -14,7 +14,7 @@ use crate::alphabet::LetterId;
 use crate::error::{ObjectOp, ProbeError};
 use crate::ids::AutState;
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::Successors;
 
 use super::*;
 use crate::search::sharded::{key, shard_of_id, Key, Locked, Pending, Sharded, StateId, Visit};
@@ -58,12 +58,12 @@ impl<P> Batch<P> {
 /// (to free).
 pub(super) type Returned<P> = (Batch<P>, Vec<P>);
 
-/// One thread's explorer and scratch space, kept from level to level, so
+/// One thread's successor generator and scratch space, kept from level to level, so
 /// that its buffers are allocated and freed by the thread that uses them.
 pub(super) struct Worker<P> {
     /// The thread's number (the calling thread's is 0).
     pub(super) me: usize,
-    pub(super) ex: Explorer<P>,
+    pub(super) ex: Successors<P>,
     /// A store of bytes: the thread's own copy of the initial object, to
     /// decode with.
     pub(super) template: Option<P>,
@@ -82,7 +82,7 @@ pub(super) struct Worker<P> {
 }
 
 impl<P: Protocol> Worker<P> {
-    pub(super) fn new(me: usize, ex: Explorer<P>, template: Option<P>) -> Self {
+    pub(super) fn new(me: usize, ex: Successors<P>, template: Option<P>) -> Self {
         Worker {
             me,
             ex,
@@ -117,14 +117,14 @@ pub(super) fn decode<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
 }
 
 /// The error of a panic caught while the successors of `letter` were
-/// stored: raised again under the explorer's guard (which turns it into
+/// stored: raised again under the successor generator's guard (which turns it into
 /// the error of `letter` and resets what the panic may have left behind).
 /// `stored_whole`: the successor was a whole object, hashed, compared (and
 /// cloned for a second automaton edge) by the store, so the error is the
 /// one the one-thread store gives for its `Hash` or `Eq`, whatever the
 /// thread count; a store of bytes runs `encode`, a probe's error.
 fn reraised<P: Protocol>(
-    ex: &mut Explorer<P>,
+    ex: &mut Successors<P>,
     letter: LetterId,
     payload: Box<dyn std::any::Any + Send>,
     stored_whole: bool,
@@ -148,7 +148,7 @@ fn reraised<P: Protocol>(
 /// makes them: every enabled action, or (stutter semantics) the END or
 /// DEADLOCK step of a state with none.
 pub(super) fn successors<P: Protocol>(
-    ex: &mut Explorer<P>,
+    ex: &mut Successors<P>,
     stutter: bool,
     obj: &P,
     out: &mut Vec<(LetterId, P)>,

@@ -83,7 +83,7 @@
 //!   Laarman, Petrucci, van de Pol 2012) after degeneralising with a
 //!   counter (k acceptance sets: k copies of each state);
 //! - each worker walks the successors in its own random order (a
-//!   permutation of [`Explorer::successors_of`]'s list), over a store like
+//!   permutation of [`Successors::successors_of`]'s list), over a store like
 //!   [`sharded`](super::sharded) with the per-state colours (CNDFS: a
 //!   shared red bit and per-worker cyan) or union-find links (UFSCC);
 //! - the counterexample: the first worker to close an accepting SCC stops
@@ -117,7 +117,7 @@ use crate::{Error, Semantics};
 
 use super::lasso::Path;
 use super::sharded::Sharded;
-use super::{Outcome, Search};
+use super::{Search, SearchOutcome};
 use level::{decode, merge, successors, Batch, Returned, Worker};
 use phases::{Cmd, Crew, Phase};
 use shared::{Event, Found, Shared};
@@ -141,8 +141,8 @@ pub(crate) const PARALLEL_LEVEL: usize = 1024;
 /// check verifies every state (on one thread).
 pub(crate) const VERIFY_STATES: u64 = 4096;
 
-/// Cache entries of a thread's explorer: its cache is never used (a
-/// thread expands objects, not the explorer's ids), so the least there is.
+/// Cache entries of a thread's successor generator: its cache is never used (a
+/// thread expands objects, not the successor generator's ids), so the least there is.
 const WORKER_CACHE: usize = 1;
 
 /// How many states the calling thread expands between two looks at the
@@ -168,11 +168,11 @@ impl<P: Protocol> Search<'_, P> {
         initial: ProtoId,
         threads: usize,
         bytes: bool,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<SearchOutcome, Error> {
         let q0 = self.aut.initial;
         if self.bad_prefix(q0) {
             self.finish_progress();
-            return Ok(Outcome::Violated(RawLasso {
+            return Ok(SearchOutcome::Violated(RawLasso {
                 prefix: Vec::new(),
                 cycle: Vec::new(),
             }));
@@ -242,7 +242,7 @@ impl<P: Protocol> Search<'_, P> {
             }
             (outcome, crew.running, crew.tried)
         });
-        if let Ok(Step::Fallback(why)) = outcome {
+        if let Ok(Coordinated::Fallback(why)) = outcome {
             drop(shared);
             return self.one_thread_after_all(initial, why);
         }
@@ -255,8 +255,8 @@ impl<P: Protocol> Search<'_, P> {
                 format!(
                     "no breadth-first level reached {} states ({}), so no other thread was \
                      started",
-                    self.parallel_level,
-                    crate::hint::Setting::ParallelLevel.named(self.audience)
+                    self.opts.parallel.level,
+                    crate::hint::Setting::ParallelLevel.named(self.opts.audience)
                 )
             });
         }
@@ -266,9 +266,9 @@ impl<P: Protocol> Search<'_, P> {
         self.stats.protocol_states = shared.store.objects();
         let template = template.as_ref();
         match outcome? {
-            Step::Done(o) => Ok(o),
-            Step::Fallback(_) => unreachable!("searched on one thread above"),
-            Step::Found(Event {
+            Coordinated::Done(o) => Ok(o),
+            Coordinated::Fallback(_) => unreachable!("searched on one thread above"),
+            Coordinated::Found(Event {
                 found: Found::Bad(id),
                 ..
             }) => {
@@ -277,14 +277,14 @@ impl<P: Protocol> Search<'_, P> {
                     .map_err(|e| self.probe_error_after(e, Vec::new()))?;
                 let prefix = match self.path_or_lost(path, Vec::new)? {
                     Ok(p) => p,
-                    Err(limit) => return Ok(Outcome::Inconclusive(limit)),
+                    Err(limit) => return Ok(SearchOutcome::Inconclusive(limit)),
                 };
-                Ok(Outcome::Violated(RawLasso {
+                Ok(SearchOutcome::Violated(RawLasso {
                     prefix,
                     cycle: Vec::new(),
                 }))
             }
-            Step::Found(Event {
+            Coordinated::Found(Event {
                 found: Found::Error(e, id),
                 ..
             }) => {
@@ -308,7 +308,11 @@ impl<P: Protocol> Search<'_, P> {
     /// The one-thread search after all, for `why` (said in the report):
     /// a search over bytes met a state that it cannot keep as bytes (see
     /// the module docs). The counts start again; the budget goes on.
-    fn one_thread_after_all(&mut self, initial: ProtoId, why: &str) -> Result<Outcome, Error> {
+    fn one_thread_after_all(
+        &mut self,
+        initial: ProtoId,
+        why: &str,
+    ) -> Result<SearchOutcome, Error> {
         self.stored_apart = false;
         self.stats = Stats {
             automaton_states: self.stats.automaton_states,
@@ -322,8 +326,8 @@ impl<P: Protocol> Search<'_, P> {
 
 /// How [`Search::coordinate`] ended: a decision, an event to report, or
 /// a search over bytes that must run on one thread after all.
-enum Step {
-    Done(Outcome),
+enum Coordinated {
+    Done(SearchOutcome),
     Found(Event),
     Fallback(&'static str),
 }

@@ -11,7 +11,7 @@ use crate::alphabet::LetterId;
 use crate::error::ProbeError;
 use crate::ids::{AutState, Successor};
 use crate::protocol::Protocol;
-use crate::successors::Explorer;
+use crate::successors::{Store, Successors};
 use crate::Semantics;
 
 use super::*;
@@ -43,7 +43,7 @@ impl<P: Protocol> Search<'_, P> {
     /// order, the first edge that reaches a state kept. The levels up to
     /// the target's are stored whole, whatever the thread count, so the
     /// path is the one-thread search's. Its objects are interned in the
-    /// explorer (where the counterexample is read from). On the calling
+    /// successor generator (where the counterexample is read from). On the calling
     /// thread, within the search's budget.
     pub(super) fn path_to(
         &mut self,
@@ -56,7 +56,12 @@ impl<P: Protocol> Search<'_, P> {
         // they must stay resident for the counterexample to be read.
         self.ex.store.keep_all();
         let stutter = self.limits.semantics == Semantics::Stutter;
-        let mut ex = Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
+        let mut ex = Successors::new(
+            self.ex.alphabet.clone(),
+            Store::whole(),
+            WORKER_CACHE,
+            false,
+        );
         // Each state reached: the state it was reached from, how, and the
         // acceptance marks of the edge.
         let mut parent: HashMap<StateId, (StateId, LetterId, u32)> = HashMap::new();

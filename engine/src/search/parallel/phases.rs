@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use crate::protocol::Protocol;
 use crate::report::{Limit, Stats};
-use crate::successors::Explorer;
+use crate::successors::{Store, Successors};
 use crate::Error;
 
 use super::*;
-use crate::search::{Outcome, Search};
+use crate::search::{Search, SearchOutcome};
 
 /// What the workers are told to do next.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,12 +80,17 @@ impl<P: Protocol> Search<'_, P> {
         &mut self,
         shared: &'scope Shared<'_, P>,
         crew: &mut Crew<'scope, 'env, P>,
-    ) -> Result<Step, Error>
+    ) -> Result<Coordinated, Error>
     where
         P: 'scope,
     {
-        let explorer = Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false);
-        let mut own = Worker::new(0, explorer, crew.template.cloned());
+        let successors = Successors::new(
+            self.ex.alphabet.clone(),
+            Store::whole(),
+            WORKER_CACHE,
+            false,
+        );
+        let mut own = Worker::new(0, successors, crew.template.cloned());
         let mut depth: u64 = 0;
         loop {
             let len = shared
@@ -93,7 +98,7 @@ impl<P: Protocol> Search<'_, P> {
                 .read()
                 .unwrap_or_else(PoisonError::into_inner)
                 .len();
-            let wide = len >= self.parallel_level.max(1);
+            let wide = len >= self.opts.parallel.level.max(1);
             if wide && !crew.tried {
                 crew.tried = true;
                 self.start_workers(shared, crew);
@@ -108,15 +113,15 @@ impl<P: Protocol> Search<'_, P> {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             if let Some(why) = fallback {
-                return Ok(Step::Fallback(why));
+                return Ok(Coordinated::Fallback(why));
             }
             if let Some(limit) = limit {
-                return Ok(Step::Done(Outcome::Inconclusive(limit)));
+                return Ok(Coordinated::Done(SearchOutcome::Inconclusive(limit)));
             }
             if shared.full.load(Ordering::Relaxed) {
-                return Ok(Step::Done(Outcome::Inconclusive(Limit::States(
-                    self.limits.max_states,
-                ))));
+                return Ok(Coordinated::Done(SearchOutcome::Inconclusive(
+                    Limit::States(self.limits.max_states),
+                )));
             }
             let event = shared
                 .event
@@ -129,7 +134,7 @@ impl<P: Protocol> Search<'_, P> {
                     // state is one level deeper.
                     self.stats.max_depth = depth + 1;
                 }
-                return Ok(Step::Found(event));
+                return Ok(Coordinated::Found(event));
             }
             let found =
                 std::mem::take(&mut *shared.found.lock().unwrap_or_else(PoisonError::into_inner));
@@ -142,11 +147,11 @@ impl<P: Protocol> Search<'_, P> {
             depth += 1;
         }
         if shared.truncated.load(Ordering::Relaxed) {
-            return Ok(Step::Done(Outcome::Inconclusive(Limit::Depth(
-                self.limits.max_depth,
-            ))));
+            return Ok(Coordinated::Done(SearchOutcome::Inconclusive(
+                Limit::Depth(self.limits.max_depth),
+            )));
         }
-        Ok(Step::Done(Outcome::Holds))
+        Ok(Coordinated::Done(SearchOutcome::Holds))
     }
 
     /// Starts the crew's workers (all but the calling thread). A thread
@@ -165,7 +170,12 @@ impl<P: Protocol> Search<'_, P> {
             // moves to it once: it decodes with it from then on.
             let w = Worker::new(
                 me,
-                Explorer::new(self.ex.alphabet.clone(), WORKER_CACHE, false),
+                Successors::new(
+                    self.ex.alphabet.clone(),
+                    Store::whole(),
+                    WORKER_CACHE,
+                    false,
+                ),
                 crew.template.cloned(),
             );
             let spawned = crate::stack::worker(format!("prust-search-{me}"))

@@ -85,13 +85,14 @@ pub(crate) struct Store<P> {
     /// Hash compaction or collapse: keys instead of `protos`.
     fp: Option<Box<Fingerprints<P>>>,
     /// Objects the store gave up (duplicates, swept objects, the
-    /// frontier's expanded ones), for the explorer to make successors in
+    /// frontier's expanded ones), for the successor generator to make successors in
     /// ([`take_spares`](Self::take_spares)).
     spares: Spares<P>,
 }
 
 impl<P: Protocol> Store<P> {
-    pub(super) fn new() -> Self {
+    /// An empty store that keeps its objects whole (the default).
+    pub(crate) fn whole() -> Self {
         Store {
             protos: Chunked::new(),
             table: HashTable::new(),
@@ -159,7 +160,7 @@ impl<P: Protocol> Store<P> {
     }
 
     fn keyed(keys: Keys, verify_with: Option<P>) -> Self {
-        let mut s = Self::new();
+        let mut s = Self::whole();
         s.fp = Some(Box::new(Fingerprints {
             keys,
             verify_with,

@@ -66,7 +66,7 @@ fn a_made_object_is_handed_out_once_and_found_while_it_is_lent() {
     assert_eq!(s.take_lent(), Some(Bytes(vec![1])));
     assert_eq!(s.take_lent(), None);
     // The object store keeps every object: nothing to hand out.
-    let mut whole = Store::new();
+    let mut whole = Store::whole();
     let c = whole.intern(Bytes(vec![3]));
     assert_eq!(whole.take_made(c), None);
     whole.lend(c, Bytes(vec![3]));

@@ -481,7 +481,7 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
 /// with a run of the LTS: the first transition of each state, until a
 /// state repeats (the cycle) or the run stops (stutter steps).
 pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
-    let conv = |s: &engine::Step| {
+    let conv = |s: &engine::CounterexampleStep| {
         let ty = s
             .type_name
             .as_deref()

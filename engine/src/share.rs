@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 #[cfg(doc)]
-use super::Checker;
+use crate::Checker;
 
 /// Share `index` of `count` (both from 1): which part of one formula's
 /// state space a machine searches when the check is split over `count`

@@ -101,13 +101,15 @@
 
 pub mod format;
 mod objects;
+mod outcome;
 mod run;
 
 pub use format::{parse, Expected, Pos, Suite, SuiteError};
 // The one runtime and semantics types of the crate, where suite users look.
 pub use crate::Runtime;
 pub use engine::Semantics;
-pub use run::{check_entry, trials, Outcome};
+pub use outcome::Outcome;
+pub use run::{check_entry, trials};
 
 /// Runs every `.owl` suite under `dir` as a libtest-mimic test binary:
 /// parses the command line (filters, `--list`, …), runs the tests and exits.

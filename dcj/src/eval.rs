@@ -57,7 +57,7 @@ use super::names::local_name;
 use super::read::{Form, Read};
 use super::value::{self, Value};
 use super::{DcjError, DcjLimit, Import, Span, Warning};
-use declare::SessionDef;
+use unfold::SessionDef;
 use protocols::limits::Limits;
 use protocols::spec::{Spec, Term};
 use unfold::Pending;

@@ -337,7 +337,7 @@ pub fn default_max_memory() -> u64 {
     // `WORKER_STACK_BYTES` when it starts, one per core by default.
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let reserved = kib_field(&status, "VmSize:").unwrap_or(0).saturating_add(
-        (crate::search::available_threads() as u64)
+        (crate::stack::available_threads() as u64)
             .saturating_mul(crate::stack::WORKER_STACK_BYTES as u64),
     );
     default_memory_budget(

@@ -1,4 +1,4 @@
-//! The stack of the threads a search starts.
+//! The threads a search starts: how many by default, and their stack.
 //!
 //! The object's `Clone`, `Eq`, `Hash` and drop run on the search's worker
 //! threads as on the thread that called the check. Rust's default for a
@@ -42,4 +42,9 @@ pub fn worker(name: String) -> std::thread::Builder {
     std::thread::Builder::new()
         .name(name)
         .stack_size(WORKER_STACK_BYTES)
+}
+
+/// The machine's available parallelism: the default number of threads.
+pub(crate) fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }

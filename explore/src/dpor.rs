@@ -81,9 +81,9 @@
 use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
-use super::endpoint::Op;
+use super::end::End;
+use super::endpoint::{same_op, Op};
 use super::independence::independent;
-use super::scheduler::{same_op, End};
 use super::step::Alt;
 
 /// Choices to explore at one scheduling point, asked for by a race.

@@ -1,7 +1,7 @@
 //! The enabled choices among the pending operations, and performing one
 //! on the object.
 
-use engine::{Protocol, RoleId};
+use engine::{Message, Protocol, RoleId};
 
 use super::endpoint::{Op, Reply};
 use super::step::{Act, ActKind, Alt};
@@ -114,16 +114,7 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
         }
         Op::Recv { from: asked } => {
             let (f, msg) = obj.try_recv(role, from.or(asked)).ok()?;
-            Some((
-                Act {
-                    role,
-                    kind: ActKind::Recv {
-                        from: f,
-                        ty: msg.type_name().to_string(),
-                    },
-                },
-                Reply::Received(f, msg),
-            ))
+            Some((received(role, f, &msg), Reply::Received(f, msg)))
         }
         Op::Select { alts } => {
             let k = alt.pick?;
@@ -139,16 +130,7 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
                 return None;
             }
             *obj = probe;
-            Some((
-                Act {
-                    role,
-                    kind: ActKind::Recv {
-                        from: f,
-                        ty: msg.type_name().to_string(),
-                    },
-                },
-                Reply::Selected(k, msg),
-            ))
+            Some((received(role, f, &msg), Reply::Selected(k, msg)))
         }
         Op::Close { to } => {
             obj.try_close(role, to).ok()?;
@@ -160,5 +142,17 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
                 Reply::Done,
             ))
         }
+    }
+}
+
+/// The step of `role` receiving `msg` from `from` (by a receive or a
+/// select alike: the trace does not tell them apart).
+fn received(role: RoleId, from: RoleId, msg: &Message) -> Act {
+    Act {
+        role,
+        kind: ActKind::Recv {
+            from,
+            ty: msg.type_name().to_string(),
+        },
     }
 }

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use engine::{Protocol, RoleId};
 use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
 
+use super::end::End;
 use super::endpoint::{Ctl, Op, Shared, Slot};
-use super::scheduler::End;
 
 /// What a pending operation waits for, by role names (named as the
 /// sessions name them: [`WaitsFor`]'s constructors are the one place).
@@ -63,27 +63,6 @@ pub(crate) fn stuck_end<P: Protocol>(
         }
     }
     End::Deadlock(Arc::new(deadlock))
-}
-
-/// The error that stopped endpoints get.
-pub(crate) fn stop_error(names: &[String], end: &End) -> Error {
-    match end {
-        End::Deadlock(d) => Error::Deadlock(Arc::clone(d)),
-        // Not a deadlock: the other roles may still have been able to go
-        // on (a violation is reported as soon as it is certain).
-        End::Violation { role, op } => Error::Aborted(format!(
-            "protocol violation: {} waits to {op}, which the protocol can never accept",
-            names[*role]
-        )),
-        End::Steps(n) => Error::Aborted(format!("the execution reached {n} steps")),
-        End::Time => Error::Aborted("the exploration's time ran out".into()),
-        End::Stuck { role, .. } => Error::Aborted(format!(
-            "role {} did not reach an endpoint operation in time",
-            names[*role]
-        )),
-        End::Panicked { role, .. } => Error::Aborted(format!("role {} panicked", names[*role])),
-        _ => Error::Aborted("the execution was stopped".into()),
-    }
 }
 
 /// Waits for the started threads to return (after [`Shared::end`]): each

@@ -25,9 +25,8 @@ use std::time::Instant;
 use engine::{Message, Payload, Protocol, RoleId};
 use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
 
-use super::ending::stop_error;
+use super::end::{stop_error, End};
 use super::pool::Gate;
-use super::scheduler::{End, Next, Step};
 
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
@@ -436,5 +435,53 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     /// role's body itself.
     fn panic_guard(&self) -> PanicGuard {
         PanicGuard::from_fn(self.role, |_| {})
+    }
+}
+
+/// What a scheduling decision leads to.
+pub(crate) enum Next {
+    /// Start this role (the next one spawned): it runs to its first
+    /// operation alone.
+    Start(RoleId),
+    /// This role's slot holds its operation's result: it runs on.
+    Resume(RoleId),
+    /// The execution is over.
+    End(End),
+}
+
+/// The scheduler of one execution, reached through the lock by whichever
+/// thread is running (hence `Send`, and typed away: the endpoints do not
+/// know the chooser's type).
+pub(crate) trait Step: Send {
+    /// The next decision; `ctl` is the state under the lock.
+    fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next;
+    /// For the explorer to take the execution's results back.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl std::fmt::Debug for dyn Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Step")
+    }
+}
+
+/// Whether two pending operations are the same request (the same peer,
+/// message type or alternatives), whatever the message inside.
+pub(crate) fn same_op(a: &Op, b: &Op) -> bool {
+    match (a, b) {
+        (Op::Send { to: t1, msg: m1 }, Op::Send { to: t2, msg: m2 }) => {
+            t1 == t2 && m1.type_name() == m2.type_name()
+        }
+        (Op::Recv { from: f1 }, Op::Recv { from: f2 }) => f1 == f2,
+        (Op::Close { to: t1 }, Op::Close { to: t2 }) => t1 == t2,
+        (Op::Choose { n: n1 }, Op::Choose { n: n2 }) => n1 == n2,
+        (Op::Select { alts: a1 }, Op::Select { alts: a2 }) => {
+            a1.len() == a2.len()
+                && a1
+                    .iter()
+                    .zip(a2)
+                    .all(|(x, y)| x.from == y.from && x.type_name == y.type_name)
+        }
+        _ => false,
     }
 }

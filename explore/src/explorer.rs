@@ -18,7 +18,8 @@ use super::replay::Replay;
 use super::report::{Exploration, Outcome};
 use super::roles::Roles;
 use super::schedule::Schedule;
-use super::scheduler::{self, End, RunLimits};
+use super::end::End;
+use super::scheduler::{self, RunLimits};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
 /// its defaults from the `PRUST_*` variables that the

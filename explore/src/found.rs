@@ -7,7 +7,8 @@ use super::error::ExploreError;
 use super::property::Property;
 use super::report::{Action, Failure, Outcome, TraceStep};
 use super::schedule::{Choice, Schedule};
-use super::scheduler::{End, Run};
+use super::end::End;
+use super::scheduler::Run;
 use super::step::{Act, ActKind, Alt};
 
 /// The distinct failures found so far.

@@ -89,6 +89,7 @@ mod closed;
 mod dfs;
 mod dpor;
 mod enabled;
+mod end;
 mod ending;
 mod endpoint;
 mod error;

@@ -18,60 +18,14 @@ use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
 use super::ending::{finish, stuck_end, waits_for};
-use super::endpoint::{Ctl, ExploreEndpoint, Op, Shared, Slot, Wake};
+use super::end::End;
+use super::endpoint::{same_op, Ctl, ExploreEndpoint, Next, Op, Shared, Slot, Step, Wake};
 use super::independence::independent;
 use super::panics::panic_message;
 use super::pool::{Job, Pool};
 use super::roles::Roles;
 use super::step::{Act, Alt};
 use super::violation::Never;
-
-/// How an execution ended.
-#[derive(Debug, Clone)]
-pub(crate) enum End {
-    Success,
-    Deadlock(Arc<Deadlock>),
-    Violation {
-        role: RoleId,
-        op: WaitsFor,
-    },
-    Panicked {
-        role: RoleId,
-        message: String,
-        location: Option<String>,
-    },
-    Unfinished {
-        not_finished: Vec<RoleId>,
-    },
-    Steps(usize),
-    Time,
-    /// Stopped by the sleep sets: equivalent to an execution already run.
-    Redundant,
-    Stuck {
-        role: RoleId,
-        waited: Duration,
-    },
-    Diverged {
-        step: usize,
-        expected: String,
-        found: String,
-    },
-    /// The program spawned a role the object does not have, or twice.
-    Program(String),
-}
-
-impl End {
-    /// Whether the execution went as far as it could: every role returned
-    /// or waits with nothing able to move. A panic or a violation stops
-    /// the other roles where they are; a bound or the sleep sets cut the
-    /// execution short.
-    pub(crate) fn is_maximal(&self) -> bool {
-        matches!(
-            self,
-            End::Success | End::Deadlock(_) | End::Unfinished { .. }
-        )
-    }
-}
 
 /// The limits of one execution.
 #[derive(Debug, Clone, Copy)]
@@ -106,33 +60,6 @@ pub(crate) struct Run {
     /// How long each role was given to return after the stop (the role
     /// time limit).
     pub(crate) role_timeout: Duration,
-}
-
-/// What a scheduling decision leads to.
-pub(crate) enum Next {
-    /// Start this role (the next one spawned): it runs to its first
-    /// operation alone.
-    Start(RoleId),
-    /// This role's slot holds its operation's result: it runs on.
-    Resume(RoleId),
-    /// The execution is over.
-    End(End),
-}
-
-/// The scheduler of one execution, reached through the lock by whichever
-/// thread is running (hence `Send`, and typed away: the endpoints do not
-/// know the chooser's type).
-pub(crate) trait Step: Send {
-    /// The next decision; `ctl` is the state under the lock.
-    fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next;
-    /// For the explorer to take the execution's results back.
-    fn into_any(self: Box<Self>) -> Box<dyn Any>;
-}
-
-impl std::fmt::Debug for dyn Step {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Step")
-    }
 }
 
 /// What the scheduler of one execution owns: the object, the chooser,
@@ -192,25 +119,6 @@ fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
         now.next()
             .is_some_and(|(role, current)| role == *r && same_op(op, current))
     }) && now.next().is_none()
-}
-
-pub(crate) fn same_op(a: &Op, b: &Op) -> bool {
-    match (a, b) {
-        (Op::Send { to: t1, msg: m1 }, Op::Send { to: t2, msg: m2 }) => {
-            t1 == t2 && m1.type_name() == m2.type_name()
-        }
-        (Op::Recv { from: f1 }, Op::Recv { from: f2 }) => f1 == f2,
-        (Op::Close { to: t1 }, Op::Close { to: t2 }) => t1 == t2,
-        (Op::Choose { n: n1 }, Op::Choose { n: n2 }) => n1 == n2,
-        (Op::Select { alts: a1 }, Op::Select { alts: a2 }) => {
-            a1.len() == a2.len()
-                && a1
-                    .iter()
-                    .zip(a2)
-                    .all(|(x, y)| x.from == y.from && x.type_name == y.type_name)
-        }
-        _ => false,
-    }
 }
 
 /// Runs one execution of `program` on a clone of `object`, with

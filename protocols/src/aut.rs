@@ -601,3 +601,12 @@ fn parse_label(line: Line<'_>, raw: &str, b: &mut LtsBuilder) -> Result<Label, A
     }
     Ok(Label::new(action, ty, from, to, sync))
 }
+
+// Here rather than in `lts.rs`, so that the LTS module does not import
+// its reader (which builds LTSs).
+impl Lts {
+    /// Reads an Aldebaran `.aut` file; see [`crate::aut`].
+    pub fn from_aut(text: &str) -> Result<Lts, AutError> {
+        parse(text)
+    }
+}

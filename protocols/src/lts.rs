@@ -471,11 +471,6 @@ impl Lts {
         out
     }
 
-    /// Reads an Aldebaran `.aut` file; see [`crate::aut`].
-    pub fn from_aut(text: &str) -> Result<Lts, crate::aut::AutError> {
-        crate::aut::parse(text)
-    }
-
     /// Whether some transition is the send of a handshake
     /// ([`Label::is_sync`]).
     pub fn has_sync(&self) -> bool {

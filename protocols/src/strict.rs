@@ -55,14 +55,17 @@ use std::sync::Arc;
 
 use engine::{Message, RoleId};
 
-use crate::graph::{Graph, LtsGraph};
+use crate::graph::LtsGraph;
 use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::{Label, Lts};
 use crate::packed::{Kept, Layout, Packed};
 use crate::Limits;
 use crate::{Error, Spec};
 
+mod graph;
 mod protocol;
+
+use graph::Graph;
 
 /// A strict protocol object; see the [module docs](self).
 #[derive(Clone)]

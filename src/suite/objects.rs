@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics};
 use protocols::{Liberal, Lts, Object, Projection, Strict};
 
-use super::run::Outcome;
+use super::outcome::Outcome;
 use crate::load::{self, BuildLimits, LoadError};
 use crate::Runtime;
 

@@ -6,22 +6,12 @@ use std::rc::Rc;
 
 use super::expr::quoted;
 use super::spec::spec_op;
+use super::unfold::SessionDef;
 use super::{Ctx, Env, Fail, R};
 use crate::names::local_name;
 use crate::read::{Form, FormKind};
 use crate::value::{Closure, Value};
 use crate::{DcjError, Span};
-
-#[derive(Clone, Debug)]
-pub(super) struct SessionDef {
-    pub(super) full: String,
-    pub(super) params: Vec<String>,
-    /// A literal written in place of a parameter (`[1]`, as some of
-    /// Prut4j's generated files have): the value used when the session is
-    /// imported without arguments.
-    pub(super) defaults: Vec<Option<Value>>,
-    pub(super) body: Rc<Vec<Form>>,
-}
 
 /// Operators that make a top-level form a bare specification (files with
 /// no `s/defsession`, as Prut4j's generated NPB files are).

@@ -5,13 +5,25 @@
 
 use std::rc::Rc;
 
-use super::declare::SessionDef;
 use super::{Ctx, Env, MAX_INSTANCES, R};
 use crate::names::local_name;
 use crate::read::Form;
 use crate::value::Value;
 use crate::Span;
 use protocols::spec::{self, Term};
+
+/// A session as `s/defsession` declared it (collected by the first pass,
+/// unfolded on demand).
+#[derive(Clone, Debug)]
+pub(super) struct SessionDef {
+    pub(super) full: String,
+    pub(super) params: Vec<String>,
+    /// A literal written in place of a parameter (`[1]`, as some of
+    /// Prut4j's generated files have): the value used when the session is
+    /// imported without arguments.
+    pub(super) defaults: Vec<Option<Value>>,
+    pub(super) body: Rc<Vec<Form>>,
+}
 
 /// An enclosing `s/loop`, for `s/recur`.
 #[derive(Clone, Debug)]

@@ -66,7 +66,7 @@ impl Checker {
             // Unset: the object's own preference (`Protocol::prefers_bytes`).
             collapse: env.collapse,
             threads: match env.threads {
-                None | Some(0) => crate::search::available_threads(),
+                None | Some(0) => crate::stack::available_threads(),
                 // At most `MAX_THREADS`: the reader refuses more.
                 Some(n) => n as usize,
             }

@@ -402,7 +402,7 @@ impl Checker {
     pub fn threads(mut self, n: usize) -> Self {
         self.threads_chosen = true;
         self.threads = if n == 0 {
-            crate::search::available_threads()
+            crate::stack::available_threads()
         } else {
             n
         }

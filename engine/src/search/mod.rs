@@ -57,7 +57,7 @@ use crate::successors::Successors;
 use crate::{Error, Semantics};
 
 use expand::Frame;
-pub(crate) use parallel::{available_threads, PARALLEL_LEVEL};
+pub(crate) use parallel::PARALLEL_LEVEL;
 pub(crate) use share::Split;
 use visited::Visited;
 

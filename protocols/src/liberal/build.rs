@@ -11,6 +11,40 @@ use crate::limits::{self, Budget, Limits};
 use crate::lts::{Action, Label, Lts};
 use crate::Error;
 
+// The constructors are here rather than in `projection.rs`, so that the
+// projection module does not import its builder (which builds projections).
+impl Projection {
+    /// Projects `lts` (determinised first if needed) on every role. Fails
+    /// if the local state spaces together exceed `max_states` (the other
+    /// [limits](Limits) are the defaults).
+    pub fn new(lts: impl Into<Arc<Lts>>, max_states: usize) -> Result<Projection, Error> {
+        Projection::new_with(lts, &Limits::default().max_states(max_states))
+    }
+
+    /// [`Projection::new`] within `limits`: the determinisation and the
+    /// projection each may make `limits.max_states` states (local states
+    /// of all roles together, for the projection) and tables of
+    /// `limits.max_memory` bytes, and both stop at `limits.deadline`, with
+    /// [`Error::StateBound`], [`Error::MemoryBound`] or [`Error::Timeout`].
+    /// The projection of a heavily interleaved protocol can take time and
+    /// memory far beyond its global LTS (a local state is a set of global
+    /// states, and so is each tag), so these bounds matter even for an LTS
+    /// of a few hundred states.
+    ///
+    /// ```
+    /// use protocols::{token, Error, Limits, Projection};
+    /// let lts = token::spec(token::Topology::FullMesh, 3).compile().unwrap();
+    /// let p = Projection::new_with(lts.clone(), &Limits::default()).unwrap();
+    /// assert!(p.num_local_states(0) > 1);
+    /// let e = Projection::new_with(lts, &Limits::default().max_states(2)).unwrap_err();
+    /// assert!(matches!(e, Error::StateBound { limit: 2, what: protocols::Built::LiberalProjection }));
+    /// ```
+    pub fn new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Projection, Error> {
+        let lts = crate::strict::deterministic(lts.into(), limits)?;
+        Builder::new(&lts, limits).run(lts.clone())
+    }
+}
+
 /// [`Error::StateBound`]'s `what` for a [`Projection`].
 const PROJECTION: crate::Built = crate::Built::LiberalProjection;
 

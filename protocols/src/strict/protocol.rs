@@ -6,7 +6,8 @@
 use engine::{Enabled, Message, Protocol, Refused, RoleId};
 
 use super::{Strict, FINISHED_SEARCH_LIMIT};
-use crate::graph::{Graph, LtsGraph};
+use super::graph::Graph;
+use crate::graph::LtsGraph;
 use crate::ids::{RoleIndex, StateId};
 use crate::lts::{Action, Label};
 use crate::packed::{Kept, Packed};

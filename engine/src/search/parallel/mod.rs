@@ -122,11 +122,6 @@ use level::{decode, merge, successors, Batch, Returned, Worker};
 use phases::{Cmd, Crew, Phase};
 use shared::{Event, Found, Shared};
 
-/// The machine's available parallelism: the default number of threads.
-pub(crate) fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// The default [`Checker::parallel_level`](crate::Checker::parallel_level):
 /// levels of fewer states are expanded by the calling thread alone.
 /// Waking the threads and meeting them twice a level costs tens of

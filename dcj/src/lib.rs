@@ -12,7 +12,7 @@
 //! everything else work on an imported specification unchanged.
 //!
 //! ```
-//! //! let text = r#"
+//! let text = r#"
 //! (s/defrole ::worker)
 //! (s/defsession ::ring [k i]
 //!   (s/cat (s/-->> Boolean (::worker i) (::worker (mod (inc i) k)))

@@ -101,7 +101,7 @@ fn a_declaring_object_with_a_missing_dummy_is_an_error() {
     assert_eq!(missing, &["Resign"]);
     assert!(unknown.is_empty() && ambiguous.is_empty());
     assert_eq!(declared, &["Move", "Resign"]);
-    assert_eq!(given, &["dummies::common::small::Move"]);
+    assert_eq!(given, &["it::common::small::Move"]);
     assert!(hint.contains("add dummies of Resign"), "{hint}");
     // Also from a session, before any formula.
     assert!(matches!(

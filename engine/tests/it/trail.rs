@@ -536,7 +536,9 @@ fn a_failing_check_saves_its_trail_and_names_it() {
     assert_eq!(path.parent(), Some(dir.as_path()), "{msg}");
     let name = path.file_name().unwrap().to_str().unwrap();
     assert!(
-        name.starts_with("a_failing_check_saves_its_trail_and_names_it-")
+        // The file is named after the test thread: the test's path in
+        // the test binary, `::` made `__`.
+        name.starts_with("trail__a_failing_check_saves_its_trail_and_names_it-")
             && name.ends_with(".trail"),
         "{name}"
     );

@@ -57,10 +57,10 @@ use super::names::local_name;
 use super::read::{Form, Read};
 use super::value::{self, Value};
 use super::{DcjError, DcjLimit, Import, Span, Warning};
-use unfold::SessionDef;
 use protocols::limits::Limits;
 use protocols::spec::{Spec, Term};
 use unfold::Pending;
+use unfold::SessionDef;
 
 /// Stack of the importer's thread: room for [`MAX_DEPTH`] nested calls.
 pub const STACK_BYTES: usize = 256 << 20;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{Protocol, RoleId};
-use protocols::session::{Blocked, Deadlock, Error, WaitsFor};
+use protocols::session::{Blocked, Deadlock, WaitsFor};
 
 use super::end::End;
 use super::endpoint::{Ctl, Op, Shared, Slot};

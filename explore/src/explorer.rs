@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use engine::Protocol;
 
 use super::dfs::Dfs;
+use super::end::End;
 use super::error::ExploreError;
 use super::found::Found;
 use super::pool::Pool;
@@ -18,7 +19,6 @@ use super::replay::Replay;
 use super::report::{Exploration, Outcome};
 use super::roles::Roles;
 use super::schedule::Schedule;
-use super::end::End;
 use super::scheduler::{self, RunLimits};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes

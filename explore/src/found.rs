@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
+use super::end::End;
 use super::error::ExploreError;
 use super::property::Property;
 use super::report::{Action, Failure, Outcome, TraceStep};
 use super::schedule::{Choice, Schedule};
-use super::end::End;
 use super::scheduler::Run;
 use super::step::{Act, ActKind, Alt};
 

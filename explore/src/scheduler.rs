@@ -11,14 +11,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{Protocol, RoleId};
-use protocols::session::{Deadlock, WaitsFor};
 
 use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::ending::{finish, stuck_end, waits_for};
 use super::end::End;
+use super::ending::{finish, stuck_end, waits_for};
 use super::endpoint::{same_op, Ctl, ExploreEndpoint, Next, Op, Shared, Slot, Step, Wake};
 use super::independence::independent;
 use super::panics::panic_message;

@@ -7,7 +7,6 @@
 //! only one computed on demand may be too large to search to the end).
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::{Label, Lts};

@@ -11,9 +11,7 @@ use std::sync::Arc;
 use engine::{Message, Refused, RoleId};
 
 use crate::ids::{RoleIndex, StateId, TypeIndex};
-use crate::limits::Limits;
 use crate::lts::{Action, Label, Lts};
-use crate::Error;
 
 /// A message in an inbox: who sent it, the tag of its send (see the
 /// [module docs](crate::liberal)) and the message.

@@ -5,8 +5,8 @@
 
 use engine::{Enabled, Message, Protocol, Refused, RoleId};
 
-use super::{Strict, FINISHED_SEARCH_LIMIT};
 use super::graph::Graph;
+use super::{Strict, FINISHED_SEARCH_LIMIT};
 use crate::graph::LtsGraph;
 use crate::ids::{RoleIndex, StateId};
 use crate::lts::{Action, Label};

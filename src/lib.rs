@@ -508,7 +508,7 @@
 //!
 //! **Protocols.** A PROTOCOL whose file name ends in `.dcj` (optionally
 //! `:SESSION` and `:ARG,ARG` after it) is a session of a Discourje file
-//! ([`protocols::dcj`]); one that ends in `.aut` or contains a `/` is an
+//! ([`dcj`]); one that ends in `.aut` or contains a `/` is an
 //! Aldebaran `.aut` file; both are relative to the current folder; anything
 //! else is a bundled protocol (`prust list`). `.owl` suites read their
 //! `protocol` lines by the same rule ([`load`]), relative to the suite file.

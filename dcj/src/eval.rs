@@ -74,7 +74,7 @@ pub const MAX_STEPS: u64 = 20_000_000;
 /// Largest collection an expression may build (`(range 1e9)` is an
 /// error, not an allocation abort).
 pub const MAX_COLLECTION: usize = 1_000_000;
-/// Heaviest value an expression may make ([`Value::weight`]: elements and
+/// Heaviest value an expression may make (its weight: elements and
 /// characters, shared parts counted each time they occur). Printing,
 /// hashing or comparing a value costs about its weight, so this bounds
 /// those walks; `(conj v v)` or `(str s s)` in a loop reaches it after a

@@ -179,7 +179,9 @@ impl Import {
     /// with prust's combinators: the main call, the declared roles and
     /// types, and one parameterless definition per unfolded instance. It
     /// compiles as it is in a crate that depends on `prust`, laid out as
-    /// the [module docs](self) say.
+    /// rustfmt would lay it out, near enough: a call that fits in a line
+    /// of 100 columns stays on one line, a longer `seq`, `alt` or `par` puts
+    /// one term a line.
     pub fn to_rust(&self) -> String {
         let mut out = String::new();
         out.push_str("// Imported from a Discourje .dcj file by prust.\n");

@@ -1,4 +1,4 @@
-//! Discourje `.dcj` files (`protocols::dcj::import_with`: the reader and the
+//! Discourje `.dcj` files (`dcj::import_with`: the reader and the
 //! evaluator) on arbitrary text, then the compilation of what imports.
 //! Errors and warnings must point at a line of the file; the evaluation and
 //! the compilation must end within their limits, never panic, hang or
@@ -13,7 +13,6 @@
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use protocols::dcj;
 use protocols::limits::Limits;
 
 /// Enough for every seed; a file that needs more is stopped by a limit,

@@ -22,7 +22,7 @@ pub enum TranslateError {
     /// 65,536 edges out of one state, or 100,000 states): the automaton
     /// would be too large to be useful.
     TooLarge,
-    /// The caller's [`TranslateOptions::interrupt`] asked to stop.
+    /// The caller's [`TranslateOptions::interrupt`](crate::TranslateOptions::interrupt) asked to stop.
     Interrupted,
 }
 

@@ -137,7 +137,7 @@ impl Ctx<'_> {
         known.extend(self.fns.keys().cloned());
         let close = engine::names::closest(s, known.iter().map(String::as_str));
         Err(self.error(span, format!("unknown symbol `{s}`{}", close.map_or(String::new(), |c| format!("; did you mean `{c}`?"))),
-            Some("bind it with a session parameter, let, or defn; the supported functions are listed in the docs of `protocols::dcj` (\"The supported subset\")".into())))
+            Some("bind it with a session parameter, let, or defn; the supported functions are listed in the docs of `prust::dcj` (\"The supported subset\")".into())))
     }
 
     fn call_form(&mut self, f: &Form, items: &[Form], env: &Env) -> R<Value> {
@@ -350,7 +350,7 @@ impl Ctx<'_> {
             other => Err(self.error(
                 span,
                 format!("cannot call {} `{}`", other.kind(), other.brief()),
-                Some("the supported functions are listed in the docs of `protocols::dcj` (\"The supported subset\")".into()),
+                Some("the supported functions are listed in the docs of `prust::dcj` (\"The supported subset\")".into()),
             )),
         }
     }

@@ -7,7 +7,7 @@ use crate::budget::Limits;
 use crate::hint::Audience;
 use crate::semantics::Semantics;
 #[cfg(doc)]
-use crate::{error::Error, report::Verdict};
+use crate::{error::Error, report::Counterexample, report::Report, report::Verdict, Protocol};
 
 mod env;
 mod run;

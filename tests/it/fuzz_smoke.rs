@@ -1,17 +1,19 @@
 //! Fuzz smoke test on the stable toolchain: a few thousand structured
 //! random inputs (valid inputs, then truncated, bit-flipped, with lines
-//! duplicated, huge numbers or deep nesting spliced in) through the four
-//! parsers the `fuzz/` targets cover: the LTL parser (and the translation
+//! duplicated, huge numbers or deep nesting spliced in) through the six
+//! readers the `fuzz/` targets cover: the LTL parser (and the translation
 //! of short formulas), action-pattern atoms (alone and through a check on
-//! the chess protocol), the `.aut` reader and the `.owl` suite reader.
+//! the chess protocol), the `.aut` reader, the `.owl` suite reader, the
+//! `.dcj` importer and the trail reader (with a replay on chess).
 //! Each must return, without a panic, a result bounded by its input: errors
 //! point inside the text, and what parses is no bigger than the text allows.
 //! The long runs are cargo-fuzz's (see FUZZING.md); this keeps the entry
 //! points honest in every `cargo test`.
 
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
-use engine::{CheckSession, Checker, Message};
+use engine::{CheckSession, Checker, Message, Trail};
 use proptest::prelude::*;
 use protocols::{Lts, Strict};
 
@@ -189,6 +191,24 @@ const SUITES: &[&str] = &[
     "protocol chess as c\nruntime strict\nsemantics omega\nmax-states 1_000\ntest t error \"did you mean\"\n  F \"whte SEND *\"\n",
 ];
 
+const DCJS: &[&str] = &[
+    include_str!("../../dcj/tests/dcj/token.dcj"),
+    include_str!("../../dcj/tests/dcj/chess.dcj"),
+    "(s/defrole ::worker)\n(s/defsession ::ring [k i]\n  (s/cat (s/-->> Boolean (::worker i) (::worker (mod (inc i) k)))\n         (::ring k (mod (inc i) k))))\n",
+    "(s/defrole ::a)\n(s/defrole ::b)\n(s/defsession ::ping []\n  (s/* (s/alt (s/-->> Ping ::a ::b) (s/close ::a ::b))))\n",
+];
+
+const TRAILS: &[&str] = &[
+    "prust-trail 1\nprotocol chess\nformula G !\"black SEND *\"\nwhite SEND <Move> TO black\nblack RECV <Move> FROM white\nblack SEND <Move> TO white\nend violated\n",
+    "prust-trail 1\nprotocol chess\nformula !\"white SEND <Move>\" U \"black SEND <Move>\"\nwhite SEND <Move> TO black\ncycle\nblack RECV <Move> FROM white\nblack SEND <Move> TO white\nwhite RECV <Move> FROM black\nwhite SEND <Move> TO black\n",
+    "# saved\r\nprust-trail 1\r\n\r\n# the moves\r\n  white send <Move> to black\r\nblack Recv <Move> From white\r\nEND deadlock\r\n",
+];
+
+/// Bounds of a `.dcj` import here: mutated files may unfold far, and a
+/// limit reached is an answer too.
+const DCJ_MAX_STATES: usize = 2_000;
+const DCJ_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// Translation is exponential by nature: only short formulas are
 /// translated here (cargo-fuzz bounds it the same way).
 const TRANSLATE_MAX_LEN: usize = 40;
@@ -292,6 +312,60 @@ proptest! {
                     prop_assert!(owl_lite::parse(&entry.formula).is_ok());
                 }
             }
+        }
+    }
+}
+
+proptest! {
+    // An import evaluates a small Clojure and unfolds sessions: fewer
+    // cases than the parsers above, each within the limits below.
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `.dcj`: errors and warnings point inside the file; what imports
+    /// prints as Rust and compiles within the same limits. Each seed is
+    /// imported with the arguments its main session takes.
+    #[test]
+    fn dcj_reader(text in mutated(DCJS), args in prop::sample::select(vec![vec![], vec![3, 0], vec![2]])) {
+        let lines = text.lines().count().max(1);
+        let limits = protocols::Limits::default()
+            .max_states(DCJ_MAX_STATES)
+            .timeout(DCJ_TIMEOUT);
+        match dcj::import_with(&text, None, &args, &limits) {
+            Err(e) => {
+                // Line 0 is an error without a position (a missing session).
+                prop_assert!(e.line <= lines, "{e} is outside the file");
+                prop_assert!(e.line == 0 || e.col >= 1, "{e} has no column");
+            }
+            Ok(import) => {
+                for w in &import.warnings {
+                    prop_assert!(w.span.start <= w.span.end && w.span.end <= text.len());
+                }
+                let _ = import.to_rust();
+                let _ = import.spec.compile_with(&limits);
+            }
+        }
+    }
+
+    /// Trails: an error names a line of the file; a trail that reads
+    /// writes back as text that reads back to it, and replays on chess to
+    /// the end or to an error that names one of its steps.
+    #[test]
+    fn trail_reader(text in mutated(TRAILS)) {
+        let trail = match Trail::parse(&text) {
+            Ok(trail) => trail,
+            Err(e) => {
+                let lines = text.lines().count().max(1);
+                prop_assert!(e.line >= 1 && e.line <= lines && e.column >= 1, "{e}");
+                return Ok(());
+            }
+        };
+        let written = trail.to_string();
+        let back = Trail::parse(&written);
+        prop_assert!(back.as_ref().ok() == Some(&trail), "{:?} reads back as {:?}", written, back);
+        let lts = protocols::bundled::by_name("chess").unwrap();
+        let dummies = lts.type_names().iter().map(|t| Message::named(t, ())).collect();
+        if let Err(e) = trail.replay(Strict::new(lts), dummies) {
+            prop_assert!(e.step <= trail.steps().count(), "{e}");
         }
     }
 }

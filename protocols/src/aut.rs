@@ -49,9 +49,9 @@ use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
 
 mod error;
 
-pub use error::AutError;
 #[doc(hidden)]
 pub use error::caret_lines;
+pub use error::AutError;
 
 /// The hint of every header error.
 const HEADER_HINT: &str =

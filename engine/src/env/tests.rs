@@ -30,7 +30,7 @@ fn every_variable_of_the_table_is_read_by_its_readers_only() {
 
 #[test]
 fn the_table_in_the_module_docs_is_the_table_of_variables() {
-    let docs: String = include_str!("env.rs")
+    let docs: String = include_str!("../env.rs")
         .lines()
         .filter_map(|l| l.strip_prefix("//! "))
         .collect::<Vec<_>>()

@@ -1,6 +1,9 @@
 //! The one table of the `PRUST_*` variables: what each means, takes and
 //! defaults to, and which front ends read it.
 
+#[cfg(doc)]
+use crate::{checker::Checker, semantics::Semantics, share::Share};
+
 /// A front end that reads `PRUST_*` variables (the "read by" column of
 /// the [table](super)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

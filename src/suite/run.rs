@@ -21,10 +21,11 @@ fn check_loaded(
     semantics: Semantics,
     formula: &str,
     max_states: Option<u64>,
+    env: &Result<Environment, engine::Error>,
 ) -> Outcome {
     // A bad PRUST_* variable fails each test with its message, not a panic.
-    let checker = match Environment::read(Reader::Suite) {
-        Ok(env) => Checker::from_environment(&env, DefaultBudgets::Test),
+    let checker = match env {
+        Ok(env) => Checker::from_environment(env, DefaultBudgets::Test),
         Err(e) => return Outcome::Failure(e.to_string()),
     };
     let mut checker = checker.progress(false).semantics(semantics);
@@ -73,6 +74,7 @@ pub fn check_entry(
         semantics,
         formula,
         max_states,
+        &Environment::read(Reader::Suite),
     )
 }
 
@@ -207,16 +209,19 @@ pub(crate) fn file_trials(name: &str, path: &Path) -> Vec<Trial> {
 fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result<(), Failed> {
     let entry = &suite.entries[plan.entry];
     let proto = &suite.protocols[plan.protocol];
+    // Read once for the check and for the report switch.
+    let env = Environment::read(Reader::Suite);
     let outcome = check_loaded(
         &loaded[plan.protocol],
         plan.runtime,
         plan.semantics,
         &entry.formula,
         suite.max_states,
+        &env,
     );
-    // A bad value fails the entry's check above, which reads the same
-    // variables, so here it can only be unset.
-    let reports = Environment::read(Reader::Suite).is_ok_and(|env| env.suite_reports == Some(true));
+    // A bad value fails the entry's check above, so here it can only be
+    // unset.
+    let reports = env.is_ok_and(|env| env.suite_reports == Some(true));
     if reports {
         // libtest-mimic does not capture output: this shows every report,
         // statistics included, for tests that pass as well.

@@ -75,7 +75,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let liberal = std::env::args().any(|a| a == "--liberal");
     let (w, b) = if liberal {
         println!("chess on the liberal object (split session: no lock shared by the players)");
-        let session = SplitSession::new(protocols::chess::liberal());
+        let session = SplitSession::new(protocols::chess::spec().liberal()?);
         let (w, b) = (session.endpoint("white")?, session.endpoint("black")?);
         drop(session);
         play(w, b)?
@@ -110,12 +110,20 @@ mod tests {
         // so the checker probes sends with their own sample of it.
         for formula in [black_waits, white_waits] {
             check(formula, protocols::chess::strict(), dummies![]);
-            check(formula, protocols::chess::liberal(), dummies![]);
+            check(
+                formula,
+                protocols::chess::spec().liberal().unwrap(),
+                dummies![],
+            );
         }
         // ... and the check can fail: white does not wait for black.
         let white_first = r#"!"white SEND <Move>" U "white RECV <Move>""#;
         check_violated(white_first, protocols::chess::strict(), dummies![]);
-        check_violated(white_first, protocols::chess::liberal(), dummies![]);
+        check_violated(
+            white_first,
+            protocols::chess::spec().liberal().unwrap(),
+            dummies![],
+        );
     }
 
     #[test]
@@ -126,7 +134,7 @@ mod tests {
         let (wl, bl) = super::play(w, b).unwrap();
         assert_eq!(wl.last().unwrap(), "white sees Qh4#");
         assert_eq!(bl.len(), 4);
-        let s = SplitSession::new(protocols::chess::liberal());
+        let s = SplitSession::new(protocols::chess::spec().liberal().unwrap());
         let (w, b) = (s.endpoint("white").unwrap(), s.endpoint("black").unwrap());
         let (wl, _) = super::play(w, b).unwrap();
         assert_eq!(

@@ -78,7 +78,7 @@ where
 fn main() -> ExitCode {
     let results = if std::env::args().any(|a| a == "--liberal") {
         println!("load balancer on the liberal object (split session)");
-        let [c, b, s1, s2] = SplitSession::new(protocols::load_balancer::liberal())
+        let [c, b, s1, s2] = SplitSession::new(protocols::load_balancer::spec().liberal().unwrap())
             .into_endpoints()
             .try_into()
             .expect("four roles");

@@ -64,7 +64,7 @@ where
 fn main() -> std::result::Result<(), Box<dyn Error>> {
     let lines = if std::env::args().any(|a| a == "--liberal") {
         println!("two-buyer on the liberal object (split session)");
-        let [b1, b2, s] = SplitSession::new(protocols::two_buyer::liberal())
+        let [b1, b2, s] = SplitSession::new(protocols::two_buyer::spec().liberal()?)
             .into_endpoints()
             .try_into()
             .expect("three roles");

@@ -318,8 +318,8 @@ fn process_cpu_time() -> Duration {
 fn run_once(v: Version, p: &Problem, k: usize) -> (Duration, Duration, f64) {
     // Objects are built (the protocol compiled) before the clock starts.
     let (strict, liberal) = match (v, p.kernel) {
-        (Version::Strict, Kernel::Cg) => (Some(protocols::npb::cg_strict(k)), None),
-        (Version::Strict, Kernel::Is) => (Some(protocols::npb::is_strict(k)), None),
+        (Version::Strict, Kernel::Cg) => (Some(protocols::npb::cg(k).strict().unwrap()), None),
+        (Version::Strict, Kernel::Is) => (Some(protocols::npb::is(k).strict().unwrap()), None),
         (Version::Concurrent, kernel) => {
             let spec = match kernel {
                 Kernel::Cg => protocols::npb::cg_concurrent(k),
@@ -327,8 +327,8 @@ fn run_once(v: Version, p: &Problem, k: usize) -> (Duration, Duration, f64) {
             };
             (Some(Strict::on_the_fly(&spec).expect("a valid spec")), None)
         }
-        (Version::Liberal, Kernel::Cg) => (None, Some(protocols::npb::cg_liberal(k))),
-        (Version::Liberal, Kernel::Is) => (None, Some(protocols::npb::is_liberal(k))),
+        (Version::Liberal, Kernel::Cg) => (None, Some(protocols::npb::cg(k).liberal().unwrap())),
+        (Version::Liberal, Kernel::Is) => (None, Some(protocols::npb::is(k).liberal().unwrap())),
         (Version::Hand, _) => (None, None),
     };
     let start = Instant::now();

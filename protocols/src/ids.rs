@@ -1,22 +1,6 @@
-//! The integers that name things in an LTS, each its own type.
-//!
-//! A state, a role and a message type are all small numbers, and as bare
-//! `u32`s a label's fields and a transition's target were easy to swap
-//! without the compiler noticing. Each is `#[repr(transparent)]` over a
-//! `u32` (one macro makes them all, as regex-automata makes its ids), so
-//! no label, transition or packed state grows. A role here is an index
-//! into [`Lts::roles`](crate::Lts::roles); the engine's
-//! [`RoleId`](engine::RoleId) is the same number as a `usize`
-//! ([`RoleIndex::index`], [`RoleIndex::from_index`]).
-//!
-//! ```
-//! use protocols::ids::{RoleIndex, StateId};
-//! let lts = protocols::chess::lts();
-//! let white = lts.role_id("white").unwrap();
-//! assert_eq!(white, RoleIndex::new(0));
-//! assert_eq!(white.index(), 0); // the engine's `RoleId`
-//! assert_eq!(lts.initial(), StateId::new(0));
-//! ```
+//! The integers that name things in an LTS, each its own type (see the
+//! crate docs, "States, roles and types"; the types are re-exported at the
+//! root).
 
 use std::fmt;
 
@@ -82,6 +66,13 @@ id! {
     /// [`Lts::type_names`](crate::Lts::type_names), a
     /// [`Label`](crate::Label)'s `ty` ([`TypeIndex::NONE`] for a close).
     TypeIndex
+}
+
+impl StateId {
+    /// No state: the `to` of the last step of a `realizable` lint witness
+    /// ([`Check::Realizable`](crate::lint::Check::Realizable)), a step the
+    /// strict object refuses, so that it reaches no state of the LTS.
+    pub const NONE: StateId = StateId(u32::MAX);
 }
 
 impl TypeIndex {

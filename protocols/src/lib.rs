@@ -55,6 +55,9 @@
 //! rules.
 //!
 //! # Strict or liberal
+//! A specification gives either object: [`Spec::strict`] and
+//! [`Spec::liberal`] compile it and build one (`chess::spec().liberal()?`;
+//! each bundled module's `strict()` is the shorthand of the first).
 //! - [`Strict`] keeps the global state in one object: runs are exactly the
 //!   runs of the global LTS. Real threads share it under one lock. Its LTS
 //!   is compiled whole ([`Strict::from_spec`]) or computed state by state as
@@ -88,10 +91,31 @@
 //! assert_eq!((from, m.type_name()), (white, "Move"));
 //! ```
 //!
+//! # States, roles and types
+//! A state, a role and a message type of an [`Lts`] are all small numbers,
+//! and as bare `u32`s a label's fields and a transition's target were easy
+//! to swap without the compiler noticing. Each is its own type
+//! ([`StateId`], [`RoleIndex`], [`TypeIndex`]), `#[repr(transparent)]` over
+//! a `u32` (one macro makes them all, as regex-automata makes its ids), so
+//! no label, transition or packed state grows. A role here is an index
+//! into [`Lts::roles`]; the engine's [`RoleId`](engine::RoleId) is the same
+//! number as a `usize` ([`RoleIndex::index`], [`RoleIndex::from_index`]).
+//!
+//! ```
+//! use protocols::{RoleIndex, StateId};
+//! let lts = protocols::chess::spec().compile().unwrap();
+//! let white = lts.role_id("white").unwrap();
+//! assert_eq!(white, RoleIndex::new(0));
+//! assert_eq!(white.index(), 0); // the engine's `RoleId`
+//! assert_eq!(lts.initial(), StateId::new(0));
+//! ```
+//!
 //! # Bundled protocols
 //! [`bundled::list`] lists them (name, parameter, roles, types) and
 //! [`bundled::by_name`] compiles one from a name like `"token-star:4"`;
-//! each also has a module with constructors: [`token`], [`chess`],
+//! each also has a module with its specification (`spec()`, or one
+//! function per variant) and, for most, the shorthand `strict()`:
+//! [`token`], [`chess`],
 //! [`tic_tac_toe`], [`rock_paper_scissors`], [`go_fish`], [`npb`],
 //! [`two_buyer`], [`load_balancer`], [`micro`].
 //!
@@ -121,7 +145,7 @@
 use std::fmt;
 
 pub mod aut;
-pub mod bisim;
+mod bisim;
 pub mod bundled;
 mod compile;
 // The command line's file reading (hints per kind of file): plumbing
@@ -129,19 +153,20 @@ mod compile;
 #[doc(hidden)]
 pub mod files;
 mod graph;
-pub mod ids;
+mod ids;
 pub mod liberal;
 pub mod limits;
 pub mod lint;
-pub mod lts;
+mod lts;
 mod object;
 mod on_the_fly;
 mod packed;
 pub mod session;
 pub mod spec;
-pub mod strict;
+mod strict;
 
 pub use aut::AutError;
+pub use bisim::NotBisimilar;
 // Each bundled module is documented once, at `protocols::bundled::*`; the
 // short paths (`protocols::chess::strict()`) are what examples and users
 // write, so they stay, as re-exports listed but not documented twice.
@@ -149,6 +174,7 @@ pub use aut::AutError;
 pub use bundled::{
     chess, go_fish, load_balancer, micro, npb, rock_paper_scissors, tic_tac_toe, token, two_buyer,
 };
+pub use ids::{RoleIndex, StateId, TypeIndex};
 pub use liberal::{Liberal, LocalRole, Projection};
 pub use limits::Limits;
 pub use lts::{Action, Label, Lts};
@@ -363,8 +389,7 @@ impl Error {
 }
 
 /// An [`Error`] worded for one reader ([`Error::for_audience`]).
-#[derive(Debug, Clone, Copy)]
-pub struct ForAudience<'a> {
+struct ForAudience<'a> {
     error: &'a Error,
     audience: engine::hint::Audience,
 }
@@ -385,7 +410,7 @@ impl Error {
     /// let cli = e.for_audience(Audience::CommandLine).to_string();
     /// assert!(cli.contains("raise it with --max-states or PRUST_MAX_STATES"), "{cli}");
     /// ```
-    pub fn for_audience(&self, audience: engine::hint::Audience) -> ForAudience<'_> {
+    pub fn for_audience(&self, audience: engine::hint::Audience) -> impl fmt::Display + '_ {
         ForAudience {
             error: self,
             audience,

@@ -70,7 +70,7 @@
 //!
 //! ```
 //! use engine::{Message, Protocol};
-//! let mut ttt = protocols::tic_tac_toe::liberal();
+//! let mut ttt = protocols::tic_tac_toe::spec().liberal().unwrap();
 //! let (p1, p2) = (0, 1);
 //! ttt.try_send(p2, p1, Message::named("Move", ())).unwrap(); // player 2 begins
 //! assert!(ttt.try_send(p2, p1, Message::named("Move", ())).is_err()); // then must wait
@@ -246,7 +246,7 @@ impl Liberal {
     /// engine; see [`engine::declared_dummies`]).
     ///
     /// ```
-    /// let two_buyer = protocols::two_buyer::liberal();
+    /// let two_buyer = protocols::two_buyer::spec().liberal().unwrap();
     /// let names: Vec<_> = two_buyer.dummies().iter().map(|m| m.type_name().to_string()).collect();
     /// assert_eq!(names, ["Title", "Quote", "Contribution", "Decision"]);
     /// ```
@@ -262,7 +262,7 @@ impl Liberal {
     /// The local state of every role, in role order.
     ///
     /// ```
-    /// let ttt = protocols::tic_tac_toe::liberal();
+    /// let ttt = protocols::tic_tac_toe::spec().liberal().unwrap();
     /// let p = ttt.projection();
     /// assert_eq!(ttt.local_states(), [p.initial(0), p.initial(1)]);
     /// ```
@@ -275,7 +275,7 @@ impl Liberal {
     ///
     /// ```
     /// use engine::{Message, Protocol};
-    /// let mut ttt = protocols::tic_tac_toe::liberal();
+    /// let mut ttt = protocols::tic_tac_toe::spec().liberal().unwrap();
     /// ttt.try_send(1, 0, Message::named("Move", 5)).unwrap();
     /// let inboxes = ttt.inboxes();
     /// assert_eq!((inboxes[0].len(), inboxes[1].len()), (1, 0));

@@ -70,8 +70,7 @@ use crate::lts::Lts;
 use crate::Error;
 
 pub use finding::{Finding, Step};
-pub use on_the_fly::{lint_spec, EXPLORED};
-pub use realizable::REFUSED;
+pub use on_the_fly::lint_spec;
 pub use report::{Inconclusive, Report};
 
 /// One lint check; [`Check::name`] is its name on the command line.
@@ -113,7 +112,7 @@ pub enum Check {
     Causality,
     /// Every run of the liberal (projected) object is a run of the strict
     /// object; otherwise a shortest run that is not, whose last step the
-    /// strict object refuses (it reaches [`REFUSED`]), and in the summary
+    /// strict object refuses (it reaches [`StateId::NONE`](crate::StateId::NONE)), and in the summary
     /// the choice where the two runs part: the strict state where the
     /// strict run takes one branch and the role that takes the refused
     /// step, not told, acts on another.

@@ -1,25 +1,5 @@
-//! Explicit global labelled transition systems.
-//!
-//! An [`Lts`] is the global behaviour of a protocol: states, an initial
-//! state, which states are *final* (the protocol may end there), and
-//! transitions labelled by [`Label`]s — `!(T,p,q)` (p sends a `T` to q),
-//! `?(T,p,q)` (q receives the `T` that p sent) and `C(p,q)` (p closes its
-//! channel to q). It comes from a compiled [`Spec`](crate::Spec) or from an
-//! Aldebaran `.aut` file ([`Lts::from_aut`]), and it is what the strict and
-//! liberal runtimes execute (after [`Lts::determinise`]).
-//!
-//! States, roles and types are small integers, each its own type
-//! ([`crate::ids`]); transitions are stored per state in
-//! one flat array (compressed sparse rows), so that an `Arc<Lts>` shared by
-//! millions of protocol objects costs nothing to clone.
-//!
-//! ```
-//! use protocols::Lts;
-//! let lts = Lts::from_aut("des (0, 2, 3)\n(0,\"!(Move,white,black)\",1)\n(1,\"?(Move,white,black)\",2)\n").unwrap();
-//! assert_eq!((lts.num_states(), lts.num_transitions()), (3, 2));
-//! assert_eq!(lts.roles(), ["white", "black"]);
-//! assert!(lts.is_final(protocols::ids::StateId::new(2)));
-//! ```
+//! Explicit global labelled transition systems: [`Lts`] and its labels
+//! (re-exported at the crate root, where they are documented).
 
 use std::fmt::{self, Write as _};
 
@@ -63,8 +43,8 @@ pub(crate) const NO_TYPE: TypeIndex = TypeIndex::NONE;
 /// (see [`Label::asynchronous`]).
 ///
 /// ```
-/// use protocols::ids::{RoleIndex, TypeIndex};
-/// use protocols::lts::{Action, Label};
+/// use protocols::{RoleIndex, TypeIndex};
+/// use protocols::{Action, Label};
 /// let (ty, p, q) = (TypeIndex::new(0), RoleIndex::new(1), RoleIndex::new(2));
 /// let hs = Label::handshake(ty, p, q);
 /// assert!(hs.is_sync() && hs.action == Action::Send);
@@ -194,7 +174,28 @@ impl Label {
 /// How many role or type names [`Lts::stats`] shows.
 pub(crate) const STATS_NAMES: usize = 16;
 
-/// An explicit global LTS; see the [module docs](self).
+/// An explicit global labelled transition system.
+///
+/// An [`Lts`] is the global behaviour of a protocol: states, an initial
+/// state, which states are *final* (the protocol may end there), and
+/// transitions labelled by [`Label`]s — `!(T,p,q)` (p sends a `T` to q),
+/// `?(T,p,q)` (q receives the `T` that p sent) and `C(p,q)` (p closes its
+/// channel to q). It comes from a compiled [`Spec`](crate::Spec) or from an
+/// Aldebaran `.aut` file ([`Lts::from_aut`]), and it is what the strict and
+/// liberal runtimes execute (after [`Lts::determinise`]).
+///
+/// States, roles and types are small integers, each its own type
+/// ([`StateId`], [`RoleIndex`], [`TypeIndex`]); transitions are stored per
+/// state in one flat array (compressed sparse rows), so that an `Arc<Lts>`
+/// shared by millions of protocol objects costs nothing to clone.
+///
+/// ```
+/// use protocols::Lts;
+/// let lts = Lts::from_aut("des (0, 2, 3)\n(0,\"!(Move,white,black)\",1)\n(1,\"?(Move,white,black)\",2)\n").unwrap();
+/// assert_eq!((lts.num_states(), lts.num_transitions()), (3, 2));
+/// assert_eq!(lts.roles(), ["white", "black"]);
+/// assert!(lts.is_final(protocols::StateId::new(2)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lts {
     roles: Vec<String>,
@@ -244,7 +245,7 @@ impl Lts {
     /// ```
     /// use protocols::spec::{msg, Spec};
     /// let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
-    /// use protocols::ids::RoleIndex;
+    /// use protocols::RoleIndex;
     /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
     /// assert_eq!(lts.channels_from(a), [b]);
     /// assert!(lts.channels_from(b).is_empty());
@@ -299,7 +300,7 @@ impl Lts {
     ///
     /// ```
     /// use engine::Message;
-    /// let lts = protocols::chess::lts();
+    /// let lts = protocols::chess::spec().compile().unwrap();
     /// let dummy = &protocols::chess::strict().dummies()[0];
     /// let of = |m| lts.type_of(m).map(|t| t.index());
     /// assert_eq!(of(dummy), Some(0));

@@ -24,7 +24,7 @@
 //! #[derive(Clone, Debug)]
 //! struct Move(&'static str);
 //!
-//! let session = SplitSession::new(protocols::chess::liberal());
+//! let session = SplitSession::new(protocols::chess::spec().liberal().unwrap());
 //! let mut white = session.endpoint("white").unwrap();
 //! let mut black = session.endpoint("black").unwrap();
 //! drop(session); // every role has its endpoint

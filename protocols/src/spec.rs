@@ -79,7 +79,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{Error, Lts};
+use crate::{Error, Liberal, Lts, Strict};
 
 /// A role name. Indexed roles `worker[i]` are named `worker_i_`, as in
 /// Prut4j, so that formulas written for Prut4j run unchanged.
@@ -415,5 +415,35 @@ impl Spec {
     /// [limits](crate::Limits) are the defaults).
     pub fn compile_bounded(&self, max_states: usize) -> Result<Lts, Error> {
         self.compile_with(&crate::Limits::default().max_states(max_states))
+    }
+
+    /// Compiles the specification and returns its [`Strict`] object, with
+    /// the default limits ([`Strict::from_spec`]; for a specification too
+    /// large to compile whole, [`Strict::on_the_fly`]).
+    ///
+    /// ```
+    /// use engine::{Message, Protocol};
+    /// let mut chess = protocols::chess::spec().strict().unwrap();
+    /// let (white, black) = (0, 1);
+    /// assert!(chess.try_send(black, white, Message::named("Move", ())).is_err());
+    /// chess.try_send(white, black, Message::named("Move", ())).unwrap();
+    /// ```
+    pub fn strict(&self) -> Result<Strict, Error> {
+        Strict::from_spec(self)
+    }
+
+    /// Compiles the specification and returns its [`Liberal`] object, with
+    /// the default limits ([`Liberal::from_spec`]).
+    ///
+    /// ```
+    /// use engine::{Message, Protocol};
+    /// let mut chess = protocols::chess::spec().liberal().unwrap();
+    /// let (white, black) = (0, 1);
+    /// chess.try_send(white, black, Message::named("Move", ())).unwrap();
+    /// // White may not move again before black has: its projection waits.
+    /// assert!(chess.try_send(white, black, Message::named("Move", ())).is_err());
+    /// ```
+    pub fn liberal(&self) -> Result<Liberal, Error> {
+        Liberal::from_spec(self)
     }
 }

@@ -1,53 +1,5 @@
-//! The strict runtime: one object holds the global state.
-//!
-//! A [`Strict`] object is the current state of the deterministic global LTS
-//! plus the messages in transit (FIFO per ordered pair of roles). An
-//! operation is allowed iff the LTS has a transition with its label from the
-//! current state; a receive additionally needs the message at the head of
-//! its channel to have the label's type (so an `.aut` LTS that does not
-//! track channels still gets FIFO semantics; a compiled LTS tracks them
-//! already and the check always agrees).
-//!
-//! - `try_send(p, q, m)`: label `!(type of m, p, q)`; `m` joins channel p→q.
-//! - `try_recv(q, Some(p))`: the head `m` of channel p→q, if `?(type of m,
-//!   p, q)` is enabled. `try_recv(q, None)`: the first sender `p` (in role
-//!   order) for which that holds.
-//! - `try_close(p, q)`: label `C(p,q)`. Channels are not otherwise affected.
-//! - [`is_terminated`](engine::Protocol::is_terminated): the LTS state is
-//!   final ([`Lts::is_final`]) and no message is in transit.
-//! - [`is_finished`](engine::Protocol::is_finished)`(r)`: no message is in
-//!   transit to `r` and no action of `r` is reachable in the LTS.
-//!
-//! The LTS is either compiled whole ([`Strict::new`], [`Strict::from_spec`])
-//! or computed on demand from the specification
-//! ([`Strict::on_the_fly`]): the object is the same, only when a global
-//! state is computed differs.
-//!
-//! Messages go by [`Message::type_name`]: the dummies of a check are
-//! `Message::named(type, ())`. The object keeps each message in transit as
-//! `(from, to, type number)`, packed into a byte or a few (as many bits as
-//! the numbers of roles and types need) in one inline buffer: during a
-//! check every message is a dummy, all type and no payload, so that is all
-//! there is to keep, and a receive rebuilds the message from its type. A
-//! message with more (a payload, a type path other than the LTS's name) is
-//! kept beside, in a side list that does not take part in equality. So in a
-//! check the object is 56 bytes with no heap allocation (up to 22 bytes of
-//! messages in transit: 22 messages of a protocol with up to 16 roles and
-//! one type, 11 with up to 64 roles and 16 types), a clone is a copy,
-//! equality compares bytes and the hash is one pass over them. Real threads share one `Strict` object under one
-//! lock (the blocking API in [`crate::session`]).
-//!
-//! ```
-//! use engine::{Message, Protocol};
-//! use protocols::spec::{msg, Spec};
-//! let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
-//! let mut p = protocols::Strict::new(lts);
-//! assert!(!p.is_terminated());
-//! p.try_send(0, 1, Message::named("Ping", 7)).unwrap();
-//! let (from, m) = p.try_recv(1, None).unwrap();
-//! assert_eq!((from, m.downcast_ref::<i32>()), (0, Some(&7)));
-//! assert!(p.is_terminated());
-//! ```
+//! The strict runtime: one object holds the global state (documented on
+//! [`Strict`], re-exported at the crate root).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -67,7 +19,57 @@ mod protocol;
 
 use graph::Graph;
 
-/// A strict protocol object; see the [module docs](self).
+/// A strict protocol object: one object holds the global state.
+///
+/// A `Strict` object is the current state of the deterministic global LTS
+/// plus the messages in transit (FIFO per ordered pair of roles). An
+/// operation is allowed iff the LTS has a transition with its label from the
+/// current state; a receive additionally needs the message at the head of
+/// its channel to have the label's type (so an `.aut` LTS that does not
+/// track channels still gets FIFO semantics; a compiled LTS tracks them
+/// already and the check always agrees).
+///
+/// - `try_send(p, q, m)`: label `!(type of m, p, q)`; `m` joins channel p→q.
+/// - `try_recv(q, Some(p))`: the head `m` of channel p→q, if `?(type of m,
+///   p, q)` is enabled. `try_recv(q, None)`: the first sender `p` (in role
+///   order) for which that holds.
+/// - `try_close(p, q)`: label `C(p,q)`. Channels are not otherwise affected.
+/// - [`is_terminated`](engine::Protocol::is_terminated): the LTS state is
+///   final ([`Lts::is_final`]) and no message is in transit.
+/// - [`is_finished`](engine::Protocol::is_finished)`(r)`: no message is in
+///   transit to `r` and no action of `r` is reachable in the LTS.
+///
+/// The LTS is either compiled whole ([`Strict::new`], [`Strict::from_spec`])
+/// or computed on demand from the specification
+/// ([`Strict::on_the_fly`]): the object is the same, only when a global
+/// state is computed differs.
+///
+/// Messages go by [`Message::type_name`]: the dummies of a check are
+/// `Message::named(type, ())`. The object keeps each message in transit as
+/// `(from, to, type number)`, packed into a byte or a few (as many bits as
+/// the numbers of roles and types need) in one inline buffer: during a
+/// check every message is a dummy, all type and no payload, so that is all
+/// there is to keep, and a receive rebuilds the message from its type. A
+/// message with more (a payload, a type path other than the LTS's name) is
+/// kept beside, in a side list that does not take part in equality. So in a
+/// check the object is 56 bytes with no heap allocation (up to 22 bytes of
+/// messages in transit: 22 messages of a protocol with up to 16 roles and
+/// one type, 11 with up to 64 roles and 16 types), a clone is a copy,
+/// equality compares bytes and the hash is one pass over them. Real
+/// threads share one `Strict` object under one lock (the blocking API in
+/// [`crate::session`]).
+///
+/// ```
+/// use engine::{Message, Protocol};
+/// use protocols::spec::{msg, Spec};
+/// let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
+/// let mut p = protocols::Strict::new(lts);
+/// assert!(!p.is_terminated());
+/// p.try_send(0, 1, Message::named("Ping", 7)).unwrap();
+/// let (from, m) = p.try_recv(1, None).unwrap();
+/// assert_eq!((from, m.downcast_ref::<i32>()), (0, Some(&7)));
+/// assert!(p.is_terminated());
+/// ```
 #[derive(Clone)]
 pub struct Strict {
     /// The global LTS, compiled or built on the fly: one interface
@@ -228,7 +230,7 @@ impl Strict {
     /// The messages in transit as `(from, to, message)`, sorted by
     /// channel, FIFO within a channel. The messages are given by value:
     /// the object keeps most of them as their type alone (see the
-    /// [module docs](self)) and rebuilds them, which allocates nothing for
+    /// [type docs](Strict)) and rebuilds them, which allocates nothing for
     /// a message without payload.
     ///
     /// ```

@@ -75,7 +75,11 @@ impl Loaded {
             LoadError::Bundled(e) => format!(
                 "protocol `{}`: {e}\n  hint: bundled protocols: {}",
                 self.spec,
-                protocols::bundled::names().join(", ")
+                protocols::bundled::list()
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             e => format!("protocol `{}`: {e}", self.spec),
         }

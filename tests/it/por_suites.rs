@@ -232,7 +232,10 @@ fn agree_within<P: Protocol + std::fmt::Debug>(
 #[test]
 fn reduced_and_full_searches_agree_on_every_bundled_protocol() {
     let (mut compared, mut reduced) = (0, 0);
-    let names = prust::protocols::bundled::names();
+    let names: Vec<_> = prust::protocols::bundled::list()
+        .iter()
+        .map(|p| p.name)
+        .collect();
     for name in &names {
         let spec = spec_by_name(name).unwrap();
         let otf = Strict::on_the_fly(&spec).unwrap();

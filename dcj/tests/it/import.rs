@@ -56,7 +56,7 @@ fn compiled_str(text: &str, session: Option<&str>, args: &[i64]) -> Lts {
 
 #[test]
 fn chess_imports_bisimilar_to_the_bundled_one_in_both_styles() {
-    let bundled = protocols::chess::lts();
+    let bundled = protocols::chess::spec().compile().unwrap();
     let a = imported("chess.dcj", "chess", &[]);
     assert_eq!(a.roles(), ["white", "black"]);
     assert_eq!(a.type_names(), ["Move"]);
@@ -82,13 +82,17 @@ fn tic_tac_toe_falls_back_to_bare_role_names_with_a_warning() {
         imp.warning_texts[0].contains("not declared with s/defrole; using its bare name `player`")
     );
     let lts = imp.spec.compile().unwrap();
-    assert_bisimilar(&lts, &protocols::tic_tac_toe::lts(), "tic-tac-toe");
+    assert_bisimilar(
+        &lts,
+        &protocols::tic_tac_toe::spec().compile().unwrap(),
+        "tic-tac-toe",
+    );
 }
 
 #[test]
 fn go_fish_imports_bisimilar_for_two_and_three_players() {
     assert_imports_bisimilar("go-fish.dcj", "go-fish", [[2], [3]], |[k]| {
-        protocols::go_fish::lts(k as usize)
+        protocols::go_fish::spec(k as usize).compile().unwrap()
     });
 }
 
@@ -100,7 +104,11 @@ fn rock_paper_scissors_follows_clojure_set_order() {
         "rock-paper-scissors.dcj",
         "rock-paper-scissors",
         [[2], [3]],
-        |[k]| protocols::rock_paper_scissors::lts(k as usize),
+        |[k]| {
+            protocols::rock_paper_scissors::spec(k as usize)
+                .compile()
+                .unwrap()
+        },
     );
 }
 
@@ -111,7 +119,7 @@ fn rock_paper_scissors_for_four_throws_in_hash_order() {
     // bundled protocol goes in ascending order. So they differ there.
     let lts = imported("rock-paper-scissors.dcj", "rock-paper-scissors", &[4]);
     let d = lts
-        .bisimilar(&protocols::rock_paper_scissors::lts(4))
+        .bisimilar(&protocols::rock_paper_scissors::spec(4).compile().unwrap())
         .unwrap_err();
     assert_eq!(
         d.trace,
@@ -125,12 +133,12 @@ fn rock_paper_scissors_for_four_throws_in_hash_order() {
 
 #[test]
 fn every_token_topology_imports_bisimilar() {
-    for t in token::TOPOLOGIES {
+    for t in token::Topology::ALL {
         assert_imports_bisimilar(
             "token.dcj",
             t.name(),
             [2, 3, 4, 5, 7].map(|k| [k, 0]),
-            |[k, _]| token::lts(t, k as usize),
+            |[k, _]| token::spec(t, k as usize).compile().unwrap(),
         );
     }
 }

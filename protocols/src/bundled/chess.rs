@@ -3,7 +3,7 @@
 //! times: `((-->> Move white black) (-->> Move black white))+`.
 //!
 //! ```
-//! let lts = protocols::chess::lts();
+//! let lts = protocols::chess::spec().compile().unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (5, 5));
 //! ```
 
@@ -19,4 +19,8 @@ pub fn spec() -> Spec {
     .types(["Move"])
 }
 
-constructors!(spec() { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec().strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict() -> crate::Strict {
+    super::strict_of(spec())
+}

@@ -12,7 +12,7 @@
 //! `Card`); the runtimes run its subset construction.
 //!
 //! ```
-//! let lts = protocols::go_fish::lts(2);
+//! let lts = protocols::go_fish::spec(2).compile().unwrap();
 //! assert!(!lts.is_deterministic());
 //! ```
 
@@ -58,4 +58,8 @@ pub fn spec(k: usize) -> Spec {
     })
 }
 
-constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec(k).strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict(k: usize) -> crate::Strict {
+    super::strict_of(spec(k))
+}

@@ -4,7 +4,7 @@
 //! → client `Response` (synchronous).
 //!
 //! ```
-//! let lts = protocols::load_balancer::lts();
+//! let lts = protocols::load_balancer::spec().compile().unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (10, 10));
 //! ```
 
@@ -29,4 +29,8 @@ pub fn spec() -> Spec {
     .types(["Request", "Response"])
 }
 
-constructors!(spec() { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec().strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict() -> crate::Strict {
+    super::strict_of(spec())
+}

@@ -56,6 +56,3 @@ pub fn star(k: usize, buffered: bool) -> Spec {
         .roles(roles)
         .types(["Integer"])
 }
-
-constructors!(ring(k: usize, buffered: bool) { strict: ring_strict, liberal: ring_liberal });
-constructors!(star(k: usize, buffered: bool) { strict: star_strict, liberal: star_liberal });

@@ -2,8 +2,11 @@
 //!
 //! Role and type names are exactly those of the published Prut4j and
 //! Discourje case studies, so that published formulas run unchanged. Every
-//! protocol has a module with typed constructors (`spec`, `lts`, `strict`,
-//! `liberal`), and a registry entry usable by name:
+//! protocol has a module with its typed [`Spec`] constructor (`spec`, or
+//! one per variant, e.g. [`npb::cg`]) and, where there is one `spec`, the
+//! shorthand `strict` for its strict object; every other object comes from
+//! the specification ([`Spec::compile`], [`Spec::strict`],
+//! [`Spec::liberal`]). Each also has a registry entry usable by name:
 //!
 //! ```
 //! let lts = protocols::bundled::by_name("token-star:4").unwrap();
@@ -15,40 +18,6 @@
 
 use crate::spec::{Role, Spec};
 use crate::{Error, Lts};
-
-/// The constructors of a bundled protocol's objects from its specification
-/// function, written once here rather than in every module:
-///
-/// `constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });`
-///
-/// defines `pub fn lts(k: usize) -> Lts`, `pub fn strict(k: usize) -> Strict`
-/// and `pub fn liberal(k: usize) -> Liberal` (each may be left out or named
-/// otherwise, e.g. `strict: cg_strict`), each of `spec(k)` compiled with
-/// the default limits. The specifications are known to be well-formed, so
-/// they panic only past the default state bound.
-macro_rules! constructors {
-    ($spec:ident $params:tt { $($kind:ident: $name:ident),* $(,)? }) => {
-        $( constructors!(@one $kind $name $spec $params); )*
-    };
-    (@one lts $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
-        #[doc = concat!("The compiled global LTS of [`", stringify!($spec), "`].")]
-        pub fn $name($($arg: $ty),*) -> $crate::Lts {
-            $crate::bundled::compiled($spec($($arg),*))
-        }
-    };
-    (@one strict $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
-        #[doc = concat!("The strict object of [`", stringify!($spec), "`].")]
-        pub fn $name($($arg: $ty),*) -> $crate::Strict {
-            $crate::Strict::new($crate::bundled::compiled($spec($($arg),*)))
-        }
-    };
-    (@one liberal $name:ident $spec:ident ($($arg:ident: $ty:ty),*)) => {
-        #[doc = concat!("The liberal object of [`", stringify!($spec), "`].")]
-        pub fn $name($($arg: $ty),*) -> $crate::Liberal {
-            $crate::Liberal::new($crate::bundled::compiled($spec($($arg),*)))
-        }
-    };
-}
 
 pub mod chess;
 pub mod go_fish;
@@ -108,7 +77,7 @@ struct Entry {
 /// would only allocate, and `token-star:99999999999` used to abort the
 /// process asking for 1.6 TB. At this size a family builds in a few
 /// seconds and under 600 MB.
-pub const MAX_ROLES: usize = 100_000;
+pub(crate) const MAX_ROLES: usize = 100_000;
 
 /// The registry's parameter: `what` it means, its `default` and its `min`;
 /// at most [`MAX_ROLES`].
@@ -286,7 +255,7 @@ pub fn list() -> Vec<BundledInfo> {
 }
 
 /// The names of all bundled protocols.
-pub fn names() -> Vec<&'static str> {
+fn names() -> Vec<&'static str> {
     entries().iter().map(|e| e.name).collect()
 }
 
@@ -359,10 +328,11 @@ pub fn by_name_bounded(name: &str, max_states: usize) -> Result<Lts, Error> {
     spec_by_name(name)?.compile_bounded(max_states)
 }
 
-/// Compiles a bundled spec, which is known to be well-formed; panics with
-/// the error (state bound) otherwise.
-pub(crate) fn compiled(spec: Spec) -> Lts {
-    spec.compile()
+/// The strict object of a bundled spec, which is known to be well-formed,
+/// compiled with the default limits; panics with the error (state bound)
+/// otherwise. What each module's `strict()` returns.
+pub(crate) fn strict_of(spec: Spec) -> crate::Strict {
+    spec.strict()
         .unwrap_or_else(|e| panic!("{}: {e}", spec.name()))
 }
 

@@ -32,7 +32,7 @@
 //!
 //! ```
 //! use engine::Protocol;
-//! let cg = protocols::npb::cg_strict(2);
+//! let cg = protocols::npb::cg(2).strict().unwrap();
 //! assert_eq!(cg.roles(), ["master", "worker_0_", "worker_1_"]);
 //! ```
 
@@ -159,8 +159,3 @@ pub fn cg_concurrent(k: usize) -> Spec {
 pub fn is_concurrent(k: usize) -> Spec {
     concurrent_master_workers("npb-is-concurrent", "RankMessage", k)
 }
-
-constructors!(cg(k: usize) { strict: cg_strict, liberal: cg_liberal });
-constructors!(is(k: usize) { strict: is_strict, liberal: is_liberal });
-constructors!(ft(k: usize) { strict: ft_strict, liberal: ft_liberal });
-constructors!(mg(k: usize) { strict: mg_strict, liberal: mg_liberal });

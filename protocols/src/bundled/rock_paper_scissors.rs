@@ -13,14 +13,14 @@
 //! [`crate::liberal`].
 //!
 //! ```
-//! let lts = protocols::rock_paper_scissors::lts(2);
+//! let lts = protocols::rock_paper_scissors::spec(2).compile().unwrap();
 //! assert_eq!(lts.roles(), ["player_0_", "player_1_"]);
 //! ```
 
 use crate::spec::{alt_every, call, cat_every, end, msg, seq, Role, Spec};
 
 /// The three items.
-pub const ITEMS: [&str; 3] = ["Rock", "Paper", "Scissors"];
+const ITEMS: [&str; 3] = ["Rock", "Paper", "Scissors"];
 
 fn members(ids: usize) -> Vec<usize> {
     (0..usize::BITS as usize)
@@ -95,4 +95,8 @@ pub fn spec(k: usize) -> Spec {
     })
 }
 
-constructors!(spec(k: usize) { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec(k).strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict(k: usize) -> crate::Strict {
+    super::strict_of(spec(k))
+}

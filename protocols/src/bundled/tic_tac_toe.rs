@@ -3,7 +3,7 @@
 //! player[3-i]) turn(3-i)`, starting with `turn(1)` or `turn(2)`.
 //!
 //! ```
-//! let lts = protocols::tic_tac_toe::lts();
+//! let lts = protocols::tic_tac_toe::spec().compile().unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (5, 6));
 //! ```
 
@@ -25,4 +25,8 @@ pub fn spec() -> Spec {
         })
 }
 
-constructors!(spec() { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec().strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict() -> crate::Strict {
+    super::strict_of(spec())
+}

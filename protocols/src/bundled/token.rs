@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use protocols::token::{self, Topology};
-//! let lts = token::lts(Topology::DirectedRing, 3);
+//! let lts = token::spec(Topology::DirectedRing, 3).compile().unwrap();
 //! assert_eq!((lts.num_states(), lts.num_transitions()), (6, 6));
 //! let _object = token::strict(Topology::FullMesh, 4);
 //! ```
@@ -30,6 +30,16 @@ pub enum Topology {
 }
 
 impl Topology {
+    /// All topologies.
+    pub const ALL: [Topology; 6] = [
+        Topology::DirectedRing,
+        Topology::UndirectedRing,
+        Topology::Star,
+        Topology::BinaryTree,
+        Topology::FullMesh,
+        Topology::Mesh2d,
+    ];
+
     /// The registry name (`token-directed-ring`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -80,16 +90,6 @@ impl Topology {
     }
 }
 
-/// All topologies.
-pub const TOPOLOGIES: [Topology; 6] = [
-    Topology::DirectedRing,
-    Topology::UndirectedRing,
-    Topology::Star,
-    Topology::BinaryTree,
-    Topology::FullMesh,
-    Topology::Mesh2d,
-];
-
 /// The specification for `k ≥ 2` workers: `token(i) = alt-every j in
 /// neighbours(i): (-->> Boolean worker[i] worker[j]); token(j)`,
 /// starting with `token(0)`.
@@ -110,9 +110,8 @@ pub fn spec(topology: Topology, k: usize) -> Spec {
         })
 }
 
-/// [`spec`] for the directed ring.
-pub fn directed_ring(k: usize) -> Spec {
-    spec(Topology::DirectedRing, k)
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec(topology, k).strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict(topology: Topology, k: usize) -> crate::Strict {
+    super::strict_of(spec(topology, k))
 }
-
-constructors!(spec(topology: Topology, k: usize) { lts: lts, strict: strict, liberal: liberal });

@@ -4,7 +4,7 @@
 //! buyer2 `Quote`; then buyer2 → seller `Decision`.
 //!
 //! ```
-//! let lts = protocols::two_buyer::lts();
+//! let lts = protocols::two_buyer::spec().compile().unwrap();
 //! assert!(lts.num_states() > 8);
 //! ```
 
@@ -30,4 +30,8 @@ pub fn spec() -> Spec {
     .types(["Title", "Quote", "Contribution", "Decision"])
 }
 
-constructors!(spec() { lts: lts, strict: strict, liberal: liberal });
+/// The strict object of [`spec`], compiled with the default limits (the
+/// shorthand of `spec().strict().unwrap()`; see [`Spec::strict`]).
+pub fn strict() -> crate::Strict {
+    super::strict_of(spec())
+}

@@ -17,13 +17,14 @@ use crate::{Error, Spec};
 use super::{lint_with, Check, Finding, Inconclusive, Options, Report};
 
 /// [`Error::StateBound`]'s `what` when [`lint_spec`] stops exploring.
-pub const EXPLORED: crate::Built = crate::Built::LintExploration;
+pub(crate) const EXPLORED: crate::Built = crate::Built::LintExploration;
 
 /// Lints `spec`'s global LTS, explored on demand within `limits`.
 ///
 /// If the whole reachable LTS fits, this is [`lint_with`] of it (its
 /// states numbered in breadth-first order). Otherwise the limit that
-/// stopped the exploration ([`Error::StateBound`] with `what` [`EXPLORED`],
+/// stopped the exploration ([`Error::StateBound`] with `what`
+/// [`Built::LintExploration`](crate::Built::LintExploration),
 /// or a timeout or memory bound) makes every check of `options`
 /// [inconclusive](Report::inconclusive), and the findings are those that
 /// the explored states prove on their own:
@@ -40,15 +41,15 @@ pub const EXPLORED: crate::Built = crate::Built::LintExploration;
 /// call, unguarded recursion) are `Err`, as from [`Spec::compile`].
 ///
 /// ```
-/// use protocols::lint::{lint_spec, Check, Options, EXPLORED};
+/// use protocols::lint::{lint_spec, Check, Options};
 /// use protocols::spec::{msg, par, par_every, Role, Spec};
-/// use protocols::{Error, Limits};
+/// use protocols::{Built, Error, Limits};
 /// // a loop that never ends, beside 16 workers that each get a job: 2·3^16 states
 /// let jobs = par_every(0..16, |i| msg("Job", "boss", Role::indexed("worker", i)));
 /// let spec = Spec::new("jobs", par([msg("Ping", "a", "b").star(), jobs]));
 /// let report = lint_spec(&spec, &Options::default(), &Limits::default().max_states(1000)).unwrap();
 /// // never "clean": every check is inconclusive …
-/// assert!(matches!(report.inconclusive[0].reason, Error::StateBound { limit: 1000, what: EXPLORED }));
+/// assert!(matches!(report.inconclusive[0].reason, Error::StateBound { limit: 1000, what: Built::LintExploration }));
 /// // … but the Ping loop is a run that never ends, among the explored states
 /// assert_eq!(report.findings[0].check, Check::MustTerminate);
 /// assert_eq!(report.findings[0].witness_texts(), ["a SEND <Ping> TO b", "b RECV <Ping> FROM a"]);

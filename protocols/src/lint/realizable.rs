@@ -44,7 +44,7 @@ pub(crate) const PRODUCT: crate::Built = crate::Built::RealizableProduct;
 
 /// The `to` of the last step of a `realizable` witness: the strict object
 /// has no such transition, so the step reaches no state of its LTS.
-pub const REFUSED: StateId = StateId::new(u32::MAX);
+const REFUSED: StateId = StateId::NONE;
 
 /// A message in an inbox: the label of its send and its tag.
 type Envelope = (Label, u32);
@@ -121,7 +121,7 @@ fn strict_next(lts: &Lts, state: StateId, label: Label) -> Option<StateId> {
 /// The `realizable` check of `lts` within `limits`: `Ok(None)` if every
 /// run of the liberal object is a run of the strict one, `Ok(Some(f))`
 /// with a shortest run that is not (its last step is refused by the strict
-/// object and reaches [`REFUSED`]), or the limit that stopped the
+/// object and reaches [`StateId::NONE`]), or the limit that stopped the
 /// determinisation, the projection or the search.
 pub(crate) fn realizable(lts: &Lts, limits: &Limits) -> Result<Option<Finding>, Error> {
     let proj = Projection::new_with(lts.clone(), limits)?;

@@ -112,7 +112,7 @@ pub(super) trait PanicSink: Send + Sync {
 /// ```
 /// use std::sync::{Arc, Mutex};
 /// use protocols::session::{Error, SplitSession};
-/// let session = SplitSession::new(protocols::chess::liberal());
+/// let session = SplitSession::new(protocols::chess::spec().liberal().unwrap());
 /// let white = Arc::new(Mutex::new(session.endpoint("white").unwrap()));
 /// let mut black = session.endpoint("black").unwrap();
 /// drop(session);

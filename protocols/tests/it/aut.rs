@@ -3,12 +3,12 @@
 use crate::common;
 
 use engine::{Message, Protocol};
-use protocols::ids::StateId;
+use protocols::StateId;
 use protocols::{bundled, Lts, Strict};
 
 #[test]
 fn round_trip_of_every_bundled_protocol() {
-    for name in bundled::names() {
+    for name in bundled::list().iter().map(|p| p.name) {
         let lts = bundled::by_name(name).unwrap();
         let text = lts.to_aut();
         let back = Lts::from_aut(&text).unwrap();

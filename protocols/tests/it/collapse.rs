@@ -101,7 +101,7 @@ proptest! {
 #[test]
 fn decode_refuses_bytes_that_are_no_encoding() {
     let s = protocols::chess::strict();
-    let l = protocols::tic_tac_toe::liberal();
+    let l = protocols::tic_tac_toe::spec().liberal().unwrap();
     // A state number past the LTS, an unfinished number, a partial record.
     assert!(s.decode(&[0xff, 0xff, 0xff, 0x7f]).is_none());
     assert!(s.decode(&[0x80]).is_none());
@@ -128,10 +128,10 @@ fn a_state_holding_a_payload_writes_no_bytes() {
     let mut after = Vec::new();
     assert!(s.encode(&mut after), "nothing kept: bytes again");
 
-    let mut l = protocols::tic_tac_toe::liberal();
+    let mut l = protocols::tic_tac_toe::spec().liberal().unwrap();
     l.try_send(1, 0, Message::named("Move", 5)).unwrap();
     assert!(!l.encode(&mut Vec::new()));
-    let mut d = protocols::tic_tac_toe::liberal();
+    let mut d = protocols::tic_tac_toe::spec().liberal().unwrap();
     d.try_send(1, 0, Message::named("Move", ())).unwrap();
     assert!(
         d.encode(&mut Vec::new()),

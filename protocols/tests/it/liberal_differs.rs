@@ -29,7 +29,8 @@ fn dummies(types: &[&str]) -> Vec<Message> {
 fn rock_paper_scissors_liberal_can_deadlock() {
     let (n, deadlock) = common::reachable(&rock_paper_scissors::strict(3), 100_000);
     assert!(n < 100_000 && deadlock.is_none());
-    let (n, deadlock) = common::reachable(&rock_paper_scissors::liberal(3), 100_000);
+    let (n, deadlock) =
+        common::reachable(&rock_paper_scissors::spec(3).liberal().unwrap(), 100_000);
     assert!(n < 100_000);
     let d = deadlock.expect("a liberal deadlock");
     assert!(
@@ -40,13 +41,17 @@ fn rock_paper_scissors_liberal_can_deadlock() {
 
 #[test]
 fn rock_paper_scissors_deadlock_freedom_with_the_engine() {
-    let d = dummies(&rock_paper_scissors::ITEMS);
+    let d = dummies(&["Rock", "Paper", "Scissors"]);
     engine::check(
         r#"G !"DEADLOCK""#,
         rock_paper_scissors::strict(3),
         d.clone(),
     );
-    let c = engine::check_violated(r#"G !"DEADLOCK""#, rock_paper_scissors::liberal(3), d);
+    let c = engine::check_violated(
+        r#"G !"DEADLOCK""#,
+        rock_paper_scissors::spec(3).liberal().unwrap(),
+        d,
+    );
     assert!(c.steps().count() > 0);
 }
 
@@ -54,16 +59,16 @@ fn rock_paper_scissors_deadlock_freedom_with_the_engine() {
 fn npb_master_runs_ahead_in_the_liberal_object() {
     let d = dummies(&["CGMessage", "DoneMessage", "ExitMessage"]);
     let f = r#"G ("master SEND <CGMessage> TO worker_0_" -> X "worker_0_ RECV <CGMessage>")"#;
-    engine::check(f, npb::cg_strict(2), d.clone());
-    engine::check_violated(f, npb::cg_liberal(2), d);
+    engine::check(f, npb::cg(2).strict().unwrap(), d.clone());
+    engine::check_violated(f, npb::cg(2).liberal().unwrap(), d);
 }
 
 #[test]
 fn npb_closes_are_not_ordered_across_roles_in_the_liberal_object() {
     let d = dummies(&["CGMessage", "DoneMessage", "ExitMessage"]);
     let f = r#"G ("master CLOSE TO worker_0_" -> F "worker_0_ CLOSE TO master")"#;
-    engine::check(f, npb::cg_strict(2), d.clone());
-    let c = engine::check_violated(f, npb::cg_liberal(2), d);
+    engine::check(f, npb::cg(2).strict().unwrap(), d.clone());
+    let c = engine::check_violated(f, npb::cg(2).liberal().unwrap(), d);
     let steps: Vec<String> = c.steps().map(|s| format!("{s:?}")).collect();
     assert!(!steps.is_empty());
 }

@@ -11,7 +11,8 @@ use crate::common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use protocols::lint::{lint, lint_with, Check, Options, REFUSED};
+use protocols::lint::{lint, lint_with, Check, Options};
+use protocols::StateId;
 use protocols::{Liberal, Limits, Lts, Strict};
 
 /// Checks `formula` on the strict object of `lts`: `Some(holds)`, or
@@ -71,7 +72,7 @@ fn reference_realizable(lts: &Lts, limit: usize) -> Result<Option<Vec<String>>, 
     // (`Liberal` hashes and compares its local states and inboxes only, not
     // the shared projection whose lazily built tables clippy sees)
     #[allow(clippy::mutable_key_type)]
-    let mut seen: HashSet<(Liberal, protocols::ids::StateId)> = HashSet::new();
+    let mut seen: HashSet<(Liberal, protocols::StateId)> = HashSet::new();
     let mut queue = VecDeque::from([(liberal.clone(), strict.clone(), Vec::<String>::new())]);
     seen.insert((liberal, strict.state()));
     while let Some((l, s, run)) = queue.pop_front() {
@@ -155,7 +156,7 @@ proptest::proptest! {
                         s = next.unwrap().1;
                     } else {
                         proptest::prop_assert!(next.is_none(), "strict takes the last step of {}", f);
-                        proptest::prop_assert_eq!(f.witness[i].to, REFUSED);
+                        proptest::prop_assert_eq!(f.witness[i].to, StateId::NONE);
                     }
                 }
             }

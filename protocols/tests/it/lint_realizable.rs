@@ -3,11 +3,12 @@
 //! clean protocols (chess, every token topology), limits that make it
 //! inconclusive, and `lint_spec` on specifications explored on the fly.
 
-use engine::Message;
-use protocols::lint::{lint, lint_spec, lint_with, Check, Finding, Options, EXPLORED, REFUSED};
+use protocols::lint::{lint, lint_spec, lint_with, Check, Finding, Options};
 use protocols::spec::{alt, msg, par, par_every, seq, Role, Spec};
 use protocols::token::{self, Topology};
-use protocols::{bundled, chess, rock_paper_scissors, tic_tac_toe, Error, Limits, Lts};
+use protocols::{
+    bundled, chess, rock_paper_scissors, tic_tac_toe, Built, Error, Limits, Lts, StateId,
+};
 
 fn realizable(lts: &Lts) -> Vec<Finding> {
     let report = lint_with(lts, &Options::only([Check::Realizable]), &Limits::default());
@@ -40,7 +41,7 @@ fn rock_paper_scissors_3_is_flagged_with_a_shortest_run() {
             "player_0_ SEND <Rock> TO player_2_"
         ]
     );
-    assert_eq!(f[0].witness[1].to, REFUSED);
+    assert_eq!(f[0].witness[1].to, StateId::NONE);
     assert_eq!(f[0].witness[0].to, f[0].witness[1].from);
     assert!(
         f[0].summary.contains(
@@ -51,14 +52,11 @@ fn rock_paper_scissors_3_is_flagged_with_a_shortest_run() {
     );
     // the engine agrees that the liberal object takes that run and the
     // strict one does not
-    let d: Vec<_> = rock_paper_scissors::ITEMS
-        .iter()
-        .map(|t| Message::named(*t, ()))
-        .collect();
+    let d = rock_paper_scissors::strict(3).dummies();
     let formula =
         r#"!("player_0_ SEND <Rock> TO player_1_" & X "player_0_ SEND <Rock> TO player_2_")"#;
     engine::check(formula, rock_paper_scissors::strict(3), d.clone());
-    engine::check_violated(formula, rock_paper_scissors::liberal(3), d);
+    engine::check_violated(formula, rock_paper_scissors::spec(3).liberal().unwrap(), d);
 }
 
 #[test]
@@ -238,7 +236,7 @@ fn lint_spec_under_a_limit_is_inconclusive_but_keeps_proven_findings() {
         i.reason,
         Error::StateBound {
             limit: 1_000,
-            what: EXPLORED
+            what: Built::LintExploration
         }
     )));
     // … and the Ping loop, a lasso of explored states, is a real run that

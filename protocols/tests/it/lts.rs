@@ -28,7 +28,7 @@ fn token_sizes() {
     for k in [3, 4, 6] {
         // k holder states; one state per (holder, neighbour) with the token in transit
         let edges = |t: Topology| (0..k).map(|i| t.neighbours(k, i).len()).sum::<usize>();
-        for t in token::TOPOLOGIES {
+        for t in token::Topology::ALL {
             let e = edges(t);
             assert_eq!(size(token::spec(t, k)), (k + e, 2 * e), "{t:?} {k}");
         }
@@ -265,7 +265,7 @@ fn registry_names_roles_and_types() {
 fn registry_errors() {
     let e = bundled::by_name("tokn-star").unwrap_err();
     assert!(
-        matches!(&e, Error::UnknownProtocol { known, .. } if known.len() == bundled::names().len())
+        matches!(&e, Error::UnknownProtocol { known, .. } if known.len() == bundled::list().len())
     );
     assert!(e.to_string().contains("did you mean `token-star`?"), "{e}");
     assert!(e.to_string().contains("token-star, token-binary-tree"));

@@ -11,7 +11,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use engine::{Message, Protocol};
-use protocols::ids::StateId;
+use protocols::StateId;
 use protocols::{bundled, Liberal, Strict};
 
 /// Instances small enough to explore to length `LEN` quickly.
@@ -214,7 +214,7 @@ fn terminating_protocols_terminate() {
 
 #[test]
 fn messages_go_by_type_and_payloads_arrive() {
-    let mut p = protocols::two_buyer::liberal();
+    let mut p = protocols::two_buyer::spec().liberal().unwrap();
     let (b1, b2, seller) = (0, 1, 2);
     assert!(
         p.try_send(b1, seller, Message::named("Quote", 1)).is_err(),
@@ -239,7 +239,7 @@ fn messages_go_by_type_and_payloads_arrive() {
 #[test]
 fn out_of_range_roles_are_refused_not_panics() {
     let mut s = protocols::chess::strict();
-    let mut l = protocols::chess::liberal();
+    let mut l = protocols::chess::spec().liberal().unwrap();
     let m = || Message::named("Move", ());
     assert!(s.try_send(0, 9, m()).is_err() && l.try_send(0, 9, m()).is_err());
     assert!(s.try_send(9, 0, m()).is_err() && l.try_send(9, 0, m()).is_err());
@@ -251,7 +251,7 @@ fn out_of_range_roles_are_refused_not_panics() {
 #[test]
 fn liberal_roles_run_without_the_object() {
     // the per-role step functions the blocking API uses, on their own
-    let (mut roles, mut inboxes) = protocols::chess::liberal().split();
+    let (mut roles, mut inboxes) = protocols::chess::spec().liberal().unwrap().split();
     let (white, black) = roles.split_at_mut(1);
     let (white, black) = (&mut white[0], &mut black[0]);
     white

@@ -49,7 +49,7 @@ fn roles_by_name_and_index_with_clear_errors() {
         Err(Error::UnknownRole { .. })
     ));
 
-    let split = SplitSession::new(protocols::chess::liberal());
+    let split = SplitSession::new(protocols::chess::spec().liberal().unwrap());
     assert_eq!(split.role("white"), Ok(0));
     let black = split.endpoint("black").unwrap();
     assert_eq!(black.peer("white"), Ok(0));
@@ -231,7 +231,7 @@ fn waiting_after_the_end_of_the_protocol_is_reported_as_such() {
         .to_string()
         .contains("the protocol had already terminated normally"));
     for run in 0..200 {
-        let liberal = protocols::two_buyer::liberal();
+        let liberal = protocols::two_buyer::spec().liberal().unwrap();
         let split = watchdog("two-buyer liberal", LIMIT, move || {
             two_buyer_then_wait(
                 SplitSession::new(liberal)
@@ -250,7 +250,7 @@ fn waiting_after_the_end_of_the_protocol_is_reported_as_such() {
             }
         );
     }
-    let liberal = protocols::two_buyer::liberal();
+    let liberal = protocols::two_buyer::spec().liberal().unwrap();
     let split = watchdog("two-buyer liberal, nothing done", LIMIT, move || {
         let [b1, b2, mut seller] = SplitSession::new(liberal)
             .into_endpoints()
@@ -436,7 +436,7 @@ fn a_role_that_names_itself_as_its_peer_is_refused_at_once() {
     watchdog("a send to oneself", Duration::from_secs(10), || {
         let session = Session::new(protocols::chess::strict());
         to_self(session.endpoint("white").unwrap());
-        let split = SplitSession::new(protocols::chess::liberal());
+        let split = SplitSession::new(protocols::chess::spec().liberal().unwrap());
         to_self(split.endpoint("white").unwrap());
     });
 }

@@ -41,7 +41,7 @@ fn two_threads_play_through_both_runtimes() {
     let seen = watchdog("chess", Duration::from_secs(30), || {
         let s = Session::new(protocols::chess::strict());
         let strict = game(s.endpoint("white").unwrap(), s.endpoint("black").unwrap());
-        let s = SplitSession::new(protocols::chess::liberal());
+        let s = SplitSession::new(protocols::chess::spec().liberal().unwrap());
         let liberal = game(s.endpoint("white").unwrap(), s.endpoint("black").unwrap());
         (strict, liberal)
     });

@@ -187,14 +187,14 @@ fn npb_cg_run(endpoints: Vec<Box<dyn AnyEndpoint>>, k: usize, rounds: usize) {
 #[test]
 fn npb_cg_strict_on_locked_session() {
     watchdog("npb-cg strict", LIMIT, || {
-        npb_cg_run(locked(protocols::npb::cg_strict(12)), 12, 200)
+        npb_cg_run(locked(protocols::npb::cg(12).strict().unwrap()), 12, 200)
     });
 }
 
 #[test]
 fn npb_cg_liberal_on_split_session() {
     watchdog("npb-cg liberal", LIMIT, || {
-        npb_cg_run(split(protocols::npb::cg_liberal(12)), 12, 200)
+        npb_cg_run(split(protocols::npb::cg(12).liberal().unwrap()), 12, 200)
     });
 }
 
@@ -202,6 +202,6 @@ fn npb_cg_liberal_on_split_session() {
 fn npb_cg_liberal_on_locked_session() {
     // A liberal object is a protocol object too: it also runs under one lock.
     watchdog("npb-cg liberal, locked", LIMIT, || {
-        npb_cg_run(locked(protocols::npb::cg_liberal(4)), 4, 100)
+        npb_cg_run(locked(protocols::npb::cg(4).liberal().unwrap()), 4, 100)
     });
 }

@@ -346,7 +346,10 @@ fn token_ring_objects_report_exactly_the_stuck_workers() {
         let seed = rng.next_u64();
         for (name, endpoints) in [
             ("strict", locked(token::strict(Topology::DirectedRing, k))),
-            ("liberal", split(token::liberal(Topology::DirectedRing, k))),
+            (
+                "liberal",
+                split(token::spec(Topology::DirectedRing, k).liberal().unwrap()),
+            ),
         ] {
             let scripts = scripts.clone();
             let results = watchdog(

@@ -78,7 +78,7 @@ pub fn spec() -> impl Strategy<Value = Spec> {
 /// send repeated while a parallel branch never receives fills its channel
 /// without end), and compiling it must then stop at the bound. Any other
 /// compile error fails the case.
-pub fn compile_or_skip(spec: &Spec) -> Result<protocols::lts::Lts, TestCaseError> {
+pub fn compile_or_skip(spec: &Spec) -> Result<protocols::Lts, TestCaseError> {
     match spec.compile_bounded(20_000) {
         Ok(lts) => Ok(lts),
         Err(protocols::Error::StateBound { .. }) => Err(TestCaseError::reject(format!(

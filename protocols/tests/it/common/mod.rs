@@ -8,8 +8,8 @@ pub mod gen;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use engine::{Message, Protocol};
-use protocols::ids::{RoleIndex, StateId};
-use protocols::lts::Lts;
+use protocols::Lts;
+use protocols::{RoleIndex, StateId};
 
 /// `"name"` or `"name:k"` of a bundled protocol, with its parameter (if
 /// any) at its default but at most `max`: instances small enough to

@@ -20,7 +20,21 @@ if [[ ! -f "$dir/all.html" ]]; then
     exit 2
 fi
 items=$(grep -oE '<li><a href="[^"]+">' "$dir/all.html" | sed -E 's/.*href="([^"]+)".*/\1/' | sort -u)
-modules=$(cd "$dir" && find . -mindepth 2 -name index.html | sort)
+# The public modules, walked from the crate root through each module's
+# sidebar-items.js (rewritten by every rustdoc run), not by listing the
+# folder: a module that was removed keeps its stale pages in a warm
+# target/doc.
+modules_under() {
+    local path=$1 js
+    js=$(cat "$dir/$path"sidebar-items*.js 2>/dev/null || true)
+    local mods
+    mods=$(grep -oE '"mod":\[[^]]*\]' <<<"$js" | grep -oE '"[A-Za-z0-9_]+"' | tr -d '"' | grep -v '^mod$' || true)
+    for m in $mods; do
+        echo "$path$m"
+        modules_under "$path$m/"
+    done
+}
+modules=$(modules_under "" | sort)
 n_items=$(grep -c . <<<"$items" || true)
 n_modules=$(grep -c . <<<"$modules" || true)
 if (( n_items == 0 )); then

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::Value;
+use crate::read::write_seq;
 
 /// A writer that takes at most `left` more bytes, then fails.
 struct Bounded {
@@ -58,22 +59,6 @@ impl Value {
     }
 }
 
-fn write_items(
-    f: &mut fmt::Formatter<'_>,
-    open: &str,
-    items: &[Value],
-    close: &str,
-) -> fmt::Result {
-    f.write_str(open)?;
-    for (i, x) in items.iter().enumerate() {
-        if i > 0 {
-            f.write_str(" ")?;
-        }
-        write!(f, "{x}")?;
-    }
-    f.write_str(close)
-}
-
 /// Prints as Clojure's `pr-str` would (strings quoted).
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -86,8 +71,8 @@ impl fmt::Display for Value {
             Value::Str(s) => write!(f, "{s:?}"),
             Value::Keyword(k) => write!(f, ":{k}"),
             Value::Symbol(s) => f.write_str(s),
-            Value::List(v) => write_items(f, "(", v, ")"),
-            Value::Set(v) => write_items(f, "#{", v, "}"),
+            Value::List(v) => write_seq(f, "(", v, ")"),
+            Value::Set(v) => write_seq(f, "#{", v, "}"),
             Value::Map(m) => {
                 f.write_str("{")?;
                 for (i, (k, v)) in m.iter().enumerate() {

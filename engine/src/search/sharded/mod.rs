@@ -110,8 +110,6 @@ pub(super) struct Sharded<P> {
     max_states: u64,
 }
 
-/// The shard is taken from bits the table does not use for its slots,
-
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
     /// An empty store of whole objects in `shards` shards (at most
     /// [`MAX_SHARDS`]) that stores no state deeper than `max_depth` and at

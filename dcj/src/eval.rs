@@ -41,14 +41,13 @@
 
 mod builtins;
 mod declare;
-mod env;
 mod expr;
 mod num;
 mod roles;
 mod spec;
 mod unfold;
 
-pub use env::Env;
+pub(crate) use super::value::Env;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;

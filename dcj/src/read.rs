@@ -18,6 +18,7 @@ mod round_trip;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use form::write_seq;
 pub use form::{Form, FormKind};
 
 use super::{DcjError, Span, Warning};

@@ -15,12 +15,14 @@
 //! `=`) and the recursion of that walk.
 
 use std::cell::{Cell, OnceCell};
-use std::fmt;
+use std::collections::HashSet;
 use std::ops::Deref;
 use std::rc::Rc;
 
 use super::hash_order::{self, hash_long};
 use super::read::Form;
+
+mod display;
 
 /// A value.
 #[derive(Clone, Debug)]
@@ -194,7 +196,7 @@ pub struct Closure {
     /// One `(params body...)` per arity; `&` rest parameters are allowed.
     pub arities: Vec<(Vec<String>, Option<String>, Vec<Form>)>,
     /// The captured local bindings.
-    pub env: super::eval::Env,
+    pub env: Env,
 }
 
 impl Value {
@@ -457,107 +459,65 @@ impl PartialEq for Value {
     }
 }
 
-/// A writer that takes at most `left` more bytes, then fails.
-struct Bounded {
-    out: String,
-    left: usize,
+/// Local bindings: a persistent list, innermost first.
+///
+/// Defined next to [`Value`] and [`Closure`] because the three are one
+/// recursive type family: a closure captures an `Env`, an `Env` holds
+/// values, and values hold closures.
+#[derive(Clone, Debug, Default)]
+pub struct Env(Option<Rc<EnvNode>>);
+
+#[derive(Debug)]
+struct EnvNode {
+    name: Rc<str>,
+    value: Value,
+    next: Env,
 }
 
-impl fmt::Write for Bounded {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        if s.len() > self.left {
-            return Err(fmt::Error);
-        }
-        self.left -= s.len();
-        self.out.push_str(s);
-        Ok(())
-    }
-}
-
-impl Value {
-    /// The value printed, if that takes at most `max` bytes: the printing
-    /// stops there, whatever the value's size.
-    pub fn printed_within(&self, max: usize) -> Option<String> {
-        use fmt::Write;
-        let mut w = Bounded {
-            out: String::new(),
-            left: max,
-        };
-        write!(w, "{self}").ok().map(|()| w.out)
-    }
-
-    /// The value printed for a message: cut after about 60 characters.
-    pub fn brief(&self) -> String {
-        const SHOWN: usize = 60;
-        match self.printed_within(SHOWN) {
-            Some(s) => s,
-            None => {
-                use fmt::Write;
-                let mut w = Bounded {
-                    out: String::new(),
-                    left: SHOWN,
-                };
-                let _ = write!(w, "{self}");
-                let mut cut = w.out;
-                while cut.len() > SHOWN - 3 {
-                    cut.pop();
-                }
-                cut.push_str("...");
-                cut
+impl Env {
+    /// The value bound to `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        let mut e = self;
+        while let Some(n) = &e.0 {
+            if &*n.name == name {
+                return Some(&n.value);
             }
+            e = &n.next;
         }
+        None
     }
-}
 
-fn write_items(
-    f: &mut fmt::Formatter<'_>,
-    open: &str,
-    items: &[Value],
-    close: &str,
-) -> fmt::Result {
-    f.write_str(open)?;
-    for (i, x) in items.iter().enumerate() {
-        if i > 0 {
-            f.write_str(" ")?;
-        }
-        write!(f, "{x}")?;
+    /// `self` with `name` bound to `value`.
+    pub fn bind(&self, name: &str, value: Value) -> Env {
+        Env(Some(Rc::new(EnvNode {
+            name: Rc::from(name),
+            value,
+            next: self.clone(),
+        })))
     }
-    f.write_str(close)
-}
 
-/// Prints as Clojure's `pr-str` would (strings quoted).
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Nil => f.write_str("nil"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Ratio(n, d) => write!(f, "{n}/{d}"),
-            Value::Float(x) => write!(f, "{x:?}"),
-            Value::Str(s) => write!(f, "{s:?}"),
-            Value::Keyword(k) => write!(f, ":{k}"),
-            Value::Symbol(s) => f.write_str(s),
-            Value::List(v) => write_items(f, "(", v, ")"),
-            Value::Set(v) => write_items(f, "#{", v, "}"),
-            Value::Map(m) => {
-                f.write_str("{")?;
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{k} {v}")?;
-                }
-                f.write_str("}")
+    /// The visible bindings (each name's innermost one).
+    pub(crate) fn visible(&self) -> Vec<(Rc<str>, Value)> {
+        let mut seen = HashSet::new();
+        let mut v = Vec::new();
+        let mut e = self;
+        while let Some(n) = &e.0 {
+            if seen.insert(n.name.clone()) {
+                v.push((n.name.clone(), n.value.clone()));
             }
-            Value::Fn(c) => write!(f, "#fn[{}]", c.name),
-            Value::Role(k, idx) => {
-                write!(f, "(:{k}")?;
-                for i in idx.iter() {
-                    write!(f, " {i}")?;
-                }
-                f.write_str(")")
-            }
+            e = &n.next;
         }
+        v
+    }
+
+    pub(crate) fn names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        let mut e = self;
+        while let Some(n) = &e.0 {
+            v.push(n.name.to_string());
+            e = &n.next;
+        }
+        v
     }
 }
 

@@ -419,8 +419,11 @@ mod share;
 pub mod stack;
 mod successors;
 mod tag_table;
-#[cfg(test)]
-mod testing;
+// Test support (random protocol objects), shared by the unit tests and,
+// through the `testing` feature, the integration tests.
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
+pub mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;

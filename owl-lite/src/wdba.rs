@@ -25,19 +25,20 @@
 //!    an accepting SCC.
 //!
 //! Everything is explicit over letters, so the construction gives up
-//! (returns `None`) above [`MAX_VARS`] atoms or [`MAX_WORK`] state×letter
+//! (returns `None`) above [`MAX_VARS`](alphabet::MAX_VARS) atoms or [`MAX_WORK`] state×letter
 //! pairs: a minimisation is an optimisation, never a reason to fail.
+
+mod alphabet;
+mod language;
+#[cfg(test)]
+mod tests;
 
 use hashbrown::HashMap;
 
-use crate::automaton::{has_accepting_cycle, AccSet, Automaton, Cube};
-use crate::isop::isop;
+use crate::automaton::{has_accepting_cycle, Automaton};
 use crate::raw::{Exclusions, RawAutomaton, RawEdge};
 use crate::scc::sccs;
-
-/// Above this many atoms in the guards, no minimisation is attempted (the
-/// letters are enumerated).
-pub(crate) const MAX_VARS: usize = 10;
+use alphabet::{used_atoms, Alphabet};
 
 /// Budget on states × letters of the powerset construction and of the
 /// products of the language check: bounds time (far below a millisecond
@@ -48,99 +49,6 @@ pub(crate) const MAX_WORK: usize = 1 << 13;
 /// at most, when the language is not known to be an obligation (each test
 /// is a product of the automaton with a one-letter word).
 const MAX_LOOP_CHECKS: usize = 64;
-
-/// The letters over a set of atoms: each valuation of `vars` (a mask of
-/// atom bits) that respects the exclusions, as a full valuation mask.
-#[derive(Debug, Clone)]
-struct Alphabet {
-    vars: Vec<u32>,
-    /// `letters[i]`: the valuation (bit `v` = atom `v` holds) of letter `i`.
-    letters: Vec<u64>,
-    /// For each of the `2^vars.len()` compressed valuations, its letter
-    /// index (`usize::MAX` when the exclusions forbid it).
-    index: Vec<usize>,
-}
-
-impl Alphabet {
-    fn new(used: u64, excl: &Exclusions) -> Option<Alphabet> {
-        let vars: Vec<u32> = (0..64).filter(|v| used & (1u64 << v) != 0).collect();
-        if vars.len() > MAX_VARS {
-            return None;
-        }
-        let mut letters = Vec::new();
-        let mut index = vec![usize::MAX; 1 << vars.len()];
-        for (m, slot) in index.iter_mut().enumerate() {
-            let val = vars
-                .iter()
-                .enumerate()
-                .filter(|(bit, _)| m & (1 << bit) != 0)
-                .fold(0u64, |acc, (_, &v)| acc | 1 << v);
-            if excl.possible(Cube {
-                pos: val,
-                neg: used & !val,
-            }) {
-                *slot = letters.len();
-                letters.push(val);
-            }
-        }
-        Some(Alphabet {
-            vars,
-            letters,
-            index,
-        })
-    }
-
-    /// The letter of a full valuation, projected on this alphabet's atoms.
-    fn letter_of(&self, val: u64) -> usize {
-        let m = self
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, &v)| val & (1u64 << v) != 0)
-            .fold(0usize, |acc, (bit, _)| acc | 1 << bit);
-        self.index[m]
-    }
-
-    /// A small DNF for the letters `on` selects; letters the exclusions
-    /// forbid are don't-cares.
-    fn guard(&self, on: impl Fn(usize) -> bool) -> Vec<Cube> {
-        let lower: Vec<bool> = self
-            .index
-            .iter()
-            .map(|&l| l != usize::MAX && on(l))
-            .collect();
-        let upper: Vec<bool> = self
-            .index
-            .iter()
-            .map(|&l| l == usize::MAX || on(l))
-            .collect();
-        isop(&lower, &upper, self.vars.len())
-            .into_iter()
-            .map(|(pos, neg)| Cube {
-                pos: self.expand(pos),
-                neg: self.expand(neg),
-            })
-            .collect()
-    }
-
-    /// A compressed valuation (bit `i` = `vars[i]`) as a full one.
-    fn expand(&self, m: usize) -> u64 {
-        self.vars
-            .iter()
-            .enumerate()
-            .filter(|(bit, _)| m & (1 << bit) != 0)
-            .fold(0u64, |acc, (_, &v)| acc | 1 << v)
-    }
-}
-
-/// The atoms mentioned by the guards of `a`, as a mask.
-fn used_atoms(a: &Automaton) -> u64 {
-    a.edges
-        .iter()
-        .flatten()
-        .flat_map(|e| e.guard.cubes.iter())
-        .fold(0u64, |m, c| m | c.pos | c.neg)
-}
 
 /// Whether `a` accepts `cycle^ω` from some state of `starts`.
 fn accepts_cycle_from(a: &Automaton, starts: &[usize], cycle: &[u64]) -> bool {
@@ -523,130 +431,4 @@ impl Wdba {
             acceptance_sets: 1,
         }
     }
-
-    /// Whether this WDBA recognises exactly the language of `pos`, given
-    /// (on demand: it is only built if the first inclusion holds) an
-    /// automaton `neg` for the complement of that language: no word of
-    /// `pos` is rejected here (a run of `pos` that is accepting while this
-    /// automaton stays outside final states), and no word of `neg` is
-    /// accepted here. `false` when over budget or without `neg` (no claim
-    /// is made then).
-    pub(crate) fn same_language(
-        &self,
-        pos: &Automaton,
-        neg: impl FnOnce() -> Option<Automaton>,
-        excl: &Exclusions,
-    ) -> bool {
-        self.contains(pos, excl) == Some(true)
-            && neg().is_some_and(|neg| self.disjoint_from(&neg, excl) == Some(true))
-    }
-
-    /// The alphabet of a product with `b`: every atom either mentions,
-    /// and how `b`'s atom indices map to this automaton's.
-    fn product_alphabet(
-        &self,
-        b: &Automaton,
-        mine: &[String],
-        excl: &Exclusions,
-    ) -> Option<(Alphabet, Vec<u32>)> {
-        let map: Vec<u32> = b
-            .atoms
-            .iter()
-            .map(|x| mine.iter().position(|y| y == x).map(|i| i as u32))
-            .collect::<Option<Vec<u32>>>()?;
-        let b_used = used_atoms(b);
-        let used = self.alphabet.vars.iter().fold(0u64, |m, &v| m | 1 << v)
-            | map
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| b_used & (1u64 << i) != 0)
-                .fold(0u64, |m, (_, &j)| m | 1 << j);
-        // Both automata need only be right on letters that respect the
-        // exclusions (the atom indices are this automaton's).
-        let alphabet = Alphabet::new(used, excl)?;
-        Some((alphabet, map))
-    }
-
-    /// The explicit product of this automaton (with its sink, numbered
-    /// `num_states()`, when `with_sink`) and `b`: nodes `(state, b state)`
-    /// and edges marked with `b`'s acceptance sets.
-    #[allow(clippy::type_complexity)]
-    fn product(
-        &self,
-        b: &Automaton,
-        with_sink: bool,
-        excl: &Exclusions,
-    ) -> Option<(Vec<(usize, usize)>, Vec<Vec<(usize, AccSet)>>)> {
-        let (alphabet, map) = self.product_alphabet(b, &self.atoms, excl)?;
-        let to_b = |val: u64| {
-            map.iter()
-                .enumerate()
-                .filter(|(_, &j)| val & (1u64 << j) != 0)
-                .fold(0u64, |m, (i, _)| m | 1 << i)
-        };
-        let sink = self.num_states();
-        let mut id: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut nodes = vec![(self.initial, b.initial)];
-        id.insert(nodes[0], 0);
-        let mut succ: Vec<Vec<(usize, AccSet)>> = Vec::new();
-        let mut i = 0;
-        while i < nodes.len() {
-            if nodes.len() * alphabet.letters.len() > MAX_WORK {
-                return None;
-            }
-            let (s, q) = nodes[i];
-            let mut out = Vec::new();
-            for &val in &alphabet.letters {
-                let t = if s == sink {
-                    Some(sink)
-                } else {
-                    self.delta[s][self.classes.of[self.alphabet.letter_of(val)]]
-                };
-                let t = match t {
-                    Some(t) => t,
-                    None if with_sink => sink,
-                    None => continue,
-                };
-                let bval = to_b(val);
-                for e in &b.edges[q] {
-                    if e.guard.eval(bval) {
-                        let key = (t, e.target);
-                        let n = *id.entry(key).or_insert_with(|| {
-                            nodes.push(key);
-                            nodes.len() - 1
-                        });
-                        out.push((n, e.acc));
-                    }
-                }
-            }
-            succ.push(out);
-            i += 1;
-        }
-        Some((nodes, succ))
-    }
-
-    /// `L(pos) ⊆ L(self)`, or `None` over budget.
-    fn contains(&self, pos: &Automaton, excl: &Exclusions) -> Option<bool> {
-        let (nodes, succ) = self.product(pos, true, excl)?;
-        let sink = self.num_states();
-        let outside = |n: usize| nodes[n].0 == sink || !self.final_[nodes[n].0];
-        Some(!has_accepting_cycle(&succ, pos.all_sets(), outside, |_| {
-            true
-        }))
-    }
-
-    /// `L(self) ∩ L(neg) = ∅`, or `None` over budget.
-    fn disjoint_from(&self, neg: &Automaton, excl: &Exclusions) -> Option<bool> {
-        let (nodes, succ) = self.product(neg, false, excl)?;
-        let is_final = |n: usize| self.final_[nodes[n].0];
-        Some(!has_accepting_cycle(
-            &succ,
-            neg.all_sets(),
-            |_| true,
-            is_final,
-        ))
-    }
 }
-
-#[cfg(test)]
-mod tests;

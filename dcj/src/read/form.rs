@@ -63,7 +63,14 @@ pub enum FormKind {
     Set(Vec<Form>),
 }
 
-fn write_seq(f: &mut fmt::Formatter<'_>, open: &str, items: &[Form], close: &str) -> fmt::Result {
+/// Writes `items` space-separated between `open` and `close`: Clojure's
+/// printing of a sequence, for forms and for values alike.
+pub(crate) fn write_seq<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    open: &str,
+    items: &[T],
+    close: &str,
+) -> fmt::Result {
     f.write_str(open)?;
     for (i, x) in items.iter().enumerate() {
         if i > 0 {

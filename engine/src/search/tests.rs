@@ -12,7 +12,7 @@ use super::*;
 use crate::ids::DfsNum;
 use crate::pattern::valuation;
 use crate::successors::Store;
-use crate::testing::{RandomObject, Rng};
+use crate::testing::{LtsProtocol, Rng};
 
 /// Formulas whose automata have one to several states, some wanting every
 /// letter and some only a few, with and without acceptance marks.
@@ -43,7 +43,7 @@ fn limits(semantics: Semantics) -> Limits {
 fn expand_and_next_give_the_same_successors_in_the_same_order() {
     for seed in 0..200 {
         let mut rng = Rng::new(seed);
-        let obj = RandomObject::draw(&mut rng);
+        let obj = LtsProtocol::draw(&mut rng);
         let formula = FORMULAS[rng.below(FORMULAS.len())];
         let semantics = Semantics::ALL[rng.below(Semantics::ALL.len())];
         let a = obj.alphabet();
@@ -104,7 +104,7 @@ fn a_frame_is_as_small_as_with_bit_flags() {
 /// is then inconclusive) instead of hanging or taking the machine.
 #[test]
 fn building_a_counterexample_stops_at_the_searchs_budget() {
-    let obj = RandomObject::draw(&mut Rng::new(7));
+    let obj = LtsProtocol::draw(&mut Rng::new(7));
     let a = obj.alphabet();
     let crate::property::Property {
         automaton: aut,

@@ -4,7 +4,7 @@
 //! same successors in the same order.
 
 use super::*;
-use crate::testing::{RandomObject, Rng};
+use crate::testing::{LtsProtocol, Rng};
 use crate::Enabled;
 use crate::Message;
 
@@ -20,7 +20,7 @@ fn random_wanted(rng: &mut Rng, letters: usize) -> Vec<u64> {
 /// Every enabled action of `p` through the resumable walk, one call per
 /// successor, advancing the cursor as a search frame does.
 fn one_by_one(
-    ex: &mut Successors<RandomObject>,
+    ex: &mut Successors<LtsProtocol>,
     p: ProtoId,
     wanted: Option<Wanted>,
     use_cache: bool,
@@ -38,7 +38,7 @@ fn one_by_one(
 fn probe_every_slot_and_probe_loop_give_the_same_successors_in_the_same_order() {
     for seed in 0..300 {
         let mut rng = Rng::new(seed);
-        let obj = RandomObject::draw(&mut rng);
+        let obj = LtsProtocol::draw(&mut rng);
         let mut ex = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, false);
         ex.store.intern(obj);
         // Every state of the object, in the order the walks intern them.
@@ -94,7 +94,7 @@ fn probe_every_slot_and_probe_loop_give_the_same_successors_in_the_same_order() 
 fn the_determinism_check_finds_the_same_successors() {
     for seed in 0..100 {
         let mut rng = Rng::new(seed);
-        let obj = RandomObject::draw(&mut rng);
+        let obj = LtsProtocol::draw(&mut rng);
         let mut plain = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, false);
         let mut checked = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, true);
         plain.store.intern(obj.clone());
@@ -152,7 +152,7 @@ pub(super) fn a_declaring_objects_receive_of_an_undeclared_dummy_type_is_a_contr
 /// successors as `(letter, successor object)`, by `ex`'s breadth-first
 /// path; compares objects, not ids, so two successor generators can be compared.
 fn all_successors(
-    obj: RandomObject,
+    obj: LtsProtocol,
     determinism: bool,
 ) -> Result<Vec<Vec<(LetterId, usize)>>, ProbeError> {
     let mut ex = Successors::new(obj.alphabet(), Store::whole(), 1 << 16, determinism);
@@ -177,7 +177,7 @@ fn all_successors(
 fn listing_gives_the_same_successors_as_probing() {
     for seed in 0..300 {
         let mut rng = Rng::new(seed);
-        let obj = RandomObject::draw(&mut rng);
+        let obj = LtsProtocol::draw(&mut rng);
         let probed = all_successors(obj.listing(false), false).unwrap();
         let listed = all_successors(obj.listing(true), false).unwrap();
         assert_eq!(probed, listed, "seed {seed}");

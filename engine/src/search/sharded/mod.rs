@@ -45,82 +45,22 @@ use crate::ids::AutState;
 use crate::tag_table::TagTable;
 
 mod arena;
+mod ids;
+mod shard;
 
 use arena::Arena;
+use ids::{id_of, split};
+pub(super) use ids::{key, shard_of_id, Key, StateId, MAX_AUT_STATES, MAX_SHARDS};
+use shard::{tag, More, Probe, Shard, Stored};
 
-/// Bits of a state id that name its shard.
-const SHARD_BITS: u32 = 8;
-/// The most shards a store has.
-pub(super) const MAX_SHARDS: usize = 1 << SHARD_BITS;
-/// Bits of a state id that say which of its object's product states it is.
-const STATE_BITS: u32 = 16;
-
-/// The most automaton states the store can pair with one object (the
-/// search runs on one thread beyond).
-pub(super) const MAX_AUT_STATES: usize = 1 << STATE_BITS;
+/// The shard is taken from bits the table does not use for its slots,
+/// and those must be well mixed: the store's final mix serves both.
+use crate::successors::mix;
 
 /// The most product states the store holds, whatever the state limit:
 /// as on one thread (`reachability` caps the limit the same way), and it
 /// keeps every level's positions in 32 bits.
 pub(super) const MAX_STATES: u64 = u32::MAX as u64 - 2;
-
-/// A product state of the parallel search: its object's index in its
-/// shard, which of the object's product states it is, and the shard, in
-/// one word.
-pub(super) type StateId = u64;
-
-/// Where a state was first found: the position of its parent in the
-/// parent's level, then the index of the successor in the parent's
-/// expansion (letters in order, then automaton edges in order). The order
-/// of discovery of the one-thread breadth-first search.
-/// Packed in one word, position first, so that keys compare as pairs.
-pub(super) type Key = u64;
-
-/// The key of successor `index` of the state at position `pos`.
-#[inline]
-pub(super) fn key(pos: u32, index: u32) -> Key {
-    u64::from(pos) << 32 | u64::from(index)
-}
-
-/// A stored protocol object with the automaton state of its first product
-/// state (safety automata pair most objects with one state; the others
-/// are in the shard's `more`): 4 bytes beside the object, where the
-/// one-thread store keeps 8 of marks.
-struct Stored<P> {
-    p: P,
-    q: AutState,
-}
-
-/// A product state of an object beyond its first.
-struct More {
-    q: AutState,
-    /// The level it was found at.
-    level: u32,
-    /// Its key, while that level is built.
-    key: Key,
-}
-
-/// One shard: its objects (whole or as bytes) and their table.
-struct Shard<P> {
-    /// Whole objects (a store of whole objects only).
-    objects: Vec<Stored<P>>,
-    /// Objects as bytes (a store of bytes only).
-    arena: Arena,
-    /// Indices into `objects` or `arena`, by hash.
-    table: TagTable<usize>,
-    /// The product states of an object beyond its first, with the level
-    /// each was found at (rare: only automata of several states need them).
-    more: HashMap<u32, Vec<More>>,
-    /// Objects from this index on were stored while building the current
-    /// level.
-    watermark: u32,
-    /// The keys of the objects from the watermark on (their first
-    /// product states), by index past it.
-    keys: Vec<Key>,
-    /// The states in `more` stored at the current level: object index and
-    /// which of its product states.
-    fresh_more: Vec<(u32, u32)>,
-}
 
 /// What [`Locked::visit`] did with a successor.
 pub(super) enum Visit {
@@ -168,53 +108,6 @@ pub(super) struct Sharded<P> {
     /// The level being built (the initial state's is 0).
     max_depth: u64,
     max_states: u64,
-}
-
-/// The shard is taken from bits the table does not use for its slots,
-/// and those must be well mixed: the store's final mix serves both.
-use crate::successors::mix;
-
-/// The tag of a hash in a shard's [`TagTable`]: bits 25..57, above the
-/// slot's position (the low bits). They include the shard choice's (bits
-/// 32..56, [`Sharded::shard_of`]), of which a shard fixes only the top
-/// few (8 at most), so 24 or more tell a shard's objects apart. Equal
-/// objects have equal hashes and so equal tags; a table of over 2^25
-/// slots repeats some of the position's bits in the tag: a weaker filter,
-/// never a wrong answer.
-#[inline]
-fn tag(hash: u64) -> u32 {
-    (hash >> 25) as u32
-}
-
-/// The shard of a state.
-#[inline]
-pub(super) fn shard_of_id(id: StateId) -> usize {
-    (id & (MAX_SHARDS as u64 - 1)) as usize
-}
-
-#[inline]
-fn local(index: usize, k: usize) -> u64 {
-    (index as u64) << STATE_BITS | k as u64
-}
-
-#[inline]
-fn id_of(shard: usize, index: usize, k: usize) -> StateId {
-    local(index, k) << SHARD_BITS | shard as u64
-}
-
-#[inline]
-fn split(id: StateId) -> (usize, usize, usize) {
-    (
-        shard_of_id(id),
-        (id >> (SHARD_BITS + STATE_BITS)) as usize,
-        (id >> SHARD_BITS) as usize & (MAX_AUT_STATES - 1),
-    )
-}
-
-/// What a lookup compares a stored object with.
-enum Probe<'a, P> {
-    Obj(&'a P),
-    Bytes(&'a [u8]),
 }
 
 impl<P: Eq + std::hash::Hash + Clone> Sharded<P> {
@@ -589,71 +482,5 @@ impl<P: Eq + std::hash::Hash + Clone> Locked<'_, P> {
             let m = &shard.more[&i][k as usize - 1];
             (m.key, id_of(self.s, i as usize, k as usize))
         }));
-    }
-}
-
-impl<P> Shard<P> {
-    /// Objects stored (one of the two lists is empty).
-    fn len(&self) -> usize {
-        self.objects.len() + self.arena.count
-    }
-
-    /// The automaton state of object `i`'s first product state.
-    #[inline]
-    fn q(&self, i: usize) -> AutState {
-        if self.arena.count > 0 {
-            self.arena.q(i)
-        } else {
-            self.objects[i].q
-        }
-    }
-
-    /// The automaton state of the `k`th product state of object `i`.
-    fn q_of(&self, i: usize, k: usize) -> AutState {
-        if k == 0 {
-            return self.q(i);
-        }
-        self.more
-            .get(&(i as u32))
-            .expect("k > 0 names a state in `more`")[k - 1]
-            .q
-    }
-}
-
-impl<P: Eq> Shard<P> {
-    /// The index of the object `probe` compares equal to, or `Err` with
-    /// the free table slot where it goes (an empty table: `Err(0)`, and it
-    /// must grow before anything is indexed).
-    #[inline]
-    fn find(&self, hash: u64, probe: &Probe<'_, P>) -> Result<usize, usize> {
-        if self.table.slots() == 0 {
-            return Err(0);
-        }
-        match probe {
-            Probe::Obj(obj) => {
-                let objects = &self.objects;
-                self.table.find(hash, tag(hash), |i| objects[i].p == **obj)
-            }
-            Probe::Bytes(b) => {
-                let arena = &self.arena;
-                self.table.find(hash, tag(hash), |i| arena.object(i) == *b)
-            }
-        }
-    }
-
-    /// Doubles the table, re-inserting the objects in index order (reading
-    /// them front to back, as `successors::store` does for the same
-    /// reason), hashed by `hash` (objects) or `hash_bytes` (bytes).
-    #[cold]
-    fn grow(&mut self, hash: impl Fn(&P) -> u64, hash_bytes: impl Fn(&[u8]) -> u64) {
-        let (objects, arena) = (&self.objects, &self.arena);
-        // A shard holds whole objects or bytes, never both (`Sharded::bytes`).
-        self.table.grow(16, objects.len() + arena.count, |i| {
-            let h = match objects.get(i) {
-                Some(o) => hash(&o.p),
-                None => hash_bytes(arena.object(i)),
-            };
-            Some((h, tag(h)))
-        });
     }
 }

@@ -627,6 +627,11 @@ pub use protocols;
 
 #[doc(inline)]
 pub use prust_explore as explore;
+/// Typed channels (std `mpsc` shape) over protocol sessions.
+#[doc(inline)]
+pub use channel;
+/// `select!` over typed [`channel`] receivers (crossbeam's macro shape).
+pub use channel::select;
 pub mod load;
 mod runtime;
 pub mod suite;

@@ -42,8 +42,8 @@ pub struct Shared {
     pub(crate) names: Vec<String>,
     endpoint: Mutex<Box<dyn Raw>>,
     /// Per peer this role sends to: the senders alive, and whether the
-    /// channel is done (closed through a sender, or its last sender gone):
-    /// a drop then closes nothing more.
+    /// channel is done (closed through a sender, or by the last sender's
+    /// drop): a drop then closes nothing more.
     out: Mutex<HashMap<RoleId, Out>>,
 }
 
@@ -51,6 +51,9 @@ pub struct Shared {
 struct Out {
     senders: usize,
     done: bool,
+    /// Whether the protocol ever closes the channel (asked when the first
+    /// sender is made, so that a drop needs the endpoint only to close).
+    may_close: Option<bool>,
 }
 
 impl<E> Clone for Ends<E> {
@@ -109,6 +112,7 @@ impl<E> Ends<E> {
     pub fn sender<T: Payload>(&self, to: impl ToRole) -> Result<Sender<T>, Error> {
         let to = self.shared.peer(to, "send to")?;
         self.shared.check_type::<T>(self.shared.role, to)?;
+        self.shared.learn_close(to)?;
         Ok(Sender::new(Arc::clone(&self.shared), to))
     }
 
@@ -271,6 +275,16 @@ impl Shared {
         })
     }
 
+    /// Asks once whether the protocol ever closes the channel to `to`.
+    fn learn_close(&self, to: RoleId) -> Result<(), Error> {
+        if lock(&self.out).get(&to).is_some_and(|o| o.may_close.is_some()) {
+            return Ok(());
+        }
+        let may = self.endpoint()?.may_close(self.role, to).unwrap_or(false);
+        lock(&self.out).entry(to).or_default().may_close = Some(may);
+        Ok(())
+    }
+
     pub(crate) fn add_sender(&self, to: RoleId) {
         lock(&self.out).entry(to).or_default().senders += 1;
     }
@@ -282,20 +296,16 @@ impl Shared {
             let mut out = lock(&self.out);
             let o = out.entry(to).or_default();
             o.senders -= 1;
-            let last = o.senders == 0 && !o.done;
+            let last = o.senders == 0 && !o.done && o.may_close == Some(true);
             if last {
                 o.done = true;
             }
             last
         };
-        if !close || std::thread::panicking() {
-            return;
-        }
-        let mut ep = self.endpoint_blocking();
-        if ep.may_close(self.role, to) == Some(true) {
+        if close && !std::thread::panicking() {
             // A failure (a deadlock, a poisoned session) is the session's
             // to report: every other role's next operation gets it.
-            let _ = ep.close(to);
+            let _ = self.endpoint_blocking().close(to);
         }
     }
 

@@ -259,8 +259,13 @@ impl Shared {
             return Ok(is_message::<T>());
         };
         let name = message_type::<T>().name();
-        if is_message::<T>() && !carried.is_empty() {
-            return Ok(true);
+        if is_message::<T>() {
+            // An untyped end of a channel that only closes: its sender can
+            // close it, its receiver see the close.
+            let closes = || self.endpoint().map(|ep| ep.may_close(from, to) == Some(true));
+            if !carried.is_empty() || closes()? {
+                return Ok(true);
+            }
         }
         if carried.iter().any(|t| t == name) {
             return Ok(carried.len() == 1);

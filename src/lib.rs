@@ -326,6 +326,13 @@
 //! t.join().unwrap();
 //! ```
 //!
+//! **Typed channels.** A program written with `std::sync::mpsc` or
+//! crossbeam-channel keeps its shape with [`channel`]: `Ends::new(endpoint)`
+//! makes a role's typed `Sender<T>` / `Receiver<T>` (`send`, `recv`,
+//! `try_recv`, `recv_timeout`, `iter`, [`select!`]), each operation still
+//! checked against the protocol; the module docs put the `mpsc` version and
+//! the `prust::channel` version of one program side by side.
+//!
 //! The bundled protocols ([`bundled`]: chess, token rings and stars,
 //! tic-tac-toe, rock-paper-scissors, go fish, the NPB kernels, two-buyer,
 //! a load balancer, micro-benchmarks) each have a module of constructors
@@ -625,13 +632,13 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
-#[doc(inline)]
-pub use prust_explore as explore;
 /// Typed channels (std `mpsc` shape) over protocol sessions.
 #[doc(inline)]
 pub use channel;
 /// `select!` over typed [`channel`] receivers (crossbeam's macro shape).
 pub use channel::select;
+#[doc(inline)]
+pub use prust_explore as explore;
 pub mod load;
 mod runtime;
 pub mod suite;

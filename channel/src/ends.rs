@@ -194,9 +194,7 @@ impl<E> Ends<E> {
 
 impl<E> fmt::Debug for Ends<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Ends")
-            .field("role", &self.name())
-            .finish()
+        f.debug_struct("Ends").field("role", &self.name()).finish()
     }
 }
 
@@ -262,7 +260,10 @@ impl Shared {
         if is_message::<T>() {
             // An untyped end of a channel that only closes: its sender can
             // close it, its receiver see the close.
-            let closes = || self.endpoint().map(|ep| ep.may_close(from, to) == Some(true));
+            let closes = || {
+                self.endpoint()
+                    .map(|ep| ep.may_close(from, to) == Some(true))
+            };
             if !carried.is_empty() || closes()? {
                 return Ok(true);
             }
@@ -282,7 +283,10 @@ impl Shared {
 
     /// Asks once whether the protocol ever closes the channel to `to`.
     fn learn_close(&self, to: RoleId) -> Result<(), Error> {
-        if lock(&self.out).get(&to).is_some_and(|o| o.may_close.is_some()) {
+        if lock(&self.out)
+            .get(&to)
+            .is_some_and(|o| o.may_close.is_some())
+        {
             return Ok(());
         }
         let may = self.endpoint()?.may_close(self.role, to).unwrap_or(false);

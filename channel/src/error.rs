@@ -7,6 +7,17 @@ use std::fmt;
 use protocols::session::{self, Deadlock};
 
 /// Why a typed end could not be made, or an operation failed.
+///
+/// ```
+/// use protocols::session::Session;
+/// use protocols::spec::{msg, Spec};
+/// #[derive(Clone, Debug)]
+/// struct Pnig;
+/// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+/// let b = channel::Ends::new(Session::new(object).endpoint("b").unwrap());
+/// let e = b.receiver::<Pnig>("a").unwrap_err();
+/// assert!(matches!(e, channel::Error::NotOnChannel { ref hint, .. } if hint.as_deref() == Some("Ping")));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -103,7 +114,10 @@ impl fmt::Display for Error {
                 carried,
                 hint,
             } => {
-                write!(f, "the protocol never sends <{type_name}> from {from} to {to}; ")?;
+                write!(
+                    f,
+                    "the protocol never sends <{type_name}> from {from} to {to}; "
+                )?;
                 if let Some(h) = hint {
                     write!(f, "did you mean <{h}>? ")?;
                 }
@@ -128,7 +142,10 @@ impl fmt::Display for Error {
                  (a role is one thread at a time)"
             ),
             Error::MixedRoles => {
-                write!(f, "a select! over receivers of different roles (one role selects)")
+                write!(
+                    f,
+                    "a select! over receivers of different roles (one role selects)"
+                )
             }
             Error::Session(e) => e.fmt(f),
         }
@@ -147,7 +164,8 @@ impl std::error::Error for Error {
 /// A send that failed, with the value back (std's `SendError<T>`) and why:
 /// the channel closed by this role ([`Error::is_closed`]), a deadlock
 /// ([`Error::deadlock`]; a send the protocol never allows waits and ends in
-/// one), or another failure of the session.
+/// one), or another failure of the session. Examples at
+/// [`Sender::send`](crate::Sender::send).
 #[derive(Clone, PartialEq, Eq)]
 pub struct SendError<T> {
     /// The value that was not sent.
@@ -180,6 +198,23 @@ impl<T> fmt::Display for SendError<T> {
 impl<T> std::error::Error for SendError<T> {}
 
 /// A receive that failed.
+///
+/// ```
+/// use channel::RecvError;
+/// use protocols::session::Session;
+/// use protocols::spec::{close, msg, seq, Spec};
+/// #[derive(Clone, Debug)]
+/// struct Job;
+/// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+/// let object = protocols::Strict::from_spec(&spec).unwrap();
+/// let [boss, hand] = Session::new(object).into_endpoints().try_into().unwrap();
+/// let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
+/// drop(boss.sender::<Job>("hand").unwrap()); // the last sender: closes
+/// let jobs = hand.receiver::<Job>("boss").unwrap();
+/// assert_eq!(jobs.recv(), Err(RecvError::Closed));
+/// # drop(boss);
+/// drop(hand);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecvError {
     /// The peer closed its channel to this role and every message it sent
@@ -190,7 +225,8 @@ pub enum RecvError {
     Failed(Error),
 }
 
-/// A [`Receiver::try_recv`](crate::Receiver::try_recv) that got nothing.
+/// A [`Receiver::try_recv`](crate::Receiver::try_recv) that got nothing
+/// (an example is there).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TryRecvError {
     /// Nothing the protocol lets this role receive now.
@@ -203,7 +239,7 @@ pub enum TryRecvError {
 }
 
 /// A [`Receiver::recv_timeout`](crate::Receiver::recv_timeout) that got
-/// nothing.
+/// nothing (an example is there).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecvTimeoutError {
     /// Nothing arrived in time.

@@ -15,8 +15,10 @@ pub(crate) trait Raw: Send {
     fn recv_from(&mut self, from: RoleId) -> Result<Message, Error>;
     fn close(&mut self, to: RoleId) -> Result<(), Error>;
     fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error>;
-    fn try_select(&mut self, alternatives: &[Alternative])
-        -> Result<Option<(usize, Message)>, Error>;
+    fn try_select(
+        &mut self,
+        alternatives: &[Alternative],
+    ) -> Result<Option<(usize, Message)>, Error>;
 }
 
 impl<E: BlockingEndpoint> Raw for E {

@@ -291,7 +291,9 @@ impl Lts {
     /// assert!(!lts.closes_channel(b, a));
     /// ```
     pub fn closes_channel(&self, from: RoleIndex, to: RoleIndex) -> bool {
-        self.uses.binary_search(&(from, to, TypeIndex::NONE)).is_ok()
+        self.uses
+            .binary_search(&(from, to, TypeIndex::NONE))
+            .is_ok()
     }
 
     /// Message type names; a [`Label`]'s `ty` indexes this list.

@@ -44,8 +44,12 @@ fn a_receiver_of_a_type_never_sent_there_is_refused_with_a_hint() {
     #[derive(Clone, Debug)]
     struct Dnoe;
     for e in [
-        strict_ends(&boss_hand())[0].receiver::<Dnoe>("hand").unwrap_err(),
-        liberal_ends(&boss_hand())[0].receiver::<Dnoe>("hand").unwrap_err(),
+        strict_ends(&boss_hand())[0]
+            .receiver::<Dnoe>("hand")
+            .unwrap_err(),
+        liberal_ends(&boss_hand())[0]
+            .receiver::<Dnoe>("hand")
+            .unwrap_err(),
     ] {
         assert_eq!(
             e.to_string(),
@@ -55,11 +59,18 @@ fn a_receiver_of_a_type_never_sent_there_is_refused_with_a_hint() {
     // A type the protocol has, but on another channel.
     let ends = strict_ends(&boss_hand());
     let e = ends[0].receiver::<Job>("hand").unwrap_err();
-    assert!(matches!(e, Error::NotOnChannel { ref carried, .. } if carried == &["Done"]), "{e:?}");
+    assert!(
+        matches!(e, Error::NotOnChannel { ref carried, .. } if carried == &["Done"]),
+        "{e:?}"
+    );
     let e = ends[1].sender::<Done>("boss").map(|_| ()).err();
     assert!(e.is_none(), "hand does send Done to boss");
     let e = ends[0].sender::<Done>("hand").unwrap_err();
-    assert!(e.to_string().contains("never sends <Done> from boss to hand"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("never sends <Done> from boss to hand"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -68,8 +79,14 @@ fn debug_names_roles_and_types() {
     let tx = ends[0].sender::<Job>("hand").unwrap();
     let rx = ends[1].receiver::<Job>("boss").unwrap();
     assert_eq!(format!("{:?}", ends[1]), r#"Ends { role: "hand" }"#);
-    assert_eq!(format!("{tx:?}"), r#"Sender<Job> { role: "boss", to: "hand" }"#);
-    assert_eq!(format!("{rx:?}"), r#"Receiver<Job> { role: "hand", from: "boss" }"#);
+    assert_eq!(
+        format!("{tx:?}"),
+        r#"Sender<Job> { role: "boss", to: "hand" }"#
+    );
+    assert_eq!(
+        format!("{rx:?}"),
+        r#"Receiver<Job> { role: "hand", from: "boss" }"#
+    );
     assert_eq!(ends[0].role_name(1), Some("hand"));
 }
 
@@ -91,7 +108,12 @@ fn a_role_used_from_two_threads_at_once_is_busy_not_a_hang() {
             }
         }
     };
-    assert_eq!(busy, Error::Busy { role: "hand".into() });
+    assert_eq!(
+        busy,
+        Error::Busy {
+            role: "hand".into()
+        }
+    );
     assert!(busy.to_string().contains("another thread"), "{busy}");
     let tx = boss.sender::<Job>("hand").unwrap();
     tx.send(Job(1)).unwrap();

@@ -230,8 +230,8 @@ fn raw_ops<E: BlockingEndpoint>(
                 }
             }
             Op::Close(to) => {
-                let usable = !ep.channel_types(me, to)?.is_empty()
-                    || ep.may_close(me, to) == Some(true);
+                let usable =
+                    !ep.channel_types(me, to)?.is_empty() || ep.may_close(me, to) == Some(true);
                 if to == me || !usable {
                     return None;
                 }
@@ -249,7 +249,10 @@ fn outcome(ex: &Exploration) -> (bool, Option<String>, usize, Vec<String>) {
         ex.is_successful(),
         ex.incomplete_reason().map(str::to_string),
         ex.executions(),
-        ex.failures().iter().map(|f| f.outcome.to_string()).collect(),
+        ex.failures()
+            .iter()
+            .map(|f| f.outcome.to_string())
+            .collect(),
     )
 }
 

@@ -3,10 +3,10 @@
 //! passes their fixes.
 
 use channel::{Ends, TryRecvError};
-use prust_explore::{explore, Outcome};
 use protocols::session::BlockingEndpoint;
 use protocols::spec::{close, msg, seq, Spec};
 use protocols::{Liberal, Strict};
+use prust_explore::{explore, Outcome};
 
 use crate::{Done, Job};
 
@@ -128,7 +128,11 @@ fn explore_finds_a_wrong_order_and_passes_the_fix() {
             bug.failures()
         );
         let fixed = run(["w1", "w2"]);
-        assert!(fixed.is_successful() && fixed.is_complete(), "{:?}", fixed.failures());
+        assert!(
+            fixed.is_successful() && fixed.is_complete(),
+            "{:?}",
+            fixed.failures()
+        );
     }
 }
 
@@ -144,7 +148,10 @@ fn try_recv_under_explore_is_an_error_not_a_hang() {
             let jobs = Ends::new(ep).receiver::<Job>("boss").unwrap();
             match jobs.try_recv() {
                 Err(TryRecvError::Failed(e)) => {
-                    assert!(e.to_string().contains("cannot receive without waiting"), "{e}")
+                    assert!(
+                        e.to_string().contains("cannot receive without waiting"),
+                        "{e}"
+                    )
                 }
                 other => panic!("{other:?}"),
             }

@@ -49,7 +49,11 @@ fn drop_last_sender<E: BlockingEndpoint + 'static>(ends: AllEnds<E>) {
     tx.send(Job(1)).unwrap();
     drop(tx);
     assert_eq!(jobs.recv(), Ok(Job(1)));
-    assert_eq!(jobs.try_recv(), Err(TryRecvError::Empty), "a clone is alive");
+    assert_eq!(
+        jobs.try_recv(),
+        Err(TryRecvError::Empty),
+        "a clone is alive"
+    );
     tx2.send(Job(2)).unwrap();
     // (The strict object allows the close only once the job is received.)
     assert_eq!(jobs.recv(), Ok(Job(2)));
@@ -57,7 +61,11 @@ fn drop_last_sender<E: BlockingEndpoint + 'static>(ends: AllEnds<E>) {
     assert_eq!(jobs.recv(), Err(RecvError::Closed));
     assert_eq!(jobs.try_recv(), Err(TryRecvError::Closed));
     // A close is final: a new sender cannot send.
-    let e = boss.sender::<Job>("hand").unwrap().send(Job(3)).unwrap_err();
+    let e = boss
+        .sender::<Job>("hand")
+        .unwrap()
+        .send(Job(3))
+        .unwrap_err();
     assert!(e.error.is_closed(), "{e}");
     assert_eq!(e.value, Job(3));
 }
@@ -204,7 +212,11 @@ fn deadlocks<E: BlockingEndpoint + 'static>(ends: AllEnds<E>) {
     assert!(d.contains("boss waits to receive from hand"), "{d}");
     assert!(t.join().unwrap().unwrap_err().deadlock().is_some());
     // The session is poisoned: a send fails with the value back.
-    let e = boss.sender::<Job>("hand").unwrap().send(Job(4)).unwrap_err();
+    let e = boss
+        .sender::<Job>("hand")
+        .unwrap()
+        .send(Job(4))
+        .unwrap_err();
     assert!(e.error.deadlock().is_some(), "{e}");
     assert_eq!(e.into_inner(), Job(4));
 }
@@ -279,7 +291,10 @@ fn an_object_that_does_not_list_its_channels_still_works() {
         .try_into()
         .unwrap();
     let (boss, hand) = (Ends::new(boss), Ends::new(hand));
-    assert!(hand.receiver::<Done>("boss").is_ok(), "not known: not refused");
+    assert!(
+        hand.receiver::<Done>("boss").is_ok(),
+        "not known: not refused"
+    );
     let stops = hand.receiver::<Stop>("boss").unwrap();
     let jobs = hand.receiver::<Job>("boss").unwrap();
     boss.sender::<Job>("hand").unwrap().send(Job(1)).unwrap();

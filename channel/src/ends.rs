@@ -131,8 +131,8 @@ impl<E> Ends<E> {
     /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
     /// let b = channel::Ends::new(Session::new(object).endpoint("b").unwrap());
     /// assert!(b.receiver::<Ping>("a").is_ok());
-    /// let e = b.receiver::<Ping>("c").unwrap_err();
-    /// assert_eq!(e.to_string(), "unknown role `c`; the protocol has: a, b");
+    /// let e = b.receiver::<Ping>("carol").unwrap_err();
+    /// assert_eq!(e.to_string(), "unknown role `carol`; the protocol has: a, b");
     /// ```
     pub fn receiver<T: Payload>(&self, from: impl ToRole) -> Result<Receiver<T>, Error> {
         let from = self.shared.peer(from, "receive from")?;

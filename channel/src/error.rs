@@ -203,7 +203,7 @@ impl<T> std::error::Error for SendError<T> {}
 /// use channel::RecvError;
 /// use protocols::session::Session;
 /// use protocols::spec::{close, msg, seq, Spec};
-/// #[derive(Clone, Debug)]
+/// #[derive(Clone, Debug, PartialEq)]
 /// struct Job;
 /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
 /// let object = protocols::Strict::from_spec(&spec).unwrap();

@@ -180,13 +180,14 @@ impl<T: Payload> Receiver<T> {
     /// other failure: to tell a close from a deadlock, loop over `recv`.
     ///
     /// ```
-    /// # use protocols::session::Session;
+    /// # use protocols::session::SplitSession;
     /// # use protocols::spec::{close, msg, seq, Spec};
     /// #[derive(Clone, Debug)]
     /// struct Job(u32);
     /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
-    /// let object = protocols::Strict::from_spec(&spec).unwrap();
-    /// let [boss, hand] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// // (Liberal: the jobs wait in the hand's inbox; one thread plays both roles.)
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let [boss, hand] = SplitSession::new(object).into_endpoints().try_into().unwrap();
     /// let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
     /// let jobs = boss.sender::<Job>("hand").unwrap();
     /// (1..=3).for_each(|i| jobs.send(Job(i)).unwrap());

@@ -93,13 +93,14 @@ impl<T: Payload> Sender<T> {
     /// payloads behind an `Arc`.
     ///
     /// ```
-    /// # use protocols::session::Session;
+    /// # use protocols::session::SplitSession;
     /// # use protocols::spec::{close, msg, seq, Spec};
     /// #[derive(Clone, Debug, PartialEq)]
     /// struct Job(u32);
     /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
-    /// let object = protocols::Strict::from_spec(&spec).unwrap();
-    /// let boss = channel::Ends::new(Session::new(object).endpoint("boss").unwrap());
+    /// // (Liberal: the boss may close before the hand has taken the job.)
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let boss = channel::Ends::new(SplitSession::new(object).endpoint("boss").unwrap());
     /// let jobs = boss.sender::<Job>("hand").unwrap();
     /// jobs.send(Job(1)).unwrap();
     /// jobs.clone().close().unwrap();
@@ -130,7 +131,7 @@ impl<T: Payload> Sender<T> {
     /// ```
     /// # use protocols::session::Session;
     /// # use protocols::spec::{close, msg, seq, Spec};
-    /// #[derive(Clone, Debug)]
+    /// #[derive(Clone, Debug, PartialEq)]
     /// struct Job;
     /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
     /// let object = protocols::Strict::from_spec(&spec).unwrap();

@@ -7,6 +7,7 @@
 //! explore to the same outcome: the same failures, the same number of
 //! executions, on the strict and the liberal object.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use channel::{Ends, Sender};
@@ -162,19 +163,25 @@ fn typed_ops<E>(
     for (k, op) in ops.iter().enumerate() {
         match *op {
             Op::Send(to, 0) => {
-                if !tx_t.contains_key(&to) {
-                    tx_t.insert(to, ends.sender::<T>(to).ok()?);
-                }
-                tx_t[&to].send(T(k)).ok()?;
+                let tx = match tx_t.entry(to) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => e.insert(ends.sender::<T>(to).ok()?),
+                };
+                tx.send(T(k)).ok()?;
             }
             Op::Send(to, _) => {
-                if !tx_u.contains_key(&to) {
-                    tx_u.insert(to, ends.sender::<U>(to).ok()?);
-                }
-                tx_u[&to].send(U(k)).ok()?;
+                let tx = match tx_u.entry(to) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => e.insert(ends.sender::<U>(to).ok()?),
+                };
+                tx.send(U(k)).ok()?;
             }
-            Op::Recv(from, 0) => drop(ends.receiver::<T>(from).ok()?.recv().ok()?),
-            Op::Recv(from, _) => drop(ends.receiver::<U>(from).ok()?.recv().ok()?),
+            Op::Recv(from, 0) => {
+                ends.receiver::<T>(from).ok()?.recv().ok()?;
+            }
+            Op::Recv(from, _) => {
+                ends.receiver::<U>(from).ok()?.recv().ok()?;
+            }
             Op::Close(to) => ends.sender::<Message>(to).ok()?.close().ok()?,
         }
     }

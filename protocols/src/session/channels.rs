@@ -14,8 +14,12 @@ pub(super) struct Channels {
     /// Whether the object listed every role's channels: a channel it did
     /// not list carries nothing and is never closed.
     listed: bool,
-    uses: HashMap<(RoleId, RoleId), (Option<Vec<String>>, Option<bool>)>,
+    uses: HashMap<(RoleId, RoleId), Uses>,
 }
+
+/// One channel's message types and whether it may be closed, each `None`
+/// where the object does not say.
+type Uses = (Option<Vec<String>>, Option<bool>);
 
 impl Channels {
     pub(super) fn new<P: Protocol>(object: &P) -> Channels {

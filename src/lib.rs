@@ -29,6 +29,11 @@ pub use engine;
 pub use owl_lite;
 pub use protocols;
 
+/// Typed channels (std `mpsc` shape) over protocol sessions.
+#[doc(inline)]
+pub use channel;
+/// `select!` over typed [`channel`] receivers (crossbeam's macro shape).
+pub use channel::select;
 #[doc(inline)]
 pub use prust_explore as explore;
 pub mod load;

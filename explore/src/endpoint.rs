@@ -370,6 +370,19 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
         self.role
     }
 
+    fn roles(&self) -> &[String] {
+        &self.shared.names
+    }
+
+    /// Asked of the object (the scheduler holds it while this role runs).
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        self.shared.lock().exec.as_ref()?.channel_types(from, to)
+    }
+
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        self.shared.lock().exec.as_ref()?.may_close(from, to)
+    }
+
     fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
         role.to_role(&self.shared.names)
     }
@@ -457,6 +470,10 @@ pub(crate) trait Step: Send {
     fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next;
     /// For the explorer to take the execution's results back.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    /// The object's [`Protocol::channel_types`].
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>>;
+    /// The object's [`Protocol::may_close`].
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool>;
 }
 
 impl std::fmt::Debug for dyn Step {

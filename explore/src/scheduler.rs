@@ -378,6 +378,14 @@ fn panicked(ctl: &Ctl) -> Option<End> {
 }
 
 impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        self.obj.channel_types(from, to)
+    }
+
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        self.obj.may_close(from, to)
+    }
+
     fn step(&mut self, ctl: &mut Ctl, names: &[String]) -> Next {
         if let Some(end) = panicked(ctl) {
             return Next::End(end);

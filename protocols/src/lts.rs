@@ -214,6 +214,10 @@ pub struct Lts {
     /// over the edges): a pass per role made asking every role's channels
     /// quadratic, minutes for a ring of 50,000 roles.
     channels: Vec<Vec<RoleIndex>>,
+    /// What each channel carries, for [`Lts::channel_types`] and
+    /// [`Lts::closes_channel`]: `(from, to, type)` of every send and
+    /// `(from, to, NONE)` of every close, sorted (one pass with the LTS).
+    uses: Vec<(RoleIndex, RoleIndex, TypeIndex)>,
 }
 
 impl Lts {
@@ -252,6 +256,45 @@ impl Lts {
     /// ```
     pub fn channels_from(&self, role: RoleIndex) -> &[RoleIndex] {
         self.channels.get(role.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The message types some transition sends from `from` to `to`, by
+    /// name, in the order of [`Lts::type_names`].
+    ///
+    /// ```
+    /// use protocols::spec::{msg, seq, Spec};
+    /// let lts = Spec::new("two", seq([msg("Job", "a", "b"), msg("Stop", "a", "b")]))
+    ///     .compile()
+    ///     .unwrap();
+    /// use protocols::ids::RoleIndex;
+    /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
+    /// assert_eq!(lts.channel_types(a, b).collect::<Vec<_>>(), ["Job", "Stop"]);
+    /// assert_eq!(lts.channel_types(b, a).count(), 0);
+    /// ```
+    pub fn channel_types(&self, from: RoleIndex, to: RoleIndex) -> impl Iterator<Item = &str> {
+        let start = self.uses.partition_point(|u| (u.0, u.1) < (from, to));
+        self.uses[start..]
+            .iter()
+            .take_while(move |u| (u.0, u.1) == (from, to))
+            .filter_map(|u| self.types.get(u.2.index()).map(String::as_str))
+    }
+
+    /// Whether some transition closes the channel from `from` to `to`.
+    ///
+    /// ```
+    /// use protocols::spec::{close, msg, seq, Spec};
+    /// let lts = Spec::new("one", seq([msg("Job", "a", "b"), close("a", "b")]))
+    ///     .compile()
+    ///     .unwrap();
+    /// use protocols::ids::RoleIndex;
+    /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
+    /// assert!(lts.closes_channel(a, b));
+    /// assert!(!lts.closes_channel(b, a));
+    /// ```
+    pub fn closes_channel(&self, from: RoleIndex, to: RoleIndex) -> bool {
+        self.uses
+            .binary_search(&(from, to, TypeIndex::NONE))
+            .is_ok()
     }
 
     /// Message type names; a [`Label`]'s `ty` indexes this list.

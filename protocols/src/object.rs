@@ -129,6 +129,14 @@ impl Protocol for Object {
         forward!(self, o => o.sends_to(role))
     }
     #[inline]
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        forward!(self, o => o.channel_types(from, to))
+    }
+    #[inline]
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        forward!(self, o => o.may_close(from, to))
+    }
+    #[inline]
     fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
         forward!(self, o => o.enabled(out))
     }

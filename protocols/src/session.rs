@@ -291,6 +291,7 @@
 //! receive (the strict object does; the liberal one does not, see
 //! [`crate::liberal`]).
 
+mod channels;
 mod closed;
 mod endpoint;
 mod error;
@@ -314,6 +315,35 @@ use engine::{Message, Payload, RoleId};
 pub trait BlockingEndpoint: Send {
     /// This endpoint's role.
     fn role(&self) -> RoleId;
+    /// The role names of the session, indexed by [`RoleId`].
+    fn roles(&self) -> &[String];
+    /// The name of role `role`; `None` for an index the session does not
+    /// have.
+    ///
+    /// ```
+    /// use protocols::session::{BlockingEndpoint, Session};
+    /// use protocols::spec::{msg, Spec};
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let [a, _b] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// assert_eq!((a.role_name(1), a.role_name(2)), (Some("b"), None));
+    /// ```
+    fn role_name(&self, role: RoleId) -> Option<&str> {
+        self.roles().get(role).map(String::as_str)
+    }
+    /// The message types (short names) that `from` may ever send to `to`
+    /// by the protocol, if the object says
+    /// ([`Protocol::channel_types`](engine::Protocol::channel_types));
+    /// `None` if it does not (the default).
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        let _ = (from, to);
+        None
+    }
+    /// Whether `from` may ever close its channel to `to` by the protocol,
+    /// if the object says; `None` if it does not (the default).
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        let _ = (from, to);
+        None
+    }
     /// Resolves a peer's name once, for hot loops.
     fn peer(&self, role: impl ToRole) -> Result<RoleId, Error>;
     /// Sends `value` to `to`, waiting until the protocol allows it.
@@ -328,6 +358,21 @@ pub trait BlockingEndpoint: Send {
     /// type) that the protocol allows; the index of the one taken and the
     /// message. See [`Alternative`].
     fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error>;
+    /// As [`select`](Self::select), without waiting: `Ok(None)` if the
+    /// protocol allows none of the alternatives now (the role is not
+    /// counted as blocked: it goes on running). The default fails with
+    /// [`Error::Unsupported`]: an endpoint that can only wait (as under
+    /// `prust::explore`) keeps it.
+    fn try_select(
+        &mut self,
+        alternatives: &[Alternative],
+    ) -> Result<Option<(usize, Message)>, Error> {
+        let _ = alternatives;
+        Err(Error::Unsupported {
+            role: self.role_name(self.role()).unwrap_or("?").to_string(),
+            what: "receive without waiting",
+        })
+    }
     /// A guard that declares this role panicked if its thread panics; see
     /// [`PanicGuard`].
     fn panic_guard(&self) -> PanicGuard;
@@ -338,6 +383,21 @@ macro_rules! blocking_endpoint {
         impl<P: $bound> BlockingEndpoint for $ty<P> {
             fn role(&self) -> RoleId {
                 $ty::role(self)
+            }
+            fn roles(&self) -> &[String] {
+                $ty::roles(self)
+            }
+            fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+                $ty::channel_types(self, from, to)
+            }
+            fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+                $ty::may_close(self, from, to)
+            }
+            fn try_select(
+                &mut self,
+                alternatives: &[Alternative],
+            ) -> Result<Option<(usize, Message)>, Error> {
+                $ty::try_select(self, alternatives)
             }
             fn peer(&self, role: impl ToRole) -> Result<RoleId, Error> {
                 $ty::peer(self, role)

@@ -246,6 +246,24 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         None
     }
 
+    /// The message types (short names, sorted) that `from` may ever send
+    /// to `to`, if the object knows them; `None`, the default, if not.
+    /// Typed channel ends (`prust::channel`) use it to refuse a receiver
+    /// of a type that can never arrive, and to receive without a type
+    /// test where the channel carries one type only. A list that leaves
+    /// out a type the object does send makes those ends refuse it.
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        let _ = (from, to);
+        None
+    }
+
+    /// Whether `from` may ever close its channel to `to`, if the object
+    /// knows; `None`, the default, if not.
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        let _ = (from, to);
+        None
+    }
+
     /// Lists the actions enabled now, for an object that knows its moves
     /// (the strict and liberal objects read them off their LTS): appends
     /// to `out` every action whose try-operation would succeed, and

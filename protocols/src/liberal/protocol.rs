@@ -58,6 +58,22 @@ impl Protocol for Liberal {
         self.proj.lts.type_names().to_vec()
     }
 
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        let (from, to) = (RoleIndex::from_index(from), RoleIndex::from_index(to));
+        Some(
+            self.proj
+                .lts
+                .channel_types(from, to)
+                .map(str::to_string)
+                .collect(),
+        )
+    }
+
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        let (from, to) = (RoleIndex::from_index(from), RoleIndex::from_index(to));
+        Some(self.proj.lts.closes_channel(from, to))
+    }
+
     /// The specification's types are all its messages: a protocol of
     /// closes alone has none.
     fn declares_types(&self) -> bool {

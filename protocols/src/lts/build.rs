@@ -5,7 +5,7 @@
 
 use hashbrown::HashMap;
 
-use super::{Label, Lts};
+use super::{Action, Label, Lts};
 use crate::ids::{RoleIndex, StateId, TypeIndex};
 
 /// Builds an [`Lts`] state by state, in state order.
@@ -93,8 +93,10 @@ impl LtsBuilder {
         self.edges.shrink_to_fit();
         self.finals.shrink_to_fit();
         let channels = channels(self.roles.len(), &self.edges);
+        let uses = channel_uses(&self.edges);
         Lts {
             channels,
+            uses,
             roles: self.roles,
             type_paths: interned(&self.types),
             types: self.types,
@@ -147,6 +149,19 @@ fn channels(roles: usize, edges: &[(Label, StateId)]) -> Vec<Vec<RoleIndex>> {
         list.dedup();
     }
     to
+}
+
+/// Every `(sender, receiver, type)` that `edges` send, and every
+/// `(sender, receiver, NONE)` that they close: sorted, without repeats.
+fn channel_uses(edges: &[(Label, StateId)]) -> Vec<(RoleIndex, RoleIndex, TypeIndex)> {
+    let mut uses: Vec<_> = edges
+        .iter()
+        .filter(|(l, _)| matches!(l.action, Action::Send | Action::Close))
+        .map(|(l, _)| (l.from, l.to, l.ty))
+        .collect();
+    uses.sort_unstable();
+    uses.dedup();
+    uses
 }
 
 /// The number of each name of `names`, the first one where a name repeats

@@ -28,6 +28,23 @@ macro_rules! endpoint_methods {
             &self.shared.names
         }
 
+        /// The message types (short names) that `from` may ever send to
+        /// `to`, if the object says
+        /// ([`Protocol::channel_types`](engine::Protocol::channel_types)).
+        pub fn channel_types(
+            &self,
+            from: engine::RoleId,
+            to: engine::RoleId,
+        ) -> Option<Vec<String>> {
+            self.shared.channels.types(from, to)
+        }
+
+        /// Whether `from` may ever close its channel to `to`, if the
+        /// object says ([`Protocol::may_close`](engine::Protocol::may_close)).
+        pub fn may_close(&self, from: engine::RoleId, to: engine::RoleId) -> Option<bool> {
+            self.shared.channels.may_close(from, to)
+        }
+
         /// Resolves a peer's name once, for hot loops.
         pub fn peer(
             &self,

@@ -76,6 +76,16 @@ pub enum Error {
         /// What it tried: `send to`, `receive from` or `close its channel to`.
         what: &'static str,
     },
+    /// The endpoint has no such operation: a non-blocking receive
+    /// ([`BlockingEndpoint::try_select`](super::BlockingEndpoint::try_select))
+    /// on an endpoint that can only wait (under `prust::explore`, whether a
+    /// message is there yet is the scheduler's choice, not a fact to poll).
+    Unsupported {
+        /// The role.
+        role: String,
+        /// The operation, as the caller named it.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -135,6 +145,10 @@ impl fmt::Display for Error {
                 f,
                 "{role} tries to {what} itself: a role has no channel to itself \
                  (did you pass the wrong peer?)"
+            ),
+            Error::Unsupported { role, what } => write!(
+                f,
+                "{role}: this endpoint cannot {what} (it only has blocking operations)"
             ),
         }
     }

@@ -11,6 +11,7 @@ use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
 use engine::{Message, Protocol, RoleId};
 
+use super::channels::Channels;
 use super::closed::{closed_error, send_after_close, Closes};
 use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
@@ -81,6 +82,8 @@ struct Shared<P> {
     /// Per role: whether its endpoint is in an operation, or was declared
     /// panicked (see [`PanicGuard`](super::PanicGuard)).
     uses: Vec<Use>,
+    /// What each channel carries (for typed ends).
+    channels: Channels,
     inner: Mutex<Inner<P>>,
 }
 
@@ -92,6 +95,7 @@ impl<P: Protocol> Session<P> {
         let parkers: Vec<Parker> = names.iter().map(|_| Parker::new()).collect();
         let unparkers = parkers.iter().map(|p| p.unparker().clone()).collect();
         let closes = Closes::new(&object);
+        let channels = Channels::new(&object);
         let inner = Inner {
             object,
             epoch: 0,
@@ -113,6 +117,7 @@ impl<P: Protocol> Session<P> {
                 unparkers,
                 mailboxes,
                 uses,
+                channels,
                 inner: Mutex::new(inner),
             }),
         }
@@ -213,6 +218,47 @@ impl<P: Protocol> Endpoint<P> {
             Outcome::Selected(i, msg) => Ok((i, msg)),
             Outcome::Ended => Err(closed_error(&self.shared.names, self.role, None)),
             _ => unreachable!("a select completes with a message"),
+        }
+    }
+
+    /// As [`select`](Self::select), without waiting: `Ok(None)` if the
+    /// protocol allows none of the alternatives now.
+    pub fn try_select(
+        &mut self,
+        alternatives: &[Alternative],
+    ) -> Result<Option<(usize, Message)>, Error> {
+        for a in alternatives {
+            a.from
+                .to_peer(self.role, &self.shared.names, "receive from")?;
+        }
+        match self.try_once(Op::Select {
+            alts: alternatives.to_vec(),
+        })? {
+            Some(Outcome::Selected(i, msg)) => Ok(Some((i, msg))),
+            Some(Outcome::Ended) => Err(closed_error(&self.shared.names, self.role, None)),
+            None => Ok(None),
+            _ => unreachable!("a select completes with a message"),
+        }
+    }
+
+    /// One try, without waiting: `None` if refused. A refused try changes
+    /// nothing and registers nothing, so the role stays running.
+    fn try_once(&mut self, op: Op) -> Result<Option<Outcome>, Error> {
+        let shared = &*self.shared;
+        let _in_op = InOp::begin(&shared.uses[self.role], &shared.names[self.role])?;
+        let mut inner = shared.lock();
+        if let Some(e) = &inner.failure {
+            return Err(e.clone());
+        }
+        match inner.attempt(self.role, op) {
+            Ok(outcome) => {
+                inner.epoch += 1;
+                inner.progress_waiters(&mut self.woken);
+                drop(inner);
+                shared.deliver(&mut self.woken);
+                Ok(Some(outcome))
+            }
+            Err(_) => Ok(None),
         }
     }
 

@@ -17,6 +17,7 @@ use crossbeam_utils::sync::{Parker, Unparker};
 use crossbeam_utils::CachePadded;
 use engine::{Message, Refused, RoleId};
 
+use super::channels::Channels;
 use super::closed::{closed_error, send_after_close, Closes};
 use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
@@ -75,6 +76,8 @@ struct Shared<P: Split> {
     failure: Mutex<Option<Error>>,
     /// The channels closed so far (see `session/closed.rs`).
     closes: Closes,
+    /// What each channel carries (for typed ends).
+    channels: Channels,
 }
 
 struct Slot<L> {
@@ -99,6 +102,7 @@ impl<P: Split> SplitSession<P> {
         let names = object.roles();
         let n = names.len();
         let closes = Closes::new(&object);
+        let channels = Channels::new(&object);
         let (locals, inboxes) = object.split();
         assert_eq!(
             locals.len(),
@@ -140,6 +144,7 @@ impl<P: Split> SplitSession<P> {
                 failed: AtomicBool::new(false),
                 failure: Mutex::new(None),
                 closes,
+                channels,
             }),
         }
     }
@@ -235,6 +240,52 @@ impl<P: Split> SplitEndpoint<P> {
             .position(|a| a.from == from && a.accepts(&msg))
             .expect("the message matches an alternative");
         Ok((i, msg))
+    }
+
+    /// As [`select`](Self::select), without waiting: `Ok(None)` if the
+    /// protocol allows none of the alternatives now.
+    pub fn try_select(
+        &mut self,
+        alternatives: &[Alternative],
+    ) -> Result<Option<(usize, Message)>, Error> {
+        for a in alternatives {
+            a.from
+                .to_peer(self.role, &self.shared.names, "receive from")?;
+        }
+        let shared = &*self.shared;
+        let me = self.role;
+        let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;
+        if shared.failed.load(SeqCst) {
+            return Err(shared.failure());
+        }
+        let local = self.local.as_mut().expect("owned while running");
+        let op = Op::Select {
+            alts: alternatives.to_vec(),
+        };
+        match Self::attempt(shared, me, local, op) {
+            Ok(got) => {
+                shared.epoch.fetch_add(1, SeqCst);
+                let (from, msg) = got.expect("a select gives a message");
+                if P::RECV_MAY_ENABLE_SENDER {
+                    shared.wake(from);
+                }
+                let i = alternatives
+                    .iter()
+                    .position(|a| a.from == from && a.accepts(&msg))
+                    .expect("the message matches an alternative");
+                Ok(Some((i, msg)))
+            }
+            Err(_) => {
+                if !alternatives.is_empty()
+                    && alternatives
+                        .iter()
+                        .all(|a| shared.recv_ended(me, Some(a.from)))
+                {
+                    return Err(closed_error(&shared.names, me, None));
+                }
+                Ok(None)
+            }
+        }
     }
 
     /// One step of `role` on the parts; the operation back if refused.

@@ -31,6 +31,19 @@ impl Protocol for Strict {
         self.lts.type_names().to_vec()
     }
 
+    /// Known for a compiled object (read off its LTS); `None` for one
+    /// built on the fly, whose transitions are not all known up front.
+    fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>> {
+        let (from, to) = (RoleIndex::from_index(from), RoleIndex::from_index(to));
+        let lts = self.lts()?;
+        Some(lts.channel_types(from, to).map(str::to_string).collect())
+    }
+
+    fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool> {
+        let (from, to) = (RoleIndex::from_index(from), RoleIndex::from_index(to));
+        Some(self.lts()?.closes_channel(from, to))
+    }
+
     /// The specification's types are all its messages: a protocol of
     /// closes alone has none.
     fn declares_types(&self) -> bool {

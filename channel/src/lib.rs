@@ -1,0 +1,135 @@
+//! Typed channels over protocol sessions: a program written as with
+//! `std::sync::mpsc` or crossbeam-channel, every send and receive checked
+//! against the protocol.
+//!
+//! # From `std::sync::mpsc` to `prust::channel`
+//!
+//! A boss hands jobs to a worker and collects their squares. With std:
+//!
+//! ```
+//! use std::sync::mpsc;
+//!
+//! let (jobs_tx, jobs_rx) = mpsc::channel::<u32>();
+//! let (done_tx, done_rx) = mpsc::channel::<u64>();
+//! let worker = std::thread::spawn(move || {
+//!     for job in jobs_rx.iter() {
+//!         done_tx.send(u64::from(job) * u64::from(job)).unwrap();
+//!     }
+//! });
+//! let mut sum = 0;
+//! for i in 1..=3 {
+//!     jobs_tx.send(i).unwrap();
+//!     sum += done_rx.recv().unwrap();
+//! }
+//! drop(jobs_tx); // the worker's loop ends
+//! worker.join().unwrap();
+//! assert_eq!(sum, 14);
+//! ```
+//!
+//! With `prust::channel` the roles and what they may send are the
+//! protocol's; a message's protocol type is its Rust type's name (so the
+//! payloads get names, `Job` and `Done`). Only the lines that make the
+//! channels and the threads change:
+//!
+//! ```
+//! use channel::Ends;
+//! use protocols::session::{BlockingEndpoint, Session};
+//! use protocols::spec::{close, msg, seq, Spec};
+//!
+//! #[derive(Clone, Debug)]
+//! struct Job(u32);
+//! #[derive(Clone, Debug)]
+//! struct Done(u64);
+//!
+//! // Jobs and answers alternate, until the boss closes the job channel.
+//! let spec = Spec::new(
+//!     "squares",
+//!     seq([
+//!         seq([msg("Job", "boss", "worker"), msg("Done", "worker", "boss")]).star(),
+//!         close("boss", "worker"),
+//!     ]),
+//! );
+//! let object = protocols::Strict::from_spec(&spec).unwrap();
+//! let [boss, worker] = Session::new(object).into_endpoints().try_into().unwrap();
+//!
+//! fn worker_role<E: BlockingEndpoint + 'static>(ends: Ends<E>) {
+//!     let (jobs_rx, done_tx) = (ends.receiver::<Job>("boss").unwrap(), ends.sender::<Done>("boss").unwrap());
+//!     for Job(job) in jobs_rx.iter() {
+//!         done_tx.send(Done(u64::from(job) * u64::from(job))).unwrap();
+//!     }
+//! }
+//! let worker = std::thread::spawn(move || worker_role(Ends::new(worker)));
+//! let boss = Ends::new(boss);
+//! let (jobs_tx, done_rx) = (boss.sender::<Job>("worker").unwrap(), boss.receiver::<Done>("worker").unwrap());
+//! let mut sum = 0;
+//! for i in 1..=3 {
+//!     jobs_tx.send(Job(i)).unwrap();
+//!     sum += done_rx.recv().unwrap().0;
+//! }
+//! drop(jobs_tx); // the last sender: closes boss → worker, and the worker's loop ends
+//! worker.join().unwrap();
+//! assert_eq!(sum, 14);
+//! ```
+//!
+//! The same `worker_role` runs under `prust::explore`
+//! (`roles.spawn("worker", |ep| worker_role(Ends::new(ep)))`), where every
+//! send and receive is a scheduling point.
+//!
+//! # What maps to what
+//!
+//! - [`Ends::new`] takes a role's endpoint (of a
+//!   [`Session`](protocols::session::Session), a
+//!   [`SplitSession`](protocols::session::SplitSession) or
+//!   `prust::explore`); [`Ends::sender`] and [`Ends::receiver`] make the
+//!   typed halves of the role's channel to or from a peer. Making an end
+//!   checks the role and the type against the protocol: a type the
+//!   protocol never sends on that channel is an [`Error`] at once, with
+//!   the closest type it does send.
+//! - [`Sender::send`] waits until the protocol allows the send (a
+//!   protocol's channel need not be buffered); a failure hands the value
+//!   back. Dropping the last sender of a channel closes it where the
+//!   protocol has a close (see [`Sender`]).
+//! - [`Receiver::recv`], [`try_recv`](Receiver::try_recv),
+//!   [`recv_timeout`](Receiver::recv_timeout) and
+//!   [`iter`](Receiver::iter) are std's; [`RecvError::Closed`] is std's
+//!   disconnect: the peer closed and everything it sent was received.
+//!   A receiver takes only its own type: with several types on one
+//!   channel, each has its receiver, and a message waits for the receiver
+//!   of its type.
+//! - [`select!`] is crossbeam's, with `recv` arms.
+//! - A deadlock is an error, never a hang: every blocked operation of the
+//!   session returns it ([`RecvError::deadlock`], [`Error::deadlock`]).
+//!
+//! # Threads
+//!
+//! A role is one sequential thread of the protocol. Its ends are
+//! `Send + Sync` and may move between threads, but one role's endpoint
+//! does one operation at a time: an operation that finds the endpoint in
+//! use on another thread fails with [`Error::Busy`] instead of waiting
+//! (where the session could not see the wait). Several roles that share a
+//! queue (the Rust book's worker pool, `Arc<Mutex<Receiver>>`) are not a
+//! session channel: write in the specification who takes the next job
+//! (`alt_every`), or add a dispatcher role.
+//!
+//! # Under `prust::explore`
+//!
+//! `try_recv` and `recv_timeout` fail with
+//! [`Error::Session`]`(Unsupported)` there: whether a message has arrived
+//! yet is the explorer's choice, not something to poll.
+
+mod ends;
+mod error;
+mod raw;
+mod receiver;
+mod select;
+mod sender;
+
+pub use ends::Ends;
+pub use error::{Error, RecvError, RecvTimeoutError, SendError, TryRecvError};
+pub use receiver::{Iter, Receiver};
+pub use sender::Sender;
+
+#[doc(hidden)]
+pub use receiver::__finish;
+#[doc(hidden)]
+pub use select::__select;

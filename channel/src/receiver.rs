@@ -1,0 +1,281 @@
+//! [`Receiver`]: the receiving half of one channel of a role, for one type.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::{Message, Payload, RoleId};
+use protocols::session::Alternative;
+
+use crate::ends::{is_message, message_type, Shared};
+use crate::{Error, RecvError, RecvTimeoutError, TryRecvError};
+
+/// Receives the messages of type `T` that one peer sends to this role.
+/// Made by [`Ends::receiver`](crate::Ends::receiver).
+///
+/// A receiver takes only messages of `T`'s type name (the last segment of
+/// its Rust path): where the protocol sends several types on the channel,
+/// a message of another type at its head is left for a receiver of that
+/// type, and this one waits. ([`engine::Message`] takes every type.)
+///
+/// ```
+/// use channel::Ends;
+/// use protocols::session::SplitSession;
+/// use protocols::spec::{msg, seq, Spec};
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Job(u32);
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Stop;
+///
+/// let spec = Spec::new("two", seq([msg("Job", "boss", "hand"), msg("Stop", "boss", "hand")]));
+/// let object = protocols::Liberal::new(spec.compile().unwrap());
+/// let [boss, hand] = SplitSession::new(object).into_endpoints().try_into().unwrap();
+/// let (boss, hand) = (Ends::new(boss), Ends::new(hand));
+/// boss.sender::<Job>("hand").unwrap().send(Job(1)).unwrap();
+/// boss.sender::<Stop>("hand").unwrap().send(Stop).unwrap();
+/// let stops = hand.receiver::<Stop>("boss").unwrap();
+/// assert_eq!(stops.try_recv(), Err(channel::TryRecvError::Empty)); // a Job is first
+/// assert_eq!(hand.receiver::<Job>("boss").unwrap().recv(), Ok(Job(1)));
+/// assert_eq!(stops.recv(), Ok(Stop));
+/// ```
+pub struct Receiver<T> {
+    shared: Arc<Shared>,
+    from: RoleId,
+    /// The one alternative of a receive that must look at the type first;
+    /// `None` where the channel carries only `T` (or `T` is `Message`), so
+    /// that a plain receive from the peer is the same and cheaper.
+    typed: Option<[Alternative; 1]>,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T: Payload> Receiver<T> {
+    pub(crate) fn new(shared: Arc<Shared>, from: RoleId, sole: bool) -> Receiver<T> {
+        let typed = (!sole).then(|| {
+            let ty = (!is_message::<T>()).then(|| message_type::<T>().name());
+            [shared.alternative(from, ty)]
+        });
+        Receiver {
+            shared,
+            from,
+            typed,
+            _type: PhantomData,
+        }
+    }
+
+    /// Receives the next `T` from the peer, waiting until the protocol
+    /// allows it. Fails with [`RecvError::Closed`] once the peer has closed
+    /// its channel to this role and everything it sent is received; with
+    /// [`RecvError::Failed`] on a deadlock (which says who waits for what)
+    /// or another failure.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, Spec};
+    /// #[derive(Clone, Debug)]
+    /// struct Ping;
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let [a, b] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// drop(a); // a leaves without sending
+    /// let b = channel::Ends::new(b);
+    /// let e = b.receiver::<Ping>("a").unwrap().recv().unwrap_err();
+    /// assert!(e.deadlock().is_some(), "{e}");
+    /// ```
+    pub fn recv(&self) -> Result<T, RecvError> {
+        let mut ep = self.shared.endpoint().map_err(RecvError::Failed)?;
+        let msg = match &self.typed {
+            None => ep.recv_from(self.from),
+            Some(alt) => ep.select(alt).map(|(_, m)| m),
+        };
+        drop(ep);
+        self.payload(msg.map_err(Error::from).map_err(RecvError::of)?)
+            .map_err(RecvError::Failed)
+    }
+
+    /// Receives the next `T` if the protocol allows it now, without
+    /// waiting: [`TryRecvError::Empty`] if not. Not available under
+    /// `prust::explore` ([`TryRecvError::Failed`]): there, whether a
+    /// message is there yet is the scheduler's choice.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, Spec};
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Ping;
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let [a, b] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// let (a, b) = (channel::Ends::new(a), channel::Ends::new(b));
+    /// let pings = b.receiver::<Ping>("a").unwrap();
+    /// assert_eq!(pings.try_recv(), Err(channel::TryRecvError::Empty));
+    /// a.sender::<Ping>("b").unwrap().send(Ping).unwrap();
+    /// assert_eq!(pings.try_recv(), Ok(Ping));
+    /// ```
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
+        let alt;
+        let alts = match &self.typed {
+            Some(a) => a,
+            None => {
+                alt = [self.shared.alternative(self.from, None)];
+                &alt
+            }
+        };
+        let got = self
+            .shared
+            .endpoint()
+            .map_err(TryRecvError::Failed)?
+            .try_select(alts);
+        match got {
+            Ok(Some((_, msg))) => self.payload(msg).map_err(TryRecvError::Failed),
+            Ok(None) => Err(TryRecvError::Empty),
+            Err(e) => Err(match RecvError::of(e.into()) {
+                RecvError::Closed => TryRecvError::Closed,
+                RecvError::Failed(e) => TryRecvError::Failed(e),
+            }),
+        }
+    }
+
+    /// Receives the next `T`, waiting at most `timeout`. It polls (with
+    /// [`try_recv`](Self::try_recv), sleeping a little longer each time, up
+    /// to a millisecond): a timed wait is not a blocked role, so the
+    /// session's deadlock detection counts this role as running meanwhile,
+    /// and a deadlock that involves it shows as [`RecvTimeoutError::Timeout`]
+    /// here. Not available under `prust::explore`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, Spec};
+    /// #[derive(Clone, Debug)]
+    /// struct Ping;
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let [_a, b] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// let pings = channel::Ends::new(b).receiver::<Ping>("a").unwrap();
+    /// let e = pings.recv_timeout(Duration::from_millis(1)).unwrap_err();
+    /// assert_eq!(e, channel::RecvTimeoutError::Timeout);
+    /// ```
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut nap = Duration::from_micros(10);
+        loop {
+            match self.try_recv() {
+                Ok(v) => return Ok(v),
+                Err(TryRecvError::Closed) => return Err(RecvTimeoutError::Closed),
+                Err(TryRecvError::Failed(e)) => return Err(RecvTimeoutError::Failed(e)),
+                Err(TryRecvError::Empty) => {}
+            }
+            let now = Instant::now();
+            let left = match deadline {
+                Some(d) if d <= now => return Err(RecvTimeoutError::Timeout),
+                Some(d) => d - now,
+                None => nap,
+            };
+            std::thread::sleep(nap.min(left));
+            nap = (nap * 2).min(Duration::from_millis(1));
+        }
+    }
+
+    /// The messages, each received as [`recv`](Self::recv) does, until the
+    /// peer has closed its channel and everything it sent is received
+    /// (std's `iter`, which ends at the disconnect). It also ends at any
+    /// other failure: to tell a close from a deadlock, loop over `recv`.
+    ///
+    /// ```
+    /// # use protocols::session::SplitSession;
+    /// # use protocols::spec::{close, msg, seq, Spec};
+    /// #[derive(Clone, Debug)]
+    /// struct Job(u32);
+    /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+    /// // (Liberal: the jobs wait in the hand's inbox; one thread plays both roles.)
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let [boss, hand] = SplitSession::new(object).into_endpoints().try_into().unwrap();
+    /// let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
+    /// let jobs = boss.sender::<Job>("hand").unwrap();
+    /// (1..=3).for_each(|i| jobs.send(Job(i)).unwrap());
+    /// jobs.close().unwrap();
+    /// let total: u32 = hand.receiver::<Job>("boss").unwrap().iter().map(|j| j.0).sum();
+    /// assert_eq!(total, 6);
+    /// ```
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter { receiver: self }
+    }
+
+    /// The message as a `T` (it has `T`'s type name, but the payload could
+    /// be another Rust type of that name).
+    fn payload(&self, msg: Message) -> Result<T, Error> {
+        if is_message::<T>() {
+            let any: Box<dyn std::any::Any> = Box::new(msg);
+            return Ok(*any.downcast::<T>().expect("T is Message"));
+        }
+        msg.downcast::<T>().map_err(|m| Error::Payload {
+            role: self.shared.names[self.shared.role].clone(),
+            type_name: m.type_name().to_string(),
+            expected: std::any::type_name::<T>(),
+        })
+    }
+}
+
+impl<T> Receiver<T> {
+    /// The peer this receiver takes from.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, Spec};
+    /// #[derive(Clone, Debug)]
+    /// struct Ping;
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let b = channel::Ends::new(Session::new(object).endpoint("b").unwrap());
+    /// let r = b.receiver::<Ping>("a").unwrap();
+    /// assert_eq!(r.from(), 0);
+    /// assert_eq!(format!("{r:?}"), r#"Receiver<Ping> { role: "b", from: "a" }"#);
+    /// ```
+    pub fn from(&self) -> RoleId {
+        self.from
+    }
+
+    /// For `select!`: the endpoint, and the alternative that receives what
+    /// this receiver takes.
+    #[doc(hidden)]
+    pub fn __select_parts(&self) -> (&Arc<Shared>, Alternative) {
+        let alt = match &self.typed {
+            Some([a]) => a.clone(),
+            None => Alternative::sender(self.from),
+        };
+        (&self.shared, alt)
+    }
+}
+
+impl<T: Payload> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(&format!("Receiver<{}>", message_type::<T>().name()))
+            .field("role", &self.shared.names[self.shared.role])
+            .field("from", &self.shared.names[self.from])
+            .finish()
+    }
+}
+
+/// The iterator of [`Receiver::iter`].
+pub struct Iter<'a, T> {
+    receiver: &'a Receiver<T>,
+}
+
+impl<T: Payload> Iterator for Iter<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.receiver.recv().ok()
+    }
+}
+
+impl<T: Payload> fmt::Debug for Iter<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Iter").field(self.receiver).finish()
+    }
+}
+
+/// Turns a select's message into a `T` for `select!`'s arm.
+#[doc(hidden)]
+pub fn __finish<T: Payload>(
+    receiver: &Receiver<T>,
+    got: Result<Message, RecvError>,
+) -> Result<T, RecvError> {
+    receiver.payload(got?).map_err(RecvError::Failed)
+}

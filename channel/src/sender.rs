@@ -1,0 +1,167 @@
+//! [`Sender`]: the sending half of one channel of a role, for one type.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use engine::{Message, Payload, RoleId};
+
+use crate::ends::{message_type, Shared};
+use crate::{Error, SendError};
+
+/// Sends messages of type `T` from this role to one peer. Made by
+/// [`Ends::sender`](crate::Ends::sender); clones send on the same channel.
+///
+/// **Dropping the last sender of a channel** (the last `Sender` of any type
+/// from this role to that peer) closes the channel, as dropping the last
+/// `std::sync::mpsc::Sender` disconnects, if the protocol has a close on
+/// that channel anywhere (per the object's
+/// [`may_close`](engine::Protocol::may_close)) and the channel is not
+/// closed yet. Where the specification has no close on the channel, or
+/// the object does not say, a drop does nothing. The close is an ordinary
+/// blocking close: if the protocol does not allow it at that point, the
+/// role waits there (and a deadlock is reported if it never can) — close
+/// explicitly with [`close`](Sender::close), or keep a sender alive, where
+/// the specification closes the channel on some paths only. A sender
+/// dropped while its thread panics does not close anything. Keep one
+/// sender for the whole conversation: a sender made and dropped per
+/// message closes the channel after the first one where the protocol
+/// allows a close there.
+///
+/// ```
+/// use channel::{Ends, RecvError};
+/// use protocols::session::Session;
+/// use protocols::spec::{close, msg, seq, Spec};
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Job(u32);
+///
+/// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+/// let object = protocols::Strict::from_spec(&spec).unwrap();
+/// let [boss, hand] = Session::new(object).into_endpoints().try_into().unwrap();
+/// let (boss, hand) = (Ends::new(boss), Ends::new(hand));
+/// let t = std::thread::spawn(move || hand.receiver::<Job>("boss").unwrap().iter().count());
+/// let jobs = boss.sender::<Job>("hand").unwrap();
+/// for i in 0..3 {
+///     jobs.send(Job(i)).unwrap();
+/// }
+/// drop(jobs); // the last sender: closes boss → hand, as the protocol says
+/// assert_eq!(t.join().unwrap(), 3);
+/// ```
+pub struct Sender<T> {
+    shared: Arc<Shared>,
+    to: RoleId,
+    _type: PhantomData<fn(T) -> T>,
+}
+
+impl<T> Sender<T> {
+    pub(crate) fn new(shared: Arc<Shared>, to: RoleId) -> Sender<T> {
+        shared.add_sender(to);
+        Sender {
+            shared,
+            to,
+            _type: PhantomData,
+        }
+    }
+
+    /// The peer this sender sends to.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, Spec};
+    /// #[derive(Clone, Debug)]
+    /// struct Ping;
+    /// let object = protocols::Strict::from_spec(&Spec::new("ping", msg("Ping", "a", "b"))).unwrap();
+    /// let a = channel::Ends::new(Session::new(object).endpoint("a").unwrap());
+    /// let s = a.sender::<Ping>("b").unwrap();
+    /// assert_eq!(s.to(), 1);
+    /// assert_eq!(format!("{s:?}"), r#"Sender<Ping> { role: "a", to: "b" }"#);
+    /// ```
+    pub fn to(&self) -> RoleId {
+        self.to
+    }
+}
+
+impl<T: Payload> Sender<T> {
+    /// Sends `value`, waiting until the protocol allows it. On failure the
+    /// value comes back in the [`SendError`] with the reason: the channel
+    /// closed by this role before, a deadlock (a send the protocol never
+    /// allows here waits, and is reported as part of one), a failed
+    /// session, the endpoint busy on another thread.
+    ///
+    /// The value is cloned once before the endpoint takes it, so that a
+    /// failure can hand it back (as `std::sync::mpsc` does): keep large
+    /// payloads behind an `Arc`.
+    ///
+    /// ```
+    /// # use protocols::session::SplitSession;
+    /// # use protocols::spec::{close, msg, seq, Spec};
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Job(u32);
+    /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+    /// // (Liberal: the boss may close before the hand has taken the job.)
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let boss = channel::Ends::new(SplitSession::new(object).endpoint("boss").unwrap());
+    /// let jobs = boss.sender::<Job>("hand").unwrap();
+    /// jobs.send(Job(1)).unwrap();
+    /// jobs.clone().close().unwrap();
+    /// let e = jobs.send(Job(2)).unwrap_err();
+    /// assert!(e.error.is_closed());
+    /// assert_eq!(e.into_inner(), Job(2));
+    /// ```
+    pub fn send(&self, value: T) -> Result<(), SendError<T>> {
+        let mut ep = match self.shared.endpoint() {
+            Ok(ep) => ep,
+            Err(error) => return Err(SendError { value, error }),
+        };
+        let keep = dyn_clone::clone(&value);
+        match ep.send(self.to, Message::new(value)) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(SendError {
+                value: keep,
+                error: e.into(),
+            }),
+        }
+    }
+
+    /// Closes this role's channel to the peer (for every sender of it),
+    /// waiting until the protocol allows it. A close is final: a later
+    /// send fails with a closed [`SendError`]; the peer's receivers end
+    /// once they have taken what was sent before.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{close, msg, seq, Spec};
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Job;
+    /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), close("boss", "hand")]));
+    /// let object = protocols::Strict::from_spec(&spec).unwrap();
+    /// let [boss, hand] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
+    /// boss.sender::<Job>("hand").unwrap().close().unwrap();
+    /// assert_eq!(hand.receiver::<Job>("boss").unwrap().recv(), Err(channel::RecvError::Closed));
+    /// ```
+    pub fn close(self) -> Result<(), Error> {
+        self.shared.close(self.to)
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    fn clone(&self) -> Self {
+        Sender::new(Arc::clone(&self.shared), self.to)
+    }
+}
+
+impl<T> Drop for Sender<T> {
+    fn drop(&mut self) {
+        self.shared.drop_sender(self.to);
+    }
+}
+
+impl<T: Payload> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(&format!("Sender<{}>", message_type::<T>().name()))
+            .field("role", &self.shared.names[self.shared.role])
+            .field("to", &self.shared.names[self.to])
+            .finish()
+    }
+}

@@ -1,0 +1,151 @@
+//! Bad use gets a clear error at once, never a hang.
+
+use std::time::{Duration, Instant};
+
+use channel::{select, Ends, Error, Receiver, RecvError, Sender};
+use protocols::session::{self, Endpoint, SplitEndpoint};
+use protocols::spec::{msg, par, seq, Spec};
+use protocols::{Liberal, Strict};
+
+use crate::{liberal_ends, strict_ends, Done, Job, Stop};
+
+fn boss_hand() -> Spec {
+    Spec::new(
+        "pair",
+        seq([msg("Job", "boss", "hand"), msg("Done", "hand", "boss")]),
+    )
+}
+
+#[test]
+fn an_unknown_role_is_an_error_with_a_hint() {
+    let [boss, _hand]: [Ends<_>; 2] = strict_ends(&boss_hand()).try_into().unwrap();
+    let e = boss.sender::<Job>("hnad").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown role `hnad`; did you mean `hand`? the protocol has: boss, hand"
+    );
+    assert!(matches!(e, Error::UnknownRole { .. }));
+    let e = boss.receiver::<Done>(7usize).unwrap_err();
+    assert!(
+        matches!(e, Error::Session(session::Error::RoleOutOfRange { .. })),
+        "{e:?}"
+    );
+    let e = boss.sender::<Job>("boss").unwrap_err();
+    assert!(
+        matches!(e, Error::Session(session::Error::ToSelf { .. })),
+        "{e:?}"
+    );
+}
+
+/// A receiver of a type the protocol never sends on that channel would
+/// wait for ever: refused at creation, with the closest type it does send.
+#[test]
+fn a_receiver_of_a_type_never_sent_there_is_refused_with_a_hint() {
+    #[derive(Clone, Debug)]
+    struct Dnoe;
+    for e in [
+        strict_ends(&boss_hand())[0]
+            .receiver::<Dnoe>("hand")
+            .unwrap_err(),
+        liberal_ends(&boss_hand())[0]
+            .receiver::<Dnoe>("hand")
+            .unwrap_err(),
+    ] {
+        assert_eq!(
+            e.to_string(),
+            "the protocol never sends <Dnoe> from hand to boss; did you mean <Done>? it sends: Done"
+        );
+    }
+    // A type the protocol has, but on another channel.
+    let ends = strict_ends(&boss_hand());
+    let e = ends[0].receiver::<Job>("hand").unwrap_err();
+    assert!(
+        matches!(e, Error::NotOnChannel { ref carried, .. } if carried == &["Done"]),
+        "{e:?}"
+    );
+    let e = ends[1].sender::<Done>("boss").map(|_| ()).err();
+    assert!(e.is_none(), "hand does send Done to boss");
+    let e = ends[0].sender::<Done>("hand").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("never sends <Done> from boss to hand"),
+        "{e}"
+    );
+}
+
+#[test]
+fn debug_names_roles_and_types() {
+    let ends = liberal_ends(&boss_hand());
+    let tx = ends[0].sender::<Job>("hand").unwrap();
+    let rx = ends[1].receiver::<Job>("boss").unwrap();
+    assert_eq!(format!("{:?}", ends[1]), r#"Ends { role: "hand" }"#);
+    assert_eq!(
+        format!("{tx:?}"),
+        r#"Sender<Job> { role: "boss", to: "hand" }"#
+    );
+    assert_eq!(
+        format!("{rx:?}"),
+        r#"Receiver<Job> { role: "hand", from: "boss" }"#
+    );
+    assert_eq!(ends[0].role_name(1), Some("hand"));
+}
+
+/// One role's endpoint used by two threads at once: the second gets
+/// `Busy` at once instead of waiting where the session cannot see it.
+#[test]
+fn a_role_used_from_two_threads_at_once_is_busy_not_a_hang() {
+    let [boss, hand]: [Ends<_>; 2] = strict_ends(&boss_hand()).try_into().unwrap();
+    let rx = hand.receiver::<Job>("boss").unwrap();
+    let t = std::thread::spawn(move || rx.recv());
+    // Until the thread is in its receive, making an end succeeds.
+    let start = Instant::now();
+    let busy = loop {
+        match hand.sender::<Done>("boss") {
+            Err(e) => break e,
+            Ok(_) => {
+                assert!(start.elapsed() < Duration::from_secs(20), "never busy");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    };
+    assert_eq!(
+        busy,
+        Error::Busy {
+            role: "hand".into()
+        }
+    );
+    assert!(busy.to_string().contains("another thread"), "{busy}");
+    let tx = boss.sender::<Job>("hand").unwrap();
+    tx.send(Job(1)).unwrap();
+    assert_eq!(t.join().unwrap(), Ok(Job(1)));
+}
+
+#[test]
+fn a_select_over_two_roles_is_an_error() {
+    let spec = Spec::new(
+        "fan",
+        par([msg("Job", "boss", "hand"), msg("Stop", "boss", "clock")]),
+    );
+    let [boss, hand, clock]: [Ends<_>; 3] = strict_ends(&spec).try_into().unwrap();
+    let (jobs, stops) = (
+        hand.receiver::<Job>("boss").unwrap(),
+        clock.receiver::<Stop>("boss").unwrap(),
+    );
+    let got = select! {
+        recv(jobs) -> j => j.map(|_| ()),
+        recv(stops) -> s => s.map(|_| ()),
+    };
+    assert_eq!(got, Err(RecvError::Failed(Error::MixedRoles)));
+    drop(boss);
+}
+
+/// The ends are `Send + Sync` for every endpoint (each is `Send`).
+#[test]
+fn ends_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Ends<Endpoint<Strict>>>();
+    send_sync::<Ends<SplitEndpoint<Liberal>>>();
+    send_sync::<Ends<prust_explore::ExploreEndpoint<Strict>>>();
+    send_sync::<Sender<Job>>();
+    send_sync::<Receiver<Job>>();
+}

@@ -586,7 +586,7 @@
 //!   deadlock) at run time, but the checker does not run your role
 //!   functions; [`explore`] does, schedule by schedule.
 //! - **Compilation bounds.** A specification is compiled to its whole
-//!   global LTS (bounded by [`protocols::spec::DEFAULT_MAX_STATES`]); for
+//!   global LTS (bounded by [`Limits`]: a million states by default); for
 //!   larger ones, [`Strict::on_the_fly`] computes states as runs reach them
 //!   and keeps every state it meets (no eviction yet). The liberal object
 //!   needs the whole LTS, and its projection of a large, heavily
@@ -638,8 +638,8 @@ pub use runtime::{Runtime, UnknownRuntime};
 // The checker, its options and its answers.
 pub use engine::{
     check, check_violated, try_check, ActionKind, AtomError, CheckSession, Checker, Counterexample,
-    CounterexampleStep, Ending, Error, Limit, Message, NameKind, Payload, Protocol, Refused,
-    ReplayError, Report, RoleId, Semantics, Stats, Verdict,
+    CounterexampleStep, Ending, Error, Limit, Limits, Message, NameKind, Payload, Protocol,
+    Refused, ReplayError, Report, RoleId, Semantics, Stats, Verdict,
 };
 // What keeps a counterexample (trail files) and what explains bad dummies.
 pub use engine::{declared_dummies, DummiesError, Trail, TrailError, TrailStep};

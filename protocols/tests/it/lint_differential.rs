@@ -11,8 +11,9 @@ use crate::common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use engine::Limits;
 use protocols::lint::{lint, lint_with, Check, Options, REFUSED};
-use protocols::{Liberal, Limits, Lts, Strict};
+use protocols::{Liberal, Lts, Strict};
 
 /// Checks `formula` on the strict object of `lts`: `Some(holds)`, or
 /// `None` if the model checker gave no verdict.

@@ -3,11 +3,12 @@
 //! clean protocols (chess, every token topology), limits that make it
 //! inconclusive, and `lint_spec` on specifications explored on the fly.
 
+use engine::Limits;
 use engine::Message;
 use protocols::lint::{lint, lint_spec, lint_with, Check, Finding, Options, EXPLORED, REFUSED};
 use protocols::spec::{alt, msg, par, par_every, seq, Role, Spec};
 use protocols::token::{self, Topology};
-use protocols::{bundled, chess, rock_paper_scissors, tic_tac_toe, Error, Limits, Lts};
+use protocols::{bundled, chess, rock_paper_scissors, tic_tac_toe, Error, Lts};
 
 fn realizable(lts: &Lts) -> Vec<Finding> {
     let report = lint_with(lts, &Options::only([Check::Realizable]), &Limits::default());

@@ -311,9 +311,7 @@ mod tests {
     /// The variables `vars` as a suite reads them.
     fn env_of(vars: &[(&str, &str)]) -> Result<Environment, engine::Error> {
         Environment::read_from(Reader::Suite, |name| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.into())
+            vars.iter().find(|(n, _)| *n == name).map(|(_, v)| v.into())
         })
     }
 
@@ -325,7 +323,11 @@ mod tests {
     #[test]
     fn the_limit_variables_bound_the_build_and_stop_it_inconclusive() {
         for (var, value, says) in [
-            ("PRUST_MAX_STATES", "3", "the global LTS has more than 3 states"),
+            (
+                "PRUST_MAX_STATES",
+                "3",
+                "the global LTS has more than 3 states",
+            ),
             (
                 "PRUST_TIMEOUT",
                 "1e-9",

@@ -27,7 +27,7 @@ use crate::budget::DefaultBudgets;
 /// | `max_steps` | — | — | steps (session operations) of one execution; default 10,000 | `PRUST_MAX_STEPS` |
 /// | `role_timeout` | — | — | time a role may run outside the session; default 10 s | `PRUST_ROLE_TIMEOUT` |
 ///
-/// The defaults of time and memory come from [`defaults`](Self::defaults)
+/// The defaults of time and memory come from [`defaults`](Self::defaults())
 /// ([`DefaultBudgets`]): sized for a test ([`DefaultBudgets::Test`], the
 /// default: 60 s, and at most 2 GiB of memory, less if the machine has
 /// less), or for a command someone waits on ([`DefaultBudgets::Machine`]:

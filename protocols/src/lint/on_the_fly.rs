@@ -22,7 +22,7 @@ pub const EXPLORED: crate::Built = crate::Built::LintExploration;
 
 /// Lints `spec`'s global LTS, explored on demand within `limits`.
 ///
-/// If the whole reachable LTS fits, this is [`lint_with`] of it (its
+/// If the whole reachable LTS fits, this is [`lint_with`](super::lint_with) of it (its
 /// states numbered in breadth-first order). Otherwise the limit that
 /// stopped the exploration ([`Error::StateBound`] with `what` [`EXPLORED`],
 /// or a timeout or memory bound) makes every check of `options`

@@ -47,8 +47,8 @@ pub use runtime::{Runtime, UnknownRuntime};
 // The checker, its options and its answers.
 pub use engine::{
     check, check_violated, try_check, ActionKind, AtomError, CheckSession, Checker, Counterexample,
-    CounterexampleStep, Ending, Error, Limit, Message, NameKind, Payload, Protocol, Refused,
-    ReplayError, Report, RoleId, Semantics, Stats, Verdict,
+    CounterexampleStep, Ending, Error, Limit, Limits, Message, NameKind, Payload, Protocol,
+    Refused, ReplayError, Report, RoleId, Semantics, Stats, Verdict,
 };
 // What keeps a counterexample (trail files) and what explains bad dummies.
 pub use engine::{declared_dummies, DummiesError, Trail, TrailError, TrailStep};

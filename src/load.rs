@@ -19,28 +19,34 @@
 //!
 //! Every table built on the way (the evaluation of a `.dcj` file, the
 //! compiled LTS, its determinisation, the liberal projection) is bounded by
-//! [`BuildLimits`]; a build that a limit stops is a [`LoadError::Limit`],
-//! which a check reports as inconclusive, never as "holds".
+//! the [`Limits`] that bound the search (see its table), with one deadline
+//! for the whole build; a build that a limit stops is a
+//! [`LoadError::Limit`], which a check reports as inconclusive, never as
+//! "holds". Its message names the way to raise the limit that its
+//! [`Audience`] has.
 //!
 //! ```
 //! use std::path::Path;
-//! use prust::load::{self, BuildLimits, LoadError};
+//! use prust::engine::{hint::Audience, Limits};
+//! use prust::load::{self, LoadError};
 //!
 //! assert!(load::is_file("models/x.aut") && !load::is_file("token-star:4"));
 //! assert!(load::is_file("go-fish.dcj:go-fish:3") && load::has_spec("go-fish.dcj"));
-//! let lts = load::lts("token-star:3", Path::new(""), &BuildLimits::default()).unwrap();
+//! let lib = Audience::Library;
+//! let lts = load::lts("token-star:3", Path::new(""), &Limits::default(), lib).unwrap();
 //! assert!(lts.num_states() > 1);
-//! let tiny = BuildLimits { max_states: Some(2), ..BuildLimits::default() };
-//! let stopped = load::lts("token-star:3", Path::new(""), &tiny).unwrap_err();
+//! let tiny = Limits::default().max_states(2);
+//! let stopped = load::lts("token-star:3", Path::new(""), &tiny, lib).unwrap_err();
 //! assert!(matches!(stopped, LoadError::Limit(_)));
 //! ```
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use dcj::{DcjError, DcjLimit, DcjTarget};
-use engine::Limit;
+use engine::hint::Audience;
+use engine::{Limit, Limits};
 use protocols::{Lts, Object, Spec, Strict};
 
 use crate::Runtime;
@@ -84,43 +90,28 @@ pub fn has_spec(protocol: &str) -> bool {
     is_dcj(protocol) || !is_file(protocol)
 }
 
-/// The limits of building an object: the same `--max-states`, `--timeout`
-/// and `--max-memory` that bound the search, so that no phase (compiling,
-/// determinising an `.aut`, projecting) can take the machine.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct BuildLimits {
-    /// At most this many states in any table built (LTS, determinised LTS,
-    /// projection); `None`: the protocols crate's default.
-    pub max_states: Option<u64>,
-    /// The time the whole build may take; `None`: no deadline.
-    pub timeout: Option<Duration>,
-    /// At most this many bytes of tables; `None`: the protocols crate's
-    /// default.
-    pub max_memory: Option<u64>,
-    /// Who reads the message of a limit reached: it names that reader's
-    /// way to raise it.
-    pub audience: engine::hint::Audience,
+/// One build: the limits as given (for the reports: a time limit reached
+/// is reported as the timeout given), when the build started (one
+/// deadline for all its steps), and who reads its messages.
+#[derive(Clone, Copy)]
+struct Build<'a> {
+    limits: &'a Limits,
+    started: Instant,
+    audience: Audience,
 }
 
-impl BuildLimits {
-    /// The protocols crate's limits, with the deadline counted from now;
-    /// no `timeout`, no deadline (not the protocols crate's default one:
-    /// `prust` commands have no time budget unless one is given).
-    pub fn to_protocols(&self) -> protocols::Limits {
-        let mut limits = protocols::Limits::default().unbounded_time();
-        if let Some(n) = self.max_states {
-            limits = limits.max_states(usize::try_from(n).unwrap_or(usize::MAX));
+impl<'a> Build<'a> {
+    fn new(limits: &'a Limits, audience: Audience) -> Self {
+        Build {
+            limits,
+            started: Instant::now(),
+            audience,
         }
-        if let Some(t) = self.timeout {
-            // A deadline too far to represent is no deadline.
-            if let Some(at) = Instant::now().checked_add(t) {
-                limits = limits.deadline(at);
-            }
-        }
-        if let Some(bytes) = self.max_memory {
-            limits = limits.max_memory(usize::try_from(bytes).unwrap_or(usize::MAX));
-        }
-        limits
+    }
+
+    /// The limits of the next step: what is left of the build's time.
+    fn left(&self) -> Limits {
+        self.limits.time_left_since(self.started)
     }
 }
 
@@ -198,23 +189,22 @@ impl std::error::Error for LoadError {}
 
 /// Loads `protocol` as an LTS (not determinised): an `.aut` file under
 /// `base` (see [`is_file`]), or a bundled protocol or `.dcj` session
-/// compiled within `limits`.
-pub fn lts(protocol: &str, base: &Path, limits: &BuildLimits) -> Result<Lts, LoadError> {
-    lts_within(protocol, base, &limits.to_protocols(), limits)
-}
-
-/// [`lts`] with the protocols crate's limits already made (their deadline
-/// counts from when they were made, so one build shares one deadline).
-fn lts_within(
+/// compiled within `limits`; a limit's message is worded for `audience`.
+pub fn lts(
     protocol: &str,
     base: &Path,
-    bounds: &protocols::Limits,
-    limits: &BuildLimits,
+    limits: &Limits,
+    audience: Audience,
 ) -> Result<Lts, LoadError> {
+    lts_within(protocol, base, Build::new(limits, audience))
+}
+
+/// [`lts`] as a step of `build` (one deadline for the whole build).
+fn lts_within(protocol: &str, base: &Path, build: Build) -> Result<Lts, LoadError> {
     if is_dcj(protocol) {
-        return dcj_spec(protocol, base, bounds, limits)?
-            .compile_with(bounds)
-            .map_err(|e| build_error(e, limits));
+        return dcj_spec(protocol, base, build)?
+            .compile_with(&build.left())
+            .map_err(|e| build_error(e, build));
     }
     if is_file(protocol) {
         let path = base.join(protocol);
@@ -226,39 +216,46 @@ fn lts_within(
     }
     let spec =
         protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))?;
-    spec.compile_with(bounds)
-        .map_err(|e| build_error(e, limits))
+    spec.compile_with(&build.left())
+        .map_err(|e| build_error(e, build))
 }
 
 /// The specification of a bundled protocol or of a `.dcj` session under
 /// `base`, for the runtimes that need one (`runtime`: which one, for the
 /// error when `protocol` is an `.aut` file, which has no specification).
-/// A `.dcj` file is evaluated within [`BuildLimits::default`]; see
+/// A `.dcj` file is evaluated within [`Limits::default`]; see
 /// [`spec_within`] to bound it.
 pub fn spec(protocol: &str, base: &Path, runtime: Runtime) -> Result<Spec, LoadError> {
-    spec_within(protocol, base, runtime, &BuildLimits::default())
+    spec_within(
+        protocol,
+        base,
+        runtime,
+        &Limits::default(),
+        Audience::Library,
+    )
 }
 
 /// [`spec`] with the evaluation of a `.dcj` file bounded by `limits` (its
-/// time and memory; a limit reached is a [`LoadError::Limit`]).
+/// time and memory; a limit reached is a [`LoadError::Limit`] worded for
+/// `audience`).
 pub fn spec_within(
     protocol: &str,
     base: &Path,
     runtime: Runtime,
-    limits: &BuildLimits,
+    limits: &Limits,
+    audience: Audience,
 ) -> Result<Spec, LoadError> {
-    spec_bounded(protocol, base, runtime, &limits.to_protocols(), limits)
+    spec_bounded(protocol, base, runtime, Build::new(limits, audience))
 }
 
 fn spec_bounded(
     protocol: &str,
     base: &Path,
     runtime: Runtime,
-    bounds: &protocols::Limits,
-    limits: &BuildLimits,
+    build: Build,
 ) -> Result<Spec, LoadError> {
     if is_dcj(protocol) {
-        return dcj_spec(protocol, base, bounds, limits);
+        return dcj_spec(protocol, base, build);
     }
     if is_file(protocol) {
         return Err(LoadError::NeedsSpec {
@@ -270,21 +267,16 @@ fn spec_bounded(
 }
 
 /// Imports the session a `.dcj` argument names, its file under `base`,
-/// within `bounds` (made from `limits`); the import's warnings go to stderr
-/// (they are about the file, whoever loads it).
-fn dcj_spec(
-    protocol: &str,
-    base: &Path,
-    bounds: &protocols::Limits,
-    limits: &BuildLimits,
-) -> Result<Spec, LoadError> {
+/// as a step of `build`; the import's warnings go to stderr (they are
+/// about the file, whoever loads it).
+fn dcj_spec(protocol: &str, base: &Path, build: Build) -> Result<Spec, LoadError> {
     let mut target = DcjTarget::parse(protocol)
         .expect("a .dcj argument")
         .map_err(|e| LoadError::Dcj(Box::new(e)))?;
     target.path = base.join(&target.path);
     let import = target
-        .import_with(bounds)
-        .map_err(|e| dcj_error(e, limits))?;
+        .import_with(&build.left())
+        .map_err(|e| dcj_error(e, build.limits, build.audience))?;
     for warning in &import.warning_texts {
         eprintln!("{warning}");
     }
@@ -292,73 +284,78 @@ fn dcj_spec(
 }
 
 /// Builds the `runtime` object of `protocol` (an `.aut` or `.dcj` file
-/// under `base`, or a bundled protocol) within `limits`.
+/// under `base`, or a bundled protocol) within `limits`, one deadline for
+/// the whole build; a limit's message is worded for `audience`.
 ///
 /// ```
 /// use std::path::Path;
-/// use prust::load::{object, BuildLimits};
+/// use prust::engine::{hint::Audience, Limits};
+/// use prust::load::object;
 /// use prust::{Protocol, Runtime};
 ///
 /// for runtime in Runtime::ALL {
-///     let chess = object("chess", Path::new(""), runtime, &BuildLimits::default()).unwrap();
-///     assert_eq!(chess.roles(), ["white", "black"]);
+///     let chess = object("chess", Path::new(""), runtime, &Limits::default(), Audience::Library);
+///     assert_eq!(chess.unwrap().roles(), ["white", "black"]);
 /// }
 /// ```
 pub fn object(
     protocol: &str,
     base: &Path,
     runtime: Runtime,
-    limits: &BuildLimits,
+    limits: &Limits,
+    audience: Audience,
 ) -> Result<Object, LoadError> {
-    let bounds = limits.to_protocols();
-    let unbuilt = |e| build_error(e, limits);
+    let build = Build::new(limits, audience);
+    let unbuilt = |e| build_error(e, build);
     match runtime {
         Runtime::OnTheFly => {
-            let spec = spec_bounded(protocol, base, runtime, &bounds, limits)?;
+            let spec = spec_bounded(protocol, base, runtime, build)?;
             Strict::on_the_fly(&spec).map(Object::from).map_err(unbuilt)
         }
         Runtime::Liberal => {
-            let lts = lts_within(protocol, base, &bounds, limits)?;
-            protocols::Liberal::try_new_with(lts, &bounds)
+            let lts = lts_within(protocol, base, build)?;
+            protocols::Liberal::try_new_with(lts, &build.left())
                 .map(Object::from)
                 .map_err(unbuilt)
         }
         Runtime::Strict => {
-            let lts = lts_within(protocol, base, &bounds, limits)?;
-            Strict::try_new_with(lts, &bounds)
+            let lts = lts_within(protocol, base, build)?;
+            Strict::try_new_with(lts, &build.left())
                 .map(Object::from)
                 .map_err(unbuilt)
         }
     }
 }
 
-/// An import error: [`LoadError::Limit`] when a limit stopped the
-/// evaluation, [`LoadError::Dcj`] otherwise.
-pub fn dcj_error(e: DcjError, limits: &BuildLimits) -> LoadError {
+/// An import error: [`LoadError::Limit`] when a limit of `limits` stopped
+/// the evaluation (its message worded for `audience`), [`LoadError::Dcj`]
+/// otherwise.
+pub fn dcj_error(e: DcjError, limits: &Limits, audience: Audience) -> LoadError {
     let limit = match e.limit {
-        Some(DcjLimit::Time) => Limit::Time(limits.timeout.unwrap_or_default()),
+        Some(DcjLimit::Time) => Limit::Time(limits.time_budget().unwrap_or_default()),
         Some(DcjLimit::Memory(bytes)) => Limit::Memory(bytes as u64),
         None => return LoadError::Dcj(Box::new(e)),
     };
     LoadError::Limit(BuildLimit {
         limit,
         states: 0,
-        message: e.to_string(),
+        message: e.for_audience(audience).to_string(),
     })
 }
 
 /// A build error: [`LoadError::Limit`] when a limit stopped it,
 /// [`LoadError::Build`] otherwise. A runaway recursion in a specification
 /// is an error of the specification, whatever bound caught it.
-fn build_error(e: protocols::Error, limits: &BuildLimits) -> LoadError {
+fn build_error(e: protocols::Error, build: Build) -> LoadError {
     use protocols::{Error, ErrorKind};
-    let message = e.for_audience(limits.audience).to_string();
+    let limits = build.limits;
+    let message = e.for_audience(build.audience).to_string();
     let (limit, states) = match (e.kind(), &e) {
         (ErrorKind::StateLimit, &Error::StateBound { limit, .. }) => {
             (Limit::States(limit as u64), limit as u64)
         }
         (ErrorKind::TimeLimit, &Error::Timeout { states, .. }) => (
-            Limit::Time(limits.timeout.unwrap_or_default()),
+            Limit::Time(limits.time_budget().unwrap_or_default()),
             states as u64,
         ),
         (ErrorKind::MemoryLimit, &Error::MemoryBound { limit, states, .. }) => {
@@ -391,25 +388,19 @@ mod tests {
         let aut = "des (0, 1, 2)\n(0,\"!(Msg,a,b)\",1)\n";
         std::fs::write(dir.join("sub/one.aut"), aut).unwrap();
         std::fs::write(dir.join("sub/noext"), aut).unwrap();
-        let limits = BuildLimits::default();
+        let lts = |p: &str, base: &Path| lts(p, base, &Limits::default(), Audience::Library);
         for file in ["sub/one.aut", "sub/noext"] {
-            assert_eq!(lts(file, &dir, &limits).unwrap().num_states(), 2, "{file}");
+            assert_eq!(lts(file, &dir).unwrap().num_states(), 2, "{file}");
         }
         // The same argument without the base is looked for elsewhere.
-        match lts("sub/one.aut", Path::new("nowhere"), &limits) {
+        match lts("sub/one.aut", Path::new("nowhere")) {
             Err(LoadError::Read { path, .. }) => assert_eq!(path, Path::new("nowhere/sub/one.aut")),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            lts("chss", &dir, &limits),
-            Err(LoadError::Bundled(_))
-        ));
-        assert!(matches!(
-            lts("chess:2", &dir, &limits),
-            Err(LoadError::Bundled(_))
-        ));
+        assert!(matches!(lts("chss", &dir), Err(LoadError::Bundled(_))));
+        assert!(matches!(lts("chess:2", &dir), Err(LoadError::Bundled(_))));
         std::fs::write(dir.join("bad.aut"), "des (0, 1\n").unwrap();
-        let e = lts("bad.aut", &dir, &limits).unwrap_err();
+        let e = lts("bad.aut", &dir).unwrap_err();
         assert!(matches!(e, LoadError::Aut { .. }));
         assert!(e
             .to_string()
@@ -426,12 +417,15 @@ mod tests {
 
     #[test]
     fn a_state_limit_stops_every_runtime_without_a_verdict() {
-        let tiny = BuildLimits {
-            max_states: Some(3),
-            ..BuildLimits::default()
-        };
+        let tiny = Limits::default().max_states(3);
         for runtime in [Runtime::Strict, Runtime::Liberal] {
-            match object("token-star:4", Path::new(""), runtime, &tiny) {
+            match object(
+                "token-star:4",
+                Path::new(""),
+                runtime,
+                &tiny,
+                Audience::Library,
+            ) {
                 Err(LoadError::Limit(l)) => assert_eq!(l.limit, Limit::States(3), "{runtime}"),
                 other => panic!("{runtime}: {other:?}"),
             }

@@ -22,7 +22,7 @@
 //! it makes them, in units of about one form's evaluation (see
 //! `builtins.rs`), so that no builtin can run long or allocate much
 //! between two checks. The same checks look at the
-//! [`Limits`]' deadline and memory bound (the bytes of the values alive and
+//! [`Bounds`]' deadline and memory bound (the bytes of the values alive and
 //! of the specification made so far); reaching those is a [`DcjError`]
 //! with [`limit`](DcjError::limit) set.
 //!
@@ -56,10 +56,19 @@ use super::names::local_name;
 use super::read::{Form, Read};
 use super::value::{self, Value};
 use super::{DcjError, DcjLimit, Import, Span, Warning};
-use protocols::limits::Limits;
+use engine::hint::Audience;
 use protocols::spec::{Spec, Term};
 use unfold::Pending;
 use unfold::SessionDef;
+
+/// The [`engine::Limits`] of one import, resolved when it starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    /// When to give up; `None`: never.
+    pub deadline: Option<std::time::Instant>,
+    /// The most bytes of values and specification; `None`: unbounded.
+    pub max_memory: Option<usize>,
+}
 
 /// Stack of the importer's thread: room for [`MAX_DEPTH`] nested calls.
 pub const STACK_BYTES: usize = 256 << 20;
@@ -117,7 +126,7 @@ struct Ctx<'t> {
     steps: u64,
     /// `steps` at the next look at the clock and the memory.
     next_check: u64,
-    limits: Limits,
+    limits: Bounds,
     /// Bytes of the specification made so far (terms, names, keys); the
     /// values' bytes are [`value::live_bytes`].
     spec_bytes: usize,
@@ -203,7 +212,7 @@ impl<'t> Ctx<'t> {
                     self.text,
                     span,
                     format!("evaluating the .dcj file stopped at the memory limit ({max} bytes of values and specification)"),
-                    Some("raise it with --max-memory or PRUST_MAX_MEMORY, or make smaller values".into()),
+                    Some(super::limit_hint(DcjLimit::Memory(max), Audience::Library)),
                 );
                 e.limit = Some(DcjLimit::Memory(max));
                 return Err(Fail::Error(e));
@@ -218,7 +227,7 @@ impl<'t> Ctx<'t> {
                 self.text,
                 span,
                 "evaluating the .dcj file stopped at the time limit".into(),
-                Some("raise it with --timeout or PRUST_TIMEOUT, or use a smaller instance".into()),
+                Some(super::limit_hint(DcjLimit::Time, Audience::Library)),
             );
             e.limit = Some(DcjLimit::Time);
             return Err(Fail::Error(e));
@@ -360,7 +369,7 @@ pub fn import(
     stem: Option<&str>,
     session: Option<&str>,
     args: &[i64],
-    limits: &Limits,
+    limits: &Bounds,
 ) -> Result<Import, DcjError> {
     let mut ctx = Ctx {
         text,

@@ -25,10 +25,11 @@
 //! ```
 //!
 //! **Limits.** Evaluating a file is bounded like every other construction
-//! of this crate: [`import_with`] (and [`DcjTarget::import_with`]) take
-//! [`Limits`]; their deadline and memory bound stop the evaluation with a
-//! [`DcjError`] whose [`limit`](DcjError::limit) says which one was
-//! reached (the command line reports it as inconclusive, exit 2). The
+//! of the protocols crate: [`import_with`] (and [`DcjTarget::import_with`])
+//! take [`Limits`]; their time and memory bound (a build's, see the table
+//! of [`Limits`]) stop the evaluation with a [`DcjError`] whose
+//! [`limit`](DcjError::limit) says which one was reached (the command line
+//! reports it as inconclusive, exit 2). The
 //! evaluator's own bounds, whatever the limits, are errors at the
 //! offending form (`file:line:col`):
 //!
@@ -42,7 +43,7 @@
 //! | [`MAX_INSTANCES`] | instances of one session, loop or omega |
 //!
 //! ```
-//! use protocols::limits::Limits;
+//! use engine::Limits;
 //! let text = r#"(s/defsession ::s [] (s/-->> B (:a (count (str (range 1000000)))) :b))"#;
 //! let tiny = Limits::default().max_memory(1 << 20);
 //! let e = dcj::import_with(text, None, &[], &tiny).unwrap_err();
@@ -123,7 +124,8 @@
 use std::fmt;
 use std::path::Path;
 
-use protocols::limits::Limits;
+use engine::hint::{Audience, Setting};
+use engine::Limits;
 use protocols::spec::{Spec, Term};
 
 // The interpreter's insides (forms, values, closures, Clojure's hashes)
@@ -201,7 +203,50 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, text[line_start..offset].chars().count() + 1)
 }
 
+/// How `audience` raises the limit that stopped an evaluation: a
+/// program names the [`Limits`] method, the `prust` command line its
+/// option and variable.
+fn limit_hint(limit: DcjLimit, audience: Audience) -> String {
+    let (setting, method, or) = match limit {
+        DcjLimit::Time => (
+            Setting::Timeout,
+            "Limits::timeout",
+            "use a smaller instance",
+        ),
+        DcjLimit::Memory(_) => (
+            Setting::MaxMemory,
+            "Limits::max_memory",
+            "make smaller values",
+        ),
+    };
+    let raise = match audience {
+        Audience::CommandLine => setting.named(audience).to_string(),
+        Audience::Library => method.to_string(),
+    };
+    format!("raise it with {raise}, or {or}")
+}
+
 impl DcjError {
+    /// The error worded for `audience`: the hint of a limit reached names
+    /// what that reader sets (`Limits::max_memory` for a program,
+    /// `--max-memory or PRUST_MAX_MEMORY` on the command line); other
+    /// errors are the same for everyone.
+    ///
+    /// ```
+    /// use engine::{hint::Audience, Limits};
+    /// let text = r#"(s/defsession ::s [] (s/-->> B (:a (count (str (range 1000000)))) :b))"#;
+    /// let e = dcj::import_with(text, None, &[], &Limits::default().max_memory(1 << 20)).unwrap_err();
+    /// assert!(e.hint.as_deref().unwrap().starts_with("raise it with Limits::max_memory"), "{e}");
+    /// let cli = e.for_audience(Audience::CommandLine);
+    /// assert!(cli.to_string().contains("raise it with --max-memory or PRUST_MAX_MEMORY"), "{cli}");
+    /// ```
+    pub fn for_audience(mut self, audience: Audience) -> DcjError {
+        if let Some(limit) = self.limit {
+            self.hint = Some(limit_hint(limit, audience));
+        }
+        self
+    }
+
     /// An error at `span` of `text`.
     pub fn at(text: &str, span: Span, message: String, hint: Option<String>) -> DcjError {
         let (line, col) = line_col(text, span.start);
@@ -285,16 +330,16 @@ pub struct Import {
 /// `:go-fish`; `None`: the session named like the file, else the first one
 /// defined) of a `.dcj` text with integer arguments.
 ///
-/// The evaluation runs within [`Limits::default`] (no deadline); see
-/// [`import_with`] to bound it.
+/// The evaluation runs within [`Limits::default`] (sized for a test: a
+/// minute); see [`import_with`] to choose.
 pub fn import_str(text: &str, session: Option<&str>, args: &[i64]) -> Result<Import, DcjError> {
     import_named(text, None, session, args, &Limits::default())
 }
 
-/// [`import_str`] within `limits`: their deadline and memory bound stop the
-/// evaluation with an error whose [`limit`](DcjError::limit) is set (see
-/// the [module docs](self)); their state bound is for the compilation that
-/// follows and is not used here.
+/// [`import_str`] within `limits`: their time (from this call) and memory
+/// bound stop the evaluation with an error whose
+/// [`limit`](DcjError::limit) is set (see the [module docs](self)); their
+/// state bound is for the compilation that follows and is not used here.
 pub fn import_with(
     text: &str,
     session: Option<&str>,
@@ -311,7 +356,11 @@ fn import_named(
     args: &[i64],
     limits: &Limits,
 ) -> Result<Import, DcjError> {
-    let limits = *limits;
+    // One deadline for the whole import, from its start.
+    let limits = eval::Bounds {
+        deadline: limits.deadline(std::time::Instant::now()),
+        max_memory: Some(usize::try_from(limits.build_max_memory()).unwrap_or(usize::MAX)),
+    };
     let with_file = |e: DcjError| match file {
         Some(f) => e.in_file(f),
         None => e,

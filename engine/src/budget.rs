@@ -3,35 +3,39 @@
 //! `reachability`) call [`Budget::tick`] once per unit of work, so every
 //! limit is enforced the same way in both.
 //!
-//! Why these intervals: the clock is read every [`CLOCK_EVERY`] ticks at
-//! most (`Instant::now` costs ~25 ns, a tick at least a few hundred), and
-//! more often when ticks are slow: the interval adapts so that about
-//! [`CLOCK_TARGET`] passes between two reads, down to every tick (one state
-//! of an object with thousands of roles under the determinism check can
-//! take most of a second). A limit then overshoots by at most one slow
-//! step, or about a millisecond. Resident memory is read from `/proc` at most every
-//! [`MEMORY_EVERY`] of wall time *and* at least every [`MEMORY_TICKS`] ticks:
-//! the time bound catches a few huge states (objects can grow), the count
-//! bound catches many small ones.
+//! The clock is read by the [`Deadline`] every build and exploration uses
+//! too (see [`clock`]), at most every [`CLOCK_EVERY`] ticks. Resident
+//! memory is read from `/proc` at the clock's reads, at most every
+//! [`MEMORY_EVERY`] of wall time *and* at least every [`MEMORY_TICKS`]
+//! ticks: the time bound catches a few huge states (objects can grow), the
+//! count bound catches many small ones. (A build bounds the estimated
+//! bytes of its own tables instead, in the protocols crate: it knows what
+//! it stores; a search stores the user's objects, whose size only the
+//! process's resident memory tells.)
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+use crate::limits::Limits;
 use crate::report::{Limit, Stats};
 use crate::Semantics;
 
+pub(crate) mod clock;
+
+pub use clock::Deadline;
+
 /// Most ticks between two reads of the clock.
 const CLOCK_EVERY: u32 = 16;
-/// Wall time wanted between two reads of the clock.
-const CLOCK_TARGET: Duration = Duration::from_millis(1);
 /// Wall time between two reads of the resident memory.
 const MEMORY_EVERY: Duration = Duration::from_millis(5);
 /// Ticks after which the resident memory is read whatever the time.
 const MEMORY_TICKS: u64 = 8192;
 
-/// Options of one search.
+/// The [`Limits`] of one search with their defaults applied (once, when
+/// its session starts: the memory default reads `/proc`), as plain numbers
+/// for the hot loop, and the search's own options.
 #[derive(Clone, Debug)]
-pub(crate) struct Limits {
+pub(crate) struct Bounds {
     pub max_states: u64,
     pub max_depth: u64,
     pub timeout: Option<Duration>,
@@ -43,16 +47,37 @@ pub(crate) struct Limits {
     pub semantics: Semantics,
 }
 
+/// The product states a search stores when no limit is given.
+pub(crate) const SEARCH_MAX_STATES: u64 = 10_000_000;
+
+impl Bounds {
+    /// `limits` resolved for a search (see the [table](Limits)).
+    pub fn resolve(
+        limits: &Limits,
+        progress: Option<bool>,
+        progress_after: Duration,
+        semantics: Semantics,
+    ) -> Bounds {
+        Bounds {
+            max_states: limits.max_states.unwrap_or(SEARCH_MAX_STATES),
+            max_depth: limits.max_depth.unwrap_or(u64::MAX),
+            timeout: limits.time_budget(),
+            max_memory: limits
+                .max_memory
+                .unwrap_or_else(|| limits.defaults.max_memory()),
+            progress,
+            progress_after,
+            semantics,
+        }
+    }
+}
+
 /// The running budget of one search (see the module docs).
 pub(crate) struct Budget<'a> {
-    limits: &'a Limits,
+    limits: &'a Bounds,
     started: Instant,
+    clock: Deadline,
     ticks: u64,
-    countdown: u32,
-    /// The clock reading and tick count of the last check, to adapt the
-    /// interval to the time a tick takes.
-    checked_at: Instant,
-    checked_ticks: u64,
     memory_at: Instant,
     memory_ticks: u64,
     /// Last resident size read, for the progress line.
@@ -75,15 +100,18 @@ impl<'a> Budget<'a> {
     /// A budget whose clock started at `started`: a check's time limit
     /// counts from the formula's text (its translation, the atoms, the
     /// reduction's analysis), not from the first state searched.
-    pub fn since(limits: &'a Limits, started: Instant) -> Budget<'a> {
+    pub fn since(limits: &'a Bounds, started: Instant) -> Budget<'a> {
         let terminal = std::io::stderr().is_terminal();
         Budget {
             limits,
             started,
+            // A timeout too long to add to the clock is no timeout.
+            clock: Deadline::new(
+                limits.timeout.and_then(|t| started.checked_add(t)),
+                started,
+                CLOCK_EVERY,
+            ),
             ticks: 0,
-            countdown: 1,
-            checked_at: started,
-            checked_ticks: 0,
             // Read the memory on the first tick: a session may already
             // hold more than the limit from earlier formulas.
             memory_at: started.checked_sub(MEMORY_EVERY).unwrap_or(started),
@@ -104,36 +132,15 @@ impl<'a> Budget<'a> {
     #[inline]
     pub fn tick(&mut self, stats: &Stats, depth: u64) -> Option<Limit> {
         self.ticks += 1;
-        self.countdown -= 1;
-        if self.countdown != 0 {
-            return None;
-        }
-        self.check(stats, depth)
+        let now = self.clock.tick()?;
+        self.check(now, stats, depth)
     }
 
     #[cold]
-    fn check(&mut self, stats: &Stats, depth: u64) -> Option<Limit> {
-        let now = Instant::now();
-        // Ticks that fit in CLOCK_TARGET at the rate since the last check.
-        let per_tick = now.duration_since(self.checked_at).as_secs_f64()
-            / (self.ticks - self.checked_ticks).max(1) as f64;
-        let fit = CLOCK_TARGET.as_secs_f64() / per_tick.max(1e-12);
-        // Grow the interval by doubling at most: the first ticks of a
-        // search say little about the later ones.
-        // The first check comes before any work: no rate is known yet.
-        let interval = if self.checked_ticks == 0 {
-            0.5
-        } else {
-            (self.ticks - self.checked_ticks) as f64
-        };
-        self.countdown = fit.clamp(1.0, f64::from(CLOCK_EVERY).min(2.0 * interval)) as u32;
-        self.checked_at = now;
-        self.checked_ticks = self.ticks;
+    fn check(&mut self, now: Instant, stats: &Stats, depth: u64) -> Option<Limit> {
         let elapsed = now.duration_since(self.started);
-        if let Some(limit) = self.limits.timeout {
-            if elapsed > limit {
-                return Some(Limit::Time(limit));
-            }
+        if let (true, Some(limit)) = (self.clock.passed_at(now), self.limits.timeout) {
+            return Some(Limit::Time(limit));
         }
         if self.limits.max_memory != u64::MAX
             && (now.duration_since(self.memory_at) >= MEMORY_EVERY
@@ -230,7 +237,7 @@ struct WatchState {
 }
 
 impl Watch {
-    pub fn new(limits: &Limits, started: Instant) -> Watch {
+    pub fn new(limits: &Bounds, started: Instant) -> Watch {
         Watch {
             // A timeout too long to add to the clock is no timeout.
             deadline: limits.timeout.and_then(|t| started.checked_add(t)),
@@ -459,7 +466,7 @@ pub(crate) const FALLBACK_MEMORY: u64 = 4 << 30;
 /// Whom the default budgets (those that no `PRUST_*` variable and no
 /// option sets) are sized for. The one place where their values are
 /// chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum DefaultBudgets {
     /// A check or exploration called from code, typically a test under
     /// `cargo test` on a laptop, with other tests running beside it:
@@ -467,7 +474,8 @@ pub enum DefaultBudgets {
     /// `prust::explore`) and at most [`TEST_MAX_MEMORY`] (less if the
     /// machine has less: see [`Machine`](Self::Machine)). What
     /// [`Checker::from_env`](crate::Checker::from_env) uses: a test must
-    /// end inconclusive in a minute, not take the machine.
+    /// end inconclusive in a minute, not take the machine. The default.
+    #[default]
     Test,
     /// A check someone asked for on the command line (`prust check`): no
     /// time limit, and half of the machine's available memory.
@@ -498,10 +506,6 @@ impl DefaultBudgets {
     }
 }
 
-/// Timeouts above this many seconds (about 31 years) mean "no timeout":
-/// they cannot run out, and `Duration` arithmetic on them could overflow.
-const FOREVER_SECS: f64 = 1e9;
-
 /// Parses a timeout in seconds as `PRUST_TIMEOUT` and `prust check
 /// --timeout` take it (one rule for both): a positive number such as `30`
 /// or `0.5`; `inf`, or anything above 10⁹ seconds, is no timeout
@@ -528,7 +532,7 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, String> {
             "a timeout must be positive (0 would stop every search at once); {how}"
         ));
     }
-    if secs > FOREVER_SECS {
+    if secs > crate::limits::FOREVER_SECS {
         return Ok(None);
     }
     let t = Duration::from_secs_f64(secs);

@@ -47,8 +47,8 @@
 //! use engine::env::{Environment, Reader};
 //! let env = Environment::read(Reader::Lts).expect("valid PRUST_* variables");
 //! // `prust lts` builds a table: it reads the state limit, not the depth.
-//! assert!(env.max_depth.is_none());
-//! # let _ = env.max_states;
+//! assert!(env.limits.max_depth.is_none());
+//! # let _ = env.limits.max_states;
 //! ```
 
 use std::ffi::OsString;
@@ -57,6 +57,7 @@ use std::time::Duration;
 
 use crate::checker::{Checker, Share};
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::semantics::Semantics;
 
 mod table;
@@ -69,14 +70,14 @@ pub use table::{variable, Kind, Reader, Variable, VARIABLES};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Environment {
-    /// `PRUST_MAX_STATES`.
-    pub max_states: Option<u64>,
-    /// `PRUST_MAX_DEPTH`.
-    pub max_depth: Option<u64>,
-    /// `PRUST_TIMEOUT`: `Some(None)` is `inf`, no timeout.
-    pub timeout: Option<Option<Duration>>,
-    /// `PRUST_MAX_MEMORY`, in bytes.
-    pub max_memory: Option<u64>,
+    /// The limit variables: `PRUST_MAX_STATES`, `PRUST_MAX_DEPTH`,
+    /// `PRUST_TIMEOUT` (`inf`: `Duration::MAX`, no timeout),
+    /// `PRUST_MAX_MEMORY` (bytes), `PRUST_MAX_STEPS`,
+    /// `PRUST_MAX_EXECUTIONS` and `PRUST_ROLE_TIMEOUT` (`inf`:
+    /// `Duration::MAX`), each field `None` where its variable is unset or
+    /// not read; one value for the build, the search and the exploration
+    /// (see [`Limits`]).
+    pub limits: Limits,
     /// `PRUST_SEMANTICS`.
     pub semantics: Option<Semantics>,
     /// `PRUST_PROGRESS`.
@@ -105,12 +106,6 @@ pub struct Environment {
     pub suite_reports: Option<bool>,
     /// `PRUST_PREEMPTION_BOUND`: `Some(None)` is `none`, no bound.
     pub preemption_bound: Option<Option<u64>>,
-    /// `PRUST_MAX_STEPS`.
-    pub max_steps: Option<u64>,
-    /// `PRUST_MAX_EXECUTIONS`.
-    pub max_executions: Option<u64>,
-    /// `PRUST_ROLE_TIMEOUT`: `Some(None)` is `inf`.
-    pub role_timeout: Option<Option<Duration>>,
     /// `PRUST_SCHEDULE`, for its reader to parse.
     pub schedule: Option<String>,
     /// `PRUST_REDUCTION`, for its reader to parse.
@@ -169,10 +164,13 @@ impl Environment {
     fn set(&mut self, name: &str, value: Value) {
         use Value as V;
         match (name, value) {
-            ("PRUST_MAX_STATES", V::Count(n)) => self.max_states = Some(n),
-            ("PRUST_MAX_DEPTH", V::Count(n)) => self.max_depth = Some(n),
-            ("PRUST_TIMEOUT", V::Seconds(t)) => self.timeout = Some(t),
-            ("PRUST_MAX_MEMORY", V::Count(n)) => self.max_memory = Some(n),
+            ("PRUST_MAX_STATES", V::Count(n)) => self.limits.max_states = Some(n),
+            ("PRUST_MAX_DEPTH", V::Count(n)) => self.limits.max_depth = Some(n),
+            // `inf`: a timeout that never runs out, whatever the default.
+            ("PRUST_TIMEOUT", V::Seconds(t)) => {
+                self.limits.timeout = Some(t.unwrap_or(Duration::MAX))
+            }
+            ("PRUST_MAX_MEMORY", V::Count(n)) => self.limits.max_memory = Some(n),
             ("PRUST_SEMANTICS", V::Semantics(s)) => self.semantics = Some(s),
             ("PRUST_PROGRESS", V::Switch(b)) => self.progress = Some(b),
             ("PRUST_PROGRESS_AFTER_MS", V::Count(n)) => {
@@ -189,9 +187,11 @@ impl Environment {
             ("PRUST_TRAIL_DIR", V::Folder(d)) => self.trail_dir = d,
             ("PRUST_SUITE_REPORTS", V::Switch(b)) => self.suite_reports = Some(b),
             ("PRUST_PREEMPTION_BOUND", V::CountOrNone(n)) => self.preemption_bound = Some(n),
-            ("PRUST_MAX_STEPS", V::Count(n)) => self.max_steps = Some(n),
-            ("PRUST_MAX_EXECUTIONS", V::Count(n)) => self.max_executions = Some(n),
-            ("PRUST_ROLE_TIMEOUT", V::Seconds(t)) => self.role_timeout = Some(t),
+            ("PRUST_MAX_STEPS", V::Count(n)) => self.limits.max_steps = Some(n),
+            ("PRUST_MAX_EXECUTIONS", V::Count(n)) => self.limits.max_executions = Some(n),
+            ("PRUST_ROLE_TIMEOUT", V::Seconds(t)) => {
+                self.limits.role_timeout = Some(t.unwrap_or(Duration::MAX))
+            }
             ("PRUST_SCHEDULE", V::Text(t)) => self.schedule = Some(t),
             ("PRUST_REDUCTION", V::Text(t)) => self.reduction = Some(t),
             // The table and this match are one list; a unit test reads

@@ -397,6 +397,7 @@ pub mod env;
 mod error;
 pub mod hint;
 mod ids;
+mod limits;
 // Plumbing for the workspace's other crates, not the checker's API:
 // spelling hints (`closest`).
 #[doc(hidden)]
@@ -431,8 +432,14 @@ pub use budget::{
     default_max_memory, parse_memory_size, parse_timeout, DefaultBudgets, TEST_MAX_MEMORY,
     TEST_TIMEOUT,
 };
+// The one time check, shared with the protocols crate's builds and with
+// `prust::explore` (see `Deadline`'s docs): plumbing, not the library's
+// surface.
+#[doc(hidden)]
+pub use budget::Deadline;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
+pub use limits::Limits;
 #[doc(hidden)]
 pub use panic_text::panic_message;
 pub use por::{ActionRef, Independence, ReductionStatus};

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::Protocol;
+use engine::{Limits, Protocol};
 
 use super::dfs::Dfs;
 use super::end::End;
@@ -49,10 +49,9 @@ use super::scheduler::{self, RunLimits};
 #[derive(Debug, Clone)]
 pub struct Explorer {
     preemption_bound: Option<usize>,
-    max_steps: usize,
-    max_executions: usize,
-    timeout: Option<Duration>,
-    role_timeout: Duration,
+    /// Steps, executions, time and the roles' time (see the table of
+    /// [`Limits`]); the defaults are applied when an exploration starts.
+    limits: Limits,
     property: Option<String>,
     replay: Option<Schedule>,
     /// Whether `replay` came from `PRUST_SCHEDULE` (then each exploration
@@ -95,15 +94,8 @@ impl Explorer {
         };
         Ok(Explorer {
             preemption_bound: env.preemption_bound.flatten().map(count),
-            max_steps: env.max_steps.map_or(10_000, count),
-            max_executions: env.max_executions.map_or(100_000, count),
-            timeout: env
-                .timeout
-                .unwrap_or(engine::DefaultBudgets::Test.timeout()),
-            role_timeout: env
-                .role_timeout
-                .unwrap_or(Some(Duration::from_secs(10)))
-                .unwrap_or(Duration::from_secs(1 << 30)),
+            // Sized for a test, as a check from code is.
+            limits: env.limits.defaults(engine::DefaultBudgets::Test),
             property: None,
             replay_from_env: replay.is_some(),
             replay,
@@ -129,21 +121,21 @@ impl Explorer {
     /// Stops an execution after `n` steps (endpoint operations): it is
     /// then [`Outcome::Aborted`] and the exploration incomplete.
     pub fn max_steps(mut self, n: usize) -> Self {
-        self.max_steps = n;
+        self.limits = self.limits.max_steps(n as u64);
         self
     }
 
     /// Stops the exploration after `n` executions (incomplete if any
     /// schedule is left; no failure of the program).
     pub fn max_executions(mut self, n: usize) -> Self {
-        self.max_executions = n;
+        self.limits = self.limits.max_executions(n as u64);
         self
     }
 
     /// Stops the exploration after this much time (incomplete; no
     /// failure of the program).
     pub fn timeout(mut self, t: Duration) -> Self {
-        self.timeout = Some(t);
+        self.limits = self.limits.timeout(t);
         self
     }
 
@@ -155,7 +147,25 @@ impl Explorer {
     /// ([`Exploration::threads_left_running`]): nothing can stop a thread
     /// from outside.
     pub fn role_timeout(mut self, t: Duration) -> Self {
-        self.role_timeout = t;
+        self.limits = self.limits.role_timeout(t);
+        self
+    }
+
+    /// The limits of its explorations as set (by the variables and the
+    /// builder methods), the defaults not yet applied; see [`Limits`].
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// assert_eq!(Explorer::new().max_steps(50).limits().max_steps, Some(50));
+    /// ```
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Sets every limit at once (a value shared with a check, say); the
+    /// fields an exploration does not use are ignored.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -314,10 +324,18 @@ impl Explorer {
                     .map_err(ExploreError::Property)?,
             ),
         };
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let max_executions = self.limits.max_executions.map_or(MAX_EXECUTIONS, count);
         let limits = RunLimits {
-            max_steps: self.max_steps,
-            role_timeout: self.role_timeout,
-            deadline: self.timeout.map(|t| started + t),
+            max_steps: self.limits.max_steps.map_or(MAX_STEPS, count),
+            // `inf` waits a few decades, not for ever: a deadline must be
+            // an instant.
+            role_timeout: self
+                .limits
+                .role_timeout
+                .unwrap_or(ROLE_TIMEOUT)
+                .min(ROLE_TIMEOUT_INF),
+            deadline: self.limits.deadline(started),
         };
         let shared_names: Arc<[String]> = names.clone().into();
         let (reduction, reduction_off) = self.reduction_used();
@@ -372,13 +390,13 @@ impl Explorer {
                     hb: Default::default(),
                 };
                 loop {
-                    if executions >= self.max_executions {
+                    if executions >= max_executions {
                         // A bound, not a failure of the program: the
                         // exploration is only incomplete.
                         incomplete.get_or_insert(format!(
                             "stopped after max_executions = {} with schedules left to run \
                              (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
-                            self.max_executions
+                            max_executions
                         ));
                         break;
                     }
@@ -484,6 +502,13 @@ impl Explorer {
         }
     }
 }
+
+/// The defaults of the exploration's limits (the table of [`Limits`]).
+const MAX_STEPS: usize = 10_000;
+const MAX_EXECUTIONS: usize = 100_000;
+const ROLE_TIMEOUT: Duration = Duration::from_secs(10);
+/// What a role timeout of `inf` (or too long to wait) waits.
+const ROLE_TIMEOUT_INF: Duration = Duration::from_secs(1 << 30);
 
 /// Why a replay is never complete.
 const REPLAY: &str = "a replay runs one schedule, not every schedule";

@@ -26,7 +26,8 @@ use super::roles::Roles;
 use super::step::{Act, Alt};
 use super::violation::Never;
 
-/// The limits of one execution.
+/// The limits of one execution: the exploration's [`engine::Limits`]
+/// with their defaults applied, and its deadline.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RunLimits {
     pub(crate) max_steps: usize,
@@ -68,6 +69,9 @@ struct Exec<P, C> {
     obj: P,
     chooser: C,
     limits: RunLimits,
+    /// The exploration's deadline, read at every step (a step hands a
+    /// thread over: the clock costs nothing beside it).
+    clock: engine::Deadline,
     trace: Vec<Act>,
     schedule: Vec<Alt>,
     history: Option<History<P>>,
@@ -187,6 +191,7 @@ where
         recorded: 0,
         chooser,
         limits,
+        clock: engine::Deadline::new(limits.deadline, Instant::now(), 1),
         trace: Vec::new(),
         schedule: Vec::new(),
         never,
@@ -458,7 +463,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         if step >= self.limits.max_steps {
             return Next::End(End::Steps(self.limits.max_steps));
         }
-        if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.clock.expired() {
             return Next::End(End::Time);
         }
         let op_of = |alt: Alt| {

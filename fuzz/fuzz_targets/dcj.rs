@@ -13,12 +13,12 @@
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use protocols::limits::Limits;
+use engine::Limits;
 
 /// Enough for every seed; a file that needs more is stopped by a limit,
 /// which is an answer too.
-const MAX_STATES: usize = 20_000;
-const MAX_MEMORY: usize = 256 << 20;
+const MAX_STATES: u64 = 20_000;
+const MAX_MEMORY: u64 = 256 << 20;
 /// Well under libFuzzer's `-timeout` in FUZZING.md's command.
 const TIMEOUT: Duration = Duration::from_secs(5);
 

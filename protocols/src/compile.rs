@@ -40,10 +40,11 @@ use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::ids::StateId;
-use crate::limits::{Budget, Limits};
+use crate::limits::{Bounds, Budget};
 use crate::lts::{Label, Lts, LtsBuilder};
 use crate::spec::Spec;
 use crate::Error;
+use engine::Limits;
 
 /// [`Error::StateBound`]'s `what` for a compilation.
 pub(crate) const GLOBAL_LTS: crate::Built = crate::Built::GlobalLts;
@@ -63,11 +64,12 @@ const MAX_NUMBERED: usize = u32::MAX as usize;
 impl crate::Spec {
     /// Compiles to the global LTS within `limits`: fails with
     /// [`Error::StateBound`], [`Error::Timeout`] or [`Error::MemoryBound`]
-    /// as soon as the construction goes past one (see the
-    /// [limits module](crate::limits)). [`Spec::compile`](crate::Spec::compile) is
-    /// this with [`Limits::default`].
+    /// as soon as the construction goes past one (see the table of
+    /// [`Limits`]; the time counts from this call).
+    /// [`Spec::compile`](crate::Spec::compile) is this with
+    /// [`Limits::default`].
     pub fn compile_with(&self, limits: &Limits) -> Result<crate::Lts, Error> {
-        compile(self, limits)
+        compile(self, &Bounds::new(limits))
     }
 }
 
@@ -269,7 +271,7 @@ impl PackedEdges {
     }
 }
 
-pub(crate) fn compile(spec: &Spec, limits: &Limits) -> Result<Lts, Error> {
+pub(crate) fn compile(spec: &Spec, limits: &Bounds) -> Result<Lts, Error> {
     let mut terms = Terms::new(spec)?;
     let main = terms.intern(&spec.main)?;
     let mut budget = Budget::new(limits, GLOBAL_LTS);

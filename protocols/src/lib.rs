@@ -124,10 +124,10 @@
 //!   transitions is an end, so a compiled state that may end but may also
 //!   continue, or a stuck (non-final) one, is not distinguished there.
 //! - Determinisation is done once, when an object is made (not lazily);
-//!   like compilation and projection, it is bounded by a [`Limits`]
-//!   (states, deadline, memory: [`Strict::try_new_with`],
+//!   like compilation and projection, it is bounded by an
+//!   [`engine::Limits`] (states, time, memory: [`Strict::try_new_with`],
 //!   [`Liberal::try_new_with`], [`Spec::compile_with`]; the simple entry
-//!   points use [`Limits::default`]). (An object built
+//!   points use [`engine::Limits::default`]). (An object built
 //!   [on the fly](Strict::on_the_fly) determinises as it goes.)
 //! - An object built on the fly keeps every state it has met for as long
 //!   as it (or a clone) lives; there is no eviction yet. A long run of a
@@ -155,7 +155,8 @@ pub mod files;
 mod graph;
 mod ids;
 pub mod liberal;
-pub mod limits;
+// The accounting of a build against its `engine::Limits`.
+mod limits;
 pub mod lint;
 mod lts;
 mod object;
@@ -176,7 +177,6 @@ pub use bundled::{
 };
 pub use ids::{RoleIndex, StateId, TypeIndex};
 pub use liberal::{Liberal, LocalRole, Projection};
-pub use limits::Limits;
 pub use lts::{Action, Label, Lts};
 pub use object::Object;
 pub use spec::{Role, Spec, Term};
@@ -246,7 +246,7 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The state space exceeds the configured bound
-    /// ([`Limits::max_states`](limits::Limits::max_states); raise it with
+    /// ([`engine::Limits::max_states`]; raise it with
     /// `--max-states`).
     StateBound {
         /// The bound.
@@ -255,7 +255,7 @@ pub enum Error {
         what: Built,
     },
     /// Building the `what` went past the deadline of its
-    /// [`Limits`] (raise it with `--timeout`).
+    /// [`engine::Limits`] (raise it with `--timeout`).
     Timeout {
         /// What was being built.
         what: Built,
@@ -263,7 +263,7 @@ pub enum Error {
         states: usize,
     },
     /// Building the `what` needed more memory than its
-    /// [`Limits`] allow (raise it with `--max-memory`).
+    /// [`engine::Limits`] allow (raise it with `--max-memory`).
     MemoryBound {
         /// The bound, in bytes (an estimate of the construction's tables).
         limit: usize,
@@ -357,7 +357,8 @@ impl Error {
     /// is an error of the specification, whatever bound caught it.
     ///
     /// ```
-    /// use protocols::{token, ErrorKind, Limits};
+    /// use engine::Limits;
+    /// use protocols::{token, ErrorKind};
     /// let spec = token::spec(token::Topology::FullMesh, 6);
     /// let e = spec.compile_with(&Limits::default().max_states(10)).unwrap_err();
     /// assert_eq!(e.kind(), ErrorKind::StateLimit);
@@ -403,7 +404,8 @@ impl Error {
     ///
     /// ```
     /// use engine::hint::Audience;
-    /// use protocols::{token, Limits};
+    /// use engine::Limits;
+    /// use protocols::token;
     /// let spec = token::spec(token::Topology::FullMesh, 6);
     /// let e = spec.compile_with(&Limits::default().max_states(10)).unwrap_err();
     /// assert!(e.to_string().contains("raise it with Limits::max_states"), "{e}");

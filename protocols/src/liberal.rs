@@ -92,10 +92,10 @@ use std::sync::Arc;
 use engine::{Message, Refused, RoleId};
 
 use crate::ids::TypeIndex;
-use crate::limits::Limits;
 use crate::lts::Lts;
 use crate::packed::{Kept, Layout, Packed};
 use crate::{Error, Spec};
+use engine::Limits;
 
 pub use projection::{Envelope, Inbox, Projection};
 

@@ -2,40 +2,18 @@
 //! ([`Spec::compile_with`]), determinising an LTS ([`Lts::determinise_with`])
 //! and projecting it for the liberal runtime ([`Projection::new_with`]);
 //! evaluating a `.dcj` file (`dcj::import_with` of the crate prust-dcj)
-//! takes the deadline and the memory bound of the same [`Limits`].
+//! takes the deadline and the memory bound of the same [`engine::Limits`].
 //!
 //! Each of these can take time and memory exponential in the size of its
 //! input (a 16 KB nondeterministic `.aut` file can have a subset
-//! construction of millions of states), so each takes a [`Limits`] value and
-//! stops with an error that names the limit it reached, instead of running
-//! for minutes or aborting on a failed allocation:
-//!
-//! | limit | error | [`ErrorKind`] |
-//! |-------|-------|---------------|
-//! | [`Limits::max_states`] | [`Error::StateBound`] | `StateLimit` |
-//! | [`Limits::deadline`] | [`Error::Timeout`] | `TimeLimit` |
-//! | [`Limits::max_memory`] | [`Error::MemoryBound`] | `MemoryLimit` |
-//!
-//! The message names the method that raises the limit; worded for the
-//! `prust` command line ([`Error::for_audience`]) it names the option and
-//! the `PRUST_*` variable instead (this crate reads no variable).
-//!
-//! A construction that stops yields no object at all, so a limit can never
-//! turn into a verdict: a check of an object that could not be built is an
-//! error, not "holds".
-//!
-//! ```
-//! use std::time::Duration;
-//! use protocols::{limits::Limits, token, Error};
-//! let spec = token::spec(token::Topology::FullMesh, 6);
-//! let limits = Limits::default().max_states(10).timeout(Duration::from_secs(60));
-//! match spec.compile_with(&limits) {
-//!     Err(e @ Error::StateBound { limit: 10, .. }) => {
-//!         assert!(e.to_string().contains("Limits::max_states"))
-//!     }
-//!     other => panic!("{other:?}"),
-//! }
-//! ```
+//! construction of millions of states), so each takes an
+//! [`engine::Limits`] and stops with an error that names the limit it
+//! reached ([`Error::StateBound`], [`Error::Timeout`],
+//! [`Error::MemoryBound`]), instead of running for minutes or aborting on
+//! a failed allocation. What each field bounds in a build, and its
+//! default, is in the table of [`engine::Limits`]. The memory bounded is
+//! the construction's own tables, by an estimate: it knows what it
+//! stores (a search reads the process's resident size instead).
 //!
 //! [`Spec::compile_with`]: crate::Spec::compile_with
 //! [`Lts::determinise_with`]: crate::Lts::determinise_with
@@ -43,48 +21,21 @@
 //! [`Error::StateBound`]: crate::Error::StateBound
 //! [`Error::Timeout`]: crate::Error::Timeout
 //! [`Error::MemoryBound`]: crate::Error::MemoryBound
-//! [`ErrorKind`]: crate::ErrorKind
-//! [`Error::for_audience`]: crate::Error::for_audience
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::spec::DEFAULT_MAX_STATES;
+use engine::{Deadline, Limits};
+
 use crate::Error;
 
-/// What a construction may spend: states, wall-clock time, memory. See the
-/// [module docs](self).
-///
-/// The defaults ([`Limits::default`]) are those of the simple entry points
-/// ([`Spec::compile`](crate::Spec::compile), [`Strict::try_new`](crate::Strict::try_new),
-/// [`Liberal::new`](crate::Liberal::new), …): [`DEFAULT_MAX_STATES`]
-/// states, and the time and memory budgets that a check called from a
-/// test has ([`engine::DefaultBudgets::Test`]): a deadline 60 s after
-/// `default()` is called, and [`DEFAULT_MAX_MEMORY`] bytes or the checker's
-/// default memory budget ([`engine::default_max_memory`]: it follows the
-/// machine's memory, the cgroup's and the address-space limit), whichever
-/// is smaller. So a library user never waits unbounded for a build (a
-/// projection of a small random specification can take minutes), and an
-/// adversarial input ends in an error, not in an allocation failure that
-/// aborts the process. [`Limits::unbounded_time`] drops the deadline.
-///
-/// A CLI maps its options onto it one to one:
-/// ```
-/// use std::time::{Duration, Instant};
-/// use protocols::limits::Limits;
-/// let (max_states, timeout, max_memory) = (5_000, Some(Duration::from_secs(10)), Some(1 << 30));
-/// let started = Instant::now();
-/// let mut limits = Limits::default().max_states(max_states);
-/// if let Some(t) = timeout {
-///     // one deadline for the whole run: building the object counts too
-///     limits = limits.deadline(started + t);
-/// }
-/// if let Some(bytes) = max_memory {
-///     limits = limits.max_memory(bytes);
-/// }
-/// assert_eq!(limits.max_states, 5_000);
-/// ```
+/// The states of a table built when no limit is given.
+pub(crate) const DEFAULT_MAX_STATES: usize = 1_000_000;
+
+/// The [`Limits`] of one public call, resolved when it starts: one
+/// deadline for all the constructions the call makes (a strict object
+/// determinises, a lint projects and explores), and the defaults applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Bounds {
     /// The most states a construction may make (global states for a
     /// compilation, sets for a determinisation, local states of all roles
     /// together for a projection).
@@ -98,103 +49,53 @@ pub struct Limits {
     pub max_memory: Option<usize>,
 }
 
-/// The memory bound of [`Limits::default`]: 2 GiB of tables (estimated).
-/// [`DEFAULT_MAX_STATES`] states of any bundled protocol take far less
-/// (tens to hundreds of bytes a state).
-pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
-
-impl Default for Limits {
-    fn default() -> Self {
-        // One rule for a build's budgets and a search's: a build called
-        // from code gets what a check called from a test gets.
-        let budgets = engine::DefaultBudgets::Test;
-        Limits {
-            max_states: DEFAULT_MAX_STATES,
-            deadline: budgets
-                .timeout()
-                .and_then(|t| Instant::now().checked_add(t)),
-            // Under a cgroup or address-space limit below 2 GiB of
-            // tables, the build would abort on a failed allocation before
-            // its bound: the machine's budget is the search's.
-            max_memory: Some(
-                DEFAULT_MAX_MEMORY.min(usize::try_from(budgets.max_memory()).unwrap_or(usize::MAX)),
-            ),
+impl Bounds {
+    /// `limits` for a call that starts now.
+    pub(crate) fn new(limits: &Limits) -> Bounds {
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        Bounds {
+            max_states: limits.max_states.map_or(DEFAULT_MAX_STATES, size),
+            deadline: limits.deadline(Instant::now()),
+            max_memory: Some(size(limits.build_max_memory())),
         }
     }
-}
 
-impl Limits {
-    /// The same limits with at most `n` states.
-    pub fn max_states(self, n: usize) -> Limits {
-        Limits {
+    /// The defaults with at most `n` states (the `*_bounded` shorthands).
+    pub(crate) fn states(n: usize) -> Bounds {
+        Bounds {
             max_states: n,
-            ..self
-        }
-    }
-
-    /// The same limits with a deadline.
-    pub fn deadline(self, at: Instant) -> Limits {
-        Limits {
-            deadline: Some(at),
-            ..self
-        }
-    }
-
-    /// The same limits without a deadline (for a build that someone
-    /// asked for and waits on, as `prust` commands without `--timeout`).
-    pub fn unbounded_time(self) -> Limits {
-        Limits {
-            deadline: None,
-            ..self
-        }
-    }
-
-    /// The same limits with a deadline `after` from now (saturating: a
-    /// duration too long to add means no deadline).
-    pub fn timeout(self, after: Duration) -> Limits {
-        Limits {
-            deadline: Instant::now().checked_add(after),
-            ..self
-        }
-    }
-
-    /// The same limits with at most `bytes` of tables (`None`:
-    /// unbounded).
-    pub fn max_memory(self, bytes: impl Into<Option<usize>>) -> Limits {
-        Limits {
-            max_memory: bytes.into(),
-            ..self
+            ..Bounds::new(&Limits::default())
         }
     }
 }
 
-/// How many [`Budget::tick`]s pass between two looks at the clock (a look
+/// The most [`Budget::tick`]s between two looks at the clock (a look
 /// costs tens of nanoseconds; a tick is one state or one transition set,
 /// microseconds at most, so the deadline is overshot by well under a
-/// millisecond).
+/// millisecond; slower ticks are timed more often, see [`Deadline`]).
 const CLOCK_EVERY: u32 = 64;
 
-/// The running account of one construction against its [`Limits`].
+/// The running account of one construction against its [`Bounds`].
 #[derive(Debug)]
 pub(crate) struct Budget {
-    limits: Limits,
+    limits: Bounds,
+    clock: Deadline,
     what: crate::Built,
     states: usize,
     bytes: usize,
-    ticks: u32,
 }
 
 impl Budget {
     /// An account for building the `what` (named in the errors).
-    pub(crate) fn new(limits: &Limits, what: crate::Built) -> Budget {
+    pub(crate) fn new(limits: &Bounds, what: crate::Built) -> Budget {
         Budget {
             limits: *limits,
+            // The first tick looks at the clock: a deadline that has
+            // passed already stops the construction at once.
+            clock: Deadline::new(limits.deadline, Instant::now(), CLOCK_EVERY),
             what,
             states: 0,
             bytes: 0,
-            // the first tick looks at the clock: a deadline that has
-            // passed already stops the construction at once
-            ticks: CLOCK_EVERY - 1,
         }
     }
 
@@ -226,19 +127,14 @@ impl Budget {
         self.tick()
     }
 
-    /// One unit of work: looks at the clock every [`CLOCK_EVERY`] ticks.
+    /// One unit of work: looks at the clock every [`CLOCK_EVERY`] ticks
+    /// at most.
     pub(crate) fn tick(&mut self) -> Result<(), Error> {
-        self.ticks += 1;
-        if self.ticks >= CLOCK_EVERY {
-            self.ticks = 0;
-            if let Some(deadline) = self.limits.deadline {
-                if Instant::now() >= deadline {
-                    return Err(Error::Timeout {
-                        what: self.what,
-                        states: self.states,
-                    });
-                }
-            }
+        if self.clock.expired() {
+            return Err(Error::Timeout {
+                what: self.what,
+                states: self.states,
+            });
         }
         Ok(())
     }
@@ -255,4 +151,25 @@ pub(crate) fn indexed<T>(n: usize) -> usize {
     const LIST_ENTRY: usize = 2 * std::mem::size_of::<Vec<u8>>();
     const TABLE_ENTRY: usize = 48;
     2 * (n * std::mem::size_of::<T>() + MALLOC) + LIST_ENTRY + TABLE_ENTRY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::DefaultBudgets;
+
+    /// The defaults of the table of `engine::Limits`, for a build.
+    #[test]
+    fn a_build_resolves_the_defaults_of_the_table() {
+        let test = Bounds::new(&Limits::default());
+        assert_eq!(test.max_states, 1_000_000);
+        assert!(test.deadline.is_some());
+        let memory = test.max_memory.expect("a memory bound") as u64;
+        assert!(memory <= engine::TEST_MAX_MEMORY, "{memory}");
+        let machine = Bounds::new(&Limits::default().defaults(DefaultBudgets::Machine));
+        assert_eq!(machine.deadline, None);
+        assert!(machine.max_memory.is_some_and(|m| m <= 2 << 30));
+        let given = Bounds::new(&Limits::default().max_states(7).max_memory(1 << 20));
+        assert_eq!((given.max_states, given.max_memory), (7, Some(1 << 20)));
+    }
 }

@@ -65,9 +65,10 @@ mod termination;
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::limits::Limits;
+use crate::limits::Bounds;
 use crate::lts::Lts;
 use crate::Error;
+use engine::Limits;
 
 pub use finding::{Finding, Step};
 pub use on_the_fly::lint_spec;
@@ -260,14 +261,21 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
 /// witnesses' state numbers are those of the determinised LTS.
 ///
 /// ```
+/// use engine::Limits;
 /// use protocols::lint::{lint_with, Check, Options};
-/// use protocols::{tic_tac_toe, Limits};
+/// use protocols::tic_tac_toe;
 /// let lts = tic_tac_toe::spec().compile().unwrap();
 /// let report = lint_with(&lts, &Options::only([Check::Realizable]), &Limits::default());
 /// assert!(report.inconclusive.is_empty());
 /// assert_eq!(report.findings[0].check, Check::Realizable);
 /// ```
 pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
+    lint_within(lts, options, &Bounds::new(limits))
+}
+
+/// [`lint_with`] within the bounds of a call under way (one deadline for
+/// every check).
+pub(crate) fn lint_within(lts: &Lts, options: &Options, limits: &Bounds) -> Report {
     // Both runtimes run the deterministic LTS without the handshake bit
     // (the strict object strips it and determinises, the projection too),
     // so lint does: in a nondeterministic LTS a run may stop in a state
@@ -356,10 +364,10 @@ pub fn lint_with(lts: &Lts, options: &Options, limits: &Limits) -> Report {
 
 /// `lts` itself if it is deterministic, else its subset construction
 /// within `limits`.
-fn deterministic<'a>(lts: Cow<'a, Lts>, limits: &Limits) -> Result<Cow<'a, Lts>, Error> {
+fn deterministic<'a>(lts: Cow<'a, Lts>, limits: &Bounds) -> Result<Cow<'a, Lts>, Error> {
     if lts.is_deterministic() {
         Ok(lts)
     } else {
-        lts.determinise_with(limits).map(Cow::Owned)
+        lts.determinise_within(limits).map(Cow::Owned)
     }
 }

@@ -6,8 +6,9 @@ use std::fmt::{self, Write as _};
 use hashbrown::HashMap;
 
 use crate::ids::{RoleIndex, StateId, TypeIndex};
-use crate::limits::{self, Budget, Limits};
+use crate::limits::{self, Bounds, Budget};
 use crate::Error;
+use engine::Limits;
 
 mod build;
 pub(crate) use build::{interned, type_of, LtsBuilder};
@@ -386,7 +387,7 @@ impl Lts {
     /// Fails if the result would have more than `max_states` states; see
     /// [`Lts::determinise_with`] for a deadline and a memory bound too.
     pub fn determinise(&self, max_states: usize) -> Result<Lts, Error> {
-        self.determinise_with(&Limits::default().max_states(max_states))
+        self.determinise_within(&Bounds::states(max_states))
     }
 
     /// [`Lts::determinise`] within `limits`: fails with
@@ -397,7 +398,8 @@ impl Lts {
     /// nondeterministic `.aut` file needs these.
     ///
     /// ```
-    /// use protocols::{Error, Limits, Lts};
+    /// use engine::Limits;
+    /// use protocols::{Error, Lts};
     /// // "the 3rd action from the end is a Ping": 2^3 subsets
     /// let mut aut = String::from("des (0, 7, 4)\n");
     /// aut += "(0,\"!(Ping,a,b)\",0)\n(0,\"!(Pong,a,b)\",0)\n(0,\"!(Ping,a,b)\",1)\n";
@@ -411,6 +413,11 @@ impl Lts {
     /// assert!(e.to_string().contains("Limits::max_states"), "{e}");
     /// ```
     pub fn determinise_with(&self, limits: &Limits) -> Result<Lts, Error> {
+        self.determinise_within(&Bounds::new(limits))
+    }
+
+    /// [`Lts::determinise_with`] within the bounds of a call under way.
+    pub(crate) fn determinise_within(&self, limits: &Bounds) -> Result<Lts, Error> {
         if self.is_deterministic() {
             return Ok(self.clone());
         }
@@ -422,7 +429,7 @@ impl Lts {
     /// (The LTS built on the fly does the same construction lazily, one
     /// label at a time; see `on_the_fly::Explored::next` for why it is a
     /// separate loop.)
-    pub(crate) fn subsets(&self, limits: &Limits) -> Result<(Lts, Vec<Vec<StateId>>), Error> {
+    pub(crate) fn subsets(&self, limits: &Bounds) -> Result<(Lts, Vec<Vec<StateId>>), Error> {
         let mut budget = Budget::new(limits, DETERMINISED);
         let mut b = LtsBuilder::new(self.roles.clone(), self.types.clone());
         let mut sets: Vec<Vec<StateId>> = vec![vec![self.initial]];

@@ -306,9 +306,6 @@ impl fmt::Debug for Definition {
     }
 }
 
-/// Default bound on the number of global states of [`Spec::compile`].
-pub const DEFAULT_MAX_STATES: usize = 1_000_000;
-
 /// A global protocol specification: a main term and the named
 /// sub-protocols it calls. See the [module docs](self).
 #[derive(Clone, Debug)]
@@ -405,16 +402,16 @@ impl Spec {
     }
 
     /// Compiles to the global LTS with the default limits
-    /// ([`DEFAULT_MAX_STATES`]; see [`Spec::compile_with`]).
+    /// ([`engine::Limits`]: 1,000,000 states; see [`Spec::compile_with`]).
     pub fn compile(&self) -> Result<Lts, Error> {
-        self.compile_with(&crate::Limits::default())
+        self.compile_with(&engine::Limits::default())
     }
 
     /// Compiles to the global LTS, failing with [`Error::StateBound`] if
     /// it has more than `max_states` states (the other
-    /// [limits](crate::Limits) are the defaults).
+    /// [limits](engine::Limits) are the defaults).
     pub fn compile_bounded(&self, max_states: usize) -> Result<Lts, Error> {
-        self.compile_with(&crate::Limits::default().max_states(max_states))
+        crate::compile::compile(self, &crate::limits::Bounds::states(max_states))
     }
 
     /// Compiles the specification and returns its [`Strict`] object, with

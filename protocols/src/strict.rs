@@ -9,10 +9,11 @@ use engine::{Message, RoleId};
 
 use crate::graph::LtsGraph;
 use crate::ids::{RoleIndex, StateId, TypeIndex};
+use crate::limits::Bounds;
 use crate::lts::{Label, Lts};
 use crate::packed::{Kept, Layout, Packed};
-use crate::Limits;
 use crate::{Error, Spec};
+use engine::Limits;
 
 mod graph;
 mod protocol;
@@ -120,7 +121,7 @@ impl Strict {
     /// The object in the initial state of `lts`, determinised if needed
     /// within `limits` (see [`Lts::determinise_with`]).
     pub fn try_new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Strict, Error> {
-        let lts = deterministic(lts.into(), limits)?;
+        let lts = deterministic(lts.into(), &Bounds::new(limits))?;
         Ok(Strict::with_graph(lts.initial(), Graph::Compiled(lts)))
     }
 
@@ -332,7 +333,7 @@ impl Strict {
 /// they did before labels carried it: a handshake's send is asked for as a
 /// send, and a state with both a handshake and an ordinary send of one
 /// type on one channel is one choice, resolved by the subset construction.
-pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Limits) -> Result<Arc<Lts>, Error> {
+pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Bounds) -> Result<Arc<Lts>, Error> {
     let lts = if lts.has_sync() {
         Arc::new(lts.asynchronous())
     } else {
@@ -341,7 +342,7 @@ pub(crate) fn deterministic(lts: Arc<Lts>, limits: &Limits) -> Result<Arc<Lts>, 
     if lts.is_deterministic() {
         Ok(lts)
     } else {
-        Ok(Arc::new(lts.determinise_with(limits)?))
+        Ok(Arc::new(lts.determinise_within(limits)?))
     }
 }
 

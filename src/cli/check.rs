@@ -16,7 +16,7 @@ use engine::{Checker, Report, Semantics, Verdict};
 use protocols::Object;
 use prust::Runtime;
 
-use super::object::{build_limits, object, read_env, BuildLimit, BuildLimits, Unbuilt};
+use super::object::{object, read_env, BuildLimit, Unbuilt};
 use super::out::{self, Out};
 use super::values;
 use super::{CmdResult, Exit, Failure};
@@ -388,16 +388,10 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         runtime: args.runtime,
     };
     let started = Instant::now();
-    // The build of the object is bounded as the search is: by the option,
-    // else by its variable (PRUST_TIMEOUT=2 once let a 15 s build run to
-    // "holds" where --timeout 2 was inconclusive after 2 s).
-    let vars = build_limits(&env);
-    let limits = BuildLimits {
-        max_states: args.max_states.or(vars.max_states),
-        timeout: args.timeout.or(vars.timeout),
-        max_memory: args.max_memory.or(vars.max_memory),
-        ..vars
-    };
+    // The build of the object is bounded by the limits of the search: the
+    // option, else its variable (PRUST_TIMEOUT=2 once let a 15 s build
+    // run to "holds" where --timeout 2 was inconclusive after 2 s).
+    let limits = checker.limits();
     let visit = CheckAll {
         checker: &checker,
         formulas: &formulas,

@@ -46,8 +46,9 @@ pub fn run(args: &ImportArgs, out: &mut Out) -> CmdResult {
         // The evaluation is bounded by the limit variables, as the LTS
         // formats' build is: a limit is inconclusive (exit 2).
         let limits = super::object::limits_from_env(engine::env::Reader::Import)?;
-        let import = target.import_with(&limits.to_protocols()).map_err(|e| {
-            super::object::Unbuilt::from(prust::load::dcj_error(e, &limits)).into_failure()
+        let import = target.import_with(&limits).map_err(|e| {
+            let e = prust::load::dcj_error(e, &limits, engine::hint::Audience::CommandLine);
+            super::object::Unbuilt::from(e).into_failure()
         })?;
         for warning in &import.warning_texts {
             super::out::diagnostic(warning);

@@ -10,9 +10,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::json::{self, Object};
-use super::object::{BuildLimits, Unbuilt};
+use super::object::Unbuilt;
 use super::out::Out;
 use engine::hint::Audience;
+use engine::Limits;
 
 use super::{CmdResult, Exit, Failure};
 
@@ -194,15 +195,19 @@ fn finding_json(f: &Finding) -> String {
 /// variable that does not parse is an error (exit 3) naming it: a limit
 /// silently ignored could make lint say "0 findings" for what it never saw,
 /// or run without the bound the user set.
-fn limits(args: &LintArgs) -> Result<BuildLimits, Failure> {
+fn limits(args: &LintArgs) -> Result<Limits, Failure> {
     // One reader of the variables for every command (engine's).
-    let vars = super::object::limits_from_env(engine::env::Reader::Lint)?;
-    Ok(BuildLimits {
-        max_states: args.max_states.or(vars.max_states),
-        timeout: args.timeout.or(vars.timeout),
-        max_memory: args.max_memory.or(vars.max_memory),
-        ..vars
-    })
+    let mut limits = super::object::limits_from_env(engine::env::Reader::Lint)?;
+    if let Some(n) = args.max_states {
+        limits = limits.max_states(n);
+    }
+    if let Some(t) = args.timeout {
+        limits = limits.timeout(t);
+    }
+    if let Some(bytes) = args.max_memory {
+        limits = limits.max_memory(bytes);
+    }
+    Ok(limits)
 }
 
 /// Lints PROTOCOL as `args.runtime` says: the compiled LTS, or the
@@ -214,31 +219,37 @@ fn report(args: &LintArgs, options: &Options) -> Result<Report, Failure> {
             // A limit while building is inconclusive (exit 2): lint has not
             // seen the whole LTS, so it must not say "0 findings".
             let started = Instant::now();
-            let lts = prust::load::lts(&args.protocol, Path::new(""), &limits)
-                .map_err(|e| Unbuilt::from(e).into_failure())?;
+            let lts = prust::load::lts(
+                &args.protocol,
+                Path::new(""),
+                &limits,
+                Audience::CommandLine,
+            )
+            .map_err(|e| Unbuilt::from(e).into_failure())?;
             // One budget for the whole lint: the checks get what the build
             // left (none left: inconclusive at once, never a fresh budget).
-            let rest = BuildLimits {
-                timeout: limits.timeout.map(|t| {
-                    t.saturating_sub(started.elapsed())
-                        .max(Duration::from_nanos(1))
-                }),
-                ..limits
-            };
-            Ok(lint::lint_with(&lts, options, &rest.to_protocols()))
+            let rest = limits.time_left_since(started);
+            Ok(lint::lint_with(&lts, options, &rest))
         }
         Runtime::OnTheFly => {
-            let spec =
-                prust::load::spec_within(&args.protocol, Path::new(""), args.runtime, &limits)
-                    .map_err(|e| match e {
-                        LoadError::NeedsSpec { path, .. } => Failure::error(format!(
-                            "{} is an LTS file; --runtime on-the-fly explores a specification",
-                            path.display()
-                        ))
-                        .hint("lint an .aut file with --runtime strict (the default)"),
-                        e => Unbuilt::from(e).into_failure(),
-                    })?;
-            lint::lint_spec(&spec, options, &limits.to_protocols())
+            let started = Instant::now();
+            let spec = prust::load::spec_within(
+                &args.protocol,
+                Path::new(""),
+                args.runtime,
+                &limits,
+                Audience::CommandLine,
+            )
+            .map_err(|e| match e {
+                LoadError::NeedsSpec { path, .. } => Failure::error(format!(
+                    "{} is an LTS file; --runtime on-the-fly explores a specification",
+                    path.display()
+                ))
+                .hint("lint an .aut file with --runtime strict (the default)"),
+                e => Unbuilt::from(e).into_failure(),
+            })?;
+            // One budget for the whole lint, as above.
+            lint::lint_spec(&spec, options, &limits.time_left_since(started))
                 .map_err(|e| Failure::error(format!("`{}`: {e}", args.protocol)))
         }
         Runtime::Liberal => Err(Failure::error(

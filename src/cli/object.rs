@@ -10,8 +10,10 @@ use prust::load::{self, LoadError};
 use prust::Runtime;
 
 use engine::env::{Environment, Reader};
+use engine::hint::Audience;
+use engine::{DefaultBudgets, Limits};
 
-pub use prust::load::{BuildLimit, BuildLimits};
+pub use prust::load::BuildLimit;
 
 use super::Failure;
 
@@ -50,9 +52,16 @@ impl Unbuilt {
     }
 }
 
-/// Builds PROTOCOL for `runtime` within `limits`.
-pub fn object(protocol: &str, runtime: Runtime, limits: &BuildLimits) -> Result<Object, Unbuilt> {
-    Ok(load::object(protocol, Path::new(""), runtime, limits)?)
+/// Builds PROTOCOL for `runtime` within `limits` (a limit's message
+/// names the command line's options).
+pub fn object(protocol: &str, runtime: Runtime, limits: &Limits) -> Result<Object, Unbuilt> {
+    Ok(load::object(
+        protocol,
+        Path::new(""),
+        runtime,
+        limits,
+        Audience::CommandLine,
+    )?)
 }
 
 /// Loads PROTOCOL as an LTS (for `prust lts` and `prust import`, which
@@ -62,15 +71,16 @@ pub fn object(protocol: &str, runtime: Runtime, limits: &BuildLimits) -> Result<
 /// PRUST_MAX_STATES, which was once not read here.
 pub fn load(protocol: &str, reader: Reader) -> Result<Lts, Failure> {
     let limits = limits_from_env(reader)?;
-    load::lts(protocol, Path::new(""), &limits).map_err(|e| Unbuilt::from(e).into_failure())
+    load::lts(protocol, Path::new(""), &limits, Audience::CommandLine)
+        .map_err(|e| Unbuilt::from(e).into_failure())
 }
 
 /// The limits of PRUST_MAX_STATES, PRUST_TIMEOUT and PRUST_MAX_MEMORY as
 /// `reader` reads them, for the commands that have no options of their
 /// own for them.
-pub fn limits_from_env(reader: Reader) -> Result<BuildLimits, Failure> {
+pub fn limits_from_env(reader: Reader) -> Result<Limits, Failure> {
     let env = read_env(reader)?;
-    Ok(build_limits(&env))
+    Ok(limits(&env))
 }
 
 /// The variables that `reader` reads; one that does not parse is an error
@@ -79,15 +89,10 @@ pub fn read_env(reader: Reader) -> Result<Environment, Failure> {
     Environment::read(reader).map_err(|e| bad_environment(&e, reader))
 }
 
-/// The limits of building an object that the variables of `env` set.
-pub fn build_limits(env: &Environment) -> BuildLimits {
-    BuildLimits {
-        max_states: env.max_states,
-        // `inf` is no deadline.
-        timeout: env.timeout.flatten(),
-        max_memory: env.max_memory,
-        audience: engine::hint::Audience::CommandLine,
-    }
+/// The limits that the variables of `env` set, with the defaults of a
+/// command someone waits on (no time limit unless one is given).
+pub fn limits(env: &Environment) -> Limits {
+    env.limits.defaults(DefaultBudgets::Machine)
 }
 
 /// The error for a `PRUST_*` variable that does not parse (its message

@@ -9,7 +9,7 @@ use protocols::Object;
 
 use prust::Runtime;
 
-use super::object::{object, BuildLimits};
+use super::object::object;
 use super::out::Out;
 use super::values;
 use super::{CmdResult, Exit, Failure};
@@ -72,10 +72,8 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
     let object = object(
         &args.protocol,
         args.runtime,
-        &BuildLimits {
-            audience: engine::hint::Audience::CommandLine,
-            ..BuildLimits::default()
-        },
+        // No variable read: the defaults of a command someone waits on.
+        &engine::Limits::default().defaults(engine::DefaultBudgets::Machine),
     )
     .map_err(|u| u.into_failure())?;
     let replayed = replay(&trail, object, args.dot.is_some());

@@ -1,16 +1,20 @@
 //! The protocol objects of a suite file: each protocol is loaded once (by
-//! [`crate::load`], the command line's loader), and each runtime and
-//! semantics gets one check session that the file's entries share.
+//! [`crate::load`], the command line's loader, within the limits of the
+//! `PRUST_*` variables that bound the checks), and each runtime and
+//! semantics gets one check session that the file's entries share. A limit
+//! that stops a build makes the entries on it inconclusive, not failures:
+//! the protocol may be fine, only too big for the limits.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use engine::{CheckSession, Checker, Error as EngineError, Report, Semantics};
+use engine::hint::Audience;
+use engine::{CheckSession, Checker, Error as EngineError, Limits, Report, Semantics};
 use protocols::{Liberal, Lts, Object, Projection, Strict};
 
 use super::outcome::Outcome;
-use crate::load::{self, BuildLimits, LoadError};
+use crate::load::{self, LoadError};
 use crate::Runtime;
 
 /// A protocol of a suite file, built at most once and shared by the file's
@@ -18,8 +22,8 @@ use crate::Runtime;
 pub(crate) struct Loaded {
     spec: String,
     base: PathBuf,
-    lts: OnceLock<Result<Arc<Lts>, String>>,
-    liberal: OnceLock<Result<Arc<Projection>, String>>,
+    lts: OnceLock<Result<Arc<Lts>, Outcome>>,
+    liberal: OnceLock<Result<Arc<Projection>, Outcome>>,
     /// One check session per runtime and semantics: the entries of a file
     /// share the explored protocol states and their successors, so each
     /// object is probed once, not once per formula. One lock each, so that
@@ -44,33 +48,39 @@ impl Loaded {
         }
     }
 
-    fn lts(&self) -> Result<Arc<Lts>, String> {
+    /// The determinised LTS, built once within the `limits` of the first
+    /// trial that needs it (every trial of a run reads the same variables).
+    fn lts(&self, limits: &Limits) -> Result<Arc<Lts>, Outcome> {
         self.lts
             .get_or_init(|| {
-                let lts = self.build()?;
+                let lts = self.build(limits)?;
                 // Determinise once here rather than in every trial.
                 if lts.is_deterministic() {
                     Ok(Arc::new(lts))
                 } else {
-                    lts.determinise(protocols::spec::DEFAULT_MAX_STATES)
+                    lts.determinise_with(limits)
                         .map(Arc::new)
-                        .map_err(|e| format!("protocol `{}`: {e}", self.spec))
+                        .map_err(|e| self.unbuilt(e))
                 }
             })
             .clone()
     }
 
-    /// The LTS, through the loader `prust check` uses, within the default
-    /// limits (a suite's `max-states` bounds the search, not the build).
-    fn build(&self) -> Result<Lts, String> {
-        load::lts(&self.spec, &self.base, &BuildLimits::default()).map_err(|e| self.describe(e))
+    /// The LTS, through the loader `prust check` uses, within the limits
+    /// of the variables (a suite's `max-states` bounds the search, not the
+    /// build).
+    fn build(&self, limits: &Limits) -> Result<Lts, Outcome> {
+        load::lts(&self.spec, &self.base, limits, Audience::Library).map_err(|e| self.describe(e))
     }
 
-    /// A load error as a suite reports it: a file's errors name the file;
-    /// the others name the protocol, and an unknown one lists the bundled
-    /// protocols.
-    fn describe(&self, e: LoadError) -> String {
-        match e {
+    /// A load error as a suite reports it: a limit reached is
+    /// inconclusive; a file's errors name the file; the others name the
+    /// protocol, and an unknown one lists the bundled protocols.
+    fn describe(&self, e: LoadError) -> Outcome {
+        Outcome::Failure(match e {
+            LoadError::Limit(l) => {
+                return Outcome::Inconclusive(format!("protocol `{}`: {}", self.spec, l.message))
+            }
             LoadError::Read { .. } | LoadError::Aut { .. } | LoadError::Dcj(_) => e.to_string(),
             LoadError::Bundled(e) => format!(
                 "protocol `{}`: {e}\n  hint: bundled protocols: {}",
@@ -82,6 +92,16 @@ impl Loaded {
                     .join(", ")
             ),
             e => format!("protocol `{}`: {e}", self.spec),
+        })
+    }
+
+    /// A build error of the protocols crate as a suite reports it.
+    fn unbuilt(&self, e: protocols::Error) -> Outcome {
+        let text = format!("protocol `{}`: {e}", self.spec);
+        if e.is_limit() {
+            Outcome::Inconclusive(text)
+        } else {
+            Outcome::Failure(text)
         }
     }
 
@@ -89,34 +109,40 @@ impl Loaded {
         &self,
         runtime: Runtime,
         checker: &Checker,
+        limits: &Limits,
     ) -> Result<CheckSession<Object>, Outcome> {
         let object: Object = match runtime {
             Runtime::OnTheFly => {
                 // Built from the specification, not the LTS: nothing to
                 // share between sessions but the spec's text.
-                let spec = load::spec(&self.spec, &self.base, runtime)
-                    .map_err(|e| Outcome::Failure(self.describe(e)))?;
+                let spec =
+                    load::spec_within(&self.spec, &self.base, runtime, limits, Audience::Library)
+                        .map_err(|e| self.describe(e))?;
                 Strict::on_the_fly(&spec)
-                    .map_err(|e| Outcome::Failure(format!("protocol `{}`: {e}", self.spec)))?
+                    .map_err(|e| self.unbuilt(e))?
                     .into()
             }
             Runtime::Strict => {
-                let lts = self.lts().map_err(Outcome::Failure)?;
-                Strict::try_new(lts)
-                    .map_err(|e| Outcome::Failure(e.to_string()))?
+                let lts = self.lts(limits)?;
+                // Determinised already, but with handshakes, whose
+                // runtime form may need determinising again.
+                Strict::try_new_with(lts, limits)
+                    .map_err(|e| match e.is_limit() {
+                        true => self.unbuilt(e),
+                        false => Outcome::Failure(e.to_string()),
+                    })?
                     .into()
             }
             Runtime::Liberal => {
-                let lts = self.lts().map_err(Outcome::Failure)?;
+                let lts = self.lts(limits)?;
                 let projection = self
                     .liberal
                     .get_or_init(|| {
-                        Projection::new(Arc::clone(&lts), protocols::spec::DEFAULT_MAX_STATES)
+                        Projection::new_with(Arc::clone(&lts), limits)
                             .map(Arc::new)
-                            .map_err(|e| e.to_string())
+                            .map_err(|e| self.unbuilt(e))
                     })
-                    .clone()
-                    .map_err(Outcome::Failure)?;
+                    .clone()?;
                 Liberal::from_projection(projection).into()
             }
         };
@@ -127,11 +153,14 @@ impl Loaded {
             .map_err(|e| Outcome::Failure(e.to_string()))
     }
 
+    /// Checks `formula` with `checker`, the object built within `limits`
+    /// (those of the variables, without the suite's own `max-states`).
     pub(crate) fn check(
         &self,
         runtime: Runtime,
         semantics: Semantics,
         checker: &Checker,
+        limits: &Limits,
         formula: &str,
     ) -> Result<Report, Outcome> {
         let slot = &self.sessions[&(runtime, semantics)];
@@ -143,7 +172,7 @@ impl Loaded {
             guard
         });
         if guard.is_none() {
-            *guard = Some(self.new_session(runtime, checker)?);
+            *guard = Some(self.new_session(runtime, checker, limits)?);
         }
         let session = guard.as_mut().expect("just filled");
         session.check(formula).map_err(|e| match e {

@@ -28,11 +28,14 @@ fn check_loaded(
         Ok(env) => Checker::from_environment(env, DefaultBudgets::Test),
         Err(e) => return Outcome::Failure(e.to_string()),
     };
+    // The object is built within the variables' limits; the suite's own
+    // `max-states` bounds the search only.
+    let build = checker.limits();
     let mut checker = checker.progress(false).semantics(semantics);
     if let Some(n) = max_states {
         checker = checker.max_states(n);
     }
-    match protocol.check(runtime, semantics, &checker, formula) {
+    match protocol.check(runtime, semantics, &checker, &build, formula) {
         Err(outcome) => outcome,
         Ok(report) => {
             let text = report.to_string();
@@ -303,6 +306,66 @@ mod tests {
         }
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    /// The variables `vars` as a suite reads them.
+    fn env_of(vars: &[(&str, &str)]) -> Result<Environment, engine::Error> {
+        Environment::read_from(Reader::Suite, |name| {
+            vars.iter().find(|(n, _)| *n == name).map(|(_, v)| v.into())
+        })
+    }
+
+    /// The limit variables bound the build of a suite's object too (the
+    /// table says suites read them), and a limit reached there is
+    /// inconclusive, like one reached in the search: the protocol may be
+    /// fine, only too big for the limits. (Suites built with the protocols
+    /// crate's defaults, and reported such a limit as a failure.)
+    #[test]
+    fn the_limit_variables_bound_the_build_and_stop_it_inconclusive() {
+        for (var, value, says) in [
+            (
+                "PRUST_MAX_STATES",
+                "3",
+                "the global LTS has more than 3 states",
+            ),
+            (
+                "PRUST_TIMEOUT",
+                "1e-9",
+                "building the global LTS stopped at the time limit",
+            ),
+            (
+                "PRUST_MAX_MEMORY",
+                "1K",
+                "building the global LTS stopped at the memory limit (1024 bytes",
+            ),
+        ] {
+            for runtime in [Runtime::Strict, Runtime::Liberal] {
+                let outcome = check_loaded(
+                    &Loaded::new("token-full-mesh:4", Path::new(".")),
+                    runtime,
+                    Semantics::Stutter,
+                    r#"G !"DEADLOCK""#,
+                    None,
+                    &env_of(&[(var, value)]),
+                );
+                match outcome {
+                    Outcome::Inconclusive(text) => {
+                        assert!(text.contains(says), "{var}={value} {runtime}: {text}")
+                    }
+                    other => panic!("{var}={value} {runtime}: {other:?}"),
+                }
+            }
+        }
+        // Unset, the build and the check go through.
+        let outcome = check_loaded(
+            &Loaded::new("token-full-mesh:4", Path::new(".")),
+            Runtime::Liberal,
+            Semantics::Stutter,
+            r#"G !"DEADLOCK""#,
+            None,
+            &env_of(&[]),
+        );
+        assert!(matches!(outcome, Outcome::Holds(_)), "{outcome:?}");
     }
 
     fn names(trials: &[Trial]) -> Vec<String> {

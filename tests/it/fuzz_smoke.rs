@@ -206,7 +206,7 @@ const TRAILS: &[&str] = &[
 
 /// Bounds of a `.dcj` import here: mutated files may unfold far, and a
 /// limit reached is an answer too.
-const DCJ_MAX_STATES: usize = 2_000;
+const DCJ_MAX_STATES: u64 = 2_000;
 const DCJ_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Translation is exponential by nature: only short formulas are
@@ -327,7 +327,7 @@ proptest! {
     #[test]
     fn dcj_reader(text in mutated(DCJS), args in prop::sample::select(vec![vec![], vec![3, 0], vec![2]])) {
         let lines = text.lines().count().max(1);
-        let limits = protocols::Limits::default()
+        let limits = engine::Limits::default()
             .max_states(DCJ_MAX_STATES)
             .timeout(DCJ_TIMEOUT);
         match dcj::import_with(&text, None, &args, &limits) {

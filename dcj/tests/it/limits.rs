@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use dcj::{DcjError, DcjLimit};
-use protocols::limits::Limits;
+use engine::hint::Audience;
+use engine::Limits;
 
 /// A session `s` between roles `a` and `b` whose sender's index is `expr`,
 /// after the top-level forms `defs`.
@@ -105,7 +106,7 @@ fn the_deadline_and_the_memory_bound_stop_the_evaluation() {
     let limits = Limits::default().timeout(Duration::from_millis(200));
     let e = dcj::import_with(&text, None, &[], &limits).unwrap_err();
     assert_eq!(e.limit, Some(DcjLimit::Time), "{e}");
-    assert!(e.to_string().contains("--timeout"), "{e}");
+    assert!(e.to_string().contains("Limits::timeout"), "{e}");
     // Generous: the deadline is looked at every few thousand steps.
     assert!(started.elapsed() < Duration::from_secs(20));
     // Live values past the memory bound (ten vectors of a million).
@@ -119,11 +120,57 @@ fn the_deadline_and_the_memory_bound_stop_the_evaluation() {
     let limits = Limits::default().max_memory(100 << 20);
     let e = dcj::import_with(&text, None, &[], &limits).unwrap_err();
     assert_eq!(e.limit, Some(DcjLimit::Memory(100 << 20)), "{e}");
-    assert!(e.to_string().contains("--max-memory"), "{e}");
-    // A deadline already passed stops at once.
-    let past = Limits::default().deadline(Instant::now());
+    assert!(e.to_string().contains("Limits::max_memory"), "{e}");
+    // A timeout of zero stops at once.
+    let past = Limits::default().timeout(Duration::ZERO);
     let e = dcj::import_with(&session("", "1"), None, &[], &past).unwrap_err();
     assert_eq!(e.limit, Some(DcjLimit::Time), "{e}");
+}
+
+/// A program that imports a file is told the `Limits` method that raises
+/// the limit it reached (it has no command-line flag to give); the `prust`
+/// command line words the same error with its option and variable.
+#[test]
+fn a_limit_names_what_its_reader_can_raise() {
+    let zero = Limits::default().timeout(Duration::ZERO);
+    let e = dcj::import_with(&session("", "1"), None, &[], &zero).unwrap_err();
+    let library = e.to_string();
+    assert!(
+        library.contains("raise it with Limits::timeout"),
+        "{library}"
+    );
+    assert!(
+        !library.contains("--timeout")
+            && !library.contains("--max-memory")
+            && !library.contains("PRUST_"),
+        "{library}"
+    );
+    let cli = e.for_audience(Audience::CommandLine).to_string();
+    assert!(
+        cli.contains("raise it with --timeout or PRUST_TIMEOUT"),
+        "{cli}"
+    );
+
+    let tiny = Limits::default().max_memory(1 << 20);
+    let text = session("", "(count (vec (range 1000000)))");
+    let e = dcj::import_with(&text, None, &[], &tiny).unwrap_err();
+    assert_eq!(e.limit, Some(DcjLimit::Memory(1 << 20)), "{e}");
+    let library = e.to_string();
+    assert!(
+        library.contains("raise it with Limits::max_memory"),
+        "{library}"
+    );
+    assert!(
+        !library.contains("--timeout")
+            && !library.contains("--max-memory")
+            && !library.contains("PRUST_"),
+        "{library}"
+    );
+    let cli = e.for_audience(Audience::CommandLine).to_string();
+    assert!(
+        cli.contains("raise it with --max-memory or PRUST_MAX_MEMORY"),
+        "{cli}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::budget::{DefaultBudgets, Limits};
+use crate::budget::DefaultBudgets;
 use crate::env::{Environment, Reader};
 use crate::error::Error;
 
@@ -47,18 +47,14 @@ impl Checker {
     /// as `prust check` does to bound the build of its object).
     pub fn from_environment(env: &Environment, budgets: DefaultBudgets) -> Checker {
         Checker {
-            limits: Limits {
-                max_states: env.max_states.unwrap_or(10_000_000),
-                max_depth: env.max_depth.unwrap_or(u64::MAX),
-                // `PRUST_TIMEOUT=inf` is no timeout, whatever the default.
-                timeout: env.timeout.unwrap_or_else(|| budgets.timeout()),
-                max_memory: env.max_memory.unwrap_or_else(|| budgets.max_memory()),
-                progress: env.progress,
-                // Hidden (for tests of the progress line): when the first
-                // line may show; later lines come every second.
-                progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
-                semantics: env.semantics.unwrap_or_default(),
-            },
+            // The defaults are applied when a session starts, by the
+            // budgets chosen here.
+            limits: env.limits.defaults(budgets),
+            progress: env.progress,
+            // Hidden (for tests of the progress line): when the first
+            // line may show; later lines come every second.
+            progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
+            semantics: env.semantics.unwrap_or_default(),
             determinism: env.determinism.unwrap_or(cfg!(debug_assertions)),
             cache_limit: 1 << 20,
             por: env.por.unwrap_or(true),

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::budget::Limits;
 use crate::hint::Audience;
+use crate::limits::Limits;
 use crate::semantics::Semantics;
 #[cfg(doc)]
 use crate::{error::Error, report::Counterexample, report::Report, report::Verdict, Protocol};
@@ -40,7 +40,14 @@ pub use session::CheckSession;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Checker {
+    /// What the check may spend; the defaults are applied when a session
+    /// starts (see [`Checker::limits`]).
     limits: Limits,
+    /// Show the progress line (`None`: when stderr is a terminal).
+    progress: Option<bool>,
+    /// When the first progress line may show.
+    progress_after: Duration,
+    semantics: Semantics,
     determinism: bool,
     cache_limit: usize,
     /// Where [`assert_holds`](Self::assert_holds) saves counterexamples.
@@ -92,14 +99,14 @@ impl Checker {
     }
     /// Stop (inconclusive) after this many product states.
     pub fn max_states(mut self, n: u64) -> Self {
-        self.limits.max_states = n;
+        self.limits.max_states = Some(n);
         self
     }
 
     /// Do not explore states more than `n` steps from the initial one (the
     /// verdict is then at best inconclusive).
     pub fn max_depth(mut self, n: u64) -> Self {
-        self.limits.max_depth = n;
+        self.limits.max_depth = Some(n);
         self
     }
 
@@ -120,7 +127,7 @@ impl Checker {
     /// limit off.
     ///
     /// On by default, at [`default_max_memory`](crate::default_max_memory)
-    /// when the checker is made: half the memory available (Linux
+    /// when a session starts: half the memory available (Linux
     /// `MemAvailable`) or half the cgroup's `memory.max`, whichever is
     /// smaller, and at most a quarter of the address space that
     /// `RLIMIT_AS` leaves; 4 GiB where that is unknown; and at most 2 GiB
@@ -139,7 +146,39 @@ impl Checker {
     /// # let _ = checker;
     /// ```
     pub fn max_memory(mut self, bytes: u64) -> Self {
-        self.limits.max_memory = bytes;
+        self.limits.max_memory = Some(bytes);
+        self
+    }
+
+    /// What this checker's checks may spend, as set (by the variables and
+    /// the builder methods), the defaults not yet applied: the value a
+    /// front end hands to the build of the object it checks, so that the
+    /// build and the search are bounded by one [`Limits`] (see its table
+    /// for what each field means to each).
+    ///
+    /// ```
+    /// use engine::{Checker, Limits};
+    /// let checker = Checker::new().max_states(1_000);
+    /// let limits: Limits = checker.limits();
+    /// assert_eq!(limits.max_states, Some(1_000));
+    /// ```
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The limits of a search by this checker, defaults applied.
+    pub(crate) fn bounds(&self) -> crate::budget::Bounds {
+        crate::budget::Bounds::resolve(
+            &self.limits,
+            self.progress,
+            self.progress_after,
+            self.semantics,
+        )
+    }
+
+    /// Sets every limit at once (the builder methods above set one each).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -177,7 +216,7 @@ impl Checker {
 
     /// The meaning of finite runs.
     pub fn semantics(mut self, s: Semantics) -> Self {
-        self.limits.semantics = s;
+        self.semantics = s;
         self
     }
 
@@ -232,7 +271,7 @@ impl Checker {
     /// On a terminal one line is redrawn; elsewhere (`PRUST_PROGRESS=1` in
     /// a log) a line is printed every second.
     pub fn progress(mut self, on: bool) -> Self {
-        self.limits.progress = Some(on);
+        self.progress = Some(on);
         self
     }
 

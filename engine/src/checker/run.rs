@@ -110,6 +110,7 @@ impl Checker {
         // Every search of the session starts from it.
         successors.store.keep_forever(initial);
         Ok(CheckSession {
+            bounds: self.bounds(),
             checker: self.clone(),
             successors,
             initial,

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::budget::Watch;
+use crate::budget::{Bounds, Watch};
 use crate::error::Error;
 use crate::ids::ProtoId;
 use crate::pattern::Valuation;
@@ -20,6 +20,8 @@ use super::Checker;
 /// Several checks on one protocol object (see [`Checker::session`]).
 pub struct CheckSession<P> {
     pub(super) checker: Checker,
+    /// The checker's limits with their defaults applied, once a session.
+    pub(super) bounds: Bounds,
     pub(super) successors: Successors<P>,
     pub(super) initial: ProtoId,
     /// The error of a check that panicked outside the object's
@@ -58,7 +60,7 @@ impl<P: Protocol> CheckSession<P> {
         // formula whose translation or analysis is slow is as inconclusive
         // at the time limit as a search that is.
         let started = Instant::now();
-        let watch = Watch::new(&self.checker.limits, started);
+        let watch = Watch::new(&self.bounds, started);
         let property = match Property::prepare(formula, &self.successors.alphabet, Some(&watch)) {
             Ok(p) => p,
             Err(e) => {
@@ -79,7 +81,7 @@ impl<P: Protocol> CheckSession<P> {
     fn cut_short(&self, formula: &str, limit: Limit, started: Instant) -> Report {
         Report {
             formula: formula.to_string(),
-            semantics: self.checker.limits.semantics,
+            semantics: self.bounds.semantics,
             verdict: Verdict::Inconclusive { limit, explored: 0 },
             stats: Stats {
                 time: started.elapsed(),
@@ -100,7 +102,7 @@ impl<P: Protocol> CheckSession<P> {
         let a = &self.successors.alphabet;
         let table = Valuation::new(a, &property.atoms);
         let prepared = Prepared::new(&property.automaton, a, |l| table.of(a, l));
-        let limits = &self.checker.limits;
+        let limits = &self.bounds;
         // Partial-order reduction: asked of the object only if the option
         // and the formula allow it; the report says why not otherwise, to
         // objects that declare their independence.

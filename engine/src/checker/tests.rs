@@ -148,16 +148,14 @@ fn the_library_budgets_are_sized_for_a_test_and_the_cli_ones_for_the_machine() {
     {
         return;
     }
-    let test = Checker::from_env().unwrap();
-    assert_eq!(test.limits.timeout, Some(Duration::from_secs(60)));
-    assert!(
-        test.limits.max_memory <= 2 << 30,
-        "{}",
-        test.limits.max_memory
-    );
-    let machine = Checker::from_env_for(crate::DefaultBudgets::Machine).unwrap();
-    assert_eq!(machine.limits.timeout, None);
-    assert!(machine.limits.max_memory >= test.limits.max_memory);
+    let test = Checker::from_env().unwrap().bounds();
+    assert_eq!(test.timeout, Some(Duration::from_secs(60)));
+    assert!(test.max_memory <= 2 << 30, "{}", test.max_memory);
+    let machine = Checker::from_env_for(crate::DefaultBudgets::Machine)
+        .unwrap()
+        .bounds();
+    assert_eq!(machine.timeout, None);
+    assert!(machine.max_memory >= test.max_memory);
 }
 
 /// [`PingPong`] declaring its two actions one component, so that the

@@ -46,7 +46,7 @@ mod tests;
 mod visited;
 
 use crate::alphabet::LetterId;
-use crate::budget::{Budget, Limits};
+use crate::budget::{Bounds, Budget};
 use crate::error::ProbeError;
 use crate::hint::{Audience, Setting};
 use crate::ids::{AutState, ProtoId};
@@ -124,7 +124,7 @@ impl Default for SearchOptions {
 pub(crate) struct Search<'a, P> {
     ex: &'a mut Successors<P>,
     aut: &'a Prepared,
-    limits: &'a Limits,
+    limits: &'a Bounds,
     visited: Visited,
     pub stats: Stats,
     budget: Budget<'a>,
@@ -161,7 +161,7 @@ pub(crate) struct Search<'a, P> {
 impl<'a, P: Protocol> Search<'a, P> {
     /// A one-thread search without reduction, its time counted from now.
     #[cfg(test)]
-    pub fn with_defaults(ex: &'a mut Successors<P>, aut: &'a Prepared, limits: &'a Limits) -> Self {
+    pub fn with_defaults(ex: &'a mut Successors<P>, aut: &'a Prepared, limits: &'a Bounds) -> Self {
         Search::new(
             ex,
             aut,
@@ -176,7 +176,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     pub fn new(
         ex: &'a mut Successors<P>,
         aut: &'a Prepared,
-        limits: &'a Limits,
+        limits: &'a Bounds,
         started: std::time::Instant,
         opts: SearchOptions,
     ) -> Self {

@@ -53,7 +53,7 @@
 //!   violations met early) starts no thread, and its report says so. Only
 //!   past it are the threads started, and the bounded try (at most that
 //!   many states) is done again over the graph;
-//! - the expand phase stops at [`Limits::max_states`](crate::budget::Limits)
+//! - the expand phase stops at [`Limits::max_states`](crate::Limits)
 //!   objects, and at objects deeper than the depth limit (the search never
 //!   expands them); the search probes what the graph lacks.
 //!

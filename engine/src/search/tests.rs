@@ -27,8 +27,8 @@ const FORMULAS: [&str; 8] = [
     r#"G ("r1 SEND * TO r0" -> F ("r0 RECV *" & F "r1 CLOSE *"))"#,
 ];
 
-fn limits(semantics: Semantics) -> Limits {
-    Limits {
+fn limits(semantics: Semantics) -> Bounds {
+    Bounds {
         max_states: u64::MAX,
         max_depth: u64::MAX,
         timeout: None,
@@ -117,7 +117,7 @@ fn building_a_counterexample_stops_at_the_searchs_budget() {
     let start = (initial, prepared.initial);
     let free = limits(Semantics::Stutter);
     // Any process holds more than one byte: the first tick is over budget.
-    let tight = Limits {
+    let tight = Bounds {
         max_memory: 1,
         ..free.clone()
     };

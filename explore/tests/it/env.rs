@@ -36,8 +36,12 @@ fn the_environment_sets_the_options_and_replays_a_schedule() {
     }
     // Unset, the timeout is sized for a test (a minute), not unlimited.
     if std::env::var_os("PRUST_TIMEOUT").is_none() {
-        let debug = format!("{:?}", Explorer::from_env().unwrap());
-        assert!(debug.contains("timeout: Some(60s)"), "{debug}");
+        let limits = Explorer::from_env().unwrap().limits();
+        assert_eq!(
+            limits.time_budget(),
+            Some(std::time::Duration::from_secs(60)),
+            "{limits:?}"
+        );
     }
     std::env::set_var("PRUST_PREEMPTION_BOUND", "two");
     let err = Explorer::from_env().unwrap_err();

@@ -401,11 +401,10 @@ fn agree(case: &Case, max: usize) -> Result<(), TestCaseError> {
     prop_assume!(agree_on(case, strict, &names, max)?, "too many executions");
     // The projection of some small random specs takes minutes (it is not
     // what this test is about): bounded here, and skipped past the bound.
-    let bounded = prust::protocols::Limits {
-        max_states: 5_000,
-        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
-        max_memory: Some(256 << 20),
-    };
+    let bounded = prust::engine::Limits::default()
+        .max_states(5_000)
+        .timeout(std::time::Duration::from_secs(2))
+        .max_memory(256 << 20);
     let liberal = match case.spec.compile_bounded(2_000) {
         Ok(lts) => Liberal::try_new_with(lts, &bounded).ok(),
         Err(_) => None,

@@ -323,9 +323,9 @@ pub fn by_name(name: &str) -> Result<Lts, Error> {
     spec_by_name(name)?.compile()
 }
 
-/// The compiled global LTS with a state bound.
-pub fn by_name_bounded(name: &str, max_states: usize) -> Result<Lts, Error> {
-    spec_by_name(name)?.compile_bounded(max_states)
+/// The compiled global LTS within `limits` (see [`Spec::compile_with`]).
+pub fn by_name_with(name: &str, limits: &engine::Limits) -> Result<Lts, Error> {
+    spec_by_name(name)?.compile_with(limits)
 }
 
 /// The strict object of a bundled spec, which is known to be well-formed,

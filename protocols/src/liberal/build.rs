@@ -7,9 +7,10 @@ use hashbrown::{HashMap, HashSet};
 
 use super::projection::{Local, Projection, Receives};
 use crate::ids::{RoleIndex, StateId};
-use crate::limits::{self, Budget, Limits};
+use crate::limits::{self, Bounds, Budget};
 use crate::lts::{Action, Label, Lts};
 use crate::Error;
+use engine::Limits;
 
 // The constructors are here rather than in `projection.rs`, so that the
 // projection module does not import its builder (which builds projections).
@@ -18,13 +19,14 @@ impl Projection {
     /// if the local state spaces together exceed `max_states` (the other
     /// [limits](Limits) are the defaults).
     pub fn new(lts: impl Into<Arc<Lts>>, max_states: usize) -> Result<Projection, Error> {
-        Projection::new_with(lts, &Limits::default().max_states(max_states))
+        Projection::new_within(lts.into(), &Bounds::states(max_states))
     }
 
     /// [`Projection::new`] within `limits`: the determinisation and the
     /// projection each may make `limits.max_states` states (local states
     /// of all roles together, for the projection) and tables of
-    /// `limits.max_memory` bytes, and both stop at `limits.deadline`, with
+    /// `limits.max_memory` bytes, and both stop at one deadline, `limits.timeout`
+    /// after this call, with
     /// [`Error::StateBound`], [`Error::MemoryBound`] or [`Error::Timeout`].
     /// The projection of a heavily interleaved protocol can take time and
     /// memory far beyond its global LTS (a local state is a set of global
@@ -32,7 +34,8 @@ impl Projection {
     /// of a few hundred states.
     ///
     /// ```
-    /// use protocols::{token, Error, Limits, Projection};
+    /// use engine::Limits;
+    /// use protocols::{token, Error, Projection};
     /// let lts = token::spec(token::Topology::FullMesh, 3).compile().unwrap();
     /// let p = Projection::new_with(lts.clone(), &Limits::default()).unwrap();
     /// assert!(p.num_local_states(0) > 1);
@@ -40,7 +43,12 @@ impl Projection {
     /// assert!(matches!(e, Error::StateBound { limit: 2, what: protocols::Built::LiberalProjection }));
     /// ```
     pub fn new_with(lts: impl Into<Arc<Lts>>, limits: &Limits) -> Result<Projection, Error> {
-        let lts = crate::strict::deterministic(lts.into(), limits)?;
+        Projection::new_within(lts.into(), &Bounds::new(limits))
+    }
+
+    /// [`Projection::new_with`] within the bounds of a call under way.
+    pub(crate) fn new_within(lts: Arc<Lts>, limits: &Bounds) -> Result<Projection, Error> {
+        let lts = crate::strict::deterministic(lts, limits)?;
         Builder::new(&lts, limits).run(lts.clone())
     }
 }
@@ -69,7 +77,7 @@ pub(super) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    pub(super) fn new(lts: &'a Lts, limits: &Limits) -> Self {
+    pub(super) fn new(lts: &'a Lts, limits: &Bounds) -> Self {
         let n = lts.roles().len();
         Builder {
             lts,

@@ -10,18 +10,19 @@ use std::collections::VecDeque;
 use crate::compile::MAX_TERMS;
 use crate::graph::LtsGraph;
 use crate::ids::StateId;
-use crate::limits::{Budget, Limits};
+use crate::limits::{Bounds, Budget};
 use crate::lts::{Lts, LtsBuilder};
 use crate::{Error, Spec};
+use engine::Limits;
 
-use super::{lint_with, Check, Finding, Inconclusive, Options, Report};
+use super::{lint_within, Check, Finding, Inconclusive, Options, Report};
 
 /// [`Error::StateBound`]'s `what` when [`lint_spec`] stops exploring.
 pub(crate) const EXPLORED: crate::Built = crate::Built::LintExploration;
 
 /// Lints `spec`'s global LTS, explored on demand within `limits`.
 ///
-/// If the whole reachable LTS fits, this is [`lint_with`] of it (its
+/// If the whole reachable LTS fits, this is [`lint_with`](super::lint_with) of it (its
 /// states numbered in breadth-first order). Otherwise the limit that
 /// stopped the exploration ([`Error::StateBound`] with `what`
 /// [`Built::LintExploration`](crate::Built::LintExploration),
@@ -43,7 +44,8 @@ pub(crate) const EXPLORED: crate::Built = crate::Built::LintExploration;
 /// ```
 /// use protocols::lint::{lint_spec, Check, Options};
 /// use protocols::spec::{msg, par, par_every, Role, Spec};
-/// use protocols::{Built, Error, Limits};
+/// use engine::Limits;
+/// use protocols::{Built, Error};
 /// // a loop that never ends, beside 16 workers that each get a job: 2·3^16 states
 /// let jobs = par_every(0..16, |i| msg("Job", "boss", Role::indexed("worker", i)));
 /// let spec = Spec::new("jobs", par([msg("Ping", "a", "b").star(), jobs]));
@@ -55,6 +57,8 @@ pub(crate) const EXPLORED: crate::Built = crate::Built::LintExploration;
 /// assert_eq!(report.findings[0].witness_texts(), ["a SEND <Ping> TO b", "b RECV <Ping> FROM a"]);
 /// ```
 pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Report, Error> {
+    // One deadline for the exploration and the checks after it.
+    let limits = &Bounds::new(limits);
     let graph = crate::on_the_fly::build(spec, MAX_TERMS)?;
     let mut budget = Budget::new(limits, EXPLORED);
     let mut builder = LtsBuilder::new(
@@ -79,7 +83,11 @@ pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Repo
         explored += 1;
     }
     let Some(reason) = stopped else {
-        return Ok(lint_with(&builder.finish(StateId::new(0)), options, limits));
+        return Ok(lint_within(
+            &builder.finish(StateId::new(0)),
+            options,
+            limits,
+        ));
     };
     // the states reached but not explored, without transitions
     let reached = graph.num_states();
@@ -95,7 +103,7 @@ pub fn lint_spec(spec: &Spec, options: &Options, limits: &Limits) -> Result<Repo
             .filter(|c| !matches!(c, Check::Causality | Check::Realizable)),
     );
     let open = |s: StateId| s.index() >= explored;
-    let findings = lint_with(&lts, &partial, limits)
+    let findings = lint_within(&lts, &partial, limits)
         .findings
         .into_iter()
         .filter(|f| proven(&lts, f, open))

@@ -23,7 +23,7 @@
 //! projection is a subset construction per role and the product adds the
 //! inboxes, which are unbounded when a role may send again before anything
 //! it must wait for (`msg(T, a, b).star()`), so the product of such a
-//! protocol is infinite. The search therefore runs within [`Limits`] and a
+//! protocol is infinite. The search therefore runs within [`engine::Limits`] and a
 //! limit makes it inconclusive, never clean; and it is not in the default
 //! set (it would make the lint of every such protocol inconclusive).
 
@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 use hashbrown::HashMap;
 
 use crate::ids::StateId;
-use crate::limits::{self, Budget, Limits};
+use crate::limits::{self, Bounds, Budget};
 use crate::lts::{Action, Label, Lts};
 use crate::{Error, Projection};
 
@@ -123,8 +123,8 @@ fn strict_next(lts: &Lts, state: StateId, label: Label) -> Option<StateId> {
 /// with a shortest run that is not (its last step is refused by the strict
 /// object and reaches [`StateId::NONE`]), or the limit that stopped the
 /// determinisation, the projection or the search.
-pub(crate) fn realizable(lts: &Lts, limits: &Limits) -> Result<Option<Finding>, Error> {
-    let proj = Projection::new_with(lts.clone(), limits)?;
+pub(crate) fn realizable(lts: &Lts, limits: &Bounds) -> Result<Option<Finding>, Error> {
+    let proj = Projection::new_within(std::sync::Arc::new(lts.clone()), limits)?;
     let dlts = proj.lts().clone();
     let n = dlts.roles().len();
     let mut budget = Budget::new(limits, PRODUCT);

@@ -13,8 +13,9 @@ use super::{Check, Finding};
 /// limit stopped found nothing *so far*, which is not "nothing".
 ///
 /// ```
+/// use engine::Limits;
 /// use protocols::lint::{lint_with, Check, Options};
-/// use protocols::{rock_paper_scissors, Limits};
+/// use protocols::rock_paper_scissors;
 /// let lts = rock_paper_scissors::spec(3).compile().unwrap();
 /// let report = lint_with(&lts, &Options::only([Check::Realizable]), &Limits::default().max_states(10));
 /// assert!(report.findings.is_empty());

@@ -11,9 +11,9 @@ use crate::common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use engine::Limits;
 use protocols::lint::{lint, lint_with, Check, Options};
-use protocols::StateId;
-use protocols::{Liberal, Limits, Lts, Strict};
+use protocols::{Liberal, Lts, StateId, Strict};
 
 /// Checks `formula` on the strict object of `lts`: `Some(holds)`, or
 /// `None` if the model checker gave no verdict.

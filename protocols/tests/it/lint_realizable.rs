@@ -3,12 +3,11 @@
 //! clean protocols (chess, every token topology), limits that make it
 //! inconclusive, and `lint_spec` on specifications explored on the fly.
 
+use engine::Limits;
 use protocols::lint::{lint, lint_spec, lint_with, Check, Finding, Options};
 use protocols::spec::{alt, msg, par, par_every, seq, Role, Spec};
 use protocols::token::{self, Topology};
-use protocols::{
-    bundled, chess, rock_paper_scissors, tic_tac_toe, Built, Error, Limits, Lts, StateId,
-};
+use protocols::{bundled, chess, rock_paper_scissors, tic_tac_toe, Built, Error, Lts, StateId};
 
 fn realizable(lts: &Lts) -> Vec<Finding> {
     let report = lint_with(lts, &Options::only([Check::Realizable]), &Limits::default());

@@ -11,9 +11,10 @@ use crate::common;
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;
 
+use engine::Limits;
 use engine::{Enabled, Message, Protocol};
 use proptest::prelude::*;
-use protocols::{bundled, Liberal, Limits, Strict};
+use protocols::{bundled, Liberal, Strict};
 
 /// The successors of `p` from its listing, each listed action performed
 /// through its try-operation on a clone, labelled as

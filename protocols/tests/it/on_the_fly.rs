@@ -9,11 +9,12 @@ use crate::common;
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
+use engine::Limits;
 use engine::{Checker, Limit, Message, Protocol, Verdict};
 use proptest::prelude::*;
 use protocols::session::Session;
 use protocols::spec::{call, msg, par, par_every, seq, Role, Spec};
-use protocols::{bundled, npb, Error, Limits, Strict};
+use protocols::{bundled, npb, Error, Strict};
 
 /// Explores `a` and `b` side by side, by the same probes, up to `limit`
 /// pairs of states: at every pair both must enable the same actions, agree

@@ -267,7 +267,7 @@ impl Lts {
     /// let lts = Spec::new("two", seq([msg("Job", "a", "b"), msg("Stop", "a", "b")]))
     ///     .compile()
     ///     .unwrap();
-    /// use protocols::ids::RoleIndex;
+    /// use protocols::RoleIndex;
     /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
     /// assert_eq!(lts.channel_types(a, b).collect::<Vec<_>>(), ["Job", "Stop"]);
     /// assert_eq!(lts.channel_types(b, a).count(), 0);
@@ -287,7 +287,7 @@ impl Lts {
     /// let lts = Spec::new("one", seq([msg("Job", "a", "b"), close("a", "b")]))
     ///     .compile()
     ///     .unwrap();
-    /// use protocols::ids::RoleIndex;
+    /// use protocols::RoleIndex;
     /// let (a, b) = (RoleIndex::new(0), RoleIndex::new(1));
     /// assert!(lts.closes_channel(a, b));
     /// assert!(!lts.closes_channel(b, a));

@@ -178,6 +178,26 @@ impl<'t> Ctx<'t> {
         self.charge(1, span)
     }
 
+    /// Runs `inner` one level deeper. Past [`MAX_DEPTH`] levels it fails
+    /// instead, with the message and hint that `too_deep` gives (what was
+    /// nested, and why that may be), so that a recursion without end stops
+    /// with an error rather than overflow the importer's stack.
+    fn deeper<T>(
+        &mut self,
+        span: Span,
+        too_deep: impl FnOnce() -> (String, Option<String>),
+        inner: impl FnOnce(&mut Self) -> R<T>,
+    ) -> R<T> {
+        if self.depth >= MAX_DEPTH {
+            let (message, hint) = too_deep();
+            return Err(self.error(span, message, hint));
+        }
+        self.depth += 1;
+        let r = inner(self);
+        self.depth -= 1;
+        r
+    }
+
     /// Counts `n` steps of work about to be done at `span`: an error past
     /// [`MAX_STEPS`]; every [`CHECK_EVERY`] steps, a limit error past the
     /// deadline or the memory bound.

@@ -12,57 +12,50 @@
 /// with the ids below, which are newtypes.
 pub(crate) type LetterId = u32;
 
-/// Index of an interned protocol object (see `successors::Store`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(transparent)]
-pub(crate) struct ProtoId(u32);
+/// An index newtype over `u32`: `new(i)` from an index, `index()` back,
+/// `raw()` as the number packed into keys. One definition for each such
+/// id, so the two cannot drift apart.
+macro_rules! index_id {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(transparent)]
+        pub(crate) struct $name(u32);
 
-impl ProtoId {
-    /// The id of the `i`-th stored object.
-    #[inline]
-    pub(crate) fn new(i: usize) -> ProtoId {
-        debug_assert!(i <= u32::MAX as usize);
-        ProtoId(i as u32)
-    }
+        impl $name {
+            #[doc = concat!("The `i`-th ", $what, ".")]
+            #[inline]
+            pub(crate) fn new(i: usize) -> $name {
+                debug_assert!(i <= u32::MAX as usize);
+                $name(i as u32)
+            }
 
-    /// The id as an index into the store.
-    #[inline]
-    pub(crate) fn index(self) -> usize {
-        self.0 as usize
-    }
+            #[doc = concat!("The ", $what, " as an index into its table.")]
+            #[inline]
+            pub(crate) fn index(self) -> usize {
+                self.0 as usize
+            }
 
-    /// The id as a number (for hashing and packing into keys).
-    #[inline]
-    pub(crate) fn raw(self) -> u32 {
-        self.0
-    }
+            #[doc = concat!("The ", $what, " as a number (for hashing and packing into keys).")]
+            #[inline]
+            pub(crate) fn raw(self) -> u32 {
+                self.0
+            }
+        }
+    };
 }
 
-/// A state of the automaton of the negated property (`product::Prepared`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(transparent)]
-pub(crate) struct AutState(u32);
+index_id!(
+    /// Index of an interned protocol object (see `successors::Store`).
+    ProtoId,
+    "stored object"
+);
 
-impl AutState {
-    /// The `i`-th automaton state.
-    #[inline]
-    pub(crate) fn new(i: usize) -> AutState {
-        debug_assert!(i <= u32::MAX as usize);
-        AutState(i as u32)
-    }
-
-    /// The state as an index into the automaton's tables.
-    #[inline]
-    pub(crate) fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The state as a number (for packing into keys).
-    #[inline]
-    pub(crate) fn raw(self) -> u32 {
-        self.0
-    }
-}
+index_id!(
+    /// A state of the automaton of the negated property (`product::Prepared`).
+    AutState,
+    "automaton state"
+);
 
 /// The search's number for a visited product state: its depth-first
 /// discovery order (Couvreur's algorithm compares them to find SCC roots),

@@ -88,19 +88,10 @@ pub(crate) fn finish(
         {
             break;
         }
-        let Some(deadline) = deadline else {
-            ctl = shared.cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
-            continue;
-        };
-        let now = Instant::now();
-        if now >= deadline {
+        if deadline.is_some_and(|at| Instant::now() >= at) {
             break;
         }
-        ctl = shared
-            .cv
-            .wait_timeout(ctl, deadline - now)
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+        ctl = shared.wait_until(ctl, deadline);
     }
     spawned
         .iter()

@@ -175,6 +175,26 @@ impl Shared {
         self.ctl.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Waits, holding `ctl` again on return, until the next notification
+    /// or until `deadline` (`None`: no deadline), whichever comes first;
+    /// a poisoned lock is taken anyway, as by [`lock`](Self::lock).
+    pub(crate) fn wait_until<'a>(
+        &'a self,
+        ctl: MutexGuard<'a, Ctl>,
+        deadline: Option<Instant>,
+    ) -> MutexGuard<'a, Ctl> {
+        match deadline {
+            None => self.cv.wait(ctl).unwrap_or_else(|e| e.into_inner()),
+            Some(at) => {
+                let left = at.saturating_duration_since(Instant::now());
+                self.cv
+                    .wait_timeout(ctl, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0
+            }
+        }
+    }
+
     /// Publishes `role`'s operation `op`, makes the scheduling decision,
     /// and waits for this operation's turn (called on `role`'s thread).
     pub(crate) fn op(&self, role: RoleId, op: Op) -> Result<Reply, Error> {

@@ -248,11 +248,7 @@ where
             ctl = shared.lock();
             break;
         }
-        ctl = shared
-            .cv
-            .wait_timeout(ctl, deadline - now)
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+        ctl = shared.wait_until(ctl, Some(deadline));
     }
     let unstarted = std::mem::take(&mut ctl.unstarted);
     drop(ctl);

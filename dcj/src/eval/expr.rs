@@ -60,17 +60,13 @@ impl Ctx<'_> {
 
     pub(super) fn expr(&mut self, f: &Form, env: &Env) -> R<Value> {
         self.tick(f.span)?;
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.depth -= 1;
-            return Err(self.error(
-                f.span,
+        let too_deep = || {
+            (
                 format!("evaluation nested more than {MAX_DEPTH} deep"),
                 Some("does a function recurse without end?".into()),
-            ));
-        }
-        let r = self.expr_inner(f, env);
-        self.depth -= 1;
+            )
+        };
+        let r = self.deeper(f.span, too_deep, |cx| cx.expr_inner(f, env));
         self.sized(r?, f.span)
     }
 
@@ -315,18 +311,13 @@ impl Ctx<'_> {
                 if let Some(r) = rest {
                     env = env.bind(r, Value::list(it.collect()));
                 }
-                self.depth += 1;
-                if self.depth > MAX_DEPTH {
-                    self.depth -= 1;
-                    return Err(self.error(
-                        span,
+                let too_deep = || {
+                    (
                         format!("calls of `{}` nested more than {MAX_DEPTH} deep", c.name),
                         Some("does the function recurse without end?".into()),
-                    ));
-                }
-                let r = self.body(body, &env);
-                self.depth -= 1;
-                r
+                    )
+                };
+                self.deeper(span, too_deep, |cx| cx.body(body, &env))
             }
             Value::Set(items) => {
                 let [x] = args.as_slice() else {

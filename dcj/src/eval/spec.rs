@@ -34,18 +34,13 @@ impl Ctx<'_> {
 
     pub(super) fn spec(&mut self, f: &Form, env: &Env, loops: &Loops) -> R<Term> {
         self.tick(f.span)?;
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.depth -= 1;
-            return Err(self.error(
-                f.span,
+        let too_deep = || {
+            (
                 format!("specification nested more than {MAX_DEPTH} deep"),
                 None,
-            ));
-        }
-        let r = self.spec_inner(f, env, loops);
-        self.depth -= 1;
-        r
+            )
+        };
+        self.deeper(f.span, too_deep, |cx| cx.spec_inner(f, env, loops))
     }
 
     fn spec_inner(&mut self, f: &Form, env: &Env, loops: &Loops) -> R<Term> {

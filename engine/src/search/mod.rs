@@ -313,6 +313,34 @@ impl<'a, P: Protocol> Search<'a, P> {
         self.stats.protocol_states = self.ex.store.len() as u64;
         self.budget.finish();
     }
+
+    /// Whether a state met for the first time, `depth + 1` steps from the
+    /// start of a breadth-first search, is stored, the same in both
+    /// breadth-first searches (reachability and a share's): `Ok(false)` past
+    /// the depth limit (which makes the search `truncated`), `Err` with the
+    /// state limit when `count` states are stored already (the search
+    /// stops inconclusive), else `Ok(true)` with the state counted.
+    #[inline]
+    fn admit(
+        &mut self,
+        depth: u64,
+        count: &mut u64,
+        max_states: u64,
+        truncated: &mut bool,
+    ) -> Result<bool, Limit> {
+        if depth + 1 > self.limits.max_depth {
+            *truncated = true;
+            return Ok(false);
+        }
+        if *count >= max_states {
+            self.finish_progress();
+            return Err(Limit::States(self.limits.max_states));
+        }
+        *count += 1;
+        self.stats.product_states = *count;
+        self.stats.max_depth = depth + 1;
+        Ok(true)
+    }
 }
 
 /// Why a search of objects stored whole that may hold heap allocations

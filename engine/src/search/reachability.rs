@@ -113,19 +113,11 @@ impl<P: Protocol> Search<'_, P> {
                     if self.without.as_ref().is_some_and(|w| w.contains(&(p2, q2))) {
                         continue;
                     }
-                    if depth + 1 > self.limits.max_depth {
-                        truncated = true;
-                        continue;
+                    match self.admit(depth, &mut count, max_states, &mut truncated) {
+                        Ok(true) => {}
+                        Ok(false) => continue,
+                        Err(limit) => return Ok(SearchOutcome::Inconclusive(limit)),
                     }
-                    if count >= max_states {
-                        self.finish_progress();
-                        return Ok(SearchOutcome::Inconclusive(Limit::States(
-                            self.limits.max_states,
-                        )));
-                    }
-                    count += 1;
-                    self.stats.product_states = count;
-                    self.stats.max_depth = depth + 1;
                     // The reduced search's proviso needs the levels.
                     let n = if self.opts.reduce {
                         level_number(depth + 1)

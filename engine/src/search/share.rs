@@ -202,20 +202,12 @@ impl<P: Protocol> Search<'_, P> {
                     if t == start || parent.contains_key(&t) {
                         continue;
                     }
-                    if depth + 1 > self.limits.max_depth {
-                        truncated = true;
-                        continue;
+                    match self.admit(depth, &mut count, max_states, &mut truncated) {
+                        Ok(true) => {}
+                        Ok(false) => continue,
+                        Err(limit) => return Ok(SearchOutcome::Inconclusive(limit)),
                     }
-                    if count >= max_states {
-                        self.finish_progress();
-                        return Ok(SearchOutcome::Inconclusive(Limit::States(
-                            self.limits.max_states,
-                        )));
-                    }
-                    count += 1;
                     parent.insert(t, (x, s));
-                    self.stats.product_states = count;
-                    self.stats.max_depth = depth + 1;
                     if self.bad_prefix(t.1) {
                         self.finish_progress();
                         return Ok(SearchOutcome::Violated(RawLasso {

@@ -119,6 +119,7 @@
 
 mod ends;
 mod error;
+mod pending;
 mod raw;
 mod receiver;
 mod select;

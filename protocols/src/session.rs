@@ -298,6 +298,7 @@ mod error;
 mod locked;
 mod op;
 mod panic;
+mod pending;
 mod select;
 mod split;
 
@@ -305,8 +306,11 @@ pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
+pub use pending::{AsyncOp, Done};
 pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
+
+use std::task::{Context, Poll};
 
 use engine::{Message, Payload, RoleId};
 
@@ -376,6 +380,25 @@ pub trait BlockingEndpoint: Send {
     /// A guard that declares this role panicked if its thread panics; see
     /// [`PanicGuard`].
     fn panic_guard(&self) -> PanicGuard;
+    /// Drives an async operation (see [`AsyncOp`]): `Ready` once done or
+    /// failed; `Pending` with `cx`'s waker registered, the role counting
+    /// as waiting on it, if the protocol does not allow it now. The
+    /// default is ready at once with [`Error::Unsupported`]: an endpoint
+    /// without async operations (as under `prust::explore`, for now)
+    /// says so instead of waiting.
+    fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        let _ = (cx, op);
+        Poll::Ready(Err(Error::Unsupported {
+            role: self.role_name(self.role()).unwrap_or("?").to_string(),
+            what: "await a session operation yet",
+        }))
+    }
+    /// Gives up an async operation whose future is dropped before it was
+    /// ready; a registered operation has done nothing (no message taken,
+    /// none sent). The default does nothing.
+    fn cancel_op(&mut self, op: &mut AsyncOp) {
+        let _ = op;
+    }
 }
 
 macro_rules! blocking_endpoint {
@@ -419,6 +442,16 @@ macro_rules! blocking_endpoint {
             }
             fn panic_guard(&self) -> PanicGuard {
                 $ty::panic_guard(self)
+            }
+            fn poll_op(
+                &mut self,
+                cx: &mut Context<'_>,
+                op: &mut AsyncOp,
+            ) -> Poll<Result<Done, Error>> {
+                $ty::poll_op(self, cx, op)
+            }
+            fn cancel_op(&mut self, op: &mut AsyncOp) {
+                $ty::cancel_op(self, op)
             }
         }
     };

@@ -323,12 +323,11 @@ fn a_blocking_call_while_a_future_is_pending_is_an_error() {
 fn async_while_blocked<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     let [a, b]: [Ends<E>; 2] = ends.try_into().unwrap();
     let jobs = b.receiver::<Job>("a").unwrap();
-    let b2 = b.clone();
+    let theirs = b.receiver::<Job>("a").unwrap();
     let t = std::thread::spawn(move || {
-        let jobs = b2.receiver::<Job>("a").unwrap();
         loop {
             // The main thread's look may hold the endpoint for a moment.
-            match jobs.recv() {
+            match theirs.recv() {
                 Err(RecvError::Failed(Error::Busy { .. })) => std::thread::yield_now(),
                 got => return got,
             }

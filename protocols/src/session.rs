@@ -275,6 +275,30 @@
 //! assert_eq!(r.select(&alts).unwrap().0, 0);
 //! ```
 //!
+//! # Async operations
+//!
+//! Both sessions also run an operation as a future's poll
+//! ([`BlockingEndpoint::poll_op`] with an [`AsyncOp`], for any runtime:
+//! only the task's waker is used). A poll tries the operation as a blocking
+//! call does; where the call would park, the poll registers the waker in
+//! the role's list (next to the parkers) and returns `Pending`, and where
+//! the parked thread would be unparked, the registration is woken.
+//!
+//! - For the deadlock detection a role with registrations waits once every
+//!   one of them was refused at the current epoch (a [`Session`] brings
+//!   each to the current epoch after every change, trying it on a clone of
+//!   the object; a [`SplitSession`] wakes a registration refused earlier
+//!   than the others, so that it tries again); a woken registration counts
+//!   as running until its owner polls it. The argument above holds with
+//!   "registered" for "parked". A deadlock wakes every registration, whose
+//!   next poll returns the error.
+//! - A registered operation is never performed by another thread (a
+//!   [`Session`]'s hand-off only wakes it): so a future dropped before it
+//!   is ready, which gives its registration up
+//!   ([`BlockingEndpoint::cancel_op`]), has done nothing.
+//! - While a role has registrations, its blocking calls fail with
+//!   [`Error::AsyncPending`]: the role is one actor.
+//!
 //! # Limitations
 //!
 //! A thread that waits on something other than its endpoint (a lock, I/O,

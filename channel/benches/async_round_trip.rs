@@ -64,7 +64,12 @@ fn tokio_mpsc(rt: &tokio::runtime::Runtime, n: u64) -> u64 {
     })
 }
 
-fn prust<E: BlockingEndpoint + 'static>(rt: &tokio::runtime::Runtime, boss: E, hand: E, n: u64) -> u64 {
+fn prust<E: BlockingEndpoint + 'static>(
+    rt: &tokio::runtime::Runtime,
+    boss: E,
+    hand: E,
+    n: u64,
+) -> u64 {
     let (boss, hand) = (Ends::new(boss), Ends::new(hand));
     let hand = rt.spawn(async move {
         let (jobs_rx, done) = (
@@ -103,7 +108,10 @@ fn run(version: &str, n: u64) -> Duration {
     let sum = match version {
         "tokio" => tokio_mpsc(&rt, n),
         "strict" => {
-            let [b, h] = Session::new(Strict::new(lts)).into_endpoints().try_into().unwrap();
+            let [b, h] = Session::new(Strict::new(lts))
+                .into_endpoints()
+                .try_into()
+                .unwrap();
             prust(&rt, b, h, n)
         }
         _ => {

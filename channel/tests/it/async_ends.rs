@@ -121,12 +121,27 @@ fn select_over_three<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     });
     // The senders come after the taker is (probably) waiting on all three.
     let senders = rt.spawn(async move {
-        c.sender::<Done>("r").unwrap().send_async(Done(3)).await.unwrap();
-        a.sender::<Job>("r").unwrap().send_async(Job(1)).await.unwrap();
-        b.sender::<Stop>("r").unwrap().send_async(Stop).await.unwrap();
+        c.sender::<Done>("r")
+            .unwrap()
+            .send_async(Done(3))
+            .await
+            .unwrap();
+        a.sender::<Job>("r")
+            .unwrap()
+            .send_async(Job(1))
+            .await
+            .unwrap();
+        b.sender::<Stop>("r")
+            .unwrap()
+            .send_async(Stop)
+            .await
+            .unwrap();
     });
     rt.block_on(async {
-        let got = tokio::time::timeout(HANG, taker).await.expect("no hang").unwrap();
+        let got = tokio::time::timeout(HANG, taker)
+            .await
+            .expect("no hang")
+            .unwrap();
         assert_eq!(got, ["Done(3)", "Job(1)", "Stop"]);
         senders.await.unwrap();
     });
@@ -138,10 +153,7 @@ fn select_over_three_receives_in_one_task() {
 }
 
 fn ping_pong() -> Spec {
-    Spec::new(
-        "ping",
-        seq([msg("Job", "a", "b"), msg("Done", "b", "a")]),
-    )
+    Spec::new("ping", seq([msg("Job", "a", "b"), msg("Done", "b", "a")]))
 }
 
 /// A receive that was pending when its message arrived, then dropped,
@@ -182,8 +194,15 @@ fn select_loser_keeps_message<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>)
         }
         assert!(sent);
         assert_eq!(jobs.recv_async().await, Ok(Job(9)));
-        b.sender::<Done>("a").unwrap().send_async(Done(0)).await.unwrap();
-        assert_eq!(a.receiver::<Done>("b").unwrap().recv_async().await, Ok(Done(0)));
+        b.sender::<Done>("a")
+            .unwrap()
+            .send_async(Done(0))
+            .await
+            .unwrap();
+        assert_eq!(
+            a.receiver::<Done>("b").unwrap().recv_async().await,
+            Ok(Done(0))
+        );
     });
 }
 
@@ -223,7 +242,9 @@ fn async_deadlock<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     let tb = rt.spawn(async move { b.receiver::<Job>("a").unwrap().recv_async().await });
     rt.block_on(async {
         let both = async { (ta.await.unwrap(), tb.await.unwrap()) };
-        let (ra, rb) = tokio::time::timeout(HANG, both).await.expect("a deadlock, not a hang");
+        let (ra, rb) = tokio::time::timeout(HANG, both)
+            .await
+            .expect("a deadlock, not a hang");
         for r in [ra.map(|_| ()), rb.map(|_| ())] {
             let e = r.unwrap_err();
             let d = e.deadlock().unwrap_or_else(|| panic!("{e}"));
@@ -247,7 +268,10 @@ fn select_deadlock<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     let rt = runtime();
     let done = c.sender::<Done>("r").unwrap();
     let taker = rt.spawn(async move {
-        let (jobs, stops) = (r.receiver::<Job>("a").unwrap(), r.receiver::<Stop>("b").unwrap());
+        let (jobs, stops) = (
+            r.receiver::<Job>("a").unwrap(),
+            r.receiver::<Stop>("b").unwrap(),
+        );
         tokio::select! {
             j = jobs.recv_async() => j.map(|_| ()),
             s = stops.recv_async() => s.map(|_| ()),
@@ -255,7 +279,10 @@ fn select_deadlock<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     });
     rt.block_on(async move {
         drop((done, c)); // c leaves without sending: nobody can send to r
-        let got = tokio::time::timeout(HANG, taker).await.expect("no hang").unwrap();
+        let got = tokio::time::timeout(HANG, taker)
+            .await
+            .expect("no hang")
+            .unwrap();
         let e = got.unwrap_err();
         assert!(e.deadlock().is_some(), "{e}");
     });
@@ -272,7 +299,9 @@ fn mixed<E: BlockingEndpoint + 'static>(ends: Vec<Ends<E>>) {
     let thread = std::thread::spawn(move || {
         let jobs = worker.receiver::<Job>("boss").unwrap();
         let done = worker.sender::<Done>("boss").unwrap();
-        jobs.iter().map(|Job(j)| done.send(Done(j.into())).unwrap()).count()
+        jobs.iter()
+            .map(|Job(j)| done.send(Done(j.into())).unwrap())
+            .count()
     });
     let rt = runtime();
     let sum = rt.block_on(async move {
@@ -375,7 +404,11 @@ fn async_under_explore_is_unsupported_not_a_hang() {
                 matches!(e, Error::Session(session::Error::Unsupported { .. })),
                 "{e:?}"
             );
-            assert!(e.to_string().contains("cannot await a session operation yet"), "{e}");
+            assert!(
+                e.to_string()
+                    .contains("cannot await a session operation yet"),
+                "{e}"
+            );
             assert_eq!(jobs.recv(), Ok(Job(1)));
         });
     });

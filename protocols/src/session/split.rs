@@ -100,10 +100,19 @@ struct Slot<L> {
 }
 
 enum Wait {
-    Send { to: RoleId, type_name: String },
-    Recv { from: Option<RoleId> },
-    Close { to: RoleId },
-    Select { alternatives: Vec<String> },
+    Send {
+        to: RoleId,
+        type_name: String,
+    },
+    Recv {
+        from: Option<RoleId>,
+    },
+    Close {
+        to: RoleId,
+    },
+    Select {
+        alternatives: Vec<String>,
+    },
     /// What a role waiting on async registrations waits for.
     Async(super::WaitsFor),
 }

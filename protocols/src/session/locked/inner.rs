@@ -165,11 +165,7 @@ impl<P: Protocol> Inner<P> {
     /// not changed.
     fn would_complete(&self, role: RoleId, op: &Op) -> bool {
         match op {
-            Op::Send { to, msg } => self
-                .object
-                .clone()
-                .try_send(role, *to, msg.clone())
-                .is_ok(),
+            Op::Send { to, msg } => self.object.clone().try_send(role, *to, msg.clone()).is_ok(),
             Op::Recv { from } => {
                 self.recv_ended(role, *from)
                     || (self.object.may_recv(role, *from)

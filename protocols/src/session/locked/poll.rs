@@ -66,7 +66,10 @@ impl<P: Protocol> Endpoint<P> {
                 inner.pending_count -= 1;
                 entry.op
             }
-            None => op.op.take().expect("an async operation is polled after it was ready"),
+            None => op
+                .op
+                .take()
+                .expect("an async operation is polled after it was ready"),
         };
         if let Op::Send { to, .. } = this {
             if inner.closes.is_closed(role, to) {

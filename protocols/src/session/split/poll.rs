@@ -68,7 +68,10 @@ impl<P: Split> SplitEndpoint<P> {
             shared.resume(me);
             self.local = lock(&shared.slots[me]).local.take();
         }
-        let mut this = op.op.take().expect("an async operation is polled after it was ready");
+        let mut this = op
+            .op
+            .take()
+            .expect("an async operation is polled after it was ready");
         if let Op::Send { to, .. } = this {
             if shared.closes.is_closed(me, to) {
                 op.op = Some(this);
@@ -117,7 +120,9 @@ impl<P: Split> SplitEndpoint<P> {
                     let done = match (got, closing, selecting) {
                         (None, None, _) => Done::Sent,
                         (None, Some(_), _) => Done::Closed,
-                        (Some((from, msg)), _, true) => Done::Selected(index(&alts, from, &msg), msg),
+                        (Some((from, msg)), _, true) => {
+                            Done::Selected(index(&alts, from, &msg), msg)
+                        }
                         (Some((from, msg)), _, false) => Done::Received(from, msg),
                     };
                     return Poll::Ready(self.finish(op, Ok(done)));
@@ -127,7 +132,9 @@ impl<P: Split> SplitEndpoint<P> {
             if let Some(from) = recv_from {
                 if shared.recv_ended(me, from) {
                     op.op = Some(this);
-                    return Poll::Ready(self.finish(op, Err(closed_error(&shared.names, me, from))));
+                    return Poll::Ready(
+                        self.finish(op, Err(closed_error(&shared.names, me, from))),
+                    );
                 }
             }
             if !alts.is_empty() && alts.iter().all(|a| shared.recv_ended(me, Some(a.from))) {

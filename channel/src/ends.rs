@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use engine::{MessageType, Payload, RoleId};
@@ -41,6 +43,9 @@ pub struct Shared {
     pub(crate) role: RoleId,
     pub(crate) names: Vec<String>,
     endpoint: Mutex<Box<dyn Raw>>,
+    /// Whether the endpoint's holder is a blocking operation (which may
+    /// hold it for long), not a poll (which holds it for one try).
+    pub(crate) blocking: AtomicBool,
     /// Per peer this role sends to: the senders alive, and whether the
     /// channel is done (closed through a sender, or by the last sender's
     /// drop): a drop then closes nothing more.
@@ -81,6 +86,7 @@ impl<E: BlockingEndpoint + 'static> Ends<E> {
             role: endpoint.role(),
             names: endpoint.roles().to_vec(),
             endpoint: Mutex::new(Box::new(endpoint)),
+            blocking: AtomicBool::new(false),
             out: Mutex::new(HashMap::new()),
         };
         Ends {
@@ -213,21 +219,60 @@ pub(crate) fn is_message<T: 'static>() -> bool {
 impl Shared {
     /// The endpoint, for one operation; [`Error::Busy`] if another thread
     /// is in an operation on it.
-    pub(crate) fn endpoint(&self) -> Result<MutexGuard<'_, Box<dyn Raw>>, Error> {
-        match self.endpoint.try_lock() {
-            Ok(guard) => Ok(guard),
+    pub(crate) fn endpoint(&self) -> Result<Held<'_>, Error> {
+        let guard = match self.endpoint.try_lock() {
+            Ok(guard) => guard,
             // Only a panic in the session's own code poisons this lock, and
             // the session poisons itself then: its next answer says so.
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-            Err(TryLockError::WouldBlock) => Err(Error::Busy {
-                role: self.names[self.role].clone(),
-            }),
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return Err(self.busy()),
+        };
+        self.blocking.store(true, SeqCst);
+        Ok(Held {
+            guard,
+            blocking: &self.blocking,
+        })
+    }
+
+    pub(crate) fn busy(&self) -> Error {
+        Error::Busy {
+            role: self.names[self.role].clone(),
+        }
+    }
+
+    /// The endpoint, for one poll of an async operation: waits for another
+    /// poll to end (a poll is one try), but not for a blocking operation
+    /// on another thread ([`Error::Busy`]: a task must not wait unseen).
+    pub(crate) fn endpoint_for_poll(&self) -> Result<MutexGuard<'_, Box<dyn Raw>>, Error> {
+        loop {
+            match self.endpoint.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::Poisoned(p)) => return Ok(p.into_inner()),
+                // A blocking holder marks itself right after it locks:
+                // until then, it looks like a poll for a moment.
+                Err(TryLockError::WouldBlock) if self.blocking.load(SeqCst) => {
+                    return Err(self.busy())
+                }
+                Err(TryLockError::WouldBlock) => std::thread::yield_now(),
+            }
         }
     }
 
     /// The endpoint, waiting for another thread's operation to end (only
     /// for a dropped sender's close, which cannot report `Busy`).
-    fn endpoint_blocking(&self) -> MutexGuard<'_, Box<dyn Raw>> {
+    fn endpoint_blocking(&self) -> Held<'_> {
+        let guard = self.endpoint_waiting();
+        self.blocking.store(true, SeqCst);
+        Held {
+            guard,
+            blocking: &self.blocking,
+        }
+    }
+
+    /// The endpoint, waiting for another holder: to give up a dropped
+    /// future's registration (a blocking operation on a role with a
+    /// registration fails at once, so the wait is short).
+    pub(crate) fn endpoint_waiting(&self) -> MutexGuard<'_, Box<dyn Raw>> {
         self.endpoint.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -333,6 +378,32 @@ impl Shared {
             Some(t) => a.of_type(t),
             None => a,
         }
+    }
+}
+
+/// The endpoint, held by a blocking operation (see [`Shared::endpoint`]).
+pub(crate) struct Held<'a> {
+    guard: MutexGuard<'a, Box<dyn Raw>>,
+    blocking: &'a AtomicBool,
+}
+
+impl Deref for Held<'_> {
+    type Target = Box<dyn Raw>;
+    fn deref(&self) -> &Self::Target {
+        &self.guard
+    }
+}
+
+impl DerefMut for Held<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.guard
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        // Before the guard unlocks: the next holder's mark is its own.
+        self.blocking.store(false, SeqCst);
     }
 }
 

@@ -111,14 +111,41 @@
 //! session channel: write in the specification who takes the next job
 //! (`alt_every`), or add a dispatcher role.
 //!
+//! # Async tasks
+//!
+//! [`Sender::send_async`] and [`Receiver::recv_async`] are the same
+//! operations as futures, for tasks of any runtime (tokio, async-std,
+//! smol: they use only the task's waker). The same [`Ends`] serve threads
+//! and tasks, and a role may be a task while its peers are threads.
+//!
+//! - A task pending on a session operation counts as waiting, as a blocked
+//!   thread does: a deadlock makes its futures ready with the deadlock
+//!   error. One task may await several receives of its role at once
+//!   (`tokio::select!`); the role waits until one of them can go on.
+//! - Cancellation is safe: a future dropped before it is ready has done
+//!   nothing (a receive took no message, a send sent none), because a
+//!   pending operation is performed only by its own poll, which then
+//!   returns ready.
+//! - A role is still one sequential actor: a blocking call on a role
+//!   whose future is pending fails at once
+//!   ([`Error::Session`]`(AsyncPending)`), and a poll while a blocking call
+//!   of the role runs on another thread fails with [`Error::Busy`].
+//! - A task that awaits a session operation *together with* something
+//!   else (a timer, a socket, in one `select!`) counts as waiting on the
+//!   session alone: a deadlock may then be declared that the other branch
+//!   would have ended.
+//!
 //! # Under `prust::explore`
 //!
+//! `send_async` and `recv_async` fail at once with
+//! [`Error::Session`]`(Unsupported)` there for now.
 //! `try_recv` and `recv_timeout` fail with
 //! [`Error::Session`]`(Unsupported)` there: whether a message has arrived
 //! yet is the explorer's choice, not something to poll.
 
 mod ends;
 mod error;
+mod pending;
 mod raw;
 mod receiver;
 mod select;

@@ -4,8 +4,10 @@
 //! role function then takes them whatever session runs it, and an async
 //! endpoint can later stand behind the same ends).
 
+use std::task::{Context, Poll};
+
 use engine::{Message, RoleId};
-use protocols::session::{Alternative, BlockingEndpoint, Error};
+use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error};
 
 /// The operations the typed ends use, object-safe, peers by [`RoleId`].
 pub(crate) trait Raw: Send {
@@ -19,6 +21,8 @@ pub(crate) trait Raw: Send {
         &mut self,
         alternatives: &[Alternative],
     ) -> Result<Option<(usize, Message)>, Error>;
+    fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>>;
+    fn cancel_op(&mut self, op: &mut AsyncOp);
 }
 
 impl<E: BlockingEndpoint> Raw for E {
@@ -47,5 +51,11 @@ impl<E: BlockingEndpoint> Raw for E {
         alternatives: &[Alternative],
     ) -> Result<Option<(usize, Message)>, Error> {
         BlockingEndpoint::try_select(self, alternatives)
+    }
+    fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        BlockingEndpoint::poll_op(self, cx, op)
+    }
+    fn cancel_op(&mut self, op: &mut AsyncOp) {
+        BlockingEndpoint::cancel_op(self, op)
     }
 }

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{Message, Payload, RoleId};
-use protocols::session::Alternative;
+use protocols::session::{Alternative, AsyncOp, Done};
 
 use crate::ends::{is_message, message_type, Shared};
+use crate::pending::OpFuture;
 use crate::{Error, RecvError, RecvTimeoutError, TryRecvError};
 
 /// Receives the messages of type `T` that one peer sends to this role.
@@ -90,6 +91,62 @@ impl<T: Payload> Receiver<T> {
         drop(ep);
         self.payload(msg.map_err(Error::from).map_err(RecvError::of)?)
             .map_err(RecvError::Failed)
+    }
+
+    /// Receives the next `T` as [`recv`](Self::recv) does, as a future: it
+    /// waits (pending, with the task's waker registered; no thread blocks)
+    /// until the protocol allows the receive, in any runtime (tokio,
+    /// async-std, smol). While it is pending the role counts as waiting,
+    /// so a deadlock makes it ready with the deadlock error, as it does a
+    /// blocked `recv`. One task may await several receives of its role at
+    /// once (`tokio::select!`); the role waits until one can go on.
+    ///
+    /// **Cancellation.** A receive future dropped before it is ready (the
+    /// losing branch of a `tokio::select!`) took nothing: a pending
+    /// receive is performed only by its own poll, which then returns
+    /// ready, so the message stays for the next receive.
+    ///
+    /// A blocking call on this role while the future is pending fails at
+    /// once ([`Error::Session`]`(AsyncPending)`), and a poll while a
+    /// blocking call of the role runs on another thread fails with
+    /// [`Error::Busy`]: never a hang. Under `prust::explore` it fails
+    /// with [`Error::Session`]`(Unsupported)` for now.
+    ///
+    /// ```
+    /// # use protocols::session::SplitSession;
+    /// # use protocols::spec::{msg, par, Spec};
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Job(u32);
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Stop;
+    /// let spec = Spec::new("two", par([msg("Job", "boss", "hand"), msg("Stop", "clock", "hand")]));
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let [boss, hand, clock] = SplitSession::new(object).into_endpoints().try_into().unwrap();
+    /// let (boss, hand, clock) = (channel::Ends::new(boss), channel::Ends::new(hand), channel::Ends::new(clock));
+    /// let rt = tokio::runtime::Runtime::new().unwrap();
+    /// rt.block_on(async {
+    ///     let (jobs, stop) = (hand.receiver::<Job>("boss").unwrap(), hand.receiver::<Stop>("clock").unwrap());
+    ///     clock.sender::<Stop>("hand").unwrap().send_async(Stop).await.unwrap();
+    ///     tokio::select! {
+    ///         job = jobs.recv_async() => panic!("no job was sent: {job:?}"),
+    ///         stop = stop.recv_async() => assert_eq!(stop, Ok(Stop)),
+    ///     }
+    ///     // The losing receive took nothing: the job sent now is received.
+    ///     boss.sender::<Job>("hand").unwrap().send_async(Job(7)).await.unwrap();
+    ///     assert_eq!(jobs.recv_async().await, Ok(Job(7)));
+    /// });
+    /// ```
+    pub async fn recv_async(&self) -> Result<T, RecvError> {
+        let op = match &self.typed {
+            None => AsyncOp::recv_from(self.from),
+            Some(alt) => AsyncOp::select(alt),
+        };
+        let msg = match OpFuture::new(&self.shared, op).await {
+            Ok(Done::Received(_, msg) | Done::Selected(_, msg)) => msg,
+            Ok(Done::Sent | Done::Closed) => unreachable!("a receive gives a message"),
+            Err(e) => return Err(RecvError::of(e)),
+        };
+        self.payload(msg).map_err(RecvError::Failed)
     }
 
     /// Receives the next `T` if the protocol allows it now, without

@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use engine::{Message, Payload, RoleId};
 
+use protocols::session::AsyncOp;
+
 use crate::ends::{message_type, Shared};
+use crate::pending::OpFuture;
 use crate::{Error, SendError};
 
 /// Sends messages of type `T` from this role to one peer. Made by
@@ -120,6 +123,53 @@ impl<T: Payload> Sender<T> {
                 value: keep,
                 error: e.into(),
             }),
+        }
+    }
+
+    /// Sends `value` as [`send`](Self::send) does, as a future: it waits
+    /// (pending, with the task's waker registered; no thread blocks) until
+    /// the protocol allows the send, in any runtime (tokio, async-std,
+    /// smol). While it is pending the role counts as waiting, so a
+    /// deadlock makes it ready with the deadlock error, as it does a
+    /// blocked `send`.
+    ///
+    /// **Cancellation.** A send future dropped before it is ready (the
+    /// losing branch of a `tokio::select!`) sent nothing: a pending send
+    /// is performed only by its own poll, which then returns ready.
+    ///
+    /// A blocking call on this role while the future is pending fails at
+    /// once ([`Error::Session`]`(AsyncPending)`), and a poll while a
+    /// blocking call of the role runs on another thread fails with
+    /// [`Error::Busy`]: never a hang. Under `prust::explore` it fails
+    /// with [`Error::Session`]`(Unsupported)` for now.
+    ///
+    /// ```
+    /// # use protocols::session::Session;
+    /// # use protocols::spec::{msg, seq, Spec};
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Job(u32);
+    /// let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand"), msg("Job", "boss", "hand")]));
+    /// let object = protocols::Strict::from_spec(&spec).unwrap();
+    /// let [boss, hand] = Session::new(object).into_endpoints().try_into().unwrap();
+    /// let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
+    /// let rt = tokio::runtime::Runtime::new().unwrap();
+    /// let taker = rt.spawn(async move {
+    ///     let jobs = hand.receiver::<Job>("boss").unwrap();
+    ///     (jobs.recv_async().await.unwrap().0, jobs.recv_async().await.unwrap().0)
+    /// });
+    /// rt.block_on(async {
+    ///     let jobs = boss.sender::<Job>("hand").unwrap();
+    ///     jobs.send_async(Job(1)).await.unwrap();
+    ///     jobs.send_async(Job(2)).await.unwrap();
+    /// });
+    /// assert_eq!(rt.block_on(taker).unwrap(), (1, 2));
+    /// ```
+    pub async fn send_async(&self, value: T) -> Result<(), SendError<T>> {
+        let keep = dyn_clone::clone(&value);
+        let op = AsyncOp::send(self.to, Message::new(value));
+        match OpFuture::new(&self.shared, op).await {
+            Ok(_) => Ok(()),
+            Err(error) => Err(SendError { value: keep, error }),
         }
     }
 

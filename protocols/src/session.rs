@@ -275,6 +275,30 @@
 //! assert_eq!(r.select(&alts).unwrap().0, 0);
 //! ```
 //!
+//! # Async operations
+//!
+//! Both sessions also run an operation as a future's poll
+//! ([`BlockingEndpoint::poll_op`] with an [`AsyncOp`], for any runtime:
+//! only the task's waker is used). A poll tries the operation as a blocking
+//! call does; where the call would park, the poll registers the waker in
+//! the role's list (next to the parkers) and returns `Pending`, and where
+//! the parked thread would be unparked, the registration is woken.
+//!
+//! - For the deadlock detection a role with registrations waits once every
+//!   one of them was refused at the current epoch (a [`Session`] brings
+//!   each to the current epoch after every change, trying it on a clone of
+//!   the object; a [`SplitSession`] wakes a registration refused earlier
+//!   than the others, so that it tries again); a woken registration counts
+//!   as running until its owner polls it. The argument above holds with
+//!   "registered" for "parked". A deadlock wakes every registration, whose
+//!   next poll returns the error.
+//! - A registered operation is never performed by another thread (a
+//!   [`Session`]'s hand-off only wakes it): so a future dropped before it
+//!   is ready, which gives its registration up
+//!   ([`BlockingEndpoint::cancel_op`]), has done nothing.
+//! - While a role has registrations, its blocking calls fail with
+//!   [`Error::AsyncPending`]: the role is one actor.
+//!
 //! # Limitations
 //!
 //! A thread that waits on something other than its endpoint (a lock, I/O,
@@ -298,6 +322,7 @@ mod error;
 mod locked;
 mod op;
 mod panic;
+mod pending;
 mod select;
 mod split;
 
@@ -305,8 +330,11 @@ pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
+pub use pending::{AsyncOp, Done};
 pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
+
+use std::task::{Context, Poll};
 
 use engine::{Message, Payload, RoleId};
 
@@ -376,6 +404,25 @@ pub trait BlockingEndpoint: Send {
     /// A guard that declares this role panicked if its thread panics; see
     /// [`PanicGuard`].
     fn panic_guard(&self) -> PanicGuard;
+    /// Drives an async operation (see [`AsyncOp`]): `Ready` once done or
+    /// failed; `Pending` with `cx`'s waker registered, the role counting
+    /// as waiting on it, if the protocol does not allow it now. The
+    /// default is ready at once with [`Error::Unsupported`]: an endpoint
+    /// without async operations (as under `prust::explore`, for now)
+    /// says so instead of waiting.
+    fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        let _ = (cx, op);
+        Poll::Ready(Err(Error::Unsupported {
+            role: self.role_name(self.role()).unwrap_or("?").to_string(),
+            what: "await a session operation yet",
+        }))
+    }
+    /// Gives up an async operation whose future is dropped before it was
+    /// ready; a registered operation has done nothing (no message taken,
+    /// none sent). The default does nothing.
+    fn cancel_op(&mut self, op: &mut AsyncOp) {
+        let _ = op;
+    }
 }
 
 macro_rules! blocking_endpoint {
@@ -419,6 +466,16 @@ macro_rules! blocking_endpoint {
             }
             fn panic_guard(&self) -> PanicGuard {
                 $ty::panic_guard(self)
+            }
+            fn poll_op(
+                &mut self,
+                cx: &mut Context<'_>,
+                op: &mut AsyncOp,
+            ) -> Poll<Result<Done, Error>> {
+                $ty::poll_op(self, cx, op)
+            }
+            fn cancel_op(&mut self, op: &mut AsyncOp) {
+                $ty::cancel_op(self, op)
             }
         }
     };

@@ -1,5 +1,6 @@
 //! The one integration-test binary of `prust-channel`.
 
+mod async_ends;
 mod bad_use;
 mod differential;
 mod explore;

@@ -86,6 +86,11 @@ pub enum Error {
         /// The operation, as the caller named it.
         what: &'static str,
     },
+    /// A blocking call on a role that has an async operation pending (a
+    /// future polled but neither ready nor dropped): the session counts
+    /// the role as waiting on the future, so a blocking wait now could
+    /// hang unseen. Await or drop the future first.
+    AsyncPending(String),
 }
 
 impl fmt::Display for Error {
@@ -145,6 +150,12 @@ impl fmt::Display for Error {
                 f,
                 "{role} tries to {what} itself: a role has no channel to itself \
                  (did you pass the wrong peer?)"
+            ),
+            Error::AsyncPending(role) => write!(
+                f,
+                "role `{role}` has an async operation pending (a future neither \
+                 ready nor dropped); a blocking call on it would wait where the \
+                 session cannot see it: await or drop the future first"
             ),
             Error::Unsupported { role, what } => write!(
                 f,

@@ -4,6 +4,7 @@
 //! with the hand-off and the deadlock decision, is in `locked/inner.rs`.
 
 mod inner;
+mod poll;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -65,6 +66,8 @@ pub struct Endpoint<P: Protocol> {
     parker: Parker,
     /// Results to deliver after releasing the lock (kept to avoid allocating).
     woken: Vec<Delivery>,
+    /// How many async operations of this endpoint are registered.
+    async_ops: usize,
 }
 
 /// The result of a waiter's operation, completed by another thread.
@@ -105,6 +108,9 @@ impl<P: Protocol> Session<P> {
             session_open: true,
             failure: None,
             closes,
+            pending: names.iter().map(|_| Default::default()).collect(),
+            pending_count: 0,
+            to_wake: Vec::new(),
         };
         let mailboxes = names
             .iter()
@@ -146,6 +152,7 @@ impl<P: Protocol> Session<P> {
                     role,
                     parker,
                     woken: Vec::new(),
+                    async_ops: 0,
                 })
             }
             None => Err(Error::RoleTaken(self.shared.names[role].clone())),
@@ -168,8 +175,7 @@ impl<P: Protocol> Drop for Session<P> {
         inner.session_open = false;
         let mut woken = Vec::new();
         inner.detect_deadlock(&self.shared.names, &mut woken);
-        drop(inner);
-        self.shared.deliver(&mut woken);
+        self.shared.release(inner, &mut woken);
     }
 }
 
@@ -254,8 +260,7 @@ impl<P: Protocol> Endpoint<P> {
             Ok(outcome) => {
                 inner.epoch += 1;
                 inner.progress_waiters(&mut self.woken);
-                drop(inner);
-                shared.deliver(&mut self.woken);
+                shared.release(inner, &mut self.woken);
                 Ok(Some(outcome))
             }
             Err(_) => Ok(None),
@@ -285,16 +290,14 @@ impl<P: Protocol> Endpoint<P> {
             Ok(outcome) => {
                 inner.epoch += 1;
                 inner.progress_waiters(&mut self.woken);
-                drop(inner);
-                shared.deliver(&mut self.woken);
+                shared.release(inner, &mut self.woken);
                 Ok(outcome)
             }
             Err(op) => {
                 inner.slots[role] = Slot::Waiting { op, epoch };
                 inner.waiting += 1;
                 inner.detect_deadlock(&shared.names, &mut self.woken);
-                drop(inner);
-                shared.deliver(&mut self.woken);
+                shared.release(inner, &mut self.woken);
                 loop {
                     // A delivery unparks us; a stale token from an earlier
                     // delivery only costs one more look.
@@ -335,9 +338,10 @@ impl<P: Protocol> Drop for Endpoint<P> {
         } else {
             Slot::Dropped
         };
+        let registered = std::mem::take(&mut inner.pending[self.role]);
+        inner.pending_count -= registered.entries.len();
         inner.detect_deadlock(&self.shared.names, &mut self.woken);
-        drop(inner);
-        self.shared.deliver(&mut self.woken);
+        self.shared.release(inner, &mut self.woken);
     }
 }
 
@@ -353,8 +357,7 @@ impl<P: Protocol> PanicSink for Shared<P> {
         inner.slots[role] = Slot::Panicked;
         let mut woken = Vec::new();
         inner.detect_deadlock(&self.names, &mut woken);
-        drop(inner);
-        self.deliver(&mut woken);
+        self.release(inner, &mut woken);
     }
 }
 
@@ -377,9 +380,25 @@ impl<P> Shared<P> {
                         }
                     }
                     g.waiting = 0;
+                    g.wake_all_async();
                 }
                 g
             }
+        }
+    }
+
+    /// Releases the lock, then delivers `woken` and wakes the async
+    /// registrations that the changes made under it may have enabled.
+    fn release(&self, mut inner: MutexGuard<'_, Inner<P>>, woken: &mut Vec<Delivery>) {
+        let wakers = if inner.to_wake.is_empty() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut inner.to_wake)
+        };
+        drop(inner);
+        self.deliver(woken);
+        for w in wakers {
+            w.wake();
         }
     }
 

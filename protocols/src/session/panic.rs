@@ -25,6 +25,12 @@ const IN_OP: u8 = 1;
 const PANICKED: u8 = 2;
 /// The endpoint was dropped normally: the role finished.
 const DONE: u8 = 3;
+/// The endpoint has async operations registered (futures between polls):
+/// a blocking operation now would wait where the session counts the role
+/// as waiting on the futures, so it is refused; and the role is in use
+/// (its task may run on another thread), so a guard does not declare it
+/// panicked.
+const ASYNC: u8 = 4;
 
 impl Use {
     /// An operation starts; `false` if the role was declared panicked.
@@ -36,6 +42,22 @@ impl Use {
     /// when it unwinds).
     pub(super) fn end(&self) {
         let _ = self.0.compare_exchange(IN_OP, IDLE, SeqCst, SeqCst);
+    }
+
+    /// A poll of an async operation starts: from idle (it is then in an
+    /// operation), or with other async operations registered.
+    pub(super) fn begin_poll(&self) -> bool {
+        match self.0.compare_exchange(IDLE, IN_OP, SeqCst, SeqCst) {
+            Ok(_) => true,
+            Err(s) => s == ASYNC || s == IN_OP,
+        }
+    }
+
+    /// A poll ends: with async operations still `registered`, or none.
+    pub(super) fn end_poll(&self, registered: bool) {
+        let to = if registered { ASYNC } else { IDLE };
+        let _ = self.0.compare_exchange(IN_OP, to, SeqCst, SeqCst);
+        let _ = self.0.compare_exchange(ASYNC, to, SeqCst, SeqCst);
     }
 
     /// A [`PanicGuard`]'s thread panicked: the role is declared panicked
@@ -73,6 +95,8 @@ impl<'a> InOp<'a> {
     pub(super) fn begin(role_use: &'a Use, name: &str) -> Result<InOp<'a>, Error> {
         if role_use.begin() {
             Ok(InOp(role_use))
+        } else if role_use.0.load(SeqCst) == ASYNC {
+            Err(Error::AsyncPending(name.to_string()))
         } else {
             Err(Error::RolePanicked(name.to_string()))
         }

@@ -7,6 +7,7 @@
 
 mod decide;
 mod object;
+mod poll;
 
 pub use object::Split;
 
@@ -23,6 +24,7 @@ use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicSink, Use};
+use super::pending::Waiters;
 use super::select::Alternative;
 use decide::{DEAD, RUNNING};
 
@@ -44,6 +46,8 @@ pub struct SplitEndpoint<P: Split> {
     /// deadlock report) and when dropped.
     local: Option<P::Local>,
     parker: Parker,
+    /// How many async operations of this endpoint are registered.
+    async_ops: usize,
 }
 
 /// `Shared::waiting_for` of a role that is not blocked.
@@ -78,6 +82,12 @@ struct Shared<P: Split> {
     closes: Closes,
     /// What each channel carries (for typed ends).
     channels: Channels,
+    /// Per role: its registered async operations (each described for a
+    /// deadlock report), woken where the role's parker is unparked.
+    waiters: Vec<CachePadded<Mutex<Waiters<super::WaitsFor>>>>,
+    /// Per role: whether it ever polled an async operation (a wake of a
+    /// role that never did need not look at its waiters).
+    asynchronous: Vec<AtomicBool>,
 }
 
 struct Slot<L> {
@@ -90,10 +100,21 @@ struct Slot<L> {
 }
 
 enum Wait {
-    Send { to: RoleId, type_name: String },
-    Recv { from: Option<RoleId> },
-    Close { to: RoleId },
-    Select { alternatives: Vec<String> },
+    Send {
+        to: RoleId,
+        type_name: String,
+    },
+    Recv {
+        from: Option<RoleId>,
+    },
+    Close {
+        to: RoleId,
+    },
+    Select {
+        alternatives: Vec<String>,
+    },
+    /// What a role waiting on async registrations waits for.
+    Async(super::WaitsFor),
 }
 
 impl<P: Split> SplitSession<P> {
@@ -145,6 +166,8 @@ impl<P: Split> SplitSession<P> {
                 failure: Mutex::new(None),
                 closes,
                 channels,
+                waiters: (0..n).map(|_| CachePadded::default()).collect(),
+                asynchronous: (0..n).map(|_| AtomicBool::new(false)).collect(),
             }),
         }
     }
@@ -169,6 +192,7 @@ impl<P: Split> SplitSession<P> {
                 role,
                 local: slot.local.take(),
                 parker,
+                async_ops: 0,
             }),
             None => Err(Error::RoleTaken(self.shared.names[role].clone())),
         }
@@ -475,6 +499,7 @@ impl<P: Split> Drop for SplitEndpoint<P> {
         // as finished (recorded before it is dead, for the report).
         self.shared.uses[self.role].drop_endpoint(std::thread::panicking());
         lock(&self.shared.slots[self.role]).local = self.local.take();
+        lock(&self.shared.waiters[self.role]).entries.clear();
         self.shared.leave(self.role, DEAD);
     }
 }

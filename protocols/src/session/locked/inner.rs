@@ -4,13 +4,15 @@
 //! protocol now allows) and the deadlock decision.
 
 use std::sync::Arc;
+use std::task::Waker;
 
 use crossbeam_utils::sync::Parker;
 use engine::{Message, Protocol, Refused, RoleId};
 
 use super::super::closed::Closes;
-use super::super::error::{Blocked, Deadlock, Error};
+use super::super::error::{Blocked, Deadlock, Error, WaitsFor};
 use super::super::op::Op;
+use super::super::pending::Waiters;
 use super::Delivery;
 
 pub(super) struct Inner<P> {
@@ -27,6 +29,14 @@ pub(super) struct Inner<P> {
     pub(super) failure: Option<Error>,
     /// The channels closed so far (see `session/closed.rs`).
     pub(super) closes: Closes,
+    /// Per role: its registered async operations. A role whose endpoint is
+    /// `Running` and whose every registration was refused at the current
+    /// epoch waits, as a `Slot::Waiting` does.
+    pub(super) pending: Vec<Waiters<Op>>,
+    /// How many registrations there are, to skip the scan when none.
+    pub(super) pending_count: usize,
+    /// Wakers to wake once the lock is released.
+    pub(super) to_wake: Vec<Waker>,
 }
 
 pub(super) enum Slot {
@@ -114,11 +124,69 @@ impl<P: Protocol> Inner<P> {
 
     /// After a change, re-tries every waiter until none can go on; fills
     /// `woken` with the waiters whose operation completed. On return every
-    /// remaining waiter was refused at the current epoch.
+    /// remaining waiter was refused at the current epoch. Then looks at
+    /// every async registration (see [`refresh_async`](Self::refresh_async)).
     pub(super) fn progress_waiters(&mut self, woken: &mut Vec<Delivery>) {
-        if self.waiting == 0 {
-            return;
+        if self.waiting != 0 {
+            self.progress_threads(woken);
         }
+        if self.pending_count != 0 {
+            self.refresh_async();
+        }
+    }
+
+    /// Brings every async registration to the current epoch: one that the
+    /// protocol now allows (tried on a clone of the object: the operation
+    /// is its owner's to perform, so that a future dropped meanwhile has
+    /// done nothing) is woken and counts as running until its owner polls
+    /// it; any other is refused at the current epoch.
+    pub(super) fn refresh_async(&mut self) {
+        let epoch = self.epoch;
+        for r in 0..self.pending.len() {
+            if self.pending[r].entries.is_empty() {
+                continue;
+            }
+            let mut waiters = std::mem::take(&mut self.pending[r]);
+            for e in &mut waiters.entries {
+                if e.refused_at.is_some_and(|at| at != epoch) {
+                    if self.would_complete(r, &e.op) {
+                        e.refused_at = None;
+                        self.to_wake.push(e.waker.clone());
+                    } else {
+                        e.refused_at = Some(epoch);
+                    }
+                }
+            }
+            self.pending[r] = waiters;
+        }
+    }
+
+    /// Whether `role`'s `op` would complete (or end) now; the object is
+    /// not changed.
+    fn would_complete(&self, role: RoleId, op: &Op) -> bool {
+        match op {
+            Op::Send { to, msg } => self.object.clone().try_send(role, *to, msg.clone()).is_ok(),
+            Op::Recv { from } => {
+                self.recv_ended(role, *from)
+                    || (self.object.may_recv(role, *from)
+                        && self.object.clone().try_recv(role, *from).is_ok())
+            }
+            Op::Close { to } => self.object.clone().try_close(role, *to).is_ok(),
+            Op::Select { alts } => {
+                let object = &self.object;
+                alts.iter().any(|a| {
+                    matches!(object.clone().try_recv(role, Some(a.from)), Ok((_, m)) if a.accepts(&m))
+                }) || (!alts.is_empty()
+                    && alts.iter().all(|a| {
+                        self.closes
+                            .recv_ended(role, Some(a.from), |f| object.is_channel_empty(f, role))
+                    }))
+            }
+        }
+    }
+
+    /// Re-tries every waiting thread until none can go on.
+    fn progress_threads(&mut self, woken: &mut Vec<Delivery>) {
         loop {
             let mut progressed = false;
             for w in 0..self.slots.len() {
@@ -169,7 +237,7 @@ impl<P: Protocol> Inner<P> {
     /// refused at the current epoch; fills `woken` with the waiters to
     /// release. See the module docs for why this cannot raise a false alarm.
     pub(super) fn detect_deadlock(&mut self, names: &[String], woken: &mut Vec<Delivery>) {
-        if self.failure.is_some() || self.waiting == 0 {
+        if self.failure.is_some() || (self.waiting == 0 && self.pending_count == 0) {
             return;
         }
         let mut blocked = Vec::new();
@@ -181,6 +249,12 @@ impl<P: Protocol> Inner<P> {
                     role: names[r].clone(),
                     waits_for: op.waits_for(names),
                 }),
+                Slot::Running if self.pending[r].blocked_at() == Some(self.epoch) => {
+                    blocked.push(Blocked {
+                        role: names[r].clone(),
+                        waits_for: async_waits_for(&self.pending[r], names),
+                    })
+                }
                 Slot::Dropped => finished.push(names[r].clone()),
                 Slot::Panicked => panicked.push(names[r].clone()),
                 Slot::Unclaimed if !self.session_open => finished.push(names[r].clone()),
@@ -203,5 +277,33 @@ impl<P: Protocol> Inner<P> {
         }
         self.waiting = 0;
         self.failure = Some(deadlock);
+        self.wake_all_async();
+    }
+}
+
+impl<P> Inner<P> {
+    /// Wakes every async registration (the session failed: each owner's
+    /// next poll gets the failure).
+    pub(super) fn wake_all_async(&mut self) {
+        for w in &mut self.pending {
+            for e in &mut w.entries {
+                e.refused_at = None;
+                self.to_wake.push(e.waker.clone());
+            }
+        }
+    }
+}
+
+/// What a role waiting on its async registrations waits for: the one
+/// operation, or each of several (as a select's alternatives).
+fn async_waits_for(waiters: &Waiters<Op>, names: &[String]) -> WaitsFor {
+    match waiters.entries.as_slice() {
+        [one] => one.op.waits_for(names),
+        many => WaitsFor::Select {
+            alternatives: many
+                .iter()
+                .map(|e| e.op.waits_for(names).to_string())
+                .collect(),
+        },
     }
 }

@@ -38,6 +38,17 @@ impl<P: Split> Shared<P> {
         for u in &self.unparkers {
             u.unpark();
         }
+        self.wake_all_async();
+    }
+
+    /// Wakes every async registration of every role (the session failed:
+    /// each owner's next poll gets the failure).
+    fn wake_all_async(&self) {
+        for (r, w) in self.waiters.iter().enumerate() {
+            if self.asynchronous[r].load(SeqCst) {
+                lock(w).wake_all();
+            }
+        }
     }
 
     /// `role` stops running: it waits (`status` = refused epoch + 1) or is
@@ -86,6 +97,9 @@ impl<P: Split> Shared<P> {
             }
         }
         self.unparkers[role].unpark();
+        if self.asynchronous[role].load(SeqCst) {
+            lock(&self.waiters[role]).wake_all();
+        }
     }
 
     /// `role` is back from parking: running again, unless a waker has
@@ -190,6 +204,7 @@ impl<P: Split> Shared<P> {
                 Some(Wait::Select { alternatives }) => WaitsFor::Select {
                     alternatives: alternatives.clone(),
                 },
+                Some(Wait::Async(w)) => w.clone(),
                 None => unreachable!("a waiting role has said what it waits for"),
             };
             blocked.push(Blocked {
@@ -226,5 +241,6 @@ impl<P: Split> Shared<P> {
         for u in &self.unparkers {
             u.unpark();
         }
+        self.wake_all_async();
     }
 }

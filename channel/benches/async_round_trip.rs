@@ -1,0 +1,155 @@
+//! Async round trips on tokio: `send_async`/`recv_async` over real
+//! sessions against `tokio::sync::mpsc`, the same message count, side by
+//! side in one run (the goal on the liberal runtime is at most 2×).
+//!
+//! ```text
+//! cargo bench -p prust-channel --bench async_round_trip            # full run
+//! cargo bench -p prust-channel --bench async_round_trip -- --quick # a smoke run
+//! ```
+//!
+//! A boss task sends a job and awaits its answer from a hand task, `n`
+//! times, on a multi-threaded runtime with two workers; protocol
+//! `(Job boss→hand; Done hand→boss)*` on the strict object under a
+//! `Session` and the liberal one under a `SplitSession`; tokio's version
+//! uses two bounded channels of capacity 1. Runs alternate, several
+//! rounds each; the best round of each is reported.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use channel::Ends;
+use protocols::session::{BlockingEndpoint, Session, SplitSession};
+use protocols::spec::{msg, seq, Spec};
+use protocols::{Liberal, Strict};
+
+#[derive(Clone, Debug)]
+struct Job(u64);
+#[derive(Clone, Debug)]
+struct Done(u64);
+
+fn spec() -> Spec {
+    Spec::new(
+        "round-trips",
+        seq([msg("Job", "boss", "hand"), msg("Done", "hand", "boss")]).star(),
+    )
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap()
+}
+
+fn tokio_mpsc(rt: &tokio::runtime::Runtime, n: u64) -> u64 {
+    let (jobs, mut jobs_rx) = tokio::sync::mpsc::channel::<Job>(1);
+    let (done, mut done_rx) = tokio::sync::mpsc::channel::<Done>(1);
+    let hand = rt.spawn(async move {
+        while let Some(Job(j)) = jobs_rx.recv().await {
+            done.send(Done(j)).await.unwrap();
+        }
+    });
+    rt.block_on(async move {
+        let boss = tokio::spawn(async move {
+            let mut sum = 0;
+            for i in 0..n {
+                jobs.send(Job(i)).await.unwrap();
+                sum += done_rx.recv().await.unwrap().0;
+            }
+            sum
+        });
+        let sum = boss.await.unwrap();
+        hand.await.unwrap();
+        sum
+    })
+}
+
+fn prust<E: BlockingEndpoint + 'static>(
+    rt: &tokio::runtime::Runtime,
+    boss: E,
+    hand: E,
+    n: u64,
+) -> u64 {
+    let (boss, hand) = (Ends::new(boss), Ends::new(hand));
+    let hand = rt.spawn(async move {
+        let (jobs_rx, done) = (
+            hand.receiver::<Job>("boss").unwrap(),
+            hand.sender::<Done>("boss").unwrap(),
+        );
+        for _ in 0..n {
+            let Job(j) = jobs_rx.recv_async().await.unwrap();
+            done.send_async(Done(j)).await.unwrap();
+        }
+    });
+    rt.block_on(async move {
+        let boss = tokio::spawn(async move {
+            let (jobs, done_rx) = (
+                boss.sender::<Job>("hand").unwrap(),
+                boss.receiver::<Done>("hand").unwrap(),
+            );
+            let mut sum = 0;
+            for i in 0..n {
+                jobs.send_async(Job(i)).await.unwrap();
+                sum += done_rx.recv_async().await.unwrap().0;
+            }
+            sum
+        });
+        let sum = boss.await.unwrap();
+        hand.await.unwrap();
+        sum
+    })
+}
+
+/// One timed run of `version` (`tokio`/`strict`/`liberal`).
+fn run(version: &str, n: u64) -> Duration {
+    let rt = runtime();
+    let lts = spec().compile().unwrap();
+    let start = Instant::now();
+    let sum = match version {
+        "tokio" => tokio_mpsc(&rt, n),
+        "strict" => {
+            let [b, h] = Session::new(Strict::new(lts))
+                .into_endpoints()
+                .try_into()
+                .unwrap();
+            prust(&rt, b, h, n)
+        }
+        _ => {
+            let [b, h] = SplitSession::new(Liberal::new(lts))
+                .into_endpoints()
+                .try_into()
+                .unwrap();
+            prust(&rt, b, h, n)
+        }
+    };
+    let took = start.elapsed();
+    assert_eq!(black_box(sum), n * (n - 1) / 2);
+    took
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (rounds, n) = if quick { (2, 1_000) } else { (9, 50_000) };
+    println!("async round trips on tokio (2 workers), best of {rounds} rounds each, {n} jobs");
+    let mut best = [Duration::MAX; 3];
+    let versions = ["tokio", "strict", "liberal"];
+    for _ in 0..rounds {
+        for (b, v) in best.iter_mut().zip(versions) {
+            *b = (*b).min(run(v, n));
+        }
+    }
+    println!("{:<22} {:>12} {:>9}", "version", "per job", "vs tokio");
+    for (b, v) in best.iter().zip(versions) {
+        let name = match v {
+            "tokio" => "tokio::sync::mpsc",
+            "strict" => "prust strict Session",
+            _ => "prust liberal Split",
+        };
+        println!(
+            "{:<22} {:>9.0} ns {:>8.2}x",
+            name,
+            b.as_nanos() as f64 / n as f64,
+            b.as_secs_f64() / best[0].as_secs_f64()
+        );
+    }
+}

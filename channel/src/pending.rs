@@ -1,0 +1,48 @@
+//! The future behind [`Sender::send_async`](crate::Sender::send_async) and
+//! [`Receiver::recv_async`](crate::Receiver::recv_async): one session
+//! operation, polled through the endpoint's
+//! [`poll_op`](protocols::session::BlockingEndpoint::poll_op) with the
+//! task's waker, and given up by `cancel_op` if the future is dropped
+//! before it is ready (a registered operation has done nothing then).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use protocols::session::{AsyncOp, Done};
+
+use crate::ends::Shared;
+use crate::Error;
+
+/// One async operation of a role, on the role's shared endpoint.
+pub(crate) struct OpFuture<'a> {
+    shared: &'a Shared,
+    op: AsyncOp,
+}
+
+impl<'a> OpFuture<'a> {
+    pub(crate) fn new(shared: &'a Shared, op: AsyncOp) -> OpFuture<'a> {
+        OpFuture { shared, op }
+    }
+}
+
+impl Future for OpFuture<'_> {
+    type Output = Result<Done, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let mut ep = match this.shared.endpoint_for_poll() {
+            Ok(ep) => ep,
+            Err(e) => return Poll::Ready(Err(e)),
+        };
+        ep.poll_op(cx, &mut this.op).map_err(Error::from)
+    }
+}
+
+impl Drop for OpFuture<'_> {
+    fn drop(&mut self) {
+        if self.op.is_registered() {
+            self.shared.endpoint_waiting().cancel_op(&mut self.op);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Async operations on a [`SplitSession`](super::SplitSession)'s endpoint:
+//! a poll runs the blocking loop's tries (read the epoch, try, announce,
+//! try again); where the loop would park, the poll registers its waker in
+//! the role's waiter list and returns `Pending`, and a wake of the role
+//! (`Shared::wake`, where the parker is unparked) wakes its registrations.
+//!
+//! A role with several registrations (a task awaiting several receives)
+//! waits, for the deadlock decision, only once every one of them was
+//! refused at one epoch; a registration refused earlier than the others is
+//! woken to try again. A wake that comes during a poll, before its
+//! registration, is kept (`Waiters::notified`) and makes the poll try once
+//! more, as a `Parker` keeps an unpark that comes before the park.
+
+use std::sync::atomic::Ordering::SeqCst;
+use std::task::{Context, Poll};
+
+use engine::{Message, RoleId};
+
+use super::super::closed::{closed_error, send_after_close};
+use super::super::error::{Error, WaitsFor};
+use super::super::op::{lock, Op};
+use super::super::pending::{AsyncOp, Done, Waiters};
+use super::{Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
+
+impl<P: Split> SplitEndpoint<P> {
+    /// Drives the async operation `op`: performs it if the protocol allows
+    /// it now (`Ready`), or registers `cx`'s waker and returns `Pending`;
+    /// the role then counts as waiting (for the deadlock detection) until
+    /// the operation is ready or cancelled with
+    /// [`cancel_op`](Self::cancel_op). A deadlock makes every pending
+    /// operation ready with [`Error::Deadlock`]. See
+    /// [`AsyncOp`](crate::session::AsyncOp).
+    pub fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        if !self.shared.uses[self.role].begin_poll() {
+            return Poll::Ready(Err(Error::RolePanicked(self.name().to_string())));
+        }
+        let result = self.poll_split(cx, op);
+        self.shared.uses[self.role].end_poll(self.async_ops > 0);
+        result
+    }
+
+    fn poll_split(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        let shared = &*self.shared;
+        let me = self.role;
+        if !shared.asynchronous[me].load(SeqCst) {
+            shared.asynchronous[me].store(true, SeqCst);
+        }
+        if let Some(t) = op.ticket {
+            let mut w = lock(&shared.waiters[me]);
+            let entry = w
+                .get_mut(t)
+                .expect("a registered operation stays registered until done");
+            if entry.refused_at.is_some() && !shared.failed.load(SeqCst) {
+                // Not woken since it was refused: nothing to try.
+                if !entry.waker.will_wake(cx.waker()) {
+                    entry.waker = cx.waker().clone();
+                }
+                return Poll::Pending;
+            }
+            w.take(t);
+            w.notified = false;
+        } else {
+            lock(&shared.waiters[me]).notified = false;
+        }
+        // Back to running before any try (see the module docs of the
+        // session), with the local state back from the slot.
+        if self.local.is_none() {
+            shared.resume(me);
+            self.local = lock(&shared.slots[me]).local.take();
+        }
+        let mut this = op
+            .op
+            .take()
+            .expect("an async operation is polled after it was ready");
+        if let Op::Send { to, .. } = this {
+            if shared.closes.is_closed(me, to) {
+                op.op = Some(this);
+                return Poll::Ready(self.finish(op, Err(send_after_close(&shared.names, me, to))));
+            }
+        }
+        let alts = match &this {
+            Op::Select { alts } => alts.clone(),
+            _ => Vec::new(),
+        };
+        let mut announced = false;
+        loop {
+            if shared.failed.load(SeqCst) {
+                op.op = Some(this);
+                return Poll::Ready(self.finish(op, Err(shared.failure())));
+            }
+            let epoch = shared.epoch.load(SeqCst);
+            let (wake, closing, selecting) = match &this {
+                Op::Send { to, .. } => (Some(*to), None, false),
+                Op::Close { to } => (Some(*to), Some(*to), false),
+                Op::Recv { .. } => (None, None, false),
+                Op::Select { .. } => (None, None, true),
+            };
+            let recv_from = match &this {
+                Op::Recv { from } => Some(*from),
+                _ => None,
+            };
+            let local = self.local.as_mut().expect("owned while running");
+            match Self::attempt(shared, me, local, this) {
+                Ok(got) => {
+                    if let Some(to) = closing {
+                        shared.closes.mark(me, to);
+                    }
+                    shared.epoch.fetch_add(1, SeqCst);
+                    if let Some((from, _)) = &got {
+                        if P::RECV_MAY_ENABLE_SENDER {
+                            shared.wake(*from);
+                        }
+                    }
+                    if let Some(peer) = wake {
+                        let w = shared.waiting_for[peer].load(SeqCst);
+                        if w == me || w == ANYONE {
+                            shared.wake(peer);
+                        }
+                    }
+                    let done = match (got, closing, selecting) {
+                        (None, None, _) => Done::Sent,
+                        (None, Some(_), _) => Done::Closed,
+                        (Some((from, msg)), _, true) => {
+                            Done::Selected(index(&alts, from, &msg), msg)
+                        }
+                        (Some((from, msg)), _, false) => Done::Received(from, msg),
+                    };
+                    return Poll::Ready(self.finish(op, Ok(done)));
+                }
+                Err(back) => this = back,
+            }
+            if let Some(from) = recv_from {
+                if shared.recv_ended(me, from) {
+                    op.op = Some(this);
+                    return Poll::Ready(
+                        self.finish(op, Err(closed_error(&shared.names, me, from))),
+                    );
+                }
+            }
+            if !alts.is_empty() && alts.iter().all(|a| shared.recv_ended(me, Some(a.from))) {
+                op.op = Some(this);
+                return Poll::Ready(self.finish(op, Err(closed_error(&shared.names, me, None))));
+            }
+            if !announced {
+                let alone = lock(&shared.waiters[me]).entries.is_empty();
+                let intent = match &this {
+                    Op::Recv { from: Some(from) } if alone => *from,
+                    _ => ANYONE,
+                };
+                shared.waiting_for[me].store(intent, SeqCst);
+                announced = true;
+                continue;
+            }
+            let mut w = lock(&shared.waiters[me]);
+            if w.notified {
+                // Woken since this poll began: the change may concern us.
+                w.notified = false;
+                continue;
+            }
+            if op.ticket.is_none() {
+                self.async_ops += 1;
+            }
+            let described = this.waits_for(&shared.names);
+            w.put(&mut op.ticket, epoch, cx.waker(), described);
+            let wait = combined(&w);
+            if wait.is_none() {
+                // Some registrations were refused before this epoch: they
+                // try again, and the last of them registers the role as
+                // waiting.
+                w.wake_older(epoch);
+            }
+            drop(w);
+            op.op = Some(this);
+            if let Some((wait, at)) = wait {
+                self.wait_async(wait, at);
+            }
+            return Poll::Pending;
+        }
+    }
+
+    /// The role waits on its registrations, every one refused at `epoch`:
+    /// its local state goes to its slot (for a deadlock report), and it
+    /// stops running (the last to stop decides).
+    fn wait_async(&mut self, wait: Wait, epoch: u64) {
+        {
+            let mut slot = lock(&self.shared.slots[self.role]);
+            slot.wait = Some(wait);
+            slot.local = self.local.take();
+        }
+        self.shared.leave(self.role, epoch + 1);
+    }
+
+    /// `op` is ready with `result`: its registration, if any, is gone
+    /// (taken by the poll), and the role's announcement says what the
+    /// remaining registrations wait for.
+    fn finish(&mut self, op: &mut AsyncOp, result: Result<Done, Error>) -> Result<Done, Error> {
+        if op.ticket.take().is_some() {
+            self.async_ops -= 1;
+        }
+        let left = lock(&self.shared.waiters[self.role]).entries.len();
+        let intent = if left == 0 { NOT_WAITING } else { ANYONE };
+        self.shared.waiting_for[self.role].store(intent, SeqCst);
+        result
+    }
+
+    /// Gives up the async operation `op` (its future is dropped before it
+    /// was ready): a registered operation has done nothing, and the role no
+    /// longer waits on it. Nothing to do for one never registered.
+    pub fn cancel_op(&mut self, op: &mut AsyncOp) {
+        let Some(t) = op.ticket.take() else {
+            return;
+        };
+        self.async_ops -= 1;
+        let me = self.role;
+        let mut w = lock(&self.shared.waiters[me]);
+        w.take(t);
+        let left = w.entries.len();
+        let wait = combined(&w);
+        drop(w);
+        if left == 0 {
+            self.shared.waiting_for[me].store(NOT_WAITING, SeqCst);
+            if self.local.is_none() {
+                self.shared.resume(me);
+                self.local = lock(&self.shared.slots[me]).local.take();
+            }
+        } else if let (Some((wait, e)), true) = (wait, self.local.is_some()) {
+            // Running, and the rest all wait at one epoch: now the role
+            // waits on them.
+            self.wait_async(wait, e);
+        }
+        self.shared.uses[me].end_poll(self.async_ops > 0);
+    }
+}
+
+/// What the role waits for, and at which epoch, if every registration
+/// was refused at one epoch: the one operation, or each of several.
+fn combined(w: &Waiters<WaitsFor>) -> Option<(Wait, u64)> {
+    let at = w.blocked_at()?;
+    let wait = match w.entries.as_slice() {
+        [one] => one.op.clone(),
+        many => WaitsFor::Select {
+            alternatives: many.iter().map(|e| e.op.to_string()).collect(),
+        },
+    };
+    Some((Wait::Async(wait), at))
+}
+
+/// The alternative a select step took: the first in order that accepts
+/// the message from its sender.
+fn index(alts: &[super::Alternative], from: RoleId, msg: &Message) -> usize {
+    alts.iter()
+        .position(|a| a.from == from && a.accepts(msg))
+        .expect("the message matches an alternative")
+}

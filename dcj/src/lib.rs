@@ -294,7 +294,7 @@ impl fmt::Display for DcjError {
         f.write_str(&self.message)?;
         if let (Some(src), true) = (&self.source_line, self.line > 0) {
             // Around the column only: a line may be 100 kB long.
-            let (shown, pad) = protocols::aut::caret_lines(src, self.col);
+            let (shown, pad) = protocols::caret_lines(src, self.col);
             write!(f, "\n  | {shown}\n  | {pad}^")?;
         }
         if let Some(h) = &self.hint {

@@ -1,48 +1,5 @@
-//! Reading Aldebaran `.aut` files (the LTS format of CADP, mCRL2 and
-//! Discourje).
-//!
-//! ```text
-//! des (0, 2, 3)
-//! (0,"!(Move,white,black)",1)
-//! (1,"?(Move,white,black)",2)
-//! ```
-//! The header gives the initial state, the number of transitions and the
-//! number of states (states are `0..n`). Each further line is one transition
-//! `(from, label, to)`; labels may be quoted. Labels are `!(Type,sender,receiver)`
-//! (a send), `?(Type,sender,receiver)` (its receive) and `C(sender,receiver)`
-//! (a close), and `‽(Type,sender,receiver)`, the send of a handshake
-//! ([`Label::is_sync`], as Discourje writes it). Blank lines are ignored. A state without outgoing transitions
-//! is a normal end ([`Lts::is_final`]). A state of the header that no
-//! transition mentions (and is not the initial state) is unreachable and
-//! left out, the others keeping their order: a file that numbers its
-//! states without gaps reads with the same numbers. The LTS is returned as written,
-//! deterministic or not; the runtimes determinise it
-//! ([`Lts::determinise`]).
-//!
-//! Roles and types are numbered in order of first appearance.
-//!
-//! A handshake is two steps in prust (the send, then at once its receive:
-//! [`Lts::to_aut`] writes `‽(T,p,q)` and then `?(T,p,q)`), but one step in
-//! Discourje's LTS, which writes `‽(T,p,q)` with no receive. A file is read
-//! the first way when every `‽` leads to a state whose only transition is
-//! its receive; otherwise (a file of Discourje's) each `‽` gets its receive
-//! added after it, through a new state numbered after the file's, so both
-//! read as the same protocol:
-//!
-//! ```
-//! use protocols::Lts;
-//! let discourje = Lts::from_aut("des (0, 1, 2)\n(0,\"‽(Ping,a,b)\",1)\n").unwrap();
-//! let prust = Lts::from_aut("des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n").unwrap();
-//! assert_eq!(discourje.num_transitions(), 2);
-//! assert!(discourje.bisimilar(&prust).is_ok());
-//! assert_eq!(prust.to_aut(), "des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n");
-//! ```
-//!
-//! ```
-//! let err = protocols::Lts::from_aut("des (0, 1, 2)\n(0,\"hello\",1)\n").unwrap_err();
-//! assert_eq!(err.line, 2);
-//! assert!(err.to_string().contains("line 2"));
-//! ```
+//! Reading and writing Aldebaran `.aut` files: the format is described
+//! at [`Lts::from_aut`].
 
 use crate::ids::StateId;
 use crate::lts::{Action, Label, Lts, LtsBuilder, NO_TYPE};
@@ -489,7 +446,51 @@ fn parse_label(line: Line<'_>, raw: &str, b: &mut LtsBuilder) -> Result<Label, A
 // Here rather than in `lts.rs`, so that the LTS module does not import
 // its reader (which builds LTSs).
 impl Lts {
-    /// Reads an Aldebaran `.aut` file; see [`crate::aut`].
+    /// Reads an Aldebaran `.aut` file: the LTS format of CADP, mCRL2 and
+    /// Discourje:
+    ///
+    /// ```text
+    /// des (0, 2, 3)
+    /// (0,"!(Move,white,black)",1)
+    /// (1,"?(Move,white,black)",2)
+    /// ```
+    /// The header gives the initial state, the number of transitions and the
+    /// number of states (states are `0..n`). Each further line is one transition
+    /// `(from, label, to)`; labels may be quoted. Labels are `!(Type,sender,receiver)`
+    /// (a send), `?(Type,sender,receiver)` (its receive) and `C(sender,receiver)`
+    /// (a close), and `‽(Type,sender,receiver)`, the send of a handshake
+    /// ([`Label::is_sync`], as Discourje writes it). Blank lines are ignored. A state without outgoing transitions
+    /// is a normal end ([`Lts::is_final`]). A state of the header that no
+    /// transition mentions (and is not the initial state) is unreachable and
+    /// left out, the others keeping their order: a file that numbers its
+    /// states without gaps reads with the same numbers. The LTS is returned as written,
+    /// deterministic or not; the runtimes determinise it
+    /// ([`Lts::determinise`]).
+    ///
+    /// Roles and types are numbered in order of first appearance.
+    ///
+    /// A handshake is two steps in prust (the send, then at once its receive:
+    /// [`Lts::to_aut`] writes `‽(T,p,q)` and then `?(T,p,q)`), but one step in
+    /// Discourje's LTS, which writes `‽(T,p,q)` with no receive. A file is read
+    /// the first way when every `‽` leads to a state whose only transition is
+    /// its receive; otherwise (a file of Discourje's) each `‽` gets its receive
+    /// added after it, through a new state numbered after the file's, so both
+    /// read as the same protocol:
+    ///
+    /// ```
+    /// use protocols::Lts;
+    /// let discourje = Lts::from_aut("des (0, 1, 2)\n(0,\"‽(Ping,a,b)\",1)\n").unwrap();
+    /// let prust = Lts::from_aut("des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n").unwrap();
+    /// assert_eq!(discourje.num_transitions(), 2);
+    /// assert!(discourje.bisimilar(&prust).is_ok());
+    /// assert_eq!(prust.to_aut(), "des (0, 2, 3)\n(0,\"‽(Ping,a,b)\",2)\n(2,\"?(Ping,a,b)\",1)\n");
+    /// ```
+    ///
+    /// ```
+    /// let err = protocols::Lts::from_aut("des (0, 1, 2)\n(0,\"hello\",1)\n").unwrap_err();
+    /// assert_eq!(err.line, 2);
+    /// assert!(err.to_string().contains("line 2"));
+    /// ```
     pub fn from_aut(text: &str) -> Result<Lts, AutError> {
         parse(text)
     }

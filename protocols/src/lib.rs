@@ -144,7 +144,7 @@
 
 use std::fmt;
 
-pub mod aut;
+mod aut;
 mod bisim;
 pub mod bundled;
 mod compile;
@@ -167,6 +167,10 @@ pub mod spec;
 mod strict;
 
 pub use aut::AutError;
+// The caret lines under a `.dcj` error's column: shared with prust-dcj,
+// which shows its errors as `.aut` errors are shown.
+#[doc(hidden)]
+pub use aut::caret_lines;
 pub use bisim::NotBisimilar;
 // Each bundled module is documented once, at `protocols::bundled::*`; the
 // short paths (`protocols::chess::strict()`) are what examples and users

@@ -318,14 +318,10 @@ pub fn spec_by_name(name: &str) -> Result<Spec, Error> {
     Ok((e.make)(k))
 }
 
-/// The compiled global LTS of `"name"` or `"name:k"` (default bound).
+/// The compiled global LTS of `"name"` or `"name:k"` (default limits;
+/// within others: `spec_by_name(name)?.compile_with(&limits)`).
 pub fn by_name(name: &str) -> Result<Lts, Error> {
     spec_by_name(name)?.compile()
-}
-
-/// The compiled global LTS within `limits` (see [`Spec::compile_with`]).
-pub fn by_name_with(name: &str, limits: &engine::Limits) -> Result<Lts, Error> {
-    spec_by_name(name)?.compile_with(limits)
 }
 
 /// The strict object of a bundled spec, which is known to be well-formed,

@@ -277,10 +277,9 @@ fn registry_errors() {
     assert!(e.contains("takes no parameter"), "{e}");
     assert_eq!(bundled::by_name("token-star").unwrap().roles().len(), 4);
     assert!(matches!(
-        bundled::by_name_with(
-            "token-full-mesh:5",
-            &engine::Limits::default().max_states(5)
-        ),
+        bundled::spec_by_name("token-full-mesh:5")
+            .unwrap()
+            .compile_with(&engine::Limits::default().max_states(5)),
         Err(Error::StateBound { .. })
     ));
 }

@@ -83,6 +83,7 @@
 //! println!("{ex}"); // the schedule, numbered steps, and how to replay it
 //! ```
 
+mod autocheck;
 mod choose;
 mod chooser;
 mod closed;
@@ -102,18 +103,23 @@ mod property;
 mod reduction;
 mod replay;
 mod report;
+mod results;
 mod roles;
 mod schedule;
 mod scheduler;
 mod simplify;
 mod step;
+mod verdict;
 mod violation;
 
+pub use autocheck::{autocheck, Autocheck};
 pub use choose::choose;
 pub use endpoint::ExploreEndpoint;
 pub use error::ExploreError;
 pub use explorer::{explore, Explorer};
 pub use reduction::Reduction;
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
+pub use results::{Handle, Observe, Returned};
 pub use roles::Roles;
 pub use schedule::{Choice, Schedule, ScheduleError};
+pub use verdict::{Status, Verdict};

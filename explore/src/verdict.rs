@@ -265,6 +265,7 @@ impl<T: PartialEq + Clone> Exploration<T> {
     /// Two executions give different results (Déjà Fu's
     /// `notAlwaysSame`): holds on two witnesses (even on an exploration
     /// cut short); fails, on a complete exploration, with the one result.
+    /// A failing execution gives no result, so it is no witness.
     ///
     /// ```
     /// use prust::explore::explore;

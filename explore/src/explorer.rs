@@ -11,13 +11,13 @@ use engine::{Limits, Protocol};
 use super::dfs::Dfs;
 use super::end::End;
 use super::error::ExploreError;
-use super::found::{to_schedule, to_step, Found};
+use super::found::Found;
 use super::pool::Pool;
 use super::property::Property;
 use super::reduction::Reduction;
 use super::replay::Replay;
 use super::report::{Exploration, Outcome};
-use super::results::{Observe, Returned};
+use super::results::{Observe, Observed};
 use super::roles::Roles;
 use super::schedule::Schedule;
 use super::scheduler::{self, RunLimits};
@@ -533,51 +533,6 @@ const ROLE_TIMEOUT_INF: Duration = Duration::from_secs(1 << 30);
 
 /// Why a replay is never complete.
 const REPLAY: &str = "a replay runs one schedule, not every schedule";
-
-/// The result of one execution, read before its failures are recorded
-/// and kept only if there was none (a complete execution).
-struct Observed<T> {
-    value: Option<T>,
-    /// The schedule and trace, where the value is new.
-    fresh: Option<(Schedule, Vec<super::report::TraceStep>)>,
-}
-
-impl<T: PartialEq> Observed<T> {
-    fn new<O: Observe<Value = T>>(
-        names: &[String],
-        run: &scheduler::Run,
-        observed: O,
-        results: &[Returned<T>],
-    ) -> Self {
-        // Only an execution that ran to its end has a result: one stopped
-        // by a failure or a bound has roles that did not return.
-        let value = (matches!(run.end, End::Success) && run.left_behind.is_empty())
-            .then(|| observed.observe())
-            .flatten();
-        let fresh = value
-            .as_ref()
-            .filter(|v| !results.iter().any(|r| r.value == **v))
-            .map(|_| {
-                (
-                    to_schedule(names, &run.schedule),
-                    run.trace.iter().map(|a| to_step(names, a)).collect(),
-                )
-            });
-        Observed { value, fresh }
-    }
-
-    /// Records the value unless the execution failed (a property it
-    /// violates, a role stuck after it).
-    fn record(self, found: &Found, results: &mut Vec<Returned<T>>) {
-        let (Some(value), false) = (self.value, found.last_failed) else {
-            return;
-        };
-        let mut fresh = self.fresh;
-        super::results::record(results, value, || {
-            fresh.take().expect("a new value's schedule was kept")
-        });
-    }
-}
 
 /// Notes the roles whose threads `run` left behind.
 fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {

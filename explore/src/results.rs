@@ -5,8 +5,11 @@
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
+use super::end::End;
+use super::found::{to_schedule, to_step, Found};
 use super::report::TraceStep;
 use super::schedule::Schedule;
+use super::scheduler::Run;
 
 /// What a role spawned with [`Roles::spawn`](super::Roles::spawn) will
 /// return: a program returns handles to make their values the result of
@@ -219,5 +222,50 @@ pub(crate) fn record<T: PartialEq>(
                 count: 1,
             });
         }
+    }
+}
+
+/// The result of one execution, read before its failures are recorded
+/// and kept only if there was none (a complete execution).
+pub(crate) struct Observed<T> {
+    value: Option<T>,
+    /// The schedule and trace, where the value is new.
+    fresh: Option<(Schedule, Vec<TraceStep>)>,
+}
+
+impl<T: PartialEq> Observed<T> {
+    pub(crate) fn new<O: Observe<Value = T>>(
+        names: &[String],
+        run: &Run,
+        observed: O,
+        results: &[Returned<T>],
+    ) -> Self {
+        // Only an execution that ran to its end has a result: one stopped
+        // by a failure or a bound has roles that did not return.
+        let value = (matches!(run.end, End::Success) && run.left_behind.is_empty())
+            .then(|| observed.observe())
+            .flatten();
+        let fresh = value
+            .as_ref()
+            .filter(|v| !results.iter().any(|r| r.value == **v))
+            .map(|_| {
+                (
+                    to_schedule(names, &run.schedule),
+                    run.trace.iter().map(|a| to_step(names, a)).collect(),
+                )
+            });
+        Observed { value, fresh }
+    }
+
+    /// Records the value unless the execution failed (a property it
+    /// violates, a role stuck after it).
+    pub(crate) fn record(self, found: &Found, results: &mut Vec<Returned<T>>) {
+        let (Some(value), false) = (self.value, found.last_failed) else {
+            return;
+        };
+        let mut fresh = self.fresh;
+        record(results, value, || {
+            fresh.take().expect("a new value's schedule was kept")
+        });
     }
 }

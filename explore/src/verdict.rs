@@ -8,6 +8,17 @@ use super::report::{Exploration, Failure, Outcome};
 use super::results::Returned;
 
 /// Whether a predicate over the results holds.
+///
+/// ```
+/// use prust::explore::{Explorer, Status};
+/// // Cut short after one execution: "always" is not known.
+/// let ex = Explorer::new()
+///     .max_executions(1)
+///     .explore(prust::protocols::chess::strict(), |r| {
+///         r.spawn("white", |_| {});
+///     });
+/// assert_ne!(ex.always(|_| true).status, Status::Holds);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
     /// It holds: over every schedule (the exploration was complete), or,

@@ -17,6 +17,7 @@ use super::property::Property;
 use super::reduction::Reduction;
 use super::replay::Replay;
 use super::report::{Exploration, Outcome};
+use super::results::{Observe, Observed};
 use super::roles::Roles;
 use super::schedule::Schedule;
 use super::scheduler::{self, RunLimits};
@@ -249,11 +250,19 @@ impl Explorer {
     /// property or a program that spawns a role the object lacks), with
     /// their message: in a test, a misspelled role must fail the test
     /// (at the caller's line, with the closest role's name).
+    ///
+    /// What `program` returns ([`Observe`]: `()`, or the [`Handle`]s that
+    /// [`Roles::spawn`] returned) gives the result of each complete
+    /// execution ([`Exploration::results`]).
+    ///
+    /// [`Handle`]: super::Handle
     #[track_caller]
-    pub fn explore<P, F>(&self, object: P, program: F) -> Exploration
+    pub fn explore<P, F, O>(&self, object: P, program: F) -> Exploration<O::Value>
     where
         P: Protocol,
-        F: Fn(&mut Roles<'_, P>) + Sync,
+        F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Observe,
+        O::Value: PartialEq,
     {
         // Not `unwrap_or_else`: a closure's panic would be placed here,
         // not at the caller's line.
@@ -310,10 +319,16 @@ impl Explorer {
     }
 
     /// Explores `program`'s schedules on `object`, or says why it cannot.
-    pub fn try_explore<P, F>(&self, object: P, program: F) -> Result<Exploration, ExploreError>
+    pub fn try_explore<P, F, O>(
+        &self,
+        object: P,
+        program: F,
+    ) -> Result<Exploration<O::Value>, ExploreError>
     where
         P: Protocol,
-        F: Fn(&mut Roles<'_, P>) + Sync,
+        F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Observe,
+        O::Value: PartialEq,
     {
         let started = Instant::now();
         let names = object.roles();
@@ -357,18 +372,21 @@ impl Explorer {
             let mut redundant = 0;
             let mut final_states = BTreeSet::new();
             let mut left_running: Vec<String> = Vec::new();
+            let mut results = Vec::new();
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
                     names: Arc::clone(&shared_names),
                 };
-                let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
+                let (run, _, observed) = scheduler::run(&pool, &object, &program, limits, chooser);
                 executions = 1;
                 if run.end.is_maximal() {
                     final_states.insert(run.final_state);
                 }
                 note_left_behind(&mut left_running, &names, &run);
+                let result = Observed::new(&names, &run, observed, &results);
                 let cut = found.add(&names, run, property.as_mut())?;
+                result.record(&found, &mut results);
                 // One schedule is no proof, whatever it found.
                 incomplete = Some(match cut {
                     None => REPLAY.to_string(),
@@ -403,8 +421,8 @@ impl Explorer {
                     dfs.depth = 0;
                     // The search moves into the execution and back (its
                     // decisions are made on the role threads).
-                    let run;
-                    (run, dfs) = scheduler::run(&pool, &object, &program, limits, dfs);
+                    let (run, observed);
+                    (run, dfs, observed) = scheduler::run(&pool, &object, &program, limits, dfs);
                     executions += 1;
                     if matches!(run.end, End::Redundant) {
                         redundant += 1;
@@ -426,9 +444,11 @@ impl Explorer {
                         dfs.cut_short();
                     }
                     note_left_behind(&mut left_running, &names, &run);
+                    let result = Observed::new(&names, &run, observed, &results);
                     if let Some(cut) = found.add(&names, run, property.as_mut())? {
                         incomplete.get_or_insert(cut);
                     }
+                    result.record(&found, &mut results);
                     if stop_all {
                         break;
                     }
@@ -464,7 +484,7 @@ impl Explorer {
                         if !left_running.is_empty() {
                             return None;
                         }
-                        let (run, _) = scheduler::run(&pool, &object, &program, limits, chooser);
+                        let (run, _, _) = scheduler::run(&pool, &object, &program, limits, chooser);
                         note_left_behind(&mut left_running, &names, &run);
                         if !run.left_behind.is_empty() {
                             return None;
@@ -498,6 +518,7 @@ impl Explorer {
                 reduction_off,
                 final_states,
                 left_running,
+                results,
             })
         }
     }
@@ -528,6 +549,14 @@ fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &sche
 /// # Panics
 /// As [`Explorer::explore`].
 #[track_caller]
-pub fn explore<P: Protocol>(object: P, program: impl Fn(&mut Roles<'_, P>) + Sync) -> Exploration {
+pub fn explore<P, O>(
+    object: P,
+    program: impl Fn(&mut Roles<'_, P>) -> O + Sync,
+) -> Exploration<O::Value>
+where
+    P: Protocol,
+    O: Observe,
+    O::Value: PartialEq,
+{
     Explorer::new().explore(object, program)
 }

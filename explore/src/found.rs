@@ -17,6 +17,9 @@ pub(crate) struct Found {
     pub(crate) failures: Vec<Failure>,
     pub(crate) counts: Vec<usize>,
     index: HashMap<String, usize>,
+    /// Whether the last execution [`add`](Self::add)ed was a failure
+    /// (then it gives no result).
+    pub(crate) last_failed: bool,
 }
 
 impl Found {
@@ -41,6 +44,7 @@ impl Found {
         property: Option<&mut Property>,
     ) -> Result<Option<String>, ExploreError> {
         let mut cut = None;
+        self.last_failed = !run.left_behind.is_empty();
         // Roles whose threads did not return after the execution was
         // stopped for another reason: stuck outside the session too.
         let also_stuck: Vec<_> = run
@@ -132,6 +136,7 @@ impl Found {
         let schedule = to_schedule(names, &run.schedule);
         let trace: Vec<TraceStep> = run.trace.iter().map(|a| to_step(names, a)).collect();
         if let Some(outcome) = outcome {
+            self.last_failed = true;
             self.push(Failure {
                 outcome,
                 schedule: schedule.clone(),

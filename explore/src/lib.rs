@@ -32,6 +32,19 @@
 //! its peer closes ends with `Err(Closed)` in every schedule (see
 //! [`ExploreEndpoint`]).
 //!
+//! **Results across schedules** (Déjà Fu's predicates). A role body may
+//! return a value ([`Roles::spawn`] returns a [`Handle`] to it), and what
+//! the program returns ([`Observe`]: `()`, handles, tuples of them) is the
+//! result of each complete execution. [`Exploration::results`] lists the
+//! distinct results, each with a schedule that replays to it;
+//! [`Exploration::always_same`], [`not_always_same`](Exploration::not_always_same),
+//! [`always`](Exploration::always), [`somewhere`](Exploration::somewhere)
+//! and [`gives`](Exploration::gives) answer a [`Verdict`] that names the
+//! results (and failing executions) breaking it, and is never
+//! [`Status::Holds`] for a universal predicate on an exploration cut
+//! short ([`Status::Inconclusive`]). [`autocheck`] asks whether the program
+//! never deadlocks, never panics and always gives the same result.
+//!
 //! **The assumption.** Threads may share nothing but the session: no
 //! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
 //! the session's operations, so it is exactly the interleavings of those
@@ -83,6 +96,7 @@
 //! println!("{ex}"); // the schedule, numbered steps, and how to replay it
 //! ```
 
+mod autocheck;
 mod choose;
 mod chooser;
 mod closed;
@@ -102,18 +116,23 @@ mod property;
 mod reduction;
 mod replay;
 mod report;
+mod results;
 mod roles;
 mod schedule;
 mod scheduler;
 mod simplify;
 mod step;
+mod verdict;
 mod violation;
 
+pub use autocheck::{autocheck, Autocheck};
 pub use choose::choose;
 pub use endpoint::ExploreEndpoint;
 pub use error::ExploreError;
 pub use explorer::{explore, Explorer};
 pub use reduction::Reduction;
 pub use report::{Action, Exploration, Failure, Outcome, TraceStep};
+pub use results::{Handle, Observe, Returned};
 pub use roles::Roles;
 pub use schedule::{Choice, Schedule, ScheduleError};
+pub use verdict::{Status, Verdict};

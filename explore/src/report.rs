@@ -9,6 +9,7 @@ use std::time::Duration;
 use protocols::session::{Deadlock, WaitsFor};
 
 use super::reduction::Reduction;
+use super::results::Returned;
 use super::schedule::Schedule;
 
 /// One action of an execution, as the protocol saw it.
@@ -252,9 +253,11 @@ impl fmt::Display for Failure {
     }
 }
 
-/// What [`explore`](super::explore) found.
+/// What [`explore`](super::explore) found: failures, and the results of
+/// the complete executions (of type `T`, what the program observes; `()`
+/// for a program that returns nothing, see [`Observe`](super::Observe)).
 #[derive(Debug, Clone)]
-pub struct Exploration {
+pub struct Exploration<T = ()> {
     pub(crate) executions: usize,
     pub(crate) failures: Vec<Failure>,
     /// How many executions ended in each failure (same index).
@@ -274,9 +277,11 @@ pub struct Exploration {
     /// The roles whose threads were left running (stuck outside the
     /// session).
     pub(crate) left_running: Vec<String>,
+    /// The distinct results of the complete executions.
+    pub(crate) results: Vec<Returned<T>>,
 }
 
-impl Exploration {
+impl<T> Exploration<T> {
     /// Whether every schedule was explored (no bound cut anything). A
     /// replay ([`is_replay`](Self::is_replay)) runs one schedule: never
     /// complete.
@@ -411,9 +416,39 @@ impl Exploration {
     pub fn final_states(&self) -> &BTreeSet<u64> {
         &self.final_states
     }
+
+    /// The distinct results of the complete executions (every role
+    /// returned, the protocol terminated, no failure), in the order found,
+    /// each with one schedule that produces it. Executions cut short by a
+    /// bound or ending in a failure give none (see
+    /// [`failures`](Self::failures)). A reduction runs fewer schedules per
+    /// result but finds every result of the plain search.
+    ///
+    /// ```
+    /// use prust::explore::explore;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)] struct Move;
+    /// let ex = explore(prust::protocols::chess::strict(), |r| {
+    ///     r.spawn("white", |mut ep| {
+    ///         ep.send("black", Move).unwrap();
+    ///         ep.recv_from("black").unwrap();
+    ///     });
+    ///     r.spawn("black", |mut ep| {
+    ///         ep.recv_from("white").unwrap();
+    ///         ep.send("white", Move).unwrap();
+    ///         "black's result"
+    ///     })
+    /// });
+    /// assert_eq!(ex.results().len(), 1);
+    /// assert_eq!(ex.results()[0].value, "black's result");
+    /// println!("replay it: {}", ex.results()[0].schedule);
+    /// ```
+    pub fn results(&self) -> &[Returned<T>] {
+        &self.results
+    }
 }
 
-impl fmt::Display for Exploration {
+impl<T> fmt::Display for Exploration<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = if self.replayed {
             "replayed 1 schedule".to_string()

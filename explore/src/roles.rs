@@ -4,6 +4,7 @@
 use engine::{Protocol, RoleId};
 
 use super::endpoint::ExploreEndpoint;
+use super::results::Handle;
 
 /// A role body, boxed until the execution starts it.
 pub(crate) type Body<'a, P> = Box<dyn FnOnce(ExploreEndpoint<P>) + Send + 'a>;
@@ -38,7 +39,40 @@ impl<'a, P: Protocol> Roles<'a, P> {
     ///
     /// The body runs only when the explorer lets it, one thread at a time;
     /// it must share nothing with the other roles but the session.
-    pub fn spawn(&mut self, role: &str, body: impl FnOnce(ExploreEndpoint<P>) + Send + 'a) {
+    ///
+    /// The body may return a value: the returned [`Handle`] stands for it.
+    /// A program that returns handles (or a tuple, array or `Vec` of them,
+    /// see [`Observe`](super::Observe)) makes their values the result of
+    /// each complete execution ([`Exploration::results`](super::Exploration::results));
+    /// a program that returns nothing has the result `()`.
+    ///
+    /// ```
+    /// use prust::explore::explore;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)] struct Move(u32);
+    /// let ex = explore(prust::protocols::chess::strict(), |r| {
+    ///     r.spawn("white", |mut ep| {
+    ///         ep.send("black", Move(1)).unwrap();
+    ///         ep.recv_from("black").unwrap();
+    ///     });
+    ///     r.spawn("black", |mut ep| {
+    ///         let Move(m) = ep.recv_from("white").unwrap().downcast().unwrap();
+    ///         ep.send("white", Move(m + 1)).unwrap();
+    ///         m
+    ///     })
+    /// });
+    /// // The result of each complete execution: what black's body returned.
+    /// assert_eq!(ex.results().len(), 1);
+    /// assert_eq!(ex.results()[0].value, 1);
+    /// ```
+    pub fn spawn<R: Send + 'static>(
+        &mut self,
+        role: &str,
+        body: impl FnOnce(ExploreEndpoint<P>) -> R + Send + 'a,
+    ) -> Handle<R> {
+        let handle = Handle::new();
+        let slot = handle.clone();
+        let body = move |ep| slot.set(body(ep));
         let Some(id) = self.names.iter().position(|n| n == role) else {
             self.error.get_or_insert_with(|| {
                 let hint = engine::names::closest(role, self.names.iter().map(String::as_str))
@@ -49,15 +83,16 @@ impl<'a, P: Protocol> Roles<'a, P> {
                     self.names.join(", ")
                 )
             });
-            return;
+            return handle;
         };
         if self.bodies.iter().any(|(r, _)| *r == id) {
             self.error.get_or_insert_with(|| {
                 format!("spawn(\"{role}\"): the role is spawned twice (one thread per role)")
             });
-            return;
+            return handle;
         }
         self.bodies.push((id, Box::new(body)));
+        handle
     }
 }
 

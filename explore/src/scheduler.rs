@@ -125,17 +125,18 @@ fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
 }
 
 /// Runs one execution of `program` on a clone of `object`, with
-/// `chooser` deciding; gives the chooser back with the result.
-pub(crate) fn run<P, F, C>(
+/// `chooser` deciding; gives the chooser back with the result, and what
+/// the program returned (its handles are filled once the roles returned).
+pub(crate) fn run<P, F, C, O>(
     pool: &Pool,
     object: &P,
     program: &F,
     limits: RunLimits,
     chooser: C,
-) -> (Run, C)
+) -> (Run, C, O)
 where
     P: Protocol,
-    F: Fn(&mut Roles<'_, P>) + Sync,
+    F: Fn(&mut Roles<'_, P>) -> O + Sync,
     C: Chooser + Send + 'static,
 {
     let names = object.roles();
@@ -143,7 +144,7 @@ where
     // the session is left behind), and a program takes roles of any
     // lifetime, so this costs it nothing.
     let mut roles: Roles<'static, P> = Roles::new(names.clone());
-    program(&mut roles);
+    let observed = program(&mut roles);
     let mut run = Run {
         trace: Vec::new(),
         schedule: Vec::new(),
@@ -157,7 +158,7 @@ where
     };
     if let Some(e) = roles.error.take() {
         run.end = End::Program(e);
-        return (run, chooser);
+        return (run, chooser, observed);
     }
     let shared = Arc::new(Shared::new(names));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
@@ -303,7 +304,7 @@ where
     *pool.memo.borrow_mut() = Some(Box::new(Kept { never, history }));
     run.terminated = obj.is_terminated();
     run.final_state = fingerprint(&obj);
-    (run, chooser)
+    (run, chooser, observed)
 }
 
 /// A hash of `obj` that is the same for equal objects throughout the

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use engine::{Message, Protocol, Refused, RoleId};
 use protocols::session::{Alternative, BlockingEndpoint};
-use prust_explore::{Exploration, Roles};
+use prust_explore::{Exploration, Handle, Roles};
 
 /// FIFO channels between every pair of roles, bounded by `capacity` (none:
 /// unbounded): sends are asynchronous, a receive takes the oldest message
@@ -115,34 +115,69 @@ pub enum Step {
 /// its first operation that fails (a closed channel, a stopped search).
 /// The `k`-th message a role sends carries `k`.
 pub fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync + '_ {
+    let observing = observing_program(steps);
     move |r| {
+        observing(r);
+    }
+}
+
+/// What role `r{i}` received, in order: the sender and the number each
+/// message carries (the sender's step). It depends on the order in which
+/// messages arrive, so an execution's result tells schedules apart that
+/// its failures do not.
+pub type Received = Vec<(RoleId, usize)>;
+
+/// [`program`], whose result is what each role received
+/// ([`Received`]): the reductions must find every result of the plain
+/// search, as they find every failure.
+pub fn observing_program(
+    steps: &[Vec<Step>],
+) -> impl Fn(&mut Roles<'_, Mailbox>) -> Vec<Handle<Received>> + Sync + '_ {
+    move |r| {
+        let mut handles = Vec::new();
         for (role, body) in steps.iter().enumerate() {
             let body = body.clone();
-            r.spawn(NUMBERED[role], move |mut ep| {
+            handles.push(r.spawn(NUMBERED[role], move |mut ep| {
+                let mut got: Received = Vec::new();
+                let mut note = |from: RoleId, m: &Message| {
+                    got.push((
+                        from,
+                        m.downcast_ref::<usize>().copied().unwrap_or(usize::MAX),
+                    ));
+                };
                 for (i, s) in body.into_iter().enumerate() {
                     let ok = match s {
                         Step::Send(to) => ep.send(to, Message::named("M", i)).is_ok(),
                         Step::Close(to) => ep.close(to).is_ok(),
-                        Step::RecvFrom(from) => ep.recv_from(from).is_ok(),
+                        Step::RecvFrom(from) => match ep.recv_from(from) {
+                            Ok(m) => {
+                                note(from, &m);
+                                true
+                            }
+                            Err(_) => false,
+                        },
                         Step::RecvAnyNot(not) => match ep.recv() {
-                            Ok((from, _)) => {
+                            Ok((from, m)) => {
+                                note(from, &m);
                                 assert_ne!(from, not, "received from r{not}");
                                 true
                             }
                             Err(_) => false,
                         },
                         Step::Drain(from, n) => {
-                            let mut got = 0;
-                            while ep.recv_from(from).is_ok() {
-                                got += 1;
+                            let mut count = 0;
+                            while let Ok(m) = ep.recv_from(from) {
+                                note(from, &m);
+                                count += 1;
                             }
-                            assert_eq!(got, n, "drained from r{from}");
+                            assert_eq!(count, n, "drained from r{from}");
                             true
                         }
                         Step::SelectNot(a, b) => {
                             let alts = [Alternative::sender(a), Alternative::sender(b)];
                             match ep.select(&alts) {
-                                Ok((i, _)) => {
+                                Ok((i, m)) => {
+                                    note([a, b][i], &m);
                                     assert_eq!(i, 0, "selected r{b}");
                                     true
                                 }
@@ -151,11 +186,13 @@ pub fn program(steps: &[Vec<Step>]) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync +
                         }
                     };
                     if !ok {
-                        return;
+                        break;
                     }
                 }
-            });
+                got
+            }));
         }
+        handles
     }
 }
 
@@ -173,9 +210,15 @@ pub fn swap_and_truncate(roles: &mut [Vec<Step>], swaps: Vec<(usize, bool)>) {
     }
 }
 
+/// The distinct results of an exploration's complete executions: what
+/// two searches of the same program must agree on besides the failures.
+pub fn results<T: Ord + Clone>(ex: &Exploration<T>) -> BTreeSet<T> {
+    ex.results().iter().map(|r| r.value.clone()).collect()
+}
+
 /// The distinct outcomes of the failures an exploration found, as text:
 /// what two searches of the same program must agree on.
-pub fn outcomes(ex: &Exploration) -> BTreeSet<String> {
+pub fn outcomes<T>(ex: &Exploration<T>) -> BTreeSet<String> {
     ex.failures()
         .iter()
         .map(|f| f.outcome.to_string())

@@ -155,7 +155,7 @@ fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
         loop {
             dfs.depth = 0;
             let run;
-            (run, dfs) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs);
+            (run, dfs, _) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs);
             // Success, or cut short by the sleep sets.
             assert!(
                 matches!(run.end, End::Success | End::Redundant),

@@ -14,6 +14,7 @@ mod reduction;
 mod reduction_close_select;
 mod reduction_programs;
 mod replay_env;
+mod results;
 mod search_party;
 mod simplify;
 mod stuck;

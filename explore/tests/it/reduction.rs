@@ -7,7 +7,9 @@
 
 use testkit::mailbox;
 
-use mailbox::{outcomes, program, swap_and_truncate, Mailbox, Step};
+use mailbox::{
+    observing_program, outcomes, program, results, swap_and_truncate, Mailbox, Received, Step,
+};
 use proptest::prelude::*;
 use prust::explore::{Exploration, Explorer, Reduction};
 
@@ -44,25 +46,26 @@ fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
 }
 
 /// The exploration of `steps` with `reduction` (and `bound`) finds the
-/// same outcomes as the plain one with the same bound, in no more full
+/// same outcomes and the same results (what each role received, in
+/// order) as the plain one with the same bound, in no more full
 /// executions; returns the reduced exploration.
 fn same_outcomes_with(
     steps: &[Vec<Step>],
     reduction: Reduction,
     bound: Option<usize>,
-) -> Result<Exploration, TestCaseError> {
+) -> Result<Exploration<Vec<Received>>, TestCaseError> {
     let n = steps.len();
     let plain = Explorer::new()
         .preemption_bound(bound)
         .reduction(Reduction::None)
         .max_executions(300)
-        .explore(Mailbox::new(n), program(steps));
+        .explore(Mailbox::new(n), observing_program(steps));
     // Complete, or stopped by nothing but the preemption bound.
     prop_assume!(plain.executions() < 300);
     let reduced = Explorer::new()
         .preemption_bound(bound)
         .reduction(reduction)
-        .explore(Mailbox::new(n), program(steps));
+        .explore(Mailbox::new(n), observing_program(steps));
     prop_assert!(reduced.executions() < 100_000, "{}", reduced);
     // The plain search with a bound is incomplete as soon as the bound
     // skips a choice; DPOR may need none of the choices the bound skips
@@ -75,6 +78,16 @@ fn same_outcomes_with(
     prop_assert_eq!(
         outcomes(&plain),
         outcomes(&reduced),
+        "{} bound {:?}: plain:\n{}\nreduced:\n{}",
+        reduction,
+        bound,
+        plain,
+        reduced
+    );
+    // A reduction may run fewer schedules per result, never lose one.
+    prop_assert_eq!(
+        results(&plain),
+        results(&reduced),
         "{} bound {:?}: plain:\n{}\nreduced:\n{}",
         reduction,
         bound,
@@ -115,12 +128,13 @@ fn same_bounded_outcomes(steps: &[Vec<Step>]) -> Result<(), TestCaseError> {
         .preemption_bound(None)
         .reduction(Reduction::None)
         .max_executions(300)
-        .explore(Mailbox::new(steps.len()), program(steps));
+        .explore(Mailbox::new(steps.len()), observing_program(steps));
     prop_assume!(unbounded.is_complete());
     for bound in 0..=2 {
         let reduced = same_outcomes_with(steps, Reduction::Dpor, Some(bound))?;
         if reduced.is_complete() {
             prop_assert_eq!(outcomes(&unbounded), outcomes(&reduced), "{}", reduced);
+            prop_assert_eq!(results(&unbounded), results(&reduced), "{}", reduced);
         }
     }
     Ok(())

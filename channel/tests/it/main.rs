@@ -3,6 +3,7 @@
 mod bad_use;
 mod differential;
 mod explore;
+mod message_enums;
 mod ops;
 
 use channel::Ends;

@@ -52,7 +52,7 @@ pub use engine::{
 };
 /// `#[derive(prust::Message)]`: a message enum, each variant one protocol
 /// message type named by the variant (see [`engine::MessageEnum`]). The
-/// derive macro shares its name with the [`Message`] type: they live in
+/// derive macro shares its name with the [`Message`](struct@Message) type: they live in
 /// different namespaces.
 ///
 /// ```

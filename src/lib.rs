@@ -50,6 +50,26 @@ pub use engine::{
     CounterexampleStep, Ending, Error, Limit, Limits, Message, NameKind, Payload, Protocol,
     Refused, ReplayError, Report, RoleId, Semantics, Stats, Verdict,
 };
+/// `#[derive(prust::Message)]`: a message enum, each variant one protocol
+/// message type named by the variant (see [`engine::MessageEnum`]). The
+/// derive macro shares its name with the [`Message`](struct@Message) type: they live in
+/// different namespaces.
+///
+/// ```
+/// #![forbid(unsafe_code)] // the expansion needs no unsafe of the user's crate
+/// #[derive(Clone, Debug, PartialEq, prust::Message)]
+/// enum Cmd {
+///     Job(u32),
+///     Stop,
+/// }
+/// let m = prust::Message::new(Cmd::Job(7));
+/// assert_eq!(m.type_name(), "Job");
+/// assert_eq!(m.downcast::<Cmd>(), Ok(Cmd::Job(7)));
+/// ```
+pub use prust_derive::Message;
+// What the derive's expansion names (`::prust::__private`): not API.
+#[doc(hidden)]
+pub use engine::__private;
 // What keeps a counterexample (trail files) and what explains bad dummies.
 pub use engine::{declared_dummies, DummiesError, Trail, TrailError, TrailStep};
 

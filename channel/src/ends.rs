@@ -99,11 +99,11 @@ impl<E: BlockingEndpoint + 'static> Ends<E> {
 impl<E> Ends<E> {
     /// A sender of `T` to `to`: each [`send`](Sender::send) sends one
     /// message of type `T`'s name (the last segment of its Rust path, as
-    /// [`engine::Message::new`] names it; [`engine::Message`] itself
-    /// sends messages as they are). Fails if `to` is no role, or the
-    /// protocol never sends that type from this role to `to` (where the
-    /// object says what its channels carry; the strict and liberal objects
-    /// do).
+    /// [`engine::Message::new`] names it; for a message enum, the value's
+    /// variant; [`engine::Message`] itself sends messages as they are).
+    /// Fails if `to` is no role, or the protocol never sends that type
+    /// (any of the enum's) from this role to `to` (where the object says
+    /// what its channels carry; the strict and liberal objects do).
     ///
     /// ```
     /// # use protocols::session::Session;
@@ -123,9 +123,9 @@ impl<E> Ends<E> {
     }
 
     /// A receiver of `T` from `from`: it takes exactly the messages of
-    /// `T`'s type name that `from` sends to this role; a message of
-    /// another type at the head of that channel is left for another
-    /// receiver. Fails if `from` is no role, or the protocol never sends
+    /// `T`'s type name (of its variants', for a message enum) that `from`
+    /// sends to this role; a message of another type at the head of that
+    /// channel is left for another receiver. Fails if `from` is no role, or the protocol never sends
     /// that type from `from` to this role (with the closest type it does
     /// send). [`engine::Message`] receives every type.
     ///
@@ -142,8 +142,8 @@ impl<E> Ends<E> {
     /// ```
     pub fn receiver<T: Payload>(&self, from: impl ToRole) -> Result<Receiver<T>, Error> {
         let from = self.shared.peer(from, "receive from")?;
-        let sole = self.shared.check_type::<T>(from, self.shared.role)?;
-        Ok(Receiver::new(Arc::clone(&self.shared), from, sole))
+        let typed = self.shared.check_type::<T>(from, self.shared.role)?;
+        Ok(Receiver::new(Arc::clone(&self.shared), from, typed))
     }
 
     /// This role.
@@ -204,8 +204,9 @@ impl<E> fmt::Debug for Ends<E> {
     }
 }
 
-/// `T`'s protocol type: its Rust path without generic arguments, interned
-/// as [`engine::Message::new`] interns it (so the short name is the same).
+/// `T`'s Rust path without generic arguments, interned, for the `Debug`
+/// of an end (`Sender<Cmd>`; a message's own type is
+/// [`MessageType::of_value`]'s).
 pub(crate) fn message_type<T: Payload>() -> MessageType {
     let full = std::any::type_name::<T>();
     MessageType::of(full.split('<').next().unwrap_or(full))
@@ -293,37 +294,66 @@ impl Shared {
         Ok(id.to_peer(self.role, &self.names, what)?)
     }
 
-    /// Checks that the protocol sends `T` from `from` to `to` (where the
-    /// object says); `true` if `T` is all that channel carries, so that a
-    /// receive needs no look at the type first.
-    fn check_type<T: Payload>(&self, from: RoleId, to: RoleId) -> Result<bool, Error> {
+    /// Checks that the protocol sends `T` (one of its types, for a message
+    /// enum) from `from` to `to`, where the object says. The answer is how
+    /// a receiver of `T` receives: `None` by a plain receive from the peer
+    /// (the channel carries nothing but `T`'s types, or `T` is `Message`),
+    /// `Some(names)` by a select over these type names, so that a message
+    /// of another type is left where it is.
+    fn check_type<T: Payload>(
+        &self,
+        from: RoleId,
+        to: RoleId,
+    ) -> Result<Option<Vec<String>>, Error> {
         let carried = self.endpoint()?.channel_types(from, to);
-        let Some(carried) = carried else {
-            return Ok(is_message::<T>());
-        };
-        let name = message_type::<T>().name();
-        if is_message::<T>() {
-            // An untyped end of a channel that only closes: its sender can
-            // close it, its receiver see the close.
+        let Some(types) = MessageType::types_of::<T>() else {
+            // An untyped end: of a channel that carries anything, or only
+            // closes (its sender can close it, its receiver see the close).
+            let Some(carried) = carried else {
+                return Ok(None);
+            };
             let closes = || {
                 self.endpoint()
                     .map(|ep| ep.may_close(from, to) == Some(true))
             };
             if !carried.is_empty() || closes()? {
-                return Ok(true);
+                return Ok(None);
             }
+            return Err(self.not_on_channel("any", &["Message"], from, to, carried));
+        };
+        let names: Vec<&str> = types.iter().map(|t| t.name()).collect();
+        let Some(carried) = carried else {
+            return Ok(Some(names.iter().map(|n| n.to_string()).collect()));
+        };
+        let taken: Vec<String> = names
+            .iter()
+            .filter(|n| carried.iter().any(|c| c == *n))
+            .map(|n| n.to_string())
+            .collect();
+        if taken.is_empty() {
+            return Err(self.not_on_channel(&names.join("|"), &names, from, to, carried));
         }
-        if carried.iter().any(|t| t == name) {
-            return Ok(carried.len() == 1);
-        }
-        Err(Error::NotOnChannel {
-            type_name: if is_message::<T>() { "any" } else { name }.to_string(),
+        Ok((!carried.iter().all(|c| taken.contains(c))).then_some(taken))
+    }
+
+    fn not_on_channel(
+        &self,
+        type_name: &str,
+        names: &[&str],
+        from: RoleId,
+        to: RoleId,
+        carried: Vec<String>,
+    ) -> Error {
+        Error::NotOnChannel {
+            type_name: type_name.to_string(),
             from: self.names[from].clone(),
             to: self.names[to].clone(),
-            hint: engine::names::closest(name, carried.iter().map(String::as_str))
+            hint: names
+                .iter()
+                .find_map(|n| engine::names::closest(n, carried.iter().map(String::as_str)))
                 .map(str::to_string),
             carried,
-        })
+        }
     }
 
     /// Asks once whether the protocol ever closes the channel to `to`.

@@ -100,6 +100,51 @@
 //! - A deadlock is an error, never a hang: every blocked operation of the
 //!   session returns it ([`RecvError::deadlock`], [`Error::deadlock`]).
 //!
+//! # Message enums
+//!
+//! A program's messages are often one enum, matched with `match`. With
+//! `#[derive(prust::Message)]` each variant is one protocol message type,
+//! named by the variant: a `Sender<Cmd>` sends `Cmd::Job(3)` as a `Job`
+//! and `Cmd::Stop` as a `Stop`, and one `Receiver<Cmd>` takes every
+//! message of a variant's type from its peer, and no other (a message of
+//! another type at the head of the channel is left for its own receiver).
+//! Making an end of an enum fails only if the channel carries none of its
+//! variants; a variant sent where the protocol does not allow it blocks
+//! as any such send does (and is reported with the deadlock).
+//!
+//! ```
+//! # use protocols::spec::{msg, seq, Spec};
+//! # use protocols::session::SplitSession;
+//! #[derive(Clone, Debug, PartialEq, prust_derive::Message)]
+//! # #[message(crate = "engine")]
+//! enum Cmd {
+//!     Job(u32),
+//!     Stop,
+//! }
+//!
+//! let spec = Spec::new("jobs", seq([msg("Job", "boss", "hand").star(), msg("Stop", "boss", "hand")]));
+//! let object = protocols::Liberal::new(spec.compile().unwrap());
+//! let [boss, hand] = SplitSession::new(object).into_endpoints().try_into().unwrap();
+//! let (boss, hand) = (channel::Ends::new(boss), channel::Ends::new(hand));
+//! let cmds = boss.sender::<Cmd>("hand").unwrap();
+//! cmds.send(Cmd::Job(1)).unwrap();
+//! cmds.send(Cmd::Stop).unwrap();
+//! let inbox = hand.receiver::<Cmd>("boss").unwrap();
+//! let mut jobs = 0;
+//! loop {
+//!     match inbox.recv().unwrap() {
+//!         Cmd::Job(n) => jobs += n,
+//!         Cmd::Stop => break,
+//!     }
+//! }
+//! assert_eq!(jobs, 1);
+//! ```
+//!
+//! (Through the `prust` crate the derive is `#[derive(prust::Message)]`
+//! with no `#[message(crate = ...)]`.) A formula names the variants
+//! (`"hand RECV <Job>"`), and a check's dummies are the enum's values
+//! (`dummies![Cmd::Job(0), Cmd::Stop]`).
+//!
 //! # Threads
 //!
 //! A role is one sequential thread of the protocol. Its ends are

@@ -16,9 +16,10 @@ use crate::{Error, RecvError, RecvTimeoutError, TryRecvError};
 /// Made by [`Ends::receiver`](crate::Ends::receiver).
 ///
 /// A receiver takes only messages of `T`'s type name (the last segment of
-/// its Rust path): where the protocol sends several types on the channel,
-/// a message of another type at its head is left for a receiver of that
-/// type, and this one waits. ([`engine::Message`] takes every type.)
+/// its Rust path; for a message enum, any of its variants' names): where
+/// the protocol sends several types on the channel, a message of another
+/// type at its head is left for a receiver of that type, and this one
+/// waits. ([`engine::Message`] takes every type.)
 ///
 /// ```
 /// use channel::Ends;
@@ -43,18 +44,26 @@ use crate::{Error, RecvError, RecvTimeoutError, TryRecvError};
 pub struct Receiver<T> {
     shared: Arc<Shared>,
     from: RoleId,
-    /// The one alternative of a receive that must look at the type first;
-    /// `None` where the channel carries only `T` (or `T` is `Message`), so
-    /// that a plain receive from the peer is the same and cheaper.
-    typed: Option<[Alternative; 1]>,
+    /// The alternatives of a receive that must look at the type first,
+    /// one per type of `T` the channel carries (a message enum has
+    /// several); `None` where the channel carries only `T`'s types (or `T`
+    /// is `Message`), so that a plain receive from the peer is the same
+    /// and cheaper.
+    typed: Option<Box<[Alternative]>>,
     _type: PhantomData<fn() -> T>,
 }
 
 impl<T: Payload> Receiver<T> {
-    pub(crate) fn new(shared: Arc<Shared>, from: RoleId, sole: bool) -> Receiver<T> {
-        let typed = (!sole).then(|| {
-            let ty = (!is_message::<T>()).then(|| message_type::<T>().name());
-            [shared.alternative(from, ty)]
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        from: RoleId,
+        typed: Option<Vec<String>>,
+    ) -> Receiver<T> {
+        let typed = typed.map(|names| {
+            names
+                .iter()
+                .map(|t| shared.alternative(from, Some(t)))
+                .collect()
         });
         Receiver {
             shared,
@@ -86,7 +95,7 @@ impl<T: Payload> Receiver<T> {
         let mut ep = self.shared.endpoint().map_err(RecvError::Failed)?;
         let msg = match &self.typed {
             None => ep.recv_from(self.from),
-            Some(alt) => ep.select(alt).map(|(_, m)| m),
+            Some(alts) => ep.select(alts).map(|(_, m)| m),
         };
         drop(ep);
         self.payload(msg.map_err(Error::from).map_err(RecvError::of)?)
@@ -170,10 +179,10 @@ impl<T: Payload> Receiver<T> {
     pub fn try_recv(&self) -> Result<T, TryRecvError> {
         let alt;
         let alts = match &self.typed {
-            Some(a) => a,
+            Some(a) => &a[..],
             None => {
                 alt = [self.shared.alternative(self.from, None)];
-                &alt
+                &alt[..]
             }
         };
         let got = self
@@ -289,15 +298,15 @@ impl<T> Receiver<T> {
         self.from
     }
 
-    /// For `select!`: the endpoint, and the alternative that receives what
+    /// For `select!`: the endpoint, and the alternatives that receive what
     /// this receiver takes.
     #[doc(hidden)]
-    pub fn __select_parts(&self) -> (&Arc<Shared>, Alternative) {
-        let alt = match &self.typed {
-            Some([a]) => a.clone(),
-            None => Alternative::sender(self.from),
+    pub fn __select_parts(&self) -> (&Arc<Shared>, Vec<Alternative>) {
+        let alts = match &self.typed {
+            Some(alts) => alts.to_vec(),
+            None => vec![Alternative::sender(self.from)],
         };
-        (&self.shared, alt)
+        (&self.shared, alts)
     }
 }
 

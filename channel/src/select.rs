@@ -91,19 +91,25 @@ macro_rules! __select {
 /// The select of [`select!`]: the index of the arm taken, and its message
 /// or the error (for the first arm).
 #[doc(hidden)]
-pub fn __select(arms: &[(&Arc<Shared>, Alternative)]) -> (usize, Result<Message, RecvError>) {
+pub fn __select(arms: &[(&Arc<Shared>, Vec<Alternative>)]) -> (usize, Result<Message, RecvError>) {
     let Some(((shared, _), rest)) = arms.split_first() else {
         unreachable!("select! has at least one arm");
     };
     if rest.iter().any(|(s, _)| !Arc::ptr_eq(s, shared)) {
         return (0, Err(RecvError::Failed(Error::MixedRoles)));
     }
-    let alts: Vec<Alternative> = arms.iter().map(|(_, a)| a.clone()).collect();
+    // One arm may stand for several alternatives (a receiver of a message
+    // enum has one per variant): the arm of each, in order.
+    let (alts, arm_of): (Vec<Alternative>, Vec<usize>) = arms
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (_, alts))| alts.iter().map(move |a| (a.clone(), k)))
+        .unzip();
     let got = shared
         .endpoint()
         .and_then(|mut ep| ep.select(&alts).map_err(Error::from));
     match got {
-        Ok((i, msg)) => (i, Ok(msg)),
+        Ok((i, msg)) => (arm_of[i], Ok(msg)),
         Err(e) => (0, Err(RecvError::of(e))),
     }
 }

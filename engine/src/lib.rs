@@ -444,9 +444,17 @@ pub use limits::Limits;
 pub use panic_text::panic_message;
 pub use por::{ActionRef, Independence, ReductionStatus};
 pub use protocol::{
-    declared_dummies, interned_type_path, Enabled, Message, MessageType, Payload, Protocol,
-    Refused, RoleId,
+    declared_dummies, interned_type_path, Enabled, Message, MessageEnum, MessageType, Payload,
+    Protocol, Refused, RoleId,
 };
+
+/// What `#[derive(prust::Message)]` expands to names, through the crate
+/// that re-exports this module (`prust`, or the engine itself): not API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::protocol::{EnumEntry, MessageEnum};
+    pub use inventory;
+}
 pub use report::{
     Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
     Verdict,

@@ -448,13 +448,16 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     /// point (printed `role<-sender#k` in schedules, `k` the alternative's
     /// index), not only the first.
     fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
+        // Senders given by name are resolved here, once: the scheduler
+        // and the reports work with indices.
+        let mut alts = Vec::with_capacity(alternatives.len());
         for a in alternatives {
+            let a = a.resolved(&self.shared.names)?;
             a.from
                 .to_peer(self.role, &self.shared.names, "receive from")?;
+            alts.push(a);
         }
-        match self.run(Op::Select {
-            alts: alternatives.to_vec(),
-        })? {
+        match self.run(Op::Select { alts })? {
             Reply::Selected(i, msg) => Ok((i, msg)),
             Reply::Ended => Err(Error::Closed {
                 role: self.name().to_string(),

@@ -266,8 +266,8 @@
 //!     .unwrap();
 //! q.send("r", Message::named("B", ())).unwrap();
 //! let alts = [
-//!     Alternative::sender(p.role()).of_type("A"),
-//!     Alternative::sender(q.role()).of_type("B"),
+//!     Alternative::sender("p").of_type("A"), // by name, or by index (`p.role()`)
+//!     Alternative::sender("q").of_type("B"),
 //! ];
 //! let (i, m) = r.select(&alts).unwrap(); // only q's B is there
 //! assert_eq!((i, m.type_name()), (1, "B"));

@@ -4,6 +4,7 @@ mod async_ends;
 mod bad_use;
 mod differential;
 mod explore;
+mod message_enums;
 mod ops;
 
 use channel::Ends;

@@ -74,7 +74,9 @@ pub struct Message {
 
 impl Message {
     /// A message whose type name is the Rust type's path, without generic
-    /// arguments (`alloc::vec::Vec<u8>` is `alloc::vec::Vec`, short name `Vec`).
+    /// arguments (`alloc::vec::Vec<u8>` is `alloc::vec::Vec`, short name `Vec`),
+    /// or for a value of a [`MessageEnum`](crate::MessageEnum) its variant's
+    /// (`app::Cmd::Job`, short name `Job`; see [`MessageType::of_value`]).
     /// A `Message` passed in is returned as it is (so [`dummies!`](crate::dummies!) takes both).
     pub fn new<T: Payload>(value: T) -> Self {
         if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
@@ -83,9 +85,7 @@ impl Message {
                 .downcast::<Message>()
                 .expect("TypeId checked just before");
         }
-        let full = std::any::type_name::<T>();
-        let path = full.split('<').next().unwrap_or(full);
-        Message::with_type(MessageType::of(path), value)
+        Message::with_type(MessageType::of_value(&value), value)
     }
 
     /// A message with an explicit type name (a short name or a `::` path).

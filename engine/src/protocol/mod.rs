@@ -9,9 +9,13 @@
 use std::hash::Hash;
 
 mod message;
+mod message_enum;
 mod message_type;
 
 pub use message::{interned_type_path, Message, Payload};
+#[doc(hidden)]
+pub use message_enum::EnumEntry;
+pub use message_enum::MessageEnum;
 pub use message_type::MessageType;
 
 /// A role, identified by its index in [`Protocol::roles`].

@@ -67,17 +67,14 @@ fn searcher(mut e: impl BlockingEndpoint, part: &[u32]) {
 }
 
 fn collector(mut e: impl BlockingEndpoint, fixed: bool) {
-    let (s1, s2, party) = (
-        e.peer("s1").unwrap(),
-        e.peer("s2").unwrap(),
-        e.peer("party").unwrap(),
-    );
+    // Senders by name (the endpoint resolves them), one stream by index.
+    let s2 = e.peer("s2").unwrap();
     let streams = [
-        Alternative::sender(s1).of_type("Found"),
+        Alternative::sender("s1").of_type("Found"),
         Alternative::sender(s2).of_type("Found"),
     ];
     let mut with_request = streams.to_vec();
-    with_request.push(Alternative::sender(party).of_type("Report"));
+    with_request.push(Alternative::sender("party").of_type("Report"));
     let mut found = Vec::new();
     // Collect until the party asks.
     loop {

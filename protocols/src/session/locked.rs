@@ -18,7 +18,7 @@ use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicSink, Use};
-use super::select::Alternative;
+use super::select::{self, Alternative};
 use inner::{Inner, Outcome, Slot};
 
 /// Real threads on one protocol object: hands out one [`Endpoint`] per role.
@@ -214,10 +214,7 @@ impl<P: Protocol> Endpoint<P> {
     /// sender has closed its channel to this role and nothing is left in
     /// them. See [`Alternative`].
     pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
-        for a in alternatives {
-            a.from
-                .to_peer(self.role, &self.shared.names, "receive from")?;
-        }
+        let alternatives = &select::resolve_all(alternatives, self.role, &self.shared.names)?;
         match self.run(Op::Select {
             alts: alternatives.to_vec(),
         })? {
@@ -233,10 +230,7 @@ impl<P: Protocol> Endpoint<P> {
         &mut self,
         alternatives: &[Alternative],
     ) -> Result<Option<(usize, Message)>, Error> {
-        for a in alternatives {
-            a.from
-                .to_peer(self.role, &self.shared.names, "receive from")?;
-        }
+        let alternatives = &select::resolve_all(alternatives, self.role, &self.shared.names)?;
         match self.try_once(Op::Select {
             alts: alternatives.to_vec(),
         })? {

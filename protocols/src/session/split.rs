@@ -25,7 +25,7 @@ use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicSink, Use};
 use super::pending::Waiters;
-use super::select::Alternative;
+use super::select::{self, Alternative};
 use decide::{DEAD, RUNNING};
 
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
@@ -249,10 +249,7 @@ impl<P: Split> SplitEndpoint<P> {
     /// sender has closed its channel to this role and nothing is left in
     /// them. See [`Alternative`].
     pub fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error> {
-        for a in alternatives {
-            a.from
-                .to_peer(self.role, &self.shared.names, "receive from")?;
-        }
+        let alternatives = &select::resolve_all(alternatives, self.role, &self.shared.names)?;
         let (from, msg) = self
             .run(Op::Select {
                 alts: alternatives.to_vec(),
@@ -272,10 +269,7 @@ impl<P: Split> SplitEndpoint<P> {
         &mut self,
         alternatives: &[Alternative],
     ) -> Result<Option<(usize, Message)>, Error> {
-        for a in alternatives {
-            a.from
-                .to_peer(self.role, &self.shared.names, "receive from")?;
-        }
+        let alternatives = &select::resolve_all(alternatives, self.role, &self.shared.names)?;
         let shared = &*self.shared;
         let me = self.role;
         let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;

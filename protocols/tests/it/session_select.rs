@@ -29,15 +29,26 @@ fn two_streams() -> Spec {
 }
 
 /// `r` selects until both have closed: it gets each message once, by the
-/// right alternative, then `Closed` with no sender named.
-fn select_until_closed<E: BlockingEndpoint + 'static>(mut eps: Vec<E>) -> Vec<(usize, String)> {
+/// right alternative, then `Closed` with no sender named. The
+/// alternatives name their senders by index, or by name (`by_name`).
+fn select_until_closed<E: BlockingEndpoint + 'static>(
+    mut eps: Vec<E>,
+    by_name: bool,
+) -> Vec<(usize, String)> {
     let mut r = eps.pop().unwrap();
     let mut q = eps.pop().unwrap();
     let mut p = eps.pop().unwrap();
-    let alts = [
-        Alternative::sender(p.role()).of_type("A"),
-        Alternative::sender(q.role()).of_type("B"),
-    ];
+    let alts = if by_name {
+        [
+            Alternative::sender("p").of_type("A"),
+            Alternative::sender(String::from("q")).of_type("B"),
+        ]
+    } else {
+        [
+            Alternative::sender(p.role()).of_type("A"),
+            Alternative::sender(q.role()).of_type("B"),
+        ]
+    };
     let t = std::thread::spawn(move || {
         let mut got = Vec::new();
         loop {
@@ -60,18 +71,45 @@ fn select_until_closed<E: BlockingEndpoint + 'static>(mut eps: Vec<E>) -> Vec<(u
 #[test]
 fn select_takes_every_alternative_and_ends_when_all_senders_closed() {
     let want = vec![(0, "A".to_string()), (1, "B".to_string())];
-    let locked = watchdog("locked", LIMIT, || {
-        select_until_closed(
-            Session::new(Strict::from_spec(&two_streams()).unwrap()).into_endpoints(),
-        )
-    });
-    assert_eq!(locked, want);
-    let split = watchdog("split", LIMIT, || {
-        select_until_closed(
-            SplitSession::new(Liberal::from_spec(&two_streams()).unwrap()).into_endpoints(),
-        )
-    });
-    assert_eq!(split, want);
+    for by_name in [false, true] {
+        let locked = watchdog("locked", LIMIT, move || {
+            select_until_closed(
+                Session::new(Strict::from_spec(&two_streams()).unwrap()).into_endpoints(),
+                by_name,
+            )
+        });
+        assert_eq!(locked, want);
+        let split = watchdog("split", LIMIT, move || {
+            select_until_closed(
+                SplitSession::new(Liberal::from_spec(&two_streams()).unwrap()).into_endpoints(),
+                by_name,
+            )
+        });
+        assert_eq!(split, want);
+    }
+}
+
+/// A sender named by a name the protocol does not have, or by the
+/// selecting role's own, is an error at once (no wait), on both sessions
+/// and without waiting or not; the report names roles, not numbers.
+fn bad_names<E: BlockingEndpoint + 'static>(mut eps: Vec<E>) {
+    let mut r = eps.pop().unwrap();
+    let unknown = [
+        Alternative::sender("p"),
+        Alternative::sender("x").of_type("A"),
+    ];
+    let e = r.select(&unknown).unwrap_err();
+    assert_eq!(e.to_string(), "unknown role `x`; the protocol has: p, q, r");
+    assert_eq!(r.try_select(&unknown).unwrap_err(), e);
+    let itself = [Alternative::sender("r")];
+    assert!(matches!(r.select(&itself), Err(Error::ToSelf { ref role, .. }) if role == "r"));
+    assert!(matches!(r.try_select(&itself), Err(Error::ToSelf { .. })));
+}
+
+#[test]
+fn an_alternative_by_an_unknown_name_or_its_own_is_an_error() {
+    bad_names(Session::new(Strict::from_spec(&two_streams()).unwrap()).into_endpoints());
+    bad_names(SplitSession::new(Liberal::from_spec(&two_streams()).unwrap()).into_endpoints());
 }
 
 /// `p` sends a `B` then an `A`; `q` sends a `C`. A select for an `A` from

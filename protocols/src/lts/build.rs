@@ -3,7 +3,7 @@
 //! projection all build through [`LtsBuilder`]), and the per-role
 //! channels and interned type paths computed once when it is finished.
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use super::{Action, Label, Lts};
 use crate::ids::{RoleIndex, StateId, TypeIndex};
@@ -154,13 +154,16 @@ fn channels(roles: usize, edges: &[(Label, StateId)]) -> Vec<Vec<RoleIndex>> {
 /// Every `(sender, receiver, type)` that `edges` send, and every
 /// `(sender, receiver, NONE)` that they close: sorted, without repeats.
 fn channel_uses(edges: &[(Label, StateId)]) -> Vec<(RoleIndex, RoleIndex, TypeIndex)> {
-    let mut uses: Vec<_> = edges
+    // A set first: an LTS has few distinct uses but a send edge per state
+    // that takes it, and sorting all of them cost a compilation several
+    // per cent.
+    let distinct: HashSet<_> = edges
         .iter()
         .filter(|(l, _)| matches!(l.action, Action::Send | Action::Close))
         .map(|(l, _)| (l.from, l.to, l.ty))
         .collect();
+    let mut uses: Vec<_> = distinct.into_iter().collect();
     uses.sort_unstable();
-    uses.dedup();
     uses
 }
 

@@ -395,6 +395,7 @@ mod budget;
 mod checker;
 pub mod env;
 mod error;
+mod fairness;
 pub mod hint;
 mod ids;
 mod limits;
@@ -439,6 +440,7 @@ pub use budget::{
 pub use budget::Deadline;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
+pub use fairness::{Fairness, UnknownFairness};
 pub use limits::Limits;
 #[doc(hidden)]
 pub use panic_text::panic_message;

@@ -30,6 +30,8 @@ pub(super) struct Frame {
     /// The protocol state was new when the frame started, so it is probed
     /// without the cache.
     lazy: bool,
+    /// Under weak fairness, the roles enabled in `p` (bit per role).
+    enabled: u32,
 }
 
 /// Where a frame is in the enumeration of its successors. A plain byte,
@@ -67,6 +69,7 @@ impl Frame {
             edge: 0,
             phase: Phase::Start,
             lazy: false,
+            enabled: 0,
         }
     }
 }
@@ -90,7 +93,7 @@ impl<P: Protocol> Search<'_, P> {
                             letter: f.letter,
                             proto: f.target,
                             state: edge.target,
-                            acc: edge.acc,
+                            acc: edge.acc | self.fairness_marks(f.enabled, f.letter),
                         }));
                     }
                 }
@@ -116,6 +119,9 @@ impl<P: Protocol> Search<'_, P> {
                 } else if self.aut.wants_all(f.q) && !self.ex.is_cached(f.p) {
                     self.ex.fill(f.p)?;
                 }
+                // Weak fairness needs every role's enabledness, whatever
+                // letters the automaton state wants.
+                f.enabled = self.enabled_roles(f.p, !f.lazy)?;
                 f.phase = Phase::SeekFirst;
             }
             let wanted = Some(self.aut.wanted(f.q));

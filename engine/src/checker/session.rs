@@ -13,11 +13,9 @@ use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
-use crate::search::{
-    fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split,
-};
-use crate::Semantics;
+use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
+use crate::Semantics;
 
 use super::Checker;
 

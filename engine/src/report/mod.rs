@@ -269,9 +269,7 @@ impl fmt::Display for Report {
             (Semantics::Stutter, Fairness::None) => "",
             (Semantics::InfiniteRunsOnly, Fairness::None) => " (infinite runs only)",
             (Semantics::Stutter, Fairness::Weak) => " (weak fairness)",
-            (Semantics::InfiniteRunsOnly, Fairness::Weak) => {
-                " (infinite runs only, weak fairness)"
-            }
+            (Semantics::InfiniteRunsOnly, Fairness::Weak) => " (infinite runs only, weak fairness)",
         };
         match &self.verdict {
             Verdict::Holds => writeln!(f, "property holds{sem}: {}", self.formula)?,

@@ -10,9 +10,7 @@ use crate::common;
 use crate::differential::case;
 
 use common::{eval_lasso, lasso_letters, reference_violated_under, Label, Lts, LtsProtocol};
-use engine::{
-    ActionKind, Checker, Ending, Error, Fairness, Report, Semantics, Verdict,
-};
+use engine::{ActionKind, Checker, Ending, Error, Fairness, Report, Semantics, Verdict};
 use proptest::prelude::*;
 
 /// The LTS states a counterexample's steps pass: the source state of each
@@ -128,7 +126,7 @@ fn agree(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
 
     #[test]
     fn fair_verdicts_agree_with_the_reference((lts, formula) in case(), tweak in 0..64u8) {
@@ -300,7 +298,11 @@ fn more_roles_than_marks_are_refused_not_misjudged() {
     assert!(e.to_string().contains("40 roles"), "{e}");
     // Without fairness, the check is as ever.
     let r = Checker::new()
-        .check(r#"F "r1 RECV *""#, LtsProtocol::new(lts.clone()), lts.dummies())
+        .check(
+            r#"F "r1 RECV *""#,
+            LtsProtocol::new(lts.clone()),
+            lts.dummies(),
+        )
         .unwrap();
     assert!(r.counterexample().is_some_and(|c| c.ending.is_none()));
 }
@@ -329,6 +331,8 @@ fn a_stopped_run_is_fair() {
             lts.dummies(),
         )
         .unwrap();
-    let c = r.counterexample().expect("violated by the stutter at the end");
+    let c = r
+        .counterexample()
+        .expect("violated by the stutter at the end");
     assert!(matches!(c.ending, Some(Ending::Terminated)), "{r}");
 }

@@ -1,6 +1,6 @@
 //! `prust check --fairness`: a liveness property refuted only by a run
 //! that starves a role holds under weak fairness, in text and JSON, on
-//! every runtime; the partial-order reduction is off under it and the
+//! the strict runtimes; the partial-order reduction is off under it and the
 //! report says why.
 
 use crate::cli::{self, no_panic, prust, stdout};
@@ -22,7 +22,9 @@ fn a_starved_server_refutes_the_response_only_without_fairness() {
     let file = dir.join("demo.dcj");
     std::fs::write(&file, DEMO).unwrap();
     let target = format!("{}:demo", file.display());
-    for runtime in ["strict", "liberal", "on-the-fly"] {
+    // Not the liberal object: its heartbeat sender runs ahead of the
+    // receiver without bound (an infinite state space).
+    for runtime in ["strict", "on-the-fly"] {
         let unfair = prust(&["check", &target, RESPONSE, "--runtime", runtime]);
         no_panic(&unfair);
         assert_eq!(
@@ -46,7 +48,19 @@ fn a_starved_server_refutes_the_response_only_without_fairness() {
         assert!(out.contains("weak fairness"), "{out}");
         if runtime == "on-the-fly" {
             // Its parallel branches are independent: the reduction would
-            // apply, and says why it does not.
+            // apply, and the record says why it does not.
+            let json = prust(&[
+                "check",
+                &target,
+                RESPONSE,
+                "--runtime",
+                runtime,
+                "--fairness",
+                "weak",
+                "--format",
+                "json",
+            ]);
+            let out = stdout(&json);
             assert!(out.contains("not used under weak fairness"), "{out}");
         }
     }

@@ -3,48 +3,49 @@
 //! [`Checker::fairness`](crate::Checker::fairness), `PRUST_FAIRNESS` and the
 //! CLI's `--fairness`.
 //!
-//! # Weak fairness over roles, exactly
-//!
-//! A run is *weakly fair* when no role is enabled (has an action it can
-//! take) in every state from some point on and yet never moves. Under
-//! [`Fairness::Weak`] only weakly fair runs can violate a property.
-//!
-//! The search adds one acceptance mark per role to the generalised Büchi
-//! acceptance of the automaton of the negated formula: a product
-//! transition from object state `p` by a step of role `s` carries the mark
-//! of role `r` when `r = s` (it moves) or `r` has no enabled action in `p`
-//! (stutter steps carry every role's mark: nobody is enabled). Couvreur's
-//! search then reports a cycle only in a strongly connected component
-//! whose transitions carry every mark, the automaton's and the roles'.
-//!
-//! Why that is exactly weak fairness:
-//! - A weakly fair accepting run visits, from some point on, only
-//!   transitions of one SCC of the product, each infinitely often; for
-//!   each role it moves infinitely often or is disabled infinitely often
-//!   (else it is enabled from some point on and never moves), so those
-//!   transitions carry every role's mark, and every automaton mark: the
-//!   search finds that SCC.
-//! - Conversely, an SCC whose transitions carry every mark has a cycle
-//!   through one transition of each mark (it is strongly connected); that
-//!   cycle repeated forever moves every role infinitely often or passes
-//!   infinitely often a state where it is disabled, so no role is enabled
-//!   from some point on without moving: a weakly fair accepting run. The
-//!   counterexample's cycle is built that way (one path per missing mark,
-//!   then back to its start), so it is itself fair.
-//!
-//! Safety properties (a violation is a finite bad prefix) are unaffected:
-//! every finite run extends to a weakly fair one (always schedule, of the
-//! enabled roles, the one that has waited longest; a run that stops
-//! stutters with nobody enabled), so a bad prefix is a violation with or
-//! without fairness, and their breadth-first search is the same.
+//! What the search does with it, and why that is exact, is on [`Fairness`].
 
 use std::fmt;
 use std::str::FromStr;
 
 /// Which runs may refute a property: every run ([`None`](Self::None), the
 /// default, as in SPIN without `-f` and in Prut4j), or only weakly fair ones
-/// ([`Weak`](Self::Weak)); see the [module docs](self) for why the search
-/// decides it exactly.
+/// ([`Weak`](Self::Weak)).
+///
+/// # Weak fairness over roles, exactly
+///
+/// A run is *weakly fair* when no role is enabled (has an action it can
+/// take) in every state from some point on and yet never moves. Under
+/// [`Fairness::Weak`] only weakly fair runs can violate a property.
+///
+/// The search adds one acceptance mark per role to the generalised Büchi
+/// acceptance of the automaton of the negated formula: a product
+/// transition from object state `p` by a step of role `s` carries the mark
+/// of role `r` when `r = s` (it moves) or `r` has no enabled action in `p`
+/// (stutter steps carry every role's mark: nobody is enabled). Couvreur's
+/// search then reports a cycle only in a strongly connected component
+/// whose transitions carry every mark, the automaton's and the roles'.
+///
+/// Why that is exactly weak fairness:
+/// - A weakly fair accepting run visits, from some point on, only
+///   transitions of one SCC of the product, each infinitely often; for
+///   each role it moves infinitely often or is disabled infinitely often
+///   (else it is enabled from some point on and never moves), so those
+///   transitions carry every role's mark, and every automaton mark: the
+///   search finds that SCC.
+/// - Conversely, an SCC whose transitions carry every mark has a cycle
+///   through one transition of each mark (it is strongly connected); that
+///   cycle repeated forever moves every role infinitely often or passes
+///   infinitely often a state where it is disabled, so no role is enabled
+///   from some point on without moving: a weakly fair accepting run. The
+///   counterexample's cycle is built that way (one path per missing mark,
+///   then back to its start), so it is itself fair.
+///
+/// Safety properties (a violation is a finite bad prefix) are unaffected:
+/// every finite run extends to a weakly fair one (always schedule, of the
+/// enabled roles, the one that has waited longest; a run that stops
+/// stutters with nobody enabled), so a bad prefix is a violation with or
+/// without fairness, and their breadth-first search is the same.
 ///
 /// ```
 /// use engine::Fairness;

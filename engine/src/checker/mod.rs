@@ -229,7 +229,7 @@ impl Checker {
     /// stays enabled from some point on without ever moving — and the
     /// counterexample's cycle is itself fair; safety properties are decided
     /// as without it (every finite run extends to a fair one). Why the
-    /// search decides it exactly is in [`Fairness`]'s module docs.
+    /// search decides it exactly is in [`Fairness`].
     ///
     /// What it costs and leaves out: every state of the liveness search is
     /// probed in full (a role's enabledness needs all its actions);

@@ -30,8 +30,6 @@ pub(super) struct Frame {
     /// The protocol state was new when the frame started, so it is probed
     /// without the cache.
     lazy: bool,
-    /// Under weak fairness, the roles enabled in `p` (bit per role).
-    enabled: u32,
 }
 
 /// Where a frame is in the enumeration of its successors. A plain byte,
@@ -69,7 +67,6 @@ impl Frame {
             edge: 0,
             phase: Phase::Start,
             lazy: false,
-            enabled: 0,
         }
     }
 }
@@ -93,7 +90,7 @@ impl<P: Protocol> Search<'_, P> {
                             letter: f.letter,
                             proto: f.target,
                             state: edge.target,
-                            acc: edge.acc | self.fairness_marks(f.enabled, f.letter),
+                            acc: edge.acc | self.fairness_marks(f.p, f.letter),
                         }));
                     }
                 }
@@ -121,7 +118,7 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 // Weak fairness needs every role's enabledness, whatever
                 // letters the automaton state wants.
-                f.enabled = self.enabled_roles(f.p, !f.lazy)?;
+                self.note_enabled_roles(f.p, !f.lazy)?;
                 f.phase = Phase::SeekFirst;
             }
             let wanted = Some(self.aut.wanted(f.q));

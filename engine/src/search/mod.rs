@@ -109,7 +109,7 @@ pub(crate) struct SearchOptions {
     /// ([`Checker::audience`](crate::Checker::audience)).
     pub audience: Audience,
     /// Weak fairness over roles: the depth-first search's transitions
-    /// carry one acceptance mark per role (see [`crate::fairness`]). The
+    /// carry one acceptance mark per role (see [`crate::Fairness`]). The
     /// caller sets it only for searches that look for cycles, and has
     /// checked that the roles' marks fit beside the automaton's.
     pub fair: bool,
@@ -171,6 +171,10 @@ pub(crate) struct Search<'a, P> {
     /// Every acceptance mark an accepting cycle must carry: the
     /// automaton's, and the roles' under weak fairness.
     all_marks: u32,
+    /// Under weak fairness, the roles enabled in each protocol state
+    /// expanded (bit per role): kept here, not in the stack frames, so
+    /// that the frames stay small when fairness is off.
+    enabled_of: hashbrown::HashMap<ProtoId, u32>,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -234,18 +238,20 @@ impl<'a, P: Protocol> Search<'a, P> {
             fair_roles,
             fair_shift,
             all_marks: aut.all_acc | fair_roles << fair_shift,
+            enabled_of: hashbrown::HashMap::new(),
         }
     }
 
-    /// The roles' fairness marks of a step by `letter` from a state where
-    /// the roles of `enabled` (one bit per role) can move: a role's mark
-    /// when it moves or cannot (see [`crate::fairness`]). 0 without
-    /// fairness.
+    /// The roles' fairness marks of a step by `letter` from protocol
+    /// state `p`, whose enabled roles [`note_enabled_roles`](Self::note_enabled_roles)
+    /// has recorded: a role's mark when it moves or cannot (see
+    /// [`crate::Fairness`]). 0 without fairness.
     #[inline]
-    pub(super) fn fairness_marks(&self, enabled: u32, letter: LetterId) -> u32 {
+    pub(super) fn fairness_marks(&self, p: ProtoId, letter: LetterId) -> u32 {
         if self.fair_roles == 0 {
             return 0;
         }
+        let enabled = self.enabled_of[&p];
         let a = &self.ex.alphabet;
         let moved = if (letter as usize) < a.num_actions() {
             1u32 << a.letter(letter).role
@@ -255,12 +261,16 @@ impl<'a, P: Protocol> Search<'a, P> {
         ((!enabled | moved) & self.fair_roles) << self.fair_shift
     }
 
-    /// The roles that have an enabled action in `p` (bit per role; all
-    /// letters probed, the automaton's wishes aside), under weak fairness;
-    /// 0 without it.
-    pub(super) fn enabled_roles(&mut self, p: ProtoId, use_cache: bool) -> Result<u32, ProbeError> {
-        if self.fair_roles == 0 {
-            return Ok(0);
+    /// Under weak fairness, records the roles that have an enabled action
+    /// in `p` (bit per role; all letters probed, the automaton's wishes
+    /// aside), once per protocol state.
+    pub(super) fn note_enabled_roles(
+        &mut self,
+        p: ProtoId,
+        use_cache: bool,
+    ) -> Result<(), ProbeError> {
+        if self.fair_roles == 0 || self.enabled_of.contains_key(&p) {
+            return Ok(());
         }
         let mut letters = std::mem::take(&mut self.letters);
         letters.clear();
@@ -270,7 +280,9 @@ impl<'a, P: Protocol> Search<'a, P> {
             .iter()
             .fold(0u32, |m, &(l, _)| m | 1 << a.letter(l).role);
         self.letters = letters;
-        probed.map(|_| enabled)
+        probed?;
+        self.enabled_of.insert(p, enabled);
+        Ok(())
     }
 
     /// The actions that led to the top of the DFS stack: the letter of

@@ -18,6 +18,7 @@
 //! | `PRUST_TIMEOUT` | wall-clock budget (of a check: per formula, from its text to the verdict, building the object included; of an exploration: the whole of it); inconclusive or incomplete when it runs out | positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error | 60 s, sized for a test (`prust` commands: none) | check, lint, import, lts, explore, suite |
 //! | `PRUST_MAX_MEMORY` | memory budget: a search or build that needs more ends inconclusive, never "holds" nor an allocation abort | a size in bytes or with a binary unit, such as 512M or 2G | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB in a test | check, lint, import, lts, suite |
 //! | `PRUST_SEMANTICS` | how runs that stop count: `stutter` (extended by stutter steps, SPIN's) or `omega` (infinite runs only, Prut4j's) | `stutter` or `omega` | `stutter` | check, suite |
+//! | `PRUST_FAIRNESS` | which runs may refute a liveness property: `none` (every run) or `weak` (only runs in which no role stays enabled without ever moving; safety verdicts do not change) | `none` or `weak` | `none` | check, suite |
 //! | `PRUST_PROGRESS` | a progress line on stderr during long searches: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal | check, suite |
 //! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
 //! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
@@ -57,6 +58,7 @@ use std::time::Duration;
 
 use crate::checker::{Checker, Share};
 use crate::error::Error;
+use crate::fairness::Fairness;
 use crate::limits::Limits;
 use crate::semantics::Semantics;
 
@@ -80,6 +82,8 @@ pub struct Environment {
     pub limits: Limits,
     /// `PRUST_SEMANTICS`.
     pub semantics: Option<Semantics>,
+    /// `PRUST_FAIRNESS`.
+    pub fairness: Option<Fairness>,
     /// `PRUST_PROGRESS`.
     pub progress: Option<bool>,
     /// `PRUST_PROGRESS_AFTER_MS`.
@@ -119,6 +123,7 @@ enum Value {
     Seconds(Option<Duration>),
     Switch(bool),
     Semantics(Semantics),
+    Fairness(Fairness),
     Share(Option<Share>),
     Folder(Option<PathBuf>),
     Text(String),
@@ -172,6 +177,7 @@ impl Environment {
             }
             ("PRUST_MAX_MEMORY", V::Count(n)) => self.limits.max_memory = Some(n),
             ("PRUST_SEMANTICS", V::Semantics(s)) => self.semantics = Some(s),
+            ("PRUST_FAIRNESS", V::Fairness(f)) => self.fairness = Some(f),
             ("PRUST_PROGRESS", V::Switch(b)) => self.progress = Some(b),
             ("PRUST_PROGRESS_AFTER_MS", V::Count(n)) => {
                 self.progress_after = Some(Duration::from_millis(n))
@@ -253,6 +259,10 @@ fn parse(var: &Variable, raw: OsString) -> Result<Value, Error> {
         Kind::Semantics => Value::Semantics(
             text.parse()
                 .map_err(|_| config_error(var, &text, "unknown semantics"))?,
+        ),
+        Kind::Fairness => Value::Fairness(
+            text.parse()
+                .map_err(|_| config_error(var, &text, "unknown fairness"))?,
         ),
         Kind::Share if text.trim().is_empty() => Value::Share(None),
         Kind::Share => Value::Share(Some(

@@ -312,6 +312,18 @@
 //! Use `InfiniteRunsOnly` to reproduce Prut4j's published verdicts; use the
 //! default for everything else. `G !"DEADLOCK"` is deadlock freedom.
 //!
+//! ## Fairness
+//!
+//! A liveness property of a protocol with concurrent parts is refuted, by
+//! default, also by runs that no scheduler produces: a cycle of one part
+//! in which a role of another part can move in every state and never
+//! does. [`Checker::fairness`]`(`[`Fairness::Weak`]`)` (`PRUST_FAIRNESS=weak`,
+//! `prust check --fairness weak`) counts only weakly fair runs: no role
+//! stays enabled from some point on without ever moving. It is decided
+//! exactly, as acceptance marks of the product, not by copies of the state
+//! space ([`Fairness`] says why that is exact); safety verdicts do not
+//! change. The default, [`Fairness::None`], is SPIN's default and Prut4j's.
+//!
 //! # Debugging failures
 //!
 //! A violation prints a [`Counterexample`]: numbered steps, one action per
@@ -395,6 +407,7 @@ mod budget;
 mod checker;
 pub mod env;
 mod error;
+mod fairness;
 pub mod hint;
 mod ids;
 mod limits;
@@ -439,6 +452,7 @@ pub use budget::{
 pub use budget::Deadline;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
+pub use fairness::{Fairness, UnknownFairness};
 pub use limits::Limits;
 #[doc(hidden)]
 pub use panic_text::panic_message;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use engine::hint::Audience;
-use engine::{Checker, Report, Semantics, Verdict};
+use engine::{Checker, Fairness, Report, Semantics, Verdict};
 use protocols::Object;
 use prust::Runtime;
 
@@ -93,6 +93,12 @@ pub struct CheckArgs {
     /// runs count, as in Prut4j) [default: PRUST_SEMANTICS, else stutter]
     #[arg(long, value_parser = values::semantics())]
     pub semantics: Option<Semantics>,
+    /// Which runs may refute a liveness property: none (every run) or weak
+    /// (only runs in which no role stays enabled from some point on without
+    /// ever moving); safety verdicts do not change [default:
+    /// PRUST_FAIRNESS, else none]
+    #[arg(long, value_parser = values::fairness())]
+    pub fairness: Option<Fairness>,
     /// Stop a formula's search after N product states: inconclusive
     /// (exit 2), never "holds" [default: PRUST_MAX_STATES, else 10000000]
     // Negative numbers are taken as values, so that `--max-states -5` is
@@ -341,6 +347,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     }
     if let Some(s) = args.semantics {
         checker = checker.semantics(s);
+    }
+    if let Some(f) = args.fairness {
+        checker = checker.fairness(f);
     }
     if let Some(share) = args.share {
         checker = checker.share_of(Some(share));

@@ -1,5 +1,6 @@
-//! Option values that the library parses: `--runtime` ([`prust::Runtime`])
-//! and `--semantics` ([`engine::Semantics`]). The command line accepts
+//! Option values that the library parses: `--runtime` ([`prust::Runtime`]),
+//! `--semantics` ([`engine::Semantics`]) and `--fairness`
+//! ([`engine::Fairness`]). The command line accepts
 //! exactly what their `FromStr` accepts (the rule the `.owl` suites and
 //! `PRUST_SEMANTICS` follow too), while `--help` lists the canonical names
 //! with their descriptions and a typo gets clap's own error with its "a
@@ -10,7 +11,7 @@ use std::marker::PhantomData;
 use std::str::FromStr;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use engine::Semantics;
+use engine::{Fairness, Semantics};
 use prust::Runtime;
 
 /// A clap value parser built on `T`'s [`FromStr`], which lists `values`
@@ -50,6 +51,11 @@ pub fn lint_runtime() -> Named<Runtime> {
 /// `--semantics`: stutter, omega.
 pub fn semantics() -> Named<Semantics> {
     Named::new(Semantics::ALL.map(|s| (s.name(), s.describe())))
+}
+
+/// `--fairness`: `none` or `weak`, each described.
+pub fn fairness() -> Named<Fairness> {
+    Named::new(Fairness::ALL.map(|f| (f.name(), f.describe())))
 }
 
 fn capitalised(text: &str) -> String {

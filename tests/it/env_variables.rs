@@ -77,6 +77,7 @@ fn cases() -> Vec<Case> {
             good: vec![("1", Class::Stopped)],
         },
         case("PRUST_SEMANTICS", "lazy"),
+        case("PRUST_FAIRNESS", "strong"),
         case("PRUST_PROGRESS", "maybe"),
         case("PRUST_PROGRESS_AFTER_MS", "soon"),
         case("PRUST_DETERMINISM", "maybe"),

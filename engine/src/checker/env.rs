@@ -55,6 +55,7 @@ impl Checker {
             // line may show; later lines come every second.
             progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
             semantics: env.semantics.unwrap_or_default(),
+            fairness: env.fairness.unwrap_or_default(),
             determinism: env.determinism.unwrap_or(cfg!(debug_assertions)),
             cache_limit: 1 << 20,
             por: env.por.unwrap_or(true),

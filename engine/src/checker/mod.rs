@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::fairness::Fairness;
 use crate::hint::Audience;
 use crate::limits::Limits;
 use crate::semantics::Semantics;
@@ -48,6 +49,8 @@ pub struct Checker {
     /// When the first progress line may show.
     progress_after: Duration,
     semantics: Semantics,
+    /// Which runs may refute a liveness property.
+    fairness: Fairness,
     determinism: bool,
     cache_limit: usize,
     /// Where [`assert_holds`](Self::assert_holds) saves counterexamples.
@@ -218,6 +221,39 @@ impl Checker {
     pub fn semantics(mut self, s: Semantics) -> Self {
         self.semantics = s;
         self
+    }
+
+    /// Which runs may refute a property (default: [`Fairness::None`],
+    /// every run; `PRUST_FAIRNESS` sets it). Under [`Fairness::Weak`] a
+    /// liveness property is violated only by a weakly fair run — no role
+    /// stays enabled from some point on without ever moving — and the
+    /// counterexample's cycle is itself fair; safety properties are decided
+    /// as without it (every finite run extends to a fair one). Why the
+    /// search decides it exactly is in [`Fairness`].
+    ///
+    /// What it costs and leaves out: every state of the liveness search is
+    /// probed in full (a role's enabledness needs all its actions);
+    /// partial-order reduction is not used (an ample set may leave out the
+    /// moves of the role fairness is about; the report's
+    /// [`Stats::reduction`](crate::Stats::reduction) says so), the
+    /// liveness search runs on one thread (the report says why), a share of
+    /// a split check is refused ([`Error::Fairness`]), and so is an object
+    /// with more roles than the acceptance marks left by the formula's
+    /// automaton (32 in all).
+    ///
+    /// ```
+    /// use engine::{Checker, Fairness};
+    /// let fair = Checker::new().fairness(Fairness::Weak);
+    /// assert_eq!(fair.current_fairness(), Fairness::Weak);
+    /// ```
+    pub fn fairness(mut self, f: Fairness) -> Self {
+        self.fairness = f;
+        self
+    }
+
+    /// The fairness the checks use ([`fairness`](Self::fairness)).
+    pub fn current_fairness(&self) -> Fairness {
+        self.fairness
     }
 
     /// Run every probe on two clones and report differing results as

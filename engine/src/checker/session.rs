@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::budget::{Bounds, Watch};
 use crate::error::Error;
+use crate::fairness::Fairness;
 use crate::ids::ProtoId;
 use crate::pattern::Valuation;
 use crate::por::ReductionStatus;
@@ -12,8 +13,9 @@ use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
-use crate::search::{Parallelism, Search, SearchOptions, SearchOutcome, Split};
+use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
+use crate::Semantics;
 
 use super::Checker;
 
@@ -82,6 +84,7 @@ impl<P: Protocol> CheckSession<P> {
         Report {
             formula: formula.to_string(),
             semantics: self.bounds.semantics,
+            fairness: self.checker.fairness,
             verdict: Verdict::Inconclusive { limit, explored: 0 },
             stats: Stats {
                 time: started.elapsed(),
@@ -89,6 +92,33 @@ impl<P: Protocol> CheckSession<P> {
             },
             audience: self.checker.audience,
         }
+    }
+
+    /// Whether weak fairness can be decided exactly for `prepared` on this
+    /// object: not on a share of a split check (its searches start from
+    /// the split level), and only if every role's mark fits beside the
+    /// automaton's.
+    fn fairness_fits(&self, prepared: &Prepared) -> Result<(), Error> {
+        if let Some(share) = self.checker.share {
+            return Err(Error::Fairness {
+                message: format!(
+                    "a share of a split check (share {share}) cannot decide a liveness \
+                     property under weak fairness; check it whole, or without fairness"
+                ),
+            });
+        }
+        let roles = self.successors.alphabet.roles.len();
+        if fair_marks_layout(prepared.all_acc, roles).is_none() {
+            return Err(Error::Fairness {
+                message: format!(
+                    "the object has {roles} roles and the formula's automaton {} acceptance \
+                     sets, more than the 32 marks a transition carries; check fewer roles, \
+                     or without fairness",
+                    prepared.all_acc.count_ones()
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Checks that no run is accepted by the automaton of the *negated*
@@ -141,6 +171,22 @@ impl<P: Protocol> CheckSession<P> {
                 )
             })
         });
+        // Weak fairness matters only to the search for cycles: a safety
+        // property decided by reachability is decided as without it (see
+        // `crate::fairness`).
+        let fair = self.checker.fairness == Fairness::Weak
+            && prepared.num_states() > 0
+            && !(limits.semantics == Semantics::Stutter && prepared.safety);
+        if fair {
+            self.fairness_fits(&prepared)?;
+        }
+        let off = off.or_else(|| {
+            fair.then(|| {
+                "not used under weak fairness: an ample set may leave out the moves of a \
+                 role that fairness must see"
+                    .to_string()
+            })
+        });
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
@@ -152,6 +198,7 @@ impl<P: Protocol> CheckSession<P> {
                 level: self.checker.parallel_level,
             },
             audience: self.checker.audience,
+            fair,
         };
         let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
         let outcome = match self.checker.share {
@@ -242,6 +289,7 @@ impl<P: Protocol> CheckSession<P> {
         Ok(Report {
             formula: formula.to_string(),
             semantics: limits.semantics,
+            fairness: self.checker.fairness,
             verdict,
             stats,
             audience: self.checker.audience,

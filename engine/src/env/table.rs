@@ -66,6 +66,8 @@ pub enum Kind {
     Switch,
     /// A [`Semantics`].
     Semantics,
+    /// A [`Fairness`](crate::Fairness).
+    Fairness,
     /// A [`Share`].
     Share,
     /// A folder.
@@ -87,6 +89,7 @@ impl Kind {
             Kind::Size => "a size in bytes or with a binary unit, such as 512M or 2G",
             Kind::Switch => "1 or 0 (also true/false, yes/no, on/off)",
             Kind::Semantics => "`stutter` or `omega`",
+            Kind::Fairness => "`none` or `weak`",
             Kind::Share => "a share I/N such as 1/4 (empty: none)",
             Kind::Folder => "a folder (empty: none)",
             Kind::Text(what) => what,
@@ -184,6 +187,16 @@ pub const VARIABLES: &[Variable] = &[
                   `omega` (infinite runs only, Prut4j's)",
         kind: Kind::Semantics,
         default: "`stutter`",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_FAIRNESS",
+        meaning: "which runs may refute a liveness property: `none` (every run) or `weak` \
+                  (only runs in which no role stays enabled without ever moving; safety \
+                  verdicts do not change)",
+        kind: Kind::Fairness,
+        default: "`none`",
         read_by: CHECKS,
         hidden: false,
     },

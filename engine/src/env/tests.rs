@@ -8,6 +8,7 @@ fn good(kind: Kind, name: &str) -> &'static str {
         Kind::Size => "512M",
         Kind::Switch => "1",
         Kind::Semantics => "omega",
+        Kind::Fairness => "weak",
         Kind::Share => "1/2",
         Kind::Folder => "/tmp",
         Kind::Text(_) if name == "PRUST_REDUCTION" => "none",

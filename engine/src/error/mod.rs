@@ -302,6 +302,13 @@ pub enum Error {
         /// What is wrong and what is accepted.
         message: String,
     },
+    /// Weak fairness ([`Checker::fairness`](crate::Checker::fairness)) was
+    /// asked for a check it cannot decide exactly: a share of a split
+    /// check, or an object with more roles than acceptance marks are left.
+    Fairness {
+        /// Why, and what to do instead.
+        message: String,
+    },
 }
 
 fn list_or_none(names: &[String]) -> String {
@@ -446,6 +453,7 @@ impl fmt::Display for Error {
                 "environment variable {variable}={value:?} is not valid: {message}\n  hint: \
                  fix or unset {variable}"
             ),
+            Error::Fairness { message } => write!(f, "weak fairness: {message}"),
         }
     }
 }

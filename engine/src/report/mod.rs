@@ -4,7 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::hint::{Audience, Setting};
-use crate::Semantics;
+use crate::{Fairness, Semantics};
 
 mod counterexample;
 mod dot;
@@ -22,6 +22,10 @@ pub struct Report {
     pub formula: String,
     /// The semantics of finite runs used.
     pub semantics: Semantics,
+    /// The fairness asked for ([`Checker::fairness`](crate::Checker::fairness)):
+    /// under [`Fairness::Weak`] only weakly fair runs refute a liveness
+    /// property.
+    pub fairness: Fairness,
     /// The answer.
     pub verdict: Verdict,
     /// What the search did.
@@ -261,9 +265,11 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sem = match self.semantics {
-            Semantics::Stutter => "",
-            Semantics::InfiniteRunsOnly => " (infinite runs only)",
+        let sem = match (self.semantics, self.fairness) {
+            (Semantics::Stutter, Fairness::None) => "",
+            (Semantics::InfiniteRunsOnly, Fairness::None) => " (infinite runs only)",
+            (Semantics::Stutter, Fairness::Weak) => " (weak fairness)",
+            (Semantics::InfiniteRunsOnly, Fairness::Weak) => " (infinite runs only, weak fairness)",
         };
         match &self.verdict {
             Verdict::Holds => writeln!(f, "property holds{sem}: {}", self.formula)?,

@@ -64,7 +64,7 @@ impl<P: Protocol> Search<'_, P> {
     /// through them). A violation's prefix starts at the root of its tree,
     /// which [`violation_root`](Self::violation_root) names.
     pub(super) fn couvreur_from(&mut self, seeds: &[ProductState]) -> Result<SearchOutcome, Error> {
-        let all = self.aut.all_acc;
+        let all = self.all_marks;
         let mut stack: Vec<Frame> = Vec::new();
         let mut roots: Vec<Root> = Vec::new();
         let mut live: Vec<ProductState> = Vec::new();

@@ -90,7 +90,7 @@ impl<P: Protocol> Search<'_, P> {
                             letter: f.letter,
                             proto: f.target,
                             state: edge.target,
-                            acc: edge.acc,
+                            acc: edge.acc | self.fairness_marks(f.p, f.letter),
                         }));
                     }
                 }
@@ -116,6 +116,9 @@ impl<P: Protocol> Search<'_, P> {
                 } else if self.aut.wants_all(f.q) && !self.ex.is_cached(f.p) {
                     self.ex.fill(f.p)?;
                 }
+                // Weak fairness needs every role's enabledness, whatever
+                // letters the automaton state wants.
+                self.note_enabled_roles(f.p, !f.lazy)?;
                 f.phase = Phase::SeekFirst;
             }
             let wanted = Some(self.aut.wanted(f.q));

@@ -100,7 +100,8 @@ impl<P: Protocol> Search<'_, P> {
         };
         let entry = prefix.last().map_or(start, |s| (s.proto, s.state));
         let mut cycle = Vec::new();
-        let mut missing = self.aut.all_acc;
+        // Every mark, the roles' fairness marks too: the cycle shown is fair.
+        let mut missing = self.all_marks;
         let mut at = entry;
         loop {
             let m = missing;

@@ -108,6 +108,11 @@ pub(crate) struct SearchOptions {
     /// Who the reasons in the stats are worded for
     /// ([`Checker::audience`](crate::Checker::audience)).
     pub audience: Audience,
+    /// Weak fairness over roles: the depth-first search's transitions
+    /// carry one acceptance mark per role (see [`crate::Fairness`]). The
+    /// caller sets it only for searches that look for cycles, and has
+    /// checked that the roles' marks fit beside the automaton's.
+    pub fair: bool,
 }
 
 impl Default for SearchOptions {
@@ -116,6 +121,7 @@ impl Default for SearchOptions {
             reduce: false,
             parallel: Parallelism::ONE_THREAD,
             audience: Audience::Library,
+            fair: false,
         }
     }
 }
@@ -156,6 +162,19 @@ pub(crate) struct Search<'a, P> {
     state_cap: u64,
     /// The last depth-first search stopped at `state_cap`, not at a limit.
     capped: bool,
+
+    /// Under weak fairness, one bit per role (0 otherwise): the roles'
+    /// marks before they are shifted past the automaton's.
+    fair_roles: u32,
+    /// Where the roles' marks start: the automaton's acceptance sets.
+    fair_shift: u32,
+    /// Every acceptance mark an accepting cycle must carry: the
+    /// automaton's, and the roles' under weak fairness.
+    all_marks: u32,
+    /// Under weak fairness, the roles enabled in each protocol state
+    /// expanded (bit per role): kept here, not in the stack frames, so
+    /// that the frames stay small when fairness is off.
+    enabled_of: hashbrown::HashMap<ProtoId, u32>,
 }
 
 impl<'a, P: Protocol> Search<'a, P> {
@@ -187,6 +206,12 @@ impl<'a, P: Protocol> Search<'a, P> {
         if matches!(visited, Visited::Inline) {
             ex.store.clear_marks();
         }
+        let (fair_roles, fair_shift) = if opts.fair {
+            fair_marks_layout(aut.all_acc, ex.alphabet.roles.len())
+                .expect("the caller checked that the roles' marks fit")
+        } else {
+            (0, 0)
+        };
         let stats = Stats {
             automaton_states: aut.num_states() as u64,
             threads: 1,
@@ -210,7 +235,54 @@ impl<'a, P: Protocol> Search<'a, P> {
 
             state_cap: u64::MAX,
             capped: false,
+            fair_roles,
+            fair_shift,
+            all_marks: aut.all_acc | fair_roles << fair_shift,
+            enabled_of: hashbrown::HashMap::new(),
         }
+    }
+
+    /// The roles' fairness marks of a step by `letter` from protocol
+    /// state `p`, whose enabled roles [`note_enabled_roles`](Self::note_enabled_roles)
+    /// has recorded: a role's mark when it moves or cannot (see
+    /// [`crate::Fairness`]). 0 without fairness.
+    #[inline]
+    pub(super) fn fairness_marks(&self, p: ProtoId, letter: LetterId) -> u32 {
+        if self.fair_roles == 0 {
+            return 0;
+        }
+        let enabled = self.enabled_of[&p];
+        let a = &self.ex.alphabet;
+        let moved = if (letter as usize) < a.num_actions() {
+            1u32 << a.letter(letter).role
+        } else {
+            0
+        };
+        ((!enabled | moved) & self.fair_roles) << self.fair_shift
+    }
+
+    /// Under weak fairness, records the roles that have an enabled action
+    /// in `p` (bit per role; all letters probed, the automaton's wishes
+    /// aside), once per protocol state.
+    pub(super) fn note_enabled_roles(
+        &mut self,
+        p: ProtoId,
+        use_cache: bool,
+    ) -> Result<(), ProbeError> {
+        if self.fair_roles == 0 || self.enabled_of.contains_key(&p) {
+            return Ok(());
+        }
+        let mut letters = std::mem::take(&mut self.letters);
+        letters.clear();
+        let probed = self.ex.successors(p, None, use_cache, &mut letters);
+        let a = &self.ex.alphabet;
+        let enabled = letters
+            .iter()
+            .fold(0u32, |m, &(l, _)| m | 1 << a.letter(l).role);
+        self.letters = letters;
+        probed?;
+        self.enabled_of.insert(p, enabled);
+        Ok(())
     }
 
     /// The actions that led to the top of the DFS stack: the letter of
@@ -341,6 +413,22 @@ impl<'a, P: Protocol> Search<'a, P> {
         self.stats.max_depth = depth + 1;
         Ok(true)
     }
+}
+
+/// Where the roles' fairness marks go beside an automaton whose marks are
+/// `all_acc`: the mask of `roles` bits and the shift past the automaton's
+/// marks, or `None` when they do not fit in the 32 marks of a transition.
+pub(crate) fn fair_marks_layout(all_acc: u32, roles: usize) -> Option<(u32, u32)> {
+    let shift = all_acc.count_ones();
+    if shift as usize + roles > 32 {
+        return None;
+    }
+    let mask = if roles == 32 {
+        u32::MAX
+    } else {
+        (1u32 << roles) - 1
+    };
+    Some((mask, shift))
 }
 
 /// Why a search of objects stored whole that may hold heap allocations

@@ -152,6 +152,8 @@ impl<P: Protocol> Search<'_, P> {
     pub(super) fn liveness_on_one_thread(&self, initial: ProtoId) -> Option<String> {
         let why = if self.opts.reduce {
             "partial-order reduction runs on one thread"
+        } else if self.opts.fair {
+            "weak fairness runs on one thread"
         } else if self.ex.determinism() {
             "the determinism check runs on one thread"
         } else if self.ex.store.is_compacted() {

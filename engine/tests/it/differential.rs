@@ -64,7 +64,9 @@ fn formula_strategy(roles: usize, types: usize) -> impl Strategy<Value = String>
     })
 }
 
-fn case() -> impl Strategy<Value = (Lts, String)> {
+/// A random LTS and a random formula over its roles and types (also the
+/// cases of the fairness test).
+pub(crate) fn case() -> impl Strategy<Value = (Lts, String)> {
     lts_strategy().prop_flat_map(|lts| {
         let f = formula_strategy(lts.roles, lts.types);
         (Just(lts), f)

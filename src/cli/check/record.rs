@@ -6,6 +6,7 @@
 //! {"formula":…,"protocol":…,"runtime":"strict"|"liberal"|"on-the-fly",
 //!  "verdict":"holds"|"holds-probabilistic"|"violated"|"inconclusive"|"error",
 //!  "semantics":"stutter"|"omega",                            (not for errors)
+//!  "fairness":"none"|"weak",                                 (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
 //!           "automaton_states":N,"max_depth":N,"time_s":SECONDS,
 //!           "hash_compaction":BOOL},                        (not for errors)
@@ -74,7 +75,8 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
         Verdict::Inconclusive { .. } => "inconclusive",
     };
     o.str("verdict", verdict)
-        .str("semantics", report.semantics.name());
+        .str("semantics", report.semantics.name())
+        .str("fairness", report.fairness.name());
     o.raw("stats", &stats(&report.stats));
     match &report.verdict {
         Verdict::Holds => {}

@@ -160,6 +160,15 @@ fn eval(
 /// reachable from the initial state has an internal edge in every
 /// acceptance set (and at least one internal edge).
 pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
+    reference_violated_under(lts, formula, stutter, false)
+}
+
+/// [`reference_violated`], with weak fairness over roles if `fair`: then
+/// the SCC must also contain, for every role, an internal edge on which
+/// that role moves or which leaves a state where the role has no
+/// transition (the definition: such an SCC holds a cycle through all those
+/// edges, on which no role stays enabled without moving).
+pub fn reference_violated_under(lts: &Lts, formula: &str, stutter: bool, fair: bool) -> bool {
     let f = owl_lite::parse(formula).expect("test formulas parse");
     let aut = owl_lite::translate(&f.negate(), &owl_lite::TranslateOptions::default())
         .expect("translates");
@@ -174,7 +183,7 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
     let node = |s: usize, q: usize| s * k + q;
     let n = lts.trans.len() * k;
     // Explicit product graph.
-    let mut succ: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+    let mut succ: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
     for s in 0..lts.trans.len() {
         let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
             if stutter {
@@ -195,12 +204,24 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
                 .map(|&(l, t)| (Letter::Act(l), t))
                 .collect()
         };
+        let enabled: Vec<usize> = lts.trans[s].iter().map(|(l, _)| l.role).collect();
         for (letter, t) in moves {
             let v = val(letter);
+            // One bit per role past the automaton's sets: the role moves
+            // here, or it cannot move in `s`.
+            let fair_bits = if fair {
+                (0..lts.roles)
+                    .filter(|&r| {
+                        matches!(letter, Letter::Act(l) if l.role == r) || !enabled.contains(&r)
+                    })
+                    .fold(0u64, |m, r| m | 1 << (r + aut.acceptance_sets as usize))
+            } else {
+                0
+            };
             for q in 0..k {
                 for e in &aut.edges[q] {
                     if e.guard.eval(v) {
-                        succ[node(s, q)].push((node(t, e.target), e.acc));
+                        succ[node(s, q)].push((node(t, e.target), u64::from(e.acc) | fair_bits));
                     }
                 }
             }
@@ -221,7 +242,7 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
     }
     // Tarjan (recursive: graphs here have at most a few thousand nodes).
     struct T<'a> {
-        succ: &'a [Vec<(usize, u32)>],
+        succ: &'a [Vec<(usize, u64)>],
         index: Vec<Option<usize>>,
         low: Vec<usize>,
         on: Vec<bool>,
@@ -269,12 +290,9 @@ pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
         ncomp: 0,
     };
     strong(&mut t, start);
-    let all: u32 = if aut.acceptance_sets == 0 {
-        0
-    } else {
-        (1u32 << aut.acceptance_sets) - 1
-    };
-    let mut acc = vec![0u32; t.ncomp];
+    let marks = aut.acceptance_sets as usize + if fair { lts.roles } else { 0 };
+    let all: u64 = (1u64 << marks) - 1;
+    let mut acc = vec![0u64; t.ncomp];
     let mut has_edge = vec![false; t.ncomp];
     for x in (0..n).filter(|&x| reach[x]) {
         for &(y, a) in &succ[x] {

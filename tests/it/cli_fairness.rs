@@ -1,0 +1,97 @@
+//! `prust check --fairness`: a liveness property refuted only by a run
+//! that starves a role holds under weak fairness, in text and JSON, on
+//! the strict runtimes; the partial-order reduction is off under it and the
+//! report says why.
+
+use crate::cli::{self, no_panic, prust, stdout};
+
+/// A request/response loop beside an independent heartbeat loop: without
+/// fairness the heartbeat alone can run for ever while the server, able to
+/// receive the request, never does.
+const DEMO: &str = "(s/defrole ::client) (s/defrole ::server) (s/defrole ::a) (s/defrole ::b)
+(s/defsession ::demo []
+  (s/par (s/* (s/cat (s/-->> Req ::client ::server) (s/-->> Resp ::server ::client)))
+         (s/* (s/-->> Beat ::a ::b))))
+";
+
+const RESPONSE: &str = r#"G ("client SEND <Req>" -> F "server RECV <Req>")"#;
+
+#[test]
+fn a_starved_server_refutes_the_response_only_without_fairness() {
+    let dir = cli::fresh_folder("cli-fairness", "demo");
+    let file = dir.join("demo.dcj");
+    std::fs::write(&file, DEMO).unwrap();
+    let target = format!("{}:demo", file.display());
+    // Not the liberal object: its heartbeat sender runs ahead of the
+    // receiver without bound (an infinite state space).
+    for runtime in ["strict", "on-the-fly"] {
+        let unfair = prust(&["check", &target, RESPONSE, "--runtime", runtime]);
+        no_panic(&unfair);
+        assert_eq!(
+            unfair.status.code(),
+            Some(1),
+            "{runtime}: {}",
+            stdout(&unfair)
+        );
+        let fair = prust(&[
+            "check",
+            &target,
+            RESPONSE,
+            "--runtime",
+            runtime,
+            "--fairness",
+            "weak",
+        ]);
+        no_panic(&fair);
+        let out = stdout(&fair);
+        assert_eq!(fair.status.code(), Some(0), "{runtime}: {out}");
+        assert!(out.contains("weak fairness"), "{out}");
+        if runtime == "on-the-fly" {
+            // Its parallel branches are independent: the reduction would
+            // apply, and the record says why it does not.
+            let json = prust(&[
+                "check",
+                &target,
+                RESPONSE,
+                "--runtime",
+                runtime,
+                "--fairness",
+                "weak",
+                "--format",
+                "json",
+            ]);
+            let out = stdout(&json);
+            assert!(out.contains("not used under weak fairness"), "{out}");
+        }
+    }
+    let explicit_none = prust(&["check", &target, RESPONSE, "--fairness", "none"]);
+    assert_eq!(explicit_none.status.code(), Some(1));
+    let json = prust(&[
+        "check",
+        &target,
+        RESPONSE,
+        "--fairness",
+        "weak",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        stdout(&json).contains(r#""fairness":"weak""#),
+        "{}",
+        stdout(&json)
+    );
+    let json = prust(&["check", &target, RESPONSE, "--format", "json"]);
+    assert!(
+        stdout(&json).contains(r#""fairness":"none""#),
+        "{}",
+        stdout(&json)
+    );
+    let bad = prust(&["check", &target, RESPONSE, "--fairness", "strong"]);
+    assert_eq!(bad.status.code(), Some(3), "{}", cli::stderr(&bad));
+    assert!(
+        cli::stderr(&bad).contains("none, weak"),
+        "{}",
+        cli::stderr(&bad)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

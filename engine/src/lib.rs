@@ -411,6 +411,7 @@ mod fairness;
 pub mod hint;
 mod ids;
 mod limits;
+mod machine;
 // Plumbing for the workspace's other crates, not the checker's API:
 // spelling hints (`closest`).
 #[doc(hidden)]
@@ -441,10 +442,7 @@ pub mod testing;
 pub mod trail;
 
 pub use alphabet::ActionKind;
-pub use budget::{
-    default_max_memory, parse_memory_size, parse_timeout, DefaultBudgets, TEST_MAX_MEMORY,
-    TEST_TIMEOUT,
-};
+pub use budget::{parse_memory_size, parse_timeout};
 // The one time check, shared with the protocols crate's builds and with
 // `prust::explore` (see `Deadline`'s docs): plumbing, not the library's
 // surface.
@@ -453,7 +451,8 @@ pub use budget::Deadline;
 pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use fairness::{Fairness, UnknownFairness};
-pub use limits::Limits;
+pub use limits::{DefaultBudgets, Limits, TEST_MAX_MEMORY, TEST_TIMEOUT};
+pub use machine::default_max_memory;
 #[doc(hidden)]
 pub use panic_text::panic_message;
 pub use por::{ActionRef, Independence, ReductionStatus};
@@ -466,9 +465,11 @@ pub use protocol::{
 /// that re-exports this module (`prust`, or the engine itself): not API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::protocol::{EnumEntry, MessageEnum};
+    pub use super::{EnumEntry, MessageEnum};
     pub use inventory;
 }
+#[doc(hidden)]
+pub use protocol::EnumEntry;
 pub use report::{
     Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
     Verdict,

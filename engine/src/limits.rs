@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::budget::DefaultBudgets;
+use crate::machine::default_max_memory;
 
 /// What a build, a search or an exploration may spend. One value, read
 /// from the `PRUST_*` variables once ([`crate::env::Environment::limits`])
@@ -196,6 +196,49 @@ impl Limits {
             Some(t) => self.timeout(t.saturating_sub(started.elapsed())),
             // No deadline stays none (not the default's once more).
             None => self.timeout(Duration::MAX),
+        }
+    }
+}
+
+/// Whom the default budgets (those that no `PRUST_*` variable and no
+/// option sets) are sized for. The one place where their values are
+/// chosen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DefaultBudgets {
+    /// A check or exploration called from code, typically a test under
+    /// `cargo test` on a laptop, with other tests running beside it:
+    /// [`TEST_TIMEOUT`] per formula (per exploration for
+    /// `prust::explore`) and at most [`TEST_MAX_MEMORY`] (less if the
+    /// machine has less: see [`Machine`](Self::Machine)). What
+    /// [`Checker::from_env`](crate::Checker::from_env) uses: a test must
+    /// end inconclusive in a minute, not take the machine. The default.
+    #[default]
+    Test,
+    /// A check someone asked for on the command line (`prust check`): no
+    /// time limit, and half of the machine's available memory.
+    Machine,
+}
+
+/// The time budget of [`DefaultBudgets::Test`]: 60 s.
+pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The memory budget of [`DefaultBudgets::Test`], at most: 2 GiB.
+pub const TEST_MAX_MEMORY: u64 = 2 << 30;
+
+impl DefaultBudgets {
+    /// The time budget when no variable or option sets it (`None`: none).
+    pub fn timeout(self) -> Option<Duration> {
+        match self {
+            DefaultBudgets::Test => Some(TEST_TIMEOUT),
+            DefaultBudgets::Machine => None,
+        }
+    }
+
+    /// The memory budget, in bytes, when no variable or option sets it.
+    pub fn max_memory(self) -> u64 {
+        match self {
+            DefaultBudgets::Test => default_max_memory().min(TEST_MAX_MEMORY),
+            DefaultBudgets::Machine => default_max_memory(),
         }
     }
 }

@@ -7,8 +7,8 @@ use std::fmt;
 use engine::Protocol;
 
 use super::explorer::Explorer;
+use super::observe::Observe;
 use super::report::{Exploration, Failure, Outcome};
-use super::results::Observe;
 use super::roles::Roles;
 use super::verdict::{Status, Verdict};
 

@@ -9,7 +9,6 @@ use std::time::Duration;
 use protocols::session::{Deadlock, WaitsFor};
 
 use super::reduction::Reduction;
-use super::results::Returned;
 use super::schedule::Schedule;
 
 /// One action of an execution, as the protocol saw it.
@@ -534,5 +533,37 @@ impl<T> fmt::Display for Exploration<T> {
              (or Explorer::new().replay(&\"{first}\".parse()?))",
             i + 1
         )
+    }
+}
+
+/// One distinct result of the complete executions (every role returned,
+/// the protocol terminated, no failure), with the first schedule found
+/// that produces it: replay it with
+/// [`Explorer::replay`](super::Explorer::replay) or `PRUST_SCHEDULE`.
+///
+/// ```
+/// use prust::explore::explore;
+/// let ex = explore(prust::protocols::two_buyer::strict(), |_| {});
+/// // Nothing spawned: one execution, which is no complete run of the
+/// // protocol (it has not terminated), so it gives no result.
+/// assert!(ex.results().is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned<T> {
+    /// The result.
+    pub value: T,
+    /// A schedule that produces it.
+    pub schedule: Schedule,
+    /// The actions of that schedule's execution, in order.
+    pub trace: Vec<TraceStep>,
+    /// How many executions produced it (with a reduction, one schedule
+    /// stands for several equivalent ones: counts differ between
+    /// reductions, the set of values does not).
+    pub count: usize,
+}
+
+impl<T: fmt::Debug> fmt::Display for Returned<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}  schedule: {}", self.value, self.schedule)
     }
 }

@@ -4,7 +4,7 @@
 use engine::{Protocol, RoleId};
 
 use super::endpoint::ExploreEndpoint;
-use super::results::Handle;
+use super::observe::Handle;
 
 /// A role body, boxed until the execution starts it.
 pub(crate) type Body<'a, P> = Box<dyn FnOnce(ExploreEndpoint<P>) + Send + 'a>;

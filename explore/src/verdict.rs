@@ -4,8 +4,8 @@
 
 use std::fmt;
 
+use super::report::Returned;
 use super::report::{Exploration, Failure, Outcome};
-use super::results::Returned;
 
 /// Whether a predicate over the results holds.
 ///

@@ -411,7 +411,8 @@ impl Spec {
     /// it has more than `max_states` states (the other
     /// [limits](engine::Limits) are the defaults).
     pub fn compile_bounded(&self, max_states: usize) -> Result<Lts, Error> {
-        crate::compile::compile(self, &crate::limits::Bounds::states(max_states))
+        let max_states = u64::try_from(max_states).unwrap_or(u64::MAX);
+        self.compile_with(&engine::Limits::default().max_states(max_states))
     }
 
     /// Compiles the specification and returns its [`Strict`] object, with

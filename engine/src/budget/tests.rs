@@ -1,5 +1,9 @@
 use super::*;
 
+use crate::machine::{
+    default_max_memory, default_memory_budget, kib_field, parse_address_space, resident_bytes,
+};
+
 #[test]
 fn sizes_parse_with_binary_units() {
     assert_eq!(parse_memory_size("1048576"), Ok(1 << 20));

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::budget::DefaultBudgets;
 use crate::env::{Environment, Reader};
 use crate::error::Error;
+use crate::limits::DefaultBudgets;
 
 use super::Checker;
 

@@ -5,7 +5,7 @@
 
 use super::{Checker, Share};
 #[cfg(doc)]
-use crate::Stats;
+use crate::{Report, Stats, Verdict};
 
 impl Checker {
     /// Search on `n` threads where the search can (default: the machine's

@@ -441,8 +441,8 @@ mod tag_table;
 pub mod testing;
 pub mod trail;
 
-pub use alphabet::ActionKind;
 pub use budget::{parse_memory_size, parse_timeout};
+pub use protocol::ActionKind;
 // The one time check, shared with the protocols crate's builds and with
 // `prust::explore` (see `Deadline`'s docs): plumbing, not the library's
 // surface.
@@ -455,11 +455,12 @@ pub use limits::{DefaultBudgets, Limits, TEST_MAX_MEMORY, TEST_TIMEOUT};
 pub use machine::default_max_memory;
 #[doc(hidden)]
 pub use panic_text::panic_message;
-pub use por::{ActionRef, Independence, ReductionStatus};
+pub use por::ReductionStatus;
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageEnum, MessageType, Payload,
     Protocol, Refused, RoleId,
 };
+pub use protocol::{ActionRef, Independence};
 
 /// What `#[derive(prust::Message)]` expands to names, through the crate
 /// that re-exports this module (`prust`, or the engine itself): not API.

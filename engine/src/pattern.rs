@@ -11,11 +11,12 @@
 //! boundaries. `TO` names the receiver of a send or close, `FROM` the sender
 //! of a receive.
 
+use crate::alphabet::Alphabet;
 #[cfg(test)]
 use crate::alphabet::Letter;
-use crate::alphabet::{ActionKind, Alphabet};
 use crate::error::{AtomError, NameKind};
 use crate::names::{closest, glob_match};
+use crate::protocol::ActionKind;
 
 /// A parsed atomic proposition.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,34 +5,11 @@
 //! extend a finite run (finite runs stutter; see [`crate::Ending`]). Letters are dense indices so that the
 //! search can test "does this edge allow this action" with one bit.
 
-use std::fmt;
-
 use crate::error::Error;
-use crate::protocol::{Message, RoleId};
+use crate::protocol::{ActionKind, Message, RoleId};
 
 mod dummies;
 pub(crate) use dummies::resolve_dummies;
-
-/// What a role does in one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ActionKind {
-    /// The role sent a message.
-    Send,
-    /// The role received a message.
-    Recv,
-    /// The role closed its channel to the peer.
-    Close,
-}
-
-impl fmt::Display for ActionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ActionKind::Send => "SEND",
-            ActionKind::Recv => "RECV",
-            ActionKind::Close => "CLOSE",
-        })
-    }
-}
 
 /// A concrete action: one letter of the alphabet, computed from its
 /// [`LetterId`] by [`Alphabet::letter`].

@@ -3,9 +3,10 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
 use crate::ids::ProtoId;
+use crate::protocol::ActionKind;
 use crate::protocol::Protocol;
 use crate::successors::Successors;
 

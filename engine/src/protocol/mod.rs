@@ -8,10 +8,12 @@
 
 use std::hash::Hash;
 
+mod action;
 mod message;
 mod message_enum;
 mod message_type;
 
+pub use action::{ActionKind, ActionRef, Independence};
 pub use message::{interned_type_path, Message, Payload};
 #[doc(hidden)]
 pub use message_enum::EnumEntry;
@@ -338,14 +340,14 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
 
     /// Opt-in partial-order reduction: the object's *components* in this
     /// state, sets of actions that nothing else interferes with until one
-    /// of them happens (see [`Independence`](crate::Independence) and the
+    /// of them happens (see [`Independence`] and the
     /// [`por`](crate::por) module for exactly what is assumed). The search
     /// then expands, where that is sound, only one component's enabled
     /// actions. `None`, the default, declares nothing: the search is full.
     /// The determinism check tests the declaration in every state where it
     /// is used (both orders on clones) and reports a wrong one as
     /// [`Error::Contract`](crate::Error::Contract).
-    fn independence(&self) -> Option<crate::Independence> {
+    fn independence(&self) -> Option<Independence> {
         None
     }
 

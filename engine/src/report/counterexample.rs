@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 use crate::protocol::{Message, RoleId};
 
 /// One step of a counterexample: one action of one role.

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 
 use super::{Counterexample, CounterexampleStep, Ending};
 

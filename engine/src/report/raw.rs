@@ -3,8 +3,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::alphabet::{ActionKind, LetterId};
+use crate::alphabet::LetterId;
 use crate::ids::{ProtoId, Successor};
+use crate::protocol::ActionKind;
 use crate::protocol::Protocol;
 use crate::successors::Successors;
 use crate::Error;

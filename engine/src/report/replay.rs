@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 use crate::protocol::Protocol;
 
 use super::counterexample::ending_line;

@@ -2,8 +2,9 @@
 //! outcome; a refusal leaves no trace; equal objects behave the same; and
 //! a counterexample re-executes on one object as a run would.
 
-use crate::alphabet::{ActionKind, LetterId};
+use crate::alphabet::LetterId;
 use crate::error::ProbeError;
+use crate::protocol::ActionKind;
 use crate::protocol::{Message, Protocol};
 
 use super::slots::describe_slot;

@@ -6,8 +6,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::alphabet::{Alphabet, LetterId};
 use crate::error::{ObjectOp, ProbeError};
+use crate::protocol::ActionKind;
 use crate::protocol::{Message, Protocol, Refused};
 
 use super::contract::first_time;

@@ -3,8 +3,9 @@
 //! one sender (whatever type comes out: the slot of type 0 stands for
 //! every type), or a close to one peer.
 
-use crate::alphabet::{ActionKind, Alphabet, LetterId};
+use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
+use crate::protocol::ActionKind;
 use crate::protocol::Message;
 
 /// The letters an automaton state can use, as a bitset over probe slots

@@ -48,7 +48,7 @@
 use std::fmt::{self, Write as _};
 use std::path::Path;
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 use crate::report::{Counterexample, CounterexampleStep, Ending, Report};
 
 mod parse;

@@ -1,7 +1,7 @@
 //! Reading a trail file: a lexer of words (names, quoted strings) and the
 //! parser of the lines, with line/column errors and hints.
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 use crate::report::Ending;
 
 use super::{Trail, TrailError, TrailStep, MAGIC, VERSION};

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::alphabet::ActionKind;
+use crate::protocol::ActionKind;
 use crate::protocol::{Message, Protocol};
 use crate::report::{Counterexample, CounterexampleStep, ReplayError};
 

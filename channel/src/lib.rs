@@ -160,8 +160,12 @@
 //! use on another thread fails with [`Error::Busy`] instead of waiting
 //! (where the session could not see the wait). Several roles that share a
 //! queue (the Rust book's worker pool, `Arc<Mutex<Receiver>>`) are not a
-//! session channel: write in the specification who takes the next job
-//! (`alt_every`), or add a dispatcher role.
+//! session channel: write in the specification who may take the next job
+//! (each worker's loop of a job and its result side by side, `par_every`,
+//! the master giving the next job to the worker whose result came in, by
+//! `select!`; an `alt_every` inside one loop would make the workers take
+//! turns), or add a dispatcher role. The `prust` crate's
+//! `examples/worker_pool.rs` is the book's pool written the first way.
 //!
 //! # Async tasks
 //!

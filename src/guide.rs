@@ -5,10 +5,11 @@
 //! 1. [Background](background): what prust does, and why
 //! 2. [Writing tests](writing_tests): specification → object → check
 //! 3. [Real threads on the same object](threads)
-//! 4. [Exploring your program's schedules](exploring)
-//! 5. [Debugging failures](debugging)
-//! 6. [The command line](command_line)
-//! 7. [Limitations](limitations)
+//! 4. [From `std::sync::mpsc` to `prust::channel`, side by side](from_mpsc)
+//! 5. [Exploring your program's schedules](exploring)
+//! 6. [Debugging failures](debugging)
+//! 7. [The command line](command_line)
+//! 8. [Limitations](limitations)
 //!
 //! The chapters are documentation only: they hold no items. Their text is
 //! the Markdown files next to this one, so that it reads as prose and not
@@ -29,6 +30,12 @@ pub mod writing_tests {
 /// The blocking API: each thread owns one role's endpoint.
 pub mod threads {
     #![doc = include_str!("guide/threads.md")]
+}
+
+/// The same program with `std::sync::mpsc` and with `prust::channel`: only
+/// the lines that make the channels differ.
+pub mod from_mpsc {
+    #![doc = include_str!("guide/from_mpsc.md")]
 }
 
 /// `prust::explore`: every schedule of your role threads.

@@ -13,6 +13,7 @@
 //! - [Background](guide::background): what prust does, and why
 //! - [Writing tests](guide::writing_tests): specification → object → check
 //! - [Real threads on the same object](guide::threads)
+//! - [From `std::sync::mpsc` to `prust::channel`, side by side](guide::from_mpsc)
 //! - [Exploring your program's schedules](guide::exploring)
 //! - [Debugging failures](guide::debugging)
 //! - [The command line](guide::command_line)

@@ -75,12 +75,19 @@
 //! (`roles.spawn("worker", |ep| worker_role(Ends::new(ep)))`), where every
 //! send and receive is a scheduling point.
 //!
+//! The `prust` crate's guide has this side by side as a chapter,
+//! `prust::guide::from_mpsc`, with the role functions left untouched (only
+//! the import of `Sender` and `Receiver` and the lines that make the
+//! channels differ), and the worked examples `worker_pool`, `pipeline` and
+//! `server` in its `examples/`.
+//!
 //! # What maps to what
 //!
 //! - [`Ends::new`] takes a role's endpoint (of a
 //!   [`Session`](protocols::session::Session), a
 //!   [`SplitSession`](protocols::session::SplitSession) or
-//!   `prust::explore`); [`Ends::sender`] and [`Ends::receiver`] make the
+//!   `prust::explore`), and [`SessionEnds`] makes them straight from a
+//!   session (`session.ends("worker")`); [`Ends::sender`] and [`Ends::receiver`] make the
 //!   typed halves of the role's channel to or from a peer. Making an end
 //!   checks the role and the type against the protocol: a type the
 //!   protocol never sends on that channel is an [`Error`] at once, with
@@ -153,8 +160,12 @@
 //! use on another thread fails with [`Error::Busy`] instead of waiting
 //! (where the session could not see the wait). Several roles that share a
 //! queue (the Rust book's worker pool, `Arc<Mutex<Receiver>>`) are not a
-//! session channel: write in the specification who takes the next job
-//! (`alt_every`), or add a dispatcher role.
+//! session channel: write in the specification who may take the next job
+//! (each worker's loop of a job and its result side by side, `par_every`,
+//! the master giving the next job to the worker whose result came in, by
+//! `select!`; an `alt_every` inside one loop would make the workers take
+//! turns), or add a dispatcher role. The `prust` crate's
+//! `examples/worker_pool.rs` is the book's pool written the first way.
 //!
 //! # Async tasks
 //!
@@ -195,11 +206,13 @@ mod raw;
 mod receiver;
 mod select;
 mod sender;
+mod session_ends;
 
 pub use ends::Ends;
 pub use error::{Error, RecvError, RecvTimeoutError, SendError, TryRecvError};
 pub use receiver::{Iter, Receiver};
 pub use sender::Sender;
+pub use session_ends::SessionEnds;
 
 #[doc(hidden)]
 pub use receiver::__finish;

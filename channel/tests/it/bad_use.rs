@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use channel::{select, Ends, Error, Receiver, RecvError, Sender};
-use protocols::session::{self, Endpoint, SplitEndpoint};
+use channel::{select, Ends, Error, Receiver, RecvError, Sender, SessionEnds};
+use protocols::session::{self, Endpoint, Session, SplitEndpoint, SplitSession};
 use protocols::spec::{msg, par, seq, Spec};
 use protocols::{Liberal, Strict};
 
@@ -148,4 +148,41 @@ fn ends_are_send_and_sync() {
     send_sync::<Ends<prust_explore::ExploreEndpoint<Strict>>>();
     send_sync::<Sender<Job>>();
     send_sync::<Receiver<Job>>();
+}
+
+/// `session.ends(role)` of a role the protocol does not have: an error at
+/// once, with the closest name; a role's ends taken twice (two `Ends` of
+/// one role, which could then be used by two threads at once): refused,
+/// on both sessions.
+#[test]
+fn ends_of_an_unknown_or_taken_role_are_an_error() {
+    fn check<S: SessionEnds>(session: S) {
+        let e = session.ends("hnad").unwrap_err();
+        assert_eq!(
+            e,
+            Error::UnknownRole {
+                name: "hnad".into(),
+                hint: Some("hand".into()),
+                known: vec!["boss".into(), "hand".into()],
+            }
+        );
+        let e = session.ends(5usize).unwrap_err();
+        assert!(
+            matches!(e, Error::Session(session::Error::RoleOutOfRange { .. })),
+            "{e:?}"
+        );
+        let hand = session.ends("hand").unwrap();
+        let e = session.ends("hand").unwrap_err();
+        assert_eq!(e, Error::Session(session::Error::RoleTaken("hand".into())));
+        assert!(e.to_string().contains("already taken"), "{e}");
+        // The ends already taken still work, and `into_ends` skips them.
+        let rest = session.into_ends();
+        assert_eq!(rest.len(), 1);
+        let boss = &rest[0];
+        assert_eq!(boss.name(), "boss");
+        boss.sender::<Job>("hand").unwrap().send(Job(3)).unwrap();
+        assert_eq!(hand.receiver::<Job>("boss").unwrap().recv(), Ok(Job(3)));
+    }
+    check(Session::new(Strict::from_spec(&boss_hand()).unwrap()));
+    check(SplitSession::new(Liberal::from_spec(&boss_hand()).unwrap()));
 }

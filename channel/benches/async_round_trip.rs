@@ -6,6 +6,7 @@
 //! cargo bench -p prust-channel --bench async_round_trip            # full run
 //! cargo bench -p prust-channel --bench async_round_trip -- --quick # a smoke run
 //! cargo bench -p prust-channel --bench async_round_trip -- --only current_thread liberal  # for a profiler
+//! cargo bench -p prust-channel --bench async_round_trip -- --jobs 2000 --only multi_thread liberal
 //! ```
 //!
 //! A boss task sends a job and awaits its answer from a hand task, `n`
@@ -140,7 +141,10 @@ fn run(flavour: &str, version: &str, n: u64) -> Duration {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let (rounds, n) = if quick { (2, 1_000) } else { (9, 50_000) };
+    let (rounds, mut n) = if quick { (2, 1_000) } else { (9, 50_000) };
+    if let Some(i) = args.iter().position(|a| a == "--jobs") {
+        n = args[i + 1].parse().expect("--jobs takes a number");
+    }
     if let Some(i) = args.iter().position(|a| a == "--only") {
         // One version on one flavour, once: for perf or callgrind.
         let (flavour, version) = (&args[i + 1], &args[i + 2]);

@@ -86,6 +86,12 @@ impl<P: Split> SplitEndpoint<P> {
             Op::Select { alts } => alts.clone(),
             _ => Vec::new(),
         };
+        // What the role waits for, announced before the last try so that a
+        // sender that misses the announcement is seen by that try. A
+        // receive announces before its first try: a task mostly awaits a
+        // message not there yet, and a try fewer is worth a wake of a
+        // running role (cheap) by a sender in between.
+        let receiving = matches!(this, Op::Recv { .. } | Op::Select { .. });
         let mut announced = false;
         loop {
             if shared.failed.load(SeqCst) {
@@ -93,6 +99,10 @@ impl<P: Split> SplitEndpoint<P> {
                 return Poll::Ready(self.finish(op, Err(shared.failure())));
             }
             let epoch = shared.epoch.load(SeqCst);
+            if receiving && !announced {
+                self.announce(op, &this);
+                announced = true;
+            }
             let effect = Effect::of(&this);
             let selecting = matches!(this, Op::Select { .. });
             let recv_from = match &this {
@@ -128,14 +138,7 @@ impl<P: Split> SplitEndpoint<P> {
                 return Poll::Ready(self.finish(op, Err(closed_error(&shared.names, me, None))));
             }
             if !announced {
-                // The role's other registrations (this one's, if it had
-                // one, was taken above): all are this endpoint's.
-                let alone = self.async_ops == usize::from(op.ticket.is_some());
-                let intent = match &this {
-                    Op::Recv { from: Some(from) } if alone => *from,
-                    _ => ANYONE,
-                };
-                shared.waiting_for[me].store(intent, SeqCst);
+                self.announce(op, &this);
                 announced = true;
                 continue;
             }
@@ -165,6 +168,19 @@ impl<P: Split> SplitEndpoint<P> {
             }
             return Poll::Pending;
         }
+    }
+
+    /// Says whom the role waits for while `this` (of `op`) is refused:
+    /// the sender of a receive from one peer if it is the role's only
+    /// operation (the role's other registrations are all this endpoint's;
+    /// `op`'s own, if it had one, was taken by the poll), anyone otherwise.
+    fn announce(&self, op: &AsyncOp, this: &Op) {
+        let alone = self.async_ops == usize::from(op.ticket.is_some());
+        let intent = match this {
+            Op::Recv { from: Some(from) } if alone => *from,
+            _ => ANYONE,
+        };
+        self.shared.waiting_for[self.role].store(intent, SeqCst);
     }
 
     /// The role waits on its registrations, every one refused at `epoch`:

@@ -387,7 +387,11 @@ impl<P> Shared<P> {
     fn release(&self, mut inner: MutexGuard<'_, Inner<P>>, woken: &mut Vec<Delivery>) {
         // Drained, not taken: the list keeps its buffer for the next
         // change (one waker, the usual case, moves out without one).
-        let wakers: Wakers = inner.to_wake.drain(..).collect();
+        let wakers: Wakers = if inner.to_wake.is_empty() {
+            Wakers::default() // the blocking path: nothing to drain
+        } else {
+            inner.to_wake.drain(..).collect()
+        };
         drop(inner);
         self.deliver(woken);
         wakers.wake();

@@ -230,8 +230,8 @@ impl Wakers {
     pub(super) fn wake(self) {
         if let Some(w) = self.first {
             w.wake();
+            self.rest.into_iter().for_each(Waker::wake);
         }
-        self.rest.into_iter().for_each(Waker::wake);
     }
 }
 

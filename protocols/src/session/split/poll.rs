@@ -64,8 +64,12 @@ impl<P: Split> SplitEndpoint<P> {
             w.take(t);
         }
         // A wake from here on is seen at the registration below; one
-        // before is older than the tries below, which see its change.
-        shared.notified[me].store(false, SeqCst);
+        // before is older than the tries below, which see its change. (Read
+        // first: the flag is mostly clear, and a store is a locked
+        // instruction; a set flag missed here only costs a try more.)
+        if shared.notified[me].load(SeqCst) {
+            shared.notified[me].store(false, SeqCst);
+        }
         // Back to running before any try (see the module docs of the
         // session), with the local state back from the slot.
         if self.local.is_none() {

@@ -5,10 +5,15 @@
 //! ```text
 //! cargo bench -p prust-channel --bench async_round_trip            # full run
 //! cargo bench -p prust-channel --bench async_round_trip -- --quick # a smoke run
+//! cargo bench -p prust-channel --bench async_round_trip -- --only current_thread liberal  # for a profiler
+//! cargo bench -p prust-channel --bench async_round_trip -- --jobs 2000 --only multi_thread liberal
 //! ```
 //!
 //! A boss task sends a job and awaits its answer from a hand task, `n`
-//! times, on a multi-threaded runtime with two workers; protocol
+//! times, on each runtime flavour: `current_thread` (both tasks on one
+//! thread: the bare cost of the operations and their wakes) and
+//! `multi_thread` with two workers (where a wake may hand the task to the
+//! other worker, and the OS thread switch shows); protocol
 //! `(Job boss→hand; Done hand→boss)*` on the strict object under a
 //! `Session` and the liberal one under a `SplitSession`; tokio's version
 //! uses two bounded channels of capacity 1. Runs alternate, several
@@ -34,11 +39,16 @@ fn spec() -> Spec {
     )
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .build()
-        .unwrap()
+/// A runtime of `flavour`, the same for every version of a row.
+fn runtime(flavour: &str) -> tokio::runtime::Runtime {
+    let mut b = if flavour == "current_thread" {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(2);
+        b
+    };
+    b.build().unwrap()
 }
 
 fn tokio_mpsc(rt: &tokio::runtime::Runtime, n: u64) -> u64 {
@@ -100,9 +110,10 @@ fn prust<E: BlockingEndpoint + 'static>(
     })
 }
 
-/// One timed run of `version` (`tokio`/`strict`/`liberal`).
-fn run(version: &str, n: u64) -> Duration {
-    let rt = runtime();
+/// One timed run of `version` (`tokio`/`strict`/`liberal`) on a fresh
+/// runtime of `flavour`.
+fn run(flavour: &str, version: &str, n: u64) -> Duration {
+    let rt = runtime(flavour);
     let lts = spec().compile().unwrap();
     let start = Instant::now();
     let sum = match version {
@@ -128,28 +139,48 @@ fn run(version: &str, n: u64) -> Duration {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let (rounds, n) = if quick { (2, 1_000) } else { (9, 50_000) };
-    println!("async round trips on tokio (2 workers), best of {rounds} rounds each, {n} jobs");
-    let mut best = [Duration::MAX; 3];
-    let versions = ["tokio", "strict", "liberal"];
-    for _ in 0..rounds {
-        for (b, v) in best.iter_mut().zip(versions) {
-            *b = (*b).min(run(v, n));
-        }
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let (rounds, mut n) = if quick { (2, 1_000) } else { (9, 50_000) };
+    if let Some(i) = args.iter().position(|a| a == "--jobs") {
+        n = args[i + 1].parse().expect("--jobs takes a number");
     }
-    println!("{:<22} {:>12} {:>9}", "version", "per job", "vs tokio");
-    for (b, v) in best.iter().zip(versions) {
-        let name = match v {
-            "tokio" => "tokio::sync::mpsc",
-            "strict" => "prust strict Session",
-            _ => "prust liberal Split",
-        };
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        // One version on one flavour, once: for perf or callgrind.
+        let (flavour, version) = (&args[i + 1], &args[i + 2]);
+        let took = run(flavour, version, n);
         println!(
-            "{:<22} {:>9.0} ns {:>8.2}x",
-            name,
-            b.as_nanos() as f64 / n as f64,
-            b.as_secs_f64() / best[0].as_secs_f64()
+            "{flavour} {version}: {:.0} ns per job",
+            took.as_nanos() as f64 / n as f64
         );
+        return;
+    }
+    println!("async round trips on tokio, best of {rounds} rounds each, {n} jobs");
+    println!(
+        "{:<15} {:<22} {:>12} {:>9}",
+        "runtime", "version", "per job", "vs tokio"
+    );
+    let versions = ["tokio", "strict", "liberal"];
+    for flavour in ["current_thread", "multi_thread(2)"] {
+        let mut best = [Duration::MAX; 3];
+        for _ in 0..rounds {
+            for (b, v) in best.iter_mut().zip(versions) {
+                *b = (*b).min(run(flavour, v, n));
+            }
+        }
+        for (b, v) in best.iter().zip(versions) {
+            let name = match v {
+                "tokio" => "tokio::sync::mpsc",
+                "strict" => "prust strict Session",
+                _ => "prust liberal Split",
+            };
+            println!(
+                "{:<15} {:<22} {:>9.0} ns {:>8.2}x",
+                flavour,
+                name,
+                b.as_nanos() as f64 / n as f64,
+                b.as_secs_f64() / best[0].as_secs_f64()
+            );
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! ```text
 //! cargo bench -p prust-channel --bench typed_overhead            # full run
 //! cargo bench -p prust-channel --bench typed_overhead -- --quick # a smoke run
+//! cargo bench -p prust-channel --bench typed_overhead -- --only liberal "one thread" typed  # for a profiler
 //! ```
 //!
 //! Two shapes, each on the strict object under a `Session` and the liberal
@@ -175,12 +176,24 @@ fn run(kind: &str, shape: &str, version: &str, n: u64) -> Duration {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
     let (rounds, n_one, n_two) = if quick {
         (2, 2_000, 500)
     } else {
         (9, 200_000, 20_000)
     };
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        // One version of one shape on one object, once: for perf or callgrind.
+        let (kind, shape, version) = (&args[i + 1], &args[i + 2], &args[i + 3]);
+        let n = if shape == "one thread" { n_one } else { n_two };
+        let took = run(kind, shape, version, n);
+        println!(
+            "{kind} {shape} {version}: {:.0} ns per job",
+            took.as_nanos() as f64 / n as f64
+        );
+        return;
+    }
     println!("typed ends against raw endpoint operations (best of {rounds} rounds each)");
     println!(
         "{:<8} {:<12} {:>8} {:>12} {:>12} {:>7}",

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::atomic::{
+    AtomicBool,
+    Ordering::{Acquire, Release},
+};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use engine::{MessageType, Payload, RoleId};
@@ -228,7 +231,10 @@ impl Shared {
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
             Err(TryLockError::WouldBlock) => return Err(self.busy()),
         };
-        self.blocking.store(true, SeqCst);
+        // Release/Acquire (no full fence per operation): the mark is a hint
+        // read after a failed `try_lock`, and a stale `false` only makes
+        // the poll look again.
+        self.blocking.store(true, Release);
         Ok(Held {
             guard,
             blocking: &self.blocking,
@@ -251,7 +257,7 @@ impl Shared {
                 Err(TryLockError::Poisoned(p)) => return Ok(p.into_inner()),
                 // A blocking holder marks itself right after it locks:
                 // until then, it looks like a poll for a moment.
-                Err(TryLockError::WouldBlock) if self.blocking.load(SeqCst) => {
+                Err(TryLockError::WouldBlock) if self.blocking.load(Acquire) => {
                     return Err(self.busy())
                 }
                 Err(TryLockError::WouldBlock) => std::thread::yield_now(),
@@ -263,7 +269,7 @@ impl Shared {
     /// for a dropped sender's close, which cannot report `Busy`).
     fn endpoint_blocking(&self) -> Held<'_> {
         let guard = self.endpoint_waiting();
-        self.blocking.store(true, SeqCst);
+        self.blocking.store(true, Release);
         Held {
             guard,
             blocking: &self.blocking,
@@ -433,7 +439,7 @@ impl DerefMut for Held<'_> {
 impl Drop for Held<'_> {
     fn drop(&mut self) {
         // Before the guard unlocks: the next holder's mark is its own.
-        self.blocking.store(false, SeqCst);
+        self.blocking.store(false, Release);
     }
 }
 

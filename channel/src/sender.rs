@@ -4,7 +4,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use engine::{Message, Payload, RoleId};
+use engine::{Message, MessageType, Payload, RoleId};
 
 use protocols::session::AsyncOp;
 
@@ -53,15 +53,21 @@ use crate::{Error, SendError};
 pub struct Sender<T> {
     shared: Arc<Shared>,
     to: RoleId,
+    /// The protocol type of every `T` where it does not depend on the
+    /// value (`T` is no message enum of several variants, nor `Message`):
+    /// found once here, not per message (`Message::new` looks the type up
+    /// by name each time).
+    ty: Option<MessageType>,
     _type: PhantomData<fn(T) -> T>,
 }
 
 impl<T> Sender<T> {
-    pub(crate) fn new(shared: Arc<Shared>, to: RoleId) -> Sender<T> {
+    fn with_type(shared: Arc<Shared>, to: RoleId, ty: Option<MessageType>) -> Sender<T> {
         shared.add_sender(to);
         Sender {
             shared,
             to,
+            ty,
             _type: PhantomData,
         }
     }
@@ -85,6 +91,24 @@ impl<T> Sender<T> {
 }
 
 impl<T: Payload> Sender<T> {
+    pub(crate) fn new(shared: Arc<Shared>, to: RoleId) -> Sender<T> {
+        let ty = match MessageType::types_of::<T>() {
+            Some(types) if types.len() == 1 => Some(types[0]),
+            _ => None,
+        };
+        Sender::with_type(shared, to, ty)
+    }
+
+    /// `value` as a message: of `Message::new`'s type, without its
+    /// per-message lookup where the type is known already.
+    #[inline]
+    fn message(&self, value: T) -> Message {
+        match self.ty {
+            Some(ty) => Message::with_type(ty, value),
+            None => Message::new(value),
+        }
+    }
+
     /// Sends `value`, waiting until the protocol allows it. On failure the
     /// value comes back in the [`SendError`] with the reason: the channel
     /// closed by this role before, a deadlock (a send the protocol never
@@ -117,7 +141,7 @@ impl<T: Payload> Sender<T> {
             Err(error) => return Err(SendError { value, error }),
         };
         let keep = dyn_clone::clone(&value);
-        match ep.send(self.to, Message::new(value)) {
+        match ep.send(self.to, self.message(value)) {
             Ok(()) => Ok(()),
             Err(e) => Err(SendError {
                 value: keep,
@@ -166,7 +190,7 @@ impl<T: Payload> Sender<T> {
     /// ```
     pub async fn send_async(&self, value: T) -> Result<(), SendError<T>> {
         let keep = dyn_clone::clone(&value);
-        let op = AsyncOp::send(self.to, Message::new(value));
+        let op = AsyncOp::send(self.to, self.message(value));
         match OpFuture::new(&self.shared, op).await {
             Ok(_) => Ok(()),
             Err(error) => Err(SendError { value: keep, error }),
@@ -197,7 +221,7 @@ impl<T: Payload> Sender<T> {
 
 impl<T> Clone for Sender<T> {
     fn clone(&self) -> Self {
-        Sender::new(Arc::clone(&self.shared), self.to)
+        Sender::with_type(Arc::clone(&self.shared), self.to, self.ty)
     }
 }
 

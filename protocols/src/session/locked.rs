@@ -18,6 +18,7 @@ use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
 use super::panic::{InOp, PanicSink, Use};
+use super::pending::Wakers;
 use super::select::{self, Alternative};
 use inner::{Inner, Outcome, Slot};
 
@@ -384,16 +385,16 @@ impl<P> Shared<P> {
     /// Releases the lock, then delivers `woken` and wakes the async
     /// registrations that the changes made under it may have enabled.
     fn release(&self, mut inner: MutexGuard<'_, Inner<P>>, woken: &mut Vec<Delivery>) {
-        let wakers = if inner.to_wake.is_empty() {
-            Vec::new()
+        // Drained, not taken: the list keeps its buffer for the next
+        // change (one waker, the usual case, moves out without one).
+        let wakers: Wakers = if inner.to_wake.is_empty() {
+            Wakers::default() // the blocking path: nothing to drain
         } else {
-            std::mem::take(&mut inner.to_wake)
+            inner.to_wake.drain(..).collect()
         };
         drop(inner);
         self.deliver(woken);
-        for w in wakers {
-            w.wake();
-        }
+        wakers.wake();
     }
 
     /// Hands completed results to their waiters and unparks them (after

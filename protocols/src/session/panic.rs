@@ -56,8 +56,11 @@ impl Use {
     /// A poll ends: with async operations still `registered`, or none.
     pub(super) fn end_poll(&self, registered: bool) {
         let to = if registered { ASYNC } else { IDLE };
-        let _ = self.0.compare_exchange(IN_OP, to, SeqCst, SeqCst);
-        let _ = self.0.compare_exchange(ASYNC, to, SeqCst, SeqCst);
+        // From `ASYNC` only if not from `IN_OP` (after which the state is
+        // `to` already): a locked instruction fewer per poll.
+        if self.0.compare_exchange(IN_OP, to, SeqCst, SeqCst).is_err() {
+            let _ = self.0.compare_exchange(ASYNC, to, SeqCst, SeqCst);
+        }
     }
 
     /// A [`PanicGuard`]'s thread panicked: the role is declared panicked

@@ -129,10 +129,6 @@ pub(super) struct Entry<O> {
 pub(super) struct Waiters<O> {
     next: u64,
     pub(super) entries: Vec<Entry<O>>,
-    /// Set by a wake: a wake that comes while the role is inside a poll
-    /// (before its registration) is not lost, as a `Parker` keeps an
-    /// unpark that comes before the park.
-    pub(super) notified: bool,
 }
 
 impl<O> Default for Waiters<O> {
@@ -140,7 +136,6 @@ impl<O> Default for Waiters<O> {
         Waiters {
             next: 0,
             entries: Vec::new(),
-            notified: false,
         }
     }
 }
@@ -182,23 +177,68 @@ impl<O> Waiters<O> {
             .then_some(first)
     }
 
-    /// Marks every registration as possibly enabled and wakes its owner.
-    pub(super) fn wake_all(&mut self) {
-        self.notified = true;
+    /// Marks every registration as possibly enabled; their wakers, to be
+    /// woken once the lock over these waiters is released.
+    pub(super) fn wake_all(&mut self) -> Wakers {
+        let mut wakers = Wakers::default();
         for e in &mut self.entries {
             e.refused_at = None;
-            e.waker.wake_by_ref();
+            wakers.push(&e.waker);
         }
+        wakers
     }
 
-    /// Wakes the registrations refused before `epoch`: their owners try
-    /// again, so that the role can be seen waiting at one epoch.
-    pub(super) fn wake_older(&mut self, epoch: u64) {
+    /// Marks the registrations refused before `epoch` (their owners try
+    /// again, so that the role can be seen waiting at one epoch); their
+    /// wakers, to be woken once the lock is released.
+    pub(super) fn wake_older(&mut self, epoch: u64) -> Wakers {
+        let mut wakers = Wakers::default();
         for e in &mut self.entries {
             if e.refused_at.is_some_and(|r| r != epoch) {
                 e.refused_at = None;
-                e.waker.wake_by_ref();
+                wakers.push(&e.waker);
             }
         }
+        wakers
+    }
+}
+
+/// Wakers taken out from under a lock, woken after it is released: a wake
+/// may be long (an executor may unpark one of its threads, a system call)
+/// and the owner's next poll needs that lock, so waking under it made the
+/// woken task's thread block on it. One waker (the usual case) is kept
+/// without an allocation.
+#[derive(Default)]
+pub(super) struct Wakers {
+    first: Option<Waker>,
+    rest: Vec<Waker>,
+}
+
+impl Wakers {
+    fn push(&mut self, waker: &Waker) {
+        self.push_owned(waker.clone());
+    }
+
+    fn push_owned(&mut self, waker: Waker) {
+        match self.first {
+            None => self.first = Some(waker),
+            Some(_) => self.rest.push(waker),
+        }
+    }
+
+    /// Wakes them all (call with no lock held that their owners take).
+    pub(super) fn wake(self) {
+        if let Some(w) = self.first {
+            w.wake();
+            self.rest.into_iter().for_each(Waker::wake);
+        }
+    }
+}
+
+impl FromIterator<Waker> for Wakers {
+    fn from_iter<I: IntoIterator<Item = Waker>>(iter: I) -> Wakers {
+        let mut wakers = Wakers::default();
+        iter.into_iter().for_each(|w| wakers.push_owned(w));
+        wakers
     }
 }

@@ -8,6 +8,7 @@
 mod decide;
 mod object;
 mod poll;
+mod wait;
 
 pub use object::Split;
 
@@ -27,6 +28,7 @@ use super::panic::{InOp, PanicSink, Use};
 use super::pending::Waiters;
 use super::select::{self, Alternative};
 use decide::{DEAD, RUNNING};
+use wait::Wait;
 
 /// Real threads on a [`Split`] protocol object (a [`Liberal`](crate::Liberal)
 /// one): like [`Session`](super::Session), but without a global lock. Each
@@ -84,7 +86,12 @@ struct Shared<P: Split> {
     channels: Channels,
     /// Per role: its registered async operations (each described for a
     /// deadlock report), woken where the role's parker is unparked.
-    waiters: Vec<CachePadded<Mutex<Waiters<super::WaitsFor>>>>,
+    waiters: Vec<CachePadded<Mutex<Waiters<Wait>>>>,
+    /// Per role: set by a wake of its registrations (under their lock), so
+    /// that a wake that comes while the role is inside a poll, before its
+    /// registration, is not lost (as a `Parker` keeps an unpark that comes
+    /// before the park); cleared by the poll before it tries.
+    notified: Vec<CachePadded<AtomicBool>>,
     /// Per role: whether it ever polled an async operation (a wake of a
     /// role that never did need not look at its waiters).
     asynchronous: Vec<AtomicBool>,
@@ -97,24 +104,6 @@ struct Slot<L> {
     local: Option<L>,
     /// What the role waits for (valid while its status is a wait).
     wait: Option<Wait>,
-}
-
-enum Wait {
-    Send {
-        to: RoleId,
-        type_name: String,
-    },
-    Recv {
-        from: Option<RoleId>,
-    },
-    Close {
-        to: RoleId,
-    },
-    Select {
-        alternatives: Vec<String>,
-    },
-    /// What a role waiting on async registrations waits for.
-    Async(super::WaitsFor),
 }
 
 impl<P: Split> SplitSession<P> {
@@ -167,6 +156,7 @@ impl<P: Split> SplitSession<P> {
                 closes,
                 channels,
                 waiters: (0..n).map(|_| CachePadded::default()).collect(),
+                notified: (0..n).map(|_| CachePadded::default()).collect(),
                 asynchronous: (0..n).map(|_| AtomicBool::new(false)).collect(),
             }),
         }
@@ -282,11 +272,8 @@ impl<P: Split> SplitEndpoint<P> {
         };
         match Self::attempt(shared, me, local, op) {
             Ok(got) => {
-                shared.epoch.fetch_add(1, SeqCst);
+                shared.stepped(me, Effect::NONE, got.as_ref());
                 let (from, msg) = got.expect("a select gives a message");
-                if P::RECV_MAY_ENABLE_SENDER {
-                    shared.wake(from);
-                }
                 let i = alternatives
                     .iter()
                     .position(|a| a.from == from && a.accepts(&msg))
@@ -387,37 +374,11 @@ impl<P: Split> SplitEndpoint<P> {
                 break Err(shared.failure());
             }
             let epoch = shared.epoch.load(SeqCst);
-            let wake = match &op {
-                Op::Send { to, .. } | Op::Close { to } => Some(*to),
-                Op::Recv { .. } | Op::Select { .. } => None,
-            };
-            let closing = match &op {
-                Op::Close { to } => Some(*to),
-                _ => None,
-            };
+            let effect = Effect::of(&op);
             let local = self.local.as_mut().expect("owned while running");
             match Self::attempt(shared, me, local, op) {
                 Ok(got) => {
-                    // Marked before the wake below reads whom the peer waits
-                    // for: a receiver that announced itself is woken and
-                    // sees the mark; one that did not sees it on its next
-                    // try (see `recv_ended`).
-                    if let Some(to) = closing {
-                        shared.closes.mark(me, to);
-                    }
-                    shared.epoch.fetch_add(1, SeqCst);
-                    if let Some((from, _)) = &got {
-                        if P::RECV_MAY_ENABLE_SENDER {
-                            shared.wake(*from);
-                        }
-                    }
-                    if let Some(peer) = wake {
-                        // Wake the peer only if it waits for us (or anyone).
-                        let w = shared.waiting_for[peer].load(SeqCst);
-                        if w == me || w == ANYONE {
-                            shared.wake(peer);
-                        }
-                    }
+                    shared.stepped(me, effect, got.as_ref());
                     break Ok(got);
                 }
                 Err(back) => op = back,
@@ -441,20 +402,9 @@ impl<P: Split> SplitEndpoint<P> {
                 announced = true;
                 continue;
             }
-            let wait = match &op {
-                Op::Send { to, msg } => Wait::Send {
-                    to: *to,
-                    type_name: msg.type_name().to_string(),
-                },
-                Op::Recv { from } => Wait::Recv { from: *from },
-                Op::Close { to } => Wait::Close { to: *to },
-                Op::Select { alts } => Wait::Select {
-                    alternatives: alts.iter().map(|a| a.describe(&shared.names)).collect(),
-                },
-            };
             {
                 let mut slot = lock(&shared.slots[me]);
-                slot.wait = Some(wait);
+                slot.wait = Some(Wait::of(&op));
                 slot.local = self.local.take();
             }
             shared.leave(me, epoch + 1);
@@ -470,7 +420,65 @@ impl<P: Split> SplitEndpoint<P> {
     }
 }
 
+/// What a successful step of an operation may have changed for another
+/// role, read off the operation before the step consumes it.
+#[derive(Clone, Copy)]
+struct Effect {
+    /// The receiver of a send or close: it may wait for this step.
+    peer: Option<RoleId>,
+    /// Whether the step closes the channel to `peer`.
+    closing: bool,
+}
+
+impl Effect {
+    /// A receive's: nothing beyond what `Split::RECV_MAY_ENABLE_SENDER` says.
+    const NONE: Effect = Effect {
+        peer: None,
+        closing: false,
+    };
+
+    fn of(op: &Op) -> Effect {
+        match op {
+            Op::Send { to, .. } => Effect {
+                peer: Some(*to),
+                closing: false,
+            },
+            Op::Close { to } => Effect {
+                peer: Some(*to),
+                closing: true,
+            },
+            Op::Recv { .. } | Op::Select { .. } => Effect::NONE,
+        }
+    }
+}
+
 impl<P: Split> Shared<P> {
+    /// After a step of `me` succeeded (a blocking call's or a poll's):
+    /// marks a close, bumps the epoch, and wakes whom the step may have
+    /// enabled: the sender of a received message (where a receive can
+    /// enable a send), the receiver of a send or close if it waits for
+    /// `me` (or anyone).
+    fn stepped(&self, me: RoleId, effect: Effect, got: Option<&(RoleId, Message)>) {
+        // Marked before the wake below reads whom the peer waits for: a
+        // receiver that announced itself is woken and sees the mark; one
+        // that did not sees it on its next try (see `recv_ended`).
+        if let (Some(to), true) = (effect.peer, effect.closing) {
+            self.closes.mark(me, to);
+        }
+        self.epoch.fetch_add(1, SeqCst);
+        if let Some((from, _)) = got {
+            if P::RECV_MAY_ENABLE_SENDER {
+                self.wake(*from);
+            }
+        }
+        if let Some(peer) = effect.peer {
+            let w = self.waiting_for[peer].load(SeqCst);
+            if w == me || w == ANYONE {
+                self.wake(peer);
+            }
+        }
+    }
+
     /// Whether a refused receive of `role` can never succeed: its channel
     /// (every channel to it, from anyone) closed and empty. Each close mark
     /// is read before the inbox: a sender pushes its messages before it

@@ -28,6 +28,7 @@ mod por;
 mod runtimes;
 mod semantics;
 mod session_api;
+mod session_async;
 mod session_chess;
 mod session_close;
 mod session_concurrency;

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use engine::RoleId;
 
-use super::super::error::{Blocked, Deadlock, Error, WaitsFor};
+use super::super::error::{Blocked, Deadlock, Error};
 use super::super::op::lock;
-use super::{Shared, Split, Wait};
+use super::{Shared, Split};
 
 /// `Shared::status`: live and not waiting (or not taken yet, while the
 /// session is open).
@@ -44,11 +44,24 @@ impl<P: Split> Shared<P> {
     /// Wakes every async registration of every role (the session failed:
     /// each owner's next poll gets the failure).
     fn wake_all_async(&self) {
-        for (r, w) in self.waiters.iter().enumerate() {
+        for r in 0..self.waiters.len() {
             if self.asynchronous[r].load(SeqCst) {
-                lock(w).wake_all();
+                self.wake_async(r);
             }
         }
+    }
+
+    /// Wakes every async registration of `role` (its owner's next poll
+    /// tries it), and a poll of it under way (see `Shared::notified`). The
+    /// wakers are woken after the lock is released: the owner's next poll
+    /// takes it.
+    pub(super) fn wake_async(&self, role: RoleId) {
+        let wakers = {
+            let mut w = lock(&self.waiters[role]);
+            self.notified[role].store(true, SeqCst);
+            w.wake_all()
+        };
+        wakers.wake();
     }
 
     /// `role` stops running: it waits (`status` = refused epoch + 1) or is
@@ -98,7 +111,7 @@ impl<P: Split> Shared<P> {
         }
         self.unparkers[role].unpark();
         if self.asynchronous[role].load(SeqCst) {
-            lock(&self.waiters[role]).wake_all();
+            self.wake_async(role);
         }
     }
 
@@ -190,23 +203,11 @@ impl<P: Split> Shared<P> {
                 }
                 continue;
             }
-            let waits_for = match &slot.wait {
-                Some(Wait::Send { to, type_name }) => WaitsFor::Send {
-                    to: names[*to].clone(),
-                    type_name: type_name.clone(),
-                },
-                Some(Wait::Recv { from }) => WaitsFor::Recv {
-                    from: from.map(|f| names[f].clone()),
-                },
-                Some(Wait::Close { to }) => WaitsFor::Close {
-                    to: names[*to].clone(),
-                },
-                Some(Wait::Select { alternatives }) => WaitsFor::Select {
-                    alternatives: alternatives.clone(),
-                },
-                Some(Wait::Async(w)) => w.clone(),
-                None => unreachable!("a waiting role has said what it waits for"),
-            };
+            let waits_for = slot
+                .wait
+                .as_ref()
+                .expect("a waiting role has said what it waits for")
+                .describe(names);
             blocked.push(Blocked {
                 role: names[r].clone(),
                 waits_for,

@@ -8,8 +8,12 @@
 //! waits, for the deadlock decision, only once every one of them was
 //! refused at one epoch; a registration refused earlier than the others is
 //! woken to try again. A wake that comes during a poll, before its
-//! registration, is kept (`Waiters::notified`) and makes the poll try once
+//! registration, is kept (`Shared::notified`) and makes the poll try once
 //! more, as a `Parker` keeps an unpark that comes before the park.
+//!
+//! A poll takes the role's waiter lock only to register or to take its
+//! registration back, and wakes no waker under it: a woken task's thread
+//! that needs the lock at once would otherwise block on it.
 
 use std::sync::atomic::Ordering::SeqCst;
 use std::task::{Context, Poll};
@@ -17,10 +21,10 @@ use std::task::{Context, Poll};
 use engine::{Message, RoleId};
 
 use super::super::closed::{closed_error, send_after_close};
-use super::super::error::{Error, WaitsFor};
+use super::super::error::Error;
 use super::super::op::{lock, Op};
 use super::super::pending::{AsyncOp, Done, Waiters};
-use super::{Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
+use super::{Effect, Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
 
 impl<P: Split> SplitEndpoint<P> {
     /// Drives the async operation `op`: performs it if the protocol allows
@@ -58,9 +62,13 @@ impl<P: Split> SplitEndpoint<P> {
                 return Poll::Pending;
             }
             w.take(t);
-            w.notified = false;
-        } else {
-            lock(&shared.waiters[me]).notified = false;
+        }
+        // A wake from here on is seen at the registration below; one
+        // before is older than the tries below, which see its change. (Read
+        // first: the flag is mostly clear, and a store is a locked
+        // instruction; a set flag missed here only costs a try more.)
+        if shared.notified[me].load(SeqCst) {
+            shared.notified[me].store(false, SeqCst);
         }
         // Back to running before any try (see the module docs of the
         // session), with the local state back from the slot.
@@ -82,6 +90,12 @@ impl<P: Split> SplitEndpoint<P> {
             Op::Select { alts } => alts.clone(),
             _ => Vec::new(),
         };
+        // What the role waits for, announced before the last try so that a
+        // sender that misses the announcement is seen by that try. A
+        // receive announces before its first try: a task mostly awaits a
+        // message not there yet, and a try fewer is worth a wake of a
+        // running role (cheap) by a sender in between.
+        let receiving = matches!(this, Op::Recv { .. } | Op::Select { .. });
         let mut announced = false;
         loop {
             if shared.failed.load(SeqCst) {
@@ -89,12 +103,12 @@ impl<P: Split> SplitEndpoint<P> {
                 return Poll::Ready(self.finish(op, Err(shared.failure())));
             }
             let epoch = shared.epoch.load(SeqCst);
-            let (wake, closing, selecting) = match &this {
-                Op::Send { to, .. } => (Some(*to), None, false),
-                Op::Close { to } => (Some(*to), Some(*to), false),
-                Op::Recv { .. } => (None, None, false),
-                Op::Select { .. } => (None, None, true),
-            };
+            if receiving && !announced {
+                self.announce(op, &this);
+                announced = true;
+            }
+            let effect = Effect::of(&this);
+            let selecting = matches!(this, Op::Select { .. });
             let recv_from = match &this {
                 Op::Recv { from } => Some(*from),
                 _ => None,
@@ -102,24 +116,10 @@ impl<P: Split> SplitEndpoint<P> {
             let local = self.local.as_mut().expect("owned while running");
             match Self::attempt(shared, me, local, this) {
                 Ok(got) => {
-                    if let Some(to) = closing {
-                        shared.closes.mark(me, to);
-                    }
-                    shared.epoch.fetch_add(1, SeqCst);
-                    if let Some((from, _)) = &got {
-                        if P::RECV_MAY_ENABLE_SENDER {
-                            shared.wake(*from);
-                        }
-                    }
-                    if let Some(peer) = wake {
-                        let w = shared.waiting_for[peer].load(SeqCst);
-                        if w == me || w == ANYONE {
-                            shared.wake(peer);
-                        }
-                    }
-                    let done = match (got, closing, selecting) {
-                        (None, None, _) => Done::Sent,
-                        (None, Some(_), _) => Done::Closed,
+                    shared.stepped(me, effect, got.as_ref());
+                    let done = match (got, effect.closing, selecting) {
+                        (None, false, _) => Done::Sent,
+                        (None, true, _) => Done::Closed,
                         (Some((from, msg)), _, true) => {
                             Done::Selected(index(&alts, from, &msg), msg)
                         }
@@ -142,40 +142,49 @@ impl<P: Split> SplitEndpoint<P> {
                 return Poll::Ready(self.finish(op, Err(closed_error(&shared.names, me, None))));
             }
             if !announced {
-                let alone = lock(&shared.waiters[me]).entries.is_empty();
-                let intent = match &this {
-                    Op::Recv { from: Some(from) } if alone => *from,
-                    _ => ANYONE,
-                };
-                shared.waiting_for[me].store(intent, SeqCst);
+                self.announce(op, &this);
                 announced = true;
                 continue;
             }
             let mut w = lock(&shared.waiters[me]);
-            if w.notified {
+            if shared.notified[me].load(SeqCst) {
                 // Woken since this poll began: the change may concern us.
-                w.notified = false;
+                drop(w);
+                shared.notified[me].store(false, SeqCst);
                 continue;
             }
             if op.ticket.is_none() {
                 self.async_ops += 1;
             }
-            let described = this.waits_for(&shared.names);
-            w.put(&mut op.ticket, epoch, cx.waker(), described);
+            w.put(&mut op.ticket, epoch, cx.waker(), Wait::of(&this));
             let wait = combined(&w);
-            if wait.is_none() {
-                // Some registrations were refused before this epoch: they
-                // try again, and the last of them registers the role as
-                // waiting.
-                w.wake_older(epoch);
-            }
+            // Some registrations refused before this epoch try again (the
+            // last of them registers the role as waiting).
+            let older = match wait {
+                None => w.wake_older(epoch),
+                Some(_) => Default::default(),
+            };
             drop(w);
+            older.wake();
             op.op = Some(this);
             if let Some((wait, at)) = wait {
                 self.wait_async(wait, at);
             }
             return Poll::Pending;
         }
+    }
+
+    /// Says whom the role waits for while `this` (of `op`) is refused:
+    /// the sender of a receive from one peer if it is the role's only
+    /// operation (the role's other registrations are all this endpoint's;
+    /// `op`'s own, if it had one, was taken by the poll), anyone otherwise.
+    fn announce(&self, op: &AsyncOp, this: &Op) {
+        let alone = self.async_ops == usize::from(op.ticket.is_some());
+        let intent = match this {
+            Op::Recv { from: Some(from) } if alone => *from,
+            _ => ANYONE,
+        };
+        self.shared.waiting_for[self.role].store(intent, SeqCst);
     }
 
     /// The role waits on its registrations, every one refused at `epoch`:
@@ -197,9 +206,18 @@ impl<P: Split> SplitEndpoint<P> {
         if op.ticket.take().is_some() {
             self.async_ops -= 1;
         }
-        let left = lock(&self.shared.waiters[self.role]).entries.len();
-        let intent = if left == 0 { NOT_WAITING } else { ANYONE };
-        self.shared.waiting_for[self.role].store(intent, SeqCst);
+        // The role's registrations left (`op`'s was taken by the poll).
+        let intent = if self.async_ops == 0 {
+            NOT_WAITING
+        } else {
+            ANYONE
+        };
+        // Only this role writes its word: read first, and spare the store
+        // (a locked instruction) where it would change nothing.
+        let waiting_for = &self.shared.waiting_for[self.role];
+        if waiting_for.load(SeqCst) != intent {
+            waiting_for.store(intent, SeqCst);
+        }
         result
     }
 
@@ -234,15 +252,13 @@ impl<P: Split> SplitEndpoint<P> {
 
 /// What the role waits for, and at which epoch, if every registration
 /// was refused at one epoch: the one operation, or each of several.
-fn combined(w: &Waiters<WaitsFor>) -> Option<(Wait, u64)> {
+fn combined(w: &Waiters<Wait>) -> Option<(Wait, u64)> {
     let at = w.blocked_at()?;
     let wait = match w.entries.as_slice() {
         [one] => one.op.clone(),
-        many => WaitsFor::Select {
-            alternatives: many.iter().map(|e| e.op.to_string()).collect(),
-        },
+        many => Wait::Several(many.iter().map(|e| e.op.clone()).collect()),
     };
-    Some((Wait::Async(wait), at))
+    Some((wait, at))
 }
 
 /// The alternative a select step took: the first in order that accepts

@@ -7,9 +7,9 @@
 //! that motivates it: a request that a starved server never receives.
 
 use crate::common;
-use crate::differential::case;
+use crate::differential::{case, is_a_counterexample};
 
-use common::{eval_lasso, lasso_letters, reference_violated_under, Label, Lts, LtsProtocol};
+use common::{reference_violated_under, Label, Lts, LtsProtocol};
 use engine::{ActionKind, Checker, Ending, Error, Fairness, Report, Semantics, Verdict};
 use proptest::prelude::*;
 
@@ -108,17 +108,7 @@ fn agree(
         }
         Verdict::Violated(c) => {
             prop_assert!(expected, "engine: violated, reference: holds\n{report}");
-            if let Err(e) = c.try_replay(proto) {
-                return Err(TestCaseError::fail(format!(
-                    "counterexample does not replay: {e}\n{report}"
-                )));
-            }
-            let (prefix, cycle) = lasso_letters(lts, c);
-            let f = owl_lite::parse(formula).unwrap();
-            prop_assert!(
-                !eval_lasso(&f, &prefix, &cycle),
-                "counterexample satisfies the formula\n{report}"
-            );
+            is_a_counterexample(lts, proto, formula, c, &report)?;
             prop_assert_eq!(&c.starved, &starved_in(lts, c), "{}", report);
             prop_assert_eq!(
                 c.starvation_note().is_some(),

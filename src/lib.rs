@@ -48,8 +48,8 @@ pub use runtime::{Runtime, UnknownRuntime};
 // The checker, its options and its answers.
 pub use engine::{
     check, check_violated, try_check, ActionKind, AtomError, CheckSession, Checker, Counterexample,
-    CounterexampleStep, Ending, Error, Limit, Limits, Message, NameKind, Payload, Protocol,
-    Refused, ReplayError, Report, RoleId, Semantics, Stats, Verdict,
+    CounterexampleStep, Ending, Error, Fairness, Limit, Limits, Message, NameKind, Payload,
+    Protocol, Refused, ReplayError, Report, RoleId, Semantics, Stats, Verdict,
 };
 /// `#[derive(prust::Message)]`: a message enum, each variant one protocol
 /// message type named by the variant (see [`engine::MessageEnum`]). The

@@ -67,6 +67,13 @@
 //!   qualifiers use the canonical names.
 //! - `max-states N`: a limit on the search; reaching it is a failure
 //!   (*inconclusive* is never a pass).
+//! - `fairness none|weak`: the fairness of every check of the file, read
+//!   as `prust check --fairness` reads it ([`engine::Fairness`]); under
+//!   `weak` a liveness property is refuted only by a weakly fair run (no
+//!   role enabled in every state from some point on that never moves).
+//!   One per file (a file that wants both verdicts is two files); without
+//!   the line, `PRUST_FAIRNESS` or the default, `none`. Test names do not
+//!   change.
 //! - `let NAME = FORMULA`: an abbreviation, usable as a bare word in later
 //!   formulas (`let R1 = "worker_1_ RECV <Boolean>"`, then `G(R1 => X S12)`).
 //!   It is replaced by the parenthesised formula. Formulas written out in
@@ -76,8 +83,8 @@
 //!   level, and the one that crosses the bound is an error at its position.
 //! - `test NAME VERDICT…`, then the formula on the following lines (it ends
 //!   at the next directive). A directive is a line that *starts* (no
-//!   indentation) with `protocol`, `runtime`, `semantics`, `max-states`,
-//!   `let` or `test`; the formula may be indented or not.
+//!   indentation) with `protocol`, `runtime`, `semantics`, `fairness`,
+//!   `max-states`, `let` or `test`; the formula may be indented or not.
 //! - Verdicts: `holds`, `violated`, or `error` (the check must be refused,
 //!   e.g. for a misspelt role; quoted strings after it must occur in the
 //!   error message: `error "worker_1_"`). A verdict can be qualified with
@@ -91,7 +98,8 @@
 //!
 //! Every check uses [`engine::Checker`]'s defaults, which the `PRUST_*`
 //! environment variables override (`PRUST_MAX_STATES`, `PRUST_TIMEOUT`,
-//! `PRUST_DETERMINISM`, …), except the semantics, which is the test's. The
+//! `PRUST_DETERMINISM`, …), except the semantics, which is the test's, and
+//! the fairness of a file with a `fairness` line. The
 //! determinism check is on in debug builds, so `cargo test` also checks
 //! that the objects keep the protocol contract; it costs most of the time
 //! of the larger searches (`PRUST_DETERMINISM=0` skips it). The entries of

@@ -203,6 +203,34 @@ impl Explorer {
         self
     }
 
+    /// Weak fairness over roles, as [`Checker::fairness`](engine::Checker::fairness)
+    /// asks of a check: accepted, and it changes no outcome, so every
+    /// fairness gives the same exploration. A [`property`](Self::property)
+    /// is checked on each execution's finite trace, extended (as a check
+    /// extends a finite run) by stutter steps forever; those steps leave
+    /// no role enabled (every role returned or waits with nothing able to
+    /// move), so every such run is weakly fair, and no run is unfair for
+    /// fairness to discard. An execution a bound cut short counts as it
+    /// does without fairness (it is never a success). `PRUST_FAIRNESS` is
+    /// likewise without effect here.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// use prust::Fairness;
+    /// let run = |f| Explorer::new()
+    ///     .fairness(f)
+    ///     .property(r#"F "buyer2 SEND *""#)
+    ///     .explore(prust::protocols::two_buyer::strict(), |_| {})
+    ///     .failures()
+    ///     .len();
+    /// assert_eq!(run(Fairness::Weak), run(Fairness::None));
+    /// ```
+    pub fn fairness(self, fairness: engine::Fairness) -> Self {
+        // Nothing to store: see above for why no outcome depends on it.
+        let _ = fairness;
+        self
+    }
+
     /// How schedules equivalent to ones already run are skipped (see
     /// [`Reduction`]; default from `PRUST_REDUCTION`, else DPOR).
     pub fn reduction(mut self, reduction: Reduction) -> Self {

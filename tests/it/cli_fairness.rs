@@ -95,3 +95,83 @@ fn a_starved_server_refutes_the_response_only_without_fairness() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The note under a cycle that starves a role: the server, enabled in
+/// every state of the heartbeat cycle, never moves. In text (below the
+/// cycle) and JSON; a fair counterexample has none.
+#[test]
+fn an_unfair_cycle_names_the_starved_server() {
+    let dir = cli::fresh_folder("cli-fairness", "starved");
+    let file = dir.join("demo.dcj");
+    std::fs::write(&file, DEMO).unwrap();
+    let target = format!("{}:demo", file.display());
+    let unfair = prust(&["check", &target, RESPONSE]);
+    no_panic(&unfair);
+    let out = stdout(&unfair);
+    assert_eq!(unfair.status.code(), Some(1), "{out}");
+    let note = "this cycle starves server (enabled at every step of the cycle, never moves); \
+                with --fairness weak it is not a counterexample";
+    let forever = out.find("forever)").expect("a lasso");
+    assert!(out[forever..].contains(note), "{out}");
+    let json = prust(&["check", &target, RESPONSE, "--format", "json"]);
+    assert!(
+        stdout(&json).contains(r#""starved":["server"]"#),
+        "{}",
+        stdout(&json)
+    );
+    // Violated by fair runs too: every run keeps sending requests.
+    let always = r#"F G !"client SEND <Req>""#;
+    for fairness in ["none", "weak"] {
+        let fair = prust(&["check", &target, always, "--fairness", fairness]);
+        let out = stdout(&fair);
+        assert_eq!(fair.status.code(), Some(1), "{fairness}: {out}");
+        if fairness == "weak" {
+            assert!(!out.contains("starves"), "{out}");
+            let json = prust(&[
+                "check",
+                &target,
+                always,
+                "--fairness",
+                "weak",
+                "--format",
+                "json",
+            ]);
+            assert!(
+                stdout(&json).contains(r#""starved":[]"#),
+                "{}",
+                stdout(&json)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same through the library, worded for it.
+#[test]
+fn the_library_names_the_starved_server() {
+    let spec = prust::dcj::import_str(DEMO, Some("demo"), &[])
+        .unwrap()
+        .spec
+        .compile()
+        .unwrap();
+    let strict = prust::Strict::try_new(spec).unwrap();
+    let dummies = prust::declared_dummies(&strict);
+    let check = |fairness| {
+        prust::Checker::new()
+            .progress(false)
+            .fairness(fairness)
+            .check(RESPONSE, strict.clone(), dummies.clone())
+            .unwrap()
+    };
+    let unfair = check(prust::Fairness::None);
+    let c = unfair.counterexample().expect("violated without fairness");
+    assert_eq!(c.starved, ["server"], "{unfair}");
+    assert!(
+        unfair.to_string().contains(
+            "this cycle starves server (enabled at every step of the cycle, never moves); \
+             with Checker::fairness(Fairness::Weak) it is not a counterexample"
+        ),
+        "{unfair}"
+    );
+    assert!(check(prust::Fairness::Weak).holds());
+}

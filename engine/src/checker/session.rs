@@ -12,7 +12,9 @@ use crate::por::ReductionStatus;
 use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
-use crate::report::{reexecute, steps_of, Counterexample, Limit, Report, Stats, Verdict};
+use crate::report::{
+    reexecute, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
+};
 use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
 use crate::Semantics;
@@ -270,6 +272,7 @@ impl<P: Protocol> CheckSession<P> {
                     reexecute(&self.successors, self.initial, &raw)?;
                 }
                 let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
+                let starved = starved_roles(&self.successors, self.initial, &raw);
                 let dummies = self
                     .successors
                     .alphabet
@@ -281,6 +284,8 @@ impl<P: Protocol> CheckSession<P> {
                     prefix,
                     cycle,
                     ending,
+                    starved,
+                    audience: self.checker.audience,
                     dummies,
                     roles: self.successors.alphabet.roles.clone(),
                 })

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::hint::Audience;
 use crate::protocol::ActionKind;
 use crate::protocol::{Message, RoleId};
 
@@ -69,12 +70,39 @@ pub struct Counterexample {
     pub cycle: Vec<CounterexampleStep>,
     /// For a finite run, how it ends.
     pub ending: Option<Ending>,
+    /// The roles the cycle starves, by name: each is enabled in every
+    /// state of the cycle and moves in none of its steps. Such a cycle is
+    /// not weakly fair, so under [`Fairness::Weak`](crate::Fairness::Weak)
+    /// it is not a counterexample (and this is always empty there). Empty
+    /// for a finite run and a bad prefix.
+    pub starved: Vec<String>,
+    /// Who the starvation note is worded for.
+    pub(crate) audience: Audience,
     pub(crate) dummies: Vec<Message>,
     /// All the object's roles, so that a chart shows the idle ones too.
     pub(crate) roles: Vec<String>,
 }
 
 impl Counterexample {
+    /// What the report says under a cycle that starves a role (see
+    /// [`starved`](Self::starved)): who, and that under weak fairness the
+    /// run is not a counterexample. `None` if the cycle starves nobody.
+    pub fn starvation_note(&self) -> Option<String> {
+        let (who, each, moves) = match self.starved.as_slice() {
+            [] => return None,
+            [one] => (one.clone(), "", "never moves"),
+            many => (many.join(", "), "each ", "none moves"),
+        };
+        let fair = match self.audience {
+            Audience::Library => "Checker::fairness(Fairness::Weak)",
+            Audience::CommandLine => "--fairness weak",
+        };
+        Some(format!(
+            "this cycle starves {who} ({each}enabled at every step of the cycle, {moves}); \
+             with {fair} it is not a counterexample"
+        ))
+    }
+
     /// All steps, prefix then one turn of the cycle.
     pub fn steps(&self) -> impl Iterator<Item = &CounterexampleStep> {
         self.prefix.iter().chain(&self.cycle)
@@ -115,6 +143,9 @@ impl fmt::Display for Counterexample {
         }
         if !self.cycle.is_empty() {
             writeln!(f, "  (back to step {}, forever)", self.prefix.len() + 1)?;
+        }
+        if let Some(note) = self.starvation_note() {
+            writeln!(f, "  {note}")?;
         }
         if let Some(e) = &self.ending {
             if self.prefix.is_empty() {

@@ -10,10 +10,12 @@ mod counterexample;
 mod dot;
 mod raw;
 mod replay;
+mod starved;
 
 pub use counterexample::{Counterexample, CounterexampleStep, Ending};
 pub(crate) use raw::{reexecute, steps_of, RawLasso};
 pub use replay::ReplayError;
+pub(crate) use starved::starved_roles;
 
 /// The outcome of a check.
 #[derive(Debug, Clone)]

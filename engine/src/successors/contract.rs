@@ -179,6 +179,26 @@ impl<P: Protocol> Successors<P> {
         })
     }
 
+    /// For each role, whether it has an action enabled in `obj`, probed
+    /// on fresh clones in every probe slot (so as the search sees it).
+    pub fn enabled_roles_on(&self, obj: &P) -> Vec<bool> {
+        let mut enabled = vec![false; self.alphabet.roles.len()];
+        for s in &self.probing.probes {
+            let role = s.role as usize;
+            if enabled[role] {
+                continue;
+            }
+            let mut o = obj.clone();
+            let peer = s.peer as usize;
+            enabled[role] = match s.kind {
+                ActionKind::Send => o.try_send(role, peer, self.dummy(s.ty as usize)).is_ok(),
+                ActionKind::Recv => o.try_recv(role, Some(peer)).is_ok(),
+                ActionKind::Close => o.try_close(role, peer).is_ok(),
+            };
+        }
+        enabled
+    }
+
     /// Determinism check for a refusal: the object must be unchanged, and
     /// the same probe on another clone must be refused too.
     pub(super) fn check_refusal(

@@ -150,6 +150,10 @@ impl Trail {
             prefix: steps,
             cycle,
             ending: self.ending.clone(),
+            // Replaying follows the steps; whom the cycle starves is the
+            // check's finding, not the trail's.
+            starved: Vec::new(),
+            audience: Default::default(),
             dummies,
             roles,
         })

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
-use engine::{Checker, Semantics, Verdict};
+use engine::{Checker, Counterexample, Report, Semantics, Verdict};
 use proptest::prelude::*;
 
 fn lts_strategy() -> impl Strategy<Value = Lts> {
@@ -73,6 +73,30 @@ pub(crate) fn case() -> impl Strategy<Value = (Lts, String)> {
     })
 }
 
+/// Whether `c`, the counterexample of `report`, is one: it replays on a
+/// fresh `proto` (a run of the object) and its lasso, evaluated directly,
+/// violates `formula`.
+pub(crate) fn is_a_counterexample(
+    lts: &Lts,
+    proto: LtsProtocol,
+    formula: &str,
+    c: &Counterexample,
+    report: &Report,
+) -> Result<(), TestCaseError> {
+    if let Err(e) = c.try_replay(proto) {
+        return Err(TestCaseError::fail(format!(
+            "counterexample does not replay: {e}\n{report}"
+        )));
+    }
+    let (prefix, cycle) = lasso_letters(lts, c);
+    let f = owl_lite::parse(formula).unwrap();
+    prop_assert!(
+        !eval_lasso(&f, &prefix, &cycle),
+        "counterexample satisfies the formula\n{report}"
+    );
+    Ok(())
+}
+
 /// Checks one case under one semantics; returns whether it was violated.
 /// `tweak` varies the engine's internals that must not change verdicts:
 /// bit 0 turns the determinism check off (it disables the receive
@@ -118,17 +142,7 @@ fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bo
         }
         Verdict::Violated(c) => {
             prop_assert!(expected, "engine: violated, reference: holds\n{report}");
-            if let Err(e) = c.try_replay(proto) {
-                return Err(TestCaseError::fail(format!(
-                    "counterexample does not replay: {e}\n{report}"
-                )));
-            }
-            let (prefix, cycle) = lasso_letters(lts, c);
-            let f = owl_lite::parse(formula).unwrap();
-            prop_assert!(
-                !eval_lasso(&f, &prefix, &cycle),
-                "counterexample satisfies the formula\n{report}"
-            );
+            is_a_counterexample(lts, proto, formula, c, &report)?;
             if semantics == Semantics::InfiniteRunsOnly {
                 prop_assert!(
                     c.ending.is_none(),

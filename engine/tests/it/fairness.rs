@@ -7,9 +7,9 @@
 //! that motivates it: a request that a starved server never receives.
 
 use crate::common;
-use crate::differential::case;
+use crate::differential::{case, is_a_counterexample};
 
-use common::{eval_lasso, lasso_letters, reference_violated_under, Label, Lts, LtsProtocol};
+use common::{reference_violated_under, Label, Lts, LtsProtocol};
 use engine::{ActionKind, Checker, Ending, Error, Fairness, Report, Semantics, Verdict};
 use proptest::prelude::*;
 
@@ -42,12 +42,14 @@ fn label(step: &engine::CounterexampleStep) -> Label {
     }
 }
 
-/// Whether the lasso cycle of `c` is weakly fair in `lts`: every role
-/// moves in it or has no transition in one of its states. A run that stops
-/// (stutter steps) is fair: nobody is enabled.
-fn cycle_is_fair(lts: &Lts, c: &engine::Counterexample) -> bool {
+/// The roles (by name) that the lasso cycle of `c` starves in `lts`,
+/// from the definition: enabled (some transition) in every state of the
+/// cycle and moving in none of its steps. A weakly fair cycle starves
+/// nobody; a run that stops (stutter steps) starves nobody: nobody is
+/// enabled.
+fn starved_in(lts: &Lts, c: &engine::Counterexample) -> Vec<String> {
     if c.ending.is_some() {
-        return true;
+        return Vec::new();
     }
     let steps: Vec<Label> = c.prefix.iter().chain(&c.cycle).map(label).collect();
     let states = states_of(lts, &steps);
@@ -57,16 +59,20 @@ fn cycle_is_fair(lts: &Lts, c: &engine::Counterexample) -> bool {
         states[steps.len()],
         "the cycle closes"
     );
-    (0..lts.roles).all(|r| {
-        c.cycle.iter().any(|s| s.role == r)
-            || cycle_sources
-                .iter()
-                .any(|&s| lts.trans[s].iter().all(|(l, _)| l.role != r))
-    })
+    (0..lts.roles)
+        .filter(|&r| {
+            c.cycle.iter().all(|s| s.role != r)
+                && cycle_sources
+                    .iter()
+                    .all(|&s| lts.trans[s].iter().any(|(l, _)| l.role == r))
+        })
+        .map(|r| format!("r{r}"))
+        .collect()
 }
 
 /// One case: the engine's verdict equals the reference's; a counterexample
-/// replays, violates the formula and, under fairness, has a fair cycle.
+/// replays, violates the formula, names the roles its cycle starves and,
+/// under fairness, has a fair cycle.
 /// `tweak` as in the differential test: bit 0 the determinism check off,
 /// bit 1 a successor cache flushed constantly, bits 2 and 3 the object's
 /// topology, bit 4 hash compaction, bit 5 the collapse store.
@@ -102,20 +108,17 @@ fn agree(
         }
         Verdict::Violated(c) => {
             prop_assert!(expected, "engine: violated, reference: holds\n{report}");
-            if let Err(e) = c.try_replay(proto) {
-                return Err(TestCaseError::fail(format!(
-                    "counterexample does not replay: {e}\n{report}"
-                )));
-            }
-            let (prefix, cycle) = lasso_letters(lts, c);
-            let f = owl_lite::parse(formula).unwrap();
-            prop_assert!(
-                !eval_lasso(&f, &prefix, &cycle),
-                "counterexample satisfies the formula\n{report}"
+            is_a_counterexample(lts, proto, formula, c, &report)?;
+            prop_assert_eq!(&c.starved, &starved_in(lts, c), "{}", report);
+            prop_assert_eq!(
+                c.starvation_note().is_some(),
+                !c.starved.is_empty(),
+                "{}",
+                report
             );
             if fairness == Fairness::Weak {
                 prop_assert!(
-                    cycle_is_fair(lts, c),
+                    c.starved.is_empty(),
                     "an unfair cycle under weak fairness\n{report}"
                 );
             }
@@ -203,6 +206,13 @@ fn a_starved_server_refutes_a_response_only_without_fairness() {
     let c = unfair.counterexample().expect("violated without fairness");
     // The cycle is the heartbeat alone: the server, able to receive, never does.
     assert!(c.cycle.iter().all(|s| s.role >= 2), "{unfair}");
+    // ... and the report says so, under the cycle.
+    assert_eq!(c.starved, ["r1"], "{unfair}");
+    let text = unfair.to_string();
+    let note = "this cycle starves r1 (enabled at every step of the cycle, never moves); \
+                with Checker::fairness(Fairness::Weak) it is not a counterexample";
+    let forever = text.find("forever)").expect("a lasso");
+    assert!(text[forever..].contains(note), "{unfair}");
     let fair = check_loops(RESPONSE, Fairness::Weak);
     assert!(fair.holds(), "{fair}");
     assert!(fair.to_string().contains("(weak fairness)"), "{fair}");
@@ -226,7 +236,9 @@ fn a_fair_counterexample_moves_every_enabled_role() {
             "role r{role} starves in the cycle\n{report}"
         );
     }
-    assert!(cycle_is_fair(&request_and_heartbeat(), c));
+    assert!(starved_in(&request_and_heartbeat(), c).is_empty());
+    assert!(c.starved.is_empty() && c.starvation_note().is_none());
+    assert!(!report.to_string().contains("starves"), "{report}");
 }
 
 #[test]

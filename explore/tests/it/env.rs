@@ -76,3 +76,25 @@ fn the_environment_sets_the_options_and_replays_a_schedule() {
     assert!(!one.is_complete() && one.executions() == 1, "{one}");
     std::env::remove_var("PRUST_MAX_EXECUTIONS");
 }
+
+/// `PRUST_FAIRNESS=weak` changes no property's verdict, even for an
+/// object with more roles than a check's fairness marks (which a check
+/// refuses): every execution's trace is a weakly fair run.
+#[test]
+fn prust_fairness_changes_no_property_verdict() {
+    if !testkit::alone::in_child(module_path!(), "prust_fairness_changes_no_property_verdict") {
+        return;
+    }
+    let lts = prust::bundled::by_name("token-full-mesh:40").unwrap();
+    let run = || {
+        Explorer::new()
+            .property(r#"F "* SEND *""#)
+            .try_explore(Strict::try_new(lts.clone()).unwrap(), |_| {})
+            .map(|ex| ex.failures().len())
+            .map_err(|e| e.to_string())
+    };
+    let unfair = run();
+    assert_eq!(unfair, Ok(1), "no role moves, so nothing is sent");
+    std::env::set_var("PRUST_FAIRNESS", "weak");
+    assert_eq!(run(), unfair);
+}

@@ -16,13 +16,18 @@
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
 //!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
 //!    "ending":{"kind":"none"|"terminated"|"deadlock"|"any_continuation",
-//!              "blocked":[…roles…]}},                  (violated; blocked: deadlock only)
+//!              "blocked":[…roles…]},                   (violated; blocked: deadlock only)
+//!    "starved":[…roles…]},                   (violated: roles the cycle starves)
 //!  "message":…}                                        (error)
 //! ```
 //!
 //! The ending is `none` for a lasso (the steps with `in_cycle` repeat
 //! forever) and `any_continuation` for a bad prefix (every continuation
-//! violates the property). A time limit's value is in seconds.
+//! violates the property). `starved` lists the roles that the lasso's cycle
+//! starves (each enabled at every step of the cycle and never moving: the
+//! run is not weakly fair, so under `--fairness weak` it is not a
+//! counterexample); it is empty for a fair cycle and for a finite run. A
+//! time limit's value is in seconds.
 
 use engine::{Ending, Limit, Stats, Verdict};
 use prust::Runtime;
@@ -118,7 +123,9 @@ pub(super) fn record(protocol: &str, runtime: Runtime, formula: &str, outcome: &
                 Some(Ending::AnyContinuation) => ending.str("kind", "any_continuation"),
             };
             let mut cex = Object::new();
-            cex.raw("steps", &steps).raw("ending", &ending.finish());
+            cex.raw("steps", &steps)
+                .raw("ending", &ending.finish())
+                .strs("starved", c.starved.iter().map(String::as_str));
             o.raw("counterexample", &cex.finish());
         }
     }

@@ -5,10 +5,11 @@
 use super::types::{Pos, SuiteError};
 
 /// The words that start a directive when they start a line.
-pub(super) const KEYWORDS: [&str; 6] = [
+pub(super) const KEYWORDS: [&str; 7] = [
     "protocol",
     "runtime",
     "semantics",
+    "fairness",
     "let",
     "test",
     "max-states",

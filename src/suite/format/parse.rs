@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::str::FromStr;
 
 use engine::names::closest;
-use engine::Semantics;
+use engine::{Fairness, Semantics};
 
 use super::expand::{Abbreviations, RESERVED};
 use super::lex::{
@@ -44,6 +44,7 @@ struct Parser {
     /// position of its word.
     runtimes: Option<(Pos, Vec<(Runtime, Pos)>)>,
     semantics: Option<(Pos, Vec<(Semantics, Pos)>)>,
+    fairness: Option<(Pos, Vec<(Fairness, Pos)>)>,
     max_states: Option<u64>,
     abbreviations: Abbreviations,
     entries: Vec<Entry>,
@@ -77,6 +78,14 @@ impl Parser {
         }
         self.check_qualifiers();
         self.check_runtimes_fit_protocols();
+        if let Some((_, given)) = &self.fairness {
+            if let Some(&(f, pos)) = given.get(1) {
+                self.errors.push(
+                    SuiteError::new(pos, format!("a second fairness `{f}`"))
+                        .hint("every check of a file has one fairness; put the other in a file of its own"),
+                );
+            }
+        }
         if !self.errors.is_empty() {
             self.errors.sort_by_key(|e| e.pos);
             return Err(self.errors);
@@ -92,6 +101,7 @@ impl Parser {
                 .map(|s| s.1.into_iter().map(|(s, _)| s).collect())
                 .unwrap_or_else(|| Semantics::ALL.to_vec()),
             max_states: self.max_states,
+            fairness: self.fairness.map(|(_, f)| f[0].0),
             entries: self.entries,
         })
     }
@@ -123,6 +133,10 @@ impl Parser {
                 let parsed =
                     self.names(&block, rest_pos, "semantics", &Semantics::ALL, |s| s.name());
                 self.set_once(block.pos, "semantics", parsed, |p| &mut p.semantics);
+            }
+            "fairness" => {
+                let parsed = self.names(&block, rest_pos, "fairness", &Fairness::ALL, |f| f.name());
+                self.set_once(block.pos, "fairness", parsed, |p| &mut p.fairness);
             }
             "max-states" => match block.rest.replace('_', "").parse::<u64>() {
                 Ok(n) if n > 0 => self.max_states = Some(n),

@@ -265,6 +265,27 @@ fn max_states() {
 }
 
 #[test]
+fn fairness_is_one_name_per_file() {
+    let s = parse("protocol p\nfairness WEAK\ntest t holds\n \"a\"\n").unwrap();
+    assert_eq!(s.fairness, Some(engine::Fairness::Weak));
+    assert_eq!(
+        parse("protocol p\ntest t holds\n \"a\"\n")
+            .unwrap()
+            .fairness,
+        None
+    );
+    let e = one_error("protocol p\nfairness strong\ntest t holds\n \"a\"\n");
+    assert_eq!(e.pos, Pos { line: 2, col: 10 });
+    assert!(e.message.contains("unknown fairness `strong`"), "{e}");
+    assert!(e.hint.as_deref().unwrap().contains("none, weak"), "{e}");
+    let e = one_error("protocol p\nfairness none weak\ntest t holds\n \"a\"\n");
+    assert_eq!(e.pos, Pos { line: 2, col: 15 });
+    assert!(e.message.contains("second fairness"), "{e}");
+    let e = one_error("protocol p\nfairness weak\nfairness weak\ntest t holds\n \"a\"\n");
+    assert!(e.message.contains("given twice"), "{e}");
+}
+
+#[test]
 fn columns_count_characters_not_bytes() {
     let e = one_error("protocol p\ntest t holds\n \"é\" && ü\n");
     assert_eq!(e.pos, Pos { line: 3, col: 9 });

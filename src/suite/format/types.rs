@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::Runtime;
-use engine::Semantics;
+use engine::{Fairness, Semantics};
 
 /// A position in a suite file, 1-based (columns count characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -151,6 +151,9 @@ pub struct Suite {
     pub semantics: Vec<Semantics>,
     /// Optional resource limit: maximum number of product states.
     pub max_states: Option<u64>,
+    /// The fairness of every check of the file (its `fairness` line);
+    /// `None` without one: the checker's default, or `PRUST_FAIRNESS`.
+    pub fairness: Option<Fairness>,
     /// The entries, in file order.
     pub entries: Vec<Entry>,
 }

@@ -1,0 +1,71 @@
+//! Which roles a counterexample's cycle starves: enabled in every state
+//! of the cycle and moving in none of its steps. Such a cycle is not a
+//! weakly fair run (see [`Fairness`](crate::Fairness)), so the report says
+//! so: without fairness the user learns why a liveness verdict may not be
+//! the one a scheduler would give.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::alphabet::LetterId;
+use crate::ids::ProtoId;
+use crate::protocol::Protocol;
+use crate::successors::Successors;
+
+use super::RawLasso;
+
+/// The roles (by name, in role order) that the cycle of `raw` starves;
+/// empty for a finite run (its stutter steps leave nobody enabled) and a
+/// bad prefix.
+///
+/// The run is re-executed on a fresh clone of the initial object and the
+/// objects of the cycle probed there, in every probe slot, as the search
+/// probes them: the stored states may be fingerprints only (hash
+/// compaction) or kept apart by a parallel search. A run that does not
+/// re-execute, or a probe that panics, gives no claim (empty), never a
+/// wrong one: the verdict stands either way.
+pub(crate) fn starved_roles<P: Protocol>(
+    ex: &Successors<P>,
+    initial: ProtoId,
+    raw: &RawLasso,
+) -> Vec<String> {
+    let a = &ex.alphabet;
+    let stutter = |l: LetterId| l == a.end() || l == a.deadlock();
+    if raw.cycle.is_empty()
+        || raw
+            .prefix
+            .iter()
+            .chain(&raw.cycle)
+            .any(|s| stutter(s.letter))
+    {
+        return Vec::new();
+    }
+    let roles = a.roles.len();
+    let found = catch_unwind(AssertUnwindSafe(|| {
+        let mut obj = ex.store.get(initial).clone();
+        for s in &raw.prefix {
+            ex.step_on(&mut obj, s.letter).ok()?;
+        }
+        // Candidates: the roles that never move in the cycle, then those
+        // of them enabled in each of its states (the cycle's last step
+        // comes back to its first state, so its sources are all of them).
+        let mut starved: Vec<bool> = vec![true; roles];
+        for s in &raw.cycle {
+            starved[a.letter(s.letter).role] = false;
+        }
+        for s in &raw.cycle {
+            let enabled = ex.enabled_roles_on(&obj);
+            for (r, e) in starved.iter_mut().zip(enabled) {
+                *r &= e;
+            }
+            ex.step_on(&mut obj, s.letter).ok()?;
+        }
+        Some(starved)
+    }));
+    match found {
+        Ok(Some(starved)) => (0..roles)
+            .filter(|&r| starved[r])
+            .map(|r| a.roles[r].clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -107,6 +107,7 @@ mod end;
 mod ending;
 mod endpoint;
 mod error;
+mod executor;
 mod explorer;
 mod found;
 mod independence;
@@ -123,6 +124,8 @@ mod schedule;
 mod scheduler;
 mod simplify;
 mod step;
+mod task;
+mod task_ops;
 mod verdict;
 mod violation;
 

@@ -6,6 +6,7 @@
 //! variable runs alone in a child process ([`testkit::alone`]).
 
 mod api;
+mod async_roles;
 mod choose;
 mod close;
 mod env;

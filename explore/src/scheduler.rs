@@ -476,6 +476,8 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                     if self.answers > self.limits.max_steps {
                         return Next::End(End::Steps(self.limits.max_steps));
                     }
+                    // Answered in the task's registration, not the slot.
+                    ctl.slots[*role] = Slot::Running;
                     return Next::Resume(*role);
                 }
             }

@@ -60,9 +60,6 @@ pub(crate) struct Task {
     routes: Vec<Route>,
     /// The future returned `Ready`.
     pub(crate) finished: bool,
-    /// The pending answer was given to one registration of the merged
-    /// select directly (its channel was closed: see [`Task::answer_each`]).
-    direct: bool,
     /// Why the task cannot be explored, if it did something the executor
     /// cannot model (a future dropped after its operation was performed).
     pub(crate) unsupported: Option<String>,
@@ -134,7 +131,6 @@ impl Task {
         for reg in &mut self.regs {
             if let Some(reply) = answer(&reg.op) {
                 reg.reply = Some(reply);
-                self.direct = true;
                 return true;
             }
         }
@@ -248,9 +244,6 @@ impl Task {
             self.on_deferred = false;
             self.deferred.pop_front();
             return false;
-        }
-        if std::mem::take(&mut self.direct) {
-            return true;
         }
         if self.routes.is_empty() {
             if let Some(reg) = self.regs.first_mut() {

@@ -51,6 +51,8 @@ impl Shared {
     /// Hands the scheduler's answer in `role`'s slot to its task: `true`
     /// if the task is to be polled; `false` if the answer was a deferred
     /// close's (the role's slot is then settled again, without a poll).
+    /// A slot without an answer was answered in the registration itself
+    /// (a receive of a merged select whose channel ended).
     pub(crate) fn deliver(&self, ctl: &mut Ctl, role: RoleId) -> bool {
         let Slot::Reply(reply) = std::mem::replace(&mut ctl.slots[role], Slot::Running) else {
             return true;

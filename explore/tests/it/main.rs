@@ -7,6 +7,7 @@
 
 mod api;
 mod async_roles;
+mod async_select;
 mod choose;
 mod close;
 mod env;

@@ -6,6 +6,7 @@
 //! variable runs alone in a child process ([`testkit::alone`]).
 
 mod api;
+mod async_differential;
 mod async_roles;
 mod async_select;
 mod choose;

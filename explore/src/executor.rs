@@ -27,7 +27,7 @@ use std::task::{Context, Poll, Wake as WakeTask, Waker};
 
 use engine::RoleId;
 
-use super::endpoint::{ExploreEndpoint, Shared, Slot, Wake};
+use super::endpoint::{ExploreEndpoint, Shared, Wake};
 use super::panics::panic_message;
 
 /// An async role's task, its output already stored in its handle.
@@ -124,7 +124,12 @@ pub(crate) fn executor<P: engine::Protocol>(
                 shared.settle_task(&mut ctl, role);
             }
             Polled::Pending => shared.settle_task(&mut ctl, role),
-            Polled::Panicked(message) => ctl.slots[role] = Slot::Panicked(message),
+            Polled::Panicked(message) => {
+                if let Some(t) = ctl.tasks[role].as_mut() {
+                    t.panicked = Some(message);
+                }
+                shared.settle_task(&mut ctl, role);
+            }
         }
         match shared.advance(&mut ctl, None) {
             Wake::Task | Wake::Nobody => {}

@@ -60,6 +60,9 @@ pub(crate) struct Task {
     routes: Vec<Route>,
     /// The future returned `Ready`.
     pub(crate) finished: bool,
+    /// The task panicked, with this message: reported once the closes it
+    /// called before are performed (a thread's would have been).
+    pub(crate) panicked: Option<String>,
     /// Why the task cannot be explored, if it did something the executor
     /// cannot model (a future dropped after its operation was performed).
     pub(crate) unsupported: Option<String>,
@@ -70,6 +73,7 @@ pub(crate) struct Task {
 pub(crate) enum Settled {
     Pending(Op),
     Done,
+    Panicked(String),
     /// Pending with no session operation to wait for: the task awaits
     /// something else.
     Awaiting,
@@ -144,6 +148,9 @@ impl Task {
         if let Some(op) = self.deferred.front() {
             self.on_deferred = true;
             return Settled::Pending(op.clone());
+        }
+        if let Some(message) = self.panicked.take() {
+            return Settled::Panicked(message);
         }
         if let Some(why) = self.unsupported.take() {
             return Settled::Unsupported(why);

@@ -73,6 +73,7 @@ impl Shared {
         match task.settle(&self.names) {
             Settled::Pending(op) => ctl.slots[role] = Slot::Pending(task.without_self(role, op)),
             Settled::Done => ctl.slots[role] = Slot::Done,
+            Settled::Panicked(message) => ctl.slots[role] = Slot::Panicked(message),
             Settled::Awaiting => self.end(ctl, End::Awaiting { role }),
             Settled::Unsupported(why) => {
                 let e = format!("role {}: {why}", self.names[role]);

@@ -297,3 +297,45 @@ fn blocking_in_a_task_or_awaiting_in_a_thread_is_an_error_not_a_hang() {
 
 #[allow(dead_code)]
 fn unused(_: Decision, _: R<()>) {}
+
+/// A close called the blocking way in a task (as a dropped channel
+/// sender does) is performed before what the task does next, a panic
+/// included: the same trace as the thread's.
+#[test]
+fn a_close_before_a_panic_in_one_poll_is_performed_first() {
+    use prust::spec::{close, msg, seq, Spec};
+    let spec = Spec::new(
+        "once",
+        seq([msg("Move", "boss", "hand"), close("boss", "hand")]),
+    );
+    let object = Strict::new(spec.compile().unwrap());
+    let run = |tasks: bool| {
+        explore(object.clone(), move |r| {
+            if tasks {
+                r.spawn_async("boss", |mut ep| async move {
+                    aio::send(&mut ep, "hand", Move(1)).await.unwrap();
+                    ep.close("hand").unwrap();
+                    panic!("boss gives up");
+                });
+            } else {
+                r.spawn("boss", |mut ep| {
+                    ep.send("hand", Move(1)).unwrap();
+                    ep.close("hand").unwrap();
+                    panic!("boss gives up");
+                });
+            }
+            r.spawn("hand", |mut ep| {
+                let _ = ep.recv_from("boss");
+            });
+        })
+    };
+    let (threads, tasks) = (run(false), run(true));
+    assert_eq!(found(&threads), found(&tasks), "{threads}\n{tasks}");
+    let trace = &tasks.failures()[0].trace;
+    assert!(
+        trace
+            .iter()
+            .any(|s| s.to_string() == "boss closes its channel to hand"),
+        "{tasks}"
+    );
+}

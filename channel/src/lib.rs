@@ -193,8 +193,11 @@
 //!
 //! # Under `prust::explore`
 //!
-//! `send_async` and `recv_async` fail at once with
-//! [`Error::Session`]`(Unsupported)` there for now.
+//! `send_async` and `recv_async` run in roles spawned with
+//! `Roles::spawn_async` (the explorer's own executor: each is a
+//! scheduling point, a `select!` over several receives one choice); in a
+//! thread role (`Roles::spawn`) they fail at once with
+//! [`Error::Session`]`(Unsupported)`.
 //! `try_recv` and `recv_timeout` fail with
 //! [`Error::Session`]`(Unsupported)` there: whether a message has arrived
 //! yet is the explorer's choice, not something to poll.

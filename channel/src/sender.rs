@@ -164,8 +164,9 @@ impl<T: Payload> Sender<T> {
     /// A blocking call on this role while the future is pending fails at
     /// once ([`Error::Session`]`(AsyncPending)`), and a poll while a
     /// blocking call of the role runs on another thread fails with
-    /// [`Error::Busy`]: never a hang. Under `prust::explore` it fails
-    /// with [`Error::Session`]`(Unsupported)` for now.
+    /// [`Error::Busy`]: never a hang. Under `prust::explore` it is a
+    /// scheduling point in a role spawned with `Roles::spawn_async`, and
+    /// fails with [`Error::Session`]`(Unsupported)` in a thread role.
     ///
     /// ```
     /// # use protocols::session::Session;

@@ -7,7 +7,13 @@
 //! cargo bench -p prust-explore --bench explore_rate -- --quick   # a smoke run
 //! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated
 //! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
+//! cargo bench -p prust-explore --bench explore_rate -- --async   # threads vs async roles only
 //! ```
+//!
+//! `--async` (also part of the full run) explores the same programs with
+//! their roles as threads (`Roles::spawn`) and as async tasks
+//! (`Roles::spawn_async`, the explorer's executor), side by side, and
+//! prints executions per second of each and their ratio.
 //!
 //! `--rate` measures the goal's program alone: fan-in k=3 with each
 //! reduction, the reduced explorations repeated 20 times (a few hundred
@@ -97,6 +103,92 @@ fn in_order(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
     }
 }
 
+/// [`fan_in`] with every role an async task (the same operations,
+/// awaited).
+fn fan_in_async(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
+    use testkit::aio;
+    move |r| {
+        for s in ["a", "b"] {
+            r.spawn_async(s, move |mut ep| async move {
+                for i in 0..k {
+                    aio::send(&mut ep, "collector", Message::named("M", i))
+                        .await
+                        .unwrap();
+                }
+            });
+        }
+        r.spawn_async("collector", move |mut ep| async move {
+            let mut sum = 0;
+            for _ in 0..2 * k {
+                let (_, m) = aio::recv(&mut ep).await.unwrap();
+                sum += m.downcast_ref::<usize>().unwrap();
+            }
+            assert_eq!(sum, k * (k - 1));
+        });
+    }
+}
+
+/// [`two_buyer`] with every role an async task.
+fn two_buyer_async(r: &mut Roles<'_, Strict>) {
+    r.spawn_async("buyer1", |ep| async {
+        two_buyer::buyer1_async(ep).await.unwrap();
+    });
+    r.spawn_async("buyer2", |ep| async {
+        two_buyer::buyer2_async(ep).await.unwrap();
+    });
+    r.spawn_async("seller", |ep| async {
+        let (_, _, sold) = two_buyer::seller_async(ep).await.unwrap();
+        assert!(sold);
+    });
+}
+
+/// Executions per second of `explore()` repeated `repeat` times.
+fn per_second<T>(repeat: usize, explore: impl Fn() -> Exploration<T>) -> f64 {
+    let started = Instant::now();
+    let mut executions = 0;
+    for _ in 0..repeat {
+        let ex = explore();
+        assert!(ex.is_complete() && ex.is_successful(), "{ex}");
+        executions += ex.executions();
+    }
+    executions as f64 / started.elapsed().as_secs_f64()
+}
+
+/// `--async`: the same programs as threads and as async roles, side by
+/// side (each measured twice, interleaved, the better kept: the machine
+/// is shared).
+fn threads_vs_async(quick: bool) {
+    let explorer = Explorer::new().preemption_bound(None);
+    let repeat = if quick { 2 } else { 20 };
+    let best = |f: &dyn Fn() -> f64| f().max(f());
+    let fan = |tasks: bool| {
+        let e = explorer.clone().reduction(Reduction::Dpor);
+        per_second(repeat, || match tasks {
+            false => e.explore(mailbox(), fan_in(3)),
+            true => e.explore(mailbox(), fan_in_async(3)),
+        })
+    };
+    let buyers = |tasks: bool| {
+        let e = explorer.clone().reduction(Reduction::None);
+        per_second(repeat * 10, || match tasks {
+            false => e.explore(prust::protocols::two_buyer::strict(), two_buyer),
+            true => e.explore(prust::protocols::two_buyer::strict(), two_buyer_async),
+        })
+    };
+    for (name, run) in [
+        ("fan-in k=3 dpor", &fan as &dyn Fn(bool) -> f64),
+        ("two-buyer none", &buyers),
+    ] {
+        let threads = best(&|| run(false));
+        let tasks = best(&|| run(true));
+        println!(
+            "{name:<16} threads {threads:>8.0} executions/s  async {tasks:>8.0} executions/s  \
+             async time per execution {:.2}x the threads'",
+            threads / tasks
+        );
+    }
+}
+
 fn line(name: &str, reduction: Reduction, ex: &Exploration) {
     assert!(ex.is_successful(), "{ex}");
     let secs = ex.elapsed().as_secs_f64();
@@ -178,6 +270,9 @@ fn main() {
         return profile();
     }
     let quick = std::env::args().any(|a| a == "--quick");
+    if std::env::args().any(|a| a == "--async") {
+        return threads_vs_async(quick);
+    }
     let explorer = Explorer::new().preemption_bound(None);
     // Warm up (thread creation, allocator).
     let _ = explorer.explore(prust::protocols::two_buyer::strict(), two_buyer);
@@ -220,4 +315,5 @@ fn main() {
             line(&format!("in-order k={k}"), reduction, &ex);
         }
     }
+    threads_vs_async(quick);
 }

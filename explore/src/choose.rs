@@ -40,7 +40,9 @@ impl Drop for Entered {
 /// roles must not use other sources of randomness.
 ///
 /// # Panics
-/// If `n` is 0 (there is nothing to choose from).
+/// If `n` is 0 (there is nothing to choose from), and in an async role
+/// ([`Roles::spawn_async`](super::Roles::spawn_async)): a choice waits
+/// for the scheduler, which a task cannot do.
 ///
 /// ```
 /// use prust::explore::{choose, explore, Outcome};
@@ -76,6 +78,11 @@ pub fn choose(n: usize) -> usize {
         // value will do, the thread is only unwinding to its end.
         Some((shared, role)) => match shared.op(role, Op::Choose { n }) {
             Ok(Reply::Chose(k)) => k,
+            // A choice is a blocking call: an async role's task cannot
+            // wait for it (its `0` would silently explore one value).
+            Err(e @ protocols::session::Error::Unsupported { .. }) => {
+                panic!("choose({n}) in an async role is not supported: {e}")
+            }
             _ => 0,
         },
         None => {

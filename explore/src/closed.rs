@@ -25,6 +25,11 @@ pub(crate) struct Closed {
 }
 
 impl Closed {
+    /// Whether any channel was closed in this execution.
+    pub(crate) fn any(&self) -> bool {
+        self.closes.is_some()
+    }
+
     /// Records `act` if it is a close.
     pub(crate) fn note<P: Protocol>(&mut self, obj: &P, act: &Act) {
         if let ActKind::Close { to } = act.kind {

@@ -179,7 +179,7 @@ pub(crate) fn after_run<P: Protocol>(
         // A panic, or a violation found early, stops every role: the
         // execution is not maximal, so the races that the other roles'
         // later steps would have shown are unknown.
-        End::Panicked { .. } | End::Violation { .. } => {
+        End::Panicked { .. } | End::Violation { .. } | End::Awaiting { .. } => {
             cache.clear();
             every_choice(h, schedule)
         }

@@ -33,6 +33,12 @@ pub(crate) enum End {
         role: RoleId,
         waited: Duration,
     },
+    /// An async role's task returned `Pending` with no session operation
+    /// registered: it awaits something else (a timer, I/O, another
+    /// runtime's primitive), which nothing under exploration completes.
+    Awaiting {
+        role: RoleId,
+    },
     Diverged {
         step: usize,
         expected: String,
@@ -72,6 +78,10 @@ pub(crate) fn stop_error(names: &[String], end: &End) -> Error {
             names[*role]
         )),
         End::Panicked { role, .. } => Error::Aborted(format!("role {} panicked", names[*role])),
+        End::Awaiting { role } => Error::Aborted(format!(
+            "role {} awaits something other than a session operation",
+            names[*role]
+        )),
         _ => Error::Aborted("the execution was stopped".into()),
     }
 }

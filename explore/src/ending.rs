@@ -77,14 +77,22 @@ pub(crate) fn finish(
     grace: Duration,
     stuck: Option<RoleId>,
 ) -> Vec<RoleId> {
-    let returned = |ctl: &Ctl, r: RoleId| matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_));
+    // An async role's code runs only while the executor polls its task;
+    // the executor's thread itself is waited for until it has dropped the
+    // tasks (unless it is stuck in a poll).
+    let returned = |ctl: &Ctl, r: RoleId| {
+        matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_))
+            || (ctl.tasks[r].is_some() && ctl.polling != Some(r))
+    };
     let mut ctl = shared.lock();
     // A deadline too far to represent (an unlimited role time) is none.
     let deadline = Instant::now().checked_add(grace);
     loop {
-        if spawned
-            .iter()
-            .all(|&r| Some(r) == stuck || returned(&ctl, r))
+        let executor_done = !ctl.executor_running || ctl.polling.is_some_and(|r| Some(r) == stuck);
+        if executor_done
+            && spawned
+                .iter()
+                .all(|&r| Some(r) == stuck || returned(&ctl, r))
         {
             break;
         }

@@ -23,10 +23,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use engine::{Message, Payload, Protocol, RoleId};
-use protocols::session::{Alternative, BlockingEndpoint, Error, PanicGuard, ToRole};
+use std::task::{Context, Poll};
+
+use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error, PanicGuard, ToRole};
 
 use super::end::{stop_error, End};
 use super::pool::Gate;
+use super::task::Task;
 
 /// An operation a role waits to do.
 #[derive(Debug, Clone)]
@@ -112,6 +115,16 @@ pub(crate) struct Ctl {
     /// A panic of the scheduler itself (in the object's code, or a bug):
     /// re-raised on the explorer's thread once the execution is stopped.
     pub(crate) fault: Option<Box<dyn Any + Send>>,
+    /// The async roles' tasks as the scheduler sees them (`None` for a
+    /// thread role): see `task.rs`.
+    pub(crate) tasks: Vec<Option<Task>>,
+    /// The async role the executor is to poll next.
+    pub(crate) task_turn: Option<RoleId>,
+    /// The async role whose task the executor is polling (its code runs).
+    pub(crate) polling: Option<RoleId>,
+    /// Whether the executor's thread is in its job (the explorer waits for
+    /// it to return, as for the role threads).
+    pub(crate) executor_running: bool,
 }
 
 /// Whom to wake once the lock is released (waking a thread that then
@@ -124,6 +137,9 @@ pub(crate) enum Wake {
     Role(RoleId),
     /// A role's pool thread, to start it.
     Start(Gate),
+    /// The executor's thread, to poll an async role's task
+    /// ([`Ctl::task_turn`]).
+    Task,
     /// Every thread: the execution has ended.
     Everyone,
 }
@@ -142,6 +158,8 @@ pub(crate) struct Shared {
     /// Where each role's thread waits (to start, or for its operation's
     /// result): one per role, so that a hand-over wakes exactly one thread.
     pub(crate) role_cvs: Vec<Condvar>,
+    /// Where the executor's thread waits for a task to poll.
+    pub(crate) exec_cv: Condvar,
     pub(crate) names: Vec<String>,
 }
 
@@ -160,8 +178,13 @@ impl Shared {
                 handovers: 0,
                 unstarted: Vec::new(),
                 fault: None,
+                tasks: names.iter().map(|_| None).collect(),
+                task_turn: None,
+                polling: None,
+                executor_running: false,
             }),
             cv: Condvar::new(),
+            exec_cv: Condvar::new(),
             role_cvs: names.iter().map(|_| Condvar::new()).collect(),
             names,
         }
@@ -214,8 +237,16 @@ impl Shared {
             }
             return Err(e);
         }
+        if ctl.tasks[role].is_some() {
+            // An async role's task runs on the executor's thread: it
+            // cannot wait here (see `task_ops.rs`).
+            return self.blocking_in_task(&mut ctl, role, op);
+        }
         ctl.slots[role] = Slot::Pending(op);
         let wake = self.advance(&mut ctl, Some(role));
+        if matches!(wake, Wake::Task) {
+            ctl.handovers += 1;
+        }
         if !matches!(wake, Wake::Nobody) {
             drop(ctl);
             self.wake(wake);
@@ -239,11 +270,22 @@ impl Shared {
     /// operation, `None` for the explorer or a role that returned). Says
     /// whom to wake once the lock is released.
     pub(crate) fn advance(&self, ctl: &mut Ctl, me: Option<RoleId>) -> Wake {
+        loop {
+            if let Some(wake) = self.advance_once(ctl, me) {
+                return wake;
+            }
+        }
+    }
+
+    /// One decision of [`advance`](Self::advance); `None` when it needs
+    /// another one at once (an async role's deferred close was performed:
+    /// its task has nothing new to poll).
+    fn advance_once(&self, ctl: &mut Ctl, me: Option<RoleId>) -> Option<Wake> {
         if ctl.end.is_some() {
-            return Wake::Everyone;
+            return Some(Wake::Everyone);
         }
         let Some(mut exec) = ctl.exec.take() else {
-            return Wake::Nobody;
+            return Some(Wake::Nobody);
         };
         // The object's code runs here, maybe on a role thread whose
         // panics are otherwise kept quiet: a panic of the scheduler is
@@ -252,11 +294,15 @@ impl Shared {
         let next = catch_unwind(AssertUnwindSafe(|| exec.step(ctl, &self.names)));
         engine::quiet::set_quiet(quiet);
         ctl.exec = Some(exec);
-        match next {
+        Some(match next {
             Ok(Next::Start(role)) => {
                 ctl.slots[role] = Slot::Running;
                 ctl.current = role;
                 ctl.since = Instant::now();
+                if ctl.tasks[role].is_some() {
+                    ctl.task_turn = Some(role);
+                    return Some(Wake::Task);
+                }
                 ctl.handovers += 1;
                 match &ctl.gates[role] {
                     Some(gate) => Wake::Start(gate.clone()),
@@ -266,7 +312,13 @@ impl Shared {
             Ok(Next::Resume(role)) => {
                 ctl.current = role;
                 ctl.since = Instant::now();
-                if me == Some(role) {
+                if ctl.tasks[role].is_some() {
+                    if !self.deliver(ctl, role) {
+                        return None;
+                    }
+                    ctl.task_turn = Some(role);
+                    Wake::Task
+                } else if me == Some(role) {
                     Wake::Nobody
                 } else {
                     ctl.handovers += 1;
@@ -282,7 +334,7 @@ impl Shared {
                 self.end(ctl, End::Program("the scheduler panicked".into()));
                 Wake::Everyone
             }
-        }
+        })
     }
 
     /// Ends the execution (with the lock held): pending operations fail,
@@ -310,10 +362,12 @@ impl Shared {
             Wake::Nobody => {}
             Wake::Role(role) => self.role_cvs[role].notify_one(),
             Wake::Start(gate) => gate.open(),
+            Wake::Task => self.exec_cv.notify_one(),
             Wake::Everyone => {
                 for cv in &self.role_cvs {
                     cv.notify_all();
                 }
+                self.exec_cv.notify_all();
                 self.cv.notify_all();
             }
         }
@@ -471,6 +525,22 @@ impl<P: Protocol> BlockingEndpoint for ExploreEndpoint<P> {
     /// role's body itself.
     fn panic_guard(&self) -> PanicGuard {
         PanicGuard::from_fn(self.role, |_| {})
+    }
+
+    /// In an async role ([`Roles::spawn_async`](super::Roles::spawn_async)):
+    /// registers the operation as the role's pending operation (a
+    /// scheduling point, as a thread's call is) and returns `Pending`;
+    /// once the scheduler performed it, the next poll is `Ready` with its
+    /// result. In a thread role: `Err(Unsupported)` at once.
+    fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        self.poll_task_op(cx, op)
+    }
+
+    /// Gives the registration up: the operation was not performed (the
+    /// scheduler performs only the registered operation it picks, and
+    /// that one's future is then ready), so it did nothing.
+    fn cancel_op(&mut self, op: &mut AsyncOp) {
+        self.cancel_task_op(op)
     }
 }
 

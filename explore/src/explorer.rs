@@ -469,7 +469,10 @@ impl Explorer {
                     if run.end.is_maximal() {
                         final_states.insert(run.final_state);
                     }
-                    if matches!(run.end, End::Violation { .. } | End::Panicked { .. }) {
+                    if matches!(
+                        run.end,
+                        End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
+                    ) {
                         dfs.cut_short();
                     }
                     note_left_behind(&mut left_running, &names, &run);

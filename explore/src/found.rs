@@ -2,6 +2,7 @@
 //! role indices into the names of its report.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use super::end::End;
 use super::error::ExploreError;
@@ -118,6 +119,12 @@ impl Found {
                     waited,
                 })
             }
+            // Not a thread left running: the task is dropped, and the
+            // exploration goes on.
+            End::Awaiting { role } => Some(Outcome::Stuck {
+                role: names[role].clone(),
+                waited: Duration::ZERO,
+            }),
             End::Diverged {
                 step,
                 expected,

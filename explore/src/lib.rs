@@ -45,6 +45,20 @@
 //! short ([`Status::Inconclusive`]). [`autocheck`] asks whether the program
 //! never deadlocks, never panics and always gives the same result.
 //!
+//! **Async roles.** [`Roles::spawn_async`] runs an async role body (the
+//! same `async fn` that runs inside `tokio::spawn` in production, over
+//! `prust::channel`'s `send_async`/`recv_async` or the endpoint's
+//! `poll_op`) on the exploration's own deterministic executor: no
+//! runtime, and no thread hand-over between async roles. Every session
+//! operation a task awaits is a scheduling point exactly as a thread's
+//! call is (the same program gives the same schedules, outcomes and
+//! results as threads or as tasks); several receives awaited at once (a
+//! `select!`) are one choice of the role, the losers doing nothing. A
+//! task pending on anything else (a timer, I/O, a `tokio::sync`
+//! primitive) is reported [`Outcome::Stuck`] at once; a blocking call
+//! inside a task, or an awaited one in a thread role, fails at once.
+//! Thread and async roles mix in one program.
+//!
 //! **The assumption.** Threads may share nothing but the session: no
 //! `Mutex`, channel, atomic or I/O between roles. The explorer only sees
 //! the session's operations, so it is exactly the interleavings of those
@@ -107,6 +121,7 @@ mod end;
 mod ending;
 mod endpoint;
 mod error;
+mod executor;
 mod explorer;
 mod found;
 mod independence;
@@ -123,6 +138,8 @@ mod schedule;
 mod scheduler;
 mod simplify;
 mod step;
+mod task;
+mod task_ops;
 mod verdict;
 mod violation;
 

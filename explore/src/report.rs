@@ -133,10 +133,18 @@ pub enum Outcome {
     /// its execution was stopped. Nothing can stop a thread from outside,
     /// so the exploration stops, and leaves the thread running
     /// ([`Exploration::threads_left_running`]).
+    ///
+    /// An async role ([`Roles::spawn_async`](super::Roles::spawn_async))
+    /// whose task returns `Pending` without awaiting a session operation
+    /// (a timer, I/O, a `tokio::sync` primitive, a future never woken) is
+    /// reported as stuck at once, with `waited` zero: nothing under
+    /// exploration would ever complete what it awaits. Its task is
+    /// dropped, so the exploration goes on.
     Stuck {
         /// The role.
         role: String,
-        /// How long it was given.
+        /// How long it was given (zero for an async role that awaits
+        /// something other than a session operation).
         waited: Duration,
     },
     /// Running the same schedule again gave different choices: the
@@ -199,6 +207,12 @@ impl fmt::Display for Outcome {
                 write!(f, "the trace violates the property {formula}")
             }
             Outcome::Aborted { reason } => write!(f, "aborted: {reason}"),
+            Outcome::Stuck { role, waited } if waited.is_zero() => write!(
+                f,
+                "{role} (an async role) awaits something other than a session \
+                 operation (a timer, I/O, another runtime's primitive, a future \
+                 never woken): under exploration only session operations complete"
+            ),
             Outcome::Stuck { role, waited } => write!(
                 f,
                 "{role} did not reach an endpoint operation or return within {waited:?}: \

@@ -3,11 +3,18 @@
 
 use engine::{Protocol, RoleId};
 
+use std::future::Future;
+
 use super::endpoint::ExploreEndpoint;
+use super::executor::AsyncBody;
 use super::observe::Handle;
 
-/// A role body, boxed until the execution starts it.
-pub(crate) type Body<'a, P> = Box<dyn FnOnce(ExploreEndpoint<P>) + Send + 'a>;
+/// A role body, boxed until the execution starts it: a thread's, or an
+/// async role's (see `executor.rs`).
+pub(crate) enum Body<'a, P> {
+    Thread(Box<dyn FnOnce(ExploreEndpoint<P>) + Send + 'a>),
+    Async(AsyncBody<'a, P>),
+}
 
 /// The roles of one execution: the program calls [`spawn`](Self::spawn)
 /// once for each role it runs.
@@ -72,7 +79,90 @@ impl<'a, P: Protocol> Roles<'a, P> {
     ) -> Handle<R> {
         let handle = Handle::new();
         let slot = handle.clone();
-        let body = move |ep| slot.set(body(ep));
+        self.add(role, Body::Thread(Box::new(move |ep| slot.set(body(ep)))));
+        handle
+    }
+
+    /// Runs the async `body` as `role`, on the exploration's own
+    /// deterministic executor (no runtime: no tokio, no OS thread per
+    /// role), with the same endpoint as [`spawn`](Self::spawn) gives; so
+    /// the same `async fn worker<E: BlockingEndpoint>(ends: Ends<E>)` that
+    /// runs in production inside `tokio::spawn` runs here.
+    ///
+    /// **Scheduling points.** Every session operation the task awaits
+    /// (`poll_op`: `prust::channel`'s `send_async`, `recv_async`) is one,
+    /// exactly as a thread's blocking call is: the same program gives the
+    /// same schedules as threads or as tasks, and DPOR, replay,
+    /// simplification, properties and results work alike. A task that
+    /// awaits several receives at once (`tokio::select!`, `join!` over
+    /// `recv_async`s) has one pending choice over all of them, as a
+    /// blocking `select` over alternatives: the one the scheduler performs
+    /// becomes ready, the others did nothing (the order in which the task
+    /// polls them does not matter). Receives and one other operation at
+    /// once (a send awaited beside a receive) are not supported: the
+    /// exploration fails with [`ExploreError::Program`](super::ExploreError::Program).
+    ///
+    /// **Stuck.** A task that returns `Pending` without awaiting a session
+    /// operation (a timer, I/O, a `tokio::sync` primitive,
+    /// `std::future::pending()`) is reported as [`Outcome::Stuck`](super::Outcome::Stuck)
+    /// with its role at once (nothing under exploration would wake it),
+    /// and the exploration goes on. A task that wakes itself (a yield) is
+    /// polled again.
+    ///
+    /// **Blocking calls** from inside the task (`send`, `recv`, `select`,
+    /// [`choose`](super::choose)) cannot wait on the executor: they fail
+    /// with `Error::Unsupported` (`choose` panics), never hang. A close is
+    /// the exception (a dropped channel `Sender` closes the blocking way):
+    /// it returns at once and is performed as the role's next scheduling
+    /// point, before anything the task awaits after it. Awaiting an
+    /// operation in a thread role (spawned with `spawn`) fails the same
+    /// way. Thread and async roles mix freely in one program.
+    ///
+    /// ```
+    /// use std::future::poll_fn;
+    /// use prust::explore::explore;
+    /// use prust::session::{AsyncOp, BlockingEndpoint, Done};
+    /// #[derive(Clone, Debug)] struct Move(u32);
+    /// let ex = explore(prust::protocols::chess::strict(), |r| {
+    ///     r.spawn("white", |mut ep| {
+    ///         ep.send("black", Move(1)).unwrap();
+    ///         ep.recv_from("black").unwrap();
+    ///     });
+    ///     r.spawn_async("black", |mut ep| async move {
+    ///         let mut recv = AsyncOp::recv_from(0);
+    ///         let Ok(Done::Received(_, m)) = poll_fn(|cx| ep.poll_op(cx, &mut recv)).await else {
+    ///             panic!()
+    ///         };
+    ///         let Move(m) = m.downcast().unwrap();
+    ///         let mut send = AsyncOp::send(0, Move(m + 1));
+    ///         poll_fn(|cx| ep.poll_op(cx, &mut send)).await.unwrap();
+    ///         m
+    ///     })
+    /// });
+    /// assert!(ex.is_complete());
+    /// assert_eq!(ex.results()[0].value, 1);
+    /// ```
+    pub fn spawn_async<R, F>(
+        &mut self,
+        role: &str,
+        body: impl FnOnce(ExploreEndpoint<P>) -> F + Send + 'a,
+    ) -> Handle<R>
+    where
+        R: Send + 'static,
+        F: Future<Output = R> + Send + 'a,
+    {
+        let handle = Handle::new();
+        let slot = handle.clone();
+        let body: AsyncBody<'a, P> = Box::new(move |ep| {
+            let task = body(ep);
+            Box::pin(async move { slot.set(task.await) })
+        });
+        self.add(role, Body::Async(body));
+        handle
+    }
+
+    /// Adds `body` as `role`'s, or notes why the program is wrong.
+    fn add(&mut self, role: &str, body: Body<'a, P>) {
         let Some(id) = self.names.iter().position(|n| n == role) else {
             self.error.get_or_insert_with(|| {
                 let hint = engine::names::closest(role, self.names.iter().map(String::as_str))
@@ -83,16 +173,15 @@ impl<'a, P: Protocol> Roles<'a, P> {
                     self.names.join(", ")
                 )
             });
-            return handle;
+            return;
         };
         if self.bodies.iter().any(|(r, _)| *r == id) {
             self.error.get_or_insert_with(|| {
-                format!("spawn(\"{role}\"): the role is spawned twice (one thread per role)")
+                format!("spawn(\"{role}\"): the role is spawned twice (one body per role)")
             });
-            return handle;
+            return;
         }
-        self.bodies.push((id, Box::new(body)));
-        handle
+        self.bodies.push((id, body));
     }
 }
 

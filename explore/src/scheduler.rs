@@ -19,11 +19,14 @@ use super::enabled::{enabled, perform};
 use super::end::End;
 use super::ending::{finish, stuck_end, waits_for};
 use super::endpoint::{same_op, Ctl, ExploreEndpoint, Next, Op, Shared, Slot, Step, Wake};
+use super::executor::executor;
 use super::independence::independent;
 use super::panics::panic_message;
 use super::pool::{Job, Pool};
+use super::roles::Body;
 use super::roles::Roles;
 use super::step::{Act, Alt};
+use super::task::Task;
 use super::violation::Never;
 
 /// The limits of one execution: the exploration's [`engine::Limits`]
@@ -202,27 +205,50 @@ where
         spawned: spawned.clone(),
         started: 0,
     };
-    // Each job waits in its pool thread until its role starts.
-    let gates: Vec<_> = roles
-        .bodies
-        .into_iter()
-        .enumerate()
-        .map(|(worker, (role, body))| {
-            let shared = Arc::clone(&shared);
-            let job: Job = Box::new(move || role_thread(role, body, shared));
-            (role, pool.place(worker, job))
-        })
-        .collect();
+    // Each job waits in its pool thread until its role starts; the async
+    // roles' tasks all go to the executor's thread, after the role threads.
+    let executor_worker = spawned.len();
+    let mut tasks = Vec::new();
+    let mut gates = Vec::new();
+    for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
+        match body {
+            Body::Thread(body) => {
+                let shared = Arc::clone(&shared);
+                let job: Job = Box::new(move || role_thread(role, body, shared));
+                gates.push((role, Some(pool.place(worker, job))));
+            }
+            Body::Async(body) => {
+                tasks.push((role, body));
+                gates.push((role, None));
+            }
+        }
+    }
+    let has_tasks = !tasks.is_empty();
+    let executor_gate = has_tasks.then(|| {
+        let shared = Arc::clone(&shared);
+        let job: Job = Box::new(move || executor::<P>(shared, tasks));
+        pool.place(executor_worker, job)
+    });
     let mut ctl = shared.lock();
     for (role, gate) in gates {
         ctl.slots[role] = Slot::NotStarted;
-        ctl.gates[role] = Some(gate);
+        if gate.is_none() {
+            ctl.tasks[role] = Some(Task::default());
+        }
+        ctl.gates[role] = gate;
     }
+    ctl.executor_running = has_tasks;
     ctl.exec = Some(Box::new(exec));
     // The first decision (start the first role) is made here; the others
-    // on the role threads.
+    // on the role threads and the executor's.
     let wake = shared.advance(&mut ctl, None);
+    if matches!(wake, Wake::Task) {
+        ctl.handovers += 1;
+    }
     drop(ctl);
+    if let Some(gate) = executor_gate {
+        gate.open();
+    }
     shared.wake(wake);
     let mut ctl = shared.lock();
     let mut stuck = None;
@@ -264,9 +290,15 @@ where
     // (a new one takes its place): the pool's threads are free for the
     // next execution.
     run.left_behind = finish(&shared, &spawned, limits.role_timeout, stuck);
+    let mut executor_left = false;
     for role in &run.left_behind {
         if let Some(worker) = spawned.iter().position(|s| s == role) {
-            pool.abandon(worker);
+            if gates_of_threads(&shared, *role) {
+                pool.abandon(worker);
+            } else if !executor_left {
+                executor_left = true;
+                pool.abandon(executor_worker);
+            }
         }
     }
     let (exec, end, fault) = {
@@ -317,9 +349,18 @@ fn fingerprint<P: Protocol>(obj: &P) -> u64 {
     h.finish()
 }
 
+/// Whether `role` runs on a thread of its own (not on the executor's).
+fn gates_of_threads(shared: &Shared, role: RoleId) -> bool {
+    shared.lock().tasks[role].is_none()
+}
+
 /// A role thread: waits to be started, runs the body, records how it
 /// ended, and makes the next decision.
-fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, shared: Arc<Shared>) {
+fn role_thread<P: Protocol>(
+    role: RoleId,
+    body: Box<dyn FnOnce(ExploreEndpoint<P>) + Send + '_>,
+    shared: Arc<Shared>,
+) {
     // The role's panics are part of the report (with their place), not
     // for the panic hook to print.
     engine::quiet::set_quiet(true);
@@ -357,6 +398,9 @@ fn role_thread<P: Protocol>(role: RoleId, body: super::roles::Body<'_, P>, share
     // Once the execution has ended, the explorer waits for every thread
     // to return: `advance` then only says to wake it.
     let wake = shared.advance(&mut ctl, None);
+    if matches!(wake, Wake::Task) {
+        ctl.handovers += 1;
+    }
     drop(ctl);
     shared.wake(wake);
 }
@@ -413,6 +457,30 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             }
             ctl.slots[role] = Slot::Reply(reply);
             return Next::Resume(role);
+        }
+        // A task awaiting several receives: one whose channel ended is
+        // answered at once, as a real session makes it ready.
+        if self.closed.any() {
+            for (role, _) in &pending {
+                let Some(task) = ctl.tasks[*role].as_mut() else {
+                    continue;
+                };
+                let closed = &self.closed;
+                let obj = &*obj;
+                if task.answer_each(|op| {
+                    closed
+                        .answer(obj, &[(*role, op.clone())], names)
+                        .map(|(_, r)| r)
+                }) {
+                    self.answers += 1;
+                    if self.answers > self.limits.max_steps {
+                        return Next::End(End::Steps(self.limits.max_steps));
+                    }
+                    // Answered in the task's registration, not the slot.
+                    ctl.slots[*role] = Slot::Running;
+                    return Next::Resume(*role);
+                }
+            }
         }
         let step = self.trace.len();
         // A point the previous execution recorded (the same choices led

@@ -330,7 +330,7 @@ pub use closed::Closes;
 pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
-pub use pending::{AsyncOp, Done};
+pub use pending::{AsyncOp, Done, Request};
 pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
 
@@ -398,7 +398,7 @@ pub trait BlockingEndpoint: Send {
         let _ = alternatives;
         Err(Error::Unsupported {
             role: self.role_name(self.role()).unwrap_or("?").to_string(),
-            what: "receive without waiting",
+            what: "receive without waiting (it only has blocking operations)",
         })
     }
     /// A guard that declares this role panicked if its thread panics; see
@@ -414,7 +414,7 @@ pub trait BlockingEndpoint: Send {
         let _ = (cx, op);
         Poll::Ready(Err(Error::Unsupported {
             role: self.role_name(self.role()).unwrap_or("?").to_string(),
-            what: "await a session operation yet",
+            what: "await a session operation (it only has blocking operations)",
         }))
     }
     /// Gives up an async operation whose future is dropped before it was

@@ -5,6 +5,7 @@
 //! because they would see a second copy of that crate's types, so
 //! helpers for those stay in the crate under `#[cfg(test)]`.
 
+pub mod aio;
 pub mod alone;
 pub mod close_specs;
 pub mod counting;

@@ -8,6 +8,8 @@
 
 use protocols::session::{BlockingEndpoint, Error};
 
+use crate::aio;
+
 /// buyer1 → seller: the title wanted.
 #[derive(Clone, Debug)]
 pub struct Title(pub &'static str);
@@ -73,5 +75,71 @@ pub fn seller(mut ep: impl BlockingEndpoint) -> R<(&'static str, u32, bool)> {
     ep.send("buyer2", Quote(price))?;
     ep.send("buyer1", Quote(price))?;
     let Decision(buy) = ep.recv_from("buyer2")?.downcast().expect("a decision");
+    Ok((title, price, buy))
+}
+
+/// [`buyer1`], async (each operation awaited: `prust::explore`'s
+/// `spawn_async` runs it, and so does any runtime on a real session).
+pub async fn buyer1_async(mut ep: impl BlockingEndpoint) -> R<(u32, u32)> {
+    aio::send(&mut ep, "seller", Title(TITLE)).await?;
+    let Quote(price) = aio::recv_from(&mut ep, "seller")
+        .await?
+        .downcast()
+        .expect("a quote");
+    let share = price / 2;
+    aio::send(&mut ep, "buyer2", Contribution(share)).await?;
+    Ok((price, share))
+}
+
+/// [`buyer2`], async.
+pub async fn buyer2_async(mut ep: impl BlockingEndpoint) -> R<(u32, u32, bool)> {
+    let Quote(price) = aio::recv_from(&mut ep, "seller")
+        .await?
+        .downcast()
+        .expect("a quote");
+    let Contribution(share) = aio::recv_from(&mut ep, "buyer1")
+        .await?
+        .downcast()
+        .expect("a contribution");
+    decide_async(&mut ep, price, share).await
+}
+
+/// [`buyer2_first_come`], async: the same bug.
+pub async fn buyer2_first_come_async(mut ep: impl BlockingEndpoint) -> R<(u32, u32, bool)> {
+    let seller = ep.peer("seller")?;
+    // BUG: whatever arrives first is taken for the seller's quote.
+    let (from, first) = aio::recv(&mut ep).await?;
+    assert_eq!(from, seller, "the first message must be the seller's quote");
+    let Quote(price) = first.downcast().expect("a quote");
+    let Contribution(share) = aio::recv_from(&mut ep, "buyer1")
+        .await?
+        .downcast()
+        .expect("a contribution");
+    decide_async(&mut ep, price, share).await
+}
+
+async fn decide_async(
+    ep: &mut impl BlockingEndpoint,
+    price: u32,
+    share: u32,
+) -> R<(u32, u32, bool)> {
+    let buy = price - share <= 60;
+    aio::send(ep, "seller", Decision(buy)).await?;
+    Ok((price, share, buy))
+}
+
+/// [`seller`], async.
+pub async fn seller_async(mut ep: impl BlockingEndpoint) -> R<(&'static str, u32, bool)> {
+    let Title(title) = aio::recv_from(&mut ep, "buyer1")
+        .await?
+        .downcast()
+        .expect("a title");
+    let price = 20 + 3 * title.len() as u32;
+    aio::send(&mut ep, "buyer2", Quote(price)).await?;
+    aio::send(&mut ep, "buyer1", Quote(price)).await?;
+    let Decision(buy) = aio::recv_from(&mut ep, "buyer2")
+        .await?
+        .downcast()
+        .expect("a decision");
     Ok((title, price, buy))
 }

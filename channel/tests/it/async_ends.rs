@@ -382,8 +382,8 @@ fn an_async_call_while_a_thread_blocks_on_the_role_is_busy() {
     both!(ping_pong(), async_while_blocked);
 }
 
-/// Under `prust::explore` an async call says it is not supported (yet),
-/// at once.
+/// Under `prust::explore` an async call in a thread role (spawned with
+/// `Roles::spawn`, not `spawn_async`) says it is not supported, at once.
 #[test]
 fn async_under_explore_is_unsupported_not_a_hang() {
     let one = Spec::new("one", msg("Job", "a", "b"));
@@ -405,8 +405,9 @@ fn async_under_explore_is_unsupported_not_a_hang() {
                 "{e:?}"
             );
             assert!(
-                e.to_string()
-                    .contains("cannot await a session operation yet"),
+                e.to_string().contains(
+                    "cannot await a session operation in a role spawned with Roles::spawn"
+                ),
                 "{e}"
             );
             assert_eq!(jobs.recv(), Ok(Job(1)));

@@ -6,6 +6,9 @@
 //! variable runs alone in a child process ([`testkit::alone`]).
 
 mod api;
+mod async_differential;
+mod async_roles;
+mod async_select;
 mod choose;
 mod close;
 mod env;

@@ -30,7 +30,7 @@ use prust::spec::{alt, call, close, end, msg, par, seq, sync, Spec, Term};
 use prust::{Liberal, Message, Protocol, Strict};
 
 const NAMES: [&str; 4] = ["a", "b", "c", "d"];
-const TYPES: [&str; 2] = ["T", "U"];
+pub(crate) const TYPES: [&str; 2] = ["T", "U"];
 
 /// One communication, a close, or nothing.
 fn leaf(roles: usize) -> impl Strategy<Value = Term> {
@@ -101,7 +101,7 @@ fn spec() -> impl Strategy<Value = (Spec, usize, Option<(Term, Term)>)> {
 
 /// One operation of a role program.
 #[derive(Clone, Debug)]
-enum Op {
+pub(crate) enum Op {
     Send(usize, usize),
     RecvFrom(usize),
     /// A receive from anyone.
@@ -269,16 +269,16 @@ fn mutate(mut ops: Vec<Op>, other: Vec<Op>, m: &Mutation, role: usize, roles: us
 // `branches` and `declared` are read by `Debug` only: they make a failing
 // case's report complete.
 #[allow(dead_code)]
-struct Case {
-    spec: Spec,
+pub(crate) struct Case {
+    pub(crate) spec: Spec,
     /// The two guarded branches of the definition `s`, if the spec has it
     /// (its body is a closure, which `Spec`'s `Debug` cannot show).
     branches: Option<(Term, Term)>,
     declared: Option<Vec<&'static str>>,
-    programs: Vec<(&'static str, Vec<Op>)>,
+    pub(crate) programs: Vec<(&'static str, Vec<Op>)>,
 }
 
-fn case() -> impl Strategy<Value = Case> {
+pub(crate) fn case() -> impl Strategy<Value = Case> {
     (
         spec(),
         prop::collection::vec(0..16usize, 12),

@@ -157,10 +157,7 @@ impl fmt::Display for Error {
                  ready nor dropped); a blocking call on it would wait where the \
                  session cannot see it: await or drop the future first"
             ),
-            Error::Unsupported { role, what } => write!(
-                f,
-                "{role}: this endpoint cannot {what} (it only has blocking operations)"
-            ),
+            Error::Unsupported { role, what } => write!(f, "{role}: this endpoint cannot {what}"),
         }
     }
 }

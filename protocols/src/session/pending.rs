@@ -102,6 +102,60 @@ impl AsyncOp {
     pub fn is_registered(&self) -> bool {
         self.ticket.is_some()
     }
+
+    /// For an endpoint implemented outside this crate (`prust::explore`'s):
+    /// takes the operation out, to keep it in the endpoint's own
+    /// registration; `None` once taken.
+    pub fn take_request(&mut self) -> Option<Request> {
+        Some(match self.op.take()? {
+            Op::Send { to, msg } => Request::Send { to, msg },
+            Op::Recv { from } => Request::Recv { from },
+            Op::Close { to } => Request::Close { to },
+            Op::Select { alts } => Request::Select { alts },
+        })
+    }
+
+    /// For an endpoint implemented outside this crate: the registration
+    /// this operation holds with it (`None`: not registered), as
+    /// [`is_registered`](Self::is_registered) reports it to the owner.
+    pub fn ticket(&self) -> Option<u64> {
+        self.ticket
+    }
+
+    /// For an endpoint implemented outside this crate: records (or, with
+    /// `None`, clears) this operation's registration with it.
+    pub fn set_ticket(&mut self, ticket: Option<u64>) {
+        self.ticket = ticket;
+    }
+}
+
+/// What an [`AsyncOp`] asks for, as an endpoint implemented outside this
+/// crate takes it ([`AsyncOp::take_request`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Request {
+    /// Send `msg` to `to`.
+    Send {
+        /// The receiver.
+        to: RoleId,
+        /// The message.
+        msg: Message,
+    },
+    /// Receive from `from` (`None`: from anyone).
+    Recv {
+        /// The sender, if one is asked for.
+        from: Option<RoleId>,
+    },
+    /// Close the channel to `to`.
+    Close {
+        /// The receiver of the channel.
+        to: RoleId,
+    },
+    /// Receive the first of these alternatives the protocol allows.
+    Select {
+        /// The alternatives.
+        alts: Vec<Alternative>,
+    },
 }
 
 impl std::fmt::Debug for AsyncOp {

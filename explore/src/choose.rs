@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use engine::RoleId;
 
-use super::endpoint::{Op, Reply, Shared};
+use super::endpoint::Shared;
+use super::op::{Op, Reply};
 
 thread_local! {
     /// The execution and role of this thread, if it runs a role body

@@ -14,7 +14,7 @@
 use engine::{Protocol, RoleId};
 use protocols::session::{Closes, Error};
 
-use super::endpoint::{Op, Reply};
+use super::op::{Op, Reply};
 use super::step::{Act, ActKind};
 
 /// The closes of one execution (none until the first one: a program

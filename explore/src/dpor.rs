@@ -82,8 +82,8 @@ use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
 use super::end::End;
-use super::endpoint::{same_op, Op};
 use super::independence::independent;
+use super::op::{same_op, Op};
 use super::step::Alt;
 
 /// Choices to explore at one scheduling point, asked for by a race.

@@ -3,7 +3,7 @@
 
 use engine::{Message, Protocol, RoleId};
 
-use super::endpoint::{Op, Reply};
+use super::op::{Op, Reply};
 use super::step::{Act, ActKind, Alt};
 
 /// The enabled choices among the pending operations, probed on clones of

@@ -8,7 +8,8 @@ use engine::{Protocol, RoleId};
 use protocols::session::{Blocked, Deadlock, WaitsFor};
 
 use super::end::End;
-use super::endpoint::{Ctl, Op, Shared, Slot};
+use super::endpoint::{Ctl, Shared, Slot};
+use super::op::Op;
 
 /// What a pending operation waits for, by role names (named as the
 /// sessions name them: [`WaitsFor`]'s constructors are the one place).

@@ -4,7 +4,7 @@
 use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
-use super::endpoint::Op;
+use super::op::Op;
 use super::step::Alt;
 
 /// The channel an enabled choice uses: (sender, receiver).

@@ -126,6 +126,7 @@ mod explorer;
 mod found;
 mod independence;
 mod observe;
+mod op;
 mod panics;
 mod pool;
 mod property;

@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use engine::RoleId;
 use protocols::session::{Alternative, Error};
 
-use super::endpoint::{Op, Reply};
+use super::op::{Op, Reply};
 
 /// One session operation a task awaits: its future holds `ticket`.
 #[derive(Debug)]

@@ -12,7 +12,8 @@ use engine::RoleId;
 use protocols::session::{AsyncOp, Done, Error, Request, ToRole};
 
 use super::end::End;
-use super::endpoint::{Ctl, ExploreEndpoint, Op, Reply, Shared, Slot};
+use super::endpoint::{Ctl, ExploreEndpoint, Shared, Slot};
+use super::op::{Op, Reply};
 use super::task::Settled;
 
 /// What a blocking call in an async role is told.

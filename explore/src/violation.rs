@@ -31,7 +31,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use engine::{Message, Protocol, RoleId};
 
-use super::endpoint::Op;
+use super::op::Op;
 
 /// How many object states one search may visit before it gives up (and
 /// reports nothing).

@@ -87,7 +87,7 @@ proptest! {
                 round_trips(&p, &reachable_states(&p, 300))?;
             }
             1 => {
-                let p = Liberal::new(lts);
+                let p = common::gen::liberal_or_skip(lts)?;
                 round_trips(&p, &reachable_states(&p, 300))?;
             }
             _ => {

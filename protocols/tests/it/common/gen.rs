@@ -91,3 +91,21 @@ pub fn compile_or_skip(spec: &Spec) -> Result<protocols::Lts, TestCaseError> {
         ))),
     }
 }
+
+/// The liberal object of `lts`, or the case skipped when its projection
+/// is larger than a test should build. The bound is on states made, not
+/// on time: a time limit would make which cases run depend on how loaded
+/// the machine is (a recursive spec under `par` can project to thousands
+/// of states, and took over the default minute on a busy machine).
+pub fn liberal_or_skip(lts: protocols::Lts) -> Result<protocols::Liberal, TestCaseError> {
+    let limits = engine::Limits::default()
+        .max_states(2_000)
+        .timeout(std::time::Duration::MAX);
+    match protocols::Liberal::try_new_with(lts, &limits) {
+        Ok(liberal) => Ok(liberal),
+        Err(protocols::Error::StateBound { .. }) => {
+            Err(TestCaseError::reject("liberal projection over 2,000 states"))
+        }
+        Err(e) => Err(TestCaseError::fail(format!("liberal projection: {e}"))),
+    }
+}

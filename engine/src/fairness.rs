@@ -47,6 +47,32 @@ use std::str::FromStr;
 /// stutters with nobody enabled), so a bad prefix is a violation with or
 /// without fairness, and their breadth-first search is the same.
 ///
+/// # What changes on the bundled suites
+///
+/// Every liveness property (a formula with `F` or `U`) of the bundled
+/// `.owl` suites (`tests/owl/`), on each of its protocols, both runtimes
+/// and both semantics, checked with `--fairness none` and `--fairness
+/// weak` (`bench/fairness_table.py target/release/prust` from the
+/// repository root: a script that runs `prust check PROTOCOL FORMULA
+/// --runtime R --semantics S --fairness F` for each and compares the exit
+/// codes): 400 checks of 100 property × protocol pairs; one changes.
+///
+/// | suite | test | protocol | runtime | semantics | none | weak | the unfair cycle starves |
+/// |---|---|---|---|---|---|---|---|
+/// | games/rock-paper-scissors.owl | eventual_reception | rock-paper-scissors:3 | liberal | omega | violated | holds | player_0_ |
+///
+/// `G ("player_2_ SEND * TO player_0_" -> F "player_0_ RECV * FROM
+/// player_2_")`: on the liberal object `player_1_` and `player_2_` can
+/// play on for ever while `player_0_`, its item waiting in its inbox, is
+/// able to receive at every step and never does; weak fairness rules that
+/// run out. Under the stutter semantics the property stays violated with
+/// fairness: a liberal run can also deadlock with the item unreceived, and
+/// a run that stops starves nobody. Everywhere else the verdicts do not
+/// depend on fairness: the strict objects of the bundled protocols let
+/// only one role move at a time, or their liveness properties fail (or
+/// hold) on runs that are fair anyway. (The four `typos.owl` checks of
+/// `recv_to` are errors with and without fairness, as that suite means.)
+///
 /// ```
 /// use engine::Fairness;
 /// let f: Fairness = "weak".parse().unwrap();

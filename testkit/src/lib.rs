@@ -12,4 +12,5 @@ pub mod counting;
 pub mod json;
 pub mod mailbox;
 pub mod models;
+pub mod reference;
 pub mod two_buyer;

@@ -13,6 +13,7 @@ mod common;
 mod compact_objects;
 mod dummies;
 mod engine_agreement;
+mod fairness_specs;
 mod hash_compaction;
 mod liberal_differs;
 mod limits;

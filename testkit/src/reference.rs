@@ -1,0 +1,393 @@
+//! The brute-force reference checker the differential tests compare the
+//! engine with, written once for every crate's tests: an explicit product
+//! of an LTS ([`engine::testing::Lts`]) and the automaton of the negated
+//! formula (translated by owl-lite), its SCCs by Tarjan's algorithm, an
+//! accepting SCC by definition (with weak fairness over roles if asked),
+//! and a direct evaluator of LTL formulas on lassos. Written separately
+//! from the engine and kept simple enough to be obviously correct.
+//!
+//! Atoms name roles `r0`, `r1`, … and types `T0`, `T1`, … (the names of
+//! [`Lts`]); a test on an object with other names renders its formula
+//! twice, once for the object and once for the reference.
+
+use std::collections::HashMap;
+
+use engine::testing::{Label, Lts};
+use engine::{ActionKind, Counterexample, CounterexampleStep, Ending};
+use owl_lite::{Kind, Ltl};
+
+/// A letter of a run as the tests see it: an action, or a stutter step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Letter {
+    /// An action of the LTS.
+    Act(Label),
+    /// A stutter step at a terminal state.
+    End,
+    /// A stutter step at a deadlock.
+    Deadlock,
+}
+
+/// Independent matcher for the atom forms the tests generate:
+/// `ROLE ACTION TYPE [TO|FROM PEER]` with whole-word `*`, `<Tn>` types,
+/// and `END`, `DEADLOCK`, `True`, `False`.
+pub fn atom_holds(atom: &str, letter: Letter) -> bool {
+    let w: Vec<&str> = atom.split_whitespace().collect();
+    match (w.as_slice(), letter) {
+        (["True"], _) => true,
+        (["False"], _) => false,
+        (["END"], l) => l == Letter::End,
+        (["DEADLOCK"], l) => l == Letter::Deadlock,
+        (_, Letter::End | Letter::Deadlock) => false,
+        ([role, action, ty, rest @ ..], Letter::Act(l)) => {
+            let kind = match *action {
+                "SEND" => Some(ActionKind::Send),
+                "RECV" => Some(ActionKind::Recv),
+                "CLOSE" => Some(ActionKind::Close),
+                "*" => None,
+                _ => panic!("test atom {atom:?}"),
+            };
+            let role_ok = *role == "*" || *role == Lts::role_name(l.role);
+            let kind_ok = kind.is_none_or(|k| k == l.kind);
+            let ty_ok = *ty == "*"
+                || (l.kind != ActionKind::Close && *ty == format!("<{}>", Lts::type_name(l.ty)));
+            let peer_ok = match rest {
+                [] => true,
+                [dir, p] => {
+                    let to = *dir == "TO";
+                    to == (l.kind != ActionKind::Recv)
+                        && (*p == "*" || *p == Lts::role_name(l.peer))
+                }
+                _ => panic!("test atom {atom:?}"),
+            };
+            role_ok && kind_ok && ty_ok && peer_ok
+        }
+        _ => panic!("test atom {atom:?}"),
+    }
+}
+
+/// Direct evaluation of an LTL formula at position 0 of the word
+/// `prefix · cycle^ω` (cycle non-empty), by fixpoints over the lasso's
+/// positions.
+pub fn eval_lasso(f: &Ltl, prefix: &[Letter], cycle: &[Letter]) -> bool {
+    assert!(!cycle.is_empty());
+    let word: Vec<Letter> = prefix.iter().chain(cycle).copied().collect();
+    let n = word.len();
+    let succ = |i: usize| if i + 1 < n { i + 1 } else { prefix.len() };
+    let mut memo: HashMap<Ltl, Vec<bool>> = HashMap::new();
+    eval(f, &word, &succ, &mut memo)[0]
+}
+
+fn eval(
+    f: &Ltl,
+    w: &[Letter],
+    succ: &dyn Fn(usize) -> usize,
+    memo: &mut HashMap<Ltl, Vec<bool>>,
+) -> Vec<bool> {
+    if let Some(v) = memo.get(f) {
+        return v.clone();
+    }
+    let n = w.len();
+    let mut sub = |g: &Ltl| eval(g, w, succ, memo);
+    // Least (strong) or greatest (weak) fixpoint of v[i] = step(i, v[succ(i)]).
+    let fix = |init: bool, step: &dyn Fn(usize, bool) -> bool| {
+        let mut v = vec![init; n];
+        loop {
+            let next: Vec<bool> = (0..n).map(|i| step(i, v[succ(i)])).collect();
+            if next == v {
+                return v;
+            }
+            v = next;
+        }
+    };
+    let v: Vec<bool> = match f.kind() {
+        Kind::True => vec![true; n],
+        Kind::False => vec![false; n],
+        Kind::Atom(a) => w.iter().map(|&l| atom_holds(a, l)).collect(),
+        Kind::Not(g) => sub(g).into_iter().map(|b| !b).collect(),
+        Kind::And(gs) => {
+            let vs: Vec<Vec<bool>> = gs.iter().map(&mut sub).collect();
+            (0..n).map(|i| vs.iter().all(|v| v[i])).collect()
+        }
+        Kind::Or(gs) => {
+            let vs: Vec<Vec<bool>> = gs.iter().map(&mut sub).collect();
+            (0..n).map(|i| vs.iter().any(|v| v[i])).collect()
+        }
+        Kind::Implies(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| !a[i] || b[i]).collect()
+        }
+        Kind::Equiv(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| a[i] == b[i]).collect()
+        }
+        Kind::Xor(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            (0..n).map(|i| a[i] != b[i]).collect()
+        }
+        Kind::Next(g) => {
+            let g = sub(g);
+            (0..n).map(|i| g[succ(i)]).collect()
+        }
+        Kind::Finally(g) => {
+            let g = sub(g);
+            fix(false, &|i, nx| g[i] || nx)
+        }
+        Kind::Globally(g) => {
+            let g = sub(g);
+            fix(true, &|i, nx| g[i] && nx)
+        }
+        Kind::Until(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(false, &|i, nx| b[i] || (a[i] && nx))
+        }
+        Kind::WeakUntil(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(true, &|i, nx| b[i] || (a[i] && nx))
+        }
+        Kind::Release(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(true, &|i, nx| b[i] && (a[i] || nx))
+        }
+        Kind::StrongRelease(a, b) => {
+            let (a, b) = (sub(a), sub(b));
+            fix(false, &|i, nx| b[i] && (a[i] || nx))
+        }
+    };
+    memo.insert(f.clone(), v.clone());
+    v
+}
+
+/// The brute-force reference: builds the whole product of the LTS and the
+/// automaton of the negated formula (translated by owl-lite), computes its
+/// SCCs with Tarjan's algorithm, and reports a violation iff an SCC that is
+/// reachable from the initial state has an internal edge in every
+/// acceptance set (and at least one internal edge).
+pub fn reference_violated(lts: &Lts, formula: &str, stutter: bool) -> bool {
+    reference_violated_under(lts, formula, stutter, false)
+}
+
+/// [`reference_violated`], with weak fairness over roles if `fair`: then
+/// the SCC must also contain, for every role, an internal edge on which
+/// that role moves or which leaves a state where the role has no
+/// transition (the definition: such an SCC holds a cycle through all those
+/// edges, on which no role stays enabled without moving).
+pub fn reference_violated_under(lts: &Lts, formula: &str, stutter: bool, fair: bool) -> bool {
+    let f = owl_lite::parse(formula).expect("test formulas parse");
+    let aut = owl_lite::translate(&f.negate(), &owl_lite::TranslateOptions::default())
+        .expect("translates");
+    let val = |l: Letter| -> u64 {
+        aut.atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| atom_holds(a, l))
+            .fold(0, |v, (i, _)| v | 1 << i)
+    };
+    let k = aut.num_states();
+    let node = |s: usize, q: usize| s * k + q;
+    let n = lts.trans.len() * k;
+    // Explicit product graph.
+    let mut succ: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
+    for s in 0..lts.trans.len() {
+        let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
+            if stutter {
+                vec![(
+                    if lts.terminal[s] {
+                        Letter::End
+                    } else {
+                        Letter::Deadlock
+                    },
+                    s,
+                )]
+            } else {
+                vec![]
+            }
+        } else {
+            lts.trans[s]
+                .iter()
+                .map(|&(l, t)| (Letter::Act(l), t))
+                .collect()
+        };
+        let enabled: Vec<usize> = lts.trans[s].iter().map(|(l, _)| l.role).collect();
+        for (letter, t) in moves {
+            let v = val(letter);
+            // One bit per role past the automaton's sets: the role moves
+            // here, or it cannot move in `s`.
+            let fair_bits = if fair {
+                (0..lts.roles)
+                    .filter(|&r| {
+                        matches!(letter, Letter::Act(l) if l.role == r) || !enabled.contains(&r)
+                    })
+                    .fold(0u64, |m, r| m | 1 << (r + aut.acceptance_sets as usize))
+            } else {
+                0
+            };
+            for q in 0..k {
+                for e in &aut.edges[q] {
+                    if e.guard.eval(v) {
+                        succ[node(s, q)].push((node(t, e.target), u64::from(e.acc) | fair_bits));
+                    }
+                }
+            }
+        }
+    }
+    // Reachable nodes.
+    let start = node(0, aut.initial);
+    let mut reach = vec![false; n];
+    let mut todo = vec![start];
+    reach[start] = true;
+    while let Some(x) = todo.pop() {
+        for &(y, _) in &succ[x] {
+            if !reach[y] {
+                reach[y] = true;
+                todo.push(y);
+            }
+        }
+    }
+    // Tarjan (recursive: graphs here have at most a few thousand nodes).
+    struct T<'a> {
+        succ: &'a [Vec<(usize, u64)>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        comp: Vec<usize>,
+        ncomp: usize,
+    }
+    fn strong(t: &mut T, v: usize) {
+        t.index[v] = Some(t.next);
+        t.low[v] = t.next;
+        t.next += 1;
+        t.stack.push(v);
+        t.on[v] = true;
+        for &(w, _) in t.succ[v].iter() {
+            match t.index[w] {
+                None => {
+                    strong(t, w);
+                    t.low[v] = t.low[v].min(t.low[w]);
+                }
+                Some(i) if t.on[w] => t.low[v] = t.low[v].min(i),
+                _ => {}
+            }
+        }
+        if Some(t.low[v]) == t.index[v] {
+            loop {
+                let w = t.stack.pop().unwrap();
+                t.on[w] = false;
+                t.comp[w] = t.ncomp;
+                if w == v {
+                    break;
+                }
+            }
+            t.ncomp += 1;
+        }
+    }
+    let mut t = T {
+        succ: &succ,
+        index: vec![None; n],
+        low: vec![0; n],
+        on: vec![false; n],
+        stack: vec![],
+        next: 0,
+        comp: vec![usize::MAX; n],
+        ncomp: 0,
+    };
+    strong(&mut t, start);
+    let marks = aut.acceptance_sets as usize + if fair { lts.roles } else { 0 };
+    let all: u64 = (1u64 << marks) - 1;
+    let mut acc = vec![0u64; t.ncomp];
+    let mut has_edge = vec![false; t.ncomp];
+    for x in (0..n).filter(|&x| reach[x]) {
+        for &(y, a) in &succ[x] {
+            if t.comp[x] == t.comp[y] {
+                has_edge[t.comp[x]] = true;
+                acc[t.comp[x]] |= a;
+            }
+        }
+    }
+    (0..t.ncomp).any(|c| has_edge[c] && acc[c] & all == all)
+}
+
+/// The letters of a counterexample, as a lasso `prefix · cycle^ω` that is
+/// a run of `lts`. A bad prefix (`Ending::AnyContinuation`) is completed
+/// with a run of the LTS: the first transition of each state, until a
+/// state repeats (the cycle) or the run stops (stutter steps).
+pub fn lasso_letters(lts: &Lts, c: &Counterexample) -> (Vec<Letter>, Vec<Letter>) {
+    lasso_letters_by(lts, c, |s| {
+        s.type_name
+            .as_deref()
+            .map_or(0, |t| t[1..].parse::<usize>().unwrap())
+    })
+}
+
+/// [`lasso_letters`] for a counterexample of an object whose message
+/// types are not named `T0`, `T1`, …: `type_of` gives the index in `lts`
+/// of a step's type (any index for a close).
+pub fn lasso_letters_by(
+    lts: &Lts,
+    c: &Counterexample,
+    type_of: impl Fn(&CounterexampleStep) -> usize,
+) -> (Vec<Letter>, Vec<Letter>) {
+    let conv = |s: &CounterexampleStep| {
+        Letter::Act(Label {
+            role: s.role,
+            kind: s.kind,
+            ty: if s.kind == ActionKind::Close {
+                0
+            } else {
+                type_of(s)
+            },
+            peer: s.peer,
+        })
+    };
+    let mut prefix: Vec<Letter> = c.prefix.iter().map(conv).collect();
+    match &c.ending {
+        Some(Ending::Terminated) => (prefix, vec![Letter::End]),
+        Some(Ending::Deadlock { .. }) => (prefix, vec![Letter::Deadlock]),
+        None => (prefix, c.cycle.iter().map(conv).collect()),
+        Some(Ending::AnyContinuation) => {
+            let mut s = 0;
+            for l in &prefix {
+                let Letter::Act(label) = l else {
+                    unreachable!()
+                };
+                s = lts.trans[s]
+                    .iter()
+                    .find(|(t, _)| t == label)
+                    .expect("the prefix is a run")
+                    .1;
+            }
+            let mut seen: Vec<usize> = Vec::new();
+            let mut path: Vec<Letter> = Vec::new();
+            loop {
+                if let Some(i) = seen.iter().position(|&x| x == s) {
+                    prefix.extend_from_slice(&path[..i]);
+                    return (prefix, path[i..].to_vec());
+                }
+                match lts.trans[s].first() {
+                    None => {
+                        prefix.extend(path);
+                        let stop = if lts.terminal[s] {
+                            Letter::End
+                        } else {
+                            Letter::Deadlock
+                        };
+                        return (prefix, vec![stop]);
+                    }
+                    Some(&(label, t)) => {
+                        seen.push(s);
+                        path.push(Letter::Act(label));
+                        s = t;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `formula` (text, as the tests write it) holds at position 0 of
+/// `prefix · cycle^ω`: [`eval_lasso`] for tests without owl-lite at hand.
+pub fn formula_holds_on_lasso(formula: &str, prefix: &[Letter], cycle: &[Letter]) -> bool {
+    let f = owl_lite::parse(formula).expect("test formulas parse");
+    eval_lasso(&f, prefix, cycle)
+}

@@ -103,9 +103,9 @@ pub fn liberal_or_skip(lts: protocols::Lts) -> Result<protocols::Liberal, TestCa
         .timeout(std::time::Duration::MAX);
     match protocols::Liberal::try_new_with(lts, &limits) {
         Ok(liberal) => Ok(liberal),
-        Err(protocols::Error::StateBound { .. }) => {
-            Err(TestCaseError::reject("liberal projection over 2,000 states"))
-        }
+        Err(protocols::Error::StateBound { .. }) => Err(TestCaseError::reject(
+            "liberal projection over 2,000 states",
+        )),
         Err(e) => Err(TestCaseError::fail(format!("liberal projection: {e}"))),
     }
 }

@@ -12,7 +12,7 @@
 //! construction, computed once, eagerly, for all roles ([`Projection`]).
 //!
 //! # Messages and tags
-//! Each role has one FIFO inbox ([`Inbox`]) of [`Envelope`]s. A send puts
+//! Each role has one FIFO inbox (a `VecDeque`) of [`Envelope`]s. A send puts
 //! the message into the receiver's inbox *tagged* with the set of global
 //! states its send led to (a tag number). Role `q` in local state `S` may
 //! take a message of type `T` from `p` with tag `G` iff some global state
@@ -85,6 +85,7 @@ mod independence;
 mod projection;
 mod protocol;
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -97,7 +98,8 @@ use crate::packed::{Kept, Layout, Packed};
 use crate::{Error, Spec};
 use engine::Limits;
 
-pub use projection::{Envelope, Inbox, Projection};
+pub use projection::{Envelope, Projection};
+pub(crate) use projection::Inbox;
 
 /// One role of a liberal protocol, for a thread to own: its local state
 /// and the shared projection. See the [module docs](self).
@@ -138,7 +140,7 @@ impl LocalRole {
         &mut self,
         to: RoleId,
         msg: Message,
-        inbox_of_to: &mut Inbox,
+        inbox_of_to: &mut VecDeque<Envelope>,
     ) -> Result<(), Refused<Message>> {
         self.proj
             .send(self.role, &mut self.state, to, msg, inbox_of_to)
@@ -150,7 +152,7 @@ impl LocalRole {
     pub fn try_recv(
         &mut self,
         from: Option<RoleId>,
-        inbox: &mut Inbox,
+        inbox: &mut VecDeque<Envelope>,
     ) -> Result<(RoleId, Message), Refused> {
         self.proj.recv(self.role, &mut self.state, from, inbox)
     }

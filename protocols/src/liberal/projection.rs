@@ -1,6 +1,6 @@
 //! The projection of a global LTS on every role ([`Projection`]), and the
 //! three steps a role takes in it (send, receive, close) with the tagged
-//! messages ([`Envelope`]s in an [`Inbox`]) that they exchange. What they
+//! messages ([`Envelope`]s in an inbox) that they exchange. What they
 //! mean is in the [`liberal`](crate::liberal) module's docs; how the
 //! projection is computed is in `build.rs`.
 
@@ -31,7 +31,7 @@ pub struct Envelope {
 }
 
 /// A role's inbox: envelopes in arrival order.
-pub type Inbox = VecDeque<Envelope>;
+pub(crate) type Inbox = VecDeque<Envelope>;
 
 /// Receive transitions of one local state: `((label, tag), next)`, sorted.
 pub(super) type Receives = Vec<((Label, u32), u32)>;

@@ -157,17 +157,24 @@ impl Message {
 
     /// The payload by value, if it is a `T`; the message back otherwise.
     pub fn downcast<T: Any>(self) -> Result<T, Message> {
-        if self.payload().as_any().is::<T>() {
-            let boxed = match self.payload {
-                Some(b) => b,
-                None => Box::new(()),
-            };
-            match boxed.into_any().downcast::<T>() {
+        let Message { ty, payload } = self;
+        let Some(boxed) = payload else {
+            let unit: Box<dyn Any> = Box::new(());
+            return unit.downcast::<T>().map(|b| *b).map_err(|_| Message { ty, payload: None });
+        };
+        // One call through the vtable to ask the type (the upcast to `Any`
+        // is a pointer copy), where `as_any` then `into_any` made three.
+        if (&*boxed as &dyn Any).is::<T>() {
+            let any: Box<dyn Any> = boxed;
+            match any.downcast::<T>() {
                 Ok(b) => Ok(*b),
                 Err(_) => unreachable!("checked with is::<T>() just before"),
             }
         } else {
-            Err(self)
+            Err(Message {
+                ty,
+                payload: Some(boxed),
+            })
         }
     }
 }

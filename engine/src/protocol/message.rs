@@ -79,12 +79,13 @@ impl Message {
     /// (`app::Cmd::Job`, short name `Job`; see [`MessageType::of_value`]).
     /// A `Message` passed in is returned as it is (so [`dummies!`](crate::dummies!) takes both).
     pub fn new<T: Payload>(value: T) -> Self {
-        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
-            let any: Box<dyn Any> = Box::new(value);
-            return *any
-                .downcast::<Message>()
-                .expect("TypeId checked just before");
+        // A `Message` is taken out of an `Option` seen as `Any` (no box to
+        // allocate, whatever the optimizer does).
+        let mut slot = Some(value);
+        if let Some(m) = (&mut slot as &mut dyn Any).downcast_mut::<Option<Message>>() {
+            return m.take().expect("just put in");
         }
+        let value = slot.expect("taken only if a Message");
         Message::with_type(MessageType::of_value(&value), value)
     }
 

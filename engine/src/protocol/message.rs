@@ -161,7 +161,10 @@ impl Message {
         let Message { ty, payload } = self;
         let Some(boxed) = payload else {
             let unit: Box<dyn Any> = Box::new(());
-            return unit.downcast::<T>().map(|b| *b).map_err(|_| Message { ty, payload: None });
+            return unit
+                .downcast::<T>()
+                .map(|b| *b)
+                .map_err(|_| Message { ty, payload: None });
         };
         // One call through the vtable to ask the type (the upcast to `Any`
         // is a pointer copy), where `as_any` then `into_any` made three.

@@ -206,7 +206,9 @@ mod tests {
     /// of the strings gave, now by pointers.
     #[test]
     fn a_message_type_is_found_by_path_then_by_short_name() {
-        let types: Vec<String> = ["Job", "a::Done", "Done", "Ping"].map(String::from).to_vec();
+        let types: Vec<String> = ["Job", "a::Done", "Done", "Ping"]
+            .map(String::from)
+            .to_vec();
         let paths = interned(&types);
         let of = |m: Message| type_of(&paths, &types, &m).map(|t| t.index());
         #[derive(Clone, Debug)]

@@ -223,6 +223,7 @@ pub(crate) fn is_message<T: 'static>() -> bool {
 impl Shared {
     /// The endpoint, for one operation; [`Error::Busy`] if another thread
     /// is in an operation on it.
+    #[inline]
     pub(crate) fn endpoint(&self) -> Result<Held<'_>, Error> {
         let guard = match self.endpoint.try_lock() {
             Ok(guard) => guard,
@@ -437,6 +438,7 @@ impl DerefMut for Held<'_> {
 }
 
 impl Drop for Held<'_> {
+    #[inline]
     fn drop(&mut self) {
         // Before the guard unlocks: the next holder's mark is its own.
         self.blocking.store(false, Release);

@@ -268,10 +268,14 @@ impl<T: Payload> Receiver<T> {
 
     /// The message as a `T` (it has `T`'s type name, but the payload could
     /// be another Rust type of that name).
+    #[inline]
     fn payload(&self, msg: Message) -> Result<T, Error> {
         if is_message::<T>() {
-            let any: Box<dyn std::any::Any> = Box::new(msg);
-            return Ok(*any.downcast::<T>().expect("T is Message"));
+            // Out of an `Option` seen as `Any`: no box to allocate.
+            let mut msg = Some(msg);
+            let any: &mut dyn std::any::Any = &mut msg;
+            let t = any.downcast_mut::<Option<T>>().expect("T is Message");
+            return Ok(t.take().expect("just put in"));
         }
         msg.downcast::<T>().map_err(|m| Error::Payload {
             role: self.shared.names[self.shared.role].clone(),

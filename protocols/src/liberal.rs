@@ -98,8 +98,8 @@ use crate::packed::{Kept, Layout, Packed};
 use crate::{Error, Spec};
 use engine::Limits;
 
-pub use projection::{Envelope, Projection};
 pub(crate) use projection::Inbox;
+pub use projection::{Envelope, Projection};
 
 /// One role of a liberal protocol, for a thread to own: its local state
 /// and the shared projection. See the [module docs](self).

@@ -79,12 +79,13 @@ impl Message {
     /// (`app::Cmd::Job`, short name `Job`; see [`MessageType::of_value`]).
     /// A `Message` passed in is returned as it is (so [`dummies!`](crate::dummies!) takes both).
     pub fn new<T: Payload>(value: T) -> Self {
-        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<Message>() {
-            let any: Box<dyn Any> = Box::new(value);
-            return *any
-                .downcast::<Message>()
-                .expect("TypeId checked just before");
+        // A `Message` is taken out of an `Option` seen as `Any` (no box to
+        // allocate, whatever the optimizer does).
+        let mut slot = Some(value);
+        if let Some(m) = (&mut slot as &mut dyn Any).downcast_mut::<Option<Message>>() {
+            return m.take().expect("just put in");
         }
+        let value = slot.expect("taken only if a Message");
         Message::with_type(MessageType::of_value(&value), value)
     }
 
@@ -157,17 +158,27 @@ impl Message {
 
     /// The payload by value, if it is a `T`; the message back otherwise.
     pub fn downcast<T: Any>(self) -> Result<T, Message> {
-        if self.payload().as_any().is::<T>() {
-            let boxed = match self.payload {
-                Some(b) => b,
-                None => Box::new(()),
-            };
-            match boxed.into_any().downcast::<T>() {
+        let Message { ty, payload } = self;
+        let Some(boxed) = payload else {
+            let unit: Box<dyn Any> = Box::new(());
+            return unit
+                .downcast::<T>()
+                .map(|b| *b)
+                .map_err(|_| Message { ty, payload: None });
+        };
+        // One call through the vtable to ask the type (the upcast to `Any`
+        // is a pointer copy), where `as_any` then `into_any` made three.
+        if (&*boxed as &dyn Any).is::<T>() {
+            let any: Box<dyn Any> = boxed;
+            match any.downcast::<T>() {
                 Ok(b) => Ok(*b),
                 Err(_) => unreachable!("checked with is::<T>() just before"),
             }
         } else {
-            Err(self)
+            Err(Message {
+                ty,
+                payload: Some(boxed),
+            })
         }
     }
 }

@@ -121,6 +121,58 @@ fn by_type_name<T: ?Sized>() -> MessageType {
     MessageType::of(full.split('<').next().unwrap_or(full))
 }
 
+/// How the values of one Rust type are named: all by one type, or each by
+/// its variant (a registered message enum).
+#[derive(Clone, Copy)]
+enum Naming {
+    Type(MessageType),
+    Variants(&'static Registered),
+}
+
+/// A hasher for `TypeId`s, which are hashes already: the `u64` they write
+/// is taken as it is (anything else is folded in, FNV-1a).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+/// How `T`'s values are named, from a per-thread cache by `TypeId`. Why:
+/// without it every [`Message::new`](crate::Message::new) hashes the
+/// `TypeId` into the registry, then splits `T`'s path and looks it up by
+/// string; with it, one lookup of a number. What it caches is exactly
+/// what those lookups give (the registry and the interned types never
+/// change once made).
+fn naming<T: Payload>() -> Naming {
+    use std::cell::RefCell;
+    type Cache = hashbrown::HashMap<TypeId, Naming, std::hash::BuildHasherDefault<IdHasher>>;
+    thread_local! {
+        static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+    }
+    let id = TypeId::of::<T>();
+    // `try_with`: while the thread's locals are torn down, no cache.
+    if let Ok(Some(n)) = CACHE.try_with(|c| c.borrow().get(&id).copied()) {
+        return n;
+    }
+    let n = match registry().get(&id) {
+        Some(r) => Naming::Variants(r),
+        None => Naming::Type(by_type_name::<T>()),
+    };
+    let _ = CACHE.try_with(|c| c.borrow_mut().insert(id, n));
+    n
+}
+
 impl MessageType {
     /// The protocol type of `value` as [`Message::new`](crate::Message::new)
     /// names it: its variant's for a [`MessageEnum`], otherwise its Rust
@@ -134,15 +186,13 @@ impl MessageType {
     /// assert_eq!(MessageType::of_value(&Move(3)).name(), "Move");
     /// ```
     pub fn of_value<T: Payload>(value: &T) -> MessageType {
-        let registry = registry();
-        if !registry.is_empty() {
-            if let Some(r) = registry.get(&TypeId::of::<T>()) {
-                if let Some(&t) = (r.variant)(value).and_then(|i| r.types.get(i)) {
-                    return t;
-                }
-            }
+        match naming::<T>() {
+            Naming::Type(t) => t,
+            Naming::Variants(r) => match (r.variant)(value).and_then(|i| r.types.get(i)) {
+                Some(&t) => t,
+                None => by_type_name::<T>(),
+            },
         }
-        by_type_name::<T>()
     }
 
     /// The protocol types a value of `T` may have: one per variant of a
@@ -243,5 +293,63 @@ mod tests {
             MessageType::types_of::<Option<u8>>().unwrap()[0].name(),
             "Option"
         );
+    }
+
+    // Fields only to give the types data: never read.
+    #[allow(dead_code)]
+    mod one {
+        #[derive(Clone, Debug)]
+        pub struct Ping;
+        #[derive(Clone, Debug, prust_derive::Message)]
+        #[message(crate = "crate")]
+        pub enum Cmd {
+            Go,
+            Halt(u8),
+        }
+    }
+    #[allow(dead_code)]
+    mod two {
+        #[derive(Clone, Debug)]
+        pub struct Ping(pub u8);
+    }
+
+    /// The per-`TypeId` cache gives the names the uncached lookups give,
+    /// however the calls interleave: types of one short name in two
+    /// modules, the variants of two enums of one name, one generic type at
+    /// two arguments, on a fresh thread (empty cache) and again (cached).
+    #[test]
+    fn the_cached_naming_is_the_uncached_one() {
+        let check = || {
+            for _ in 0..3 {
+                let paths = [
+                    MessageType::of_value(&one::Ping).path(),
+                    MessageType::of_value(&two::Ping(1)).path(),
+                    MessageType::of_value(&Cmd::Stop).path(),
+                    MessageType::of_value(&one::Cmd::Halt(2)).path(),
+                    MessageType::of_value(&Cmd::Job(1)).path(),
+                    MessageType::of_value(&one::Cmd::Go).path(),
+                    MessageType::of_value(&vec![1u8]).path(),
+                    MessageType::of_value(&vec![1u16]).path(),
+                    Message::new(two::Ping(3)).message_type().path(),
+                    Message::new(one::Cmd::Go).message_type().path(),
+                ];
+                let expected = [
+                    std::any::type_name::<one::Ping>().to_string(),
+                    std::any::type_name::<two::Ping>().to_string(),
+                    format!("{}::Stop", std::any::type_name::<Cmd>()),
+                    format!("{}::Halt", std::any::type_name::<one::Cmd>()),
+                    format!("{}::Job", std::any::type_name::<Cmd>()),
+                    format!("{}::Go", std::any::type_name::<one::Cmd>()),
+                    "alloc::vec::Vec".to_string(),
+                    "alloc::vec::Vec".to_string(),
+                    std::any::type_name::<two::Ping>().to_string(),
+                    format!("{}::Go", std::any::type_name::<one::Cmd>()),
+                ];
+                assert_eq!(paths.map(String::from), expected);
+                assert!(paths[0].ends_with("one::Ping") && paths[1].ends_with("two::Ping"));
+            }
+        };
+        check();
+        std::thread::spawn(check).join().unwrap();
     }
 }

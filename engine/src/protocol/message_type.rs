@@ -35,6 +35,10 @@ pub(super) struct TypeEntry {
     pub(super) path: Arc<str>,
     /// Where the short name starts in `path`.
     short: usize,
+    /// The interned type of the short name (`None`: the path is its own
+    /// short name), so that a runtime that knows its types by short name
+    /// finds a message's by pointer, not by comparing strings.
+    short_type: Option<&'static TypeEntry>,
     /// FNV-1a of the path: fixed across runs (a `Hash` of an object does
     /// not depend on where the record was allocated).
     pub(super) hash: u64,
@@ -63,6 +67,10 @@ impl MessageType {
 
     fn of_shared(path: &str) -> MessageType {
         use std::sync::{Mutex, OnceLock};
+        let short = short_name(path);
+        // Interned first, outside the lock below (the short name of a short
+        // name is itself: this recurses once at most).
+        let short_type = (short.len() != path.len()).then(|| MessageType::of_shared(short).0);
         static TYPES: OnceLock<Mutex<hashbrown::HashMap<&'static str, MessageType>>> =
             OnceLock::new();
         let mut types = TYPES
@@ -79,7 +87,8 @@ impl MessageType {
         });
         let entry: &'static TypeEntry = Box::leak(Box::new(TypeEntry {
             path: Arc::from(path),
-            short: path.len() - short_name(path).len(),
+            short: path.len() - short.len(),
+            short_type,
             hash,
         }));
         let t = MessageType(entry);
@@ -95,6 +104,19 @@ impl MessageType {
     /// The short name: the last `::` segment of the path.
     pub fn name(self) -> &'static str {
         &self.0.path[self.0.short..]
+    }
+
+    /// The interned type of the short name: `MessageType::of(self.name())`
+    /// without the lookup (kept since interning).
+    ///
+    /// ```
+    /// use engine::MessageType;
+    /// let m = MessageType::of("chess::Move");
+    /// assert_eq!(m.short(), MessageType::of("Move"));
+    /// assert_eq!(m.short().short(), m.short());
+    /// ```
+    pub fn short(self) -> MessageType {
+        MessageType(self.0.short_type.unwrap_or(self.0))
     }
 }
 
@@ -157,6 +179,9 @@ mod tests {
             let expected = path.rsplit("::").next().unwrap_or(path);
             assert_eq!(short_name(path), expected, "path {path:?}");
             assert_eq!(Message::named(path, ()).type_name(), expected);
+            let ty = MessageType::of(path);
+            assert_eq!(ty.short(), MessageType::of(expected), "path {path:?}");
+            assert_eq!(ty.short().path(), expected);
         }
     }
 }

@@ -210,6 +210,16 @@ impl Projection {
         if role >= self.locals.len() {
             return Err(Refused(()));
         }
+        if let Some(p) = from {
+            // Only the first envelope from `p` is a candidate (what the
+            // loop below finds, without its bookkeeping of senders).
+            let Some(i) = inbox.iter().position(|e| e.from == p) else {
+                return Err(Refused(()));
+            };
+            let next = self.accept(role, *state, &inbox[i]).ok_or(Refused(()))?;
+            *state = next;
+            return Ok(take(inbox, i));
+        }
         let mut seen: u64 = 0; // senders already met (their later messages are not heads)
         let mut seen_big: Vec<RoleId> = Vec::new();
         for i in 0..inbox.len() {
@@ -233,8 +243,7 @@ impl Projection {
             }
             if let Some(next) = self.accept(role, *state, env) {
                 *state = next;
-                let env = inbox.remove(i).expect("index in range");
-                return Ok((env.from, env.msg));
+                return Ok(take(inbox, i));
             }
             if from.is_some() {
                 break;
@@ -310,4 +319,17 @@ impl Projection {
                 })
         })
     }
+}
+
+/// Envelope `i` out of `inbox`, as `(sender, message)`; mostly the first
+/// (`pop_front` moves nothing else, where `remove` may).
+#[inline]
+fn take(inbox: &mut Inbox, i: usize) -> (RoleId, Message) {
+    let env = if i == 0 {
+        inbox.pop_front()
+    } else {
+        inbox.remove(i)
+    };
+    let env = env.expect("index in range");
+    (env.from, env.msg)
 }

@@ -120,18 +120,27 @@ pub(crate) fn interned(types: &[String]) -> Vec<Option<engine::MessageType>> {
 /// The number of the type of `msg` among `types` (with `paths` their
 /// interned types): by pointer for a message of an interned short name
 /// (the engine's own dummies, `Message::named("Move", ..)`: every message
-/// of a check), by short name otherwise (`chess::Move`).
+/// of a check), by short name otherwise (`chess::Move`) — also by pointer:
+/// a short name with no `::` is interned in `paths`, and a message's type
+/// keeps its short name's interned type; a type name of `types` with a
+/// `::` (no entry in `paths`) is never a message's short name.
 #[inline]
 pub(crate) fn type_of(
     paths: &[Option<engine::MessageType>],
     types: &[String],
     msg: &engine::Message,
 ) -> Option<TypeIndex> {
+    debug_assert_eq!(paths.len(), types.len());
     let ty = msg.message_type();
+    let short = ty.short();
     paths
         .iter()
         .position(|&p| p == Some(ty))
-        .or_else(|| types.iter().position(|t| t == msg.type_name()))
+        .or_else(|| {
+            (short != ty)
+                .then(|| paths.iter().position(|&p| p == Some(short)))
+                .flatten()
+        })
         .map(TypeIndex::from_index)
 }
 
@@ -185,4 +194,34 @@ fn intern(names: &mut Vec<String>, ids: &mut HashMap<String, u32>, name: &str) -
     let i = (names.len() - 1) as u32;
     ids.insert(name.to_string(), i);
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{interned, type_of};
+    use engine::Message;
+
+    /// By full interned path first, then by short name, never by a type
+    /// name with `::` (which no message's short name is): what a compare
+    /// of the strings gave, now by pointers.
+    #[test]
+    fn a_message_type_is_found_by_path_then_by_short_name() {
+        let types: Vec<String> = ["Job", "a::Done", "Done", "Ping"]
+            .map(String::from)
+            .to_vec();
+        let paths = interned(&types);
+        let of = |m: Message| type_of(&paths, &types, &m).map(|t| t.index());
+        #[derive(Clone, Debug)]
+        struct Job;
+        assert_eq!(of(Message::new(Job)), Some(0));
+        assert_eq!(of(Message::named("Job", 1)), Some(0));
+        assert_eq!(of(Message::named("x::y::Job", ())), Some(0));
+        assert_eq!(of(Message::named("a::Done", ())), Some(2));
+        assert_eq!(of(Message::named("b::Done", ())), Some(2));
+        assert_eq!(of(Message::named("Done", ())), Some(2));
+        assert_eq!(of(Message::named("Ping", ())), Some(3));
+        assert_eq!(of(Message::named("q::Pong", ())), None);
+        assert_eq!(of(Message::named("Jo", ())), None);
+        assert_eq!(of(Message::named("Job::", ())), None);
+    }
 }

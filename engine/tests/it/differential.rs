@@ -97,6 +97,20 @@ pub(crate) fn is_a_counterexample(
     Ok(())
 }
 
+/// The object and checker of one case, with the engine internals that
+/// `tweak` varies (see [`agree`]); shared with the fairness test.
+pub(crate) fn tweaked(lts: &Lts, tweak: u8) -> (LtsProtocol, Checker) {
+    let mut proto = LtsProtocol::new(lts.clone());
+    proto.topology = tweak & 4 != 0;
+    proto.directed = tweak & 8 != 0;
+    proto.bytes = tweak & 32 != 0;
+    let checker = Checker::new()
+        .determinism_check(tweak & 1 == 0)
+        .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
+        .hash_compaction(tweak & 16 != 0);
+    (proto, checker)
+}
+
 /// Checks one case under one semantics; returns whether it was violated.
 /// `tweak` varies the engine's internals that must not change verdicts:
 /// bit 0 turns the determinism check off (it disables the receive
@@ -108,14 +122,8 @@ pub(crate) fn is_a_counterexample(
 /// makes the object write its state as bytes (the collapse store; hash
 /// compaction wins over it).
 fn agree(lts: &Lts, formula: &str, semantics: Semantics, tweak: u8) -> Result<bool, TestCaseError> {
-    let mut proto = LtsProtocol::new(lts.clone());
-    proto.topology = tweak & 4 != 0;
-    proto.directed = tweak & 8 != 0;
-    proto.bytes = tweak & 32 != 0;
-    let report = Checker::new()
-        .determinism_check(tweak & 1 == 0)
-        .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
-        .hash_compaction(tweak & 16 != 0)
+    let (proto, checker) = tweaked(lts, tweak);
+    let report = checker
         .semantics(semantics)
         .check(formula, proto.clone(), lts.dummies())
         .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;

@@ -7,7 +7,7 @@
 //! that motivates it: a request that a starved server never receives.
 
 use crate::common;
-use crate::differential::{case, is_a_counterexample};
+use crate::differential::{case, is_a_counterexample, tweaked};
 
 use common::{reference_violated_under, Label, Lts, LtsProtocol};
 use engine::{ActionKind, Checker, Ending, Error, Fairness, Report, Semantics, Verdict};
@@ -83,14 +83,8 @@ fn agree(
     fairness: Fairness,
     tweak: u8,
 ) -> Result<bool, TestCaseError> {
-    let mut proto = LtsProtocol::new(lts.clone());
-    proto.topology = tweak & 4 != 0;
-    proto.directed = tweak & 8 != 0;
-    proto.bytes = tweak & 32 != 0;
-    let report = Checker::new()
-        .determinism_check(tweak & 1 == 0)
-        .cache_limit(if tweak & 2 != 0 { 0 } else { 1 << 20 })
-        .hash_compaction(tweak & 16 != 0)
+    let (proto, checker) = tweaked(lts, tweak);
+    let report = checker
         .semantics(semantics)
         .fairness(fairness)
         .check(formula, proto.clone(), lts.dummies())

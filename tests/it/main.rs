@@ -30,5 +30,6 @@ mod example_pipeline;
 mod example_server;
 mod example_worker_pool;
 mod fuzz_smoke;
+mod own_cli;
 mod por_suites;
 mod worked_examples;

@@ -118,9 +118,11 @@ impl<T: Payload> Sender<T> {
     /// allows here waits, and is reported as part of one), a failed
     /// session, the endpoint busy on another thread.
     ///
-    /// The value handed back is the one given: on a session's endpoint the
-    /// send is not paid for with a clone (an endpoint that cannot give a
-    /// failed message back, as under `prust::explore`, sends a clone).
+    /// The value handed back is the one given: a send that the protocol
+    /// allows at once is not paid for with a clone. (A strict `Session`'s
+    /// send that has to wait keeps a clone while it waits, where another
+    /// role's step may perform it; an endpoint that cannot give a failed
+    /// message back, as under `prust::explore`, sends a clone.)
     ///
     /// ```
     /// # use protocols::session::SplitSession;

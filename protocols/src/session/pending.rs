@@ -179,14 +179,6 @@ pub(super) struct Entry<O> {
     pub(super) op: O,
 }
 
-impl<O> Entry<O> {
-    /// The waker, for a wake of a refused registration (which is then no
-    /// longer refused: nothing reads its waker again, see `wake_all`).
-    fn hand_out_waker(&mut self) -> Waker {
-        std::mem::replace(&mut self.waker, Waker::noop().clone())
-    }
-}
-
 /// The registered async operations of one role.
 pub(super) struct Waiters<O> {
     next: u64,
@@ -239,17 +231,13 @@ impl<O> Waiters<O> {
             .then_some(first)
     }
 
-    /// Marks every registration as possibly enabled; the wakers of those
-    /// not woken yet, to be woken once the lock over these waiters is
-    /// released. A woken registration's waker is handed out (not cloned):
-    /// its owner's next poll takes the registration, and a second wake
-    /// before that poll would add nothing.
+    /// Marks every registration as possibly enabled; their wakers, to be
+    /// woken once the lock over these waiters is released.
     pub(super) fn wake_all(&mut self) -> Wakers {
         let mut wakers = Wakers::default();
         for e in &mut self.entries {
-            if e.refused_at.take().is_some() {
-                wakers.push_owned(e.hand_out_waker());
-            }
+            e.refused_at = None;
+            wakers.push(&e.waker);
         }
         wakers
     }
@@ -262,7 +250,7 @@ impl<O> Waiters<O> {
         for e in &mut self.entries {
             if e.refused_at.is_some_and(|r| r != epoch) {
                 e.refused_at = None;
-                wakers.push_owned(e.hand_out_waker());
+                wakers.push(&e.waker);
             }
         }
         wakers
@@ -281,6 +269,10 @@ pub(super) struct Wakers {
 }
 
 impl Wakers {
+    fn push(&mut self, waker: &Waker) {
+        self.push_owned(waker.clone());
+    }
+
     fn push_owned(&mut self, waker: Waker) {
         match self.first {
             None => self.first = Some(waker),

@@ -14,13 +14,13 @@ use super::error::ExploreError;
 use super::found::Found;
 use super::observe::Observe;
 use super::pool::Pool;
+use super::progress::Progress;
 use super::property::Property;
 use super::reduction::Reduction;
 use super::replay::Replay;
+use super::report::Sampled;
 use super::report::{Exploration, Outcome};
 use super::results::Observed;
-use super::progress::Progress;
-use super::report::Sampled;
 use super::roles::Roles;
 use super::sampler::{Sampler, Strategy};
 use super::schedule::Schedule;
@@ -551,7 +551,9 @@ impl Explorer {
             let mut progress = Progress::new(
                 self.progress,
                 self.progress_after,
-                self.sampling.filter(|_| self.replay.is_none()).map(|s| s.executions),
+                self.sampling
+                    .filter(|_| self.replay.is_none())
+                    .map(|s| s.executions),
             );
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
@@ -612,9 +614,7 @@ impl Explorer {
                     if stop_all {
                         break;
                     }
-                    if self.stop_on_failure
-                        && found.last_failed
-                        && executions < sampling.executions
+                    if self.stop_on_failure && found.last_failed && executions < sampling.executions
                     {
                         incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
                         break;

@@ -598,9 +598,7 @@ impl<T> fmt::Display for Exploration<T> {
         for (i, fail) in self.failures.iter().enumerate() {
             // A sampled failure names its seed, so that a report cut to
             // one failure still says how to run its search again.
-            let seed = self
-                .seed()
-                .map_or(String::new(), |s| format!(", seed {s}"));
+            let seed = self.seed().map_or(String::new(), |s| format!(", seed {s}"));
             writeln!(
                 f,
                 "\nfailure {} (in {} execution{}{seed}) {fail}",

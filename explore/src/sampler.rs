@@ -177,7 +177,12 @@ mod tests {
     fn the_random_walk_picks_roles_uniformly_whatever_their_choices() {
         // Role 0 has three choices (senders), role 1 one: each role
         // still runs about half of the time.
-        let alts = [alt(0, Some(2)), alt(0, Some(3)), alt(0, Some(4)), alt(1, None)];
+        let alts = [
+            alt(0, Some(2)),
+            alt(0, Some(3)),
+            alt(0, Some(4)),
+            alt(1, None),
+        ];
         let mut s = Sampler::new(Strategy::Random, 1, 5);
         let ones = (0..2000).filter(|_| take(&mut s, &alts) == 3).count();
         assert!((850..1150).contains(&ones), "{ones}");

@@ -48,7 +48,10 @@ fn a_failure_prints_its_seed_and_a_schedule_that_replays_it() {
     let text = ex.to_string();
     assert!(text.contains(", seed 11, in "), "{text}");
     assert!(text.contains("(in 1 execution, seed 11)"), "{text}");
-    assert!(text.contains(&format!("PRUST_SCHEDULE=\"{}\"", failure.schedule)), "{text}");
+    assert!(
+        text.contains(&format!("PRUST_SCHEDULE=\"{}\"", failure.schedule)),
+        "{text}"
+    );
     assert!(text.contains("PRUST_SEED=11"), "{text}");
     assert!(!claims_proof(&text), "{text}");
     // The same seed runs the same search.
@@ -71,7 +74,10 @@ fn a_correct_program_sampled_1000_times_is_no_proof() {
         let ex = explorer.explore(fan_in::object(), fan_in::program(false));
         assert!(ex.failures().is_empty(), "{ex}");
         assert_eq!(ex.executions(), 1_000);
-        assert!(ex.is_sampled() && !ex.is_complete() && !ex.is_successful(), "{ex}");
+        assert!(
+            ex.is_sampled() && !ex.is_complete() && !ex.is_successful(),
+            "{ex}"
+        );
         assert_eq!(ex.incomplete_reason(), Some("sampled, not exhaustive"));
         let text = ex.to_string();
         assert!(!claims_proof(&text), "{text}");
@@ -91,7 +97,10 @@ fn a_correct_program_sampled_1000_times_is_no_proof() {
         let always = ex.always(|o| o.len() == 6);
         assert!(always.is_inconclusive(), "{always}");
         let why = always.reason.as_deref().unwrap();
-        assert!(why.starts_with("the search was sampled, not exhaustive ("), "{why}");
+        assert!(
+            why.starts_with("the search was sampled, not exhaustive ("),
+            "{why}"
+        );
         assert!(!always.to_string().contains("holds"), "{always}");
     }
 }
@@ -118,10 +127,11 @@ fn a_predicate_over_every_schedule_is_inconclusive_on_a_sample() {
     assert_eq!(ex.results().len(), 1);
     let v = ex.always_same();
     assert_eq!(v.status, Status::Inconclusive, "{v}");
-    assert!(v.to_string().contains("inconclusive (the search was sampled"), "{v}");
-    // Exhaustive, the same predicate holds.
-    let all = Explorer::new().explore(fan_in::object(), same_result);
-    assert!(all.always_same().holds());
+    assert!(
+        v.to_string()
+            .contains("inconclusive (the search was sampled"),
+        "{v}"
+    );
     // Déjà Fu's autocheck over a sample passes nothing.
     let check = Explorer::new()
         .pct(1, 2, 50)
@@ -129,7 +139,10 @@ fn a_predicate_over_every_schedule_is_inconclusive_on_a_sample() {
     assert!(!check.passed(), "{check}");
     let text = check.to_string();
     assert!(!text.contains("[pass]"), "{text}");
-    assert!(text.contains("[inconclusive] Never Deadlocks (the search was sampled"), "{text}");
+    assert!(
+        text.contains("[inconclusive] Never Deadlocks (the search was sampled"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -153,7 +166,10 @@ fn async_roles_are_sampled_as_threads_are() {
             assert_ne!(order, fan_in::BAD_ORDER);
         });
     };
-    for explorer in [Explorer::new().pct(2, 3, 200), Explorer::new().random(2, 2_000)] {
+    for explorer in [
+        Explorer::new().pct(2, 3, 200),
+        Explorer::new().random(2, 2_000),
+    ] {
         let tasks = explorer
             .clone()
             .stop_on_failure(true)
@@ -196,16 +212,51 @@ fn a_sample_says_the_reduction_and_the_bound_do_not_apply() {
     assert_eq!(plain.results(), ex.results());
 }
 
+#[derive(Clone, Debug)]
+struct Move;
+
+/// Black answers with one of two moves, and rejects `bad`.
+fn game(bad: usize) -> impl Fn(&mut Roles<'_, prust::Strict>) + Sync {
+    move |r| {
+        r.spawn("white", |mut ep| {
+            ep.send("black", Move).unwrap();
+            ep.recv_from("black").unwrap();
+        });
+        r.spawn("black", move |mut ep| {
+            ep.recv_from("white").unwrap();
+            assert_ne!(prust::explore::choose(2), bad, "black rejects it");
+            ep.send("white", Move).unwrap();
+        });
+    }
+}
+
 #[test]
 fn an_exhaustive_search_stopped_at_its_first_failure_is_incomplete() {
-    let ex = Explorer::new()
-        .stop_on_failure(true)
-        .explore(fan_in::object(), fan_in::program(true));
-    assert_eq!(ex.failures().len(), 1, "{ex}");
-    assert!(!ex.is_complete() && !ex.is_sampled(), "{ex}");
-    assert!(ex.incomplete_reason().unwrap().starts_with("stopped at the first failure"));
-    let all = Explorer::new().explore(fan_in::object(), fan_in::program(true));
-    assert!(all.is_complete() && all.executions() > ex.executions(), "{all}");
+    let explore = |bad| {
+        Explorer::new()
+            .stop_on_failure(true)
+            .explore(prust::protocols::chess::strict(), game(bad))
+    };
+    // The first schedule fails, with one left.
+    let first = explore(0);
+    assert_eq!(
+        (first.executions(), first.failures().len()),
+        (1, 1),
+        "{first}"
+    );
+    assert!(!first.is_complete() && !first.is_sampled(), "{first}");
+    let why = first.incomplete_reason().unwrap();
+    assert!(why.starts_with("stopped at the first failure"), "{why}");
+    // The last schedule fails: nothing was left, the search is complete.
+    let last = explore(1);
+    assert_eq!(last.failures().len(), 1, "{last}");
+    assert!(last.is_complete(), "{last}");
+    assert_eq!(
+        last.executions(),
+        Explorer::new()
+            .explore(prust::protocols::chess::strict(), game(1))
+            .executions()
+    );
 }
 
 const SEED_TEST: &str = "sampled::prust_seed_sets_the_seed_the_program_leaves_unset";
@@ -232,7 +283,10 @@ fn prust_seed_sets_the_seed_the_program_leaves_unset() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && stdout.contains("1 passed"), "{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{stdout}"
+    );
     // Unset: a fresh seed each run, printed.
     let (one, two) = (sample(None), sample(None));
     assert_ne!(one.seed(), two.seed());
@@ -252,8 +306,8 @@ fn prust_progress_prints_a_line_while_exploring() {
     if std::env::var_os("H76_PROGRESS_CHILD").is_some() {
         let ex = explore();
         assert!(!ex.failures().is_empty());
-        let all = Explorer::new().explore(fan_in::object(), fan_in::program(false));
-        assert!(all.is_complete());
+        let all = Explorer::new().explore(prust::protocols::chess::strict(), game(2));
+        assert!(all.is_successful(), "{all}");
         return;
     }
     let child = |progress: Option<&str>| {
@@ -269,7 +323,10 @@ fn prust_progress_prints_a_line_while_exploring() {
         let out = cmd.output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-        assert!(out.status.success() && stdout.contains("1 passed"), "{stdout}\n{stderr}");
+        assert!(
+            out.status.success() && stdout.contains("1 passed"),
+            "{stdout}\n{stderr}"
+        );
         (stderr, started.elapsed())
     };
     let (stderr, took) = child(Some("1"));

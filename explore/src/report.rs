@@ -338,9 +338,21 @@ impl<T> Exploration<T> {
     ///
     /// ```
     /// use prust::explore::Explorer;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)] struct Move;
     /// let ex = Explorer::new()
     ///     .random(3, 5)
-    ///     .explore(prust::protocols::chess::strict(), |_| {});
+    ///     .explore(prust::protocols::chess::strict(), |r| {
+    ///         r.spawn("white", |mut ep| {
+    ///             ep.send("black", Move).unwrap();
+    ///             ep.recv_from("black").unwrap();
+    ///         });
+    ///         r.spawn("black", |mut ep| {
+    ///             ep.recv_from("white").unwrap();
+    ///             ep.send("white", Move).unwrap();
+    ///         });
+    ///     });
+    /// assert!(ex.failures().is_empty(), "{ex}");
     /// assert!(ex.is_sampled() && !ex.is_successful());
     /// assert_eq!(ex.incomplete_reason(), Some("sampled, not exhaustive"));
     /// assert!(ex.to_string().contains("5 random executions, seed 3: no failure found"), "{ex}");

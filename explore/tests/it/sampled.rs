@@ -86,9 +86,8 @@ fn a_correct_program_sampled_1000_times_is_no_proof() {
                 && text.contains(" executions, seed 5: no failure found)"),
             "{text}"
         );
-        // Results are those of the sample: the 90 orders are all there
-        // (a sample may miss some; with this seed it did not), and one
-        // result differing from another refutes `always_same`.
+        // The results are the sample's (receive orders), and two that
+        // differ refute `always_same`, sample or not.
         assert!(ex.results().len() > 1, "{}", ex.results().len());
         assert_eq!(ex.always_same().status, Status::Fails);
         // `somewhere` is proven by a witness, sample or not.

@@ -29,7 +29,7 @@ fn summary(name: &str, mut found: Vec<Option<usize>>, budget: usize) {
     found.sort_unstable_by_key(|f| f.unwrap_or(usize::MAX));
     let at = |i: usize| found[i].unwrap_or(budget);
     let n = found.len();
-    let median = if n % 2 == 0 {
+    let median = if n.is_multiple_of(2) {
         (at(n / 2 - 1) + at(n / 2)) as f64 / 2.0
     } else {
         at(n / 2) as f64

@@ -19,7 +19,7 @@
 //! | `PRUST_MAX_MEMORY` | memory budget: a search or build that needs more ends inconclusive, never "holds" nor an allocation abort | a size in bytes or with a binary unit, such as 512M or 2G | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB in a test | check, lint, import, lts, suite |
 //! | `PRUST_SEMANTICS` | how runs that stop count: `stutter` (extended by stutter steps, SPIN's) or `omega` (infinite runs only, Prut4j's) | `stutter` or `omega` | `stutter` | check, suite |
 //! | `PRUST_FAIRNESS` | which runs may refute a liveness property: `none` (every run) or `weak` (only runs in which no role stays enabled without ever moving; safety verdicts do not change) | `none` or `weak` | `none` | check, suite |
-//! | `PRUST_PROGRESS` | a progress line on stderr during long searches: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal | check, suite |
+//! | `PRUST_PROGRESS` | a progress line on stderr during long searches and explorations: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal (explore: off) | check, suite, explore |
 //! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
 //! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
 //! | `PRUST_HASH_COMPACTION` | store 64-bit fingerprints: a property that holds is then "holds (probabilistic)", never a proof | 1 or 0 (also true/false, yes/no, on/off) | off | check, suite |
@@ -36,6 +36,7 @@
 //! | `PRUST_ROLE_TIMEOUT` | how long a role may run without reaching the scheduler before the execution is aborted | positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error | 10 s | explore |
 //! | `PRUST_SCHEDULE` | replay this printed schedule only (one schedule is never a proof: a warning on stderr says so) | a schedule as an exploration prints it | explore every schedule | explore |
 //! | `PRUST_REDUCTION` | the exploration's reduction | `none`, `sleep-sets` or `dpor` | `dpor` | explore |
+//! | `PRUST_SEED` | the seed of a sampled exploration (`Explorer::random`, `Explorer::pct`) whose program gives none; the report prints the seed it ran with | a whole number such as 1000000 (`_` allowed) | a fresh seed each run | explore |
 //!
 //! "Read by": `check` is `prust check` and the library's
 //! [`Checker::from_env`](crate::Checker::from_env); `lint`, `import` and
@@ -114,6 +115,8 @@ pub struct Environment {
     pub schedule: Option<String>,
     /// `PRUST_REDUCTION`, for its reader to parse.
     pub reduction: Option<String>,
+    /// `PRUST_SEED`.
+    pub seed: Option<u64>,
 }
 
 /// One variable's value, parsed by its [`Kind`].
@@ -200,6 +203,7 @@ impl Environment {
             }
             ("PRUST_SCHEDULE", V::Text(t)) => self.schedule = Some(t),
             ("PRUST_REDUCTION", V::Text(t)) => self.reduction = Some(t),
+            ("PRUST_SEED", V::Count(n)) => self.seed = Some(n),
             // The table and this match are one list; a unit test reads
             // every variable of the table through it.
             (name, _) => unreachable!("{name}: a variable of the table without a field"),

@@ -14,12 +14,15 @@ use super::error::ExploreError;
 use super::found::Found;
 use super::observe::Observe;
 use super::pool::Pool;
+use super::progress::Progress;
 use super::property::Property;
 use super::reduction::Reduction;
 use super::replay::Replay;
+use super::report::Sampled;
 use super::report::{Exploration, Outcome};
 use super::results::Observed;
 use super::roles::Roles;
+use super::sampler::{Sampler, Strategy};
 use super::schedule::Schedule;
 use super::scheduler::{self, RunLimits};
 
@@ -28,7 +31,8 @@ use super::scheduler::{self, RunLimits};
 /// [table of every variable](mod@engine::env) lists as read by `explore`
 /// (`PRUST_PREEMPTION_BOUND`, `PRUST_MAX_STEPS`, `PRUST_MAX_EXECUTIONS`,
 /// `PRUST_TIMEOUT`, `PRUST_ROLE_TIMEOUT`, `PRUST_SCHEDULE`,
-/// `PRUST_REDUCTION`), each read and parsed as everywhere else.
+/// `PRUST_REDUCTION`, `PRUST_SEED`, `PRUST_PROGRESS`), each read and
+/// parsed as everywhere else.
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -62,6 +66,25 @@ pub struct Explorer {
     replay_from_env: bool,
     reduction: Reduction,
     simplify: bool,
+    /// A sampled search instead of the exhaustive one (see
+    /// [`Explorer::random`]).
+    sampling: Option<Sampling>,
+    /// `PRUST_SEED`: the seed of a sampled search whose program gives
+    /// none.
+    env_seed: Option<u64>,
+    /// `PRUST_PROGRESS` (off unless set: an exploration is a test, whose
+    /// output is its report), and when the first line may show.
+    progress: bool,
+    progress_after: Duration,
+    stop_on_failure: bool,
+}
+
+/// What [`Explorer::random`] and [`Explorer::pct`] ask for.
+#[derive(Debug, Clone, Copy)]
+struct Sampling {
+    strategy: Strategy,
+    seed: Option<u64>,
+    executions: usize,
 }
 
 impl Default for Explorer {
@@ -102,6 +125,11 @@ impl Explorer {
             replay_from_env: replay.is_some(),
             replay,
             simplify: true,
+            sampling: None,
+            env_seed: env.seed,
+            progress: env.progress.unwrap_or(false),
+            progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
+            stop_on_failure: false,
             reduction: match &env.reduction {
                 None => Reduction::default(),
                 Some(v) => v
@@ -247,6 +275,106 @@ impl Explorer {
         self
     }
 
+    /// Samples `executions` random schedules instead of running every
+    /// one, for a program too big to exhaust: at each scheduling point a
+    /// role chosen uniformly among the enabled ones takes its step (and,
+    /// where that role has several choices, the sender of a receive from
+    /// anyone or the value of a [`choose`](super::choose), one of them
+    /// uniformly).
+    ///
+    /// `seed` fixes the search: the same seed on the same program runs
+    /// the same schedules. `None` takes `PRUST_SEED`, or a fresh seed
+    /// if that is unset; the report prints the seed either way
+    /// ([`Exploration::seed`]), and each failure's schedule, which
+    /// [`replay`](Self::replay) (or `PRUST_SCHEDULE`) runs again.
+    ///
+    /// A sample is no proof: the exploration is never complete nor
+    /// successful ([`Exploration::is_sampled`]), its report reads "no
+    /// failure found" in so many executions, and a predicate over every
+    /// schedule ([`Exploration::always_same`]) is inconclusive unless the
+    /// sample refutes it. The [`reduction`](Self::reduction) and the
+    /// [`preemption_bound`](Self::preemption_bound) do not apply (they
+    /// prune an enumeration; a sample has none): the exploration says so
+    /// ([`Exploration::reduction_off`]). `max_executions` and the timeout
+    /// still stop it early (a further reason in the report).
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// let ex = Explorer::new()
+    ///     .random(7, 20)
+    ///     .explore(prust::protocols::chess::strict(), |_| {});
+    /// assert!(ex.is_sampled() && !ex.is_complete() && !ex.is_successful());
+    /// assert_eq!((ex.seed(), ex.executions()), (Some(7), 20));
+    /// ```
+    pub fn random(mut self, seed: impl Into<Option<u64>>, executions: usize) -> Self {
+        self.sampling = Some(Sampling {
+            strategy: Strategy::Random,
+            seed: seed.into(),
+            executions,
+        });
+        self
+    }
+
+    /// Samples `executions` schedules with PCT, the probabilistic
+    /// concurrency testing of Burckhardt, Kothari, Musuvathi and
+    /// Nagarakatte (ASPLOS 2010), otherwise as [`random`](Self::random).
+    ///
+    /// Each execution gives the roles distinct random priorities and
+    /// picks `depth - 1` random change points among its steps; at each
+    /// scheduling point the enabled role of highest priority runs, and
+    /// the role that takes a change-point step drops below every initial
+    /// priority. A receive from anyone takes the message of the
+    /// highest-priority sender that has one waiting; the value of a
+    /// [`choose`](super::choose) is drawn uniformly.
+    ///
+    /// **The guarantee.** A bug of depth `d` (it shows when `d` ordering
+    /// constraints between steps of different roles hold, e.g. 1 for an
+    /// order violation, 2 for an atomicity violation) is found by each
+    /// execution with probability at least `1/(n·k^(d-1))`, `n` the
+    /// object's roles and `k` the number of steps, when `depth >= d`;
+    /// `n·k^(d-1)` executions thus find it with probability at least
+    /// about 63%. Steps are counted, for the change points and for `k`,
+    /// only where two roles or more are enabled (a change point where one
+    /// role can run changes nothing), and `k` is estimated as the most
+    /// any execution so far had: the first execution has no change point,
+    /// and the bound holds once an execution as long as the bug's has
+    /// run. The values of `choose`s, drawn at random, multiply the bound
+    /// by their probability. Roles that wait (a receive with nothing to
+    /// take) keep their priority and are passed over until they can
+    /// move; no role can spin (every role's step is a session
+    /// operation), so no priority is lowered for yielding.
+    ///
+    /// `depth` 0 counts as 1 (no change point: each execution runs the
+    /// roles in one random priority order).
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// let ex = Explorer::new()
+    ///     .pct(7, 3, 20)
+    ///     .explore(prust::protocols::chess::strict(), |_| {});
+    /// assert!(ex.is_sampled() && !ex.is_successful());
+    /// assert!(ex.to_string().contains("20 PCT (depth 3) executions, seed 7"), "{ex}");
+    /// ```
+    pub fn pct(mut self, seed: impl Into<Option<u64>>, depth: usize, executions: usize) -> Self {
+        self.sampling = Some(Sampling {
+            strategy: Strategy::Pct {
+                depth: depth.max(1),
+            },
+            seed: seed.into(),
+            executions,
+        });
+        self
+    }
+
+    /// Stops the exploration after the first execution that fails (it is
+    /// then incomplete if any schedule is left; off by default). A
+    /// sampled search's [`Exploration::executions`] then says how many
+    /// executions it took to find a failure.
+    pub fn stop_on_failure(mut self, on: bool) -> Self {
+        self.stop_on_failure = on;
+        self
+    }
+
     /// Runs exactly one execution, following `schedule` (as a failure
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
@@ -313,6 +441,23 @@ impl Explorer {
         let asked = self.reduction;
         if self.replay.is_some() {
             return (Reduction::None, None);
+        }
+        if self.sampling.is_some() {
+            let mut off = Vec::new();
+            if asked != Reduction::None {
+                off.push(format!("{asked} off"));
+            }
+            if let Some(bound) = self.preemption_bound {
+                off.push(format!("no preemption bound ({bound} asked)"));
+            }
+            let why = (!off.is_empty()).then(|| {
+                format!(
+                    "{}: a sampled search runs random schedules, it does not enumerate \
+                     them, so it has nothing to prune",
+                    off.join(", ")
+                )
+            });
+            return (Reduction::None, why);
         }
         if asked == Reduction::None {
             return (asked, None);
@@ -402,6 +547,14 @@ impl Explorer {
             let mut final_states = BTreeSet::new();
             let mut left_running: Vec<String> = Vec::new();
             let mut results = Vec::new();
+            let mut sampled = None;
+            let mut progress = Progress::new(
+                self.progress,
+                self.progress_after,
+                self.sampling
+                    .filter(|_| self.replay.is_none())
+                    .map(|s| s.executions),
+            );
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
@@ -420,6 +573,61 @@ impl Explorer {
                 incomplete = Some(match cut {
                     None => REPLAY.to_string(),
                     Some(cut) => format!("{REPLAY}; and {cut}"),
+                });
+            } else if let Some(sampling) = self.sampling {
+                let seed = sampling
+                    .seed
+                    .or(self.env_seed)
+                    .unwrap_or_else(super::rng::fresh_seed);
+                let mut sampler = Sampler::new(sampling.strategy, seed, names.len());
+                // An explicit `max_executions` (or `PRUST_MAX_EXECUTIONS`)
+                // still bounds the sample; the default does not.
+                let cap = self.limits.max_executions.map_or(usize::MAX, count);
+                while executions < sampling.executions {
+                    if executions >= cap {
+                        incomplete.get_or_insert(format!(
+                            "stopped after max_executions = {cap} of the {} asked for \
+                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                            sampling.executions
+                        ));
+                        break;
+                    }
+                    sampler.start_execution();
+                    let (run, observed);
+                    (run, sampler, observed) =
+                        scheduler::run(&pool, &object, &program, limits, sampler);
+                    executions += 1;
+                    let stop_all = matches!(
+                        run.end,
+                        End::Time | End::Stuck { .. } | End::Diverged { .. }
+                    ) || !run.left_behind.is_empty();
+                    if run.end.is_maximal() {
+                        final_states.insert(run.final_state);
+                    }
+                    note_left_behind(&mut left_running, &names, &run);
+                    let result = Observed::new(&names, &run, observed, &results);
+                    if let Some(cut) = found.add(&names, run, property.as_mut())? {
+                        incomplete.get_or_insert(cut);
+                    }
+                    result.record(&found, &mut results);
+                    progress.tick(executions, found.failures.len());
+                    if stop_all {
+                        break;
+                    }
+                    if self.stop_on_failure && found.last_failed && executions < sampling.executions
+                    {
+                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
+                        break;
+                    }
+                }
+                // A sample is never a proof, whatever else stopped it.
+                incomplete = Some(match incomplete {
+                    None => SAMPLED.to_string(),
+                    Some(why) => format!("{SAMPLED}; and {why}"),
+                });
+                sampled = Some(Sampled {
+                    strategy: sampling.strategy.to_string(),
+                    seed,
                 });
             } else {
                 // The reduction that runs (see `reduction_used`); DPOR
@@ -455,6 +663,7 @@ impl Explorer {
                     executions += 1;
                     if matches!(run.end, End::Redundant) {
                         redundant += 1;
+                        progress.tick(executions, found.failures.len());
                         if !dfs.backtrack() {
                             break;
                         }
@@ -481,10 +690,15 @@ impl Explorer {
                         incomplete.get_or_insert(cut);
                     }
                     result.record(&found, &mut results);
+                    progress.tick(executions, found.failures.len());
                     if stop_all {
                         break;
                     }
                     if !dfs.backtrack() {
+                        break;
+                    }
+                    if self.stop_on_failure && found.last_failed {
+                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
                         break;
                     }
                 }
@@ -551,6 +765,7 @@ impl Explorer {
                 final_states,
                 left_running,
                 results,
+                sampled,
             })
         }
     }
@@ -565,6 +780,13 @@ const ROLE_TIMEOUT_INF: Duration = Duration::from_secs(1 << 30);
 
 /// Why a replay is never complete.
 const REPLAY: &str = "a replay runs one schedule, not every schedule";
+
+/// Why a sampled search is never complete.
+const SAMPLED: &str = "sampled, not exhaustive";
+
+/// Why an exploration told to stop at its first failure is incomplete.
+const STOPPED_AT_FAILURE: &str =
+    "stopped at the first failure (Explorer::stop_on_failure), with schedules left to run";
 
 /// Notes the roles whose threads `run` left behind.
 fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {

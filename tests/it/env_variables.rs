@@ -110,6 +110,7 @@ fn cases() -> Vec<Case> {
         case("PRUST_ROLE_TIMEOUT", "0"),
         case("PRUST_SCHEDULE", "white black#x"),
         case("PRUST_REDUCTION", "fast"),
+        case("PRUST_SEED", "lucky"),
     ]
 }
 

@@ -202,10 +202,11 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "PRUST_PROGRESS",
-        meaning: "a progress line on stderr during long searches: `1` forces it, `0` hides it",
+        meaning: "a progress line on stderr during long searches and explorations: `1` \
+                  forces it, `0` hides it",
         kind: Kind::Switch,
-        default: "when stderr is a terminal",
-        read_by: CHECKS,
+        default: "when stderr is a terminal (explore: off)",
+        read_by: &[Check, Suite, Explore],
         hidden: false,
     },
     Variable {
@@ -213,7 +214,7 @@ pub const VARIABLES: &[Variable] = &[
         meaning: "when the first progress line may show, in milliseconds",
         kind: Kind::Count,
         default: "1000",
-        read_by: CHECKS,
+        read_by: &[Check, Suite, Explore],
         hidden: true,
     },
     Variable {
@@ -352,6 +353,15 @@ pub const VARIABLES: &[Variable] = &[
         meaning: "the exploration's reduction",
         kind: Kind::Text("`none`, `sleep-sets` or `dpor`"),
         default: "`dpor`",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SEED",
+        meaning: "the seed of a sampled exploration (`Explorer::random`, `Explorer::pct`) \
+                  whose program gives none; the report prints the seed it ran with",
+        kind: Kind::Count,
+        default: "a fresh seed each run",
         read_by: &[Explore],
         hidden: false,
     },

@@ -234,9 +234,13 @@ impl Checker {
     ///
     /// What it costs and leaves out: every state of the liveness search is
     /// probed in full (a role's enabledness needs all its actions);
-    /// partial-order reduction is not used (an ample set may leave out the
-    /// moves of the role fairness is about; the report's
-    /// [`Stats::reduction`](crate::Stats::reduction) says so), the
+    /// partial-order reduction decides only where that is exact: its search
+    /// without fairness runs first and decides when the property holds for
+    /// every run or its counterexample starves no role; otherwise the full
+    /// search decides (an ample set may postpone the moves of the role
+    /// fairness is about; the report's
+    /// [`Stats::reduction`](crate::Stats::reduction) says so, and
+    /// [`crate::por`] why this is exact). The
     /// liveness search runs on one thread (the report says why), a share of
     /// a split check is refused ([`Error::Fairness`]), and so is an object
     /// with more roles than the acceptance marks left by the formula's

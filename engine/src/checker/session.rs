@@ -13,7 +13,7 @@ use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
 use crate::report::{
-    reexecute, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
+    reexecute, starved_mask, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
 };
 use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
@@ -123,6 +123,85 @@ impl<P: Protocol> CheckSession<P> {
         Ok(())
     }
 
+    /// One search of `prepared` on this session's object.
+    fn search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+        let mut search = Search::new(&mut self.successors, prepared, &self.bounds, started, opts);
+        let outcome = match self.checker.share {
+            Some(share) => {
+                let split = Split {
+                    share,
+                    level: self.checker.share_level,
+                    per_share: Checker::SHARE_STATES,
+                };
+                search.run_share(self.initial, &split)
+            }
+            None => search.run(self.initial),
+        };
+        Done {
+            outcome,
+            stats: search.stats.clone(),
+            ample_states: search.ample_states,
+            declared: search.declared,
+            stored_apart: search.stored_apart,
+        }
+    }
+
+    /// A liveness check under weak fairness with the reduction allowed:
+    /// the reduced search *without* the roles' marks first, which decides
+    /// when it finds no accepting cycle at all or one that starves nobody;
+    /// else the full search with the marks. Why that is exact is in
+    /// [`crate::por`] ("Under weak fairness").
+    fn fair_search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+        let mut reduced = self.search(
+            prepared,
+            started,
+            SearchOptions {
+                fair: false,
+                ..opts.clone()
+            },
+        );
+        reduced.stats.reduction = reduced.status(None);
+        let starved = match &reduced.outcome {
+            Ok(SearchOutcome::Violated(raw)) => starved_mask(&self.successors, self.initial, raw),
+            // Holds for every run, so for the fair ones; a limit or an
+            // error is the reduced search's to report.
+            _ => return reduced,
+        };
+        let names = &self.successors.alphabet.roles;
+        let why = match starved {
+            Some(mask) if !mask.contains(&true) => return reduced,
+            Some(mask) => format!(
+                "not used for the verdict under weak fairness: the reduced search ({} product \
+                 states) found a violation whose cycle starves {}, and ample sets may \
+                 postpone a role's moves, so the full search decided",
+                reduced.stats.product_states,
+                names
+                    .iter()
+                    .zip(mask)
+                    .filter(|(_, s)| *s)
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!(
+                "not used for the verdict under weak fairness: the reduced search ({} product \
+                 states) found a violation whose cycle is not known to be fair, so the full \
+                 search decided",
+                reduced.stats.product_states
+            ),
+        };
+        let mut full = self.search(
+            prepared,
+            started,
+            SearchOptions {
+                reduce: false,
+                ..opts
+            },
+        );
+        full.stats.reduction = ReductionStatus::Off(why);
+        full
+    }
+
     /// Checks that no run is accepted by the automaton of the *negated*
     /// property.
     pub(crate) fn check_property(
@@ -182,47 +261,34 @@ impl<P: Protocol> CheckSession<P> {
         if fair {
             self.fairness_fits(&prepared)?;
         }
-        let off = off.or_else(|| {
-            fair.then(|| {
-                "not used under weak fairness: an ample set may leave out the moves of a \
-                 role that fairness must see"
-                    .to_string()
-            })
-        });
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
+        let parallel = Parallelism {
+            threads: self.checker.threads,
+            chosen: self.checker.threads_chosen,
+            level: self.checker.parallel_level,
+        };
         let opts = SearchOptions {
             reduce,
-            parallel: Parallelism {
-                threads: self.checker.threads,
-                chosen: self.checker.threads_chosen,
-                level: self.checker.parallel_level,
-            },
+            parallel,
             audience: self.checker.audience,
             fair,
         };
-        let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
-        let outcome = match self.checker.share {
-            Some(share) => {
-                let split = Split {
-                    share,
-                    level: self.checker.share_level,
-                    per_share: Checker::SHARE_STATES,
-                };
-                search.run_share(self.initial, &split)
-            }
-            None => search.run(self.initial),
+        let done = if fair && reduce {
+            self.fair_search(&prepared, started, opts)
+        } else {
+            let mut done = self.search(&prepared, started, opts);
+            done.stats.reduction = done.status(reduction_off);
+            done
         };
-        let mut stats = search.stats.clone();
-        stats.reduction = match reduction_off {
-            Some(why) => ReductionStatus::Off(why),
-            None if search.declared => ReductionStatus::On {
-                ample_states: search.ample_states,
-            },
-            None => ReductionStatus::NotDeclared,
-        };
-        if !search.stored_apart {
+        let Done {
+            outcome,
+            mut stats,
+            stored_apart,
+            ..
+        } = done;
+        if !stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
             stats.protocol_states = self.successors.store.len() as u64;
@@ -293,11 +359,35 @@ impl<P: Protocol> CheckSession<P> {
         };
         Ok(Report {
             formula: formula.to_string(),
-            semantics: limits.semantics,
+            semantics: self.bounds.semantics,
             fairness: self.checker.fairness,
             verdict,
             stats,
             audience: self.checker.audience,
         })
+    }
+}
+
+/// What one search gave, with what the report needs of it.
+struct Done {
+    outcome: Result<SearchOutcome, Error>,
+    stats: Stats,
+    ample_states: u64,
+    declared: bool,
+    stored_apart: bool,
+}
+
+impl Done {
+    /// The reduction's status: `off` (the reason it was not asked for,
+    /// where the object declares independence), else on if some state
+    /// declared it.
+    fn status(&self, off: Option<String>) -> ReductionStatus {
+        match off {
+            Some(why) => ReductionStatus::Off(why),
+            None if self.declared => ReductionStatus::On {
+                ample_states: self.ample_states,
+            },
+            None => ReductionStatus::NotDeclared,
+        }
     }
 }

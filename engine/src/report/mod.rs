@@ -15,7 +15,7 @@ mod starved;
 pub use counterexample::{Counterexample, CounterexampleStep, Ending};
 pub(crate) use raw::{reexecute, steps_of, RawLasso};
 pub use replay::ReplayError;
-pub(crate) use starved::starved_roles;
+pub(crate) use starved::{starved_mask, starved_roles};
 
 /// The outcome of a check.
 #[derive(Debug, Clone)]

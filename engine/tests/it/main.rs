@@ -15,6 +15,7 @@ mod config;
 mod counterexample;
 mod differential;
 mod dummies;
+mod fair_por;
 mod fairness;
 mod hash_compaction;
 mod limits;

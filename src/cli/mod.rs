@@ -6,6 +6,7 @@
 //! [`check::CheckArgs`].
 
 pub mod check;
+pub mod html;
 pub mod import;
 pub mod json;
 pub mod lint;

@@ -30,5 +30,6 @@ mod example_pipeline;
 mod example_server;
 mod example_worker_pool;
 mod fuzz_smoke;
+mod html_reports;
 mod por_suites;
 mod worked_examples;

@@ -202,6 +202,24 @@ pub(crate) fn pair(steps: &[Step]) -> Pairing {
 }
 
 impl Chart {
+    /// Adds a column `name` (`about` on hover) with one text a step; steps
+    /// beyond `texts` get "not available".
+    pub fn add_column(&mut self, name: &str, about: &str, texts: Vec<String>) {
+        self.columns.push(Column {
+            name: name.into(),
+            about: about.into(),
+        });
+        let mut texts = texts.into_iter();
+        for st in &mut self.steps {
+            let t = texts.next().unwrap_or_else(|| "not available".into());
+            st.cells.push(Cell {
+                hover: Some(t.clone()),
+                text: t,
+                tone: None,
+            });
+        }
+    }
+
     /// Adds a column "in transit": after each step, the messages sent and
     /// not yet received, per channel (`a→b: <Move>, <Move>`). Read off the
     /// trace itself (sends paired with receives first-in first-out per

@@ -287,9 +287,14 @@ fn chart_html(h: &mut String, c: &Chart, k: usize) {
         }
         // The label sits beside the acting lifeline, on the side of the
         // peer (right of the last lane goes left), within one lane.
-        let left = match toward {
-            Some(p) => p < st.role,
-            None => st.role + 1 == c.roles.len() && st.role > 0,
+        let last = st.role + 1 == c.roles.len();
+        let left = match (toward, &st.kind) {
+            // A receive's label keeps clear of the arrow coming in: on the
+            // far side from the sender, where there is a lane's room.
+            (Some(p), StepKind::Recv { .. }) if p < st.role && !last => false,
+            (Some(p), StepKind::Recv { .. }) if p > st.role && st.role > 0 => true,
+            (Some(p), _) => p < st.role,
+            (None, _) => last && st.role > 0,
         };
         let shown = cut(&label, fit(lane - 12));
         let (lx, anchor) = if left {

@@ -2,6 +2,7 @@
 //! counterexample's chart with, beside each step, the automaton state, the
 //! atoms that hold and the truth of every subformula.
 
+use std::fmt;
 use std::io;
 use std::path::Path;
 
@@ -9,7 +10,7 @@ use owl_lite::{Kind, Ltl};
 
 use crate::names::glob_match;
 use crate::pattern::{parse_atom, type_matches, Atom};
-use crate::protocol::ActionKind;
+use crate::protocol::{ActionKind, Protocol};
 use crate::report::{Counterexample, CounterexampleStep, Ending, Report, Verdict};
 
 use super::page::{pair, Cell, Chart, Column, EndMark, Page, Step, StepKind, Tone};
@@ -62,6 +63,23 @@ impl Report {
         std::fs::write(path, self.to_html())
     }
 
+    /// Like [`to_html`](Self::to_html), with one more column: the state
+    /// of the object (`Debug`) after each step, from re-executing the
+    /// counterexample on `fresh` (equal to the object checked). Where the
+    /// object does not follow the counterexample the column says "not
+    /// available" from there on.
+    pub fn to_html_with_object<P: Protocol + fmt::Debug>(&self, fresh: P) -> String {
+        let mut page = self.to_page();
+        if let (Some(c), Some(chart)) = (self.counterexample(), page.charts.first_mut()) {
+            chart.add_column(
+                "object state",
+                "the object's state (Debug) after the step, re-executed on a fresh object",
+                c.object_states(fresh),
+            );
+        }
+        super::render(&page)
+    }
+
     /// The page model of this report.
     pub(crate) fn to_page(&self) -> Page {
         let text = self.to_string();
@@ -82,13 +100,22 @@ impl Report {
         let mut lines = body.lines();
         let verdict = lines.next().unwrap_or_default().to_string();
         Page {
-            title: format!("prust: {}", verdict.split(':').next().unwrap_or("report")),
+            title: format!(
+                "prust: {}",
+                match &self.verdict {
+                    Verdict::Holds => "property holds",
+                    Verdict::HoldsProbabilistic { .. } => "property holds (probabilistic)",
+                    Verdict::HoldsOnShare { .. } => "holds on a share",
+                    Verdict::Violated(_) => "property violated",
+                    Verdict::Inconclusive { .. } => "inconclusive",
+                }
+            ),
             verdict,
             tone,
             formula: Some(self.formula.clone()),
             notes: lines.map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect(),
             charts: chart
-                .map(|c| c.chart(&self.formula, "counterexample"))
+                .map(|c| c.chart(&self.formula, true, "counterexample"))
                 .into_iter()
                 .collect(),
         }
@@ -96,9 +123,41 @@ impl Report {
 }
 
 impl Counterexample {
+    /// The counterexample as a chart of a page ([`crate::html`]): with the
+    /// per-step columns of `formula` (the one it violates: the atoms that
+    /// hold, the truth of each subformula; "not available" without it),
+    /// and the messages in transit. With `automaton`, the automaton state
+    /// after each step (a check's counterexample has them; one made from a
+    /// trail has none, and its column says "not available").
+    pub fn html_chart(&self, formula: Option<&str>, automaton: bool, title: &str) -> Chart {
+        self.chart(formula.unwrap_or(""), automaton, title)
+    }
+
+    /// The object's state (`Debug`) after each step, re-executing the
+    /// counterexample on `fresh`; "not available" from the step where the
+    /// object no longer follows it.
+    pub fn object_states<P: Protocol + fmt::Debug>(&self, fresh: P) -> Vec<String> {
+        let transcript = match self.try_replay(fresh) {
+            Ok(t) => t,
+            Err(e) => e.transcript,
+        };
+        let lines: Vec<&str> = transcript.lines().collect();
+        self.steps()
+            .enumerate()
+            .map(|(i, st)| {
+                let head = format!("{:>4}. {st}", i + 1);
+                lines
+                    .iter()
+                    .position(|l| *l == head)
+                    .and_then(|at| lines.get(at + 1))
+                    .map_or_else(|| "not available".to_string(), |l| l.trim().to_string())
+            })
+            .collect()
+    }
+
     /// The counterexample as a chart, with the per-step columns of
     /// `formula` (the one it violates).
-    pub(crate) fn chart(&self, formula: &str, title: &str) -> Chart {
+    pub(crate) fn chart(&self, formula: &str, automaton: bool, title: &str) -> Chart {
         let all: Vec<&CounterexampleStep> = self.steps().collect();
         let mut roles = self.roles.clone();
         for st in &all {
@@ -176,7 +235,11 @@ impl Counterexample {
             about: "the state of the automaton of the negated formula after the step".into(),
         });
         for (st, raw) in chart.steps.iter_mut().zip(&all) {
-            st.cells.push(Cell::text(format!("q{}", raw.automaton_state)));
+            st.cells.push(if automaton {
+                Cell::text(format!("q{}", raw.automaton_state))
+            } else {
+                Cell::text("not available")
+            });
         }
         self.truth_columns(&mut chart, &all, formula);
         chart.add_in_transit_column();
@@ -186,10 +249,14 @@ impl Counterexample {
     /// The columns "atoms that hold" and one per subformula (its truth
     /// from the step on), or one column saying why they are not available.
     fn truth_columns(&self, chart: &mut Chart, all: &[&CounterexampleStep], formula: &str) {
-        let Ok(f) = owl_lite::parse(formula) else {
+        let Ok(f) = owl_lite::parse(formula).map_err(drop).and_then(|f| {
+            // A trail without its formula has nothing to evaluate.
+            if formula.trim().is_empty() { Err(()) } else { Ok(f) }
+        }) else {
             chart.columns.push(Column {
                 name: "subformulas".into(),
-                about: "the formula could not be read back".into(),
+                about: "no formula to evaluate (a trail without one, or one that does not parse)"
+                    .into(),
             });
             for st in &mut chart.steps {
                 st.cells.push(Cell::text("not available"));

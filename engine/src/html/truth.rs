@@ -34,7 +34,7 @@ impl Truth {
             F
         }
     }
-    fn not(self) -> Truth {
+    fn flip(self) -> Truth {
         match self {
             T => F,
             F => T,
@@ -115,17 +115,17 @@ fn eval(
         Kind::True => vec![T; n],
         Kind::False => vec![F; n],
         Kind::Atom(text) => pointwise(&|i| atom(text, i)),
-        Kind::Not(_) => pointwise(&|i| kids[0][i].not()),
+        Kind::Not(_) => pointwise(&|i| kids[0][i].flip()),
         Kind::And(_) => pointwise(&|i| kids.iter().fold(T, |acc, k| acc.and(k[i]))),
         Kind::Or(_) => pointwise(&|i| kids.iter().fold(F, |acc, k| acc.or(k[i]))),
-        Kind::Implies(..) => pointwise(&|i| kids[0][i].not().or(kids[1][i])),
+        Kind::Implies(..) => pointwise(&|i| kids[0][i].flip().or(kids[1][i])),
         Kind::Equiv(..) => pointwise(&|i| {
             let (a, b) = (kids[0][i], kids[1][i]);
-            a.and(b).or(a.not().and(b.not()))
+            a.and(b).or(a.flip().and(b.flip()))
         }),
         Kind::Xor(..) => pointwise(&|i| {
             let (a, b) = (kids[0][i], kids[1][i]);
-            a.and(b.not()).or(a.not().and(b))
+            a.and(b.flip()).or(a.flip().and(b))
         }),
         Kind::Next(_) => {
             let a = &kids[0];
@@ -138,10 +138,10 @@ fn eval(
         Kind::WeakUntil(..) => fix(w, &|i| kids[0][i], &kids[1], true),
         // a R b = b ∧ (a ∨ Xφ) = ¬(¬a U ¬b); a M b = ¬(¬a W ¬b).
         Kind::Release(..) | Kind::StrongRelease(..) => {
-            let na: Vec<Truth> = kids[0].iter().map(|t| t.not()).collect();
-            let nb: Vec<Truth> = kids[1].iter().map(|t| t.not()).collect();
+            let na: Vec<Truth> = kids[0].iter().map(|t| t.flip()).collect();
+            let nb: Vec<Truth> = kids[1].iter().map(|t| t.flip()).collect();
             let weak = matches!(f.kind(), Kind::StrongRelease(..));
-            fix(w, &|i| na[i], &nb, weak).into_iter().map(Truth::not).collect()
+            fix(w, &|i| na[i], &nb, weak).into_iter().map(Truth::flip).collect()
         }
     };
     memo.insert(f.clone(), v.clone());

@@ -17,6 +17,7 @@ mod differential;
 mod dummies;
 mod fairness;
 mod hash_compaction;
+mod html;
 mod limits;
 mod many_roles;
 mod nondeterminism;

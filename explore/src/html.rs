@@ -106,9 +106,7 @@ fn chart(f: &Failure, number: usize, count: usize) -> Chart {
         }
     }
     let marked: Vec<String> = match &f.outcome {
-        Outcome::Deadlock { deadlock } => {
-            deadlock.blocked.iter().map(|b| b.role.clone()).collect()
-        }
+        Outcome::Deadlock { deadlock } => deadlock.blocked.iter().map(|b| b.role.clone()).collect(),
         Outcome::Violation { role, .. }
         | Outcome::Panicked { role, .. }
         | Outcome::Stuck { role, .. } => vec![role.clone()],

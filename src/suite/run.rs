@@ -230,21 +230,34 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
     // Read once for the check and for the report switch.
     let env = Environment::read(Reader::Suite);
     // PRUST_HTML_DIR: one page per result, named after the trial.
-    let html = env.as_ref().ok().and_then(|e| e.html_dir.as_ref()).map(|dir| {
-        let name = format!(
-            "{}-{}-{}-{}-{}.html",
-            Path::new(file).file_stem().unwrap_or_default().to_string_lossy(),
-            entry.name,
-            proto.alias,
-            plan.runtime.name(),
-            plan.semantics.name()
-        );
-        let safe: String = name
-            .chars()
-            .map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' })
-            .collect();
-        dir.join(safe)
-    });
+    let html = env
+        .as_ref()
+        .ok()
+        .and_then(|e| e.html_dir.as_ref())
+        .map(|dir| {
+            let name = format!(
+                "{}-{}-{}-{}-{}.html",
+                Path::new(file)
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy(),
+                entry.name,
+                proto.alias,
+                plan.runtime.name(),
+                plan.semantics.name()
+            );
+            let safe: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            dir.join(safe)
+        });
     let outcome = check_loaded(
         &loaded[plan.protocol],
         plan.runtime,

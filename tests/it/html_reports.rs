@@ -26,7 +26,10 @@ fn steps_of(text: &str) -> (usize, Option<usize>) {
         let t = line.trim_start();
         if t.starts_with("-- cycle starts here --") {
             cycle = Some(n);
-        } else if t.split_once(". ").is_some_and(|(k, _)| k.parse::<usize>().is_ok()) {
+        } else if t
+            .split_once(". ")
+            .is_some_and(|(k, _)| k.parse::<usize>().is_ok())
+        {
             n += 1;
         }
     }
@@ -72,7 +75,10 @@ fn check_writes_one_page_per_formula_and_prints_the_same_without_it() {
     assert!(violated.contains("property violated"));
     assert!(violated.contains("<section class=\"chart\""));
     assert!(violated.contains(">object state</th>"));
-    assert!(violated.contains("StrictObject") || violated.contains("Strict"), "{violated}");
+    assert!(
+        violated.contains("StrictObject") || violated.contains("Strict"),
+        "{violated}"
+    );
 }
 
 #[test]
@@ -178,10 +184,7 @@ fn an_exploration_page_has_the_schedule_each_threads_steps_and_the_replay() {
     let html = ex.to_html();
     let f = &ex.failures()[0];
     assert!(html.contains("white gives up"), "{html}");
-    assert!(html.contains(&format!(
-        "PRUST_SCHEDULE=&quot;{}&quot;",
-        f.schedule
-    )));
+    assert!(html.contains(&format!("PRUST_SCHEDULE=&quot;{}&quot;", f.schedule)));
     assert!(html.contains("<h3>each thread&#39;s own steps</h3>"));
     assert_eq!(html.matches("<tr data-i=").count(), f.trace.len());
     assert_eq!(html, ex.to_html(), "deterministic");

@@ -75,7 +75,11 @@ pub fn render(page: &Page) -> String {
         esc(&page.verdict)
     );
     if let Some(f) = &page.formula {
-        let _ = writeln!(h, "<p class=\"formula\">formula: <code>{}</code></p>", esc(f));
+        let _ = writeln!(
+            h,
+            "<p class=\"formula\">formula: <code>{}</code></p>",
+            esc(f)
+        );
     }
     if !page.notes.is_empty() {
         h.push_str("<ul class=\"notes\">\n");
@@ -89,7 +93,11 @@ pub fn render(page: &Page) -> String {
         chart_html(&mut h, chart, k);
     }
     h.push_str("<pre id=\"selftest\" hidden></pre>\n");
-    let _ = writeln!(h, "<script>{}</script>\n</body>\n</html>", super::assets::JS);
+    let _ = writeln!(
+        h,
+        "<script>{}</script>\n</body>\n</html>",
+        super::assets::JS
+    );
     h
 }
 
@@ -127,7 +135,12 @@ fn chart_html(h: &mut String, c: &Chart, k: usize) {
     if !c.legend.is_empty() {
         h.push_str("<dl class=\"legend\">\n");
         for (abbr, text) in &c.legend {
-            let _ = writeln!(h, "<dt>{}</dt><dd><code>{}</code></dd>", esc(abbr), esc(text));
+            let _ = writeln!(
+                h,
+                "<dt>{}</dt><dd><code>{}</code></dd>",
+                esc(abbr),
+                esc(text)
+            );
         }
         h.push_str("</dl>\n");
     }

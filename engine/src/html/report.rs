@@ -113,7 +113,10 @@ impl Report {
             verdict,
             tone,
             formula: Some(self.formula.clone()),
-            notes: lines.map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect(),
+            notes: lines
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty())
+                .collect(),
             charts: chart
                 .map(|c| c.chart(&self.formula, true, "counterexample"))
                 .into_iter()
@@ -251,7 +254,11 @@ impl Counterexample {
     fn truth_columns(&self, chart: &mut Chart, all: &[&CounterexampleStep], formula: &str) {
         let Ok(f) = owl_lite::parse(formula).map_err(drop).and_then(|f| {
             // A trail without its formula has nothing to evaluate.
-            if formula.trim().is_empty() { Err(()) } else { Ok(f) }
+            if formula.trim().is_empty() {
+                Err(())
+            } else {
+                Ok(f)
+            }
         }) else {
             chart.columns.push(Column {
                 name: "subformulas".into(),
@@ -323,7 +330,9 @@ impl Counterexample {
             }
             match (pat.ty.contains("::"), path_of(i)) {
                 (_, Some(path)) => Truth::of(type_matches(&pat.ty, &path)),
-                (false, None) => Truth::of(type_matches(&pat.ty, st.type_name.as_deref().unwrap_or(""))),
+                (false, None) => {
+                    Truth::of(type_matches(&pat.ty, st.type_name.as_deref().unwrap_or("")))
+                }
                 // A path pattern where only the short name is known.
                 (true, None) => Truth::Unknown,
             }

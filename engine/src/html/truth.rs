@@ -109,7 +109,11 @@ fn eval(
         return v.clone();
     }
     let n = w.len;
-    let kids: Vec<Vec<Truth>> = f.children().iter().map(|c| eval(c, w, atom, memo)).collect();
+    let kids: Vec<Vec<Truth>> = f
+        .children()
+        .iter()
+        .map(|c| eval(c, w, atom, memo))
+        .collect();
     let pointwise = |op: &dyn Fn(usize) -> Truth| (0..n).map(op).collect::<Vec<_>>();
     let v = match f.kind() {
         Kind::True => vec![T; n],
@@ -141,7 +145,10 @@ fn eval(
             let na: Vec<Truth> = kids[0].iter().map(|t| t.flip()).collect();
             let nb: Vec<Truth> = kids[1].iter().map(|t| t.flip()).collect();
             let weak = matches!(f.kind(), Kind::StrongRelease(..));
-            fix(w, &|i| na[i], &nb, weak).into_iter().map(Truth::flip).collect()
+            fix(w, &|i| na[i], &nb, weak)
+                .into_iter()
+                .map(Truth::flip)
+                .collect()
         }
     };
     memo.insert(f.clone(), v.clone());

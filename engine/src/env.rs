@@ -107,6 +107,8 @@ pub struct Environment {
     pub share_level: Option<u64>,
     /// `PRUST_TRAIL_DIR` (empty: `None`).
     pub trail_dir: Option<PathBuf>,
+    /// `PRUST_HTML_DIR` (empty: `None`).
+    pub html_dir: Option<PathBuf>,
     /// `PRUST_SUITE_REPORTS`.
     pub suite_reports: Option<bool>,
     /// `PRUST_PREEMPTION_BOUND`: `Some(None)` is `none`, no bound.
@@ -194,6 +196,7 @@ impl Environment {
             ("PRUST_SHARE", V::Share(s)) => self.share = s,
             ("PRUST_SHARE_LEVEL", V::Count(n)) => self.share_level = Some(n),
             ("PRUST_TRAIL_DIR", V::Folder(d)) => self.trail_dir = d,
+            ("PRUST_HTML_DIR", V::Folder(d)) => self.html_dir = d,
             ("PRUST_SUITE_REPORTS", V::Switch(b)) => self.suite_reports = Some(b),
             ("PRUST_PREEMPTION_BOUND", V::CountOrNone(n)) => self.preemption_bound = Some(n),
             ("PRUST_MAX_STEPS", V::Count(n)) => self.limits.max_steps = Some(n),

@@ -409,6 +409,9 @@ pub mod env;
 mod error;
 mod fairness;
 pub mod hint;
+// Self-contained HTML pages of results (`Report::write_html`, and the
+// page model other front ends fill).
+pub mod html;
 mod ids;
 mod limits;
 mod machine;

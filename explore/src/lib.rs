@@ -162,6 +162,8 @@ mod error;
 mod executor;
 mod explorer;
 mod found;
+// Pages of explorations (`Exploration::write_html`).
+mod html;
 mod independence;
 mod observe;
 mod op;

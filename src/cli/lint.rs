@@ -94,6 +94,10 @@ pub struct LintArgs {
     /// (explored on demand from the specification, within --max-states)
     #[arg(long, value_parser = super::values::lint_runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
+    /// Also write the findings as a self-contained HTML page (each
+    /// witness as a chart)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// The output formats of `prust lint`.
@@ -384,6 +388,11 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             }
             writeln!(out, "{}", o.finish())?;
         }
+    }
+    if let Some(path) = &args.html {
+        let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
+        let page = super::html::lint_page(&args.protocol, &findings, &inconclusive, &names);
+        super::html::write(path, &page)?;
     }
     Ok(if !findings.is_empty() {
         Exit::Violated

@@ -11,6 +11,7 @@
 
 mod builder;
 pub(crate) mod check;
+pub(crate) mod html;
 pub(crate) mod import;
 pub(crate) mod json;
 pub(crate) mod lint;

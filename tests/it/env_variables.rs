@@ -94,6 +94,12 @@ fn cases() -> Vec<Case> {
             bad: None,
             good: vec![],
         },
+        Case {
+            name: "PRUST_HTML_DIR",
+            // Any folder name is a folder name.
+            bad: None,
+            good: vec![],
+        },
         case("PRUST_SUITE_REPORTS", "maybe"),
         case("PRUST_PREEMPTION_BOUND", "two"),
         Case {

@@ -297,6 +297,15 @@ pub const VARIABLES: &[Variable] = &[
         hidden: false,
     },
     Variable {
+        name: "PRUST_HTML_DIR",
+        meaning: "a folder where `.owl` suites write one self-contained HTML page per \
+                  result (`prust check` uses `--html` instead)",
+        kind: Kind::Folder,
+        default: "none",
+        read_by: &[Suite],
+        hidden: false,
+    },
+    Variable {
         name: "PRUST_SUITE_REPORTS",
         meaning: "`.owl` suites print the reports of passing tests too",
         kind: Kind::Switch,

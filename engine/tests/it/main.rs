@@ -18,6 +18,7 @@ mod dummies;
 mod fair_por;
 mod fairness;
 mod hash_compaction;
+mod html;
 mod limits;
 mod many_roles;
 mod nondeterminism;

@@ -29,6 +29,7 @@
 //! | `PRUST_SHARE` | search share I of a check split over N machines ("holds on share I/N", never "holds") | a share I/N such as 1/4 (empty: none) | the whole check | check, suite |
 //! | `PRUST_SHARE_LEVEL` | the breadth-first level at which a shared check is split | a whole number such as 1000000 (`_` allowed) | the first level of 32 states a share | check, suite |
 //! | `PRUST_TRAIL_DIR` | a folder where every failing library check saves its counterexample as a trail file (`prust check` uses `--trail` instead) | a folder (empty: none) | none | check |
+//! | `PRUST_HTML_DIR` | a folder where `.owl` suites write one self-contained HTML page per result (`prust check` uses `--html` instead) | a folder (empty: none) | none | suite |
 //! | `PRUST_SUITE_REPORTS` | `.owl` suites print the reports of passing tests too | 1 or 0 (also true/false, yes/no, on/off) | off | suite |
 //! | `PRUST_PREEMPTION_BOUND` | at most this many preemptions per execution (schedules skipped make the exploration incomplete) | a whole number, or `none` | none: every schedule | explore |
 //! | `PRUST_MAX_STEPS` | stop an execution after this many steps (it is aborted, the exploration incomplete) | a whole number such as 1000000 (`_` allowed) | 10 000 | explore |

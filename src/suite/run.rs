@@ -15,6 +15,9 @@ use crate::Runtime;
 
 /// Checks `formula` on `protocol` in the given runtime and semantics, with
 /// one dummy message of every type the protocol uses.
+// One trial's settings, each from a different line of the suite file: a
+// struct of them would be built at every call only to be taken apart here.
+#[allow(clippy::too_many_arguments)]
 fn check_loaded(
     protocol: &Loaded,
     runtime: Runtime,

@@ -12,9 +12,7 @@ use crate::por::ReductionStatus;
 use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
-use crate::report::{
-    reexecute, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
-};
+use crate::report::{reexecute, Limit, Report, Stats, Verdict};
 use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
 use crate::Semantics;
@@ -214,7 +212,20 @@ impl<P: Protocol> CheckSession<P> {
             }
             None => search.run(self.initial),
         };
+        // The search's stats are its own: the objects the shortening
+        // stores are not the search's.
         let mut stats = search.stats.clone();
+        let stored = search.stored_objects();
+        let pick = match &outcome {
+            Ok(SearchOutcome::Violated(found)) => Some(super::shorten::shorten(
+                &mut search,
+                &self.checker,
+                limits.max_states,
+                self.initial,
+                found,
+            )),
+            _ => None,
+        };
         stats.reduction = match reduction_off {
             Some(why) => ReductionStatus::Off(why),
             None if search.declared => ReductionStatus::On {
@@ -225,7 +236,7 @@ impl<P: Protocol> CheckSession<P> {
         if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
-            stats.protocol_states = self.successors.store.len() as u64;
+            stats.protocol_states = stored;
         }
         stats.time = started.elapsed();
         let compacted = self.successors.store.is_compacted();
@@ -265,30 +276,27 @@ impl<P: Protocol> CheckSession<P> {
                 limit,
                 explored: stats.product_states,
             },
-            SearchOutcome::Violated(raw) => {
+            SearchOutcome::Violated(found) => {
+                let pick = pick.expect("a violation's shortening was decided above");
+                let (raw, shortness) = super::shorten::settle(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    found,
+                    pick,
+                );
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {
                     reexecute(&self.successors, self.initial, &raw)?;
                 }
-                let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
-                let starved = starved_roles(&self.successors, self.initial, &raw);
-                let dummies = self
-                    .successors
-                    .alphabet
-                    .types
-                    .iter()
-                    .filter_map(|t| t.dummy.clone())
-                    .collect();
-                Verdict::Violated(Counterexample {
-                    prefix,
-                    cycle,
-                    ending,
-                    starved,
-                    audience: self.checker.audience,
-                    dummies,
-                    roles: self.successors.alphabet.roles.clone(),
-                })
+                Verdict::Violated(super::shorten::counterexample(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    &raw,
+                    shortness,
+                ))
             }
         };
         Ok(Report {

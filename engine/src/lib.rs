@@ -332,8 +332,9 @@
 //! protocol has terminated". When the steps shown already violate the
 //! property whatever comes next (a safety property broken at the last
 //! step), the search stops there and says so: "then, whatever happens next,
-//! the property is already violated". The prefix is a shortest path to
-//! where the violation is certain.
+//! the property is already violated". The counterexample is a shortest
+//! one where that costs at most one and a half times the search, and says
+//! so where it is not shown to be: [`Checker::shortest`] gives the terms.
 //!
 //! - [`Counterexample::replay`] re-executes the steps on a fresh object and
 //!   returns a transcript with the object's state (`Debug`) after each step;
@@ -475,8 +476,8 @@ pub mod __private {
 #[doc(hidden)]
 pub use protocol::EnumEntry;
 pub use report::{
-    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
-    Verdict,
+    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Shortness,
+    Stats, Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

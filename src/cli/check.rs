@@ -158,6 +158,12 @@ pub struct CheckArgs {
     /// [default: PRUST_HASH_COMPACTION, else off]
     #[arg(long)]
     pub hash_compaction: bool,
+    /// Shorten each counterexample to a shortest one (fewest actions to the
+    /// violation, then the shortest cycle) whatever it costs, within the
+    /// limits [default: PRUST_SHORTEST, else when shortening visits at most
+    /// 1.5× the search's states; a trace not shortened says so]
+    #[arg(long)]
+    pub shortest: bool,
 
     /// Search on N threads: safety properties (searched breadth-first) in
     /// parallel, liveness by expanding the object's states on N threads
@@ -346,6 +352,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     }
     if args.hash_compaction {
         checker = checker.hash_compaction(true);
+    }
+    if args.shortest {
+        checker = checker.shortest(true);
     }
     if let Some(n) = args.threads {
         // In range: the parser allows 0..=1024.

@@ -84,6 +84,7 @@ fn cases() -> Vec<Case> {
         case("PRUST_POR", "maybe"),
         case("PRUST_HASH_COMPACTION", "maybe"),
         case("PRUST_COLLAPSE", "maybe"),
+        case("PRUST_SHORTEST", "maybe"),
         case("PRUST_THREADS", "2000"),
         case("PRUST_PARALLEL_LEVEL", "many"),
         case("PRUST_SHARE", "3/2"),

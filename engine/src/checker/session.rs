@@ -12,13 +12,12 @@ use crate::por::ReductionStatus;
 use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
-use crate::report::{
-    reexecute, starved_mask, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
-};
+use crate::report::{reexecute, starved_mask, Limit, Report, Shortness, Stats, Verdict};
 use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
 use crate::Semantics;
 
+use super::shorten::Pick;
 use super::Checker;
 
 /// Several checks on one protocol object (see [`Checker::session`]).
@@ -123,8 +122,16 @@ impl<P: Protocol> CheckSession<P> {
         Ok(())
     }
 
-    /// One search of `prepared` on this session's object.
-    fn search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+    /// One search of `prepared` on this session's object; a violation it
+    /// finds is shortened if `shorten` (see [`Checker::shortest`]), else
+    /// shown as found with `unshortened` saying why.
+    fn search(
+        &mut self,
+        prepared: &Prepared,
+        started: Instant,
+        opts: SearchOptions,
+        unshortened: Option<&str>,
+    ) -> Done {
         let mut search = Search::new(&mut self.successors, prepared, &self.bounds, started, opts);
         let outcome = match self.checker.share {
             Some(share) => {
@@ -137,9 +144,28 @@ impl<P: Protocol> CheckSession<P> {
             }
             None => search.run(self.initial),
         };
+        // The search's stats are its own: the objects the shortening
+        // stores are not the search's.
+        let stats = search.stats.clone();
+        let stored = search.stored_objects();
+        let pick = match (&outcome, unshortened) {
+            (Ok(SearchOutcome::Violated(found)), None) => Some(super::shorten::shorten(
+                &mut search,
+                &self.checker,
+                self.bounds.max_states,
+                self.initial,
+                found,
+            )),
+            (Ok(SearchOutcome::Violated(_)), Some(why)) => {
+                Some(Pick::Found(Shortness::NotShown(why.to_string())))
+            }
+            _ => None,
+        };
         Done {
             outcome,
-            stats: search.stats.clone(),
+            stats,
+            stored,
+            pick,
             ample_states: search.ample_states,
             declared: search.declared,
             stored_apart: search.stored_apart,
@@ -152,6 +178,8 @@ impl<P: Protocol> CheckSession<P> {
     /// else the full search with the marks. Why that is exact is in
     /// [`crate::por`] ("Under weak fairness").
     fn fair_search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+        // Its shortening would not see the roles' marks, so a shortest
+        // lasso of it could be an unfair one: the full search's sees them.
         let mut reduced = self.search(
             prepared,
             started,
@@ -159,6 +187,12 @@ impl<P: Protocol> CheckSession<P> {
                 fair: false,
                 ..opts.clone()
             },
+            Some(&format!(
+                "under weak fairness the reduced search's violation is shown as found (checked \
+                 fair, not shortened); a shortest fair one needs the full search: ask for it \
+                 with {}",
+                crate::hint::Setting::Shortest.named(self.checker.audience)
+            )),
         );
         reduced.stats.reduction = reduced.status(None);
         let starved = match &reduced.outcome {
@@ -197,6 +231,7 @@ impl<P: Protocol> CheckSession<P> {
                 reduce: false,
                 ..opts
             },
+            None,
         );
         full.stats.reduction = ReductionStatus::Off(why);
         full
@@ -275,23 +310,39 @@ impl<P: Protocol> CheckSession<P> {
             audience: self.checker.audience,
             fair,
         };
-        let done = if fair && reduce {
+        let done = if fair && reduce && self.checker.shortest != Some(true) {
             self.fair_search(&prepared, started, opts)
+        } else if fair && reduce {
+            // A shortest fair lasso is the full search's to find: the
+            // reduced one's shortening would not see the roles' marks.
+            let full = SearchOptions {
+                reduce: false,
+                ..opts
+            };
+            let mut done = self.search(&prepared, started, full, None);
+            done.stats.reduction = ReductionStatus::Off(format!(
+                "not used under weak fairness when a shortest counterexample is asked for \
+                 ({}): the shortest fair lasso is the full search's",
+                crate::hint::Setting::Shortest.named(self.checker.audience)
+            ));
+            done
         } else {
-            let mut done = self.search(&prepared, started, opts);
+            let mut done = self.search(&prepared, started, opts, None);
             done.stats.reduction = done.status(reduction_off);
             done
         };
         let Done {
             outcome,
             mut stats,
+            stored,
+            pick,
             stored_apart,
             ..
         } = done;
         if !stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
-            stats.protocol_states = self.successors.store.len() as u64;
+            stats.protocol_states = stored;
         }
         stats.time = started.elapsed();
         let compacted = self.successors.store.is_compacted();
@@ -331,30 +382,27 @@ impl<P: Protocol> CheckSession<P> {
                 limit,
                 explored: stats.product_states,
             },
-            SearchOutcome::Violated(raw) => {
+            SearchOutcome::Violated(found) => {
+                let pick = pick.expect("a violation's shortening was decided above");
+                let (raw, shortness) = super::shorten::settle(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    found,
+                    pick,
+                );
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {
                     reexecute(&self.successors, self.initial, &raw)?;
                 }
-                let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
-                let starved = starved_roles(&self.successors, self.initial, &raw);
-                let dummies = self
-                    .successors
-                    .alphabet
-                    .types
-                    .iter()
-                    .filter_map(|t| t.dummy.clone())
-                    .collect();
-                Verdict::Violated(Counterexample {
-                    prefix,
-                    cycle,
-                    ending,
-                    starved,
-                    audience: self.checker.audience,
-                    dummies,
-                    roles: self.successors.alphabet.roles.clone(),
-                })
+                Verdict::Violated(super::shorten::counterexample(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    &raw,
+                    shortness,
+                ))
             }
         };
         Ok(Report {
@@ -372,6 +420,10 @@ impl<P: Protocol> CheckSession<P> {
 struct Done {
     outcome: Result<SearchOutcome, Error>,
     stats: Stats,
+    /// Objects the search stored (before any shortening stored more).
+    stored: u64,
+    /// What the shortening of a violation decided.
+    pick: Option<Pick>,
     ample_states: u64,
     declared: bool,
     stored_apart: bool,

@@ -236,6 +236,16 @@ pub const VARIABLES: &[Variable] = &[
         hidden: false,
     },
     Variable {
+        name: "PRUST_SHORTEST",
+        meaning: "shorten a counterexample to a shortest one (`1`: always, within the limits; \
+                  `0`: never; unset: when it costs at most one and a half times the search's \
+                  states; never changes a verdict)",
+        kind: Kind::Switch,
+        default: "when it costs at most 1.5× the search",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
         name: "PRUST_HASH_COMPACTION",
         meaning: "store 64-bit fingerprints: a property that holds is then \"holds \
                   (probabilistic)\", never a proof",

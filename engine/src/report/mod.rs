@@ -12,7 +12,7 @@ mod raw;
 mod replay;
 mod starved;
 
-pub use counterexample::{Counterexample, CounterexampleStep, Ending};
+pub use counterexample::{Counterexample, CounterexampleStep, Ending, Shortness};
 pub(crate) use raw::{reexecute, steps_of, RawLasso};
 pub use replay::ReplayError;
 pub(crate) use starved::{starved_mask, starved_roles};

@@ -30,5 +30,6 @@ mod review;
 mod ring;
 mod semantics;
 mod share;
+mod shortest;
 mod spares;
 mod trail;

@@ -139,7 +139,7 @@ impl Explorer {
     }
 
     /// Stops an execution after `n` steps (endpoint operations): it is
-    /// then [`Outcome::Aborted`] and the exploration incomplete.
+    /// then [`Outcome::Aborted`](crate::Outcome::Aborted) and the exploration incomplete.
     pub fn max_steps(mut self, n: usize) -> Self {
         self.limits = self.limits.max_steps(n as u64);
         self
@@ -161,7 +161,7 @@ impl Explorer {
 
     /// How long a role may run its own code between two endpoint
     /// operations (or after the last, or after its execution was stopped,
-    /// until it returns) before it is reported [`Outcome::Stuck`]
+    /// until it returns) before it is reported [`Outcome::Stuck`](crate::Outcome::Stuck)
     /// (blocked or busy outside the session). The exploration then stops
     /// within about this time and leaves the thread running
     /// ([`Exploration::threads_left_running`]): nothing can stop a thread
@@ -268,7 +268,7 @@ impl Explorer {
     /// Runs exactly one execution, following `schedule` (as a failure
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
-    /// reported as [`Outcome::Nondeterministic`].
+    /// reported as [`Outcome::Nondeterministic`](crate::Outcome::Nondeterministic).
     ///
     /// A replay is no exploration: its [`Exploration`] says it replayed
     /// one schedule ([`Exploration::is_replay`]), is never complete nor

@@ -91,7 +91,8 @@
 //! # Under weak fairness
 //!
 //! Ample sets keep, for every run, a run of the reduced graph with the same
-//! verdict (stutter-equivalent over the formula's atoms), but not one that
+//! verdict (equal up to inserting or removing steps on which every atom of
+//! the formula is false), but not one that
 //! is *fair for the same roles* ([`Fairness`](crate::Fairness)). No cycle
 //! proviso repairs that, because the loss happens before any cycle. Take
 //! roles `t`, `u`, `r` where `t` acts in two parallel branches: in one a
@@ -125,8 +126,10 @@
 //!    violated under weak fairness, with that counterexample. A finite run
 //!    (its stutter steps leave nobody enabled) and a bad prefix (it extends
 //!    to a fair run) count as fair.
-//! 3. Otherwise (the cycle starves a role, or the re-execution or a probe
-//!    failed, which counts as "not known to be fair"), the full search with
+//! 3. Otherwise (the cycle starves a role, or the re-execution failed: a
+//!    step refused, an object unequal to the one the search stored, a
+//!    cycle that does not close, or a probe panicked, which counts as "not
+//!    known to be fair"), the full search with
 //!    the roles' marks decides, exactly as with the reduction off, and
 //!    [`Stats::reduction`](crate::Stats::reduction) says why
 //!    (`ReductionStatus::Off`, naming the starved roles).

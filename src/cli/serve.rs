@@ -27,6 +27,10 @@ pub const LONG_ABOUT: &str = "Walk the state space of a protocol in the browser:
     The server binds to 127.0.0.1 (only this machine can reach it) unless --bind says \
     otherwise, reads no file, and runs until it is stopped (Ctrl-C).";
 
+/// The budget of a check the page runs when neither `--timeout` nor
+/// `PRUST_TIMEOUT` gives one.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The arguments of `prust serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -51,17 +55,24 @@ pub struct ServeArgs {
     #[arg(long, value_parser = values::runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
     /// Wall-clock budget of each check the page runs, in seconds; a check
-    /// that runs out is inconclusive
-    #[arg(long, value_name = "SECS", value_parser = super::check::parse_timeout, default_value = "60")]
-    pub timeout: Duration,
+    /// that runs out is inconclusive [default: PRUST_TIMEOUT, else 60]
+    #[arg(long, value_name = "SECS", value_parser = super::check::parse_timeout)]
+    pub timeout: Option<Duration>,
 }
 
 /// Runs `prust serve`: prints the URL, then serves until stopped.
 pub fn run(args: &ServeArgs, out: &mut Out) -> CmdResult {
     let env = read_env(Reader::Check)?;
+    // A check someone waits for in a browser: a minute unless told
+    // otherwise, so that a click on a formula too hard to decide does not
+    // keep a core busy until the server stops.
+    let timeout = args
+        .timeout
+        .or(env.limits.timeout)
+        .unwrap_or(DEFAULT_TIMEOUT);
     let checker = Checker::from_environment(&env, engine::DefaultBudgets::Machine)
         .audience(Audience::CommandLine)
-        .timeout(args.timeout);
+        .timeout(timeout);
     let object =
         object(&args.protocol, args.runtime, &checker.limits()).map_err(|u| u.into_failure())?;
     let app = App::new(

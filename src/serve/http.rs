@@ -171,9 +171,9 @@ pub fn parse_head(head: &[u8]) -> Result<Request, Response> {
         let value = value.trim();
         if name.eq_ignore_ascii_case("host") {
             host = Some(value.to_string());
-        } else if name.eq_ignore_ascii_case("content-length") && value != "0" {
-            return Err(Response::text(413, "the explorer takes no request body"));
-        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+        } else if (name.eq_ignore_ascii_case("content-length") && value != "0")
+            || name.eq_ignore_ascii_case("transfer-encoding")
+        {
             return Err(Response::text(413, "the explorer takes no request body"));
         }
     }

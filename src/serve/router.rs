@@ -113,7 +113,9 @@ fn refused(path: &str, r: Refusal) -> Response {
 /// The page with the protocol's name and the command line's formulas.
 fn page(app: &App) -> String {
     PAGE.replace("{{PROTOCOL}}", &escape(&app.protocol))
-        .replace("{{FORMULAS}}", &app.formulas_json().replace("</", "<\\/"))
+        // No `<` inside the script: `</script>` or `<!--` in a formula
+        // must not end or change it.
+        .replace("{{FORMULAS}}", &app.formulas_json().replace('<', "\\u003c"))
 }
 
 /// `s` safe in HTML text.

@@ -174,6 +174,19 @@ fn permalinks_give_their_trail() {
 }
 
 #[test]
+fn the_page_carries_the_formulas_inert() {
+    let mut app = chess();
+    app.formulas = vec![r#"G !"x</script><!--""#.into()];
+    let (status, page) = get(&app, "/");
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("</script>").count(), 1, "{page}");
+    assert!(
+        page.contains(r#"const FORMULAS = ["G !\"x\u003c/script>\u003c!--\""];"#),
+        "{page}"
+    );
+}
+
+#[test]
 fn a_foreign_host_is_refused_on_loopback() {
     let app = chess();
     let hosts: Hosts = Some(vec!["127.0.0.1:9".into()]);

@@ -80,11 +80,18 @@ impl Walk {
     /// is named by the type it gives).
     pub fn moves(&self, state: &Object) -> Vec<Move> {
         let mut listed = Vec::new();
-        let candidates: Vec<Enabled> = if state.enabled(&mut listed) {
+        // The object's own listing when it has one (every object this
+        // crate builds does), else every action probed.
+        let candidates = if state.enabled(&mut listed) {
             listed
         } else {
             self.probe_candidates(state)
         };
+        self.moves_among(state, candidates)
+    }
+
+    /// The `candidates` that `state` takes, each performed on a clone.
+    pub(crate) fn moves_among(&self, state: &Object, candidates: Vec<Enabled>) -> Vec<Move> {
         let types = state.type_names();
         let mut moves: Vec<Move> = Vec::new();
         for e in candidates {
@@ -139,7 +146,7 @@ impl Walk {
 
     /// Every action the try-operations might take, for an object that does
     /// not list its enabled actions: each channel, each declared type.
-    fn probe_candidates(&self, state: &Object) -> Vec<Enabled> {
+    pub(crate) fn probe_candidates(&self, state: &Object) -> Vec<Enabled> {
         let n = self.roles.len();
         let types = state.type_names();
         let mut out = Vec::new();
@@ -218,4 +225,59 @@ pub fn in_transit(steps: &[TrailStep]) -> Vec<((String, String), Vec<String>)> {
     }
     channels.retain(|(_, q)| !q.is_empty());
     channels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The listing and the probes agree in every state along a few walks:
+    /// the fallback for an object that lists nothing finds the same moves.
+    #[test]
+    fn probing_finds_what_the_listing_lists() {
+        for (name, runtime) in [
+            ("chess", crate::Runtime::Strict),
+            ("token-star:3", crate::Runtime::Liberal),
+            ("ring-buffered:2", crate::Runtime::Strict),
+        ] {
+            let limits = engine::Limits::default().defaults(engine::DefaultBudgets::Machine);
+            let object = crate::load::object(
+                name,
+                std::path::Path::new(""),
+                runtime,
+                &limits,
+                engine::hint::Audience::CommandLine,
+            )
+            .unwrap();
+            let walk = Walk::new(object);
+            let mut state = walk.initial.clone();
+            let texts = |ms: Vec<Move>| {
+                let mut t: Vec<String> = ms.iter().map(|m| m.step.to_string()).collect();
+                t.sort();
+                t
+            };
+            for k in 0..12 {
+                let mut listed = Vec::new();
+                assert!(state.enabled(&mut listed), "{name} lists its actions");
+                let by_listing = texts(walk.moves_among(&state, listed));
+                let by_probing = texts(walk.moves_among(&state, walk.probe_candidates(&state)));
+                assert_eq!(by_listing, by_probing, "{name}, step {k}");
+                // On along the last move (a different one each step).
+                let moves = walk.moves(&state);
+                let Some(m) = moves.get(k % moves.len().max(1)) else {
+                    break;
+                };
+                let trail = Trail {
+                    prefix: vec![m.step.clone()],
+                    ending: Some(Ending::AnyContinuation),
+                    ..Trail::default()
+                };
+                let fresh = Walk {
+                    initial: state.clone(),
+                    ..walk.clone()
+                };
+                state = fresh.follow(&trail).unwrap().states.pop().unwrap();
+            }
+        }
+    }
 }

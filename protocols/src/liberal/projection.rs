@@ -119,9 +119,7 @@ impl Projection {
         tag: u32,
     ) -> Option<u32> {
         let inp = &self.locals[role].inp[state as usize];
-        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
-            .ok()
-            .map(|i| inp[i].1)
+        find(inp, &(label, tag), |(k, _)| k).map(|i| inp[i].1)
     }
 
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
@@ -132,9 +130,7 @@ impl Projection {
     /// send or close) in local state `state`, if it may take it.
     pub(super) fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
         let out = &self.locals[role].out[state as usize];
-        out.binary_search_by(|(l, _, _)| l.cmp(&label))
-            .ok()
-            .map(|i| (out[i].1, out[i].2))
+        find(out, &label, |(l, _, _)| l).map(|i| (out[i].1, out[i].2))
     }
 
     pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
@@ -158,9 +154,7 @@ impl Projection {
             RoleIndex::from_index(role),
         );
         let inp = &self.locals[role].inp[state as usize];
-        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
-            .ok()
-            .map(|i| inp[i].1)
+        find(inp, &(label, tag), |(k, _)| k).map(|i| inp[i].1)
     }
 
     /// Whether `a` and `b` are two different roles of the projection.
@@ -332,4 +326,22 @@ fn take(inbox: &mut Inbox, i: usize) -> (RoleId, Message) {
     };
     let env = env.expect("index in range");
     (env.from, env.msg)
+}
+
+/// The index of the entry whose key is `key` in `sorted` (sorted by
+/// `key_of`, keys distinct). Every send and receive of a running role
+/// looks its local state's edges up here, and a local state mostly has a
+/// handful: comparing each for equality is cheaper there than a binary
+/// search's three-way compares of whole labels.
+#[inline]
+fn find<'a, E, K: Ord + 'a>(
+    sorted: &'a [E],
+    key: &K,
+    key_of: impl Fn(&'a E) -> &'a K,
+) -> Option<usize> {
+    const SCAN: usize = 8;
+    if sorted.len() > SCAN {
+        return sorted.binary_search_by(|e| key_of(e).cmp(key)).ok();
+    }
+    sorted.iter().position(|e| key_of(e) == key)
 }

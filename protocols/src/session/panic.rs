@@ -85,6 +85,13 @@ impl Use {
         }
     }
 
+    /// Whether the role has async operations registered and is between
+    /// polls (so not in a blocking call, nor can one start before a poll).
+    #[inline]
+    pub(super) fn is_async(&self) -> bool {
+        self.0.load(SeqCst) == ASYNC
+    }
+
     pub(super) fn panicked(&self) -> bool {
         self.0.load(SeqCst) == PANICKED
     }

@@ -308,6 +308,9 @@ impl<P: Split> SplitEndpoint<P> {
     }
 
     /// One step of `role` on the parts; the operation back if refused.
+    /// (Inlined: the operation and its result are moved in and out of it
+    /// every try, where a call copies them through memory.)
+    #[inline(always)]
     fn attempt(
         shared: &Shared<P>,
         role: RoleId,

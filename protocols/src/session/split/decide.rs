@@ -109,7 +109,13 @@ impl<P: Split> Shared<P> {
                 self.uncount();
             }
         }
-        self.unparkers[role].unpark();
+        // A role whose futures are registered, between polls, is parked in
+        // no blocking call, and a call it makes later begins after this
+        // wake, so it tries after the change: its unpark would only leave a
+        // token that makes some later park return at once for nothing.
+        if !self.uses[role].is_async() {
+            self.unparkers[role].unpark();
+        }
         if self.asynchronous[role].load(SeqCst) {
             self.wake_async(role);
         }

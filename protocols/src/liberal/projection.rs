@@ -128,11 +128,13 @@ impl Projection {
 
     /// The next local state and the tag of `role`'s own step `label` (a
     /// send or close) in local state `state`, if it may take it.
+    #[inline]
     pub(super) fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
         let out = &self.locals[role].out[state as usize];
         find(out, &label, |(l, _, _)| l).map(|i| (out[i].1, out[i].2))
     }
 
+    #[inline]
     pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
         self.accepts(role, state, env.from as u32, env.tag, env.ty.raw())
     }
@@ -344,4 +346,27 @@ fn find<'a, E, K: Ord + 'a>(
         return sorted.binary_search_by(|e| key_of(e).cmp(key)).ok();
     }
     sorted.iter().position(|e| key_of(e) == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    /// The scan of a short list and the binary search of a long one find
+    /// the same entries as a plain binary search, at every length around
+    /// the switch, present keys and absent ones (between, before, after).
+    #[test]
+    fn find_agrees_with_a_binary_search() {
+        for len in 0..20u32 {
+            let sorted: Vec<(u32, char)> = (0..len).map(|k| (2 * k + 1, 'x')).collect();
+            for key in 0..=2 * len + 2 {
+                let expected = sorted.binary_search_by(|(k, _)| k.cmp(&key)).ok();
+                assert_eq!(
+                    find(&sorted, &key, |(k, _)| k),
+                    expected,
+                    "len {len}, key {key}"
+                );
+            }
+        }
+    }
 }

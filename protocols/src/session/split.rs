@@ -530,6 +530,7 @@ impl<P: Split> Shared<P> {
     /// is read before the inbox: a sender pushes its messages before it
     /// marks its close, so a mark seen means every message of that sender
     /// is in the inbox already.
+    #[inline]
     fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
         // Cheap first look, without the inbox lock: nothing closed, no end.
         if !self.closes.recv_ended(role, from, |_| true) {

@@ -11,8 +11,10 @@
 //! registration, is kept (`Shared::notified`) and makes the poll try once
 //! more, as a `Parker` keeps an unpark that comes before the park.
 //!
-//! A poll takes the role's waiter lock only to register or to take its
-//! registration back, and wakes no waker under it: a woken task's thread
+//! The registrations are kept in the role's slot, beside its local state
+//! while it waits: a refused poll registers and parks its local state
+//! under one taking of the slot's lock, and a woken poll takes both back
+//! under one. No waker is woken under that lock: a woken task's thread
 //! that needs the lock at once would otherwise block on it.
 
 use std::sync::atomic::Ordering::SeqCst;

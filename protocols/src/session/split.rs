@@ -86,7 +86,7 @@ struct Shared<P: Split> {
     closes: Closes,
     /// What each channel carries (for typed ends).
     channels: Channels,
-    /// Per role: set by a wake of its registrations (under their lock), so
+    /// Per role: set by a wake of its registrations (under its slot's lock), so
     /// that a wake that comes while the role is inside a poll, before its
     /// registration, is not lost (as a `Parker` keeps an unpark that comes
     /// before the park); cleared by the poll before it tries.

@@ -57,6 +57,17 @@
 //!   fully expanded state); the depth-first search (Couvreur's) only if no
 //!   successor is on its stack.
 //!
+//! Where the object lists its enabled actions ([`Protocol::enabled`]) and
+//! the determinism check is off, the ample set is chosen from that list, by
+//! the same conditions, before any successor exists, and only its successors
+//! are built (C3 needs them); the other enabled actions' successors are built
+//! only where no component qualifies or the proviso refuses the one chosen.
+//! A state's successors are otherwise built, interned and kept (they count
+//! as protocol states) whether the search takes them or not. Where the list
+//! cannot tell an action's visibility (a receive whose types the formula's
+//! atoms tell apart: the object picks the type), the successors are built
+//! first, as for an object that does not list.
+//!
 //! (The breadth-first proviso is kept with the visited numbers: a state of
 //! level `d` is stored as `d + 1`, `level_number` in `search/ample.rs`;
 //! the depth-first one with a set of the states on the stack. In a
@@ -158,6 +169,7 @@
 //! object (replayed under the determinism check like any other).
 //!
 //! [`Protocol::independence`]: crate::Protocol::independence
+//! [`Protocol::enabled`]: crate::Protocol::enabled
 //! [`Protocol::peers`]: crate::Protocol::peers
 //! [`Protocol::sends_to`]: crate::Protocol::sends_to
 //! [`Error::Contract`]: crate::Error::Contract

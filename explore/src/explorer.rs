@@ -465,6 +465,7 @@ impl Explorer {
             executions: tally.executions,
             failures: tally.found.failures,
             counts: tally.found.counts,
+            shortness: tally.shortness,
             incomplete: tally.incomplete,
             pruned: skipped.pruned,
             redundant: skipped.redundant,

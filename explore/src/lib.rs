@@ -180,6 +180,7 @@ mod roles;
 mod sampler;
 mod schedule;
 mod scheduler;
+mod shortest;
 mod simplify;
 mod step;
 mod task;

@@ -168,3 +168,59 @@ fn without_simplification_nothing_is_said_about_shortness() {
     assert!(!ex.is_shortest(0), "{ex}");
     assert!(!ex.to_string().contains("a shortest failing"), "{ex}");
 }
+
+#[test]
+fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
+    // Three independent pairs, each `x` sending two messages to its `y`;
+    // the last `y` takes one only, so every schedule ends unfinished after
+    // eleven steps: a few executions explore it (the pairs commute), and
+    // the schedules up to eleven steps are more than 2000.
+    let pairs = ["1", "2", "3"];
+    let spec = Spec::new(
+        "pairs",
+        par(pairs
+            .iter()
+            .map(|p| {
+                let (x, y) = (format!("x{p}"), format!("y{p}"));
+                seq([
+                    msg("M", x.as_str(), y.as_str()),
+                    msg("M", x.as_str(), y.as_str()),
+                ])
+            })
+            .collect::<Vec<_>>()),
+    )
+    .roles(
+        pairs
+            .iter()
+            .flat_map(|p| [format!("x{p}"), format!("y{p}")]),
+    )
+    .types(["M"]);
+    let object = Liberal::from_spec(&spec).unwrap();
+    let ex = Explorer::new().explore(object, |r| {
+        for p in pairs {
+            let (x, y) = (format!("x{p}"), format!("y{p}"));
+            let (to, from) = (y.clone(), x.clone());
+            r.spawn(&x, move |mut ep| {
+                ep.send(&to, Message::named("M", 1)).unwrap();
+                ep.send(&to, Message::named("M", 2)).unwrap();
+            });
+            r.spawn(&y, move |mut ep| {
+                ep.recv_from(&from).unwrap();
+                if p != "3" {
+                    ep.recv_from(&from).unwrap();
+                }
+            });
+        }
+    });
+    assert!(ex.executions() < 100, "{ex}");
+    assert_eq!(ex.failures().len(), 1, "{ex}");
+    assert!(!ex.is_shortest(0), "{ex}");
+    assert!(
+        ex.to_string()
+            .contains("not shown to be a shortest failing schedule: shortening it would run more than 2000 executions"),
+        "{ex}"
+    );
+    // The schedule shown still fails the same way.
+    let f = &ex.failures()[0];
+    assert_eq!(f.schedule.len(), 11, "{ex}");
+}

@@ -264,8 +264,8 @@ impl Explorer {
     /// fails the same way, and among those the fewest context switches
     /// ([`Exploration::is_shortest`], and a line of the report: "a
     /// shortest failing schedule"). The search may run as many
-    /// executions as the exploration did, and at least 2000, per
-    /// failure; past that the moved steps' schedule is shown, "not shown
+    /// executions as the exploration did, and at least 2000, for all
+    /// the failures; past that the moved steps' schedule is shown, "not shown
     /// to be a shortest failing schedule". Every schedule shown was run
     /// again by a replay and failed the same way. Failures whose outcome
     /// depends on more than the schedule (a bound hit, a role stuck

@@ -83,7 +83,7 @@
 //! steps, nor in as many with fewer context switches. The search for it
 //! runs every schedule up to that length, one length after the other,
 //! within a budget of executions (the exploration's own, and at least
-//! 2000, per failure); past it, the report says the schedule is "not
+//! 2000, for all the failures); past it, the report says the schedule is "not
 //! shown to be a shortest failing schedule" and shows the one the
 //! heuristic simplification left (steps moved next to the same role's
 //! steps, as Déjà Fu does). Each schedule shown was replayed and failed

@@ -164,9 +164,11 @@ impl<T: PartialEq> Tally<T> {
     {
         let mut failures = std::mem::take(&mut self.found.failures);
         self.shortness = vec![Shortness::Unknown; failures.len()];
-        // Each failure's search may cost as much as the exploration did,
-        // and at least a few thousand executions.
-        let budget = shortest::FLOOR.max(self.executions);
+        // The searches may cost as much as the exploration did, and at
+        // least a few thousand executions, in all: the first failures (the
+        // one the report says how to replay first) are searched first.
+        let total = shortest::FLOOR.max(self.executions);
+        let mut left = total;
         for (i, failure) in failures.iter_mut().enumerate() {
             if matches!(
                 failure.outcome,
@@ -184,8 +186,16 @@ impl<T: PartialEq> Tally<T> {
                     failure.trace = f.trace;
                 }
             }
+            if left == 0 {
+                self.shortness[i] = Shortness::NotShown(format!(
+                    "the {total} executions that shortening may run were spent on the failures \
+                     before it"
+                ));
+                continue;
+            }
             let (found, runs) =
-                shortest::shortest(failure.schedule.len(), budget, |c| self.probe(job, c, &key));
+                shortest::shortest(failure.schedule.len(), left, |c| self.probe(job, c, &key));
+            left -= runs;
             self.shortening_runs += runs;
             self.shortness[i] = match found {
                 Shortest::Exact(alts) => {

@@ -259,7 +259,32 @@ impl Explorer {
     /// Whether each failure's schedule is simplified (on by default):
     /// steps are moved next to the same role's steps where that cuts
     /// context switches, and a change is kept only if re-running the new
-    /// schedule ends in the same outcome.
+    /// schedule ends in the same outcome. Then a search over every
+    /// schedule, shortest first, finds one with the fewest steps that
+    /// fails the same way, and among those the fewest context switches
+    /// ([`Exploration::is_shortest`], and a line of the report: "a
+    /// shortest failing schedule"). The search may run as many
+    /// executions as the exploration did, and at least 2000, for all
+    /// the failures; past that the moved steps' schedule is shown, "not shown
+    /// to be a shortest failing schedule". Every schedule shown was run
+    /// again by a replay and failed the same way. Failures whose outcome
+    /// depends on more than the schedule (a bound hit, a role stuck
+    /// outside the session, nondeterminism) keep their schedule.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)]
+    /// struct Title;
+    /// let ex = Explorer::new().explore(prust::protocols::two_buyer::strict(), |r| {
+    ///     r.spawn("buyer1", |mut e| {
+    ///         e.send("seller", Title).unwrap();
+    ///         panic!("buyer1 gives up");
+    ///     });
+    /// });
+    /// assert!(ex.is_shortest(0), "{ex}");
+    /// assert_eq!(ex.failures()[0].schedule.to_string(), "buyer1");
+    /// ```
     pub fn simplify(mut self, on: bool) -> Self {
         self.simplify = on;
         self
@@ -465,6 +490,7 @@ impl Explorer {
             executions: tally.executions,
             failures: tally.found.failures,
             counts: tally.found.counts,
+            shortness: tally.shortness,
             incomplete: tally.incomplete,
             pruned: skipped.pruned,
             redundant: skipped.redundant,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::Exploration;
+use super::{Exploration, Shortness};
 
 impl<T> fmt::Display for Exploration<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -82,6 +82,17 @@ impl<T> fmt::Display for Exploration<T> {
                 self.counts[i],
                 if self.counts[i] == 1 { "" } else { "s" }
             )?;
+            match self.shortness.get(i) {
+                Some(Shortness::Shortest) => writeln!(
+                    f,
+                    "  a shortest failing schedule: none fails this way in fewer steps, \
+                     nor in as many with fewer context switches"
+                )?,
+                Some(Shortness::NotShown(why)) => {
+                    writeln!(f, "  not shown to be a shortest failing schedule: {why}")?
+                }
+                Some(Shortness::Unknown) | None => {}
+            }
         }
         // The first failure with a schedule (a bound that stopped the
         // whole exploration has none to replay).

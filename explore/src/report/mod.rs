@@ -21,6 +21,8 @@ pub struct Exploration<T = ()> {
     pub(crate) failures: Vec<Failure>,
     /// How many executions ended in each failure (same index).
     pub(crate) counts: Vec<usize>,
+    /// Whether each failure's schedule is a shortest one (same index).
+    pub(crate) shortness: Vec<Shortness>,
     /// Why the exploration is not complete, if it is not.
     pub(crate) incomplete: Option<String>,
     pub(crate) pruned: usize,
@@ -40,6 +42,20 @@ pub struct Exploration<T = ()> {
     pub(crate) results: Vec<Returned<T>>,
     /// How the schedules were sampled, for a sampled search.
     pub(crate) sampled: Option<Sampled>,
+}
+
+/// Whether a failure's schedule is a shortest one (see
+/// [`Explorer::simplify`](super::Explorer::simplify)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shortness {
+    /// Not simplified (simplification off, or an outcome that depends on
+    /// more than the schedule): nothing is said.
+    Unknown,
+    /// No schedule fails the same way in fewer steps, nor in as many with
+    /// fewer context switches.
+    Shortest,
+    /// Simplified, but not shown to be a shortest one: why.
+    NotShown(String),
 }
 
 /// What a sampled search ran ([`Explorer::random`](super::Explorer::random),
@@ -163,6 +179,16 @@ impl<T> Exploration<T> {
     /// How many executions ended in `failures()[i]`'s outcome.
     pub fn failure_count(&self, i: usize) -> usize {
         self.counts.get(i).copied().unwrap_or(0)
+    }
+
+    /// Whether `failures()[i]`'s schedule is a shortest one: no schedule
+    /// fails the same way (the same outcome) in fewer steps, nor in as
+    /// many steps with fewer context switches (see
+    /// [`Explorer::simplify`](super::Explorer::simplify)). `false` when it
+    /// was not shown (the search for it ran out of executions, the
+    /// failure was not simplified); the report then says why.
+    pub fn is_shortest(&self, i: usize) -> bool {
+        self.shortness.get(i) == Some(&Shortness::Shortest)
     }
 
     /// Why the exploration is incomplete (`None` if it is complete).

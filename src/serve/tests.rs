@@ -9,6 +9,7 @@ use super::http::{query, Request};
 use super::router::{route, Hosts};
 use super::walk::Walk;
 use super::Server;
+use testkit::json::first_string_field as field;
 
 fn chess() -> App {
     let lts = protocols::bundled::spec_by_name("chess")
@@ -31,28 +32,6 @@ fn get(app: &App, target: &str) -> (u16, String) {
     };
     let r = route(app, &None, &req, &|| false);
     (r.status, String::from_utf8(r.body).unwrap())
-}
-
-/// The string field `key` of a JSON text whose values have no escapes
-/// beyond `\"`, `\\` and `\n`.
-fn field(json: &str, key: &str) -> String {
-    let at = json
-        .find(&format!("\"{key}\":\""))
-        .unwrap_or_else(|| panic!("no {key} in {json}"));
-    let mut out = String::new();
-    let mut chars = json[at + key.len() + 4..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return out,
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some(c) => out.push(c),
-                None => break,
-            },
-            c => out.push(c),
-        }
-    }
-    panic!("unterminated {key} in {json}")
 }
 
 #[test]

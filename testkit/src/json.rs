@@ -252,3 +252,27 @@ pub fn json_lines(o: &Output) -> Vec<Json> {
         .map(|l| Json::parse(l).unwrap_or_else(|e| panic!("{e} in\n{l}")))
         .collect()
 }
+
+/// The first string field `key` in `text`, found as text (`"key":"`), its
+/// escapes `\"`, `\\` and `\n` read: for a test that looks into a piece
+/// of JSON which need not be a whole value (a page's API answer cut at
+/// some point). Panics, as a test should, when there is none.
+pub fn first_string_field(text: &str, key: &str) -> String {
+    let at = text
+        .find(&format!("\"{key}\":\""))
+        .unwrap_or_else(|| panic!("no {key} in {text}"));
+    let mut out = String::new();
+    let mut chars = text[at + key.len() + 4..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return out,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(c) => out.push(c),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    panic!("unterminated {key} in {text}")
+}

@@ -188,39 +188,9 @@ pub fn reference_violated_under(lts: &Lts, formula: &str, stutter: bool, fair: b
     // Explicit product graph.
     let mut succ: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
     for s in 0..lts.trans.len() {
-        let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
-            if stutter {
-                vec![(
-                    if lts.terminal[s] {
-                        Letter::End
-                    } else {
-                        Letter::Deadlock
-                    },
-                    s,
-                )]
-            } else {
-                vec![]
-            }
-        } else {
-            lts.trans[s]
-                .iter()
-                .map(|&(l, t)| (Letter::Act(l), t))
-                .collect()
-        };
-        let enabled: Vec<usize> = lts.trans[s].iter().map(|(l, _)| l.role).collect();
-        for (letter, t) in moves {
+        for (letter, t) in moves(lts, s, stutter) {
             let v = val(letter);
-            // One bit per role past the automaton's sets: the role moves
-            // here, or it cannot move in `s`.
-            let fair_bits = if fair {
-                (0..lts.roles)
-                    .filter(|&r| {
-                        matches!(letter, Letter::Act(l) if l.role == r) || !enabled.contains(&r)
-                    })
-                    .fold(0u64, |m, r| m | 1 << (r + aut.acceptance_sets as usize))
-            } else {
-                0
-            };
+            let fair_bits = fair_marks(lts, s, letter, fair, aut.acceptance_sets as usize);
             for q in 0..k {
                 for e in &aut.edges[q] {
                     if e.guard.eval(v) {
@@ -484,35 +454,9 @@ pub fn reference_shortest(
     // (target, marks, actions of the step)
     let mut succ: Vec<Vec<(usize, u64, u32)>> = vec![Vec::new(); n];
     for s in 0..lts.trans.len() {
-        let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
-            if stutter {
-                let l = if lts.terminal[s] {
-                    Letter::End
-                } else {
-                    Letter::Deadlock
-                };
-                vec![(l, s)]
-            } else {
-                vec![]
-            }
-        } else {
-            lts.trans[s]
-                .iter()
-                .map(|&(l, t)| (Letter::Act(l), t))
-                .collect()
-        };
-        let enabled: Vec<usize> = lts.trans[s].iter().map(|(l, _)| l.role).collect();
-        for (letter, t) in moves {
+        for (letter, t) in moves(lts, s, stutter) {
             let v = val(letter);
-            let fair_bits = if fair {
-                (0..lts.roles)
-                    .filter(|&r| {
-                        matches!(letter, Letter::Act(l) if l.role == r) || !enabled.contains(&r)
-                    })
-                    .fold(0u64, |m, r| m | 1 << (r + aut.acceptance_sets as usize))
-            } else {
-                0
-            };
+            let fair_bits = fair_marks(lts, s, letter, fair, aut.acceptance_sets as usize);
             let actions = u32::from(matches!(letter, Letter::Act(_)));
             for q in (0..k).filter(|&q| !universal[q]) {
                 for e in &aut.edges[q] {
@@ -592,4 +536,37 @@ pub fn reference_shortest(
         }
     }
     answer
+}
+
+/// The steps of `s` in the product: its transitions, or, with `stutter`,
+/// the END or DEADLOCK step to itself where it has none.
+fn moves(lts: &Lts, s: usize, stutter: bool) -> Vec<(Letter, usize)> {
+    if !lts.trans[s].is_empty() {
+        return lts.trans[s]
+            .iter()
+            .map(|&(l, t)| (Letter::Act(l), t))
+            .collect();
+    }
+    if !stutter {
+        return Vec::new();
+    }
+    let l = if lts.terminal[s] {
+        Letter::End
+    } else {
+        Letter::Deadlock
+    };
+    vec![(l, s)]
+}
+
+/// The weak-fairness marks of a step of `s` by `letter` (none without
+/// `fair`): one bit per role from bit `first` on, set when the role
+/// moves in the step or cannot move in `s`.
+fn fair_marks(lts: &Lts, s: usize, letter: Letter, fair: bool, first: usize) -> u64 {
+    if !fair {
+        return 0;
+    }
+    let enabled = |r: usize| lts.trans[s].iter().any(|(l, _)| l.role == r);
+    (0..lts.roles)
+        .filter(|&r| matches!(letter, Letter::Act(l) if l.role == r) || !enabled(r))
+        .fold(0u64, |m, r| m | 1 << (r + first))
 }

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use crate::cli::{prust, stdout};
+use testkit::json::first_string_field as field;
 
 /// A `prust serve` child, killed when dropped (a failing test leaves no
 /// server behind).
@@ -85,28 +86,6 @@ impl Served {
             .to_string();
         (status, body)
     }
-}
-
-/// The string field `key` of a JSON text (values without escapes other
-/// than `\"`, `\\`, `\n`).
-pub fn field(json: &str, key: &str) -> String {
-    let at = json
-        .find(&format!("\"{key}\":\""))
-        .unwrap_or_else(|| panic!("no {key} in {json}"));
-    let mut out = String::new();
-    let mut chars = json[at + key.len() + 4..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return out,
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some(c) => out.push(c),
-                None => break,
-            },
-            c => out.push(c),
-        }
-    }
-    panic!("unterminated {key} in {json}")
 }
 
 #[test]

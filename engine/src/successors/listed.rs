@@ -219,31 +219,17 @@ impl<P: Protocol> Successors<P> {
         if !self.list(p)? {
             return Ok(false);
         }
-        // Made first, interned after: see `intern_batch`.
-        let mut batch = std::mem::take(&mut self.probing.batch);
-        batch.clear();
-        // Out of the store while `original` borrows it; back before the
-        // batch is interned, which refills it with the duplicates.
-        let mut spares = self.store.take_spares();
-        let made = perform_batch(
-            &self.alphabet,
-            &mut self.probing.msgs,
-            &mut self.blame.letter,
-            self.store.get(p),
-            &mut spares,
-            self.listing
-                .actions
+        // Out of `self` while the batch is made; a probe that panics loses
+        // it, and `unwound` then drops the cached listing.
+        let actions = std::mem::take(&mut self.listing.actions);
+        let made = self.perform_interned(
+            p,
+            actions
                 .iter()
                 .filter(|&&(slot, _)| wanted.is_none_or(|w| bit(w, slot))),
-            &mut batch,
+            out,
         );
-        self.store.put_spares(spares);
-        if made.is_ok() {
-            // Interning may run protocol code (Eq, Hash) but not
-            // `enabled()`: the listing of `p` stays the one cached.
-            self.intern_batch(&mut batch, out);
-        }
-        self.probing.batch = batch;
+        self.listing.actions = actions;
         made.map(|()| true)
     }
 
@@ -281,27 +267,44 @@ impl<P: Protocol> Successors<P> {
         out: &mut Vec<(LetterId, ProtoId)>,
     ) -> Result<(), ProbeError> {
         let r = catch_unwind(AssertUnwindSafe(|| {
-            let mut batch = std::mem::take(&mut self.probing.batch);
-            batch.clear();
-            let mut spares = self.store.take_spares();
-            let made = perform_batch(
-                &self.alphabet,
-                &mut self.probing.msgs,
-                &mut self.blame.letter,
-                self.store.get(p),
-                &mut spares,
-                actions.iter(),
-                &mut batch,
-            );
-            self.store.put_spares(spares);
-            if made.is_ok() {
-                self.intern_batch(&mut batch, out);
-            }
-            self.probing.batch = batch;
-            made
+            self.perform_interned(p, actions.iter(), out)
         }));
         let r = self.unwound(r);
         self.blame_clone(p, r)
+    }
+
+    /// Performs `actions` of `p`'s listing, each on a clone of `p`'s
+    /// object, and appends each letter taken with its interned successor
+    /// to `out`, in the order given. All are made first and interned
+    /// after (see `intern_batch`).
+    fn perform_interned<'a>(
+        &mut self,
+        p: ProtoId,
+        actions: impl Iterator<Item = &'a (LetterId, Enabled)>,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let mut batch = std::mem::take(&mut self.probing.batch);
+        batch.clear();
+        // Out of the store while `original` borrows it; back before the
+        // batch is interned, which refills it with the duplicates.
+        let mut spares = self.store.take_spares();
+        let made = perform_batch(
+            &self.alphabet,
+            &mut self.probing.msgs,
+            &mut self.blame.letter,
+            self.store.get(p),
+            &mut spares,
+            actions,
+            &mut batch,
+        );
+        self.store.put_spares(spares);
+        if made.is_ok() {
+            // Interning may run protocol code (Eq, Hash) but not
+            // `enabled()`: the listing of `p` stays the one cached.
+            self.intern_batch(&mut batch, out);
+        }
+        self.probing.batch = batch;
+        made
     }
 
     /// The first listed action of `p` at or after slot `*cursor` that

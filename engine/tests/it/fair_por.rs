@@ -8,8 +8,6 @@
 //! reduced search decided with fewer states than the full one and asserts
 //! a floor, so that it cannot compare an unreduced search with itself.
 
-use std::cell::Cell;
-
 use crate::common;
 use crate::differential::{formula_strategy, is_a_counterexample};
 
@@ -20,7 +18,8 @@ use engine::{
     RoleId, Semantics, Verdict,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRng, TestRunner};
+use proptest::test_runner::Config;
+use testkit::fair_tally::{run_tallied, FairTally};
 
 /// Two LTS objects side by side: roles `0..na` are `a`'s, the others
 /// `b`'s (renumbered); an action between the two sides is refused. Each
@@ -171,16 +170,6 @@ fn par_case() -> impl Strategy<Value = (Lts, Lts, String, bool, bool)> {
     })
 }
 
-/// What the weakly fair checks with the reduction on did.
-#[derive(Default, Clone, Copy, Debug)]
-struct Tally {
-    /// Weakly fair checks whose formula and object allow the reduction.
-    applicable: usize,
-    /// ... of which the reduced search decided, with fewer product
-    /// states than the full search stored.
-    reduced: usize,
-}
-
 fn check(
     obj: &Par,
     formula: &str,
@@ -209,7 +198,7 @@ fn agree(
     formula: &str,
     omega: bool,
     compact: bool,
-) -> Result<Tally, TestCaseError> {
+) -> Result<FairTally, TestCaseError> {
     let obj = Par::new(a.clone(), b.clone());
     let lts = obj.explicit();
     let semantics = if omega {
@@ -217,7 +206,7 @@ fn agree(
     } else {
         Semantics::Stutter
     };
-    let mut tally = Tally::default();
+    let mut tally = FairTally::default();
     for fairness in Fairness::ALL {
         let expected = reference_violated_under(&lts, formula, !omega, fairness == Fairness::Weak);
         let mut states = [0u64; 2];
@@ -252,46 +241,22 @@ fn agree(
                 other => prop_assert!(false, "unexpected verdict {other:?}\n{report}"),
             }
         }
-        // Counted under the infinite-runs-only semantics, where every
-        // weakly fair check searches for fair cycles (under the stutter
-        // one a safety property is decided as without fairness).
-        let formula_allows =
-            !matches!(&status, ReductionStatus::Off(w) if !w.contains("weak fairness"));
-        if fairness == Fairness::Weak && omega && formula_allows {
-            tally.applicable += 1;
-            if matches!(status, ReductionStatus::On { ample_states } if ample_states > 0)
-                && states[1] < states[0]
-            {
-                tally.reduced += 1;
-            }
+        if fairness == Fairness::Weak && omega {
+            tally.count(&status, states);
         }
     }
     Ok(tally)
 }
 
 /// Runs `cases` cases; the tally of all of them.
-fn run(cases: u32) -> Tally {
-    // A fixed seed: the tally, and so the floor, is the same every run.
+fn run(cases: u32) -> FairTally {
     let config = Config {
         cases,
-        failure_persistence: None,
         ..Config::default()
     };
-    let rng = TestRng::deterministic_rng(config.rng_algorithm);
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    let total = Cell::new(Tally::default());
-    let result = runner.run(&par_case(), |(a, b, formula, omega, compact)| {
-        let t = agree(&a, &b, &formula, omega, compact)?;
-        let mut sum = total.get();
-        sum.applicable += t.applicable;
-        sum.reduced += t.reduced;
-        total.set(sum);
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    total.get()
+    run_tallied(config, &par_case(), |(a, b, formula, omega, compact)| {
+        agree(&a, &b, &formula, omega, compact)
+    })
 }
 
 #[test]
@@ -302,10 +267,7 @@ fn fair_verdicts_with_the_reduction_agree_with_the_reference_and_are_reduced() {
     // to reduce in objects of a few states, or are violated only by
     // cycles that starve a role. Zero would mean the reduced search never
     // ran under fairness.
-    assert!(
-        t.applicable >= 50 && t.reduced >= 2,
-        "too few fair checks reduced: {t:?}"
-    );
+    t.assert_at_least(50, 2);
 }
 
 #[test]

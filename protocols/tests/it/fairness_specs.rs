@@ -9,7 +9,6 @@
 //! fresh object, violates the formula on its lasso, names exactly the
 //! roles its cycle starves, and starves nobody under fairness.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 
 use crate::common;
@@ -18,8 +17,9 @@ use engine::por::ReductionStatus;
 use engine::testing::{Label, Lts};
 use engine::{ActionKind, Checker, Fairness, Message, Protocol, Report, Semantics, Verdict};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRng, TestRunner};
+use proptest::test_runner::Config;
 use protocols::{spec::Spec, Liberal, Strict};
+use testkit::fair_tally::{run_tallied, FairTally};
 use testkit::reference::{formula_holds_on_lasso, lasso_letters_by, reference_violated_under};
 
 /// Objects with more reachable states than this are skipped (a liberal
@@ -216,19 +216,6 @@ fn starved_in(
         .collect()
 }
 
-/// What the weakly fair checks with the reduction on did, over a run.
-#[derive(Default, Clone, Copy, Debug)]
-struct Tally {
-    /// Weakly fair checks whose formula lets the reduction apply, under
-    /// the infinite-runs-only semantics (where every one searches for fair
-    /// cycles; under the stutter one a safety property is decided as
-    /// without fairness).
-    applicable: usize,
-    /// ... of which the reduced search decided with fewer product states
-    /// than the full search.
-    reduced: usize,
-}
-
 /// Checks `f` on `obj` with fairness none and weak × the reduction on and
 /// off against the reference on its explicit LTS; returns what the weakly
 /// fair reduced check did.
@@ -237,7 +224,7 @@ fn agree<P: Protocol + std::fmt::Debug>(
     f: &Ltl,
     semantics: Semantics,
     main: &protocols::spec::Term,
-) -> Result<Tally, TestCaseError> {
+) -> Result<FairTally, TestCaseError> {
     let dummies = common::dummies(obj);
     prop_assume!(!dummies.is_empty());
     let Some(lts) = explicit(obj, &dummies) else {
@@ -255,7 +242,7 @@ fn agree<P: Protocol + std::fmt::Debug>(
             .expect("a send or receive has a type");
         types.iter().position(|n| n == t).expect("a declared type")
     };
-    let mut tally = Tally::default();
+    let mut tally = FairTally::default();
     for fairness in Fairness::ALL {
         let expected = reference_violated_under(
             &lts,
@@ -300,22 +287,15 @@ fn agree<P: Protocol + std::fmt::Debug>(
                 _ => prop_assert!(false, "unexpected verdict: {}", why),
             }
         }
-        let allowed = match &status {
-            ReductionStatus::On { .. } => true,
-            ReductionStatus::Off(why) => why.contains("weak fairness"),
-            ReductionStatus::NotDeclared => false,
-        };
-        if fairness == Fairness::Weak && semantics == Semantics::InfiniteRunsOnly && allowed {
-            tally.applicable += 1;
-            let ample = matches!(status, ReductionStatus::On { ample_states } if ample_states > 0);
-            tally.reduced += usize::from(ample && states[1] < states[0]);
+        if fairness == Fairness::Weak && semantics == Semantics::InfiniteRunsOnly {
+            tally.count(&status, states);
         }
     }
     Ok(tally)
 }
 
 /// One case: the strict object built on the fly, or the liberal one.
-fn case(spec: &Spec, f: &Ltl, liberal: bool, omega: bool) -> Result<Tally, TestCaseError> {
+fn case(spec: &Spec, f: &Ltl, liberal: bool, omega: bool) -> Result<FairTally, TestCaseError> {
     let lts = common::gen::compile_or_skip(spec)?;
     let semantics = if omega {
         Semantics::InfiniteRunsOnly
@@ -333,45 +313,21 @@ fn case(spec: &Spec, f: &Ltl, liberal: bool, omega: bool) -> Result<Tally, TestC
 }
 
 /// Runs `cases` cases (rejecting at most `rejects`); the tally of all.
-fn run(cases: u32, rejects: u32) -> Tally {
-    // A fixed seed: the tally, and so the floor, is the same every run.
+fn run(cases: u32, rejects: u32) -> FairTally {
     let config = Config {
         cases,
         max_global_rejects: rejects,
-        failure_persistence: None,
         ..Config::default()
     };
-    let rng = TestRng::deterministic_rng(config.rng_algorithm);
-    let mut runner = TestRunner::new_with_rng(config, rng);
     let strategy = (
         common::gen::spec(),
         formula(),
         prop::bool::ANY,
         prop::bool::ANY,
     );
-    let total = Cell::new(Tally::default());
-    let result = runner.run(&strategy, |(spec, f, liberal, omega)| {
-        let t = case(&spec, &f, liberal, omega)?;
-        let mut sum = total.get();
-        sum.applicable += t.applicable;
-        sum.reduced += t.reduced;
-        total.set(sum);
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    total.get()
-}
-
-/// The floor on the share of weakly fair checks that the reduced search
-/// decides with fewer states: without it the test could compare the
-/// full search with itself and pass.
-fn assert_reduced(t: Tally) {
-    assert!(
-        t.applicable >= 50 && t.reduced >= 2,
-        "too few weakly fair checks decided by the reduced search: {t:?}"
-    );
+    run_tallied(config, &strategy, |(spec, f, liberal, omega)| {
+        case(&spec, &f, liberal, omega)
+    })
 }
 
 #[test]

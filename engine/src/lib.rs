@@ -472,7 +472,7 @@ pub mod __private {
 #[doc(hidden)]
 pub use protocol::EnumEntry;
 pub use report::{
-    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
+    Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
     Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};

@@ -152,6 +152,16 @@ pub struct CheckArgs {
     /// [default: PRUST_HASH_COMPACTION, else off]
     #[arg(long)]
     pub hash_compaction: bool,
+    /// Bitstate hashing (supertrace) with an array of BITS bits, e.g.
+    /// 1073741824 (2^30, 128 MiB): for state spaces that do not fit even
+    /// as fingerprints. The breadth-first search of a safety property
+    /// stores 3 bits a state; other searches use hash compaction. A
+    /// property that holds is "holds (probabilistic: bitstate hashing)"
+    /// with the hash factor (bits per state; best above 100) and the
+    /// expected number of states missed; exit status 0 as for holds
+    /// [default: PRUST_BITSTATE, else off]
+    #[arg(long, value_name = "BITS")]
+    pub bitstate: Option<u64>,
 
     /// Search on N threads: safety properties (searched breadth-first) in
     /// parallel, liveness by expanding the object's states on N threads
@@ -340,6 +350,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     }
     if args.hash_compaction {
         checker = checker.hash_compaction(true);
+    }
+    if args.bitstate.is_some() {
+        checker = checker.bitstate(args.bitstate);
     }
     if let Some(n) = args.threads {
         // In range: the parser allows 0..=1024.

@@ -201,6 +201,10 @@ impl<P: Protocol> CheckSession<P> {
             },
             audience: self.checker.audience,
             fair,
+            bitstate: self
+                .checker
+                .bitstate
+                .map(|bits| (bits, Checker::BITSTATE_HASHES)),
         };
         let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
         let outcome = match self.checker.share {
@@ -215,6 +219,14 @@ impl<P: Protocol> CheckSession<P> {
             None => search.run(self.initial),
         };
         let mut stats = search.stats.clone();
+        stats.bitstate = search.bitstate_used.map(|(bits, k)| crate::Bitstate {
+            bits,
+            hash_functions: k,
+        });
+        let fingerprint_count = search
+            .protocol_count
+            .is_some()
+            .then_some(search.stats.product_states);
         stats.reduction = match reduction_off {
             Some(why) => ReductionStatus::Off(why),
             None if search.declared => ReductionStatus::On {
@@ -222,7 +234,11 @@ impl<P: Protocol> CheckSession<P> {
             },
             None => ReductionStatus::NotDeclared,
         };
-        if !search.stored_apart {
+        if let Some(n) = search.protocol_count {
+            // The store forgot the states it no longer held: the search
+            // counted them.
+            stats.protocol_states = n;
+        } else if !search.stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
             stats.protocol_states = self.successors.store.len() as u64;
@@ -242,14 +258,17 @@ impl<P: Protocol> CheckSession<P> {
         }
         let verdict = match outcome {
             SearchOutcome::Holds if compacted && self.checker.share.is_none() => {
+                let n = fingerprint_count.unwrap_or(stats.protocol_states);
                 Verdict::HoldsProbabilistic {
-                    fingerprints: stats.protocol_states,
+                    fingerprints: n,
                     // A collision seen is a state missed for sure; the bound is
                     // then no bound.
                     omission_bound: if self.successors.store.collisions_seen() > 0 {
                         1.0
+                    } else if let Some(b) = stats.bitstate {
+                        b.expected_misses(n).min(1.0)
                     } else {
-                        omission_bound(stats.protocol_states)
+                        omission_bound(n)
                     },
                 }
             }

@@ -46,6 +46,9 @@ impl<P: Protocol> Search<'_, P> {
             }
         }
         self.stats.product_states = seeds.len() as u64;
+        if let Some(c) = &mut self.protocol_count {
+            *c = seeds.len() as u64;
+        }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         let mut count = seeds.len() as u64;
         let mut truncated = false;
@@ -125,6 +128,9 @@ impl<P: Protocol> Search<'_, P> {
                         DfsNum::FIRST
                     };
                     self.visited.set(self.ex, p2, q2, n);
+                    if self.protocol_count.is_some() {
+                        self.count_protocol_state(p2, q2);
+                    }
                     if self.bad_prefix(q2) {
                         self.finish_progress();
                         let (path, root) = self
@@ -183,5 +189,18 @@ impl<P: Protocol> Search<'_, P> {
             )));
         }
         Ok(SearchOutcome::Holds)
+    }
+
+    /// Counts `p` as a protocol state met for the first time unless it was
+    /// stored with another automaton state (the fingerprint layouts keep
+    /// no list of protocol states): as approximate as the set itself.
+    fn count_protocol_state(&mut self, p: ProtoId, q: crate::ids::AutState) {
+        let k = self.aut.num_states();
+        let before = (0..k)
+            .map(crate::ids::AutState::new)
+            .any(|r| r != q && self.visited.get(self.ex, p, r) != DfsNum::UNSEEN);
+        if let (false, Some(c)) = (before, &mut self.protocol_count) {
+            *c += 1;
+        }
     }
 }

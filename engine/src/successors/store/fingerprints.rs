@@ -106,6 +106,27 @@ pub(super) struct Fingerprints<P> {
     /// Fingerprints found equal for two unequal objects, while both were
     /// resident (the only collisions that can be seen at all).
     pub(super) collisions: u64,
+    /// Transient ids (see [`Transient`]), while a search that keeps its
+    /// own fingerprint set runs.
+    pub(super) transient: Option<Transient>,
+}
+
+/// Ids for the objects a search holds now, and only for them: a search
+/// that keeps its own set of product fingerprints (the breadth-first
+/// search under hash compaction or bitstate hashing) needs no id, mark or
+/// table slot for a state it no longer holds, which is what made a
+/// compacted state cost as much as an exact one. Ids from `base` up are
+/// transient: their fingerprint is in `live`, and an id is released (its
+/// table entry and `live` entry dropped) when its object goes.
+pub(super) struct Transient {
+    /// The first transient id: the permanent ids stay below it.
+    pub(super) base: usize,
+    /// The next id never handed out.
+    pub(super) next: usize,
+    /// Released ids, reused only once `next` would leave the id range.
+    pub(super) free: Vec<ProtoId>,
+    /// The fingerprint of each transient id in use.
+    pub(super) live: HashMap<ProtoId, u64>,
 }
 
 /// A resident object under hash compaction.
@@ -129,16 +150,33 @@ impl<P: Protocol> Fingerprints<P> {
         let (id, new) = match &mut self.keys {
             Keys::Fp(fps) => {
                 let fp = fingerprint(&p);
-                match self
-                    .table
-                    .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
-                {
+                let tr = &mut self.transient;
+                let live = tr.as_ref().map(|t| &t.live);
+                let key = |i: ProtoId| match live.and_then(|l| l.get(&i)) {
+                    Some(&f) => f,
+                    None => fps[i.index()],
+                };
+                match self.table.entry(fp, |&i| key(i) == fp, |&i| key(i)) {
                     Entry::Occupied(e) => (*e.get(), false),
-                    Entry::Vacant(v) => {
-                        v.insert(next);
-                        fps.push(fp);
-                        (next, true)
-                    }
+                    Entry::Vacant(v) => match tr {
+                        Some(t) => {
+                            let id = match t.free.pop().filter(|_| t.next >= u32::MAX as usize) {
+                                Some(id) => id,
+                                None => {
+                                    t.next += 1;
+                                    ProtoId::new(t.next - 1)
+                                }
+                            };
+                            v.insert(id);
+                            t.live.insert(id, fp);
+                            (id, true)
+                        }
+                        None => {
+                            v.insert(next);
+                            fps.push(fp);
+                            (next, true)
+                        }
+                    },
                 }
             }
             Keys::Bytes {
@@ -203,7 +241,9 @@ impl<P: Protocol> Fingerprints<P> {
             }
         }
         if new {
-            self.marks.push([DfsNum::UNSEEN; 2]);
+            if self.transient.is_none() {
+                self.marks.push([DfsNum::UNSEEN; 2]);
+            }
             if as_object {
                 self.resident.insert(
                     id,
@@ -250,6 +290,54 @@ impl<P: Protocol> Fingerprints<P> {
                 self.revive(id, p);
                 Ok(id)
             }
+        }
+    }
+
+    /// The fingerprint of the stored state `id` (hash compaction).
+    pub(super) fn fp_of(&self, id: ProtoId) -> u64 {
+        if let Some(&f) = self.transient.as_ref().and_then(|t| t.live.get(&id)) {
+            return f;
+        }
+        match &self.keys {
+            Keys::Fp(fps) => fps[id.index()],
+            Keys::Bytes { .. } => unreachable!("collapse stores keep no fingerprints"),
+        }
+    }
+
+    /// Drops the transient id `id` (see [`Transient`]) unless its object
+    /// is still held: resident, or made since the last sweep.
+    pub(super) fn release(&mut self, id: ProtoId) {
+        let Some(t) = &mut self.transient else { return };
+        if id.index() < t.base || self.resident.contains_key(&id) {
+            return;
+        }
+        if self.fresh.iter().any(|(j, _)| *j == id) {
+            return;
+        }
+        if let Some(fp) = t.live.remove(&id) {
+            if let Ok(e) = self.table.find_entry(fp, |&i| i == id) {
+                e.remove();
+            }
+            t.free.push(id);
+        }
+    }
+
+    /// Starts or ends transient ids (see [`Transient`]); ending drops
+    /// every transient id (the caller has dropped their objects).
+    pub(super) fn set_transient(&mut self, on: bool) {
+        if let Some(t) = self.transient.take() {
+            let live = t.live;
+            self.table.retain(|i| !live.contains_key(i));
+            self.resident.retain(|i, _| !live.contains_key(i));
+        }
+        if on && matches!(self.keys, Keys::Fp(_)) {
+            let base = self.marks.len();
+            self.transient = Some(Transient {
+                base,
+                next: base,
+                free: Vec::new(),
+                live: HashMap::new(),
+            });
         }
     }
 

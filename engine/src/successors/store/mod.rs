@@ -172,6 +172,7 @@ impl<P: Protocol> Store<P> {
             lent: None,
             keep_all: false,
             collisions: 0,
+            transient: None,
         }));
         s
     }
@@ -213,7 +214,7 @@ impl<P: Protocol> Store<P> {
         match self.fp.as_deref() {
             None => &self.protos[id.index()].p == obj,
             Some(f) => match &f.keys {
-                Keys::Fp(fps) => fps[id.index()] == fingerprint(obj),
+                Keys::Fp(_) => f.fp_of(id) == fingerprint(obj),
                 Keys::Bytes { ends, .. } if ends.is_object(id) => {
                     f.resident.get(&id).is_some_and(|r| &r.p == obj)
                 }
@@ -263,6 +264,7 @@ impl<P: Protocol> Store<P> {
                 r.pins = r.pins.saturating_sub(1);
                 if r.pins == 0 && !r.forever && !keep_all {
                     e.remove();
+                    f.release(id);
                 }
             }
         }
@@ -311,9 +313,37 @@ impl<P: Protocol> Store<P> {
     #[inline]
     pub(crate) fn sweep(&mut self) {
         if let Some(f) = &mut self.fp {
-            for (_, p) in f.fresh.drain(..) {
+            let transient = f.transient.is_some();
+            let mut gone = std::mem::take(&mut f.fresh);
+            for (id, p) in gone.drain(..) {
                 self.spares.put(p);
+                if transient {
+                    f.release(id);
+                }
             }
+            // The list's allocation, for the next state's successors.
+            f.fresh = gone;
+        }
+    }
+
+    /// Gives ids only to the objects the search holds from now on (see
+    /// `Transient`), until the next [`reset_residents`](Self::reset_residents):
+    /// for a search that keeps its own set of states
+    /// ([`fp_of`](Self::fp_of) names them). Nothing to do unless the store
+    /// keeps fingerprints.
+    pub(crate) fn transient_ids(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.set_transient(true);
+        }
+    }
+
+    /// The 64-bit fingerprint of the stored state `id`, under hash
+    /// compaction (as [`fingerprint`] of its object).
+    #[inline]
+    pub(crate) fn fp_of(&self, id: ProtoId) -> u64 {
+        match &self.fp {
+            Some(f) => f.fp_of(id),
+            None => fingerprint(self.get(id)),
         }
     }
 
@@ -348,6 +378,7 @@ impl<P: Protocol> Store<P> {
     /// every pin.
     pub(crate) fn reset_residents(&mut self) {
         if let Some(f) = &mut self.fp {
+            f.set_transient(false);
             f.resident.retain(|_, r| r.forever);
             f.resident.values_mut().for_each(|r| r.pins = 0);
             f.fresh.clear();

@@ -472,8 +472,8 @@ pub mod __private {
 #[doc(hidden)]
 pub use protocol::EnumEntry;
 pub use report::{
-    Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Stats,
-    Verdict,
+    Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats,
+    Stats, Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

@@ -245,7 +245,8 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "PRUST_BITSTATE",
-        meaning: "bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property \
+        meaning:
+            "bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property \
                   that holds is then \"holds (probabilistic: bitstate hashing)\", never a proof",
         kind: Kind::Count,
         default: "off",

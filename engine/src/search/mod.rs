@@ -411,9 +411,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     }
 
     fn finish_progress(&mut self) {
-        self.stats.protocol_states = self
-            .protocol_count
-            .unwrap_or(self.ex.store.len() as u64);
+        self.stats.protocol_states = self.protocol_count.unwrap_or(self.ex.store.len() as u64);
         self.budget.finish();
     }
 

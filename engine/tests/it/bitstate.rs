@@ -52,9 +52,7 @@ fn probabilistic_verdict(
 }
 
 fn base() -> Checker {
-    Checker::new()
-        .semantics(Semantics::Stutter)
-        .progress(false)
+    Checker::new().semantics(Semantics::Stutter).progress(false)
 }
 
 proptest! {

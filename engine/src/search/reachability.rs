@@ -56,22 +56,20 @@ impl<P: Protocol> Search<'_, P> {
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
         // Hash compaction and collapse: each frontier entry holds its
-        // object (a no-op otherwise), released once expanded. Under
-        // collapse without the reduction the objects wait in `objs`, in
-        // step with `level`, and are lent to the store while their state
-        // is expanded (`Store::take_made`): a state then costs no
-        // insertion, lookups and removal in the store's map of resident
-        // objects, which `pin` needs. The reduced search pins (its ample
-        // sets hold states of their own), and so does hash compaction: a
-        // fingerprint collision can be seen only against a resident
-        // object, and a collision seen makes the omission bound 1. A
-        // share's search from its frontier (several seeds) pins too.
-        let taken = (seeds.len() == 1
-            && !self.opts.reduce
-            && self.ex.store.drops_objects()
-            && !self.ex.store.is_compacted())
-        .then(|| self.ex.store.take_made(start.0))
-        .flatten();
+        // object (a no-op otherwise), released once expanded. Without the
+        // reduction the objects wait in `objs`, in step with `level`, and
+        // are lent to the store while their state is expanded
+        // (`Store::take_made`): a state then costs no insertion, lookups
+        // and removal in the store's map of resident objects, which `pin`
+        // needs, and under hash compaction with a set of fingerprints of
+        // the search's own no id either (the frontier's objects were all
+        // the store held). The reduced search pins (its ample sets hold
+        // states of their own), and so does hash compaction with the
+        // store's numbers. A share's search from its frontier (several
+        // seeds) pins too.
+        let taken = (seeds.len() == 1 && !self.opts.reduce && self.ex.store.lends_frontier())
+            .then(|| self.ex.store.take_made(start.0))
+            .flatten();
         let hold = taken.is_some();
         let mut objs: Vec<P> = taken.into_iter().collect();
         let mut next_objs: Vec<P> = Vec::new();

@@ -123,10 +123,40 @@ pub(super) struct Transient {
     pub(super) base: usize,
     /// The next id never handed out.
     pub(super) next: usize,
-    /// Released ids, reused only once `next` would leave the id range.
-    pub(super) free: Vec<ProtoId>,
+    /// Whether `next` has gone round the id range once: ids are then
+    /// reused, those not in use.
+    pub(super) wrapped: bool,
     /// The fingerprint of each transient id in use.
     pub(super) live: HashMap<ProtoId, u64>,
+    /// Ids whose objects the search took out since the last sweep
+    /// ([`Store::take_made`](super::Store::take_made)): the breadth-first
+    /// frontier holds those objects itself, and needs no id for them once
+    /// the successors of the state being expanded are entered, so the
+    /// sweep releases them.
+    pub(super) taken: Vec<ProtoId>,
+}
+
+impl Transient {
+    /// A transient id not in use: the next one never handed out, or once
+    /// the id range is used up the next one not in `live`. Never `lent`,
+    /// the id of the state being expanded: the frontier held its object,
+    /// with its id released, and [`Store::get`](super::Store::get) must
+    /// find that object, not a successor's, under it. (No list of released
+    /// ids: one entry per transition would cost more than the
+    /// fingerprints.)
+    fn allocate(&mut self, lent: Option<ProtoId>) -> ProtoId {
+        loop {
+            if self.next >= u32::MAX as usize - 2 {
+                self.next = self.base;
+                self.wrapped = true;
+            }
+            let id = ProtoId::new(self.next);
+            self.next += 1;
+            if !self.wrapped || (Some(id) != lent && !self.live.contains_key(&id)) {
+                return id;
+            }
+        }
+    }
 }
 
 /// A resident object under hash compaction.
@@ -160,13 +190,8 @@ impl<P: Protocol> Fingerprints<P> {
                     Entry::Occupied(e) => (*e.get(), false),
                     Entry::Vacant(v) => match tr {
                         Some(t) => {
-                            let id = match t.free.pop().filter(|_| t.next >= u32::MAX as usize) {
-                                Some(id) => id,
-                                None => {
-                                    t.next += 1;
-                                    ProtoId::new(t.next - 1)
-                                }
-                            };
+                            let lent = self.lent.as_ref().map(|(j, _)| *j);
+                            let id = t.allocate(lent);
                             v.insert(id);
                             t.live.insert(id, fp);
                             (id, true)
@@ -295,8 +320,16 @@ impl<P: Protocol> Fingerprints<P> {
 
     /// The fingerprint of the stored state `id` (hash compaction).
     pub(super) fn fp_of(&self, id: ProtoId) -> u64 {
-        if let Some(&f) = self.transient.as_ref().and_then(|t| t.live.get(&id)) {
-            return f;
+        if let Some(t) = &self.transient {
+            if let Some(&f) = t.live.get(&id) {
+                return f;
+            }
+            // The state being expanded, whose object the frontier held
+            // (its id was released when it was taken): asked for only
+            // when the state is its own successor, a stutter step.
+            if let Some((_, p)) = self.lent.as_ref().filter(|(j, _)| *j == id) {
+                return fingerprint(p);
+            }
         }
         match &self.keys {
             Keys::Fp(fps) => fps[id.index()],
@@ -318,7 +351,6 @@ impl<P: Protocol> Fingerprints<P> {
             if let Ok(e) = self.table.find_entry(fp, |&i| i == id) {
                 e.remove();
             }
-            t.free.push(id);
         }
     }
 
@@ -335,8 +367,9 @@ impl<P: Protocol> Fingerprints<P> {
             self.transient = Some(Transient {
                 base,
                 next: base,
-                free: Vec::new(),
+                wrapped: false,
                 live: HashMap::new(),
+                taken: Vec::new(),
             });
         }
     }

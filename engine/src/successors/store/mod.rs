@@ -8,7 +8,12 @@
 //! while the search needs it — pinned by a frame of the depth-first stack or
 //! an entry of the breadth-first frontier ([`Store::pin`]) — or while it has
 //! just been made by a probe and the search has not yet decided whether to
-//! keep it ([`Store::sweep`]). A state reached again whose object is gone is
+//! keep it ([`Store::sweep`]). The breadth-first search from one state
+//! holds its frontier's objects itself instead and lends each to the store
+//! while it expands it ([`Store::take_made`], [`Store::lend`]); when that
+//! search keeps its own set of product fingerprints
+//! ([`Store::transient_ids`]), the store then holds nothing for a state
+//! once its successors are entered. A state reached again whose object is gone is
 //! revived from the object the probe just made: every object the search
 //! expands was made by a run of the real object, never rebuilt from a
 //! fingerprint. Two states with the same fingerprint are one state to the
@@ -288,7 +293,25 @@ impl<P: Protocol> Store<P> {
             return Some(r.p.clone());
         }
         let i = f.fresh.iter().rposition(|(j, _)| *j == id)?;
+        if let Some(t) = &mut f.transient {
+            t.taken.push(id);
+        }
         Some(f.fresh.swap_remove(i).1)
+    }
+
+    /// Whether a breadth-first search from one state holds its frontier's
+    /// objects itself ([`take_made`](Self::take_made), [`lend`](Self::lend))
+    /// rather than [`pin`](Self::pin)ning them in the store's map of
+    /// resident objects: under collapse, and under hash compaction once
+    /// the search keeps its own set of fingerprints
+    /// ([`transient_ids`](Self::transient_ids)), where the frontier's
+    /// objects are then all the store would hold. Not where the store keeps
+    /// every object anyway.
+    pub(crate) fn lends_frontier(&self) -> bool {
+        self.fp.as_ref().is_some_and(|f| match f.keys {
+            Keys::Fp(_) => f.transient.is_some(),
+            Keys::Bytes { .. } => true,
+        })
     }
 
     /// Makes `p` the object of `id` while the search expands it (see
@@ -323,6 +346,15 @@ impl<P: Protocol> Store<P> {
             }
             // The list's allocation, for the next state's successors.
             f.fresh = gone;
+            if let Some(t) = &mut f.transient {
+                let mut taken = std::mem::take(&mut t.taken);
+                for id in taken.drain(..) {
+                    f.release(id);
+                }
+                if let Some(t) = &mut f.transient {
+                    t.taken = taken;
+                }
+            }
         }
     }
 

@@ -73,3 +73,73 @@ fn a_made_object_is_handed_out_once_and_found_while_it_is_lent() {
     assert_eq!(whole.take_lent(), None);
     assert_eq!(whole.get(c), &Bytes(vec![3]));
 }
+
+/// Hash compaction under a search with its own fingerprint set: the
+/// frontier takes its objects out of the store, which then holds nothing
+/// for them once the expanding state's successors are swept (no resident
+/// object, no id, no table slot); a taken object lent back is the one
+/// `get` finds and is fingerprinted as itself, and a successor equal to a
+/// taken object is a state of its own id (the search's fingerprint set,
+/// not the store, says that it was seen).
+#[test]
+fn a_frontier_object_taken_under_hash_compaction_leaves_nothing_behind() {
+    let mut s = Store::fingerprinted();
+    let init = s.intern(Bytes(vec![0]));
+    s.keep_forever(init);
+    assert!(!s.lends_frontier(), "the store's own numbers: pinned");
+    s.transient_ids();
+    assert!(s.lends_frontier());
+    let held = |s: &Store<Bytes>| {
+        let f = s.fp.as_ref().unwrap();
+        (
+            f.resident.len(),
+            f.table.len(),
+            f.transient.as_ref().unwrap().live.len(),
+        )
+    };
+    assert_eq!(held(&s), (1, 1, 0), "the initial object, kept forever");
+    let a = s.intern(Bytes(vec![1]));
+    let b = s.intern(Bytes(vec![2]));
+    assert_eq!(s.intern(Bytes(vec![1])), a, "one id while both are made");
+    assert_eq!(held(&s), (1, 3, 2));
+    let oa = s.take_made(a).expect("just made");
+    assert_eq!(s.fp_of(a), fingerprint(&oa), "known until the sweep");
+    s.sweep();
+    assert_eq!(held(&s), (1, 1, 0), "nothing left of a or b");
+    s.lend(a, oa);
+    assert_eq!(s.get(a), &Bytes(vec![1]));
+    assert_eq!(s.fp_of(a), fingerprint(&Bytes(vec![1])));
+    let a2 = s.intern(Bytes(vec![1]));
+    assert_ne!(a2, a, "the lent id is never handed out again");
+    assert_ne!(s.intern(Bytes(vec![2])), b, "b's id went with its object");
+    assert_eq!(s.fp_of(a2), s.fp_of(a));
+    assert_eq!(s.take_lent(), Some(Bytes(vec![1])));
+    s.sweep();
+    assert_eq!(held(&s), (1, 1, 0));
+}
+
+/// Transient ids go round the id range without a list of released ones:
+/// past the end, an id in use (made, not yet swept) or lent is skipped.
+#[test]
+fn transient_ids_wrap_around_past_those_in_use() {
+    let mut s = Store::fingerprinted();
+    s.intern(Bytes(vec![0]));
+    s.transient_ids();
+    fn next(s: &mut Store<Bytes>) -> &mut usize {
+        &mut s.fp.as_mut().unwrap().transient.as_mut().unwrap().next
+    }
+    let end = u32::MAX as usize - 2;
+    *next(&mut s) = end - 1;
+    let last = s.intern(Bytes(vec![1]));
+    assert_eq!(last.index(), end - 1);
+    let first = s.intern(Bytes(vec![2]));
+    assert_eq!(first.index(), 1, "round to the first transient id");
+    let o = s.take_made(first).unwrap();
+    s.sweep();
+    s.lend(first, o);
+    let x = s.intern(Bytes(vec![3]));
+    *next(&mut s) = 1;
+    let y = s.intern(Bytes(vec![4]));
+    assert_eq!(x.index(), 2);
+    assert_eq!(y.index(), 3, "1 is lent and 2 is in use: skipped");
+}

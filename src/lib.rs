@@ -22,6 +22,11 @@
 // A model checker's verdicts rest on safe Rust: no crate here needs unsafe.
 #![forbid(unsafe_code)]
 
+// The command line's modules name the library as `prust::…`, as the
+// binary that holds `main` does.
+extern crate self as prust;
+
+pub mod cli;
 pub mod guide;
 
 /// Discourje's `.dcj` specifications, imported into a [`Spec`].

@@ -40,8 +40,10 @@
 //! assert!(matches!(stopped, LoadError::Limit(_)));
 //! ```
 
+use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use dcj::{DcjError, DcjLimit, DcjTarget};
@@ -214,9 +216,8 @@ fn lts_within(protocol: &str, base: &Path, build: Build) -> Result<Lts, LoadErro
         })?;
         return Lts::from_aut(&text).map_err(|error| LoadError::Aut { path, error });
     }
-    let spec =
-        protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))?;
-    spec.compile_with(&build.left())
+    named_spec(protocol)?
+        .compile_with(&build.left())
         .map_err(|e| build_error(e, build))
 }
 
@@ -262,6 +263,60 @@ fn spec_bounded(
             path: base.join(protocol),
             runtime,
         });
+    }
+    named_spec(protocol)
+}
+
+/// A specification a program registered under a name for its own command
+/// line ([`crate::cli::Cli::protocol`]).
+pub(crate) type SpecFn = Arc<dyn Fn() -> Spec + Send + Sync>;
+
+thread_local! {
+    /// The protocols registered for the command running on this thread
+    /// (see [`with_registered`]): per thread, not per process, so that two
+    /// commands run side by side (tests do) never see each other's.
+    static REGISTERED: RefCell<Vec<(String, SpecFn)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with `registered` as the names that the loader resolves
+/// before the bundled protocols, on this thread.
+pub(crate) fn with_registered<R>(registered: &[(String, SpecFn)], f: impl FnOnce() -> R) -> R {
+    let old = REGISTERED.with(|r| r.replace(registered.to_vec()));
+    // Put back even if `f` panics, so a caught panic leaves no stale names.
+    struct Restore(Option<Vec<(String, SpecFn)>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(old) = self.0.take() {
+                REGISTERED.with(|r| *r.borrow_mut() = old);
+            }
+        }
+    }
+    let _restore = Restore(Some(old));
+    f()
+}
+
+/// The protocols registered on this thread (see [`with_registered`]), in
+/// the order they were registered.
+pub(crate) fn registered() -> Vec<(String, SpecFn)> {
+    REGISTERED.with(|r| r.borrow().clone())
+}
+
+/// The names of [`registered`].
+pub(crate) fn registered_names() -> Vec<String> {
+    registered().into_iter().map(|(n, _)| n).collect()
+}
+
+/// The specification a name stands for: a protocol registered for this
+/// command line, else a bundled one.
+fn named_spec(protocol: &str) -> Result<Spec, LoadError> {
+    let registered = REGISTERED.with(|r| {
+        r.borrow()
+            .iter()
+            .find(|(n, _)| n == protocol.trim())
+            .map(|(_, f)| Arc::clone(f))
+    });
+    if let Some(spec) = registered {
+        return Ok(spec());
     }
     protocols::bundled::spec_by_name(protocol).map_err(|e| LoadError::Bundled(Box::new(e)))
 }

@@ -4,17 +4,12 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
-use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{
-    AtomicBool,
-    Ordering::{Acquire, Release},
-};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use engine::{MessageType, Payload, RoleId};
 use protocols::session::{self, Alternative, BlockingEndpoint, ToRole};
 
-use crate::raw::Raw;
+use crate::endpoint_lock::{EndpointLock, Held, Taken};
 use crate::{Error, Receiver, Sender};
 
 /// The typed ends of one role: makes [`Sender`]s and [`Receiver`]s on
@@ -45,10 +40,7 @@ pub struct Ends<E> {
 pub struct Shared {
     pub(crate) role: RoleId,
     pub(crate) names: Vec<String>,
-    endpoint: Mutex<Box<dyn Raw>>,
-    /// Whether the endpoint's holder is a blocking operation (which may
-    /// hold it for long), not a poll (which holds it for one try).
-    pub(crate) blocking: AtomicBool,
+    endpoint: EndpointLock,
     /// Per peer this role sends to: the senders alive, and whether the
     /// channel is done (closed through a sender, or by the last sender's
     /// drop): a drop then closes nothing more.
@@ -88,8 +80,7 @@ impl<E: BlockingEndpoint + 'static> Ends<E> {
         let shared = Shared {
             role: endpoint.role(),
             names: endpoint.roles().to_vec(),
-            endpoint: Mutex::new(Box::new(endpoint)),
-            blocking: AtomicBool::new(false),
+            endpoint: EndpointLock::new(Box::new(endpoint)),
             out: Mutex::new(HashMap::new()),
         };
         Ends {
@@ -220,28 +211,29 @@ pub(crate) fn is_message<T: 'static>() -> bool {
     std::any::TypeId::of::<T>() == std::any::TypeId::of::<engine::Message>()
 }
 
+/// The `T` in `msg` (`msg` itself where `T` is [`engine::Message`]); the
+/// message back if its payload is another type.
+#[inline]
+pub(crate) fn payload_of<T: Payload>(msg: engine::Message) -> Result<T, engine::Message> {
+    if is_message::<T>() {
+        // Out of an `Option` seen as `Any`: no box to allocate.
+        let mut msg = Some(msg);
+        let any: &mut dyn std::any::Any = &mut msg;
+        let t = any.downcast_mut::<Option<T>>().expect("T is Message");
+        return Ok(t.take().expect("just put in"));
+    }
+    msg.downcast::<T>()
+}
+
 impl Shared {
     /// The endpoint, for one operation; [`Error::Busy`] if another thread
     /// is in an operation on it.
     #[inline]
     pub(crate) fn endpoint(&self) -> Result<Held<'_>, Error> {
-        let guard = match self.endpoint.try_lock() {
-            Ok(guard) => guard,
-            // Only a panic in the session's own code poisons this lock, and
-            // the session poisons itself then: its next answer says so.
-            Err(TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(TryLockError::WouldBlock) => return Err(self.busy()),
-        };
-        // Release/Acquire (no full fence per operation): the mark is a hint
-        // read after a failed `try_lock`, and a stale `false` only makes
-        // the poll look again.
-        self.blocking.store(true, Release);
-        Ok(Held {
-            guard,
-            blocking: &self.blocking,
-        })
+        self.endpoint.try_take(true).map_err(|_| self.busy())
     }
 
+    #[cold]
     pub(crate) fn busy(&self) -> Error {
         Error::Busy {
             role: self.names[self.role].clone(),
@@ -251,17 +243,13 @@ impl Shared {
     /// The endpoint, for one poll of an async operation: waits for another
     /// poll to end (a poll is one try), but not for a blocking operation
     /// on another thread ([`Error::Busy`]: a task must not wait unseen).
-    pub(crate) fn endpoint_for_poll(&self) -> Result<MutexGuard<'_, Box<dyn Raw>>, Error> {
+    #[inline]
+    pub(crate) fn endpoint_for_poll(&self) -> Result<Held<'_>, Error> {
         loop {
-            match self.endpoint.try_lock() {
-                Ok(guard) => return Ok(guard),
-                Err(TryLockError::Poisoned(p)) => return Ok(p.into_inner()),
-                // A blocking holder marks itself right after it locks:
-                // until then, it looks like a poll for a moment.
-                Err(TryLockError::WouldBlock) if self.blocking.load(Acquire) => {
-                    return Err(self.busy())
-                }
-                Err(TryLockError::WouldBlock) => std::thread::yield_now(),
+            match self.endpoint.try_take(false) {
+                Ok(held) => return Ok(held),
+                Err(Taken::Blocking) => return Err(self.busy()),
+                Err(Taken::Polling) => std::thread::yield_now(),
             }
         }
     }
@@ -269,19 +257,14 @@ impl Shared {
     /// The endpoint, waiting for another thread's operation to end (only
     /// for a dropped sender's close, which cannot report `Busy`).
     fn endpoint_blocking(&self) -> Held<'_> {
-        let guard = self.endpoint_waiting();
-        self.blocking.store(true, Release);
-        Held {
-            guard,
-            blocking: &self.blocking,
-        }
+        self.endpoint.take(true)
     }
 
     /// The endpoint, waiting for another holder: to give up a dropped
     /// future's registration (a blocking operation on a role with a
     /// registration fails at once, so the wait is short).
-    pub(crate) fn endpoint_waiting(&self) -> MutexGuard<'_, Box<dyn Raw>> {
-        self.endpoint.lock().unwrap_or_else(|p| p.into_inner())
+    pub(crate) fn endpoint_waiting(&self) -> Held<'_> {
+        self.endpoint.take(false)
     }
 
     pub(crate) fn resolve(&self, role: impl ToRole) -> Result<RoleId, Error> {
@@ -415,33 +398,6 @@ impl Shared {
             Some(t) => a.of_type(t),
             None => a,
         }
-    }
-}
-
-/// The endpoint, held by a blocking operation (see [`Shared::endpoint`]).
-pub(crate) struct Held<'a> {
-    guard: MutexGuard<'a, Box<dyn Raw>>,
-    blocking: &'a AtomicBool,
-}
-
-impl Deref for Held<'_> {
-    type Target = Box<dyn Raw>;
-    fn deref(&self) -> &Self::Target {
-        &self.guard
-    }
-}
-
-impl DerefMut for Held<'_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.guard
-    }
-}
-
-impl Drop for Held<'_> {
-    #[inline]
-    fn drop(&mut self) {
-        // Before the guard unlocks: the next holder's mark is its own.
-        self.blocking.store(false, Release);
     }
 }
 

@@ -202,6 +202,7 @@
 //! [`Error::Session`]`(Unsupported)` there: whether a message has arrived
 //! yet is the explorer's choice, not something to poll.
 
+mod endpoint_lock;
 mod ends;
 mod error;
 mod pending;

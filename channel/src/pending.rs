@@ -26,16 +26,25 @@ impl<'a> OpFuture<'a> {
     }
 }
 
+impl OpFuture<'_> {
+    /// One poll of the operation (the typed futures turn what it is done
+    /// with into their own output in the same call, so that the large
+    /// error types are not moved through another future).
+    #[inline]
+    pub(crate) fn poll_done(&mut self, cx: &mut Context<'_>) -> Poll<Result<Done, Error>> {
+        let mut ep = match self.shared.endpoint_for_poll() {
+            Ok(ep) => ep,
+            Err(e) => return Poll::Ready(Err(e)),
+        };
+        ep.poll_op(cx, &mut self.op).map_err(Error::from)
+    }
+}
+
 impl Future for OpFuture<'_> {
     type Output = Result<Done, Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.get_mut();
-        let mut ep = match this.shared.endpoint_for_poll() {
-            Ok(ep) => ep,
-            Err(e) => return Poll::Ready(Err(e)),
-        };
-        ep.poll_op(cx, &mut this.op).map_err(Error::from)
+        self.get_mut().poll_done(cx)
     }
 }
 

@@ -13,7 +13,7 @@ use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error};
 pub(crate) trait Raw: Send {
     fn channel_types(&self, from: RoleId, to: RoleId) -> Option<Vec<String>>;
     fn may_close(&self, from: RoleId, to: RoleId) -> Option<bool>;
-    fn send(&mut self, to: RoleId, msg: Message) -> Result<(), Error>;
+    fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)>;
     fn recv_from(&mut self, from: RoleId) -> Result<Message, Error>;
     fn close(&mut self, to: RoleId) -> Result<(), Error>;
     fn select(&mut self, alternatives: &[Alternative]) -> Result<(usize, Message), Error>;
@@ -33,8 +33,8 @@ impl<E: BlockingEndpoint> Raw for E {
         BlockingEndpoint::may_close(self, from, to)
     }
     #[inline]
-    fn send(&mut self, to: RoleId, msg: Message) -> Result<(), Error> {
-        BlockingEndpoint::send(self, to, msg)
+    fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)> {
+        BlockingEndpoint::send_back(self, to, msg)
     }
     #[inline]
     fn recv_from(&mut self, from: RoleId) -> Result<Message, Error> {

@@ -1,14 +1,17 @@
 //! [`Receiver`]: the receiving half of one channel of a role, for one type.
 
 use std::fmt;
+use std::future::Future;
 use std::marker::PhantomData;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use engine::{Message, Payload, RoleId};
 use protocols::session::{Alternative, AsyncOp, Done};
 
-use crate::ends::{is_message, message_type, Shared};
+use crate::ends::{message_type, payload_of, Shared};
 use crate::pending::OpFuture;
 use crate::{Error, RecvError, RecvTimeoutError, TryRecvError};
 
@@ -146,17 +149,15 @@ impl<T: Payload> Receiver<T> {
     ///     assert_eq!(jobs.recv_async().await, Ok(Job(7)));
     /// });
     /// ```
-    pub async fn recv_async(&self) -> Result<T, RecvError> {
+    pub fn recv_async(&self) -> impl Future<Output = Result<T, RecvError>> + '_ {
         let op = match &self.typed {
             None => AsyncOp::recv_from(self.from),
             Some(alt) => AsyncOp::select(alt),
         };
-        let msg = match OpFuture::new(&self.shared, op).await {
-            Ok(Done::Received(_, msg) | Done::Selected(_, msg)) => msg,
-            Ok(Done::Sent | Done::Closed) => unreachable!("a receive gives a message"),
-            Err(e) => return Err(RecvError::of(e)),
-        };
-        self.payload(msg).map_err(RecvError::Failed)
+        RecvAsync {
+            op: OpFuture::new(&self.shared, op),
+            receiver: self,
+        }
     }
 
     /// Receives the next `T` if the protocol allows it now, without
@@ -270,14 +271,7 @@ impl<T: Payload> Receiver<T> {
     /// be another Rust type of that name).
     #[inline]
     fn payload(&self, msg: Message) -> Result<T, Error> {
-        if is_message::<T>() {
-            // Out of an `Option` seen as `Any`: no box to allocate.
-            let mut msg = Some(msg);
-            let any: &mut dyn std::any::Any = &mut msg;
-            let t = any.downcast_mut::<Option<T>>().expect("T is Message");
-            return Ok(t.take().expect("just put in"));
-        }
-        msg.downcast::<T>().map_err(|m| Error::Payload {
+        payload_of::<T>(msg).map_err(|m| Error::Payload {
             role: self.shared.names[self.shared.role].clone(),
             type_name: m.type_name().to_string(),
             expected: std::any::type_name::<T>(),
@@ -321,6 +315,29 @@ impl<T: Payload> fmt::Debug for Receiver<T> {
             .field("role", &self.shared.names[self.shared.role])
             .field("from", &self.shared.names[self.from])
             .finish()
+    }
+}
+
+/// The future of [`Receiver::recv_async`]: the operation, and the typed
+/// value made from its message in the poll that completes it.
+struct RecvAsync<'a, T> {
+    op: OpFuture<'a>,
+    receiver: &'a Receiver<T>,
+}
+
+impl<T: Payload> Future for RecvAsync<'_, T> {
+    type Output = Result<T, RecvError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match this.op.poll_done(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(Done::Received(_, msg) | Done::Selected(_, msg))) => {
+                Poll::Ready(this.receiver.payload(msg).map_err(RecvError::Failed))
+            }
+            Poll::Ready(Ok(Done::Sent | Done::Closed)) => unreachable!("a receive gives a message"),
+            Poll::Ready(Err(e)) => Poll::Ready(Err(RecvError::of(e))),
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 //! [`Sender`]: the sending half of one channel of a role, for one type.
 
 use std::fmt;
+use std::future::Future;
 use std::marker::PhantomData;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use engine::{Message, MessageType, Payload, RoleId};
 
 use protocols::session::AsyncOp;
 
-use crate::ends::{message_type, Shared};
+use crate::ends::{message_type, payload_of, Shared};
 use crate::pending::OpFuture;
 use crate::{Error, SendError};
 
@@ -115,9 +118,11 @@ impl<T: Payload> Sender<T> {
     /// allows here waits, and is reported as part of one), a failed
     /// session, the endpoint busy on another thread.
     ///
-    /// The value is cloned once before the endpoint takes it, so that a
-    /// failure can hand it back (as `std::sync::mpsc` does): keep large
-    /// payloads behind an `Arc`.
+    /// The value handed back is the one given: a send that the protocol
+    /// allows at once is not paid for with a clone. (A strict `Session`'s
+    /// send that has to wait keeps a clone while it waits, where another
+    /// role's step may perform it; an endpoint that cannot give a failed
+    /// message back, as under `prust::explore`, sends a clone.)
     ///
     /// ```
     /// # use protocols::session::SplitSession;
@@ -140,13 +145,15 @@ impl<T: Payload> Sender<T> {
             Ok(ep) => ep,
             Err(error) => return Err(SendError { value, error }),
         };
-        let keep = dyn_clone::clone(&value);
-        match ep.send(self.to, self.message(value)) {
+        match ep.send_back(self.to, self.message(value)) {
             Ok(()) => Ok(()),
-            Err(e) => Err(SendError {
-                value: keep,
-                error: e.into(),
-            }),
+            Err((e, msg)) => {
+                drop(ep);
+                Err(SendError {
+                    value: payload_of::<T>(msg).expect("a sender's message holds its value"),
+                    error: e.into(),
+                })
+            }
         }
     }
 
@@ -189,12 +196,11 @@ impl<T: Payload> Sender<T> {
     /// });
     /// assert_eq!(rt.block_on(taker).unwrap(), (1, 2));
     /// ```
-    pub async fn send_async(&self, value: T) -> Result<(), SendError<T>> {
+    pub fn send_async(&self, value: T) -> impl Future<Output = Result<(), SendError<T>>> + '_ {
         let keep = dyn_clone::clone(&value);
-        let op = AsyncOp::send(self.to, self.message(value));
-        match OpFuture::new(&self.shared, op).await {
-            Ok(_) => Ok(()),
-            Err(error) => Err(SendError { value: keep, error }),
+        SendAsync {
+            op: OpFuture::new(&self.shared, AsyncOp::send(self.to, self.message(value))),
+            keep: Some(keep),
         }
     }
 
@@ -217,6 +223,35 @@ impl<T: Payload> Sender<T> {
     /// ```
     pub fn close(self) -> Result<(), Error> {
         self.shared.close(self.to)
+    }
+}
+
+/// The future of [`Sender::send_async`]: the operation, and the value to
+/// hand back if it fails.
+struct SendAsync<'a, T> {
+    op: OpFuture<'a>,
+    keep: Option<T>,
+}
+
+// Nothing is pinned through a `SendAsync`: the value is only moved out.
+impl<T> Unpin for SendAsync<'_, T> {}
+
+impl<T> Future for SendAsync<'_, T> {
+    type Output = Result<(), SendError<T>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match this.op.poll_done(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(_)) => Poll::Ready(Ok(())),
+            Poll::Ready(Err(error)) => Poll::Ready(Err(SendError {
+                value: this
+                    .keep
+                    .take()
+                    .expect("a send future is polled after it was ready"),
+                error,
+            })),
+        }
     }
 }
 

@@ -19,10 +19,11 @@
 //! | `PRUST_MAX_MEMORY` | memory budget: a search or build that needs more ends inconclusive, never "holds" nor an allocation abort | a size in bytes or with a binary unit, such as 512M or 2G | half the available memory or of the cgroup limit, at most a quarter of what `RLIMIT_AS` leaves, and at most 2 GiB in a test | check, lint, import, lts, suite |
 //! | `PRUST_SEMANTICS` | how runs that stop count: `stutter` (extended by stutter steps, SPIN's) or `omega` (infinite runs only, Prut4j's) | `stutter` or `omega` | `stutter` | check, suite |
 //! | `PRUST_FAIRNESS` | which runs may refute a liveness property: `none` (every run) or `weak` (only runs in which no role stays enabled without ever moving; safety verdicts do not change) | `none` or `weak` | `none` | check, suite |
-//! | `PRUST_PROGRESS` | a progress line on stderr during long searches: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal | check, suite |
+//! | `PRUST_PROGRESS` | a progress line on stderr during long searches and explorations: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal (explore: off) | check, suite, explore |
 //! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
 //! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
 //! | `PRUST_BITSTATE` | bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property that holds is then "holds (probabilistic: bitstate hashing)" | a count of bits | off | check, suite |
+//! | `PRUST_SHORTEST` | shorten a counterexample to a shortest one (`1`: always, within the limits; `0`: never; unset: when it costs at most one and a half times the search's states; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | when it costs at most 1.5× the search | check, suite |
 //! | `PRUST_HASH_COMPACTION` | store 64-bit fingerprints: a property that holds is then "holds (probabilistic)", never a proof | 1 or 0 (also true/false, yes/no, on/off) | off | check, suite |
 //! | `PRUST_COLLAPSE` | store states as their bytes (`Protocol::encode`) or as whole objects; never changes a verdict | 1 or 0 (also true/false, yes/no, on/off) | the object's `Protocol::prefers_bytes` | check, suite |
 //! | `PRUST_THREADS` | threads of the search | a whole number, at most 1024; 0 for every core | every core | check, suite |
@@ -30,6 +31,7 @@
 //! | `PRUST_SHARE` | search share I of a check split over N machines ("holds on share I/N", never "holds") | a share I/N such as 1/4 (empty: none) | the whole check | check, suite |
 //! | `PRUST_SHARE_LEVEL` | the breadth-first level at which a shared check is split | a whole number such as 1000000 (`_` allowed) | the first level of 32 states a share | check, suite |
 //! | `PRUST_TRAIL_DIR` | a folder where every failing library check saves its counterexample as a trail file (`prust check` uses `--trail` instead) | a folder (empty: none) | none | check |
+//! | `PRUST_HTML_DIR` | a folder where `.owl` suites write one self-contained HTML page per result (`prust check` uses `--html` instead) | a folder (empty: none) | none | suite |
 //! | `PRUST_SUITE_REPORTS` | `.owl` suites print the reports of passing tests too | 1 or 0 (also true/false, yes/no, on/off) | off | suite |
 //! | `PRUST_PREEMPTION_BOUND` | at most this many preemptions per execution (schedules skipped make the exploration incomplete) | a whole number, or `none` | none: every schedule | explore |
 //! | `PRUST_MAX_STEPS` | stop an execution after this many steps (it is aborted, the exploration incomplete) | a whole number such as 1000000 (`_` allowed) | 10 000 | explore |
@@ -37,6 +39,7 @@
 //! | `PRUST_ROLE_TIMEOUT` | how long a role may run without reaching the scheduler before the execution is aborted | positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error | 10 s | explore |
 //! | `PRUST_SCHEDULE` | replay this printed schedule only (one schedule is never a proof: a warning on stderr says so) | a schedule as an exploration prints it | explore every schedule | explore |
 //! | `PRUST_REDUCTION` | the exploration's reduction | `none`, `sleep-sets` or `dpor` | `dpor` | explore |
+//! | `PRUST_SEED` | the seed of a sampled exploration (`Explorer::random`, `Explorer::pct`) whose program gives none; the report prints the seed it ran with | a whole number such as 1000000 (`_` allowed) | a fresh seed each run | explore |
 //!
 //! "Read by": `check` is `prust check` and the library's
 //! [`Checker::from_env`](crate::Checker::from_env); `lint`, `import` and
@@ -93,6 +96,8 @@ pub struct Environment {
     pub determinism: Option<bool>,
     /// `PRUST_POR`.
     pub por: Option<bool>,
+    /// `PRUST_SHORTEST`.
+    pub shortest: Option<bool>,
     /// `PRUST_HASH_COMPACTION`.
     pub hash_compaction: Option<bool>,
     /// `PRUST_BITSTATE`: the bits of the array.
@@ -109,6 +114,8 @@ pub struct Environment {
     pub share_level: Option<u64>,
     /// `PRUST_TRAIL_DIR` (empty: `None`).
     pub trail_dir: Option<PathBuf>,
+    /// `PRUST_HTML_DIR` (empty: `None`).
+    pub html_dir: Option<PathBuf>,
     /// `PRUST_SUITE_REPORTS`.
     pub suite_reports: Option<bool>,
     /// `PRUST_PREEMPTION_BOUND`: `Some(None)` is `none`, no bound.
@@ -117,6 +124,8 @@ pub struct Environment {
     pub schedule: Option<String>,
     /// `PRUST_REDUCTION`, for its reader to parse.
     pub reduction: Option<String>,
+    /// `PRUST_SEED`.
+    pub seed: Option<u64>,
 }
 
 /// One variable's value, parsed by its [`Kind`].
@@ -187,6 +196,7 @@ impl Environment {
             }
             ("PRUST_DETERMINISM", V::Switch(b)) => self.determinism = Some(b),
             ("PRUST_POR", V::Switch(b)) => self.por = Some(b),
+            ("PRUST_SHORTEST", V::Switch(b)) => self.shortest = Some(b),
             ("PRUST_HASH_COMPACTION", V::Switch(b)) => self.hash_compaction = Some(b),
             ("PRUST_BITSTATE", V::Count(n)) => self.bitstate = Some(n),
             ("PRUST_COLLAPSE", V::Switch(b)) => self.collapse = Some(b),
@@ -195,6 +205,7 @@ impl Environment {
             ("PRUST_SHARE", V::Share(s)) => self.share = s,
             ("PRUST_SHARE_LEVEL", V::Count(n)) => self.share_level = Some(n),
             ("PRUST_TRAIL_DIR", V::Folder(d)) => self.trail_dir = d,
+            ("PRUST_HTML_DIR", V::Folder(d)) => self.html_dir = d,
             ("PRUST_SUITE_REPORTS", V::Switch(b)) => self.suite_reports = Some(b),
             ("PRUST_PREEMPTION_BOUND", V::CountOrNone(n)) => self.preemption_bound = Some(n),
             ("PRUST_MAX_STEPS", V::Count(n)) => self.limits.max_steps = Some(n),
@@ -204,6 +215,7 @@ impl Environment {
             }
             ("PRUST_SCHEDULE", V::Text(t)) => self.schedule = Some(t),
             ("PRUST_REDUCTION", V::Text(t)) => self.reduction = Some(t),
+            ("PRUST_SEED", V::Count(n)) => self.seed = Some(n),
             // The table and this match are one list; a unit test reads
             // every variable of the table through it.
             (name, _) => unreachable!("{name}: a variable of the table without a field"),

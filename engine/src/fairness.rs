@@ -47,6 +47,13 @@ use std::str::FromStr;
 /// stutters with nobody enabled), so a bad prefix is a violation with or
 /// without fairness, and their breadth-first search is the same.
 ///
+/// Partial-order reduction does not keep fair runs fair (an ample set may
+/// postpone a role for good), so it is not run with the roles' marks:
+/// the reduced search without them decides when the property holds for
+/// every run or its counterexample starves nobody, the full search with
+/// them otherwise. The example that rules out the plain combination and
+/// why this order is exact are in [`crate::por`] ("Under weak fairness").
+///
 /// # What changes on the bundled suites
 ///
 /// Every liveness property (a formula with `F` or `U`) of the bundled

@@ -50,6 +50,8 @@ pub enum Setting {
     NoPartialOrder,
     /// One share of a split check.
     Share,
+    /// The shortest counterexample, asked for whatever it costs.
+    Shortest,
 }
 
 impl Setting {
@@ -65,6 +67,7 @@ impl Setting {
             Setting::ParallelLevel => "PRUST_PARALLEL_LEVEL",
             Setting::NoPartialOrder => "PRUST_POR=0",
             Setting::Share => "PRUST_SHARE",
+            Setting::Shortest => "PRUST_SHORTEST=1",
         }
     }
 
@@ -79,6 +82,7 @@ impl Setting {
             Setting::ParallelLevel => "Checker::parallel_level",
             Setting::NoPartialOrder => "Checker::partial_order(false)",
             Setting::Share => "Checker::share",
+            Setting::Shortest => "Checker::shortest(true)",
         }
     }
 
@@ -92,6 +96,7 @@ impl Setting {
             Setting::Threads => Some("--threads"),
             Setting::NoPartialOrder => Some("--no-por"),
             Setting::Share => Some("--share"),
+            Setting::Shortest => Some("--shortest"),
             Setting::MaxDepth | Setting::ParallelLevel => None,
         }
     }
@@ -142,6 +147,7 @@ mod tests {
             Setting::ParallelLevel,
             Setting::NoPartialOrder,
             Setting::Share,
+            Setting::Shortest,
         ] {
             let cli = s.named(Audience::CommandLine).to_string();
             let lib = s.named(Audience::Library).to_string();

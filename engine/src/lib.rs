@@ -332,8 +332,9 @@
 //! protocol has terminated". When the steps shown already violate the
 //! property whatever comes next (a safety property broken at the last
 //! step), the search stops there and says so: "then, whatever happens next,
-//! the property is already violated". The prefix is a shortest path to
-//! where the violation is certain.
+//! the property is already violated". The counterexample is a shortest
+//! one where that costs at most one and a half times the search, and says
+//! so where it is not shown to be: [`Checker::shortest`] gives the terms.
 //!
 //! - [`Counterexample::replay`] re-executes the steps on a fresh object and
 //!   returns a transcript with the object's state (`Debug`) after each step;
@@ -409,6 +410,9 @@ pub mod env;
 mod error;
 mod fairness;
 pub mod hint;
+// Self-contained HTML pages of results (`Report::write_html`, and the
+// page model other front ends fill).
+pub mod html;
 mod ids;
 mod limits;
 mod machine;
@@ -473,6 +477,7 @@ pub mod __private {
 pub use protocol::EnumEntry;
 pub use report::{
     Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats,
+    Shortness,
     Stats, Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};

@@ -177,7 +177,7 @@ fn normalise_type(t: &str) -> Option<String> {
 
 /// Whether a type pattern matches a type path: a pattern without `::`
 /// matches the last segment; a path pattern matches a `::`-suffix.
-fn type_matches(pattern: &str, path: &str) -> bool {
+pub(crate) fn type_matches(pattern: &str, path: &str) -> bool {
     let p_segs: Vec<&str> = pattern.split("::").collect();
     let t_segs: Vec<&str> = path.split("::").collect();
     if p_segs.len() > t_segs.len() {

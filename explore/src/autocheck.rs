@@ -95,11 +95,8 @@ fn never<T>(ex: &Exploration<T>, predicate: &str, is: impl Fn(&Outcome) -> bool)
         .collect();
     let (status, reason) = if !failures.is_empty() {
         (Status::Fails, None)
-    } else if let Some(why) = ex.incomplete_reason() {
-        (
-            Status::Inconclusive,
-            Some(format!("the exploration was cut short: {why}")),
-        )
+    } else if let Some(why) = ex.no_proof() {
+        (Status::Inconclusive, Some(why))
     } else {
         (Status::Holds, None)
     };

@@ -14,21 +14,28 @@ use super::error::ExploreError;
 use super::found::Found;
 use super::observe::Observe;
 use super::pool::Pool;
+use super::progress::Progress;
 use super::property::Property;
 use super::reduction::Reduction;
 use super::replay::Replay;
+use super::report::Sampled;
 use super::report::{Exploration, Outcome};
 use super::results::Observed;
 use super::roles::Roles;
+use super::sampler::Sampler;
 use super::schedule::Schedule;
 use super::scheduler::{self, RunLimits};
+
+mod sampling;
+use sampling::Sampling;
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
 /// its defaults from the `PRUST_*` variables that the
 /// [table of every variable](mod@engine::env) lists as read by `explore`
 /// (`PRUST_PREEMPTION_BOUND`, `PRUST_MAX_STEPS`, `PRUST_MAX_EXECUTIONS`,
 /// `PRUST_TIMEOUT`, `PRUST_ROLE_TIMEOUT`, `PRUST_SCHEDULE`,
-/// `PRUST_REDUCTION`), each read and parsed as everywhere else.
+/// `PRUST_REDUCTION`, `PRUST_SEED`, `PRUST_PROGRESS`), each read and
+/// parsed as everywhere else.
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -62,6 +69,17 @@ pub struct Explorer {
     replay_from_env: bool,
     reduction: Reduction,
     simplify: bool,
+    /// A sampled search instead of the exhaustive one (see
+    /// [`Explorer::random`]).
+    sampling: Option<Sampling>,
+    /// `PRUST_SEED`: the seed of a sampled search whose program gives
+    /// none.
+    env_seed: Option<u64>,
+    /// `PRUST_PROGRESS` (off unless set: an exploration is a test, whose
+    /// output is its report), and when the first line may show.
+    progress: bool,
+    progress_after: Duration,
+    stop_on_failure: bool,
 }
 
 impl Default for Explorer {
@@ -102,6 +120,11 @@ impl Explorer {
             replay_from_env: replay.is_some(),
             replay,
             simplify: true,
+            sampling: None,
+            env_seed: env.seed,
+            progress: env.progress.unwrap_or(false),
+            progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
+            stop_on_failure: false,
             reduction: match &env.reduction {
                 None => Reduction::default(),
                 Some(v) => v
@@ -314,6 +337,23 @@ impl Explorer {
         if self.replay.is_some() {
             return (Reduction::None, None);
         }
+        if self.sampling.is_some() {
+            let mut off = Vec::new();
+            if asked != Reduction::None {
+                off.push(format!("{asked} off"));
+            }
+            if let Some(bound) = self.preemption_bound {
+                off.push(format!("no preemption bound ({bound} asked)"));
+            }
+            let why = (!off.is_empty()).then(|| {
+                format!(
+                    "{}: a sampled search runs random schedules, it does not enumerate \
+                     them, so it has nothing to prune",
+                    off.join(", ")
+                )
+            });
+            return (Reduction::None, why);
+        }
         if asked == Reduction::None {
             return (asked, None);
         }
@@ -402,6 +442,14 @@ impl Explorer {
             let mut final_states = BTreeSet::new();
             let mut left_running: Vec<String> = Vec::new();
             let mut results = Vec::new();
+            let mut sampled = None;
+            let mut progress = Progress::new(
+                self.progress,
+                self.progress_after,
+                self.sampling
+                    .filter(|_| self.replay.is_none())
+                    .map(|s| s.executions),
+            );
             if let Some(schedule) = &self.replay {
                 let chooser = Replay {
                     schedule: schedule.clone(),
@@ -420,6 +468,61 @@ impl Explorer {
                 incomplete = Some(match cut {
                     None => REPLAY.to_string(),
                     Some(cut) => format!("{REPLAY}; and {cut}"),
+                });
+            } else if let Some(sampling) = self.sampling {
+                let seed = sampling
+                    .seed
+                    .or(self.env_seed)
+                    .unwrap_or_else(super::rng::fresh_seed);
+                let mut sampler = Sampler::new(sampling.strategy, seed, names.len());
+                // An explicit `max_executions` (or `PRUST_MAX_EXECUTIONS`)
+                // still bounds the sample; the default does not.
+                let cap = self.limits.max_executions.map_or(usize::MAX, count);
+                while executions < sampling.executions {
+                    if executions >= cap {
+                        incomplete.get_or_insert(format!(
+                            "stopped after max_executions = {cap} of the {} asked for \
+                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                            sampling.executions
+                        ));
+                        break;
+                    }
+                    sampler.start_execution();
+                    let (run, observed);
+                    (run, sampler, observed) =
+                        scheduler::run(&pool, &object, &program, limits, sampler);
+                    executions += 1;
+                    let stop_all = matches!(
+                        run.end,
+                        End::Time | End::Stuck { .. } | End::Diverged { .. }
+                    ) || !run.left_behind.is_empty();
+                    if run.end.is_maximal() {
+                        final_states.insert(run.final_state);
+                    }
+                    note_left_behind(&mut left_running, &names, &run);
+                    let result = Observed::new(&names, &run, observed, &results);
+                    if let Some(cut) = found.add(&names, run, property.as_mut())? {
+                        incomplete.get_or_insert(cut);
+                    }
+                    result.record(&found, &mut results);
+                    progress.tick(executions, found.failures.len());
+                    if stop_all {
+                        break;
+                    }
+                    if self.stop_on_failure && found.last_failed && executions < sampling.executions
+                    {
+                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
+                        break;
+                    }
+                }
+                // A sample is never a proof, whatever else stopped it.
+                incomplete = Some(match incomplete {
+                    None => SAMPLED.to_string(),
+                    Some(why) => format!("{SAMPLED}; and {why}"),
+                });
+                sampled = Some(Sampled {
+                    strategy: sampling.strategy.to_string(),
+                    seed,
                 });
             } else {
                 // The reduction that runs (see `reduction_used`); DPOR
@@ -455,6 +558,7 @@ impl Explorer {
                     executions += 1;
                     if matches!(run.end, End::Redundant) {
                         redundant += 1;
+                        progress.tick(executions, found.failures.len());
                         if !dfs.backtrack() {
                             break;
                         }
@@ -481,10 +585,15 @@ impl Explorer {
                         incomplete.get_or_insert(cut);
                     }
                     result.record(&found, &mut results);
+                    progress.tick(executions, found.failures.len());
                     if stop_all {
                         break;
                     }
                     if !dfs.backtrack() {
+                        break;
+                    }
+                    if self.stop_on_failure && found.last_failed {
+                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
                         break;
                     }
                 }
@@ -551,6 +660,7 @@ impl Explorer {
                 final_states,
                 left_running,
                 results,
+                sampled,
             })
         }
     }
@@ -565,6 +675,13 @@ const ROLE_TIMEOUT_INF: Duration = Duration::from_secs(1 << 30);
 
 /// Why a replay is never complete.
 const REPLAY: &str = "a replay runs one schedule, not every schedule";
+
+/// Why a sampled search is never complete.
+const SAMPLED: &str = "sampled, not exhaustive";
+
+/// Why an exploration told to stop at its first failure is incomplete.
+const STOPPED_AT_FAILURE: &str =
+    "stopped at the first failure (Explorer::stop_on_failure), with schedules left to run";
 
 /// Notes the roles whose threads `run` left behind.
 fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {

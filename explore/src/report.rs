@@ -292,11 +292,23 @@ pub struct Exploration<T = ()> {
     pub(crate) left_running: Vec<String>,
     /// The distinct results of the complete executions.
     pub(crate) results: Vec<Returned<T>>,
+    /// How the schedules were sampled, for a sampled search.
+    pub(crate) sampled: Option<Sampled>,
+}
+
+/// What a sampled search ran ([`Explorer::random`](super::Explorer::random),
+/// [`Explorer::pct`](super::Explorer::pct)).
+#[derive(Debug, Clone)]
+pub(crate) struct Sampled {
+    /// `random`, or `PCT (depth d)`.
+    pub(crate) strategy: String,
+    pub(crate) seed: u64,
 }
 
 impl<T> Exploration<T> {
     /// Whether every schedule was explored (no bound cut anything). A
-    /// replay ([`is_replay`](Self::is_replay)) runs one schedule: never
+    /// replay ([`is_replay`](Self::is_replay)) runs one schedule, a
+    /// sampled search ([`is_sampled`](Self::is_sampled)) some: never
     /// complete.
     pub fn is_complete(&self) -> bool {
         self.incomplete.is_none()
@@ -304,7 +316,8 @@ impl<T> Exploration<T> {
 
     /// Complete and without failure: the program is correct in every
     /// schedule. Never true when a bound cut the exploration short, nor
-    /// for a replay.
+    /// for a replay, nor for a sampled search, however many executions
+    /// it ran without failure.
     pub fn is_successful(&self) -> bool {
         self.is_complete() && self.failures.is_empty()
     }
@@ -314,6 +327,70 @@ impl<T> Exploration<T> {
     /// not an exploration.
     pub fn is_replay(&self) -> bool {
         self.replayed
+    }
+
+    /// Whether the schedules were sampled
+    /// ([`Explorer::random`](super::Explorer::random) or
+    /// [`Explorer::pct`](super::Explorer::pct)) rather than enumerated:
+    /// then the exploration is never complete, and "no failure" means
+    /// none was found in [`executions`](Self::executions) random
+    /// schedules.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)] struct Move;
+    /// let ex = Explorer::new()
+    ///     .random(3, 5)
+    ///     .explore(prust::protocols::chess::strict(), |r| {
+    ///         r.spawn("white", |mut ep| {
+    ///             ep.send("black", Move).unwrap();
+    ///             ep.recv_from("black").unwrap();
+    ///         });
+    ///         r.spawn("black", |mut ep| {
+    ///             ep.recv_from("white").unwrap();
+    ///             ep.send("white", Move).unwrap();
+    ///         });
+    ///     });
+    /// assert!(ex.failures().is_empty(), "{ex}");
+    /// assert!(ex.is_sampled() && !ex.is_successful());
+    /// assert_eq!(ex.incomplete_reason(), Some("sampled, not exhaustive"));
+    /// assert!(ex.to_string().contains("5 random executions, seed 3: no failure found"), "{ex}");
+    /// ```
+    pub fn is_sampled(&self) -> bool {
+        self.sampled.is_some()
+    }
+
+    /// The seed a sampled search ran with (`None` for an exhaustive one):
+    /// the one the program gave, or `PRUST_SEED`, or a fresh one. The
+    /// same seed runs the same schedules again; a failure's
+    /// [`schedule`](Failure::schedule) replays that one execution.
+    pub fn seed(&self) -> Option<u64> {
+        self.sampled.as_ref().map(|s| s.seed)
+    }
+
+    /// What the sampled search ran, as the report says it: `5 random
+    /// executions, seed 3`.
+    fn sample(&self) -> Option<String> {
+        self.sampled.as_ref().map(|s| {
+            format!(
+                "{} {} execution{}, seed {}",
+                self.executions,
+                s.strategy,
+                if self.executions == 1 { "" } else { "s" },
+                s.seed
+            )
+        })
+    }
+
+    /// Why the exploration proves nothing about the schedules it did not
+    /// run, for an inconclusive verdict (`None`: it is complete).
+    pub(crate) fn no_proof(&self) -> Option<String> {
+        let why = self.incomplete.as_deref()?;
+        Some(match self.sample() {
+            Some(sample) => format!("the search was {why} ({sample})"),
+            None => format!("the exploration was cut short: {why}"),
+        })
     }
 
     /// The roles whose threads were left running: stuck outside the
@@ -326,7 +403,7 @@ impl<T> Exploration<T> {
         &self.left_running
     }
 
-    /// How many executions were run.
+    /// How many executions were run (for a sampled search, its sample).
     pub fn executions(&self) -> usize {
         self.executions
     }
@@ -435,7 +512,9 @@ impl<T> Exploration<T> {
     /// each with one schedule that produces it. Executions cut short by a
     /// bound or ending in a failure give none (see
     /// [`failures`](Self::failures)). A reduction runs fewer schedules per
-    /// result but finds every result of the plain search.
+    /// result but finds every result of the plain search. A sampled
+    /// search ([`is_sampled`](Self::is_sampled)) lists the results of
+    /// its sample: others may exist, and the counts are of the sample.
     ///
     /// ```
     /// use prust::explore::explore;
@@ -465,6 +544,8 @@ impl<T> fmt::Display for Exploration<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = if self.replayed {
             "replayed 1 schedule".to_string()
+        } else if let Some(sample) = self.sample() {
+            format!("sampled {sample},")
         } else {
             format!(
                 "explored {} execution{}",
@@ -507,6 +588,11 @@ impl<T> fmt::Display for Exploration<T> {
             off(f)?;
             if self.is_complete() {
                 write!(f, "the program is correct in every schedule")?;
+            } else if let Some(sample) = self.sample() {
+                write!(
+                    f,
+                    "not a proof: sampled, not exhaustive ({sample}: no failure found)"
+                )?;
             } else if self.replayed {
                 write!(f, "not a proof: only the replayed schedule ran")?;
             } else {
@@ -522,9 +608,12 @@ impl<T> fmt::Display for Exploration<T> {
         )?;
         off(f)?;
         for (i, fail) in self.failures.iter().enumerate() {
+            // A sampled failure names its seed, so that a report cut to
+            // one failure still says how to run its search again.
+            let seed = self.seed().map_or(String::new(), |s| format!(", seed {s}"));
             writeln!(
                 f,
-                "\nfailure {} (in {} execution{}) {fail}",
+                "\nfailure {} (in {} execution{}{seed}) {fail}",
                 i + 1,
                 self.counts[i],
                 if self.counts[i] == 1 { "" } else { "s" }
@@ -546,7 +635,15 @@ impl<T> fmt::Display for Exploration<T> {
             "\nto replay failure {}, run the same test with PRUST_SCHEDULE=\"{first}\" \
              (or Explorer::new().replay(&\"{first}\".parse()?))",
             i + 1
-        )
+        )?;
+        if let Some(seed) = self.seed() {
+            write!(
+                f,
+                "\nto run the same sampled search again, give it the seed {seed} (or \
+                 PRUST_SEED={seed}, where the program gives no seed)"
+            )?;
+        }
+        Ok(())
     }
 }
 

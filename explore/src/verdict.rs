@@ -195,10 +195,10 @@ impl<T: PartialEq + Clone> Exploration<T> {
     /// execution completed (never a vacuous "holds").
     fn unknown(&self, predicate: &str) -> Verdict<T> {
         let mut v = self.verdict(predicate, Status::Inconclusive);
-        v.reason = Some(match self.incomplete_reason() {
-            Some(why) => format!("the exploration was cut short: {why}"),
-            None => "no execution completed".to_string(),
-        });
+        v.reason = Some(
+            self.no_proof()
+                .unwrap_or_else(|| "no execution completed".to_string()),
+        );
         v
     }
 

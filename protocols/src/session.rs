@@ -376,6 +376,28 @@ pub trait BlockingEndpoint: Send {
     fn peer(&self, role: impl ToRole) -> Result<RoleId, Error>;
     /// Sends `value` to `to`, waiting until the protocol allows it.
     fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error>;
+    /// Sends `msg` to `to` as [`send`](Self::send) does, and hands the
+    /// message back with the error if the send fails (for
+    /// `std::sync::mpsc`-shaped senders, whose error returns the value).
+    /// The sessions' endpoints give back the message they were handed;
+    /// the default sends a clone and keeps the original.
+    ///
+    /// ```
+    /// use engine::Message;
+    /// use protocols::session::{BlockingEndpoint, Error, SplitSession};
+    /// use protocols::spec::{close, msg, seq, Spec};
+    /// let spec = Spec::new("pings", seq([msg("Ping", "a", "b").star(), close("a", "b")]));
+    /// let object = protocols::Liberal::new(spec.compile().unwrap());
+    /// let mut a = SplitSession::new(object).endpoint("a").unwrap();
+    /// a.close(1).unwrap();
+    /// let (e, back) = a.send_back(1, Message::named("Ping", 7u8)).unwrap_err();
+    /// assert!(matches!(e, Error::SendAfterClose { .. }), "{e}");
+    /// assert_eq!(back.downcast::<u8>().unwrap(), 7);
+    /// ```
+    fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)> {
+        let keep = msg.clone();
+        self.send(to, msg).map_err(|e| (e, keep))
+    }
     /// Receives the next message the protocol allows, from any sender.
     fn recv(&mut self) -> Result<(RoleId, Message), Error>;
     /// Receives the next message from `from`.
@@ -451,6 +473,10 @@ macro_rules! blocking_endpoint {
             }
             fn send<T: Payload>(&mut self, to: impl ToRole, value: T) -> Result<(), Error> {
                 $ty::send(self, to, value)
+            }
+            #[inline]
+            fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)> {
+                $ty::send_back(self, to, msg)
             }
             fn recv(&mut self) -> Result<(RoleId, Message), Error> {
                 $ty::recv(self)

@@ -132,6 +132,12 @@ pub struct CheckArgs {
     /// FILE-k
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
+    /// Write each verdict as a self-contained HTML page (its chart, and
+    /// beside each step the automaton state, atoms, subformulas' truth,
+    /// messages in transit, the object's state); with several formulas,
+    /// the k-th formula's goes to FILE-k
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Output: text, or json (JSON Lines: one object per formula, with its
     /// verdict, statistics, limit or counterexample, and nothing else on
     /// stdout: no demo header, no summary line)
@@ -162,6 +168,12 @@ pub struct CheckArgs {
     /// [default: PRUST_BITSTATE, else off]
     #[arg(long, value_name = "BITS")]
     pub bitstate: Option<u64>,
+    /// Shorten each counterexample to a shortest one (fewest actions to the
+    /// violation, then the shortest cycle) whatever it costs, within the
+    /// limits [default: PRUST_SHORTEST, else when shortening visits at most
+    /// 1.5× the search's states; a trace not shortened says so]
+    #[arg(long)]
+    pub shortest: bool,
 
     /// Search on N threads: safety properties (searched breadth-first) in
     /// parallel, liveness by expanding the object's states on N threads
@@ -354,6 +366,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     if args.bitstate.is_some() {
         checker = checker.bitstate(args.bitstate);
     }
+    if args.shortest {
+        checker = checker.shortest(true);
+    }
     if let Some(n) = args.threads {
         // In range: the parser allows 0..=1024.
         checker = checker.threads(n as usize);
@@ -420,6 +435,7 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         sink: &mut sink,
         trail: args.trail.as_deref(),
         dot: args.dot.as_deref(),
+        html: args.html.as_deref(),
     };
     let codes = match object(protocol, args.runtime, &limits) {
         Ok(obj) => check_all(visit, obj)?,
@@ -518,6 +534,7 @@ struct CheckAll<'a, 's> {
     sink: &'a mut Sink<'s>,
     trail: Option<&'a Path>,
     dot: Option<&'a Path>,
+    html: Option<&'a Path>,
 }
 
 /// Checks every formula on one object and prints a verdict for each; gives
@@ -529,7 +546,10 @@ fn check_all(visit: CheckAll<'_, '_>, obj: Object) -> Result<Vec<Exit>, Failure>
         sink,
         trail,
         dot,
+        html,
     } = visit;
+    // The page re-executes a counterexample on a fresh object.
+    let fresh = html.map(|_| obj.clone());
     // The object's own dummies, one per declared type: the engine's, so the
     // CLI, the suites and `dummies![]` probe the same messages.
     let dummies = engine::declared_dummies(&obj);
@@ -555,6 +575,10 @@ fn check_all(visit: CheckAll<'_, '_>, obj: Object) -> Result<Vec<Exit>, Failure>
         sink.emit(formula, &outcome)?;
         if let Outcome::Checked(report) = &outcome {
             save_counterexample(report, sink.protocol, trail, dot, k + 1, formulas.len())?;
+            if let (Some(path), Some(obj)) = (html, &fresh) {
+                let page = report.to_html_with_object(obj.clone());
+                super::html::write(&numbered(path, k + 1, formulas.len()), &page)?;
+            }
         }
     }
     Ok(codes)

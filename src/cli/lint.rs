@@ -94,6 +94,10 @@ pub struct LintArgs {
     /// (explored on demand from the specification, within --max-states)
     #[arg(long, value_parser = super::values::lint_runtime(), default_value_t = Runtime::Strict)]
     pub runtime: Runtime,
+    /// Also write the findings as a self-contained HTML page (each
+    /// witness as a chart)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// The output formats of `prust lint`.
@@ -160,6 +164,59 @@ pub fn options(only: &[String], exclude: &[String]) -> Result<Options, Failure> 
     checks.sort_unstable();
     checks.dedup();
     Ok(Options::only(checks))
+}
+
+/// The fewest shared steps worth printing once: below this, pointing back
+/// to them costs about as many lines as repeating them.
+const MIN_SHARED_STEPS: usize = 3;
+
+/// How many first steps the witnesses of `findings` share (the same
+/// transitions, not just the same text), leaving each a step of its own.
+fn common_steps(findings: &[Finding]) -> usize {
+    let first = &findings[0].witness;
+    findings
+        .iter()
+        .map(|f| {
+            let same = first.iter().zip(&f.witness).take_while(|(a, b)| a == b);
+            same.count().min(f.witness.len().saturating_sub(1))
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// Lines saved by printing `shared` steps once for `k` findings: each
+/// finding drops them for one pointer line, and the shared block costs
+/// its steps, a heading and a blank line.
+fn saved(k: usize, shared: usize) -> isize {
+    let (k, n) = (k as isize, shared as isize);
+    k * n - k - n - 2
+}
+
+/// The findings in runs of neighbours, each run with the steps its
+/// witnesses share (0: printed as before). A run grows while growing it
+/// saves lines (see [`saved`]); a run of one, one that shares fewer than
+/// [`MIN_SHARED_STEPS`] or one that would save no line shares nothing.
+fn groups(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < findings.len() {
+        let mut end = start + 1;
+        let mut shared = 0;
+        while end < findings.len() {
+            let grown = common_steps(&findings[start..=end]);
+            if grown < MIN_SHARED_STEPS
+                || saved(end + 1 - start, grown) < saved(end - start, shared)
+            {
+                break;
+            }
+            shared = grown;
+            end += 1;
+        }
+        let worth = end - start > 1 && saved(end - start, shared) > 0;
+        out.push((start..end, if worth { shared } else { 0 }));
+        start = end;
+    }
+    out
 }
 
 /// One inconclusive check as a JSON object.
@@ -271,8 +328,28 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
     } = report(args, &options)?;
     match args.format {
         LintFormat::Text => {
-            for f in &findings {
-                writeln!(out, "{f}")?;
+            // Findings often share a long way in (ten witnesses once
+            // repeated the same 14 steps over 150 lines): that way is
+            // printed once above them, and each finding goes on from it.
+            for (group, shared) in groups(&findings) {
+                let members = &findings[group];
+                if shared > 0 {
+                    writeln!(
+                        out,
+                        "the {} witnesses below start with the same {shared} steps:",
+                        members.len()
+                    )?;
+                    for (i, step) in members[0].witness[..shared].iter().enumerate() {
+                        writeln!(out, "  {}. {}", i + 1, step.text)?;
+                    }
+                    writeln!(out)?;
+                }
+                for f in members {
+                    let mut text = String::new();
+                    // Writing to a String cannot fail.
+                    let _ = f.write_after(&mut text, shared);
+                    writeln!(out, "{text}")?;
+                }
             }
             let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
             writeln!(
@@ -312,6 +389,11 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             writeln!(out, "{}", o.finish())?;
         }
     }
+    if let Some(path) = &args.html {
+        let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
+        let page = super::html::lint_page(&args.protocol, &findings, &inconclusive, &names);
+        super::html::write(path, &page)?;
+    }
     Ok(if !findings.is_empty() {
         Exit::Violated
     } else if !inconclusive.is_empty() {
@@ -319,4 +401,87 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
     } else {
         Exit::Ok
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocols::lint::Step;
+
+    /// Two different steps of a real witness.
+    fn steps() -> (Step, Step) {
+        let lts = protocols::bundled::two_buyer::spec().compile().unwrap();
+        let findings = lint::lint(&lts, &Options::only([Check::CloseAfterSend]));
+        let w = &findings[0].witness;
+        assert_ne!(w[0], w[1]);
+        (w[0].clone(), w[1].clone())
+    }
+
+    fn finding(witness: Vec<Step>, cycle_start: Option<usize>) -> Finding {
+        Finding {
+            check: Check::DeadlockFree,
+            channel: None,
+            witness,
+            cycle_start,
+            summary: String::new(),
+        }
+    }
+
+    #[test]
+    fn neighbours_that_share_a_way_in_are_grouped_while_it_saves_lines() {
+        let (a, b) = steps();
+        let f = |n: usize, tail: &Step| {
+            let mut w = vec![a.clone(); n];
+            w.push(tail.clone());
+            finding(w, None)
+        };
+        // 6 shared, then each its own step.
+        assert_eq!(groups(&[f(6, &a), f(6, &b)]), [(0..2, 6)]);
+        // 4 shared by two: as many lines either way, so printed as before.
+        assert_eq!(groups(&[f(4, &a), f(4, &b)]), [(0..2, 0)]);
+        // One finding alone: nothing to share.
+        assert_eq!(groups(&[f(4, &a)]), [(0..1, 0)]);
+        // Fewer than the minimum: printed as before.
+        assert_eq!(groups(&[f(2, &a), f(2, &b)]), [(0..1, 0), (1..2, 0)]);
+        // Identical witnesses: each keeps its last step.
+        assert_eq!(groups(&[f(6, &b), f(6, &b)]), [(0..2, 6)]);
+        // A short witness after a long shared run starts a run of its own
+        // rather than cut the shared part to its length.
+        let long = [f(14, &a), f(14, &b), f(14, &b), f(1, &b)];
+        assert_eq!(groups(&long), [(0..3, 14), (3..4, 0)]);
+        // A lasso's cycle may start among the shared steps.
+        let mut lasso = f(6, &a);
+        lasso.cycle_start = Some(2);
+        assert_eq!(groups(&[lasso, f(6, &b)]), [(0..2, 6)]);
+    }
+
+    #[test]
+    fn a_finding_after_shared_steps_points_back_and_goes_on() {
+        let (a, b) = steps();
+        let mut w = vec![a.clone(); 3];
+        w.push(b.clone());
+        let mut text = String::new();
+        finding(w.clone(), None).write_after(&mut text, 3).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  1.–3. (the 3 shared steps above)");
+        assert_eq!(lines[2], format!("  4. {}", b.text));
+        assert_eq!(lines.len(), 3);
+        // A cycle that starts among the shared steps is said where.
+        let mut text = String::new();
+        finding(w.clone(), Some(1))
+            .write_after(&mut text, 3)
+            .unwrap();
+        assert!(
+            text.contains("  1.–3. (the 3 shared steps above; the cycle starts at step 2)\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("-- back to the start of the cycle, forever --\n"),
+            "{text}"
+        );
+        // Nothing shared: what Display prints.
+        let mut plain = String::new();
+        finding(w.clone(), None).write_after(&mut plain, 0).unwrap();
+        assert_eq!(plain, finding(w, None).to_string());
+    }
 }

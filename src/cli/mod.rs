@@ -1,20 +1,28 @@
-//! The subcommands of the `prust` binary: their arguments (clap derive), the
-//! one exit-code table they share, and how failures are reported.
+//! The `prust` command line as a library: [`Cli`] runs it, with the
+//! protocols a program registers besides the bundled ones, so that a
+//! specification written in Rust can be checked, linted and replayed from
+//! a binary of its own crate.
 //!
-//! To add a subcommand, add a variant to [`Command`] with its own `Args`
-//! struct and a line in [`run`]; to add a `check` option, add a field to
-//! [`check::CheckArgs`].
+//! Inside: the subcommands (their arguments are clap derives), the one
+//! exit-code table they share ([`EXIT_CODES`]), and how failures are
+//! reported. To add a subcommand, add a variant to `Command` with its own
+//! `Args` struct and a line in `run`; to add a `check` option, add a field
+//! to `check::CheckArgs`.
 
-pub mod check;
-pub mod import;
-pub mod json;
-pub mod lint;
-pub mod object;
-pub mod out;
-pub mod protocols;
-pub mod replay;
-pub mod translate;
-pub mod values;
+mod builder;
+pub(crate) mod check;
+pub(crate) mod html;
+pub(crate) mod import;
+pub(crate) mod json;
+pub(crate) mod lint;
+pub(crate) mod object;
+pub(crate) mod out;
+pub(crate) mod protocols;
+pub(crate) mod replay;
+pub(crate) mod translate;
+pub(crate) mod values;
+
+pub use builder::Cli;
 
 use std::fmt;
 use std::process::ExitCode;
@@ -44,7 +52,8 @@ Exit status:
 With several formulas the most severe outcome decides the exit status
 (error > inconclusive > violated > holds).";
 
-/// `prust`: protocol unit testing by adaptation-based LTL model checking.
+/// `prust`'s arguments: protocol unit testing by adaptation-based LTL
+/// model checking.
 #[derive(Debug, Parser)]
 #[command(
     name = "prust",
@@ -54,7 +63,7 @@ With several formulas the most severe outcome decides the exit status
                   Results go to stdout; errors and diagnostics to stderr.",
     after_help = EXIT_CODES
 )]
-pub struct Cli {
+pub(crate) struct Args {
     /// The subcommand; without one, `prust` prints this help.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -62,7 +71,7 @@ pub struct Cli {
 
 /// The subcommands of `prust`.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the Büchi automaton of an LTL formula (HOA, DOT or statistics)
     #[command(after_help = EXIT_CODES)]
     Translate(translate::TranslateArgs),
@@ -89,7 +98,7 @@ pub enum Command {
 /// An exit status of the table in [`EXIT_CODES`]. The derived order is
 /// severity, so the status of several formulas is their maximum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// Success; for `check`, every formula holds.
     Ok = 0,
     /// Some formula is violated.
@@ -101,6 +110,9 @@ pub enum Exit {
     /// stdout was closed early: a quiet exit, like a process stopped by
     /// SIGPIPE (128 + 13).
     ClosedPipe = 141,
+    /// The command panicked (the panic hook has printed it): Rust's own
+    /// exit status for a panic.
+    Panicked = 101,
 }
 
 impl From<Exit> for ExitCode {
@@ -111,7 +123,7 @@ impl From<Exit> for ExitCode {
 
 /// Why a command stopped before it finished.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// An error for the user, printed on stderr as is (it starts with
     /// `error:` and may carry a `hint:` line); exit status 3.
     Error(String),
@@ -153,16 +165,7 @@ impl Failure {
 }
 
 /// What a subcommand returns: its exit status, or why it stopped.
-pub type CmdResult = Result<Exit, Failure>;
-
-/// Parses the command line (`std::env::args`) and runs it: the whole of
-/// `prust`'s `main`.
-pub fn main() -> ExitCode {
-    match Cli::try_parse() {
-        Ok(cli) => on_large_stack(cli),
-        Err(e) => clap_error(e).into(),
-    }
-}
+pub(crate) type CmdResult = Result<Exit, Failure>;
 
 /// The stack of the thread that runs a command. The specification compiler
 /// and the objects built on the fly recurse on the terms of a
@@ -171,23 +174,23 @@ pub fn main() -> ExitCode {
 /// Only the pages used are ever committed, so reserving much costs nothing.
 const STACK_BYTES: usize = 1 << 30;
 
-/// Runs `cli` on a thread with a [`STACK_BYTES`] stack (on this thread if
-/// no such thread can be started).
-fn on_large_stack(cli: Cli) -> ExitCode {
-    let cli = std::sync::Mutex::new(Some(cli));
-    let take = || cli.lock().ok().and_then(|mut c| c.take());
+/// Runs `command` on a thread with a [`STACK_BYTES`] stack (on this thread
+/// if no such thread can be started).
+fn on_large_stack(command: impl FnOnce() -> Exit + Send) -> Exit {
+    let command = std::sync::Mutex::new(Some(command));
+    let take = || command.lock().ok().and_then(|mut c| c.take());
     let spawned = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("prust".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(s, || take().map(run))
+            .spawn_scoped(s, || take().map(|c| c()))
             .map(|h| h.join())
     });
     match spawned {
-        Ok(Ok(Some(code))) => code.into(),
+        Ok(Ok(Some(code))) => code,
         // A panic was reported by the hook already: exit as Rust does.
-        Ok(Err(_)) => ExitCode::from(101),
-        Ok(Ok(None)) | Err(_) => take().map_or(Exit::Error, run).into(),
+        Ok(Err(_)) => Exit::Panicked,
+        Ok(Ok(None)) | Err(_) => take().map_or(Exit::Error, |c| c()),
     }
 }
 
@@ -201,7 +204,7 @@ fn on_large_stack(cli: Cli) -> ExitCode {
 /// that a failed write is reported as for any other output (`--help >
 /// /dev/full` once printed nothing and exited 0) and a closed pipe exits
 /// 141; on a terminal clap prints them itself, in colour.
-pub fn clap_error(e: clap::Error) -> Exit {
+pub(crate) fn clap_error(e: clap::Error) -> Exit {
     use std::io::IsTerminal;
     if e.use_stderr() {
         let invalid_utf8 = e.kind() == clap::error::ErrorKind::InvalidUtf8;
@@ -229,7 +232,7 @@ pub fn clap_error(e: clap::Error) -> Exit {
 
 /// Runs a parsed command line, printing results on stdout and failures on
 /// stderr.
-pub fn run(cli: Cli) -> Exit {
+fn run(cli: Args) -> Exit {
     let mut out = Out::stdout();
     let result = match &cli.command {
         None => print_help(&mut out),
@@ -250,7 +253,7 @@ pub fn run(cli: Cli) -> Exit {
 
 /// `prust` alone: the top-level help on stdout, exit 0.
 fn print_help(out: &mut Out) -> CmdResult {
-    let help = Cli::command().render_long_help();
+    let help = Args::command().render_long_help();
     write!(out, "{help}")?;
     Ok(Exit::Ok)
 }
@@ -263,7 +266,7 @@ mod tests {
     fn the_command_definition_is_consistent() {
         // clap's own checks (conflicting names, bad defaults), which it
         // otherwise makes only in debug builds when parsing.
-        Cli::command().debug_assert();
+        Args::command().debug_assert();
     }
 
     #[test]
@@ -277,10 +280,10 @@ mod tests {
 
     #[test]
     fn usage_errors_exit_3_and_help_exits_0() {
-        let e = Cli::try_parse_from(["prust", "chek"]).unwrap_err();
+        let e = Args::try_parse_from(["prust", "chek"]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::InvalidSubcommand);
         assert!(e.use_stderr());
-        let e = Cli::try_parse_from(["prust", "check", "--help"]).unwrap_err();
+        let e = Args::try_parse_from(["prust", "check", "--help"]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp);
         assert!(!e.use_stderr());
     }

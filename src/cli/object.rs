@@ -116,9 +116,24 @@ pub fn bad_environment(e: &engine::Error, reader: Reader) -> Failure {
 fn failure(e: LoadError) -> Failure {
     match &e {
         LoadError::Bundled(b) if matches!(**b, protocols::Error::UnknownProtocol { .. }) => {
-            Failure::error(e).hint(
-                "`prust list` shows the bundled protocols; a path ending in .aut reads an LTS, one ending in .dcj a Discourje specification",
-            )
+            let registered = load::registered_names();
+            let hint = "`prust list` shows the bundled protocols; a path ending in .aut reads an LTS, one ending in .dcj a Discourje specification";
+            if registered.is_empty() {
+                return Failure::error(e).hint(hint);
+            }
+            // A binary of the user's own: its names first, since a typo of
+            // one of them is the likelier mistake.
+            let name = match &**b {
+                protocols::Error::UnknownProtocol { name, .. } => name.as_str(),
+                _ => "",
+            };
+            let close = engine::names::closest(name, registered.iter().map(String::as_str))
+                .map(|c| format!("did you mean `{c}`? "))
+                .unwrap_or_default();
+            Failure::error(e).hint(format!(
+                "{close}this program registers {}; {hint}",
+                registered.join(", ")
+            ))
         }
         LoadError::NeedsSpec { path, .. } => Failure::error(format!(
             "{} is an LTS file; --runtime on-the-fly builds a bundled protocol's specification",

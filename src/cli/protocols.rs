@@ -13,9 +13,26 @@ use super::{CmdResult, Exit};
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {}
 
-/// Runs `prust list`: each bundled protocol with its parameter, roles and
-/// message types.
+/// Runs `prust list`: each protocol the program registered (see
+/// [`Cli::protocol`](super::Cli::protocol)), then each bundled protocol,
+/// with its parameter, roles and message types.
 pub fn list(_args: &ListArgs, out: &mut Out) -> CmdResult {
+    for (name, spec) in prust::load::registered() {
+        let spec = spec();
+        writeln!(
+            out,
+            "{name:<28} registered by this program ({})",
+            spec.name()
+        )?;
+        let roles = spec.declared_roles();
+        if !roles.is_empty() {
+            writeln!(out, "{:<28}   roles: {}", "", roles.join(", "))?;
+        }
+        let types = spec.declared_types();
+        if !types.is_empty() {
+            writeln!(out, "{:<28}   types: {}", "", types.join(", "))?;
+        }
+    }
     for info in protocols::bundled::list() {
         let name = match &info.param {
             Some(_) => format!("{}:K", info.name),

@@ -39,6 +39,10 @@ pub struct ReplayArgs {
     /// Also draw the trail as a message sequence chart (Graphviz DOT)
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
+    /// Also write the replay as a self-contained HTML page (the trail's
+    /// chart, the object's state after each step)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Runs `prust replay`.
@@ -76,7 +80,12 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
         &engine::Limits::default().defaults(engine::DefaultBudgets::Machine),
     )
     .map_err(|u| u.into_failure())?;
+    let page = args.html.as_ref().map(|_| object.clone());
     let replayed = replay(&trail, object, args.dot.is_some());
+    if let (Some(path), Some(object)) = (&args.html, &page) {
+        let page = super::html::replay_page(&args.protocol, &trail, object, &replayed.transcript);
+        super::html::write(path, &page)?;
+    }
     if let (Some(path), Some(dot)) = (&args.dot, &replayed.dot) {
         std::fs::write(path, dot)
             .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;

@@ -126,11 +126,11 @@ mod tests {
     /// names, and read each as the same value.
     #[test]
     fn the_command_line_and_the_suites_read_the_same_names() {
-        use crate::cli::{Cli, Command};
+        use crate::cli::{Args, Command};
         use clap::Parser;
 
         let check = |option: &str, name: &str| {
-            let cli = Cli::try_parse_from(["prust", "check", "chess", "G true", option, name]);
+            let cli = Args::try_parse_from(["prust", "check", "chess", "G true", option, name]);
             match cli.map(|c| c.command) {
                 Ok(Some(Command::Check(a))) => Some((a.runtime, a.semantics)),
                 Ok(other) => panic!("{other:?}"),

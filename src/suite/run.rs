@@ -15,6 +15,9 @@ use crate::Runtime;
 
 /// Checks `formula` on `protocol` in the given runtime and semantics, with
 /// one dummy message of every type the protocol uses.
+// One trial's settings, each from a different line of the suite file: a
+// struct of them would be built at every call only to be taken apart here.
+#[allow(clippy::too_many_arguments)]
 fn check_loaded(
     protocol: &Loaded,
     runtime: Runtime,
@@ -23,6 +26,7 @@ fn check_loaded(
     max_states: Option<u64>,
     fairness: Option<Fairness>,
     env: &Result<Environment, engine::Error>,
+    html: Option<&Path>,
 ) -> Outcome {
     // A bad PRUST_* variable fails each test with its message, not a panic.
     let checker = match env {
@@ -43,6 +47,13 @@ fn check_loaded(
     match protocol.check(runtime, semantics, &checker, &build, formula) {
         Err(outcome) => outcome,
         Ok(report) => {
+            if let Some(path) = html {
+                // A page that cannot be written fails the entry: the user
+                // asked for it, and a missing page would go unnoticed.
+                if let Err(e) = report.write_html(path) {
+                    return Outcome::Failure(format!("cannot write {}: {e}", path.display()));
+                }
+            }
             let text = report.to_string();
             match report.verdict {
                 // Only under PRUST_HASH_COMPACTION=1, which the user set:
@@ -84,6 +95,7 @@ pub fn check_entry(
         max_states,
         None,
         &Environment::read(Reader::Suite),
+        None,
     )
 }
 
@@ -220,6 +232,35 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
     let proto = &suite.protocols[plan.protocol];
     // Read once for the check and for the report switch.
     let env = Environment::read(Reader::Suite);
+    // PRUST_HTML_DIR: one page per result, named after the trial.
+    let html = env
+        .as_ref()
+        .ok()
+        .and_then(|e| e.html_dir.as_ref())
+        .map(|dir| {
+            let name = format!(
+                "{}-{}-{}-{}-{}.html",
+                Path::new(file)
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy(),
+                entry.name,
+                proto.alias,
+                plan.runtime.name(),
+                plan.semantics.name()
+            );
+            let safe: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            dir.join(safe)
+        });
     let outcome = check_loaded(
         &loaded[plan.protocol],
         plan.runtime,
@@ -228,6 +269,7 @@ fn run_plan(suite: &Suite, loaded: &[Loaded], plan: &Plan, file: &str) -> Result
         suite.max_states,
         suite.fairness,
         &env,
+        html.as_deref(),
     );
     // A bad value fails the entry's check above, so here it can only be
     // unset.

@@ -9,7 +9,7 @@
 //! test selected and asserts that it passed there; in that child, where no
 //! other test runs, it returns `true` and the test body runs.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The variable that marks the child run and names the test it runs.
 const CHILD: &str = "TESTKIT_ALONE";
@@ -19,20 +19,11 @@ const CHILD: &str = "TESTKIT_ALONE";
 /// calling test with the child's output). `module` is the caller's
 /// `module_path!()`, `test` its function name.
 pub fn in_child(module: &str, test: &str) -> bool {
-    // Test names are paths from the crate root: drop the crate's name.
-    let path = match module.split_once("::") {
-        Some((_, rest)) => format!("{rest}::{test}"),
-        None => test.to_string(),
-    };
+    let path = test_path(module, test);
     if std::env::var(CHILD).is_ok_and(|v| v == path) {
         return true;
     }
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let out = Command::new(exe)
-        .args(["--exact", &path, "--nocapture", "--test-threads=1"])
-        .env(CHILD, &path)
-        .output()
-        .expect("the test binary runs again");
+    let out = child(module, test, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -45,4 +36,28 @@ pub fn in_child(module: &str, test: &str) -> bool {
         "{path} did not run in the child:\n{stdout}\n{stderr}"
     );
     false
+}
+
+/// The test's path from the crate root (`module` is the caller's
+/// `module_path!()`, which starts with the crate's name).
+fn test_path(module: &str, test: &str) -> String {
+    match module.split_once("::") {
+        Some((_, rest)) => format!("{rest}::{test}"),
+        None => test.to_string(),
+    }
+}
+
+/// Runs the test `test` of `module` alone in a child process of this test
+/// binary, with `env` set, and returns what it printed and how it exited:
+/// for a test that, in the child, *is* a program (it reads its input from
+/// `env` and exits the process with the program's status).
+pub fn child(module: &str, test: &str, env: &[(&str, &str)]) -> Output {
+    let path = test_path(module, test);
+    let exe = std::env::current_exe().expect("the test binary's path");
+    Command::new(exe)
+        .args(["--exact", &path, "--nocapture", "--test-threads=1"])
+        .env(CHILD, &path)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the test binary runs again")
 }

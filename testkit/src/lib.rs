@@ -9,6 +9,7 @@ pub mod aio;
 pub mod alone;
 pub mod close_specs;
 pub mod counting;
+pub mod fan_in;
 pub mod json;
 pub mod mailbox;
 pub mod models;

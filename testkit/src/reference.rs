@@ -391,3 +391,192 @@ pub fn formula_holds_on_lasso(formula: &str, prefix: &[Letter], cycle: &[Letter]
     let f = owl_lite::parse(formula).expect("test formulas parse");
     eval_lasso(&f, prefix, cycle)
 }
+
+/// The lengths of a shortest counterexample, in actions (stutter steps
+/// count none), by brute force: what [`reference_shortest`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShortestLengths {
+    /// The least number of actions from the initial state to an anchor of
+    /// a violation: a product state whose automaton state is universal
+    /// (under the stutter convention: a bad prefix), or one through which
+    /// some closed walk carries every acceptance mark.
+    pub prefix: usize,
+    /// The fewest actions of such a closed walk from an anchor at that
+    /// distance (0 for a universal state, and for a finite run's stutter
+    /// steps).
+    pub cycle: usize,
+}
+
+/// The shortest counterexample of `formula` on `lts` by brute force, with
+/// weak fairness over roles if `fair` (the marks of
+/// [`reference_violated_under`]), or `None` if the formula holds. The
+/// product is built explicitly; a universal automaton state (a self-loop
+/// that every letter of the object takes, with every automaton mark) is,
+/// under the stutter convention, a dead end where a violation is certain;
+/// every other anchor is tried directly: a shortest-path search over
+/// (state, marks seen) pairs from it back to it. Distances are pairs
+/// (actions, steps), compared in that order.
+pub fn reference_shortest(
+    lts: &Lts,
+    formula: &str,
+    stutter: bool,
+    fair: bool,
+) -> Option<ShortestLengths> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    let f = owl_lite::parse(formula).expect("test formulas parse");
+    let aut = owl_lite::translate(&f.negate(), &owl_lite::TranslateOptions::default())
+        .expect("translates");
+    let val = |l: Letter| -> u64 {
+        aut.atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| atom_holds(a, l))
+            .fold(0, |v, (i, _)| v | 1 << i)
+    };
+    let aut_all: u64 = (1u64 << aut.acceptance_sets) - 1;
+    // Every letter of the object: each role's send, receive (of each
+    // type) and close to every other role, and the two stutter letters.
+    let mut letters = vec![Letter::End, Letter::Deadlock];
+    for role in 0..lts.roles {
+        for peer in (0..lts.roles).filter(|&p| p != role) {
+            for ty in 0..lts.types {
+                for kind in [ActionKind::Send, ActionKind::Recv] {
+                    letters.push(Letter::Act(Label {
+                        role,
+                        kind,
+                        ty,
+                        peer,
+                    }));
+                }
+            }
+            letters.push(Letter::Act(Label {
+                role,
+                kind: ActionKind::Close,
+                ty: 0,
+                peer,
+            }));
+        }
+    }
+    let universal: Vec<bool> = (0..aut.num_states())
+        .map(|q| {
+            stutter
+                && aut.edges[q].iter().any(|e| {
+                    e.target == q
+                        && u64::from(e.acc) & aut_all == aut_all
+                        && letters.iter().all(|&l| e.guard.eval(val(l)))
+                })
+        })
+        .collect();
+    let k = aut.num_states();
+    let node = |s: usize, q: usize| s * k + q;
+    let n = lts.trans.len() * k;
+    // (target, marks, actions of the step)
+    let mut succ: Vec<Vec<(usize, u64, u32)>> = vec![Vec::new(); n];
+    for s in 0..lts.trans.len() {
+        let moves: Vec<(Letter, usize)> = if lts.trans[s].is_empty() {
+            if stutter {
+                let l = if lts.terminal[s] {
+                    Letter::End
+                } else {
+                    Letter::Deadlock
+                };
+                vec![(l, s)]
+            } else {
+                vec![]
+            }
+        } else {
+            lts.trans[s]
+                .iter()
+                .map(|&(l, t)| (Letter::Act(l), t))
+                .collect()
+        };
+        let enabled: Vec<usize> = lts.trans[s].iter().map(|(l, _)| l.role).collect();
+        for (letter, t) in moves {
+            let v = val(letter);
+            let fair_bits = if fair {
+                (0..lts.roles)
+                    .filter(|&r| {
+                        matches!(letter, Letter::Act(l) if l.role == r) || !enabled.contains(&r)
+                    })
+                    .fold(0u64, |m, r| m | 1 << (r + aut.acceptance_sets as usize))
+            } else {
+                0
+            };
+            let actions = u32::from(matches!(letter, Letter::Act(_)));
+            for q in (0..k).filter(|&q| !universal[q]) {
+                for e in &aut.edges[q] {
+                    if e.guard.eval(v) {
+                        succ[node(s, q)].push((
+                            node(t, e.target),
+                            u64::from(e.acc) | fair_bits,
+                            actions,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let marks = aut.acceptance_sets as usize + if fair { lts.roles } else { 0 };
+    let all: u64 = (1u64 << marks) - 1;
+    // Distances from the start.
+    let start = node(0, aut.initial);
+    let mut dist: Vec<Option<(u32, u32)>> = vec![None; n];
+    dist[start] = Some((0, 0));
+    let mut heap = BinaryHeap::from([Reverse(((0u32, 0u32), start))]);
+    while let Some(Reverse((d, x))) = heap.pop() {
+        if dist[x] != Some(d) {
+            continue;
+        }
+        for &(y, _, a) in &succ[x] {
+            let nd = (d.0 + a, d.1 + 1);
+            if dist[y].is_none_or(|old| nd < old) {
+                dist[y] = Some(nd);
+                heap.push(Reverse((nd, y)));
+            }
+        }
+    }
+    // The fewest actions of a closed walk from `c` with every mark.
+    let cycle = |c: usize| -> Option<u32> {
+        let mut best: HashMap<(usize, u64), (u32, u32)> = HashMap::new();
+        best.insert((c, 0), (0, 0));
+        let mut heap = BinaryHeap::from([Reverse(((0u32, 0u32), c, 0u64))]);
+        let mut found: Option<u32> = None;
+        while let Some(Reverse((d, x, m))) = heap.pop() {
+            if best[&(x, m)] != d || found.is_some_and(|f| d.0 >= f) {
+                continue;
+            }
+            for &(y, acc, a) in &succ[x] {
+                let nd = (d.0 + a, d.1 + 1);
+                let nm = m | (acc & all);
+                if y == c && nm == all {
+                    found = Some(found.map_or(nd.0, |f| f.min(nd.0)));
+                }
+                if best.get(&(y, nm)).is_none_or(|&old| nd < old) {
+                    best.insert((y, nm), nd);
+                    heap.push(Reverse((nd, y, nm)));
+                }
+            }
+        }
+        found
+    };
+    let mut reached: Vec<usize> = (0..n).filter(|&x| dist[x].is_some()).collect();
+    reached.sort_by_key(|&x| dist[x].expect("reached").0);
+    let mut answer: Option<ShortestLengths> = None;
+    for x in reached {
+        let prefix = dist[x].expect("reached").0 as usize;
+        if answer.is_some_and(|a| prefix > a.prefix) {
+            break;
+        }
+        let c = if universal[x % k] { Some(0) } else { cycle(x) };
+        if let Some(c) = c {
+            let here = ShortestLengths {
+                prefix,
+                cycle: c as usize,
+            };
+            answer = Some(answer.map_or(here, |a| if here.cycle < a.cycle { here } else { a }));
+        }
+    }
+    answer
+}

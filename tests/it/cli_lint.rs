@@ -304,10 +304,14 @@ fn on_the_fly_lint_under_a_state_limit_is_inconclusive_never_clean() {
         "60",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let first = out
+        .split("\n\n")
+        .find(|block| !block.starts_with("the "))
+        .unwrap();
     assert!(
-        stdout(&o).starts_with("must-terminate: a run that goes on forever"),
-        "{}",
-        stdout(&o)
+        first.starts_with("must-terminate: a run that goes on forever"),
+        "{out}"
     );
     assert!(stderr(&o).starts_with("inconclusive: "), "{}", stderr(&o));
     // an .aut file has no specification; lint reads no liberal object
@@ -403,4 +407,69 @@ fn lint_help_lists_only_the_runtimes_it_takes() {
     let o = prust(&["lint", "--runtime", "liberal", "chess"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("--only realizable"), "{}", stderr(&o));
+}
+
+/// The witnesses of the text output, read back: a finding that points to
+/// shared steps gets them in front of its own.
+fn text_witnesses(out: &str) -> Vec<Vec<String>> {
+    let (mut shared, mut witnesses): (Vec<String>, Vec<Vec<String>>) = (vec![], vec![]);
+    let mut in_shared = false;
+    for line in out.lines() {
+        let step = line.trim_start();
+        if line.starts_with("the ") && line.contains(" witnesses below start with the same ") {
+            (shared, in_shared) = (vec![], true);
+        } else if line.is_empty() {
+            in_shared = false;
+        } else if line.starts_with(|c: char| c.is_ascii_digit()) {
+            // The closing count line.
+        } else if !line.starts_with(' ') && line.contains(": ") {
+            witnesses.push(vec![]);
+        } else if step.starts_with("1.–") || step.starts_with("1. (the shared step") {
+            let w = witnesses.last_mut().expect("a finding before its steps");
+            w.extend(shared.iter().cloned());
+        } else if let Some((n, text)) = step.split_once(". ") {
+            if n.parse::<usize>().is_ok() {
+                match in_shared {
+                    true => shared.push(text.to_string()),
+                    false => witnesses.last_mut().unwrap().push(text.to_string()),
+                }
+            }
+        }
+    }
+    witnesses
+}
+
+#[test]
+fn shared_steps_are_printed_once_and_every_witness_stays_whole() {
+    let o = prust(&["lint", "rock-paper-scissors"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("the 7 witnesses below start with the same 12 steps:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  1.–12. (the 12 shared steps above; the cycle starts at step 4)\n"),
+        "{text}"
+    );
+    // The text says what JSON says, whole, for every finding.
+    let o = prust(&["lint", "rock-paper-scissors", "--format", "json"]);
+    let json = testkit::json::Json::parse(stdout(&o).trim()).unwrap();
+    let from_json: Vec<Vec<String>> = json
+        .get("findings")
+        .arr()
+        .iter()
+        .map(|f| {
+            f.get("witness")
+                .arr()
+                .iter()
+                .map(|s| s.str().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(text_witnesses(&text), from_json);
+    // Before, every step of every witness had a line of its own, and
+    // each finding a heading besides: now fewer lines than steps.
+    let steps: usize = from_json.iter().map(Vec::len).sum();
+    assert!(text.lines().count() < steps, "{text}");
 }

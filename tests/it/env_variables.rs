@@ -84,12 +84,19 @@ fn cases() -> Vec<Case> {
         case("PRUST_POR", "maybe"),
         case("PRUST_HASH_COMPACTION", "maybe"),
         case("PRUST_COLLAPSE", "maybe"),
+        case("PRUST_SHORTEST", "maybe"),
         case("PRUST_THREADS", "2000"),
         case("PRUST_PARALLEL_LEVEL", "many"),
         case("PRUST_SHARE", "3/2"),
         case("PRUST_SHARE_LEVEL", "deep"),
         Case {
             name: "PRUST_TRAIL_DIR",
+            // Any folder name is a folder name.
+            bad: None,
+            good: vec![],
+        },
+        Case {
+            name: "PRUST_HTML_DIR",
             // Any folder name is a folder name.
             bad: None,
             good: vec![],
@@ -110,6 +117,7 @@ fn cases() -> Vec<Case> {
         case("PRUST_ROLE_TIMEOUT", "0"),
         case("PRUST_SCHEDULE", "white black#x"),
         case("PRUST_REDUCTION", "fast"),
+        case("PRUST_SEED", "lucky"),
     ]
 }
 

@@ -30,5 +30,7 @@ mod example_pipeline;
 mod example_server;
 mod example_worker_pool;
 mod fuzz_smoke;
+mod html_reports;
+mod own_cli;
 mod por_suites;
 mod worked_examples;

@@ -232,6 +232,42 @@ fn a_deadlock_is_an_error_with_the_value_back() {
     );
 }
 
+/// A payload that counts its clones (message type `Job`).
+#[derive(Debug)]
+struct Counted(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl Clone for Counted {
+    fn clone(&self) -> Self {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Counted(std::sync::Arc::clone(&self.0))
+    }
+}
+
+/// A send done at once moves the value into the session, and a failed one
+/// hands back the value it was given: no clone either way.
+fn sends_without_a_clone<E: BlockingEndpoint + 'static>(ends: AllEnds<E>) {
+    let [boss, hand]: [Ends<E>; 2] = ends.try_into().unwrap();
+    let clones = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let jobs = boss.sender::<Counted>("hand").unwrap();
+    jobs.send(Counted(std::sync::Arc::clone(&clones))).unwrap();
+    let got = hand.receiver::<Counted>("boss").unwrap().recv().unwrap();
+    assert!(std::sync::Arc::ptr_eq(&got.0, &clones));
+    jobs.clone().close().unwrap();
+    let e = jobs.send(got).unwrap_err();
+    assert!(e.error.is_closed(), "{e}");
+    assert!(std::sync::Arc::ptr_eq(&e.into_inner().0, &clones));
+    assert_eq!(clones.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_send_moves_its_value_and_a_failed_one_hands_it_back_uncloned() {
+    let spec = Spec::new(
+        "counted",
+        seq([msg("Counted", "boss", "hand").star(), close("boss", "hand")]),
+    );
+    both!(spec, sends_without_a_clone);
+}
+
 /// A role function written once, over both sessions, with a reply.
 fn round_trips<E: BlockingEndpoint + 'static>(ends: AllEnds<E>) {
     let [boss, hand]: [Ends<E>; 2] = ends.try_into().unwrap();

@@ -13,6 +13,7 @@ use crate::{error::Error, report::Counterexample, report::Report, report::Verdic
 mod env;
 mod run;
 mod session;
+mod shorten;
 mod threads;
 
 pub use crate::share::Share;
@@ -58,6 +59,10 @@ pub struct Checker {
     trail_dir: Option<std::path::PathBuf>,
     /// Use partial-order reduction where it applies.
     por: bool,
+    /// Shorten counterexamples: always (`Some(true)`, within the limits),
+    /// never, or (`None`) where it costs at most one and a half times the
+    /// search.
+    shortest: Option<bool>,
     /// Store 64-bit fingerprints instead of states.
     hash_compaction: bool,
     /// Bitstate hashing: the bits of the array.
@@ -236,9 +241,13 @@ impl Checker {
     ///
     /// What it costs and leaves out: every state of the liveness search is
     /// probed in full (a role's enabledness needs all its actions);
-    /// partial-order reduction is not used (an ample set may leave out the
-    /// moves of the role fairness is about; the report's
-    /// [`Stats::reduction`](crate::Stats::reduction) says so), the
+    /// partial-order reduction decides only where that is exact: its search
+    /// without fairness runs first and decides when the property holds for
+    /// every run or its counterexample starves no role; otherwise the full
+    /// search decides (an ample set may postpone the moves of the role
+    /// fairness is about; the report's
+    /// [`Stats::reduction`](crate::Stats::reduction) says so, and
+    /// [`crate::por`] why this is exact). The
     /// liveness search runs on one thread (the report says why), a share of
     /// a split check is refused ([`Error::Fairness`]), and so is an object
     /// with more roles than the acceptance marks left by the formula's
@@ -355,6 +364,42 @@ impl Checker {
     /// ```
     pub fn partial_order(mut self, on: bool) -> Self {
         self.por = on;
+        self
+    }
+
+    /// Show a shortest counterexample: `true` always (within the check's
+    /// limits), `false` the one the search found. By default
+    /// (`PRUST_SHORTEST` unset) it is shortened where that costs at most
+    /// one and a half times the search: where the shortening visits at
+    /// most 1.5 × the search's product states (or 4,096, whichever is
+    /// more: a few milliseconds); the counterexample then says it is
+    /// not shown to be a shortest one, and how to ask for it. Never changes
+    /// a verdict.
+    ///
+    /// *Shortest* means: counting the object's actions (the stutter steps
+    /// of a finite run cost none), no violation has a shorter prefix —
+    /// the distance from the initial state to a state that a bad prefix
+    /// ends in or that lies on an accepting cycle (a fair one under
+    /// [`Fairness::Weak`]) — and none with a prefix as short has a
+    /// shorter cycle through every acceptance set (the automaton's, and
+    /// each role's under weak fairness). The search for it is exact, not
+    /// iterative: it explores the whole product (for a safety property,
+    /// up to the first violation), finds its strongly connected
+    /// components, and from each state at the least distance searches
+    /// (state, marks seen) pairs back to it: up to `component × 2^k`
+    /// pairs for `k` acceptance marks. It counts against the check's
+    /// limits (states, depth, time, memory); one that would pass them
+    /// leaves the counterexample found, saying so
+    /// ([`Counterexample::shortness`]). A shortened counterexample is
+    /// replayed on a fresh clone of the initial object before it is
+    /// shown; if that fails the one found is shown, with the reason.
+    ///
+    /// ```
+    /// let exact = engine::Checker::new().shortest(true);
+    /// # let _ = exact;
+    /// ```
+    pub fn shortest(mut self, on: bool) -> Self {
+        self.shortest = Some(on);
         self
     }
 

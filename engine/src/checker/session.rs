@@ -12,13 +12,12 @@ use crate::por::ReductionStatus;
 use crate::product::Prepared;
 use crate::property::Property;
 use crate::protocol::Protocol;
-use crate::report::{
-    reexecute, starved_roles, steps_of, Counterexample, Limit, Report, Stats, Verdict,
-};
+use crate::report::{reexecute, starved_mask, Limit, Report, Shortness, Stats, Verdict};
 use crate::search::{fair_marks_layout, Parallelism, Search, SearchOptions, SearchOutcome, Split};
 use crate::successors::{omission_bound, Successors};
 use crate::Semantics;
 
+use super::shorten::Pick;
 use super::Checker;
 
 /// Several checks on one protocol object (see [`Checker::session`]).
@@ -123,6 +122,123 @@ impl<P: Protocol> CheckSession<P> {
         Ok(())
     }
 
+    /// One search of `prepared` on this session's object; a violation it
+    /// finds is shortened if `shorten` (see [`Checker::shortest`]), else
+    /// shown as found with `unshortened` saying why.
+    fn search(
+        &mut self,
+        prepared: &Prepared,
+        started: Instant,
+        opts: SearchOptions,
+        unshortened: Option<&str>,
+    ) -> Done {
+        let mut search = Search::new(&mut self.successors, prepared, &self.bounds, started, opts);
+        let outcome = match self.checker.share {
+            Some(share) => {
+                let split = Split {
+                    share,
+                    level: self.checker.share_level,
+                    per_share: Checker::SHARE_STATES,
+                };
+                search.run_share(self.initial, &split)
+            }
+            None => search.run(self.initial),
+        };
+        // The search's stats are its own: the objects the shortening
+        // stores are not the search's.
+        let stats = search.stats.clone();
+        let stored = search.stored_objects();
+        let pick = match (&outcome, unshortened) {
+            (Ok(SearchOutcome::Violated(found)), None) => Some(super::shorten::shorten(
+                &mut search,
+                &self.checker,
+                self.bounds.max_states,
+                self.initial,
+                found,
+            )),
+            (Ok(SearchOutcome::Violated(_)), Some(why)) => {
+                Some(Pick::Found(Shortness::NotShown(why.to_string())))
+            }
+            _ => None,
+        };
+        Done {
+            outcome,
+            stats,
+            stored,
+            pick,
+            ample_states: search.ample_states,
+            declared: search.declared,
+            stored_apart: search.stored_apart,
+            bitstate_used: search.bitstate_used,
+            protocol_count: search.protocol_count,
+        }
+    }
+
+    /// A liveness check under weak fairness with the reduction allowed:
+    /// the reduced search *without* the roles' marks first, which decides
+    /// when it finds no accepting cycle at all or one that starves nobody;
+    /// else the full search with the marks. Why that is exact is in
+    /// [`crate::por`] ("Under weak fairness").
+    fn fair_search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+        // Its shortening would not see the roles' marks, so a shortest
+        // lasso of it could be an unfair one: the full search's sees them.
+        let mut reduced = self.search(
+            prepared,
+            started,
+            SearchOptions {
+                fair: false,
+                ..opts.clone()
+            },
+            Some(&format!(
+                "under weak fairness the reduced search's violation is shown as found (checked \
+                 fair, not shortened); a shortest fair one needs the full search: ask for it \
+                 with {}",
+                crate::hint::Setting::Shortest.named(self.checker.audience)
+            )),
+        );
+        reduced.stats.reduction = reduced.status(None);
+        let starved = match &reduced.outcome {
+            Ok(SearchOutcome::Violated(raw)) => starved_mask(&self.successors, self.initial, raw),
+            // Holds for every run, so for the fair ones; a limit or an
+            // error is the reduced search's to report.
+            _ => return reduced,
+        };
+        let names = &self.successors.alphabet.roles;
+        let why = match starved {
+            Some(mask) if !mask.contains(&true) => return reduced,
+            Some(mask) => format!(
+                "not used for the verdict under weak fairness: the reduced search ({} product \
+                 states) found a violation whose cycle starves {}, and ample sets may \
+                 postpone a role's moves, so the full search decided",
+                reduced.stats.product_states,
+                names
+                    .iter()
+                    .zip(mask)
+                    .filter(|(_, s)| *s)
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!(
+                "not used for the verdict under weak fairness: the reduced search ({} product \
+                 states) found a violation whose cycle is not known to be fair, so the full \
+                 search decided",
+                reduced.stats.product_states
+            ),
+        };
+        let mut full = self.search(
+            prepared,
+            started,
+            SearchOptions {
+                reduce: false,
+                ..opts
+            },
+            None,
+        );
+        full.stats.reduction = ReductionStatus::Off(why);
+        full
+    }
+
     /// Checks that no run is accepted by the automaton of the *negated*
     /// property.
     pub(crate) fn check_property(
@@ -182,23 +298,17 @@ impl<P: Protocol> CheckSession<P> {
         if fair {
             self.fairness_fits(&prepared)?;
         }
-        let off = off.or_else(|| {
-            fair.then(|| {
-                "not used under weak fairness: an ample set may leave out the moves of a \
-                 role that fairness must see"
-                    .to_string()
-            })
-        });
         let declared = declares();
         let reduce = off.is_none() && declared;
         let reduction_off = off.filter(|_| declared);
+        let parallel = Parallelism {
+            threads: self.checker.threads,
+            chosen: self.checker.threads_chosen,
+            level: self.checker.parallel_level,
+        };
         let opts = SearchOptions {
             reduce,
-            parallel: Parallelism {
-                threads: self.checker.threads,
-                chosen: self.checker.threads_chosen,
-                level: self.checker.parallel_level,
-            },
+            parallel,
             audience: self.checker.audience,
             fair,
             bitstate: self
@@ -206,42 +316,50 @@ impl<P: Protocol> CheckSession<P> {
                 .bitstate
                 .map(|bits| (bits, Checker::BITSTATE_HASHES)),
         };
-        let mut search = Search::new(&mut self.successors, &prepared, limits, started, opts);
-        let outcome = match self.checker.share {
-            Some(share) => {
-                let split = Split {
-                    share,
-                    level: self.checker.share_level,
-                    per_share: Checker::SHARE_STATES,
-                };
-                search.run_share(self.initial, &split)
-            }
-            None => search.run(self.initial),
+        let done = if fair && reduce && self.checker.shortest != Some(true) {
+            self.fair_search(&prepared, started, opts)
+        } else if fair && reduce {
+            // A shortest fair lasso is the full search's to find: the
+            // reduced one's shortening would not see the roles' marks.
+            let full = SearchOptions {
+                reduce: false,
+                ..opts
+            };
+            let mut done = self.search(&prepared, started, full, None);
+            done.stats.reduction = ReductionStatus::Off(format!(
+                "not used under weak fairness when a shortest counterexample is asked for \
+                 ({}): the shortest fair lasso is the full search's",
+                crate::hint::Setting::Shortest.named(self.checker.audience)
+            ));
+            done
+        } else {
+            let mut done = self.search(&prepared, started, opts, None);
+            done.stats.reduction = done.status(reduction_off);
+            done
         };
-        let mut stats = search.stats.clone();
-        stats.bitstate = search.bitstate_used.map(|(bits, k)| crate::Bitstate {
+        let Done {
+            outcome,
+            mut stats,
+            stored,
+            pick,
+            stored_apart,
+            bitstate_used,
+            protocol_count,
+            ..
+        } = done;
+        stats.bitstate = bitstate_used.map(|(bits, k)| crate::Bitstate {
             bits,
             hash_functions: k,
         });
-        let fingerprint_count = search
-            .protocol_count
-            .is_some()
-            .then_some(search.stats.product_states);
-        stats.reduction = match reduction_off {
-            Some(why) => ReductionStatus::Off(why),
-            None if search.declared => ReductionStatus::On {
-                ample_states: search.ample_states,
-            },
-            None => ReductionStatus::NotDeclared,
-        };
-        if let Some(n) = search.protocol_count {
+        let fingerprint_count = protocol_count.is_some().then_some(stats.product_states);
+        if let Some(n) = protocol_count {
             // The store forgot the states it no longer held: the search
             // counted them.
             stats.protocol_states = n;
-        } else if !search.stored_apart {
+        } else if !stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
-            stats.protocol_states = self.successors.store.len() as u64;
+            stats.protocol_states = stored;
         }
         stats.time = started.elapsed();
         let compacted = self.successors.store.is_compacted();
@@ -284,39 +402,69 @@ impl<P: Protocol> CheckSession<P> {
                 limit,
                 explored: stats.product_states,
             },
-            SearchOutcome::Violated(raw) => {
+            SearchOutcome::Violated(found) => {
+                let pick = pick.expect("a violation's shortening was decided above");
+                let (raw, shortness) = super::shorten::settle(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    found,
+                    pick,
+                );
                 // Under hash compaction always: the run went through
                 // states the store knows only by fingerprint.
                 if self.checker.determinism || compacted {
                     reexecute(&self.successors, self.initial, &raw)?;
                 }
-                let (prefix, cycle, ending) = steps_of(&self.successors, &raw);
-                let starved = starved_roles(&self.successors, self.initial, &raw);
-                let dummies = self
-                    .successors
-                    .alphabet
-                    .types
-                    .iter()
-                    .filter_map(|t| t.dummy.clone())
-                    .collect();
-                Verdict::Violated(Counterexample {
-                    prefix,
-                    cycle,
-                    ending,
-                    starved,
-                    audience: self.checker.audience,
-                    dummies,
-                    roles: self.successors.alphabet.roles.clone(),
-                })
+                Verdict::Violated(super::shorten::counterexample(
+                    &self.successors,
+                    &self.checker,
+                    self.initial,
+                    &raw,
+                    shortness,
+                ))
             }
         };
         Ok(Report {
             formula: formula.to_string(),
-            semantics: limits.semantics,
+            semantics: self.bounds.semantics,
             fairness: self.checker.fairness,
             verdict,
             stats,
             audience: self.checker.audience,
         })
+    }
+}
+
+/// What one search gave, with what the report needs of it.
+struct Done {
+    outcome: Result<SearchOutcome, Error>,
+    stats: Stats,
+    /// Objects the search stored (before any shortening stored more).
+    stored: u64,
+    /// What the shortening of a violation decided.
+    pick: Option<Pick>,
+    ample_states: u64,
+    declared: bool,
+    stored_apart: bool,
+    /// The bitstate array's bits and hash functions, where it was used.
+    bitstate_used: Option<(u64, u32)>,
+    /// Under hash compaction with the search's own fingerprint set: the
+    /// protocol states it counted (the store forgot the others).
+    protocol_count: Option<u64>,
+}
+
+impl Done {
+    /// The reduction's status: `off` (the reason it was not asked for,
+    /// where the object declares independence), else on if some state
+    /// declared it.
+    fn status(&self, off: Option<String>) -> ReductionStatus {
+        match off {
+            Some(why) => ReductionStatus::Off(why),
+            None if self.declared => ReductionStatus::On {
+                ample_states: self.ample_states,
+            },
+            None => ReductionStatus::NotDeclared,
+        }
     }
 }

@@ -202,10 +202,11 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "PRUST_PROGRESS",
-        meaning: "a progress line on stderr during long searches: `1` forces it, `0` hides it",
+        meaning: "a progress line on stderr during long searches and explorations: `1` \
+                  forces it, `0` hides it",
         kind: Kind::Switch,
-        default: "when stderr is a terminal",
-        read_by: CHECKS,
+        default: "when stderr is a terminal (explore: off)",
+        read_by: &[Check, Suite, Explore],
         hidden: false,
     },
     Variable {
@@ -213,7 +214,7 @@ pub const VARIABLES: &[Variable] = &[
         meaning: "when the first progress line may show, in milliseconds",
         kind: Kind::Count,
         default: "1000",
-        read_by: CHECKS,
+        read_by: &[Check, Suite, Explore],
         hidden: true,
     },
     Variable {
@@ -231,6 +232,16 @@ pub const VARIABLES: &[Variable] = &[
                   verdict)",
         kind: Kind::Switch,
         default: "on",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SHORTEST",
+        meaning: "shorten a counterexample to a shortest one (`1`: always, within the limits; \
+                  `0`: never; unset: when it costs at most one and a half times the search's \
+                  states; never changes a verdict)",
+        kind: Kind::Switch,
+        default: "when it costs at most 1.5× the search",
         read_by: CHECKS,
         hidden: false,
     },
@@ -306,6 +317,15 @@ pub const VARIABLES: &[Variable] = &[
         hidden: false,
     },
     Variable {
+        name: "PRUST_HTML_DIR",
+        meaning: "a folder where `.owl` suites write one self-contained HTML page per \
+                  result (`prust check` uses `--html` instead)",
+        kind: Kind::Folder,
+        default: "none",
+        read_by: &[Suite],
+        hidden: false,
+    },
+    Variable {
         name: "PRUST_SUITE_REPORTS",
         meaning: "`.owl` suites print the reports of passing tests too",
         kind: Kind::Switch,
@@ -362,6 +382,15 @@ pub const VARIABLES: &[Variable] = &[
         meaning: "the exploration's reduction",
         kind: Kind::Text("`none`, `sleep-sets` or `dpor`"),
         default: "`dpor`",
+        read_by: &[Explore],
+        hidden: false,
+    },
+    Variable {
+        name: "PRUST_SEED",
+        meaning: "the seed of a sampled exploration (`Explorer::random`, `Explorer::pct`) \
+                  whose program gives none; the report prints the seed it ran with",
+        kind: Kind::Count,
+        default: "a fresh seed each run",
         read_by: &[Explore],
         hidden: false,
     },

@@ -57,8 +57,17 @@
 //!   fully expanded state); the depth-first search (Couvreur's) only if no
 //!   successor is on its stack.
 //!
-//! The reduced search runs on one thread, stores states as the one-thread
-//! search does, and is off for a share of a split check
+//! (The breadth-first proviso is kept with the visited numbers: a state of
+//! level `d` is stored as `d + 1`, `level_number` in `search/ample.rs`;
+//! the depth-first one with a set of the states on the stack. In a
+//! depth-first search every cycle has an edge to a state on the stack,
+//! whose source the proviso expanded in full.)
+//!
+//! The reduced search runs on one thread (the parallel safety and liveness
+//! searches are not used; the report says so), stores states as the
+//! one-thread search does, hash compaction included (its counterexamples
+//! are re-executed on clones, as every one under hash compaction), and is
+//! off for a share of a split check
 //! ([`Checker::share`](crate::Checker::share)); the report says so.
 //!
 //! Otherwise the state is expanded in full. States without any enabled
@@ -78,6 +87,59 @@
 //! condition; `G !"DEADLOCK"`, `G (p -> F q)`, `G F p`, `F "END"`, `!p U q`
 //! pass it. A formula that fails is checked in full and the report says
 //! why.
+//!
+//! # Under weak fairness
+//!
+//! Ample sets keep, for every run, a run of the reduced graph with the same
+//! verdict (stutter-equivalent over the formula's atoms), but not one that
+//! is *fair for the same roles* ([`Fairness`](crate::Fairness)). No cycle
+//! proviso repairs that, because the loss happens before any cycle. Take
+//! roles `t`, `u`, `r` where `t` acts in two parallel branches: in one a
+//! single step `t1` after which `r`'s action `x` stays enabled, in the
+//! other a loop `t2`. In `r`'s branch, `u` loops `u1 u2`; `x` is enabled
+//! exactly after `u2` or once `t1` has happened. The run `(t2 u1 u2)^ω` is
+//! weakly fair: `t` and `u` move, `r` is disabled at every third state.
+//! Yet `{t1}` satisfies C0–C3 in the initial state (invisible, independent
+//! of every other step, its successor is new), and after `t1` the action
+//! `x` is enabled for ever: every fair run of the reduced graph moves `r`.
+//! If that run is the only violation, the reduced search with the roles'
+//! marks says "holds" where the property is violated. Excluding it needs
+//! ample actions that never change another role's enabledness on any
+//! postponed run, which declarations do not say (a liberal send enables
+//! its receiver) and no test in one state can check.
+//!
+//! So under weak fairness the check uses the reduction only where its
+//! answer is exact by construction, in this order
+//! (`CheckSession::fair_search`):
+//! 1. The reduced search *without* the roles' marks, with C0–C3 as above.
+//!    If it finds no accepting cycle, no run at all violates the property
+//!    (the reduction's guarantee without fairness), so no fair run does:
+//!    the property holds under weak fairness. A limit it reaches is its
+//!    verdict (inconclusive, never "holds").
+//! 2. If it finds a violation, the counterexample is re-executed on a
+//!    fresh clone of the initial object and every role's enabledness is
+//!    probed in every state of the cycle, all probe slots (the object's
+//!    real enabledness, not the ample set). If no role is enabled in every
+//!    state of the cycle while never moving in it, the lasso repeated for
+//!    ever is a weakly fair run of the object that violates the property:
+//!    violated under weak fairness, with that counterexample. A finite run
+//!    (its stutter steps leave nobody enabled) and a bad prefix (it extends
+//!    to a fair run) count as fair.
+//! 3. Otherwise (the cycle starves a role, or the re-execution or a probe
+//!    failed, which counts as "not known to be fair"), the full search with
+//!    the roles' marks decides, exactly as with the reduction off, and
+//!    [`Stats::reduction`](crate::Stats::reduction) says why
+//!    (`ReductionStatus::Off`, naming the starved roles).
+//!
+//! Neither step invents a verdict: "holds" comes from a search that holds
+//! for every run, "violated" from a run that was shown to be fair or from
+//! the full search. The reduction pays off when the property holds
+//! (the common case for a liveness property worth checking under fairness)
+//! or is violated by a fair run the reduced graph keeps; a property that
+//! only unfair runs of the reduced graph violate costs the reduced search
+//! and then the full one. Both run on one thread (the first because it is
+//! reduced, the second because of fairness), under hash compaction as
+//! without fairness; a share of a split check is refused under fairness.
 //!
 //! # Verification
 //!

@@ -81,6 +81,27 @@ pub struct Counterexample {
     pub(crate) dummies: Vec<Message>,
     /// All the object's roles, so that a chart shows the idle ones too.
     pub(crate) roles: Vec<String>,
+    /// Whether this is a shortest counterexample of the check
+    /// ([`Checker::shortest`](crate::Checker::shortest)).
+    pub shortness: Shortness,
+}
+
+/// Whether a counterexample is a shortest one: no violation has a shorter
+/// prefix, nor one as short a shorter cycle, counting actions (see
+/// [`Checker::shortest`](crate::Checker::shortest) for the exact terms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shortness {
+    /// A shortest counterexample: the check searched the whole product
+    /// for one (it may be the one its search found).
+    Shortest,
+    /// Not known: shortening was switched off, or the counterexample did
+    /// not come from a check (a trail read back).
+    Unknown,
+    /// Not shown to be a shortest one: why (a limit, the cost, a shorter
+    /// one that did not replay), and how to ask for it. Printed under the
+    /// steps.
+    NotShown(String),
 }
 
 impl Counterexample {
@@ -152,6 +173,9 @@ impl fmt::Display for Counterexample {
                 writeln!(f, "  (in the initial state)")?;
             }
             writeln!(f, "  {}", ending_line(e))?;
+        }
+        if let Shortness::NotShown(why) = &self.shortness {
+            writeln!(f, "  not shown to be a shortest counterexample: {why}")?;
         }
         Ok(())
     }

@@ -12,10 +12,10 @@ mod raw;
 mod replay;
 mod starved;
 
-pub use counterexample::{Counterexample, CounterexampleStep, Ending};
+pub use counterexample::{Counterexample, CounterexampleStep, Ending, Shortness};
 pub(crate) use raw::{reexecute, steps_of, RawLasso};
 pub use replay::ReplayError;
-pub(crate) use starved::starved_roles;
+pub(crate) use starved::{starved_mask, starved_roles};
 
 /// The outcome of a check.
 #[derive(Debug, Clone)]

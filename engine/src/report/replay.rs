@@ -28,9 +28,20 @@ impl Counterexample {
 
     /// Like [`replay`](Self::replay), but returns the divergence as an error.
     pub fn try_replay<P: Protocol + fmt::Debug>(&self, fresh: P) -> Result<String, ReplayError> {
+        self.replay_showing(fresh, |o| format!("{o:?}"))
+    }
+
+    /// [`try_replay`](Self::try_replay) for an object that need not be
+    /// `Debug`: `show` writes its state in the transcript (the check
+    /// replays a shortened counterexample with it before showing it).
+    pub(crate) fn replay_showing<P: Protocol>(
+        &self,
+        fresh: P,
+        show: impl Fn(&P) -> String,
+    ) -> Result<String, ReplayError> {
         let mut obj = fresh;
         let mut out = String::new();
-        let _ = writeln!(out, "initial: {obj:?}");
+        let _ = writeln!(out, "initial: {}", show(&obj));
         let fail = |out: &String, step: usize, what: String| ReplayError {
             step,
             line: None,
@@ -88,7 +99,7 @@ impl Counterexample {
                     format!("step {} `{step}`: {e}{hint}", i + 1),
                 ));
             }
-            let _ = writeln!(out, "{:>4}. {step}\n      {obj:?}", i + 1);
+            let _ = writeln!(out, "{:>4}. {step}\n      {}", i + 1, show(&obj));
         }
         if let Some(start) = cycle_start {
             if start != obj {

@@ -29,7 +29,27 @@ pub(crate) fn starved_roles<P: Protocol>(
     raw: &RawLasso,
 ) -> Vec<String> {
     let a = &ex.alphabet;
+    match starved_mask(ex, initial, raw) {
+        Some(starved) => (0..a.roles.len())
+            .filter(|&r| starved[r])
+            .map(|r| a.roles[r].clone())
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Per role, whether the cycle of `raw` starves it (all `false` for a
+/// finite run and a bad prefix); `None` when the run does not re-execute
+/// or a probe panics: unknown, which a caller that needs a *fair* run
+/// must take as "not known to be fair".
+pub(crate) fn starved_mask<P: Protocol>(
+    ex: &Successors<P>,
+    initial: ProtoId,
+    raw: &RawLasso,
+) -> Option<Vec<bool>> {
+    let a = &ex.alphabet;
     let stutter = |l: LetterId| l == a.end() || l == a.deadlock();
+    let roles = a.roles.len();
     if raw.cycle.is_empty()
         || raw
             .prefix
@@ -37,9 +57,8 @@ pub(crate) fn starved_roles<P: Protocol>(
             .chain(&raw.cycle)
             .any(|s| stutter(s.letter))
     {
-        return Vec::new();
+        return Some(vec![false; roles]);
     }
-    let roles = a.roles.len();
     let found = catch_unwind(AssertUnwindSafe(|| {
         let mut obj = ex.store.get(initial).clone();
         for s in &raw.prefix {
@@ -61,11 +80,5 @@ pub(crate) fn starved_roles<P: Protocol>(
         }
         Some(starved)
     }));
-    match found {
-        Ok(Some(starved)) => (0..roles)
-            .filter(|&r| starved[r])
-            .map(|r| a.roles[r].clone())
-            .collect(),
-        _ => Vec::new(),
-    }
+    found.ok().flatten()
 }

@@ -42,6 +42,7 @@ mod parallel_liveness;
 mod reachability;
 mod sharded;
 mod share;
+mod shortest;
 #[cfg(test)]
 mod tests;
 mod visited;
@@ -60,6 +61,7 @@ use crate::{Error, Semantics};
 use expand::Frame;
 pub(crate) use parallel::PARALLEL_LEVEL;
 pub(crate) use share::Split;
+pub(crate) use shortest::{Shortening, Stop};
 use visited::Visited;
 
 /// A state of the product: an interned protocol object and an automaton

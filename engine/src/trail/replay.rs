@@ -156,6 +156,7 @@ impl Trail {
             audience: Default::default(),
             dummies,
             roles,
+            shortness: crate::report::Shortness::Unknown,
         })
     }
 }

@@ -48,7 +48,7 @@ fn atom_strategy(roles: usize, types: usize) -> BoxedStrategy<String> {
     .boxed()
 }
 
-fn formula_strategy(roles: usize, types: usize) -> impl Strategy<Value = String> {
+pub(crate) fn formula_strategy(roles: usize, types: usize) -> impl Strategy<Value = String> {
     let leaf = atom_strategy(roles, types).prop_map(|a| format!("\"{a}\""));
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![

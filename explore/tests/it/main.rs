@@ -18,6 +18,7 @@ mod reduction_close_select;
 mod reduction_programs;
 mod replay_env;
 mod results;
+mod sampled;
 mod search_party;
 mod simplify;
 mod stuck;

@@ -84,6 +84,29 @@ impl fmt::Display for Finding {
     ///   -- back to the start of the cycle, forever --
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_after(f, 0)
+    }
+}
+
+impl Finding {
+    /// The finding as its [`Display`](fmt::Display) writes it, but with
+    /// its first `shared` steps (which the caller printed once, above
+    /// several findings whose witnesses start alike) written as one line
+    /// that points back to them; if a lasso's cycle starts among them, that
+    /// line says at which step.
+    ///
+    /// ```
+    /// use protocols::lint::{lint, Check, Options};
+    /// let lts = protocols::chess::spec().compile().unwrap();
+    /// let findings = lint(&lts, &Options::only([Check::CantTerminate]));
+    /// let finding = &findings[0];
+    /// let mut text = String::new();
+    /// finding.write_after(&mut text, 1).unwrap();
+    /// assert!(text.contains("1. (the shared step above)"));
+    /// assert!(!text.contains(&format!("1. {}", finding.witness[0].text)));
+    /// ```
+    pub fn write_after(&self, f: &mut impl fmt::Write, shared: usize) -> fmt::Result {
+        let shared = shared.min(self.witness.len());
         write!(f, "{}", self.check.name())?;
         if let Some((p, q)) = &self.channel {
             write!(f, " (channel {p}→{q})")?;
@@ -92,7 +115,16 @@ impl fmt::Display for Finding {
         if self.witness.is_empty() {
             writeln!(f, "  (in the initial state)")?;
         }
-        for (i, step) in self.witness.iter().enumerate() {
+        let cycle = match self.cycle_start {
+            Some(c) if c < shared => format!("; the cycle starts at step {}", c + 1),
+            _ => String::new(),
+        };
+        match shared {
+            0 => {}
+            1 => writeln!(f, "  1. (the shared step above{cycle})")?,
+            n => writeln!(f, "  1.–{n}. (the {n} shared steps above{cycle})")?,
+        }
+        for (i, step) in self.witness.iter().enumerate().skip(shared) {
             if Some(i) == self.cycle_start {
                 writeln!(f, "  -- cycle starts here --")?;
             }

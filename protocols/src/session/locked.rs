@@ -183,6 +183,20 @@ impl<P: Protocol> Drop for Session<P> {
 impl<P: Protocol> Endpoint<P> {
     endpoint_methods!();
 
+    /// Sends `msg` to `to` as [`send`](Self::send) does; on failure the
+    /// message comes back with the error.
+    pub fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)> {
+        let to = match to.to_peer(self.role, &self.shared.names, "send to") {
+            Ok(to) => to,
+            Err(e) => return Err((e, msg)),
+        };
+        let mut back = None;
+        match self.run_back::<true>(Op::Send { to, msg }, Some(&mut back)) {
+            Ok(_) => Ok(()),
+            Err(e) => Err((e, back.expect("a failed send gives its message back"))),
+        }
+    }
+
     /// Receives the next message the protocol allows, from any sender.
     ///
     /// Fails with [`Error::Closed`] once every role that may send to this
@@ -266,18 +280,43 @@ impl<P: Protocol> Endpoint<P> {
     /// another thread completes the operation (it re-tries every waiter
     /// after each change, under the lock) or declares a deadlock.
     fn run(&mut self, op: Op) -> Result<Outcome, Error> {
+        self.run_back::<false>(op, None)
+    }
+
+    /// [`run`](Self::run), with a failed send's message put in `back`
+    /// (`BACK`, a constant, so that the plain operations compile as if it
+    /// were not there). A send that waits is kept as a clone: the waiting
+    /// send itself is in the slot, where another role's step performs it.
+    fn run_back<const BACK: bool>(
+        &mut self,
+        op: Op,
+        back: Option<&mut Option<Message>>,
+    ) -> Result<Outcome, Error> {
         let shared = &*self.shared;
         let role = self.role;
+        let fail = |op: Op, e: Error, back: Option<&mut Option<Message>>| {
+            if let (true, Some(back)) = (BACK, back) {
+                op.give_back(back);
+            }
+            Err(e)
+        };
         // Ends the operation on every return (and unwind): until then a
         // guard's panic cannot declare the role dead under our feet.
-        let _in_op = InOp::begin(&shared.uses[role], &shared.names[role])?;
+        let _in_op = match InOp::begin(&shared.uses[role], &shared.names[role]) {
+            Ok(in_op) => in_op,
+            Err(e) => return fail(op, e, back),
+        };
         let mut inner = shared.lock();
         if let Some(e) = &inner.failure {
-            return Err(e.clone());
+            let e = e.clone();
+            drop(inner);
+            return fail(op, e, back);
         }
         if let Op::Send { to, .. } = &op {
             if inner.closes.is_closed(role, *to) {
-                return Err(send_after_close(&shared.names, role, *to));
+                drop(inner);
+                let e = send_after_close(&shared.names, role, *to);
+                return fail(op, e, back);
             }
         }
         let epoch = inner.epoch;
@@ -289,6 +328,13 @@ impl<P: Protocol> Endpoint<P> {
                 Ok(outcome)
             }
             Err(op) => {
+                let kept = match (&op, back) {
+                    (Op::Send { msg, .. }, Some(back)) if BACK => {
+                        *back = Some(msg.clone());
+                        Some(back)
+                    }
+                    _ => None,
+                };
                 inner.slots[role] = Slot::Waiting { op, epoch };
                 inner.waiting += 1;
                 inner.detect_deadlock(&shared.names, &mut self.woken);
@@ -297,6 +343,11 @@ impl<P: Protocol> Endpoint<P> {
                     // A delivery unparks us; a stale token from an earlier
                     // delivery only costs one more look.
                     if let Some(result) = lock(&shared.mailboxes[role]).take() {
+                        if result.is_ok() {
+                            if let Some(back) = kept {
+                                *back = None;
+                            }
+                        }
                         return result;
                     }
                     self.parker.park();

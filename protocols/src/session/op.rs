@@ -27,6 +27,15 @@ impl Op {
             Op::Select { alts } => WaitsFor::select(alts, names),
         }
     }
+
+    /// A failed send's message, into `back` (for
+    /// [`send_back`](super::BlockingEndpoint::send_back)); nothing for
+    /// another operation.
+    pub(super) fn give_back(self, back: &mut Option<Message>) {
+        if let Op::Send { msg, .. } = self {
+            *back = Some(msg);
+        }
+    }
 }
 
 /// A lock that does not care about poisoning. Each session makes sure that

@@ -281,6 +281,7 @@ impl Wakers {
     }
 
     /// Wakes them all (call with no lock held that their owners take).
+    #[inline]
     pub(super) fn wake(self) {
         if let Some(w) = self.first {
             w.wake();

@@ -215,6 +215,20 @@ impl<P: Split> SplitEndpoint<P> {
         self.local.as_ref().expect("owned while running")
     }
 
+    /// Sends `msg` to `to` as [`send`](Self::send) does; on failure the
+    /// message comes back with the error.
+    pub fn send_back(&mut self, to: RoleId, msg: Message) -> Result<(), (Error, Message)> {
+        let to = match to.to_peer(self.role, &self.shared.names, "send to") {
+            Ok(to) => to,
+            Err(e) => return Err((e, msg)),
+        };
+        let mut back = None;
+        match self.run_back::<true>(Op::Send { to, msg }, &mut back) {
+            Ok(_) => Ok(()),
+            Err(e) => Err((e, back.expect("a failed send gives its message back"))),
+        }
+    }
+
     /// Receives the next message the protocol allows, from any sender;
     /// fails with [`Error::Closed`] once every role that may send to this
     /// one has closed its channel to it and nothing is left in them (see
@@ -356,21 +370,47 @@ impl<P: Split> SplitEndpoint<P> {
     /// pushed before that try, so the try sees its message); then register
     /// as waiting with the epoch read *before* the try, park, come back to
     /// running, and try again.
-    fn run(&mut self, mut op: Op) -> Result<Option<(RoleId, Message)>, Error> {
+    fn run(&mut self, op: Op) -> Result<Option<(RoleId, Message)>, Error> {
+        self.run_back::<false>(op, &mut None)
+    }
+
+    /// [`run`](Self::run), with a failed send's message put in `back` if
+    /// `BACK` (a constant, so that the plain operations compile as if it
+    /// were not there).
+    fn run_back<const BACK: bool>(
+        &mut self,
+        mut op: Op,
+        back: &mut Option<Message>,
+    ) -> Result<Option<(RoleId, Message)>, Error> {
         // Disjoint borrows of the fields: no reference count touched per call.
         let shared = &*self.shared;
         let me = self.role;
         // Ends the operation on every return (and unwind): until then a
         // guard's panic cannot declare the role dead under our feet.
-        let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;
+        let _in_op = match InOp::begin(&shared.uses[me], &shared.names[me]) {
+            Ok(in_op) => in_op,
+            Err(e) => {
+                if BACK {
+                    op.give_back(back);
+                }
+                return Err(e);
+            }
+        };
         if let Op::Send { to, .. } = &op {
             if shared.closes.is_closed(me, *to) {
-                return Err(send_after_close(&shared.names, me, *to));
+                let e = send_after_close(&shared.names, me, *to);
+                if BACK {
+                    op.give_back(back);
+                }
+                return Err(e);
             }
         }
         let mut announced = false;
         let result = loop {
             if shared.failed.load(SeqCst) {
+                if BACK {
+                    op.give_back(back);
+                }
                 break Err(shared.failure());
             }
             let epoch = shared.epoch.load(SeqCst);

@@ -56,6 +56,7 @@ fn the_limit_variables_bound_the_build_and_stop_it_inconclusive() {
                 None,
                 None,
                 &env_of(&[(var, value)]),
+                None,
             );
             match outcome {
                 Outcome::Inconclusive(text) => {
@@ -74,6 +75,7 @@ fn the_limit_variables_bound_the_build_and_stop_it_inconclusive() {
         None,
         None,
         &env_of(&[]),
+        None,
     );
     assert!(matches!(outcome, Outcome::Holds(_)), "{outcome:?}");
 }

@@ -1,0 +1,143 @@
+//! The check's side of the shortest counterexample: whether to shorten
+//! the violation a search found (the option, or by default its cost), and
+//! the replay on the object that a shorter one must pass before it is
+//! shown.
+
+use crate::hint::Setting;
+use crate::ids::ProtoId;
+use crate::protocol::Protocol;
+use crate::report::{reexecute, starved_roles, steps_of, Counterexample, RawLasso, Shortness};
+use crate::search::{Search, Shortening, Stop};
+use crate::successors::Successors;
+
+use super::Checker;
+
+/// By default the shortening may visit this many product states and
+/// (state, marks) pairs, or one and a half times the search's states if
+/// that is more: a few milliseconds of work is worth a shortest trace
+/// even after a search that found its violation at once.
+const DEFAULT_FLOOR: u64 = 4_096;
+
+/// What the shortening decided, before the object has replayed it.
+pub(super) enum Pick {
+    /// Show the violation found: it is a shortest one, or why not.
+    Found(Shortness),
+    /// A strictly shorter violation, still to be replayed.
+    Shorter(RawLasso),
+}
+
+/// Shortens `found` as `checker` asks (see [`Checker::shortest`]), with the
+/// search that found it (its budget, stats and successors).
+pub(super) fn shorten<P: Protocol>(
+    search: &mut Search<'_, P>,
+    checker: &Checker,
+    max_states: u64,
+    initial: ProtoId,
+    found: &RawLasso,
+) -> Pick {
+    let (allowance, is_limit) = match checker.shortest {
+        Some(false) => return Pick::Found(Shortness::Unknown),
+        Some(true) => (max_states, true),
+        None => {
+            let share = search.stats.product_states.saturating_mul(3) / 2;
+            let allowance = share.max(DEFAULT_FLOOR);
+            if allowance >= max_states {
+                (max_states, true)
+            } else {
+                (allowance, false)
+            }
+        }
+    };
+    let audience = checker.audience;
+    match search.shortest(initial, allowance, is_limit) {
+        Shortening::Exact(short) if search.shown_length(&short) < search.shown_length(found) => {
+            Pick::Shorter(short)
+        }
+        // As short as the one found (the shortening never finds a longer
+        // one): the search's stays, the same trace as without shortening.
+        Shortening::Exact(_) => Pick::Found(Shortness::Shortest),
+        Shortening::Stopped(stop) => Pick::Found(Shortness::NotShown(match stop {
+            Stop::Allowance(n) => format!(
+                "shortening it would visit more than {n} product states, over one and a half \
+                 times the search's; ask for a shortest one with {}",
+                Setting::Shortest.named(audience)
+            ),
+            Stop::Limit(limit) => format!("shortening it stopped at {}", limit.explained(audience)),
+            Stop::Probe(why) => format!("shortening it stopped: {why}"),
+        })),
+    }
+}
+
+/// The violation to show and whether it is a shortest one: a shorter one
+/// if it replays on a fresh clone of the initial object (step by step,
+/// the cycle closing on an equal object, the ending holding), else the
+/// one found, saying why.
+pub(super) fn settle<P: Protocol>(
+    ex: &Successors<P>,
+    checker: &Checker,
+    initial: ProtoId,
+    found: RawLasso,
+    pick: Pick,
+) -> (RawLasso, Shortness) {
+    let short = match pick {
+        Pick::Found(shortness) => return (found, shortness),
+        Pick::Shorter(short) => short,
+    };
+    let replayed = crate::quiet::quietly(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // The check's own re-execution, which also compares each
+            // object with the stored one, where the found one gets it.
+            if checker.determinism || ex.store.is_compacted() {
+                reexecute(ex, initial, &short).map_err(|e| e.to_string())?;
+            }
+            let fresh = ex.store.get(initial).clone();
+            counterexample(ex, checker, initial, &short, Shortness::Shortest)
+                .replay_showing(fresh, |_| String::new())
+                .map(|_| ())
+                .map_err(|e| e.message)
+        }))
+    });
+    let why = match replayed {
+        Ok(Ok(())) => return (short, Shortness::Shortest),
+        Ok(Err(why)) => why,
+        Err(payload) => format!(
+            "the object panicked: {}",
+            crate::panic_message(payload.as_ref())
+        ),
+    };
+    (
+        found,
+        Shortness::NotShown(format!(
+            "a shorter one was found but did not replay on the object ({why}), so this is the \
+             one the search found"
+        )),
+    )
+}
+
+/// The report's counterexample of `raw`.
+pub(super) fn counterexample<P: Protocol>(
+    ex: &Successors<P>,
+    checker: &Checker,
+    initial: ProtoId,
+    raw: &RawLasso,
+    shortness: Shortness,
+) -> Counterexample {
+    let (prefix, cycle, ending) = steps_of(ex, raw);
+    let starved = starved_roles(ex, initial, raw);
+    let dummies = ex
+        .alphabet
+        .types
+        .iter()
+        .filter_map(|t| t.dummy.clone())
+        .collect();
+    Counterexample {
+        prefix,
+        cycle,
+        ending,
+        starved,
+        audience: checker.audience,
+        dummies,
+        roles: ex.alphabet.roles.clone(),
+        shortness,
+    }
+}

@@ -1,0 +1,165 @@
+//! The shortest counterexample (`Checker::shortest`): on random explicit
+//! LTSs × random formulas, both semantics, with and without weak fairness,
+//! and with the engine's storage, probing and threading variants, the
+//! counterexample's prefix has exactly as many actions as the brute-force
+//! shortest one (`common::reference_shortest`), its cycle no more than the
+//! shortest cycle through every mark from an anchor at that distance, and
+//! it is a real run that violates the formula.
+
+use crate::common;
+use crate::differential::{case, is_a_counterexample, tweaked};
+
+use common::{reference_shortest, Lts};
+use engine::{Checker, Fairness, Semantics, Shortness, Verdict};
+use proptest::prelude::*;
+
+/// `tweak` as in the differential test (bits 0 to 5), and bit 6: two
+/// threads from the first level (the parallel searches).
+fn checker_for(lts: &Lts, tweak: u8) -> (common::LtsProtocol, Checker) {
+    let (proto, checker) = tweaked(lts, tweak & 63);
+    let checker = if tweak & 64 != 0 {
+        checker.threads(2).parallel_level(1)
+    } else {
+        checker
+    };
+    (proto, checker)
+}
+
+/// Checks one case with `shortest` (`None`: the default) against the
+/// reference; returns whether the engine's counterexample was longer than
+/// the shortest (only possible when not asked for it).
+fn shortest_agrees(
+    lts: &Lts,
+    formula: &str,
+    semantics: Semantics,
+    fairness: Fairness,
+    tweak: u8,
+    shortest: Option<bool>,
+) -> Result<bool, TestCaseError> {
+    let (proto, checker) = checker_for(lts, tweak);
+    let checker = checker.semantics(semantics).fairness(fairness);
+    let checker = match shortest {
+        Some(on) => checker.shortest(on),
+        None => checker,
+    };
+    let report = checker
+        .check(formula, proto.clone(), lts.dummies())
+        .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;
+    let expected = reference_shortest(
+        lts,
+        formula,
+        semantics == Semantics::Stutter,
+        fairness == Fairness::Weak,
+    );
+    let Verdict::Violated(c) = &report.verdict else {
+        prop_assert!(
+            expected.is_none(),
+            "engine: not violated, reference: {expected:?}\n{report}"
+        );
+        return Ok(false);
+    };
+    let Some(e) = expected else {
+        return Err(TestCaseError::fail(format!(
+            "engine: violated, reference: holds\n{report}"
+        )));
+    };
+    is_a_counterexample(lts, proto, formula, c, &report)?;
+    let longer = c.prefix.len() != e.prefix || c.cycle.len() > e.cycle;
+    // Under the stutter convention a bad prefix ends where the engine's
+    // automaton turns universal, which depends on how the formula was
+    // translated (the engine's atoms know which letters exclude each
+    // other): the lengths are exact only without bad prefixes.
+    let exact = semantics == Semantics::InfiniteRunsOnly;
+    // Never longer than the brute force's, prefix first: the engine's
+    // automaton may turn universal sooner than the reference's product
+    // shows (it knows which atoms exclude each other), so its shortest
+    // lasso may be shorter, never longer.
+    if shortest != Some(false) && exact {
+        let (p, cy) = (c.prefix.len(), c.cycle.len());
+        prop_assert!(
+            p < e.prefix || (p == e.prefix && cy <= e.cycle),
+            "longer than the shortest ({e:?})\n{report}"
+        );
+    }
+    if shortest == Some(true) {
+        prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", report);
+    }
+    Ok(longer)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn counterexamples_are_the_shortest((lts, formula) in case(), tweak in 0..128u8) {
+        for semantics in Semantics::ALL {
+            for fairness in [Fairness::None, Fairness::Weak] {
+                shortest_agrees(&lts, &formula, semantics, fairness, tweak, Some(true))?;
+            }
+        }
+    }
+
+    /// The default shortens these small products too (they are far below
+    /// the default's floor of states).
+    #[test]
+    fn by_default_counterexamples_are_the_shortest((lts, formula) in case(), tweak in 0..128u8) {
+        shortest_agrees(&lts, &formula, Semantics::InfiniteRunsOnly, Fairness::None, tweak, None)?;
+    }
+
+    /// Safety properties, whose violations come from the breadth-first
+    /// search (on one thread or two) or, past a deadlock, from its
+    /// stutter steps.
+    #[test]
+    fn safety_violations_are_the_shortest(
+        (lts, atom) in common::lts_strategy(40).prop_flat_map(|lts| {
+            let atoms = prop_oneof![
+                Just("DEADLOCK".to_string()),
+                Just("END".to_string()),
+                (0..lts.roles, 0..lts.types).prop_map(|(r, t)| format!("r{r} SEND <T{t}>")),
+                (0..lts.roles, 0..lts.types).prop_map(|(r, t)| format!("r{r} RECV <T{t}>")),
+            ];
+            (Just(lts), atoms)
+        }),
+        tweak in 0..128u8,
+    ) {
+        let formula = format!("G !\"{atom}\"");
+        shortest_agrees(&lts, &formula, Semantics::Stutter, Fairness::None, tweak, Some(true))?;
+    }
+}
+
+/// How often the search's own counterexample (shortening off, as before
+/// it existed) is longer than the shortest: printed, for the docs.
+#[test]
+#[ignore = "measure: cargo test -p prust-engine --test it shortest::how_often -- --ignored --nocapture"]
+fn how_often_the_search_alone_is_longer() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut cases, mut violated, mut longer) = (0, 0, 0);
+    for _ in 0..2000 {
+        let (lts, formula) = case().new_tree(&mut runner).unwrap().current();
+        for fairness in [Fairness::None, Fairness::Weak] {
+            cases += 1;
+            let off = shortest_agrees(
+                &lts,
+                &formula,
+                Semantics::InfiniteRunsOnly,
+                fairness,
+                1,
+                Some(false),
+            )
+            .unwrap();
+            let on = Checker::new()
+                .fairness(fairness)
+                .check(
+                    &formula,
+                    common::LtsProtocol::new(lts.clone()),
+                    lts.dummies(),
+                )
+                .unwrap();
+            violated += usize::from(on.counterexample().is_some());
+            longer += usize::from(off);
+        }
+    }
+    println!("{cases} cases, {violated} violated, the search's counterexample longer in {longer}");
+}

@@ -477,8 +477,7 @@ pub mod __private {
 pub use protocol::EnumEntry;
 pub use report::{
     Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats,
-    Shortness,
-    Stats, Verdict,
+    Shortness, Stats, Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

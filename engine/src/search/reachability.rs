@@ -131,8 +131,16 @@ impl<P: Protocol> Search<'_, P> {
                     }
                     if self.bad_prefix(q2) {
                         self.finish_progress();
+                        // The rebuild interns the states it meets. Under
+                        // hash compaction a state the frontier held has
+                        // lost its id by now (the store knows only the
+                        // states it holds): the one being expanded, when
+                        // its stutter step is the violation. The rebuild
+                        // meets it under the id its object gets now.
+                        self.ex.store.keep_all();
+                        let goal = (self.ex.store.id_now(p2), q2);
                         let (path, root) = self
-                            .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                            .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == goal)
                             .map_err(|e| self.probe_error_after(e, Vec::new()))?;
                         self.violation_root = Some(root);
                         let prefix = match self.path_or_lost(path, Vec::new)? {

@@ -9,7 +9,7 @@ use crate::common;
 use crate::differential::case;
 
 use common::ring::{Msg, SlotRing};
-use common::{eval_lasso, lasso_letters, reference_violated, Lts, LtsProtocol};
+use common::{eval_lasso, lasso_letters, reference_violated, Label, Lts, LtsProtocol};
 use engine::{dummies, Checker, Semantics, Verdict};
 use proptest::prelude::*;
 
@@ -114,4 +114,37 @@ fn bitstate_misses_states_in_few_bits_and_says_so() {
     };
     assert_eq!(fingerprints, exact.stats.product_states, "{r}");
     assert!(r.stats.bitstate.is_none());
+}
+
+/// A state that deadlocks, found in the breadth-first frontier: its
+/// stutter step to itself is the violation. Under hash compaction the
+/// frontier holds the state's object and the store has forgotten its id,
+/// so the counterexample's rebuild meets the state again under another
+/// id: it must still find it (the violation is real and shown), with or
+/// without the shortening of the counterexample.
+#[test]
+fn a_deadlock_met_in_the_frontier_is_shown_under_compaction() {
+    let send = |to| Label {
+        role: 0,
+        kind: engine::ActionKind::Send,
+        ty: 0,
+        peer: to,
+    };
+    // 0 → 1 → 2, and 2 deadlocks (not terminal).
+    let lts = Lts {
+        roles: 2,
+        types: 1,
+        trans: vec![vec![(send(1), 1)], vec![(send(1), 2)], vec![]],
+        terminal: vec![false; 3],
+    };
+    let formula = r#"G "* SEND *""#;
+    assert!(reference_violated(&lts, formula, true));
+    for shortest in [false, true] {
+        for checker in [base().hash_compaction(true), base().bitstate(Some(1 << 20))] {
+            let checker = checker.shortest(shortest);
+            let found = probabilistic_verdict(&lts, formula, checker.clone())
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(found, "shortest {shortest}: {checker:?}");
+        }
+    }
 }

@@ -395,6 +395,27 @@ impl<P: Protocol> Store<P> {
         }
     }
 
+    /// The id under which the store knows `id`'s object now: the one an
+    /// equal object interned gets, which is what a walk that meets the
+    /// state again by interning (the counterexample's rebuild) sees.
+    /// `id` itself but under hash compaction with transient ids, for a
+    /// state whose id was released while the search held its object (the
+    /// breadth-first frontier's, lent while it is expanded): the object is
+    /// interned again, under a new id. Call after
+    /// [`keep_all`](Self::keep_all), so that it stays.
+    pub(crate) fn id_now(&mut self, id: ProtoId) -> ProtoId {
+        let released = self.fp.as_ref().is_some_and(|f| {
+            f.transient
+                .as_ref()
+                .is_some_and(|t| id.index() >= t.base && !t.live.contains_key(&id))
+        });
+        if !released {
+            return id;
+        }
+        let p = self.copy_of(id);
+        self.intern(p)
+    }
+
     /// Keeps `id`'s object for the life of the store (a session's initial
     /// object: every search starts there).
     pub(crate) fn keep_forever(&mut self, id: ProtoId) {

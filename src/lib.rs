@@ -43,7 +43,9 @@ pub use channel::select;
 #[doc(inline)]
 pub use prust_explore as explore;
 pub mod load;
+// `prust serve`'s server: used by the command line only.
 mod runtime;
+pub(crate) mod serve;
 pub mod suite;
 pub use runtime::{Runtime, UnknownRuntime};
 

@@ -53,6 +53,10 @@ use std::str::FromStr;
 /// every run or its counterexample starves nobody, the full search with
 /// them otherwise. The example that rules out the plain combination and
 /// why this order is exact are in [`crate::por`] ("Under weak fairness").
+/// The marks are one per role beside the automaton's acceptance sets, 32
+/// in all: an object with more roles is still checked where the reduced
+/// search decides (it needs no marks), and refused (`Error::Fairness`)
+/// only where the full search would have to.
 ///
 /// # What changes on the bundled suites
 ///

@@ -1,33 +1,28 @@
-//! [`Explorer`]: the options of an exploration, and the depth-first search
-//! over schedules (stateless: every execution re-runs the program from the
-//! start, following a prefix of choices, as Déjà Fu and loom do).
+//! [`Explorer`]: the options of an exploration, and the one run that
+//! replays, samples or enumerates its schedules (`sampling`, `enumerate`)
+//! and records each execution the same way (`tally`).
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{Limits, Protocol};
 
-use super::dfs::Dfs;
-use super::end::End;
 use super::error::ExploreError;
-use super::found::Found;
 use super::observe::Observe;
 use super::pool::Pool;
 use super::progress::Progress;
 use super::property::Property;
 use super::reduction::Reduction;
-use super::replay::Replay;
-use super::report::Sampled;
-use super::report::{Exploration, Outcome};
-use super::results::Observed;
+use super::report::Exploration;
 use super::roles::Roles;
-use super::sampler::Sampler;
 use super::schedule::Schedule;
-use super::scheduler::{self, RunLimits};
+use super::scheduler::RunLimits;
 
+mod enumerate;
 mod sampling;
+mod tally;
+use enumerate::Skipped;
 use sampling::Sampling;
+use tally::{Job, Tally};
 
 /// The options of an exploration, as a builder. [`Explorer::new`] takes
 /// its defaults from the `PRUST_*` variables that the
@@ -144,7 +139,7 @@ impl Explorer {
     }
 
     /// Stops an execution after `n` steps (endpoint operations): it is
-    /// then [`Outcome::Aborted`] and the exploration incomplete.
+    /// then [`Outcome::Aborted`](crate::Outcome::Aborted) and the exploration incomplete.
     pub fn max_steps(mut self, n: usize) -> Self {
         self.limits = self.limits.max_steps(n as u64);
         self
@@ -166,7 +161,7 @@ impl Explorer {
 
     /// How long a role may run its own code between two endpoint
     /// operations (or after the last, or after its execution was stopped,
-    /// until it returns) before it is reported [`Outcome::Stuck`]
+    /// until it returns) before it is reported [`Outcome::Stuck`](crate::Outcome::Stuck)
     /// (blocked or busy outside the session). The exploration then stops
     /// within about this time and leaves the thread running
     /// ([`Exploration::threads_left_running`]): nothing can stop a thread
@@ -264,7 +259,32 @@ impl Explorer {
     /// Whether each failure's schedule is simplified (on by default):
     /// steps are moved next to the same role's steps where that cuts
     /// context switches, and a change is kept only if re-running the new
-    /// schedule ends in the same outcome.
+    /// schedule ends in the same outcome. Then a search over every
+    /// schedule, shortest first, finds one with the fewest steps that
+    /// fails the same way, and among those the fewest context switches
+    /// ([`Exploration::is_shortest`], and a line of the report: "a
+    /// shortest failing schedule"). The search may run as many
+    /// executions as the exploration did, and at least 2000, for all
+    /// the failures; past that the moved steps' schedule is shown, "not shown
+    /// to be a shortest failing schedule". Every schedule shown was run
+    /// again by a replay and failed the same way. Failures whose outcome
+    /// depends on more than the schedule (a bound hit, a role stuck
+    /// outside the session, nondeterminism) keep their schedule.
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)]
+    /// struct Title;
+    /// let ex = Explorer::new().explore(prust::protocols::two_buyer::strict(), |r| {
+    ///     r.spawn("buyer1", |mut e| {
+    ///         e.send("seller", Title).unwrap();
+    ///         panic!("buyer1 gives up");
+    ///     });
+    /// });
+    /// assert!(ex.is_shortest(0), "{ex}");
+    /// assert_eq!(ex.failures()[0].schedule.to_string(), "buyer1");
+    /// ```
     pub fn simplify(mut self, on: bool) -> Self {
         self.simplify = on;
         self
@@ -273,7 +293,7 @@ impl Explorer {
     /// Runs exactly one execution, following `schedule` (as a failure
     /// prints it); past its end, each step takes the first enabled
     /// choice. A choice that is not enabled where the schedule says is
-    /// reported as [`Outcome::Nondeterministic`].
+    /// reported as [`Outcome::Nondeterministic`](crate::Outcome::Nondeterministic).
     ///
     /// A replay is no exploration: its [`Exploration`] says it replayed
     /// one schedule ([`Exploration::is_replay`]), is never complete nor
@@ -401,7 +421,7 @@ impl Explorer {
     {
         let started = Instant::now();
         let names = object.roles();
-        let mut property = match &self.property {
+        let property = match &self.property {
             None => None,
             Some(f) => Some(
                 Property::new(f, names.clone(), object.type_names())
@@ -421,7 +441,6 @@ impl Explorer {
                 .min(ROLE_TIMEOUT_INF),
             deadline: self.limits.deadline(started),
         };
-        let shared_names: Arc<[String]> = names.clone().into();
         let (reduction, reduction_off) = self.reduction_used();
         if self.replay_from_env && self.replay.is_some() {
             eprintln!(
@@ -430,239 +449,60 @@ impl Explorer {
                  PRUST_SCHEDULE to explore every schedule)"
             );
         }
+        let progress = Progress::new(
+            self.progress,
+            self.progress_after,
+            self.sampling
+                .filter(|_| self.replay.is_none())
+                .map(|s| s.executions),
+        );
+        let mut tally = Tally::new(property, progress);
+        let mut skipped = Skipped {
+            pruned: 0,
+            redundant: 0,
+        };
+        let mut sampled = None;
         // One pool for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
-        {
-            let pool = Pool::new();
-            let mut found = Found::default();
-            let mut incomplete: Option<String> = None;
-            let mut executions = 0;
-            let mut pruned = 0;
-            let mut redundant = 0;
-            let mut final_states = BTreeSet::new();
-            let mut left_running: Vec<String> = Vec::new();
-            let mut results = Vec::new();
-            let mut sampled = None;
-            let mut progress = Progress::new(
-                self.progress,
-                self.progress_after,
-                self.sampling
-                    .filter(|_| self.replay.is_none())
-                    .map(|s| s.executions),
-            );
-            if let Some(schedule) = &self.replay {
-                let chooser = Replay {
-                    schedule: schedule.clone(),
-                    names: Arc::clone(&shared_names),
-                };
-                let (run, _, observed) = scheduler::run(&pool, &object, &program, limits, chooser);
-                executions = 1;
-                if run.end.is_maximal() {
-                    final_states.insert(run.final_state);
-                }
-                note_left_behind(&mut left_running, &names, &run);
-                let result = Observed::new(&names, &run, observed, &results);
-                let cut = found.add(&names, run, property.as_mut())?;
-                result.record(&found, &mut results);
-                // One schedule is no proof, whatever it found.
-                incomplete = Some(match cut {
-                    None => REPLAY.to_string(),
-                    Some(cut) => format!("{REPLAY}; and {cut}"),
-                });
-            } else if let Some(sampling) = self.sampling {
-                let seed = sampling
-                    .seed
-                    .or(self.env_seed)
-                    .unwrap_or_else(super::rng::fresh_seed);
-                let mut sampler = Sampler::new(sampling.strategy, seed, names.len());
-                // An explicit `max_executions` (or `PRUST_MAX_EXECUTIONS`)
-                // still bounds the sample; the default does not.
-                let cap = self.limits.max_executions.map_or(usize::MAX, count);
-                while executions < sampling.executions {
-                    if executions >= cap {
-                        incomplete.get_or_insert(format!(
-                            "stopped after max_executions = {cap} of the {} asked for \
-                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
-                            sampling.executions
-                        ));
-                        break;
-                    }
-                    sampler.start_execution();
-                    let (run, observed);
-                    (run, sampler, observed) =
-                        scheduler::run(&pool, &object, &program, limits, sampler);
-                    executions += 1;
-                    let stop_all = matches!(
-                        run.end,
-                        End::Time | End::Stuck { .. } | End::Diverged { .. }
-                    ) || !run.left_behind.is_empty();
-                    if run.end.is_maximal() {
-                        final_states.insert(run.final_state);
-                    }
-                    note_left_behind(&mut left_running, &names, &run);
-                    let result = Observed::new(&names, &run, observed, &results);
-                    if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                        incomplete.get_or_insert(cut);
-                    }
-                    result.record(&found, &mut results);
-                    progress.tick(executions, found.failures.len());
-                    if stop_all {
-                        break;
-                    }
-                    if self.stop_on_failure && found.last_failed && executions < sampling.executions
-                    {
-                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
-                        break;
-                    }
-                }
-                // A sample is never a proof, whatever else stopped it.
-                incomplete = Some(match incomplete {
-                    None => SAMPLED.to_string(),
-                    Some(why) => format!("{SAMPLED}; and {why}"),
-                });
-                sampled = Some(Sampled {
-                    strategy: sampling.strategy.to_string(),
-                    seed,
-                });
-            } else {
-                // The reduction that runs (see `reduction_used`); DPOR
-                // under a bound adds conservative points instead of sleep
-                // sets (see `Dfs::add_backtracks`).
-                let bounded = self.preemption_bound.is_some();
-                let mut dfs = Dfs {
-                    stack: Vec::new(),
-                    depth: 0,
-                    bound: self.preemption_bound,
-                    sleep_sets: !bounded && reduction != Reduction::None,
-                    dpor: reduction == Reduction::Dpor,
-                    pruned: 0,
-                    names: Arc::clone(&shared_names),
-                    hb: Default::default(),
-                };
-                loop {
-                    if executions >= max_executions {
-                        // A bound, not a failure of the program: the
-                        // exploration is only incomplete.
-                        incomplete.get_or_insert(format!(
-                            "stopped after max_executions = {} with schedules left to run \
-                             (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
-                            max_executions
-                        ));
-                        break;
-                    }
-                    dfs.depth = 0;
-                    // The search moves into the execution and back (its
-                    // decisions are made on the role threads).
-                    let (run, observed);
-                    (run, dfs, observed) = scheduler::run(&pool, &object, &program, limits, dfs);
-                    executions += 1;
-                    if matches!(run.end, End::Redundant) {
-                        redundant += 1;
-                        progress.tick(executions, found.failures.len());
-                        if !dfs.backtrack() {
-                            break;
-                        }
-                        continue;
-                    }
-                    // A thread left behind is stopped for good: running
-                    // on could leave one behind per execution.
-                    let stop_all = matches!(
-                        run.end,
-                        End::Time | End::Stuck { .. } | End::Diverged { .. }
-                    ) || !run.left_behind.is_empty();
-                    if run.end.is_maximal() {
-                        final_states.insert(run.final_state);
-                    }
-                    if matches!(
-                        run.end,
-                        End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
-                    ) {
-                        dfs.cut_short();
-                    }
-                    note_left_behind(&mut left_running, &names, &run);
-                    let result = Observed::new(&names, &run, observed, &results);
-                    if let Some(cut) = found.add(&names, run, property.as_mut())? {
-                        incomplete.get_or_insert(cut);
-                    }
-                    result.record(&found, &mut results);
-                    progress.tick(executions, found.failures.len());
-                    if stop_all {
-                        break;
-                    }
-                    if !dfs.backtrack() {
-                        break;
-                    }
-                    if self.stop_on_failure && found.last_failed {
-                        incomplete.get_or_insert(STOPPED_AT_FAILURE.to_string());
-                        break;
-                    }
-                }
-                pruned = dfs.pruned;
-                if pruned > 0 && incomplete.is_none() {
-                    incomplete = Some(format!(
-                        "the preemption bound {} skipped {pruned} choice{}",
-                        self.preemption_bound.unwrap_or_default(),
-                        if pruned == 1 { "" } else { "s" }
-                    ));
-                }
-            }
-            if self.simplify && left_running.is_empty() {
-                for failure in &mut found.failures {
-                    if matches!(
-                        failure.outcome,
-                        Outcome::Aborted { .. }
-                            | Outcome::Stuck { .. }
-                            | Outcome::Nondeterministic { .. }
-                    ) {
-                        continue;
-                    }
-                    let key = failure.outcome.to_string();
-                    let mut confirm = |candidate: &Schedule| {
-                        let chooser = Replay {
-                            schedule: candidate.clone(),
-                            names: Arc::clone(&shared_names),
-                        };
-                        if !left_running.is_empty() {
-                            return None;
-                        }
-                        let (run, _, _) = scheduler::run(&pool, &object, &program, limits, chooser);
-                        note_left_behind(&mut left_running, &names, &run);
-                        if !run.left_behind.is_empty() {
-                            return None;
-                        }
-                        let mut again = Found::default();
-                        again.add(&names, run, property.as_mut()).ok()?;
-                        let f = again.failures.pop()?;
-                        (f.outcome.to_string() == key).then_some(f)
-                    };
-                    let simpler = super::simplify::simplify(&failure.schedule, 100, |c| {
-                        confirm(c).map(|f| f.schedule)
-                    });
-                    if simpler != failure.schedule {
-                        if let Some(f) = confirm(&simpler) {
-                            failure.schedule = f.schedule;
-                            failure.trace = f.trace;
-                        }
-                    }
-                }
-            }
-            Ok(Exploration {
-                executions,
-                failures: found.failures,
-                counts: found.counts,
-                incomplete,
-                pruned,
-                redundant,
-                elapsed: started.elapsed(),
-                replayed: self.replay.is_some(),
-                reduction,
-                reduction_off,
-                final_states,
-                left_running,
-                results,
-                sampled,
-            })
+        let pool = Pool::new();
+        let job = Job {
+            pool: &pool,
+            object: &object,
+            program: &program,
+            limits,
+            names: names.clone().into(),
+        };
+        if let Some(schedule) = &self.replay {
+            let (run, observed) = job.replay(schedule);
+            tally.executions = 1;
+            tally.add(&names, run, observed)?;
+            // One schedule is no proof, whatever it found.
+            tally.never_complete(REPLAY);
+        } else if let Some(sampling) = self.sampling {
+            sampled = Some(self.sample(sampling, &job, &mut tally)?);
+        } else {
+            skipped = self.enumerate(&job, &mut tally, reduction, max_executions)?;
         }
+        if self.simplify && tally.left_running.is_empty() {
+            tally.simplify_failures(&job);
+        }
+        Ok(Exploration {
+            executions: tally.executions,
+            failures: tally.found.failures,
+            counts: tally.found.counts,
+            shortness: tally.shortness,
+            incomplete: tally.incomplete,
+            pruned: skipped.pruned,
+            redundant: skipped.redundant,
+            elapsed: started.elapsed(),
+            replayed: self.replay.is_some(),
+            reduction,
+            reduction_off,
+            final_states: tally.final_states,
+            left_running: tally.left_running,
+            results: tally.results,
+            sampled,
+        })
     }
 }
 
@@ -682,15 +522,6 @@ const SAMPLED: &str = "sampled, not exhaustive";
 /// Why an exploration told to stop at its first failure is incomplete.
 const STOPPED_AT_FAILURE: &str =
     "stopped at the first failure (Explorer::stop_on_failure), with schedules left to run";
-
-/// Notes the roles whose threads `run` left behind.
-fn note_left_behind(left_running: &mut Vec<String>, names: &[String], run: &scheduler::Run) {
-    for &r in &run.left_behind {
-        if !left_running.contains(&names[r]) {
-            left_running.push(names[r].clone());
-        }
-    }
-}
 
 /// Explores `program`'s schedules on `object` with [`Explorer::new`]'s
 /// options (from the `PRUST_*` variables; `PRUST_SCHEDULE` replays one).

@@ -136,6 +136,7 @@ impl LocalRole {
     /// `to` now, moves to the next local state and appends the tagged
     /// message to `inbox_of_to` (the inbox of `to`). Otherwise nothing
     /// changes and the message comes back.
+    #[inline]
     pub fn try_send(
         &mut self,
         to: RoleId,
@@ -149,6 +150,7 @@ impl LocalRole {
     /// Receives from `inbox` (this role's own inbox): the first message
     /// (from `from`, if given) that is the first of its sender in the inbox
     /// and that this role may take now. Otherwise nothing changes.
+    #[inline]
     pub fn try_recv(
         &mut self,
         from: Option<RoleId>,

@@ -117,21 +117,25 @@ impl LtsGraph for OnTheFly {
     /// the send does, since [`OnTheFly::next`](LtsGraph::next) compares
     /// labels without the bit, as the runtimes ask.
     fn transitions(&self, state: StateId) -> Cow<'_, [(Label, StateId)]> {
-        let mut g = self.lock();
-        let g = &mut *g;
-        let mut labels = Vec::new();
-        for &m in g.states[state.index()].set.iter() {
-            let term = g.globals[m as usize].term;
-            let steps = g.terms.steps(term).expect(CHECKED);
-            labels.extend(steps.iter().map(|&(l, _)| l));
+        Cow::Owned(self.lock().transitions(state))
+    }
+
+    /// The labels of `state`, as [`LtsGraph::for_each_label`] gives them,
+    /// but without the successor states where that can be done: the
+    /// object lists its enabled actions from these labels in every state
+    /// a search expands (`Protocol::enabled`), and a reduced search then
+    /// takes only a few of them, so computing every successor here (as
+    /// [`transitions`](LtsGraph::transitions) does) was most of its time.
+    fn for_each_label(&self, state: StateId, mut f: impl FnMut(Label)) {
+        let labels = self.lock().labels(state);
+        let mut last = None;
+        for l in labels {
+            let l = l.asynchronous();
+            if last != Some(l) {
+                f(l);
+                last = Some(l);
+            }
         }
-        labels.sort_unstable();
-        labels.dedup();
-        labels
-            .into_iter()
-            .map(|l| (l, g.next(state, l)))
-            .filter(|&(_, t)| t != NONE)
-            .collect()
     }
 }
 
@@ -147,7 +151,14 @@ impl OnTheFly {
             return None;
         };
         let term = g.globals[member as usize].term;
-        g.terms.components(term, &mut g.footprints).ok()
+        let mut components = g.terms.components(term, &mut g.footprints).ok()?;
+        // In label order, not in the order of the term's parallel
+        // compositions: those put their branches in the order the terms
+        // were first built (`Terms::par`), which depends on what was
+        // computed before, and the search takes the first of the
+        // smallest components, so the reduced graph would too.
+        components.sort_unstable();
+        Some(components)
     }
 
     fn lock(&self) -> MutexGuard<'_, Explored> {
@@ -200,6 +211,49 @@ impl Explored {
             next: Vec::new(),
         });
         id
+    }
+
+    /// Every transition of `state`, sorted by label (see
+    /// [`OnTheFly::transitions`](LtsGraph::transitions)).
+    fn transitions(&mut self, state: StateId) -> Vec<(Label, StateId)> {
+        let mut labels = Vec::new();
+        for &m in self.states[state.index()].set.iter() {
+            let term = self.globals[m as usize].term;
+            let steps = self.terms.steps(term).expect(CHECKED);
+            labels.extend(steps.iter().map(|&(l, _)| l));
+        }
+        labels.sort_unstable();
+        labels.dedup();
+        labels
+            .into_iter()
+            .map(|l| (l, self.next(state, l)))
+            .filter(|&(_, t)| t != NONE)
+            .collect()
+    }
+
+    /// The labels of the transitions of `state`, in label order (perhaps
+    /// with repeats). For a state of one global state they are read off
+    /// its term ([`Terms::labels`]) and channels: a label is a transition
+    /// exactly when the term has a step by it (what `Terms::step_by` takes are the steps
+    /// that `Terms::steps` pairs with the label) and the FIFO rule lets it
+    /// happen; no successor is computed. A state of several global states
+    /// (a choice the subset construction has not resolved) has a
+    /// transition by a label only if some member's step by it is allowed,
+    /// which [`next`](Self::next) finds out.
+    fn labels(&mut self, state: StateId) -> Vec<Label> {
+        let [member] = *self.states[state.index()].set else {
+            return self
+                .transitions(state)
+                .into_iter()
+                .map(|(l, _)| l)
+                .collect();
+        };
+        let g = &self.globals[member as usize];
+        let mut labels = Vec::new();
+        self.terms.labels(g.term, &mut labels).expect(CHECKED);
+        labels.retain(|&l| g.allows(l));
+        labels.sort_unstable();
+        labels
     }
 
     /// The subset construction's step from `state` by `label`: the set of

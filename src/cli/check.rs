@@ -168,8 +168,8 @@ pub struct CheckArgs {
     /// [default: PRUST_BITSTATE, else off]
     #[arg(long, value_name = "BITS")]
     pub bitstate: Option<u64>,
-    /// Shorten each counterexample to a shortest one (fewest actions to the
-    /// violation, then the shortest cycle) whatever it costs, within the
+    /// Shorten each counterexample to a shortest one (fewest actions,
+    /// prefix and cycle together; then the shortest prefix) whatever it costs, within the
     /// limits [default: PRUST_SHORTEST, else when shortening visits at most
     /// 1.5× the search's states; a trace not shortened says so]
     #[arg(long)]

@@ -19,6 +19,7 @@ pub(crate) mod object;
 pub(crate) mod out;
 pub(crate) mod protocols;
 pub(crate) mod replay;
+pub(crate) mod serve;
 pub(crate) mod translate;
 pub(crate) mod values;
 
@@ -93,6 +94,9 @@ pub(crate) enum Command {
     /// Re-execute a trail file (from `prust check --trail`) on a fresh object
     #[command(long_about = replay::LONG_ABOUT, after_help = EXIT_CODES)]
     Replay(replay::ReplayArgs),
+    /// Walk a protocol's state space in the browser: a local web server over the object
+    #[command(long_about = serve::LONG_ABOUT, after_help = EXIT_CODES)]
+    Serve(serve::ServeArgs),
 }
 
 /// An exit status of the table in [`EXIT_CODES`]. The derived order is
@@ -243,6 +247,7 @@ fn run(cli: Args) -> Exit {
         Some(Command::Replay(a)) => replay::run(a, &mut out),
         Some(Command::Import(a)) => import::run(a, &mut out),
         Some(Command::Lint(a)) => lint::run(a, &mut out),
+        Some(Command::Serve(a)) => serve::run(a, &mut out),
     };
     // Flush before deciding the status: a closed pipe may show only now.
     match result.and_then(|code| out.flush().map(|()| code)) {

@@ -20,7 +20,9 @@ pub const LONG_ABOUT: &str = "Re-execute a trail file on a fresh object and prin
     the ending.\n\n\
     Exit 0: the object still follows the trail (the counterexample is still there). \
     Exit 1: it no longer does; the report says at which step (and line of the file) \
-    and why. Exit 3: the file does not parse, or the protocol does not exist.";
+    and why. Exit 3: the file does not parse, or the protocol does not exist.\n\n\
+    FILE may also be a permalink of `prust serve` (http://…/?path=…): the path it \
+    encodes is the trail.";
 
 /// The arguments of `prust replay`.
 #[derive(Debug, clap::Args)]
@@ -30,7 +32,8 @@ pub struct ReplayArgs {
     /// specification FILE.dcj[:SESSION[:ARG,ARG]]
     #[arg(value_name = "PROTOCOL")]
     pub protocol: String,
-    /// The trail file
+    /// The trail file, or a permalink of `prust serve` (a URL whose
+    /// `path` parameter is the trail)
     #[arg(value_name = "FILE")]
     pub trail: PathBuf,
     /// The protocol object to replay on (as for `prust check`)
@@ -58,11 +61,22 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> CmdResult {
             .hint("give the chart its own file, e.g. --dot run.dot"));
         }
     }
-    let text = protocols::files::read_text(&args.trail).map_err(|e| {
-        let (message, hint) =
-            protocols::files::read_failure(&args.trail, &e, protocols::files::FileKind::Trail);
-        Failure::error(message).hint(hint)
-    })?;
+    let text = match args
+        .trail
+        .to_str()
+        .filter(|a| crate::serve::is_permalink(a))
+    {
+        // A permalink of `prust serve` carries its trail in the URL.
+        Some(url) => crate::serve::permalink_trail(url).map_err(|e| {
+            Failure::error(format!("{url}: {e}"))
+                .hint("copy the permalink of a path from the page of `prust serve`")
+        })?,
+        None => protocols::files::read_text(&args.trail).map_err(|e| {
+            let (message, hint) =
+                protocols::files::read_failure(&args.trail, &e, protocols::files::FileKind::Trail);
+            Failure::error(message).hint(hint)
+        })?,
+    };
     let trail = Trail::parse(&text)
         .map_err(|e| Failure::error(format!("{}: {e}", args.trail.display())))?;
     if let Some(named) = &trail.protocol {

@@ -393,18 +393,27 @@ pub fn formula_holds_on_lasso(formula: &str, prefix: &[Letter], cycle: &[Letter]
 }
 
 /// The lengths of a shortest counterexample, in actions (stutter steps
-/// count none), by brute force: what [`reference_shortest`] returns.
+/// count none), by brute force: what [`reference_shortest`] returns. An
+/// *anchor* is a product state whose automaton state is universal (under
+/// the stutter convention: a bad prefix), or one through which some
+/// closed walk carries every acceptance mark; the lasso through an anchor
+/// is a shortest path to it and a shortest such walk from it, and the
+/// shortest counterexample is a lasso of fewest actions in all, of those
+/// one with the fewest in its prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShortestLengths {
-    /// The least number of actions from the initial state to an anchor of
-    /// a violation: a product state whose automaton state is universal
-    /// (under the stutter convention: a bad prefix), or one through which
-    /// some closed walk carries every acceptance mark.
+    /// The actions from the initial state to the anchor.
     pub prefix: usize,
-    /// The fewest actions of such a closed walk from an anchor at that
-    /// distance (0 for a universal state, and for a finite run's stutter
-    /// steps).
+    /// The actions of the closed walk from the anchor (0 for a universal
+    /// state, and for a finite run's stutter steps).
     pub cycle: usize,
+}
+
+impl ShortestLengths {
+    /// Prefix and cycle together.
+    pub fn total(&self) -> usize {
+        self.prefix + self.cycle
+    }
 }
 
 /// The shortest counterexample of `formula` on `lts` by brute force, with
@@ -566,7 +575,9 @@ pub fn reference_shortest(
     let mut answer: Option<ShortestLengths> = None;
     for x in reached {
         let prefix = dist[x].expect("reached").0 as usize;
-        if answer.is_some_and(|a| prefix > a.prefix) {
+        // Nearest first: an anchor as far as the shortest lasso is long
+        // cannot give a shorter one.
+        if answer.is_some_and(|a| prefix >= a.total()) {
             break;
         }
         let c = if universal[x % k] { Some(0) } else { cycle(x) };
@@ -575,7 +586,9 @@ pub fn reference_shortest(
                 prefix,
                 cycle: c as usize,
             };
-            answer = Some(answer.map_or(here, |a| if here.cycle < a.cycle { here } else { a }));
+            if answer.is_none_or(|a| here.total() < a.total()) {
+                answer = Some(here);
+            }
         }
     }
     answer

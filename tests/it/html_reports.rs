@@ -229,7 +229,7 @@ const FLAGS: [&str; 8] = [
 ];
 
 /// Chromium, or `None` (with a note) when it is absent and not required.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let named = std::env::var_os("PRUST_CHROMIUM").map(PathBuf::from);
     let found = named.filter(|p| p.is_file()).or_else(|| {
         let path = std::env::var_os("PATH")?;
@@ -257,7 +257,7 @@ fn chromium() -> Option<PathBuf> {
 
 /// Runs Chromium on `args`, with a fresh profile in `dir`; its stdout. A
 /// run that hangs is killed after a minute (they take about a second).
-fn headless(chrome: &Path, dir: &Path, args: &[String]) -> String {
+pub(crate) fn headless(chrome: &Path, dir: &Path, args: &[String]) -> String {
     let profile = dir.join(format!("profile-{}", args.len() + args[0].len()));
     let mut child = Command::new(chrome)
         .args(FLAGS)

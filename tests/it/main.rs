@@ -33,4 +33,5 @@ mod fuzz_smoke;
 mod html_reports;
 mod own_cli;
 mod por_suites;
+mod serve;
 mod worked_examples;

@@ -377,17 +377,22 @@ impl Checker {
     /// a verdict.
     ///
     /// *Shortest* means: counting the object's actions (the stutter steps
-    /// of a finite run cost none), no violation has a shorter prefix —
-    /// the distance from the initial state to a state that a bad prefix
-    /// ends in or that lies on an accepting cycle (a fair one under
-    /// [`Fairness::Weak`]) — and none with a prefix as short has a
-    /// shorter cycle through every acceptance set (the automaton's, and
-    /// each role's under weak fairness). The search for it is exact, not
-    /// iterative: it explores the whole product (for a safety property,
-    /// up to the first violation), finds its strongly connected
-    /// components, and from each state at the least distance searches
-    /// (state, marks seen) pairs back to it: up to `component × 2^k`
-    /// pairs for `k` acceptance marks. It counts against the check's
+    /// of a finite run cost none), no violation has fewer in all, prefix
+    /// and cycle together, and none with as many has a shorter prefix. A
+    /// violation is a path from the initial state to a state that a bad
+    /// prefix ends in (no cycle) or that lies on an accepting cycle (a
+    /// fair one under [`Fairness::Weak`]), and a cycle from there through
+    /// every acceptance set (the automaton's, and each role's under weak
+    /// fairness). Lengths are those of the product of the object with the
+    /// automaton of the negated property: where that automaton needs a
+    /// step to settle (a transient first state), a run of the object may
+    /// take a step more than its own shortest lasso. The search for it is
+    /// exact, not iterative: it explores
+    /// the whole product (for a safety property, up to the first
+    /// violation), finds its strongly connected components, and from each
+    /// such state, nearest first, searches (state, marks seen) pairs back
+    /// to it, no farther than the shortest violation so far: up to
+    /// `component × 2^k` pairs for `k` acceptance marks. It counts against the check's
     /// limits (states, depth, time, memory); one that would pass them
     /// leaves the counterexample found, saying so
     /// ([`Counterexample::shortness`]). A shortened counterexample is

@@ -179,7 +179,17 @@ impl<P: Protocol> CheckSession<P> {
     /// when it finds no accepting cycle at all or one that starves nobody;
     /// else the full search with the marks. Why that is exact is in
     /// [`crate::por`] ("Under weak fairness").
-    fn fair_search(&mut self, prepared: &Prepared, started: Instant, opts: SearchOptions) -> Done {
+    ///
+    /// `marks_fit` says whether the roles' marks fit a transition: where
+    /// they do not, only the reduced search can decide (it needs none),
+    /// and a violation it cannot show to be fair is the marks' error.
+    fn fair_search(
+        &mut self,
+        prepared: &Prepared,
+        started: Instant,
+        opts: SearchOptions,
+        marks_fit: Result<(), Error>,
+    ) -> Done {
         // Its shortening would not see the roles' marks, so a shortest
         // lasso of it could be an unfair one: the full search's sees them.
         let mut reduced = self.search(
@@ -226,6 +236,18 @@ impl<P: Protocol> CheckSession<P> {
                 reduced.stats.product_states
             ),
         };
+        if let Err(e) = marks_fit {
+            reduced.outcome = Err(match e {
+                Error::Fairness { message } => Error::Fairness {
+                    message: format!(
+                        "{message} (the reduced search, which needs no marks, found a violation \
+                         whose cycle is not known to be fair, so the full search must decide)"
+                    ),
+                },
+                other => other,
+            });
+            return reduced;
+        }
         let mut full = self.search(
             prepared,
             started,
@@ -295,11 +317,22 @@ impl<P: Protocol> CheckSession<P> {
         let fair = self.checker.fairness == Fairness::Weak
             && prepared.num_states() > 0
             && !(limits.semantics == Semantics::Stutter && prepared.safety);
-        if fair {
-            self.fairness_fits(&prepared)?;
-        }
         let declared = declares();
         let reduce = off.is_none() && declared;
+        // The reduced search of a fair check needs no marks: it may still
+        // decide where the roles' marks do not fit (see `fair_search`).
+        let reduced_first = fair && reduce && self.checker.shortest != Some(true);
+        let marks_fit = if fair {
+            let fits = self.fairness_fits(&prepared);
+            if !reduced_first {
+                fits?;
+                Ok(())
+            } else {
+                fits
+            }
+        } else {
+            Ok(())
+        };
         let reduction_off = off.filter(|_| declared);
         let parallel = Parallelism {
             threads: self.checker.threads,
@@ -316,8 +349,8 @@ impl<P: Protocol> CheckSession<P> {
                 .bitstate
                 .map(|bits| (bits, Checker::BITSTATE_HASHES)),
         };
-        let done = if fair && reduce && self.checker.shortest != Some(true) {
-            self.fair_search(&prepared, started, opts)
+        let done = if reduced_first {
+            self.fair_search(&prepared, started, opts, marks_fit)
         } else if fair && reduce {
             // A shortest fair lasso is the full search's to find: the
             // reduced one's shortening would not see the roles' marks.

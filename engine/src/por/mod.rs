@@ -57,6 +57,17 @@
 //!   fully expanded state); the depth-first search (Couvreur's) only if no
 //!   successor is on its stack.
 //!
+//! Where the object lists its enabled actions ([`Protocol::enabled`]) and
+//! the determinism check is off, the ample set is chosen from that list, by
+//! the same conditions, before any successor exists, and only its successors
+//! are built (C3 needs them); the other enabled actions' successors are built
+//! only where no component qualifies or the proviso refuses the one chosen.
+//! A state's successors are otherwise built, interned and kept (they count
+//! as protocol states) whether the search takes them or not. Where the list
+//! cannot tell an action's visibility (a receive whose types the formula's
+//! atoms tell apart: the object picks the type), the successors are built
+//! first, as for an object that does not list.
+//!
 //! (The breadth-first proviso is kept with the visited numbers: a state of
 //! level `d` is stored as `d + 1`, `level_number` in `search/ample.rs`;
 //! the depth-first one with a set of the states on the stack. In a
@@ -91,7 +102,8 @@
 //! # Under weak fairness
 //!
 //! Ample sets keep, for every run, a run of the reduced graph with the same
-//! verdict (stutter-equivalent over the formula's atoms), but not one that
+//! verdict (equal up to inserting or removing steps on which every atom of
+//! the formula is false), but not one that
 //! is *fair for the same roles* ([`Fairness`](crate::Fairness)). No cycle
 //! proviso repairs that, because the loss happens before any cycle. Take
 //! roles `t`, `u`, `r` where `t` acts in two parallel branches: in one a
@@ -125,8 +137,10 @@
 //!    violated under weak fairness, with that counterexample. A finite run
 //!    (its stutter steps leave nobody enabled) and a bad prefix (it extends
 //!    to a fair run) count as fair.
-//! 3. Otherwise (the cycle starves a role, or the re-execution or a probe
-//!    failed, which counts as "not known to be fair"), the full search with
+//! 3. Otherwise (the cycle starves a role, or the re-execution failed: a
+//!    step refused, an object unequal to the one the search stored, a
+//!    cycle that does not close, or a probe panicked, which counts as "not
+//!    known to be fair"), the full search with
 //!    the roles' marks decides, exactly as with the reduction off, and
 //!    [`Stats::reduction`](crate::Stats::reduction) says why
 //!    (`ReductionStatus::Off`, naming the starved roles).
@@ -155,6 +169,7 @@
 //! object (replayed under the determinism check like any other).
 //!
 //! [`Protocol::independence`]: crate::Protocol::independence
+//! [`Protocol::enabled`]: crate::Protocol::enabled
 //! [`Protocol::peers`]: crate::Protocol::peers
 //! [`Protocol::sends_to`]: crate::Protocol::sends_to
 //! [`Error::Contract`]: crate::Error::Contract

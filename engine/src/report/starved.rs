@@ -40,7 +40,8 @@ pub(crate) fn starved_roles<P: Protocol>(
 
 /// Per role, whether the cycle of `raw` starves it (all `false` for a
 /// finite run and a bad prefix); `None` when the run does not re-execute
-/// or a probe panics: unknown, which a caller that needs a *fair* run
+/// (a step refused, an object unequal to the one stored, a cycle that
+/// does not close) or a probe panics: unknown, which a caller that needs a *fair* run
 /// must take as "not known to be fair".
 pub(crate) fn starved_mask<P: Protocol>(
     ex: &Successors<P>,
@@ -60,10 +61,17 @@ pub(crate) fn starved_mask<P: Protocol>(
         return Some(vec![false; roles]);
     }
     let found = catch_unwind(AssertUnwindSafe(|| {
+        // Each step must give the object the search stored, and the cycle
+        // must close on the object it started from: otherwise the run
+        // probed is not the lasso found (a fingerprint collision under
+        // hash compaction, an object that is not deterministic), and its
+        // fairness says nothing about the lasso.
         let mut obj = ex.store.get(initial).clone();
         for s in &raw.prefix {
             ex.step_on(&mut obj, s.letter).ok()?;
+            ex.store.matches(s.proto, &obj).then_some(())?;
         }
+        let anchor = obj.clone();
         // Candidates: the roles that never move in the cycle, then those
         // of them enabled in each of its states (the cycle's last step
         // comes back to its first state, so its sources are all of them).
@@ -77,8 +85,9 @@ pub(crate) fn starved_mask<P: Protocol>(
                 *r &= e;
             }
             ex.step_on(&mut obj, s.letter).ok()?;
+            ex.store.matches(s.proto, &obj).then_some(())?;
         }
-        Some(starved)
+        (obj == anchor).then_some(starved)
     }));
     found.ok().flatten()
 }

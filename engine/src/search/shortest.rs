@@ -1,6 +1,7 @@
 //! The shortest counterexample: an exact search of the whole product for
-//! the violation with the shortest prefix, and with that prefix the
-//! shortest cycle, run after a search found some violation.
+//! the violation with the fewest steps, prefix and cycle together (of
+//! those, the one with the shortest prefix), run after a search found some
+//! violation.
 //!
 //! A violation's *length* counts the object's actions: the stutter steps
 //! of a finite run (END, DEADLOCK) cost nothing, so a run that stops is as
@@ -16,22 +17,29 @@
 //!   in a strongly connected component with an internal transition in
 //!   every acceptance set (the automaton's, and under weak fairness the
 //!   roles', see [`crate::Fairness`]);
-//! - the prefix length `P` is the least distance (in actions) from the
-//!   initial state to a target;
-//! - among the targets at distance `P`, the cycle shown is a shortest
-//!   cycle (in actions) through every acceptance set from one of them: 0
-//!   for a bad prefix or a finite run's stutter steps.
+//! - a lasso through a target `t` is a shortest path from the initial
+//!   state to `t` (its prefix) and a shortest cycle (in actions) from `t`
+//!   back to `t` through every acceptance set (0 for a bad prefix or a
+//!   finite run's stutter steps);
+//! - the lasso shown is one of least length, prefix plus cycle, over every
+//!   target; of those as long, one with the shortest prefix.
+//!
+//! Least length, not the shortest prefix first: a target one step nearer
+//! may sit on a cycle of twenty where the next one closes in four, and a
+//! reader follows the whole lasso.
 //!
 //! How: a shortest-path search (Dijkstra over the two weights; breadth
 //! first in effect) of every reachable product state, stopping at the
 //! first universal state when the automaton's accepting cycles all run
 //! through universal states (a safety property: the first one is the
-//! answer); else Tarjan's algorithm for the components, and for each target
-//! at distance `P` a shortest-path search over pairs (state of its
-//! component, set of marks seen so far) back to it with every mark. That
-//! costs up to `|component| × 2^k` pairs per target, `k` the marks
-//! (one or two for most formulas, plus one per role under weak fairness),
-//! which is why it counts against the same allowance as the states.
+//! answer); else Tarjan's algorithm for the components, and for the
+//! targets, nearest first, a shortest-path search over pairs (state of
+//! its component, set of marks seen so far) back to it with every mark,
+//! cut off at the length of the shortest lasso so far; a target as far as
+//! that lasso is long ends the search. That costs up to `|component| ×
+//! 2^k` pairs per target, `k` the marks (one or two for most formulas,
+//! plus one per role under weak fairness), which is why it counts against
+//! the same allowance as the states.
 //!
 //! Everything stays inside the check's limits: the states explored and the
 //! pairs visited count against the allowance (a number of states: the
@@ -106,15 +114,16 @@ impl<P: Protocol> Search<'_, P> {
         }
     }
 
-    /// The length of a counterexample as shown: the actions of its prefix
-    /// (up to a stutter step, which ends a finite run) and of its cycle.
+    /// The length of a counterexample as shown, in the order the
+    /// shortening compares them: all its actions (up to a stutter step,
+    /// which ends a finite run), then those of its prefix.
     pub(crate) fn shown_length(&self, raw: &RawLasso) -> (usize, usize) {
         let a = &self.ex.alphabet;
         let stutter = |s: &Successor| s.letter == a.end() || s.letter == a.deadlock();
         let all = raw.prefix.iter().chain(&raw.cycle);
         match all.clone().position(stutter) {
-            Some(i) => (i, 0),
-            None => (raw.prefix.len(), raw.cycle.len()),
+            Some(i) => (i, i),
+            None => (raw.prefix.len() + raw.cycle.len(), raw.prefix.len()),
         }
     }
 
@@ -265,50 +274,43 @@ impl<P: Protocol> Search<'_, P> {
                 }
             }
         }
-        let target: Vec<bool> = (0..g.states.len())
-            .map(|x| {
-                let c = comp[x] as usize;
-                (inner[c] && marks[c] & all == all) || self.is_bad_prefix(g.states[x].1)
-            })
-            .collect();
-        let Some(p) = (0..g.states.len())
-            .filter(|&x| target[x])
-            .map(|x| g.dist[x].0)
-            .min()
-        else {
-            return Ok(None);
+        let target = |x: usize| {
+            let c = comp[x] as usize;
+            (inner[c] && marks[c] & all == all) || self.is_bad_prefix(g.states[x].1)
         };
-        let mut candidates: Vec<u32> = (0..g.states.len() as u32)
-            .filter(|&x| g.dist[x as usize].0 == p && target[x as usize])
+        let mut targets: Vec<u32> = (0..g.states.len() as u32)
+            .filter(|&x| target(x as usize))
             .collect();
-        // Fewer stutter steps first, then in the order the states were
-        // found: the same answer every run, and among cycles as short the
-        // one after the shortest prefix.
-        candidates.sort_unstable_by_key(|&x| (g.dist[x as usize], x));
-        if let Some(&bad) = candidates
-            .iter()
-            .find(|&&x| self.is_bad_prefix(g.states[x as usize].1))
-        {
-            return Ok(Some(RawLasso {
-                prefix: g.path_to(bad),
-                cycle: Vec::new(),
-            }));
-        }
+        // Nearest first (fewer stutter steps first among as many actions,
+        // then in the order the states were found: the same answer every
+        // run): a lasso is replaced only by a strictly shorter one, so of
+        // two as long the one with the shorter prefix stays.
+        targets.sort_unstable_by_key(|&x| (g.dist[x as usize], x));
+        // The shortest lasso so far: its whole length, anchor and cycle.
         let mut best: Option<(Len, u32, Vec<Successor>)> = None;
-        for c in candidates {
+        for x in targets {
+            let d = g.dist[x as usize];
+            // A cycle costs nothing at least: no anchor this far can do
+            // better.
+            if best.as_ref().is_some_and(|b| d >= b.0) {
+                break;
+            }
+            if self.is_bad_prefix(g.states[x as usize].1) {
+                best = Some((d, x, Vec::new()));
+                continue;
+            }
             if let Some(limit) = self.budget.tick(&self.stats, 0) {
                 return Err(Stop::Limit(limit));
             }
             let bound = best.as_ref().map(|b| b.0);
             if let Some((len, cycle)) =
-                shortest_cycle(g, &comp, c, all, bound, spent, over, |s| self.weight(s))?
+                shortest_cycle(g, &comp, x, d, all, bound, spent, over, |s| self.weight(s))?
             {
-                best = Some((len, c, cycle));
+                best = Some((len, x, cycle));
             }
         }
-        let (_, c, cycle) = best.expect("a component with every mark has a cycle through them");
-        Ok(Some(RawLasso {
-            prefix: g.path_to(c),
+        Ok(best.map(|(_, x, cycle)| RawLasso {
+            prefix: g.path_to(x),
             cycle,
         }))
     }
@@ -327,15 +329,18 @@ impl Graph {
     }
 }
 
-/// A shortest cycle from `c` back to it, inside its component, whose
-/// transitions carry every mark of `all`, if one is shorter than `bound`:
-/// a shortest-path search over (state, marks seen) pairs. Each pair
-/// visited is spent.
+/// A shortest cycle from `c`, reached at length `from`, back to it inside
+/// its component, whose transitions carry every mark of `all`, if the
+/// lasso it closes is shorter than `bound`: a shortest-path search over
+/// (state, marks seen) pairs, its lengths counted from `from` (so that
+/// the comparison with `bound` is of whole lassos). Each pair visited is
+/// spent. Returns the whole lasso's length and the cycle.
 #[allow(clippy::too_many_arguments)]
 fn shortest_cycle(
     g: &Graph,
     comp: &[u32],
     c: u32,
+    from: Len,
     all: u32,
     bound: Option<Len>,
     spent: &mut u64,
@@ -345,9 +350,9 @@ fn shortest_cycle(
     type Pair = (u32, u32);
     let home = comp[c as usize];
     let mut dist: HashMap<Pair, (Len, Option<(Pair, Successor)>)> = HashMap::new();
-    dist.insert((c, 0), ((0, 0), None));
+    dist.insert((c, 0), (from, None));
     *spent += 1;
-    let mut heap = BinaryHeap::from([Reverse(((0u32, 0u32), (c, 0u32)))]);
+    let mut heap = BinaryHeap::from([Reverse((from, (c, 0u32)))]);
     let mut best: Option<(Len, Pair, Successor)> = None;
     let bound = |best: &Option<(Len, Pair, Successor)>| best.as_ref().map(|b| b.0).or(bound);
     while let Some(Reverse((d, pair))) = heap.pop() {

@@ -5,6 +5,7 @@
 //! roles that are not channels (they have no letters, so no probe slots).
 
 use std::borrow::Cow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::alphabet::{Alphabet, LetterId};
 use crate::error::ProbeError;
@@ -13,7 +14,7 @@ use crate::protocol::{Enabled, Message, Protocol, Refused};
 use super::contract::first_time;
 use super::slots::recv_letter;
 use super::slots::{bit, Wanted};
-use super::{ProtoId, Successors};
+use super::{ProtoId, Spares, Successors};
 
 /// `enabled()`'s answer for one protocol state, as `(probe slot,
 /// action)` sorted by slot: a depth-first frame asks for one successor at
@@ -224,27 +225,18 @@ impl<P: Protocol> Successors<P> {
         // Out of the store while `original` borrows it; back before the
         // batch is interned, which refills it with the duplicates.
         let mut spares = self.store.take_spares();
-        let original = self.store.get(p);
-        let mut made = Ok(());
-        for &(slot, e) in &self.listing.actions {
-            if wanted.is_none_or(|w| bit(w, slot)) {
-                let next = spares.copy_of(original);
-                match perform(
-                    &self.alphabet,
-                    &mut self.probing.msgs,
-                    &mut self.blame.letter,
-                    next,
-                    slot,
-                    e,
-                ) {
-                    Ok(s) => batch.push(s),
-                    Err(err) => {
-                        made = Err(err);
-                        break;
-                    }
-                }
-            }
-        }
+        let made = perform_batch(
+            &self.alphabet,
+            &mut self.probing.msgs,
+            &mut self.blame.letter,
+            self.store.get(p),
+            &mut spares,
+            self.listing
+                .actions
+                .iter()
+                .filter(|&&(slot, _)| wanted.is_none_or(|w| bit(w, slot))),
+            &mut batch,
+        );
         self.store.put_spares(spares);
         if made.is_ok() {
             // Interning may run protocol code (Eq, Hash) but not
@@ -253,6 +245,63 @@ impl<P: Protocol> Successors<P> {
         }
         self.probing.batch = batch;
         made.map(|()| true)
+    }
+
+    /// The actions `p` lists ([`Protocol::enabled`]) with their probe
+    /// slots, in slot order, into `out` (cleared), none performed; `false`
+    /// if `p` does not list, or under the determinism check, which
+    /// compares the listing with probing only when it expands the state in
+    /// full. For a search that then performs only some of them
+    /// ([`perform_some`](Self::perform_some)): the reduced search, which
+    /// builds the successors of the ample set alone.
+    pub(crate) fn listed(
+        &mut self,
+        p: ProtoId,
+        out: &mut Vec<(LetterId, Enabled)>,
+    ) -> Result<bool, ProbeError> {
+        out.clear();
+        if self.determinism.on {
+            return Ok(false);
+        }
+        let r = catch_unwind(AssertUnwindSafe(|| self.list(p)));
+        let lists = self.unwound(r)?;
+        if lists {
+            out.extend_from_slice(&self.listing.actions);
+        }
+        Ok(lists)
+    }
+
+    /// Performs `actions`, some of the listing of `p` that
+    /// [`listed`](Self::listed) gave, and appends each letter taken with
+    /// its interned successor to `out`, in the order given.
+    pub(crate) fn perform_some(
+        &mut self,
+        p: ProtoId,
+        actions: &[(LetterId, Enabled)],
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) -> Result<(), ProbeError> {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let mut batch = std::mem::take(&mut self.probing.batch);
+            batch.clear();
+            let mut spares = self.store.take_spares();
+            let made = perform_batch(
+                &self.alphabet,
+                &mut self.probing.msgs,
+                &mut self.blame.letter,
+                self.store.get(p),
+                &mut spares,
+                actions.iter(),
+                &mut batch,
+            );
+            self.store.put_spares(spares);
+            if made.is_ok() {
+                self.intern_batch(&mut batch, out);
+            }
+            self.probing.batch = batch;
+            made
+        }));
+        let r = self.unwound(r);
+        self.blame_clone(p, r)
     }
 
     /// The first listed action of `p` at or after slot `*cursor` that
@@ -419,6 +468,25 @@ impl<P: Protocol> Successors<P> {
         }
         Ok(())
     }
+}
+
+/// Performs each of `actions` (listed by `original`, with their probe
+/// slots) on a copy of `original` made in `spares`, pushing the successors
+/// to `batch` as objects, not interned; stops at the first refusal.
+fn perform_batch<'a, P: Protocol>(
+    alphabet: &Alphabet,
+    msgs: &mut [Option<Message>],
+    current: &mut LetterId,
+    original: &P,
+    spares: &mut Spares<P>,
+    actions: impl Iterator<Item = &'a (LetterId, Enabled)>,
+    batch: &mut Vec<(LetterId, P)>,
+) -> Result<(), ProbeError> {
+    for &(slot, e) in actions {
+        let next = spares.copy_of(original);
+        batch.push(perform(alphabet, msgs, current, next, slot, e)?);
+    }
+    Ok(())
 }
 
 /// Performs the listed action `e` (in probe slot `slot`) on `next`, a

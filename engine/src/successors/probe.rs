@@ -120,7 +120,11 @@ impl<P: Protocol> Successors<P> {
     /// both ways tells (only on this error path: the probes themselves pay
     /// nothing for it).
     #[cold]
-    fn blame_clone<T>(&mut self, p: ProtoId, r: Result<T, ProbeError>) -> Result<T, ProbeError> {
+    pub(super) fn blame_clone<T>(
+        &mut self,
+        p: ProtoId,
+        r: Result<T, ProbeError>,
+    ) -> Result<T, ProbeError> {
         match r {
             Err(ProbeError::Panic { letter, message }) => {
                 let obj = self.store.get(p);

@@ -314,3 +314,69 @@ fn fair_verdicts_with_the_reduction_agree_with_the_reference_soak() {
     let t = run(10_000);
     assert!(t.reduced * 50 >= t.applicable, "{t:?}");
 }
+
+/// A loop of one send and its receive between roles 0 and 1, among
+/// `roles` roles of which the others never act.
+fn pair_loop(roles: usize) -> Lts {
+    let label = |role, kind, peer| Label {
+        role,
+        kind,
+        ty: 0,
+        peer,
+    };
+    Lts {
+        roles,
+        types: 1,
+        trans: vec![
+            vec![(label(0, ActionKind::Send, 1), 1)],
+            vec![(label(1, ActionKind::Recv, 0), 0)],
+        ],
+        terminal: vec![false, false],
+    }
+}
+
+#[test]
+fn a_fair_check_beyond_the_marks_is_decided_by_the_reduced_search_where_it_can() {
+    // 34 roles: their marks do not fit the 32 a transition carries.
+    let obj = Par::new(pair_loop(17), pair_loop(17));
+    let omega = Semantics::InfiniteRunsOnly;
+    // Every run sends for ever: the reduced search, which needs no
+    // marks, proves it for every run, so for every fair one.
+    let report = check(
+        &obj,
+        r#"G F "* SEND *""#,
+        omega,
+        Fairness::Weak,
+        true,
+        false,
+    )
+    .unwrap();
+    assert!(matches!(report.verdict, Verdict::Holds), "{report}");
+    assert!(
+        matches!(report.stats.reduction, ReductionStatus::On { .. }),
+        "{report}"
+    );
+    // Only fair runs keep the first side sending: every violation of the
+    // reduced search starves it, and only the marks could decide.
+    let dummies = obj.explicit().dummies();
+    let error = |por: bool| {
+        Checker::new()
+            .partial_order(por)
+            .semantics(omega)
+            .fairness(Fairness::Weak)
+            .check(r#"G F "r0 SEND *""#, obj.clone(), dummies.clone())
+            .map(|r| r.to_string())
+            .unwrap_err()
+            .to_string()
+    };
+    let reduced = error(true);
+    assert!(
+        reduced.contains("more than the 32 marks") && reduced.contains("not known to be fair"),
+        "{reduced}"
+    );
+    let full = error(false);
+    assert!(
+        full.contains("more than the 32 marks") && !full.contains("reduced search"),
+        "{full}"
+    );
+}

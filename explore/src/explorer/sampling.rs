@@ -2,7 +2,15 @@
 //! [`Explorer::pct`] in place of an enumeration, for programs too big to
 //! exhaust, and stopping at the first failure.
 
-use crate::sampler::Strategy;
+use engine::Protocol;
+
+use super::tally::{Job, Tally};
+use super::{SAMPLED, STOPPED_AT_FAILURE};
+use crate::error::ExploreError;
+use crate::observe::Observe;
+use crate::report::Sampled;
+use crate::roles::Roles;
+use crate::sampler::{Sampler, Strategy};
 use crate::Explorer;
 
 /// What [`Explorer::random`] and [`Explorer::pct`] ask for.
@@ -112,5 +120,63 @@ impl Explorer {
     pub fn stop_on_failure(mut self, on: bool) -> Self {
         self.stop_on_failure = on;
         self
+    }
+
+    /// Runs the sample that `sampling` asks for.
+    pub(super) fn sample<P, F, O>(
+        &self,
+        sampling: Sampling,
+        job: &Job<'_, P, F>,
+        tally: &mut Tally<O::Value>,
+    ) -> Result<Sampled, ExploreError>
+    where
+        P: Protocol,
+        F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Observe,
+        O::Value: PartialEq,
+    {
+        let seed = sampling
+            .seed
+            .or(self.env_seed)
+            .unwrap_or_else(crate::rng::fresh_seed);
+        let mut sampler = Sampler::new(sampling.strategy, seed, job.names.len());
+        // An explicit `max_executions` (or `PRUST_MAX_EXECUTIONS`) still
+        // bounds the sample; the default does not.
+        let cap = self
+            .limits
+            .max_executions
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        while tally.executions < sampling.executions {
+            if tally.executions >= cap {
+                tally.cut(|| {
+                    format!(
+                        "stopped after max_executions = {cap} of the {} asked for \
+                         (raise it with Explorer::max_executions or PRUST_MAX_EXECUTIONS)",
+                        sampling.executions
+                    )
+                });
+                break;
+            }
+            sampler.start_execution();
+            let (run, observed);
+            (run, sampler, observed) = job.run(sampler);
+            tally.executions += 1;
+            if tally.add(&job.names, run, observed)? {
+                break;
+            }
+            if self.stop_on_failure
+                && tally.found.last_failed
+                && tally.executions < sampling.executions
+            {
+                tally.cut(|| STOPPED_AT_FAILURE.to_string());
+                break;
+            }
+        }
+        // A sample is never a proof, whatever else stopped it.
+        tally.never_complete(SAMPLED);
+        Ok(Sampled {
+            strategy: sampling.strategy.to_string(),
+            seed,
+        })
     }
 }

@@ -20,6 +20,7 @@ mod replay_env;
 mod results;
 mod sampled;
 mod search_party;
+mod shortest;
 mod simplify;
 mod stuck;
 mod violation;

@@ -22,6 +22,19 @@ impl Global {
         let mut c = Vec::new();
         chans_after(&self.chans, l, &mut c).then(|| c.into())
     }
+
+    /// Whether the FIFO rule lets a step labelled `l` happen (exactly when
+    /// [`chans_after`](Self::chans_after) is `Some`), without building the
+    /// channels after it: a receive only of the message at the head of
+    /// its channel.
+    pub(crate) fn allows(&self, l: Label) -> bool {
+        l.action != Action::Recv || {
+            let at = self
+                .chans
+                .partition_point(|&(f, t, _)| (f, t) < (l.from, l.to));
+            self.chans.get(at) == Some(&(l.from, l.to, l.ty))
+        }
+    }
 }
 
 /// The channel contents `chans` after an action labelled `l`, written into

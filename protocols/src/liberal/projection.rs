@@ -119,9 +119,7 @@ impl Projection {
         tag: u32,
     ) -> Option<u32> {
         let inp = &self.locals[role].inp[state as usize];
-        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
-            .ok()
-            .map(|i| inp[i].1)
+        find(inp, &(label, tag), |(k, _)| k).map(|i| inp[i].1)
     }
 
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
@@ -130,13 +128,13 @@ impl Projection {
 
     /// The next local state and the tag of `role`'s own step `label` (a
     /// send or close) in local state `state`, if it may take it.
+    #[inline]
     pub(super) fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
         let out = &self.locals[role].out[state as usize];
-        out.binary_search_by(|(l, _, _)| l.cmp(&label))
-            .ok()
-            .map(|i| (out[i].1, out[i].2))
+        find(out, &label, |(l, _, _)| l).map(|i| (out[i].1, out[i].2))
     }
 
+    #[inline]
     pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
         self.accepts(role, state, env.from as u32, env.tag, env.ty.raw())
     }
@@ -158,9 +156,7 @@ impl Projection {
             RoleIndex::from_index(role),
         );
         let inp = &self.locals[role].inp[state as usize];
-        inp.binary_search_by(|(k, _)| k.cmp(&(label, tag)))
-            .ok()
-            .map(|i| inp[i].1)
+        find(inp, &(label, tag), |(k, _)| k).map(|i| inp[i].1)
     }
 
     /// Whether `a` and `b` are two different roles of the projection.
@@ -332,4 +328,45 @@ fn take(inbox: &mut Inbox, i: usize) -> (RoleId, Message) {
     };
     let env = env.expect("index in range");
     (env.from, env.msg)
+}
+
+/// The index of the entry whose key is `key` in `sorted` (sorted by
+/// `key_of`, keys distinct). Every send and receive of a running role
+/// looks its local state's edges up here, and a local state mostly has a
+/// handful: comparing each for equality is cheaper there than a binary
+/// search's three-way compares of whole labels.
+#[inline]
+fn find<'a, E, K: Ord + 'a>(
+    sorted: &'a [E],
+    key: &K,
+    key_of: impl Fn(&'a E) -> &'a K,
+) -> Option<usize> {
+    const SCAN: usize = 8;
+    if sorted.len() > SCAN {
+        return sorted.binary_search_by(|e| key_of(e).cmp(key)).ok();
+    }
+    sorted.iter().position(|e| key_of(e) == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    /// The scan of a short list and the binary search of a long one find
+    /// the same entries as a plain binary search, at every length around
+    /// the switch, present keys and absent ones (between, before, after).
+    #[test]
+    fn find_agrees_with_a_binary_search() {
+        for len in 0..20u32 {
+            let sorted: Vec<(u32, char)> = (0..len).map(|k| (2 * k + 1, 'x')).collect();
+            for key in 0..=2 * len + 2 {
+                let expected = sorted.binary_search_by(|(k, _)| k.cmp(&key)).ok();
+                assert_eq!(
+                    find(&sorted, &key, |(k, _)| k),
+                    expected,
+                    "len {len}, key {key}"
+                );
+            }
+        }
+    }
 }

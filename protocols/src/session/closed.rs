@@ -75,6 +75,7 @@ impl Closes {
     }
 
     /// Whether `from` has closed its channel to `to`.
+    #[inline]
     pub fn is_closed(&self, from: RoleId, to: RoleId) -> bool {
         from < self.n && to < self.n && self.closed[from * self.n + to].load(SeqCst)
     }
@@ -84,6 +85,7 @@ impl Closes {
     /// anyone) is closed and `empty(sender)` says it holds nothing. A role
     /// that nobody may send to never ends this way (there is no close to
     /// see). Each close mark is read before its channel is looked at.
+    #[inline]
     pub fn recv_ended(
         &self,
         role: RoleId,

@@ -46,6 +46,7 @@ impl Use {
 
     /// A poll of an async operation starts: from idle (it is then in an
     /// operation), or with other async operations registered.
+    #[inline]
     pub(super) fn begin_poll(&self) -> bool {
         match self.0.compare_exchange(IDLE, IN_OP, SeqCst, SeqCst) {
             Ok(_) => true,
@@ -54,6 +55,7 @@ impl Use {
     }
 
     /// A poll ends: with async operations still `registered`, or none.
+    #[inline]
     pub(super) fn end_poll(&self, registered: bool) {
         let to = if registered { ASYNC } else { IDLE };
         // From `ASYNC` only if not from `IN_OP` (after which the state is
@@ -83,6 +85,13 @@ impl Use {
                 .compare_exchange(IDLE, DONE, SeqCst, SeqCst)
                 .is_err_and(|s| s == PANICKED)
         }
+    }
+
+    /// Whether the role has async operations registered and is between
+    /// polls (so not in a blocking call, nor can one start before a poll).
+    #[inline]
+    pub(super) fn is_async(&self) -> bool {
+        self.0.load(SeqCst) == ASYNC
     }
 
     pub(super) fn panicked(&self) -> bool {

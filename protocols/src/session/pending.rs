@@ -285,7 +285,9 @@ impl Wakers {
     pub(super) fn wake(self) {
         if let Some(w) = self.first {
             w.wake();
-            self.rest.into_iter().for_each(Waker::wake);
+            if !self.rest.is_empty() {
+                self.rest.into_iter().for_each(Waker::wake);
+            }
         }
     }
 }

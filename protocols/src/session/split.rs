@@ -72,7 +72,9 @@ struct Shared<P: Split> {
     /// How many roles are `RUNNING`: the role whose registration (or drop)
     /// takes it to zero runs the deadlock decision.
     running: CachePadded<AtomicUsize>,
-    /// Per role: what it waits for, and its local state while it waits.
+    /// Per role: what it waits for, its local state while it waits, and
+    /// its registered async operations (each described for a deadlock
+    /// report), woken where the role's parker is unparked.
     slots: Vec<CachePadded<Mutex<Slot<P::Local>>>>,
     /// Per role: whether its endpoint is in an operation, or was declared
     /// panicked (see [`PanicGuard`](super::PanicGuard)).
@@ -84,10 +86,7 @@ struct Shared<P: Split> {
     closes: Closes,
     /// What each channel carries (for typed ends).
     channels: Channels,
-    /// Per role: its registered async operations (each described for a
-    /// deadlock report), woken where the role's parker is unparked.
-    waiters: Vec<CachePadded<Mutex<Waiters<Wait>>>>,
-    /// Per role: set by a wake of its registrations (under their lock), so
+    /// Per role: set by a wake of its registrations (under its slot's lock), so
     /// that a wake that comes while the role is inside a poll, before its
     /// registration, is not lost (as a `Parker` keeps an unpark that comes
     /// before the park); cleared by the poll before it tries.
@@ -104,6 +103,10 @@ struct Slot<L> {
     local: Option<L>,
     /// What the role waits for (valid while its status is a wait).
     wait: Option<Wait>,
+    /// The role's registered async operations: under the slot's lock, so
+    /// that a poll registers and parks its local state (or takes its
+    /// registration and its local state back) under one lock.
+    waiters: Waiters<Wait>,
 }
 
 impl<P: Split> SplitSession<P> {
@@ -130,6 +133,7 @@ impl<P: Split> SplitSession<P> {
                     unclaimed: Some(p),
                     local: Some(l),
                     wait: None,
+                    waiters: Waiters::default(),
                 }))
             })
             .collect();
@@ -155,7 +159,6 @@ impl<P: Split> SplitSession<P> {
                 failure: Mutex::new(None),
                 closes,
                 channels,
-                waiters: (0..n).map(|_| CachePadded::default()).collect(),
                 notified: (0..n).map(|_| CachePadded::default()).collect(),
                 asynchronous: (0..n).map(|_| AtomicBool::new(false)).collect(),
             }),
@@ -308,6 +311,9 @@ impl<P: Split> SplitEndpoint<P> {
     }
 
     /// One step of `role` on the parts; the operation back if refused.
+    /// (Inlined: the operation and its result are moved in and out of it
+    /// every try, where a call copies them through memory.)
+    #[inline(always)]
     fn attempt(
         shared: &Shared<P>,
         role: RoleId,
@@ -524,6 +530,7 @@ impl<P: Split> Shared<P> {
     /// is read before the inbox: a sender pushes its messages before it
     /// marks its close, so a mark seen means every message of that sender
     /// is in the inbox already.
+    #[inline]
     fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
         // Cheap first look, without the inbox lock: nothing closed, no end.
         if !self.closes.recv_ended(role, from, |_| true) {
@@ -540,8 +547,11 @@ impl<P: Split> Drop for SplitEndpoint<P> {
         // Dropped while its thread unwinds: the role ends as panicked, not
         // as finished (recorded before it is dead, for the report).
         self.shared.uses[self.role].drop_endpoint(std::thread::panicking());
-        lock(&self.shared.slots[self.role]).local = self.local.take();
-        lock(&self.shared.waiters[self.role]).entries.clear();
+        {
+            let mut slot = lock(&self.shared.slots[self.role]);
+            slot.local = self.local.take();
+            slot.waiters.entries.clear();
+        }
         self.shared.leave(self.role, DEAD);
     }
 }

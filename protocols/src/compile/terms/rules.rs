@@ -85,6 +85,43 @@ impl Terms {
         Ok(s)
     }
 
+    /// The labels of the steps of `t`: those of [`Terms::steps`], perhaps
+    /// with repeats and in another order, appended to `out` without
+    /// building a residual term where that costs anything. An object built
+    /// on the fly lists its enabled actions from these in every state a
+    /// search expands, and that state's term is new: its steps would build
+    /// a residual for each step of each branch of each new parallel
+    /// composition and sequence on the way down (quadratic in the number
+    /// of branches), most of which a reduced search never takes. So
+    /// parallel compositions and sequences are walked by the rules of
+    /// [`compute_steps`](Self::compute_steps), and every other term (a
+    /// part shared by many states) gives its cached steps.
+    pub(crate) fn labels(&mut self, t: u32, out: &mut Vec<Label>) -> Result<(), Error> {
+        if let Some(s) = &self.steps[t as usize] {
+            out.extend(s.iter().map(|&(l, _)| l));
+            return Ok(());
+        }
+        match self.nodes[t as usize] {
+            Node::Seq(a, b) => {
+                self.labels(a, out)?;
+                if self.nullable(a)? {
+                    self.labels(b, out)?;
+                }
+            }
+            Node::Par(a, b) => {
+                let (ua, ub) = (self.urgent[a as usize], self.urgent[b as usize]);
+                if !ub {
+                    self.labels(a, out)?;
+                }
+                if !ua {
+                    self.labels(b, out)?;
+                }
+            }
+            _ => out.extend(self.steps(t)?.iter().map(|&(l, _)| l)),
+        }
+        Ok(())
+    }
+
     /// [`Terms::steps`] without caching those of `t` itself (those of its
     /// parts are): for the compiler, which asks for the steps of each
     /// state's term once, and whose states' terms are nearly all

@@ -44,7 +44,7 @@ impl<P: Split> Shared<P> {
     /// Wakes every async registration of every role (the session failed:
     /// each owner's next poll gets the failure).
     fn wake_all_async(&self) {
-        for r in 0..self.waiters.len() {
+        for r in 0..self.slots.len() {
             if self.asynchronous[r].load(SeqCst) {
                 self.wake_async(r);
             }
@@ -57,9 +57,9 @@ impl<P: Split> Shared<P> {
     /// takes it.
     pub(super) fn wake_async(&self, role: RoleId) {
         let wakers = {
-            let mut w = lock(&self.waiters[role]);
+            let mut slot = lock(&self.slots[role]);
             self.notified[role].store(true, SeqCst);
-            w.wake_all()
+            slot.waiters.wake_all()
         };
         wakers.wake();
     }
@@ -109,7 +109,13 @@ impl<P: Split> Shared<P> {
                 self.uncount();
             }
         }
-        self.unparkers[role].unpark();
+        // A role whose futures are registered, between polls, is parked in
+        // no blocking call, and a call it makes later begins after this
+        // wake, so it tries after the change: its unpark would only leave a
+        // token that makes some later park return at once for nothing.
+        if !self.uses[role].is_async() {
+            self.unparkers[role].unpark();
+        }
         if self.asynchronous[role].load(SeqCst) {
             self.wake_async(role);
         }

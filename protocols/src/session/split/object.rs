@@ -75,6 +75,7 @@ impl Split for crate::Liberal {
         crate::Liberal::split(self)
     }
 
+    #[inline]
     fn send_step(
         local: &mut Self::Local,
         to: RoleId,
@@ -84,6 +85,7 @@ impl Split for crate::Liberal {
         local.try_send(to, msg, inbox_of_to)
     }
 
+    #[inline]
     fn recv_step(
         local: &mut Self::Local,
         from: Option<RoleId>,

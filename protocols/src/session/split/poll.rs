@@ -11,8 +11,10 @@
 //! registration, is kept (`Shared::notified`) and makes the poll try once
 //! more, as a `Parker` keeps an unpark that comes before the park.
 //!
-//! A poll takes the role's waiter lock only to register or to take its
-//! registration back, and wakes no waker under it: a woken task's thread
+//! The registrations are kept in the role's slot, beside its local state
+//! while it waits: a refused poll registers and parks its local state
+//! under one taking of the slot's lock, and a woken poll takes both back
+//! under one. No waker is woken under that lock: a woken task's thread
 //! that needs the lock at once would otherwise block on it.
 
 use std::sync::atomic::Ordering::SeqCst;
@@ -49,32 +51,31 @@ impl<P: Split> SplitEndpoint<P> {
         if !shared.asynchronous[me].load(SeqCst) {
             shared.asynchronous[me].store(true, SeqCst);
         }
-        if let Some(t) = op.ticket {
-            let mut w = lock(&shared.waiters[me]);
-            let entry = w
-                .get_mut(t)
-                .expect("a registered operation stays registered until done");
-            if entry.refused_at.is_some() && !shared.failed.load(SeqCst) {
-                // Not woken since it was refused: nothing to try.
-                if !entry.waker.will_wake(cx.waker()) {
-                    entry.waker = cx.waker().clone();
+        if op.ticket.is_some() || self.local.is_none() {
+            let mut slot = lock(&shared.slots[me]);
+            if let Some(t) = op.ticket {
+                let entry = slot
+                    .waiters
+                    .get_mut(t)
+                    .expect("a registered operation stays registered until done");
+                if entry.refused_at.is_some() && !shared.failed.load(SeqCst) {
+                    // Not woken since it was refused: nothing to try.
+                    if !entry.waker.will_wake(cx.waker()) {
+                        entry.waker = cx.waker().clone();
+                    }
+                    return Poll::Pending;
                 }
-                return Poll::Pending;
+                slot.waiters.take(t);
             }
-            w.take(t);
-        }
-        // A wake from here on is seen at the registration below; one
-        // before is older than the tries below, which see its change. (Read
-        // first: the flag is mostly clear, and a store is a locked
-        // instruction; a set flag missed here only costs a try more.)
-        if shared.notified[me].load(SeqCst) {
-            shared.notified[me].store(false, SeqCst);
-        }
-        // Back to running before any try (see the module docs of the
-        // session), with the local state back from the slot.
-        if self.local.is_none() {
-            shared.resume(me);
-            self.local = lock(&shared.slots[me]).local.take();
+            clear_notified(shared, me);
+            // Back to running before any try (see the module docs of the
+            // session), with the local state back from the slot.
+            if self.local.is_none() {
+                shared.resume(me);
+                self.local = slot.local.take();
+            }
+        } else {
+            clear_notified(shared, me);
         }
         let mut this = op
             .op
@@ -146,29 +147,46 @@ impl<P: Split> SplitEndpoint<P> {
                 announced = true;
                 continue;
             }
-            let mut w = lock(&shared.waiters[me]);
+            let mut slot = lock(&shared.slots[me]);
             if shared.notified[me].load(SeqCst) {
                 // Woken since this poll began: the change may concern us.
-                drop(w);
+                drop(slot);
                 shared.notified[me].store(false, SeqCst);
                 continue;
             }
             if op.ticket.is_none() {
                 self.async_ops += 1;
             }
-            w.put(&mut op.ticket, epoch, cx.waker(), Wait::of(&this));
-            let wait = combined(&w);
-            // Some registrations refused before this epoch try again (the
-            // last of them registers the role as waiting).
-            let older = match wait {
-                None => w.wake_older(epoch),
-                Some(_) => Default::default(),
+            let wait = Wait::of(&this);
+            // The role's only registration (the usual case) waits alone:
+            // at this epoch, on this operation.
+            let alone = slot.waiters.entries.is_empty();
+            let waits = if alone { Some(wait.clone()) } else { None };
+            slot.waiters.put(&mut op.ticket, epoch, cx.waker(), wait);
+            let waits = match waits {
+                Some(w) => Some(w),
+                None => combined(&slot.waiters).map(|(w, _)| w),
             };
-            drop(w);
+            // Some registrations refused before this epoch try again (the
+            // last of them registers the role as waiting). Otherwise the
+            // role waits on its registrations, every one refused at
+            // `epoch`: its local state goes to its slot (for a deadlock
+            // report), and it stops running below (the last to stop
+            // decides, with no slot locked).
+            let older = match waits {
+                None => slot.waiters.wake_older(epoch),
+                Some(w) => {
+                    slot.wait = Some(w);
+                    slot.local = self.local.take();
+                    Default::default()
+                }
+            };
+            let waiting = self.local.is_none();
+            drop(slot);
             older.wake();
             op.op = Some(this);
-            if let Some((wait, at)) = wait {
-                self.wait_async(wait, at);
+            if waiting {
+                shared.leave(me, epoch + 1);
             }
             return Poll::Pending;
         }
@@ -230,11 +248,11 @@ impl<P: Split> SplitEndpoint<P> {
         };
         self.async_ops -= 1;
         let me = self.role;
-        let mut w = lock(&self.shared.waiters[me]);
-        w.take(t);
-        let left = w.entries.len();
-        let wait = combined(&w);
-        drop(w);
+        let mut slot = lock(&self.shared.slots[me]);
+        slot.waiters.take(t);
+        let left = slot.waiters.entries.len();
+        let wait = combined(&slot.waiters);
+        drop(slot);
         if left == 0 {
             self.shared.waiting_for[me].store(NOT_WAITING, SeqCst);
             if self.local.is_none() {
@@ -247,6 +265,18 @@ impl<P: Split> SplitEndpoint<P> {
             self.wait_async(wait, e);
         }
         self.shared.uses[me].end_poll(self.async_ops > 0);
+    }
+}
+
+/// Clears the role's wake-during-poll flag: a wake from here on is seen at
+/// the registration of this poll; one before is older than its tries,
+/// which see its change. (Read first: the flag is mostly clear, and a
+/// store is a locked instruction; a set flag missed here only costs a try
+/// more.)
+#[inline]
+fn clear_notified<P: Split>(shared: &super::Shared<P>, me: RoleId) {
+    if shared.notified[me].load(SeqCst) {
+        shared.notified[me].store(false, SeqCst);
     }
 }
 

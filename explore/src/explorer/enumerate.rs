@@ -1,0 +1,114 @@
+//! The exhaustive search: a depth-first enumeration of schedules
+//! (stateless: every execution re-runs the program from the start,
+//! following a prefix of choices, as Déjà Fu and loom do), pruned by the
+//! reduction that runs.
+
+use std::sync::Arc;
+
+use engine::Protocol;
+
+use super::tally::{Job, Tally};
+use super::{Explorer, STOPPED_AT_FAILURE};
+use crate::dfs::Dfs;
+use crate::end::End;
+use crate::error::ExploreError;
+use crate::observe::Observe;
+use crate::reduction::Reduction;
+use crate::roles::Roles;
+
+/// What an enumeration skipped: choices the preemption bound cut, and
+/// executions that ended redundant (sleep-set blocked).
+pub(super) struct Skipped {
+    pub(super) pruned: usize,
+    pub(super) redundant: usize,
+}
+
+impl Explorer {
+    /// Runs every schedule of `job` (up to `max_executions`), as
+    /// `reduction` prunes them.
+    pub(super) fn enumerate<P, F, O>(
+        &self,
+        job: &Job<'_, P, F>,
+        tally: &mut Tally<O::Value>,
+        reduction: Reduction,
+        max_executions: usize,
+    ) -> Result<Skipped, ExploreError>
+    where
+        P: Protocol,
+        F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Observe,
+        O::Value: PartialEq,
+    {
+        // DPOR under a bound adds conservative points instead of sleep
+        // sets (see `Dfs::add_backtracks`).
+        let bounded = self.preemption_bound.is_some();
+        let mut dfs = Dfs {
+            stack: Vec::new(),
+            depth: 0,
+            bound: self.preemption_bound,
+            sleep_sets: !bounded && reduction != Reduction::None,
+            dpor: reduction == Reduction::Dpor,
+            pruned: 0,
+            names: Arc::clone(&job.names),
+            hb: Default::default(),
+        };
+        let mut redundant = 0;
+        loop {
+            if tally.executions >= max_executions {
+                // A bound, not a failure of the program: the exploration
+                // is only incomplete.
+                tally.cut(|| {
+                    format!(
+                        "stopped after max_executions = {max_executions} with schedules left \
+                         to run (raise it with Explorer::max_executions or \
+                         PRUST_MAX_EXECUTIONS)"
+                    )
+                });
+                break;
+            }
+            dfs.depth = 0;
+            // The search moves into the execution and back (its decisions
+            // are made on the role threads).
+            let (run, observed);
+            (run, dfs, observed) = job.run(dfs);
+            tally.executions += 1;
+            if matches!(run.end, End::Redundant) {
+                redundant += 1;
+                tally
+                    .progress
+                    .tick(tally.executions, tally.found.failures.len());
+                if !dfs.backtrack() {
+                    break;
+                }
+                continue;
+            }
+            if matches!(
+                run.end,
+                End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
+            ) {
+                dfs.cut_short();
+            }
+            if tally.add(&job.names, run, observed)? || !dfs.backtrack() {
+                break;
+            }
+            if self.stop_on_failure && tally.found.last_failed {
+                tally.cut(|| STOPPED_AT_FAILURE.to_string());
+                break;
+            }
+        }
+        if dfs.pruned > 0 {
+            let bound = self.preemption_bound.unwrap_or_default();
+            let pruned = dfs.pruned;
+            tally.cut(|| {
+                format!(
+                    "the preemption bound {bound} skipped {pruned} choice{}",
+                    if pruned == 1 { "" } else { "s" }
+                )
+            });
+        }
+        Ok(Skipped {
+            pruned: dfs.pruned,
+            redundant,
+        })
+    }
+}

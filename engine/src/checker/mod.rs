@@ -496,6 +496,20 @@ impl Checker {
         self.hash_compaction || self.bitstate.is_some()
     }
 
+    /// Whether this checker uses bitstate hashing
+    /// ([`bitstate`](Self::bitstate), or `PRUST_BITSTATE`): for a caller
+    /// that sums up several reports and must name the approximation that
+    /// makes a verdict probabilistic.
+    ///
+    /// ```
+    /// let supertrace = engine::Checker::new().bitstate(Some(1 << 20));
+    /// assert!(supertrace.uses_bitstate() && supertrace.uses_hash_compaction());
+    /// assert!(!engine::Checker::new().hash_compaction(true).uses_bitstate());
+    /// ```
+    pub fn uses_bitstate(&self) -> bool {
+        self.bitstate.is_some()
+    }
+
     /// Store the states of an object that writes itself as bytes
     /// ([`Protocol::encode`]) as those bytes, in one arena, instead of as
     /// objects (default: on for an object that

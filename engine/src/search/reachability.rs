@@ -73,6 +73,12 @@ impl<P: Protocol> Search<'_, P> {
         let hold = taken.is_some();
         let mut objs: Vec<P> = taken.into_iter().collect();
         let mut next_objs: Vec<P> = Vec::new();
+        // Frontier entries that share an id (one object with several
+        // automaton states, or a state that is its own successor): how many
+        // more than one name it. The store frees a frontier state's id
+        // for reuse only after the last entry naming it is expanded (see
+        // `Store::free`). An id absent here is named once.
+        let mut shared: hashbrown::HashMap<ProtoId, u32> = hashbrown::HashMap::new();
         if !hold {
             for &(p, _) in seeds {
                 self.ex.store.pin(p);
@@ -105,6 +111,12 @@ impl<P: Protocol> Search<'_, P> {
                         self.finish_progress();
                         return Err(self.probe_error_at(e, start, (p, q)));
                     }
+                }
+                if self.ex.store.ids_exhausted() {
+                    // As many states held as ids exist: the state limit's
+                    // ceiling, reached.
+                    self.finish_progress();
+                    return Ok(SearchOutcome::Inconclusive(Limit::States(count)));
                 }
                 let first_new = next_level.len();
                 for &(p2, q2) in &succ {
@@ -154,6 +166,12 @@ impl<P: Protocol> Search<'_, P> {
                     }
                     if hold {
                         let o = match self.ex.store.take_made(p2) {
+                            // The state being expanded, its own successor:
+                            // its id is named by this entry too.
+                            Some(o) if p2 == p => {
+                                *shared.entry(p2).or_insert(0) += 1;
+                                o
+                            }
                             Some(o) => o,
                             // Entered already by this expansion, with
                             // another automaton state.
@@ -162,6 +180,7 @@ impl<P: Protocol> Search<'_, P> {
                                     .iter()
                                     .position(|&(p, _)| p == p2)
                                     .expect("a successor was just made or entered");
+                                *shared.entry(p2).or_insert(0) += 1;
                                 next_objs[first_new + i].clone()
                             }
                         };
@@ -176,6 +195,13 @@ impl<P: Protocol> Search<'_, P> {
                     // of the states after it.
                     if let Some(o) = self.ex.store.take_lent() {
                         self.ex.store.recycle(o);
+                    }
+                    match shared.get_mut(&p) {
+                        Some(n) if *n > 1 => *n -= 1,
+                        Some(_) => {
+                            shared.remove(&p);
+                        }
+                        None => self.ex.store.free(p),
                     }
                 } else {
                     self.ex.store.unpin(p);

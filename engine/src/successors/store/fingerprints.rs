@@ -118,44 +118,63 @@ pub(super) struct Fingerprints<P> {
 /// compacted state cost as much as an exact one. Ids from `base` up are
 /// transient: their fingerprint is in `live`, and an id is released (its
 /// table entry and `live` entry dropped) when its object goes.
+///
+/// A released id is handed out again only once nothing names it: the
+/// breadth-first frontier names its states by the ids they had when
+/// they were made, after the store has released them, so the id of a
+/// state the frontier took ([`Store::take_made`](super::Store::take_made))
+/// comes back only when the search [frees](super::Store::free) it, after
+/// expanding the state. Going round the id range instead, skipping only
+/// the ids in `live`, handed a frontier state's id to another state once
+/// some four billion had been made (a transition to a state seen before
+/// makes one too): the two were then taken for one.
 pub(super) struct Transient {
     /// The first transient id: the permanent ids stay below it.
     pub(super) base: usize,
     /// The next id never handed out.
     pub(super) next: usize,
-    /// Whether `next` has gone round the id range once: ids are then
-    /// reused, those not in use.
-    pub(super) wrapped: bool,
+    /// Released ids that nothing names: handed out first. Each expansion
+    /// gives back about as many as it takes, so the list stays as short
+    /// as a state's successors are many.
+    pub(super) free: Vec<ProtoId>,
+    /// Whether the id range ran out with no free id: every id was named
+    /// by the frontier (the search holds as many states as ids exist).
+    /// The ids handed out since are not unique, and the search must stop
+    /// ([`Store::ids_exhausted`](super::Store::ids_exhausted)).
+    pub(super) exhausted: bool,
     /// The fingerprint of each transient id in use.
     pub(super) live: HashMap<ProtoId, u64>,
     /// Ids whose objects the search took out since the last sweep
     /// ([`Store::take_made`](super::Store::take_made)): the breadth-first
     /// frontier holds those objects itself, and needs no id for them once
     /// the successors of the state being expanded are entered, so the
-    /// sweep releases them.
+    /// sweep releases them (but does not free them: the frontier still
+    /// names its states by them).
     pub(super) taken: Vec<ProtoId>,
 }
 
+/// The end of the id range ([`ProtoId`] is 32 bits, and the top two values
+/// are kept out of use as the search's own sentinels).
+const ID_END: usize = u32::MAX as usize - 2;
+
 impl Transient {
-    /// A transient id not in use: the next one never handed out, or once
-    /// the id range is used up the next one not in `live`. Never `lent`,
-    /// the id of the state being expanded: the frontier held its object,
-    /// with its id released, and [`Store::get`](super::Store::get) must
-    /// find that object, not a successor's, under it. (No list of released
-    /// ids: one entry per transition would cost more than the
-    /// fingerprints.)
-    fn allocate(&mut self, lent: Option<ProtoId>) -> ProtoId {
-        loop {
-            if self.next >= u32::MAX as usize - 2 {
-                self.next = self.base;
-                self.wrapped = true;
-            }
-            let id = ProtoId::new(self.next);
-            self.next += 1;
-            if !self.wrapped || (Some(id) != lent && !self.live.contains_key(&id)) {
-                return id;
-            }
+    /// A transient id not in use: a free one, else the next one never
+    /// handed out. Once the range is used up with nothing free, the search
+    /// holds about four billion states (more than a state limit allows):
+    /// the id handed out is then the first one, `exhausted` is set, and the
+    /// search stops as at its state limit.
+    fn allocate(&mut self) -> ProtoId {
+        if let Some(id) = self.free.pop() {
+            debug_assert!(!self.live.contains_key(&id), "a free id in use");
+            return id;
         }
+        if self.next >= ID_END {
+            self.exhausted = true;
+            return ProtoId::new(self.base);
+        }
+        let id = ProtoId::new(self.next);
+        self.next += 1;
+        id
     }
 }
 
@@ -190,8 +209,7 @@ impl<P: Protocol> Fingerprints<P> {
                     Entry::Occupied(e) => (*e.get(), false),
                     Entry::Vacant(v) => match tr {
                         Some(t) => {
-                            let lent = self.lent.as_ref().map(|(j, _)| *j);
-                            let id = t.allocate(lent);
+                            let id = t.allocate();
                             v.insert(id);
                             t.live.insert(id, fp);
                             (id, true)
@@ -338,8 +356,10 @@ impl<P: Protocol> Fingerprints<P> {
     }
 
     /// Drops the transient id `id` (see [`Transient`]) unless its object
-    /// is still held: resident, or made since the last sweep.
-    pub(super) fn release(&mut self, id: ProtoId) {
+    /// is still held: resident, or made since the last sweep. A `reusable`
+    /// id goes to the free list; the id of a state the frontier took does
+    /// not, because the frontier still names the state by it.
+    pub(super) fn release(&mut self, id: ProtoId, reusable: bool) {
         let Some(t) = &mut self.transient else { return };
         if id.index() < t.base || self.resident.contains_key(&id) {
             return;
@@ -351,7 +371,25 @@ impl<P: Protocol> Fingerprints<P> {
             if let Ok(e) = self.table.find_entry(fp, |&i| i == id) {
                 e.remove();
             }
+            if reusable {
+                t.free.push(id);
+            }
         }
+    }
+
+    /// Hands a released id back for reuse (see
+    /// [`Store::free`](super::Store::free)).
+    pub(super) fn free(&mut self, id: ProtoId) {
+        let Some(t) = &mut self.transient else { return };
+        let named = self.lent.as_ref().is_some_and(|(j, _)| *j == id);
+        if id.index() < t.base
+            || named
+            || t.live.contains_key(&id)
+            || self.resident.contains_key(&id)
+        {
+            return;
+        }
+        t.free.push(id);
     }
 
     /// Starts or ends transient ids (see [`Transient`]); ending drops
@@ -367,7 +405,8 @@ impl<P: Protocol> Fingerprints<P> {
             self.transient = Some(Transient {
                 base,
                 next: base,
-                wrapped: false,
+                free: Vec::new(),
+                exhausted: false,
                 live: HashMap::new(),
                 taken: Vec::new(),
             });

@@ -269,7 +269,7 @@ impl<P: Protocol> Store<P> {
                 r.pins = r.pins.saturating_sub(1);
                 if r.pins == 0 && !r.forever && !keep_all {
                     e.remove();
-                    f.release(id);
+                    f.release(id, true);
                 }
             }
         }
@@ -338,24 +338,48 @@ impl<P: Protocol> Store<P> {
         if let Some(f) = &mut self.fp {
             let transient = f.transient.is_some();
             let mut gone = std::mem::take(&mut f.fresh);
-            for (id, p) in gone.drain(..) {
-                self.spares.put(p);
-                if transient {
-                    f.release(id);
-                }
-            }
-            // The list's allocation, for the next state's successors.
-            f.fresh = gone;
+            // The taken ids first: an object made twice (interned again
+            // while made) leaves one copy in `fresh` when the frontier
+            // takes the other, and its id must not be freed with that copy.
             if let Some(t) = &mut f.transient {
                 let mut taken = std::mem::take(&mut t.taken);
                 for id in taken.drain(..) {
-                    f.release(id);
+                    f.release(id, false);
                 }
                 if let Some(t) = &mut f.transient {
                     t.taken = taken;
                 }
             }
+            for (id, p) in gone.drain(..) {
+                self.spares.put(p);
+                if transient {
+                    f.release(id, true);
+                }
+            }
+            // The list's allocation, for the next state's successors.
+            f.fresh = gone;
         }
+    }
+
+    /// Hands the transient id of a state the search took
+    /// ([`take_made`](Self::take_made)) back for reuse, once nothing names
+    /// it: the breadth-first search, after expanding the last frontier
+    /// entry that names it. Ids the store still knows (permanent, resident,
+    /// lent, in use) are left alone. Nothing to do without transient ids.
+    pub(crate) fn free(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            f.free(id);
+        }
+    }
+
+    /// Whether transient ids ran out (see `Transient`): the search holds
+    /// as many states as ids exist, and must stop as at a state limit,
+    /// because ids handed out since are not unique.
+    pub(crate) fn ids_exhausted(&self) -> bool {
+        self.fp
+            .as_ref()
+            .and_then(|f| f.transient.as_ref())
+            .is_some_and(|t| t.exhausted)
     }
 
     /// Gives ids only to the objects the search holds from now on (see

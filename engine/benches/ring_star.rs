@@ -41,6 +41,11 @@
 //! states last-in first-out instead of breadth-first, and `--store
 //! std|inline|interned` picks the layout of the visited set.
 //!
+//! `PRUST_HASH_COMPACTION=1` measures hash compaction and
+//! `PRUST_BITSTATE=BITS` bitstate hashing (read by the checker, as
+//! everywhere); under bitstate hashing fewer states than the closed form
+//! are reported as `missed=N`, not as a failure.
+//!
 //! `PRUST_BENCH_CACHE_LIMIT=N` sets the engine's successor-cache limit (in
 //! entries) for experiments; the recorded figures use the default.
 //!
@@ -190,6 +195,8 @@ struct Run {
     stored: u64,
     transitions: u64,
     secs: f64,
+    /// Bitstate hashing ran (`PRUST_BITSTATE`): states may be missed.
+    bitstate: bool,
 }
 
 fn run_engine<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
@@ -216,8 +223,8 @@ fn run_engine<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
         )
         .map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
-    // PRUST_HASH_COMPACTION=1 measures hash compaction: then "holds" is
-    // probabilistic.
+    // PRUST_HASH_COMPACTION=1 measures hash compaction, PRUST_BITSTATE=BITS
+    // bitstate hashing: then "holds" is probabilistic.
     if !report.holds_probabilistically() {
         return Err(format!("expected the property to hold:\n{report}"));
     }
@@ -234,6 +241,7 @@ fn run_engine<P: Protocol>(init: P, opts: &Options) -> Result<Run, String> {
         stored: s.product_states,
         transitions: s.transitions,
         secs,
+        bitstate: s.bitstate.is_some(),
     })
 }
 
@@ -247,6 +255,7 @@ fn run_reference<P: Protocol>(init: P, opts: &Options) -> Run {
         stored: e.states,
         transitions: e.transitions,
         secs,
+        bitstate: false,
     }
 }
 
@@ -288,13 +297,18 @@ fn measure(model: &str, n: usize, opts: &Options) -> Result<(), String> {
         Star::expected_states(n)
     };
     let grown = proc_status_kb("VmHWM").saturating_sub(rss_before) * 1024;
-    let ok = run.states == expected;
+    // Bitstate hashing misses states by design: fewer is no failure.
+    let ok = run.states == expected || (run.bitstate && run.states < expected);
     println!(
         "{} {model} n={n} states={} expected={expected} {} product={} transitions={} \
          threads={} time={:.3}s rate={:.0}/s peak_rss_growth={:.1}MB bytes_per_stored={:.0}",
         if opts.reference { "reference" } else { "prust" },
         run.states,
-        if ok { "ok" } else { "MISMATCH" },
+        match (run.states == expected, ok) {
+            (true, _) => "ok".to_string(),
+            (false, true) => format!("missed={}", expected - run.states),
+            (false, false) => "MISMATCH".to_string(),
+        },
         run.stored,
         run.transitions,
         if opts.reference { 1 } else { opts.threads },

@@ -22,6 +22,7 @@
 //! | `PRUST_PROGRESS` | a progress line on stderr during long searches and explorations: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal (explore: off) | check, suite, explore |
 //! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
 //! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
+//! | `PRUST_BITSTATE` | bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property that holds is then "holds (probabilistic: bitstate hashing)" | a count of bits | off | check, suite |
 //! | `PRUST_SHORTEST` | shorten a counterexample to a shortest one (`1`: always, within the limits; `0`: never; unset: when it costs at most one and a half times the search's states; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | when it costs at most 1.5× the search | check, suite |
 //! | `PRUST_HASH_COMPACTION` | store 64-bit fingerprints: a property that holds is then "holds (probabilistic)", never a proof | 1 or 0 (also true/false, yes/no, on/off) | off | check, suite |
 //! | `PRUST_COLLAPSE` | store states as their bytes (`Protocol::encode`) or as whole objects; never changes a verdict | 1 or 0 (also true/false, yes/no, on/off) | the object's `Protocol::prefers_bytes` | check, suite |
@@ -99,6 +100,8 @@ pub struct Environment {
     pub shortest: Option<bool>,
     /// `PRUST_HASH_COMPACTION`.
     pub hash_compaction: Option<bool>,
+    /// `PRUST_BITSTATE`: the bits of the array.
+    pub bitstate: Option<u64>,
     /// `PRUST_COLLAPSE`.
     pub collapse: Option<bool>,
     /// `PRUST_THREADS`: 0 means every core.
@@ -195,6 +198,7 @@ impl Environment {
             ("PRUST_POR", V::Switch(b)) => self.por = Some(b),
             ("PRUST_SHORTEST", V::Switch(b)) => self.shortest = Some(b),
             ("PRUST_HASH_COMPACTION", V::Switch(b)) => self.hash_compaction = Some(b),
+            ("PRUST_BITSTATE", V::Count(n)) => self.bitstate = Some(n),
             ("PRUST_COLLAPSE", V::Switch(b)) => self.collapse = Some(b),
             ("PRUST_THREADS", V::Count(n)) => self.threads = Some(n),
             ("PRUST_PARALLEL_LEVEL", V::Count(n)) => self.parallel_level = Some(n),

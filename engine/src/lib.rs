@@ -476,8 +476,8 @@ pub mod __private {
 #[doc(hidden)]
 pub use protocol::EnumEntry;
 pub use report::{
-    Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats, Shortness,
-    Stats, Verdict,
+    Bitstate, Counterexample, CounterexampleStep, Ending, Limit, ReplayError, Report, ShareStats,
+    Shortness, Stats, Verdict,
 };
 pub use semantics::{Semantics, UnknownSemantics};
 pub use trail::{Trail, TrailError, TrailStep};

@@ -10,19 +10,19 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use clap::ValueEnum;
 use engine::hint::Audience;
-use engine::{Checker, Fairness, Report, Semantics, Verdict};
+use engine::{Checker, Report, Verdict};
 use protocols::Object;
 use prust::Runtime;
 
 use super::object::{object, read_env, BuildLimit, Unbuilt};
 use super::out::{self, Out};
-use super::values;
 use super::{CmdResult, Exit, Failure};
 use engine::env::Reader;
 
+mod args;
 mod record;
+pub use args::{parse_timeout, CheckArgs, CheckFormat};
 use record::record;
 
 /// The long help of `prust check` (what `-h` leaves out): [`ABOUT`], then
@@ -69,156 +69,6 @@ pub const DEMO_FORMULAS: [&str; 2] = [
     r#"F "END""#,
 ];
 
-/// The arguments of `prust check`: every option of a check is a field here,
-/// so that new ones (limits, output files) go in one place.
-#[derive(Debug, clap::Args)]
-pub struct CheckArgs {
-    /// A bundled protocol with an optional parameter (token-star:4, chess;
-    /// see `prust list`), a path to an Aldebaran .aut file, or a Discourje
-    /// specification FILE.dcj[:SESSION[:ARG,ARG]]
-    #[arg(value_name = "PROTOCOL")]
-    pub protocol: Option<String>,
-    /// The LTL formulas to check, each as one (quoted) argument; put `--`
-    /// before a formula that starts with `-`
-    #[arg(value_name = "FORMULA")]
-    pub formulas: Vec<String>,
-    /// The protocol object: strict (compiled), liberal, or strict built on
-    /// the fly as the search reaches states (for state spaces too large to
-    /// compile; it needs a specification: bundled protocols and .dcj
-    /// files, not .aut files)
-    #[arg(long, value_parser = values::runtime(), default_value_t = Runtime::Strict)]
-    pub runtime: Runtime,
-    /// What finite runs mean: stutter (a run that stops repeats its end
-    /// forever, so "END" and "DEADLOCK" hold there) or omega (only infinite
-    /// runs count, as in Prut4j) [default: PRUST_SEMANTICS, else stutter]
-    #[arg(long, value_parser = values::semantics())]
-    pub semantics: Option<Semantics>,
-    /// Which runs may refute a liveness property: none (every run) or weak
-    /// (only runs in which no role stays enabled from some point on without
-    /// ever moving); safety verdicts do not change [default:
-    /// PRUST_FAIRNESS, else none]
-    #[arg(long, value_parser = values::fairness())]
-    pub fairness: Option<Fairness>,
-    /// Stop a formula's search after N product states: inconclusive
-    /// (exit 2), never "holds" [default: PRUST_MAX_STATES, else 10000000]
-    // Negative numbers are taken as values, so that `--max-states -5` is
-    // rejected as a count rather than read as an unknown option.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub max_states: Option<u64>,
-    /// Wall-clock budget per formula, in seconds (each formula gets the whole
-    /// budget); a search that runs out is inconclusive (exit 2); inf (or
-    /// more than 10⁹ s) is none [default: PRUST_TIMEOUT, else none]
-    #[arg(
-        long,
-        value_name = "SECS",
-        value_parser = parse_timeout,
-        allow_negative_numbers = true
-    )]
-    pub timeout: Option<Duration>,
-    /// Memory budget: a search (or the build of the object, a .dcj file's
-    /// evaluation included) that needs more ends inconclusive (exit 2),
-    /// never in an allocation failure; bytes or a size such as 512M or 2G
-    /// [default: PRUST_MAX_MEMORY, else half the available memory or of the
-    /// cgroup's limit, at most a quarter of what an address-space limit
-    /// (ulimit -v) leaves]
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
-    pub max_memory: Option<u64>,
-    /// Write each counterexample as a trail file (`prust replay` re-executes
-    /// it); with several formulas, the k-th formula's goes to FILE-k
-    #[arg(long, value_name = "FILE")]
-    pub trail: Option<PathBuf>,
-    /// Draw each counterexample as a message sequence chart (Graphviz DOT:
-    /// `dot -Tsvg FILE`); with several formulas, the k-th formula's goes to
-    /// FILE-k
-    #[arg(long, value_name = "FILE")]
-    pub dot: Option<PathBuf>,
-    /// Write each verdict as a self-contained HTML page (its chart, and
-    /// beside each step the automaton state, atoms, subformulas' truth,
-    /// messages in transit, the object's state); with several formulas,
-    /// the k-th formula's goes to FILE-k
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Output: text, or json (JSON Lines: one object per formula, with its
-    /// verdict, statistics, limit or counterexample, and nothing else on
-    /// stdout: no demo header, no summary line)
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
-    /// Search every interleaving: no partial-order reduction (which is on
-    /// by default where it applies: the on-the-fly and liberal runtimes,
-    /// formulas without X that cannot tell where unseen steps fall; it never
-    /// changes a verdict, and the report says when it was used and why not)
-    /// [default: PRUST_POR, else reduction on]
-    #[arg(long)]
-    pub no_por: bool,
-    /// Store states as 64-bit fingerprints (hash compaction): far less
-    /// memory a state, but a property that holds is then reported as "holds
-    /// (probabilistic: hash compaction)" with the probability bound of a
-    /// missed state (n²/2^65 for n states), not as a proof; exit status 0 as
-    /// for holds. Violations stay certain (re-executed on the object)
-    /// [default: PRUST_HASH_COMPACTION, else off]
-    #[arg(long)]
-    pub hash_compaction: bool,
-    /// Shorten each counterexample to a shortest one (fewest actions,
-    /// prefix and cycle together; then the shortest prefix) whatever it costs, within the
-    /// limits [default: PRUST_SHORTEST, else when shortening visits at most
-    /// 1.5× the search's states; a trace not shortened says so]
-    #[arg(long)]
-    pub shortest: bool,
-
-    /// Search on N threads: safety properties (searched breadth-first) in
-    /// parallel, liveness by expanding the object's states on N threads
-    /// for the one-thread depth-first search; the same verdicts and
-    /// counterexamples as on one, and the report says what ran; 0 means
-    /// every core [default: PRUST_THREADS, else every core; in the library,
-    /// an object that may hold heap data (Protocol::prefers_bytes) stays on
-    /// one thread unless threads are asked for, which the strict and
-    /// liberal objects of prust check do not]
-    #[arg(
-        long,
-        value_name = "N",
-        allow_negative_numbers = true,
-        value_parser = clap::value_parser!(u64).range(0..=1024)
-    )]
-    pub threads: Option<u64>,
-    /// Search only share I of N of each formula's state space, for one
-    /// check split over N machines that never talk (run I = 1..N, one per
-    /// machine): the property holds when every share exits 0 ("holds on
-    /// share I/N", never "holds"); a violation any share finds is a whole
-    /// run from the initial state (exit 1); the combined exit status is the
-    /// largest. Every share must run the same prust, protocol, formulas and
-    /// options; the reports' split digests must be equal. One thread a
-    /// share, no partial-order reduction [default: PRUST_SHARE, else the
-    /// whole check]
-    // Values starting with `-` are taken as values, so that `--share -1/4`
-    // is rejected as a share rather than read as an unknown option.
-    #[arg(long, value_name = "I/N", value_parser = parse_share, allow_hyphen_values = true)]
-    pub share: Option<engine::Share>,
-    /// With --share: split at this breadth-first level instead of the first
-    /// level with 32 states a share (a tuning knob: it never changes the
-    /// combined verdict) [default: PRUST_SHARE_LEVEL]
-    #[arg(long, value_name = "K")]
-    pub share_level: Option<u64>,
-}
-
-/// `--share`: `I/N`, with a message that shows the expected form.
-fn parse_share(s: &str) -> Result<engine::Share, String> {
-    s.parse()
-}
-
-/// `--format` of `prust check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// Reports as people read them, then a summary line
-    Text,
-    /// JSON Lines: one object per formula
-    Json,
-}
-
-/// `--max-memory`: bytes or a size with a binary unit (`512M`, `2G`).
-fn parse_memory(s: &str) -> Result<u64, String> {
-    engine::parse_memory_size(s)
-}
-
 /// Where the counterexample of the `k`-th of `n` formulas goes: `path`
 /// itself for one formula, else `path-k` before the extension
 /// (`run.trail` → `run-2.trail`).
@@ -232,14 +82,6 @@ fn numbered(path: &Path, k: usize, n: usize) -> PathBuf {
         None => format!("{stem}-{k}"),
     };
     path.with_file_name(name)
-}
-
-/// `--timeout` (and `PRUST_TIMEOUT` where the CLI reads it itself, in
-/// `lint`): seconds by the checker's rule ([`engine::parse_timeout`]), so
-/// the option and the variable take the same values; no timeout (`inf`,
-/// or above 10⁹ s) is [`Duration::MAX`], which never runs out.
-pub fn parse_timeout(s: &str) -> Result<Duration, String> {
-    engine::parse_timeout(s).map(|t| t.unwrap_or(Duration::MAX))
 }
 
 /// The outcome of one formula.
@@ -353,6 +195,9 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     if args.hash_compaction {
         checker = checker.hash_compaction(true);
     }
+    if args.bitstate.is_some() {
+        checker = checker.bitstate(args.bitstate);
+    }
     if args.shortest {
         checker = checker.shortest(true);
     }
@@ -459,7 +304,16 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     // output (JSON Lines carry only the per-formula records).
     if text {
         let share = checker.current_share();
-        let probabilistic = checker.uses_hash_compaction();
+        // Bitstate hashing serves only the breadth-first (safety) search;
+        // the others fall back to hash compaction, and each report names
+        // its own.
+        let probabilistic = if checker.uses_bitstate() {
+            Some("bitstate hashing or hash compaction")
+        } else if checker.uses_hash_compaction() {
+            Some("hash compaction")
+        } else {
+            None
+        };
         writeln!(
             out,
             "{}",
@@ -480,7 +334,8 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
 ///
 /// With `--share`, the formulas that found no violation "hold on share
 /// I/N": one share decides no formula that it does not find violated.
-/// Under hash compaction (`probabilistic`) they hold only up to the
+/// Under hash compaction or bitstate hashing (`probabilistic` names
+/// which) they hold only up to the
 /// omission probability, and the summary says so as each report does: a
 /// reader of the last line alone must not take them for proofs.
 fn summary(
@@ -489,7 +344,7 @@ fn summary(
     codes: &[Exit],
     elapsed: Duration,
     share: Option<engine::Share>,
-    probabilistic: bool,
+    probabilistic: Option<&str>,
 ) -> String {
     let count = |e: Exit| codes.iter().filter(|c| **c == e).count();
     let mut hold = match share {
@@ -499,8 +354,8 @@ fn summary(
         ),
         None => "hold".to_string(),
     };
-    if probabilistic {
-        hold.push_str(" (probabilistic: hash compaction)");
+    if let Some(approximation) = probabilistic {
+        hold.push_str(&format!(" (probabilistic: {approximation})"));
     }
     format!(
         "{} formula(s) on {protocol} ({}): {} {hold}, {} violated, {} inconclusive, {} error(s); {:.3} s",

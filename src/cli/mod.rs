@@ -37,7 +37,8 @@ use out::Out;
 pub const EXIT_CODES: &str = "\
 Exit status:
   0    success; for check: every formula holds (with --hash-compaction
-       also \"holds (probabilistic: hash compaction)\": the output gives the
+       also \"holds (probabilistic: hash compaction)\", with --bitstate
+       \"holds (probabilistic: bitstate hashing)\": the output gives the
        bound on the probability that a state was missed; not a proof); with
        --share I/N: every formula holds on this share (\"holds on share
        I/N\"), and a formula holds when all N shares exit 0

@@ -285,6 +285,25 @@ fn the_summary_line_of_a_hash_compacted_check_says_probabilistic() {
         last.contains(": 1 hold (probabilistic: hash compaction), 1 violated, "),
         "{last}"
     );
+    // Under bitstate hashing the summary names it too (before: "hash
+    // compaction" alone, which only the searches it cannot serve use).
+    let o = prust(&[
+        "check",
+        "chess",
+        holds,
+        r#"F "END""#,
+        "--bitstate",
+        "1048576",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.contains(
+            ": 1 hold (probabilistic: bitstate hashing or hash compaction), 1 violated, "
+        ),
+        "{last}"
+    );
     let o = prust(&["check", "chess", holds]);
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or_default();

@@ -65,6 +65,8 @@ pub struct Checker {
     shortest: Option<bool>,
     /// Store 64-bit fingerprints instead of states.
     hash_compaction: bool,
+    /// Bitstate hashing: the bits of the array.
+    bitstate: Option<u64>,
     /// Store the bytes of objects that encode themselves.
     /// `None`: as the object prefers ([`Protocol::prefers_bytes`]).
     collapse: Option<bool>,
@@ -408,17 +410,28 @@ impl Checker {
 
     /// Store each protocol state as a 64-bit fingerprint instead of the
     /// object (Holzmann's hash compaction; default: off,
-    /// `PRUST_HASH_COMPACTION=1` turns it on): a stored state then costs
-    /// tens of bytes whatever the object holds, and the search keeps whole
+    /// `PRUST_HASH_COMPACTION=1` turns it on): the search keeps whole
     /// objects only for the states it is working on (the depth-first
-    /// stack, the breadth-first frontier).
+    /// stack, the breadth-first frontier), and a stored state costs the
+    /// same whatever the object holds. In the breadth-first search of a
+    /// safety property (without partial-order reduction) that is about 10
+    /// bytes a product state: its 64-bit fingerprint in an ordered
+    /// open-addressed table filled up to 0.9, and nothing else (the
+    /// objects being worked on get ids of their own, dropped with them).
+    /// The depth-first search of a liveness property, and the reduced
+    /// breadth-first one, keep a number per state (Couvreur's algorithm
+    /// compares the numbers of states on its stack; the reduction's
+    /// proviso, their levels), so there a protocol state costs its
+    /// fingerprint, an id, its numbers and a table slot: about 30 bytes.
     ///
     /// The price: two states with one fingerprint are taken for one, and
     /// what lies behind the second is never explored. So a property that
     /// holds under it is never reported as [`Verdict::Holds`] but as
     /// [`Verdict::HoldsProbabilistic`], "holds (probabilistic: hash
     /// compaction)", with the bound `n² / 2⁶⁵` on the probability that a
-    /// state was missed (`n` states; about 3·10⁻⁶ for ten million). A
+    /// state was missed (`n` states; about 3·10⁻⁶ for ten million) and, as
+    /// SPIN prints it, the expected number of hash collisions
+    /// `n(n−1)/2⁶⁵`. A
     /// violation is as certain as without it: its run is re-executed on a
     /// fresh clone of the initial object, step by step, and the cycle must
     /// close on an equal (`Eq`) object, before it is reported. Limits stay
@@ -437,6 +450,38 @@ impl Checker {
         self
     }
 
+    /// Bitstate hashing (Holzmann's supertrace; default: off,
+    /// `PRUST_BITSTATE=<bits>` turns it on, e.g. 1073741824 (2³⁰)): for state spaces
+    /// that do not fit even as fingerprints. The breadth-first search of a
+    /// safety property then stores each state as
+    /// [`BITSTATE_HASHES`](Self::BITSTATE_HASHES) bits of one array of
+    /// `bits` bits (rounded up to a power of two; 2³⁰ bits are 128 MiB),
+    /// set from two hashes of its fingerprint, and takes a state whose bits
+    /// are all set already for one it has seen. Implies
+    /// [`hash_compaction`](Self::hash_compaction), which the other searches
+    /// use (the depth-first search of liveness properties keeps a number per
+    /// state, which bits cannot hold).
+    ///
+    /// Far more states are missed than under hash compaction: a property
+    /// that holds is [`Verdict::HoldsProbabilistic`], "holds
+    /// (probabilistic: bitstate hashing)", with SPIN's hash factor (bits per
+    /// state stored; best above 100) and the expected number of states
+    /// missed; [`Stats::bitstate`](crate::Stats::bitstate) says it was
+    /// used. A violation is re-executed on the object, so it is certain.
+    ///
+    /// ```
+    /// let supertrace = engine::Checker::new().bitstate(Some(1 << 30));
+    /// assert!(supertrace.uses_hash_compaction());
+    /// ```
+    pub fn bitstate(mut self, bits: Option<u64>) -> Self {
+        self.bitstate = bits.map(|b| b.max(64));
+        self
+    }
+
+    /// Bits set per state under [`bitstate`](Self::bitstate) (SPIN's
+    /// default for its `-k` option is 3).
+    pub const BITSTATE_HASHES: u32 = 3;
+
     /// Whether this checker stores fingerprints
     /// ([`hash_compaction`](Self::hash_compaction), or
     /// `PRUST_HASH_COMPACTION=1`): for a caller that sums up several
@@ -448,7 +493,21 @@ impl Checker {
     /// assert!(!c.hash_compaction(false).uses_hash_compaction());
     /// ```
     pub fn uses_hash_compaction(&self) -> bool {
-        self.hash_compaction
+        self.hash_compaction || self.bitstate.is_some()
+    }
+
+    /// Whether this checker uses bitstate hashing
+    /// ([`bitstate`](Self::bitstate), or `PRUST_BITSTATE`): for a caller
+    /// that sums up several reports and must name the approximation that
+    /// makes a verdict probabilistic.
+    ///
+    /// ```
+    /// let supertrace = engine::Checker::new().bitstate(Some(1 << 20));
+    /// assert!(supertrace.uses_bitstate() && supertrace.uses_hash_compaction());
+    /// assert!(!engine::Checker::new().hash_compaction(true).uses_bitstate());
+    /// ```
+    pub fn uses_bitstate(&self) -> bool {
+        self.bitstate.is_some()
     }
 
     /// Store the states of an object that writes itself as bytes

@@ -95,7 +95,7 @@ impl Checker {
                 |r| proto.sends_to(r),
             )
         })??;
-        let store = if self.hash_compaction {
+        let store = if self.uses_hash_compaction() {
             Store::fingerprinted()
         } else if self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto) {
             let verify_with = self.determinism.then(|| proto.clone());

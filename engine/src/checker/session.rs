@@ -169,6 +169,8 @@ impl<P: Protocol> CheckSession<P> {
             ample_states: search.ample_states,
             declared: search.declared,
             stored_apart: search.stored_apart,
+            bitstate_used: search.bitstate_used,
+            protocol_count: search.protocol_count,
         }
     }
 
@@ -342,6 +344,10 @@ impl<P: Protocol> CheckSession<P> {
             parallel,
             audience: self.checker.audience,
             fair,
+            bitstate: self
+                .checker
+                .bitstate
+                .map(|bits| (bits, Checker::BITSTATE_HASHES)),
         };
         let done = if reduced_first {
             self.fair_search(&prepared, started, opts, marks_fit)
@@ -370,9 +376,20 @@ impl<P: Protocol> CheckSession<P> {
             stored,
             pick,
             stored_apart,
+            bitstate_used,
+            protocol_count,
             ..
         } = done;
-        if !stored_apart {
+        stats.bitstate = bitstate_used.map(|(bits, k)| crate::Bitstate {
+            bits,
+            hash_functions: k,
+        });
+        let fingerprint_count = protocol_count.is_some().then_some(stats.product_states);
+        if let Some(n) = protocol_count {
+            // The store forgot the states it no longer held: the search
+            // counted them.
+            stats.protocol_states = n;
+        } else if !stored_apart {
             // The parallel search stores its objects apart (and counted
             // them); the one-thread search's are the session's.
             stats.protocol_states = stored;
@@ -392,14 +409,17 @@ impl<P: Protocol> CheckSession<P> {
         }
         let verdict = match outcome {
             SearchOutcome::Holds if compacted && self.checker.share.is_none() => {
+                let n = fingerprint_count.unwrap_or(stats.protocol_states);
                 Verdict::HoldsProbabilistic {
-                    fingerprints: stats.protocol_states,
+                    fingerprints: n,
                     // A collision seen is a state missed for sure; the bound is
                     // then no bound.
                     omission_bound: if self.successors.store.collisions_seen() > 0 {
                         1.0
+                    } else if let Some(b) = stats.bitstate {
+                        b.expected_misses(n).min(1.0)
                     } else {
-                        omission_bound(stats.protocol_states)
+                        omission_bound(n)
                     },
                 }
             }
@@ -460,6 +480,11 @@ struct Done {
     ample_states: u64,
     declared: bool,
     stored_apart: bool,
+    /// The bitstate array's bits and hash functions, where it was used.
+    bitstate_used: Option<(u64, u32)>,
+    /// Under hash compaction with the search's own fingerprint set: the
+    /// protocol states it counted (the store forgot the others).
+    protocol_count: Option<u64>,
 }
 
 impl Done {

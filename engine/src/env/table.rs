@@ -255,6 +255,16 @@ pub const VARIABLES: &[Variable] = &[
         hidden: false,
     },
     Variable {
+        name: "PRUST_BITSTATE",
+        meaning:
+            "bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property \
+                  that holds is then \"holds (probabilistic: bitstate hashing)\", never a proof",
+        kind: Kind::Count,
+        default: "off",
+        read_by: CHECKS,
+        hidden: false,
+    },
+    Variable {
         name: "PRUST_COLLAPSE",
         meaning: "store states as their bytes (`Protocol::encode`) or as whole objects; never \
                   changes a verdict",

@@ -74,10 +74,15 @@ pub enum Verdict {
     /// assert!(r.to_string().contains("holds (probabilistic: hash compaction"));
     /// ```
     HoldsProbabilistic {
-        /// Fingerprints stored: the distinct protocol states found.
+        /// States stored as fingerprints: the product states of the
+        /// breadth-first search (safety), the protocol states of the
+        /// depth-first one; under bitstate hashing ([`Stats::bitstate`])
+        /// the states stored in the bit array.
         fingerprints: u64,
         /// Upper bound on the probability that a state was missed:
-        /// `fingerprints² / 2⁶⁵` (any two of them equal), at most 1.
+        /// `fingerprints² / 2⁶⁵` (any two of them equal), at most 1. Under
+        /// bitstate hashing an estimate: the expected number of states
+        /// missed ([`Bitstate::expected_misses`]), at most 1.
         omission_bound: f64,
     },
     /// One share of a split check ([`Checker::share`](crate::Checker::share))
@@ -170,6 +175,45 @@ impl fmt::Display for Limit {
     }
 }
 
+/// The expected number of pairs of equal fingerprints among `n` uniform
+/// 64-bit fingerprints, `n(n−1)/2 · 2⁻⁶⁴` (SPIN's "expected collisions").
+fn expected_collisions(n: u64) -> f64 {
+    let n = n as f64;
+    n * (n - 1.0).max(0.0) / 2f64.powi(65)
+}
+
+/// The bit array of bitstate hashing (see [`Stats::bitstate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bitstate {
+    /// Bits in the array (a power of two).
+    pub bits: u64,
+    /// Bits set per state (hash functions).
+    pub hash_functions: u32,
+}
+
+impl Bitstate {
+    /// SPIN's hash factor: bits per state stored. Above 100 or so few
+    /// states are likely missed; near 1 most are.
+    pub fn hash_factor(&self, states: u64) -> f64 {
+        self.bits as f64 / states.max(1) as f64
+    }
+
+    /// The expected number of states taken for one seen before (all their
+    /// bits set by others), after `states` were stored: the sum over the
+    /// stores of the chance `(1 − e^(−k·i/m))^k` that the `i`-th new state's
+    /// `k` bits of `m` were all set (the Bloom filter's false-positive
+    /// rate). An estimate, not a bound: it assumes uniform hashes.
+    pub fn expected_misses(&self, states: u64) -> f64 {
+        let (k, m) = (self.hash_functions as f64, self.bits as f64);
+        let rate = |i: f64| (1.0 - (-k * i / m).exp()).powf(k);
+        // The integral of the rate over 0..states, in 1,000 steps.
+        let n = states as f64;
+        let steps = 1000.0;
+        let h = n / steps;
+        (0..1000).map(|j| rate((j as f64 + 0.5) * h) * h).sum()
+    }
+}
+
 /// Statistics of one search.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -195,6 +239,10 @@ pub struct Stats {
     /// compaction, [`Checker::hash_compaction`](crate::Checker::hash_compaction)):
     /// then a verdict that holds is [`Verdict::HoldsProbabilistic`].
     pub hash_compaction: bool,
+    /// Bitstate hashing ([`Checker::bitstate`](crate::Checker::bitstate)):
+    /// the breadth-first search stored a few bits per state in one array,
+    /// not fingerprints (`hash_compaction` is then set too).
+    pub bitstate: Option<Bitstate>,
 
     /// Threads the search ran on ([`Checker::threads`](crate::Checker::threads)):
     /// for the breadth-first search of safety properties, the threads that
@@ -278,6 +326,29 @@ impl fmt::Display for Report {
             Verdict::HoldsProbabilistic {
                 fingerprints,
                 omission_bound,
+            } if self.stats.bitstate.is_some() => {
+                let b = self.stats.bitstate.expect("checked");
+                writeln!(
+                    f,
+                    "property holds (probabilistic: bitstate hashing){sem}: {}",
+                    self.formula
+                )?;
+                writeln!(
+                    f,
+                    "  not a proof: {fingerprints} states were stored as {} bits each in an \
+                     array of {} bits, hash factor {:.1} (best if > 100), and a state whose \
+                     bits were all set already was never explored; expected states missed \
+                     {:.1e}, probability of a missed state estimated at most \
+                     {omission_bound:.1e}; rerun with more bits or without bitstate hashing",
+                    b.hash_functions,
+                    b.bits,
+                    b.hash_factor(*fingerprints),
+                    b.expected_misses(*fingerprints),
+                )?;
+            }
+            Verdict::HoldsProbabilistic {
+                fingerprints,
+                omission_bound,
             } => {
                 writeln!(
                     f,
@@ -286,10 +357,12 @@ impl fmt::Display for Report {
                 )?;
                 writeln!(
                     f,
-                    "  not a proof: {fingerprints} protocol states were stored as 64-bit \
+                    "  not a proof: {fingerprints} states were stored as 64-bit \
                      fingerprints, and a state whose fingerprint equals another's was never \
-                     explored; probability of a missed state at most {omission_bound:.1e} \
-                     (n²/2^65); rerun without hash compaction for a proof"
+                     explored; expected hash collisions {:.1e} (n(n−1)/2^65), probability of a \
+                     missed state at most {omission_bound:.1e} (n²/2^65); rerun without hash \
+                     compaction for a proof",
+                    expected_collisions(*fingerprints)
                 )?;
             }
             Verdict::HoldsOnShare { index, count } => {

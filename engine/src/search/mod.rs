@@ -35,6 +35,7 @@
 mod ample;
 mod couvreur;
 mod expand;
+mod fingerprint_set;
 mod lasso;
 mod parallel;
 mod parallel_liveness;
@@ -115,6 +116,11 @@ pub(crate) struct SearchOptions {
     /// caller sets it only for searches that look for cycles, and has
     /// checked that the roles' marks fit beside the automaton's.
     pub fair: bool,
+    /// Bitstate hashing: the bits of the array and the bits set per state
+    /// ([`Checker::bitstate`](crate::Checker::bitstate)). Used by the
+    /// breadth-first search of a store that keeps fingerprints; other
+    /// searches store fingerprints.
+    pub bitstate: Option<(u64, u32)>,
 }
 
 impl Default for SearchOptions {
@@ -124,6 +130,7 @@ impl Default for SearchOptions {
             parallel: Parallelism::ONE_THREAD,
             audience: Audience::Library,
             fair: false,
+            bitstate: None,
         }
     }
 }
@@ -164,6 +171,12 @@ pub(crate) struct Search<'a, P> {
     state_cap: u64,
     /// The last depth-first search stopped at `state_cap`, not at a limit.
     capped: bool,
+    /// Distinct protocol states counted by a search whose store forgets
+    /// them ([`Visited::Compact`], [`Visited::Bits`]).
+    pub protocol_count: Option<u64>,
+    /// The search stored bits, not fingerprints: `(bits, bits per state,
+    /// states stored)`.
+    pub bitstate_used: Option<(u64, u32)>,
 
     /// Under weak fairness, one bit per role (0 otherwise): the roles'
     /// marks before they are shifted past the automaton's.
@@ -237,6 +250,8 @@ impl<'a, P: Protocol> Search<'a, P> {
 
             state_cap: u64::MAX,
             capped: false,
+            protocol_count: None,
+            bitstate_used: None,
             fair_roles,
             fair_shift,
             all_marks: aut.all_acc | fair_roles << fair_shift,
@@ -363,6 +378,20 @@ impl<'a, P: Protocol> Search<'a, P> {
                     }
                 }
             }
+            if self.ex.store.is_compacted() && !self.opts.reduce {
+                // Nothing but fingerprints (or bits) once a state is done:
+                // the numbers of the other layouts serve the reduction's
+                // proviso and the depth-first search only.
+                self.ex.store.transient_ids();
+                self.visited = match self.opts.bitstate {
+                    Some((bits, k)) => {
+                        self.bitstate_used = Some((bits.next_power_of_two().max(64), k));
+                        Visited::Bits(fingerprint_set::BitState::new(bits, k))
+                    }
+                    None => Visited::Compact(fingerprint_set::FingerprintSet::new()),
+                };
+                self.protocol_count = Some(0);
+            }
             return self.reachability(initial);
         }
         if self.opts.parallel.threads > 1 {
@@ -384,7 +413,7 @@ impl<'a, P: Protocol> Search<'a, P> {
     }
 
     fn finish_progress(&mut self) {
-        self.stats.protocol_states = self.ex.store.len() as u64;
+        self.stats.protocol_states = self.protocol_count.unwrap_or(self.ex.store.len() as u64);
         self.budget.finish();
     }
 

@@ -46,6 +46,9 @@ impl<P: Protocol> Search<'_, P> {
             }
         }
         self.stats.product_states = seeds.len() as u64;
+        if let Some(c) = &mut self.protocol_count {
+            *c = seeds.len() as u64;
+        }
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         let mut count = seeds.len() as u64;
         let mut truncated = false;
@@ -53,25 +56,29 @@ impl<P: Protocol> Search<'_, P> {
         let mut next_level: Vec<ProductState> = Vec::new();
         let mut succ: Vec<ProductState> = Vec::new();
         // Hash compaction and collapse: each frontier entry holds its
-        // object (a no-op otherwise), released once expanded. Under
-        // collapse without the reduction the objects wait in `objs`, in
-        // step with `level`, and are lent to the store while their state
-        // is expanded (`Store::take_made`): a state then costs no
-        // insertion, lookups and removal in the store's map of resident
-        // objects, which `pin` needs. The reduced search pins (its ample
-        // sets hold states of their own), and so does hash compaction: a
-        // fingerprint collision can be seen only against a resident
-        // object, and a collision seen makes the omission bound 1. A
-        // share's search from its frontier (several seeds) pins too.
-        let taken = (seeds.len() == 1
-            && !self.opts.reduce
-            && self.ex.store.drops_objects()
-            && !self.ex.store.is_compacted())
-        .then(|| self.ex.store.take_made(start.0))
-        .flatten();
+        // object (a no-op otherwise), released once expanded. Without the
+        // reduction the objects wait in `objs`, in step with `level`, and
+        // are lent to the store while their state is expanded
+        // (`Store::take_made`): a state then costs no insertion, lookups
+        // and removal in the store's map of resident objects, which `pin`
+        // needs, and under hash compaction with a set of fingerprints of
+        // the search's own no id either (the frontier's objects were all
+        // the store held). The reduced search pins (its ample sets hold
+        // states of their own), and so does hash compaction with the
+        // store's numbers. A share's search from its frontier (several
+        // seeds) pins too.
+        let taken = (seeds.len() == 1 && !self.opts.reduce && self.ex.store.lends_frontier())
+            .then(|| self.ex.store.take_made(start.0))
+            .flatten();
         let hold = taken.is_some();
         let mut objs: Vec<P> = taken.into_iter().collect();
         let mut next_objs: Vec<P> = Vec::new();
+        // Frontier entries that share an id (one object with several
+        // automaton states, or a state that is its own successor): how many
+        // more than one name it. The store frees a frontier state's id
+        // for reuse only after the last entry naming it is expanded (see
+        // `Store::free`). An id absent here is named once.
+        let mut shared: hashbrown::HashMap<ProtoId, u32> = hashbrown::HashMap::new();
         if !hold {
             for &(p, _) in seeds {
                 self.ex.store.pin(p);
@@ -105,6 +112,12 @@ impl<P: Protocol> Search<'_, P> {
                         return Err(self.probe_error_at(e, start, (p, q)));
                     }
                 }
+                if self.ex.store.ids_exhausted() {
+                    // As many states held as ids exist: the state limit's
+                    // ceiling, reached.
+                    self.finish_progress();
+                    return Ok(SearchOutcome::Inconclusive(Limit::States(count)));
+                }
                 let first_new = next_level.len();
                 for &(p2, q2) in &succ {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
@@ -125,10 +138,21 @@ impl<P: Protocol> Search<'_, P> {
                         DfsNum::FIRST
                     };
                     self.visited.set(self.ex, p2, q2, n);
+                    if self.protocol_count.is_some() {
+                        self.count_protocol_state(p2, q2);
+                    }
                     if self.bad_prefix(q2) {
                         self.finish_progress();
+                        // The rebuild interns the states it meets. Under
+                        // hash compaction a state the frontier held has
+                        // lost its id by now (the store knows only the
+                        // states it holds): the one being expanded, when
+                        // its stutter step is the violation. The rebuild
+                        // meets it under the id its object gets now.
+                        self.ex.store.keep_all();
+                        let goal = (self.ex.store.id_now(p2), q2);
                         let (path, root) = self
-                            .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == (p2, q2))
+                            .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == goal)
                             .map_err(|e| self.probe_error_after(e, Vec::new()))?;
                         self.violation_root = Some(root);
                         let prefix = match self.path_or_lost(path, Vec::new)? {
@@ -142,6 +166,12 @@ impl<P: Protocol> Search<'_, P> {
                     }
                     if hold {
                         let o = match self.ex.store.take_made(p2) {
+                            // The state being expanded, its own successor:
+                            // its id is named by this entry too.
+                            Some(o) if p2 == p => {
+                                *shared.entry(p2).or_insert(0) += 1;
+                                o
+                            }
                             Some(o) => o,
                             // Entered already by this expansion, with
                             // another automaton state.
@@ -150,6 +180,7 @@ impl<P: Protocol> Search<'_, P> {
                                     .iter()
                                     .position(|&(p, _)| p == p2)
                                     .expect("a successor was just made or entered");
+                                *shared.entry(p2).or_insert(0) += 1;
                                 next_objs[first_new + i].clone()
                             }
                         };
@@ -164,6 +195,13 @@ impl<P: Protocol> Search<'_, P> {
                     // of the states after it.
                     if let Some(o) = self.ex.store.take_lent() {
                         self.ex.store.recycle(o);
+                    }
+                    match shared.get_mut(&p) {
+                        Some(n) if *n > 1 => *n -= 1,
+                        Some(_) => {
+                            shared.remove(&p);
+                        }
+                        None => self.ex.store.free(p),
                     }
                 } else {
                     self.ex.store.unpin(p);
@@ -183,5 +221,18 @@ impl<P: Protocol> Search<'_, P> {
             )));
         }
         Ok(SearchOutcome::Holds)
+    }
+
+    /// Counts `p` as a protocol state met for the first time unless it was
+    /// stored with another automaton state (the fingerprint layouts keep
+    /// no list of protocol states): as approximate as the set itself.
+    fn count_protocol_state(&mut self, p: ProtoId, q: crate::ids::AutState) {
+        let k = self.aut.num_states();
+        let before = (0..k)
+            .map(crate::ids::AutState::new)
+            .any(|r| r != q && self.visited.get(self.ex, p, r) != DfsNum::UNSEEN);
+        if let (false, Some(c)) = (before, &mut self.protocol_count) {
+            *c += 1;
+        }
     }
 }

@@ -4,7 +4,9 @@ use hashbrown::HashMap;
 
 use crate::ids::{AutState, DfsNum, ProtoId};
 use crate::protocol::Protocol;
-use crate::successors::Successors;
+use crate::successors::{mix, Successors};
+
+use super::fingerprint_set::{BitState, FingerprintSet};
 
 /// Visited product states → DFS number ([`DfsNum::UNSEEN`] if never seen,
 /// [`DfsNum::DEAD`] once its SCC is done). Three layouts, picked by the
@@ -18,6 +20,14 @@ pub(super) enum Visited {
     Dense { k: usize, nums: Vec<DfsNum> },
     /// Larger automata: a hash map keyed by the packed pair.
     Sparse(HashMap<u64, DfsNum>),
+    /// Hash compaction in the breadth-first search: the product states'
+    /// fingerprints, nothing else (the store gives ids only to the objects
+    /// the search holds: `Store::transient_ids`). Every state stored is
+    /// [`DfsNum::FIRST`].
+    Compact(FingerprintSet),
+    /// Bitstate hashing in the breadth-first search: a few bits of one
+    /// array per product state.
+    Bits(BitState),
 }
 
 impl Visited {
@@ -45,6 +55,8 @@ impl Visited {
                 .copied()
                 .unwrap_or(DfsNum::UNSEEN),
             Visited::Sparse(m) => m.get(&key(p, q)).copied().unwrap_or(DfsNum::UNSEEN),
+            Visited::Compact(s) => seen(s.contains(product_fp(ex, p, q))),
+            Visited::Bits(b) => seen(b.contains(product_fp(ex, p, q))),
         }
     }
 
@@ -70,8 +82,35 @@ impl Visited {
             Visited::Sparse(m) => {
                 m.insert(key(p, q), n);
             }
+            Visited::Compact(s) => {
+                debug_assert_eq!(n, DfsNum::FIRST, "a set of fingerprints keeps no numbers");
+                s.insert(product_fp(ex, p, q));
+            }
+            Visited::Bits(b) => {
+                debug_assert_eq!(n, DfsNum::FIRST, "a bit array keeps no numbers");
+                b.insert(product_fp(ex, p, q));
+            }
         }
     }
+}
+
+/// [`DfsNum::FIRST`] for a state seen, as the fingerprint layouts know no
+/// more.
+#[inline]
+fn seen(yes: bool) -> DfsNum {
+    if yes {
+        DfsNum::FIRST
+    } else {
+        DfsNum::UNSEEN
+    }
+}
+
+/// The fingerprint of the product state `(p, q)`: the protocol state's,
+/// moved by the automaton state and mixed again, so that the pairs of one
+/// protocol state are as unrelated as those of two.
+#[inline]
+pub(super) fn product_fp<P: Protocol>(ex: &Successors<P>, p: ProtoId, q: AutState) -> u64 {
+    mix(ex.store.fp_of(p) ^ (q.raw() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// The pair packed into one word, the key of the sparse layout.

@@ -6,6 +6,7 @@
 //! in a child process ([`testkit::alone`]).
 
 mod atoms;
+mod bitstate;
 mod budget;
 mod buffer;
 mod check_api;

@@ -9,8 +9,9 @@
 //!  "fairness":"none"|"weak",                                 (not for errors)
 //!  "stats":{"product_states":N,"transitions":N,"protocol_states":N,
 //!           "automaton_states":N,"max_depth":N,"time_s":SECONDS,
-//!           "hash_compaction":BOOL},                        (not for errors)
-//!  "fingerprints":N,"omission_bound":P,     (holds-probabilistic: --hash-compaction)
+//!           "hash_compaction":BOOL,                          (not for errors)
+//!           "bitstate":{"bits":N,"hash_functions":K,"hash_factor":F}},  (--bitstate)
+//!  "fingerprints":N,"omission_bound":P,  (holds-probabilistic: --hash-compaction, --bitstate)
 //!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
 //!  "phase":"build" and a "message" when a limit stopped the build of the object)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
@@ -144,6 +145,7 @@ fn stats(s: &Stats) -> String {
         time,
         reduction,
         hash_compaction,
+        bitstate,
         threads,
         single_thread,
         share,
@@ -157,6 +159,13 @@ fn stats(s: &Stats) -> String {
         .f64("time_s", time.as_secs_f64())
         .bool("hash_compaction", *hash_compaction)
         .u64("threads", u64::from(*threads));
+    if let Some(b) = bitstate {
+        let mut bits = Object::new();
+        bits.u64("bits", b.bits)
+            .u64("hash_functions", u64::from(b.hash_functions))
+            .f64("hash_factor", b.hash_factor(*product_states));
+        o.raw("bitstate", &bits.finish());
+    }
     if let Some(why) = single_thread {
         o.str("single_thread", why);
     }

@@ -22,7 +22,7 @@ fn the_summary_counts_each_outcome() {
         &codes,
         Duration::ZERO,
         None,
-        false,
+        None,
     );
     assert_eq!(
         s,
@@ -35,7 +35,7 @@ fn the_summary_counts_each_outcome() {
         &codes,
         Duration::ZERO,
         share,
-        false,
+        None,
     );
     assert!(
             s.contains(": 1 hold on share 2/3 (a formula holds when it holds on every share 1/3 to 3/3), 2 violated"),

@@ -106,6 +106,76 @@ pub(super) struct Fingerprints<P> {
     /// Fingerprints found equal for two unequal objects, while both were
     /// resident (the only collisions that can be seen at all).
     pub(super) collisions: u64,
+    /// Transient ids (see [`Transient`]), while a search that keeps its
+    /// own fingerprint set runs.
+    pub(super) transient: Option<Transient>,
+}
+
+/// Ids for the objects a search holds now, and only for them: a search
+/// that keeps its own set of product fingerprints (the breadth-first
+/// search under hash compaction or bitstate hashing) needs no id, mark or
+/// table slot for a state it no longer holds, which is what made a
+/// compacted state cost as much as an exact one. Ids from `base` up are
+/// transient: their fingerprint is in `live`, and an id is released (its
+/// table entry and `live` entry dropped) when its object goes.
+///
+/// A released id is handed out again only once nothing names it: the
+/// breadth-first frontier names its states by the ids they had when
+/// they were made, after the store has released them, so the id of a
+/// state the frontier took ([`Store::take_made`](super::Store::take_made))
+/// comes back only when the search [frees](super::Store::free) it, after
+/// expanding the state. Going round the id range instead, skipping only
+/// the ids in `live`, handed a frontier state's id to another state once
+/// some four billion had been made (a transition to a state seen before
+/// makes one too): the two were then taken for one.
+pub(super) struct Transient {
+    /// The first transient id: the permanent ids stay below it.
+    pub(super) base: usize,
+    /// The next id never handed out.
+    pub(super) next: usize,
+    /// Released ids that nothing names: handed out first. Each expansion
+    /// gives back about as many as it takes, so the list stays as short
+    /// as a state's successors are many.
+    pub(super) free: Vec<ProtoId>,
+    /// Whether the id range ran out with no free id: every id was named
+    /// by the frontier (the search holds as many states as ids exist).
+    /// The ids handed out since are not unique, and the search must stop
+    /// ([`Store::ids_exhausted`](super::Store::ids_exhausted)).
+    pub(super) exhausted: bool,
+    /// The fingerprint of each transient id in use.
+    pub(super) live: HashMap<ProtoId, u64>,
+    /// Ids whose objects the search took out since the last sweep
+    /// ([`Store::take_made`](super::Store::take_made)): the breadth-first
+    /// frontier holds those objects itself, and needs no id for them once
+    /// the successors of the state being expanded are entered, so the
+    /// sweep releases them (but does not free them: the frontier still
+    /// names its states by them).
+    pub(super) taken: Vec<ProtoId>,
+}
+
+/// The end of the id range ([`ProtoId`] is 32 bits, and the top two values
+/// are kept out of use as the search's own sentinels).
+const ID_END: usize = u32::MAX as usize - 2;
+
+impl Transient {
+    /// A transient id not in use: a free one, else the next one never
+    /// handed out. Once the range is used up with nothing free, the search
+    /// holds about four billion states (more than a state limit allows):
+    /// the id handed out is then the first one, `exhausted` is set, and the
+    /// search stops as at its state limit.
+    fn allocate(&mut self) -> ProtoId {
+        if let Some(id) = self.free.pop() {
+            debug_assert!(!self.live.contains_key(&id), "a free id in use");
+            return id;
+        }
+        if self.next >= ID_END {
+            self.exhausted = true;
+            return ProtoId::new(self.base);
+        }
+        let id = ProtoId::new(self.next);
+        self.next += 1;
+        id
+    }
 }
 
 /// A resident object under hash compaction.
@@ -129,16 +199,27 @@ impl<P: Protocol> Fingerprints<P> {
         let (id, new) = match &mut self.keys {
             Keys::Fp(fps) => {
                 let fp = fingerprint(&p);
-                match self
-                    .table
-                    .entry(fp, |&i| fps[i.index()] == fp, |&i| fps[i.index()])
-                {
+                let tr = &mut self.transient;
+                let live = tr.as_ref().map(|t| &t.live);
+                let key = |i: ProtoId| match live.and_then(|l| l.get(&i)) {
+                    Some(&f) => f,
+                    None => fps[i.index()],
+                };
+                match self.table.entry(fp, |&i| key(i) == fp, |&i| key(i)) {
                     Entry::Occupied(e) => (*e.get(), false),
-                    Entry::Vacant(v) => {
-                        v.insert(next);
-                        fps.push(fp);
-                        (next, true)
-                    }
+                    Entry::Vacant(v) => match tr {
+                        Some(t) => {
+                            let id = t.allocate();
+                            v.insert(id);
+                            t.live.insert(id, fp);
+                            (id, true)
+                        }
+                        None => {
+                            v.insert(next);
+                            fps.push(fp);
+                            (next, true)
+                        }
+                    },
                 }
             }
             Keys::Bytes {
@@ -203,7 +284,9 @@ impl<P: Protocol> Fingerprints<P> {
             }
         }
         if new {
-            self.marks.push([DfsNum::UNSEEN; 2]);
+            if self.transient.is_none() {
+                self.marks.push([DfsNum::UNSEEN; 2]);
+            }
             if as_object {
                 self.resident.insert(
                     id,
@@ -250,6 +333,83 @@ impl<P: Protocol> Fingerprints<P> {
                 self.revive(id, p);
                 Ok(id)
             }
+        }
+    }
+
+    /// The fingerprint of the stored state `id` (hash compaction).
+    pub(super) fn fp_of(&self, id: ProtoId) -> u64 {
+        if let Some(t) = &self.transient {
+            if let Some(&f) = t.live.get(&id) {
+                return f;
+            }
+            // The state being expanded, whose object the frontier held
+            // (its id was released when it was taken): asked for only
+            // when the state is its own successor, a stutter step.
+            if let Some((_, p)) = self.lent.as_ref().filter(|(j, _)| *j == id) {
+                return fingerprint(p);
+            }
+        }
+        match &self.keys {
+            Keys::Fp(fps) => fps[id.index()],
+            Keys::Bytes { .. } => unreachable!("collapse stores keep no fingerprints"),
+        }
+    }
+
+    /// Drops the transient id `id` (see [`Transient`]) unless its object
+    /// is still held: resident, or made since the last sweep. A `reusable`
+    /// id goes to the free list; the id of a state the frontier took does
+    /// not, because the frontier still names the state by it.
+    pub(super) fn release(&mut self, id: ProtoId, reusable: bool) {
+        let Some(t) = &mut self.transient else { return };
+        if id.index() < t.base || self.resident.contains_key(&id) {
+            return;
+        }
+        if self.fresh.iter().any(|(j, _)| *j == id) {
+            return;
+        }
+        if let Some(fp) = t.live.remove(&id) {
+            if let Ok(e) = self.table.find_entry(fp, |&i| i == id) {
+                e.remove();
+            }
+            if reusable {
+                t.free.push(id);
+            }
+        }
+    }
+
+    /// Hands a released id back for reuse (see
+    /// [`Store::free`](super::Store::free)).
+    pub(super) fn free(&mut self, id: ProtoId) {
+        let Some(t) = &mut self.transient else { return };
+        let named = self.lent.as_ref().is_some_and(|(j, _)| *j == id);
+        if id.index() < t.base
+            || named
+            || t.live.contains_key(&id)
+            || self.resident.contains_key(&id)
+        {
+            return;
+        }
+        t.free.push(id);
+    }
+
+    /// Starts or ends transient ids (see [`Transient`]); ending drops
+    /// every transient id (the caller has dropped their objects).
+    pub(super) fn set_transient(&mut self, on: bool) {
+        if let Some(t) = self.transient.take() {
+            let live = t.live;
+            self.table.retain(|i| !live.contains_key(i));
+            self.resident.retain(|i, _| !live.contains_key(i));
+        }
+        if on && matches!(self.keys, Keys::Fp(_)) {
+            let base = self.marks.len();
+            self.transient = Some(Transient {
+                base,
+                next: base,
+                free: Vec::new(),
+                exhausted: false,
+                live: HashMap::new(),
+                taken: Vec::new(),
+            });
         }
     }
 

@@ -8,7 +8,12 @@
 //! while the search needs it — pinned by a frame of the depth-first stack or
 //! an entry of the breadth-first frontier ([`Store::pin`]) — or while it has
 //! just been made by a probe and the search has not yet decided whether to
-//! keep it ([`Store::sweep`]). A state reached again whose object is gone is
+//! keep it ([`Store::sweep`]). The breadth-first search from one state
+//! holds its frontier's objects itself instead and lends each to the store
+//! while it expands it ([`Store::take_made`], [`Store::lend`]); when that
+//! search keeps its own set of product fingerprints
+//! ([`Store::transient_ids`]), the store then holds nothing for a state
+//! once its successors are entered. A state reached again whose object is gone is
 //! revived from the object the probe just made: every object the search
 //! expands was made by a run of the real object, never rebuilt from a
 //! fingerprint. Two states with the same fingerprint are one state to the
@@ -172,6 +177,7 @@ impl<P: Protocol> Store<P> {
             lent: None,
             keep_all: false,
             collisions: 0,
+            transient: None,
         }));
         s
     }
@@ -213,7 +219,7 @@ impl<P: Protocol> Store<P> {
         match self.fp.as_deref() {
             None => &self.protos[id.index()].p == obj,
             Some(f) => match &f.keys {
-                Keys::Fp(fps) => fps[id.index()] == fingerprint(obj),
+                Keys::Fp(_) => f.fp_of(id) == fingerprint(obj),
                 Keys::Bytes { ends, .. } if ends.is_object(id) => {
                     f.resident.get(&id).is_some_and(|r| &r.p == obj)
                 }
@@ -263,6 +269,7 @@ impl<P: Protocol> Store<P> {
                 r.pins = r.pins.saturating_sub(1);
                 if r.pins == 0 && !r.forever && !keep_all {
                     e.remove();
+                    f.release(id, true);
                 }
             }
         }
@@ -286,7 +293,25 @@ impl<P: Protocol> Store<P> {
             return Some(r.p.clone());
         }
         let i = f.fresh.iter().rposition(|(j, _)| *j == id)?;
+        if let Some(t) = &mut f.transient {
+            t.taken.push(id);
+        }
         Some(f.fresh.swap_remove(i).1)
+    }
+
+    /// Whether a breadth-first search from one state holds its frontier's
+    /// objects itself ([`take_made`](Self::take_made), [`lend`](Self::lend))
+    /// rather than [`pin`](Self::pin)ning them in the store's map of
+    /// resident objects: under collapse, and under hash compaction once
+    /// the search keeps its own set of fingerprints
+    /// ([`transient_ids`](Self::transient_ids)), where the frontier's
+    /// objects are then all the store would hold. Not where the store keeps
+    /// every object anyway.
+    pub(crate) fn lends_frontier(&self) -> bool {
+        self.fp.as_ref().is_some_and(|f| match f.keys {
+            Keys::Fp(_) => f.transient.is_some(),
+            Keys::Bytes { .. } => true,
+        })
     }
 
     /// Makes `p` the object of `id` while the search expands it (see
@@ -311,9 +336,70 @@ impl<P: Protocol> Store<P> {
     #[inline]
     pub(crate) fn sweep(&mut self) {
         if let Some(f) = &mut self.fp {
-            for (_, p) in f.fresh.drain(..) {
-                self.spares.put(p);
+            let transient = f.transient.is_some();
+            let mut gone = std::mem::take(&mut f.fresh);
+            // The taken ids first: an object made twice (interned again
+            // while made) leaves one copy in `fresh` when the frontier
+            // takes the other, and its id must not be freed with that copy.
+            if let Some(t) = &mut f.transient {
+                let mut taken = std::mem::take(&mut t.taken);
+                for id in taken.drain(..) {
+                    f.release(id, false);
+                }
+                if let Some(t) = &mut f.transient {
+                    t.taken = taken;
+                }
             }
+            for (id, p) in gone.drain(..) {
+                self.spares.put(p);
+                if transient {
+                    f.release(id, true);
+                }
+            }
+            // The list's allocation, for the next state's successors.
+            f.fresh = gone;
+        }
+    }
+
+    /// Hands the transient id of a state the search took
+    /// ([`take_made`](Self::take_made)) back for reuse, once nothing names
+    /// it: the breadth-first search, after expanding the last frontier
+    /// entry that names it. Ids the store still knows (permanent, resident,
+    /// lent, in use) are left alone. Nothing to do without transient ids.
+    pub(crate) fn free(&mut self, id: ProtoId) {
+        if let Some(f) = &mut self.fp {
+            f.free(id);
+        }
+    }
+
+    /// Whether transient ids ran out (see `Transient`): the search holds
+    /// as many states as ids exist, and must stop as at a state limit,
+    /// because ids handed out since are not unique.
+    pub(crate) fn ids_exhausted(&self) -> bool {
+        self.fp
+            .as_ref()
+            .and_then(|f| f.transient.as_ref())
+            .is_some_and(|t| t.exhausted)
+    }
+
+    /// Gives ids only to the objects the search holds from now on (see
+    /// `Transient`), until the next [`reset_residents`](Self::reset_residents):
+    /// for a search that keeps its own set of states
+    /// ([`fp_of`](Self::fp_of) names them). Nothing to do unless the store
+    /// keeps fingerprints.
+    pub(crate) fn transient_ids(&mut self) {
+        if let Some(f) = &mut self.fp {
+            f.set_transient(true);
+        }
+    }
+
+    /// The 64-bit fingerprint of the stored state `id`, under hash
+    /// compaction (as [`fingerprint`] of its object).
+    #[inline]
+    pub(crate) fn fp_of(&self, id: ProtoId) -> u64 {
+        match &self.fp {
+            Some(f) => f.fp_of(id),
+            None => fingerprint(self.get(id)),
         }
     }
 
@@ -333,6 +419,27 @@ impl<P: Protocol> Store<P> {
         }
     }
 
+    /// The id under which the store knows `id`'s object now: the one an
+    /// equal object interned gets, which is what a walk that meets the
+    /// state again by interning (the counterexample's rebuild) sees.
+    /// `id` itself but under hash compaction with transient ids, for a
+    /// state whose id was released while the search held its object (the
+    /// breadth-first frontier's, lent while it is expanded): the object is
+    /// interned again, under a new id. Call after
+    /// [`keep_all`](Self::keep_all), so that it stays.
+    pub(crate) fn id_now(&mut self, id: ProtoId) -> ProtoId {
+        let released = self.fp.as_ref().is_some_and(|f| {
+            f.transient
+                .as_ref()
+                .is_some_and(|t| id.index() >= t.base && !t.live.contains_key(&id))
+        });
+        if !released {
+            return id;
+        }
+        let p = self.copy_of(id);
+        self.intern(p)
+    }
+
     /// Keeps `id`'s object for the life of the store (a session's initial
     /// object: every search starts there).
     pub(crate) fn keep_forever(&mut self, id: ProtoId) {
@@ -348,6 +455,7 @@ impl<P: Protocol> Store<P> {
     /// every pin.
     pub(crate) fn reset_residents(&mut self) {
         if let Some(f) = &mut self.fp {
+            f.set_transient(false);
             f.resident.retain(|_, r| r.forever);
             f.resident.values_mut().for_each(|r| r.pins = 0);
             f.fresh.clear();

@@ -73,3 +73,95 @@ fn a_made_object_is_handed_out_once_and_found_while_it_is_lent() {
     assert_eq!(whole.take_lent(), None);
     assert_eq!(whole.get(c), &Bytes(vec![3]));
 }
+
+/// Hash compaction under a search with its own fingerprint set: the
+/// frontier takes its objects out of the store, which then holds nothing
+/// for them once the expanding state's successors are swept (no resident
+/// object, no id, no table slot); a taken object lent back is the one
+/// `get` finds and is fingerprinted as itself, and a successor equal to a
+/// taken object is a state of its own id (the search's fingerprint set,
+/// not the store, says that it was seen).
+#[test]
+fn a_frontier_object_taken_under_hash_compaction_leaves_nothing_behind() {
+    let mut s = Store::fingerprinted();
+    let init = s.intern(Bytes(vec![0]));
+    s.keep_forever(init);
+    assert!(!s.lends_frontier(), "the store's own numbers: pinned");
+    s.transient_ids();
+    assert!(s.lends_frontier());
+    let held = |s: &Store<Bytes>| {
+        let f = s.fp.as_ref().unwrap();
+        (
+            f.resident.len(),
+            f.table.len(),
+            f.transient.as_ref().unwrap().live.len(),
+        )
+    };
+    assert_eq!(held(&s), (1, 1, 0), "the initial object, kept forever");
+    let a = s.intern(Bytes(vec![1]));
+    let b = s.intern(Bytes(vec![2]));
+    assert_eq!(s.intern(Bytes(vec![1])), a, "one id while both are made");
+    assert_eq!(held(&s), (1, 3, 2));
+    let oa = s.take_made(a).expect("just made");
+    assert_eq!(s.fp_of(a), fingerprint(&oa), "known until the sweep");
+    s.sweep();
+    assert_eq!(held(&s), (1, 1, 0), "nothing left of a or b");
+    s.lend(a, oa);
+    assert_eq!(s.get(a), &Bytes(vec![1]));
+    assert_eq!(s.fp_of(a), fingerprint(&Bytes(vec![1])));
+    let a2 = s.intern(Bytes(vec![1]));
+    assert_ne!(a2, a, "the lent id is never handed out again");
+    assert_ne!(s.intern(Bytes(vec![2])), b, "b's id went with its object");
+    assert_eq!(s.fp_of(a2), s.fp_of(a));
+    assert_eq!(s.take_lent(), Some(Bytes(vec![1])));
+    s.sweep();
+    assert_eq!(held(&s), (1, 1, 0));
+}
+
+/// A released transient id is handed out again only once nothing names
+/// it: an id a successor got and lost (a state seen before) at once, the
+/// id of a state the frontier took only when the search frees it after
+/// expanding the state. (Going round the id range and skipping only the
+/// ids in use gave a frontier state's id to another state.)
+#[test]
+fn a_frontier_state_keeps_its_id_until_the_search_frees_it() {
+    let mut s = Store::fingerprinted();
+    s.intern(Bytes(vec![0]));
+    s.transient_ids();
+    let kept = s.intern(Bytes(vec![1]));
+    let seen = s.intern(Bytes(vec![2]));
+    let o = s.take_made(kept).expect("just made");
+    s.sweep();
+    // `seen` was released and is free; `kept` is named by the frontier.
+    let a = s.intern(Bytes(vec![3]));
+    assert_eq!(a, seen, "a free id first");
+    let b = s.intern(Bytes(vec![4]));
+    assert_ne!(b, kept, "the frontier's id is not free");
+    s.sweep();
+    s.lend(kept, o);
+    s.free(kept);
+    let c = s.intern(Bytes(vec![5]));
+    assert_ne!(c, kept, "lent: still named");
+    assert!(s.take_lent().is_some());
+    s.sweep();
+    s.free(kept);
+    let ids: Vec<_> = (6..9).map(|i| s.intern(Bytes(vec![i]))).collect();
+    assert!(ids.contains(&kept), "freed after its expansion: {ids:?}");
+    assert!(!s.ids_exhausted());
+}
+
+/// When the id range is used up and nothing is free, the store says so
+/// (the search then stops as at its state limit) instead of handing out
+/// an id that the frontier may name.
+#[test]
+fn transient_ids_that_run_out_are_reported() {
+    let mut s = Store::fingerprinted();
+    s.intern(Bytes(vec![0]));
+    s.transient_ids();
+    s.fp.as_mut().unwrap().transient.as_mut().unwrap().next = u32::MAX as usize - 3;
+    let last = s.intern(Bytes(vec![1]));
+    assert_eq!(last.index(), u32::MAX as usize - 3);
+    assert!(!s.ids_exhausted());
+    s.intern(Bytes(vec![2]));
+    assert!(s.ids_exhausted());
+}

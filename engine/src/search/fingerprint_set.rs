@@ -52,7 +52,7 @@ impl Segment {
     /// The home slot of `fp`: monotone in its bits below the segment's.
     #[inline]
     fn home(&self, fp: u64) -> usize {
-        ((fp << SEGMENT_BITS) as u128 * self.homes as u128 >> 64) as usize
+        (((fp << SEGMENT_BITS) as u128 * self.homes as u128) >> 64) as usize
     }
 
     #[inline]

@@ -332,11 +332,14 @@ fn run(cases: u32, rejects: u32) -> FairTally {
 
 #[test]
 fn fair_verdicts_on_random_specifications_agree_with_the_reference() {
-    assert_reduced(run(1500, 20_000));
+    // The floor on the weakly fair checks that the reduced search decides
+    // with fewer states: without it the test could compare the full
+    // search with itself and pass.
+    run(1500, 20_000).assert_at_least(50, 2);
 }
 
 #[test]
 #[ignore = "soak: cargo test -p prust-protocols --test it fairness_specs -- --ignored"]
 fn fair_verdicts_on_random_specifications_agree_with_the_reference_soak() {
-    assert_reduced(run(10_000, 200_000));
+    run(10_000, 200_000).assert_at_least(50, 2);
 }

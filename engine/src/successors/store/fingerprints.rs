@@ -372,6 +372,7 @@ impl<P: Protocol> Fingerprints<P> {
                 e.remove();
             }
             if reusable {
+                debug_assert!(!t.free.contains(&id), "an id freed twice");
                 t.free.push(id);
             }
         }
@@ -389,6 +390,7 @@ impl<P: Protocol> Fingerprints<P> {
         {
             return;
         }
+        debug_assert!(!t.free.contains(&id), "an id freed twice");
         t.free.push(id);
     }
 

@@ -280,7 +280,8 @@ impl<P: Protocol> Store<P> {
     /// ([`lend`](Self::lend)), instead of [`pin`](Self::pin)ning it: the
     /// breadth-first frontier. `None` for a store that keeps every object
     /// (nothing to hold), and for a state whose object was already handed
-    /// out since the last [`sweep`](Self::sweep) (the caller holds it).
+    /// out since the last [`sweep`](Self::sweep) (the caller holds it),
+    /// however many times it was made.
     pub(crate) fn take_made(&mut self, id: ProtoId) -> Option<P> {
         let f = self.fp.as_mut()?;
         if let Some((j, p)) = &f.lent {
@@ -296,7 +297,16 @@ impl<P: Protocol> Store<P> {
         if let Some(t) = &mut f.transient {
             t.taken.push(id);
         }
-        Some(f.fresh.swap_remove(i).1)
+        let taken = f.fresh.swap_remove(i).1;
+        // An object made twice since the sweep (two actions to one state)
+        // has a copy per making: all go, so that a second take finds none
+        // and the search knows that a second entry names the same id
+        // (it frees a frontier state's id after the last such entry).
+        while let Some(k) = f.fresh.iter().position(|(j, _)| *j == id) {
+            let (_, extra) = f.fresh.swap_remove(k);
+            self.spares.put(extra);
+        }
+        Some(taken)
     }
 
     /// Whether a breadth-first search from one state holds its frontier's

@@ -165,3 +165,21 @@ fn transient_ids_that_run_out_are_reported() {
     s.intern(Bytes(vec![2]));
     assert!(s.ids_exhausted());
 }
+
+/// An object made twice before the sweep (two actions to one state) is
+/// taken once: the second take finds nothing, so the search knows that a
+/// second frontier entry names the same id and frees it only after both
+/// (it found the other copy before, and freed the id after the first
+/// entry while the second still named it).
+#[test]
+fn an_object_made_twice_is_taken_once() {
+    let mut s = Store::fingerprinted();
+    s.intern(Bytes(vec![0]));
+    s.transient_ids();
+    let y = s.intern(Bytes(vec![1]));
+    assert_eq!(s.intern(Bytes(vec![1])), y);
+    assert!(s.take_made(y).is_some());
+    assert!(s.take_made(y).is_none(), "one state, taken once");
+    s.sweep();
+    assert_ne!(s.intern(Bytes(vec![2])), y, "not freed by the sweep");
+}

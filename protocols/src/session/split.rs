@@ -101,7 +101,8 @@ struct Slot<L> {
     unclaimed: Option<Parker>,
     /// The local state, while the endpoint does not hold it.
     local: Option<L>,
-    /// What the role waits for (valid while its status is a wait).
+    /// What the role waits for in a blocking call (valid while its status
+    /// is a wait and it has no registrations, which say it themselves).
     wait: Option<Wait>,
     /// The role's registered async operations: under the slot's lock, so
     /// that a poll registers and parks its local state (or takes its

@@ -209,11 +209,17 @@ impl<P: Split> Shared<P> {
                 }
                 continue;
             }
-            let waits_for = slot
-                .wait
-                .as_ref()
-                .expect("a waiting role has said what it waits for")
-                .describe(names);
+            // A role waits in a blocking call (its slot says on what) or
+            // on its async registrations (never both: a blocking call is
+            // refused while any is registered).
+            let waits_for = if slot.waiters.entries.is_empty() {
+                slot.wait
+                    .as_ref()
+                    .expect("a waiting role has said what it waits for")
+                    .describe(names)
+            } else {
+                super::poll::combined(&slot.waiters).describe(names)
+            };
             blocked.push(Blocked {
                 role: names[r].clone(),
                 waits_for,

@@ -531,8 +531,19 @@ impl<P: Split> Shared<P> {
     /// is read before the inbox: a sender pushes its messages before it
     /// marks its close, so a mark seen means every message of that sender
     /// is in the inbox already.
-    #[inline]
+    #[inline(always)]
     fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        // A receive from one peer (every refused poll of a typed
+        // receiver): one mark to read, here, without a call.
+        match from {
+            Some(f) if !self.closes.is_closed(f, role) => false,
+            _ => self.recv_ended_looked(role, from),
+        }
+    }
+
+    /// [`recv_ended`](Self::recv_ended), looked at in full.
+    #[inline(never)]
+    fn recv_ended_looked(&self, role: RoleId, from: Option<RoleId>) -> bool {
         // Cheap first look, without the inbox lock: nothing closed, no end.
         if !self.closes.recv_ended(role, from, |_| true) {
             return false;

@@ -56,11 +56,19 @@ impl<P: Split> Shared<P> {
     /// wakers are woken after the lock is released: the owner's next poll
     /// takes it.
     pub(super) fn wake_async(&self, role: RoleId) {
-        let wakers = {
-            let mut slot = lock(&self.slots[role]);
-            self.notified[role].store(true, SeqCst);
-            slot.waiters.wake_all()
-        };
+        let mut slot = lock(&self.slots[role]);
+        self.notified[role].store(true, SeqCst);
+        // One registration (the usual case): its waker alone, without
+        // gathering a list of them.
+        if let [one] = slot.waiters.entries.as_mut_slice() {
+            one.refused_at = None;
+            let waker = one.waker.clone();
+            drop(slot);
+            waker.wake();
+            return;
+        }
+        let wakers = slot.waiters.wake_all();
+        drop(slot);
         wakers.wake();
     }
 

@@ -55,10 +55,11 @@ impl<P: Split> SplitEndpoint<P> {
         if op.ticket.is_some() || self.local.is_none() {
             let mut slot = lock(&shared.slots[me]);
             if let Some(t) = op.ticket {
-                let entry = slot
+                let i = slot
                     .waiters
-                    .get_mut(t)
+                    .position(t)
                     .expect("a registered operation stays registered until done");
+                let entry = &mut slot.waiters.entries[i];
                 if entry.refused_at.is_some() && !shared.failed.load(SeqCst) {
                     // Not woken since it was refused: nothing to try.
                     if !entry.waker.will_wake(cx.waker()) {
@@ -66,7 +67,7 @@ impl<P: Split> SplitEndpoint<P> {
                     }
                     return Poll::Pending;
                 }
-                slot.waiters.take(t);
+                slot.waiters.entries.swap_remove(i);
             }
             clear_notified(shared, me);
             // Back to running before any try (see the module docs of the

@@ -122,26 +122,27 @@ impl Projection {
         find(inp, &(label, tag), |(k, _)| k).map(|i| inp[i].1)
     }
 
+    #[inline(always)]
     fn valid(&self, a: RoleId, b: RoleId) -> bool {
         a < self.locals.len() && b < self.locals.len() && a != b
     }
 
     /// The next local state and the tag of `role`'s own step `label` (a
     /// send or close) in local state `state`, if it may take it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn own(&self, role: RoleId, state: u32, label: Label) -> Option<(u32, u32)> {
         let out = &self.locals[role].out[state as usize];
         find(out, &label, |(l, _, _)| l).map(|i| (out[i].1, out[i].2))
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn accept(&self, role: RoleId, state: u32, env: &Envelope) -> Option<u32> {
         self.accepts(role, state, env.from as u32, env.tag, env.ty.raw())
     }
 
     /// The local state of `role` after it takes, in local state `state`, a
     /// message of type `ty` from `from` sent with `tag`, if it may.
-    #[inline]
+    #[inline(always)]
     pub(super) fn accepts(
         &self,
         role: RoleId,
@@ -165,6 +166,7 @@ impl Projection {
     }
 
     /// The send step of `role` in local state `*state`; see [`LocalRole::try_send`](crate::LocalRole::try_send).
+    #[inline]
     pub fn send(
         &self,
         role: RoleId,
@@ -196,6 +198,9 @@ impl Projection {
     }
 
     /// The receive step of `role`; see [`LocalRole::try_recv`](crate::LocalRole::try_recv).
+    /// (Inlined: a receive from one peer, what a running role mostly
+    /// does, is a few compares, less than a call's moves of its result.)
+    #[inline]
     pub fn recv(
         &self,
         role: RoleId,
@@ -216,6 +221,18 @@ impl Projection {
             *state = next;
             return Ok(take(inbox, i));
         }
+        self.recv_any(role, state, from, inbox)
+    }
+
+    /// [`recv`](Self::recv) from any sender: the first envelope of each
+    /// sender is a candidate.
+    fn recv_any(
+        &self,
+        role: RoleId,
+        state: &mut u32,
+        from: Option<RoleId>,
+        inbox: &mut Inbox,
+    ) -> Result<(RoleId, Message), Refused> {
         let mut seen: u64 = 0; // senders already met (their later messages are not heads)
         let mut seen_big: Vec<RoleId> = Vec::new();
         for i in 0..inbox.len() {
@@ -319,7 +336,7 @@ impl Projection {
 
 /// Envelope `i` out of `inbox`, as `(sender, message)`; mostly the first
 /// (`pop_front` moves nothing else, where `remove` may).
-#[inline]
+#[inline(always)]
 fn take(inbox: &mut Inbox, i: usize) -> (RoleId, Message) {
     let env = if i == 0 {
         inbox.pop_front()
@@ -335,7 +352,7 @@ fn take(inbox: &mut Inbox, i: usize) -> (RoleId, Message) {
 /// looks its local state's edges up here, and a local state mostly has a
 /// handful: comparing each for equality is cheaper there than a binary
 /// search's three-way compares of whole labels.
-#[inline]
+#[inline(always)]
 fn find<'a, E, K: Ord + 'a>(
     sorted: &'a [E],
     key: &K,

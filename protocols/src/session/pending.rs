@@ -215,6 +215,12 @@ impl<O> Waiters<O> {
         self.entries.iter_mut().find(|e| e.ticket == ticket)
     }
 
+    /// Where the entry of `ticket` is in `entries`, if registered.
+    #[inline]
+    pub(super) fn position(&self, ticket: u64) -> Option<usize> {
+        self.entries.iter().position(|e| e.ticket == ticket)
+    }
+
     /// Removes the entry of `ticket`.
     pub(super) fn take(&mut self, ticket: u64) -> Option<Entry<O>> {
         let i = self.entries.iter().position(|e| e.ticket == ticket)?;

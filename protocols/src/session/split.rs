@@ -101,7 +101,8 @@ struct Slot<L> {
     unclaimed: Option<Parker>,
     /// The local state, while the endpoint does not hold it.
     local: Option<L>,
-    /// What the role waits for (valid while its status is a wait).
+    /// What the role waits for in a blocking call (valid while its status
+    /// is a wait and it has no registrations, which say it themselves).
     wait: Option<Wait>,
     /// The role's registered async operations: under the slot's lock, so
     /// that a poll registers and parks its local state (or takes its
@@ -530,8 +531,19 @@ impl<P: Split> Shared<P> {
     /// is read before the inbox: a sender pushes its messages before it
     /// marks its close, so a mark seen means every message of that sender
     /// is in the inbox already.
-    #[inline]
+    #[inline(always)]
     fn recv_ended(&self, role: RoleId, from: Option<RoleId>) -> bool {
+        // A receive from one peer (every refused poll of a typed
+        // receiver): one mark to read, here, without a call.
+        match from {
+            Some(f) if !self.closes.is_closed(f, role) => false,
+            _ => self.recv_ended_looked(role, from),
+        }
+    }
+
+    /// [`recv_ended`](Self::recv_ended), looked at in full.
+    #[inline(never)]
+    fn recv_ended_looked(&self, role: RoleId, from: Option<RoleId>) -> bool {
         // Cheap first look, without the inbox lock: nothing closed, no end.
         if !self.closes.recv_ended(role, from, |_| true) {
             return false;

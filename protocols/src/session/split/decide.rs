@@ -56,11 +56,19 @@ impl<P: Split> Shared<P> {
     /// wakers are woken after the lock is released: the owner's next poll
     /// takes it.
     pub(super) fn wake_async(&self, role: RoleId) {
-        let wakers = {
-            let mut slot = lock(&self.slots[role]);
-            self.notified[role].store(true, SeqCst);
-            slot.waiters.wake_all()
-        };
+        let mut slot = lock(&self.slots[role]);
+        self.notified[role].store(true, SeqCst);
+        // One registration (the usual case): its waker alone, without
+        // gathering a list of them.
+        if let [one] = slot.waiters.entries.as_mut_slice() {
+            one.refused_at = None;
+            let waker = one.waker.clone();
+            drop(slot);
+            waker.wake();
+            return;
+        }
+        let wakers = slot.waiters.wake_all();
+        drop(slot);
         wakers.wake();
     }
 
@@ -209,11 +217,17 @@ impl<P: Split> Shared<P> {
                 }
                 continue;
             }
-            let waits_for = slot
-                .wait
-                .as_ref()
-                .expect("a waiting role has said what it waits for")
-                .describe(names);
+            // A role waits in a blocking call (its slot says on what) or
+            // on its async registrations (never both: a blocking call is
+            // refused while any is registered).
+            let waits_for = if slot.waiters.entries.is_empty() {
+                slot.wait
+                    .as_ref()
+                    .expect("a waiting role has said what it waits for")
+                    .describe(names)
+            } else {
+                super::poll::combined(&slot.waiters).describe(names)
+            };
             blocked.push(Blocked {
                 role: names[r].clone(),
                 waits_for,

@@ -45,6 +45,7 @@ impl<P: Split> SplitEndpoint<P> {
         result
     }
 
+    #[inline(always)]
     fn poll_split(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
         let shared = &*self.shared;
         let me = self.role;
@@ -54,10 +55,11 @@ impl<P: Split> SplitEndpoint<P> {
         if op.ticket.is_some() || self.local.is_none() {
             let mut slot = lock(&shared.slots[me]);
             if let Some(t) = op.ticket {
-                let entry = slot
+                let i = slot
                     .waiters
-                    .get_mut(t)
+                    .position(t)
                     .expect("a registered operation stays registered until done");
+                let entry = &mut slot.waiters.entries[i];
                 if entry.refused_at.is_some() && !shared.failed.load(SeqCst) {
                     // Not woken since it was refused: nothing to try.
                     if !entry.waker.will_wake(cx.waker()) {
@@ -65,7 +67,7 @@ impl<P: Split> SplitEndpoint<P> {
                     }
                     return Poll::Pending;
                 }
-                slot.waiters.take(t);
+                slot.waiters.entries.swap_remove(i);
             }
             clear_notified(shared, me);
             // Back to running before any try (see the module docs of the
@@ -157,29 +159,25 @@ impl<P: Split> SplitEndpoint<P> {
             if op.ticket.is_none() {
                 self.async_ops += 1;
             }
-            let wait = Wait::of(&this);
             // The role's only registration (the usual case) waits alone:
-            // at this epoch, on this operation.
+            // at this epoch, on this operation. (What it waits for is read
+            // off the registrations by a deadlock report, which is rare:
+            // not copied into the slot here.)
             let alone = slot.waiters.entries.is_empty();
-            let waits = if alone { Some(wait.clone()) } else { None };
-            slot.waiters.put(&mut op.ticket, epoch, cx.waker(), wait);
-            let waits = match waits {
-                Some(w) => Some(w),
-                None => combined(&slot.waiters).map(|(w, _)| w),
-            };
+            slot.waiters
+                .put(&mut op.ticket, epoch, cx.waker(), Wait::of(&this));
+            let waits = alone || slot.waiters.blocked_at().is_some();
             // Some registrations refused before this epoch try again (the
             // last of them registers the role as waiting). Otherwise the
             // role waits on its registrations, every one refused at
             // `epoch`: its local state goes to its slot (for a deadlock
             // report), and it stops running below (the last to stop
             // decides, with no slot locked).
-            let older = match waits {
-                None => slot.waiters.wake_older(epoch),
-                Some(w) => {
-                    slot.wait = Some(w);
-                    slot.local = self.local.take();
-                    Default::default()
-                }
+            let older = if waits {
+                slot.local = self.local.take();
+                Default::default()
+            } else {
+                slot.waiters.wake_older(epoch)
             };
             let waiting = self.local.is_none();
             drop(slot);
@@ -208,18 +206,15 @@ impl<P: Split> SplitEndpoint<P> {
     /// The role waits on its registrations, every one refused at `epoch`:
     /// its local state goes to its slot (for a deadlock report), and it
     /// stops running (the last to stop decides).
-    fn wait_async(&mut self, wait: Wait, epoch: u64) {
-        {
-            let mut slot = lock(&self.shared.slots[self.role]);
-            slot.wait = Some(wait);
-            slot.local = self.local.take();
-        }
+    fn wait_async(&mut self, epoch: u64) {
+        lock(&self.shared.slots[self.role]).local = self.local.take();
         self.shared.leave(self.role, epoch + 1);
     }
 
     /// `op` is ready with `result`: its registration, if any, is gone
     /// (taken by the poll), and the role's announcement says what the
     /// remaining registrations wait for.
+    #[inline(always)]
     fn finish(&mut self, op: &mut AsyncOp, result: Result<Done, Error>) -> Result<Done, Error> {
         if op.ticket.take().is_some() {
             self.async_ops -= 1;
@@ -251,7 +246,7 @@ impl<P: Split> SplitEndpoint<P> {
         let mut slot = lock(&self.shared.slots[me]);
         slot.waiters.take(t);
         let left = slot.waiters.entries.len();
-        let wait = combined(&slot.waiters);
+        let at = slot.waiters.blocked_at();
         drop(slot);
         if left == 0 {
             self.shared.waiting_for[me].store(NOT_WAITING, SeqCst);
@@ -259,10 +254,10 @@ impl<P: Split> SplitEndpoint<P> {
                 self.shared.resume(me);
                 self.local = lock(&self.shared.slots[me]).local.take();
             }
-        } else if let (Some((wait, e)), true) = (wait, self.local.is_some()) {
+        } else if let (Some(e), true) = (at, self.local.is_some()) {
             // Running, and the rest all wait at one epoch: now the role
             // waits on them.
-            self.wait_async(wait, e);
+            self.wait_async(e);
         }
         self.shared.uses[me].end_poll(self.async_ops > 0);
     }
@@ -280,15 +275,13 @@ fn clear_notified<P: Split>(shared: &super::Shared<P>, me: RoleId) {
     }
 }
 
-/// What the role waits for, and at which epoch, if every registration
-/// was refused at one epoch: the one operation, or each of several.
-fn combined(w: &Waiters<Wait>) -> Option<(Wait, u64)> {
-    let at = w.blocked_at()?;
-    let wait = match w.entries.as_slice() {
+/// What a role waiting on its registrations waits for (for a deadlock
+/// report): the one operation, or each of several.
+pub(super) fn combined(w: &Waiters<Wait>) -> Wait {
+    match w.entries.as_slice() {
         [one] => one.op.clone(),
         many => Wait::Several(many.iter().map(|e| e.op.clone()).collect()),
-    };
-    Some((wait, at))
+    }
 }
 
 /// The alternative a select step took: the first in order that accepts

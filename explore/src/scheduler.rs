@@ -16,9 +16,9 @@ use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::end::End;
+use super::end::{stop_error, End};
 use super::ending::{finish, stuck_end, waits_for};
-use super::endpoint::{Ctl, ExploreEndpoint, Next, Shared, Slot, Step, Wake};
+use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, Wake};
 use super::executor::executor;
 use super::independence::independent;
 use super::op::{same_op, Op};
@@ -211,12 +211,24 @@ where
     let executor_worker = spawned.len();
     let mut tasks = Vec::new();
     let mut gates = Vec::new();
+    let mut coroutines = Vec::new();
     for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
         match body {
-            Body::Thread(body) => {
+            Body::Thread(body) if pool.os_threads => {
                 let shared = Arc::clone(&shared);
                 let job: Job = Box::new(move || role_thread(role, body, shared));
                 gates.push((role, Some(pool.place(worker, job))));
+            }
+            Body::Thread(body) => {
+                let start = move |shared| {
+                    body(ExploreEndpoint {
+                        role,
+                        shared,
+                        _object: PhantomData,
+                    })
+                };
+                coroutines.push((role, RoleBody(Box::new(start))));
+                gates.push((role, None));
             }
             Body::Async(body) => {
                 tasks.push((role, body));
@@ -224,16 +236,20 @@ where
             }
         }
     }
-    let has_tasks = !tasks.is_empty();
+    let has_tasks = !tasks.is_empty() || !coroutines.is_empty();
     let executor_gate = has_tasks.then(|| {
         let shared = Arc::clone(&shared);
         let job: Job = Box::new(move || executor::<P>(shared, tasks));
         pool.place(executor_worker, job)
     });
     let mut ctl = shared.lock();
+    for (role, body) in coroutines {
+        ctl.coroutines[role] = true;
+        ctl.bodies[role] = Some(body);
+    }
     for (role, gate) in gates {
         ctl.slots[role] = Slot::NotStarted;
-        if gate.is_none() {
+        if gate.is_none() && !ctl.coroutines[role] {
             ctl.tasks[role] = Some(Task::default());
         }
         ctl.gates[role] = gate;
@@ -279,7 +295,13 @@ where
         ctl = shared.wait_until(ctl, Some(deadline));
     }
     let unstarted = std::mem::take(&mut ctl.unstarted);
+    let unrun: Vec<RoleBody> = unstarted
+        .iter()
+        .filter_map(|&r| ctl.bodies[r].take())
+        .collect();
     drop(ctl);
+    // Dropped without the lock: what they own may call an endpoint.
+    drop(unrun);
     // The jobs of roles never started are dropped unrun, before waiting
     // for the others: a running role may wait for what they own.
     pool.clear(
@@ -352,7 +374,8 @@ fn fingerprint<P: Protocol>(obj: &P) -> u64 {
 
 /// Whether `role` runs on a thread of its own (not on the executor's).
 fn gates_of_threads(shared: &Shared, role: RoleId) -> bool {
-    shared.lock().tasks[role].is_none()
+    let ctl = shared.lock();
+    ctl.tasks[role].is_none() && !ctl.coroutines[role]
 }
 
 /// A role thread: waits to be started, runs the body, records how it
@@ -555,19 +578,22 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         };
         let alt = alts[i];
         // The operation as this execution's role called it (its payload),
-        // not as recorded.
-        let op = pending
-            .iter()
-            .find(|(r, _)| *r == alt.role)
-            .map(|(_, op)| op.clone())
-            .expect("an enabled choice is a pending operation");
+        // not as recorded: taken from its slot (which gets the reply
+        // below), not cloned.
+        let Slot::Pending(op) = std::mem::replace(&mut ctl.slots[alt.role], Slot::Running) else {
+            unreachable!("an enabled choice is a pending operation")
+        };
         let Some((act, reply)) = perform(obj, alt, op) else {
-            return Next::End(End::Diverged {
+            let end = End::Diverged {
                 step: step + 1,
                 expected: "the object to accept the operation its clone accepted".into(),
                 found: "a refusal: the object is not deterministic (see the Protocol contract)"
                     .into(),
-            });
+            };
+            // Its operation was taken from the slot: the role gets the
+            // stopped execution's error as every pending one does.
+            ctl.slots[alt.role] = Slot::Reply(Err(stop_error(names, &end)));
+            return Next::End(end);
         };
         self.closed.note(obj, &act);
         self.trace.push(act);

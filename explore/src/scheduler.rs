@@ -362,6 +362,18 @@ where
     (run, chooser, observed)
 }
 
+/// The pending operations in `slots`, by role (cloned).
+fn pending_ops(ctl: &Ctl) -> Vec<(RoleId, Op)> {
+    ctl.slots
+        .iter()
+        .enumerate()
+        .filter_map(|(r, s)| match s {
+            Slot::Pending(op) => Some((r, op.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A hash of `obj` that is the same for equal objects throughout the
 /// process (`DefaultHasher::new` has fixed keys), so that two
 /// explorations' final states compare.
@@ -464,28 +476,23 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             self.started += 1;
             return Next::Start(role);
         }
-        let pending: Vec<(RoleId, Op)> = ctl
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(r, s)| match s {
-                Slot::Pending(op) => Some((r, op.clone())),
-                _ => None,
-            })
-            .collect();
         let obj = &mut self.obj;
-        if let Some((role, reply)) = self.closed.answer(obj, &pending, names) {
-            self.answers += 1;
-            if self.answers > self.limits.max_steps {
-                return Next::End(End::Steps(self.limits.max_steps));
-            }
-            ctl.slots[role] = Slot::Reply(reply);
-            return Next::Resume(role);
-        }
-        // A task awaiting several receives: one whose channel ended is
-        // answered at once, as a real session makes it ready.
+        // The pending operations (cloned): only wanted where a close may
+        // answer one, or at a point not recorded before.
+        let mut pending = None;
         if self.closed.any() {
-            for (role, _) in &pending {
+            let now = pending_ops(ctl);
+            if let Some((role, reply)) = self.closed.answer(obj, &now, names) {
+                self.answers += 1;
+                if self.answers > self.limits.max_steps {
+                    return Next::End(End::Steps(self.limits.max_steps));
+                }
+                ctl.slots[role] = Slot::Reply(reply);
+                return Next::Resume(role);
+            }
+            // A task awaiting several receives: one whose channel ended is
+            // answered at once, as a real session makes it ready.
+            for (role, _) in &now {
                 let Some(task) = ctl.tasks[*role].as_mut() else {
                     continue;
                 };
@@ -505,6 +512,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                     return Next::Resume(*role);
                 }
             }
+            pending = Some(now);
         }
         let step = self.trace.len();
         // A point the previous execution recorded (the same choices led
@@ -515,39 +523,48 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 .history
                 .as_ref()
                 .is_some_and(|h| same_pending(&h.pending[step], &ctl.slots));
-        let fresh;
-        let (points, alts): (&[(RoleId, Op)], &[Alt]) = if recorded {
+        // This point's operations and choices when there is no history
+        // to keep them in.
+        let mut local = None;
+        if recorded {
             self.recorded += 1;
-            let h = self.history.as_ref().expect("recorded with a history");
-            (&h.pending[step], &h.alts[step])
         } else {
+            let pending = pending.unwrap_or_else(|| pending_ops(ctl));
             let alts = enabled(obj, &pending, self.prev, names.len());
-            if let Some(h) = self.history.as_mut() {
-                // From here on, this execution records its own points.
-                self.reuse = self.reuse.min(step);
-                h.objects.truncate(step);
-                h.pending.truncate(step);
-                h.alts.truncate(step);
-                h.objects.push(obj.clone());
-                h.pending.push(pending.clone());
-                h.alts.push(alts.clone());
-            }
             // A send or close that the object can never accept ends the
             // run as a violation at once (see `violation.rs`).
             let never = &mut self.never;
-            if let Some((role, op)) = pending.iter().find(|(r, op)| {
+            let end = match pending.iter().find(|(r, op)| {
                 !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op)
             }) {
-                return Next::End(End::Violation {
+                Some((role, op)) => Some(End::Violation {
                     role: *role,
                     op: waits_for(op, names),
-                });
+                }),
+                None if alts.is_empty() => Some(stuck_end(ctl, names, obj, &pending)),
+                None => None,
+            };
+            match self.history.as_mut() {
+                Some(h) => {
+                    // From here on, this execution records its own points.
+                    self.reuse = self.reuse.min(step);
+                    h.objects.truncate(step);
+                    h.pending.truncate(step);
+                    h.alts.truncate(step);
+                    h.objects.push(obj.clone());
+                    h.pending.push(pending);
+                    h.alts.push(alts);
+                }
+                None => local = Some((pending, alts)),
             }
-            if alts.is_empty() {
-                return Next::End(stuck_end(ctl, names, obj, &pending));
+            if let Some(end) = end {
+                return Next::End(end);
             }
-            fresh = alts;
-            (&pending[..], &fresh[..])
+        }
+        let (points, alts): (&[(RoleId, Op)], &[Alt]) = match (&self.history, &local) {
+            (_, Some((p, a))) => (p, a),
+            (Some(h), None) => (&h.pending[step], &h.alts[step]),
+            (None, None) => unreachable!("a point is recorded only with a history"),
         };
         if step >= self.limits.max_steps {
             return Next::End(End::Steps(self.limits.max_steps));

@@ -151,12 +151,9 @@ pub(crate) fn executor<P: engine::Protocol>(
     }
     // The coroutine roles stopped at an operation run on to their end,
     // as their threads would: every operation fails at once by now.
-    for role in 0..n {
-        while coroutines[role]
-            .as_ref()
-            .is_some_and(RoleCoroutine::suspended)
-        {
-            ctl = run_coroutine(&shared, ctl, role, &mut coroutines[role], None);
+    for (role, coroutine) in coroutines.iter_mut().enumerate() {
+        while coroutine.as_ref().is_some_and(RoleCoroutine::suspended) {
+            ctl = run_coroutine(&shared, ctl, role, coroutine, None);
         }
     }
     drop(ctl);

@@ -83,7 +83,7 @@ pub(crate) fn finish(
     // tasks (unless it is stuck in a poll).
     let returned = |ctl: &Ctl, r: RoleId| {
         matches!(ctl.slots[r], Slot::Done | Slot::Panicked(_))
-            || (ctl.tasks[r].is_some() && ctl.polling != Some(r))
+            || ((ctl.tasks[r].is_some() || ctl.coroutines[r]) && ctl.polling != Some(r))
     };
     let mut ctl = shared.lock();
     // A deadline too far to represent (an unlimited role time) is none.

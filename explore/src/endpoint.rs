@@ -12,7 +12,14 @@
 //! every step cost two (role → scheduler → role), about half of an
 //! execution's time. The explorer's thread only starts the execution and
 //! waits for its end (and times out a role that never reaches an
-//! operation). So the object is only ever touched under the lock, by one
+//! operation).
+//!
+//! Thread roles run as coroutines on the executor's thread (see
+//! `coroutine.rs`): there, handing the turn to another role is suspending
+//! the body, and the executor resumes the role whose turn it is, so an
+//! execution costs no hand-over between OS threads but its start and end.
+//! The role threads above remain for [`Explorer::role_threads`](super::Explorer::role_threads).
+//! Either way the object is only ever touched under the lock, by one
 //! thread at a time, and each endpoint operation is exactly one
 //! scheduling point.
 
@@ -90,6 +97,22 @@ pub(crate) struct Ctl {
     /// Whether the executor's thread is in its job (the explorer waits for
     /// it to return, as for the role threads).
     pub(crate) executor_running: bool,
+    /// Which thread roles run as coroutines on the executor's thread (see
+    /// `coroutine.rs`) rather than on threads of their own.
+    pub(crate) coroutines: Vec<bool>,
+    /// The coroutine roles' bodies until they start: the explorer drops
+    /// those never started (as a pool thread's job), the executor takes
+    /// the others.
+    pub(crate) bodies: Vec<Option<RoleBody>>,
+}
+
+/// A coroutine role's body, given its execution's shared state.
+pub(crate) struct RoleBody(pub(crate) Box<dyn FnOnce(Arc<Shared>) + Send>);
+
+impl std::fmt::Debug for RoleBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RoleBody")
+    }
 }
 
 /// Whom to wake once the lock is released (waking a thread that then
@@ -147,6 +170,8 @@ impl Shared {
                 task_turn: None,
                 polling: None,
                 executor_running: false,
+                coroutines: vec![false; names.len()],
+                bodies: names.iter().map(|_| None).collect(),
             }),
             cv: Condvar::new(),
             exec_cv: Condvar::new(),
@@ -212,10 +237,21 @@ impl Shared {
         if matches!(wake, Wake::Task) {
             ctl.handovers += 1;
         }
-        if !matches!(wake, Wake::Nobody) {
-            drop(ctl);
-            self.wake(wake);
-            ctl = self.lock();
+        // A coroutine role gives the executor's thread back: the turn is
+        // another role's, which the executor runs next.
+        let coroutine = ctl.coroutines[role] && super::coroutine::inside();
+        match wake {
+            Wake::Nobody => {}
+            Wake::Task if coroutine => {
+                drop(ctl);
+                super::coroutine::suspend();
+                ctl = self.lock();
+            }
+            wake => {
+                drop(ctl);
+                self.wake(wake);
+                ctl = self.lock();
+            }
         }
         loop {
             if matches!(ctl.slots[role], Slot::Reply(_)) {
@@ -223,6 +259,14 @@ impl Shared {
                     unreachable!("matched just before")
                 };
                 return r;
+            }
+            if coroutine {
+                // Resumed before its answer (not expected): let the
+                // executor run whoever has the turn.
+                drop(ctl);
+                super::coroutine::suspend();
+                ctl = self.lock();
+                continue;
             }
             ctl = self.role_cvs[role]
                 .wait(ctl)
@@ -264,7 +308,7 @@ impl Shared {
                 ctl.slots[role] = Slot::Running;
                 ctl.current = role;
                 ctl.since = Instant::now();
-                if ctl.tasks[role].is_some() {
+                if ctl.tasks[role].is_some() || ctl.coroutines[role] {
                     ctl.task_turn = Some(role);
                     return Some(Wake::Task);
                 }
@@ -285,6 +329,9 @@ impl Shared {
                     Wake::Task
                 } else if me == Some(role) {
                     Wake::Nobody
+                } else if ctl.coroutines[role] {
+                    ctl.task_turn = Some(role);
+                    Wake::Task
                 } else {
                     ctl.handovers += 1;
                     Wake::Role(role)

@@ -22,12 +22,13 @@ use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 use std::task::{Context, Poll, Wake as WakeTask, Waker};
 
 use engine::RoleId;
 
-use super::endpoint::{ExploreEndpoint, Shared, Wake};
+use super::coroutine::RoleCoroutine;
+use super::endpoint::{Ctl, ExploreEndpoint, RoleBody, Shared, Slot, Wake};
 use super::panics::panic_message;
 
 /// An async role's task, its output already stored in its handle.
@@ -80,6 +81,7 @@ pub(crate) fn executor<P: engine::Protocol>(
         starts[role] = Some(body);
     }
     let mut tasks: Vec<Option<TaskFuture<'static>>> = (0..n).map(|_| None).collect();
+    let mut coroutines: Vec<Option<RoleCoroutine>> = (0..n).map(|_| None).collect();
     let noted = Arc::new(Noted::default());
     let waker = Waker::from(Arc::clone(&noted));
     let mut ctl = shared.lock();
@@ -91,6 +93,13 @@ pub(crate) fn executor<P: engine::Protocol>(
             ctl = shared.exec_cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
             continue;
         };
+        if ctl.coroutines[role] {
+            // The decision that gave it the turn was made before: it runs
+            // to its next operation (which decides again) or returns.
+            let body = ctl.bodies[role].take();
+            ctl = run_coroutine(&shared, ctl, role, &mut coroutines[role], body);
+            continue;
+        }
         let mut self_wakes = 0;
         let polled = loop {
             ctl.polling = Some(role);
@@ -140,6 +149,13 @@ pub(crate) fn executor<P: engine::Protocol>(
             }
         }
     }
+    // The coroutine roles stopped at an operation run on to their end,
+    // as their threads would: every operation fails at once by now.
+    for (role, coroutine) in coroutines.iter_mut().enumerate() {
+        while coroutine.as_ref().is_some_and(RoleCoroutine::suspended) {
+            ctl = run_coroutine(&shared, ctl, role, coroutine, None);
+        }
+    }
     drop(ctl);
     let _ = catch_unwind(AssertUnwindSafe(move || {
         drop(tasks);
@@ -147,6 +163,54 @@ pub(crate) fn executor<P: engine::Protocol>(
     }));
     shared.lock().executor_running = false;
     shared.cv.notify_all();
+}
+
+/// Runs coroutine role `role` (started from `body` the first time) until
+/// it suspends at an operation or returns; a return is recorded in its
+/// slot and followed by the next decision, as a role thread's was. The
+/// role's code runs without the lock, which is taken back on return.
+fn run_coroutine<'a>(
+    shared: &'a Arc<Shared>,
+    mut ctl: MutexGuard<'a, Ctl>,
+    role: RoleId,
+    coroutine: &mut Option<RoleCoroutine>,
+    body: Option<RoleBody>,
+) -> MutexGuard<'a, Ctl> {
+    if let Some(RoleBody(body)) = body {
+        let shared = Arc::clone(shared);
+        *coroutine = Some(RoleCoroutine::new(move || body(shared)));
+    }
+    let Some(co) = coroutine.as_mut() else {
+        return ctl;
+    };
+    ctl.polling = Some(role);
+    drop(ctl);
+    let ended = {
+        let _entered = super::choose::enter(Arc::clone(shared), role);
+        co.resume()
+    };
+    let mut ctl = shared.lock();
+    ctl.polling = None;
+    let Some(ended) = ended else {
+        return ctl;
+    };
+    *coroutine = None;
+    ctl.slots[role] = match ended {
+        Ok(()) => Slot::Done,
+        Err(message) => Slot::Panicked(message),
+    };
+    // Once the execution has ended, `advance` only says to wake the
+    // explorer (waiting for every role to return).
+    match shared.advance(&mut ctl, None) {
+        Wake::Nobody => {}
+        Wake::Task => ctl.handovers += 1,
+        wake => {
+            drop(ctl);
+            shared.wake(wake);
+            ctl = shared.lock();
+        }
+    }
+    ctl
 }
 
 /// Polls `role`'s task once (making it from its body on the first poll),

@@ -75,6 +75,8 @@ pub struct Explorer {
     progress: bool,
     progress_after: Duration,
     stop_on_failure: bool,
+    /// See [`Explorer::role_threads`].
+    role_threads: bool,
 }
 
 impl Default for Explorer {
@@ -120,6 +122,7 @@ impl Explorer {
             progress: env.progress.unwrap_or(false),
             progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
             stop_on_failure: false,
+            role_threads: false,
             reduction: match &env.reduction {
                 None => Reduction::default(),
                 Some(v) => v
@@ -287,6 +290,16 @@ impl Explorer {
     /// ```
     pub fn simplify(mut self, on: bool) -> Self {
         self.simplify = on;
+        self
+    }
+
+    /// Runs thread roles ([`Roles::spawn`](super::Roles::spawn)) on OS
+    /// threads of their own, handing the turn over between threads, as
+    /// before they ran as coroutines: the same schedules and outcomes,
+    /// several times slower. Only for measuring the two side by side.
+    #[doc(hidden)]
+    pub fn role_threads(mut self, on: bool) -> Self {
+        self.role_threads = on;
         self
     }
 
@@ -464,7 +477,8 @@ impl Explorer {
         let mut sampled = None;
         // One pool for the whole exploration: its threads run the role
         // bodies of every execution (see `Pool`).
-        let pool = Pool::new();
+        let mut pool = Pool::new();
+        pool.os_threads = self.role_threads;
         let job = Job {
             pool: &pool,
             object: &object,

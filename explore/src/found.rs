@@ -140,6 +140,11 @@ impl Found {
             End::Program(e) => return Err(ExploreError::Program(e)),
             End::Redundant => None,
         };
+        if outcome.is_none() && also_stuck.is_empty() {
+            // Most executions: nothing to report, so no schedule or trace
+            // by role names to build (a tenth of an execution's work).
+            return Ok(cut);
+        }
         let schedule = to_schedule(names, &run.schedule);
         let trace: Vec<TraceStep> = run.trace.iter().map(|a| to_step(names, a)).collect();
         if let Some(outcome) = outcome {

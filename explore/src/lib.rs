@@ -1,8 +1,9 @@
 //! Systematic exploration of the schedules of your program's own threads
 //! talking through a session.
 //!
-//! [`explore`] runs your program's role bodies on real threads, **one at a
-//! time**: every endpoint operation (`send`, `recv`, `recv_from`, `close`)
+//! [`explore`] runs your program's role bodies, ordinary blocking code,
+//! **one at a time** (each a coroutine with a stack of its own, on one
+//! thread, see [`Roles::spawn`]): every endpoint operation (`send`, `recv`, `recv_from`, `close`)
 //! is a scheduling point at which the explorer decides which pending
 //! operation the protocol object takes next (probing it on a clone, as the
 //! model checker does), and a `recv()` from anyone branches over every
@@ -69,7 +70,7 @@
 //! ([`Explorer::role_timeout`]) instead of hanging, and so is a role that
 //! does not return within that time after its execution was stopped; the
 //! exploration then stops (incomplete). A thread cannot be stopped from
-//! outside, so **its thread is left running**
+//! outside, so **the thread running it is left running**
 //! ([`Exploration::threads_left_running`], and a line of the report): it
 //! keeps only its own, stopped execution, whose every session operation
 //! fails at once, so it can reach no later execution or exploration; it
@@ -163,6 +164,7 @@ mod autocheck;
 mod choose;
 mod chooser;
 mod closed;
+mod coroutine;
 mod dfs;
 mod dpor;
 mod enabled;

@@ -57,6 +57,11 @@ pub(crate) struct Pool {
     /// besides the threads: the answers of `violation.rs`, typed by the
     /// object (hence `Any`).
     pub(crate) memo: std::cell::RefCell<Option<Box<dyn std::any::Any + Send>>>,
+    /// Thread roles run on threads of their own, one hand-over between
+    /// threads per switch of roles, instead of as coroutines on the
+    /// executor's thread: kept to measure the two side by side (see
+    /// [`Explorer::role_threads`](super::Explorer::role_threads)).
+    pub(crate) os_threads: bool,
 }
 
 impl Pool {
@@ -65,6 +70,7 @@ impl Pool {
             workers: std::cell::RefCell::new(Vec::new()),
             closed: Arc::new(AtomicBool::new(false)),
             memo: std::cell::RefCell::new(None),
+            os_threads: false,
         }
     }
 

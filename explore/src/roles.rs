@@ -38,14 +38,27 @@ impl<'a, P: Protocol> Roles<'a, P> {
         }
     }
 
-    /// Runs `body` as `role`, on its own OS thread, with an endpoint that
-    /// implements the same `protocols::session::BlockingEndpoint` trait as
-    /// real sessions' endpoints, so the same
-    /// `fn buyer2(e: &mut impl BlockingEndpoint)` runs in production and
-    /// under exploration.
+    /// Runs `body` as `role`, with an endpoint that implements the same
+    /// `protocols::session::BlockingEndpoint` trait as real sessions'
+    /// endpoints, so the same `fn buyer2(e: &mut impl BlockingEndpoint)`
+    /// runs in production and under exploration.
     ///
-    /// The body runs only when the explorer lets it, one thread at a time;
+    /// The body runs only when the explorer lets it, one role at a time;
     /// it must share nothing with the other roles but the session.
+    ///
+    /// **A stack, not a thread.** The body is ordinary blocking code, run
+    /// as a coroutine with a stack of its own on the exploration's
+    /// executor thread: each endpoint operation suspends it while other
+    /// roles run, without the cost of waking another OS thread. Two things
+    /// follow. The roles of an execution share that one thread, so a
+    /// thread-local a body sets is seen by the other roles (and by later
+    /// executions); keep per-role state in the body. And the endpoint is
+    /// used from the body itself, not from a thread the body spawns. A
+    /// body that blocks on anything but its endpoint (a lock, a channel,
+    /// a sleep) blocks that thread, as it blocked a thread of its own
+    /// before: after the role time limit it is reported
+    /// [`Outcome::Stuck`](super::Outcome::Stuck), with its role, and the
+    /// thread is left to it.
     ///
     /// The body may return a value: the returned [`Handle`] stands for it.
     /// A program that returns handles (or a tuple, array or `Vec` of them,

@@ -16,9 +16,9 @@ use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{enabled, perform};
-use super::end::End;
+use super::end::{stop_error, End};
 use super::ending::{finish, stuck_end, waits_for};
-use super::endpoint::{Ctl, ExploreEndpoint, Next, Shared, Slot, Step, Wake};
+use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, Wake};
 use super::executor::executor;
 use super::independence::independent;
 use super::op::{same_op, Op};
@@ -211,12 +211,24 @@ where
     let executor_worker = spawned.len();
     let mut tasks = Vec::new();
     let mut gates = Vec::new();
+    let mut coroutines = Vec::new();
     for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
         match body {
-            Body::Thread(body) => {
+            Body::Thread(body) if pool.os_threads => {
                 let shared = Arc::clone(&shared);
                 let job: Job = Box::new(move || role_thread(role, body, shared));
                 gates.push((role, Some(pool.place(worker, job))));
+            }
+            Body::Thread(body) => {
+                let start = move |shared| {
+                    body(ExploreEndpoint {
+                        role,
+                        shared,
+                        _object: PhantomData,
+                    })
+                };
+                coroutines.push((role, RoleBody(Box::new(start))));
+                gates.push((role, None));
             }
             Body::Async(body) => {
                 tasks.push((role, body));
@@ -224,16 +236,20 @@ where
             }
         }
     }
-    let has_tasks = !tasks.is_empty();
+    let has_tasks = !tasks.is_empty() || !coroutines.is_empty();
     let executor_gate = has_tasks.then(|| {
         let shared = Arc::clone(&shared);
         let job: Job = Box::new(move || executor::<P>(shared, tasks));
         pool.place(executor_worker, job)
     });
     let mut ctl = shared.lock();
+    for (role, body) in coroutines {
+        ctl.coroutines[role] = true;
+        ctl.bodies[role] = Some(body);
+    }
     for (role, gate) in gates {
         ctl.slots[role] = Slot::NotStarted;
-        if gate.is_none() {
+        if gate.is_none() && !ctl.coroutines[role] {
             ctl.tasks[role] = Some(Task::default());
         }
         ctl.gates[role] = gate;
@@ -279,7 +295,13 @@ where
         ctl = shared.wait_until(ctl, Some(deadline));
     }
     let unstarted = std::mem::take(&mut ctl.unstarted);
+    let unrun: Vec<RoleBody> = unstarted
+        .iter()
+        .filter_map(|&r| ctl.bodies[r].take())
+        .collect();
     drop(ctl);
+    // Dropped without the lock: what they own may call an endpoint.
+    drop(unrun);
     // The jobs of roles never started are dropped unrun, before waiting
     // for the others: a running role may wait for what they own.
     pool.clear(
@@ -340,6 +362,18 @@ where
     (run, chooser, observed)
 }
 
+/// The pending operations in `slots`, by role (cloned).
+fn pending_ops(ctl: &Ctl) -> Vec<(RoleId, Op)> {
+    ctl.slots
+        .iter()
+        .enumerate()
+        .filter_map(|(r, s)| match s {
+            Slot::Pending(op) => Some((r, op.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A hash of `obj` that is the same for equal objects throughout the
 /// process (`DefaultHasher::new` has fixed keys), so that two
 /// explorations' final states compare.
@@ -352,7 +386,8 @@ fn fingerprint<P: Protocol>(obj: &P) -> u64 {
 
 /// Whether `role` runs on a thread of its own (not on the executor's).
 fn gates_of_threads(shared: &Shared, role: RoleId) -> bool {
-    shared.lock().tasks[role].is_none()
+    let ctl = shared.lock();
+    ctl.tasks[role].is_none() && !ctl.coroutines[role]
 }
 
 /// A role thread: waits to be started, runs the body, records how it
@@ -441,28 +476,23 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             self.started += 1;
             return Next::Start(role);
         }
-        let pending: Vec<(RoleId, Op)> = ctl
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(r, s)| match s {
-                Slot::Pending(op) => Some((r, op.clone())),
-                _ => None,
-            })
-            .collect();
         let obj = &mut self.obj;
-        if let Some((role, reply)) = self.closed.answer(obj, &pending, names) {
-            self.answers += 1;
-            if self.answers > self.limits.max_steps {
-                return Next::End(End::Steps(self.limits.max_steps));
-            }
-            ctl.slots[role] = Slot::Reply(reply);
-            return Next::Resume(role);
-        }
-        // A task awaiting several receives: one whose channel ended is
-        // answered at once, as a real session makes it ready.
+        // The pending operations (cloned): only wanted where a close may
+        // answer one, or at a point not recorded before.
+        let mut pending = None;
         if self.closed.any() {
-            for (role, _) in &pending {
+            let now = pending_ops(ctl);
+            if let Some((role, reply)) = self.closed.answer(obj, &now, names) {
+                self.answers += 1;
+                if self.answers > self.limits.max_steps {
+                    return Next::End(End::Steps(self.limits.max_steps));
+                }
+                ctl.slots[role] = Slot::Reply(reply);
+                return Next::Resume(role);
+            }
+            // A task awaiting several receives: one whose channel ended is
+            // answered at once, as a real session makes it ready.
+            for (role, _) in &now {
                 let Some(task) = ctl.tasks[*role].as_mut() else {
                     continue;
                 };
@@ -482,6 +512,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                     return Next::Resume(*role);
                 }
             }
+            pending = Some(now);
         }
         let step = self.trace.len();
         // A point the previous execution recorded (the same choices led
@@ -492,39 +523,48 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 .history
                 .as_ref()
                 .is_some_and(|h| same_pending(&h.pending[step], &ctl.slots));
-        let fresh;
-        let (points, alts): (&[(RoleId, Op)], &[Alt]) = if recorded {
+        // This point's operations and choices when there is no history
+        // to keep them in.
+        let mut local = None;
+        if recorded {
             self.recorded += 1;
-            let h = self.history.as_ref().expect("recorded with a history");
-            (&h.pending[step], &h.alts[step])
         } else {
+            let pending = pending.unwrap_or_else(|| pending_ops(ctl));
             let alts = enabled(obj, &pending, self.prev, names.len());
-            if let Some(h) = self.history.as_mut() {
-                // From here on, this execution records its own points.
-                self.reuse = self.reuse.min(step);
-                h.objects.truncate(step);
-                h.pending.truncate(step);
-                h.alts.truncate(step);
-                h.objects.push(obj.clone());
-                h.pending.push(pending.clone());
-                h.alts.push(alts.clone());
-            }
             // A send or close that the object can never accept ends the
             // run as a violation at once (see `violation.rs`).
             let never = &mut self.never;
-            if let Some((role, op)) = pending.iter().find(|(r, op)| {
+            let end = match pending.iter().find(|(r, op)| {
                 !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op)
             }) {
-                return Next::End(End::Violation {
+                Some((role, op)) => Some(End::Violation {
                     role: *role,
                     op: waits_for(op, names),
-                });
+                }),
+                None if alts.is_empty() => Some(stuck_end(ctl, names, obj, &pending)),
+                None => None,
+            };
+            match self.history.as_mut() {
+                Some(h) => {
+                    // From here on, this execution records its own points.
+                    self.reuse = self.reuse.min(step);
+                    h.objects.truncate(step);
+                    h.pending.truncate(step);
+                    h.alts.truncate(step);
+                    h.objects.push(obj.clone());
+                    h.pending.push(pending);
+                    h.alts.push(alts);
+                }
+                None => local = Some((pending, alts)),
             }
-            if alts.is_empty() {
-                return Next::End(stuck_end(ctl, names, obj, &pending));
+            if let Some(end) = end {
+                return Next::End(end);
             }
-            fresh = alts;
-            (&pending[..], &fresh[..])
+        }
+        let (points, alts): (&[(RoleId, Op)], &[Alt]) = match (&self.history, &local) {
+            (_, Some((p, a))) => (p, a),
+            (Some(h), None) => (&h.pending[step], &h.alts[step]),
+            (None, None) => unreachable!("a point is recorded only with a history"),
         };
         if step >= self.limits.max_steps {
             return Next::End(End::Steps(self.limits.max_steps));
@@ -555,19 +595,22 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         };
         let alt = alts[i];
         // The operation as this execution's role called it (its payload),
-        // not as recorded.
-        let op = pending
-            .iter()
-            .find(|(r, _)| *r == alt.role)
-            .map(|(_, op)| op.clone())
-            .expect("an enabled choice is a pending operation");
+        // not as recorded: taken from its slot (which gets the reply
+        // below), not cloned.
+        let Slot::Pending(op) = std::mem::replace(&mut ctl.slots[alt.role], Slot::Running) else {
+            unreachable!("an enabled choice is a pending operation")
+        };
         let Some((act, reply)) = perform(obj, alt, op) else {
-            return Next::End(End::Diverged {
+            let end = End::Diverged {
                 step: step + 1,
                 expected: "the object to accept the operation its clone accepted".into(),
                 found: "a refusal: the object is not deterministic (see the Protocol contract)"
                     .into(),
-            });
+            };
+            // Its operation was taken from the slot: the role gets the
+            // stopped execution's error as every pending one does.
+            ctl.slots[alt.role] = Slot::Reply(Err(stop_error(names, &end)));
+            return Next::End(end);
         };
         self.closed.note(obj, &act);
         self.trace.push(act);

@@ -179,3 +179,42 @@ fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
     assert!(recorded >= executions - 1, "{recorded} of {points}");
     assert!(recorded < points, "{recorded} of {points}");
 }
+
+/// The OS thread each role of [`five`] ran its body on, in order.
+fn threads_of_roles(os_threads: bool) -> Vec<std::thread::ThreadId> {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let program = |r: &mut Roles<'_, Pipe>| {
+        let (in_a, in_b) = (Arc::clone(&seen), Arc::clone(&seen));
+        r.spawn("a", move |mut ep| {
+            in_a.lock().unwrap().push(std::thread::current().id());
+            ep.send("b", Message::named("M", 0)).unwrap();
+        });
+        r.spawn("b", move |mut ep| {
+            in_b.lock().unwrap().push(std::thread::current().id());
+            ep.recv_from("a").unwrap();
+        });
+    };
+    let mut pool = Pool::new();
+    pool.os_threads = os_threads;
+    let chooser = Replay {
+        schedule: super::super::Schedule::default(),
+        names: names(),
+    };
+    let run = run(&pool, &pipe(false), &program, limits(), chooser).0;
+    assert!(matches!(run.end, End::Success), "{:?}", run.end);
+    let ids = seen.lock().unwrap().clone();
+    ids
+}
+
+#[test]
+fn thread_roles_run_as_coroutines_on_one_thread() {
+    // Switching roles is then a coroutine switch, not a hand-over
+    // between OS threads; neither is the explorer's thread.
+    let ids = threads_of_roles(false);
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0], ids[1]);
+    assert_ne!(ids[0], std::thread::current().id());
+    // The mode kept for comparison gives each role a thread of its own.
+    let ids = threads_of_roles(true);
+    assert_ne!(ids[0], ids[1]);
+}

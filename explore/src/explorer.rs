@@ -29,8 +29,8 @@ use tally::{Job, Tally};
 /// [table of every variable](mod@engine::env) lists as read by `explore`
 /// (`PRUST_PREEMPTION_BOUND`, `PRUST_MAX_STEPS`, `PRUST_MAX_EXECUTIONS`,
 /// `PRUST_TIMEOUT`, `PRUST_ROLE_TIMEOUT`, `PRUST_SCHEDULE`,
-/// `PRUST_REDUCTION`, `PRUST_SEED`, `PRUST_PROGRESS`), each read and
-/// parsed as everywhere else.
+/// `PRUST_REDUCTION`, `PRUST_SEED`, `PRUST_PROGRESS`, `PRUST_SHORTEST`),
+/// each read and parsed as everywhere else.
 ///
 /// Every bound that cuts the exploration short makes it incomplete
 /// ([`Exploration::is_complete`] is false, and so is
@@ -64,6 +64,9 @@ pub struct Explorer {
     replay_from_env: bool,
     reduction: Reduction,
     simplify: bool,
+    /// Whether the search for a shortest failing schedule runs whatever
+    /// it costs (`Some(true)`), not at all, or within its budget (`None`).
+    shortest: Option<bool>,
     /// A sampled search instead of the exhaustive one (see
     /// [`Explorer::random`]).
     sampling: Option<Sampling>,
@@ -117,6 +120,7 @@ impl Explorer {
             replay_from_env: replay.is_some(),
             replay,
             simplify: true,
+            shortest: env.shortest,
             sampling: None,
             env_seed: env.seed,
             progress: env.progress.unwrap_or(false),
@@ -269,7 +273,8 @@ impl Explorer {
     /// shortest failing schedule"). The search may run as many
     /// executions as the exploration did, and at least 2000, for all
     /// the failures; past that the moved steps' schedule is shown, "not shown
-    /// to be a shortest failing schedule". Every schedule shown was run
+    /// to be a shortest failing schedule", with how to search whatever it
+    /// costs ([`shortest`](Self::shortest)). Every schedule shown was run
     /// again by a replay and failed the same way. Failures whose outcome
     /// depends on more than the schedule (a bound hit, a role stuck
     /// outside the session, nondeterminism) keep their schedule.
@@ -300,6 +305,35 @@ impl Explorer {
     #[doc(hidden)]
     pub fn role_threads(mut self, on: bool) -> Self {
         self.role_threads = on;
+        self
+    }
+
+    /// Show a shortest failing schedule: `true` searches for it whatever
+    /// it costs (within the exploration's timeout), `false` shows the
+    /// simplified one without searching. By default (`PRUST_SHORTEST`
+    /// unset) the search may run as many executions as the exploration
+    /// did, and at least 2000, for all the failures (see
+    /// [`simplify`](Self::simplify), which this needs).
+    ///
+    /// ```
+    /// use prust::explore::Explorer;
+    /// use prust::session::BlockingEndpoint;
+    /// #[derive(Clone, Debug)]
+    /// struct Title;
+    /// let program = |r: &mut prust::explore::Roles<'_, _>| {
+    ///     r.spawn("buyer1", |mut e| {
+    ///         e.send("seller", Title).unwrap();
+    ///         panic!("buyer1 gives up");
+    ///     });
+    /// };
+    /// let object = prust::protocols::two_buyer::strict;
+    /// let off = Explorer::new().shortest(false).explore(object(), program);
+    /// assert!(!off.is_shortest(0));
+    /// assert!(off.to_string().contains("not searched for a shortest"), "{off}");
+    /// assert!(Explorer::new().shortest(true).explore(object(), program).is_shortest(0));
+    /// ```
+    pub fn shortest(mut self, on: bool) -> Self {
+        self.shortest = Some(on);
         self
     }
 
@@ -498,7 +532,7 @@ impl Explorer {
             skipped = self.enumerate(&job, &mut tally, reduction, max_executions)?;
         }
         if self.simplify && tally.left_running.is_empty() {
-            tally.simplify_failures(&job);
+            tally.simplify_failures(&job, self.shortest);
         }
         Ok(Exploration {
             executions: tally.executions,

@@ -1,13 +1,14 @@
 //! An exploration as a self-contained HTML page: per failure, the trace as
 //! a sequence chart ([`engine::html`]), what went wrong marked under it,
-//! the schedule, each thread's own steps and how to replay it.
+//! the schedule and whether it is a shortest one, each thread's own steps
+//! and how to replay it.
 
 use std::io;
 use std::path::Path;
 
 use engine::html::{self, Cell, Chart, Column, EndMark, Page, Section, Step, StepKind, Tone};
 
-use super::report::{Action, Exploration, Failure, Outcome};
+use super::report::{Action, Exploration, Failure, Outcome, Shortness};
 
 impl<T> Exploration<T> {
     /// The exploration as one self-contained HTML page (see
@@ -22,7 +23,9 @@ impl<T> Exploration<T> {
     /// closes, choices, and what went wrong marked under the last step:
     /// the deadlocked or panicking role), beside each step the thread's own
     /// step number and the messages in transit, and under the chart the
-    /// schedule, each thread's own steps and the replay command. No
+    /// schedule with the report's line on whether it is a shortest one
+    /// (and if not, why, and how to ask for it), each thread's own steps
+    /// and the replay command. No
     /// network, script or font is fetched: the file opens from disk and
     /// prints. The same exploration gives the same bytes.
     ///
@@ -82,14 +85,23 @@ impl<T> Exploration<T> {
                 .failures
                 .iter()
                 .enumerate()
-                .map(|(i, f)| chart(f, i + 1, self.counts.get(i).copied().unwrap_or(0)))
+                .map(|(i, f)| {
+                    let shortness = self.shortness.get(i).and_then(Shortness::note);
+                    chart(
+                        f,
+                        i + 1,
+                        self.counts.get(i).copied().unwrap_or(0),
+                        shortness,
+                    )
+                })
                 .collect(),
         }
     }
 }
 
-/// One failure as a chart.
-fn chart(f: &Failure, number: usize, count: usize) -> Chart {
+/// One failure as a chart; `shortness` is what the text report says of
+/// whether its schedule is a shortest one.
+fn chart(f: &Failure, number: usize, count: usize, shortness: Option<String>) -> Chart {
     // The roles in the order they first act or are named by the outcome.
     let mut roles: Vec<String> = Vec::new();
     let mut add = |r: &str| {
@@ -167,11 +179,13 @@ fn chart(f: &Failure, number: usize, count: usize) -> Chart {
     let schedule = f.schedule.to_string();
     chart.sections.push(Section {
         title: "schedule".into(),
-        lines: vec![if schedule.is_empty() {
+        lines: std::iter::once(if schedule.is_empty() {
             "(none: a bound stopped the exploration)".into()
         } else {
             schedule.clone()
-        }],
+        })
+        .chain(shortness)
+        .collect(),
     });
     chart.sections.push(Section {
         title: "each thread's own steps".into(),

@@ -82,13 +82,17 @@
 //! **The schedule shown.** A failure is shown with a shortest schedule
 //! that fails the same way (the same outcome): no schedule does in fewer
 //! steps, nor in as many with fewer context switches. The search for it
-//! runs every schedule up to that length, one length after the other,
-//! within a budget of executions (the exploration's own, and at least
-//! 2000, for all the failures); past it, the report says the schedule is "not
-//! shown to be a shortest failing schedule" and shows the one the
-//! heuristic simplification left (steps moved next to the same role's
-//! steps, as Déjà Fu does). Each schedule shown was replayed and failed
-//! the same way ([`Explorer::simplify`], [`Exploration::is_shortest`]).
+//! runs the schedules up to that length, one length after the other (one
+//! order of independent steps each, with sleep sets; the shortest length
+//! in every order, for the fewest switches), within a budget of
+//! executions (the exploration's own, and at least 2000, for all the
+//! failures); past it, the report (text and HTML) says the schedule is
+//! "not shown to be a shortest failing schedule", why, and how to search
+//! whatever it costs (`PRUST_SHORTEST=1`, [`Explorer::shortest`]), and
+//! shows the one the heuristic simplification left (steps moved next to
+//! the same role's steps, as Déjà Fu does). Each schedule shown was
+//! replayed and failed the same way ([`Explorer::simplify`],
+//! [`Exploration::is_shortest`]).
 //!
 //! **When the program is too big.** Every schedule is a proof, but some
 //! programs have too many to run (three producers sending three messages

@@ -237,12 +237,13 @@ pub const VARIABLES: &[Variable] = &[
     },
     Variable {
         name: "PRUST_SHORTEST",
-        meaning: "shorten a counterexample to a shortest one (`1`: always, within the limits; \
-                  `0`: never; unset: when it costs at most one and a half times the search's \
-                  states; never changes a verdict)",
+        meaning: "shorten a counterexample (explore: a failing schedule) to a shortest one \
+                  (`1`: always, within the limits; `0`: never; unset: when it costs at most one \
+                  and a half times the search's states, explore: as many executions as the \
+                  exploration ran, and at least 2000; never changes a verdict)",
         kind: Kind::Switch,
-        default: "when it costs at most 1.5× the search",
-        read_by: CHECKS,
+        default: "when it costs at most 1.5× the search (explore: max(executions, 2000))",
+        read_by: &[Check, Suite, Explore],
         hidden: false,
     },
     Variable {

@@ -157,7 +157,10 @@ impl<T: PartialEq> Tally<T> {
     /// whose outcome depends on more than the schedule (a bound, a role
     /// stuck outside the session, nondeterminism) keep theirs, and nothing
     /// is run once a thread has been left behind.
-    pub(super) fn simplify_failures<P, F, O>(&mut self, job: &Job<'_, P, F>)
+    ///
+    /// `shortest`: `Some(true)` searches whatever it costs (within the
+    /// time), `Some(false)` not at all, `None` within the default budget.
+    pub(super) fn simplify_failures<P, F, O>(&mut self, job: &Job<'_, P, F>, shortest: Option<bool>)
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
@@ -167,7 +170,11 @@ impl<T: PartialEq> Tally<T> {
         // The searches may cost as much as the exploration did, and at
         // least a few thousand executions, in all: the first failures (the
         // one the report says how to replay first) are searched first.
-        let total = shortest::FLOOR.max(self.executions);
+        let total = match shortest {
+            Some(true) => usize::MAX,
+            Some(false) => 0,
+            None => shortest::FLOOR.max(self.executions),
+        };
         let mut left = total;
         for (i, failure) in failures.iter_mut().enumerate() {
             if matches!(
@@ -186,8 +193,12 @@ impl<T: PartialEq> Tally<T> {
                     failure.trace = f.trace;
                 }
             }
+            if total == 0 {
+                self.shortness[i] = Shortness::Off;
+                continue;
+            }
             if left == 0 {
-                self.shortness[i] = Shortness::NotShown(format!(
+                self.shortness[i] = Shortness::OverBudget(format!(
                     "the {total} executions that shortening may run were spent on the failures \
                      before it"
                 ));
@@ -216,6 +227,7 @@ impl<T: PartialEq> Tally<T> {
                     }
                 }
                 Shortest::Stopped(why) => Shortness::NotShown(why),
+                Shortest::OverBudget(why) => Shortness::OverBudget(why),
             };
         }
         self.found.failures = failures;
@@ -253,11 +265,17 @@ impl<T: PartialEq> Tally<T> {
             _ => {}
         }
         let alts = run.schedule.clone();
+        // These stop every role where it is (see `Bounded::cut_short`).
+        let stopped = matches!(
+            run.end,
+            End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
+        );
         let mut again = Found::default();
         let probe = match again.add(&job.names, run, self.property.as_mut()) {
             Err(e) => Probe::Stop(e.to_string()),
             Ok(_) => match again.failures.first() {
                 Some(f) if f.outcome.to_string() == key => Probe::Fails(alts),
+                _ if stopped => Probe::Cut,
                 _ => Probe::Other,
             },
         };

@@ -82,16 +82,8 @@ impl<T> fmt::Display for Exploration<T> {
                 self.counts[i],
                 if self.counts[i] == 1 { "" } else { "s" }
             )?;
-            match self.shortness.get(i) {
-                Some(Shortness::Shortest) => writeln!(
-                    f,
-                    "  a shortest failing schedule: none fails this way in fewer steps, \
-                     nor in as many with fewer context switches"
-                )?,
-                Some(Shortness::NotShown(why)) => {
-                    writeln!(f, "  not shown to be a shortest failing schedule: {why}")?
-                }
-                Some(Shortness::Unknown) | None => {}
+            if let Some(note) = self.shortness.get(i).and_then(Shortness::note) {
+                writeln!(f, "  {note}")?;
             }
         }
         // The first failure with a schedule (a bound that stopped the

@@ -56,6 +56,34 @@ pub(crate) enum Shortness {
     Shortest,
     /// Simplified, but not shown to be a shortest one: why.
     NotShown(String),
+    /// Simplified, but the search for a shortest one ran out of the
+    /// executions it may run: why (the report adds how to lift that).
+    OverBudget(String),
+    /// Simplified, not searched for a shortest one: the search is off.
+    Off,
+}
+
+impl Shortness {
+    /// The line a report prints under the failure (the text report and
+    /// the HTML page alike), if anything is said.
+    pub(crate) fn note(&self) -> Option<String> {
+        Some(match self {
+            Shortness::Unknown => return None,
+            Shortness::Shortest => "a shortest failing schedule: none fails this way in fewer \
+                                    steps, nor in as many with fewer context switches"
+                .into(),
+            Shortness::NotShown(why) => {
+                format!("not shown to be a shortest failing schedule: {why}")
+            }
+            Shortness::OverBudget(why) => format!(
+                "not shown to be a shortest failing schedule: {why} (to search whatever it \
+                 costs, within the timeout: PRUST_SHORTEST=1 or Explorer::shortest(true))"
+            ),
+            Shortness::Off => "not searched for a shortest failing schedule: the search is off \
+                               (PRUST_SHORTEST=0 or Explorer::shortest(false))"
+                .into(),
+        })
+    }
 }
 
 /// What a sampled search ran ([`Explorer::random`](super::Explorer::random),

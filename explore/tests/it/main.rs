@@ -21,6 +21,7 @@ mod results;
 mod sampled;
 mod search_party;
 mod shortest;
+mod shortest_random;
 mod simplify;
 mod stuck;
 mod violation;

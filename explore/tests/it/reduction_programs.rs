@@ -368,7 +368,7 @@ fn run_ops(ep: &mut impl BlockingEndpoint, ops: &[Op], names: &[String]) {
 
 /// The program of `case` (operations name peers by the object's role
 /// numbers, resolved to names here).
-fn program<'c, P: Protocol>(
+pub(crate) fn program<'c, P: Protocol>(
     case: &'c Case,
     names: &'c [String],
 ) -> impl Fn(&mut Roles<'_, P>) + Sync + 'c {

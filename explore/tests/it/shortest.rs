@@ -169,12 +169,11 @@ fn without_simplification_nothing_is_said_about_shortness() {
     assert!(!ex.to_string().contains("a shortest failing"), "{ex}");
 }
 
-#[test]
-fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
-    // Three independent pairs, each `x` sending two messages to its `y`;
-    // the last `y` takes one only, so every schedule ends unfinished after
-    // eleven steps: a few executions explore it (the pairs commute), and
-    // the schedules up to eleven steps are more than 2000.
+/// Three independent pairs, each `x` sending two messages to its `y`;
+/// the last `y` takes one only, so every schedule ends unfinished after
+/// eleven steps: a few executions explore it (the pairs commute), and
+/// the schedules up to eleven steps are more than 2000.
+fn pairs(explorer: Explorer) -> prust::explore::Exploration {
     let pairs = ["1", "2", "3"];
     let spec = Spec::new(
         "pairs",
@@ -196,7 +195,7 @@ fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
     )
     .types(["M"]);
     let object = Liberal::from_spec(&spec).unwrap();
-    let ex = Explorer::new().explore(object, |r| {
+    explorer.explore(object, |r| {
         for p in pairs {
             let (x, y) = (format!("x{p}"), format!("y{p}"));
             let (to, from) = (y.clone(), x.clone());
@@ -211,7 +210,12 @@ fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
                 }
             });
         }
-    });
+    })
+}
+
+#[test]
+fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
+    let ex = pairs(Explorer::new());
     assert!(ex.executions() < 100, "{ex}");
     assert_eq!(ex.failures().len(), 1, "{ex}");
     assert!(!ex.is_shortest(0), "{ex}");
@@ -220,7 +224,73 @@ fn past_its_budget_the_search_says_the_schedule_is_not_shown_shortest() {
             .contains("not shown to be a shortest failing schedule: shortening it would run more than 2000 executions"),
         "{ex}"
     );
+    // How to ask for it whatever it costs.
+    assert!(ex.to_string().contains("PRUST_SHORTEST=1"), "{ex}");
     // The schedule shown still fails the same way.
     let f = &ex.failures()[0];
     assert_eq!(f.schedule.len(), 11, "{ex}");
+}
+
+#[test]
+fn asked_to_the_search_runs_past_the_budget_or_not_at_all() {
+    let ex = pairs(Explorer::new().shortest(true));
+    assert!(ex.is_shortest(0), "{ex}");
+    assert!(
+        ex.to_string().contains("a shortest failing schedule"),
+        "{ex}"
+    );
+    let ex = pairs(Explorer::new().shortest(false));
+    assert!(!ex.is_shortest(0), "{ex}");
+    assert!(
+        ex.to_string()
+            .contains("not searched for a shortest failing schedule: the search is off"),
+        "{ex}"
+    );
+}
+
+/// `text` as the HTML page writes it.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// The line of the text report on whether failure 1's schedule is a
+/// shortest one, which the HTML page must show as it is.
+fn shortness_line(ex: &prust::explore::Exploration) -> String {
+    let text = ex.to_string();
+    let line = text
+        .lines()
+        .find(|l| l.contains("a shortest failing schedule"))
+        .unwrap_or_else(|| panic!("no line on shortness: {ex}"));
+    line.trim().to_string()
+}
+
+#[test]
+fn the_html_page_says_what_the_report_says_of_shortness() {
+    fn first_from_b(from: &[String]) {
+        assert!(from[0] != "b", "b first");
+    }
+    let shortest = Explorer::new().explore(object(1), program(1, first_from_b));
+    let line = shortness_line(&shortest);
+    assert!(
+        line.starts_with("a shortest failing schedule: none fails"),
+        "{line}"
+    );
+    let html = shortest.to_html();
+    assert!(html.contains(&escaped(&line)), "{line}\n{html}");
+    assert!(!html.contains("not shown to be a shortest"), "{html}");
+
+    let not_shown = pairs(Explorer::new());
+    let line = shortness_line(&not_shown);
+    assert!(line.starts_with("not shown to be a shortest failing schedule: shortening"));
+    assert!(line.contains("PRUST_SHORTEST=1"), "{line}");
+    let html = not_shown.to_html();
+    assert!(html.contains(&escaped(&line)), "{line}\n{html}");
+    assert!(
+        !html.contains("a shortest failing schedule: none"),
+        "{html}"
+    );
 }

@@ -6,7 +6,6 @@
 
 use std::any::Any;
 use std::marker::PhantomData;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,13 +21,13 @@ use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, 
 use super::executor::executor;
 use super::independence::independent;
 use super::op::{same_op, Op};
-use super::panics::panic_message;
 use super::pool::{Job, Pool};
 use super::roles::Body;
 use super::roles::Roles;
 use super::step::{Act, Alt};
 use super::task::Task;
 use super::violation::Never;
+use threads::{gates_of_threads, role_thread};
 
 /// The limits of one execution: the exploration's [`engine::Limits`]
 /// with their defaults applied, and its deadline.
@@ -384,63 +383,6 @@ fn fingerprint<P: Protocol>(obj: &P) -> u64 {
     h.finish()
 }
 
-/// Whether `role` runs on a thread of its own (not on the executor's).
-fn gates_of_threads(shared: &Shared, role: RoleId) -> bool {
-    let ctl = shared.lock();
-    ctl.tasks[role].is_none() && !ctl.coroutines[role]
-}
-
-/// A role thread: waits to be started, runs the body, records how it
-/// ended, and makes the next decision.
-fn role_thread<P: Protocol>(
-    role: RoleId,
-    body: Box<dyn FnOnce(ExploreEndpoint<P>) + Send + '_>,
-    shared: Arc<Shared>,
-) {
-    // The role's panics are part of the report (with their place), not
-    // for the panic hook to print.
-    engine::quiet::set_quiet(true);
-    {
-        let mut ctl = shared.lock();
-        while matches!(ctl.slots[role], Slot::NotStarted) {
-            ctl = shared.role_cvs[role]
-                .wait(ctl)
-                .unwrap_or_else(|e| e.into_inner());
-        }
-        if !matches!(ctl.slots[role], Slot::Running) {
-            // Stopped before it started: the body never runs.
-            return;
-        }
-    }
-    let _entered = super::choose::enter(Arc::clone(&shared), role);
-    let ep = ExploreEndpoint {
-        role,
-        shared: Arc::clone(&shared),
-        _object: PhantomData,
-    };
-    // A place noted before the body runs is not the body's.
-    let _ = engine::quiet::take_location();
-    let result = catch_unwind(AssertUnwindSafe(move || body(ep)));
-    let mut ctl = shared.lock();
-    ctl.slots[role] = match result {
-        Ok(()) => Slot::Done,
-        Err(p) => Slot::Panicked(panic_message(&*p)),
-    };
-    if let Some(at) = engine::quiet::take_location() {
-        if let Slot::Panicked(m) = &mut ctl.slots[role] {
-            m.push_str(&format!("\u{0}{at}"));
-        }
-    }
-    // Once the execution has ended, the explorer waits for every thread
-    // to return: `advance` then only says to wake it.
-    let wake = shared.advance(&mut ctl, None);
-    if matches!(wake, Wake::Task) {
-        ctl.handovers += 1;
-    }
-    drop(ctl);
-    shared.wake(wake);
-}
-
 /// A panic recorded in a slot, if any.
 fn panicked(ctl: &Ctl) -> Option<End> {
     ctl.slots.iter().enumerate().find_map(|(role, s)| match s {
@@ -624,6 +566,8 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         self
     }
 }
+
+mod threads;
 
 #[cfg(test)]
 mod tests;

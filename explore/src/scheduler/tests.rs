@@ -7,6 +7,9 @@ use super::super::dfs::Dfs;
 use super::super::replay::Replay;
 use super::run as run_one;
 use super::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::panics::panic_message;
 
 /// FIFO channels between every pair of the roles `a`, `b` and `c`;
 /// `panic_on_send`: the object's own code panics (a bug in a

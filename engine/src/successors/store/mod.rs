@@ -39,6 +39,7 @@
 mod chunked;
 mod ends;
 mod fingerprints;
+mod frontier;
 mod spares;
 mod tags;
 #[cfg(test)]
@@ -275,134 +276,6 @@ impl<P: Protocol> Store<P> {
         }
     }
 
-    /// Hands the object of `id`, just made by a probe (or resident), to a
-    /// search that holds it outside the store until it expands the state
-    /// ([`lend`](Self::lend)), instead of [`pin`](Self::pin)ning it: the
-    /// breadth-first frontier. `None` for a store that keeps every object
-    /// (nothing to hold), and for a state whose object was already handed
-    /// out since the last [`sweep`](Self::sweep) (the caller holds it),
-    /// however many times it was made.
-    pub(crate) fn take_made(&mut self, id: ProtoId) -> Option<P> {
-        let f = self.fp.as_mut()?;
-        if let Some((j, p)) = &f.lent {
-            // A state that is its own successor (a stutter step).
-            if *j == id {
-                return Some(p.clone());
-            }
-        }
-        if let Some(r) = f.resident.get(&id) {
-            return Some(r.p.clone());
-        }
-        let i = f.fresh.iter().rposition(|(j, _)| *j == id)?;
-        if let Some(t) = &mut f.transient {
-            t.taken.push(id);
-        }
-        let taken = f.fresh.swap_remove(i).1;
-        // An object made twice since the sweep (two actions to one state)
-        // has a copy per making: all go, so that a second take finds none
-        // and the search knows that a second entry names the same id
-        // (it frees a frontier state's id after the last such entry).
-        while let Some(k) = f.fresh.iter().position(|(j, _)| *j == id) {
-            let (_, extra) = f.fresh.swap_remove(k);
-            self.spares.put(extra);
-        }
-        Some(taken)
-    }
-
-    /// Whether a breadth-first search from one state holds its frontier's
-    /// objects itself ([`take_made`](Self::take_made), [`lend`](Self::lend))
-    /// rather than [`pin`](Self::pin)ning them in the store's map of
-    /// resident objects: under collapse, and under hash compaction once
-    /// the search keeps its own set of fingerprints
-    /// ([`transient_ids`](Self::transient_ids)), where the frontier's
-    /// objects are then all the store would hold. Not where the store keeps
-    /// every object anyway.
-    pub(crate) fn lends_frontier(&self) -> bool {
-        self.fp.as_ref().is_some_and(|f| match f.keys {
-            Keys::Fp(_) => f.transient.is_some(),
-            Keys::Bytes { .. } => true,
-        })
-    }
-
-    /// Makes `p` the object of `id` while the search expands it (see
-    /// [`take_made`](Self::take_made)); given back by
-    /// [`take_lent`](Self::take_lent). Only for a store that drops objects.
-    #[inline]
-    pub(crate) fn lend(&mut self, id: ProtoId, p: P) {
-        if let Some(f) = &mut self.fp {
-            f.lent = Some((id, p));
-        }
-    }
-
-    /// Ends a [`lend`](Self::lend): the object is the caller's again.
-    #[inline]
-    pub(crate) fn take_lent(&mut self) -> Option<P> {
-        self.fp.as_mut()?.lent.take().map(|(_, p)| p)
-    }
-
-    /// Drops the objects made since the last sweep that the search did not
-    /// pin: states it had seen before, whose object it does not need. The
-    /// first few become spares ([`recycle`](Self::recycle)).
-    #[inline]
-    pub(crate) fn sweep(&mut self) {
-        if let Some(f) = &mut self.fp {
-            let transient = f.transient.is_some();
-            let mut gone = std::mem::take(&mut f.fresh);
-            // The taken ids first: an object made twice (interned again
-            // while made) leaves one copy in `fresh` when the frontier
-            // takes the other, and its id must not be freed with that copy.
-            if let Some(t) = &mut f.transient {
-                let mut taken = std::mem::take(&mut t.taken);
-                for id in taken.drain(..) {
-                    f.release(id, false);
-                }
-                if let Some(t) = &mut f.transient {
-                    t.taken = taken;
-                }
-            }
-            for (id, p) in gone.drain(..) {
-                self.spares.put(p);
-                if transient {
-                    f.release(id, true);
-                }
-            }
-            // The list's allocation, for the next state's successors.
-            f.fresh = gone;
-        }
-    }
-
-    /// Hands the transient id of a state the search took
-    /// ([`take_made`](Self::take_made)) back for reuse, once nothing names
-    /// it: the breadth-first search, after expanding the last frontier
-    /// entry that names it. Ids the store still knows (permanent, resident,
-    /// lent, in use) are left alone. Nothing to do without transient ids.
-    pub(crate) fn free(&mut self, id: ProtoId) {
-        if let Some(f) = &mut self.fp {
-            f.free(id);
-        }
-    }
-
-    /// Whether transient ids ran out (see `Transient`): the search holds
-    /// as many states as ids exist, and must stop as at a state limit,
-    /// because ids handed out since are not unique.
-    pub(crate) fn ids_exhausted(&self) -> bool {
-        self.fp
-            .as_ref()
-            .and_then(|f| f.transient.as_ref())
-            .is_some_and(|t| t.exhausted)
-    }
-
-    /// Gives ids only to the objects the search holds from now on (see
-    /// `Transient`), until the next [`reset_residents`](Self::reset_residents):
-    /// for a search that keeps its own set of states
-    /// ([`fp_of`](Self::fp_of) names them). Nothing to do unless the store
-    /// keeps fingerprints.
-    pub(crate) fn transient_ids(&mut self) {
-        if let Some(f) = &mut self.fp {
-            f.set_transient(true);
-        }
-    }
-
     /// The 64-bit fingerprint of the stored state `id`, under hash
     /// compaction (as [`fingerprint`] of its object).
     #[inline]
@@ -427,27 +300,6 @@ impl<P: Protocol> Store<P> {
                 });
             }
         }
-    }
-
-    /// The id under which the store knows `id`'s object now: the one an
-    /// equal object interned gets, which is what a walk that meets the
-    /// state again by interning (the counterexample's rebuild) sees.
-    /// `id` itself but under hash compaction with transient ids, for a
-    /// state whose id was released while the search held its object (the
-    /// breadth-first frontier's, lent while it is expanded): the object is
-    /// interned again, under a new id. Call after
-    /// [`keep_all`](Self::keep_all), so that it stays.
-    pub(crate) fn id_now(&mut self, id: ProtoId) -> ProtoId {
-        let released = self.fp.as_ref().is_some_and(|f| {
-            f.transient
-                .as_ref()
-                .is_some_and(|t| id.index() >= t.base && !t.live.contains_key(&id))
-        });
-        if !released {
-            return id;
-        }
-        let p = self.copy_of(id);
-        self.intern(p)
     }
 
     /// Keeps `id`'s object for the life of the store (a session's initial

@@ -83,6 +83,7 @@ fn cases() -> Vec<Case> {
         case("PRUST_DETERMINISM", "maybe"),
         case("PRUST_POR", "maybe"),
         case("PRUST_HASH_COMPACTION", "maybe"),
+        case("PRUST_BITSTATE", "lots"),
         case("PRUST_COLLAPSE", "maybe"),
         case("PRUST_SHORTEST", "maybe"),
         case("PRUST_THREADS", "2000"),

@@ -34,6 +34,22 @@ impl DeterminismCheck {
     }
 }
 
+/// Clears `p`'s bit in `bits` (its id names another object now).
+pub(super) fn forget(bits: &mut [u64], p: ProtoId) {
+    if let Some(w) = bits.get_mut(p.index() / 64) {
+        *w &= !(1 << (p.raw() % 64));
+    }
+}
+
+/// Clears the bits of every id from `base` up.
+pub(super) fn forget_from(bits: &mut Vec<u64>, base: usize) {
+    let (w, b) = (base / 64, base % 64);
+    bits.truncate(w + usize::from(b > 0));
+    if let Some(x) = bits.get_mut(w).filter(|_| b > 0) {
+        *x &= (1 << b) - 1;
+    }
+}
+
 /// Sets `p`'s bit in `bits`; whether it was clear.
 pub(super) fn first_time(bits: &mut Vec<u64>, p: ProtoId) -> bool {
     let (w, b) = (p.index() / 64, p.raw() % 64);

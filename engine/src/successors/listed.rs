@@ -46,6 +46,7 @@ impl<P: Protocol> Successors<P> {
     /// no letter (a pair that is not a channel, a type out of range) is a
     /// contract violation: left out, it would silently not be explored.
     pub(super) fn list(&mut self, p: ProtoId) -> Result<bool, ProbeError> {
+        self.forget_renamed();
         if self.listing.of == Some(p) {
             return Ok(self.listing.lists);
         }
@@ -345,6 +346,7 @@ impl<P: Protocol> Successors<P> {
     /// explored), and compares the object's listing, if it lists, with the
     /// probe slots that probing finds enabled.
     pub(super) fn verify_once(&mut self, p: ProtoId) -> Result<(), ProbeError> {
+        self.forget_renamed();
         if !first_time(&mut self.determinism.verified, p) {
             return Ok(());
         }

@@ -104,6 +104,42 @@ impl<P: Protocol> Successors<P> {
         self.cache.mark_expanded(p)
     }
 
+    /// Forgets what was worked out under an id that the store has given
+    /// to another object since ([`Store::drain_renamed`]: hash compaction
+    /// reuses the ids of the states its breadth-first search let go): an
+    /// object's listing, the scratch clone kept between probes, and the
+    /// determinism check's marks. Kept, they were taken for the new
+    /// object's: its listing the old one's (a state with actions taken
+    /// for a deadlock) or its check skipped.
+    #[inline]
+    fn forget_renamed(&mut self) {
+        let Successors {
+            store,
+            probing,
+            listing,
+            determinism,
+            ..
+        } = self;
+        let mut forget = |gone: &dyn Fn(ProtoId) -> bool| {
+            if listing.of.is_some_and(gone) {
+                listing.of = None;
+            }
+            if probing.scratch.as_ref().is_some_and(|(q, _)| gone(*q)) {
+                probing.scratch = None;
+            }
+        };
+        let from = store.drain_renamed(|id| {
+            forget(&|q| q == id);
+            contract::forget(&mut determinism.verified, id);
+            contract::forget(&mut determinism.revisited, id);
+        });
+        if let Some(base) = from {
+            forget(&|q| q.index() >= base);
+            contract::forget_from(&mut determinism.verified, base);
+            contract::forget_from(&mut determinism.revisited, base);
+        }
+    }
+
     /// Whether the successors of `p` are cached.
     pub fn is_cached(&self, p: ProtoId) -> bool {
         self.graph.as_ref().is_some_and(|g| g.contains(p)) || self.cache.get(p).is_some()

@@ -234,6 +234,7 @@ impl<P: Protocol> Successors<P> {
     }
 
     pub(super) fn take_scratch(&mut self, p: ProtoId) -> P {
+        self.forget_renamed();
         match self.probing.scratch.take() {
             Some((q, s)) if q == p => s,
             _ => self.copy(p),
@@ -362,6 +363,7 @@ impl<P: Protocol> Successors<P> {
         match interned {
             Ok(id) => Ok((letter, id)),
             Err((id, successor)) => {
+                self.forget_renamed();
                 if first_time(&mut self.determinism.revisited, id) {
                     // A panic in protocol code during this extra check is
                     // left to the search, which reports it with the trace

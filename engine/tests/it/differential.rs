@@ -185,3 +185,71 @@ proptest! {
         agree(&lts, &formula, Semantics::InfiniteRunsOnly, tweak)?;
     }
 }
+
+/// Under hash compaction the breadth-first search gives the ids of the
+/// states it let go to new states; what the successor generator had
+/// worked out under such an id (an object's listing, its scratch clone)
+/// was once taken for the new state's: here a state with an action was
+/// probed as the deadlocked state that had its id before, and the
+/// counterexample could not be rebuilt (it could as well have hidden a
+/// violation). Found by the soak; tweak 27 is hash compaction with the
+/// successor cache off, a directed topology and no determinism check.
+#[test]
+fn a_reused_compacted_id_is_probed_as_its_new_object() {
+    use common::Label;
+    use engine::ActionKind;
+    // (from, role, kind, type, peer, to)
+    let edges = [
+        (0, 2, ActionKind::Send, 1, 1, 1),
+        (0, 2, ActionKind::Close, 0, 1, 8),
+        (2, 2, ActionKind::Send, 2, 1, 13),
+        (2, 1, ActionKind::Send, 0, 0, 1),
+        (3, 0, ActionKind::Send, 1, 1, 18),
+        (3, 1, ActionKind::Send, 1, 0, 6),
+        (3, 0, ActionKind::Close, 0, 1, 10),
+        (4, 2, ActionKind::Recv, 2, 0, 14),
+        (5, 0, ActionKind::Send, 1, 2, 0),
+        (6, 1, ActionKind::Close, 0, 2, 6),
+        (8, 0, ActionKind::Recv, 0, 2, 5),
+        (10, 0, ActionKind::Recv, 0, 2, 0),
+        (11, 2, ActionKind::Send, 0, 0, 5),
+        (12, 1, ActionKind::Recv, 0, 0, 1),
+        (12, 0, ActionKind::Close, 0, 2, 10),
+        (12, 1, ActionKind::Recv, 1, 2, 7),
+        (13, 0, ActionKind::Send, 2, 2, 11),
+        (15, 1, ActionKind::Recv, 1, 2, 7),
+        (15, 0, ActionKind::Send, 1, 1, 13),
+        (16, 0, ActionKind::Recv, 1, 1, 7),
+        (16, 2, ActionKind::Close, 0, 1, 16),
+        (16, 2, ActionKind::Close, 0, 0, 8),
+        (17, 0, ActionKind::Send, 0, 1, 9),
+        (17, 2, ActionKind::Close, 0, 0, 10),
+        (17, 1, ActionKind::Recv, 0, 0, 8),
+        (18, 2, ActionKind::Close, 0, 0, 1),
+    ];
+    let mut lts = Lts {
+        roles: 3,
+        types: 3,
+        trans: vec![Vec::new(); 19],
+        terminal: vec![false; 19],
+    };
+    for (from, role, kind, ty, peer, to) in edges {
+        lts.trans[from].push((
+            Label {
+                role,
+                kind,
+                ty,
+                peer,
+            },
+            to,
+        ));
+    }
+    for s in [0, 1, 2, 10, 11, 12, 18] {
+        lts.terminal[s] = true;
+    }
+    let formula = r#"X ("END" | X "* CLOSE *")"#;
+    for semantics in [Semantics::Stutter, Semantics::InfiniteRunsOnly] {
+        let violated = agree(&lts, formula, semantics, 27).unwrap();
+        assert!(violated, "{semantics:?}");
+    }
+}

@@ -109,6 +109,10 @@ pub(super) struct Fingerprints<P> {
     /// Transient ids (see [`Transient`]), while a search that keeps its
     /// own fingerprint set runs.
     pub(super) transient: Option<Transient>,
+    /// Every id from this one up was transient and is given to other
+    /// objects from now on (transient ids ended; see
+    /// [`Store::drain_renamed`](super::Store::drain_renamed)).
+    pub(super) renamed_from: Option<usize>,
 }
 
 /// Ids for the objects a search holds now, and only for them: a search
@@ -151,6 +155,11 @@ pub(super) struct Transient {
     /// sweep releases them (but does not free them: the frontier still
     /// names its states by them).
     pub(super) taken: Vec<ProtoId>,
+    /// Ids handed out again since the successor generator last asked
+    /// ([`Store::drain_renamed`](super::Store::drain_renamed)): what it
+    /// worked out under such an id (an object's listing, its scratch
+    /// clone, the determinism check's mark) was of another object.
+    pub(super) renamed: Vec<ProtoId>,
 }
 
 /// The end of the id range ([`ProtoId`] is 32 bits, and the top two values
@@ -166,6 +175,7 @@ impl Transient {
     fn allocate(&mut self) -> ProtoId {
         if let Some(id) = self.free.pop() {
             debug_assert!(!self.live.contains_key(&id), "a free id in use");
+            self.renamed.push(id);
             return id;
         }
         if self.next >= ID_END {
@@ -398,6 +408,8 @@ impl<P: Protocol> Fingerprints<P> {
     /// every transient id (the caller has dropped their objects).
     pub(super) fn set_transient(&mut self, on: bool) {
         if let Some(t) = self.transient.take() {
+            // The next search numbers its states from `base` again.
+            self.renamed_from = Some(self.renamed_from.map_or(t.base, |b| b.min(t.base)));
             let live = t.live;
             self.table.retain(|i| !live.contains_key(i));
             self.resident.retain(|i, _| !live.contains_key(i));
@@ -411,6 +423,7 @@ impl<P: Protocol> Fingerprints<P> {
                 exhausted: false,
                 live: HashMap::new(),
                 taken: Vec::new(),
+                renamed: Vec::new(),
             });
         }
     }

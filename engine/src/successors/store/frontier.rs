@@ -118,6 +118,18 @@ impl<P: Protocol> Store<P> {
         }
     }
 
+    /// Calls `forget` with each id that names another object now than
+    /// when it was last drained (a transient id handed out again), and
+    /// returns the id from which every id does (transient ids ended), if
+    /// any: whoever remembers something by id must forget it.
+    pub(crate) fn drain_renamed(&mut self, mut forget: impl FnMut(ProtoId)) -> Option<usize> {
+        let f = self.fp.as_mut()?;
+        if let Some(t) = &mut f.transient {
+            t.renamed.drain(..).for_each(&mut forget);
+        }
+        f.renamed_from.take()
+    }
+
     /// Whether transient ids ran out (see `Transient`): the search holds
     /// as many states as ids exist, and must stop as at a state limit,
     /// because ids handed out since are not unique.

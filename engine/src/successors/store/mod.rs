@@ -179,6 +179,7 @@ impl<P: Protocol> Store<P> {
             keep_all: false,
             collisions: 0,
             transient: None,
+            renamed_from: None,
         }));
         s
     }

@@ -150,6 +150,31 @@ fn a_frontier_state_keeps_its_id_until_the_search_frees_it() {
     assert!(!s.ids_exhausted());
 }
 
+/// Every id handed out again is reported once to whoever remembers
+/// things by id (the successor generator's listing and scratch clone),
+/// and the end of transient ids reports every transient id: a reused id
+/// taken for its old object probed the wrong state.
+#[test]
+fn ids_given_to_other_objects_are_reported_renamed() {
+    let mut s = Store::fingerprinted();
+    s.intern(Bytes(vec![0]));
+    s.transient_ids();
+    let seen = s.intern(Bytes(vec![1]));
+    s.sweep();
+    let mut renamed = Vec::new();
+    assert_eq!(s.drain_renamed(|id| renamed.push(id)), None);
+    assert!(renamed.is_empty(), "nothing handed out again yet");
+    let again = s.intern(Bytes(vec![2]));
+    assert_eq!(again, seen, "a free id first");
+    assert_eq!(s.drain_renamed(|id| renamed.push(id)), None);
+    assert_eq!(renamed, [seen]);
+    renamed.clear();
+    s.drain_renamed(|id| renamed.push(id));
+    assert!(renamed.is_empty(), "reported once");
+    s.reset_residents();
+    assert_eq!(s.drain_renamed(|_| {}), Some(seen.index()));
+}
+
 /// When the id range is used up and nothing is free, the store says so
 /// (the search then stops as at its state limit) instead of handing out
 /// an id that the frontier may name.

@@ -32,6 +32,13 @@ pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) ->
     if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
         return false;
     }
+    commute(obj, a, b)
+}
+
+/// Whether two enabled choices commute on the object in the state `obj`:
+/// each stays enabled after the other, and both orders give equal
+/// objects.
+pub(crate) fn commute<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) -> bool {
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
         perform(&mut o, first.0, first.1.clone())?;

@@ -792,3 +792,188 @@ fn dpor_judges_a_pair_without_the_steps_that_commute_with_the_later() {
     };
     agree(&case, 1000).unwrap();
 }
+
+/// A race that only another order of commuting steps shows. Of `a`'s
+/// close to `b` and `b`'s send to `c` (async in one branch of the spec,
+/// or sync against the close in another), the execution took the close
+/// first, then `b`'s close to `a` (which the first close allowed), then
+/// `c`'s receive. Each pair of neighbours commutes, so `c`'s receive can
+/// go before `a`'s close, and there `b`'s close is allowed too (the sync
+/// reading) and takes `a`'s close away for good: a violation. DPOR judged
+/// `b`'s close against `a`'s where `c`'s receive had not come yet, found
+/// it refused and called them ordered, and reported "correct in every
+/// schedule" but the unfinished run. A later step enabled by an earlier
+/// one of another role now races with it unless a message orders them.
+#[test]
+fn dpor_finds_the_violation_that_commuting_steps_expose() {
+    let x = msg("T", "a", "b");
+    let y = msg("T", "a", "b");
+    let body = move |v: &[usize]| {
+        let mut b = vec![];
+        if v[0] == 0 {
+            b.push(x.clone().then(call("s", [1, v[1]])));
+        }
+        if v[1] == 0 {
+            b.push(y.clone().then(call("s", [v[0], 1])));
+        }
+        if b.is_empty() {
+            end()
+        } else {
+            alt(b)
+        }
+    };
+    let main = par([
+        seq([msg("T", "c", "a"), msg("T", "a", "b")]),
+        par([
+            par([msg("T", "b", "c"), msg("U", "b", "a")]),
+            close("b", "c"),
+        ]),
+        seq([
+            msg("T", "b", "a"),
+            alt([
+                alt([sync("T", "b", "c"), sync("T", "b", "c")]),
+                close("a", "b"),
+            ]),
+            close("b", "a"),
+        ]),
+    ]);
+    let spec = Spec::new("random", seq([call("s", [0, 0]), main]))
+        .define("s", 2, body)
+        .roles(["a", "c", "b"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            (
+                "a",
+                vec![
+                    Op::Send(2, 0),
+                    Op::Send(2, 0),
+                    Op::RecvFrom(2),
+                    Op::Close(2),
+                    Op::RecvFrom(1),
+                ],
+            ),
+            ("c", vec![Op::RecvFrom(2), Op::Send(0, 0)]),
+            (
+                "b",
+                vec![
+                    Op::RecvFrom(0),
+                    Op::RecvFrom(0),
+                    Op::Send(0, 0),
+                    Op::Send(1, 0),
+                    Op::Close(0),
+                ],
+            ),
+        ],
+    };
+    let strict = Strict::from_spec(&case.spec).unwrap();
+    let names = strict.roles();
+    let dpor = Explorer::new()
+        .preemption_bound(None)
+        .reduction(Reduction::Dpor)
+        .explore(strict, program(&case, &names));
+    assert!(
+        outcomes(&dpor)
+            .iter()
+            .any(|o| o.contains("a waits to close its channel to b")),
+        "{dpor}"
+    );
+    agree(&case, 400).unwrap();
+}
+
+/// `b`'s close to `a` is allowed once `a` has closed both channels (the
+/// first branch) or once `c` has closed its channel to `b` (the second,
+/// which takes `a`'s close to `b` away). Run `a`, `a`, `b`, `c`, the
+/// close of `b` was refused before `a`'s steps and looked ordered after
+/// them; only a message orders two steps in every execution, so it is a
+/// race, and `c` goes first in another execution.
+#[test]
+fn dpor_tries_the_other_step_that_allows_a_close() {
+    let spec = Spec::new(
+        "ce1",
+        alt([
+            par([
+                seq([close("a", "b"), close("a", "c"), close("b", "a")]),
+                close("c", "b"),
+            ]),
+            seq([close("c", "b"), close("b", "a")]),
+        ]),
+    )
+    .roles(["a", "b", "c"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            ("a", vec![Op::Close(1), Op::Close(2)]),
+            ("b", vec![Op::Close(0)]),
+            ("c", vec![Op::Close(1)]),
+        ],
+    };
+    agree(&case, 400).unwrap();
+}
+
+/// A receive followed by its sender's next send on the same channel:
+/// the protocol allows the send only after the receive (in one branch),
+/// but no message orders them, so `c`'s close may come between in
+/// another branch, which then takes `r`'s close away.
+#[test]
+fn dpor_takes_a_receive_for_no_cause_of_the_next_send() {
+    let b1 = seq([
+        par([
+            seq([msg("T", "s", "r"), msg("U", "s", "r")]),
+            close("c", "s"),
+        ]),
+        close("r", "s"),
+    ]);
+    let b2 = seq([
+        par([
+            msg("T", "s", "r"),
+            seq([close("c", "s"), msg("U", "s", "r")]),
+        ]),
+        close("s", "r"),
+    ]);
+    let spec = Spec::new("ce2", alt([b1, b2])).roles(["s", "r", "c"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            ("s", vec![Op::Send(1, 0), Op::Send(1, 1)]),
+            ("r", vec![Op::RecvFrom(0), Op::RecvFrom(0), Op::Close(0)]),
+            ("c", vec![Op::Close(0)]),
+        ],
+    };
+    agree(&case, 400).unwrap();
+}
+
+/// Three closes that commute pairwise once `a`'s has gone first, but not
+/// before it: `w`'s and `o`'s conflict in the initial state, where only
+/// `w` then `o` leaves `a`'s close for good. No step of the first
+/// execution races with another where the reversal would run it.
+#[test]
+fn dpor_tries_both_sides_of_a_conflict_that_the_first_step_hides() {
+    let spec = Spec::new(
+        "ce3",
+        alt([
+            seq([close("a", "o"), par([close("o", "w"), close("w", "a")])]),
+            seq([close("o", "w"), par([close("a", "o"), close("w", "a")])]),
+            seq([close("w", "a"), close("a", "o"), close("o", "w")]),
+            seq([close("w", "a"), close("o", "w")]),
+        ]),
+    )
+    .roles(["a", "o", "w"]);
+    let case = Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs: vec![
+            ("a", vec![Op::Close(1)]),
+            ("o", vec![Op::Close(2)]),
+            ("w", vec![Op::Close(0)]),
+        ],
+    };
+    agree(&case, 400).unwrap();
+}

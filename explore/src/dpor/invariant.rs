@@ -1,0 +1,111 @@
+//! What DPOR may rely on whatever the object allows: the orders that
+//! hold in every execution (program order, and a message's send before
+//! its receive), and the conflicts of choices seen where both are
+//! enabled. Orders and independence judged in other states of one
+//! execution are not enough (see the module docs of `dpor`, 4 and 5).
+
+use engine::{Protocol, RoleId};
+
+use super::super::independence::commute;
+use super::super::op::Op;
+use super::super::step::Alt;
+use super::{group_of, op_of, Backtrack, History};
+
+/// The sender whose message a receive takes (as chosen, for a receive
+/// from anyone or a select); `None` for other operations, and for a
+/// receive from anyone whose sender is not known.
+fn sender(alt: Alt, op: &Op) -> Option<RoleId> {
+    match op {
+        Op::Recv { from } => alt.from.or(*from),
+        Op::Select { .. } => alt.from,
+        _ => None,
+    }
+}
+
+/// Which of the steps before an event (`op` of `alt`) come before it in
+/// every execution, whatever the object allows: its role's earlier steps
+/// (program order), and the send of the message it receives (the
+/// receive of the k-th message from a sender needs that sender's k-th
+/// send to it), and what comes before those. `causal` holds the rows of
+/// the steps so far. Orders the object makes (a step that a choice
+/// allows only after another) are not in it: another order of other
+/// steps may allow it without them.
+pub(super) fn causal_row<P>(
+    h: &History<P>,
+    schedule: &[Alt],
+    causal: &[Vec<bool>],
+    alt: Alt,
+    op: &Op,
+) -> Vec<bool> {
+    let b = causal.len();
+    let mut row = vec![false; b];
+    let add = |q: usize, row: &mut Vec<bool>| {
+        row[q] = true;
+        for (c, &x) in causal[q].iter().enumerate() {
+            row[c] |= x;
+        }
+    };
+    let step_op = |q: usize| op_of(&h.pending[q], schedule[q].role);
+    // The role's latest earlier step carries all the ones before it.
+    if let Some(q) = (0..b).rev().find(|&q| schedule[q].role == alt.role) {
+        add(q, &mut row);
+    }
+    if let Some(from) = sender(alt, op) {
+        let earlier = (0..b)
+            .filter(|&q| {
+                schedule[q].role == alt.role
+                    && step_op(q).is_some_and(|o| sender(schedule[q], o) == Some(from))
+            })
+            .count();
+        let send = (0..b)
+            .filter(|&q| {
+                schedule[q].role == from
+                    && matches!(step_op(q), Some(Op::Send { to, .. }) if *to == alt.role)
+            })
+            .nth(earlier);
+        if let Some(q) = send {
+            add(q, &mut row);
+        }
+    }
+    row
+}
+
+/// Marks both sides of every pair of choices of different roles that do
+/// not commute where they are both enabled (point `k`): whichever goes
+/// first there may take the other away or change what it does. The races
+/// of the steps taken find most such pairs, but judged where a reversal
+/// would run them, which need not be this state: three choices that
+/// commute pairwise after the first of them can conflict before it, and
+/// no step of the execution then shows it.
+pub(super) fn conflicts<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    k: usize,
+    out: &mut Vec<Backtrack>,
+) {
+    let alts = &h.alts[k];
+    let obj = &h.objects[k];
+    for (i, &x) in alts.iter().enumerate() {
+        for &y in &alts[i + 1..] {
+            if x.role == y.role {
+                continue;
+            }
+            let (Some(xo), Some(yo)) = (op_of(&h.pending[k], x.role), op_of(&h.pending[k], y.role))
+            else {
+                continue;
+            };
+            if !commute(obj, (x, xo), (y, yo)) {
+                out.push(Backtrack {
+                    point: k,
+                    groups: vec![group_of(alts, x.role), group_of(alts, y.role)],
+                    any_of: false,
+                    racer: if schedule[k].role == x.role {
+                        y.role
+                    } else {
+                        x.role
+                    },
+                });
+            }
+        }
+    }
+}

@@ -109,7 +109,13 @@ impl<P: Protocol> Search<'_, P> {
                     Ok(n) => self.stats.transitions += n,
                     Err(e) => {
                         self.finish_progress();
-                        return Err(self.probe_error_at(e, start, (p, q)));
+                        // The trace's rebuild meets the state under the
+                        // id its object gets now (as for a violation,
+                        // below): under hash compaction the store let
+                        // the frontier's id go when the search took it.
+                        self.ex.store.keep_all();
+                        let at = (self.ex.store.id_now(p), q);
+                        return Err(self.probe_error_at(e, start, at));
                     }
                 }
                 if self.ex.store.ids_exhausted() {

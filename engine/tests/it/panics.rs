@@ -86,7 +86,9 @@ fn check_reports_the_panic() {
 /// The same report from every search path: the SCC search (a liveness
 /// property) and the breadth-first one (a safety property), each with and
 /// without the determinism check (which decides whether a state's actions
-/// are probed one at a time or all in one pass).
+/// are probed one at a time or all in one pass), and with and without
+/// hash compaction (whose breadth-first search has let the panicking
+/// state's id go by the time it expands it).
 #[test]
 fn every_search_path_reports_the_panic_with_its_trace() {
     for formula in [
@@ -94,19 +96,19 @@ fn every_search_path_reports_the_panic_with_its_trace() {
         r#"G !"DEADLOCK""#,
         r#"G !"p2 CLOSE *""#,
     ] {
-        for determinism in [true, false] {
-            let r = Checker::new().determinism_check(determinism).check(
-                formula,
-                faulty(),
-                dummies![Token],
-            );
+        for (determinism, compact) in [(true, false), (false, false), (true, true), (false, true)] {
+            let r = Checker::new()
+                .determinism_check(determinism)
+                .hash_compaction(compact)
+                .check(formula, faulty(), dummies![Token]);
+            let case = format!("{formula}, determinism {determinism}, compaction {compact}");
             match r {
                 Err(Error::ProtocolPanic { action, trace, .. }) => {
-                    assert_eq!(action, "p2 SEND <Token> TO p0", "{formula}, {determinism}");
-                    assert_eq!(trace.len(), 4, "{formula}, {determinism}: {trace:?}");
+                    assert_eq!(action, "p2 SEND <Token> TO p0", "{case}");
+                    assert_eq!(trace.len(), 4, "{case}: {trace:?}");
                     assert_eq!(trace[3], "p2 RECV <Token> FROM p1");
                 }
-                other => panic!("{formula}, determinism {determinism}: got {other:?}"),
+                other => panic!("{case}: got {other:?}"),
             }
         }
     }

@@ -113,7 +113,6 @@ impl<P: Protocol> Search<'_, P> {
                         // id its object gets now (as for a violation,
                         // below): under hash compaction the store let
                         // the frontier's id go when the search took it.
-                        self.ex.store.keep_all();
                         let at = (self.ex.store.id_now(p), q);
                         return Err(self.probe_error_at(e, start, at));
                     }
@@ -155,7 +154,6 @@ impl<P: Protocol> Search<'_, P> {
                         // states it holds): the one being expanded, when
                         // its stutter step is the violation. The rebuild
                         // meets it under the id its object gets now.
-                        self.ex.store.keep_all();
                         let goal = (self.ex.store.id_now(p2), q2);
                         let (path, root) = self
                             .bfs_from(seeds, DfsNum::FIRST, false, |_, t, _| t == goal)

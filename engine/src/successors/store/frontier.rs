@@ -157,9 +157,11 @@ impl<P: Protocol> Store<P> {
     /// `id` itself but under hash compaction with transient ids, for a
     /// state whose id was released while the search held its object (the
     /// breadth-first frontier's, lent while it is expanded): the object is
-    /// interned again, under a new id. Call after
-    /// [`keep_all`](Self::keep_all), so that it stays.
+    /// interned again, under a new id. Only for such a walk: from here
+    /// on the store keeps every object ([`keep_all`](Self::keep_all)),
+    /// so that the id stays.
     pub(crate) fn id_now(&mut self, id: ProtoId) -> ProtoId {
+        self.keep_all();
         let released = self.fp.as_ref().is_some_and(|f| {
             f.transient
                 .as_ref()

@@ -332,6 +332,17 @@ pub(crate) fn case() -> impl Strategy<Value = Case> {
         )
 }
 
+/// A case written out by hand: `spec` (roles declared in it or not) and
+/// each role's operations.
+fn fixed_case(spec: Spec, programs: Vec<(&'static str, Vec<Op>)>) -> Case {
+    Case {
+        spec,
+        branches: None,
+        declared: None,
+        programs,
+    }
+}
+
 /// Runs `ops` on `ep`, stopping at the first operation that fails (a
 /// deadlock, a stopped execution); `names` are the object's role names.
 fn run_ops(ep: &mut impl BlockingEndpoint, ops: &[Op], names: &[String]) {
@@ -619,11 +630,9 @@ fn dpor_judges_a_pair_where_the_reversal_would_run_it() {
         ]),
     )
     .roles(["b", "a"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             (
                 "b",
                 vec![
@@ -647,7 +656,7 @@ fn dpor_judges_a_pair_where_the_reversal_would_run_it() {
                 ],
             ),
         ],
-    };
+    );
     agree(&case, 1000).unwrap();
 }
 
@@ -690,16 +699,14 @@ fn dpor_judges_each_sender_that_a_step_takes_away() {
         ]),
     )
     .define("s", 2, body);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("b", vec![Op::RecvFrom(2), Op::Send(2, 0)]),
             ("c", vec![Op::Send(2, 0), Op::Send(2, 1), Op::Send(2, 0)]),
             ("a", vec![Op::Send(0, 0), Op::Recv]),
         ],
-    };
+    );
     agree(&case, 1000).unwrap();
 }
 
@@ -728,11 +735,9 @@ fn a_violation_stops_an_execution_before_its_choices_can_sleep() {
         ]),
     )
     .roles(["a", "c", "d", "b"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("a", vec![Op::RecvFrom(2), Op::Send(3, 1)]),
             ("c", vec![Op::Send(2, 1), Op::Send(2, 0), Op::RecvFrom(3)]),
             (
@@ -744,7 +749,7 @@ fn a_violation_stops_an_execution_before_its_choices_can_sleep() {
             ),
             ("b", vec![Op::Send(1, 0), Op::RecvFrom(0)]),
         ],
-    };
+    );
     agree(&case, 1000).unwrap();
 }
 
@@ -779,17 +784,15 @@ fn dpor_judges_a_pair_without_the_steps_that_commute_with_the_later() {
             ]),
         ]),
     );
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("d", vec![Op::Send(1, 0), Op::RecvFrom(3), Op::RecvFrom(2)]),
             ("b", vec![Op::RecvFrom(0), Op::RecvFrom(2), Op::Close(2)]),
             ("c", vec![Op::Send(0, 0), Op::Send(3, 0), Op::Send(1, 0)]),
             ("a", vec![Op::RecvFrom(2), Op::Send(0, 0), Op::Send(2, 0)]),
         ],
-    };
+    );
     agree(&case, 1000).unwrap();
 }
 
@@ -840,11 +843,9 @@ fn dpor_finds_the_violation_that_commuting_steps_expose() {
     let spec = Spec::new("random", seq([call("s", [0, 0]), main]))
         .define("s", 2, body)
         .roles(["a", "c", "b"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             (
                 "a",
                 vec![
@@ -867,7 +868,7 @@ fn dpor_finds_the_violation_that_commuting_steps_expose() {
                 ],
             ),
         ],
-    };
+    );
     let strict = Strict::from_spec(&case.spec).unwrap();
     let names = strict.roles();
     let dpor = Explorer::new()
@@ -902,16 +903,14 @@ fn dpor_tries_the_other_step_that_allows_a_close() {
         ]),
     )
     .roles(["a", "b", "c"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("a", vec![Op::Close(1), Op::Close(2)]),
             ("b", vec![Op::Close(0)]),
             ("c", vec![Op::Close(1)]),
         ],
-    };
+    );
     agree(&case, 400).unwrap();
 }
 
@@ -936,16 +935,14 @@ fn dpor_takes_a_receive_for_no_cause_of_the_next_send() {
         close("s", "r"),
     ]);
     let spec = Spec::new("ce2", alt([b1, b2])).roles(["s", "r", "c"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("s", vec![Op::Send(1, 0), Op::Send(1, 1)]),
             ("r", vec![Op::RecvFrom(0), Op::RecvFrom(0), Op::Close(0)]),
             ("c", vec![Op::Close(0)]),
         ],
-    };
+    );
     agree(&case, 400).unwrap();
 }
 
@@ -965,15 +962,13 @@ fn dpor_tries_both_sides_of_a_conflict_that_the_first_step_hides() {
         ]),
     )
     .roles(["a", "o", "w"]);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("a", vec![Op::Close(1)]),
             ("o", vec![Op::Close(2)]),
             ("w", vec![Op::Close(0)]),
         ],
-    };
+    );
     agree(&case, 400).unwrap();
 }

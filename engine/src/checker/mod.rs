@@ -384,9 +384,13 @@ impl Checker {
     /// fair one under [`Fairness::Weak`]), and a cycle from there through
     /// every acceptance set (the automaton's, and each role's under weak
     /// fairness). Lengths are those of the product of the object with the
-    /// automaton of the negated property: where that automaton needs a
-    /// step to settle (a transient first state), a run of the object may
-    /// take a step more than its own shortest lasso. The search for it is
+    /// automaton of the negated property. Where that automaton needs the
+    /// object's cycle taken more than once before it settles (a transient
+    /// state), the product's shortest lasso is longer than the run needs:
+    /// the lasso shown is then folded to the same run in fewer steps (a
+    /// cycle that repeats a shorter one is shown once; the prefix's last
+    /// steps, where they repeat the cycle's, join it), and is never longer
+    /// than the product's. The search for it is
     /// exact, not iterative: it explores
     /// the whole product (for a safety property, up to the first
     /// violation), finds its strongly connected components, and from each

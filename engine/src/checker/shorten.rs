@@ -50,12 +50,24 @@ pub(super) fn shorten<P: Protocol>(
     };
     let audience = checker.audience;
     match search.shortest(initial, allowance, is_limit) {
-        Shortening::Exact(short) if search.shown_length(&short) < search.shown_length(found) => {
-            Pick::Shorter(short)
+        Shortening::Exact(short) => {
+            // Folded, either may be the shorter run: the shortening's is
+            // the product's shortest, not the run's.
+            let short = search.folded(short, initial);
+            let folded = search.folded(found.clone(), initial);
+            let best = if search.shown_length(&folded) < search.shown_length(&short) {
+                folded
+            } else {
+                short
+            };
+            if search.shown_length(&best) < search.shown_length(found) {
+                Pick::Shorter(best)
+            } else {
+                // As short as the one found: the search's stays, the same
+                // trace as without shortening.
+                Pick::Found(Shortness::Shortest)
+            }
         }
-        // As short as the one found (the shortening never finds a longer
-        // one): the search's stays, the same trace as without shortening.
-        Shortening::Exact(_) => Pick::Found(Shortness::Shortest),
         Shortening::Stopped(stop) => Pick::Found(Shortness::NotShown(match stop {
             Stop::Allowance(n) => format!(
                 "shortening it would visit more than {n} product states, over one and a half \

@@ -13,12 +13,72 @@ use crate::Error;
 use super::{CounterexampleStep, Ending};
 
 /// A lasso in the product, before it is turned into readable steps.
+#[derive(Clone)]
 pub(crate) struct RawLasso {
     /// The steps (letter, then the protocol and automaton state reached)
     /// from the initial state to the cycle anchor.
     pub prefix: Vec<Successor>,
     /// The cycle, ending back at the anchor; empty for a bad prefix.
     pub cycle: Vec<Successor>,
+}
+
+impl RawLasso {
+    /// The same run of the object as a lasso with fewer steps, where the
+    /// run repeats itself: a cycle that is a shorter cycle taken several
+    /// times is shown once, and while the prefix ends with the step that
+    /// ends the cycle, taken from the same object state, that step joins
+    /// the cycle (the cycle then starts one step earlier). The run, and
+    /// so the word the property reads, is the same; only the product's
+    /// cycle is gone: the automaton may need the object's cycle taken
+    /// more than once before it settles (a transient state), which is
+    /// why the shortest lasso of the product can be longer than the run
+    /// needs. Objects are compared by id; the replay before a lasso is
+    /// shown compares the objects themselves. Finite runs (a stutter
+    /// step) and bad prefixes (no cycle) are left as they are.
+    pub(crate) fn folded(
+        mut self,
+        initial: ProtoId,
+        is_stutter: impl Fn(LetterId) -> bool,
+    ) -> Self {
+        if self.cycle.is_empty()
+            || self
+                .prefix
+                .iter()
+                .chain(&self.cycle)
+                .any(|s| is_stutter(s.letter))
+        {
+            return self;
+        }
+        let same = |a: &Successor, b: &Successor| a.letter == b.letter && a.proto == b.proto;
+        let m = self.cycle.len();
+        if let Some(d) =
+            (1..m).find(|&d| m % d == 0 && (d..m).all(|i| same(&self.cycle[i], &self.cycle[i - d])))
+        {
+            self.cycle.truncate(d);
+        }
+        while let Some(last) = self.prefix.last() {
+            let n = self.prefix.len();
+            let m = self.cycle.len();
+            let from_p = if n >= 2 {
+                self.prefix[n - 2].proto
+            } else {
+                initial
+            };
+            // The cycle's last step starts where its second to last ends,
+            // or at the anchor for a cycle of one step.
+            let from_c = if m >= 2 {
+                self.cycle[m - 2].proto
+            } else {
+                last.proto
+            };
+            if !same(last, &self.cycle[m - 1]) || from_p != from_c {
+                break;
+            }
+            self.prefix.pop();
+            self.cycle.rotate_right(1);
+        }
+        self
+    }
 }
 
 /// Determinism check on a counterexample: re-executes `raw` on a fresh
@@ -167,4 +227,74 @@ pub(crate) fn steps_of<P: Protocol>(
         raw.cycle.iter().map(step).collect(),
         ending,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::AutState;
+
+    /// A step by letter `l` to object `p`, the automaton in state `q`.
+    fn step(l: LetterId, p: usize, q: usize) -> Successor {
+        Successor {
+            letter: l,
+            proto: ProtoId::new(p),
+            state: AutState::new(q),
+            acc: 0,
+        }
+    }
+
+    fn shape(raw: &RawLasso) -> (Vec<(LetterId, usize)>, Vec<(LetterId, usize)>) {
+        let of = |s: &[Successor]| s.iter().map(|s| (s.letter, s.proto.index())).collect();
+        (of(&raw.prefix), of(&raw.cycle))
+    }
+
+    const STUTTER: LetterId = 99;
+
+    fn fold(prefix: Vec<Successor>, cycle: Vec<Successor>) -> RawLasso {
+        RawLasso { prefix, cycle }.folded(ProtoId::new(0), |l| l == STUTTER)
+    }
+
+    #[test]
+    fn a_prefix_that_repeats_the_cycle_joins_it() {
+        // 0 -a-> 1 -b-> 0 -a-> 1, then the cycle b, a back to 1: the run
+        // is (a b) forever from the start.
+        let raw = fold(
+            vec![step(1, 1, 1), step(2, 0, 2), step(1, 1, 3)],
+            vec![step(2, 0, 3), step(1, 1, 3)],
+        );
+        assert_eq!(shape(&raw), (vec![], vec![(1, 1), (2, 0)]));
+    }
+
+    #[test]
+    fn a_cycle_taken_twice_is_shown_once() {
+        let raw = fold(
+            vec![step(3, 5, 1)],
+            vec![step(1, 6, 1), step(2, 5, 2), step(1, 6, 2), step(2, 5, 1)],
+        );
+        assert_eq!(shape(&raw), (vec![(3, 5)], vec![(1, 6), (2, 5)]));
+    }
+
+    #[test]
+    fn a_step_from_another_state_stays_in_the_prefix() {
+        // The prefix ends with the cycle's letter into the anchor, but
+        // from object 2, where the cycle's last step starts at object 1.
+        let raw = fold(vec![step(1, 2, 1), step(3, 1, 1)], vec![step(3, 1, 1)]);
+        assert_eq!(shape(&raw), (vec![(1, 2), (3, 1)], vec![(3, 1)]));
+        let raw = fold(
+            vec![step(1, 2, 1), step(2, 3, 1)],
+            vec![step(4, 1, 1), step(2, 3, 1)],
+        );
+        // Same letter into the anchor, from 2 before the prefix's step and
+        // from 1 before the cycle's: a different transition.
+        assert_eq!(shape(&raw), (vec![(1, 2), (2, 3)], vec![(4, 1), (2, 3)]));
+    }
+
+    #[test]
+    fn finite_runs_and_bad_prefixes_are_left_as_they_are() {
+        let ended = fold(vec![step(1, 0, 1)], vec![step(STUTTER, 0, 1)]);
+        assert_eq!(shape(&ended), (vec![(1, 0)], vec![(STUTTER, 0)]));
+        let bad = fold(vec![step(1, 0, 1), step(1, 0, 1)], vec![]);
+        assert_eq!(shape(&bad), (vec![(1, 0), (1, 0)], vec![]));
+    }
 }

@@ -22,7 +22,10 @@
 //!   back to `t` through every acceptance set (0 for a bad prefix or a
 //!   finite run's stutter steps);
 //! - the lasso shown is one of least length, prefix plus cycle, over every
-//!   target; of those as long, one with the shortest prefix.
+//!   target; of those as long, one with the shortest prefix; the check
+//!   then folds it (and the search's own) to the same run in fewer steps
+//!   where the object's run repeats itself ([`RawLasso::folded`]): the
+//!   automaton may need the object's cycle more than once to settle.
 //!
 //! Least length, not the shortest prefix first: a target one step nearer
 //! may sit on a cycle of twenty where the next one closes in four, and a
@@ -125,6 +128,13 @@ impl<P: Protocol> Search<'_, P> {
             Some(i) => (i, i),
             None => (raw.prefix.len() + raw.cycle.len(), raw.prefix.len()),
         }
+    }
+
+    /// `raw` as the same run in fewer steps where it repeats itself (see
+    /// [`RawLasso::folded`]).
+    pub(crate) fn folded(&self, raw: RawLasso, initial: crate::ids::ProtoId) -> RawLasso {
+        let a = &self.ex.alphabet;
+        raw.folded(initial, |l| l == a.end() || l == a.deadlock())
     }
 
     /// Whether state `q` is a dead end of the shortening's graph: a

@@ -39,6 +39,7 @@ use prust::explore::{Exploration, Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
 use prust::{Message, Strict};
 
+use testkit::cpu::cpu_time;
 use testkit::two_buyer;
 
 /// The two-buyer program of the tests and examples, the seller asserting
@@ -203,26 +204,6 @@ fn line(name: &str, reduction: Reduction, ex: &Exploration) {
         secs,
         ex.executions() as f64 / secs
     );
-}
-
-/// The process's CPU time (user + system) so far, from `/proc` (zero
-/// where there is none): on a shared machine, wall time also counts the
-/// time other processes held the cores.
-fn cpu_time() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command name (which is in parentheses): utime and
-    // stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// One timed run of `--rate`: executions, wall seconds, CPU seconds.

@@ -23,10 +23,11 @@ use std::time::Instant;
 
 use prust::explore::{Exploration, Explorer, Roles};
 use prust::session::BlockingEndpoint;
-use prust::spec::{msg, par, seq, Spec};
 use prust::{Liberal, Message, Protocol, Strict};
 
+use testkit::cpu::cpu_time;
 use testkit::mailbox::Mailbox;
+use testkit::pairs;
 
 #[path = "../../examples/pipeline.rs"]
 #[allow(dead_code)] // its `main` and what the bench does not run
@@ -49,67 +50,6 @@ fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
             }
         });
     }
-}
-
-fn pairs_object() -> Liberal {
-    let pairs = ["1", "2", "3"];
-    let spec = Spec::new(
-        "pairs",
-        par(pairs
-            .iter()
-            .map(|p| {
-                let (x, y) = (format!("x{p}"), format!("y{p}"));
-                seq([
-                    msg("M", x.as_str(), y.as_str()),
-                    msg("M", x.as_str(), y.as_str()),
-                ])
-            })
-            .collect::<Vec<_>>()),
-    )
-    .roles(
-        pairs
-            .iter()
-            .flat_map(|p| [format!("x{p}"), format!("y{p}")]),
-    )
-    .types(["M"]);
-    Liberal::from_spec(&spec).unwrap()
-}
-
-fn pairs(r: &mut Roles<'_, Liberal>) {
-    for p in ["1", "2", "3"] {
-        let (x, y) = (format!("x{p}"), format!("y{p}"));
-        let (to, from) = (y.clone(), x.clone());
-        r.spawn(&x, move |mut ep| {
-            ep.send(&to, Message::named("M", 1)).unwrap();
-            ep.send(&to, Message::named("M", 2)).unwrap();
-        });
-        r.spawn(&y, move |mut ep| {
-            ep.recv_from(&from).unwrap();
-            if p != "3" {
-                ep.recv_from(&from).unwrap();
-            }
-        });
-    }
-}
-
-/// The process's CPU time (user + system) so far, from `/proc` (zero
-/// where there is none): on a shared machine, wall time also counts the
-/// time other processes held the cores.
-fn cpu_time() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command name (which is in parentheses): utime and
-    // stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// Explores `program` with and without the search, interleaved, until
@@ -186,5 +126,5 @@ fn main() {
             min,
         );
     }
-    compare("pairs", pairs_object(), pairs, seconds, min);
+    compare("pairs", pairs::object(), pairs::program, seconds, min);
 }

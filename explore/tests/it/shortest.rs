@@ -169,48 +169,10 @@ fn without_simplification_nothing_is_said_about_shortness() {
     assert!(!ex.to_string().contains("a shortest failing"), "{ex}");
 }
 
-/// Three independent pairs, each `x` sending two messages to its `y`;
-/// the last `y` takes one only, so every schedule ends unfinished after
-/// eleven steps: a few executions explore it (the pairs commute), and
-/// the schedules up to eleven steps are more than 2000.
+/// The program of three pairs (`testkit::pairs`): every schedule ends
+/// unfinished after eleven steps, and they are too many to shorten.
 fn pairs(explorer: Explorer) -> prust::explore::Exploration {
-    let pairs = ["1", "2", "3"];
-    let spec = Spec::new(
-        "pairs",
-        par(pairs
-            .iter()
-            .map(|p| {
-                let (x, y) = (format!("x{p}"), format!("y{p}"));
-                seq([
-                    msg("M", x.as_str(), y.as_str()),
-                    msg("M", x.as_str(), y.as_str()),
-                ])
-            })
-            .collect::<Vec<_>>()),
-    )
-    .roles(
-        pairs
-            .iter()
-            .flat_map(|p| [format!("x{p}"), format!("y{p}")]),
-    )
-    .types(["M"]);
-    let object = Liberal::from_spec(&spec).unwrap();
-    explorer.explore(object, |r| {
-        for p in pairs {
-            let (x, y) = (format!("x{p}"), format!("y{p}"));
-            let (to, from) = (y.clone(), x.clone());
-            r.spawn(&x, move |mut ep| {
-                ep.send(&to, Message::named("M", 1)).unwrap();
-                ep.send(&to, Message::named("M", 2)).unwrap();
-            });
-            r.spawn(&y, move |mut ep| {
-                ep.recv_from(&from).unwrap();
-                if p != "3" {
-                    ep.recv_from(&from).unwrap();
-                }
-            });
-        }
-    })
+    explorer.explore(testkit::pairs::object(), testkit::pairs::program)
 }
 
 #[test]

@@ -221,7 +221,7 @@ impl Projection {
             *state = next;
             return Ok(take(inbox, i));
         }
-        self.recv_any(role, state, from, inbox)
+        self.recv_any(role, state, inbox)
     }
 
     /// [`recv`](Self::recv) from any sender: the first envelope of each
@@ -230,16 +230,12 @@ impl Projection {
         &self,
         role: RoleId,
         state: &mut u32,
-        from: Option<RoleId>,
         inbox: &mut Inbox,
     ) -> Result<(RoleId, Message), Refused> {
         let mut seen: u64 = 0; // senders already met (their later messages are not heads)
         let mut seen_big: Vec<RoleId> = Vec::new();
         for i in 0..inbox.len() {
             let env = &inbox[i];
-            if from.is_some_and(|p| p != env.from) {
-                continue;
-            }
             let first = if env.from < 64 {
                 let bit = 1u64 << env.from;
                 let f = seen & bit == 0;
@@ -257,9 +253,6 @@ impl Projection {
             if let Some(next) = self.accept(role, *state, env) {
                 *state = next;
                 return Ok(take(inbox, i));
-            }
-            if from.is_some() {
-                break;
             }
         }
         Err(Refused(()))

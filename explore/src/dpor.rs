@@ -75,7 +75,8 @@
 //!    `dpor_finds_the_violation_that_commuting_steps_expose`). Such a
 //!    pair is now a race, unless `a` comes before the operation in every
 //!    execution: program order, or the send of the message it receives
-//!    (see `causal_row`).
+//!    (see `causal_row`). Its reversal is no `v` then (the operation is
+//!    refused after `v`): every choice at `a` is explored.
 //! 5. **Conflicts the races do not show.** Three choices can commute
 //!    pairwise once the first has gone and still conflict before it; the
 //!    execution then has no race at all. Every pair of choices that does
@@ -401,8 +402,8 @@ fn happens_before<P: Protocol>(
         } else {
             relation(h, schedule, before, &row, causal[a], a, (alt, op))
         };
-        if rel == Rel::Race {
-            races.push(a);
+        if matches!(rel, Rel::Race | Rel::Enabling) {
+            races.push((a, rel == Rel::Enabling));
         }
         if rel == Rel::Independent || row[a] {
             continue;
@@ -414,8 +415,12 @@ fn happens_before<P: Protocol>(
             }
         }
     }
-    for a in races {
-        out.push(reversal(h, schedule, before, &row, a, b, alt.role));
+    for (a, enabling) in races {
+        out.push(if enabling {
+            every_choice_at(h, a, alt.role)
+        } else {
+            reversal(h, schedule, before, &row, a, b, alt.role)
+        });
     }
     row
 }
@@ -432,6 +437,10 @@ enum Rel {
     /// `a` happens before the operation, and the other order is possible
     /// and may differ: a race to reverse.
     Race,
+    /// A race in which the operation is refused where `v` would run it
+    /// (see [`relation`]): only a step outside `v` can let it go first,
+    /// so no initial of `v` need start a reversal. Every choice at `a`.
+    Enabling,
 }
 
 /// The relation of step `a` with the later `op` of `alt`, judged where
@@ -516,12 +525,23 @@ fn relation<P: Protocol>(
         if unknown_sender || causal {
             Rel::Ordered
         } else {
-            Rel::Race
+            Rel::Enabling
         }
     } else if unknown_sender || feeds_later || !independent(&obj, (first, first_op), (alt, op)) {
         Rel::Race
     } else {
         Rel::Independent
+    }
+}
+
+/// Every choice at point `a`, for a race with a later event of `role`
+/// whose reversal no initial of `v` is known to start.
+fn every_choice_at<P>(h: &History<P>, a: usize, role: RoleId) -> Backtrack {
+    Backtrack {
+        point: a,
+        groups: vec![(0..h.alts[a].len()).collect()],
+        any_of: false,
+        racer: role,
     }
 }
 
@@ -566,12 +586,7 @@ fn reversal<P>(
         // the object enables later without a dependent step, which the
         // dependency relation rules out; kept as a safety net): every
         // choice.
-        return Backtrack {
-            point: a,
-            groups: vec![(0..alts.len()).collect()],
-            any_of: false,
-            racer: role,
-        };
+        return every_choice_at(h, a, role);
     }
     Backtrack {
         point: a,

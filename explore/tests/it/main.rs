@@ -14,6 +14,7 @@ mod close;
 mod env;
 mod load_balancer;
 mod reduction;
+mod reduction_biased;
 mod reduction_close_select;
 mod reduction_programs;
 mod replay_env;

@@ -29,11 +29,11 @@ use prust::session::BlockingEndpoint;
 use prust::spec::{alt, call, close, end, msg, par, seq, sync, Spec, Term};
 use prust::{Liberal, Message, Protocol, Strict};
 
-const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+pub(crate) const NAMES: [&str; 4] = ["a", "b", "c", "d"];
 pub(crate) const TYPES: [&str; 2] = ["T", "U"];
 
 /// One communication, a close, or nothing.
-fn leaf(roles: usize) -> impl Strategy<Value = Term> {
+pub(crate) fn leaf(roles: usize) -> impl Strategy<Value = Term> {
     let pair = (0..roles, 1..roles).prop_map(move |(p, d)| (NAMES[p], NAMES[(p + d) % roles]));
     prop_oneof![
         4 => (pair.clone(), 0..2usize).prop_map(|((p, q), t)| msg(TYPES[t], p, q)),
@@ -45,7 +45,7 @@ fn leaf(roles: usize) -> impl Strategy<Value = Term> {
 
 /// Small terms: every construct but repetition, which would give the
 /// plain search more executions than it can run to compare against.
-fn term(roles: usize) -> impl Strategy<Value = Term> {
+pub(crate) fn term(roles: usize) -> impl Strategy<Value = Term> {
     leaf(roles).prop_recursive(3, 14, 3, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 2..4).prop_map(seq),
@@ -74,29 +74,32 @@ fn spec() -> impl Strategy<Value = (Spec, usize, Option<(Term, Term)>)> {
                 prop::option::weighted(0.3, (leaf(roles), leaf(roles))),
             )
         })
-        .prop_map(|(roles, main, branches)| {
-            let spec = match branches.clone() {
-                None => Spec::new("random", main),
-                Some((x, y)) => {
-                    let body = move |v: &[usize]| {
-                        let mut b = vec![];
-                        if v[0] == 0 {
-                            b.push(x.clone().then(call("s", [1, v[1]])));
-                        }
-                        if v[1] == 0 {
-                            b.push(y.clone().then(call("s", [v[0], 1])));
-                        }
-                        if b.is_empty() {
-                            end()
-                        } else {
-                            alt(b)
-                        }
-                    };
-                    Spec::new("random", seq([call("s", [0, 0]), main])).define("s", 2, body)
+        .prop_map(|(roles, main, branches)| (spec_of(main, branches.clone()), roles, branches))
+}
+
+/// The specification `main`, after the two guarded `branches` (if any)
+/// of a recursive definition (see [`spec`]).
+pub(crate) fn spec_of(main: Term, branches: Option<(Term, Term)>) -> Spec {
+    match branches {
+        None => Spec::new("random", main),
+        Some((x, y)) => {
+            let body = move |v: &[usize]| {
+                let mut b = vec![];
+                if v[0] == 0 {
+                    b.push(x.clone().then(call("s", [1, v[1]])));
+                }
+                if v[1] == 0 {
+                    b.push(y.clone().then(call("s", [v[0], 1])));
+                }
+                if b.is_empty() {
+                    end()
+                } else {
+                    alt(b)
                 }
             };
-            (spec, roles, branches)
-        })
+            Spec::new("random", seq([call("s", [0, 0]), main])).define("s", 2, body)
+        }
+    }
 }
 
 /// One operation of a role program.
@@ -201,14 +204,14 @@ fn walk<P: Protocol>(obj: &P, roles: usize, picks: &[usize]) -> Vec<Act> {
 
 /// How one role's projection is changed.
 #[derive(Clone, Debug)]
-struct Mutation {
+pub(crate) struct Mutation {
     /// 0: none; 1: drop an operation; 2: add one; 3: receives from
     /// anyone; 4: a receive asserts its sender; 5: a close; 6: a panic;
     /// 7: choose between this run's projection and another's.
-    kind: usize,
-    at: usize,
-    peer: usize,
-    ty: usize,
+    pub(crate) kind: usize,
+    pub(crate) at: usize,
+    pub(crate) peer: usize,
+    pub(crate) ty: usize,
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -289,47 +292,70 @@ pub(crate) fn case() -> impl Strategy<Value = Case> {
         .prop_filter_map(
             "the spec compiles to a small object",
             |((spec, roles, branches), picks, other_picks, mutations, order)| {
-                // A random order of the roles (of all four, those used).
-                let declared: Option<Vec<&'static str>> = order.map(|order| {
-                    order
-                        .into_iter()
-                        .filter(|&r| r < roles)
-                        .map(|r| NAMES[r])
-                        .collect()
-                });
-                let spec = match &declared {
-                    Some(names) => spec.roles(names.iter().copied()),
-                    None => spec,
-                };
-                spec.compile_bounded(2_000).ok()?;
-                let object = Strict::from_spec(&spec).ok()?;
-                let names = object.roles();
-                if names.len() != roles {
-                    return None;
-                }
-                let run = walk(&object, roles, &picks);
-                let other = walk(&object, roles, &other_picks);
-                let programs = (0..roles)
-                    .map(|r| {
-                        let name = NAMES[NAMES.iter().position(|n| *n == names[r]).unwrap()];
-                        let ops = mutate(
-                            project(&run, r),
-                            project(&other, r),
-                            &mutations[r],
-                            r,
-                            roles,
-                        );
-                        (name, ops)
-                    })
-                    .collect();
-                Some(Case {
+                build_case(
                     spec,
+                    roles,
                     branches,
-                    declared,
-                    programs,
-                })
+                    order,
+                    [&picks, &other_picks],
+                    &mutations,
+                )
             },
         )
+}
+
+/// The case of `spec` over `roles` roles (declared in the order `order`
+/// of all four, those used, or not declared): each role's part of the
+/// run that `picks[0]` walks, changed by its mutation, which may bring
+/// in its part of the run that `picks[1]` walks. `None` if the spec does
+/// not compile to a small object over exactly `roles` roles.
+pub(crate) fn build_case(
+    spec: Spec,
+    roles: usize,
+    branches: Option<(Term, Term)>,
+    order: Option<Vec<usize>>,
+    picks: [&[usize]; 2],
+    mutations: &[Mutation],
+) -> Option<Case> {
+    // A random order of the roles (of all four, those used).
+    let declared: Option<Vec<&'static str>> = order.map(|order| {
+        order
+            .into_iter()
+            .filter(|&r| r < roles)
+            .map(|r| NAMES[r])
+            .collect()
+    });
+    let spec = match &declared {
+        Some(names) => spec.roles(names.iter().copied()),
+        None => spec,
+    };
+    spec.compile_bounded(2_000).ok()?;
+    let object = Strict::from_spec(&spec).ok()?;
+    let names = object.roles();
+    if names.len() != roles {
+        return None;
+    }
+    let run = walk(&object, roles, picks[0]);
+    let other = walk(&object, roles, picks[1]);
+    let programs = (0..roles)
+        .map(|r| {
+            let name = NAMES[NAMES.iter().position(|n| *n == names[r]).unwrap()];
+            let ops = mutate(
+                project(&run, r),
+                project(&other, r),
+                &mutations[r],
+                r,
+                roles,
+            );
+            (name, ops)
+        })
+        .collect();
+    Some(Case {
+        spec,
+        branches,
+        declared,
+        programs,
+    })
 }
 
 /// A case written out by hand: `spec` (roles declared in it or not) and
@@ -406,7 +432,7 @@ fn outcomes(ex: &Exploration) -> BTreeSet<String> {
 /// failures and final states. Cases the plain search cannot finish on
 /// the strict object are skipped; the liberal object is skipped where it
 /// cannot be built or its plain search cannot finish.
-fn agree(case: &Case, max: usize) -> Result<(), TestCaseError> {
+pub(crate) fn agree(case: &Case, max: usize) -> Result<(), TestCaseError> {
     let strict = Strict::from_spec(&case.spec).expect("compiled before");
     let names = strict.roles();
     prop_assume!(agree_on(case, strict, &names, max)?, "too many executions");

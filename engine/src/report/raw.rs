@@ -51,9 +51,9 @@ impl RawLasso {
         }
         let same = |a: &Successor, b: &Successor| a.letter == b.letter && a.proto == b.proto;
         let m = self.cycle.len();
-        if let Some(d) =
-            (1..m).find(|&d| m % d == 0 && (d..m).all(|i| same(&self.cycle[i], &self.cycle[i - d])))
-        {
+        if let Some(d) = (1..m).find(|&d| {
+            m.is_multiple_of(d) && (d..m).all(|i| same(&self.cycle[i], &self.cycle[i - d]))
+        }) {
             self.cycle.truncate(d);
         }
         while let Some(last) = self.prefix.last() {
@@ -244,7 +244,10 @@ mod tests {
         }
     }
 
-    fn shape(raw: &RawLasso) -> (Vec<(LetterId, usize)>, Vec<(LetterId, usize)>) {
+    /// Letters and object indices of a lasso's steps.
+    type Steps = Vec<(LetterId, usize)>;
+
+    fn shape(raw: &RawLasso) -> (Steps, Steps) {
         let of = |s: &[Successor]| s.iter().map(|s| (s.letter, s.proto.index())).collect();
         (of(&raw.prefix), of(&raw.cycle))
     }

@@ -401,12 +401,27 @@ pub fn reference_shortest(
     stutter: bool,
     fair: bool,
 ) -> Option<ShortestLengths> {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-
     let f = owl_lite::parse(formula).expect("test formulas parse");
     let aut = owl_lite::translate(&f.negate(), &owl_lite::TranslateOptions::default())
         .expect("translates");
+    reference_shortest_on(lts, &aut, stutter, fair)
+}
+
+/// [`reference_shortest`] in the product with `aut`, an automaton of the
+/// negated formula (its atoms read on this reference's own letters): two
+/// automata of one language can give lassos of different lengths (one
+/// may need a cycle more to settle), so a search that claims the
+/// shortest lasso of its product is compared with the product of its
+/// own automaton.
+pub fn reference_shortest_on(
+    lts: &Lts,
+    aut: &owl_lite::Automaton,
+    stutter: bool,
+    fair: bool,
+) -> Option<ShortestLengths> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
     let val = |l: Letter| -> u64 {
         aut.atoms
             .iter()

@@ -56,6 +56,17 @@ impl<P: Protocol> CheckSession<P> {
         }
     }
 
+    /// The automaton of the negated `formula` on this object's alphabet,
+    /// as a check searches its product with: constant atoms folded, and
+    /// atoms that no letter satisfies together translated as exclusive.
+    /// Test support: a reference search over the same product (the
+    /// shortest counterexample's test) needs the same automaton, since
+    /// another automaton of the same language may settle later.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn negated_automaton(&self, formula: &str) -> Result<owl_lite::Automaton, Error> {
+        Property::prepare(formula, &self.successors.alphabet, None).map(|p| p.automaton)
+    }
+
     /// [`check`](Self::check), without the guard against panics that
     /// escape the probes' own.
     fn check_unguarded(&mut self, formula: &str) -> Result<Report, Error> {

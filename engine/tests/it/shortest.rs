@@ -45,13 +45,11 @@ fn shortest_agrees(
     // The lengths are the product's: the reference searches the product
     // with the engine's own automaton (the reference's translation, not
     // knowing which atoms exclude each other, may settle sooner or later).
-    let own = checker
+    let mut session = checker
         .session(proto.clone(), lts.dummies())
-        .and_then(|s| s.negated_automaton(formula))
         .map_err(engine_error)?;
-    let report = checker
-        .check(formula, proto.clone(), lts.dummies())
-        .map_err(engine_error)?;
+    let own = session.negated_automaton(formula).map_err(engine_error)?;
+    let report = session.check(formula).map_err(engine_error)?;
     let expected = reference_shortest(
         lts,
         formula,

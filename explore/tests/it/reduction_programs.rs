@@ -837,20 +837,6 @@ fn dpor_judges_a_pair_without_the_steps_that_commute_with_the_later() {
 fn dpor_finds_the_violation_that_commuting_steps_expose() {
     let x = msg("T", "a", "b");
     let y = msg("T", "a", "b");
-    let body = move |v: &[usize]| {
-        let mut b = vec![];
-        if v[0] == 0 {
-            b.push(x.clone().then(call("s", [1, v[1]])));
-        }
-        if v[1] == 0 {
-            b.push(y.clone().then(call("s", [v[0], 1])));
-        }
-        if b.is_empty() {
-            end()
-        } else {
-            alt(b)
-        }
-    };
     let main = par([
         seq([msg("T", "c", "a"), msg("T", "a", "b")]),
         par([
@@ -866,9 +852,7 @@ fn dpor_finds_the_violation_that_commuting_steps_expose() {
             close("b", "a"),
         ]),
     ]);
-    let spec = Spec::new("random", seq([call("s", [0, 0]), main]))
-        .define("s", 2, body)
-        .roles(["a", "c", "b"]);
+    let spec = spec_of(main, Some((x, y))).roles(["a", "c", "b"]);
     let case = fixed_case(
         spec,
         vec![

@@ -222,6 +222,12 @@
 //!   is a whole run from the initial state, replayable as any other.
 //!   `scripts/share-check.sh` runs the N shares (local processes or `ssh`)
 //!   and combines their exit statuses.
+//! - *One state space over N processes that talk:* the `prust-distributed`
+//!   crate (`prust check --distributed`) owns each product state on one
+//!   process, by hash, and exchanges successors over the network: no
+//!   redundancy, for safety properties. It walks the product through
+//!   [`ProductGraph`] ([`CheckSession::product_graph`]), the same
+//!   successors and reports the engine's own searches use.
 //!
 //! How a share searches: breadth-first from the initial product state
 //! (protocol state × automaton state) down to a *split level* `k`, the
@@ -452,11 +458,13 @@ pub use protocol::ActionKind;
 // surface.
 #[doc(hidden)]
 pub use budget::Deadline;
-pub use checker::{check, check_violated, try_check, CheckSession, Checker, Share};
+pub use checker::{
+    check, check_violated, try_check, CheckSession, Checker, ProductEdge, ProductGraph, Share,
+};
 pub use error::{AtomError, DummiesError, Error, NameKind};
 pub use fairness::{Fairness, UnknownFairness};
 pub use limits::{DefaultBudgets, Limits, TEST_MAX_MEMORY, TEST_TIMEOUT};
-pub use machine::default_max_memory;
+pub use machine::{default_max_memory, peak_resident_bytes, resident_bytes};
 #[doc(hidden)]
 pub use panic_text::panic_message;
 pub use por::ReductionStatus;

@@ -7,12 +7,35 @@
 /// The process's resident memory, where the platform tells it cheaply
 /// (Linux: `VmRSS` in `/proc/self/status`); `None` elsewhere, where the
 /// memory budget cannot be enforced.
-pub(crate) fn resident_bytes() -> Option<u64> {
+///
+/// ```
+/// if cfg!(target_os = "linux") {
+///     assert!(engine::resident_bytes().unwrap() > 0);
+/// }
+/// ```
+pub fn resident_bytes() -> Option<u64> {
+    status_field("VmRSS:")
+}
+
+/// The process's peak resident memory so far (Linux: `VmHWM`); `None`
+/// where the platform does not tell it.
+///
+/// ```
+/// if cfg!(target_os = "linux") {
+///     assert!(engine::peak_resident_bytes() >= engine::resident_bytes());
+/// }
+/// ```
+pub fn peak_resident_bytes() -> Option<u64> {
+    status_field("VmHWM:")
+}
+
+/// A field of `/proc/self/status`, in bytes; `None` off Linux.
+fn status_field(name: &str) -> Option<u64> {
     if !cfg!(target_os = "linux") {
         return None;
     }
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    kib_field(&status, "VmRSS:")
+    kib_field(&status, name)
 }
 
 /// The value of a `NAME:   1234 kB` line of a `/proc` file, in bytes.

@@ -152,6 +152,10 @@ impl Protocol for Object {
     fn prefers_bytes(&self) -> bool {
         forward!(self, o => o.prefers_bytes())
     }
+    #[inline]
+    fn bytes_are_portable(&self) -> bool {
+        forward!(self, o => o.bytes_are_portable())
+    }
     /// Decodes as the kind of `self`: the bytes carry no tag, since every
     /// state of one search is of one kind.
     #[inline]

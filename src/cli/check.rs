@@ -21,6 +21,7 @@ use super::{CmdResult, Exit, Failure};
 use engine::env::Reader;
 
 mod args;
+mod distributed;
 mod record;
 pub use args::{parse_timeout, CheckArgs, CheckFormat};
 use record::record;
@@ -99,6 +100,9 @@ enum Outcome {
 /// Where verdicts go: text or JSON Lines on stdout.
 struct Sink<'a> {
     out: &'a mut Out,
+    /// Prints nothing: a process of a distributed check other than 0,
+    /// which prints the verdicts (every process exits with them).
+    quiet: bool,
     format: CheckFormat,
     protocol: &'a str,
     runtime: Runtime,
@@ -110,6 +114,9 @@ impl Sink<'_> {
     fn emit(&mut self, formula: &str, outcome: &Outcome) -> Result<(), Failure> {
         if let Outcome::Error(e) = outcome {
             out::diagnostic(&format!("error in formula {}\n{e}\n", shortened(formula)));
+        }
+        if self.quiet {
+            return Ok(());
         }
         match (self.format, outcome) {
             (CheckFormat::Text, Outcome::Checked(report)) => writeln!(self.out, "{report}\n"),
@@ -183,6 +190,7 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
             .hint("give each its own file, e.g. --trail run.trail --dot run.dot"));
         }
     }
+    let cluster = distributed::cluster(args)?;
     let env = read_env(Reader::Check)?;
     // Someone asked for this check: the budgets no variable sets are the
     // machine's, not a test's. Its reports name the options of `prust
@@ -250,8 +258,10 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
             "prust check {DEMO_PROTOCOL} (demo: one property that holds, one that does not)\n"
         )?;
     }
+    let quiet = cluster.as_ref().is_some_and(|c| !distributed::prints(c));
     let mut sink = Sink {
         out,
+        quiet,
         format: args.format,
         protocol,
         runtime: args.runtime,
@@ -268,6 +278,7 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
         trail: args.trail.as_deref(),
         dot: args.dot.as_deref(),
         html: args.html.as_deref(),
+        cluster: cluster.as_ref(),
     };
     let codes = match object(protocol, args.runtime, &limits) {
         Ok(obj) => check_all(visit, obj)?,
@@ -302,7 +313,7 @@ pub fn run(args: &CheckArgs, out: &mut Out) -> CmdResult {
     };
     // The summary is a result, so stdout, and always the last line of text
     // output (JSON Lines carry only the per-formula records).
-    if text {
+    if text && !quiet {
         let share = checker.current_share();
         // Bitstate hashing serves only the breadth-first (safety) search;
         // the others fall back to hash compaction, and each report names
@@ -377,6 +388,8 @@ struct CheckAll<'a, 's> {
     trail: Option<&'a Path>,
     dot: Option<&'a Path>,
     html: Option<&'a Path>,
+    /// `--distributed`: where this process runs among the others.
+    cluster: Option<&'a distributed::Cluster>,
 }
 
 /// Checks every formula on one object and prints a verdict for each; gives
@@ -389,12 +402,39 @@ fn check_all(visit: CheckAll<'_, '_>, obj: Object) -> Result<Vec<Exit>, Failure>
         trail,
         dot,
         html,
+        cluster,
     } = visit;
     // The page re-executes a counterexample on a fresh object.
     let fresh = html.map(|_| obj.clone());
     // The object's own dummies, one per declared type: the engine's, so the
     // CLI, the suites and `dummies![]` probe the same messages.
     let dummies = engine::declared_dummies(&obj);
+    if let Some(cluster) = cluster {
+        let mut codes = Vec::new();
+        for (k, formula) in formulas.iter().enumerate() {
+            let (outcome, processes) =
+                match distributed::check(cluster, checker, &obj, &dummies, formula) {
+                    Ok(c) => (Outcome::Checked(c.report), c.processes),
+                    Err(e) => (Outcome::Error(e), Vec::new()),
+                };
+            codes.push(exit_of(&outcome));
+            sink.emit(formula, &outcome)?;
+            if sink.quiet {
+                continue;
+            }
+            if sink.format == CheckFormat::Text && !processes.is_empty() {
+                writeln!(sink.out, "  {}\n", processes.join("\n  "))?;
+            }
+            if let Outcome::Checked(report) = &outcome {
+                save_counterexample(report, sink.protocol, trail, dot, k + 1, formulas.len())?;
+                if let (Some(path), Some(obj)) = (html, &fresh) {
+                    let page = report.to_html_with_object(obj.clone());
+                    super::html::write(&numbered(path, k + 1, formulas.len()), &page)?;
+                }
+            }
+        }
+        return Ok(codes);
+    }
     let mut session = match checker.session(obj, dummies) {
         Ok(s) => s,
         Err(e) => {

@@ -18,17 +18,24 @@ fn cleared() -> impl Iterator<Item = &'static str> {
 /// `prust ARGS` in `dir` (the current folder if `None`), with [`cleared`]
 /// unset and then `env` set.
 pub fn run(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_prust"));
-    c.args(args);
+    let mut c = command(args);
     if let Some(dir) = dir {
         c.current_dir(dir);
-    }
-    for var in cleared() {
-        c.env_remove(var);
     }
     c.envs(env.iter().copied())
         .output()
         .expect("the prust binary runs")
+}
+
+/// The command `prust ARGS` with [`cleared`] unset, not started: for a
+/// test that runs several at once.
+pub fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_prust"));
+    c.args(args);
+    for var in cleared() {
+        c.env_remove(var);
+    }
+    c
 }
 
 /// `prust ARGS`.

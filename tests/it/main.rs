@@ -10,6 +10,7 @@
 
 mod cli;
 mod cli_check;
+mod cli_distributed;
 mod cli_fairness;
 mod cli_file_errors;
 mod cli_files;

@@ -11,12 +11,14 @@ use crate::semantics::Semantics;
 use crate::{error::Error, report::Counterexample, report::Report, report::Verdict, Protocol};
 
 mod env;
+mod graph;
 mod run;
 mod session;
 mod shorten;
 mod threads;
 
 pub use crate::share::Share;
+pub use graph::{ProductEdge, ProductGraph};
 pub(crate) use run::object_op;
 pub use run::{check, check_violated, try_check};
 pub use session::CheckSession;

@@ -423,6 +423,18 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         let _ = bytes;
         None
     }
+
+    /// Whether the bytes of [`encode`](Self::encode) name the state by
+    /// themselves, so that another process, which built the same initial
+    /// object, decodes them to the same state (`true`, the default); or
+    /// only in this process (`false`): numbers handed out as states are
+    /// met, say, which mean another state, or none, elsewhere. A check
+    /// spread over several processes (`prust-distributed`) sends states
+    /// between them as bytes, and refuses an object that says `false`
+    /// rather than explore states that are not the object's.
+    fn bytes_are_portable(&self) -> bool {
+        true
+    }
 }
 
 /// An action that an object lists as enabled ([`Protocol::enabled`]).

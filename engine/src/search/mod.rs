@@ -59,6 +59,7 @@ use crate::successors::Successors;
 use crate::{Error, Semantics};
 
 use expand::Frame;
+pub(crate) use parallel::successors as object_successors;
 pub(crate) use parallel::PARALLEL_LEVEL;
 pub(crate) use share::Split;
 pub(crate) use shortest::{Shortening, Stop};

@@ -194,6 +194,13 @@ impl Protocol for Strict {
         false
     }
 
+    /// `false` for an object built [on the fly](Strict::on_the_fly): its
+    /// state numbers are handed out in the order this process meets the
+    /// states, so another process's number names another state.
+    fn bytes_are_portable(&self) -> bool {
+        !matches!(self.lts, Graph::OnTheFly(_))
+    }
+
     /// The object of `self`'s LTS (the same graph: state numbers of an
     /// object built on the fly are its own) in the state `bytes` name;
     /// `None` unless they are an encoding: a state the graph has, whole

@@ -148,6 +148,50 @@ pub struct CheckArgs {
     /// combined verdict) [default: PRUST_SHARE_LEVEL]
     #[arg(long, value_name = "K")]
     pub share_level: Option<u64>,
+
+    /// Search one state space spread over worker threads and processes
+    /// (timely-dataflow): each product state is owned by one worker, which
+    /// alone stores it. Safety properties (those searched breadth-first);
+    /// a liveness formula is an error. Every process runs the same command
+    /// with its own -p; process 0 prints the verdict and every process
+    /// exits with it. The limits apply per process
+    #[arg(long)]
+    pub distributed: bool,
+    /// With --distributed: worker threads in each process (timely's -w)
+    #[arg(
+        short = 'w',
+        long = "workers",
+        value_name = "THREADS",
+        requires = "distributed",
+        value_parser = clap::value_parser!(u64).range(1..=1024)
+    )]
+    pub workers: Option<u64>,
+    /// With --distributed: how many processes take part (timely's -n)
+    #[arg(
+        short = 'n',
+        long = "processes",
+        value_name = "N",
+        requires = "distributed",
+        value_parser = clap::value_parser!(u64).range(1..=4096)
+    )]
+    pub processes: Option<u64>,
+    /// With --distributed: this process's number, 0 to N-1 (timely's -p)
+    #[arg(
+        short = 'p',
+        long = "process",
+        value_name = "INDEX",
+        requires = "distributed"
+    )]
+    pub process: Option<u64>,
+    /// With --distributed: a file of the processes' addresses, `host:port`
+    /// a line, process 0 first (timely's -h; here --hostfile, since -h is
+    /// help) [default: localhost:PORT, PORT from --port]
+    #[arg(long, value_name = "FILE", requires = "distributed")]
+    pub hostfile: Option<PathBuf>,
+    /// With --distributed and no --hostfile: process I listens on
+    /// localhost:PORT+I [default: 2101, timely's]
+    #[arg(long, value_name = "PORT", requires = "distributed")]
+    pub port: Option<u16>,
 }
 
 /// `--share`: `I/N`, with a message that shows the expected form.

@@ -147,7 +147,7 @@ fn reraised<P: Protocol>(
 /// The successors of `obj` in letter order, as the one-thread search
 /// makes them: every enabled action, or (stutter semantics) the END or
 /// DEADLOCK step of a state with none.
-pub(super) fn successors<P: Protocol>(
+pub(crate) fn successors<P: Protocol>(
     ex: &mut Successors<P>,
     stutter: bool,
     obj: &P,

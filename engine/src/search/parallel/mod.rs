@@ -118,7 +118,8 @@ use crate::{Error, Semantics};
 use super::lasso::Path;
 use super::sharded::Sharded;
 use super::{Search, SearchOutcome};
-use level::{decode, merge, successors, Batch, Returned, Worker};
+pub(crate) use level::successors;
+use level::{decode, merge, Batch, Returned, Worker};
 use phases::{Cmd, Crew, Phase};
 use shared::{Event, Found, Shared};
 

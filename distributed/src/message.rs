@@ -1,0 +1,94 @@
+//! What the workers send each other.
+
+use serde::{Deserialize, Serialize};
+
+/// A reference to a stored state: its owner (the worker) and its number
+/// in the owner's store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StateRef {
+    pub worker: u32,
+    pub index: u32,
+}
+
+/// The successors one worker made in a level for one owner: their bytes
+/// one after the other in `bytes`, and per successor where its bytes end,
+/// its automaton state, the letter it was reached by and its parent.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Batch {
+    /// The worker that made it.
+    pub from: u32,
+    pub bytes: Vec<u8>,
+    pub items: Vec<Item>,
+}
+
+/// One successor of a [`Batch`].
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Item {
+    pub end: u32,
+    pub hash: u64,
+    pub q: u32,
+    pub letter: u32,
+    pub parent: StateRef,
+}
+
+/// What a worker tells every other one at the end of a level, so that all
+/// of them take the same decision.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Summary {
+    /// The worker that sends it.
+    pub worker: u32,
+    /// States stored for the first time in this level.
+    pub new_states: u64,
+    /// Edges of the product followed in this level.
+    pub transitions: u64,
+    /// A stored state whose automaton state is bad.
+    pub bad: Option<StateRef>,
+    /// The limit this worker reached, if any.
+    pub limit: Option<LimitHit>,
+    /// The error that stopped this worker, if any (a panic in the object,
+    /// a broken contract): its text.
+    pub error: Option<String>,
+}
+
+/// A limit a worker reached, as [`engine::Limit`] names it.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) enum LimitHit {
+    States(u64),
+    TimeMillis(u64),
+    Memory(u64),
+}
+
+/// One step of the counterexample, told by the owner of the state it
+/// reaches: the letter, the automaton state and the state before it.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Step {
+    pub letter: u32,
+    pub q: u32,
+    pub parent: Option<StateRef>,
+}
+
+/// A worker's counts, for the report.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Counts {
+    pub process: u32,
+    pub owned: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub peak_memory: u64,
+}
+
+/// A message of a round.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Msg {
+    /// What a worker checks: a digest of the formula, the object's roles,
+    /// its initial state's bytes and the automaton's size, with the
+    /// worker's process. Every worker must check the same.
+    Digest {
+        process: u32,
+        digest: u64,
+    },
+    States(Batch),
+    Summary(Summary),
+    Step(Step),
+    Counts(Counts),
+}

@@ -1,0 +1,440 @@
+//! One worker's part of the level-synchronous breadth-first search.
+//!
+//! Every product state is owned by the worker its hash picks. A level is
+//! two rounds: in the first, each worker expands the states of the level
+//! it owns (decoding each from its bytes) and sends every successor, as
+//! bytes, to its owner, which stores those it did not have: they are the
+//! next level. In the second, every worker tells every other one what it
+//! found (new states, a bad state, a limit, an error), so that all take
+//! the same decision: go on, or stop with a verdict. A bad state's path is
+//! then rebuilt a step a round, each step told by the owner of the state
+//! it reaches, and the first worker replays it on the real object.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use engine::{Limit, ProductEdge, ProductGraph, Protocol, Report, Stats};
+
+use crate::exchange::Rounds;
+use crate::message::{Batch, Counts, Item, LimitHit, Msg, StateRef, Step, Summary};
+use crate::store::Owned;
+use crate::{Error, ProcessStats};
+
+/// The successors whose `decode(encode(x)) == x` is checked: while the
+/// whole search holds fewer states than this (as the engine's parallel
+/// search does: enough to catch a codec wrong everywhere).
+const VERIFY_STATES: u64 = 4096;
+
+/// How many states a worker expands between two looks at the clock and
+/// the memory.
+const TICK_EVERY: u64 = 64;
+
+/// The hash of a product state: the same in every process (a fixed seed).
+pub(crate) fn state_hash(bytes: &[u8], q: u32) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x7072_7573_7464_6973).hash_one((bytes, q))
+}
+
+/// The worker that owns a state of hash `hash`, of `peers`. Mixed apart
+/// from the table's use of the hash, so that one worker's states still
+/// spread over its table.
+fn owner(hash: u64, peers: usize) -> usize {
+    ((hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % peers as u64) as usize
+}
+
+/// The limits of one worker: its share of its process's state limit, the
+/// deadline and the process's memory limit.
+pub(crate) struct WorkerLimits {
+    pub max_states: u64,
+    pub deadline: Option<(Instant, Duration)>,
+    pub max_memory: u64,
+}
+
+/// What a worker's search ends with: on the first worker of each process,
+/// the report and the processes' counts (every process knows the verdict,
+/// and replays a violation itself); `None` on the others.
+pub(crate) type Ended = Result<Option<(Report, Vec<ProcessStats>)>, Error>;
+
+/// Runs the search on one worker; `reports` on the first worker of each
+/// process. Every worker must call it with the same formula and object,
+/// and the same `threads` per process.
+pub(crate) fn run<P: Protocol>(
+    rounds: &mut Rounds,
+    graph: &mut ProductGraph<'_, P>,
+    limits: &WorkerLimits,
+    process: u32,
+    reports: bool,
+) -> Ended {
+    let started = Instant::now();
+    let me = rounds.index();
+    let peers = rounds.peers();
+    let (template, q0) = graph.initial();
+    let mut buf = Vec::new();
+    if !encoded(&template, &mut buf) {
+        return Err(Error::NotEncodable {
+            object: std::any::type_name::<P>(),
+        });
+    }
+    if decoded(&template, &buf).as_ref() != Some(&template) {
+        return Err(Error::Codec {
+            object: std::any::type_name::<P>(),
+            detail: "decode(encode(initial)) is not the initial object".to_string(),
+        });
+    }
+    agree(rounds, graph, &buf, process)?;
+    let mut owned = Owned::default();
+    let mut level: Vec<u32> = Vec::new();
+    let hash = state_hash(&buf, q0);
+    if owner(hash, peers) == me {
+        level.extend(owned.insert(&buf, q0, hash, u32::MAX, None));
+    }
+    let mut counts = Counts {
+        process,
+        ..Counts::default()
+    };
+    let mut stats = Stats {
+        product_states: 1,
+        threads: peers as u32,
+        reduction: engine::ReductionStatus::Off(
+            "not used by the distributed search, which stores every state".to_string(),
+        ),
+        ..Stats::default()
+    };
+    let mut depth = 0u64;
+    let mut bad = graph.is_bad(q0).then(|| StateRef {
+        worker: owner(hash, peers) as u32,
+        index: 0,
+    });
+    let mut edges: Vec<ProductEdge<P>> = Vec::new();
+    let verdict = loop {
+        if let Some(at) = bad {
+            break Verdict::Bad(at);
+        }
+        // Expand: the level's states this worker owns.
+        let mut summary = Summary {
+            worker: me as u32,
+            ..Summary::default()
+        };
+        let mut out: Vec<Batch> = vec![
+            Batch {
+                from: me as u32,
+                ..Batch::default()
+            };
+            peers
+        ];
+        for (n, &i) in level.iter().enumerate() {
+            if (n as u64).is_multiple_of(TICK_EVERY) {
+                summary.limit = limits.reached();
+                if summary.limit.is_some() {
+                    break;
+                }
+            }
+            let (bytes, q) = owned.get(i);
+            let Some(obj) = decoded(&template, bytes) else {
+                summary.error = Some(codec_error::<P>("decode gave no object for a state"));
+                break;
+            };
+            if let Err(e) = graph.successors(&obj, q, &mut edges) {
+                summary.error = Some(e.to_string());
+                break;
+            }
+            for e in edges.drain(..) {
+                buf.clear();
+                if !encoded(&e.object, &mut buf) {
+                    summary.error = Some(codec_error::<P>("a state wrote no bytes"));
+                    break;
+                }
+                if stats.product_states < VERIFY_STATES
+                    && decoded(&template, &buf).as_ref() != Some(&e.object)
+                {
+                    summary.error = Some(codec_error::<P>(
+                        "decode(encode(x)) is not x for a successor",
+                    ));
+                    break;
+                }
+                summary.transitions += 1;
+                let hash = state_hash(&buf, e.state);
+                let batch = &mut out[owner(hash, peers)];
+                batch.bytes.extend_from_slice(&buf);
+                batch.items.push(Item {
+                    end: batch.bytes.len() as u32,
+                    hash,
+                    q: e.state,
+                    letter: e.letter,
+                    parent: StateRef {
+                        worker: me as u32,
+                        index: i,
+                    },
+                });
+            }
+            if summary.error.is_some() {
+                break;
+            }
+        }
+        for (to, batch) in out.into_iter().enumerate() {
+            if !batch.items.is_empty() {
+                if to != me {
+                    counts.bytes_sent += batch_size(&batch);
+                }
+                rounds.send(to, Msg::States(batch));
+            }
+        }
+        // Settle: store the new states; they are the next level.
+        level.clear();
+        let inbox = rounds.finish()?;
+        for msg in inbox {
+            let Msg::States(batch) = msg else { continue };
+            if batch.from != me as u32 {
+                counts.bytes_received += batch_size(&batch);
+            }
+            let mut start = 0;
+            for item in &batch.items {
+                let bytes = &batch.bytes[start..item.end as usize];
+                start = item.end as usize;
+                let parent = Some(item.parent);
+                if owned.len() >= limits.max_states {
+                    // Full: a state not stored yet is one too many.
+                    if !owned.contains(bytes, item.q, item.hash) {
+                        summary.limit = Some(LimitHit::States(limits.max_states));
+                    }
+                    continue;
+                }
+                if let Some(i) = owned.insert(bytes, item.q, item.hash, item.letter, parent) {
+                    level.push(i);
+                    summary.new_states += 1;
+                    if summary.bad.is_none() && graph.is_bad(item.q) {
+                        summary.bad = Some(StateRef {
+                            worker: me as u32,
+                            index: i,
+                        });
+                    }
+                }
+            }
+        }
+        if summary.limit.is_none() && summary.error.is_none() {
+            summary.limit = limits.reached();
+        }
+        // Decide, all alike.
+        rounds.broadcast(Msg::Summary(summary));
+        let mut all: Vec<(u32, Summary)> = Vec::new();
+        for msg in rounds.finish()? {
+            if let Msg::Summary(s) = msg {
+                all.push((s.worker, s));
+            }
+        }
+        all.sort_by_key(|(w, _)| *w);
+        if all.len() != peers {
+            // Every worker speaks once a round: a summary missing or
+            // doubled is a fault of the exchange, and no verdict may rest
+            // on it.
+            return Err(Error::Search {
+                worker: me as u32,
+                message: format!(
+                    "{} summaries of a level arrived from {peers} workers",
+                    all.len()
+                ),
+            });
+        }
+        depth += 1;
+        for (_, s) in &all {
+            stats.product_states += s.new_states;
+            stats.transitions += s.transitions;
+            if s.new_states > 0 {
+                stats.max_depth = depth;
+            }
+        }
+        if let Some((w, s)) = all.iter().find(|(_, s)| s.error.is_some()) {
+            break Verdict::Failed(*w, s.error.clone().unwrap_or_default());
+        }
+        if let Some(at) = all.iter().find_map(|(_, s)| s.bad) {
+            bad = Some(at);
+            continue;
+        }
+        if let Some(hit) = all.iter().find_map(|(_, s)| s.limit) {
+            break Verdict::Limit(hit);
+        }
+        if all.iter().all(|(_, s)| s.new_states == 0) {
+            break Verdict::Holds;
+        }
+    };
+    let path = match verdict {
+        Verdict::Bad(at) => Some(path_to(rounds, &owned, at)?),
+        _ => None,
+    };
+    counts.owned = owned.len();
+    counts.peak_memory = engine::peak_resident_bytes().unwrap_or(0);
+    rounds.broadcast(Msg::Counts(counts));
+    let received = rounds.finish()?;
+    if !reports {
+        return Ok(None);
+    }
+    let processes = per_process(received);
+    stats.protocol_states = stats.product_states;
+    stats.time = started.elapsed();
+    let report = match verdict {
+        Verdict::Holds => graph.holds(stats),
+        Verdict::Limit(hit) => {
+            let explored = stats.product_states;
+            graph.inconclusive(hit.limit(), explored, stats)
+        }
+        Verdict::Failed(worker, message) => return Err(Error::Search { worker, message }),
+        Verdict::Bad(_) => {
+            let path = path.expect("a bad state's path was rebuilt");
+            graph.violated(&path, stats).map_err(Error::Engine)?
+        }
+    };
+    Ok(Some((report, processes)))
+}
+
+/// Checks that every worker checks the same formula on the same object:
+/// processes started with other arguments (or another prust) would
+/// search different products under one name.
+fn agree<P: Protocol>(
+    rounds: &mut Rounds,
+    graph: &ProductGraph<'_, P>,
+    initial: &[u8],
+    process: u32,
+) -> Result<(), Error> {
+    use std::hash::BuildHasher;
+    let (object, q0) = graph.initial();
+    let what = (
+        env!("CARGO_PKG_VERSION"),
+        std::any::type_name::<P>(),
+        graph.formula(),
+        object.roles(),
+        object.type_names(),
+        initial,
+        q0,
+        graph.automaton_states(),
+    );
+    let digest = foldhash::fast::FixedState::with_seed(1).hash_one(&what);
+    rounds.broadcast(Msg::Digest { process, digest });
+    let mut others = Vec::new();
+    for msg in rounds.finish()? {
+        if let Msg::Digest { process, digest } = msg {
+            others.push((process, digest));
+        }
+    }
+    let mut differ: Vec<u32> = others
+        .iter()
+        .filter(|(_, d)| *d != digest)
+        .map(|(p, _)| *p)
+        .collect();
+    differ.sort_unstable();
+    differ.dedup();
+    match differ.as_slice() {
+        [] => Ok(()),
+        ps => Err(Error::Cluster(format!(
+            "process {process} and process{} {} do not check the same formula on the same object \
+             (their formula, object, initial state or prust differ): start every process with \
+             the same arguments",
+            if ps.len() > 1 { "es" } else { "" },
+            ps.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// How the level loop ended.
+enum Verdict {
+    Holds,
+    Bad(StateRef),
+    Limit(LimitHit),
+    Failed(u32, String),
+}
+
+/// The path from the initial state to `to`, a step a round: the owner of
+/// the state reached tells every worker the step and the state before it.
+fn path_to(rounds: &mut Rounds, owned: &Owned, to: StateRef) -> Result<Vec<(u32, u32)>, Error> {
+    let me = rounds.index() as u32;
+    let mut path = Vec::new();
+    let mut at = Some(to);
+    while let Some(r) = at {
+        if r.worker == me {
+            let (letter, q, parent) = owned.reached_by(r.index);
+            rounds.broadcast(Msg::Step(Step { letter, q, parent }));
+        }
+        at = None;
+        for msg in rounds.finish()? {
+            if let Msg::Step(s) = msg {
+                if s.parent.is_some() {
+                    path.push((s.letter, s.q));
+                }
+                at = s.parent;
+            }
+        }
+    }
+    path.reverse();
+    Ok(path)
+}
+
+/// The workers' counts, summed per process.
+fn per_process(received: Vec<Msg>) -> Vec<ProcessStats> {
+    let mut out: Vec<ProcessStats> = Vec::new();
+    for msg in received {
+        let Msg::Counts(c) = msg else { continue };
+        let i = c.process as usize;
+        if out.len() <= i {
+            out.resize_with(i + 1, ProcessStats::default);
+        }
+        let p = &mut out[i];
+        p.process = c.process;
+        p.states += c.owned;
+        p.bytes_sent += c.bytes_sent;
+        p.bytes_received += c.bytes_received;
+        p.peak_memory = p.peak_memory.max(c.peak_memory);
+    }
+    out
+}
+
+/// The bytes a batch takes on the wire, about: its states' bytes and
+/// their items.
+fn batch_size(b: &Batch) -> u64 {
+    (b.bytes.len() + b.items.len() * std::mem::size_of::<Item>()) as u64
+}
+
+impl WorkerLimits {
+    /// The time or memory limit, if reached now (the state limit is
+    /// counted as states are stored).
+    fn reached(&self) -> Option<LimitHit> {
+        if let Some((at, t)) = self.deadline {
+            if Instant::now() >= at {
+                return Some(LimitHit::TimeMillis(t.as_millis() as u64));
+            }
+        }
+        if self.max_memory != u64::MAX
+            && engine::resident_bytes().is_some_and(|r| r > self.max_memory)
+        {
+            return Some(LimitHit::Memory(self.max_memory));
+        }
+        None
+    }
+}
+
+impl LimitHit {
+    fn limit(self) -> Limit {
+        match self {
+            LimitHit::States(n) => Limit::States(n),
+            LimitHit::TimeMillis(ms) => Limit::Time(Duration::from_millis(ms)),
+            LimitHit::Memory(b) => Limit::Memory(b),
+        }
+    }
+}
+
+/// `obj.encode(buf)`; a panic in it writes nothing.
+fn encoded<P: Protocol>(obj: &P, buf: &mut Vec<u8>) -> bool {
+    engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| obj.encode(buf)))).unwrap_or(false)
+}
+
+/// `template.decode(bytes)`; a panic in it gives nothing.
+fn decoded<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
+    engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| template.decode(bytes))))
+        .ok()
+        .flatten()
+}
+
+fn codec_error<P>(what: &str) -> String {
+    format!(
+        "{what} ({}: Protocol::encode and Protocol::decode must name every state exactly)",
+        std::any::type_name::<P>()
+    )
+}

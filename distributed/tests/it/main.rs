@@ -1,0 +1,3 @@
+//! The distributed search against the one-machine search.
+
+mod agree;

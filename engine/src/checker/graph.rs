@@ -1,0 +1,361 @@
+//! The product of an object and a property's negated automaton as a graph
+//! of states, for a search that runs outside the engine (the distributed
+//! search of `prust-distributed`): the same successors, in the same order,
+//! as the engine's own searches see, and the same report of a violation,
+//! replayed on the real object before it is shown.
+
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::ids::{AutState, Successor};
+use crate::pattern::Valuation;
+use crate::product::Prepared;
+use crate::property::Property;
+use crate::protocol::Protocol;
+use crate::report::{reexecute, Limit, RawLasso, Report, Shortness, Stats, Verdict};
+use crate::successors::{Store, Successors};
+use crate::Semantics;
+
+use super::session::CheckSession;
+
+/// One edge of a [`ProductGraph`]: the action taken (a letter of the
+/// object's alphabet, see [`ProductGraph::describe`]), the object it gives
+/// and the automaton state reached.
+#[derive(Debug, Clone)]
+pub struct ProductEdge<P> {
+    /// The letter: an action, or the END or DEADLOCK step of a state in
+    /// which no action is enabled (under the stutter semantics).
+    pub letter: u32,
+    /// The object after the action.
+    pub object: P,
+    /// The automaton state after reading the letter.
+    pub state: u32,
+}
+
+/// The product of one object with the automaton of a negated formula, a
+/// state at a time: a state is an object and an automaton state. Made by
+/// [`CheckSession::product_graph`].
+///
+/// A search over it decides the formula the way the engine's
+/// breadth-first search does for a safety property
+/// ([`decided_by_reachability`](Self::decided_by_reachability)): the formula
+/// is violated exactly when a state whose automaton state
+/// [`is_bad`](Self::is_bad) is reachable, and the path to the first one met
+/// breadth first is a shortest counterexample. [`violated`](Self::violated)
+/// turns that path into the engine's report.
+///
+/// The determinism check ([`Checker::determinism_check`](crate::Checker::determinism_check))
+/// does not run on the states of such a search, which the engine does not
+/// store; as in every check, a violation's run is re-executed on a fresh
+/// object before it is reported.
+///
+/// ```
+/// use engine::{Checker, Protocol, Message, Refused, RoleId, dummies};
+/// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// struct Counter(u8);
+/// impl Protocol for Counter {
+///     fn roles(&self) -> Vec<String> { vec!["a".into(), "b".into()] }
+///     fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+///         if self.0 < 3 { self.0 += 1; Ok(()) } else { Err(Refused(m)) }
+///     }
+///     fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+///         Err(Refused(()))
+///     }
+/// }
+/// #[derive(Clone, Debug)]
+/// struct Tick;
+/// let mut session = Checker::new().session(Counter(0), dummies![Tick]).unwrap();
+/// let mut graph = session.product_graph(r#"G !"DEADLOCK""#).unwrap();
+/// assert!(graph.decided_by_reachability());
+/// // Breadth first, keeping the path to each state.
+/// let (obj, q) = graph.initial();
+/// let mut level = vec![(obj, q, Vec::new())];
+/// let mut bad = None;
+/// let mut edges = Vec::new();
+/// while bad.is_none() && !level.is_empty() {
+///     let mut next = Vec::new();
+///     for (obj, q, path) in level {
+///         graph.successors(&obj, q, &mut edges).unwrap();
+///         for e in edges.drain(..) {
+///             let mut p: Vec<(u32, u32)> = path.clone();
+///             p.push((e.letter, e.state));
+///             if graph.is_bad(e.state) { bad.get_or_insert(p.clone()); }
+///             next.push((e.object, e.state, p));
+///         }
+///     }
+///     level = next;
+/// }
+/// let report = graph.violated(&bad.unwrap(), engine::Stats::default()).unwrap();
+/// assert!(report.to_string().contains("DEADLOCK"));
+/// ```
+pub struct ProductGraph<'s, P> {
+    session: &'s mut CheckSession<P>,
+    formula: String,
+    aut: Prepared,
+    started: Instant,
+    /// The successors of objects, with a successor generator of its own:
+    /// the session's runs the determinism check when asked, which needs
+    /// the states stored by id, and this graph's states are the caller's.
+    expander: Successors<P>,
+    edges_scratch: Vec<(u32, P)>,
+}
+
+impl<P: Protocol> CheckSession<P> {
+    /// The product of this session's object with the automaton of the
+    /// negation of `formula` (see [`ProductGraph`]), for a search of one's
+    /// own. The formula is parsed and translated as [`check`](Self::check)
+    /// does, with the same errors.
+    pub fn product_graph(&mut self, formula: &str) -> Result<ProductGraph<'_, P>, Error> {
+        if let Some(e) = &self.broken {
+            return Err(e.clone());
+        }
+        let started = Instant::now();
+        let property = Property::prepare(formula, &self.successors.alphabet, None)?;
+        let a = &self.successors.alphabet;
+        let table = Valuation::new(a, &property.atoms);
+        let aut = Prepared::new(&property.automaton, a, |l| table.of(a, l));
+        let expander = Successors::new(self.successors.alphabet.clone(), Store::whole(), 1, false);
+        Ok(ProductGraph {
+            expander,
+            session: self,
+            formula: formula.to_string(),
+            aut,
+            started,
+            edges_scratch: Vec::new(),
+        })
+    }
+}
+
+impl<P: Protocol> ProductGraph<'_, P> {
+    /// The initial state: a clone of the session's object and the
+    /// automaton's initial state.
+    pub fn initial(&self) -> (P, u32) {
+        let s = &self.session;
+        (
+            s.successors.store.get(s.initial).clone(),
+            self.aut.initial.index() as u32,
+        )
+    }
+
+    /// Whether no run can violate the formula at all (its negation's
+    /// automaton has no state): the formula holds without a search.
+    pub fn is_trivially_true(&self) -> bool {
+        self.aut.num_states() == 0
+    }
+
+    /// Whether a reachability search decides the formula: the semantics is
+    /// the stutter one and every accepting cycle of the automaton runs
+    /// through states that accept every continuation (a safety property,
+    /// such as every `G !bad`). Otherwise the formula needs a search for
+    /// accepting cycles, which this graph does not give: a search over it
+    /// that found no bad state has proven nothing.
+    pub fn decided_by_reachability(&self) -> bool {
+        self.session.bounds.semantics == Semantics::Stutter && self.aut.safety
+    }
+
+    /// Whether reaching automaton state `state` violates the formula (it
+    /// accepts whatever follows: a bad prefix).
+    pub fn is_bad(&self, state: u32) -> bool {
+        self.session.bounds.semantics == Semantics::Stutter
+            && self.aut.universal(AutState::new(state as usize))
+    }
+
+    /// The product state's successors, in the order the engine's own
+    /// breadth-first search makes them, into `out` (cleared first): every
+    /// enabled action of `object` times every automaton edge from `state`
+    /// that allows it; under the stutter semantics, a state in which no
+    /// action is enabled steps on END or DEADLOCK.
+    ///
+    /// # Errors
+    /// A panic in the object's code, or a broken contract, as a check
+    /// reports it (without the trace, which the caller knows).
+    pub fn successors(
+        &mut self,
+        object: &P,
+        state: u32,
+        out: &mut Vec<ProductEdge<P>>,
+    ) -> Result<(), Error> {
+        out.clear();
+        let q = AutState::new(state as usize);
+        let (first, ne) = self.aut.edges_of(q);
+        if ne == 0 {
+            return Ok(());
+        }
+        let stutter = self.session.bounds.semantics == Semantics::Stutter;
+        let ex = &mut self.expander;
+        let succs = &mut self.edges_scratch;
+        succs.clear();
+        crate::search::object_successors(ex, stutter, object, succs)
+            .map_err(|e| e.into_error(|l| ex.alphabet.describe_probe(l), Vec::new()))?;
+        for (letter, obj) in succs.drain(..) {
+            let allowing = (first..first + ne).filter(|&e| self.aut.allows(e, letter));
+            let targets: Vec<u32> = allowing
+                .map(|e| self.aut.edge(e).target.index() as u32)
+                .collect();
+            if let Some((&last, rest)) = targets.split_last() {
+                for &t in rest {
+                    out.push(ProductEdge {
+                        letter,
+                        object: obj.clone(),
+                        state: t,
+                    });
+                }
+                out.push(ProductEdge {
+                    letter,
+                    object: obj,
+                    state: last,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The formula whose negation this graph's automaton is.
+    pub fn formula(&self) -> &str {
+        &self.formula
+    }
+
+    /// How many states the automaton has.
+    pub fn automaton_states(&self) -> usize {
+        self.aut.num_states()
+    }
+
+    /// The step `letter` as a counterexample prints it
+    /// (`white SEND <Move> TO black`, `DEADLOCK`).
+    pub fn describe(&self, letter: u32) -> String {
+        self.session.successors.alphabet.describe(letter)
+    }
+
+    /// The formula's check stopped at `limit` after `explored` product
+    /// states: the report of an inconclusive check.
+    pub fn inconclusive(&self, limit: Limit, explored: u64, stats: Stats) -> Report {
+        self.report(Verdict::Inconclusive { limit, explored }, stats)
+    }
+
+    /// The report of a search that visited every reachable state and met
+    /// no bad one, for a formula that
+    /// [`decided_by_reachability`](Self::decided_by_reachability) (or
+    /// [`is_trivially_true`](Self::is_trivially_true)).
+    ///
+    /// # Panics
+    /// For any other formula: such a search has proven nothing.
+    pub fn holds(&self, stats: Stats) -> Report {
+        assert!(
+            self.decided_by_reachability() || self.is_trivially_true(),
+            "a reachability search does not decide this formula"
+        );
+        self.report(Verdict::Holds, stats)
+    }
+
+    /// The report of the violation reached by `path` (each step: the
+    /// letter and the automaton state after it) from the initial state: the
+    /// run is re-executed on a fresh clone of the object first, and a run
+    /// that does not go through, or that does not end in a bad state, is
+    /// an error, never a counterexample. `shortest` says whether `path` is
+    /// a shortest one (a breadth-first search's first).
+    ///
+    /// # Errors
+    /// [`Error::Nondeterminism`] (or [`Error::ProtocolPanic`]) where the
+    /// re-execution does not follow the path.
+    pub fn violated(&mut self, path: &[(u32, u32)], stats: Stats) -> Result<Report, Error> {
+        self.violated_as(path, stats, Shortness::Shortest)
+    }
+
+    /// [`violated`](Self::violated), saying how short the path is.
+    pub fn violated_as(
+        &mut self,
+        path: &[(u32, u32)],
+        stats: Stats,
+        shortness: Shortness,
+    ) -> Result<Report, Error> {
+        let bad = match path.last() {
+            Some(&(_, q)) => self.is_bad(q),
+            None => self.is_bad(self.aut.initial.index() as u32),
+        };
+        let s = &mut *self.session;
+        let mut obj = s.successors.store.get(s.initial).clone();
+        let mut prefix = Vec::with_capacity(path.len());
+        let mut trace = Vec::new();
+        let mut q = self.aut.initial;
+        for (i, &(letter, next)) in path.iter().enumerate() {
+            let a = &s.successors.alphabet;
+            let at = a.describe(letter);
+            let wrong = |detail: String, trace: &Vec<String>| Error::Nondeterminism {
+                action: at.clone(),
+                detail: format!(
+                    "step {} of the path found could not be replayed on a fresh clone of the \
+                     initial object: {detail}; the violation cannot be reproduced",
+                    i + 1
+                ),
+                trace: trace.clone(),
+            };
+            let (first, ne) = self.aut.edges_of(q);
+            let edge = (first..first + ne).find(|&e| {
+                self.aut.allows(e, letter) && self.aut.edge(e).target.index() as u32 == next
+            });
+            let Some(edge) = edge else {
+                let detail = format!("the automaton has no edge to state {next} on it");
+                return Err(wrong(detail, &trace));
+            };
+            if letter != a.end() && letter != a.deadlock() {
+                if let Err(why) = s.successors.step_on(&mut obj, letter) {
+                    return Err(wrong(why, &trace));
+                }
+            }
+            q = AutState::new(next as usize);
+            let proto = s.successors.store.intern(obj.clone());
+            prefix.push(Successor {
+                letter,
+                proto,
+                state: q,
+                acc: self.aut.edge(edge).acc,
+            });
+            trace.push(at);
+        }
+        if !bad {
+            return Err(Error::Nondeterminism {
+                action: trace
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| "(the start)".into()),
+                detail: "the path found does not end in a state that violates the formula"
+                    .to_string(),
+                trace,
+            });
+        }
+        let raw = RawLasso {
+            prefix,
+            cycle: Vec::new(),
+        };
+        // The steps above went through on one object; this runs them
+        // again on a fresh clone and checks the ending (END, DEADLOCK) and
+        // that every step gives the object stored for it.
+        reexecute(&s.successors, s.initial, &raw)?;
+        let c =
+            super::shorten::counterexample(&s.successors, &s.checker, s.initial, &raw, shortness);
+        Ok(self.report(Verdict::Violated(c), stats))
+    }
+
+    fn report(&self, verdict: Verdict, mut stats: Stats) -> Report {
+        stats.automaton_states = self.aut.num_states() as u64;
+        if stats.time == Duration::ZERO {
+            stats.time = self.started.elapsed();
+        }
+        Report {
+            formula: self.formula.clone(),
+            semantics: self.session.bounds.semantics,
+            fairness: self.session.checker.fairness,
+            verdict,
+            stats,
+            audience: self.session.checker.audience,
+        }
+    }
+
+    /// The limits the session's checker resolved: the product states a
+    /// search may store, and its time and memory budgets (`u64::MAX`
+    /// bytes: none).
+    pub fn limits(&self) -> (u64, Option<Duration>, u64) {
+        let b = &self.session.bounds;
+        (b.max_states, b.timeout, b.max_memory)
+    }
+}

@@ -1,0 +1,218 @@
+//! `prust check --distributed`: one state space over several local
+//! processes. The verdict, the state count of a property that holds and
+//! the length of a counterexample are the one-machine check's; process 0
+//! prints, every process exits with the verdict; a process killed in the
+//! middle ends the others at once, with an error that names it; processes
+//! started with different arguments refuse to search.
+
+use std::process::{Child, Output, Stdio};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::cli;
+
+use cli::{prust, stderr, stdout};
+
+/// A first port for one run of `n` processes: apart for every run of this
+/// test binary (several run at once) and, by the process id, for other
+/// test binaries on the machine.
+fn ports(n: u16) -> u16 {
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let base = 20_000 + (std::process::id() % 400) as u16 * 100;
+    base + NEXT.fetch_add(n, Ordering::Relaxed) % 100
+}
+
+/// Starts process `i` of `n` of `prust check ARGS --distributed`.
+fn start(args: &[&str], n: u16, i: u16, port: u16) -> Child {
+    let (n, i, port) = (n.to_string(), i.to_string(), port.to_string());
+    let mut all: Vec<&str> = vec!["check"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--distributed", "-n", &n, "-p", &i, "--port", &port]);
+    cli::command(&all)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the prust binary starts")
+}
+
+/// Every process's output, process 0 first.
+fn distributed(args: &[&str], n: u16) -> Vec<Output> {
+    let port = ports(n);
+    let children: Vec<Child> = (0..n).map(|i| start(args, n, i, port)).collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("a process ends"))
+        .collect()
+}
+
+/// The number before " product states" in a report.
+fn product_states(report: &str) -> Option<u64> {
+    let line = report.lines().find(|l| l.contains(" product states,"))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
+/// The steps of the counterexample in a report.
+fn steps(report: &str) -> usize {
+    report
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        })
+        .count()
+}
+
+#[test]
+fn processes_agree_with_one_machine() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("npb-cg-concurrent:3", "strict", r#"G !"DEADLOCK""#),
+        ("npb-cg-concurrent:3", "liberal", r#"G !"DEADLOCK""#),
+        ("chess", "strict", r#"G !"black SEND *""#),
+        ("ring-buffered:6", "liberal", r#"G !"worker_4_ RECV *""#),
+        ("two-buyer", "strict", r#"G !"END""#),
+        ("go-fish", "liberal", r#"G ("END" -> G "END")"#),
+    ];
+    for &(protocol, runtime, formula) in cases {
+        let one = prust(&["check", protocol, formula, "--runtime", runtime, "--no-por"]);
+        let want = stdout(&one);
+        for n in [2, 4] {
+            let outs = distributed(&[protocol, formula, "--runtime", runtime], n);
+            let got = stdout(&outs[0]);
+            let ctx = format!("{protocol} {runtime} `{formula}` on {n} processes");
+            assert_eq!(
+                outs[0].status.code(),
+                one.status.code(),
+                "{ctx}:\n{got}\n{}\n---\n{want}",
+                stderr(&outs[0])
+            );
+            match one.status.code() {
+                Some(0) => assert_eq!(product_states(&got), product_states(&want), "{ctx}"),
+                Some(1) => assert_eq!(steps(&got), steps(&want), "{ctx}:\n{got}\n---\n{want}"),
+                other => panic!("{ctx}: one machine exited {other:?}:\n{want}"),
+            }
+            for p in 1..n {
+                // Every process exits with the verdict; process 0 alone
+                // prints it.
+                let o = &outs[p as usize];
+                assert_eq!(o.status.code(), one.status.code(), "{ctx}: process {p}");
+                assert_eq!(stdout(o), "", "{ctx}: process {p}");
+            }
+            for p in 0..n {
+                assert!(got.contains(&format!("process {p}: ")), "{ctx}:\n{got}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_killed_process_ends_the_others_naming_it() {
+    // Millions of product states (up to the limit, in each process): far
+    // longer than the test waits.
+    let args = [
+        "token-full-mesh:8",
+        r#"G !"DEADLOCK""#,
+        "--runtime",
+        "liberal",
+        "--max-states",
+        "2000000",
+    ];
+    let port = ports(4);
+    let mut children: Vec<Child> = (0..4).map(|i| start(&args, 4, i, port)).collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut victim = children.remove(2);
+    if victim.try_wait().unwrap().is_some() {
+        let o = victim.wait_with_output().unwrap();
+        panic!(
+            "process 2 ended before the kill (a longer run is needed?): {:?}\n{}\n{}",
+            o.status,
+            stdout(&o),
+            stderr(&o)
+        );
+    }
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    let killed = Instant::now();
+    for (i, c) in children.into_iter().enumerate() {
+        let o = c.wait_with_output().unwrap();
+        let took = killed.elapsed();
+        assert!(
+            took < Duration::from_secs(10),
+            "ended {took:?} after the kill"
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "process {i}: {err}");
+        assert!(err.contains("process 2 stopped taking part"), "{err}");
+    }
+}
+
+#[test]
+fn processes_with_other_arguments_refuse_to_search() {
+    let port = ports(2);
+    let a = start(&["chess", r#"G !"DEADLOCK""#], 2, 0, port);
+    let b = start(&["chess", r#"G !"END""#], 2, 1, port);
+    for (p, c) in [a, b].into_iter().enumerate() {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(3), "process {p}");
+        assert!(
+            stderr(&o).contains("do not check the same formula on the same object"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn bad_uses_are_errors_with_a_hint() {
+    let liveness = prust(&["check", "chess", r#"F "END""#, "--distributed"]);
+    assert_eq!(liveness.status.code(), Some(3));
+    assert!(
+        stderr(&liveness).contains("decides safety properties"),
+        "{}",
+        stderr(&liveness)
+    );
+    let share = prust(&[
+        "check",
+        "chess",
+        r#"G !"END""#,
+        "--distributed",
+        "--share",
+        "1/2",
+    ]);
+    assert_eq!(share.status.code(), Some(3));
+    assert!(stderr(&share).contains("--distributed does not take --share"));
+    let index = prust(&[
+        "check",
+        "chess",
+        r#"G !"END""#,
+        "--distributed",
+        "-n",
+        "2",
+        "-p",
+        "2",
+    ]);
+    assert_eq!(index.status.code(), Some(3));
+    assert!(stderr(&index).contains("-p 2: the process numbers of -n 2 are 0 to 1"));
+    let without = prust(&["check", "chess", r#"G !"END""#, "-n", "2"]);
+    assert_eq!(without.status.code(), Some(3));
+    assert!(
+        stderr(&without).contains("--distributed"),
+        "{}",
+        stderr(&without)
+    );
+    let fly = distributed(
+        &[
+            "npb-cg-concurrent:3",
+            r#"G !"DEADLOCK""#,
+            "--runtime",
+            "on-the-fly",
+        ],
+        2,
+    );
+    assert_eq!(fly[0].status.code(), Some(3));
+    assert!(
+        stderr(&fly[0]).contains("bytes_are_portable is false"),
+        "{}",
+        stderr(&fly[0])
+    );
+}

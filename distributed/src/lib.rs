@@ -335,7 +335,7 @@ impl From<engine::Error> for Error {
 pub fn check<P, F>(cluster: &Cluster, formula: &str, session: F) -> Result<Outcome, Error>
 where
     P: Protocol,
-    F: Fn() -> Result<CheckSession<P>, engine::Error> + Send + Sync + 'static,
+    F: Fn() -> Result<CheckSession<P>, engine::Error> + Send + 'static,
 {
     lost::watch();
     let formula = formula.to_string();
@@ -346,8 +346,16 @@ where
     // timely's guards: joining those joins the connection threads too,
     // which wait for live peers and panic when a connection broke.
     let (results, ended) = std::sync::mpsc::channel();
+    // Called once by each worker thread: `Send` is all it needs to be (a
+    // session's messages are not `Sync`), and the lock is taken once each.
+    let session = std::sync::Mutex::new(session);
     let guards = cluster.execute(move |worker| {
-        let r = run_worker(worker, &formula, &session, process, threads, processes);
+        let make = || {
+            (session
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner))()
+        };
+        let r = run_worker(worker, &formula, &make, process, threads, processes);
         // The receiver waits for every worker: a send fails only once it
         // has given up, and then nobody wants the result.
         let _ = results.send(r);

@@ -37,11 +37,12 @@ fn checker() -> Checker {
     Checker::new().max_states(MAX_STATES).partial_order(false)
 }
 
-/// The prefix length of a violation (its counterexample's steps, the
-/// ending included), or `None`.
-fn violation_length(r: &Report) -> Option<usize> {
+/// The length of a violation, or `None`: the breadth-first level of its
+/// bad state (a counterexample shows a finite run's stutter steps once,
+/// so its steps do not tell).
+fn violation_length(r: &Report) -> Option<u64> {
     match &r.verdict {
-        Verdict::Violated(c) => Some(c.prefix.len() + usize::from(c.ending.is_some())),
+        Verdict::Violated(_) => Some(r.stats.max_depth),
         _ => None,
     }
 }
@@ -49,7 +50,7 @@ fn violation_length(r: &Report) -> Option<usize> {
 #[derive(Debug, PartialEq)]
 enum Kind {
     Holds,
-    Violated(Option<usize>),
+    Violated(Option<u64>),
     Inconclusive,
 }
 

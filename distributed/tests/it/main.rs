@@ -1,3 +1,4 @@
 //! The distributed search against the one-machine search.
 
 mod agree;
+mod random;

@@ -104,16 +104,9 @@ pub fn check(
     dummies: &[Message],
     formula: &str,
 ) -> Result<Checked, String> {
-    // Each worker thread takes a copy: the object and the dummies are
-    // `Send`, not `Sync` (a message's payload need not be).
-    let copies = std::sync::Mutex::new((obj.clone(), dummies.to_vec()));
-    let checker = checker.clone();
+    let (checker, obj, dummies) = (checker.clone(), obj.clone(), dummies.to_vec());
     let outcome = prust_distributed::check(cluster, formula, move || {
-        let (obj, dummies) = copies
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
-        checker.session(obj, dummies)
+        checker.session(obj.clone(), dummies.clone())
     })
     .map_err(|e| e.to_string())?;
     let processes = outcome

@@ -20,13 +20,13 @@
 use std::sync::atomic::Ordering::SeqCst;
 use std::task::{Context, Poll};
 
-use engine::{Message, RoleId};
+use engine::{Message, Refused, RoleId};
 
 use super::super::closed::{closed_error, send_after_close};
 use super::super::error::Error;
 use super::super::op::{lock, Op};
 use super::super::pending::{AsyncOp, Done, Waiters};
-use super::{Effect, Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
+use super::{Effect, PoisonOnUnwind, Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
 
 impl<P: Split> SplitEndpoint<P> {
     /// Drives the async operation `op`: performs it if the protocol allows
@@ -79,6 +79,14 @@ impl<P: Split> SplitEndpoint<P> {
         } else {
             clear_notified(shared, me);
         }
+        // A typed end's operations (a receive from one peer, a send) on
+        // paths of their own: the kind is matched once here, and the
+        // operation stays where it is between tries.
+        match op.op.as_ref() {
+            Some(&Op::Recv { from: Some(from) }) => return self.poll_recv_from(cx, op, from),
+            Some(&Op::Send { to, .. }) => return self.poll_send(cx, op, to),
+            _ => {}
+        }
         let mut this = op
             .op
             .take()
@@ -101,6 +109,8 @@ impl<P: Split> SplitEndpoint<P> {
         let receiving = matches!(this, Op::Recv { .. } | Op::Select { .. });
         let mut announced = false;
         loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
             if shared.failed.load(SeqCst) {
                 op.op = Some(this);
                 return Poll::Ready(self.finish(op, Err(shared.failure())));
@@ -149,45 +159,171 @@ impl<P: Split> SplitEndpoint<P> {
                 announced = true;
                 continue;
             }
-            let mut slot = lock(&shared.slots[me]);
-            if shared.notified[me].load(SeqCst) {
-                // Woken since this poll began: the change may concern us.
-                drop(slot);
-                shared.notified[me].store(false, SeqCst);
+            op.op = Some(this);
+            match self.register(cx, op, epoch) {
+                Some(pending) => return pending,
+                None => this = op.op.take().expect("kept by the refused poll"),
+            }
+        }
+    }
+
+    /// [`poll_split`](Self::poll_split) of a receive from `from` alone:
+    /// the same tries, in the same order, with the operation left in `op`.
+    #[inline(always)]
+    fn poll_recv_from(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        from: RoleId,
+    ) -> Poll<Result<Done, Error>> {
+        let me = self.role;
+        let mut announced = false;
+        loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
+            if shared.failed.load(SeqCst) {
+                return Poll::Ready(self.finish(op, Err(shared.failure())));
+            }
+            let epoch = shared.epoch.load(SeqCst);
+            if !announced {
+                // Before the first try, as a receive announces (see
+                // `poll_split`).
+                let alone = self.async_ops == usize::from(op.ticket.is_some());
+                let intent = if alone { from } else { ANYONE };
+                shared.waiting_for[me].store(intent, SeqCst);
+                announced = true;
+            }
+            let local = self.local.as_mut().expect("owned while running");
+            let guard = PoisonOnUnwind(shared);
+            let got = P::recv_step(local, Some(from), &mut lock(&shared.inboxes[me]));
+            std::mem::forget(guard);
+            if let Ok(got) = got {
+                shared.stepped(me, Effect::NONE, Some(&got));
+                // Done: a later poll finds no operation.
+                op.op = None;
+                return Poll::Ready(self.finish(op, Ok(Done::Received(got.0, got.1))));
+            }
+            if shared.recv_ended(me, Some(from)) {
+                return Poll::Ready(
+                    self.finish(op, Err(closed_error(&shared.names, me, Some(from)))),
+                );
+            }
+            if let Some(pending) = self.register(cx, op, epoch) {
+                return pending;
+            }
+        }
+    }
+
+    /// [`poll_split`](Self::poll_split) of a send to `to`: the same tries,
+    /// in the same order, with the message out of `op` only while it is
+    /// offered.
+    #[inline(always)]
+    fn poll_send(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        to: RoleId,
+    ) -> Poll<Result<Done, Error>> {
+        let shared = &*self.shared;
+        let me = self.role;
+        if shared.closes.is_closed(me, to) {
+            return Poll::Ready(self.finish(op, Err(send_after_close(&shared.names, me, to))));
+        }
+        let mut announced = false;
+        loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
+            if shared.failed.load(SeqCst) {
+                return Poll::Ready(self.finish(op, Err(shared.failure())));
+            }
+            let epoch = shared.epoch.load(SeqCst);
+            let Some(Op::Send { msg, .. }) = op.op.take() else {
+                unreachable!("a send stays a send")
+            };
+            let local = self.local.as_mut().expect("owned while running");
+            let guard = PoisonOnUnwind(shared);
+            let sent = P::send_step(local, to, msg, &mut lock(&shared.inboxes[to]));
+            std::mem::forget(guard);
+            match sent {
+                Ok(()) => {
+                    let effect = Effect {
+                        peer: Some(to),
+                        closing: false,
+                    };
+                    shared.stepped(me, effect, None);
+                    return Poll::Ready(self.finish(op, Ok(Done::Sent)));
+                }
+                Err(Refused(msg)) => op.op = Some(Op::Send { to, msg }),
+            }
+            if !announced {
+                // A send waits for anyone (see `announce`).
+                shared.waiting_for[me].store(ANYONE, SeqCst);
+                announced = true;
                 continue;
             }
-            if op.ticket.is_none() {
-                self.async_ops += 1;
+            if let Some(pending) = self.register(cx, op, epoch) {
+                return pending;
             }
-            // The role's only registration (the usual case) waits alone:
-            // at this epoch, on this operation. (What it waits for is read
-            // off the registrations by a deadlock report, which is rare:
-            // not copied into the slot here.)
-            let alone = slot.waiters.entries.is_empty();
-            slot.waiters
-                .put(&mut op.ticket, epoch, cx.waker(), Wait::of(&this));
-            let waits = alone || slot.waiters.blocked_at().is_some();
-            // Some registrations refused before this epoch try again (the
-            // last of them registers the role as waiting). Otherwise the
-            // role waits on its registrations, every one refused at
-            // `epoch`: its local state goes to its slot (for a deadlock
-            // report), and it stops running below (the last to stop
-            // decides, with no slot locked).
-            let older = if waits {
-                slot.local = self.local.take();
-                Default::default()
-            } else {
-                slot.waiters.wake_older(epoch)
-            };
-            let waiting = self.local.is_none();
-            drop(slot);
-            older.wake();
-            op.op = Some(this);
-            if waiting {
-                shared.leave(me, epoch + 1);
-            }
-            return Poll::Pending;
         }
+    }
+
+    /// The refused operation of `op` (kept in it), tried at `epoch`,
+    /// registers `cx`'s waker: `None` if a wake came since the poll began
+    /// (try again), `Pending` otherwise.
+    #[inline(always)]
+    fn register(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        epoch: u64,
+    ) -> Option<Poll<Result<Done, Error>>> {
+        // Disjoint borrows of the fields (the callers' loops go on with
+        // `shared`).
+        let SplitEndpoint {
+            shared,
+            role: me,
+            local,
+            async_ops,
+            ..
+        } = self;
+        let (shared, me) = (&**shared, *me);
+        let mut slot = lock(&shared.slots[me]);
+        if shared.notified[me].load(SeqCst) {
+            // Woken since this poll began: the change may concern us.
+            drop(slot);
+            shared.notified[me].store(false, SeqCst);
+            return None;
+        }
+        if op.ticket.is_none() {
+            *async_ops += 1;
+        }
+        // The role's only registration (the usual case) waits alone:
+        // at this epoch, on this operation. (What it waits for is read
+        // off the registrations by a deadlock report, which is rare:
+        // not copied into the slot here.)
+        let alone = slot.waiters.entries.is_empty();
+        let wait = Wait::of(op.op.as_ref().expect("kept by the refused poll"));
+        slot.waiters.put(&mut op.ticket, epoch, cx.waker(), wait);
+        let waits = alone || slot.waiters.blocked_at().is_some();
+        // Some registrations refused before this epoch try again (the
+        // last of them registers the role as waiting). Otherwise the
+        // role waits on its registrations, every one refused at
+        // `epoch`: its local state goes to its slot (for a deadlock
+        // report), and it stops running below (the last to stop
+        // decides, with no slot locked).
+        let older = if waits {
+            slot.local = local.take();
+            Default::default()
+        } else {
+            slot.waiters.wake_older(epoch)
+        };
+        let waiting = local.is_none();
+        drop(slot);
+        older.wake();
+        if waiting {
+            shared.leave(me, epoch + 1);
+        }
+        Some(Poll::Pending)
     }
 
     /// Says whom the role waits for while `this` (of `op`) is refused:

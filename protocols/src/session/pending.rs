@@ -103,6 +103,13 @@ impl AsyncOp {
         self.ticket.is_some()
     }
 
+    /// Whether the operation was taken out (it is done): then it holds
+    /// nothing to drop.
+    #[inline]
+    pub fn is_done(&self) -> bool {
+        self.op.is_none()
+    }
+
     /// For an endpoint implemented outside this crate (`prust::explore`'s):
     /// takes the operation out, to keep it in the endpoint's own
     /// registration; `None` once taken.

@@ -160,7 +160,7 @@ impl<P: Split> SplitEndpoint<P> {
                 continue;
             }
             op.op = Some(this);
-            match self.register(cx, op, epoch) {
+            match self.register(cx, op, epoch, Wait::of) {
                 Some(pending) => return pending,
                 None => this = op.op.take().expect("kept by the refused poll"),
             }
@@ -199,8 +199,10 @@ impl<P: Split> SplitEndpoint<P> {
             std::mem::forget(guard);
             if let Ok(got) = got {
                 shared.stepped(me, Effect::NONE, Some(&got));
-                // Done: a later poll finds no operation.
-                op.op = None;
+                // Done: a later poll finds no operation. (Forgotten, not
+                // dropped: a receive holds nothing to free, and the drop
+                // would match the operation's kind once more.)
+                std::mem::forget(op.op.take());
                 return Poll::Ready(self.finish(op, Ok(Done::Received(got.0, got.1))));
             }
             if shared.recv_ended(me, Some(from)) {
@@ -208,7 +210,8 @@ impl<P: Split> SplitEndpoint<P> {
                     self.finish(op, Err(closed_error(&shared.names, me, Some(from)))),
                 );
             }
-            if let Some(pending) = self.register(cx, op, epoch) {
+            let wait = |_: &Op| Wait::Recv { from: Some(from) };
+            if let Some(pending) = self.register(cx, op, epoch, wait) {
                 return pending;
             }
         }
@@ -261,21 +264,22 @@ impl<P: Split> SplitEndpoint<P> {
                 announced = true;
                 continue;
             }
-            if let Some(pending) = self.register(cx, op, epoch) {
+            if let Some(pending) = self.register(cx, op, epoch, Wait::of) {
                 return pending;
             }
         }
     }
 
     /// The refused operation of `op` (kept in it), tried at `epoch`,
-    /// registers `cx`'s waker: `None` if a wake came since the poll began
-    /// (try again), `Pending` otherwise.
+    /// registers `cx`'s waker, with what it waits for by `wait`: `None` if
+    /// a wake came since the poll began (try again), `Pending` otherwise.
     #[inline(always)]
     fn register(
         &mut self,
         cx: &mut Context<'_>,
         op: &mut AsyncOp,
         epoch: u64,
+        wait: impl FnOnce(&Op) -> Wait,
     ) -> Option<Poll<Result<Done, Error>>> {
         // Disjoint borrows of the fields (the callers' loops go on with
         // `shared`).
@@ -302,7 +306,7 @@ impl<P: Split> SplitEndpoint<P> {
         // off the registrations by a deadlock report, which is rare:
         // not copied into the slot here.)
         let alone = slot.waiters.entries.is_empty();
-        let wait = Wait::of(op.op.as_ref().expect("kept by the refused poll"));
+        let wait = wait(op.op.as_ref().expect("kept by the refused poll"));
         slot.waiters.put(&mut op.ticket, epoch, cx.waker(), wait);
         let waits = alone || slot.waiters.blocked_at().is_some();
         // Some registrations refused before this epoch try again (the

@@ -204,6 +204,7 @@ impl<O> Default for Waiters<O> {
 impl<O> Waiters<O> {
     /// Registers (or re-registers) the operation of `ticket` as refused at
     /// `epoch`, to be woken through `waker`.
+    #[inline]
     pub(super) fn put(&mut self, ticket: &mut Option<u64>, epoch: u64, waker: &Waker, op: O) {
         let t = *ticket.get_or_insert_with(|| {
             self.next += 1;

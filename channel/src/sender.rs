@@ -241,23 +241,25 @@ impl<T> Future for SendAsync<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        match this.op.poll_done(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Ok(done)) => {
+        let keep = &mut this.keep;
+        this.op.poll_with(
+            cx,
+            |done| {
                 assert!(matches!(done, Done::Sent), "a send is done sent");
                 // A `Sent` holds nothing: forgotten, which spares a call
                 // of the result's drop glue per send.
                 std::mem::forget(done);
-                Poll::Ready(Ok(()))
-            }
-            Poll::Ready(Err(error)) => Poll::Ready(Err(SendError {
-                value: this
-                    .keep
-                    .take()
-                    .expect("a send future is polled after it was ready"),
-                error,
-            })),
-        }
+                Ok(())
+            },
+            |error| {
+                Err(SendError {
+                    value: keep
+                        .take()
+                        .expect("a send future is polled after it was ready"),
+                    error,
+                })
+            },
+        )
     }
 }
 

@@ -87,6 +87,16 @@ impl<P: Split> SplitEndpoint<P> {
             Some(&Op::Send { to, .. }) => return self.poll_send(cx, op, to),
             _ => {}
         }
+        self.poll_other(cx, op)
+    }
+
+    /// [`poll_split`](Self::poll_split)'s tries of any other operation (a
+    /// receive from anyone, a select, a close), after its start: out of
+    /// line, so that the typed ends' paths are not made larger by it.
+    #[inline(never)]
+    fn poll_other(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        let shared = &*self.shared;
+        let me = self.role;
         let mut this = op
             .op
             .take()

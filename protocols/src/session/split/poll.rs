@@ -67,7 +67,8 @@ impl<P: Split> SplitEndpoint<P> {
                     }
                     return Poll::Pending;
                 }
-                slot.waiters.entries.swap_remove(i);
+                let entry = slot.waiters.entries.swap_remove(i);
+                entry.op.discard();
             }
             clear_notified(shared, me);
             // Back to running before any try (see the module docs of the

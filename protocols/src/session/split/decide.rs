@@ -22,6 +22,9 @@ pub(super) const DEAD: u64 = u64::MAX;
 // Any other status `s`: waiting on an operation refused at epoch `s - 1`.
 
 impl<P: Split> Shared<P> {
+    /// Why the session failed. (Cold: kept out of the polls' code.)
+    #[cold]
+    #[inline(never)]
     pub(super) fn failure(&self) -> Error {
         lock(&self.failure).clone().unwrap_or(Error::Panicked)
     }

@@ -40,9 +40,10 @@ impl<P: Split> SplitEndpoint<P> {
         if !self.shared.uses[self.role].begin_poll() {
             return Poll::Ready(Err(Error::RolePanicked(self.name().to_string())));
         }
-        let result = self.poll_split(cx, op);
-        self.shared.uses[self.role].end_poll(self.async_ops > 0);
-        result
+        // Each return of the poll ends it (`Use::end_poll`) last, in
+        // `finish` or where it is pending: the result is then made where it
+        // is returned, not kept aside and copied after the end.
+        self.poll_split(cx, op)
     }
 
     #[inline(always)]
@@ -65,6 +66,8 @@ impl<P: Split> SplitEndpoint<P> {
                     if !entry.waker.will_wake(cx.waker()) {
                         entry.waker = cx.waker().clone();
                     }
+                    drop(slot);
+                    shared.uses[me].end_poll(self.async_ops > 0);
                     return Poll::Pending;
                 }
                 let entry = slot.waiters.entries.swap_remove(i);
@@ -338,6 +341,7 @@ impl<P: Split> SplitEndpoint<P> {
         if waiting {
             shared.leave(me, epoch + 1);
         }
+        shared.uses[me].end_poll(*async_ops > 0);
         Some(Poll::Pending)
     }
 
@@ -363,8 +367,8 @@ impl<P: Split> SplitEndpoint<P> {
     }
 
     /// `op` is ready with `result`: its registration, if any, is gone
-    /// (taken by the poll), and the role's announcement says what the
-    /// remaining registrations wait for.
+    /// (taken by the poll), the role's announcement says what the
+    /// remaining registrations wait for, and the poll ends.
     #[inline(always)]
     fn finish(&mut self, op: &mut AsyncOp, result: Result<Done, Error>) -> Result<Done, Error> {
         if op.ticket.take().is_some() {
@@ -382,6 +386,8 @@ impl<P: Split> SplitEndpoint<P> {
         if waiting_for.load(SeqCst) != intent {
             waiting_for.store(intent, SeqCst);
         }
+        // The poll ends (see `poll_op`).
+        self.shared.uses[self.role].end_poll(self.async_ops > 0);
         result
     }
 

@@ -329,17 +329,18 @@ impl<P: Split> SplitEndpoint<P> {
         // `epoch`: its local state goes to its slot (for a deadlock
         // report), and it stops running below (the last to stop
         // decides, with no slot locked).
-        let older = if waits {
+        if waits {
             slot.local = local.take();
-            Default::default()
-        } else {
-            slot.waiters.wake_older(epoch)
-        };
-        let waiting = local.is_none();
-        drop(slot);
-        older.wake();
-        if waiting {
+            drop(slot);
             shared.leave(me, epoch + 1);
+        } else {
+            let older = slot.waiters.wake_older(epoch);
+            let waiting = local.is_none();
+            drop(slot);
+            older.wake();
+            if waiting {
+                shared.leave(me, epoch + 1);
+            }
         }
         shared.uses[me].end_poll(*async_ops > 0);
         Some(Poll::Pending)

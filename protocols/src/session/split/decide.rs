@@ -7,6 +7,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::Arc;
+use std::task::Waker;
 
 use engine::RoleId;
 
@@ -65,7 +66,12 @@ impl<P: Split> Shared<P> {
         // gathering a list of them.
         if let [one] = slot.waiters.entries.as_mut_slice() {
             one.refused_at = None;
-            let waker = one.waker.clone();
+            // Taken, not cloned (a clone and the registration's drop are
+            // a locked instruction each with most executors): the woken
+            // owner's next poll removes the registration, and a wake
+            // before that poll finds the no-op waker left here, which is
+            // enough: the owner is woken already, and polls after both.
+            let waker = std::mem::replace(&mut one.waker, Waker::noop().clone());
             drop(slot);
             waker.wake();
             return;

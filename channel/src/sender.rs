@@ -107,7 +107,8 @@ impl<T: Payload> Sender<T> {
     #[inline]
     fn message(&self, value: T) -> Message {
         match self.ty {
-            Some(ty) => Message::with_type(ty, value),
+            // Boxed in the thread's spare block if it fits (see `spare`).
+            Some(ty) => Message::with_boxed(ty, crate::spare::boxed(value)),
             None => Message::new(value),
         }
     }

@@ -222,7 +222,12 @@ pub(crate) fn payload_of<T: Payload>(msg: engine::Message) -> Result<T, engine::
         let t = any.downcast_mut::<Option<T>>().expect("T is Message");
         return Ok(t.take().expect("just put in"));
     }
-    msg.downcast::<T>()
+    // The box's block kept for the thread's next message (see `spare`);
+    // a `()`, not boxed, or another type, as before.
+    match msg.downcast_box::<T>() {
+        Ok(b) => Ok(crate::spare::unbox(b)),
+        Err(msg) => msg.downcast::<T>(),
+    }
 }
 
 impl Shared {

@@ -211,6 +211,7 @@ mod receiver;
 mod select;
 mod sender;
 mod session_ends;
+mod spare;
 
 pub use ends::Ends;
 pub use error::{Error, RecvError, RecvTimeoutError, SendError, TryRecvError};

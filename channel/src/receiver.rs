@@ -330,14 +330,17 @@ impl<T: Payload> Future for RecvAsync<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        match this.op.poll_done(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Ok(Done::Received(_, msg) | Done::Selected(_, msg))) => {
-                Poll::Ready(this.receiver.payload(msg).map_err(RecvError::Failed))
-            }
-            Poll::Ready(Ok(Done::Sent | Done::Closed)) => unreachable!("a receive gives a message"),
-            Poll::Ready(Err(e)) => Poll::Ready(Err(RecvError::of(e))),
-        }
+        let receiver = this.receiver;
+        this.op.poll_with(
+            cx,
+            |done| match done {
+                Done::Received(_, msg) | Done::Selected(_, msg) => {
+                    receiver.payload(msg).map_err(RecvError::Failed)
+                }
+                Done::Sent | Done::Closed => unreachable!("a receive gives a message"),
+            },
+            |e| Err(RecvError::of(e)),
+        )
     }
 }
 

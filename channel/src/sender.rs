@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use engine::{Message, MessageType, Payload, RoleId};
 
-use protocols::session::AsyncOp;
+use protocols::session::{AsyncOp, Done};
 
 use crate::ends::{message_type, payload_of, Shared};
 use crate::pending::OpFuture;
@@ -107,7 +107,8 @@ impl<T: Payload> Sender<T> {
     #[inline]
     fn message(&self, value: T) -> Message {
         match self.ty {
-            Some(ty) => Message::with_type(ty, value),
+            // Boxed in the thread's spare block if it fits (see `spare`).
+            Some(ty) => Message::with_boxed(ty, crate::spare::boxed(value)),
             None => Message::new(value),
         }
     }
@@ -241,17 +242,25 @@ impl<T> Future for SendAsync<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        match this.op.poll_done(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Ok(_)) => Poll::Ready(Ok(())),
-            Poll::Ready(Err(error)) => Poll::Ready(Err(SendError {
-                value: this
-                    .keep
-                    .take()
-                    .expect("a send future is polled after it was ready"),
-                error,
-            })),
-        }
+        let keep = &mut this.keep;
+        this.op.poll_with(
+            cx,
+            |done| {
+                assert!(matches!(done, Done::Sent), "a send is done sent");
+                // A `Sent` holds nothing: forgotten, which spares a call
+                // of the result's drop glue per send.
+                std::mem::forget(done);
+                Ok(())
+            },
+            |error| {
+                Err(SendError {
+                    value: keep
+                        .take()
+                        .expect("a send future is polled after it was ready"),
+                    error,
+                })
+            },
+        )
     }
 }
 

@@ -114,6 +114,43 @@ impl Message {
         Message { ty, payload }
     }
 
+    /// As [`with_type`](Self::with_type), with the payload boxed by the
+    /// caller (who may have reused an allocation for it; `()` is still
+    /// kept unboxed).
+    ///
+    /// ```
+    /// use engine::{Message, MessageType};
+    /// let job = MessageType::of("Job");
+    /// let m = Message::with_boxed(job, Box::new(7u64));
+    /// assert_eq!(m.downcast_box::<u64>().ok().map(|b| *b), Some(7));
+    /// ```
+    pub fn with_boxed<T: Payload>(ty: MessageType, value: Box<T>) -> Self {
+        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
+            return Message { ty, payload: None };
+        }
+        Message {
+            ty,
+            payload: Some(value as Box<dyn Payload>),
+        }
+    }
+
+    /// The payload still boxed, if it is a boxed `T` (the message back
+    /// otherwise, also for `()`, which is not boxed): for a caller that
+    /// reuses the allocation.
+    pub fn downcast_box<T: Any>(self) -> Result<Box<T>, Message> {
+        let Message { ty, payload } = self;
+        match payload {
+            Some(boxed) if (&*boxed as &dyn Any).is::<T>() => {
+                let any: Box<dyn Any> = boxed;
+                match any.downcast::<T>() {
+                    Ok(b) => Ok(b),
+                    Err(_) => unreachable!("checked with is::<T>() just before"),
+                }
+            }
+            payload => Err(Message { ty, payload }),
+        }
+    }
+
     /// The payload: the boxed one, or `()` (which is kept as `None`).
     #[inline]
     fn payload(&self) -> &dyn Payload {

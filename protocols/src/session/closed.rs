@@ -102,6 +102,9 @@ impl Closes {
 }
 
 /// The error a receive that can never succeed returns, by role names.
+/// (Cold: once per channel at most, and kept out of the polls' code.)
+#[cold]
+#[inline(never)]
 pub(super) fn closed_error(names: &[String], role: RoleId, from: Option<RoleId>) -> super::Error {
     super::Error::Closed {
         role: names[role].clone(),
@@ -110,6 +113,8 @@ pub(super) fn closed_error(names: &[String], role: RoleId, from: Option<RoleId>)
 }
 
 /// The error of a send on a channel its sender closed, by role names.
+#[cold]
+#[inline(never)]
 pub(super) fn send_after_close(names: &[String], role: RoleId, to: RoleId) -> super::Error {
     super::Error::SendAfterClose {
         role: names[role].clone(),

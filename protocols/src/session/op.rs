@@ -46,6 +46,7 @@ impl Op {
 ///
 /// [`Session`]: super::Session
 /// [`SplitSession`]: super::SplitSession
+#[inline]
 pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -103,6 +103,13 @@ impl AsyncOp {
         self.ticket.is_some()
     }
 
+    /// Whether the operation was taken out (it is done): then it holds
+    /// nothing to drop.
+    #[inline]
+    pub fn is_done(&self) -> bool {
+        self.op.is_none()
+    }
+
     /// For an endpoint implemented outside this crate (`prust::explore`'s):
     /// takes the operation out, to keep it in the endpoint's own
     /// registration; `None` once taken.
@@ -197,6 +204,7 @@ impl<O> Default for Waiters<O> {
 impl<O> Waiters<O> {
     /// Registers (or re-registers) the operation of `ticket` as refused at
     /// `epoch`, to be woken through `waker`.
+    #[inline]
     pub(super) fn put(&mut self, ticket: &mut Option<u64>, epoch: u64, waker: &Waker, op: O) {
         let t = *ticket.get_or_insert_with(|| {
             self.next += 1;

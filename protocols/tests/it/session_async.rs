@@ -1,8 +1,8 @@
 //! Async operations on both sessions, driven by hand with wakers the test
 //! controls: a waker that polls the woken operation at once, inside the
-//! wake (the session must not hold a lock of the woken role then), and a
+//! wake (the session must not hold a lock of the woken role then), a
 //! role with two pending receives that is woken for the second after the
-//! first completed.
+//! first completed, and a receive woken twice before its next poll.
 
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{mpsc, Arc, Mutex};
@@ -152,5 +152,36 @@ fn the_second_of_two_pending_receives_is_woken_after_the_first_completed() {
             matches!(got, Poll::Ready(Ok(Done::Received(2, _)))),
             "{kind}: {got:?}"
         );
+    }
+}
+
+#[test]
+fn a_receive_woken_twice_before_its_poll_loses_neither_message() {
+    let spec = Spec::new("two", par([msg("Job", "a", "b"), msg("Job", "c", "b")]));
+    for (kind, endpoints) in ["strict", "liberal"].into_iter().zip(both(&spec)) {
+        let [mut a, mut b, mut c]: [Box<dyn Endpoint>; 3] = endpoints.try_into().ok().unwrap();
+        let count = Arc::new(Count::default());
+        let waker = Waker::from(Arc::clone(&count));
+        let mut cx = Context::from_waker(&waker);
+        let mut any = AsyncOp::recv_from(None);
+        assert!(b.poll(&mut cx, &mut any).is_pending());
+        // Two wakes of the one registration before b polls it again (the
+        // liberal session hands the waker to the first and leaves a no-op
+        // one for the second): b is woken, and both messages are there.
+        a.send_job(1);
+        c.send_job(1);
+        assert!(count.0.load(SeqCst) >= 1, "{kind}: the sends wake b");
+        let first = match b.poll(&mut cx, &mut any) {
+            Poll::Ready(Ok(Done::Received(from, _))) => from,
+            got => panic!("{kind}: {got:?}"),
+        };
+        let mut again = AsyncOp::recv_from(None);
+        let second = match b.poll(&mut cx, &mut again) {
+            Poll::Ready(Ok(Done::Received(from, _))) => from,
+            got => panic!("{kind}: {got:?}"),
+        };
+        let mut got = [first, second];
+        got.sort_unstable();
+        assert_eq!(got, [0, 2], "{kind}");
     }
 }

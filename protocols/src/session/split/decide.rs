@@ -7,6 +7,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::Arc;
+use std::task::Waker;
 
 use engine::RoleId;
 
@@ -22,6 +23,9 @@ pub(super) const DEAD: u64 = u64::MAX;
 // Any other status `s`: waiting on an operation refused at epoch `s - 1`.
 
 impl<P: Split> Shared<P> {
+    /// Why the session failed. (Cold: kept out of the polls' code.)
+    #[cold]
+    #[inline(never)]
     pub(super) fn failure(&self) -> Error {
         lock(&self.failure).clone().unwrap_or(Error::Panicked)
     }
@@ -62,7 +66,12 @@ impl<P: Split> Shared<P> {
         // gathering a list of them.
         if let [one] = slot.waiters.entries.as_mut_slice() {
             one.refused_at = None;
-            let waker = one.waker.clone();
+            // Taken, not cloned (a clone and the registration's drop are
+            // a locked instruction each with most executors): the woken
+            // owner's next poll removes the registration, and a wake
+            // before that poll finds the no-op waker left here, which is
+            // enough: the owner is woken already, and polls after both.
+            let waker = std::mem::replace(&mut one.waker, Waker::noop().clone());
             drop(slot);
             waker.wake();
             return;

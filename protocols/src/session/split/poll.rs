@@ -20,13 +20,13 @@
 use std::sync::atomic::Ordering::SeqCst;
 use std::task::{Context, Poll};
 
-use engine::{Message, RoleId};
+use engine::{Message, Refused, RoleId};
 
 use super::super::closed::{closed_error, send_after_close};
 use super::super::error::Error;
 use super::super::op::{lock, Op};
 use super::super::pending::{AsyncOp, Done, Waiters};
-use super::{Effect, Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
+use super::{Effect, PoisonOnUnwind, Split, SplitEndpoint, Wait, ANYONE, NOT_WAITING};
 
 impl<P: Split> SplitEndpoint<P> {
     /// Drives the async operation `op`: performs it if the protocol allows
@@ -40,9 +40,10 @@ impl<P: Split> SplitEndpoint<P> {
         if !self.shared.uses[self.role].begin_poll() {
             return Poll::Ready(Err(Error::RolePanicked(self.name().to_string())));
         }
-        let result = self.poll_split(cx, op);
-        self.shared.uses[self.role].end_poll(self.async_ops > 0);
-        result
+        // Each return of the poll ends it (`Use::end_poll`) last, in
+        // `finish` or where it is pending: the result is then made where it
+        // is returned, not kept aside and copied after the end.
+        self.poll_split(cx, op)
     }
 
     #[inline(always)]
@@ -65,9 +66,12 @@ impl<P: Split> SplitEndpoint<P> {
                     if !entry.waker.will_wake(cx.waker()) {
                         entry.waker = cx.waker().clone();
                     }
+                    drop(slot);
+                    shared.uses[me].end_poll(self.async_ops > 0);
                     return Poll::Pending;
                 }
-                slot.waiters.entries.swap_remove(i);
+                let entry = slot.waiters.entries.swap_remove(i);
+                entry.op.discard();
             }
             clear_notified(shared, me);
             // Back to running before any try (see the module docs of the
@@ -79,6 +83,24 @@ impl<P: Split> SplitEndpoint<P> {
         } else {
             clear_notified(shared, me);
         }
+        // A typed end's operations (a receive from one peer, a send) on
+        // paths of their own: the kind is matched once here, and the
+        // operation stays where it is between tries.
+        match op.op.as_ref() {
+            Some(&Op::Recv { from: Some(from) }) => return self.poll_recv_from(cx, op, from),
+            Some(&Op::Send { to, .. }) => return self.poll_send(cx, op, to),
+            _ => {}
+        }
+        self.poll_other(cx, op)
+    }
+
+    /// [`poll_split`](Self::poll_split)'s tries of any other operation (a
+    /// receive from anyone, a select, a close), after its start: out of
+    /// line, so that the typed ends' paths are not made larger by it.
+    #[inline(never)]
+    fn poll_other(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
+        let shared = &*self.shared;
+        let me = self.role;
         let mut this = op
             .op
             .take()
@@ -101,6 +123,8 @@ impl<P: Split> SplitEndpoint<P> {
         let receiving = matches!(this, Op::Recv { .. } | Op::Select { .. });
         let mut announced = false;
         loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
             if shared.failed.load(SeqCst) {
                 op.op = Some(this);
                 return Poll::Ready(self.finish(op, Err(shared.failure())));
@@ -149,45 +173,177 @@ impl<P: Split> SplitEndpoint<P> {
                 announced = true;
                 continue;
             }
-            let mut slot = lock(&shared.slots[me]);
-            if shared.notified[me].load(SeqCst) {
-                // Woken since this poll began: the change may concern us.
-                drop(slot);
-                shared.notified[me].store(false, SeqCst);
+            op.op = Some(this);
+            match self.register(cx, op, epoch, Wait::of) {
+                Some(pending) => return pending,
+                None => this = op.op.take().expect("kept by the refused poll"),
+            }
+        }
+    }
+
+    /// [`poll_split`](Self::poll_split) of a receive from `from` alone:
+    /// the same tries, in the same order, with the operation left in `op`.
+    #[inline(always)]
+    fn poll_recv_from(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        from: RoleId,
+    ) -> Poll<Result<Done, Error>> {
+        let me = self.role;
+        let mut announced = false;
+        loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
+            if shared.failed.load(SeqCst) {
+                return Poll::Ready(self.finish(op, Err(shared.failure())));
+            }
+            let epoch = shared.epoch.load(SeqCst);
+            if !announced {
+                // Before the first try, as a receive announces (see
+                // `poll_split`).
+                let alone = self.async_ops == usize::from(op.ticket.is_some());
+                let intent = if alone { from } else { ANYONE };
+                shared.waiting_for[me].store(intent, SeqCst);
+                announced = true;
+            }
+            let local = self.local.as_mut().expect("owned while running");
+            let guard = PoisonOnUnwind(shared);
+            let got = P::recv_step(local, Some(from), &mut lock(&shared.inboxes[me]));
+            std::mem::forget(guard);
+            if let Ok(got) = got {
+                shared.stepped(me, Effect::NONE, Some(&got));
+                // Done: a later poll finds no operation. (Forgotten, not
+                // dropped: a receive holds nothing to free, and the drop
+                // would match the operation's kind once more.)
+                std::mem::forget(op.op.take());
+                return Poll::Ready(self.finish(op, Ok(Done::Received(got.0, got.1))));
+            }
+            if shared.recv_ended(me, Some(from)) {
+                return Poll::Ready(
+                    self.finish(op, Err(closed_error(&shared.names, me, Some(from)))),
+                );
+            }
+            let wait = |_: &Op| Wait::Recv { from: Some(from) };
+            if let Some(pending) = self.register(cx, op, epoch, wait) {
+                return pending;
+            }
+        }
+    }
+
+    /// [`poll_split`](Self::poll_split) of a send to `to`: the same tries,
+    /// in the same order, with the message out of `op` only while it is
+    /// offered.
+    #[inline(always)]
+    fn poll_send(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        to: RoleId,
+    ) -> Poll<Result<Done, Error>> {
+        let shared = &*self.shared;
+        let me = self.role;
+        if shared.closes.is_closed(me, to) {
+            return Poll::Ready(self.finish(op, Err(send_after_close(&shared.names, me, to))));
+        }
+        let mut announced = false;
+        loop {
+            // Borrowed anew each try: `register` takes the endpoint.
+            let shared = &*self.shared;
+            if shared.failed.load(SeqCst) {
+                return Poll::Ready(self.finish(op, Err(shared.failure())));
+            }
+            let epoch = shared.epoch.load(SeqCst);
+            let Some(Op::Send { msg, .. }) = op.op.take() else {
+                unreachable!("a send stays a send")
+            };
+            let local = self.local.as_mut().expect("owned while running");
+            let guard = PoisonOnUnwind(shared);
+            let sent = P::send_step(local, to, msg, &mut lock(&shared.inboxes[to]));
+            std::mem::forget(guard);
+            match sent {
+                Ok(()) => {
+                    let effect = Effect {
+                        peer: Some(to),
+                        closing: false,
+                    };
+                    shared.stepped(me, effect, None);
+                    return Poll::Ready(self.finish(op, Ok(Done::Sent)));
+                }
+                Err(Refused(msg)) => op.op = Some(Op::Send { to, msg }),
+            }
+            if !announced {
+                // A send waits for anyone (see `announce`).
+                shared.waiting_for[me].store(ANYONE, SeqCst);
+                announced = true;
                 continue;
             }
-            if op.ticket.is_none() {
-                self.async_ops += 1;
+            if let Some(pending) = self.register(cx, op, epoch, Wait::of) {
+                return pending;
             }
-            // The role's only registration (the usual case) waits alone:
-            // at this epoch, on this operation. (What it waits for is read
-            // off the registrations by a deadlock report, which is rare:
-            // not copied into the slot here.)
-            let alone = slot.waiters.entries.is_empty();
-            slot.waiters
-                .put(&mut op.ticket, epoch, cx.waker(), Wait::of(&this));
-            let waits = alone || slot.waiters.blocked_at().is_some();
-            // Some registrations refused before this epoch try again (the
-            // last of them registers the role as waiting). Otherwise the
-            // role waits on its registrations, every one refused at
-            // `epoch`: its local state goes to its slot (for a deadlock
-            // report), and it stops running below (the last to stop
-            // decides, with no slot locked).
-            let older = if waits {
-                slot.local = self.local.take();
-                Default::default()
-            } else {
-                slot.waiters.wake_older(epoch)
-            };
-            let waiting = self.local.is_none();
+        }
+    }
+
+    /// The refused operation of `op` (kept in it), tried at `epoch`,
+    /// registers `cx`'s waker, with what it waits for by `wait`: `None` if
+    /// a wake came since the poll began (try again), `Pending` otherwise.
+    #[inline(always)]
+    fn register(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: &mut AsyncOp,
+        epoch: u64,
+        wait: impl FnOnce(&Op) -> Wait,
+    ) -> Option<Poll<Result<Done, Error>>> {
+        // Disjoint borrows of the fields (the callers' loops go on with
+        // `shared`).
+        let SplitEndpoint {
+            shared,
+            role: me,
+            local,
+            async_ops,
+            ..
+        } = self;
+        let (shared, me) = (&**shared, *me);
+        let mut slot = lock(&shared.slots[me]);
+        if shared.notified[me].load(SeqCst) {
+            // Woken since this poll began: the change may concern us.
+            drop(slot);
+            shared.notified[me].store(false, SeqCst);
+            return None;
+        }
+        if op.ticket.is_none() {
+            *async_ops += 1;
+        }
+        // The role's only registration (the usual case) waits alone:
+        // at this epoch, on this operation. (What it waits for is read
+        // off the registrations by a deadlock report, which is rare:
+        // not copied into the slot here.)
+        let alone = slot.waiters.entries.is_empty();
+        let wait = wait(op.op.as_ref().expect("kept by the refused poll"));
+        slot.waiters.put(&mut op.ticket, epoch, cx.waker(), wait);
+        let waits = alone || slot.waiters.blocked_at().is_some();
+        // Some registrations refused before this epoch try again (the
+        // last of them registers the role as waiting). Otherwise the
+        // role waits on its registrations, every one refused at
+        // `epoch`: its local state goes to its slot (for a deadlock
+        // report), and it stops running below (the last to stop
+        // decides, with no slot locked).
+        if waits {
+            slot.local = local.take();
+            drop(slot);
+            shared.leave(me, epoch + 1);
+        } else {
+            let older = slot.waiters.wake_older(epoch);
+            let waiting = local.is_none();
             drop(slot);
             older.wake();
-            op.op = Some(this);
             if waiting {
                 shared.leave(me, epoch + 1);
             }
-            return Poll::Pending;
         }
+        shared.uses[me].end_poll(*async_ops > 0);
+        Some(Poll::Pending)
     }
 
     /// Says whom the role waits for while `this` (of `op`) is refused:
@@ -212,8 +368,8 @@ impl<P: Split> SplitEndpoint<P> {
     }
 
     /// `op` is ready with `result`: its registration, if any, is gone
-    /// (taken by the poll), and the role's announcement says what the
-    /// remaining registrations wait for.
+    /// (taken by the poll), the role's announcement says what the
+    /// remaining registrations wait for, and the poll ends.
     #[inline(always)]
     fn finish(&mut self, op: &mut AsyncOp, result: Result<Done, Error>) -> Result<Done, Error> {
         if op.ticket.take().is_some() {
@@ -231,6 +387,8 @@ impl<P: Split> SplitEndpoint<P> {
         if waiting_for.load(SeqCst) != intent {
             waiting_for.store(intent, SeqCst);
         }
+        // The poll ends (see `poll_op`).
+        self.shared.uses[self.role].end_poll(self.async_ops > 0);
         result
     }
 

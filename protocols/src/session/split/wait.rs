@@ -44,6 +44,16 @@ impl Wait {
         }
     }
 
+    /// Drops the wait, without a call of its drop glue where it holds
+    /// nothing to free (a woken poll drops its registration's each time).
+    #[inline]
+    pub(super) fn discard(self) {
+        match self {
+            Wait::Send { .. } | Wait::Recv { .. } | Wait::Close { .. } => std::mem::forget(self),
+            Wait::Select { .. } | Wait::Several(_) => drop(self),
+        }
+    }
+
     /// The wait by role and type names, as a report says it.
     pub(super) fn describe(&self, names: &[String]) -> WaitsFor {
         match self {

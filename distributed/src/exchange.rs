@@ -94,6 +94,14 @@ impl Rounds {
         }
     }
 
+    /// The messages of this round that have arrived so far, without
+    /// waiting: to take them in while the round goes on.
+    pub(crate) fn poll(&mut self) -> Vec<Msg> {
+        self.worker.step_or_park(Some(std::time::Duration::ZERO));
+        let mut inbox = self.inbox.borrow_mut();
+        inbox.remove(&self.round).unwrap_or_default()
+    }
+
     /// Ends the round: waits until every worker has ended it and every
     /// message of it has arrived, and returns those addressed here, in no
     /// particular order.

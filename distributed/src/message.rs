@@ -21,6 +21,16 @@ pub(crate) struct Batch {
     pub items: Vec<Item>,
 }
 
+impl Batch {
+    /// An empty batch made by worker `from`.
+    pub(crate) fn new(from: usize) -> Batch {
+        Batch {
+            from: from as u32,
+            ..Batch::default()
+        }
+    }
+}
+
 /// One successor of a [`Batch`].
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(crate) struct Item {

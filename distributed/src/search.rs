@@ -106,6 +106,9 @@ pub(crate) fn run<P: Protocol>(
         index: 0,
     });
     let mut edges: Vec<ProductEdge<P>> = Vec::new();
+    let bad_states: Vec<bool> = (0..graph.automaton_states() as u32)
+        .map(|q| graph.is_bad(q))
+        .collect();
     let verdict = loop {
         if let Some(at) = bad {
             break Verdict::Bad(at);
@@ -115,18 +118,24 @@ pub(crate) fn run<P: Protocol>(
             worker: me as u32,
             ..Summary::default()
         };
-        let mut out: Vec<Batch> = vec![
-            Batch {
-                from: me as u32,
-                ..Batch::default()
-            };
-            peers
-        ];
+        let mut out: Vec<Batch> = (0..peers).map(|_| Batch::new(me)).collect();
+        // The next level: the states stored for the first time in this
+        // round, settled as their batches arrive rather than at the end,
+        // so that a level's successors are not all held at once.
+        let mut next: Vec<u32> = Vec::new();
+        let mut settle = Settle {
+            me: me as u32,
+            limits,
+            bad: &bad_states,
+        };
         for (n, &i) in level.iter().enumerate() {
             if (n as u64).is_multiple_of(TICK_EVERY) {
                 summary.limit = limits.reached();
                 if summary.limit.is_some() {
                     break;
+                }
+                for msg in rounds.poll() {
+                    settle.message(msg, &mut owned, &mut next, &mut summary, &mut counts);
                 }
             }
             let (bytes, q) = owned.get(i);
@@ -154,7 +163,8 @@ pub(crate) fn run<P: Protocol>(
                 }
                 summary.transitions += 1;
                 let hash = state_hash(&buf, e.state);
-                let batch = &mut out[owner(hash, peers)];
+                let to = owner(hash, peers);
+                let batch = &mut out[to];
                 batch.bytes.extend_from_slice(&buf);
                 batch.items.push(Item {
                     end: batch.bytes.len() as u32,
@@ -166,6 +176,18 @@ pub(crate) fn run<P: Protocol>(
                         index: i,
                     },
                 });
+                if batch_size(batch) >= BATCH_BYTES {
+                    let full = std::mem::replace(batch, Batch::new(me));
+                    settle.hand_over(
+                        rounds,
+                        to,
+                        full,
+                        &mut owned,
+                        &mut next,
+                        &mut summary,
+                        &mut counts,
+                    );
+                }
             }
             if summary.error.is_some() {
                 break;
@@ -173,44 +195,21 @@ pub(crate) fn run<P: Protocol>(
         }
         for (to, batch) in out.into_iter().enumerate() {
             if !batch.items.is_empty() {
-                if to != me {
-                    counts.bytes_sent += batch_size(&batch);
-                }
-                rounds.send(to, Msg::States(batch));
+                settle.hand_over(
+                    rounds,
+                    to,
+                    batch,
+                    &mut owned,
+                    &mut next,
+                    &mut summary,
+                    &mut counts,
+                );
             }
         }
-        // Settle: store the new states; they are the next level.
-        level.clear();
-        let inbox = rounds.finish()?;
-        for msg in inbox {
-            let Msg::States(batch) = msg else { continue };
-            if batch.from != me as u32 {
-                counts.bytes_received += batch_size(&batch);
-            }
-            let mut start = 0;
-            for item in &batch.items {
-                let bytes = &batch.bytes[start..item.end as usize];
-                start = item.end as usize;
-                let parent = Some(item.parent);
-                if owned.len() >= limits.max_states {
-                    // Full: a state not stored yet is one too many.
-                    if !owned.contains(bytes, item.q, item.hash) {
-                        summary.limit = Some(LimitHit::States(limits.max_states));
-                    }
-                    continue;
-                }
-                if let Some(i) = owned.insert(bytes, item.q, item.hash, item.letter, parent) {
-                    level.push(i);
-                    summary.new_states += 1;
-                    if summary.bad.is_none() && graph.is_bad(item.q) {
-                        summary.bad = Some(StateRef {
-                            worker: me as u32,
-                            index: i,
-                        });
-                    }
-                }
-            }
+        for msg in rounds.finish()? {
+            settle.message(msg, &mut owned, &mut next, &mut summary, &mut counts);
         }
+        level = next;
         if summary.limit.is_none() && summary.error.is_none() {
             summary.limit = limits.reached();
         }
@@ -331,6 +330,94 @@ fn agree<P: Protocol>(
             if ps.len() > 1 { "es" } else { "" },
             ps.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
         ))),
+    }
+}
+
+/// How big a batch grows before it is sent, during the expansion: large
+/// enough that a batch's costs (a message, a serialisation) are spread
+/// over thousands of states, small enough that a level's successors are
+/// not all held by their maker.
+const BATCH_BYTES: u64 = 64 << 10;
+
+/// Stores the successors of a level as they come, with what the level's
+/// summary needs of them.
+struct Settle<'a> {
+    me: u32,
+    limits: &'a WorkerLimits,
+    /// Per automaton state: whether reaching it violates the formula.
+    bad: &'a [bool],
+}
+
+impl Settle<'_> {
+    /// A batch for worker `to`: stored here at once if `to` is this
+    /// worker, else sent.
+    #[allow(clippy::too_many_arguments)]
+    fn hand_over(
+        &mut self,
+        rounds: &mut Rounds,
+        to: usize,
+        batch: Batch,
+        owned: &mut Owned,
+        next: &mut Vec<u32>,
+        summary: &mut Summary,
+        counts: &mut Counts,
+    ) {
+        if to == self.me as usize {
+            self.store(&batch, owned, next, summary);
+        } else {
+            counts.bytes_sent += batch_size(&batch);
+            rounds.send(to, Msg::States(batch));
+        }
+    }
+
+    /// A message of the round: a batch is stored.
+    fn message(
+        &mut self,
+        msg: Msg,
+        owned: &mut Owned,
+        next: &mut Vec<u32>,
+        summary: &mut Summary,
+        counts: &mut Counts,
+    ) {
+        if let Msg::States(batch) = msg {
+            counts.bytes_received += batch_size(&batch);
+            self.store(&batch, owned, next, summary);
+        }
+    }
+
+    /// Stores the batch's states that are new (each the next level's),
+    /// notes the first bad one, and the state limit when one would pass
+    /// it.
+    fn store(
+        &mut self,
+        batch: &Batch,
+        owned: &mut Owned,
+        next: &mut Vec<u32>,
+        summary: &mut Summary,
+    ) {
+        let mut start = 0;
+        for item in &batch.items {
+            let bytes = &batch.bytes[start..item.end as usize];
+            start = item.end as usize;
+            if owned.len() >= self.limits.max_states {
+                // Full: a state not stored yet is one too many.
+                if !owned.contains(bytes, item.q, item.hash) {
+                    summary.limit = Some(LimitHit::States(self.limits.max_states));
+                }
+                continue;
+            }
+            let parent = Some(item.parent);
+            if let Some(i) = owned.insert(bytes, item.q, item.hash, item.letter, parent) {
+                next.push(i);
+                summary.new_states += 1;
+                if summary.bad.is_none() && self.bad[item.q as usize] {
+                    summary.bad = Some(StateRef {
+                        worker: self.me,
+                        index: i,
+                    });
+                }
+            }
+        }
     }
 }
 

@@ -171,3 +171,21 @@ fn a_path_that_is_not_a_run_is_refused() {
     let c = report.counterexample().expect("a counterexample");
     assert_eq!(c.prefix.len(), 3);
 }
+
+/// Levels of thousands of states a worker: batches are sent while the
+/// level is expanded, and taken in as they arrive.
+#[test]
+fn large_levels_agree_with_one_machine() {
+    let spec = protocols::bundled::spec_by_name("npb-cg-concurrent:4").unwrap();
+    let make = move || -> Result<engine::CheckSession<protocols::Object>, engine::Error> {
+        let obj: protocols::Object = spec.liberal().unwrap().into();
+        Checker::new().partial_order(false).session(obj, Vec::new())
+    };
+    let formula = r#"G !"DEADLOCK""#;
+    let one = make().unwrap().check(formula).unwrap();
+    assert!(one.holds(), "{one}");
+    let o = check(&Cluster::threads(2), formula, make).unwrap();
+    assert!(o.report.holds(), "{}", o.report);
+    assert_eq!(o.report.stats.product_states, one.stats.product_states);
+    assert_eq!(o.report.stats.transitions, one.stats.transitions);
+}

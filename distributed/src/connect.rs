@@ -81,13 +81,22 @@ fn sockets(
         match listener.accept() {
             Ok((mut stream, _)) => {
                 let mut number = [0u8; 8];
+                // A connection that never says its number (not one of
+                // ours) must not hold the set-up past its deadline.
+                let left = deadline
+                    .saturating_duration_since(Instant::now())
+                    .max(Duration::from_millis(100));
                 let read = stream
                     .set_nonblocking(false)
+                    .and_then(|()| stream.set_read_timeout(Some(left)))
                     .and_then(|()| stream.set_nodelay(true))
                     .and_then(|()| stream.read_exact(&mut number));
                 let index = u64::from_be_bytes(number) as usize;
                 match read {
                     Ok(()) if index > me && index < out.len() && out[index].is_none() => {
+                        stream.set_read_timeout(None).map_err(|e| {
+                            Error::Cluster(format!("configuring a connection: {e}"))
+                        })?;
                         out[index] = Some(stream);
                     }
                     // Not one of ours (a port scan, a process of another

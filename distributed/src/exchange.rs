@@ -54,9 +54,11 @@ impl Rounds {
                         move |input, _output| {
                             input.for_each(|cap, data| {
                                 let mut into = into.borrow_mut();
-                                let time = cap.least().copied().unwrap_or_default();
-                                let round = into.entry(time).or_insert_with(Vec::new);
-                                round.extend(data.drain(..).map(|(_, m)| m));
+                                // An input's messages always carry their time.
+                                if let Some(&time) = cap.least() {
+                                    let round = into.entry(time).or_insert_with(Vec::new);
+                                    round.extend(data.drain(..).map(|(_, m)| m));
+                                }
                             })
                         }
                     },

@@ -327,7 +327,11 @@ impl From<engine::Error> for Error {
 /// violation is replayed by each); a command line prints it in process 0.
 ///
 /// Every process must be started with the same formula, object and
-/// thread count.
+/// thread count. The sessions that `session` makes in one process must be
+/// on clones of one object where its bytes are not
+/// [portable](Protocol::bytes_are_portable) (an object built on the fly
+/// numbers its states in the graph its clones share): objects built apart
+/// would number them apart.
 ///
 /// # Errors
 /// As the one-machine check for the formula and the object; and see
@@ -338,6 +342,7 @@ where
     F: Fn() -> Result<CheckSession<P>, engine::Error> + Send + 'static,
 {
     lost::watch();
+    lost::reset();
     let formula = formula.to_string();
     let process = cluster.process as u32;
     let threads = cluster.threads as u64;
@@ -355,7 +360,21 @@ where
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner))()
         };
-        let r = run_worker(worker, &formula, &make, process, threads, processes);
+        // A panic outside the object's guarded calls (the session maker,
+        // the object's Clone or Eq) ends this worker with an error; its
+        // rounds are dropped, so the others see it gone, not wait for it.
+        let index = worker.index() as u32;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_worker(worker, &formula, &make, process, threads, processes)
+        }))
+        .unwrap_or_else(|panic| {
+            // A worker's step panics once a connection broke: the loss
+            // is the error.
+            Err(lost::lost().unwrap_or_else(|| Error::Search {
+                worker: index,
+                message: format!("panicked: {}", engine::panic_message(panic.as_ref())),
+            }))
+        });
         // The receiver waits for every worker: a send fails only once it
         // has given up, and then nobody wants the result.
         let _ = results.send(r);
@@ -373,9 +392,10 @@ where
             Ok(Some(o)) => first = Some(o),
             Ok(None) => {}
             Err(e) => {
-                if matches!(e, Error::Lost { .. }) {
+                if processes > 1 {
                     // The connection threads cannot be joined (see
-                    // above): left to end with the process.
+                    // above): they wait for peers that may still run, or
+                    // panicked. Left to end with the process.
                     std::mem::forget(guards);
                 }
                 return Err(e);
@@ -419,8 +439,15 @@ where
         )));
     }
     let (max_states, timeout, max_memory) = graph.limits();
+    if graph.max_depth() != u64::MAX {
+        return Err(Error::Unsupported(
+            "the distributed search has no depth limit (PRUST_MAX_DEPTH): check without it"
+                .to_string(),
+        ));
+    }
     let limits = search::WorkerLimits {
-        max_states: (max_states / threads).max(1),
+        // A worker numbers its states in 32 bits.
+        max_states: (max_states / threads).clamp(1, u64::from(u32::MAX) - 1),
         deadline: timeout.map(|t| (started + t, t)),
         max_memory,
     };

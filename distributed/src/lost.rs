@@ -44,6 +44,12 @@ pub(crate) fn watch() {
     });
 }
 
+/// Forgets a loss of an earlier check of this process: each check has
+/// its own connections.
+pub(crate) fn reset() {
+    *LOST.lock().unwrap_or_else(PoisonError::into_inner) = None;
+}
+
 /// The process lost, if one was.
 pub(crate) fn lost() -> Option<Error> {
     let lost = LOST.lock().unwrap_or_else(PoisonError::into_inner);

@@ -12,7 +12,8 @@ pub(crate) struct StateRef {
 
 /// The successors one worker made in a level for one owner: their bytes
 /// one after the other in `bytes`, and per successor where its bytes end,
-/// its automaton state, the letter it was reached by and its parent.
+/// its automaton state, the letter it was reached by and its parent (its
+/// hash is computed again by the owner).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Batch {
     /// The worker that made it.
@@ -35,7 +36,6 @@ impl Batch {
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(crate) struct Item {
     pub end: u32,
-    pub hash: u64,
     pub q: u32,
     pub letter: u32,
     pub parent: StateRef,

@@ -130,7 +130,8 @@ pub(crate) fn run<P: Protocol>(
         };
         for (n, &i) in level.iter().enumerate() {
             if (n as u64).is_multiple_of(TICK_EVERY) {
-                summary.limit = limits.reached();
+                // A state limit noted by the batches stored so far stays.
+                summary.limit = summary.limit.or_else(|| limits.reached());
                 if summary.limit.is_some() {
                     break;
                 }
@@ -150,7 +151,11 @@ pub(crate) fn run<P: Protocol>(
             for e in edges.drain(..) {
                 buf.clear();
                 if !encoded(&e.object, &mut buf) {
-                    summary.error = Some(codec_error::<P>("a state wrote no bytes"));
+                    summary.error = Some(format!(
+                        "a state of {} cannot be written as bytes (Protocol::encode returned \
+                         false for it), and a distributed check sends every state as bytes",
+                        std::any::type_name::<P>()
+                    ));
                     break;
                 }
                 if stats.product_states < VERIFY_STATES
@@ -168,7 +173,6 @@ pub(crate) fn run<P: Protocol>(
                 batch.bytes.extend_from_slice(&buf);
                 batch.items.push(Item {
                     end: batch.bytes.len() as u32,
-                    hash,
                     q: e.state,
                     letter: e.letter,
                     parent: StateRef {
@@ -305,6 +309,7 @@ fn agree<P: Protocol>(
         initial,
         q0,
         graph.automaton_states(),
+        rounds.peers(),
     );
     let digest = foldhash::fast::FixedState::with_seed(1).hash_one(&what);
     rounds.broadcast(Msg::Digest { process, digest });
@@ -321,6 +326,19 @@ fn agree<P: Protocol>(
         .collect();
     differ.sort_unstable();
     differ.dedup();
+    if others.len() != rounds.peers() {
+        // A worker that failed before the search (its session, its
+        // formula) said nothing: its own error is its process's.
+        return Err(Error::Search {
+            worker: rounds.index() as u32,
+            message: format!(
+                "{} of {} workers started the search; the others failed before it (their \
+                 processes say why)",
+                others.len(),
+                rounds.peers()
+            ),
+        });
+    }
     match differ.as_slice() {
         [] => Ok(()),
         ps => Err(Error::Cluster(format!(
@@ -399,15 +417,19 @@ impl Settle<'_> {
         for item in &batch.items {
             let bytes = &batch.bytes[start..item.end as usize];
             start = item.end as usize;
+            // Hashed again rather than sent: 8 bytes less a successor in
+            // flight, where a level's successors are most of a process's
+            // memory beyond its own states.
+            let hash = state_hash(bytes, item.q);
             if owned.len() >= self.limits.max_states {
                 // Full: a state not stored yet is one too many.
-                if !owned.contains(bytes, item.q, item.hash) {
+                if !owned.contains(bytes, item.q, hash) {
                     summary.limit = Some(LimitHit::States(self.limits.max_states));
                 }
                 continue;
             }
             let parent = Some(item.parent);
-            if let Some(i) = owned.insert(bytes, item.q, item.hash, item.letter, parent) {
+            if let Some(i) = owned.insert(bytes, item.q, hash, item.letter, parent) {
                 next.push(i);
                 summary.new_states += 1;
                 if summary.bad.is_none() && self.bad[item.q as usize] {
@@ -440,15 +462,21 @@ fn path_to(rounds: &mut Rounds, owned: &Owned, to: StateRef) -> Result<Vec<(u32,
             let (letter, q, parent) = owned.reached_by(r.index);
             rounds.broadcast(Msg::Step(Step { letter, q, parent }));
         }
-        at = None;
-        for msg in rounds.finish()? {
-            if let Msg::Step(s) = msg {
-                if s.parent.is_some() {
-                    path.push((s.letter, s.q));
-                }
-                at = s.parent;
-            }
+        let step = rounds.finish()?.into_iter().find_map(|msg| match msg {
+            Msg::Step(s) => Some(s),
+            _ => None,
+        });
+        let Some(s) = step else {
+            return Err(crate::lost::lost().unwrap_or(Error::Search {
+                worker: r.worker,
+                message: "the owner of a state of the counterexample did not tell its step"
+                    .to_string(),
+            }));
+        };
+        if s.parent.is_some() {
+            path.push((s.letter, s.q));
         }
+        at = s.parent;
     }
     path.reverse();
     Ok(path)

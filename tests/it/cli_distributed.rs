@@ -15,10 +15,11 @@ use cli::{prust, stderr, stdout};
 
 /// A first port for one run of `n` processes: apart for every run of this
 /// test binary (several run at once) and, by the process id, for other
-/// test binaries on the machine.
+/// test binaries on the machine; below Linux's ephemeral ports (32768
+/// up), which outgoing connections take and a listener then cannot.
 fn ports(n: u16) -> u16 {
     static NEXT: AtomicU16 = AtomicU16::new(0);
-    let base = 20_000 + (std::process::id() % 400) as u16 * 100;
+    let base = 20_000 + (std::process::id() % 120) as u16 * 100;
     base + NEXT.fetch_add(n, Ordering::Relaxed) % 100
 }
 

@@ -189,3 +189,35 @@ fn large_levels_agree_with_one_machine() {
     assert_eq!(o.report.stats.product_states, one.stats.product_states);
     assert_eq!(o.report.stats.transitions, one.stats.transitions);
 }
+
+/// A state limit below the state count never gives "holds", on any
+/// number of workers and wherever in a level a worker fills up.
+#[test]
+fn a_binding_state_limit_is_never_holds() {
+    // Levels of thousands of states: a worker fills up while batches are
+    // still coming in, between two of its looks at the clock.
+    let spec = protocols::bundled::spec_by_name("token-full-mesh:6").unwrap();
+    let formula = r#"G !"DEADLOCK""#;
+    let whole = {
+        let obj: protocols::Object = spec.liberal().unwrap().into();
+        let one = Checker::new().partial_order(false);
+        one.check(formula, obj, Vec::new()).unwrap()
+    };
+    assert!(whole.holds(), "{whole}");
+    let n = whole.stats.product_states;
+    for threads in 1..=3 {
+        for k in [1, 1000, n / 2, n - 5000, n - 1000, n - 100, n - 10, n - 1] {
+            let spec = spec.clone();
+            let make = move || {
+                let obj: protocols::Object = spec.liberal().unwrap().into();
+                Checker::new().max_states(k).session(obj, Vec::new())
+            };
+            let o = check(&Cluster::threads(threads), formula, make).unwrap();
+            assert!(
+                matches!(o.report.verdict, Verdict::Inconclusive { .. }),
+                "{k} states of {n}, {threads} workers:\n{}",
+                o.report
+            );
+        }
+    }
+}

@@ -351,6 +351,11 @@ impl<P: Protocol> ProductGraph<'_, P> {
         }
     }
 
+    /// The depth limit the session's checker resolved (`u64::MAX`: none).
+    pub fn max_depth(&self) -> u64 {
+        self.session.bounds.max_depth
+    }
+
     /// The limits the session's checker resolved: the product states a
     /// search may store, and its time and memory budgets (`u64::MAX`
     /// bytes: none).

@@ -392,11 +392,16 @@ where
             Ok(Some(o)) => first = Some(o),
             Ok(None) => {}
             Err(e) => {
-                if processes > 1 {
-                    // The connection threads cannot be joined (see
-                    // above): they wait for peers that may still run, or
-                    // panicked. Left to end with the process.
+                if matches!(e, Error::Lost { .. }) {
+                    // A broken connection's threads panicked and cannot
+                    // be joined (see above): left to end with the process.
                     std::mem::forget(guards);
+                } else {
+                    // Joined: the connections shut down cleanly, after
+                    // the messages this process sent (the peers must
+                    // still get them, to see the same error and not a
+                    // lost process).
+                    drop(guards);
                 }
                 return Err(e);
             }

@@ -16,20 +16,8 @@ pub(crate) struct StateRef {
 /// hash is computed again by the owner).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Batch {
-    /// The worker that made it.
-    pub from: u32,
     pub bytes: Vec<u8>,
     pub items: Vec<Item>,
-}
-
-impl Batch {
-    /// An empty batch made by worker `from`.
-    pub(crate) fn new(from: usize) -> Batch {
-        Batch {
-            from: from as u32,
-            ..Batch::default()
-        }
-    }
 }
 
 /// One successor of a [`Batch`].

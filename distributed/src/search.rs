@@ -118,7 +118,7 @@ pub(crate) fn run<P: Protocol>(
             worker: me as u32,
             ..Summary::default()
         };
-        let mut out: Vec<Batch> = (0..peers).map(|_| Batch::new(me)).collect();
+        let mut out: Vec<Batch> = vec![Batch::default(); peers];
         // The next level: the states stored for the first time in this
         // round, settled as their batches arrive rather than at the end,
         // so that a level's successors are not all held at once.
@@ -181,7 +181,7 @@ pub(crate) fn run<P: Protocol>(
                     },
                 });
                 if batch_size(batch) >= BATCH_BYTES {
-                    let full = std::mem::replace(batch, Batch::new(me));
+                    let full = std::mem::take(batch);
                     settle.hand_over(
                         rounds,
                         to,

@@ -17,14 +17,28 @@
 //!
 //! # What it decides
 //!
-//! Safety properties (bad prefixes, deadlocks, unfinished runs: every
-//! formula the engine decides by breadth-first reachability, see
-//! [`ProductGraph::decided_by_reachability`]), level by level: the
-//! verdict is the one-machine search's, and a violation's counterexample
-//! is a shortest one, rebuilt from the parent references the owners hold
-//! and replayed on the real object before it is printed. A formula that
-//! needs a search for accepting cycles (liveness) is an
-//! [`Error::Unsupported`], never a verdict.
+//! Every formula, with the one-machine search's verdict:
+//!
+//! - Safety properties (bad prefixes, deadlocks, unfinished runs: every
+//!   formula the engine decides by breadth-first reachability, see
+//!   [`ProductGraph::decided_by_reachability`]), level by level. A
+//!   violation's counterexample is a shortest one, rebuilt from the parent
+//!   references the owners hold.
+//! - Any other formula (liveness) after that search, over the states it
+//!   stored, by OWCTY (Černá and Pelánek; the distributed search for
+//!   accepting cycles of DiVinE): repeatedly, keep only the states
+//!   reachable from an edge of each acceptance set, and drop those that no
+//!   kept state reaches; an accepting cycle exists exactly when states are
+//!   left. Its cycle is then found inside a source component of what is
+//!   left: a lasso, not a shortest one (the report says so). Each step is
+//!   a breadth-first pass that makes the stored states' successors again,
+//!   so liveness costs several times the safety search's time and no
+//!   more memory than a bit and a counter a state. Weak fairness
+//!   ([`engine::Fairness::Weak`]) is an [`Error::Unsupported`]: the cycles
+//!   found are not restricted to fair ones.
+//!
+//! Every counterexample is replayed on the real object before it is
+//! printed.
 //!
 //! States travel as bytes: the object must write itself with
 //! [`Protocol::encode`] and read itself back with [`Protocol::decode`]
@@ -53,8 +67,11 @@
 
 mod connect;
 mod exchange;
+mod lasso;
 mod lost;
 mod message;
+mod owcty;
+mod pass;
 mod search;
 mod store;
 
@@ -436,11 +453,11 @@ where
             processes: Vec::new(),
         }));
     }
-    if !graph.decided_by_reachability() {
+    if !graph.decided_by_reachability() && graph.fairness() != engine::Fairness::None {
         return Err(Error::Unsupported(format!(
-            "the distributed search decides safety properties (those a breadth-first search \
-             decides under the stutter semantics); `{formula}` needs a search for accepting \
-             cycles: check it on one machine (without --distributed)"
+            "the distributed search for accepting cycles does not restrict them to fair runs; \
+             `{formula}` under weak fairness needs the one-machine search: check it without \
+             --distributed, or without fairness"
         )));
     }
     let (max_states, timeout, max_memory) = graph.limits();

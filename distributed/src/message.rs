@@ -57,12 +57,53 @@ pub(crate) enum LimitHit {
 }
 
 /// One step of the counterexample, told by the owner of the state it
-/// reaches: the letter, the automaton state and the state before it.
+/// reaches: the letter, the automaton state, the acceptance marks of the
+/// automaton edge (0 where they do not matter) and the state before it.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(crate) struct Step {
     pub letter: u32,
     pub q: u32,
+    pub marks: u32,
     pub parent: Option<StateRef>,
+}
+
+/// Edges of the product from states one worker owns to states another
+/// one owns, in the search for accepting cycles: the targets' bytes one
+/// after the other, and per edge where its bytes end and what it is.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct EdgeBatch {
+    pub bytes: Vec<u8>,
+    pub items: Vec<Edge>,
+}
+
+/// One edge of an [`EdgeBatch`]: the target's automaton state, the letter,
+/// the automaton edge's acceptance marks, and the source.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Edge {
+    pub end: u32,
+    pub q: u32,
+    pub letter: u32,
+    pub marks: u32,
+    pub from: StateRef,
+}
+
+/// Why a worker cannot go on with the search for accepting cycles.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Problem {
+    Limit(LimitHit),
+    Error(String),
+}
+
+/// What a worker tells every other one after a step of the search for
+/// accepting cycles: a count (summed over the workers), a state it
+/// proposes with a key (the largest key's is taken, the first worker's
+/// among equals), and what stops it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Tally {
+    pub worker: u32,
+    pub count: u64,
+    pub pick: Option<(u64, StateRef)>,
+    pub problem: Option<Problem>,
 }
 
 /// A worker's counts, for the report.
@@ -89,4 +130,8 @@ pub(crate) enum Msg {
     Summary(Summary),
     Step(Step),
     Counts(Counts),
+    Edges(EdgeBatch),
+    Tally(Tally),
+    /// States of the receiver (by number) reached backwards.
+    Reach(Vec<u32>),
 }

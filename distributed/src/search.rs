@@ -13,10 +13,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use engine::{Limit, ProductEdge, ProductGraph, Protocol, Report, Stats};
+use engine::{Limit, ProductEdge, ProductGraph, Protocol, Report, Shortness, Stats};
 
 use crate::exchange::Rounds;
+use crate::lasso::{self, Lasso};
 use crate::message::{Batch, Counts, Item, LimitHit, Msg, StateRef, Step, Summary};
+use crate::owcty;
+use crate::pass::{Stopped, Walker};
 use crate::store::Owned;
 use crate::{Error, ProcessStats};
 
@@ -38,7 +41,7 @@ pub(crate) fn state_hash(bytes: &[u8], q: u32) -> u64 {
 /// The worker that owns a state of hash `hash`, of `peers`. Mixed apart
 /// from the table's use of the hash, so that one worker's states still
 /// spread over its table.
-fn owner(hash: u64, peers: usize) -> usize {
+pub(crate) fn owner(hash: u64, peers: usize) -> usize {
     ((hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % peers as u64) as usize
 }
 
@@ -260,8 +263,16 @@ pub(crate) fn run<P: Protocol>(
             break Verdict::Holds;
         }
     };
-    let path = match verdict {
-        Verdict::Bad(at) => Some(path_to(rounds, &owned, at)?),
+    let verdict = match verdict {
+        Verdict::Holds if !graph.decided_by_reachability() => {
+            let mut w = Walker::new(rounds, graph, &owned, limits, &mut counts);
+            cycles(&mut w, stats.product_states)?
+        }
+        v => v,
+    };
+    let path = match &verdict {
+        Verdict::Bad(at) => Some(path_to(rounds, &owned, *at)?),
+        Verdict::Cycle(lasso) => Some(path_to(rounds, &owned, lasso.anchor)?),
         _ => None,
     };
     counts.owned = owned.len();
@@ -275,7 +286,8 @@ pub(crate) fn run<P: Protocol>(
     stats.protocol_states = stats.product_states;
     stats.time = started.elapsed();
     let report = match verdict {
-        Verdict::Holds => graph.holds(stats),
+        Verdict::Holds if graph.decided_by_reachability() => graph.holds(stats),
+        Verdict::Holds => graph.holds_without_accepting_cycle(stats),
         Verdict::Limit(hit) => {
             let explored = stats.product_states;
             graph.inconclusive(hit.limit(), explored, stats)
@@ -284,6 +296,22 @@ pub(crate) fn run<P: Protocol>(
         Verdict::Bad(_) => {
             let path = path.expect("a bad state's path was rebuilt");
             graph.violated(&path, stats).map_err(Error::Engine)?
+        }
+        Verdict::Cycle(lasso) => {
+            let prefix = path.expect("a cycle's prefix was rebuilt");
+            let cycle: Vec<(u32, u32, u32)> = lasso
+                .cycle
+                .iter()
+                .map(|s| (s.letter, s.q, s.marks))
+                .collect();
+            let shortness = Shortness::NotShown(
+                "the distributed search shows the accepting cycle it found, not a shortest \
+                 one; check on one machine for the shortest"
+                    .to_string(),
+            );
+            graph
+                .violated_lasso(&prefix, &cycle, stats, shortness)
+                .map_err(Error::Engine)?
         }
     };
     Ok(Some((report, processes)))
@@ -355,7 +383,7 @@ fn agree<P: Protocol>(
 /// enough that a batch's costs (a message, a serialisation) are spread
 /// over thousands of states, small enough that a level's successors are
 /// not all held by their maker.
-const BATCH_BYTES: u64 = 64 << 10;
+pub(crate) const BATCH_BYTES: u64 = 64 << 10;
 
 /// Stores the successors of a level as they come, with what the level's
 /// summary needs of them.
@@ -443,12 +471,36 @@ impl Settle<'_> {
     }
 }
 
-/// How the level loop ended.
+/// How the search ended.
 enum Verdict {
     Holds,
     Bad(StateRef),
+    Cycle(Lasso),
     Limit(LimitHit),
     Failed(u32, String),
+}
+
+/// After a search that met no bad state, for a formula that needs one:
+/// the search for an accepting cycle among the states stored.
+fn cycles<P: Protocol>(w: &mut Walker<'_, '_, P>, bound: u64) -> Result<Verdict, Error> {
+    let stopped = |stop| match stop {
+        Stopped::Limit(hit) => Verdict::Limit(hit),
+        Stopped::Failed(worker, message) => Verdict::Failed(worker, message),
+    };
+    let kept = match owcty::fixpoint(w)? {
+        Ok(kept) => kept,
+        Err(stop) => return Ok(stopped(stop)),
+    };
+    let left = kept.iter().filter(|&&k| k).count() as u64;
+    match w.tally(left, None, None)? {
+        Err(stop) => return Ok(stopped(stop)),
+        Ok(a) if a.sum == 0 => return Ok(Verdict::Holds),
+        Ok(_) => {}
+    }
+    Ok(match lasso::find(w, &kept, bound)? {
+        Ok(lasso) => Verdict::Cycle(lasso),
+        Err(stop) => stopped(stop),
+    })
 }
 
 /// The path from the initial state to `to`, a step a round: the owner of
@@ -460,7 +512,12 @@ fn path_to(rounds: &mut Rounds, owned: &Owned, to: StateRef) -> Result<Vec<(u32,
     while let Some(r) = at {
         if r.worker == me {
             let (letter, q, parent) = owned.reached_by(r.index);
-            rounds.broadcast(Msg::Step(Step { letter, q, parent }));
+            rounds.broadcast(Msg::Step(Step {
+                letter,
+                q,
+                marks: 0,
+                parent,
+            }));
         }
         let step = rounds.finish()?.into_iter().find_map(|msg| match msg {
             Msg::Step(s) => Some(s),
@@ -510,7 +567,7 @@ fn batch_size(b: &Batch) -> u64 {
 impl WorkerLimits {
     /// The time or memory limit, if reached now (the state limit is
     /// counted as states are stored).
-    fn reached(&self) -> Option<LimitHit> {
+    pub(crate) fn reached(&self) -> Option<LimitHit> {
         if let Some((at, t)) = self.deadline {
             if Instant::now() >= at {
                 return Some(LimitHit::TimeMillis(t.as_millis() as u64));
@@ -536,12 +593,12 @@ impl LimitHit {
 }
 
 /// `obj.encode(buf)`; a panic in it writes nothing.
-fn encoded<P: Protocol>(obj: &P, buf: &mut Vec<u8>) -> bool {
+pub(crate) fn encoded<P: Protocol>(obj: &P, buf: &mut Vec<u8>) -> bool {
     engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| obj.encode(buf)))).unwrap_or(false)
 }
 
 /// `template.decode(bytes)`; a panic in it gives nothing.
-fn decoded<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
+pub(crate) fn decoded<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
     engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| template.decode(bytes))))
         .ok()
         .flatten()

@@ -60,7 +60,8 @@ impl Owned {
         self.find(bytes, q, hash).is_some()
     }
 
-    fn find(&self, bytes: &[u8], q: u32, hash: u64) -> Option<u32> {
+    /// The number of the state (`bytes`, `q`) of hash `hash`, if stored.
+    pub(crate) fn find(&self, bytes: &[u8], q: u32, hash: u64) -> Option<u32> {
         let (arena, entries) = (&self.arena, &self.entries);
         self.table
             .find(hash, |&i| {

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::fairness::Fairness;
 use crate::ids::{AutState, Successor};
 use crate::pattern::Valuation;
 use crate::product::Prepared;
@@ -30,6 +31,10 @@ pub struct ProductEdge<P> {
     pub object: P,
     /// The automaton state after reading the letter.
     pub state: u32,
+    /// The acceptance marks of the automaton edge taken (a bit per
+    /// acceptance set): a cycle is accepting when its edges' marks together
+    /// are [`ProductGraph::all_marks`].
+    pub marks: u32,
 }
 
 /// The product of one object with the automaton of a negated formula, a
@@ -42,7 +47,10 @@ pub struct ProductEdge<P> {
 /// is violated exactly when a state whose automaton state
 /// [`is_bad`](Self::is_bad) is reachable, and the path to the first one met
 /// breadth first is a shortest counterexample. [`violated`](Self::violated)
-/// turns that path into the engine's report.
+/// turns that path into the engine's report. Any other formula is violated
+/// exactly when, besides, a cycle whose edges carry every acceptance mark
+/// ([`all_marks`](Self::all_marks)) is reachable;
+/// [`violated_lasso`](Self::violated_lasso) reports one.
 ///
 /// The determinism check ([`Checker::determinism_check`](crate::Checker::determinism_check))
 /// does not run on the states of such a search, which the engine does not
@@ -147,8 +155,9 @@ impl<P: Protocol> ProductGraph<'_, P> {
     /// the stutter one and every accepting cycle of the automaton runs
     /// through states that accept every continuation (a safety property,
     /// such as every `G !bad`). Otherwise the formula needs a search for
-    /// accepting cycles, which this graph does not give: a search over it
-    /// that found no bad state has proven nothing.
+    /// accepting cycles too (over the edges' [marks](ProductEdge::marks),
+    /// reported by [`violated_lasso`](Self::violated_lasso)): a search
+    /// that found no bad state has not proven it yet.
     pub fn decided_by_reachability(&self) -> bool {
         self.session.bounds.semantics == Semantics::Stutter && self.aut.safety
     }
@@ -189,21 +198,26 @@ impl<P: Protocol> ProductGraph<'_, P> {
             .map_err(|e| e.into_error(|l| ex.alphabet.describe_probe(l), Vec::new()))?;
         for (letter, obj) in succs.drain(..) {
             let allowing = (first..first + ne).filter(|&e| self.aut.allows(e, letter));
-            let targets: Vec<u32> = allowing
-                .map(|e| self.aut.edge(e).target.index() as u32)
+            let targets: Vec<(u32, u32)> = allowing
+                .map(|e| {
+                    let edge = self.aut.edge(e);
+                    (edge.target.index() as u32, edge.acc)
+                })
                 .collect();
-            if let Some((&last, rest)) = targets.split_last() {
-                for &t in rest {
+            if let Some((&(last, marks), rest)) = targets.split_last() {
+                for &(t, m) in rest {
                     out.push(ProductEdge {
                         letter,
                         object: obj.clone(),
                         state: t,
+                        marks: m,
                     });
                 }
                 out.push(ProductEdge {
                     letter,
                     object: obj,
                     state: last,
+                    marks,
                 });
             }
         }
@@ -247,6 +261,14 @@ impl<P: Protocol> ProductGraph<'_, P> {
         self.report(Verdict::Holds, stats)
     }
 
+    /// The report of a search that visited every reachable state, met no
+    /// bad one, and showed that no cycle of the product is accepting: what
+    /// proves a formula that needs a search for accepting cycles (and any
+    /// other).
+    pub fn holds_without_accepting_cycle(&self, stats: Stats) -> Report {
+        self.report(Verdict::Holds, stats)
+    }
+
     /// The report of the violation reached by `path` (each step: the
     /// letter and the automaton state after it) from the initial state: the
     /// run is re-executed on a fresh clone of the object first, and a run
@@ -272,12 +294,114 @@ impl<P: Protocol> ProductGraph<'_, P> {
             Some(&(_, q)) => self.is_bad(q),
             None => self.is_bad(self.aut.initial.index() as u32),
         };
+        let (prefix, trace) = self.walk(path.iter().map(|&(l, q)| (l, q, None)))?;
+        if !bad {
+            return Err(Error::Nondeterminism {
+                action: trace
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| "(the start)".into()),
+                detail: "the path found does not end in a state that violates the formula"
+                    .to_string(),
+                trace,
+            });
+        }
+        self.lasso_report(
+            RawLasso {
+                prefix,
+                cycle: Vec::new(),
+            },
+            stats,
+            shortness,
+        )
+    }
+
+    /// The report of the accepting cycle `cycle` reached by `prefix` from
+    /// the initial state: a violation of a formula that needs a search for
+    /// accepting cycles. Each step of `prefix` is a letter and the
+    /// automaton state after it; each step of `cycle` also the marks of
+    /// the automaton edge taken (see [`ProductEdge::marks`]). The run is
+    /// re-executed on a fresh clone of the object first: the cycle must
+    /// have a step, close on an object equal to the one it starts from,
+    /// in the same automaton state, and its marks must together be
+    /// [`all_marks`](Self::all_marks), or the result is an error, never a
+    /// counterexample.
+    ///
+    /// # Errors
+    /// [`Error::Nondeterminism`] (or [`Error::ProtocolPanic`]) where the
+    /// re-execution does not follow the lasso, or the lasso is not an
+    /// accepting one.
+    pub fn violated_lasso(
+        &mut self,
+        prefix: &[(u32, u32)],
+        cycle: &[(u32, u32, u32)],
+        stats: Stats,
+        shortness: Shortness,
+    ) -> Result<Report, Error> {
+        let steps = prefix
+            .iter()
+            .map(|&(l, q)| (l, q, None))
+            .chain(cycle.iter().map(|&(l, q, m)| (l, q, Some(m))));
+        let (mut all, trace) = self.walk(steps)?;
+        let anchor = prefix
+            .last()
+            .map_or(self.aut.initial.index() as u32, |&(_, q)| q);
+        let marks = cycle.iter().fold(0, |m, &(_, _, a)| m | a);
+        let not_accepting = if cycle.is_empty() {
+            Some("the cycle found has no step")
+        } else if cycle.last().map(|&(_, q, _)| q) != Some(anchor) {
+            Some("the cycle found does not end in the automaton state it starts from")
+        } else if marks & self.aut.all_acc != self.aut.all_acc {
+            Some("the cycle found does not visit every acceptance set of the automaton")
+        } else {
+            None
+        };
+        if let Some(why) = not_accepting {
+            return Err(Error::Nondeterminism {
+                action: trace
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| "(the start)".into()),
+                detail: why.to_string(),
+                trace,
+            });
+        }
+        let cycle = all.split_off(prefix.len());
+        // Shown as the engine shows its own: a run that repeats itself
+        // with its repetition once.
+        let a = &self.session.successors.alphabet;
+        let (end, deadlock) = (a.end(), a.deadlock());
+        let raw = RawLasso { prefix: all, cycle }
+            .folded(self.session.initial, |l| l == end || l == deadlock);
+        self.lasso_report(raw, stats, shortness)
+    }
+
+    /// The marks an accepting cycle's edges must have together (a bit per
+    /// acceptance set of the automaton; 0: every cycle accepts).
+    pub fn all_marks(&self) -> u32 {
+        self.aut.all_acc
+    }
+
+    /// The fairness the session's checker asks for: only
+    /// [`Fairness::None`] is what a search over this graph decides (weakly
+    /// fair cycles need the engine's own search).
+    pub fn fairness(&self) -> Fairness {
+        self.session.checker.fairness
+    }
+
+    /// Walks `steps` (letter, automaton state reached, the edge's marks
+    /// if known) on a clone of the initial object: the steps as the report
+    /// takes them, and what each step printed as.
+    fn walk(
+        &mut self,
+        steps: impl Iterator<Item = (u32, u32, Option<u32>)>,
+    ) -> Result<(Vec<Successor>, Vec<String>), Error> {
         let s = &mut *self.session;
         let mut obj = s.successors.store.get(s.initial).clone();
-        let mut prefix = Vec::with_capacity(path.len());
+        let mut out = Vec::new();
         let mut trace = Vec::new();
         let mut q = self.aut.initial;
-        for (i, &(letter, next)) in path.iter().enumerate() {
+        for (i, (letter, next, marks)) in steps.enumerate() {
             let a = &s.successors.alphabet;
             let at = a.describe(letter);
             let wrong = |detail: String, trace: &Vec<String>| Error::Nondeterminism {
@@ -291,7 +415,10 @@ impl<P: Protocol> ProductGraph<'_, P> {
             };
             let (first, ne) = self.aut.edges_of(q);
             let edge = (first..first + ne).find(|&e| {
-                self.aut.allows(e, letter) && self.aut.edge(e).target.index() as u32 == next
+                let edge = self.aut.edge(e);
+                self.aut.allows(e, letter)
+                    && edge.target.index() as u32 == next
+                    && marks.is_none_or(|m| edge.acc == m)
             });
             let Some(edge) = edge else {
                 let detail = format!("the automaton has no edge to state {next} on it");
@@ -304,7 +431,7 @@ impl<P: Protocol> ProductGraph<'_, P> {
             }
             q = AutState::new(next as usize);
             let proto = s.successors.store.intern(obj.clone());
-            prefix.push(Successor {
+            out.push(Successor {
                 letter,
                 proto,
                 state: q,
@@ -312,24 +439,22 @@ impl<P: Protocol> ProductGraph<'_, P> {
             });
             trace.push(at);
         }
-        if !bad {
-            return Err(Error::Nondeterminism {
-                action: trace
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| "(the start)".into()),
-                detail: "the path found does not end in a state that violates the formula"
-                    .to_string(),
-                trace,
-            });
-        }
-        let raw = RawLasso {
-            prefix,
-            cycle: Vec::new(),
-        };
+        Ok((out, trace))
+    }
+
+    /// The report of `raw`, once a fresh clone of the object has replayed
+    /// it.
+    fn lasso_report(
+        &mut self,
+        raw: RawLasso,
+        stats: Stats,
+        shortness: Shortness,
+    ) -> Result<Report, Error> {
+        let s = &mut *self.session;
         // The steps above went through on one object; this runs them
-        // again on a fresh clone and checks the ending (END, DEADLOCK) and
-        // that every step gives the object stored for it.
+        // again on a fresh clone and checks the ending (END, DEADLOCK),
+        // that every step gives the object stored for it, and that a
+        // cycle closes on an equal object.
         reexecute(&s.successors, s.initial, &raw)?;
         let c =
             super::shorten::counterexample(&s.successors, &s.checker, s.initial, &raw, shortness);

@@ -151,8 +151,10 @@ pub struct CheckArgs {
 
     /// Search one state space spread over worker threads and processes
     /// (timely-dataflow): each product state is owned by one worker, which
-    /// alone stores it. Safety properties (those searched breadth-first);
-    /// a liveness formula is an error. Every process runs the same command
+    /// alone stores it. Any formula: safety properties breadth-first (a
+    /// shortest counterexample), liveness by a distributed search for
+    /// accepting cycles (OWCTY; not under --fairness weak). Every process
+    /// runs the same command
     /// with its own -p; process 0 prints the verdict and every process
     /// exits with it. The limits apply per process
     #[arg(long)]

@@ -12,6 +12,8 @@
 //! edge of each acceptance set not yet taken, and back to `x`. Its prefix
 //! is the breadth-first search's path to `x`.
 
+use std::collections::HashMap;
+
 use engine::Protocol;
 
 use crate::message::{StateRef, Step};
@@ -195,7 +197,9 @@ fn walk<P: Protocol>(
 ) -> Result<Result<(Vec<Step>, StateRef), Stopped>, Error> {
     let me = w.me();
     let n = w.len();
-    let mut back: Vec<Option<Step>> = vec![None; n];
+    // Only the component's states get a step back: kept by number, not
+    // in a vector over every stored state.
+    let mut back: HashMap<u32, Step> = HashMap::new();
     let mut seen = vec![false; n];
     let mut frontier = Vec::new();
     if start.worker == me {
@@ -247,7 +251,7 @@ fn walk<P: Protocol>(
                 }
                 if !seen[t] {
                     seen[t] = true;
-                    back[t] = Some(step);
+                    back.insert(a.target, step);
                     frontier.push(a.target);
                 }
             },
@@ -271,7 +275,7 @@ fn walk<P: Protocol>(
     let Some(before) = last.parent else {
         return Err(no_part(me, "the last step of a cycle's part has no source"));
     };
-    let mut steps = w.trace(before, bound, |i| back[i as usize].unwrap_or(root))?;
+    let mut steps = w.trace(before, bound, |i| back.get(&i).copied().unwrap_or(root))?;
     steps.push(last);
     Ok(Ok((steps, target)))
 }

@@ -32,8 +32,12 @@
 //!   left. Its cycle is then found inside a source component of what is
 //!   left: a lasso, not a shortest one (the report says so). Each step is
 //!   a breadth-first pass that makes the stored states' successors again,
-//!   so liveness costs several times the safety search's time and no
-//!   more memory than a bit and a counter a state. Weak fairness
+//!   so liveness costs several times the safety search's time (and a
+//!   violation is found only once every state is stored, where the
+//!   one-machine search may meet it at once). OWCTY adds a few bytes a
+//!   state; finding the cycle, the kept states' predecessors (12 bytes an
+//!   edge), so a run that fits for safety may end inconclusive on memory
+//!   there. Weak fairness
 //!   ([`engine::Fairness::Weak`]) is an [`Error::Unsupported`]: the cycles
 //!   found are not restricted to fair ones.
 //!

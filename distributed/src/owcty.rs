@@ -27,9 +27,9 @@ use crate::Error;
 use engine::Protocol;
 
 /// What the search for accepting cycles left: per state of this worker,
-/// whether it is kept (`None` when a limit or a worker's error stopped
-/// it, with why).
-pub(crate) type Kept = Result<Vec<bool>, Stopped>;
+/// whether it is kept, and how many states all workers kept (or why a
+/// limit or a worker's error stopped it).
+pub(crate) type Kept = Result<(Vec<bool>, u64), Stopped>;
 
 /// Runs OWCTY to its fixpoint. Every worker must call it together.
 ///
@@ -44,12 +44,16 @@ pub(crate) fn fixpoint<P: Protocol>(w: &mut Walker<'_, '_, P>) -> Result<Kept, E
         Err(stop) => return Ok(Err(stop)),
     };
     loop {
+        // The last reset expands every state it keeps, once: the edges
+        // it sees are those the elimination counts, so it counts them.
+        let mut into = None;
         for bit in (0..32).map(|b| 1u32 << b).filter(|b| marks & b != 0) {
-            if let Err(stop) = reset(w, &mut kept, bit)? {
-                return Ok(Err(stop));
+            match reset(w, &mut kept, bit)? {
+                Ok(counted) => into = Some(counted),
+                Err(stop) => return Ok(Err(stop)),
             }
         }
-        if let Err(stop) = eliminate(w, &mut kept)? {
+        if let Err(stop) = eliminate(w, &mut kept, into)? {
             return Ok(Err(stop));
         }
         let left = kept.iter().filter(|&&k| k).count() as u64;
@@ -59,7 +63,7 @@ pub(crate) fn fixpoint<P: Protocol>(w: &mut Walker<'_, '_, P>) -> Result<Kept, E
         };
         // Sets only shrink: the same size is a round that changed nothing.
         if now == size || now == 0 {
-            return Ok(Ok(kept));
+            return Ok(Ok((kept, now)));
         }
         size = now;
     }
@@ -71,13 +75,15 @@ pub(crate) fn members(set: &[bool]) -> Vec<u32> {
 }
 
 /// Keeps only the states reachable inside `kept` from the target of an
-/// edge marked `bit` (both ends kept).
+/// edge marked `bit` (both ends kept). Every state kept is expanded once
+/// on the way: per state, the edges from kept states into it.
 fn reset<P: Protocol>(
     w: &mut Walker<'_, '_, P>,
     kept: &mut [bool],
     bit: u32,
-) -> Result<Result<(), Stopped>, Error> {
+) -> Result<Result<Vec<u32>, Stopped>, Error> {
     let mut reached = vec![false; kept.len()];
+    let mut into = vec![0u32; kept.len()];
     let mut frontier = Vec::new();
     let from = members(kept);
     let mut problem = {
@@ -107,6 +113,9 @@ fn reset<P: Protocol>(
             |_| true,
             |a| {
                 let t = a.target as usize;
+                // Saturating: a count only matters for a state kept, whose
+                // predecessors kept are at most its stored edges.
+                into[t] = into[t].saturating_add(1);
                 if kept[t] && !reached[t] {
                     reached[t] = true;
                     frontier.push(a.target);
@@ -117,28 +126,34 @@ fn reset<P: Protocol>(
     for (k, r) in kept.iter_mut().zip(&reached) {
         *k &= *r;
     }
-    Ok(Ok(()))
+    Ok(Ok(into))
 }
 
 /// Removes, until none is left, the kept states that no kept state has
-/// an edge to.
+/// an edge to. `counted`: per state, the edges from kept states into it,
+/// if known (else a pass counts them).
 fn eliminate<P: Protocol>(
     w: &mut Walker<'_, '_, P>,
     kept: &mut [bool],
+    counted: Option<Vec<u32>>,
 ) -> Result<Result<(), Stopped>, Error> {
-    let mut into = vec![0u32; kept.len()];
     let from = members(kept);
-    let mut problem = {
-        let kept = &*kept;
-        w.spread(
-            &from,
-            |_| true,
-            |a| {
-                if kept[a.target as usize] {
-                    into[a.target as usize] += 1;
-                }
-            },
-        )?
+    let (mut into, mut problem) = match counted {
+        Some(into) => (into, None),
+        None => {
+            let mut into = vec![0u32; kept.len()];
+            let kept = &*kept;
+            let problem = w.spread(
+                &from,
+                |_| true,
+                |a| {
+                    if kept[a.target as usize] {
+                        into[a.target as usize] += 1;
+                    }
+                },
+            )?;
+            (into, problem)
+        }
     };
     let mut gone: Vec<u32> = from
         .into_iter()

@@ -115,7 +115,9 @@ impl<'a, 'g, P: Protocol> Walker<'a, 'g, P> {
         for (n, &i) in from.iter().enumerate() {
             if n % TICK_EVERY == 0 {
                 if let Some(hit) = self.limits.reached() {
-                    problem = Some(Problem::Limit(hit));
+                    // An error noted already (by an edge that arrived)
+                    // stays: it comes before a limit.
+                    problem.get_or_insert(Problem::Limit(hit));
                     break;
                 }
                 for msg in self.rounds.poll() {
@@ -160,7 +162,7 @@ impl<'a, 'g, P: Protocol> Walker<'a, 'g, P> {
                         index: i,
                     },
                 });
-                if batch.bytes.len() as u64 >= BATCH_BYTES {
+                if batch_size(batch) >= BATCH_BYTES {
                     let full = std::mem::take(batch);
                     self.hand_over(to, full, &mut arrive, &mut problem);
                 }
@@ -335,11 +337,11 @@ impl<'a, 'g, P: Protocol> Walker<'a, 'g, P> {
     /// The steps from the root of a search to `at`, a step a round: the
     /// owner of each state tells every worker how it was reached
     /// (`step_of`; a step without a parent is the root's, not a step).
+    /// `bound` is the states of the whole product: a longer chain of
+    /// parents loops, and is an error.
     ///
     /// # Errors
     /// A lost process, or a step not told.
-    /// `bound` is the states of the whole product: a longer chain of
-    /// parents loops, and is an error.
     pub(crate) fn trace(
         &mut self,
         at: StateRef,

@@ -488,15 +488,10 @@ fn cycles<P: Protocol>(w: &mut Walker<'_, '_, P>, bound: u64) -> Result<Verdict,
         Stopped::Failed(worker, message) => Verdict::Failed(worker, message),
     };
     let kept = match owcty::fixpoint(w)? {
-        Ok(kept) => kept,
+        Ok((_, 0)) => return Ok(Verdict::Holds),
+        Ok((kept, _)) => kept,
         Err(stop) => return Ok(stopped(stop)),
     };
-    let left = kept.iter().filter(|&&k| k).count() as u64;
-    match w.tally(left, None, None)? {
-        Err(stop) => return Ok(stopped(stop)),
-        Ok(a) if a.sum == 0 => return Ok(Verdict::Holds),
-        Ok(_) => {}
-    }
     Ok(match lasso::find(w, &kept, bound)? {
         Ok(lasso) => Verdict::Cycle(lasso),
         Err(stop) => stopped(stop),

@@ -2,4 +2,5 @@
 
 mod agree;
 mod liveness;
+mod owcty;
 mod random;

@@ -232,3 +232,102 @@ fn bad_uses_are_errors_with_a_hint() {
         stderr(&fly[0])
     );
 }
+
+/// The `.owl` suites' own formulas (every file under `tests/owl` without
+/// weak fairness), each protocol on each of its runtimes and semantics:
+/// the verdict of each formula on 2 or 4 real processes (in turn) is the
+/// one-machine check's. A combination the one-machine check cannot finish
+/// within its limit is left out.
+#[test]
+fn suite_formulas_agree_on_real_processes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/owl");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "owl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let verdicts = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .filter(|l| {
+                ["property holds", "property violated", "error in formula"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .map(String::from)
+            .collect()
+    };
+    let (mut runs, mut formulas) = (0, 0);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let suite = prust::suite::parse(&text).unwrap();
+        if suite.fairness.is_some_and(|f| f != engine::Fairness::None) {
+            continue;
+        }
+        let dir = file.parent().unwrap();
+        let max = suite.max_states.unwrap_or(50_000).min(50_000).to_string();
+        let list: Vec<&str> = suite.entries.iter().map(|e| e.formula.as_str()).collect();
+        for decl in &suite.protocols {
+            let spec = if decl.spec.contains('.') {
+                dir.join(&decl.spec).display().to_string()
+            } else {
+                decl.spec.clone()
+            };
+            for runtime in &suite.runtimes {
+                let runtime = runtime.to_string();
+                if runtime == "on-the-fly" {
+                    // Its bytes are not portable between processes.
+                    continue;
+                }
+                for semantics in &suite.semantics {
+                    let mut args: Vec<&str> = vec![&spec];
+                    args.extend(list.iter().copied());
+                    let opts = [
+                        "--runtime",
+                        &runtime,
+                        "--semantics",
+                        semantics.name(),
+                        "--max-states",
+                        &max,
+                    ];
+                    args.extend(opts);
+                    let mut one_args = vec!["check"];
+                    one_args.extend(args.iter().copied());
+                    one_args.push("--no-por");
+                    let one = stdout(&prust(&one_args));
+                    if one.lines().any(|l| l.starts_with("inconclusive")) {
+                        continue;
+                    }
+                    let n = if runs % 2 == 0 { 2 } else { 4 };
+                    let outs = distributed(&args, n);
+                    let got = stdout(&outs[0]);
+                    let ctx = format!(
+                        "{} {spec} {runtime} {} on {n} processes",
+                        file.display(),
+                        semantics.name()
+                    );
+                    assert_eq!(
+                        verdicts(&got),
+                        verdicts(&one),
+                        "{ctx}:\n{got}\n{}\n---\n{one}",
+                        stderr(&outs[0])
+                    );
+                    runs += 1;
+                    formulas += verdicts(&one).len();
+                }
+            }
+        }
+    }
+    assert!(
+        runs > 30 && formulas > 300,
+        "{runs} runs, {formulas} formulas"
+    );
+}

@@ -3,7 +3,10 @@
 //! is declared panicked only while nobody is using its endpoint (see the
 //! module docs of [`session`](super), "Panics").
 
-use std::sync::atomic::{AtomicU8, Ordering::SeqCst};
+use std::sync::atomic::{
+    AtomicU8,
+    Ordering::{Relaxed, Release, SeqCst},
+};
 use std::sync::Arc;
 
 use engine::RoleId;
@@ -40,8 +43,20 @@ impl Use {
 
     /// The operation started by a successful [`Use::begin`] ends (also
     /// when it unwinds).
+    ///
+    /// A store, not a compare-and-swap (a locked instruction an operation
+    /// fewer): from `IN_OP` only the endpoint's owner moves the word (a
+    /// guard declares a role panicked only from `IDLE`), so nobody can
+    /// have changed it since `begin`. Release: a guard that then declares
+    /// the role panicked (its compare-and-swap reads this store) sees
+    /// everything the operation did. A thread reading the word to decide
+    /// whether to wake the role (`is_async`) needs no more: if it reads an
+    /// older value, its read is ordered before the next operation's
+    /// `begin` (a `SeqCst` compare-and-swap), so that operation's tries
+    /// see the change the reader made before it.
     pub(super) fn end(&self) {
-        let _ = self.0.compare_exchange(IN_OP, IDLE, SeqCst, SeqCst);
+        debug_assert_eq!(self.0.load(Relaxed), IN_OP);
+        self.0.store(IDLE, Release);
     }
 
     /// A poll of an async operation starts: from idle (it is then in an
@@ -55,14 +70,15 @@ impl Use {
     }
 
     /// A poll ends: with async operations still `registered`, or none.
+    ///
+    /// The word is `IN_OP` or `ASYNC` here (set by `begin_poll` or an
+    /// earlier poll of the owner, which alone changes it from either), so
+    /// a store does, with `end`'s ordering: no locked instruction.
     #[inline]
     pub(super) fn end_poll(&self, registered: bool) {
         let to = if registered { ASYNC } else { IDLE };
-        // From `ASYNC` only if not from `IN_OP` (after which the state is
-        // `to` already): a locked instruction fewer per poll.
-        if self.0.compare_exchange(IN_OP, to, SeqCst, SeqCst).is_err() {
-            let _ = self.0.compare_exchange(ASYNC, to, SeqCst, SeqCst);
-        }
+        debug_assert!(matches!(self.0.load(Relaxed), IN_OP | ASYNC));
+        self.0.store(to, Release);
     }
 
     /// A [`PanicGuard`]'s thread panicked: the role is declared panicked

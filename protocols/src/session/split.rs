@@ -463,7 +463,7 @@ impl<P: Split> SplitEndpoint<P> {
             self.local = lock(&shared.slots[me]).local.take();
         };
         if announced {
-            shared.waiting_for[me].store(NOT_WAITING, SeqCst);
+            poll::store_intent(&shared.waiting_for[me], NOT_WAITING);
         }
         result
     }

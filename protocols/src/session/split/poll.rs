@@ -385,7 +385,7 @@ impl<P: Split> SplitEndpoint<P> {
         // (a locked instruction) where it would change nothing.
         let waiting_for = &self.shared.waiting_for[self.role];
         if waiting_for.load(SeqCst) != intent {
-            waiting_for.store(intent, SeqCst);
+            store_intent(waiting_for, intent);
         }
         // The poll ends (see `poll_op`).
         self.shared.uses[self.role].end_poll(self.async_ops > 0);
@@ -407,7 +407,7 @@ impl<P: Split> SplitEndpoint<P> {
         let at = slot.waiters.blocked_at();
         drop(slot);
         if left == 0 {
-            self.shared.waiting_for[me].store(NOT_WAITING, SeqCst);
+            store_intent(&self.shared.waiting_for[me], NOT_WAITING);
             if self.local.is_none() {
                 self.shared.resume(me);
                 self.local = lock(&self.shared.slots[me]).local.take();
@@ -430,6 +430,22 @@ impl<P: Split> SplitEndpoint<P> {
 fn clear_notified<P: Split>(shared: &super::Shared<P>, me: RoleId) {
     if shared.notified[me].load(SeqCst) {
         shared.notified[me].store(false, SeqCst);
+    }
+}
+
+/// Stores the role's announcement `intent` in its word `waiting_for`.
+/// Waiting for someone must be `SeqCst` (against a stepping peer's read of
+/// it after its step, as a `Parker` against an unpark); saying it waits no
+/// longer needs no more than a plain store (no locked instruction): a
+/// peer that still reads the older announcement only wakes the role for
+/// nothing, and one whose read comes after the role's next announcement
+/// (`SeqCst`, later in the word's order) reads that or later.
+#[inline(always)]
+pub(super) fn store_intent(waiting_for: &std::sync::atomic::AtomicUsize, intent: usize) {
+    if intent == NOT_WAITING {
+        waiting_for.store(intent, std::sync::atomic::Ordering::Release);
+    } else {
+        waiting_for.store(intent, SeqCst);
     }
 }
 

@@ -5,11 +5,13 @@
 //! tells a worker that nothing more of the round is on its way.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange as ByWorker;
+use timely::container::{
+    CapacityContainerBuilder, ContainerBuilder, LengthPreservingContainerBuilder, PushInto,
+};
+use timely::dataflow::channels::pact::ExchangeCore;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
@@ -28,7 +30,7 @@ type Addressed = (u64, Msg);
 /// One worker's end of the rounds.
 pub(crate) struct Rounds {
     worker: Worker,
-    input: InputHandle<u64, CapacityContainerBuilder<Vec<Addressed>>>,
+    input: InputHandle<u64, EachAlone>,
     probe: ProbeHandle<u64>,
     /// The messages that arrived, by the round (timestamp) they were sent
     /// in: a worker that ended a round early may already send those of
@@ -40,7 +42,7 @@ pub(crate) struct Rounds {
 impl Rounds {
     /// Builds the dataflow on `worker`.
     pub(crate) fn new(mut worker: Worker) -> Self {
-        let mut input = InputHandle::new();
+        let mut input = InputHandle::new_with_builder();
         let probe = ProbeHandle::new();
         let inbox = Rc::new(RefCell::new(BTreeMap::new()));
         let into = Rc::clone(&inbox);
@@ -48,7 +50,7 @@ impl Rounds {
             scope
                 .input_from(&mut input)
                 .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    ByWorker::new(|m: &Addressed| m.0),
+                    ExchangeCore::<EachAlone, _>::new_core(|m: &Addressed| m.0),
                     "Inbox",
                     move |_, _| {
                         move |input, _output| {
@@ -126,5 +128,72 @@ impl Rounds {
         // The messages sent at time `round - 1`, this round's.
         let mut inbox = self.inbox.borrow_mut();
         Ok(inbox.remove(&(self.round - 1)).unwrap_or_default())
+    }
+}
+
+/// Sends every message on its own, as soon as it is sent. Timely's
+/// default gathers 8 KiB of `Msg` values a destination first, about 85
+/// messages: with batches of states that is megabytes a destination held
+/// by the sender and sent at once, and the connection buffers at both
+/// ends grow to that size and are kept for the rest of the search.
+#[derive(Default)]
+struct EachAlone {
+    waiting: VecDeque<Addressed>,
+    current: Vec<Addressed>,
+}
+
+impl PushInto<Addressed> for EachAlone {
+    fn push_into(&mut self, item: Addressed) {
+        self.waiting.push_back(item);
+    }
+}
+
+impl ContainerBuilder for EachAlone {
+    type Container = Vec<Addressed>;
+
+    fn extract(&mut self) -> Option<&mut Vec<Addressed>> {
+        let item = self.waiting.pop_front()?;
+        self.current.clear();
+        self.current.push(item);
+        Some(&mut self.current)
+    }
+
+    fn finish(&mut self) -> Option<&mut Vec<Addressed>> {
+        self.extract()
+    }
+}
+
+// Each container holds exactly the one message pushed.
+impl LengthPreservingContainerBuilder for EachAlone {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Msg;
+
+    fn digest(process: u32) -> Addressed {
+        (u64::from(process), Msg::Digest { process, digest: 0 })
+    }
+
+    /// The messages pushed, as the containers the builder gives.
+    fn containers(b: &mut EachAlone, finish: bool) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        loop {
+            let c = if finish { b.finish() } else { b.extract() };
+            let Some(c) = c else { break };
+            out.push(c.drain(..).map(|(to, _)| to as u32).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn every_message_is_a_container_at_once() {
+        let mut b = EachAlone::default();
+        b.push_into(digest(0));
+        b.push_into(digest(1));
+        assert_eq!(containers(&mut b, false), vec![vec![0], vec![1]]);
+        b.push_into(digest(2));
+        assert_eq!(containers(&mut b, true), vec![vec![2]]);
+        assert!(b.finish().is_none());
     }
 }

@@ -69,6 +69,7 @@
 //! assert!(matches!(outcome.report.verdict, Verdict::Holds));
 //! ```
 
+mod codec;
 mod connect;
 mod exchange;
 mod lasso;

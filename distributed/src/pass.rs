@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 
 use engine::{ProductEdge, ProductGraph, Protocol};
 
+use crate::codec::{decoded, encoded};
 use crate::exchange::Rounds;
 use crate::message::{Counts, Edge, EdgeBatch, Msg, Problem, StateRef, Step, Tally};
-use crate::search::{decoded, encoded, owner, state_hash, WorkerLimits, BATCH_BYTES};
+use crate::search::{owner, state_hash, WorkerLimits, BATCH_BYTES};
 use crate::store::Owned;
 use crate::Error;
 

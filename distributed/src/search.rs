@@ -10,11 +10,11 @@
 //! then rebuilt a step a round, each step told by the owner of the state
 //! it reaches, and the first worker replays it on the real object.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use engine::{Limit, ProductEdge, ProductGraph, Protocol, Report, Shortness, Stats};
 
+use crate::codec::{codec_error, decoded, encoded};
 use crate::exchange::Rounds;
 use crate::lasso::{self, Lasso};
 use crate::message::{Batch, Counts, Item, LimitHit, Msg, StateRef, Step, Summary};
@@ -585,23 +585,4 @@ impl LimitHit {
             LimitHit::Memory(b) => Limit::Memory(b),
         }
     }
-}
-
-/// `obj.encode(buf)`; a panic in it writes nothing.
-pub(crate) fn encoded<P: Protocol>(obj: &P, buf: &mut Vec<u8>) -> bool {
-    engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| obj.encode(buf)))).unwrap_or(false)
-}
-
-/// `template.decode(bytes)`; a panic in it gives nothing.
-pub(crate) fn decoded<P: Protocol>(template: &P, bytes: &[u8]) -> Option<P> {
-    engine::quiet::quietly(|| catch_unwind(AssertUnwindSafe(|| template.decode(bytes))))
-        .ok()
-        .flatten()
-}
-
-fn codec_error<P>(what: &str) -> String {
-    format!(
-        "{what} ({}: Protocol::encode and Protocol::decode must name every state exactly)",
-        std::any::type_name::<P>()
-    )
 }

@@ -24,6 +24,12 @@ use crate::Error;
 /// process.
 const PARK: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// How long past the check's time limit a worker waits for a round to
+/// end: the others notice the limit at their next look at the clock (a
+/// few states later) and end the round; a round still open this long
+/// after is held by a process that stopped answering.
+pub const STALL_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// A message and the worker it is for.
 type Addressed = (u64, Msg);
 
@@ -37,6 +43,9 @@ pub(crate) struct Rounds {
     /// the next one while this one still waits for the last of its own.
     inbox: Rc<RefCell<BTreeMap<u64, Vec<Msg>>>>,
     round: u64,
+    /// The check's time limit, if it has one: past it (and the grace),
+    /// a round that does not end is an error, not a wait for ever.
+    deadline: Option<std::time::Instant>,
 }
 
 impl Rounds {
@@ -73,7 +82,13 @@ impl Rounds {
             probe,
             inbox,
             round: 0,
+            deadline: None,
         }
+    }
+
+    /// The check's time limit: see [`finish`](Self::finish).
+    pub(crate) fn set_deadline(&mut self, at: Option<std::time::Instant>) {
+        self.deadline = at;
     }
 
     /// This worker's number, from 0.
@@ -113,9 +128,15 @@ impl Rounds {
     /// # Errors
     /// [`Error::Lost`] when a process stopped taking part: its messages
     /// would never come.
+    ///
+    /// [`Error::Stalled`] when the check has a time limit and this round
+    /// is still open [`STALL_GRACE`] after it passed (or after the round
+    /// began, if later): a process that stopped without dying (suspended,
+    /// swapping) keeps its connections open, so only the clock tells.
     pub(crate) fn finish(&mut self) -> Result<Vec<Msg>, Error> {
         self.round += 1;
         self.input.advance_to(self.round);
+        let began = std::time::Instant::now();
         while self.probe.less_than(self.input.time()) {
             // Parked until a message comes, or for a moment: long enough
             // to leave the cores to the other workers, short enough to
@@ -123,6 +144,14 @@ impl Rounds {
             self.worker.step_or_park(Some(PARK));
             if let Some(e) = crate::lost::lost() {
                 return Err(e);
+            }
+            if let Some(at) = self.deadline {
+                let now = std::time::Instant::now();
+                if now > at.max(began) + STALL_GRACE {
+                    return Err(Error::Stalled {
+                        waited: now - began,
+                    });
+                }
             }
         }
         // The messages sent at time `round - 1`, this round's.

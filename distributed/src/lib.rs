@@ -55,7 +55,10 @@
 //! state limit (each stores at most its share), and the time and memory
 //! limits hold in each process. Any limit reached ends the whole run
 //! [inconclusive](engine::Verdict::Inconclusive), never `Holds`. A process
-//! that dies ends every other one with [`Error::Lost`], naming it.
+//! that dies ends every other one with [`Error::Lost`], naming it. One
+//! that stops answering without dying (suspended) cannot be told from a
+//! slow one; under a time limit the others give up
+//! [`STALL_GRACE`](crate::STALL_GRACE) after it with [`Error::Stalled`].
 //!
 //! ```
 //! use engine::{Checker, Verdict};
@@ -86,6 +89,7 @@ use std::time::Instant;
 use engine::{CheckSession, Protocol, Report};
 
 pub use engine::ProductGraph;
+pub use exchange::STALL_GRACE;
 
 /// Where the workers run: threads of this process, or this process as one
 /// of several (timely's `-w`, `-n`, `-p` and `-h`).
@@ -291,6 +295,14 @@ pub enum Error {
     },
     /// The processes could not be started or configured.
     Cluster(String),
+    /// The check's time limit passed and a round of the search did not
+    /// end: a process stopped answering without closing its connections
+    /// (suspended, or far slower than the others). Which one, the
+    /// exchange cannot tell; the processes still running can.
+    Stalled {
+        /// How long this worker waited for the round.
+        waited: std::time::Duration,
+    },
     /// A process stopped taking part: the one named, by number.
     Lost {
         /// The process that was lost.
@@ -325,6 +337,14 @@ impl fmt::Display for Error {
             ),
             Error::Search { worker, message } => write!(f, "worker {worker}: {message}"),
             Error::Cluster(why) => write!(f, "{why}"),
+            Error::Stalled { waited } => write!(
+                f,
+                "the time limit passed and a round of the distributed search was still open \
+                 after {:.0} s: a process stopped answering without closing its connections \
+                 (suspended, or far slower than the others); the check is abandoned, with no \
+                 verdict",
+                waited.as_secs_f64()
+            ),
             Error::Lost { process, detail } => write!(
                 f,
                 "process {process} stopped taking part in the distributed check ({detail}); \
@@ -414,9 +434,11 @@ where
             Ok(Some(o)) => first = Some(o),
             Ok(None) => {}
             Err(e) => {
-                if matches!(e, Error::Lost { .. }) {
-                    // A broken connection's threads panicked and cannot
-                    // be joined (see above): left to end with the process.
+                if matches!(e, Error::Lost { .. } | Error::Stalled { .. }) {
+                    // A broken connection's threads panicked, a stalled
+                    // one's wait for their peer: neither can be joined
+                    // (see above), so they are left to end with the
+                    // process.
                     std::mem::forget(guards);
                 } else {
                     // Joined: the connections shut down cleanly, after
@@ -472,6 +494,7 @@ where
                 .to_string(),
         ));
     }
+    rounds.set_deadline(timeout.map(|t| started + t));
     let limits = search::WorkerLimits {
         // A worker numbers its states in 32 bits.
         max_states: (max_states / threads).clamp(1, u64::from(u32::MAX) - 1),

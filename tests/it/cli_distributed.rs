@@ -155,6 +155,50 @@ fn a_killed_process_ends_the_others_naming_it() {
     }
 }
 
+/// A process suspended (SIGSTOP) keeps its connections open: the others
+/// cannot tell it from a slow one, but under a time limit they give up a
+/// grace period after it, with an error, never a hang or a verdict.
+#[cfg(unix)]
+#[test]
+fn a_suspended_process_ends_the_others_after_the_time_limit() {
+    let args = [
+        "token-full-mesh:8",
+        r#"G !"DEADLOCK""#,
+        "--runtime",
+        "liberal",
+        "--max-states",
+        "4000000",
+        "--timeout",
+        "2",
+    ];
+    let port = ports(2);
+    let first = start(&args, 2, 0, port);
+    let mut second = start(&args, 2, 1, port);
+    std::thread::sleep(Duration::from_millis(800));
+    let pid = second.id().to_string();
+    let stop = std::process::Command::new("kill")
+        .args(["-STOP", &pid])
+        .status()
+        .unwrap();
+    assert!(stop.success());
+    let stopped = Instant::now();
+    let o = first.wait_with_output().unwrap();
+    let took = stopped.elapsed();
+    let _ = std::process::Command::new("kill")
+        .args(["-CONT", &pid])
+        .status();
+    let _ = second.kill();
+    let _ = second.wait();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{}\n{err}", stdout(&o));
+    assert!(err.contains("stopped answering"), "{err}");
+    // The limit (2 s) and the grace (10 s), with room for a loaded machine.
+    assert!(
+        took < Duration::from_secs(25),
+        "ended {took:?} after the stop"
+    );
+}
+
 #[test]
 fn processes_with_other_arguments_refuse_to_search() {
     let port = ports(2);

@@ -58,7 +58,7 @@
 //! that dies ends every other one with [`Error::Lost`], naming it. One
 //! that stops answering without dying (suspended) cannot be told from a
 //! slow one; under a time limit the others give up
-//! [`STALL_GRACE`](crate::STALL_GRACE) after it with [`Error::Stalled`].
+//! [`STALL_GRACE`] after it with [`Error::Stalled`].
 //!
 //! ```
 //! use engine::{Checker, Verdict};

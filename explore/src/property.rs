@@ -10,6 +10,7 @@ use std::sync::Arc;
 use engine::{Checker, Fairness, Message, Protocol, Refused, RoleId, Semantics, Verdict};
 
 use super::step::{Act, ActKind};
+use super::visible::Visibility;
 
 /// A protocol object whose only run is one recorded trace, ending
 /// terminated (`END`) or not (`DEADLOCK`) as the execution did.
@@ -100,14 +101,14 @@ impl Protocol for TraceObject {
         self.terminated && self.pos == self.steps.len()
     }
     /// The object's own list when it has one; an empty one is complete
-    /// when the trace sends nothing (a protocol of closes only), else the
-    /// trace's sent types come as dummies (see `check_trace`).
+    /// when the trace carries no message (a protocol of closes only), else
+    /// the trace's message types come as dummies (see [`check_run`]).
     fn declares_types(&self) -> bool {
         !self.types.is_empty()
             || !self
                 .steps
                 .iter()
-                .any(|a| matches!(a.kind, ActKind::Send { .. }))
+                .any(|a| matches!(a.kind, ActKind::Send { .. } | ActKind::Recv { .. }))
     }
 }
 
@@ -159,6 +160,17 @@ impl Property {
         &self.formula
     }
 
+    /// Which actions this property sees (see [`Visibility`]), checked
+    /// with this property's checker, roles and types.
+    pub(crate) fn visibility(&self) -> Visibility {
+        Visibility::new(
+            &self.formula,
+            self.checker.clone(),
+            Arc::clone(&self.roles),
+            Arc::clone(&self.types),
+        )
+    }
+
     /// Whether the finite run `trace` (ending terminated or not) satisfies
     /// the property under the stutter semantics; `None` if the check was
     /// inconclusive (a limit of the engine), which is never a pass.
@@ -178,27 +190,13 @@ impl Property {
         if let Some(&holds) = self.cache.get(&key) {
             return Ok(Some(holds));
         }
-        // A trace of types the object does not declare (an object that
-        // declares none) is checked with its own types as dummies.
-        let mut dummies: Vec<Message> = Vec::new();
-        if self.types.is_empty() {
-            let mut seen = std::collections::HashSet::new();
-            for a in trace {
-                if let ActKind::Send { ty, .. } = &a.kind {
-                    if seen.insert(ty.clone()) {
-                        dummies.push(Message::named(ty, ()));
-                    }
-                }
-            }
-        }
-        let object = TraceObject {
-            roles: Arc::clone(&self.roles),
-            types: Arc::clone(&self.types),
-            steps: Arc::new(trace.to_vec()),
+        let report = check_run(
+            &self.checker,
+            &self.formula,
+            (&self.roles, &self.types),
+            trace,
             terminated,
-            pos: 0,
-        };
-        let report = self.checker.check(&self.formula, object, dummies)?;
+        )?;
         let holds = match report.verdict {
             Verdict::Holds => true,
             Verdict::Violated(_) => false,
@@ -211,4 +209,39 @@ impl Property {
         self.cache.insert(key, holds);
         Ok(Some(holds))
     }
+}
+
+/// Checks `formula` on the finite run `trace` (ending terminated or not)
+/// of an object with these roles and types, as [`Property::check_trace`]
+/// does (the trace holds no `choose`).
+pub(crate) fn check_run(
+    checker: &Checker,
+    formula: &str,
+    (roles, types): (&Arc<Vec<String>>, &Arc<Vec<String>>),
+    trace: &[Act],
+    terminated: bool,
+) -> Result<engine::Report, engine::Error> {
+    // A trace of types the object does not declare (an object that
+    // declares none) is checked with its own types as dummies: those
+    // sent, and those received (the same, in a whole execution's trace;
+    // not in a trace of one receive, see `Visibility`).
+    let mut dummies: Vec<Message> = Vec::new();
+    if types.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        for a in trace {
+            if let ActKind::Send { ty, .. } | ActKind::Recv { ty, .. } = &a.kind {
+                if seen.insert(ty.clone()) {
+                    dummies.push(Message::named(ty, ()));
+                }
+            }
+        }
+    }
+    let object = TraceObject {
+        roles: Arc::clone(roles),
+        types: Arc::clone(types),
+        steps: Arc::new(trace.to_vec()),
+        terminated,
+        pos: 0,
+    };
+    checker.check(formula, object, dummies)
 }

@@ -2,7 +2,8 @@
 //! commit with 2 and 3 participants, checked against a formula over the
 //! coordinator's actions, with no reduction (what a property forced
 //! before the reductions kept the steps it sees dependent on every
-//! other) and with sleep sets and DPOR under the property.
+//! other) and with sleep sets and DPOR under the property. The plain
+//! search stops at the default 100,000 executions (INCOMPLETE).
 //!
 //! ```text
 //! cargo bench -p prust-explore --bench property
@@ -14,7 +15,10 @@
 //! receives the votes from anyone, so the plain search runs every order
 //! of the participants' steps. The formula sees only the coordinator's
 //! `No` receives and `Commit` sends; the participants' steps are
-//! invisible to it, and their orders are what the reductions prune.
+//! invisible to it, and their orders are what the reductions prune. The
+//! `buggy` coordinator decides on the first vote it receives: the
+//! violation needs a `Yes` received before a `No`, which each search
+//! must find.
 
 use std::time::Instant;
 
@@ -44,8 +48,10 @@ fn spec(n: usize) -> Spec {
     )
 }
 
-/// The coordinator commits iff every vote is yes.
-fn program(n: usize) -> impl Fn(&mut Roles<'_, Strict>) + Sync {
+/// The coordinator commits iff every vote is yes (`buggy`: iff the first
+/// vote it receives is yes, a bug that only some orders of the votes
+/// show).
+fn program(n: usize, buggy: bool) -> impl Fn(&mut Roles<'_, Strict>) + Sync {
     move |r| {
         let ps = &PARTICIPANTS[..n];
         r.spawn("coordinator", move |mut ep| {
@@ -53,9 +59,9 @@ fn program(n: usize) -> impl Fn(&mut Roles<'_, Strict>) + Sync {
                 ep.send(*p, Message::named("Prepare", ())).unwrap();
             }
             let mut all_yes = true;
-            for _ in ps {
+            for i in 0..ps.len() {
                 let (_, m) = ep.recv().unwrap();
-                all_yes &= m.type_name() == "Yes";
+                all_yes &= (buggy && i > 0) || m.type_name() == "Yes";
             }
             let decision = if all_yes { "Commit" } else { "Abort" };
             for p in ps {
@@ -81,19 +87,29 @@ fn main() {
     println!("property: {FORMULA}");
     for &n in ns {
         let object = Strict::from_spec(&spec(n)).expect("the spec compiles");
-        for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        for (reduction, buggy) in [
+            (Reduction::None, false),
+            (Reduction::SleepSets, false),
+            (Reduction::Dpor, false),
+            (Reduction::None, true),
+            (Reduction::Dpor, true),
+        ] {
             let (wall, cpu) = (Instant::now(), cpu_time());
             let ex = Explorer::new()
                 .preemption_bound(None)
                 .reduction(reduction)
-                .max_executions(1_000_000)
-                .timeout(std::time::Duration::from_secs(600))
+                // The default bound, which the plain search of 3
+                // participants does not finish within.
+                .max_executions(100_000)
+                .timeout(std::time::Duration::from_secs(300))
                 .property(FORMULA)
-                .explore(object.clone(), program(n));
+                .explore(object.clone(), program(n, buggy));
             let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_time() - cpu);
-            assert!(ex.failures().is_empty(), "{ex}");
+            // The bug violates the property, and nothing else fails.
+            assert_eq!(ex.failures().len(), usize::from(buggy), "{ex}");
             println!(
-                "2pc n={n} {:<11} {:>8} executions ({:>7} cut by sleep sets) {:>8.3} s wall {:>8.3} s CPU{}",
+                "2pc n={n}{} {:<11} {:>8} executions ({:>7} cut by sleep sets) {:>8.3} s wall {:>8.3} s CPU{}",
+                if buggy { " buggy" } else { "" },
                 reduction.to_string(),
                 ex.executions(),
                 ex.redundant(),

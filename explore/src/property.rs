@@ -142,6 +142,16 @@ impl Property {
             // A single trace is tiny: its verdict must be exact.
             .hash_compaction(false)
             .progress(false);
+        // Every trace is checked by a session of its own, whose setup was
+        // much of a check's cost: a successor cache sized for a trace's
+        // few states (the default's slot table is 4 MiB, zeroed at every
+        // session), and the default memory budget worked out once here
+        // (it reads /proc) rather than at every session.
+        let limits = checker.limits();
+        let max_memory = limits
+            .max_memory
+            .unwrap_or_else(|| limits.defaults.max_memory());
+        let checker = checker.cache_limit(1 << 10).max_memory(max_memory);
         let mut p = Property {
             formula: formula.to_string(),
             checker,

@@ -98,23 +98,32 @@
 //! judged pairs as in 1 and missed races too; it was removed, and plain
 //! depth-first search is the reference now.
 //!
+//! Under a property, a step whose action an atom of the formula matches
+//! is dependent on every other step (`independence::commute`, judged on
+//! the actions of both orders; see `visible`), so every order of it that
+//! the formula could tell apart is explored, and only orders of steps no
+//! atom sees are pruned.
+//!
 //! Checked against plain depth-first search (the same failures, and the
 //! same final states of the object) on random programs over random
 //! specifications in `tests/it/reduction_programs.rs`, and on random
 //! mailbox programs, with and without a preemption bound, in
 //! `tests/it/reduction.rs`.
 
+use std::sync::Arc;
+
 use engine::{Protocol, RoleId};
 
-use super::enabled::perform;
 use super::end::End;
-use super::independence::independent;
 use super::op::{same_op, Op};
 use super::step::Alt;
+use super::visible::Visibility;
 
 mod invariant;
+mod relation;
 
 use invariant::{causal_row, conflicts};
+use relation::{relation, Rel};
 
 /// Choices to explore at one scheduling point, asked for by a race.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +152,10 @@ pub(crate) struct History<P> {
     pub(crate) pending: Vec<Vec<(RoleId, Op)>>,
     /// The enabled choices at each scheduling point (as for `objects`).
     pub(crate) alts: Vec<Vec<Alt>>,
+    /// Under a property, the actions it sees: each is dependent on every
+    /// step (see `independence::commute`), so that every order of it and
+    /// another is explored.
+    pub(crate) visible: Option<Arc<Visibility>>,
 }
 
 impl<P> Default for History<P> {
@@ -151,16 +164,9 @@ impl<P> Default for History<P> {
             objects: Vec::new(),
             pending: Vec::new(),
             alts: Vec::new(),
+            visible: None,
         }
     }
-}
-
-/// Whether `op` of `role` is a receive from anyone and `other_op` of
-/// `other` a send or close to `role`.
-fn feeds(role: RoleId, op: &Op, other: RoleId, other_op: &Op) -> bool {
-    matches!(op, Op::Recv { from: None } | Op::Select { .. })
-        && matches!(other_op, Op::Send { to, .. } | Op::Close { to } if *to == role)
-        && other != role
 }
 
 fn op_of(pending: &[(RoleId, Op)], role: RoleId) -> Option<&Op> {
@@ -423,115 +429,6 @@ fn happens_before<P: Protocol>(
         });
     }
     row
-}
-
-/// How step `a` and a later operation (`op` of `alt`) of one execution
-/// are related, for source-set DPOR.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Rel {
-    /// They commute: no order between them.
-    Independent,
-    /// `a` happens before the operation, and no order puts the operation
-    /// first (`a`, or a step after it, is what lets it be accepted).
-    Ordered,
-    /// `a` happens before the operation, and the other order is possible
-    /// and may differ: a race to reverse.
-    Race,
-    /// A race in which the operation is refused where `v` would run it
-    /// (see [`relation`]): only a step outside `v` can let it go first,
-    /// so no initial of `v` need start a reversal. Every choice at `a`.
-    Enabling,
-}
-
-/// The relation of step `a` with the later `op` of `alt`, judged where
-/// it matters: on the object as it was before `a`, followed by the steps
-/// between them that happen before the operation (`row`, known for every
-/// step after `a`) and not after `a` (which is where an execution that
-/// reverses the race would run `op`: the other steps in between commute
-/// with it, and taking them first may change what it does). There, `op`
-/// must be accepted (else they are ordered only if `a` comes before `op`
-/// in every execution, `causal`: program order or a message; another
-/// step may allow `op` in another order, a race) and the two must
-/// commute both ways on the object, use different channels, and not be a receive from anyone followed by a
-/// send to its role (in the other order the receive could take that
-/// message). A send followed by a receive from anyone that took another
-/// sender's message is no race: the receive's other senders are its
-/// role's own alternatives, explored at its own point.
-///
-/// Judging it where `a` was taken instead, as the classic DPOR does, sees
-/// a dependency wherever `op` was refused there only because its own
-/// enabling step had not come yet; such a false order hides the real
-/// races behind it once the false race is dropped. Any doubt (the steps in
-/// between cannot be replayed, a pending receive from anyone whose sender
-/// is unknown) is a race.
-fn relation<P: Protocol>(
-    h: &History<P>,
-    schedule: &[Alt],
-    before: &[Vec<bool>],
-    row: &[bool],
-    causal: bool,
-    a: usize,
-    (alt, op): (Alt, &Op),
-) -> Rel {
-    let first = schedule[a];
-    if first.role == alt.role {
-        return Rel::Ordered;
-    }
-    let Some(first_op) = op_of(&h.pending[a], first.role) else {
-        return Rel::Race;
-    };
-    if matches!(op, Op::Choose { .. }) || matches!(first_op, Op::Choose { .. }) {
-        // A program's own choice touches neither the object nor a channel.
-        return Rel::Independent;
-    }
-    // A receive from anyone, or a select, still pending at the end of a
-    // maximal execution: which sender it would take is not known.
-    let unknown_sender =
-        matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
-    let feeds_later = feeds(first.role, first_op, alt.role, op);
-    let b = before.len();
-    let mut obj = h.objects[a].clone();
-    for c in a + 1..b {
-        if before[c][a] || !row[c] {
-            continue;
-        }
-        let step = schedule[c];
-        let Some(step_op) = op_of(&h.pending[c], step.role) else {
-            return Rel::Race;
-        };
-        if perform(&mut obj, step, step_op.clone()).is_none() {
-            return Rel::Race;
-        }
-    }
-    let accepted = if let (true, Op::Select { alts }) = (unknown_sender, op) {
-        alts.iter().any(|x| {
-            obj.clone()
-                .try_recv(alt.role, Some(x.from))
-                .is_ok_and(|(_, m)| x.accepts(&m))
-        })
-    } else if unknown_sender {
-        obj.clone().try_recv(alt.role, None).is_ok()
-    } else {
-        perform(&mut obj.clone(), alt, op.clone()).is_some()
-    };
-    if !accepted {
-        // Refused there. Ordered if `a` comes before the operation in
-        // every execution (program order, or the message it receives),
-        // or nothing can be known (a receive from anyone whose sender is
-        // not known). Otherwise `a`, or a step after it, is only this
-        // execution's enabler: a step that came after the operation here
-        // may enable it too, and commute in front of it, and there the
-        // operation and `a` can conflict (see the module docs, 4): a race.
-        if unknown_sender || causal {
-            Rel::Ordered
-        } else {
-            Rel::Enabling
-        }
-    } else if unknown_sender || feeds_later || !independent(&obj, (first, first_op), (alt, op)) {
-        Rel::Race
-    } else {
-        Rel::Independent
-    }
 }
 
 /// Every choice at point `a`, for a race with a later event of `role`

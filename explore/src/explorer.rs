@@ -2,6 +2,7 @@
 //! replays, samples or enumerates its schedules (`sampling`, `enumerate`)
 //! and records each execution the same way (`tally`).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{Limits, Protocol};
@@ -206,11 +207,20 @@ impl Explorer {
     /// already, and a run cut short by a panic is not a run of the
     /// protocol).
     ///
-    /// A property turns the [`reduction`](Self::reduction) off: two
-    /// orders of independent steps are the same to the program but not to
-    /// a formula over the order of actions, so every schedule is run. The
-    /// exploration says so ([`Exploration::reduction_off`], and a line of
-    /// its report).
+    /// The [`reduction`](Self::reduction) stays on. Two orders of
+    /// independent steps are the same to the program, but a formula over
+    /// the order of actions may tell them apart if one of the actions is
+    /// *visible* to it: its letter satisfies one of the formula's action
+    /// atoms (as the check itself matches atoms; `END` and `DEADLOCK` only
+    /// concern how a run ends, which no order of independent steps
+    /// changes). So under a property a step whose action is visible (or
+    /// may be: any doubt counts as visible) is dependent on every other
+    /// step, and only orders of steps that are both invisible are pruned:
+    /// swapping those leaves the word of atom valuations the same, and
+    /// with it the verdict of any LTL formula. A program's own
+    /// [`choose`](crate::choose) is no action and never visible. The
+    /// fewer actions the atoms match, the more is pruned: `G !"DEADLOCK"`
+    /// prunes as much as no property, `F "* SEND *"` little.
     ///
     /// ```
     /// use prust::explore::{Explorer, Reduction};
@@ -220,8 +230,8 @@ impl Explorer {
     ///     .explore(prust::protocols::two_buyer::strict(), |r| {
     ///         r.spawn("buyer1", |_| {});
     ///     });
-    /// assert_eq!(ex.reduction(), Reduction::None);
-    /// assert!(ex.reduction_off().unwrap().contains("a property is checked"));
+    /// assert_eq!(ex.reduction(), Reduction::Dpor);
+    /// assert_eq!(ex.reduction_off(), None);
     /// ```
     pub fn property(mut self, ltl_formula: &str) -> Self {
         self.property = Some(ltl_formula.to_string());
@@ -393,12 +403,13 @@ impl Explorer {
 
     /// The reduction an exploration with these options runs, and why it
     /// is not (in full) the one asked for ([`reduction`](Self::reduction)):
-    /// a property turns every reduction off, since it may tell two orders
-    /// of independent steps apart (every schedule is run); a preemption
-    /// bound turns sleep sets off, since they could cut a schedule whose
-    /// equivalent the bound itself cut (DPOR then runs without them, with
-    /// conservative backtrack points). A replay follows one schedule:
-    /// nothing to reduce, nothing to say.
+    /// a preemption bound turns sleep sets off, since they could cut a
+    /// schedule whose equivalent the bound itself cut (DPOR then runs
+    /// without them, with conservative backtrack points). A replay follows
+    /// one schedule: nothing to reduce, nothing to say. A property leaves
+    /// the reduction on, with the steps whose actions it sees dependent on
+    /// every other (see [`property`](Self::property)): nothing to say
+    /// either, since no order of actions it can tell apart is pruned.
     fn reduction_used(&self) -> (Reduction, Option<String>) {
         let asked = self.reduction;
         if self.replay.is_some() {
@@ -423,15 +434,6 @@ impl Explorer {
         }
         if asked == Reduction::None {
             return (asked, None);
-        }
-        if self.property.is_some() {
-            return (
-                Reduction::None,
-                Some(format!(
-                    "{asked} off: a property is checked (Explorer::property), and it may tell \
-                     two orders of independent steps apart, so every schedule is run"
-                )),
-            );
         }
         match (asked, self.preemption_bound) {
             (_, None) => (asked, None),
@@ -503,6 +505,9 @@ impl Explorer {
                 .filter(|_| self.replay.is_none())
                 .map(|s| s.executions),
         );
+        // Decided by the property's own checker, on the same trace
+        // objects as its verdicts.
+        let visible = property.as_ref().map(|p| Arc::new(p.visibility()));
         let mut tally = Tally::new(property, progress);
         let mut skipped = Skipped {
             pruned: 0,
@@ -519,6 +524,7 @@ impl Explorer {
             program: &program,
             limits,
             names: names.clone().into(),
+            visible,
         };
         if let Some(schedule) = &self.replay {
             let (run, observed) = job.replay(schedule);

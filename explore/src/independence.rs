@@ -6,6 +6,7 @@ use engine::{Protocol, RoleId};
 use super::enabled::perform;
 use super::op::Op;
 use super::step::Alt;
+use super::visible::Visibility;
 
 /// The channel an enabled choice uses: (sender, receiver).
 pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
@@ -28,25 +29,44 @@ pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
 /// channel rule matters because objects compare messages by type only:
 /// two messages on one channel may commute on the object and still reach
 /// the receiver in a different order.
-pub(crate) fn independent<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) -> bool {
+///
+/// Under a property (`visible`), both must also be invisible to it (see
+/// [`commute`]).
+pub(crate) fn independent<P: Protocol>(
+    obj: &P,
+    a: (Alt, &Op),
+    b: (Alt, &Op),
+    visible: Option<&Visibility>,
+) -> bool {
     if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
         return false;
     }
-    commute(obj, a, b)
+    commute(obj, a, b, visible)
 }
 
 /// Whether two enabled choices commute on the object in the state `obj`:
 /// each stays enabled after the other, and both orders give equal
-/// objects.
-pub(crate) fn commute<P: Protocol>(obj: &P, a: (Alt, &Op), b: (Alt, &Op)) -> bool {
+/// objects. Under a property (`visible`), the actions they perform, in
+/// either order, must also all be invisible to it: the formula's verdict
+/// may depend on the order of a visible action and any other, but not on
+/// that of two invisible ones (see `visible`). The actions are those of
+/// both orders since what an action is may depend on the state (the type
+/// a receive gets).
+pub(crate) fn commute<P: Protocol>(
+    obj: &P,
+    a: (Alt, &Op),
+    b: (Alt, &Op),
+    visible: Option<&Visibility>,
+) -> bool {
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
-        perform(&mut o, first.0, first.1.clone())?;
-        perform(&mut o, second.0, second.1.clone())?;
-        Some(o)
+        let (x, _) = perform(&mut o, first.0, first.1.clone())?;
+        let (y, _) = perform(&mut o, second.0, second.1.clone())?;
+        let seen = visible.is_some_and(|v| v.is_visible(&x) || v.is_visible(&y));
+        Some((o, seen))
     };
     match (both(a, b), both(b, a)) {
-        (Some(x), Some(y)) => x == y,
+        (Some((x, false)), Some((y, false))) => x == y,
         _ => false,
     }
 }

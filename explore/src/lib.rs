@@ -13,10 +13,11 @@
 //! that dynamic partial-order reduction proves equivalent to ones it ran
 //! ([`Reduction::Dpor`], the default: source sets and sleep sets, as in
 //! Abdulla et al.'s "Optimal DPOR" without wakeup trees; under a
-//! preemption bound, with Déjà Fu's conservative backtrack points; with a
-//! property, none: a formula over the order of actions tells apart orders
-//! the program cannot, and the report says so,
-//! [`Exploration::reduction_off`]). Each execution ends in success or in
+//! preemption bound, with Déjà Fu's conservative backtrack points, and
+//! the report says so, [`Exploration::reduction_off`]; with a property,
+//! only orders of steps whose actions none of its atoms matches, since a
+//! formula over the order of actions tells apart orders the program
+//! cannot, see [`Explorer::property`]). Each execution ends in success or in
 //! an [`Outcome`]: a deadlock, a protocol violation, a panic (a failed
 //! assertion of your code), an unfinished protocol, a violated LTL
 //! property, or a bound hit (then the exploration is not complete, never
@@ -204,6 +205,7 @@ mod task;
 mod task_ops;
 mod verdict;
 mod violation;
+mod visible;
 
 pub use autocheck::{autocheck, Autocheck};
 pub use choose::choose;

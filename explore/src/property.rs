@@ -10,6 +10,7 @@ use std::sync::Arc;
 use engine::{Checker, Fairness, Message, Protocol, Refused, RoleId, Semantics, Verdict};
 
 use super::step::{Act, ActKind};
+use super::visible::Visibility;
 
 /// A protocol object whose only run is one recorded trace, ending
 /// terminated (`END`) or not (`DEADLOCK`) as the execution did.
@@ -100,14 +101,14 @@ impl Protocol for TraceObject {
         self.terminated && self.pos == self.steps.len()
     }
     /// The object's own list when it has one; an empty one is complete
-    /// when the trace sends nothing (a protocol of closes only), else the
-    /// trace's sent types come as dummies (see `check_trace`).
+    /// when the trace carries no message (a protocol of closes only), else
+    /// the trace's message types come as dummies (see [`check_run`]).
     fn declares_types(&self) -> bool {
         !self.types.is_empty()
             || !self
                 .steps
                 .iter()
-                .any(|a| matches!(a.kind, ActKind::Send { .. }))
+                .any(|a| matches!(a.kind, ActKind::Send { .. } | ActKind::Recv { .. }))
     }
 }
 
@@ -141,6 +142,16 @@ impl Property {
             // A single trace is tiny: its verdict must be exact.
             .hash_compaction(false)
             .progress(false);
+        // Every trace is checked by a session of its own, whose setup was
+        // much of a check's cost: a successor cache sized for a trace's
+        // few states (the default's slot table is 4 MiB, zeroed at every
+        // session), and the default memory budget worked out once here
+        // (it reads /proc) rather than at every session.
+        let limits = checker.limits();
+        let max_memory = limits
+            .max_memory
+            .unwrap_or_else(|| limits.defaults.max_memory());
+        let checker = checker.cache_limit(1 << 10).max_memory(max_memory);
         let mut p = Property {
             formula: formula.to_string(),
             checker,
@@ -157,6 +168,17 @@ impl Property {
     /// The formula as given.
     pub(crate) fn formula(&self) -> &str {
         &self.formula
+    }
+
+    /// Which actions this property sees (see [`Visibility`]), checked
+    /// with this property's checker, roles and types.
+    pub(crate) fn visibility(&self) -> Visibility {
+        Visibility::new(
+            &self.formula,
+            self.checker.clone(),
+            Arc::clone(&self.roles),
+            Arc::clone(&self.types),
+        )
     }
 
     /// Whether the finite run `trace` (ending terminated or not) satisfies
@@ -178,27 +200,13 @@ impl Property {
         if let Some(&holds) = self.cache.get(&key) {
             return Ok(Some(holds));
         }
-        // A trace of types the object does not declare (an object that
-        // declares none) is checked with its own types as dummies.
-        let mut dummies: Vec<Message> = Vec::new();
-        if self.types.is_empty() {
-            let mut seen = std::collections::HashSet::new();
-            for a in trace {
-                if let ActKind::Send { ty, .. } = &a.kind {
-                    if seen.insert(ty.clone()) {
-                        dummies.push(Message::named(ty, ()));
-                    }
-                }
-            }
-        }
-        let object = TraceObject {
-            roles: Arc::clone(&self.roles),
-            types: Arc::clone(&self.types),
-            steps: Arc::new(trace.to_vec()),
+        let report = check_run(
+            &self.checker,
+            &self.formula,
+            (&self.roles, &self.types),
+            trace,
             terminated,
-            pos: 0,
-        };
-        let report = self.checker.check(&self.formula, object, dummies)?;
+        )?;
         let holds = match report.verdict {
             Verdict::Holds => true,
             Verdict::Violated(_) => false,
@@ -211,4 +219,39 @@ impl Property {
         self.cache.insert(key, holds);
         Ok(Some(holds))
     }
+}
+
+/// Checks `formula` on the finite run `trace` (ending terminated or not)
+/// of an object with these roles and types, as [`Property::check_trace`]
+/// does (the trace holds no `choose`).
+pub(crate) fn check_run(
+    checker: &Checker,
+    formula: &str,
+    (roles, types): (&Arc<Vec<String>>, &Arc<Vec<String>>),
+    trace: &[Act],
+    terminated: bool,
+) -> Result<engine::Report, engine::Error> {
+    // A trace of types the object does not declare (an object that
+    // declares none) is checked with its own types as dummies: those
+    // sent, and those received (the same, in a whole execution's trace;
+    // not in a trace of one receive, see `Visibility`).
+    let mut dummies: Vec<Message> = Vec::new();
+    if types.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        for a in trace {
+            if let ActKind::Send { ty, .. } | ActKind::Recv { ty, .. } = &a.kind {
+                if seen.insert(ty.clone()) {
+                    dummies.push(Message::named(ty, ()));
+                }
+            }
+        }
+    }
+    let object = TraceObject {
+        roles: Arc::clone(roles),
+        types: Arc::clone(types),
+        steps: Arc::new(trace.to_vec()),
+        terminated,
+        pos: 0,
+    };
+    checker.check(formula, object, dummies)
 }

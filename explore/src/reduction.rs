@@ -18,8 +18,10 @@ use std::fmt;
 /// assert!("fast".parse::<Reduction>().is_err());
 /// ```
 ///
-/// Every reduction is turned off (plain depth-first search) by a
-/// property, which may tell two orders of independent steps apart. Under
+/// Under a property ([`Explorer::property`](crate::Explorer::property)),
+/// a step whose action the formula's atoms can see is dependent on every
+/// other step, so every order of it that may change the verdict is run;
+/// orders of steps it cannot see are pruned as without a property. Under
 /// a preemption bound, sleep sets are off (a schedule could be cut as
 /// equivalent to one that the bound itself cut) and DPOR adds Déjà Fu's
 /// conservative backtrack points (at the context switch before each

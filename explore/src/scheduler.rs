@@ -27,6 +27,7 @@ use super::roles::Roles;
 use super::step::{Act, Alt};
 use super::task::Task;
 use super::violation::Never;
+use super::visible::Visibility;
 use threads::{gates_of_threads, role_thread};
 
 /// The limits of one execution: the exploration's [`engine::Limits`]
@@ -94,6 +95,8 @@ struct Exec<P, C> {
     /// start one at a time, each up to its first operation.
     spawned: Vec<RoleId>,
     started: usize,
+    /// Under a property, the actions it sees (see `independence`).
+    visible: Option<Arc<Visibility>>,
 }
 
 /// What the scheduler keeps across the executions of one exploration
@@ -136,6 +139,7 @@ pub(crate) fn run<P, F, C, O>(
     program: &F,
     limits: RunLimits,
     chooser: C,
+    visible: Option<&Arc<Visibility>>,
 ) -> (Run, C, O)
 where
     P: Protocol,
@@ -185,6 +189,7 @@ where
             h.objects.truncate(reuse);
             h.pending.truncate(reuse);
             h.alts.truncate(reuse);
+            h.visible = visible.cloned();
             (Some(h), reuse)
         }
     };
@@ -204,6 +209,7 @@ where
         answers: 0,
         spawned: spawned.clone(),
         started: 0,
+        visible: visible.cloned(),
     };
     // Each job waits in its pool thread until its role starts; the async
     // roles' tasks all go to the executor's thread, after the role threads.
@@ -522,7 +528,12 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 .1
         };
         let probe = |i: usize, j: usize| {
-            independent(&*obj, (alts[i], op_of(alts[i])), (alts[j], op_of(alts[j])))
+            independent(
+                &*obj,
+                (alts[i], op_of(alts[i])),
+                (alts[j], op_of(alts[j])),
+                self.visible.as_deref(),
+            )
         };
         let i = match self.chooser.choose(step, alts, self.prev, &probe) {
             Decision::Take(i) => i,

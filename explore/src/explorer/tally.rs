@@ -25,6 +25,7 @@ use crate::roles::Roles;
 use crate::schedule::Schedule;
 use crate::scheduler::{self, Run, RunLimits};
 use crate::shortest::{self, Bounded, Probe, Shortest};
+use crate::visible::Visibility;
 
 /// What every execution of one exploration runs on.
 pub(super) struct Job<'a, P, F> {
@@ -33,6 +34,9 @@ pub(super) struct Job<'a, P, F> {
     pub(super) program: &'a F,
     pub(super) limits: RunLimits,
     pub(super) names: Arc<[String]>,
+    /// Under a property, the actions it sees: the reductions keep every
+    /// order of those (see `independence`).
+    pub(super) visible: Option<Arc<Visibility>>,
 }
 
 impl<P, F, O> Job<'_, P, F>
@@ -42,7 +46,14 @@ where
 {
     /// Runs the program once, as `chooser` schedules it.
     pub(super) fn run<C: Chooser + Send + 'static>(&self, chooser: C) -> (Run, C, O) {
-        scheduler::run(self.pool, self.object, self.program, self.limits, chooser)
+        scheduler::run(
+            self.pool,
+            self.object,
+            self.program,
+            self.limits,
+            chooser,
+            self.visible.as_ref(),
+        )
     }
 
     /// Runs the program once along `schedule`.

@@ -253,8 +253,10 @@ impl<T> Exploration<T> {
         self.reduction
     }
 
-    /// Why the reduction asked for did not run, or not in full: a property
-    /// turns every reduction off, a preemption bound turns sleep sets off.
+    /// Why the reduction asked for did not run, or not in full: a
+    /// preemption bound turns sleep sets off, a sampled search every
+    /// reduction. (A property does not: see
+    /// [`Explorer::property`](super::Explorer::property).)
     /// `None` if it ran as asked. Also a line of the report, as a check's
     /// report says why partial-order reduction was off.
     ///

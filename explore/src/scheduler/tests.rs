@@ -98,7 +98,7 @@ fn a_role_that_goes_on_hands_over_nothing() {
             schedule: super::super::Schedule::default(),
             names,
         };
-        run(&pool, &pipe(false), &five, limits(), chooser).0
+        run(&pool, &pipe(false), &five, limits(), chooser, None).0
     };
     assert!(matches!(run.end, End::Success), "{:?}", run.end);
     assert_eq!(run.trace.len(), 10);
@@ -118,7 +118,7 @@ fn a_panic_in_the_objects_code_reaches_the_caller_and_hangs_nothing() {
             schedule: super::super::Schedule::default(),
             names,
         };
-        run(&pool, &pipe(true), &five, limits(), chooser).0
+        run(&pool, &pipe(true), &five, limits(), chooser, None).0
     }));
     let payload = caught.expect_err("the object's panic is the caller's");
     assert_eq!(panic_message(&*payload), "the object's own bug");
@@ -158,7 +158,7 @@ fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
         loop {
             dfs.depth = 0;
             let run;
-            (run, dfs, _) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs);
+            (run, dfs, _) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs, None);
             // Success, or cut short by the sleep sets.
             assert!(
                 matches!(run.end, End::Success | End::Redundant),
@@ -203,7 +203,7 @@ fn threads_of_roles(os_threads: bool) -> Vec<std::thread::ThreadId> {
         schedule: super::super::Schedule::default(),
         names: names(),
     };
-    let run = run(&pool, &pipe(false), &program, limits(), chooser).0;
+    let run = run(&pool, &pipe(false), &program, limits(), chooser, None).0;
     assert!(matches!(run.end, End::Success), "{:?}", run.end);
     let ids = seen.lock().unwrap().clone();
     ids

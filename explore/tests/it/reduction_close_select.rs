@@ -13,7 +13,7 @@ use prust::explore::{Explorer, Reduction};
 /// roles close a channel after their last send on it (their receivers
 /// drain it instead of receiving one by one), some receives become a
 /// select over two senders, and some programs get two steps swapped.
-fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
+pub(crate) fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
     (2usize..=3).prop_flat_map(|n| {
         let pair = (0..n, 1..n).prop_map(move |(a, d)| (a, (a + d) % n));
         (

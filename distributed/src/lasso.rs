@@ -111,25 +111,15 @@ pub(crate) fn find<P: Protocol>(
             within[x.index as usize] = true;
             frontier.push(x.index);
         }
-        let mut problem = None;
-        loop {
-            match w.tally(frontier.len() as u64, None, problem.take())? {
-                Err(stop) => return Ok(Err(stop)),
-                Ok(a) if a.sum == 0 => break,
-                Ok(_) => {}
+        let flooded = w.flood(&mut frontier, None, |a, next| {
+            let t = a.target as usize;
+            if depth[t] != u32::MAX && !within[t] {
+                within[t] = true;
+                next.push(a.target);
             }
-            let level = std::mem::take(&mut frontier);
-            problem = w.spread(
-                &level,
-                |_| true,
-                |a| {
-                    let t = a.target as usize;
-                    if depth[t] != u32::MAX && !within[t] {
-                        within[t] = true;
-                        frontier.push(a.target);
-                    }
-                },
-            )?;
+        })?;
+        if let Err(stop) = flooded {
+            return Ok(Err(stop));
         }
         // A state that reaches `x` and that `x` does not reach: the
         // farthest back of them.
@@ -257,15 +247,11 @@ fn walk<P: Protocol>(
             },
         )?;
     };
-    let last = w.told(
-        target,
-        || {
-            found
-                .map(|(_, s)| s)
-                .expect("the owner of the pick found it")
-        },
-        me,
-    )?;
+    let last = w.told(target, || {
+        found
+            .map(|(_, s)| s)
+            .expect("the owner of the pick found it")
+    })?;
     let root = Step {
         letter: 0,
         q: 0,

@@ -86,7 +86,7 @@ fn reset<P: Protocol>(
     let mut into = vec![0u32; kept.len()];
     let mut frontier = Vec::new();
     let from = members(kept);
-    let mut problem = {
+    let problem = {
         let kept = &*kept;
         w.spread(
             &from,
@@ -100,28 +100,19 @@ fn reset<P: Protocol>(
             },
         )?
     };
-    loop {
-        match w.tally(frontier.len() as u64, None, problem.take())? {
-            Err(stop) => return Ok(Err(stop)),
-            Ok(a) if a.sum == 0 => break,
-            Ok(_) => {}
+    let kept_now = &*kept;
+    let flooded = w.flood(&mut frontier, problem, |a, next| {
+        let t = a.target as usize;
+        // Saturating: a count only matters for a state kept, whose
+        // predecessors kept are at most its stored edges.
+        into[t] = into[t].saturating_add(1);
+        if kept_now[t] && !reached[t] {
+            reached[t] = true;
+            next.push(a.target);
         }
-        let level = std::mem::take(&mut frontier);
-        let kept = &*kept;
-        problem = w.spread(
-            &level,
-            |_| true,
-            |a| {
-                let t = a.target as usize;
-                // Saturating: a count only matters for a state kept, whose
-                // predecessors kept are at most its stored edges.
-                into[t] = into[t].saturating_add(1);
-                if kept[t] && !reached[t] {
-                    reached[t] = true;
-                    frontier.push(a.target);
-                }
-            },
-        )?;
+    })?;
+    if let Err(stop) = flooded {
+        return Ok(Err(stop));
     }
     for (k, r) in kept.iter_mut().zip(&reached) {
         *k &= *r;
@@ -138,7 +129,7 @@ fn eliminate<P: Protocol>(
     counted: Option<Vec<u32>>,
 ) -> Result<Result<(), Stopped>, Error> {
     let from = members(kept);
-    let (mut into, mut problem) = match counted {
+    let (mut into, problem) = match counted {
         Some(into) => (into, None),
         None => {
             let mut into = vec![0u32; kept.len()];
@@ -162,26 +153,14 @@ fn eliminate<P: Protocol>(
     for &i in &gone {
         kept[i as usize] = false;
     }
-    loop {
-        match w.tally(gone.len() as u64, None, problem.take())? {
-            Err(stop) => return Ok(Err(stop)),
-            Ok(a) if a.sum == 0 => return Ok(Ok(())),
-            Ok(_) => {}
+    w.flood(&mut gone, problem, |a, next| {
+        let t = a.target as usize;
+        if kept[t] {
+            into[t] -= 1;
+            if into[t] == 0 {
+                kept[t] = false;
+                next.push(a.target);
+            }
         }
-        let level = std::mem::take(&mut gone);
-        problem = w.spread(
-            &level,
-            |_| true,
-            |a| {
-                let t = a.target as usize;
-                if kept[t] {
-                    into[t] -= 1;
-                    if into[t] == 0 {
-                        kept[t] = false;
-                        gone.push(a.target);
-                    }
-                }
-            },
-        )?;
-    }
+    })
 }

@@ -184,6 +184,31 @@ impl<'a, 'g, P: Protocol> Walker<'a, 'g, P> {
         Ok(problem)
     }
 
+    /// Rounds until no worker has a state left in `frontier`: a tally of
+    /// its size (with `problem`, what stopped the round before), then a
+    /// spread of it along every edge, `arrive` taking each edge that comes
+    /// here and pushing the next frontier. The breadth-first passes of
+    /// OWCTY and of the lasso's component.
+    ///
+    /// # Errors
+    /// A lost process.
+    pub(crate) fn flood(
+        &mut self,
+        frontier: &mut Vec<u32>,
+        mut problem: Option<Problem>,
+        mut arrive: impl FnMut(Arrival, &mut Vec<u32>),
+    ) -> Result<Result<(), Stopped>, Error> {
+        loop {
+            match self.tally(frontier.len() as u64, None, problem.take())? {
+                Err(stop) => return Ok(Err(stop)),
+                Ok(a) if a.sum == 0 => return Ok(Ok(())),
+                Ok(_) => {}
+            }
+            let level = std::mem::take(frontier);
+            problem = self.spread(&level, |_| true, |a| arrive(a, frontier))?;
+        }
+    }
+
     fn hand_over(
         &mut self,
         to: usize,
@@ -335,63 +360,78 @@ impl<'a, 'g, P: Protocol> Walker<'a, 'g, P> {
         }))
     }
 
-    /// The steps from the root of a search to `at`, a step a round: the
-    /// owner of each state tells every worker how it was reached
-    /// (`step_of`; a step without a parent is the root's, not a step).
-    /// `bound` is the states of the whole product: a longer chain of
-    /// parents loops, and is an error.
-    ///
-    /// # Errors
-    /// A lost process, or a step not told.
+    /// [`trace`] on this worker's rounds.
     pub(crate) fn trace(
         &mut self,
         at: StateRef,
         bound: u64,
         step_of: impl Fn(u32) -> Step,
     ) -> Result<Vec<Step>, Error> {
-        let me = self.me();
-        let mut steps = Vec::new();
-        let mut at = Some(at);
-        while let Some(r) = at {
-            let s = self.told(r, || step_of(r.index), me)?;
-            if s.parent.is_some() {
-                steps.push(s);
-            }
-            at = s.parent;
-            if steps.len() as u64 > bound {
-                // A chain of parents that loops: not a search's tree.
-                return Err(Error::Search {
-                    worker: me,
-                    message: "the parents of a path form a loop".to_string(),
-                });
-            }
-        }
-        steps.reverse();
-        Ok(steps)
+        trace(self.rounds, at, bound, step_of)
     }
 
-    /// One round: the owner of `r` tells every worker `step()`.
-    pub(crate) fn told(
-        &mut self,
-        r: StateRef,
-        step: impl FnOnce() -> Step,
-        me: u32,
-    ) -> Result<Step, Error> {
-        if r.worker == me {
-            self.rounds.broadcast(Msg::Step(step()));
-        }
-        let told = self.rounds.finish()?.into_iter().find_map(|msg| match msg {
-            Msg::Step(s) => Some(s),
-            _ => None,
-        });
-        told.ok_or_else(|| {
-            crate::lost::lost().unwrap_or(Error::Search {
-                worker: r.worker,
-                message: "the owner of a state of the counterexample did not tell its step"
-                    .to_string(),
-            })
-        })
+    /// [`told`] on this worker's rounds.
+    pub(crate) fn told(&mut self, r: StateRef, step: impl FnOnce() -> Step) -> Result<Step, Error> {
+        told(self.rounds, r, step)
     }
+}
+
+/// The steps from the root of a search to `at`, a step a round: the
+/// owner of each state tells every worker how it was reached (`step_of`;
+/// a step without a parent is the root's, not a step). `bound` is the
+/// states of the whole product: a longer chain of parents loops, and is
+/// an error.
+///
+/// # Errors
+/// A lost process, or a step not told.
+pub(crate) fn trace(
+    rounds: &mut Rounds,
+    at: StateRef,
+    bound: u64,
+    step_of: impl Fn(u32) -> Step,
+) -> Result<Vec<Step>, Error> {
+    let mut steps = Vec::new();
+    let mut at = Some(at);
+    while let Some(r) = at {
+        let s = told(rounds, r, || step_of(r.index))?;
+        if s.parent.is_some() {
+            steps.push(s);
+        }
+        at = s.parent;
+        if steps.len() as u64 > bound {
+            // A chain of parents that loops: not a search's tree.
+            return Err(Error::Search {
+                worker: rounds.index() as u32,
+                message: "the parents of a path form a loop".to_string(),
+            });
+        }
+    }
+    steps.reverse();
+    Ok(steps)
+}
+
+/// One round: the owner of `r` tells every worker `step()`.
+///
+/// # Errors
+/// A lost process, or the step not told.
+pub(crate) fn told(
+    rounds: &mut Rounds,
+    r: StateRef,
+    step: impl FnOnce() -> Step,
+) -> Result<Step, Error> {
+    if r.worker == rounds.index() as u32 {
+        rounds.broadcast(Msg::Step(step()));
+    }
+    let told = rounds.finish()?.into_iter().find_map(|msg| match msg {
+        Msg::Step(s) => Some(s),
+        _ => None,
+    });
+    told.ok_or_else(|| {
+        crate::lost::lost().unwrap_or(Error::Search {
+            worker: r.worker,
+            message: "the owner of a state of the counterexample did not tell its step".to_string(),
+        })
+    })
 }
 
 fn batch_size(b: &EdgeBatch) -> u64 {

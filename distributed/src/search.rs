@@ -19,7 +19,7 @@ use crate::exchange::Rounds;
 use crate::lasso::{self, Lasso};
 use crate::message::{Batch, Counts, Item, LimitHit, Msg, StateRef, Step, Summary};
 use crate::owcty;
-use crate::pass::{Stopped, Walker};
+use crate::pass::{self, Stopped, Walker};
 use crate::store::Owned;
 use crate::{Error, ProcessStats};
 
@@ -271,8 +271,8 @@ pub(crate) fn run<P: Protocol>(
         v => v,
     };
     let path = match &verdict {
-        Verdict::Bad(at) => Some(path_to(rounds, &owned, *at)?),
-        Verdict::Cycle(lasso) => Some(path_to(rounds, &owned, lasso.anchor)?),
+        Verdict::Bad(at) => Some(path_to(rounds, &owned, *at, stats.product_states)?),
+        Verdict::Cycle(lasso) => Some(path_to(rounds, &owned, lasso.anchor, stats.product_states)?),
         _ => None,
     };
     counts.owned = owned.len();
@@ -500,38 +500,22 @@ fn cycles<P: Protocol>(w: &mut Walker<'_, '_, P>, bound: u64) -> Result<Verdict,
 
 /// The path from the initial state to `to`, a step a round: the owner of
 /// the state reached tells every worker the step and the state before it.
-fn path_to(rounds: &mut Rounds, owned: &Owned, to: StateRef) -> Result<Vec<(u32, u32)>, Error> {
-    let me = rounds.index() as u32;
-    let mut path = Vec::new();
-    let mut at = Some(to);
-    while let Some(r) = at {
-        if r.worker == me {
-            let (letter, q, parent) = owned.reached_by(r.index);
-            rounds.broadcast(Msg::Step(Step {
-                letter,
-                q,
-                marks: 0,
-                parent,
-            }));
+fn path_to(
+    rounds: &mut Rounds,
+    owned: &Owned,
+    to: StateRef,
+    bound: u64,
+) -> Result<Vec<(u32, u32)>, Error> {
+    let steps = pass::trace(rounds, to, bound, |i| {
+        let (letter, q, parent) = owned.reached_by(i);
+        Step {
+            letter,
+            q,
+            marks: 0,
+            parent,
         }
-        let step = rounds.finish()?.into_iter().find_map(|msg| match msg {
-            Msg::Step(s) => Some(s),
-            _ => None,
-        });
-        let Some(s) = step else {
-            return Err(crate::lost::lost().unwrap_or(Error::Search {
-                worker: r.worker,
-                message: "the owner of a state of the counterexample did not tell its step"
-                    .to_string(),
-            }));
-        };
-        if s.parent.is_some() {
-            path.push((s.letter, s.q));
-        }
-        at = s.parent;
-    }
-    path.reverse();
-    Ok(path)
+    })?;
+    Ok(steps.iter().map(|s| (s.letter, s.q)).collect())
 }
 
 /// The workers' counts, summed per process.

@@ -21,21 +21,31 @@
 //!
 //! - Safety properties (bad prefixes, deadlocks, unfinished runs: every
 //!   formula the engine decides by breadth-first reachability, see
-//!   [`ProductGraph::decided_by_reachability`]), level by level. A
-//!   violation's counterexample is a shortest one, rebuilt from the parent
-//!   references the owners hold.
+//!   [`ProductGraph::decided_by_reachability`]), level by level, fewest
+//!   actions first (a finite run's stutter steps cost none, as in the
+//!   engine's shortest counterexample). A violation's counterexample is a
+//!   shortest one, rebuilt from the parent references the owners hold.
 //! - Any other formula (liveness) after that search, over the states it
 //!   stored, by OWCTY (Černá and Pelánek; the distributed search for
 //!   accepting cycles of DiVinE): repeatedly, keep only the states
 //!   reachable from an edge of each acceptance set, and drop those that no
 //!   kept state reaches; an accepting cycle exists exactly when states are
-//!   left. Its cycle is then found inside a source component of what is
-//!   left: a lasso, not a shortest one (the report says so). Each step is
-//!   a breadth-first pass that makes the stored states' successors again,
+//!   left. The states left and their edges are then gathered on the first
+//!   worker, which finds a shortest lasso among them with the engine's own
+//!   search ([`engine::shortest_lasso`]), so the counterexample is as long
+//!   as the one-machine check's shortest. Gathering is bounded as the
+//!   engine's shortening is ([`engine::Checker::shortest`]: by default
+//!   about a worker's share of the states, `shortest(true)` the state
+//!   limit); past that, a lasso found inside a source component of what
+//!   is left is shown, and the report says it is not a shortest one. A
+//!   bad prefix met first (a formula with both kinds of violation) ends
+//!   the search, and is not shown to be shortest either. Each step is a
+//!   breadth-first pass that makes the stored states' successors again,
 //!   so liveness costs several times the safety search's time (and a
 //!   violation is found only once every state is stored, where the
-//!   one-machine search may meet it at once). OWCTY adds a few bytes a
-//!   state; finding the cycle, the kept states' predecessors (12 bytes an
+//!   one-machine search may meet it at once). A liveness search keeps 8
+//!   bytes a state more (its distance), OWCTY a few; finding the cycle
+//!   beyond the allowance, the kept states' predecessors (12 bytes an
 //!   edge), so a run that fits for safety may end inconclusive on memory
 //!   there. Weak fairness
 //!   ([`engine::Fairness::Weak`]) is an [`Error::Unsupported`]: the cycles
@@ -74,13 +84,16 @@
 
 mod codec;
 mod connect;
+mod digest;
 mod exchange;
 mod lasso;
+mod level;
 mod lost;
 mod message;
 mod owcty;
 mod pass;
 mod search;
+mod shortest;
 mod store;
 
 use std::fmt;
@@ -239,6 +252,13 @@ pub struct Outcome {
     pub report: Report,
     /// Per process, by number.
     pub processes: Vec<ProcessStats>,
+    /// A violation's length in the product, (actions, steps), before the
+    /// report shows it as the engine does (a run that repeats itself
+    /// once: see [`engine::Checker::shortest`]). Where the report says it
+    /// is a shortest counterexample, no violation of the product is
+    /// shorter, as the one-machine shortening counts (fewest actions, then
+    /// fewest steps); `None` where nothing is violated.
+    pub length: Option<(u64, u64)>,
 }
 
 impl fmt::Display for Outcome {
@@ -478,6 +498,7 @@ where
         return Ok(first.then(|| Outcome {
             report,
             processes: Vec::new(),
+            length: None,
         }));
     }
     if !graph.decided_by_reachability() && graph.fairness() != engine::Fairness::None {
@@ -507,5 +528,9 @@ where
         });
     }
     let ended = search::run(&mut rounds, &mut graph, &limits, process, first)?;
-    Ok(ended.map(|(report, processes)| Outcome { report, processes }))
+    Ok(ended.map(|f| Outcome {
+        report: f.report,
+        processes: f.processes,
+        length: f.length,
+    }))
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A reference to a stored state: its owner (the worker) and its number
 /// in the owner's store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(crate) struct StateRef {
     pub worker: u32,
     pub index: u32,
@@ -35,11 +35,18 @@ pub(crate) struct Item {
 pub(crate) struct Summary {
     /// The worker that sends it.
     pub worker: u32,
-    /// States stored for the first time in this level.
+    /// States stored for the first time in this round.
     pub new_states: u64,
+    /// States of this level stored (or moved to it) in this round by a
+    /// stutter step: the level goes on with them.
+    pub new_stutter: u64,
+    /// The next level's states stored so far.
+    pub next_level: u64,
+    /// A state of the next level whose automaton state is bad.
+    pub bad_next: Option<StateRef>,
     /// Edges of the product followed in this level.
     pub transitions: u64,
-    /// A stored state whose automaton state is bad.
+    /// A state of this level whose automaton state is bad.
     pub bad: Option<StateRef>,
     /// The limit this worker reached, if any.
     pub limit: Option<LimitHit>,
@@ -134,4 +141,42 @@ pub(crate) enum Msg {
     Tally(Tally),
     /// States of the receiver (by number) reached backwards.
     Reach(Vec<u32>),
+    /// A worker's part of the graph the shortest lasso is searched in.
+    Gather(Gathered),
+    /// The shortest lasso, as the first worker found it.
+    Shortest(Shortest),
+}
+
+/// The states of one worker that can be on an accepting cycle, with their
+/// distances (actions, steps), and the edges into them from such states.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Gathered {
+    pub worker: u32,
+    pub states: Vec<(u32, u32, u32)>,
+    pub edges: Vec<GatheredEdge>,
+    /// The first bad state of the search, with its distance, from its
+    /// owner.
+    pub bad: Option<(u32, u32, u32)>,
+}
+
+/// An edge of a [`Gathered`] part: its source, the number of its target
+/// (a state of the part's worker), and what [`Step`] tells of it.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct GatheredEdge {
+    pub from: StateRef,
+    pub to: u32,
+    pub letter: u32,
+    pub q: u32,
+    pub marks: u32,
+}
+
+/// What the search for the shortest lasso found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Shortest {
+    /// A shortest lasso: its anchor and its cycle's steps.
+    Found { anchor: StateRef, cycle: Vec<Step> },
+    /// Not searched to the end: why (its cost).
+    Skipped(String),
+    /// A limit or an error stopped it.
+    Stopped(Problem),
 }

@@ -31,13 +31,17 @@ use engine::Protocol;
 /// limit or a worker's error stopped it).
 pub(crate) type Kept = Result<(Vec<bool>, u64), Stopped>;
 
-/// Runs OWCTY to its fixpoint. Every worker must call it together.
+/// Runs OWCTY to its fixpoint, from the states `open` holds (per state of
+/// this worker). Every worker must call it together.
 ///
 /// # Errors
 /// A lost process.
-pub(crate) fn fixpoint<P: Protocol>(w: &mut Walker<'_, '_, P>) -> Result<Kept, Error> {
-    let n = w.len();
-    let mut kept = vec![true; n];
+pub(crate) fn fixpoint<P: Protocol>(
+    w: &mut Walker<'_, '_, P>,
+    open: Vec<bool>,
+) -> Result<Kept, Error> {
+    let mut kept = open;
+    let n = kept.iter().filter(|&&k| k).count();
     let marks = w.graph.all_marks();
     let mut size = match w.tally(n as u64, None, None)? {
         Ok(a) => a.sum,

@@ -15,8 +15,9 @@ use engine::{ProductEdge, ProductGraph, Protocol};
 
 use crate::codec::{decoded, encoded};
 use crate::exchange::Rounds;
+use crate::level::BATCH_BYTES;
 use crate::message::{Counts, Edge, EdgeBatch, Msg, Problem, StateRef, Step, Tally};
-use crate::search::{owner, state_hash, WorkerLimits, BATCH_BYTES};
+use crate::search::{owner, state_hash, WorkerLimits};
 use crate::store::Owned;
 use crate::Error;
 

@@ -6,7 +6,9 @@
 //! bytes, to its owner, which stores those it did not have: they are the
 //! next level. In the second, every worker tells every other one what it
 //! found (new states, a bad state, a limit, an error), so that all take
-//! the same decision: go on, or stop with a verdict. A bad state's path is
+//! the same decision: go on, or stop with a verdict. The levels are in the
+//! order of the engine's shortest counterexample, fewest actions first
+//! ([`crate::level`]). A bad state's path is
 //! then rebuilt a step a round, each step told by the owner of the state
 //! it reaches, and the first worker replays it on the real object.
 
@@ -15,11 +17,15 @@ use std::time::{Duration, Instant};
 use engine::{Limit, ProductEdge, ProductGraph, Protocol, Report, Shortness, Stats};
 
 use crate::codec::{codec_error, decoded, encoded};
+use crate::digest;
 use crate::exchange::Rounds;
 use crate::lasso::{self, Lasso};
+use crate::level::Dist;
+use crate::level::{Settle, BATCH_BYTES};
 use crate::message::{Batch, Counts, Item, LimitHit, Msg, StateRef, Step, Summary};
 use crate::owcty;
 use crate::pass::{self, Stopped, Walker};
+use crate::shortest::{self, Shortened};
 use crate::store::Owned;
 use crate::{Error, ProcessStats};
 
@@ -27,6 +33,11 @@ use crate::{Error, ProcessStats};
 /// whole search holds fewer states than this (as the engine's parallel
 /// search does: enough to catch a codec wrong everywhere).
 const VERIFY_STATES: u64 = 4096;
+
+/// The allowance of the shortest lasso's search, at least (see
+/// [`crate::shortest`]): a few milliseconds of work is worth a shortest
+/// counterexample, as in the engine.
+const SHORTEST_FLOOR: u64 = 4096;
 
 /// How many states a worker expands between two looks at the clock and
 /// the memory.
@@ -54,9 +65,19 @@ pub(crate) struct WorkerLimits {
 }
 
 /// What a worker's search ends with: on the first worker of each process,
-/// the report and the processes' counts (every process knows the verdict,
-/// and replays a violation itself); `None` on the others.
-pub(crate) type Ended = Result<Option<(Report, Vec<ProcessStats>)>, Error>;
+/// what it found (every process knows the verdict, and replays a
+/// violation itself); `None` on the others.
+pub(crate) type Ended = Result<Option<Finished>, Error>;
+
+/// What the first worker of a process reports.
+pub(crate) struct Finished {
+    pub report: Report,
+    /// The processes' counts.
+    pub processes: Vec<ProcessStats>,
+    /// The violation's length before it is shown (see
+    /// [`crate::Outcome::length`]).
+    pub length: Option<(u64, u64)>,
+}
 
 /// Runs the search on one worker; `reports` on the first worker of each
 /// process. Every worker must call it with the same formula and object,
@@ -84,7 +105,7 @@ pub(crate) fn run<P: Protocol>(
             detail: "decode(encode(initial)) is not the initial object".to_string(),
         });
     }
-    agree(rounds, graph, &buf, process)?;
+    digest::agree(rounds, graph, &buf, process)?;
     let mut owned = Owned::default();
     let mut level: Vec<u32> = Vec::new();
     let hash = state_hash(&buf, q0);
@@ -103,7 +124,6 @@ pub(crate) fn run<P: Protocol>(
         ),
         ..Stats::default()
     };
-    let mut depth = 0u64;
     let mut bad = graph.is_bad(q0).then(|| StateRef {
         worker: owner(hash, peers) as u32,
         index: 0,
@@ -112,9 +132,33 @@ pub(crate) fn run<P: Protocol>(
     let bad_states: Vec<bool> = (0..graph.automaton_states() as u32)
         .map(|q| graph.is_bad(q))
         .collect();
+    let mut settle = Settle::new(
+        me as u32,
+        limits,
+        &bad_states,
+        graph.stutter_letters(),
+        !graph.decided_by_reachability(),
+        owner(hash, peers) == me,
+    );
+    // Asked for a shortest counterexample of a formula with both kinds of
+    // violation, the search goes on past a bad prefix (without expanding
+    // bad states: their continuations are all violations) so that a
+    // shorter lasso cannot hide behind it.
+    let past_bad = !graph.decided_by_reachability() && graph.shortest() == Some(true);
+    let mut first_bad = None;
     let verdict = loop {
         if let Some(at) = bad {
-            break Verdict::Bad(at);
+            let shortness = if graph.decided_by_reachability() {
+                Shortness::Shortest
+            } else {
+                Shortness::NotShown(
+                    "the distributed search ends at the first bad prefix, and an accepting \
+                     cycle may close a shorter lasso; ask for a shortest one with --shortest \
+                     (Checker::shortest(true))"
+                        .to_string(),
+                )
+            };
+            break Verdict::Bad(at, shortness);
         }
         // Expand: the level's states this worker owns.
         let mut summary = Summary {
@@ -122,15 +166,9 @@ pub(crate) fn run<P: Protocol>(
             ..Summary::default()
         };
         let mut out: Vec<Batch> = vec![Batch::default(); peers];
-        // The next level: the states stored for the first time in this
-        // round, settled as their batches arrive rather than at the end,
-        // so that a level's successors are not all held at once.
-        let mut next: Vec<u32> = Vec::new();
-        let mut settle = Settle {
-            me: me as u32,
-            limits,
-            bad: &bad_states,
-        };
+        // The states reached are settled as their batches arrive rather
+        // than at the end, so that a level's successors are not all held
+        // at once.
         for (n, &i) in level.iter().enumerate() {
             if (n as u64).is_multiple_of(TICK_EVERY) {
                 // A state limit noted by the batches stored so far stays.
@@ -139,10 +177,13 @@ pub(crate) fn run<P: Protocol>(
                     break;
                 }
                 for msg in rounds.poll() {
-                    settle.message(msg, &mut owned, &mut next, &mut summary, &mut counts);
+                    settle.message(msg, &mut owned, &mut summary, &mut counts);
                 }
             }
             let (bytes, q) = owned.get(i);
+            if past_bad && bad_states[q as usize] {
+                continue;
+            }
             let Some(obj) = decoded(&template, bytes) else {
                 summary.error = Some(codec_error::<P>("decode gave no object for a state"));
                 break;
@@ -185,15 +226,7 @@ pub(crate) fn run<P: Protocol>(
                 });
                 if batch_size(batch) >= BATCH_BYTES {
                     let full = std::mem::take(batch);
-                    settle.hand_over(
-                        rounds,
-                        to,
-                        full,
-                        &mut owned,
-                        &mut next,
-                        &mut summary,
-                        &mut counts,
-                    );
+                    settle.hand_over(rounds, to, full, &mut owned, &mut summary, &mut counts);
                 }
             }
             if summary.error.is_some() {
@@ -202,21 +235,13 @@ pub(crate) fn run<P: Protocol>(
         }
         for (to, batch) in out.into_iter().enumerate() {
             if !batch.items.is_empty() {
-                settle.hand_over(
-                    rounds,
-                    to,
-                    batch,
-                    &mut owned,
-                    &mut next,
-                    &mut summary,
-                    &mut counts,
-                );
+                settle.hand_over(rounds, to, batch, &mut owned, &mut summary, &mut counts);
             }
         }
         for msg in rounds.finish()? {
-            settle.message(msg, &mut owned, &mut next, &mut summary, &mut counts);
+            settle.message(msg, &mut owned, &mut summary, &mut counts);
         }
-        level = next;
+        settle.sum_up(&mut summary);
         if summary.limit.is_none() && summary.error.is_none() {
             summary.limit = limits.reached();
         }
@@ -241,38 +266,78 @@ pub(crate) fn run<P: Protocol>(
                 ),
             });
         }
-        depth += 1;
         for (_, s) in &all {
             stats.product_states += s.new_states;
             stats.transitions += s.transitions;
-            if s.new_states > 0 {
-                stats.max_depth = depth;
-            }
         }
         if let Some((w, s)) = all.iter().find(|(_, s)| s.error.is_some()) {
             break Verdict::Failed(*w, s.error.clone().unwrap_or_default());
         }
         if let Some(at) = all.iter().find_map(|(_, s)| s.bad) {
-            bad = Some(at);
-            continue;
+            if !past_bad {
+                bad = Some(at);
+                continue;
+            }
+            first_bad = first_bad.or(Some(at));
         }
         if let Some(hit) = all.iter().find_map(|(_, s)| s.limit) {
             break Verdict::Limit(hit);
         }
-        if all.iter().all(|(_, s)| s.new_states == 0) {
-            break Verdict::Holds;
+        // The level goes on while stutter steps reach new states; then
+        // the next one begins (see `crate::level`).
+        if all.iter().any(|(_, s)| s.new_stutter > 0) {
+            level = std::mem::take(&mut settle.by_stutter);
+            settle.at.1 += 1;
+        } else {
+            if let Some(at) = all.iter().find_map(|(_, s)| s.bad_next) {
+                if !past_bad {
+                    bad = Some(at);
+                    continue;
+                }
+                first_bad = first_bad.or(Some(at));
+            }
+            if all.iter().all(|(_, s)| s.next_level == 0) {
+                break Verdict::Holds;
+            }
+            level = settle.next_level();
         }
+        stats.max_depth = stats.max_depth.max(u64::from(settle.at.1));
     };
     let verdict = match verdict {
         Verdict::Holds if !graph.decided_by_reachability() => {
+            let allowance = match graph.shortest() {
+                Some(false) => None,
+                Some(true) => Some(graph.limits().0),
+                // About a worker's share of the states, as the engine
+                // shortens by default for a share of its search's cost.
+                None => Some(
+                    (stats.product_states / peers as u64)
+                        .max(SHORTEST_FLOOR)
+                        .min(graph.limits().0),
+                ),
+            };
+            let dist = settle.dist.take().unwrap_or_default();
+            drop(settle);
+            // Bad states (stored only when the search went past them)
+            // are ends, not part of a cycle.
+            let open: Vec<bool> = (0..owned.len() as u32)
+                .map(|i| !bad_states[owned.get(i).1 as usize])
+                .collect();
             let mut w = Walker::new(rounds, graph, &owned, limits, &mut counts);
-            cycles(&mut w, stats.product_states)?
+            let found = Found {
+                open,
+                dist: &dist,
+                bad: first_bad,
+            };
+            cycles(&mut w, stats.product_states, found, allowance)?
         }
         v => v,
     };
     let path = match &verdict {
-        Verdict::Bad(at) => Some(path_to(rounds, &owned, *at, stats.product_states)?),
-        Verdict::Cycle(lasso) => Some(path_to(rounds, &owned, lasso.anchor, stats.product_states)?),
+        Verdict::Bad(at, _) => Some(path_to(rounds, &owned, *at, stats.product_states)?),
+        Verdict::Cycle(lasso, _) => {
+            Some(path_to(rounds, &owned, lasso.anchor, stats.product_states)?)
+        }
         _ => None,
     };
     counts.owned = owned.len();
@@ -283,6 +348,7 @@ pub(crate) fn run<P: Protocol>(
         return Ok(None);
     }
     let processes = per_process(received);
+    let mut length = None;
     stats.protocol_states = stats.product_states;
     stats.time = started.elapsed();
     let report = match verdict {
@@ -293,207 +359,115 @@ pub(crate) fn run<P: Protocol>(
             graph.inconclusive(hit.limit(), explored, stats)
         }
         Verdict::Failed(worker, message) => return Err(Error::Search { worker, message }),
-        Verdict::Bad(_) => {
+        Verdict::Bad(_, shortness) => {
             let path = path.expect("a bad state's path was rebuilt");
-            graph.violated(&path, stats).map_err(Error::Engine)?
+            length = Some(length_of(graph, path.iter().map(|s| s.0)));
+            graph
+                .violated_as(&path, stats, shortness)
+                .map_err(Error::Engine)?
         }
-        Verdict::Cycle(lasso) => {
+        Verdict::Cycle(lasso, shortness) => {
             let prefix = path.expect("a cycle's prefix was rebuilt");
+            let letters = prefix
+                .iter()
+                .map(|s| s.0)
+                .chain(lasso.cycle.iter().map(|s| s.letter));
+            length = Some(length_of(graph, letters));
             let cycle: Vec<(u32, u32, u32)> = lasso
                 .cycle
                 .iter()
                 .map(|s| (s.letter, s.q, s.marks))
                 .collect();
-            let shortness = Shortness::NotShown(
-                "the distributed search shows the accepting cycle it found, not a shortest \
-                 one; check on one machine for the shortest"
-                    .to_string(),
-            );
             graph
                 .violated_lasso(&prefix, &cycle, stats, shortness)
                 .map_err(Error::Engine)?
         }
     };
-    Ok(Some((report, processes)))
+    Ok(Some(Finished {
+        report,
+        processes,
+        length,
+    }))
 }
 
-/// Checks that every worker checks the same formula on the same object:
-/// processes started with other arguments (or another prust) would
-/// search different products under one name.
-fn agree<P: Protocol>(
-    rounds: &mut Rounds,
+/// The length of a counterexample of the steps `letters`, before it is
+/// shown: (actions, steps), stutter steps no action.
+fn length_of<P: Protocol>(
     graph: &ProductGraph<'_, P>,
-    initial: &[u8],
-    process: u32,
-) -> Result<(), Error> {
-    use std::hash::BuildHasher;
-    let (object, q0) = graph.initial();
-    let what = (
-        env!("CARGO_PKG_VERSION"),
-        std::any::type_name::<P>(),
-        graph.formula(),
-        object.roles(),
-        object.type_names(),
-        initial,
-        q0,
-        graph.automaton_states(),
-        rounds.peers(),
-    );
-    let digest = foldhash::fast::FixedState::with_seed(1).hash_one(&what);
-    rounds.broadcast(Msg::Digest { process, digest });
-    let mut others = Vec::new();
-    for msg in rounds.finish()? {
-        if let Msg::Digest { process, digest } = msg {
-            others.push((process, digest));
-        }
-    }
-    let mut differ: Vec<u32> = others
-        .iter()
-        .filter(|(_, d)| *d != digest)
-        .map(|(p, _)| *p)
-        .collect();
-    differ.sort_unstable();
-    differ.dedup();
-    if others.len() != rounds.peers() {
-        // A worker that failed before the search (its session, its
-        // formula) said nothing: its own error is its process's.
-        return Err(Error::Search {
-            worker: rounds.index() as u32,
-            message: format!(
-                "{} of {} workers started the search; the others failed before it (their \
-                 processes say why)",
-                others.len(),
-                rounds.peers()
-            ),
-        });
-    }
-    match differ.as_slice() {
-        [] => Ok(()),
-        ps => Err(Error::Cluster(format!(
-            "process {process} and process{} {} do not check the same formula on the same object \
-             (their formula, object, initial state or prust differ): start every process with \
-             the same arguments",
-            if ps.len() > 1 { "es" } else { "" },
-            ps.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-        ))),
-    }
-}
-
-/// How big a batch grows before it is sent, during the expansion: large
-/// enough that a batch's costs (a message, a serialisation) are spread
-/// over thousands of states, small enough that a level's successors are
-/// not all held by their maker.
-pub(crate) const BATCH_BYTES: u64 = 64 << 10;
-
-/// Stores the successors of a level as they come, with what the level's
-/// summary needs of them.
-struct Settle<'a> {
-    me: u32,
-    limits: &'a WorkerLimits,
-    /// Per automaton state: whether reaching it violates the formula.
-    bad: &'a [bool],
-}
-
-impl Settle<'_> {
-    /// A batch for worker `to`: stored here at once if `to` is this
-    /// worker, else sent.
-    #[allow(clippy::too_many_arguments)]
-    fn hand_over(
-        &mut self,
-        rounds: &mut Rounds,
-        to: usize,
-        batch: Batch,
-        owned: &mut Owned,
-        next: &mut Vec<u32>,
-        summary: &mut Summary,
-        counts: &mut Counts,
-    ) {
-        if to == self.me as usize {
-            self.store(&batch, owned, next, summary);
-        } else {
-            counts.bytes_sent += batch_size(&batch);
-            rounds.send(to, Msg::States(batch));
-        }
-    }
-
-    /// A message of the round: a batch is stored.
-    fn message(
-        &mut self,
-        msg: Msg,
-        owned: &mut Owned,
-        next: &mut Vec<u32>,
-        summary: &mut Summary,
-        counts: &mut Counts,
-    ) {
-        if let Msg::States(batch) = msg {
-            counts.bytes_received += batch_size(&batch);
-            self.store(&batch, owned, next, summary);
-        }
-    }
-
-    /// Stores the batch's states that are new (each the next level's),
-    /// notes the first bad one, and the state limit when one would pass
-    /// it.
-    fn store(
-        &mut self,
-        batch: &Batch,
-        owned: &mut Owned,
-        next: &mut Vec<u32>,
-        summary: &mut Summary,
-    ) {
-        let mut start = 0;
-        for item in &batch.items {
-            let bytes = &batch.bytes[start..item.end as usize];
-            start = item.end as usize;
-            // Hashed again rather than sent: 8 bytes less a successor in
-            // flight, where a level's successors are most of a process's
-            // memory beyond its own states.
-            let hash = state_hash(bytes, item.q);
-            if owned.len() >= self.limits.max_states {
-                // Full: a state not stored yet is one too many.
-                if !owned.contains(bytes, item.q, hash) {
-                    summary.limit = Some(LimitHit::States(self.limits.max_states));
-                }
-                continue;
-            }
-            let parent = Some(item.parent);
-            if let Some(i) = owned.insert(bytes, item.q, hash, item.letter, parent) {
-                next.push(i);
-                summary.new_states += 1;
-                if summary.bad.is_none() && self.bad[item.q as usize] {
-                    summary.bad = Some(StateRef {
-                        worker: self.me,
-                        index: i,
-                    });
-                }
-            }
-        }
-    }
+    letters: impl Iterator<Item = u32>,
+) -> (u64, u64) {
+    let stutter = graph.stutter_letters();
+    letters.fold((0, 0), |(a, s), l| {
+        (a + u64::from(!stutter.contains(&l)), s + 1)
+    })
 }
 
 /// How the search ended.
 enum Verdict {
     Holds,
-    Bad(StateRef),
-    Cycle(Lasso),
+    Bad(StateRef, Shortness),
+    Cycle(Lasso, Shortness),
     Limit(LimitHit),
     Failed(u32, String),
 }
 
-/// After a search that met no bad state, for a formula that needs one:
-/// the search for an accepting cycle among the states stored.
-fn cycles<P: Protocol>(w: &mut Walker<'_, '_, P>, bound: u64) -> Result<Verdict, Error> {
+/// What the breadth-first search leaves to the search for accepting
+/// cycles: per state of this worker, whether it may be on one (not a bad
+/// state) and its distance, and the first bad state if the search went
+/// past it.
+struct Found<'a> {
+    open: Vec<bool>,
+    dist: &'a [Dist],
+    bad: Option<StateRef>,
+}
+
+/// After a search that stopped at no bad state, for a formula that needs
+/// one: the search for an accepting cycle among the states stored, and
+/// then for a shortest lasso if `allowance` (see [`crate::shortest`]).
+fn cycles<P: Protocol>(
+    w: &mut Walker<'_, '_, P>,
+    bound: u64,
+    found: Found<'_>,
+    allowance: Option<u64>,
+) -> Result<Verdict, Error> {
     let stopped = |stop| match stop {
         Stopped::Limit(hit) => Verdict::Limit(hit),
         Stopped::Failed(worker, message) => Verdict::Failed(worker, message),
     };
-    let kept = match owcty::fixpoint(w)? {
-        Ok((_, 0)) => return Ok(Verdict::Holds),
-        Ok((kept, _)) => kept,
+    let (kept, total) = match owcty::fixpoint(w, found.open)? {
+        Ok((_, 0)) => {
+            return Ok(match found.bad {
+                // The search went on past it for this: no cycle is
+                // shorter.
+                Some(at) => Verdict::Bad(at, Shortness::Shortest),
+                None => Verdict::Holds,
+            });
+        }
+        Ok(left) => left,
         Err(stop) => return Ok(stopped(stop)),
     };
+    let shortness = match allowance {
+        None => Shortness::Unknown,
+        Some(allowance) => {
+            match shortest::find(w, &kept, total, found.dist, found.bad, allowance)? {
+                Ok(Shortened::Found(lasso)) if lasso.cycle.is_empty() => {
+                    return Ok(Verdict::Bad(lasso.anchor, Shortness::Shortest))
+                }
+                Ok(Shortened::Found(lasso)) => {
+                    return Ok(Verdict::Cycle(lasso, Shortness::Shortest))
+                }
+                Ok(Shortened::Skipped(why)) => Shortness::NotShown(format!(
+                    "{why}; ask for a shortest one with --shortest (Checker::shortest(true))"
+                )),
+                Err(stop) => return Ok(stopped(stop)),
+            }
+        }
+    };
+    if let Some(at) = found.bad {
+        return Ok(Verdict::Bad(at, shortness));
+    }
     Ok(match lasso::find(w, &kept, bound)? {
-        Ok(lasso) => Verdict::Cycle(lasso),
+        Ok(lasso) => Verdict::Cycle(lasso, shortness),
         Err(stop) => stopped(stop),
     })
 }
@@ -539,7 +513,7 @@ fn per_process(received: Vec<Msg>) -> Vec<ProcessStats> {
 
 /// The bytes a batch takes on the wire, about: its states' bytes and
 /// their items.
-fn batch_size(b: &Batch) -> u64 {
+pub(crate) fn batch_size(b: &Batch) -> u64 {
     (b.bytes.len() + b.items.len() * std::mem::size_of::<Item>()) as u64
 }
 

@@ -148,6 +148,16 @@ impl Owned {
         (e.letter, e.q, parent)
     }
 
+    /// Makes `parent`, by `letter`, the step that reached state `index`:
+    /// a path with fewer actions was found after it was stored.
+    pub(crate) fn set_parent(&mut self, index: u32, letter: u32, parent: StateRef) {
+        assert!(parent.worker != NO_PARENT, "a worker numbered u32::MAX");
+        let e = &mut self.entries[index as usize];
+        e.letter = letter;
+        e.parent_worker = parent.worker;
+        e.parent_index = parent.index;
+    }
+
     /// How many states are stored.
     pub(crate) fn len(&self) -> u64 {
         self.entries.len() as u64
@@ -209,6 +219,9 @@ mod tests {
         assert_eq!(s.len(), 3);
         assert_eq!(s.find(b"ba", 0, state_hash(b"ba", 0)), Some(2));
         assert_eq!(s.find(b"ba", 1, state_hash(b"ba", 1)), None);
+        s.set_parent(2, 7, parent);
+        assert_eq!(s.reached_by(2), (7, 0, Some(parent)));
+        assert_eq!(s.get(2), (&b"ba"[..], 0));
     }
 
     /// States of lengths 0 to 39 in a scrambled order, each twice (under

@@ -441,6 +441,7 @@ mod report;
 mod search;
 mod semantics;
 mod share;
+pub mod shortest_lasso;
 // Plumbing: threads with room for deep recursion, shared with the CLI.
 #[doc(hidden)]
 pub mod stack;

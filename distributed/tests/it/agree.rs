@@ -37,12 +37,11 @@ fn checker() -> Checker {
     Checker::new().max_states(MAX_STATES).partial_order(false)
 }
 
-/// The length of a violation, or `None`: the breadth-first level of its
-/// bad state (a counterexample shows a finite run's stutter steps once,
-/// so its steps do not tell).
-fn violation_length(r: &Report) -> Option<u64> {
+/// The length of a violation as shown, or `None`: its actions (a finite
+/// run's stutter steps are its ending, not steps).
+fn violation_length(r: &Report) -> Option<usize> {
     match &r.verdict {
-        Verdict::Violated(_) => Some(r.stats.max_depth),
+        Verdict::Violated(c) => Some(c.prefix.len() + c.cycle.len()),
         _ => None,
     }
 }
@@ -50,7 +49,7 @@ fn violation_length(r: &Report) -> Option<u64> {
 #[derive(Debug, PartialEq)]
 enum Kind {
     Holds,
-    Violated(Option<u64>),
+    Violated(Option<usize>),
     Inconclusive,
 }
 

@@ -4,3 +4,4 @@ mod agree;
 mod liveness;
 mod owcty;
 mod random;
+mod shortest;

@@ -476,6 +476,22 @@ impl<P: Protocol> ProductGraph<'_, P> {
         }
     }
 
+    /// The letters of the stutter steps, END and DEADLOCK (a finite run
+    /// going on for ever), which a counterexample's length does not count
+    /// as actions (see [`Checker::shortest`](crate::Checker::shortest)).
+    pub fn stutter_letters(&self) -> [u32; 2] {
+        let a = &self.session.successors.alphabet;
+        [a.end(), a.deadlock()]
+    }
+
+    /// What the session's checker asks of the counterexample's length (see
+    /// [`Checker::shortest`](crate::Checker::shortest)): `Some(true)`
+    /// always a shortest one, `Some(false)` never, `None` when it is
+    /// cheap.
+    pub fn shortest(&self) -> Option<bool> {
+        self.session.checker.shortest
+    }
+
     /// The depth limit the session's checker resolved (`u64::MAX`: none).
     pub fn max_depth(&self) -> u64 {
         self.session.bounds.max_depth

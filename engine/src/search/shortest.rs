@@ -35,7 +35,7 @@
 //! first in effect) of every reachable product state, stopping at the
 //! first universal state when the automaton's accepting cycles all run
 //! through universal states (a safety property: the first one is the
-//! answer); else Tarjan's algorithm for the components, and for the
+//! answer); else [`crate::shortest_lasso`] on the graph explored: Tarjan's algorithm for the components, and for the
 //! targets, nearest first, a shortest-path search over pairs (state of
 //! its component, set of marks seen so far) back to it with every mark,
 //! cut off at the length of the shortest lasso so far; a target as far as
@@ -55,15 +55,14 @@ use std::collections::BinaryHeap;
 
 use hashbrown::HashMap;
 
+use crate::shortest_lasso::{shortest_lasso, LassoGraph, Len};
+
 use crate::ids::Successor;
 use crate::protocol::Protocol;
 use crate::report::{Limit, RawLasso};
 use crate::Semantics;
 
 use super::{ProductState, Search};
-
-/// A length: (actions, steps). Stutter steps count in the second only.
-type Len = (u32, u32);
 
 /// What the shortening found.
 pub(crate) enum Shortening {
@@ -108,12 +107,14 @@ impl<P: Protocol> Search<'_, P> {
     }
 
     /// The length of one transition by `s`: stutter steps cost no action.
-    fn weight(&self, s: &Successor) -> Len {
-        let a = &self.ex.alphabet;
-        if s.letter == a.end() || s.letter == a.deadlock() {
-            (0, 1)
-        } else {
-            (1, 1)
+    fn weight(&self) -> impl Fn(&Successor) -> Len + use<P> {
+        let (end, deadlock) = (self.ex.alphabet.end(), self.ex.alphabet.deadlock());
+        move |s| {
+            if s.letter == end || s.letter == deadlock {
+                (0, 1)
+            } else {
+                (1, 1)
+            }
         }
     }
 
@@ -206,6 +207,7 @@ impl<P: Protocol> Search<'_, P> {
         };
         *spent += 1;
         let safety = self.limits.semantics == Semantics::Stutter && self.aut.safety;
+        let weight = self.weight();
         let mut heap = BinaryHeap::from([Reverse(((0u32, 0u32), 0u32))]);
         let mut done = vec![false];
         while let Some(Reverse((d, x))) = heap.pop() {
@@ -229,7 +231,7 @@ impl<P: Protocol> Search<'_, P> {
             let mut out = Vec::with_capacity(succ.len());
             for s in succ {
                 let t = (s.proto, s.state);
-                let w = self.weight(&s);
+                let w = weight(&s);
                 let nd = (d.0 + w.0, d.1 + w.1);
                 let y = match g.index.get(&t) {
                     Some(&y) => y,
@@ -271,57 +273,40 @@ impl<P: Protocol> Search<'_, P> {
         spent: &mut u64,
         over: &dyn Fn(u64) -> Option<Stop>,
     ) -> Result<Option<RawLasso>, Stop> {
-        let all = self.all_marks;
-        let comp = components(&g.out);
-        let n_comp = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
-        let mut marks = vec![0u32; n_comp];
-        let mut inner = vec![false; n_comp];
-        for (x, out) in g.out.iter().enumerate() {
-            for &(y, s) in out {
-                if comp[x] == comp[y as usize] {
-                    inner[comp[x] as usize] = true;
-                    marks[comp[x] as usize] |= s.acc;
-                }
-            }
-        }
-        let target = |x: usize| {
-            let c = comp[x] as usize;
-            (inner[c] && marks[c] & all == all) || self.is_bad_prefix(g.states[x].1)
-        };
-        let mut targets: Vec<u32> = (0..g.states.len() as u32)
-            .filter(|&x| target(x as usize))
+        let weight = self.weight();
+        let bad: Vec<bool> = g
+            .states
+            .iter()
+            .map(|&(_, q)| self.is_bad_prefix(q))
             .collect();
-        // Nearest first (fewer stutter steps first among as many actions,
-        // then in the order the states were found: the same answer every
-        // run): a lasso is replaced only by a strictly shorter one, so of
-        // two as long the one with the shorter prefix stays.
-        targets.sort_unstable_by_key(|&x| (g.dist[x as usize], x));
-        // The shortest lasso so far: its whole length, anchor and cycle.
-        let mut best: Option<(Len, u32, Vec<Successor>)> = None;
-        for x in targets {
-            let d = g.dist[x as usize];
-            // A cycle costs nothing at least: no anchor this far can do
-            // better.
-            if best.as_ref().is_some_and(|b| d >= b.0) {
-                break;
-            }
-            if self.is_bad_prefix(g.states[x as usize].1) {
-                best = Some((d, x, Vec::new()));
-                continue;
-            }
-            if let Some(limit) = self.budget.tick(&self.stats, 0) {
-                return Err(Stop::Limit(limit));
-            }
-            let bound = best.as_ref().map(|b| b.0);
-            if let Some((len, cycle)) =
-                shortest_cycle(g, &comp, x, d, all, bound, spent, over, |s| self.weight(s))?
-            {
-                best = Some((len, x, cycle));
-            }
-        }
-        Ok(best.map(|(_, x, cycle)| RawLasso {
-            prefix: g.path_to(x),
-            cycle,
+        let dead_end = |x: u32| bad[x as usize];
+        let lasso_graph = LassoGraph {
+            out: &g.out,
+            dist: &g.dist,
+            dead_end: &dead_end,
+            weight: &weight,
+            marks: &|s: &Successor| s.acc,
+        };
+        let before = *spent;
+        let mut pairs = 0;
+        let (budget, stats) = (&mut self.budget, &self.stats);
+        let found = shortest_lasso(
+            &lasso_graph,
+            self.all_marks,
+            |n| {
+                pairs = n;
+                over(before + n).map_or(Ok(()), Err)
+            },
+            || {
+                budget
+                    .tick(stats, 0)
+                    .map_or(Ok(()), |l| Err(Stop::Limit(l)))
+            },
+        )?;
+        *spent = before + pairs;
+        Ok(found.map(|l| RawLasso {
+            prefix: g.path_to(l.anchor),
+            cycle: l.cycle,
         }))
     }
 }
@@ -336,170 +321,5 @@ impl Graph {
         }
         path.reverse();
         path
-    }
-}
-
-/// A shortest cycle from `c`, reached at length `from`, back to it inside
-/// its component, whose transitions carry every mark of `all`, if the
-/// lasso it closes is shorter than `bound`: a shortest-path search over
-/// (state, marks seen) pairs, its lengths counted from `from` (so that
-/// the comparison with `bound` is of whole lassos). Each pair visited is
-/// spent. Returns the whole lasso's length and the cycle.
-#[allow(clippy::too_many_arguments)]
-fn shortest_cycle(
-    g: &Graph,
-    comp: &[u32],
-    c: u32,
-    from: Len,
-    all: u32,
-    bound: Option<Len>,
-    spent: &mut u64,
-    over: &dyn Fn(u64) -> Option<Stop>,
-    weight: impl Fn(&Successor) -> Len,
-) -> Result<Option<(Len, Vec<Successor>)>, Stop> {
-    type Pair = (u32, u32);
-    let home = comp[c as usize];
-    let mut dist: HashMap<Pair, (Len, Option<(Pair, Successor)>)> = HashMap::new();
-    dist.insert((c, 0), (from, None));
-    *spent += 1;
-    let mut heap = BinaryHeap::from([Reverse((from, (c, 0u32)))]);
-    let mut best: Option<(Len, Pair, Successor)> = None;
-    let bound = |best: &Option<(Len, Pair, Successor)>| best.as_ref().map(|b| b.0).or(bound);
-    while let Some(Reverse((d, pair))) = heap.pop() {
-        if dist[&pair].0 < d {
-            continue;
-        }
-        if bound(&best).is_some_and(|b| d >= b) {
-            break;
-        }
-        let (x, m) = pair;
-        for &(y, s) in &g.out[x as usize] {
-            if comp[y as usize] != home {
-                continue;
-            }
-            let w = weight(&s);
-            let nd = (d.0 + w.0, d.1 + w.1);
-            let nm = m | (s.acc & all);
-            if y == c && nm == all {
-                if bound(&best).is_none_or(|b| nd < b) {
-                    best = Some((nd, pair, s));
-                }
-                continue;
-            }
-            let next = (y, nm);
-            let known = dist.get(&next).map(|e| e.0);
-            if known.is_none() {
-                *spent += 1;
-                if let Some(stop) = over(*spent) {
-                    return Err(stop);
-                }
-            }
-            if known.is_none_or(|k| nd < k) {
-                dist.insert(next, (nd, Some((pair, s))));
-                heap.push(Reverse((nd, next)));
-            }
-        }
-    }
-    Ok(best.map(|(len, mut pair, last)| {
-        let mut cycle = vec![last];
-        while let Some((prev, s)) = dist[&pair].1 {
-            cycle.push(s);
-            pair = prev;
-        }
-        cycle.reverse();
-        (len, cycle)
-    }))
-}
-
-/// The strongly connected component of each state (Tarjan's algorithm,
-/// iterative: the graph may be deep).
-fn components(out: &[Vec<(u32, Successor)>]) -> Vec<u32> {
-    const NONE: u32 = u32::MAX;
-    let n = out.len();
-    let mut index = vec![NONE; n];
-    let mut low = vec![0u32; n];
-    let mut on = vec![false; n];
-    let mut comp = vec![NONE; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut next = 0u32;
-    let mut n_comp = 0u32;
-    // (state, next outgoing transition to try)
-    let mut calls: Vec<(u32, usize)> = Vec::new();
-    for root in 0..n as u32 {
-        if index[root as usize] != NONE {
-            continue;
-        }
-        calls.push((root, 0));
-        index[root as usize] = next;
-        low[root as usize] = next;
-        next += 1;
-        stack.push(root);
-        on[root as usize] = true;
-        while let Some(&mut (v, ref mut i)) = calls.last_mut() {
-            if let Some(&(w, _)) = out[v as usize].get(*i) {
-                *i += 1;
-                if index[w as usize] == NONE {
-                    index[w as usize] = next;
-                    low[w as usize] = next;
-                    next += 1;
-                    stack.push(w);
-                    on[w as usize] = true;
-                    calls.push((w, 0));
-                } else if on[w as usize] {
-                    low[v as usize] = low[v as usize].min(index[w as usize]);
-                }
-                continue;
-            }
-            calls.pop();
-            if let Some(&(u, _)) = calls.last() {
-                low[u as usize] = low[u as usize].min(low[v as usize]);
-            }
-            if low[v as usize] == index[v as usize] {
-                loop {
-                    let w = stack.pop().expect("v is on the stack");
-                    on[w as usize] = false;
-                    comp[w as usize] = n_comp;
-                    if w == v {
-                        break;
-                    }
-                }
-                n_comp += 1;
-            }
-        }
-    }
-    comp
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ids::{AutState, ProtoId};
-
-    fn edge(to: u32) -> (u32, Successor) {
-        (
-            to,
-            Successor {
-                letter: 0,
-                proto: ProtoId::new(to as usize),
-                state: AutState::new(0),
-                acc: 0,
-            },
-        )
-    }
-
-    #[test]
-    fn components_are_tarjans() {
-        // 0 → 1 ⇄ 2 → 3 → 3, 4 → 0
-        let out = vec![
-            vec![edge(1)],
-            vec![edge(2)],
-            vec![edge(1), edge(3)],
-            vec![edge(3)],
-            vec![edge(0)],
-        ];
-        let c = components(&out);
-        assert_eq!(c[1], c[2]);
-        let distinct: hashbrown::HashSet<u32> = [c[0], c[1], c[3], c[4]].into();
-        assert_eq!(distinct.len(), 4);
     }
 }

@@ -252,13 +252,6 @@ pub struct Outcome {
     pub report: Report,
     /// Per process, by number.
     pub processes: Vec<ProcessStats>,
-    /// A violation's length in the product, (actions, steps), before the
-    /// report shows it as the engine does (a run that repeats itself
-    /// once: see [`engine::Checker::shortest`]). Where the report says it
-    /// is a shortest counterexample, no violation of the product is
-    /// shorter, as the one-machine shortening counts (fewest actions, then
-    /// fewest steps); `None` where nothing is violated.
-    pub length: Option<(u64, u64)>,
 }
 
 impl fmt::Display for Outcome {
@@ -498,7 +491,6 @@ where
         return Ok(first.then(|| Outcome {
             report,
             processes: Vec::new(),
-            length: None,
         }));
     }
     if !graph.decided_by_reachability() && graph.fairness() != engine::Fairness::None {
@@ -528,9 +520,5 @@ where
         });
     }
     let ended = search::run(&mut rounds, &mut graph, &limits, process, first)?;
-    Ok(ended.map(|f| Outcome {
-        report: f.report,
-        processes: f.processes,
-        length: f.length,
-    }))
+    Ok(ended.map(|(report, processes)| Outcome { report, processes }))
 }

@@ -65,19 +65,9 @@ pub(crate) struct WorkerLimits {
 }
 
 /// What a worker's search ends with: on the first worker of each process,
-/// what it found (every process knows the verdict, and replays a
-/// violation itself); `None` on the others.
-pub(crate) type Ended = Result<Option<Finished>, Error>;
-
-/// What the first worker of a process reports.
-pub(crate) struct Finished {
-    pub report: Report,
-    /// The processes' counts.
-    pub processes: Vec<ProcessStats>,
-    /// The violation's length before it is shown (see
-    /// [`crate::Outcome::length`]).
-    pub length: Option<(u64, u64)>,
-}
+/// the report and the processes' counts (every process knows the verdict,
+/// and replays a violation itself); `None` on the others.
+pub(crate) type Ended = Result<Option<(Report, Vec<ProcessStats>)>, Error>;
 
 /// Runs the search on one worker; `reports` on the first worker of each
 /// process. Every worker must call it with the same formula and object,
@@ -348,7 +338,6 @@ pub(crate) fn run<P: Protocol>(
         return Ok(None);
     }
     let processes = per_process(received);
-    let mut length = None;
     stats.protocol_states = stats.product_states;
     stats.time = started.elapsed();
     let report = match verdict {
@@ -361,18 +350,12 @@ pub(crate) fn run<P: Protocol>(
         Verdict::Failed(worker, message) => return Err(Error::Search { worker, message }),
         Verdict::Bad(_, shortness) => {
             let path = path.expect("a bad state's path was rebuilt");
-            length = Some(length_of(graph, path.iter().map(|s| s.0)));
             graph
                 .violated_as(&path, stats, shortness)
                 .map_err(Error::Engine)?
         }
         Verdict::Cycle(lasso, shortness) => {
             let prefix = path.expect("a cycle's prefix was rebuilt");
-            let letters = prefix
-                .iter()
-                .map(|s| s.0)
-                .chain(lasso.cycle.iter().map(|s| s.letter));
-            length = Some(length_of(graph, letters));
             let cycle: Vec<(u32, u32, u32)> = lasso
                 .cycle
                 .iter()
@@ -383,23 +366,7 @@ pub(crate) fn run<P: Protocol>(
                 .map_err(Error::Engine)?
         }
     };
-    Ok(Some(Finished {
-        report,
-        processes,
-        length,
-    }))
-}
-
-/// The length of a counterexample of the steps `letters`, before it is
-/// shown: (actions, steps), stutter steps no action.
-fn length_of<P: Protocol>(
-    graph: &ProductGraph<'_, P>,
-    letters: impl Iterator<Item = u32>,
-) -> (u64, u64) {
-    let stutter = graph.stutter_letters();
-    letters.fold((0, 0), |(a, s), l| {
-        (a + u64::from(!stutter.contains(&l)), s + 1)
-    })
+    Ok(Some((report, processes)))
 }
 
 /// How the search ended.

@@ -9,7 +9,7 @@ use engine::{Checker, Semantics, Shortness, Verdict};
 use proptest::prelude::*;
 use prust_distributed::{check, Cluster};
 
-use crate::shortest::plain_shortest;
+use crate::shortest::{length, plain_shortest};
 
 /// Atoms over the roles and types of a drawn object (at most 4 roles, 3
 /// types; an atom over one it lacks is an error on both sides alike).
@@ -90,7 +90,9 @@ proptest! {
                     .expect("a small product")
                     .expect("a violation");
                 prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", r);
-                prop_assert_eq!(o.length, Some(want), "{}\n---\n{}", r, one);
+                prop_assert_eq!(c.product_length, Some(want), "{}\n---\n{}", r, one);
+                // And as long as the one-machine check's shortest.
+                prop_assert_eq!(length(&one), Some(want), "{}", one);
             }
             _ => prop_assert!(false, "{}\n---\n{}", r, one),
         }

@@ -306,14 +306,15 @@ impl<P: Protocol> ProductGraph<'_, P> {
                 trace,
             });
         }
-        self.lasso_report(
-            RawLasso {
-                prefix,
-                cycle: Vec::new(),
-            },
-            stats,
-            shortness,
-        )
+        let raw = RawLasso {
+            prefix,
+            cycle: Vec::new(),
+        };
+        let a = &self.session.successors.alphabet;
+        let (end, deadlock) = (a.end(), a.deadlock());
+        let length = (shortness == Shortness::Shortest)
+            .then(|| raw.product_length(|l| l == end || l == deadlock));
+        self.lasso_report(raw, stats, shortness, length)
     }
 
     /// The report of the accepting cycle `cycle` reached by `prefix` from
@@ -371,9 +372,11 @@ impl<P: Protocol> ProductGraph<'_, P> {
         // with its repetition once.
         let a = &self.session.successors.alphabet;
         let (end, deadlock) = (a.end(), a.deadlock());
-        let raw = RawLasso { prefix: all, cycle }
-            .folded(self.session.initial, |l| l == end || l == deadlock);
-        self.lasso_report(raw, stats, shortness)
+        let raw = RawLasso { prefix: all, cycle };
+        let length = (shortness == Shortness::Shortest)
+            .then(|| raw.product_length(|l| l == end || l == deadlock));
+        let raw = raw.folded(self.session.initial, |l| l == end || l == deadlock);
+        self.lasso_report(raw, stats, shortness, length)
     }
 
     /// The marks an accepting cycle's edges must have together (a bit per
@@ -443,12 +446,14 @@ impl<P: Protocol> ProductGraph<'_, P> {
     }
 
     /// The report of `raw`, once a fresh clone of the object has replayed
-    /// it.
+    /// it; `length`: the product's shortest (see
+    /// [`Counterexample::product_length`](crate::Counterexample::product_length)).
     fn lasso_report(
         &mut self,
         raw: RawLasso,
         stats: Stats,
         shortness: Shortness,
+        length: Option<(u64, u64)>,
     ) -> Result<Report, Error> {
         let s = &mut *self.session;
         // The steps above went through on one object; this runs them
@@ -456,8 +461,14 @@ impl<P: Protocol> ProductGraph<'_, P> {
         // that every step gives the object stored for it, and that a
         // cycle closes on an equal object.
         reexecute(&s.successors, s.initial, &raw)?;
-        let c =
-            super::shorten::counterexample(&s.successors, &s.checker, s.initial, &raw, shortness);
+        let c = super::shorten::counterexample(
+            &s.successors,
+            &s.checker,
+            s.initial,
+            &raw,
+            shortness,
+            length,
+        );
         Ok(self.report(Verdict::Violated(c), stats))
     }
 

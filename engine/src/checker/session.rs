@@ -168,7 +168,7 @@ impl<P: Protocol> CheckSession<P> {
                 found,
             )),
             (Ok(SearchOutcome::Violated(_)), Some(why)) => {
-                Some(Pick::Found(Shortness::NotShown(why.to_string())))
+                Some(Pick::Found(Shortness::NotShown(why.to_string()), None))
             }
             _ => None,
         };
@@ -448,7 +448,7 @@ impl<P: Protocol> CheckSession<P> {
             },
             SearchOutcome::Violated(found) => {
                 let pick = pick.expect("a violation's shortening was decided above");
-                let (raw, shortness) = super::shorten::settle(
+                let (raw, shortness, product_length) = super::shorten::settle(
                     &self.successors,
                     &self.checker,
                     self.initial,
@@ -466,6 +466,7 @@ impl<P: Protocol> CheckSession<P> {
                     self.initial,
                     &raw,
                     shortness,
+                    product_length,
                 ))
             }
         };

@@ -20,10 +20,12 @@ const DEFAULT_FLOOR: u64 = 4_096;
 
 /// What the shortening decided, before the object has replayed it.
 pub(super) enum Pick {
-    /// Show the violation found: it is a shortest one, or why not.
-    Found(Shortness),
-    /// A strictly shorter violation, still to be replayed.
-    Shorter(RawLasso),
+    /// Show the violation found: it is a shortest one (of this length in
+    /// the product), or why not.
+    Found(Shortness, Option<(u64, u64)>),
+    /// A strictly shorter violation, still to be replayed, and the length
+    /// of the product's shortest.
+    Shorter(RawLasso, (u64, u64)),
 }
 
 /// Shortens `found` as `checker` asks (see [`Checker::shortest`]), with the
@@ -36,7 +38,7 @@ pub(super) fn shorten<P: Protocol>(
     found: &RawLasso,
 ) -> Pick {
     let (allowance, is_limit) = match checker.shortest {
-        Some(false) => return Pick::Found(Shortness::Unknown),
+        Some(false) => return Pick::Found(Shortness::Unknown, None),
         Some(true) => (max_states, true),
         None => {
             let share = search.stats.product_states.saturating_mul(3) / 2;
@@ -51,6 +53,7 @@ pub(super) fn shorten<P: Protocol>(
     let audience = checker.audience;
     match search.shortest(initial, allowance, is_limit) {
         Shortening::Exact(short) => {
+            let length = search.product_length(&short);
             // Folded, either may be the shorter run: the shortening's is
             // the product's shortest, not the run's.
             let short = search.folded(short, initial);
@@ -61,39 +64,44 @@ pub(super) fn shorten<P: Protocol>(
                 short
             };
             if search.shown_length(&best) < search.shown_length(found) {
-                Pick::Shorter(best)
+                Pick::Shorter(best, length)
             } else {
                 // As short as the one found: the search's stays, the same
                 // trace as without shortening.
-                Pick::Found(Shortness::Shortest)
+                Pick::Found(Shortness::Shortest, Some(length))
             }
         }
-        Shortening::Stopped(stop) => Pick::Found(Shortness::NotShown(match stop {
-            Stop::Allowance(n) => format!(
-                "shortening it would visit more than {n} product states, over one and a half \
+        Shortening::Stopped(stop) => Pick::Found(
+            Shortness::NotShown(match stop {
+                Stop::Allowance(n) => format!(
+                    "shortening it would visit more than {n} product states, over one and a half \
                  times the search's; ask for a shortest one with {}",
-                Setting::Shortest.named(audience)
-            ),
-            Stop::Limit(limit) => format!("shortening it stopped at {}", limit.explained(audience)),
-            Stop::Probe(why) => format!("shortening it stopped: {why}"),
-        })),
+                    Setting::Shortest.named(audience)
+                ),
+                Stop::Limit(limit) => {
+                    format!("shortening it stopped at {}", limit.explained(audience))
+                }
+                Stop::Probe(why) => format!("shortening it stopped: {why}"),
+            }),
+            None,
+        ),
     }
 }
 
-/// The violation to show and whether it is a shortest one: a shorter one
-/// if it replays on a fresh clone of the initial object (step by step,
-/// the cycle closing on an equal object, the ending holding), else the
-/// one found, saying why.
+/// The violation to show, whether it is a shortest one, and the product's
+/// shortest length: a shorter one if it replays on a fresh clone of the
+/// initial object (step by step, the cycle closing on an equal object, the
+/// ending holding), else the one found, saying why.
 pub(super) fn settle<P: Protocol>(
     ex: &Successors<P>,
     checker: &Checker,
     initial: ProtoId,
     found: RawLasso,
     pick: Pick,
-) -> (RawLasso, Shortness) {
-    let short = match pick {
-        Pick::Found(shortness) => return (found, shortness),
-        Pick::Shorter(short) => short,
+) -> (RawLasso, Shortness, Option<(u64, u64)>) {
+    let (short, length) = match pick {
+        Pick::Found(shortness, length) => return (found, shortness, length),
+        Pick::Shorter(short, length) => (short, length),
     };
     let replayed = crate::quiet::quietly(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -103,14 +111,14 @@ pub(super) fn settle<P: Protocol>(
                 reexecute(ex, initial, &short).map_err(|e| e.to_string())?;
             }
             let fresh = ex.store.get(initial).clone();
-            counterexample(ex, checker, initial, &short, Shortness::Shortest)
+            counterexample(ex, checker, initial, &short, Shortness::Shortest, None)
                 .replay_showing(fresh, |_| String::new())
                 .map(|_| ())
                 .map_err(|e| e.message)
         }))
     });
     let why = match replayed {
-        Ok(Ok(())) => return (short, Shortness::Shortest),
+        Ok(Ok(())) => return (short, Shortness::Shortest, Some(length)),
         Ok(Err(why)) => why,
         Err(payload) => format!(
             "the object panicked: {}",
@@ -123,16 +131,19 @@ pub(super) fn settle<P: Protocol>(
             "a shorter one was found but did not replay on the object ({why}), so this is the \
              one the search found"
         )),
+        None,
     )
 }
 
-/// The report's counterexample of `raw`.
+/// The report's counterexample of `raw`, with the length of the product's
+/// shortest (see [`Counterexample::product_length`]).
 pub(super) fn counterexample<P: Protocol>(
     ex: &Successors<P>,
     checker: &Checker,
     initial: ProtoId,
     raw: &RawLasso,
     shortness: Shortness,
+    product_length: Option<(u64, u64)>,
 ) -> Counterexample {
     let (prefix, cycle, ending) = steps_of(ex, raw);
     let starved = starved_roles(ex, initial, raw);
@@ -151,5 +162,6 @@ pub(super) fn counterexample<P: Protocol>(
         dummies,
         roles: ex.alphabet.roles.clone(),
         shortness,
+        product_length,
     }
 }

@@ -84,6 +84,13 @@ pub struct Counterexample {
     /// Whether this is a shortest counterexample of the check
     /// ([`Checker::shortest`](crate::Checker::shortest)).
     pub shortness: Shortness,
+    /// Where the check searched for a shortest counterexample and found
+    /// it: the length of the shortest lasso of the product, (actions,
+    /// steps), a stutter step no action. The run shown is that lasso, or
+    /// one as long or shorter once a run that repeats itself is shown with
+    /// its repetition once (the product may need a cycle of the object
+    /// more than once before the automaton settles). `None` otherwise.
+    pub product_length: Option<(u64, u64)>,
 }
 
 /// Whether a counterexample is a shortest one: no violation has a shorter

@@ -23,6 +23,16 @@ pub(crate) struct RawLasso {
 }
 
 impl RawLasso {
+    /// Its length in the product as the shortest counterexample counts it
+    /// (see [`Checker::shortest`](crate::Checker::shortest)): (actions,
+    /// steps), a stutter step no action.
+    pub(crate) fn product_length(&self, is_stutter: impl Fn(LetterId) -> bool) -> (u64, u64) {
+        let all = self.prefix.iter().chain(&self.cycle);
+        all.fold((0, 0), |(a, s), t| {
+            (a + u64::from(!is_stutter(t.letter)), s + 1)
+        })
+    }
+
     /// The same run of the object as a lasso with fewer steps, where the
     /// run repeats itself: a cycle that is a shorter cycle taken several
     /// times is shown once, and while the prefix ends with the step that

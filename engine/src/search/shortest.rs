@@ -118,6 +118,13 @@ impl<P: Protocol> Search<'_, P> {
         }
     }
 
+    /// The length of a lasso in the product, as the shortening counts it:
+    /// (actions, steps).
+    pub(crate) fn product_length(&self, raw: &RawLasso) -> (u64, u64) {
+        let a = &self.ex.alphabet;
+        raw.product_length(|l| l == a.end() || l == a.deadlock())
+    }
+
     /// The length of a counterexample as shown, in the order the
     /// shortening compares them: all its actions (up to a stutter step,
     /// which ends a finite run), then those of its prefix.

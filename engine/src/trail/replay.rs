@@ -157,6 +157,7 @@ impl Trail {
             dummies,
             roles,
             shortness: crate::report::Shortness::Unknown,
+            product_length: None,
         })
     }
 }

@@ -423,9 +423,7 @@ fn cycles<P: Protocol>(
                 Ok(Shortened::Found(lasso)) => {
                     return Ok(Verdict::Cycle(lasso, Shortness::Shortest))
                 }
-                Ok(Shortened::Skipped(why)) => Shortness::NotShown(format!(
-                    "{why}; ask for a shortest one with --shortest (Checker::shortest(true))"
-                )),
+                Ok(Shortened::Skipped(why)) => Shortness::NotShown(why),
                 Err(stop) => return Ok(stopped(stop)),
             }
         }

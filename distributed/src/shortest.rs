@@ -25,10 +25,14 @@ use engine::Protocol;
 
 use crate::lasso::Lasso;
 use crate::level::Dist;
-use crate::message::{Gathered, GatheredEdge, Msg, Problem, Shortest, StateRef, Step};
+use crate::message::{Gathered, GatheredEdge, LimitHit, Msg, Problem, Shortest, StateRef, Step};
 use crate::owcty::members;
 use crate::pass::{Stopped, Walker};
 use crate::Error;
+
+/// How to ask for a shortest counterexample whatever it costs.
+const ASK: &str = "ask for a shortest one with --shortest (Checker::shortest(true)), up to the \
+                   state limit";
 
 /// How many pairs the first worker visits between two looks at the clock
 /// and the memory.
@@ -62,7 +66,7 @@ pub(crate) fn find<P: Protocol>(
     if total > allowance {
         return Ok(Ok(Shortened::Skipped(format!(
             "finding a shortest one would gather the {total} states that can lie on an \
-             accepting cycle on one worker, more than the {allowance} allowed"
+             accepting cycle on one worker, more than the {allowance} allowed; {ASK}"
         ))));
     }
     let me = w.me();
@@ -212,6 +216,16 @@ fn search<P: Protocol>(
         marks: &|e: &GatheredEdge| e.marks,
     };
     let limits = w.limits;
+    // The gathered graph is what takes the memory: dropped, the violation
+    // is still shown (the lasso found without it); out of time, nothing is.
+    let stopped = |hit| match hit {
+        LimitHit::Memory(_) => Shortest::Skipped(
+            "finding a shortest one reached the memory limit on the first worker, which \
+             holds every state that can lie on an accepting cycle"
+                .to_string(),
+        ),
+        hit => Shortest::Stopped(Problem::Limit(hit)),
+    };
     let found = shortest_lasso(
         &g,
         w.graph.all_marks(),
@@ -219,21 +233,15 @@ fn search<P: Protocol>(
             if total + pairs > allowance {
                 return Err(Shortest::Skipped(format!(
                     "finding a shortest one would visit more than {allowance} states and \
-                     (state, marks) pairs, the allowance"
+                     (state, marks) pairs, the allowance; {ASK}"
                 )));
             }
             if pairs % TICK_EVERY != 0 {
                 return Ok(());
             }
-            limits
-                .reached()
-                .map_or(Ok(()), |hit| Err(Shortest::Stopped(Problem::Limit(hit))))
+            limits.reached().map_or(Ok(()), |hit| Err(stopped(hit)))
         },
-        || {
-            limits
-                .reached()
-                .map_or(Ok(()), |hit| Err(Shortest::Stopped(Problem::Limit(hit))))
-        },
+        || limits.reached().map_or(Ok(()), |hit| Err(stopped(hit))),
     );
     match found {
         Ok(Some(l)) => Shortest::Found {

@@ -239,3 +239,26 @@ fn a_run_that_ends_is_shorter_by_its_actions() {
         assert_eq!(e.prefix.len(), 1, "the one-machine check:\n{one}");
     }
 }
+
+/// Past its allowance the search for a shortest lasso stops, and the
+/// lasso found without it is shown, saying why it is not a shortest one:
+/// the verdict stands.
+#[test]
+fn past_the_allowance_a_lasso_is_shown_and_said_not_shortest() {
+    let spec = protocols::bundled::spec_by_name("go-fish").unwrap();
+    let formula = r#"!(G F "dealer SEND *" & G F "player_0_ SEND *")"#;
+    let make = move || Checker::new().session(spec.liberal().unwrap(), Vec::new());
+    for threads in [1, 2] {
+        let o = check(&Cluster::threads(threads), formula, make.clone()).unwrap();
+        let Verdict::Violated(c) = &o.report.verdict else {
+            panic!("{}", o.report)
+        };
+        match &c.shortness {
+            Shortness::NotShown(why) => assert!(why.contains("allowance"), "{why}"),
+            other => panic!("{other:?}\n{}", o.report),
+        }
+        assert_eq!(c.product_length, None);
+        // The lasso OWCTY's source component gave, replayed.
+        assert!(!c.cycle.is_empty(), "{}", o.report);
+    }
+}

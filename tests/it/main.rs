@@ -26,6 +26,8 @@ mod cli_share;
 mod cli_sync_bit;
 mod cli_translate;
 mod dcj_suites;
+#[cfg(feature = "distributed")]
+mod distributed_suites;
 mod env_variables;
 mod example_pipeline;
 mod example_server;

@@ -5,15 +5,17 @@
 //! whose roles' marks are not the object's or that starves a role.
 
 use engine::testing::{Label, Lts, LtsProtocol};
-use engine::{ActionKind, CheckSession, Checker, Fairness, Semantics, Verdict};
+use engine::{ActionKind, CheckSession, Checker, Fairness, Semantics, Shortness, Verdict};
 use proptest::prelude::*;
 use prust_distributed::{check, Cluster, Error};
 
 use crate::liveness::{formulas, MAX_STATES};
+use crate::shortest::{length, plain_shortest};
 
-/// The one-machine check under weak fairness, without its shortening and
-/// determinism check (the distributed search has neither; they change no
-/// verdict and would double the test's time).
+/// The check under weak fairness, without the shortening (on either
+/// side: the proptest below checks the lengths) and without the
+/// one-machine determinism check: they change no verdict and would double
+/// the test's time.
 fn fair(semantics: Semantics) -> Checker {
     Checker::new()
         .shortest(false)
@@ -284,7 +286,10 @@ fn the_cycle_found_is_the_fair_one() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
-    /// `random`'s objects and formulas, the fairness drawn too.
+    /// `random`'s objects and formulas, the fairness drawn too: the same
+    /// verdict, and a shortest counterexample as long as a plain search
+    /// of the product (with the roles' marks under weak fairness) and the
+    /// one-machine check find.
     #[test]
     fn random_objects_agree_under_either_fairness(
         seed in any::<u64>(),
@@ -300,12 +305,14 @@ proptest! {
         let checker = Checker::new()
             .partial_order(false)
             .semantics(semantics)
-            .fairness(fairness);
+            .fairness(fairness)
+            .shortest(true);
         let one = match checker.clone().check(&formula, obj.clone(), dummies.clone()) {
             Ok(r) => r,
             // An atom over a role the object lacks: not this test's case.
             Err(_) => return Ok(()),
         };
+        let mut session = checker.clone().session(obj.clone(), dummies.clone()).unwrap();
         let got = check(&Cluster::threads(threads), &formula, move || {
             checker.session(obj.clone(), dummies.clone())
         });
@@ -320,6 +327,13 @@ proptest! {
             }
             (Verdict::Violated(_), Verdict::Violated(c)) => {
                 prop_assert!(!weak || c.starved.is_empty(), "{}", r);
+                let want = plain_shortest(&mut session.product_graph(&formula).unwrap(), 100_000)
+                    .expect("a small product")
+                    .expect("a violation");
+                prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", r);
+                prop_assert_eq!(c.product_length, Some(want), "{}\n---\n{}", r, one);
+                // And as long as the one-machine check's shortest.
+                prop_assert_eq!(length(&one), Some(want), "{}", one);
             }
             _ => prop_assert!(false, "{}\n---\n{}", r, one),
         }

@@ -17,7 +17,8 @@
 //!
 //! # What it decides
 //!
-//! Every formula, with the one-machine search's verdict:
+//! Every formula, with the one-machine search's verdict, with or without
+//! weak fairness:
 //!
 //! - Safety properties (bad prefixes, deadlocks, unfinished runs: every
 //!   formula the engine decides by breadth-first reachability, see
@@ -47,9 +48,15 @@
 //!   bytes a state more (its distance), OWCTY a few; finding the cycle
 //!   beyond the allowance, the kept states' predecessors (12 bytes an
 //!   edge), so a run that fits for safety may end inconclusive on memory
-//!   there. Weak fairness
-//!   ([`engine::Fairness::Weak`]) is an [`Error::Unsupported`]: the cycles
-//!   found are not restricted to fair ones.
+//!   there.
+//! - Under weak fairness ([`engine::Fairness::Weak`]), the same, with one
+//!   more acceptance set per role on the graph's edges, as in the
+//!   one-machine search (see [`engine::Fairness`]): the accepting cycles
+//!   OWCTY keeps, and the one shown, are weakly fair runs, and the replay
+//!   checks each step's marks against the object. Safety properties are
+//!   decided as without it. The roles' sets and the automaton's share the
+//!   32 marks of an edge: more is the one-machine check's
+//!   [`engine::Error::Fairness`].
 //!
 //! Every counterexample is replayed on the real object before it is
 //! printed.
@@ -278,7 +285,7 @@ pub enum Error {
     /// The check's own error (formula, object), as a one-machine check
     /// gives it.
     Engine(engine::Error),
-    /// The formula is not one this search decides (see the crate docs).
+    /// An option this search does not take (a depth limit): why.
     Unsupported(String),
     /// The object does not write its states as bytes.
     NotEncodable {
@@ -492,13 +499,6 @@ where
             report,
             processes: Vec::new(),
         }));
-    }
-    if !graph.decided_by_reachability() && graph.fairness() != engine::Fairness::None {
-        return Err(Error::Unsupported(format!(
-            "the distributed search for accepting cycles does not restrict them to fair runs; \
-             `{formula}` under weak fairness needs the one-machine search: check it without \
-             --distributed, or without fairness"
-        )));
     }
     let (max_states, timeout, max_memory) = graph.limits();
     if graph.max_depth() != u64::MAX {

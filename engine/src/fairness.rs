@@ -3,10 +3,14 @@
 //! [`Checker::fairness`](crate::Checker::fairness), `PRUST_FAIRNESS` and the
 //! CLI's `--fairness`.
 //!
-//! What the search does with it, and why that is exact, is on [`Fairness`].
+//! What the search does with it, and why that is exact, is on [`Fairness`];
+//! the roles' marks of a step, as a [`ProductGraph`](crate::ProductGraph)
+//! gives them, are here too.
 
 use std::fmt;
 use std::str::FromStr;
+
+use crate::alphabet::{Alphabet, LetterId};
 
 /// Which runs may refute a property: every run ([`None`](Self::None), the
 /// default, as in SPIN without `-f` and in Prut4j), or only weakly fair ones
@@ -40,6 +44,11 @@ use std::str::FromStr;
 ///   from some point on without moving: a weakly fair accepting run. The
 ///   counterexample's cycle is built that way (one path per missing mark,
 ///   then back to its start), so it is itself fair.
+///
+/// A [`ProductGraph`](crate::ProductGraph) puts the same marks on its
+/// edges, so a search of one's own over it (the distributed search of
+/// `prust-distributed`) looks for the same fair cycles, and its report
+/// checks each step's marks on the object.
 ///
 /// Safety properties (a violation is a finite bad prefix) are unaffected:
 /// every finite run extends to a weakly fair one (always schedule, of the
@@ -163,6 +172,45 @@ impl FromStr for Fairness {
             }),
         }
     }
+}
+
+/// Under weak fairness (`fair`: the roles' bits and where their marks
+/// start, from [`fair_marks_layout`](crate::search::fair_marks_layout)),
+/// the roles that move in `letters` (the steps an object has enabled, the
+/// automaton's wishes aside), a bit per role; 0 without fairness (`fair.0
+/// == 0`). For searches over [`ProductGraph`](crate::ProductGraph).
+pub(crate) fn enabled_roles(
+    a: &Alphabet,
+    fair: (u32, u32),
+    letters: impl Iterator<Item = LetterId>,
+) -> u32 {
+    if fair.0 == 0 {
+        return 0;
+    }
+    letters
+        .filter(|&l| (l as usize) < a.num_actions())
+        .fold(0, |m, l| m | 1 << a.letter(l).role)
+}
+
+/// The roles' marks of a step by `letter` from an object whose enabled
+/// roles are `enabled` ([`enabled_roles`]): a role's when it moves or
+/// cannot (every role's on END or DEADLOCK), shifted past the automaton's
+/// marks, as [`Fairness`] says; 0 without fairness.
+pub(crate) fn role_marks(
+    a: &Alphabet,
+    (roles, shift): (u32, u32),
+    enabled: u32,
+    letter: LetterId,
+) -> u32 {
+    if roles == 0 {
+        return 0;
+    }
+    let moved = if (letter as usize) < a.num_actions() {
+        1u32 << a.letter(letter).role
+    } else {
+        0
+    };
+    ((!enabled | moved) & roles) << shift
 }
 
 #[cfg(test)]

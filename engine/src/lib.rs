@@ -225,8 +225,9 @@
 //! - *One state space over N processes that talk:* the `prust-distributed`
 //!   crate (`prust check --distributed`) owns each product state on one
 //!   process, by hash, and exchanges successors over the network: no
-//!   redundancy, for any formula without fairness (safety breadth first,
-//!   liveness by OWCTY's search for accepting cycles). It walks the
+//!   redundancy, for any formula, with or without weak fairness (safety
+//!   breadth first, liveness by OWCTY's search for accepting cycles). It
+//!   walks the
 //!   product through
 //!   [`ProductGraph`] ([`CheckSession::product_graph`]), the same
 //!   successors and reports the engine's own searches use.

@@ -28,7 +28,7 @@ fn atom() -> impl Strategy<Value = String> {
 
 /// Formulas of both kinds: the operators whose violations are bad
 /// prefixes, and `F`, `U` and `G F`, whose violations are cycles.
-fn formula() -> impl Strategy<Value = String> {
+pub(crate) fn formula() -> impl Strategy<Value = String> {
     atom().prop_recursive(3, 10, 2, |inner| {
         prop_oneof![
             3 => inner.clone().prop_map(|a| format!("G ({a})")),
@@ -44,7 +44,7 @@ fn formula() -> impl Strategy<Value = String> {
     })
 }
 
-fn object(seed: u64) -> LtsProtocol {
+pub(crate) fn object(seed: u64) -> LtsProtocol {
     let mut o = LtsProtocol::draw(&mut Rng::new(seed));
     o.bytes = true;
     o

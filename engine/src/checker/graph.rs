@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::fairness::Fairness;
+use crate::fairness::{enabled_roles, role_marks, Fairness};
 use crate::ids::{AutState, Successor};
 use crate::pattern::Valuation;
 use crate::product::Prepared;
@@ -32,8 +32,9 @@ pub struct ProductEdge<P> {
     /// The automaton state after reading the letter.
     pub state: u32,
     /// The acceptance marks of the automaton edge taken (a bit per
-    /// acceptance set): a cycle is accepting when its edges' marks together
-    /// are [`ProductGraph::all_marks`].
+    /// acceptance set) and, under weak fairness, the roles' fairness marks
+    /// of the step (see [`ProductGraph::successors`]): a cycle is accepting
+    /// when its edges' marks together are [`ProductGraph::all_marks`].
     pub marks: u32,
 }
 
@@ -50,7 +51,9 @@ pub struct ProductEdge<P> {
 /// turns that path into the engine's report. Any other formula is violated
 /// exactly when, besides, a cycle whose edges carry every acceptance mark
 /// ([`all_marks`](Self::all_marks)) is reachable;
-/// [`violated_lasso`](Self::violated_lasso) reports one.
+/// [`violated_lasso`](Self::violated_lasso) reports one. Under
+/// [`Fairness::Weak`] the marks include one per role, as in the engine's
+/// own search (see [`Fairness`]): such a cycle is then a weakly fair one.
 ///
 /// The determinism check ([`Checker::determinism_check`](crate::Checker::determinism_check))
 /// does not run on the states of such a search, which the engine does not
@@ -106,13 +109,21 @@ pub struct ProductGraph<'s, P> {
     /// the states stored by id, and this graph's states are the caller's.
     expander: Successors<P>,
     edges_scratch: Vec<(u32, P)>,
+    /// Under weak fairness, for a formula that needs the search for
+    /// cycles: a bit per role and where the roles' marks start, past the
+    /// automaton's (the engine's layout); `(0, 0)` otherwise.
+    fair: (u32, u32),
 }
 
 impl<P: Protocol> CheckSession<P> {
     /// The product of this session's object with the automaton of the
     /// negation of `formula` (see [`ProductGraph`]), for a search of one's
     /// own. The formula is parsed and translated as [`check`](Self::check)
-    /// does, with the same errors.
+    /// does, with the same errors; under [`Fairness::Weak`], a formula
+    /// that needs the search for cycles on an object with more roles than
+    /// the marks of a transition can hold beside the automaton's is the
+    /// check's [`Error::Fairness`] (the graph has no reduced search that
+    /// could decide without them).
     pub fn product_graph(&mut self, formula: &str) -> Result<ProductGraph<'_, P>, Error> {
         if let Some(e) = &self.broken {
             return Err(e.clone());
@@ -123,7 +134,15 @@ impl<P: Protocol> CheckSession<P> {
         let table = Valuation::new(a, &property.atoms);
         let aut = Prepared::new(&property.automaton, a, |l| table.of(a, l));
         let expander = Successors::new(self.successors.alphabet.clone(), Store::whole(), 1, false);
+        let cycles =
+            aut.num_states() > 0 && !(self.bounds.semantics == Semantics::Stutter && aut.safety);
+        let fair = if self.checker.fairness == Fairness::Weak && cycles {
+            self.role_marks_fit(&aut)?
+        } else {
+            (0, 0)
+        };
         Ok(ProductGraph {
+            fair,
             expander,
             session: self,
             formula: formula.to_string(),
@@ -175,6 +194,12 @@ impl<P: Protocol> ProductGraph<'_, P> {
     /// that allows it; under the stutter semantics, a state in which no
     /// action is enabled steps on END or DEADLOCK.
     ///
+    /// Under [`Fairness::Weak`], for a formula that needs the search for
+    /// cycles, an edge's marks also carry the roles' fairness marks, as
+    /// the engine's own search gives them: role `r`'s when the step is
+    /// `r`'s or `r` has no action enabled in `object` (whatever the
+    /// automaton allows), so every role's on an END or DEADLOCK step.
+    ///
     /// # Errors
     /// A panic in the object's code, or a broken contract, as a check
     /// reports it (without the trace, which the caller knows).
@@ -196,12 +221,14 @@ impl<P: Protocol> ProductGraph<'_, P> {
         succs.clear();
         crate::search::object_successors(ex, stutter, object, succs)
             .map_err(|e| e.into_error(|l| ex.alphabet.describe_probe(l), Vec::new()))?;
+        let enabled = enabled_roles(&ex.alphabet, self.fair, succs.iter().map(|&(l, _)| l));
         for (letter, obj) in succs.drain(..) {
+            let fair = role_marks(&ex.alphabet, self.fair, enabled, letter);
             let allowing = (first..first + ne).filter(|&e| self.aut.allows(e, letter));
             let targets: Vec<(u32, u32)> = allowing
                 .map(|e| {
                     let edge = self.aut.edge(e);
-                    (edge.target.index() as u32, edge.acc)
+                    (edge.target.index() as u32, edge.acc | fair)
                 })
                 .collect();
             if let Some((&(last, marks), rest)) = targets.split_last() {
@@ -321,12 +348,18 @@ impl<P: Protocol> ProductGraph<'_, P> {
     /// the initial state: a violation of a formula that needs a search for
     /// accepting cycles. Each step of `prefix` is a letter and the
     /// automaton state after it; each step of `cycle` also the marks of
-    /// the automaton edge taken (see [`ProductEdge::marks`]). The run is
+    /// the edge taken (see [`ProductEdge::marks`]). The run is
     /// re-executed on a fresh clone of the object first: the cycle must
     /// have a step, close on an object equal to the one it starts from,
-    /// in the same automaton state, and its marks must together be
-    /// [`all_marks`](Self::all_marks), or the result is an error, never a
-    /// counterexample.
+    /// in the same automaton state, each step's marks must be those of an
+    /// automaton edge it may take and, under weak fairness, of the roles
+    /// enabled in the object replayed there (the caller's marks are not
+    /// trusted), and together they must be [`all_marks`](Self::all_marks)
+    /// (under weak fairness: the cycle is a fair one), or the result is an
+    /// error, never a counterexample. A fair cycle is shown as the
+    /// engine's own search shows one: it starves no role
+    /// ([`Counterexample::starved`](crate::Counterexample::starved) is
+    /// empty).
     ///
     /// # Errors
     /// [`Error::Nondeterminism`] (or [`Error::ProtocolPanic`]) where the
@@ -347,13 +380,27 @@ impl<P: Protocol> ProductGraph<'_, P> {
         let anchor = prefix
             .last()
             .map_or(self.aut.initial.index() as u32, |&(_, q)| q);
+        // Each step's marks are the replay's (checked by `walk`).
         let marks = cycle.iter().fold(0, |m, &(_, _, a)| m | a);
+        let (roles, shift) = self.fair;
+        let starved = roles << shift & !marks;
         let not_accepting = if cycle.is_empty() {
-            Some("the cycle found has no step")
+            Some("the cycle found has no step".to_string())
         } else if cycle.last().map(|&(_, q, _)| q) != Some(anchor) {
-            Some("the cycle found does not end in the automaton state it starts from")
+            Some("the cycle found does not end in the automaton state it starts from".to_string())
         } else if marks & self.aut.all_acc != self.aut.all_acc {
-            Some("the cycle found does not visit every acceptance set of the automaton")
+            Some("the cycle found does not visit every acceptance set of the automaton".to_string())
+        } else if starved != 0 {
+            let names = &self.session.successors.alphabet.roles;
+            let who: Vec<&str> = (0..names.len())
+                .filter(|&r| starved >> shift >> r & 1 == 1)
+                .map(|r| names[r].as_str())
+                .collect();
+            Some(format!(
+                "the cycle found is not weakly fair: it starves {} (enabled at every step of \
+                 the cycle, never moving)",
+                who.join(", ")
+            ))
         } else {
             None
         };
@@ -363,7 +410,7 @@ impl<P: Protocol> ProductGraph<'_, P> {
                     .last()
                     .cloned()
                     .unwrap_or_else(|| "(the start)".into()),
-                detail: why.to_string(),
+                detail: why,
                 trace,
             });
         }
@@ -380,21 +427,27 @@ impl<P: Protocol> ProductGraph<'_, P> {
     }
 
     /// The marks an accepting cycle's edges must have together (a bit per
-    /// acceptance set of the automaton; 0: every cycle accepts).
+    /// acceptance set of the automaton and, under weak fairness for a
+    /// formula that needs the search for cycles, a bit per role; 0: every
+    /// cycle accepts).
     pub fn all_marks(&self) -> u32 {
-        self.aut.all_acc
+        let (roles, shift) = self.fair;
+        self.aut.all_acc | roles << shift
     }
 
-    /// The fairness the session's checker asks for: only
-    /// [`Fairness::None`] is what a search over this graph decides (weakly
-    /// fair cycles need the engine's own search).
+    /// The fairness the session's checker asks for. A search over this
+    /// graph decides under either: under [`Fairness::Weak`] the roles'
+    /// marks on the edges (see [`successors`](Self::successors)) make
+    /// every accepting cycle a weakly fair one.
     pub fn fairness(&self) -> Fairness {
         self.session.checker.fairness
     }
 
     /// Walks `steps` (letter, automaton state reached, the edge's marks
     /// if known) on a clone of the initial object: the steps as the report
-    /// takes them, and what each step printed as.
+    /// takes them, and what each step printed as. Marks given must be
+    /// those of an automaton edge the step may take, with (under weak
+    /// fairness) the roles' marks of the object replayed there.
     fn walk(
         &mut self,
         steps: impl Iterator<Item = (u32, u32, Option<u32>)>,
@@ -404,9 +457,26 @@ impl<P: Protocol> ProductGraph<'_, P> {
         let mut out = Vec::new();
         let mut trace = Vec::new();
         let mut q = self.aut.initial;
+        let stutter = s.bounds.semantics == Semantics::Stutter;
         for (i, (letter, next, marks)) in steps.enumerate() {
             let a = &s.successors.alphabet;
             let at = a.describe(letter);
+            // The roles' marks of the step, from the roles enabled in the
+            // object replayed, as `successors` gives them.
+            let fair = match marks {
+                Some(_) if self.fair.0 != 0 => {
+                    let ex = &mut self.expander;
+                    let succs = &mut self.edges_scratch;
+                    succs.clear();
+                    crate::search::object_successors(ex, stutter, &obj, succs).map_err(|e| {
+                        e.into_error(|l| ex.alphabet.describe_probe(l), trace.clone())
+                    })?;
+                    let letters = succs.drain(..).map(|(l, _)| l);
+                    let enabled = enabled_roles(&ex.alphabet, self.fair, letters);
+                    role_marks(&ex.alphabet, self.fair, enabled, letter)
+                }
+                _ => 0,
+            };
             let wrong = |detail: String, trace: &Vec<String>| Error::Nondeterminism {
                 action: at.clone(),
                 detail: format!(
@@ -417,15 +487,28 @@ impl<P: Protocol> ProductGraph<'_, P> {
                 trace: trace.clone(),
             };
             let (first, ne) = self.aut.edges_of(q);
-            let edge = (first..first + ne).find(|&e| {
-                let edge = self.aut.edge(e);
-                self.aut.allows(e, letter)
-                    && edge.target.index() as u32 == next
-                    && marks.is_none_or(|m| edge.acc == m)
+            let mut to_next = (first..first + ne).filter(|&e| {
+                self.aut.allows(e, letter) && self.aut.edge(e).target.index() as u32 == next
             });
-            let Some(edge) = edge else {
+            let Some(any) = to_next.next() else {
                 let detail = format!("the automaton has no edge to state {next} on it");
                 return Err(wrong(detail, &trace));
+            };
+            let edge = match marks {
+                None => any,
+                Some(m) => {
+                    let Some(e) = std::iter::once(any)
+                        .chain(to_next)
+                        .find(|&e| self.aut.edge(e).acc | fair == m)
+                    else {
+                        let detail = format!(
+                            "its marks ({m:#x}) are not those of an automaton edge to state \
+                             {next} and of the roles enabled there"
+                        );
+                        return Err(wrong(detail, &trace));
+                    };
+                    e
+                }
             };
             if letter != a.end() && letter != a.deadlock() {
                 if let Err(why) = s.successors.step_on(&mut obj, letter) {
@@ -438,7 +521,7 @@ impl<P: Protocol> ProductGraph<'_, P> {
                 letter,
                 proto,
                 state: q,
-                acc: self.aut.edge(edge).acc,
+                acc: self.aut.edge(edge).acc | fair,
             });
             trace.push(at);
         }

@@ -119,18 +119,22 @@ impl<P: Protocol> CheckSession<P> {
                 ),
             });
         }
+        self.role_marks_fit(prepared).map(|_| ())
+    }
+
+    /// Where the roles' fairness marks go beside the automaton's of
+    /// `prepared` (see [`fair_marks_layout`]), or the error that they do
+    /// not fit; the product graph's searches need them too.
+    pub(super) fn role_marks_fit(&self, prepared: &Prepared) -> Result<(u32, u32), Error> {
         let roles = self.successors.alphabet.roles.len();
-        if fair_marks_layout(prepared.all_acc, roles).is_none() {
-            return Err(Error::Fairness {
-                message: format!(
-                    "the object has {roles} roles and the formula's automaton {} acceptance \
-                     sets, more than the 32 marks a transition carries; check fewer roles, \
-                     or without fairness",
-                    prepared.all_acc.count_ones()
-                ),
-            });
-        }
-        Ok(())
+        fair_marks_layout(prepared.all_acc, roles).ok_or_else(|| Error::Fairness {
+            message: format!(
+                "the object has {roles} roles and the formula's automaton {} acceptance \
+                 sets, more than the 32 marks a transition carries; check fewer roles, \
+                 or without fairness",
+                prepared.all_acc.count_ones()
+            ),
+        })
     }
 
     /// One search of `prepared` on this session's object; a violation it

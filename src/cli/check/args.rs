@@ -153,10 +153,9 @@ pub struct CheckArgs {
     /// (timely-dataflow): each product state is owned by one worker, which
     /// alone stores it. Any formula: safety properties breadth-first (a
     /// shortest counterexample), liveness by a distributed search for
-    /// accepting cycles (OWCTY; not under --fairness weak). Every process
-    /// runs the same command
-    /// with its own -p; process 0 prints the verdict and every process
-    /// exits with it. The limits apply per process
+    /// accepting cycles (OWCTY; fair ones under --fairness weak). Every
+    /// process runs the same command with its own -p; process 0 prints the
+    /// verdict and every process exits with it. The limits apply per process
     #[arg(long)]
     pub distributed: bool,
     /// With --distributed: worker threads in each process (timely's -w)

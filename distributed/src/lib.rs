@@ -40,7 +40,10 @@
 //!   limit); past that, a lasso found inside a source component of what
 //!   is left is shown, and the report says it is not a shortest one. A
 //!   bad prefix met first (a formula with both kinds of violation) ends
-//!   the search, and is not shown to be shortest either. Each step is a
+//!   the search, and is not shown to be shortest either, unless a
+//!   shortest one is asked for (`shortest(true)`): then the search goes
+//!   on past bad states (without expanding them), and a shorter lasso
+//!   wins over the bad prefix. Each step is a
 //!   breadth-first pass that makes the stored states' successors again,
 //!   so liveness costs several times the safety search's time (and a
 //!   violation is found only once every state is stored, where the

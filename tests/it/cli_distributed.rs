@@ -294,8 +294,8 @@ fn bad_uses_are_errors_with_a_hint() {
     );
 }
 
-/// The `.owl` suites' own formulas (every file under `tests/owl` without
-/// weak fairness), each protocol on each of its runtimes and semantics:
+/// The `.owl` suites' own formulas (every file under `tests/owl`, with its
+/// fairness), each protocol on each of its runtimes and semantics:
 /// the verdict of each formula on 2 or 4 real processes (in turn) is the
 /// one-machine check's. A combination the one-machine check cannot finish
 /// within its limit is left out.
@@ -330,9 +330,7 @@ fn suite_formulas_agree_on_real_processes() {
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let suite = prust::suite::parse(&text).unwrap();
-        if suite.fairness.is_some_and(|f| f != engine::Fairness::None) {
-            continue;
-        }
+        let fairness = suite.fairness.unwrap_or_default().name();
         let dir = file.parent().unwrap();
         let max = suite.max_states.unwrap_or(50_000).min(50_000).to_string();
         let list: Vec<&str> = suite.entries.iter().map(|e| e.formula.as_str()).collect();
@@ -358,6 +356,8 @@ fn suite_formulas_agree_on_real_processes() {
                         semantics.name(),
                         "--max-states",
                         &max,
+                        "--fairness",
+                        fairness,
                     ];
                     args.extend(opts);
                     let mut one_args = vec!["check"];

@@ -1,6 +1,6 @@
 //! The distributed search against the one-machine check on the `.owl`
 //! suites' own formulas: every bundled protocol a suite names, both
-//! compiled runtimes, the suite's semantics, each formula on 1, 2 or 4
+//! compiled runtimes, the suite's semantics and fairness, each formula on 1, 2 or 4
 //! workers in turn. The same verdict; where it holds the same number of
 //! states; where it is violated a shortest counterexample on both sides,
 //! of the same length in the product (`Counterexample::product_length`:
@@ -71,12 +71,7 @@ fn suite_formulas_agree_with_one_machine_on_1_2_and_4_workers() {
         let Ok(suite) = prust::suite::parse(&text) else {
             continue; // suites of parse errors are tested elsewhere
         };
-        if suite
-            .fairness
-            .is_some_and(|f| f != prust::engine::Fairness::None)
-        {
-            continue;
-        }
+        let fairness = suite.fairness.unwrap_or_default();
         for decl in &suite.protocols {
             let Ok(spec) = spec_by_name(&decl.spec) else {
                 continue; // an `.aut` file: the command-line test has those
@@ -93,6 +88,7 @@ fn suite_formulas_agree_with_one_machine_on_1_2_and_4_workers() {
                             };
                             Checker::new()
                                 .semantics(semantics)
+                                .fairness(fairness)
                                 .partial_order(false)
                                 .shortest(true)
                                 .max_states(20_000)

@@ -170,13 +170,15 @@ impl<'a> Settle<'a> {
             let hash = state_hash(bytes, item.q);
             let stutter = self.stutter.contains(&item.letter);
             let parent = Some(item.parent);
-            let here = if owned.len() >= self.limits.max_states {
-                // Full: a state not stored yet is one too many.
-                if !owned.contains(bytes, item.q, hash) {
-                    summary.limit = Some(LimitHit::States(self.limits.max_states));
-                }
-                continue;
-            } else if let Some(i) = owned.insert(bytes, item.q, hash, item.letter, parent) {
+            // Full, a state is only looked up: one not stored yet is one
+            // too many, but one stored may still have to move.
+            let full = owned.len() >= self.limits.max_states;
+            let stored = if full {
+                None
+            } else {
+                owned.insert(bytes, item.q, hash, item.letter, parent)
+            };
+            let here = if let Some(i) = stored {
                 summary.new_states += 1;
                 if !stutter {
                     // Only states of a run that goes on have action
@@ -195,13 +197,16 @@ impl<'a> Settle<'a> {
                     d.push((self.at.0, self.at.1 + 1));
                 }
                 i
-            } else if stutter {
-                // Stored already: by an action of this level, it is
-                // reached with fewer actions here.
+            } else if !stutter && !full {
+                continue;
+            } else {
                 let Some(i) = owned.find(bytes, item.q, hash) else {
+                    summary.limit = Some(LimitHit::States(self.limits.max_states));
                     continue;
                 };
-                if self.by_action.binary_search(&i).is_err() || !self.moved.insert(i) {
+                // Stored already: by an action of this level, it is
+                // reached with fewer actions here.
+                if !stutter || self.by_action.binary_search(&i).is_err() || !self.moved.insert(i) {
                     continue;
                 }
                 owned.set_parent(i, item.letter, item.parent);
@@ -209,8 +214,6 @@ impl<'a> Settle<'a> {
                     d[i as usize] = (self.at.0, self.at.1 + 1);
                 }
                 i
-            } else {
-                continue;
             };
             self.by_stutter.push(here);
             summary.new_stutter += 1;

@@ -262,3 +262,59 @@ fn past_the_allowance_a_lasso_is_shown_and_said_not_shortest() {
         assert!(!c.cycle.is_empty(), "{}", o.report);
     }
 }
+
+/// A state that an action of the next level stores first and a stutter
+/// step of this level reaches later is this level's, also when that
+/// stutter step comes with the store full (a state limit of exactly the
+/// product's 9 states): `r1 r1` reaches the bad state in two actions,
+/// `r0 END END END` in one, and the second is the shortest.
+#[test]
+fn a_stutter_step_moves_a_state_back_with_the_store_full() {
+    use engine::testing::{Label, Lts, LtsProtocol};
+    use engine::ActionKind;
+    let send = |role, peer| Label {
+        role,
+        kind: ActionKind::Send,
+        ty: 0,
+        peer,
+    };
+    let lts = Lts {
+        roles: 2,
+        types: 1,
+        trans: vec![
+            vec![(send(0, 1), 1), (send(1, 0), 2)],
+            vec![],
+            vec![(send(1, 0), 1)],
+        ],
+        terminal: vec![false, true, false],
+    };
+    let mut obj = LtsProtocol::new(lts);
+    obj.bytes = true;
+    let formula = r#"G ("r0 SEND *" -> X X X !"END") & G !("r1 SEND *" & X "r1 SEND *")"#;
+    let make = |max: u64| {
+        let obj = obj.clone();
+        move || {
+            Checker::new()
+                .max_states(max)
+                .session(obj.clone(), obj.lts.dummies())
+        }
+    };
+    let want = plain_shortest(
+        &mut make(100)().unwrap().product_graph(formula).unwrap(),
+        100,
+    );
+    assert_eq!(want, Some(Some((1, 4))));
+    for max in 1..=12 {
+        let o = check(&Cluster::threads(1), formula, make(max)).unwrap();
+        if let Verdict::Violated(c) = &o.report.verdict {
+            if c.shortness == Shortness::Shortest {
+                assert_eq!(
+                    c.product_length,
+                    Some((1, 4)),
+                    "max_states {max}\n{}",
+                    o.report
+                );
+            }
+        }
+    }
+}

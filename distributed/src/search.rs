@@ -271,7 +271,12 @@ pub(crate) fn run<P: Protocol>(
             first_bad = first_bad.or(Some(at));
         }
         if let Some(hit) = all.iter().find_map(|(_, s)| s.limit) {
-            break Verdict::Limit(hit);
+            break match first_bad {
+                // A violation is proven already: the limit only cut the
+                // search for a shorter one.
+                Some(at) => Verdict::Bad(at, past_limit(hit)),
+                None => Verdict::Limit(hit),
+            };
         }
         // The level goes on while stutter steps reach new states; then
         // the next one begins (see `crate::level`).
@@ -378,6 +383,15 @@ enum Verdict {
     Failed(u32, String),
 }
 
+/// Why a bad prefix found on the way to a shortest violation is not shown
+/// to be one: the search stopped at `hit`.
+fn past_limit(hit: LimitHit) -> Shortness {
+    Shortness::NotShown(format!(
+        "the search went on past this bad prefix for a shorter violation and stopped at {}",
+        hit.limit()
+    ))
+}
+
 /// What the breadth-first search leaves to the search for accepting
 /// cycles: per state of this worker, whether it may be on one (not a bad
 /// state) and its distance, and the first bad state if the search went
@@ -397,9 +411,10 @@ fn cycles<P: Protocol>(
     found: Found<'_>,
     allowance: Option<u64>,
 ) -> Result<Verdict, Error> {
-    let stopped = |stop| match stop {
-        Stopped::Limit(hit) => Verdict::Limit(hit),
-        Stopped::Failed(worker, message) => Verdict::Failed(worker, message),
+    let stopped = |stop| match (stop, found.bad) {
+        (Stopped::Limit(hit), Some(at)) => Verdict::Bad(at, past_limit(hit)),
+        (Stopped::Limit(hit), None) => Verdict::Limit(hit),
+        (Stopped::Failed(worker, message), _) => Verdict::Failed(worker, message),
     };
     let (kept, total) = match owcty::fixpoint(w, found.open)? {
         Ok((_, 0)) => {

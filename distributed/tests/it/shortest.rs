@@ -318,3 +318,51 @@ fn a_stutter_step_moves_a_state_back_with_the_store_full() {
         }
     }
 }
+
+/// Asked for a shortest violation, the search goes on past a bad prefix;
+/// a limit on the way ends it with that violation, not inconclusive.
+#[test]
+fn a_limit_past_a_bad_prefix_keeps_the_violation() {
+    use engine::testing::{Label, Lts, LtsProtocol};
+    use engine::ActionKind;
+    let send = |role, peer| Label {
+        role,
+        kind: ActionKind::Send,
+        ty: 0,
+        peer,
+    };
+    // 0 -r1-> 1 (ends); 0 -r0-> 2 -r0-> … -r0-> 61 -r0-> 61.
+    let mut trans = vec![vec![(send(1, 0), 1), (send(0, 1), 2)], vec![]];
+    for s in 2..62 {
+        trans.push(vec![(send(0, 1), (s + 1).min(61))]);
+    }
+    let mut terminal = vec![false; 62];
+    terminal[1] = true;
+    let lts = Lts {
+        roles: 2,
+        types: 1,
+        trans,
+        terminal,
+    };
+    let mut obj = LtsProtocol::new(lts);
+    obj.bytes = true;
+    let formula = r#"G !"r1 SEND *" & F "END""#;
+    for threads in [1, 2] {
+        let obj = obj.clone();
+        let o = check(&Cluster::threads(threads), formula, move || {
+            Checker::new()
+                .shortest(true)
+                .max_states(20)
+                .session(obj.clone(), obj.lts.dummies())
+        })
+        .unwrap();
+        let Verdict::Violated(c) = &o.report.verdict else {
+            panic!("{}", o.report)
+        };
+        assert_eq!(c.prefix.len(), 1, "{}", o.report);
+        match &c.shortness {
+            Shortness::NotShown(why) => assert!(why.contains("stopped at"), "{why}"),
+            other => panic!("{other:?}\n{}", o.report),
+        }
+    }
+}

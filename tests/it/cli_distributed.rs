@@ -301,19 +301,7 @@ fn bad_uses_are_errors_with_a_hint() {
 /// within its limit is left out.
 #[test]
 fn suite_formulas_agree_on_real_processes() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/owl");
-    let mut files = Vec::new();
-    let mut dirs = vec![root];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "owl") {
-                files.push(p);
-            }
-        }
-    }
+    let mut files = crate::owl_files();
     files.sort();
     let verdicts = |report: &str| -> Vec<String> {
         report

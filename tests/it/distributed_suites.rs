@@ -6,27 +6,10 @@
 //! of the same length in the product (`Counterexample::product_length`:
 //! what both minimise before each shows its lasso folded).
 
-use std::path::{Path, PathBuf};
-
 use prust::engine::{Checker, Report, Shortness, Verdict};
 use prust::protocols::bundled::spec_by_name;
 use prust::protocols::Object;
 use prust_distributed::{check, Cluster};
-
-fn owl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            owl_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "owl") {
-            out.push(p);
-        }
-    }
-}
 
 /// What a report says, to compare: the verdict, the states where it
 /// holds. A violation's length is compared apart: either side may stop
@@ -60,11 +43,7 @@ fn shortest(r: &Report) -> Option<(u64, u64)> {
 
 #[test]
 fn suite_formulas_agree_with_one_machine_on_1_2_and_4_workers() {
-    let mut files = Vec::new();
-    owl_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/owl"),
-        &mut files,
-    );
+    let files = crate::owl_files();
     let (mut compared, mut violated, mut lengths, mut turn) = (0, 0, 0, 0usize);
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();

@@ -38,3 +38,28 @@ mod own_cli;
 mod por_suites;
 mod serve;
 mod worked_examples;
+
+/// The `.owl` suite files under `tests/owl`, in sorted order (directories
+/// walked in order too).
+pub(crate) fn owl_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "owl") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/owl"),
+        &mut out,
+    );
+    out
+}

@@ -6,26 +6,9 @@
 //! and every bundled protocol (also those no suite names) × formulas over
 //! its roles, on the strict object built on the fly.
 
-use std::path::{Path, PathBuf};
-
 use prust::engine::{Checker, Protocol, Report, Semantics, Verdict};
 use prust::protocols::bundled::spec_by_name;
 use prust::{Liberal, Strict};
-
-fn owl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            owl_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "owl") {
-            out.push(p);
-        }
-    }
-}
 
 fn kind(r: &Result<Report, prust::engine::Error>) -> String {
     match r {
@@ -81,13 +64,7 @@ fn agree<P: Protocol + std::fmt::Debug>(
 /// Runs [`agree`] on every bundled protocol of every suite: on the fly
 /// always, liberal if asked; returns (protocols, checks reduced).
 fn every_suite(liberal: bool, semantics: &[Semantics], max_states: u64) -> (usize, usize) {
-    let mut files = Vec::new();
-    owl_files(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/owl")
-            .as_path(),
-        &mut files,
-    );
+    let files = crate::owl_files();
     let (mut protocols, mut reduced) = (0, 0);
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();

@@ -72,11 +72,7 @@ fn every_bundled_protocol_agrees_with_one_machine() {
             let make = {
                 let spec = spec.clone();
                 move || -> Result<engine::CheckSession<protocols::Object>, engine::Error> {
-                    let obj: protocols::Object = if runtime == "strict" {
-                        spec.strict().unwrap().into()
-                    } else {
-                        spec.liberal().unwrap().into()
-                    };
+                    let obj = crate::object(&spec, runtime);
                     checker().session(obj, Vec::new())
                 }
             };

@@ -40,11 +40,7 @@ fn bundled_protocols_agree_under_weak_fairness() {
                 let make = {
                     let spec = spec.clone();
                     move || -> Result<CheckSession<protocols::Object>, engine::Error> {
-                        let obj: protocols::Object = if runtime == "strict" {
-                            spec.strict().unwrap().into()
-                        } else {
-                            spec.liberal().unwrap().into()
-                        };
+                        let obj = crate::object(&spec, runtime);
                         fair(semantics).session(obj, Vec::new())
                     }
                 };

@@ -46,11 +46,7 @@ fn accepting_cycles_agree_with_one_machine() {
             let make = {
                 let spec = spec.clone();
                 move || -> Result<engine::CheckSession<protocols::Object>, engine::Error> {
-                    let obj: protocols::Object = if runtime == "strict" {
-                        spec.strict().unwrap().into()
-                    } else {
-                        spec.liberal().unwrap().into()
-                    };
+                    let obj = crate::object(&spec, runtime);
                     checker(semantics).session(obj, Vec::new())
                 }
             };

@@ -9,7 +9,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use engine::{Checker, ProductGraph, Protocol, Semantics, Shortness, Verdict};
+use engine::testing::{Label, Lts, LtsProtocol};
+use engine::{ActionKind, Checker, ProductGraph, Protocol, Semantics, Shortness, Verdict};
 use prust_distributed::{check, Cluster};
 
 type Len = (u64, u64);
@@ -154,11 +155,7 @@ fn bundled_counterexamples_are_as_short_as_a_plain_search_finds() {
             let make = {
                 let spec = spec.clone();
                 move || -> Result<engine::CheckSession<protocols::Object>, engine::Error> {
-                    let obj: protocols::Object = if runtime == "strict" {
-                        spec.strict().unwrap().into()
-                    } else {
-                        spec.liberal().unwrap().into()
-                    };
+                    let obj = crate::object(&spec, runtime);
                     // A shortest one whatever it costs (within the state
                     // limit), as by default only when it is cheap.
                     Checker::new()
@@ -195,33 +192,44 @@ fn bundled_counterexamples_are_as_short_as_a_plain_search_finds() {
     assert!(compared > 60, "{compared} compared");
 }
 
+/// `role` sending a `T0` to `peer`.
+fn send(role: usize, peer: usize) -> Label {
+    Label {
+        role,
+        kind: ActionKind::Send,
+        ty: 0,
+        peer,
+    }
+}
+
+/// An object of roles `r0`, `r1` and one type over `trans`, written as
+/// bytes as the distributed search needs.
+fn two_roles(trans: Vec<Vec<(Label, usize)>>, terminal: Vec<bool>) -> LtsProtocol {
+    let mut obj = LtsProtocol::new(Lts {
+        roles: 2,
+        types: 1,
+        trans,
+        terminal,
+    });
+    obj.bytes = true;
+    obj
+}
+
 /// A finite run's stutter steps cost no action: `r0` sending and the run
 /// ending three steps later (one action, four steps) is shorter than `r1`
 /// sending twice (two actions, two steps), though a search by steps alone
 /// meets the second first.
 #[test]
 fn a_run_that_ends_is_shorter_by_its_actions() {
-    use engine::testing::{Label, Lts, LtsProtocol};
-    use engine::ActionKind;
-    let send = |role, peer| Label {
-        role,
-        kind: ActionKind::Send,
-        ty: 0,
-        peer,
-    };
-    let lts = Lts {
-        roles: 2,
-        types: 1,
-        trans: vec![
+    let obj = two_roles(
+        vec![
             vec![(send(0, 1), 1), (send(1, 0), 2)],
             vec![],
             vec![(send(1, 0), 3)],
             vec![],
         ],
-        terminal: vec![false, true, false, true],
-    };
-    let mut obj = LtsProtocol::new(lts);
-    obj.bytes = true;
+        vec![false, true, false, true],
+    );
     let formula = r#"G ("r0 SEND *" -> X X X !"END") & G !("r1 SEND *" & X "r1 SEND *")"#;
     let session = move || Checker::new().session(obj.clone(), obj.lts.dummies());
     let want = plain_shortest(&mut session().unwrap().product_graph(formula).unwrap(), 100);
@@ -270,26 +278,14 @@ fn past_the_allowance_a_lasso_is_shown_and_said_not_shortest() {
 /// `r0 END END END` in one, and the second is the shortest.
 #[test]
 fn a_stutter_step_moves_a_state_back_with_the_store_full() {
-    use engine::testing::{Label, Lts, LtsProtocol};
-    use engine::ActionKind;
-    let send = |role, peer| Label {
-        role,
-        kind: ActionKind::Send,
-        ty: 0,
-        peer,
-    };
-    let lts = Lts {
-        roles: 2,
-        types: 1,
-        trans: vec![
+    let obj = two_roles(
+        vec![
             vec![(send(0, 1), 1), (send(1, 0), 2)],
             vec![],
             vec![(send(1, 0), 1)],
         ],
-        terminal: vec![false, true, false],
-    };
-    let mut obj = LtsProtocol::new(lts);
-    obj.bytes = true;
+        vec![false, true, false],
+    );
     let formula = r#"G ("r0 SEND *" -> X X X !"END") & G !("r1 SEND *" & X "r1 SEND *")"#;
     let make = |max: u64| {
         let obj = obj.clone();
@@ -323,14 +319,6 @@ fn a_stutter_step_moves_a_state_back_with_the_store_full() {
 /// a limit on the way ends it with that violation, not inconclusive.
 #[test]
 fn a_limit_past_a_bad_prefix_keeps_the_violation() {
-    use engine::testing::{Label, Lts, LtsProtocol};
-    use engine::ActionKind;
-    let send = |role, peer| Label {
-        role,
-        kind: ActionKind::Send,
-        ty: 0,
-        peer,
-    };
     // 0 -r1-> 1 (ends); 0 -r0-> 2 -r0-> … -r0-> 61 -r0-> 61.
     let mut trans = vec![vec![(send(1, 0), 1), (send(0, 1), 2)], vec![]];
     for s in 2..62 {
@@ -338,14 +326,7 @@ fn a_limit_past_a_bad_prefix_keeps_the_violation() {
     }
     let mut terminal = vec![false; 62];
     terminal[1] = true;
-    let lts = Lts {
-        roles: 2,
-        types: 1,
-        trans,
-        terminal,
-    };
-    let mut obj = LtsProtocol::new(lts);
-    obj.bytes = true;
+    let obj = two_roles(trans, terminal);
     let formula = r#"G !"r1 SEND *" & F "END""#;
     for threads in [1, 2] {
         let obj = obj.clone();

@@ -102,7 +102,7 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
             ))
         }
         Op::Send { to, msg } => {
-            let ty = msg.type_name().to_string();
+            let ty = msg.message_type().name();
             obj.try_send(role, to, msg).ok()?;
             Some((
                 Act {
@@ -152,7 +152,7 @@ fn received(role: RoleId, from: RoleId, msg: &Message) -> Act {
         role,
         kind: ActKind::Recv {
             from,
-            ty: msg.type_name().to_string(),
+            ty: msg.message_type().name(),
         },
     }
 }

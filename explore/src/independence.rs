@@ -5,7 +5,7 @@ use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
 use super::op::Op;
-use super::step::Alt;
+use super::step::{Act, Alt};
 use super::visible::Visibility;
 
 /// The channel an enabled choice uses: (sender, receiver).
@@ -38,10 +38,22 @@ pub(crate) fn independent<P: Protocol>(
     b: (Alt, &Op),
     visible: Option<&Visibility>,
 ) -> bool {
+    independent_after(obj, a, b, None, visible)
+}
+
+/// [`independent`], with `b` already performed on a clone of `obj` (see
+/// [`commute_after`]).
+pub(crate) fn independent_after<P: Protocol>(
+    obj: &P,
+    a: (Alt, &Op),
+    b: (Alt, &Op),
+    b_first: Option<(P, Act)>,
+    visible: Option<&Visibility>,
+) -> bool {
     if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
         return false;
     }
-    commute(obj, a, b, visible)
+    commute_after(obj, a, b, b_first, visible)
 }
 
 /// Whether two enabled choices commute on the object in the state `obj`:
@@ -58,15 +70,37 @@ pub(crate) fn commute<P: Protocol>(
     b: (Alt, &Op),
     visible: Option<&Visibility>,
 ) -> bool {
+    commute_after(obj, a, b, None, visible)
+}
+
+/// [`commute`], where the caller already performed `b` on a clone of
+/// `obj` (`b_first`: that object and `b`'s act): the order `b` then `a`
+/// goes on from it instead of cloning and performing `b` again.
+pub(crate) fn commute_after<P: Protocol>(
+    obj: &P,
+    a: (Alt, &Op),
+    b: (Alt, &Op),
+    b_first: Option<(P, Act)>,
+    visible: Option<&Visibility>,
+) -> bool {
+    let seen = |x: &Act, y: &Act| visible.is_some_and(|v| v.is_visible(x) || v.is_visible(y));
+    let then = |mut o: P, x: Act, second: (Alt, &Op)| {
+        let (y, _) = perform(&mut o, second.0, second.1.clone())?;
+        (!seen(&x, &y)).then_some(o)
+    };
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
         let (x, _) = perform(&mut o, first.0, first.1.clone())?;
-        let (y, _) = perform(&mut o, second.0, second.1.clone())?;
-        let seen = visible.is_some_and(|v| v.is_visible(&x) || v.is_visible(&y));
-        Some((o, seen))
+        then(o, x, second)
     };
-    match (both(a, b), both(b, a)) {
-        (Some((x, false)), Some((y, false))) => x == y,
-        _ => false,
-    }
+    // The first order that fails (refused, or seen by the property)
+    // decides: the other is not tried.
+    let Some(ab) = both(a, b) else {
+        return false;
+    };
+    let ba = match b_first {
+        Some((o, x)) => then(o, x, a),
+        None => both(b, a),
+    };
+    ba.is_some_and(|ba| ab == ba)
 }

@@ -58,7 +58,7 @@ impl Protocol for TraceObject {
             Some(Act {
                 role: r,
                 kind: ActKind::Send { to: t, ty },
-            }) if *r == role && *t == to && ty == msg.type_name() => {
+            }) if *r == role && *t == to && *ty == msg.type_name() => {
                 self.pos += 1;
                 Ok(())
             }
@@ -240,7 +240,7 @@ pub(crate) fn check_run(
         let mut seen = std::collections::HashSet::new();
         for a in trace {
             if let ActKind::Send { ty, .. } | ActKind::Recv { ty, .. } = &a.kind {
-                if seen.insert(ty.clone()) {
+                if seen.insert(*ty) {
                     dummies.push(Message::named(ty, ()));
                 }
             }

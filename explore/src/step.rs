@@ -23,13 +23,16 @@ pub(crate) struct Act {
 /// What an [`Act`] did.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ActKind {
+    // The message type's short name: a name kept by the type's interned
+    // entry for the life of the process, so that an act costs no `String`
+    // (one is made at every step, probe and replay).
     Send {
         to: RoleId,
-        ty: String,
+        ty: &'static str,
     },
     Recv {
         from: RoleId,
-        ty: String,
+        ty: &'static str,
     },
     Close {
         to: RoleId,

@@ -130,16 +130,14 @@ mod tests {
             .visibility()
     }
 
-    fn send(role: usize, to: usize, ty: &str) -> Act {
-        let ty = ty.to_string();
+    fn send(role: usize, to: usize, ty: &'static str) -> Act {
         Act {
             role,
             kind: ActKind::Send { to, ty },
         }
     }
 
-    fn recv(role: usize, from: usize, ty: &str) -> Act {
-        let ty = ty.to_string();
+    fn recv(role: usize, from: usize, ty: &'static str) -> Act {
         Act {
             role,
             kind: ActKind::Recv { from, ty },

@@ -1,10 +1,12 @@
 //! How a step and a later operation of one execution are related, for
 //! source-set DPOR (see the module docs of `dpor`, 1 and 4).
 
+use std::borrow::Cow;
+
 use engine::{Protocol, RoleId};
 
 use super::super::enabled::perform;
-use super::super::independence::independent;
+use super::super::independence::independent_after;
 use super::super::op::Op;
 use super::super::step::Alt;
 use super::{op_of, History};
@@ -82,7 +84,8 @@ pub(super) fn relation<P: Protocol>(
         matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
     let feeds_later = feeds(first.role, first_op, alt.role, op);
     let b = before.len();
-    let mut obj = h.objects[a].clone();
+    // Cloned only if a step in between has to be replayed on it.
+    let mut obj = Cow::Borrowed(&h.objects[a]);
     for c in a + 1..b {
         if before[c][a] || !row[c] {
             continue;
@@ -91,20 +94,26 @@ pub(super) fn relation<P: Protocol>(
         let Some(step_op) = op_of(&h.pending[c], step.role) else {
             return Rel::Race;
         };
-        if perform(&mut obj, step, step_op.clone()).is_none() {
+        if perform(obj.to_mut(), step, step_op.clone()).is_none() {
             return Rel::Race;
         }
     }
+    // The object after the operation, where it is performed to see that
+    // it is accepted: the order "operation, then `first`" of the
+    // independence probe goes on from it.
+    let mut after_op = None;
     let accepted = if let (true, Op::Select { alts }) = (unknown_sender, op) {
         alts.iter().any(|x| {
-            obj.clone()
+            P::clone(&obj)
                 .try_recv(alt.role, Some(x.from))
                 .is_ok_and(|(_, m)| x.accepts(&m))
         })
     } else if unknown_sender {
-        obj.clone().try_recv(alt.role, None).is_ok()
+        P::clone(&obj).try_recv(alt.role, None).is_ok()
     } else {
-        perform(&mut obj.clone(), alt, op.clone()).is_some()
+        let mut o = P::clone(&obj);
+        after_op = perform(&mut o, alt, op.clone()).map(|(act, _)| (o, act));
+        after_op.is_some()
     };
     if !accepted {
         // Refused there. Ordered if `a` comes before the operation in
@@ -121,7 +130,13 @@ pub(super) fn relation<P: Protocol>(
         }
     } else if unknown_sender
         || feeds_later
-        || !independent(&obj, (first, first_op), (alt, op), h.visible.as_deref())
+        || !independent_after(
+            &*obj,
+            (first, first_op),
+            (alt, op),
+            after_op,
+            h.visible.as_deref(),
+        )
     {
         Rel::Race
     } else {

@@ -7,7 +7,16 @@
 //! cargo bench -p prust-channel --bench async_round_trip -- --quick # a smoke run
 //! cargo bench -p prust-channel --bench async_round_trip -- --only current_thread liberal  # for a profiler
 //! cargo bench -p prust-channel --bench async_round_trip -- --jobs 2000 --only multi_thread liberal
+//! cargo bench -p prust-channel --bench async_round_trip -- --cpu 31  # the CPU-time ratios, 31 triples
 //! ```
+//!
+//! `--cpu ROUNDS` (the figure of record for the goal) times the
+//! `current_thread` flavour only, where both tasks run on the calling
+//! thread, on that thread's CPU clock: tokio, liberal and strict rounds of
+//! 50,000 jobs alternate, each on a fresh runtime and session, and each
+//! ratio to tokio is taken within its triple; it prints the median and
+//! the range. The thread's CPU clock counts neither the time other
+//! processes hold the core nor process start-up.
 //!
 //! A boss task sends a job and awaits its answer from a hand task, `n`
 //! times, on each runtime flavour: `current_thread` (both tasks on one
@@ -26,6 +35,7 @@ use channel::Ends;
 use protocols::session::{BlockingEndpoint, Session, SplitSession};
 use protocols::spec::{msg, seq, Spec};
 use protocols::{Liberal, Strict};
+use testkit::cpu::{median, thread_cpu};
 
 #[derive(Clone, Debug)]
 struct Job(u64);
@@ -138,8 +148,58 @@ fn run(flavour: &str, version: &str, n: u64) -> Duration {
     took
 }
 
+/// `--cpu ROUNDS`: `current_thread` rounds of tokio, liberal and strict
+/// in turn, each timed on the thread's CPU clock; ratios within a triple.
+fn cpu_triples(rounds: usize) {
+    const JOBS: u64 = 50_000;
+    let versions = ["tokio", "liberal", "strict"];
+    println!("async round trips, current_thread, thread CPU time, {rounds} triples of {JOBS} jobs");
+    // One warm-up triple, not counted.
+    for v in versions {
+        run("current_thread", v, JOBS);
+    }
+    let mut per_job: [Vec<f64>; 3] = Default::default();
+    let mut ratios: [Vec<f64>; 2] = Default::default();
+    for _ in 0..rounds {
+        let mut took = [0.0; 3];
+        for (t, v) in took.iter_mut().zip(versions) {
+            let start = thread_cpu();
+            run("current_thread", v, JOBS);
+            *t = (thread_cpu() - start).as_secs_f64();
+        }
+        for (p, t) in per_job.iter_mut().zip(took) {
+            p.push(t * 1e9 / JOBS as f64);
+        }
+        ratios[0].push(took[1] / took[0]);
+        ratios[1].push(took[2] / took[0]);
+    }
+    let tokio = median(&mut per_job[0]);
+    println!("tokio::sync::mpsc      {tokio:>6.0} ns/job");
+    for (k, name) in [(1, "prust liberal Split"), (2, "prust strict Session")] {
+        let ns = median(&mut per_job[k]);
+        let r = &mut ratios[k - 1];
+        let m = median(r);
+        println!(
+            "{name:<22} {ns:>6.0} ns/job  vs tokio: median {m:.2} ({:.2}-{:.2})",
+            r[0],
+            r[r.len() - 1]
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--cpu") {
+        let rounds = match args.get(i + 1).map(|r| r.parse::<usize>()) {
+            None => 31,
+            Some(Ok(r)) if r > 0 => r,
+            Some(_) => {
+                eprintln!("--cpu takes a number of rounds (at least 1), e.g. --cpu 31");
+                std::process::exit(2);
+            }
+        };
+        return cpu_triples(rounds);
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let (rounds, mut n) = if quick { (2, 1_000) } else { (9, 50_000) };
     if let Some(i) = args.iter().position(|a| a == "--jobs") {

@@ -35,6 +35,7 @@ use channel::Ends;
 use protocols::session::{BlockingEndpoint, Session, SplitSession};
 use protocols::spec::{msg, seq, Spec};
 use protocols::{Liberal, Strict};
+use testkit::cpu::{median, thread_cpu};
 
 #[derive(Clone, Debug)]
 struct Job(u64);
@@ -185,19 +186,6 @@ fn run(kind: &str, shape: &str, version: &str, n: u64) -> Duration {
     }
 }
 
-/// The calling thread's CPU time so far.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes only the `timespec` it is given, which
-    // is a valid, exclusively borrowed local.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "the thread's CPU clock is not available here");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 /// `--cpu ROUNDS`: the one-thread shape, raw and typed alternating, each
 /// round timed on the thread's CPU clock; ratios pair by pair.
 fn cpu_pairs(rounds: usize) {
@@ -219,10 +207,6 @@ fn cpu_pairs(rounds: usize) {
             typed.push(t);
             ratio.push(t / r);
         }
-        let median = |v: &mut Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        };
         let per = |s: f64| s * 1e9 / JOBS as f64;
         let (mr, mt, mq) = (median(&mut raw), median(&mut typed), median(&mut ratio));
         println!(

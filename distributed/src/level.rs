@@ -23,6 +23,8 @@
 
 use std::collections::HashSet;
 
+use engine::shortest_lasso::{step_length, then};
+
 use crate::exchange::Rounds;
 use crate::message::{Batch, Counts, LimitHit, Msg, StateRef, Summary};
 use crate::search::{batch_size, state_hash, WorkerLimits};
@@ -34,8 +36,9 @@ use crate::store::Owned;
 /// not all held by their maker.
 pub(crate) const BATCH_BYTES: u64 = 64 << 10;
 
-/// A distance: (actions, steps).
-pub(crate) type Dist = (u32, u32);
+/// A distance: (actions, steps), as the engine measures a shortest
+/// counterexample.
+pub(crate) type Dist = engine::shortest_lasso::Len;
 
 /// Stores the successors of a round as they come, and keeps the levels
 /// apart (see the module docs).
@@ -151,7 +154,9 @@ impl<'a> Settle<'a> {
         }
         self.moved.clear();
         self.bad_next.clear();
-        self.at = (self.at.0 + 1, self.at.0 + 1);
+        // Actions reach the next level only from states of runs that go
+        // on, which no stutter step has reached: as many steps as actions.
+        self.at = then((self.at.0, self.at.0), step_length(false));
         next
     }
 
@@ -186,7 +191,7 @@ impl<'a> Settle<'a> {
                     debug_assert_eq!(self.at.0, self.at.1);
                     self.by_action.push(i);
                     if let Some(d) = &mut self.dist {
-                        d.push((self.at.0 + 1, self.at.1 + 1));
+                        d.push(then(self.at, step_length(false)));
                     }
                     if self.bad[item.q as usize] {
                         self.bad_next.push(i);
@@ -194,7 +199,7 @@ impl<'a> Settle<'a> {
                     continue;
                 }
                 if let Some(d) = &mut self.dist {
-                    d.push((self.at.0, self.at.1 + 1));
+                    d.push(then(self.at, step_length(true)));
                 }
                 i
             } else if !stutter && !full {
@@ -211,7 +216,7 @@ impl<'a> Settle<'a> {
                 }
                 owned.set_parent(i, item.letter, item.parent);
                 if let Some(d) = &mut self.dist {
-                    d[i as usize] = (self.at.0, self.at.1 + 1);
+                    d[i as usize] = then(self.at, step_length(true));
                 }
                 i
             };

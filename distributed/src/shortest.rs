@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use engine::shortest_lasso::{shortest_lasso, LassoGraph, Len};
+use engine::shortest_lasso::{shortest_lasso, step_length, LassoGraph, Len};
 use engine::Protocol;
 
 use crate::lasso::Lasso;
@@ -201,13 +201,7 @@ fn search<P: Protocol>(
         });
     }
     let stutter = w.graph.stutter_letters();
-    let weight = move |e: &GatheredEdge| {
-        if stutter.contains(&e.letter) {
-            (0, 1)
-        } else {
-            (1, 1)
-        }
-    };
+    let weight = move |e: &GatheredEdge| step_length(stutter.contains(&e.letter));
     let g = LassoGraph {
         out: &out,
         dist: &dist,

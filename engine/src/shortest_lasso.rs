@@ -25,6 +25,29 @@ use hashbrown::HashMap;
 /// A length: (actions, steps), compared in that order.
 pub type Len = (u32, u32);
 
+/// The length of one step of the product: an action is one action and
+/// one step; a stutter step (on END or DEADLOCK: the run of the object
+/// has ended) is a step of no action. The one rule every shortest
+/// counterexample is measured by, here and over several processes.
+///
+/// ```
+/// use engine::shortest_lasso::{step_length, then};
+/// assert_eq!(step_length(false), (1, 1));
+/// assert_eq!(then((2, 2), step_length(true)), (2, 3));
+/// ```
+pub const fn step_length(stutter: bool) -> Len {
+    if stutter {
+        (0, 1)
+    } else {
+        (1, 1)
+    }
+}
+
+/// `length` followed by `step`.
+pub const fn then(length: Len, step: Len) -> Len {
+    (length.0 + step.0, length.1 + step.1)
+}
+
 /// A shortest lasso: its whole length (prefix and cycle), its anchor and
 /// its cycle's edges (empty for a bad prefix).
 #[derive(Debug, Clone, PartialEq, Eq)]

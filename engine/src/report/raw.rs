@@ -29,7 +29,8 @@ impl RawLasso {
     pub(crate) fn product_length(&self, is_stutter: impl Fn(LetterId) -> bool) -> (u64, u64) {
         let all = self.prefix.iter().chain(&self.cycle);
         all.fold((0, 0), |(a, s), t| {
-            (a + u64::from(!is_stutter(t.letter)), s + 1)
+            let (da, ds) = crate::shortest_lasso::step_length(is_stutter(t.letter));
+            (a + u64::from(da), s + u64::from(ds))
         })
     }
 

@@ -109,13 +109,7 @@ impl<P: Protocol> Search<'_, P> {
     /// The length of one transition by `s`: stutter steps cost no action.
     fn weight(&self) -> impl Fn(&Successor) -> Len + use<P> {
         let (end, deadlock) = (self.ex.alphabet.end(), self.ex.alphabet.deadlock());
-        move |s| {
-            if s.letter == end || s.letter == deadlock {
-                (0, 1)
-            } else {
-                (1, 1)
-            }
-        }
+        move |s| crate::shortest_lasso::step_length(s.letter == end || s.letter == deadlock)
     }
 
     /// The length of a lasso in the product, as the shortening counts it:

@@ -14,7 +14,9 @@
 //! then receive from i−1" over 1-capacity channels, written as an `.aut`
 //! LTS with one state per ring state, C(22, 11) = 705,432 of them, and run
 //! by the strict object), `npb-cg-concurrent:8` (strict, compiled and on
-//! the fly), `star-buffered:8` and `go-fish:5` (liberal).
+//! the fly), `npb-is-concurrent:6`, `npb-is-concurrent:7` and
+//! `rock-paper-scissors:10` (strict, compiled and on the fly), `star-buffered:8` and
+//! `go-fish:5` (liberal).
 //!
 //! Memory, two ways, each divided by the product states:
 //! - `rss_bytes_per_state`: the growth of the peak RSS during the check
@@ -215,6 +217,25 @@ fn main() {
         measure("npb-cg-concurrent:8 on-the-fly", || {
             Strict::on_the_fly(&s).expect("on the fly")
         });
+    }
+    // The object built on the fly keeps the global states it computed (its
+    // graph) beside the stored objects: its bytes a state are mostly those.
+    for name in [
+        "npb-is-concurrent:6",
+        "npb-is-concurrent:7",
+        "rock-paper-scissors:10",
+    ] {
+        let case = format!("{name} on-the-fly");
+        if want(&case) {
+            let s = spec(name);
+            measure(&case, || Strict::on_the_fly(&s).expect("on the fly"));
+        }
+        // The same protocol compiled, for the engine's share of the above.
+        let case = format!("{name} strict");
+        if want(&case) {
+            let lts = std::sync::Arc::new(spec(name).compile().expect("compiles"));
+            measure(&case, || Strict::try_new(lts.clone()).expect("strict"));
+        }
     }
     if want("star-buffered:8 liberal") {
         let lts = std::sync::Arc::new(spec("star-buffered:8").compile().expect("compiles"));

@@ -3,12 +3,13 @@
 //! - `terms.rs`: the residual terms, hash-consed, and the rules of their
 //!   steps ([`Terms`]);
 //! - `global.rs`: a global state, a term and the channel contents
-//!   ([`Global`]), and the FIFO rule;
+//!   ([`InTransit`]) and the FIFO rule;
 //! - here: the compiler, which explores the global states breadth-first
 //!   from the initial one and numbers them into an [`Lts`].
 //!
 //! `on_the_fly.rs` explores the same global states by the same rules, on
-//! demand.
+//! demand, and keeps them the same way (interned channel contents, a
+//! global state as two numbers).
 //!
 //! # Memory
 //!
@@ -31,7 +32,7 @@
 mod global;
 mod terms;
 
-pub(crate) use global::Global;
+pub(crate) use global::{allows, chans_after, InTransit};
 pub(crate) use terms::{Footprints, Terms, MAX_TERMS};
 
 use std::hash::{BuildHasher, Hash};
@@ -50,7 +51,7 @@ use engine::Limits;
 pub(crate) const GLOBAL_LTS: crate::Built = crate::Built::GlobalLts;
 
 /// [`Error::TooLarge`]'s `items` for the interned channel contents.
-const CHANNEL_CONTENTS: &str = "distinct channel contents";
+pub(crate) const CHANNEL_CONTENTS: &str = "distinct channel contents";
 
 /// The estimated bytes of one global state in the compiler's tables: its
 /// entry in the list, its slot in the index (at the table's lowest load,
@@ -94,7 +95,7 @@ fn numbered(n: usize, max: usize, items: &'static str) -> Result<u32, Error> {
 /// offsets array and one packed array (a `Box` a sequence would cost an
 /// allocation and its header each, and a hash map keyed by them a second
 /// copy).
-struct Interner<T> {
+pub(crate) struct Interner<T> {
     items: Vec<T>,
     /// Sequence `i` is `items[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
@@ -103,7 +104,7 @@ struct Interner<T> {
 }
 
 impl<T: Copy + Eq + Hash> Interner<T> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Interner {
             items: Vec::new(),
             starts: vec![0],
@@ -112,14 +113,14 @@ impl<T: Copy + Eq + Hash> Interner<T> {
         }
     }
 
-    fn get(&self, id: u32) -> &[T] {
+    pub(crate) fn get(&self, id: u32) -> &[T] {
         let i = id as usize;
         &self.items[self.starts[i]..self.starts[i + 1]]
     }
 
     /// The number of `seq`, and whether it is new; [`Error::TooLarge`]
     /// (naming `what`) if a new one would not fit in 32 bits.
-    fn intern(&mut self, seq: &[T], what: &'static str) -> Result<(u32, bool), Error> {
+    pub(crate) fn intern(&mut self, seq: &[T], what: &'static str) -> Result<(u32, bool), Error> {
         let Interner {
             items,
             starts,
@@ -276,7 +277,7 @@ pub(crate) fn compile(spec: &Spec, limits: &Bounds) -> Result<Lts, Error> {
     let main = terms.intern(&spec.main)?;
     let mut budget = Budget::new(limits, GLOBAL_LTS);
     terms.unfold_all(main, MAX_TERMS, Some(&mut budget))?;
-    let mut chans = Interner::<global::InTransit>::new();
+    let mut chans = Interner::<InTransit>::new();
     let (empty, _) = chans.intern(&[], CHANNEL_CONTENTS)?;
     let mut states = States::new();
     let mut packed = PackedEdges::new(MAX_NUMBERED);
@@ -291,7 +292,7 @@ pub(crate) fn compile(spec: &Spec, limits: &Bounds) -> Result<Lts, Error> {
         here.clear();
         here.extend_from_slice(chans.get(c));
         for &(l, next) in terms.steps_once(term)?.iter() {
-            if !global::chans_after(&here, l, &mut after) {
+            if !chans_after(&here, l, &mut after) {
                 continue;
             }
             let (c2, new) = chans.intern(&after, CHANNEL_CONTENTS)?;

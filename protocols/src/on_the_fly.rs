@@ -4,11 +4,15 @@
 //! time instead of all at once.
 
 use std::borrow::Cow;
+use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard};
 
-use hashbrown::HashMap;
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
 
-use crate::compile::{Footprints, Global, Terms};
+use crate::compile::{
+    allows, chans_after, Footprints, InTransit, Interner, Terms, CHANNEL_CONTENTS,
+};
 use crate::graph::LtsGraph;
 use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::Label;
@@ -24,6 +28,31 @@ use crate::Error;
 /// fly, so a specification whose choices start with the same action still
 /// gives a deterministic object); numbers are handed out in the order states
 /// are first reached and are shared by every clone of the object.
+///
+/// # Memory
+///
+/// A search keeps every state it reaches here, beside the engine's stored
+/// objects (about 100 B a state), so the graph is meant to cost about as
+/// much (the goal: at most 200 B a state in all; it was 710 B of heap with
+/// a `Global` per state held twice, each with its own boxed channel
+/// contents, a boxed member set and a `Vec` of transitions per state; now
+/// the term nodes a state's term adds, two of 34 B each in
+/// `npb-is-concurrent:7`, are most of it). As in the compiler
+/// ([`crate::compile`]):
+/// - a global state is two numbers, its term and its channel contents, and
+///   the contents are interned (a few thousand distinct ones for up to a
+///   million states);
+/// - the index of the global states is a table of their numbers that
+///   hashes the list entries they point to, not a second copy;
+/// - a state of one global state (every state of a deterministic
+///   specification) is that global state, and until a set of two or more
+///   is met (never, for a deterministic specification) the two are
+///   numbered alike, with no table between them; sets are interned;
+/// - transitions are not kept a state: a search asks for each of a
+///   state's steps once, when it expands it, and a step recomputed is a
+///   step of the terms and two table look-ups. A small table of the
+///   latest steps ([`Recent`]) serves the questions asked again soon
+///   (a probe, then the step it found).
 pub(crate) struct OnTheFly {
     roles: Vec<String>,
     types: Vec<String>,
@@ -36,34 +65,107 @@ pub(crate) struct OnTheFly {
 
 struct Explored {
     terms: Terms,
-    globals: Vec<Global>,
-    global_ids: HashMap<Global, u32>,
-    states: Vec<State>,
-    /// Per global state: the state that is the set of it alone, or `NONE`
-    /// (a deterministic specification has no other states).
+    /// The channel contents met so far, numbered; the empty contents are 0.
+    chans: Interner<InTransit>,
+    /// The global states met so far, numbered in the order met, each as
+    /// `(term, channel contents)`.
+    globals: Vec<(u32, u32)>,
+    /// Indices into `globals`, hashed by the entry they point to.
+    global_index: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+    /// Whether state `i` is global state `i`, for every state: true until
+    /// the first state that is a set of two or more global states, or a
+    /// global state numbered past the states, is met (a deterministic
+    /// specification never meets one), and then `states` and `singleton`
+    /// are filled in ([`Explored::number_apart`]). Until then they are
+    /// empty, 8 bytes a state saved.
+    same_numbers: bool,
+    /// Per state: the number of the global state it stands for, or
+    /// `SET | i` for the `i`-th set of `sets`.
+    states: Vec<u32>,
+    /// Per state: whether it is final (so also the number of states).
+    finals: Vec<bool>,
+    /// Per global state: the state that is the set of it alone, or `NONE`.
     singleton: Vec<StateId>,
-    /// The states of two or more global states.
-    set_ids: HashMap<Box<[u32]>, StateId>,
+    /// The (sorted) sets of two or more global states that are states.
+    sets: Interner<u32>,
+    /// Per set of `sets`: its state.
+    set_states: Vec<StateId>,
+    recent: Recent,
     /// What each term looked at for [`OnTheFly::components`] can do.
     footprints: Footprints,
-}
-
-struct State {
-    /// The (sorted) set of global states it stands for.
-    set: Box<[u32]>,
-    is_final: bool,
-    /// The transitions asked for so far, sorted by label; `NONE` for "not
-    /// enabled".
-    next: Vec<(Label, StateId)>,
+    /// Scratch buffers of [`Explored::next`], reused by every step.
+    after: Vec<InTransit>,
+    residuals: Vec<u32>,
 }
 
 const NONE: StateId = StateId::new(u32::MAX);
+
+/// The bit of a [`Explored::states`] entry that marks a set; the global
+/// states are numbered below it.
+const SET: u32 = 1 << 31;
+
+/// The number of the empty channel contents (interned first).
+const EMPTY: u32 = 0;
 
 /// Why a computation on demand cannot fail: every definition the
 /// specification can reach was unfolded, and checked for unguarded
 /// recursion, when the object was built ([`build`]); later steps only
 /// combine terms that exist.
 const CHECKED: &str = "specification checked when the object was built";
+
+/// Why a new global state or channel contents gets a number: memory runs
+/// out (the search's limit stops it) long before 2³¹ of either.
+const NUMBERED: &str = "fewer than 2^31 global states and channel contents";
+
+/// The latest steps asked for, `(state, label) → next` (`NONE` for "not
+/// enabled"), one slot a hash: the transitions are not kept a state (see
+/// [`OnTheFly`]'s memory), but a question is often asked again soon (a
+/// state's transitions listed for a deadlock report, then stepped; an
+/// object that probes an action before it takes it). A slot is
+/// overwritten by the next step that hashes there, so the table stays a
+/// fixed small size; it grows with the states found, up to `MAX_RECENT`.
+struct Recent {
+    slots: Vec<(StateId, Label, StateId)>,
+    hasher: DefaultHashBuilder,
+}
+
+const MIN_RECENT: usize = 1 << 8;
+const MAX_RECENT: usize = 1 << 14;
+
+impl Recent {
+    fn new() -> Self {
+        Recent {
+            slots: Vec::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    fn slot(&self, state: StateId, label: Label) -> usize {
+        self.hasher.hash_one((state, label)) as usize & (self.slots.len() - 1)
+    }
+
+    fn get(&self, state: StateId, label: Label) -> Option<StateId> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (s, l, next) = self.slots[self.slot(state, label)];
+        (s == state && l == label).then_some(next)
+    }
+
+    /// Keeps `state --label--> next`; `states`, the states found so far,
+    /// sizes the table (a quarter of them, a power of two within bounds).
+    fn put(&mut self, state: StateId, label: Label, next: StateId, states: usize) {
+        let want = (states / 4)
+            .next_power_of_two()
+            .clamp(MIN_RECENT, MAX_RECENT);
+        if self.slots.len() < want {
+            self.slots = vec![(NONE, label, NONE); want];
+        }
+        let i = self.slot(state, label);
+        self.slots[i] = (state, label, next);
+    }
+}
 
 impl LtsGraph for OnTheFly {
     fn roles(&self) -> &[String] {
@@ -95,11 +197,11 @@ impl LtsGraph for OnTheFly {
 
     /// The states computed so far.
     fn num_states(&self) -> usize {
-        self.lock().states.len()
+        self.lock().finals.len()
     }
 
     fn is_final(&self, state: StateId) -> bool {
-        self.lock().states[state.index()].is_final
+        self.lock().finals[state.index()]
     }
 
     /// The successor of `state` by `label`, if it has one (computed now if
@@ -147,10 +249,11 @@ impl OnTheFly {
     pub(crate) fn components(&self, state: StateId) -> Option<Vec<Vec<Label>>> {
         let mut g = self.lock();
         let g = &mut *g;
-        let [member] = *g.states[state.index()].set else {
+        let member = g.entry(state);
+        if member & SET != 0 {
             return None;
-        };
-        let term = g.globals[member as usize].term;
+        }
+        let (term, _) = g.globals[member as usize];
         let mut components = g.terms.components(term, &mut g.footprints).ok()?;
         // In label order, not in the order of the term's parallel
         // compositions: those put their branches in the order the terms
@@ -172,53 +275,133 @@ impl OnTheFly {
 }
 
 impl Explored {
-    fn global_id(&mut self, g: Global) -> u32 {
-        if let Some(&id) = self.global_ids.get(&g) {
-            return id;
+    /// The number of the global state `(term, chans)`, new or not.
+    fn global_id(&mut self, g: (u32, u32)) -> u32 {
+        let Explored {
+            globals,
+            global_index,
+            hasher,
+            singleton,
+            same_numbers,
+            ..
+        } = self;
+        let hash = hasher.hash_one(g);
+        match global_index.entry(
+            hash,
+            |&i| globals[i as usize] == g,
+            |&i| hasher.hash_one(globals[i as usize]),
+        ) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let id = globals.len() as u32;
+                assert!(id < SET, "{NUMBERED}");
+                globals.push(g);
+                if !*same_numbers {
+                    singleton.push(NONE);
+                }
+                e.insert(id);
+                id
+            }
         }
-        let id = self.globals.len() as u32;
-        self.global_ids.insert(g.clone(), id);
-        self.globals.push(g);
-        self.singleton.push(NONE);
+    }
+
+    /// The entry of `state`: its global state, or `SET | i` for the
+    /// `i`-th set of `sets`.
+    fn entry(&self, state: StateId) -> u32 {
+        if self.same_numbers {
+            state.raw()
+        } else {
+            self.states[state.index()]
+        }
+    }
+
+    /// Fills in `states` and `singleton`, until now the identity (see
+    /// `same_numbers`).
+    fn number_apart(&mut self) {
+        let n = self.finals.len() as u32;
+        self.states = (0..n).collect();
+        self.singleton = (0..self.globals.len() as u32)
+            .map(|g| if g < n { StateId::new(g) } else { NONE })
+            .collect();
+        self.same_numbers = false;
+    }
+
+    /// The number of members of `state`.
+    fn num_members(&self, state: StateId) -> usize {
+        match self.entry(state) {
+            e if e & SET != 0 => self.sets.get(e & !SET).len(),
+            _ => 1,
+        }
+    }
+
+    /// The `i`-th member (a global state) of `state`.
+    fn member(&self, state: StateId, i: usize) -> u32 {
+        match self.entry(state) {
+            e if e & SET != 0 => self.sets.get(e & !SET)[i],
+            g => g,
+        }
+    }
+
+    /// The state of the (sorted, non-empty) set of global states `set`.
+    fn state_id(&mut self, set: &[u32]) -> StateId {
+        if self.same_numbers {
+            let n = self.finals.len();
+            match *set {
+                [g] if (g as usize) < n => return StateId::new(g),
+                // the next state is the next global state: numbered alike
+                [g] if g as usize == n => {
+                    let is_final = self.may_end(set);
+                    self.finals.push(is_final);
+                    return StateId::new(g);
+                }
+                _ => self.number_apart(),
+            }
+        }
+        let (entry, set_id) = match *set {
+            [g] => match self.singleton[g as usize] {
+                NONE => (g, None),
+                known => return known,
+            },
+            _ => match self
+                .sets
+                .intern(set, "sets of global states")
+                .expect(NUMBERED)
+            {
+                (i, false) => return self.set_states[i as usize],
+                (i, true) => {
+                    assert!(i < SET, "{NUMBERED}");
+                    (SET | i, Some(i))
+                }
+            },
+        };
+        let is_final = self.may_end(set);
+        let id = StateId::from_index(self.states.len());
+        match set_id {
+            None => self.singleton[entry as usize] = id,
+            Some(_) => self.set_states.push(id),
+        }
+        self.states.push(entry);
+        self.finals.push(is_final);
         id
     }
 
-    fn state_id(&mut self, set: Vec<u32>) -> StateId {
-        let known = match set[..] {
-            [g] => self.singleton[g as usize],
-            _ => self.set_ids.get(&set[..]).copied().unwrap_or(NONE),
-        };
-        if known != NONE {
-            return known;
-        }
+    /// Whether the state of the global states `set` is final: one of them
+    /// has empty channels and a term that may end.
+    fn may_end(&mut self, set: &[u32]) -> bool {
         let mut is_final = false;
-        for &g in &set {
-            is_final |= self
-                .terms
-                .is_final(&self.globals[g as usize])
-                .expect(CHECKED);
+        for &g in set {
+            let (term, c) = self.globals[g as usize];
+            is_final |= c == EMPTY && self.terms.may_end(term).expect(CHECKED);
         }
-        let id = StateId::from_index(self.states.len());
-        match set[..] {
-            [g] => self.singleton[g as usize] = id,
-            _ => {
-                self.set_ids.insert(set.clone().into(), id);
-            }
-        }
-        self.states.push(State {
-            set: set.into(),
-            is_final,
-            next: Vec::new(),
-        });
-        id
+        is_final
     }
 
     /// Every transition of `state`, sorted by label (see
     /// [`OnTheFly::transitions`](LtsGraph::transitions)).
     fn transitions(&mut self, state: StateId) -> Vec<(Label, StateId)> {
         let mut labels = Vec::new();
-        for &m in self.states[state.index()].set.iter() {
-            let term = self.globals[m as usize].term;
+        for i in 0..self.num_members(state) {
+            let (term, _) = self.globals[self.member(state, i) as usize];
             let steps = self.terms.steps(term).expect(CHECKED);
             labels.extend(steps.iter().map(|&(l, _)| l));
         }
@@ -241,17 +424,19 @@ impl Explored {
     /// transition by a label only if some member's step by it is allowed,
     /// which [`next`](Self::next) finds out.
     fn labels(&mut self, state: StateId) -> Vec<Label> {
-        let [member] = *self.states[state.index()].set else {
+        let member = self.entry(state);
+        if member & SET != 0 {
             return self
                 .transitions(state)
                 .into_iter()
                 .map(|(l, _)| l)
                 .collect();
-        };
-        let g = &self.globals[member as usize];
+        }
+        let (term, c) = self.globals[member as usize];
         let mut labels = Vec::new();
-        self.terms.labels(g.term, &mut labels).expect(CHECKED);
-        labels.retain(|&l| g.allows(l));
+        self.terms.labels(term, &mut labels).expect(CHECKED);
+        let chans = self.chans.get(c);
+        labels.retain(|&l| allows(chans, l));
         labels.sort_unstable();
         labels
     }
@@ -271,28 +456,42 @@ impl Explored {
     ///
     /// [`Lts::determinise_with`]: crate::Lts::determinise_with
     fn next(&mut self, state: StateId, label: Label) -> StateId {
-        let known = &self.states[state.index()].next;
-        let at = match known.binary_search_by(|(l, _)| l.cmp(&label)) {
-            Ok(i) => return known[i].1,
-            Err(at) => at,
-        };
-        let mut successors = Vec::new();
-        for &m in self.states[state.index()].set.iter() {
-            let g = &self.globals[m as usize];
-            successors.extend(self.terms.global_step_by(g, label).expect(CHECKED));
+        if let Some(next) = self.recent.get(state, label) {
+            return next;
         }
-        let mut target: Vec<u32> = successors
-            .into_iter()
-            .map(|g2| self.global_id(g2))
-            .collect();
+        let mut target = Vec::new();
+        let (mut after, mut residuals) = (
+            std::mem::take(&mut self.after),
+            std::mem::take(&mut self.residuals),
+        );
+        for i in 0..self.num_members(state) {
+            let (term, c) = self.globals[self.member(state, i) as usize];
+            // the FIFO rule first, then the term's steps: a receive of a
+            // message not at the head of its channel builds no residual
+            if !chans_after(self.chans.get(c), label, &mut after) {
+                continue;
+            }
+            residuals.clear();
+            self.terms
+                .step_by(term, label, &mut residuals)
+                .expect(CHECKED);
+            if residuals.is_empty() {
+                continue;
+            }
+            let (c2, _) = self.chans.intern(&after, CHANNEL_CONTENTS).expect(NUMBERED);
+            for &t in &residuals {
+                target.push(self.global_id((t, c2)));
+            }
+        }
+        (self.after, self.residuals) = (after, residuals);
         target.sort_unstable();
         target.dedup();
         let next = if target.is_empty() {
             NONE
         } else {
-            self.state_id(target)
+            self.state_id(&target)
         };
-        self.states[state.index()].next.insert(at, (label, next));
+        self.recent.put(state, label, next, self.finals.len());
         next
     }
 }
@@ -311,18 +510,25 @@ pub(crate) fn build(spec: &Spec, max_terms: usize) -> Result<OnTheFly, Error> {
     }
     let mut graph = Explored {
         terms,
+        chans: Interner::new(),
         globals: Vec::new(),
-        global_ids: HashMap::new(),
+        global_index: HashTable::new(),
+        hasher: DefaultHashBuilder::default(),
+        same_numbers: true,
         states: Vec::new(),
+        finals: Vec::new(),
         singleton: Vec::new(),
-        set_ids: HashMap::new(),
+        sets: Interner::new(),
+        set_states: Vec::new(),
+        recent: Recent::new(),
         footprints: Footprints::new(),
+        after: Vec::new(),
+        residuals: Vec::new(),
     };
-    let initial = graph.global_id(Global {
-        term: main,
-        chans: Box::new([]),
-    });
-    graph.state_id(vec![initial]);
+    let (empty, _) = graph.chans.intern(&[], CHANNEL_CONTENTS)?;
+    debug_assert_eq!(empty, EMPTY);
+    let initial = graph.global_id((main, EMPTY));
+    graph.state_id(&[initial]);
     Ok(OnTheFly {
         roles,
         type_paths: crate::lts::interned(&types),

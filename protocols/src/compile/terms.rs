@@ -6,9 +6,9 @@
 //! `u32` and equal residuals are the same state. The rules (see
 //! [`crate::spec`] for the meaning) are implemented by [`Terms::steps`]
 //! (every step of a term at once) and [`Terms::step_by`] (the steps by one
-//! label); [`Terms::global_step_by`] adds the channel conditions of a
-//! [`Global`] state (the compiler applies them itself, to its interned
-//! channel contents).
+//! label); the channel conditions of a global state are applied by the
+//! compiler and the LTS built on the fly, to their interned channel
+//! contents.
 
 use std::hash::BuildHasher;
 use std::sync::Arc;
@@ -24,37 +24,43 @@ mod independence;
 mod rules;
 pub(crate) use independence::Footprints;
 
-/// A hash-consed residual term. Children are arena indices.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A hash-consed residual term. Children are arena indices; a label is its
+/// number in [`Terms::labels`] and a call's arguments theirs in
+/// [`Terms::call_args`], so that a node is 12 bytes, not 24: an object
+/// built on the fly keeps a node or two for each state it meets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Node {
     /// Terminated.
     Nil,
     /// Can do nothing and never terminates (an empty choice).
     Stop,
     /// One action, then `Nil`.
-    Act(Label),
+    Act(u32),
     /// The send of a synchronous communication; its residual is
     /// `Urgent(receive)`.
-    SyncSend(Label),
+    SyncSend(u32),
     /// The receive of a synchronous communication whose send just
     /// happened: the only action the whole protocol may take next.
-    Urgent(Label),
+    Urgent(u32),
     Seq(u32, u32),
     Alt(u32, u32),
     Par(u32, u32),
     Star(u32),
-    Call(u32, Box<[usize]>),
+    /// A call of definition `.0` with the arguments `call_args[.1]`.
+    Call(u32, u32),
 }
 
 /// The bit of `l` in a node's label mask (the synchronous bit does not
-/// count: [`Terms::step_by`] compares labels without it).
-fn label_bit(l: Label) -> u128 {
+/// count: [`Terms::step_by`] compares labels without it). 64 bits, not
+/// 128: a search on the fly keeps a mask for each of the node or two a
+/// state it meets, and a mask only lets a step skip a branch.
+fn label_bit(l: Label) -> u64 {
     let h = (l.action as u32)
         .wrapping_mul(0x9E37_79B9)
         .wrapping_add(l.ty.raw().wrapping_mul(0x85EB_CA6B))
         .wrapping_add(l.from.raw().wrapping_mul(0xC2B2_AE35))
         .wrapping_add(l.to.raw().wrapping_mul(0x27D4_EB2F));
-    1 << (h.wrapping_mul(0x9E37_79B9) >> 25)
+    1 << (h.wrapping_mul(0x9E37_79B9) >> 26)
 }
 
 /// Bound on the term nodes that unfolding a specification's calls may
@@ -65,6 +71,9 @@ const NIL: u32 = 0;
 const STOP: u32 = 1;
 
 type Steps = Arc<[(Label, u32)]>;
+
+/// A node whose steps are not cached ([`Terms::steps`]).
+const NOT_CACHED: u32 = u32::MAX;
 
 pub(crate) struct Terms {
     /// The specification's name, for errors.
@@ -81,14 +90,19 @@ pub(crate) struct Terms {
     hasher: DefaultHashBuilder,
     urgent: Vec<bool>,
     nullable: Vec<Option<bool>>,
-    steps: Vec<Option<Steps>>,
+    /// Per node: its cached steps' index in `step_lists`, or `NOT_CACHED`
+    /// (a number, not an `Option<Arc>`: most nodes are the terms of one
+    /// state each, whose steps are never cached, and a search on the fly
+    /// keeps a node or two a state).
+    steps: Vec<u32>,
+    step_lists: Vec<Steps>,
     /// The `(label, residual)` entries in `steps`, for
     /// [`Terms::approx_bytes`].
     cached_steps: usize,
     /// Per node: a superset of the labels it can ever take, hashed to a
     /// bit each (so a step by one label skips the branches that cannot
     /// take it without computing what they can).
-    masks: Vec<u128>,
+    masks: Vec<u64>,
     unfolded: HashMap<u32, u32>,
     /// Calls whose steps or nullability are being computed: meeting one
     /// again means the recursion is unguarded.
@@ -97,6 +111,12 @@ pub(crate) struct Terms {
     /// paths of the term graph (`X(i) = X(i+1) X(i+1)`), and without this a
     /// step could take time exponential in the nesting of calls.
     call_steps: HashMap<(u32, Label), Box<[u32]>>,
+    /// The labels of the nodes, numbered.
+    labels: Vec<Label>,
+    label_ids: HashMap<Label, u32>,
+    /// The argument lists of the call nodes, numbered.
+    call_args: Vec<Box<[usize]>>,
+    call_arg_ids: HashMap<Box<[usize]>, u32>,
     pub(crate) names: LtsBuilder,
 }
 
@@ -129,11 +149,16 @@ impl Terms {
             urgent: Vec::new(),
             nullable: Vec::new(),
             steps: Vec::new(),
+            step_lists: Vec::new(),
             cached_steps: 0,
             masks: Vec::new(),
             unfolded: HashMap::new(),
             in_progress: HashSet::new(),
             call_steps: HashMap::new(),
+            labels: Vec::new(),
+            label_ids: HashMap::new(),
+            call_args: Vec::new(),
+            call_arg_ids: HashMap::new(),
             names: LtsBuilder::new(spec.roles.clone(), spec.types.clone()),
         };
         assert_eq!(t.mk(Node::Nil), NIL);
@@ -168,8 +193,31 @@ impl Terms {
         })
     }
 
+    /// The label numbered `l`.
+    fn label(&self, l: u32) -> Label {
+        self.labels[l as usize]
+    }
+
+    /// The node of one action labelled `l` (`Act`, `SyncSend` or `Urgent`).
+    fn action(&mut self, node: fn(u32) -> Node, l: Label) -> u32 {
+        let next = self.labels.len() as u32;
+        let id = *self.label_ids.entry(l).or_insert(next);
+        if id == next {
+            self.labels.push(l);
+        }
+        self.mk(node(id))
+    }
+
+    /// The cached steps of `t`, if they are.
+    fn cached(&self, t: u32) -> Option<&Steps> {
+        match self.steps[t as usize] {
+            NOT_CACHED => None,
+            i => Some(&self.step_lists[i as usize]),
+        }
+    }
+
     fn mk(&mut self, node: Node) -> u32 {
-        let hash = self.hasher.hash_one(&node);
+        let hash = self.hasher.hash_one(node);
         let nodes = &self.nodes;
         if let Some(&id) = self.ids.find(hash, |&i| nodes[i as usize] == node) {
             return id;
@@ -182,22 +230,22 @@ impl Terms {
         };
         let mask = match node {
             Node::Nil | Node::Stop => 0,
-            Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => label_bit(l),
+            Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => label_bit(self.label(l)),
             Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => {
                 self.masks[a as usize] | self.masks[b as usize]
             }
             Node::Star(a) => self.masks[a as usize],
             // Not unfolded yet (and maybe recursive): anything.
-            Node::Call(..) => u128::MAX,
+            Node::Call(..) => u64::MAX,
         };
         let id = self.nodes.len() as u32;
         self.nodes.push(node);
         let (nodes, hasher) = (&self.nodes, &self.hasher);
         self.ids
-            .insert_unique(hash, id, |&i| hasher.hash_one(&nodes[i as usize]));
+            .insert_unique(hash, id, |&i| hasher.hash_one(nodes[i as usize]));
         self.urgent.push(urgent);
         self.nullable.push(None);
-        self.steps.push(None);
+        self.steps.push(NOT_CACHED);
         self.masks.push(mask);
         id
     }
@@ -278,7 +326,7 @@ impl Terms {
         }
     }
 
-    fn label(
+    fn new_label(
         &mut self,
         action: Action,
         ty: Option<&str>,
@@ -321,21 +369,21 @@ impl Terms {
         Ok(match term {
             Term::End => NIL,
             Term::Comm { ty, from, to, sync } => {
-                let send = self.label(Action::Send, Some(ty), from.name(), to.name())?;
+                let send = self.new_label(Action::Send, Some(ty), from.name(), to.name())?;
                 if *sync {
                     // the LTS marks the send of a handshake (for lint's
                     // causality); its receive is an ordinary receive
                     let hs = Label::handshake(send.ty, send.from, send.to);
-                    self.mk(Node::SyncSend(hs))
+                    self.action(Node::SyncSend, hs)
                 } else {
-                    let s = self.mk(Node::Act(send));
-                    let r = self.mk(Node::Act(send.receive()));
+                    let s = self.action(Node::Act, send);
+                    let r = self.action(Node::Act, send.receive());
                     self.seq(s, r)
                 }
             }
             Term::Close { from, to } => {
-                let l = self.label(Action::Close, None, from.name(), to.name())?;
-                self.mk(Node::Act(l))
+                let l = self.new_label(Action::Close, None, from.name(), to.name())?;
+                self.action(Node::Act, l)
             }
             Term::Seq(v) => {
                 // Interned front to back, so that roles and types are
@@ -388,7 +436,15 @@ impl Terms {
                         args.len()
                     )));
                 }
-                self.mk(Node::Call(d as u32, args.clone().into_boxed_slice()))
+                let next = self.call_args.len() as u32;
+                let id = *self
+                    .call_arg_ids
+                    .entry(args.clone().into_boxed_slice())
+                    .or_insert(next);
+                if id == next {
+                    self.call_args.push(args.clone().into_boxed_slice());
+                }
+                self.mk(Node::Call(d as u32, id))
             }
         })
     }
@@ -404,7 +460,7 @@ mod tests {
         let mut terms = Terms::new(spec).unwrap();
         let main = terms.intern(&spec.main).unwrap();
         terms.unfold_all(main, MAX_TERMS, None).unwrap();
-        terms.steps.iter().flatten().map(|s| s.len()).sum()
+        terms.step_lists.iter().map(|s| s.len()).sum()
     }
 
     /// The hub of a star of `k` workers chooses among `k - 1` receivers:

@@ -13,7 +13,7 @@ use engine::Limits;
 use engine::{Checker, Limit, Message, Protocol, Verdict};
 use proptest::prelude::*;
 use protocols::session::Session;
-use protocols::spec::{call, msg, par, par_every, seq, Role, Spec};
+use protocols::spec::{alt, call, msg, par, par_every, seq, Role, Spec};
 use protocols::{bundled, npb, Error, Strict};
 
 /// Explores `a` and `b` side by side, by the same probes, up to `limit`
@@ -187,6 +187,45 @@ fn shared_calls_are_stepped_once() {
         p.try_recv(1, Some(0)).unwrap();
     }
     assert!(!p.is_terminated(), "2^40 - 3 messages to go");
+}
+
+/// A choice whose branches both start with `B`, met after a few states:
+/// the state after `B` is the set of both branches (the first set of the
+/// subset construction on the fly), and the states met before it keep
+/// their numbers and their steps (state `i` is global state `i` until a
+/// set is met; then the numbers are kept apart).
+#[test]
+fn a_choice_met_midway_keeps_the_states_before_it() {
+    let ab = |t: &str| msg(t, "a", "b");
+    let spec = Spec::new(
+        "late-choice",
+        seq([
+            ab("A"),
+            alt([seq([ab("B"), ab("C")]), seq([ab("B"), ab("D")])]),
+            ab("E"),
+        ]),
+    );
+    let lazy = Strict::on_the_fly(&spec).unwrap();
+    let send = |p: &mut Strict, t: &str| p.try_send(0, 1, Message::named(t, ())).unwrap();
+    let (start, mut p) = (lazy.clone(), lazy.clone());
+    send(&mut p, "A");
+    p.try_recv(1, None).unwrap();
+    let after_a = p.clone();
+    send(&mut p, "B");
+    p.try_recv(1, None).unwrap();
+    let after_b = p.clone();
+    assert!(p.can_send(0, 1, "C") && p.can_send(0, 1, "D"));
+    // again from the start, after the set: the same states
+    let mut q = start.clone();
+    send(&mut q, "A");
+    q.try_recv(1, None).unwrap();
+    assert_eq!(q, after_a);
+    send(&mut q, "B");
+    q.try_recv(1, None).unwrap();
+    assert_eq!(q, after_b);
+    let compiled = Strict::from_spec(&spec).unwrap();
+    bisimilar(&compiled, &start, 1_000).unwrap();
+    assert_eq!(lazy.num_states(), compiled.num_states());
 }
 
 /// Every worker in parallel, each one exchange: 5^k global states.

@@ -68,19 +68,19 @@ impl Terms {
         if let Some(f) = memo.get(&t) {
             return f.clone();
         }
-        let f = match self.nodes[t as usize].clone() {
+        let f = match self.nodes[t as usize] {
             Node::Nil | Node::Stop => Footprint {
                 chans: Some(Arc::from([])),
                 sync: false,
                 linear: true,
             },
             Node::Act(l) | Node::Urgent(l) => Footprint {
-                chans: Some(Arc::from([(l.from, l.to)])),
+                chans: Some(Arc::from([(self.label(l).from, self.label(l).to)])),
                 sync: false,
                 linear: true,
             },
             Node::SyncSend(l) => Footprint {
-                chans: Some(Arc::from([(l.from, l.to)])),
+                chans: Some(Arc::from([(self.label(l).from, self.label(l).to)])),
                 sync: true,
                 linear: true,
             },
@@ -167,7 +167,8 @@ impl Terms {
         out: &mut Vec<Candidate>,
         memo: &mut Footprints,
     ) -> Result<(), Error> {
-        match self.nodes[t as usize].clone() {
+        let node = self.nodes[t as usize];
+        match node {
             Node::Par(a, b) if !self.urgent[a as usize] && !self.urgent[b as usize] => {
                 for (mine, beside) in [(a, b), (b, a)] {
                     let f = self.footprint(beside, memo);

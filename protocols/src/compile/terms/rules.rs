@@ -7,7 +7,6 @@
 use hashbrown::HashSet;
 
 use super::{label_bit, Node, Steps, Terms, NIL};
-use crate::compile::Global;
 use crate::ids::RoleIndex;
 use crate::limits::Budget;
 use crate::lts::{Label, LtsBuilder};
@@ -18,22 +17,23 @@ impl Terms {
         if let Some(&b) = self.unfolded.get(&t) {
             return Ok(b);
         }
-        let Node::Call(d, args) = self.nodes[t as usize].clone() else {
+        let Node::Call(d, args) = self.nodes[t as usize] else {
             unreachable!("unfold of a non-call")
         };
-        let body = self.defs[d as usize].body(&args);
+        let body = self.defs[d as usize].body(&self.call_args[args as usize]);
         let b = self.intern(&body)?;
         self.unfolded.insert(t, b);
         Ok(b)
     }
 
     pub(super) fn unguarded(&self, t: u32) -> Error {
-        let Node::Call(d, args) = &self.nodes[t as usize] else {
+        let Node::Call(d, args) = self.nodes[t as usize] else {
             unreachable!()
         };
+        let args = &self.call_args[args as usize];
         Error::Spec(format!(
             "unguarded recursion: `{}({})` can reach a call of itself before any action",
-            self.def_names[*d as usize],
+            self.def_names[d as usize],
             args.iter()
                 .map(|a| a.to_string())
                 .collect::<Vec<_>>()
@@ -61,7 +61,7 @@ impl Terms {
         if let Some(n) = self.nullable[t as usize] {
             return Ok(n);
         }
-        let n = match self.nodes[t as usize].clone() {
+        let n = match self.nodes[t as usize] {
             Node::Nil | Node::Star(_) => true,
             Node::Stop | Node::Act(_) | Node::SyncSend(_) | Node::Urgent(_) => false,
             Node::Seq(a, b) | Node::Par(a, b) => self.nullable(a)? && self.nullable(b)?,
@@ -76,12 +76,13 @@ impl Terms {
     /// cached: the steps of a term that is part of many states' terms are
     /// computed once.
     pub(crate) fn steps(&mut self, t: u32) -> Result<Steps, Error> {
-        if let Some(s) = &self.steps[t as usize] {
+        if let Some(s) = self.cached(t) {
             return Ok(s.clone());
         }
         let s: Steps = self.compute_steps(t)?.into();
         self.cached_steps += s.len();
-        self.steps[t as usize] = Some(s.clone());
+        self.steps[t as usize] = self.step_lists.len() as u32;
+        self.step_lists.push(s.clone());
         Ok(s)
     }
 
@@ -97,7 +98,7 @@ impl Terms {
     /// [`compute_steps`](Self::compute_steps), and every other term (a
     /// part shared by many states) gives its cached steps.
     pub(crate) fn labels(&mut self, t: u32, out: &mut Vec<Label>) -> Result<(), Error> {
-        if let Some(s) = &self.steps[t as usize] {
+        if let Some(s) = self.cached(t) {
             out.extend(s.iter().map(|&(l, _)| l));
             return Ok(());
         }
@@ -127,7 +128,7 @@ impl Terms {
     /// state's term once, and whose states' terms are nearly all
     /// different (so a cached list would be kept and never read again).
     pub(crate) fn steps_once(&mut self, t: u32) -> Result<Steps, Error> {
-        match &self.steps[t as usize] {
+        match self.cached(t) {
             Some(s) => Ok(s.clone()),
             None => Ok(self.compute_steps(t)?.into()),
         }
@@ -137,11 +138,12 @@ impl Terms {
     /// sorted, without duplicates.
     pub(super) fn compute_steps(&mut self, t: u32) -> Result<Vec<(Label, u32)>, Error> {
         let mut out: Vec<(Label, u32)> = Vec::new();
-        match self.nodes[t as usize].clone() {
+        match self.nodes[t as usize] {
             Node::Nil | Node::Stop => {}
-            Node::Act(l) | Node::Urgent(l) => out.push((l, NIL)),
+            Node::Act(l) | Node::Urgent(l) => out.push((self.label(l), NIL)),
             Node::SyncSend(l) => {
-                let r = self.mk(Node::Urgent(l.receive()));
+                let l = self.label(l);
+                let r = self.action(Node::Urgent, l.receive());
                 out.push((l, r));
             }
             Node::Seq(a, b) => {
@@ -216,16 +218,16 @@ impl Terms {
     /// ([`Label::asynchronous`]): this serves the runtimes, which ask for a
     /// send as a send, handshake or not (as the compiled LTS they execute
     /// has the bit erased).
-    pub(super) fn step_by(&mut self, t: u32, l: Label, out: &mut Vec<u32>) -> Result<(), Error> {
+    pub(crate) fn step_by(&mut self, t: u32, l: Label, out: &mut Vec<u32>) -> Result<(), Error> {
         let l = l.asynchronous();
         if self.masks[t as usize] & label_bit(l) == 0 {
             return Ok(());
         }
-        match self.nodes[t as usize].clone() {
+        match self.nodes[t as usize] {
             Node::Nil | Node::Stop => {}
-            Node::Act(a) | Node::Urgent(a) if a == l => out.push(NIL),
-            Node::SyncSend(a) if a.asynchronous() == l => {
-                out.push(self.mk(Node::Urgent(l.receive())))
+            Node::Act(a) | Node::Urgent(a) if self.label(a) == l => out.push(NIL),
+            Node::SyncSend(a) if self.label(a).asynchronous() == l => {
+                out.push(self.action(Node::Urgent, l.receive()))
             }
             Node::Act(_) | Node::Urgent(_) | Node::SyncSend(_) => {}
             Node::Seq(a, b) => {
@@ -262,43 +264,23 @@ impl Terms {
         Ok(())
     }
 
-    /// The successors of a global state by the one label `l`.
-    pub(crate) fn global_step_by(&mut self, g: &Global, l: Label) -> Result<Vec<Global>, Error> {
-        let Some(chans) = g.chans_after(l) else {
-            return Ok(Vec::new());
-        };
-        let mut terms = Vec::new();
-        self.step_by(g.term, l, &mut terms)?;
-        Ok(terms
-            .into_iter()
-            .map(|term| Global {
-                term,
-                chans: chans.clone(),
-            })
-            .collect())
-    }
-
-    pub(crate) fn is_final(&mut self, g: &Global) -> Result<bool, Error> {
-        Ok(g.chans.is_empty() && self.nullable(g.term)?)
-    }
-
     /// Whether the term `t` may terminate.
-    pub(in crate::compile) fn may_end(&mut self, t: u32) -> Result<bool, Error> {
+    pub(crate) fn may_end(&mut self, t: u32) -> Result<bool, Error> {
         self.nullable(t)
     }
 
     /// The estimated bytes of the terms and their cached steps: per node,
     /// the node, its slot in the index (at the table's lowest load, with
     /// its control byte) and its entries in the per-node tables; per
-    /// cached step, the entry (the `Arc`s' headers are counted with the
-    /// nodes).
+    /// cached step, the entry (the `Arc`s' headers, and their entries in
+    /// the list of cached steps, are counted with the nodes).
     pub(in crate::compile) fn approx_bytes(&self) -> usize {
         const PER_NODE: usize = std::mem::size_of::<Node>()
             + 2 * (4 + 1)
             + std::mem::size_of::<bool>()
             + std::mem::size_of::<Option<bool>>()
-            + std::mem::size_of::<Option<Steps>>()
-            + std::mem::size_of::<u128>();
+            + std::mem::size_of::<u32>()
+            + std::mem::size_of::<u64>();
         self.nodes.len() * PER_NODE + self.cached_steps * std::mem::size_of::<(Label, u32)>()
     }
 
@@ -341,9 +323,12 @@ impl Terms {
                     what: crate::UNFOLDED,
                 });
             }
-            match self.nodes[t as usize].clone() {
+            match self.nodes[t as usize] {
                 Node::Nil | Node::Stop => {}
-                Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => channels.push((l.from, l.to)),
+                Node::Act(l) | Node::SyncSend(l) | Node::Urgent(l) => {
+                    let l = self.label(l);
+                    channels.push((l.from, l.to))
+                }
                 Node::Seq(a, b) | Node::Alt(a, b) | Node::Par(a, b) => stack.extend([b, a]),
                 Node::Star(a) => stack.push(a),
                 Node::Call(..) => {

@@ -193,10 +193,7 @@ impl<P: Protocol> Successors<P> {
         out: &mut Vec<(LetterId, ProtoId)>,
     ) {
         self.blame.interning = true;
-        for (letter, successor) in batch.drain(..) {
-            self.blame.letter = letter;
-            out.push((letter, self.store.intern(successor)));
-        }
+        self.store.intern_batch(batch, &mut self.blame.letter, out);
         self.blame.interning = false;
     }
 

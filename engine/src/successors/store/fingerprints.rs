@@ -10,6 +10,7 @@ use hashbrown::{HashMap, HashTable};
 use crate::ids::{DfsNum, ProtoId};
 use crate::protocol::Protocol;
 
+use super::batch::BatchKeys;
 use super::chunked::Chunked;
 use super::ends::{slice, Ends};
 use super::tags::{bytes_hash, grow_bytes_table, tag, INLINE};
@@ -113,6 +114,8 @@ pub(super) struct Fingerprints<P> {
     /// objects from now on (transient ids ended; see
     /// [`Store::drain_renamed`](super::Store::drain_renamed)).
     pub(super) renamed_from: Option<usize>,
+    /// Scratch of [`intern_batch`](Self::intern_batch): a batch's keys.
+    pub(super) batch: BatchKeys,
 }
 
 /// Ids for the objects a search holds now, and only for them: a search

@@ -36,6 +36,7 @@
 //! objects), [`spares`] (objects the store no longer needs, kept for the
 //! next successor to overwrite); the [`Store`] here puts them together.
 
+mod batch;
 mod chunked;
 mod ends;
 mod fingerprints;
@@ -50,6 +51,7 @@ use std::hash::BuildHasher;
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
+use crate::alphabet::LetterId;
 use crate::protocol::Protocol;
 
 use crate::ids::{AutState, DfsNum, ProtoId};
@@ -180,6 +182,7 @@ impl<P: Protocol> Store<P> {
             collisions: 0,
             transient: None,
             renamed_from: None,
+            batch: Default::default(),
         }));
         s
     }
@@ -411,6 +414,26 @@ impl<P: Protocol> Store<P> {
                 self.spares.put(p);
                 id
             }
+        }
+    }
+
+    /// Interns the objects of `batch` (emptied), each with its letter,
+    /// into `out` in order, as [`intern`](Self::intern) one at a time
+    /// would; `letter` is set to the letter of the object whose protocol
+    /// code runs (for the blame of a panic). A collapse store looks the
+    /// batch up together (see [`batch`]).
+    pub(crate) fn intern_batch(
+        &mut self,
+        batch: &mut Vec<(LetterId, P)>,
+        letter: &mut LetterId,
+        out: &mut Vec<(LetterId, ProtoId)>,
+    ) {
+        if let Some(f) = &mut self.fp {
+            f.intern_batch(batch, letter, out);
+        }
+        for (l, p) in batch.drain(..) {
+            *letter = l;
+            out.push((l, self.intern(p)));
         }
     }
 

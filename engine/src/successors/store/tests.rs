@@ -208,3 +208,74 @@ fn an_object_made_twice_is_taken_once() {
     s.sweep();
     assert_ne!(s.intern(Bytes(vec![2])), y, "not freed by the sweep");
 }
+
+/// An object that writes its bytes, or, with `false`, none (it is then
+/// kept as its object).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Partly(Vec<u8>, bool);
+
+impl Protocol for Partly {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, _: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        Err(Refused(m))
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        out.extend_from_slice(&self.0);
+        self.1
+    }
+}
+
+/// A batch interned together ([`Store::intern_batch`]) gets the ids that
+/// interning its objects one at a time gives, in order: across the
+/// table's growth, with keys of several widths, states seen in earlier
+/// batches, repeats within a batch, and objects that write no bytes (the
+/// first ends the batch's lookup together; it and the rest are interned
+/// one at a time, as is every batch once such a state is stored).
+#[test]
+fn a_batch_interned_together_gets_the_ids_of_one_at_a_time() {
+    let keys = keys();
+    let mut objects = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        objects.push(Partly(k.clone(), true));
+        if i % 3 == 0 {
+            objects.push(Partly(keys[i / 2].clone(), true));
+        }
+        if i % 5 == 0 {
+            objects.push(Partly(k.clone(), true));
+        }
+        if i + 40 == keys.len() || i + 20 == keys.len() {
+            objects.push(Partly(vec![7, 7], false));
+            objects.push(Partly(vec![i as u8], false));
+        }
+    }
+    let mut one = Store::collapsed(None);
+    let mut together = Store::collapsed(None);
+    for (n, chunk) in objects.chunks(7).enumerate() {
+        let want: Vec<(LetterId, ProtoId)> = (0..)
+            .zip(chunk)
+            .map(|(l, o)| (l, one.intern(o.clone())))
+            .collect();
+        let mut batch: Vec<(LetterId, Partly)> = (0..).zip(chunk.iter().cloned()).collect();
+        let (mut letter, mut out) = (LetterId::MAX, Vec::new());
+        together.intern_batch(&mut batch, &mut letter, &mut out);
+        assert!(batch.is_empty());
+        assert_eq!(out, want, "batch {n}");
+        assert_eq!(
+            letter,
+            want.len() as LetterId - 1,
+            "the last object's letter"
+        );
+        for (&(_, id), o) in out.iter().zip(chunk) {
+            assert_eq!(together.get(id), o, "made: the search may take it");
+        }
+        one.sweep();
+        together.sweep();
+    }
+    assert_eq!(together.len(), one.len());
+    assert!(together.len() > keys.len(), "and the objects kept whole");
+}

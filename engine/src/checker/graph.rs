@@ -1,8 +1,7 @@
 //! The product of an object and a property's negated automaton as a graph
-//! of states, for a search that runs outside the engine (the distributed
-//! search of `prust-distributed`): the same successors, in the same order,
-//! as the engine's own searches see, and the same report of a violation,
-//! replayed on the real object before it is shown.
+//! of states, for a search outside the engine (`prust-distributed`): the
+//! successors the engine's own searches see, in their order, and the same
+//! report of a violation, replayed on the real object before it is shown.
 
 use std::time::{Duration, Instant};
 

@@ -30,20 +30,10 @@ pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
 /// two messages on one channel may commute on the object and still reach
 /// the receiver in a different order.
 ///
-/// Under a property (`visible`), both must also be invisible to it (see
-/// [`commute`]).
+/// Under a property (`visible`), both must also be invisible to it; and
+/// a caller that already performed `b` on a clone of `obj` passes that
+/// object and `b`'s act as `b_first` (see [`commute`]).
 pub(crate) fn independent<P: Protocol>(
-    obj: &P,
-    a: (Alt, &Op),
-    b: (Alt, &Op),
-    visible: Option<&Visibility>,
-) -> bool {
-    independent_after(obj, a, b, None, visible)
-}
-
-/// [`independent`], with `b` already performed on a clone of `obj` (see
-/// [`commute_after`]).
-pub(crate) fn independent_after<P: Protocol>(
     obj: &P,
     a: (Alt, &Op),
     b: (Alt, &Op),
@@ -53,7 +43,7 @@ pub(crate) fn independent_after<P: Protocol>(
     if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
         return false;
     }
-    commute_after(obj, a, b, b_first, visible)
+    commute(obj, a, b, b_first, visible)
 }
 
 /// Whether two enabled choices commute on the object in the state `obj`:
@@ -64,19 +54,11 @@ pub(crate) fn independent_after<P: Protocol>(
 /// that of two invisible ones (see `visible`). The actions are those of
 /// both orders since what an action is may depend on the state (the type
 /// a receive gets).
+///
+/// `b_first`: where the caller already performed `b` on a clone of `obj`,
+/// that object and `b`'s act; the order `b` then `a` goes on from it
+/// instead of cloning and performing `b` again.
 pub(crate) fn commute<P: Protocol>(
-    obj: &P,
-    a: (Alt, &Op),
-    b: (Alt, &Op),
-    visible: Option<&Visibility>,
-) -> bool {
-    commute_after(obj, a, b, None, visible)
-}
-
-/// [`commute`], where the caller already performed `b` on a clone of
-/// `obj` (`b_first`: that object and `b`'s act): the order `b` then `a`
-/// goes on from it instead of cloning and performing `b` again.
-pub(crate) fn commute_after<P: Protocol>(
     obj: &P,
     a: (Alt, &Op),
     b: (Alt, &Op),

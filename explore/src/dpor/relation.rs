@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use engine::{Protocol, RoleId};
 
 use super::super::enabled::perform;
-use super::super::independence::independent_after;
+use super::super::independence::independent;
 use super::super::op::Op;
 use super::super::step::Alt;
 use super::{op_of, History};
@@ -130,7 +130,7 @@ pub(super) fn relation<P: Protocol>(
         }
     } else if unknown_sender
         || feeds_later
-        || !independent_after(
+        || !independent(
             &*obj,
             (first, first_op),
             (alt, op),

@@ -5,12 +5,11 @@
 //! whose roles' marks are not the object's or that starves a role.
 
 use engine::testing::{Label, Lts, LtsProtocol};
-use engine::{ActionKind, CheckSession, Checker, Fairness, Semantics, Shortness, Verdict};
+use engine::{ActionKind, CheckSession, Checker, Fairness, Semantics, Verdict};
 use proptest::prelude::*;
 use prust_distributed::{check, Cluster, Error};
 
 use crate::liveness::{formulas, MAX_STATES};
-use crate::shortest::{length, plain_shortest};
 
 /// The check under weak fairness, without the shortening (on either
 /// side: the proptest below checks the lengths) and without the
@@ -294,44 +293,7 @@ proptest! {
         omega in any::<bool>(),
         weak in any::<bool>(),
     ) {
-        let obj = crate::random::object(seed);
-        let dummies = obj.lts.dummies();
-        let semantics = if omega { Semantics::InfiniteRunsOnly } else { Semantics::Stutter };
         let fairness = if weak { Fairness::Weak } else { Fairness::None };
-        let checker = Checker::new()
-            .partial_order(false)
-            .semantics(semantics)
-            .fairness(fairness)
-            .shortest(true);
-        let one = match checker.clone().check(&formula, obj.clone(), dummies.clone()) {
-            Ok(r) => r,
-            // An atom over a role the object lacks: not this test's case.
-            Err(_) => return Ok(()),
-        };
-        let mut session = checker.clone().session(obj.clone(), dummies.clone()).unwrap();
-        let got = check(&Cluster::threads(threads), &formula, move || {
-            checker.session(obj.clone(), dummies.clone())
-        });
-        let o = match got {
-            Ok(o) => o,
-            Err(e) => return Err(TestCaseError::fail(format!("{e}\n---\n{one}"))),
-        };
-        let r = &o.report;
-        match (&one.verdict, &r.verdict) {
-            (Verdict::Holds, Verdict::Holds) => {
-                prop_assert_eq!(r.stats.product_states, one.stats.product_states);
-            }
-            (Verdict::Violated(_), Verdict::Violated(c)) => {
-                prop_assert!(!weak || c.starved.is_empty(), "{}", r);
-                let want = plain_shortest(&mut session.product_graph(&formula).unwrap(), 100_000)
-                    .expect("a small product")
-                    .expect("a violation");
-                prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", r);
-                prop_assert_eq!(c.product_length, Some(want), "{}\n---\n{}", r, one);
-                // And as long as the one-machine check's shortest.
-                prop_assert_eq!(length(&one), Some(want), "{}", one);
-            }
-            _ => prop_assert!(false, "{}\n---\n{}", r, one),
-        }
+        crate::random::agrees(seed, &formula, threads, omega, fairness)?;
     }
 }

@@ -5,7 +5,7 @@
 //! to three workers.
 
 use engine::testing::{LtsProtocol, Rng};
-use engine::{Checker, Semantics, Shortness, Verdict};
+use engine::{Checker, Fairness, Semantics, Shortness, Verdict};
 use proptest::prelude::*;
 use prust_distributed::{check, Cluster};
 
@@ -60,41 +60,69 @@ proptest! {
         threads in 1..=3usize,
         omega in any::<bool>(),
     ) {
-        let obj = object(seed);
-        let dummies = obj.lts.dummies();
-        let semantics = if omega { Semantics::InfiniteRunsOnly } else { Semantics::Stutter };
-        // A shortest counterexample whatever it costs: the search then goes on
-        // past a bad prefix where a cycle may be shorter.
-        let checker = Checker::new().partial_order(false).semantics(semantics).shortest(true);
-        let one = match checker.clone().check(&formula, obj.clone(), dummies.clone()) {
-            Ok(r) => r,
-            // An atom over a role the object lacks: not this test's case.
-            Err(_) => return Ok(()),
-        };
-        let mut session = checker.clone().session(obj.clone(), dummies.clone()).unwrap();
-        let got = check(&Cluster::threads(threads), &formula, move || {
-            checker.session(obj.clone(), dummies.clone())
-        });
-        let o = match got {
-            Ok(o) => o,
-            Err(e) => return Err(TestCaseError::fail(format!("{e}\n---\n{one}"))),
-        };
-        let r = &o.report;
-        match (&one.verdict, &r.verdict) {
-            (Verdict::Holds, Verdict::Holds) => {
-                prop_assert_eq!(r.stats.product_states, one.stats.product_states);
-            }
-            (Verdict::Violated(_), Verdict::Violated(c)) => {
-                // As short as a plain search of the whole product finds.
-                let want = plain_shortest(&mut session.product_graph(&formula).unwrap(), 100_000)
-                    .expect("a small product")
-                    .expect("a violation");
-                prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", r);
-                prop_assert_eq!(c.product_length, Some(want), "{}\n---\n{}", r, one);
-                // And as long as the one-machine check's shortest.
-                prop_assert_eq!(length(&one), Some(want), "{}", one);
-            }
-            _ => prop_assert!(false, "{}\n---\n{}", r, one),
-        }
+        agrees(seed, &formula, threads, omega, Fairness::None)?;
     }
+}
+
+/// The object of `seed` checked for `formula` on `threads` workers and on
+/// one machine, under `fairness`, both asked for a shortest
+/// counterexample: the same verdict, the same states where it holds, and
+/// a counterexample as long as a plain search of the product finds (and
+/// fair, under weak fairness).
+pub(crate) fn agrees(
+    seed: u64,
+    formula: &str,
+    threads: usize,
+    omega: bool,
+    fairness: Fairness,
+) -> Result<(), TestCaseError> {
+    let obj = object(seed);
+    let dummies = obj.lts.dummies();
+    let semantics = if omega {
+        Semantics::InfiniteRunsOnly
+    } else {
+        Semantics::Stutter
+    };
+    // A shortest counterexample whatever it costs: the search then goes on
+    // past a bad prefix where a cycle may be shorter.
+    let checker = Checker::new()
+        .partial_order(false)
+        .semantics(semantics)
+        .fairness(fairness)
+        .shortest(true);
+    let one = match checker.clone().check(formula, obj.clone(), dummies.clone()) {
+        Ok(r) => r,
+        // An atom over a role the object lacks: not this test's case.
+        Err(_) => return Ok(()),
+    };
+    let mut session = checker
+        .clone()
+        .session(obj.clone(), dummies.clone())
+        .unwrap();
+    let got = check(&Cluster::threads(threads), formula, move || {
+        checker.session(obj.clone(), dummies.clone())
+    });
+    let o = match got {
+        Ok(o) => o,
+        Err(e) => return Err(TestCaseError::fail(format!("{e}\n---\n{one}"))),
+    };
+    let r = &o.report;
+    match (&one.verdict, &r.verdict) {
+        (Verdict::Holds, Verdict::Holds) => {
+            prop_assert_eq!(r.stats.product_states, one.stats.product_states);
+        }
+        (Verdict::Violated(_), Verdict::Violated(c)) => {
+            prop_assert!(fairness != Fairness::Weak || c.starved.is_empty(), "{}", r);
+            // As short as a plain search of the whole product finds.
+            let want = plain_shortest(&mut session.product_graph(formula).unwrap(), 100_000)
+                .expect("a small product")
+                .expect("a violation");
+            prop_assert_eq!(&c.shortness, &Shortness::Shortest, "{}", r);
+            prop_assert_eq!(c.product_length, Some(want), "{}\n---\n{}", r, one);
+            // And as long as the one-machine check's shortest.
+            prop_assert_eq!(length(&one), Some(want), "{}", one);
+        }
+        _ => prop_assert!(false, "{}\n---\n{}", r, one),
+    }
+    Ok(())
 }

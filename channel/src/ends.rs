@@ -7,9 +7,9 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use engine::{MessageType, Payload, RoleId};
-use protocols::session::{self, Alternative, BlockingEndpoint, ToRole};
+use protocols::session::{self, Alternative, Begin, BlockingEndpoint, Refusal, ToRole};
 
-use crate::endpoint_lock::{EndpointLock, Held, Taken};
+use crate::endpoint_lock::{EndpointLock, Held};
 use crate::{Error, Receiver, Sender};
 
 /// The typed ends of one role: makes [`Sender`]s and [`Receiver`]s on
@@ -232,17 +232,32 @@ pub(crate) fn payload_of<T: Payload>(msg: engine::Message) -> Result<T, engine::
 
 impl Shared {
     /// The endpoint, for one operation; [`Error::Busy`] if another thread
-    /// is in an operation on it.
+    /// is in an operation on it, and the session's error (as the operation
+    /// itself would fail) if the role has async operations registered or
+    /// panicked.
     #[inline]
     pub(crate) fn endpoint(&self) -> Result<Held<'_>, Error> {
-        self.endpoint.try_take(true).map_err(|_| self.busy())
+        self.endpoint
+            .try_take(Begin::Blocking)
+            .map_err(|r| self.refused(r))
     }
 
+    /// Why the endpoint could not be taken, as an error.
     #[cold]
-    pub(crate) fn busy(&self) -> Error {
-        Error::Busy {
-            role: self.names[self.role].clone(),
+    fn refused(&self, why: Refusal) -> Error {
+        let role = self.names[self.role].clone();
+        match why {
+            Refusal::Busy | Refusal::Polling => Error::Busy { role },
+            Refusal::AsyncPending => Error::Session(session::Error::AsyncPending(role)),
+            Refusal::Panicked => Error::Session(session::Error::RolePanicked(role)),
         }
+    }
+
+    /// The endpoint, to look at what the protocol says (a channel's types,
+    /// whether it closes): as for a poll, so that a look is not refused
+    /// while futures of the role are registered.
+    fn endpoint_to_look(&self) -> Result<Held<'_>, Error> {
+        self.endpoint_for_poll()
     }
 
     /// The endpoint, for one poll of an async operation: waits for another
@@ -251,25 +266,29 @@ impl Shared {
     #[inline]
     pub(crate) fn endpoint_for_poll(&self) -> Result<Held<'_>, Error> {
         loop {
-            match self.endpoint.try_take(false) {
+            match self.endpoint.try_take(Begin::Poll) {
                 Ok(held) => return Ok(held),
-                Err(Taken::Blocking) => return Err(self.busy()),
-                Err(Taken::Polling) => std::thread::yield_now(),
+                Err(Refusal::Polling) => std::thread::yield_now(),
+                Err(why) => return Err(self.refused(why)),
             }
         }
     }
 
     /// The endpoint, waiting for another thread's operation to end (only
-    /// for a dropped sender's close, which cannot report `Busy`).
-    fn endpoint_blocking(&self) -> Held<'_> {
-        self.endpoint.take(true)
+    /// for a dropped sender's close, which cannot report `Busy`); the
+    /// session's error where waiting would not help (futures of the role
+    /// registered, the role panicked).
+    fn endpoint_blocking(&self) -> Result<Held<'_>, Error> {
+        self.endpoint
+            .take(Begin::Blocking)
+            .map_err(|r| self.refused(r))
     }
 
     /// The endpoint, waiting for another holder: to give up a dropped
     /// future's registration (a blocking operation on a role with a
     /// registration fails at once, so the wait is short).
-    pub(crate) fn endpoint_waiting(&self) -> Held<'_> {
-        self.endpoint.take(false)
+    pub(crate) fn endpoint_waiting(&self) -> Result<Held<'_>, Error> {
+        self.endpoint.take(Begin::Poll).map_err(|r| self.refused(r))
     }
 
     pub(crate) fn resolve(&self, role: impl ToRole) -> Result<RoleId, Error> {
@@ -300,7 +319,7 @@ impl Shared {
         from: RoleId,
         to: RoleId,
     ) -> Result<Option<Vec<String>>, Error> {
-        let carried = self.endpoint()?.channel_types(from, to);
+        let carried = self.endpoint_to_look()?.channel_types(from, to);
         let Some(types) = MessageType::types_of::<T>() else {
             // An untyped end: of a channel that carries anything, or only
             // closes (its sender can close it, its receiver see the close).
@@ -308,7 +327,7 @@ impl Shared {
                 return Ok(None);
             };
             let closes = || {
-                self.endpoint()
+                self.endpoint_to_look()
                     .map(|ep| ep.may_close(from, to) == Some(true))
             };
             if !carried.is_empty() || closes()? {
@@ -359,7 +378,10 @@ impl Shared {
         {
             return Ok(());
         }
-        let may = self.endpoint()?.may_close(self.role, to).unwrap_or(false);
+        let may = self
+            .endpoint_to_look()?
+            .may_close(self.role, to)
+            .unwrap_or(false);
         lock(&self.out).entry(to).or_default().may_close = Some(may);
         Ok(())
     }
@@ -384,7 +406,9 @@ impl Shared {
         if close && !std::thread::panicking() {
             // A failure (a deadlock, a poisoned session) is the session's
             // to report: every other role's next operation gets it.
-            let _ = self.endpoint_blocking().close(to);
+            if let Ok(mut ep) = self.endpoint_blocking() {
+                let _ = ep.close(to);
+            }
         }
     }
 

@@ -79,6 +79,9 @@ impl OpFuture<'_> {
     #[cold]
     #[inline(never)]
     fn cancel(&mut self) {
-        self.shared.endpoint_waiting().cancel_op(&mut self.op);
+        // A role declared panicked has no registration left to give up.
+        if let Ok(mut ep) = self.shared.endpoint_waiting() {
+            ep.cancel_op(&mut self.op);
+        }
     }
 }

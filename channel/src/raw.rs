@@ -7,7 +7,7 @@
 use std::task::{Context, Poll};
 
 use engine::{Message, RoleId};
-use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error};
+use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error, RoleUse};
 
 /// The operations the typed ends use, object-safe, peers by [`RoleId`].
 pub(crate) trait Raw: Send {
@@ -23,6 +23,8 @@ pub(crate) trait Raw: Send {
     ) -> Result<Option<(usize, Message)>, Error>;
     fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>>;
     fn cancel_op(&mut self, op: &mut AsyncOp);
+    fn share_use(&mut self) -> Option<RoleUse>;
+    fn has_registered_ops(&self) -> bool;
 }
 
 impl<E: BlockingEndpoint> Raw for E {
@@ -57,5 +59,12 @@ impl<E: BlockingEndpoint> Raw for E {
     }
     fn cancel_op(&mut self, op: &mut AsyncOp) {
         BlockingEndpoint::cancel_op(self, op)
+    }
+    fn share_use(&mut self) -> Option<RoleUse> {
+        BlockingEndpoint::share_use(self)
+    }
+    #[inline]
+    fn has_registered_ops(&self) -> bool {
+        BlockingEndpoint::has_registered_ops(self)
     }
 }

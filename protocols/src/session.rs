@@ -170,6 +170,16 @@
 //! status becomes dead, which uncounts it, and the role that takes the
 //! count to zero decides), and the deadlock argument above holds as it is.
 //!
+//! A layer that shares one endpoint between threads (the typed ends of
+//! `prust::channel`, whose senders and receivers of one role may live on
+//! several threads) needs an exclusion of its own, and takes over this
+//! word for it ([`BlockingEndpoint::share_use`], [`RoleUse`]): it begins
+//! each operation on the word (held for a blocking operation or for a
+//! poll) and ends it there, and the endpoint leaves the word alone. One
+//! compare-and-swap then does both jobs, and the guard's rule is the same:
+//! it declares the role panicked only while no holder is inside an
+//! operation.
+//!
 //! What cannot be detected: a panic in a thread whose endpoint is *not*
 //! dropped by the unwinding (it lives on elsewhere) and that holds no
 //! [`PanicGuard`] (or whose guard was leaked, or is kept outside the
@@ -323,6 +333,7 @@ mod locked;
 mod op;
 mod panic;
 mod pending;
+mod role_use;
 mod select;
 mod split;
 
@@ -331,6 +342,7 @@ pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
 pub use pending::{AsyncOp, Done, Request};
+pub use role_use::{Begin, Refusal, RoleUse};
 pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
 
@@ -445,6 +457,19 @@ pub trait BlockingEndpoint: Send {
     fn cancel_op(&mut self, op: &mut AsyncOp) {
         let _ = op;
     }
+    /// Hands the role's use word to a layer that shares this endpoint
+    /// between threads, which then begins and ends every operation on it
+    /// (see [`RoleUse`]); `None` (the default) if the endpoint has no word
+    /// to share, and the layer keeps one of its own
+    /// ([`RoleUse::standalone`]).
+    fn share_use(&mut self) -> Option<RoleUse> {
+        None
+    }
+    /// Whether async operations of this endpoint are registered (futures
+    /// between polls). The default: `false`.
+    fn has_registered_ops(&self) -> bool {
+        false
+    }
 }
 
 macro_rules! blocking_endpoint {
@@ -502,6 +527,13 @@ macro_rules! blocking_endpoint {
             }
             fn cancel_op(&mut self, op: &mut AsyncOp) {
                 $ty::cancel_op(self, op)
+            }
+            fn share_use(&mut self) -> Option<RoleUse> {
+                Some($ty::share_use(self))
+            }
+            #[inline]
+            fn has_registered_ops(&self) -> bool {
+                $ty::has_registered_ops(self)
             }
         }
     };

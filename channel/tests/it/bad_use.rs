@@ -186,3 +186,63 @@ fn ends_of_an_unknown_or_taken_role_are_an_error() {
     check(Session::new(Strict::from_spec(&boss_hand()).unwrap()));
     check(SplitSession::new(Liberal::from_spec(&boss_hand()).unwrap()));
 }
+
+/// The typed ends and the session agree, through one word, on whether a
+/// role is in use: a panic guard of `hand` whose thread panics while
+/// another thread of `hand` waits in a typed receive does not declare the
+/// role panicked (the receive goes on and gets its job); one that panics
+/// while no thread of `hand` is in an operation does, and the typed ends
+/// then say so.
+fn a_guard_sees_a_typed_operation_in_progress<E: session::BlockingEndpoint + 'static>(
+    [boss, hand]: [E; 2],
+) {
+    let guard = || hand.panic_guard();
+    let panics = |g: session::PanicGuard| {
+        std::thread::spawn(move || {
+            let _g = g;
+            panic!("hand's other thread has a bug");
+        })
+        .join()
+        .is_err()
+    };
+    let (first, second) = (guard(), guard());
+    let (boss, hand) = (Ends::new(boss), Ends::new(hand));
+    let rx = hand.receiver::<Job>("boss").unwrap();
+    let t = std::thread::spawn(move || rx.recv());
+    // Wait until the receive holds the endpoint (making an end is busy).
+    let start = Instant::now();
+    while hand.sender::<Done>("boss").is_ok() {
+        assert!(start.elapsed() < Duration::from_secs(20), "never busy");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(panics(first));
+    boss.sender::<Job>("hand").unwrap().send(Job(1)).unwrap();
+    assert_eq!(t.join().unwrap(), Ok(Job(1)));
+    assert!(panics(second));
+    let e = hand.sender::<Done>("boss").unwrap_err();
+    assert_eq!(
+        e,
+        Error::Session(session::Error::RolePanicked("hand".into()))
+    );
+}
+
+#[test]
+fn a_guard_sees_a_typed_operation_in_progress_on_both_sessions() {
+    // On a thread of its own: where the session and the ends disagree,
+    // the receive may wait forever, and the test must fail, not hang.
+    let (done, finished) = std::sync::mpsc::channel();
+    let t = std::thread::spawn(move || {
+        let spec = boss_hand();
+        let strict: Vec<Endpoint<Strict>> =
+            Session::new(Strict::new(spec.compile().unwrap())).into_endpoints();
+        a_guard_sees_a_typed_operation_in_progress(strict.try_into().ok().unwrap());
+        let liberal: Vec<SplitEndpoint<Liberal>> =
+            SplitSession::new(Liberal::new(spec.compile().unwrap())).into_endpoints();
+        a_guard_sees_a_typed_operation_in_progress(liberal.try_into().ok().unwrap());
+        done.send(()).unwrap();
+    });
+    if finished.recv_timeout(Duration::from_secs(60)).is_err() {
+        assert!(t.is_finished(), "still waiting after 60 s");
+    }
+    t.join().unwrap();
+}

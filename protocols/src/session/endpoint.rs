@@ -7,9 +7,11 @@
 //! its own receives.
 
 /// Expands, inside an endpoint's `impl` block, to `role`, `name`, `roles`,
-/// `peer`, `send`, `close` and `panic_guard`. The endpoint must have the
-/// fields `role: RoleId` and `shared: Arc<…>` (whose `names` are the
-/// session's role names and which is a [`PanicSink`](super::panic::PanicSink)),
+/// `peer`, `send`, `close`, `share_use`, `has_registered_ops` and
+/// `panic_guard`. The endpoint must have the fields `role: RoleId`,
+/// `async_ops: usize`, `shared_use: bool` and `shared: Arc<…>` (whose
+/// `names` are the session's role names, whose `uses` are its roles' use
+/// words, and which is a [`PanicSink`](super::panic::PanicSink)),
 /// and a method `run(&mut self, Op) -> Result<_, Error>`.
 macro_rules! endpoint_methods {
     () => {
@@ -80,6 +82,22 @@ macro_rules! endpoint_methods {
         ) -> Result<(), $crate::session::Error> {
             let to = to.to_peer(self.role, &self.shared.names, "close its channel to")?;
             self.run($crate::session::op::Op::Close { to }).map(|_| ())
+        }
+
+        /// Hands this role's use word to a layer that shares the endpoint
+        /// between threads (see [`RoleUse`](crate::session::RoleUse)):
+        /// from now on the endpoint's operations and polls leave the word
+        /// alone, and the holder begins and ends each of them on it.
+        pub fn share_use(&mut self) -> $crate::session::RoleUse {
+            self.shared_use = true;
+            $crate::session::RoleUse::new(&self.shared.uses, self.role)
+        }
+
+        /// Whether async operations of this endpoint are registered
+        /// (futures between polls): what a
+        /// [`RoleUse`](crate::session::RoleUse) holder ends a poll with.
+        pub fn has_registered_ops(&self) -> bool {
+            self.async_ops > 0
         }
 
         /// A guard that declares this role panicked if it is dropped while

@@ -17,8 +17,9 @@ use super::closed::{closed_error, send_after_close, Closes};
 use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
-use super::panic::{InOp, PanicSink, Use};
+use super::panic::PanicSink;
 use super::pending::Wakers;
+use super::role_use::{self, InOp, Uses};
 use super::select::{self, Alternative};
 use inner::{Inner, Outcome, Slot};
 
@@ -69,6 +70,10 @@ pub struct Endpoint<P: Protocol> {
     woken: Vec<Delivery>,
     /// How many async operations of this endpoint are registered.
     async_ops: usize,
+    /// Whether the role's use word was handed out
+    /// ([`BlockingEndpoint::share_use`](super::BlockingEndpoint::share_use)):
+    /// its holder then begins and ends each operation.
+    shared_use: bool,
 }
 
 /// The result of a waiter's operation, completed by another thread.
@@ -85,7 +90,7 @@ struct Shared<P> {
     mailboxes: Vec<Mailbox>,
     /// Per role: whether its endpoint is in an operation, or was declared
     /// panicked (see [`PanicGuard`](super::PanicGuard)).
-    uses: Vec<Use>,
+    uses: Uses,
     /// What each channel carries (for typed ends).
     channels: Channels,
     inner: Mutex<Inner<P>>,
@@ -117,7 +122,7 @@ impl<P: Protocol> Session<P> {
             .iter()
             .map(|_| CachePadded::new(Mutex::new(None)))
             .collect();
-        let uses = names.iter().map(|_| Use::default()).collect();
+        let uses = role_use::uses(names.len());
         Session {
             shared: Arc::new(Shared {
                 names,
@@ -154,6 +159,7 @@ impl<P: Protocol> Session<P> {
                     parker,
                     woken: Vec::new(),
                     async_ops: 0,
+                    shared_use: false,
                 })
             }
             None => Err(Error::RoleTaken(self.shared.names[role].clone())),
@@ -260,7 +266,11 @@ impl<P: Protocol> Endpoint<P> {
     /// nothing and registers nothing, so the role stays running.
     fn try_once(&mut self, op: Op) -> Result<Option<Outcome>, Error> {
         let shared = &*self.shared;
-        let _in_op = InOp::begin(&shared.uses[self.role], &shared.names[self.role])?;
+        let _in_op = InOp::begin(
+            &shared.uses[self.role],
+            &shared.names[self.role],
+            self.shared_use,
+        )?;
         let mut inner = shared.lock();
         if let Some(e) = &inner.failure {
             return Err(e.clone());
@@ -302,7 +312,7 @@ impl<P: Protocol> Endpoint<P> {
         };
         // Ends the operation on every return (and unwind): until then a
         // guard's panic cannot declare the role dead under our feet.
-        let _in_op = match InOp::begin(&shared.uses[role], &shared.names[role]) {
+        let _in_op = match InOp::begin(&shared.uses[role], &shared.names[role], self.shared_use) {
             Ok(in_op) => in_op,
             Err(e) => return fail(op, e, back),
         };

@@ -25,8 +25,9 @@ use super::closed::{closed_error, send_after_close, Closes};
 use super::endpoint::endpoint_methods;
 use super::error::{Error, ToRole};
 use super::op::{lock, Op};
-use super::panic::{InOp, PanicSink, Use};
+use super::panic::PanicSink;
 use super::pending::Waiters;
+use super::role_use::{self, InOp, Uses};
 use super::select::{self, Alternative};
 use decide::{DEAD, RUNNING};
 use effect::Effect;
@@ -52,6 +53,10 @@ pub struct SplitEndpoint<P: Split> {
     parker: Parker,
     /// How many async operations of this endpoint are registered.
     async_ops: usize,
+    /// Whether the role's use word was handed out
+    /// ([`BlockingEndpoint::share_use`](super::BlockingEndpoint::share_use)):
+    /// its holder then begins and ends each operation.
+    shared_use: bool,
 }
 
 /// `Shared::waiting_for` of a role that is not blocked.
@@ -80,7 +85,7 @@ struct Shared<P: Split> {
     slots: Vec<CachePadded<Mutex<Slot<P::Local>>>>,
     /// Per role: whether its endpoint is in an operation, or was declared
     /// panicked (see [`PanicGuard`](super::PanicGuard)).
-    uses: Vec<CachePadded<Use>>,
+    uses: Uses,
     /// Set once the session is poisoned; `failure` says why.
     failed: AtomicBool,
     failure: Mutex<Option<Error>>,
@@ -157,7 +162,7 @@ impl<P: Split> SplitSession<P> {
                     .collect(),
                 running: CachePadded::new(AtomicUsize::new(n)),
                 slots,
-                uses: (0..n).map(|_| CachePadded::new(Use::default())).collect(),
+                uses: role_use::uses(n),
                 failed: AtomicBool::new(false),
                 failure: Mutex::new(None),
                 closes,
@@ -189,6 +194,7 @@ impl<P: Split> SplitSession<P> {
                 local: slot.local.take(),
                 parker,
                 async_ops: 0,
+                shared_use: false,
             }),
             None => Err(Error::RoleTaken(self.shared.names[role].clone())),
         }
@@ -282,7 +288,7 @@ impl<P: Split> SplitEndpoint<P> {
         let alternatives = &select::resolve_all(alternatives, self.role, &self.shared.names)?;
         let shared = &*self.shared;
         let me = self.role;
-        let _in_op = InOp::begin(&shared.uses[me], &shared.names[me])?;
+        let _in_op = InOp::begin(&shared.uses[me], &shared.names[me], self.shared_use)?;
         if shared.failed.load(SeqCst) {
             return Err(shared.failure());
         }
@@ -396,7 +402,7 @@ impl<P: Split> SplitEndpoint<P> {
         let me = self.role;
         // Ends the operation on every return (and unwind): until then a
         // guard's panic cannot declare the role dead under our feet.
-        let _in_op = match InOp::begin(&shared.uses[me], &shared.names[me]) {
+        let _in_op = match InOp::begin(&shared.uses[me], &shared.names[me], self.shared_use) {
             Ok(in_op) => in_op,
             Err(e) => {
                 if BACK {

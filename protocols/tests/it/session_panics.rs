@@ -9,7 +9,9 @@ use crate::session_support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use protocols::session::{BlockingEndpoint, Deadlock, Error, Session, SplitSession};
+use protocols::session::{
+    Begin, BlockingEndpoint, Deadlock, Error, PanicGuard, Refusal, RoleUse, Session, SplitSession,
+};
 use protocols::spec::{msg, seq, Spec};
 use protocols::{Liberal, Strict};
 use session_support::watchdog;
@@ -58,6 +60,7 @@ trait Any: Send {
     fn send_t(&mut self, to: &str) -> Result<(), Error>;
     fn recv_t(&mut self, from: &str) -> Result<(), Error>;
     fn guard(&self) -> protocols::session::PanicGuard;
+    fn share(&mut self) -> RoleUse;
 }
 
 impl<E: BlockingEndpoint> Any for E {
@@ -69,6 +72,51 @@ impl<E: BlockingEndpoint> Any for E {
     }
     fn guard(&self) -> protocols::session::PanicGuard {
         self.panic_guard()
+    }
+    fn share(&mut self) -> RoleUse {
+        self.share_use()
+            .expect("a session's endpoint shares its word")
+    }
+}
+
+/// Whether a thread that holds `guard` panicked (it always does).
+fn panics_with(guard: PanicGuard) -> bool {
+    std::thread::spawn(move || {
+        let _guard = guard;
+        panic!("a's code has a bug");
+    })
+    .join()
+    .is_err()
+}
+
+/// A layer that shares `a`'s endpoint between threads (the typed ends)
+/// holds the role's use word through each operation, and the session
+/// leaves the word to it: a guard whose thread panics while the word is
+/// held does not declare `a` panicked (the layer's other thread goes on
+/// with the role); one whose thread panics once the word is let go does,
+/// and the word then refuses every holder, and the session's other roles
+/// are told.
+#[test]
+fn a_guard_declares_no_panic_while_a_shared_use_word_is_held() {
+    let results = on_both("a shared use word", relay(), |eps| {
+        let [mut a, b, mut c]: [Box<dyn Any>; 3] = eps.try_into().ok().unwrap();
+        drop(b);
+        let word = a.share();
+        word.try_begin(Begin::Blocking).unwrap();
+        assert!(panics_with(a.guard()));
+        word.end(false);
+        let alive = word.try_begin(Begin::Poll);
+        if alive.is_ok() {
+            word.end(false);
+        }
+        assert!(panics_with(a.guard()));
+        let dead = [Begin::Blocking, Begin::Poll].map(|b| word.try_begin(b));
+        (alive, dead, deadlock_of(c.recv_t("b").unwrap_err()))
+    });
+    for (alive, dead, d) in results {
+        assert_eq!(alive, Ok(()));
+        assert_eq!(dead, [Err(Refusal::Panicked); 2]);
+        assert_eq!(d.panicked, ["a"], "{d}");
     }
 }
 

@@ -13,8 +13,8 @@ use engine::Protocol;
 use super::super::closed::{closed_error, send_after_close};
 use super::super::error::Error;
 use super::super::op::Op;
-use super::super::panic::Use;
 use super::super::pending::{AsyncOp, Done};
+use super::super::role_use::Use;
 use super::inner::Outcome;
 use super::Endpoint;
 
@@ -27,11 +27,11 @@ impl<P: Protocol> Endpoint<P> {
     /// operation ready with [`Error::Deadlock`]. See [`AsyncOp`].
     pub fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
         let role_use: &Use = &self.shared.uses[self.role];
-        if !role_use.begin_poll() {
+        if !role_use.begin_poll(self.shared_use) {
             return Poll::Ready(Err(Error::RolePanicked(self.name().to_string())));
         }
         let result = self.poll_locked(cx, op);
-        self.shared.uses[self.role].end_poll(self.async_ops > 0);
+        self.shared.uses[self.role].end_poll(self.async_ops > 0, self.shared_use);
         result
     }
 
@@ -145,6 +145,6 @@ impl<P: Protocol> Endpoint<P> {
         // The role's other registrations may now be all it waits on.
         inner.detect_deadlock(&shared.names, &mut self.woken);
         shared.release(inner, &mut self.woken);
-        shared.uses[self.role].end_poll(self.async_ops > 0);
+        shared.uses[self.role].end_poll(self.async_ops > 0, self.shared_use);
     }
 }

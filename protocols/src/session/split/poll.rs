@@ -37,7 +37,7 @@ impl<P: Split> SplitEndpoint<P> {
     /// operation ready with [`Error::Deadlock`]. See
     /// [`AsyncOp`](crate::session::AsyncOp).
     pub fn poll_op(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
-        if !self.shared.uses[self.role].begin_poll() {
+        if !self.shared.uses[self.role].begin_poll(self.shared_use) {
             return Poll::Ready(Err(Error::RolePanicked(self.name().to_string())));
         }
         // Each return of the poll ends it (`Use::end_poll`) last, in
@@ -67,7 +67,7 @@ impl<P: Split> SplitEndpoint<P> {
                         entry.waker = cx.waker().clone();
                     }
                     drop(slot);
-                    shared.uses[me].end_poll(self.async_ops > 0);
+                    shared.uses[me].end_poll(self.async_ops > 0, self.shared_use);
                     return Poll::Pending;
                 }
                 let entry = slot.waiters.entries.swap_remove(i);
@@ -302,6 +302,7 @@ impl<P: Split> SplitEndpoint<P> {
             role: me,
             local,
             async_ops,
+            shared_use,
             ..
         } = self;
         let (shared, me) = (&**shared, *me);
@@ -342,7 +343,7 @@ impl<P: Split> SplitEndpoint<P> {
                 shared.leave(me, epoch + 1);
             }
         }
-        shared.uses[me].end_poll(*async_ops > 0);
+        shared.uses[me].end_poll(*async_ops > 0, *shared_use);
         Some(Poll::Pending)
     }
 
@@ -388,7 +389,7 @@ impl<P: Split> SplitEndpoint<P> {
             store_intent(waiting_for, intent);
         }
         // The poll ends (see `poll_op`).
-        self.shared.uses[self.role].end_poll(self.async_ops > 0);
+        self.shared.uses[self.role].end_poll(self.async_ops > 0, self.shared_use);
         result
     }
 
@@ -417,7 +418,7 @@ impl<P: Split> SplitEndpoint<P> {
             // waits on them.
             self.wait_async(e);
         }
-        self.shared.uses[me].end_poll(self.async_ops > 0);
+        self.shared.uses[me].end_poll(self.async_ops > 0, self.shared_use);
     }
 }
 

@@ -420,10 +420,17 @@ impl Checker {
     /// objects only for the states it is working on (the depth-first
     /// stack, the breadth-first frontier), and a stored state costs the
     /// same whatever the object holds. In the breadth-first search of a
-    /// safety property (without partial-order reduction) that is about 10
+    /// safety property (without partial-order reduction) that is about 8
     /// bytes a product state: its 64-bit fingerprint in an ordered
-    /// open-addressed table filled up to 0.9, and nothing else (the
-    /// objects being worked on get ids of their own, dropped with them).
+    /// open-addressed table filled to between 0.84 and 0.92 (the top byte
+    /// picks one of 256 segments, so a slot keeps the other 7), and
+    /// nothing else (the objects being worked on get ids of their own,
+    /// dropped with them). The frontier holds its states' objects, as the
+    /// bytes they write ([`Protocol::encode`]) where the object prefers
+    /// bytes ([`Protocol::prefers_bytes`], or [`collapse`](Self::collapse)
+    /// when set); the whole search of 2.7 million states took under 10
+    /// bytes a state (`BENCHMARKS.md`). The search stays breadth-first, so
+    /// a violation's counterexample is still a shortest one.
     /// The depth-first search of a liveness property, and the reduced
     /// breadth-first one, keep a number per state (Couvreur's algorithm
     /// compares the numbers of states on its stack; the reduction's

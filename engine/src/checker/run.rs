@@ -95,9 +95,12 @@ impl Checker {
                 |r| proto.sends_to(r),
             )
         })??;
+        // Whether states are best kept as bytes: the collapse store, or
+        // under hash compaction the breadth-first frontier.
+        let as_bytes = self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto);
         let store = if self.uses_hash_compaction() {
-            Store::fingerprinted()
-        } else if self.collapse.unwrap_or_else(|| prefers_bytes(&proto)) && encodes(&proto) {
+            Store::fingerprinted(as_bytes)
+        } else if as_bytes {
             let verify_with = self.determinism.then(|| proto.clone());
             Store::collapsed(verify_with)
         } else {

@@ -36,6 +36,7 @@ mod ample;
 mod couvreur;
 mod expand;
 mod fingerprint_set;
+mod frontier;
 mod lasso;
 mod parallel;
 mod parallel_liveness;

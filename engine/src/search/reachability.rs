@@ -6,6 +6,7 @@ use crate::report::{Limit, RawLasso};
 use crate::Error;
 
 use super::ample::{level_number, Proviso};
+use super::frontier::{Held, Level};
 use super::{ProductState, Search, SearchOutcome};
 
 impl<P: Protocol> Search<'_, P> {
@@ -52,27 +53,42 @@ impl<P: Protocol> Search<'_, P> {
         let max_states = self.limits.max_states.min(u32::MAX as u64 - 2);
         let mut count = seeds.len() as u64;
         let mut truncated = false;
-        let mut level: Vec<ProductState> = seeds.to_vec();
-        let mut next_level: Vec<ProductState> = Vec::new();
-        let mut succ: Vec<ProductState> = Vec::new();
         // Hash compaction and collapse: each frontier entry holds its
         // object (a no-op otherwise), released once expanded. Without the
-        // reduction the objects wait in `objs`, in step with `level`, and
-        // are lent to the store while their state is expanded
-        // (`Store::take_made`): a state then costs no insertion, lookups
-        // and removal in the store's map of resident objects, which `pin`
-        // needs, and under hash compaction with a set of fingerprints of
-        // the search's own no id either (the frontier's objects were all
-        // the store held). The reduced search pins (its ample sets hold
-        // states of their own), and so does hash compaction with the
-        // store's numbers. A share's search from its frontier (several
-        // seeds) pins too.
+        // reduction the objects wait in the level (`Level`), and are lent
+        // to the store while their state is expanded (`Store::take_made`):
+        // a state then costs no insertion, lookups and removal in the
+        // store's map of resident objects, which `pin` needs, and under
+        // hash compaction with a set of fingerprints of the search's own
+        // no id either (the frontier's objects were all the store held).
+        // The reduced search pins (its ample sets hold states of their
+        // own), and so does hash compaction with the store's numbers. A
+        // share's search from its frontier (several seeds) pins too.
         let taken = (seeds.len() == 1 && !self.opts.reduce && self.ex.store.lends_frontier())
             .then(|| self.ex.store.take_made(start.0))
             .flatten();
         let hold = taken.is_some();
-        let mut objs: Vec<P> = taken.into_iter().collect();
-        let mut next_objs: Vec<P> = Vec::new();
+        // Under hash compaction, an object that prefers bytes waits as
+        // the bytes it writes, decoded with the initial object when its
+        // state is expanded: the frontier was most of what such a search
+        // held beside the fingerprints.
+        let decoder = taken
+            .as_ref()
+            .filter(|_| self.ex.store.frontier_as_bytes())
+            .cloned();
+        let verify = decoder.is_some() && self.ex.determinism();
+        let mut succ: Vec<ProductState> = Vec::new();
+        let mut level: Level<P> = Level::new();
+        let mut next_level: Level<P> = Level::new();
+        // The states this expansion entered, with their objects: entered
+        // in the next level once it is done.
+        let mut made: Vec<(ProductState, P)> = Vec::new();
+        match taken {
+            Some(o) => {
+                level.push_held(start, o, false);
+            }
+            None => seeds.iter().for_each(|&s| level.push(s)),
+        }
         // Frontier entries that share an id (one object with several
         // automaton states, or a state that is its own successor): how many
         // more than one name it. The store frees a frontier state's id
@@ -85,11 +101,22 @@ impl<P: Protocol> Search<'_, P> {
             }
         }
         while !level.is_empty() {
-            let mut held = objs.drain(..);
-            for &(p, q) in &level {
-                if hold {
-                    let o = held.next().expect("one object per frontier entry");
-                    self.ex.store.lend(p, o);
+            let decode = |b: &[u8]| decoder.as_ref().and_then(|d| d.decode(b));
+            while let Some(((p, q), held)) = level.pop(hold, decode) {
+                match held {
+                    Held::None => {}
+                    Held::Object(o) => self.ex.store.lend(p, o),
+                    Held::Undecodable(bytes) => {
+                        self.finish_progress();
+                        return Err(Error::Contract {
+                            action: "encode/decode".to_string(),
+                            detail: format!(
+                                "decode gave no object for the bytes {bytes:?} that encode \
+                                 wrote (Protocol::encode and Protocol::decode)"
+                            ),
+                            trace: Vec::new(),
+                        });
+                    }
                 }
                 if let Some(limit) = self.budget.tick(&self.stats, depth) {
                     self.finish_progress();
@@ -123,7 +150,6 @@ impl<P: Protocol> Search<'_, P> {
                     self.finish_progress();
                     return Ok(SearchOutcome::Inconclusive(Limit::States(count)));
                 }
-                let first_new = next_level.len();
                 for &(p2, q2) in &succ {
                     if self.visited.get(self.ex, p2, q2) != DfsNum::UNSEEN {
                         continue;
@@ -180,19 +206,27 @@ impl<P: Protocol> Search<'_, P> {
                             // Entered already by this expansion, with
                             // another automaton state.
                             None => {
-                                let i = next_level[first_new..]
+                                let i = made
                                     .iter()
-                                    .position(|&(p, _)| p == p2)
+                                    .position(|&((p, _), _)| p == p2)
                                     .expect("a successor was just made or entered");
                                 *shared.entry(p2).or_insert(0) += 1;
-                                next_objs[first_new + i].clone()
+                                made[i].1.clone()
                             }
                         };
-                        next_objs.push(o);
+                        made.push(((p2, q2), o));
                     } else {
                         self.ex.store.pin(p2);
+                        next_level.push((p2, q2));
                     }
-                    next_level.push((p2, q2));
+                }
+                for (s, o) in made.drain(..) {
+                    if verify {
+                        self.verify_bytes(&o, decoder.as_ref());
+                    }
+                    if let Some(o) = next_level.push_held(s, o, decoder.is_some()) {
+                        self.ex.store.recycle(o);
+                    }
                 }
                 if hold {
                     // Expanded: its object is a spare for the successors
@@ -212,10 +246,7 @@ impl<P: Protocol> Search<'_, P> {
                 }
                 self.ex.store.sweep();
             }
-            drop(held);
-            level.clear();
             std::mem::swap(&mut level, &mut next_level);
-            std::mem::swap(&mut objs, &mut next_objs);
             depth += 1;
         }
         self.finish_progress();
@@ -225,6 +256,18 @@ impl<P: Protocol> Search<'_, P> {
             )));
         }
         Ok(SearchOutcome::Holds)
+    }
+
+    /// Under the determinism check, whether `o` comes back from the bytes
+    /// it writes, as the frontier keeps it: if not, the store reports the
+    /// broken pair (`Store::codec_error`) and the check gives no verdict.
+    fn verify_bytes(&mut self, o: &P, decoder: Option<&P>) {
+        let mut bytes = Vec::new();
+        if o.encode(&mut bytes) && decoder.and_then(|d| d.decode(&bytes)).as_ref() != Some(o) {
+            self.ex.store.note_codec_error(format!(
+                "decode(encode(x)) did not give back x for the state whose bytes are {bytes:?}"
+            ));
+        }
     }
 
     /// Counts `p` as a protocol state met for the first time unless it was

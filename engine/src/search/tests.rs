@@ -193,7 +193,7 @@ fn hash_compaction_keeps_no_object_the_search_does_not_hold() {
             let prepared = Prepared::new(&aut, &a, |l| valuation(&a, &atoms, l));
             let limits = limits(Semantics::Stutter);
             let store = if compact {
-                Store::fingerprinted()
+                Store::fingerprinted(false)
             } else {
                 Store::whole()
             };

@@ -2,8 +2,10 @@
 //! (`Checker::bitstate`), against the exact search on random small LTSs ×
 //! random formulas (the cases of the differential test): a violation found
 //! by a compacted search is real (it replays and violates the formula on
-//! its lasso), with ample bits the verdicts agree, and a property that
-//! holds under either is never a plain "holds".
+//! its lasso), with ample bits the verdicts agree, hash compaction stores
+//! as many product states as the exact search (with its frontier held as
+//! objects or as bytes), and a property that holds under either is never
+//! a plain "holds".
 
 use crate::common;
 use crate::differential::case;
@@ -21,7 +23,21 @@ fn probabilistic_verdict(
     formula: &str,
     checker: Checker,
 ) -> Result<bool, TestCaseError> {
-    let proto = LtsProtocol::new(lts.clone());
+    Ok(compacted(lts, formula, checker, false)?.0)
+}
+
+/// [`probabilistic_verdict`], and the product states stored, on the
+/// object that writes its states as `bytes` or not.
+fn compacted(
+    lts: &Lts,
+    formula: &str,
+    checker: Checker,
+    bytes: bool,
+) -> Result<(bool, u64), TestCaseError> {
+    let proto = LtsProtocol {
+        bytes,
+        ..LtsProtocol::new(lts.clone())
+    };
     let report = checker
         .check(formula, proto.clone(), lts.dummies())
         .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;
@@ -32,7 +48,7 @@ fn probabilistic_verdict(
             let text = report.to_string();
             prop_assert!(text.contains("holds (probabilistic: "), "{text}");
             prop_assert!(!text.contains("property holds:"), "{text}");
-            Ok(false)
+            Ok((false, report.stats.product_states))
         }
         Verdict::Violated(c) => {
             if let Err(e) = c.try_replay(proto) {
@@ -43,7 +59,7 @@ fn probabilistic_verdict(
             let (prefix, cycle) = lasso_letters(lts, c);
             let f = owl_lite::parse(formula).unwrap();
             prop_assert!(!eval_lasso(&f, &prefix, &cycle), "{report}");
-            Ok(true)
+            Ok((true, report.stats.product_states))
         }
         other => Err(TestCaseError::fail(format!(
             "neither probabilistic holds nor violated: {other:?}\n{report}"
@@ -65,8 +81,17 @@ proptest! {
     #[test]
     fn compacted_searches_agree_with_the_exact_one((lts, formula) in case()) {
         let expected = reference_violated(&lts, &formula, true);
-        let compact = probabilistic_verdict(&lts, &formula, base().hash_compaction(true))?;
-        prop_assert_eq!(compact, expected, "hash compaction");
+        let exact = base()
+            .check(&formula, LtsProtocol::new(lts.clone()), lts.dummies())
+            .map_err(|e| TestCaseError::fail(format!("engine error: {e}")))?;
+        for bytes in [false, true] {
+            let (violated, states) = compacted(&lts, &formula, base().hash_compaction(true), bytes)?;
+            prop_assert_eq!(violated, expected, "hash compaction, bytes {}", bytes);
+            if !violated {
+                // A few hundred fingerprints: no collision to hide a state.
+                prop_assert_eq!(states, exact.stats.product_states, "bytes {}\n{}", bytes, exact);
+            }
+        }
         let bits = probabilistic_verdict(&lts, &formula, base().bitstate(Some(1 << 20)))?;
         prop_assert_eq!(bits, expected, "bitstate, 2^20 bits");
         let starved = probabilistic_verdict(&lts, &formula, base().bitstate(Some(64)))?;
@@ -121,7 +146,8 @@ fn bitstate_misses_states_in_few_bits_and_says_so() {
 /// frontier holds the state's object and the store has forgotten its id,
 /// so the counterexample's rebuild meets the state again under another
 /// id: it must still find it (the violation is real and shown), with or
-/// without the shortening of the counterexample.
+/// without the shortening of the counterexample, and with the frontier
+/// held as objects or as bytes.
 #[test]
 fn a_deadlock_met_in_the_frontier_is_shown_under_compaction() {
     let send = |to| Label {
@@ -139,12 +165,14 @@ fn a_deadlock_met_in_the_frontier_is_shown_under_compaction() {
     };
     let formula = r#"G "* SEND *""#;
     assert!(reference_violated(&lts, formula, true));
-    for shortest in [false, true] {
+    for (shortest, bytes) in [(false, false), (true, false), (false, true), (true, true)] {
         for checker in [base().hash_compaction(true), base().bitstate(Some(1 << 20))] {
             let checker = checker.shortest(shortest);
-            let found = probabilistic_verdict(&lts, formula, checker.clone())
-                .unwrap_or_else(|e| panic!("{e}"));
-            assert!(found, "shortest {shortest}: {checker:?}");
+            // With `bytes`, the frontier holds the deadlocking state as
+            // its bytes, and the store the object decoded from them.
+            let (found, _) =
+                compacted(&lts, formula, checker.clone(), bytes).unwrap_or_else(|e| panic!("{e}"));
+            assert!(found, "shortest {shortest}, bytes {bytes}: {checker:?}");
         }
     }
 }

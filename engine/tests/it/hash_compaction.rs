@@ -233,3 +233,123 @@ fn a_limit_is_inconclusive() {
         .unwrap();
     assert!(matches!(r.verdict, Verdict::Inconclusive { .. }), "{r}");
 }
+
+/// Objects that prefer bytes (the benchmark's `Ring` and `Star`, whose
+/// states hold `Message`s) wait in the breadth-first frontier as their
+/// bytes, decoded when their state is expanded: the same search as the
+/// exact one, with or without the determinism check (which decodes every
+/// new state's bytes and compares), and as with the frontier kept as
+/// objects (`collapse(false)`: the object's preference overridden).
+#[test]
+fn a_frontier_kept_as_bytes_searches_what_the_exact_search_does() {
+    use testkit::models::{Ring, Star, Token};
+    fn agree<P: Protocol + std::fmt::Debug>(obj: P, formulas: &[&str]) {
+        for f in formulas {
+            let exact = checker(false)
+                .check(f, obj.clone(), dummies![Token])
+                .unwrap();
+            for c in [
+                checker(true),
+                checker(true).determinism_check(false),
+                checker(true).collapse(false),
+            ] {
+                let compact = c.check(f, obj.clone(), dummies![Token]).unwrap();
+                let (e, s) = (&exact.stats, &compact.stats);
+                assert_eq!(e.product_states, s.product_states, "{f}\n{compact}");
+                assert_eq!(e.transitions, s.transitions, "{f}\n{compact}");
+                match (&exact.verdict, &compact.verdict) {
+                    (Verdict::Holds, Verdict::HoldsProbabilistic { .. }) => {}
+                    (Verdict::Violated(a), Verdict::Violated(b)) => {
+                        assert_eq!(a.to_string(), b.to_string(), "{f}");
+                        b.replay(obj.clone());
+                    }
+                    (a, b) => panic!("{f}: exact {a:?}, compacted {b:?}"),
+                }
+            }
+        }
+    }
+    let safety = [
+        r#"G !"DEADLOCK""#,
+        r#"G !("r0 SEND *" & X "r1 SEND *")"#,
+        r#"G !("r2 SEND *" & X "r3 RECV *")"#,
+    ];
+    agree(Ring::new(6), &safety);
+    agree(
+        Star::new(4),
+        &[
+            r#"G !"DEADLOCK""#,
+            r#"G !("hub SEND *" & X "leaf1 RECV *")"#,
+        ],
+    );
+}
+
+/// A counter `0..=5` whose bytes lose states: they halve it (two states
+/// share bytes); `mute`, its `decode` takes no bytes at all.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Codec {
+    n: u8,
+    mute: bool,
+}
+
+impl Protocol for Codec {
+    fn roles(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn try_send(&mut self, role: RoleId, _: RoleId, m: Message) -> Result<(), Refused<Message>> {
+        if role == 0 && self.n < 5 {
+            self.n += 1;
+            Ok(())
+        } else {
+            Err(Refused(m))
+        }
+    }
+    fn try_recv(&mut self, _: RoleId, _: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+        Err(Refused(()))
+    }
+    fn is_terminated(&self) -> bool {
+        self.n == 5
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> bool {
+        out.push(self.n / 2);
+        true
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<Codec> {
+        let n = bytes.first()? * 2;
+        (!self.mute).then_some(Codec { n, ..*self })
+    }
+}
+
+/// A frontier kept as bytes trusts `decode(encode(x)) == x`, as the
+/// collapse store does: under the determinism check a state that does not
+/// come back is a contract error, and bytes that do not decode are one
+/// always; never a verdict on states that are not the object's.
+#[test]
+fn a_codec_that_loses_states_is_a_contract_error_under_compaction() {
+    let f = r#"G !"DEADLOCK""#;
+    let expect_contract = |r: Result<engine::Report, engine::Error>, what: &str| match r {
+        Err(e @ engine::Error::Contract { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains(what), "{text}");
+        }
+        other => panic!("{other:?}"),
+    };
+    let lossy = Codec { n: 0, mute: false };
+    expect_contract(
+        checker(true).check(f, lossy, dummies![Move]),
+        "decode(encode(x)) did not give back x",
+    );
+    let mute = Codec { n: 0, mute: true };
+    for c in [checker(true), checker(true).determinism_check(false)] {
+        expect_contract(
+            c.check(f, mute.clone(), dummies![Move]),
+            "decode gave no object",
+        );
+    }
+    // Kept as objects, the same object is checked as usual.
+    let r = checker(true)
+        .collapse(false)
+        .check(f, Codec { n: 0, mute: true }, dummies![Move])
+        .unwrap();
+    assert!(r.holds_probabilistically(), "{r}");
+    assert_eq!(r.stats.protocol_states, 6, "{r}");
+}

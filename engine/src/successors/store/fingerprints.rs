@@ -116,6 +116,8 @@ pub(super) struct Fingerprints<P> {
     pub(super) renamed_from: Option<usize>,
     /// Scratch of [`intern_batch`](Self::intern_batch): a batch's keys.
     pub(super) batch: BatchKeys,
+    /// See [`Store::frontier_as_bytes`](super::Store::frontier_as_bytes).
+    pub(super) frontier_bytes: bool,
 }
 
 /// Ids for the objects a search holds now, and only for them: a search

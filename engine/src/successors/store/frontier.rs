@@ -173,4 +173,23 @@ impl<P: Protocol> Store<P> {
         let p = self.copy_of(id);
         self.intern(p)
     }
+
+    /// Whether a breadth-first search that holds its frontier's objects
+    /// ([`lends_frontier`](Self::lends_frontier)) keeps them as the bytes
+    /// they write ([`Protocol::encode`]), decoding each when its state is
+    /// expanded: under hash compaction, for an object that prefers its
+    /// states stored as bytes and writes them (as the collapse store is
+    /// picked without hash compaction).
+    pub(crate) fn frontier_as_bytes(&self) -> bool {
+        self.fp.as_ref().is_some_and(|f| f.frontier_bytes)
+    }
+
+    /// Reports a state that did not come back from its bytes (found by
+    /// the determinism check): the check ends with a contract error
+    /// ([`codec_error`](Self::codec_error)). The first one is kept.
+    pub(crate) fn note_codec_error(&mut self, detail: String) {
+        if let Some(f) = &mut self.fp {
+            f.codec_error.get_or_insert(detail);
+        }
+    }
 }

@@ -9,11 +9,12 @@
 //! an entry of the breadth-first frontier ([`Store::pin`]) — or while it has
 //! just been made by a probe and the search has not yet decided whether to
 //! keep it ([`Store::sweep`]). The breadth-first search from one state
-//! holds its frontier's objects itself instead and lends each to the store
-//! while it expands it ([`Store::take_made`], [`Store::lend`]); when that
-//! search keeps its own set of product fingerprints
-//! ([`Store::transient_ids`]), the store then holds nothing for a state
-//! once its successors are entered. A state reached again whose object is gone is
+//! holds its frontier's objects itself instead (under hash compaction as
+//! their bytes where the object prefers bytes: [`Store::frontier_as_bytes`])
+//! and lends each to the store while it expands it ([`Store::take_made`],
+//! [`Store::lend`]); when that search keeps its own set of product
+//! fingerprints ([`Store::transient_ids`]), the store then holds nothing
+//! for a state once its successors are entered. A state reached again whose object is gone is
 //! revived from the object the probe just made: every object the search
 //! expands was made by a run of the real object, never rebuilt from a
 //! fingerprint. Two states with the same fingerprint are one state to the
@@ -148,9 +149,15 @@ impl<P: Protocol> Store<P> {
         self.spares = spares;
     }
 
-    /// An empty store under hash compaction (see the module docs).
-    pub(crate) fn fingerprinted() -> Self {
-        Self::keyed(Keys::Fp(Vec::new()), None)
+    /// An empty store under hash compaction (see the module docs); with
+    /// `frontier_bytes`, a breadth-first search keeps its frontier's
+    /// objects as their bytes ([`frontier_as_bytes`](Self::frontier_as_bytes)).
+    pub(crate) fn fingerprinted(frontier_bytes: bool) -> Self {
+        let mut s = Self::keyed(Keys::Fp(Vec::new()), None);
+        if let Some(f) = &mut s.fp {
+            f.frontier_bytes = frontier_bytes;
+        }
+        s
     }
 
     /// An empty collapse store (see the module docs); with `verify_with`
@@ -183,6 +190,7 @@ impl<P: Protocol> Store<P> {
             transient: None,
             renamed_from: None,
             batch: Default::default(),
+            frontier_bytes: false,
         }));
         s
     }

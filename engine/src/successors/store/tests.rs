@@ -83,7 +83,7 @@ fn a_made_object_is_handed_out_once_and_found_while_it_is_lent() {
 /// not the store, says that it was seen).
 #[test]
 fn a_frontier_object_taken_under_hash_compaction_leaves_nothing_behind() {
-    let mut s = Store::fingerprinted();
+    let mut s = Store::fingerprinted(false);
     let init = s.intern(Bytes(vec![0]));
     s.keep_forever(init);
     assert!(!s.lends_frontier(), "the store's own numbers: pinned");
@@ -125,7 +125,7 @@ fn a_frontier_object_taken_under_hash_compaction_leaves_nothing_behind() {
 /// ids in use gave a frontier state's id to another state.)
 #[test]
 fn a_frontier_state_keeps_its_id_until_the_search_frees_it() {
-    let mut s = Store::fingerprinted();
+    let mut s = Store::fingerprinted(false);
     s.intern(Bytes(vec![0]));
     s.transient_ids();
     let kept = s.intern(Bytes(vec![1]));
@@ -156,7 +156,7 @@ fn a_frontier_state_keeps_its_id_until_the_search_frees_it() {
 /// taken for its old object probed the wrong state.
 #[test]
 fn ids_given_to_other_objects_are_reported_renamed() {
-    let mut s = Store::fingerprinted();
+    let mut s = Store::fingerprinted(false);
     s.intern(Bytes(vec![0]));
     s.transient_ids();
     let seen = s.intern(Bytes(vec![1]));
@@ -180,7 +180,7 @@ fn ids_given_to_other_objects_are_reported_renamed() {
 /// an id that the frontier may name.
 #[test]
 fn transient_ids_that_run_out_are_reported() {
-    let mut s = Store::fingerprinted();
+    let mut s = Store::fingerprinted(false);
     s.intern(Bytes(vec![0]));
     s.transient_ids();
     s.fp.as_mut().unwrap().transient.as_mut().unwrap().next = u32::MAX as usize - 3;
@@ -198,7 +198,7 @@ fn transient_ids_that_run_out_are_reported() {
 /// entry while the second still named it).
 #[test]
 fn an_object_made_twice_is_taken_once() {
-    let mut s = Store::fingerprinted();
+    let mut s = Store::fingerprinted(false);
     s.intern(Bytes(vec![0]));
     s.transient_ids();
     let y = s.intern(Bytes(vec![1]));

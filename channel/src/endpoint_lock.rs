@@ -16,7 +16,7 @@ use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
-use protocols::session::{Begin, Refusal, RoleUse};
+use protocols::session::{Began, Refusal, RoleUse};
 
 use crate::raw::Raw;
 
@@ -26,15 +26,17 @@ pub(crate) struct EndpointLock {
 }
 
 // SAFETY: the endpoint is reached only through a `Held`, and a `Held`
-// exists only between a successful `RoleUse::try_begin` (a `SeqCst`
-// compare-and-swap from a state that no holder has: idle, or async
-// operations registered between polls) and its drop, which ends the use
-// with a `Release` store. Nobody else moves the word out of a held state
-// (the session's panic guard declares a role panicked only from idle, and
-// the endpoint, told by `share_use`, leaves the word to us), so there is at
-// most one `Held` at a time and its `&mut` is unique; the endpoint moves
-// between threads only as a `Mutex<Box<dyn Raw>>` would move it
-// (`Raw: Send`).
+// exists only while it owns a `Began` of the word (from a `SeqCst`
+// compare-and-swap out of a state that no holder has: idle, or async
+// operations registered between polls), which its drop ends with a
+// `Release` store. Only a `Began` moves the word out of a held state:
+// `Began` is neither `Clone` nor made outside `RoleUse`'s begins, the
+// session's panic guard declares a role panicked only from idle, the
+// endpoint, told by `share_use`, leaves the word to its holders, and
+// whoever else holds a copy of the word can only begin from a state no
+// holder has. So there is at most one `Held` at a time and its `&mut` is
+// unique; the endpoint moves between threads only as a
+// `Mutex<Box<dyn Raw>>` would move it (`Raw: Send`).
 unsafe impl Sync for EndpointLock {}
 
 impl EndpointLock {
@@ -46,14 +48,19 @@ impl EndpointLock {
         }
     }
 
-    /// The endpoint for a blocking operation or a poll (or a look at it:
-    /// `Begin::Poll`), if free; otherwise why not.
+    /// The endpoint for a blocking operation or (`poll`) a poll or a look
+    /// at it, if free; otherwise why not.
     #[inline]
-    pub(crate) fn try_take(&self, what: Begin) -> Result<Held<'_>, Refusal> {
-        self.word.try_begin(what)?;
+    pub(crate) fn try_take(&self, poll: bool) -> Result<Held<'_>, Refusal> {
+        let began = if poll {
+            self.word.try_begin_poll()?
+        } else {
+            self.word.try_begin()?
+        };
         Ok(Held {
             lock: self,
-            poll: what == Begin::Poll,
+            began: Some(began),
+            poll,
         })
     }
 
@@ -62,11 +69,11 @@ impl EndpointLock {
     /// waiting would not help (async operations registered, for a blocking
     /// operation; the role panicked). It yields, then naps a little longer
     /// each time, up to a millisecond.
-    pub(crate) fn take(&self, what: Begin) -> Result<Held<'_>, Refusal> {
+    pub(crate) fn take(&self, poll: bool) -> Result<Held<'_>, Refusal> {
         let mut nap = Duration::from_micros(5);
         let mut tries = 0u32;
         loop {
-            match self.try_take(what) {
+            match self.try_take(poll) {
                 Err(Refusal::Busy | Refusal::Polling) => {}
                 taken => return taken,
             }
@@ -86,6 +93,8 @@ impl EndpointLock {
 /// says so).
 pub(crate) struct Held<'a> {
     lock: &'a EndpointLock,
+    /// The use of the word this holds (taken only by the drop).
+    began: Option<Began<'a>>,
     /// Held for a poll: it ends with the role's registrations as they are
     /// then (a blocking operation neither begins with any nor makes one).
     poll: bool,
@@ -112,7 +121,9 @@ impl Drop for Held<'_> {
     #[inline]
     fn drop(&mut self) {
         let registered = self.poll && self.has_registered_ops();
-        self.lock.word.end(registered);
+        if let Some(began) = self.began.take() {
+            began.end(registered);
+        }
     }
 }
 
@@ -131,26 +142,26 @@ mod tests {
     #[test]
     fn a_holder_is_told_apart_and_the_lock_is_free_again_after_it() {
         let l = lock();
-        let held = l.try_take(Begin::Blocking).ok().unwrap();
-        assert_eq!(l.try_take(Begin::Poll).err(), Some(Refusal::Busy));
-        assert_eq!(l.try_take(Begin::Blocking).err(), Some(Refusal::Busy));
+        let held = l.try_take(false).ok().unwrap();
+        assert_eq!(l.try_take(true).err(), Some(Refusal::Busy));
+        assert_eq!(l.try_take(false).err(), Some(Refusal::Busy));
         drop(held);
-        let held = l.try_take(Begin::Poll).ok().unwrap();
+        let held = l.try_take(true).ok().unwrap();
         assert_eq!(held.channel_types(0, 1), Some(vec!["Ping".to_string()]));
-        assert_eq!(l.try_take(Begin::Blocking).err(), Some(Refusal::Polling));
+        assert_eq!(l.try_take(false).err(), Some(Refusal::Polling));
         drop(held);
-        assert!(l.try_take(Begin::Blocking).is_ok());
+        assert!(l.try_take(false).is_ok());
     }
 
     #[test]
     fn a_waiting_take_gets_the_endpoint_once_the_other_thread_lets_go() {
         let l = std::sync::Arc::new(lock());
-        let held = l.try_take(Begin::Blocking).ok().unwrap();
+        let held = l.try_take(false).ok().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         let t = {
             let l = std::sync::Arc::clone(&l);
             std::thread::spawn(move || {
-                let held = l.take(Begin::Blocking).ok().unwrap();
+                let held = l.take(false).ok().unwrap();
                 tx.send(()).unwrap();
                 held.channel_types(0, 1)
             })
@@ -159,6 +170,6 @@ mod tests {
         assert!(rx.recv_timeout(Duration::from_millis(20)).is_err());
         drop(held);
         assert_eq!(t.join().unwrap(), Some(vec!["Ping".to_string()]));
-        assert!(l.try_take(Begin::Poll).is_ok());
+        assert!(l.try_take(true).is_ok());
     }
 }

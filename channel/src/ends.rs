@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use engine::{MessageType, Payload, RoleId};
-use protocols::session::{self, Alternative, Begin, BlockingEndpoint, Refusal, ToRole};
+use protocols::session::{self, Alternative, BlockingEndpoint, Refusal, ToRole};
 
 use crate::endpoint_lock::{EndpointLock, Held};
 use crate::{Error, Receiver, Sender};
@@ -237,9 +237,7 @@ impl Shared {
     /// panicked.
     #[inline]
     pub(crate) fn endpoint(&self) -> Result<Held<'_>, Error> {
-        self.endpoint
-            .try_take(Begin::Blocking)
-            .map_err(|r| self.refused(r))
+        self.endpoint.try_take(false).map_err(|r| self.refused(r))
     }
 
     /// Why the endpoint could not be taken, as an error.
@@ -266,7 +264,7 @@ impl Shared {
     #[inline]
     pub(crate) fn endpoint_for_poll(&self) -> Result<Held<'_>, Error> {
         loop {
-            match self.endpoint.try_take(Begin::Poll) {
+            match self.endpoint.try_take(true) {
                 Ok(held) => return Ok(held),
                 Err(Refusal::Polling) => std::thread::yield_now(),
                 Err(why) => return Err(self.refused(why)),
@@ -279,16 +277,14 @@ impl Shared {
     /// session's error where waiting would not help (futures of the role
     /// registered, the role panicked).
     fn endpoint_blocking(&self) -> Result<Held<'_>, Error> {
-        self.endpoint
-            .take(Begin::Blocking)
-            .map_err(|r| self.refused(r))
+        self.endpoint.take(false).map_err(|r| self.refused(r))
     }
 
     /// The endpoint, waiting for another holder: to give up a dropped
     /// future's registration (a blocking operation on a role with a
     /// registration fails at once, so the wait is short).
     pub(crate) fn endpoint_waiting(&self) -> Result<Held<'_>, Error> {
-        self.endpoint.take(Begin::Poll).map_err(|r| self.refused(r))
+        self.endpoint.take(true).map_err(|r| self.refused(r))
     }
 
     pub(crate) fn resolve(&self, role: impl ToRole) -> Result<RoleId, Error> {

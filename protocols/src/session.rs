@@ -342,7 +342,7 @@ pub use error::{Blocked, Deadlock, Error, ToRole, WaitsFor};
 pub use locked::{Endpoint, Session};
 pub use panic::PanicGuard;
 pub use pending::{AsyncOp, Done, Request};
-pub use role_use::{Begin, Refusal, RoleUse};
+pub use role_use::{Began, Refusal, RoleUse};
 pub use select::Alternative;
 pub use split::{Split, SplitEndpoint, SplitSession};
 
@@ -462,6 +462,13 @@ pub trait BlockingEndpoint: Send {
     /// (see [`RoleUse`]); `None` (the default) if the endpoint has no word
     /// to share, and the layer keeps one of its own
     /// ([`RoleUse::standalone`]).
+    ///
+    /// From then on the endpoint leaves the word to its holders for good:
+    /// an operation called on it without a [`Began`] of the word is not
+    /// marked in use (a panic guard may declare the role panicked under
+    /// it, and a blocking call is not refused while futures are
+    /// registered). Call it only to hand every operation to such a layer,
+    /// as `prust::channel::Ends::new` does.
     fn share_use(&mut self) -> Option<RoleUse> {
         None
     }

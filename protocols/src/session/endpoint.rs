@@ -87,7 +87,9 @@ macro_rules! endpoint_methods {
         /// Hands this role's use word to a layer that shares the endpoint
         /// between threads (see [`RoleUse`](crate::session::RoleUse)):
         /// from now on the endpoint's operations and polls leave the word
-        /// alone, and the holder begins and ends each of them on it.
+        /// alone, and the holder begins and ends each of them on it (see
+        /// [`BlockingEndpoint::share_use`](crate::session::BlockingEndpoint::share_use)
+        /// for what an operation not begun there misses).
         pub fn share_use(&mut self) -> $crate::session::RoleUse {
             self.shared_use = true;
             $crate::session::RoleUse::new(&self.shared.uses, self.role)

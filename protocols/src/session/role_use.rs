@@ -176,29 +176,34 @@ pub(super) fn uses(n: usize) -> Uses {
 
 /// One role's use word, handed to a layer that shares the role's endpoint
 /// between threads (the typed ends of `prust::channel`): the layer begins
-/// each operation on the word with [`try_begin`](Self::try_begin) and
-/// ends it with [`end`](Self::end), and the endpoint, told by
-/// [`BlockingEndpoint::share_use`](super::BlockingEndpoint::share_use),
+/// each operation on the word with [`try_begin`](Self::try_begin) (a
+/// blocking operation) or [`try_begin_poll`](Self::try_begin_poll) (a
+/// poll), and ends it with the [`Began`] that gave it, and the endpoint,
+/// told by [`BlockingEndpoint::share_use`](super::BlockingEndpoint::share_use),
 /// leaves the word alone. The word then does two jobs with one
 /// compare-and-swap an operation: it excludes the layer's other threads
-/// (at most one holder at a time), and it tells the session that the role
-/// is in use (a panic guard does not declare it panicked; see
+/// (at most one [`Began`] at a time), and it tells the session that the
+/// role is in use (a panic guard does not declare it panicked; see
 /// [`PanicGuard`](super::PanicGuard)).
 ///
+/// Only a [`Began`] ends a use, so a layer that lends its endpoint's
+/// `&mut` to one `Began` at a time lends it to one thread at a time,
+/// whoever else holds a copy of the word.
+///
 /// ```
-/// use protocols::session::{Begin, Refusal, SplitSession};
+/// use protocols::session::{Refusal, SplitSession};
 /// use protocols::spec::{msg, Spec};
 /// let lts = Spec::new("ping", msg("Ping", "a", "b")).compile().unwrap();
 /// let session = SplitSession::new(protocols::Liberal::new(lts));
 /// let mut a = session.endpoint("a").unwrap();
 /// let word = a.share_use();
-/// assert_eq!(word.try_begin(Begin::Blocking), Ok(()));
+/// let began = word.try_begin().unwrap();
 /// // Another thread of the layer is told that the endpoint is in use.
-/// assert_eq!(word.try_begin(Begin::Poll), Err(Refusal::Busy));
+/// assert_eq!(word.try_begin_poll().err(), Some(Refusal::Busy));
 /// a.send(1, engine::Message::named("Ping", 7u8)).unwrap();
-/// word.end(false);
-/// assert_eq!(word.try_begin(Begin::Poll), Ok(()));
-/// word.end(a.has_registered_ops());
+/// began.end(false);
+/// let began = word.try_begin_poll().unwrap();
+/// began.end(a.has_registered_ops());
 /// ```
 #[derive(Clone, Debug)]
 pub struct RoleUse {
@@ -206,19 +211,16 @@ pub struct RoleUse {
     role: usize,
 }
 
-/// What a [`RoleUse`] holder begins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Begin {
-    /// A blocking operation (it may hold the word for long). Refused while
-    /// async operations of the role are registered: the role would wait
-    /// where the session counts it as waiting on them.
-    Blocking,
-    /// One poll of an async operation, the give-up of one, or a look at
-    /// the endpoint: short, and allowed with async operations registered.
-    Poll,
+/// A use of a role's endpoint begun on its [`RoleUse`] word: the one
+/// holder, until [`end`](Self::end).
+#[must_use = "the word stays held until `end`"]
+#[derive(Debug)]
+pub struct Began<'a> {
+    word: &'a AtomicU8,
 }
 
-/// Why [`RoleUse::try_begin`] did not begin.
+/// Why [`RoleUse::try_begin`] or [`RoleUse::try_begin_poll`] did not
+/// begin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// Another holder is inside a blocking operation (which may last).
@@ -231,6 +233,13 @@ pub enum Refusal {
     /// The role was declared panicked, or its endpoint is gone
     /// ([`Error::RolePanicked`]).
     Panicked,
+}
+
+/// What a use begins.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Blocking,
+    Poll,
 }
 
 impl RoleUse {
@@ -255,32 +264,52 @@ impl RoleUse {
         &self.uses[self.role].0
     }
 
-    /// Begins `what`, if nobody holds the word and the role may: one
-    /// compare-and-swap where it is idle (`SeqCst`, as the endpoint's own
-    /// begin: a waker's read of the word before it is ordered before the
+    /// Begins a blocking operation (which may hold the word for long), if
+    /// nobody holds the word and the role may: refused while async
+    /// operations of the role are registered (the role would wait where
+    /// the session counts it as waiting on them). One compare-and-swap
+    /// where the word is idle (`SeqCst`, as the endpoint's own begin: a
+    /// waker's read of the word before it is ordered before the
     /// operation's tries).
     #[inline]
-    pub fn try_begin(&self, what: Begin) -> Result<(), Refusal> {
+    pub fn try_begin(&self) -> Result<Began<'_>, Refusal> {
+        self.begin(Kind::Blocking)
+    }
+
+    /// Begins one poll of an async operation, the give-up of one, or a
+    /// look at the endpoint: short, and allowed with async operations
+    /// registered.
+    #[inline]
+    pub fn try_begin_poll(&self) -> Result<Began<'_>, Refusal> {
+        self.begin(Kind::Poll)
+    }
+
+    #[inline]
+    fn begin(&self, what: Kind) -> Result<Began<'_>, Refusal> {
         let word = self.word();
-        let to = match what {
-            Begin::Blocking => IN_OP,
-            Begin::Poll => POLLING,
+        let (from, to) = match what {
+            Kind::Blocking => (IDLE, IN_OP),
+            // A poll of a registered future finds the word at `ASYNC`:
+            // read it first (a plain load), so that such a poll takes one
+            // compare-and-swap, not a failed one and another.
+            Kind::Poll if word.load(Relaxed) == ASYNC => (ASYNC, POLLING_ASYNC),
+            Kind::Poll => (IDLE, POLLING),
         };
-        match word.compare_exchange(IDLE, to, SeqCst, SeqCst) {
-            Ok(_) => Ok(()),
+        match word.compare_exchange(from, to, SeqCst, SeqCst) {
+            Ok(_) => Ok(Began { word }),
             Err(s) => self.refused(what, s),
         }
     }
 
     #[cold]
-    fn refused(&self, what: Begin, mut s: u8) -> Result<(), Refusal> {
+    fn refused(&self, what: Kind, mut s: u8) -> Result<Began<'_>, Refusal> {
         let word = self.word();
         loop {
             let (from, to) = match (s, what) {
-                (IDLE, Begin::Blocking) => (IDLE, IN_OP),
-                (IDLE, Begin::Poll) => (IDLE, POLLING),
-                (ASYNC, Begin::Poll) => (ASYNC, POLLING_ASYNC),
-                (ASYNC, Begin::Blocking) => return Err(Refusal::AsyncPending),
+                (IDLE, Kind::Blocking) => (IDLE, IN_OP),
+                (IDLE, Kind::Poll) => (IDLE, POLLING),
+                (ASYNC, Kind::Poll) => (ASYNC, POLLING_ASYNC),
+                (ASYNC, Kind::Blocking) => return Err(Refusal::AsyncPending),
                 (IN_OP, _) => return Err(Refusal::Busy),
                 (POLLING | POLLING_ASYNC, _) => return Err(Refusal::Polling),
                 _ => return Err(Refusal::Panicked),
@@ -288,25 +317,28 @@ impl RoleUse {
             // The word moved on since it was read (another holder ended,
             // or the role was declared panicked): judge it again.
             match word.compare_exchange(from, to, SeqCst, SeqCst) {
-                Ok(_) => return Ok(()),
+                Ok(_) => return Ok(Began { word }),
                 Err(now) => s = now,
             }
         }
     }
+}
 
-    /// Ends what [`try_begin`](Self::try_begin) began: the role has async
-    /// operations `registered` (as the endpoint says:
+impl Began<'_> {
+    /// Ends the use: the role has async operations `registered` (as the
+    /// endpoint says after a poll:
     /// [`BlockingEndpoint::has_registered_ops`](super::BlockingEndpoint::has_registered_ops)),
-    /// or none. A store: only the holder moves the word from a held state.
-    /// Release: the next holder, and a guard that then declares the role
-    /// panicked, see everything the operation did.
+    /// or none (always so after a blocking operation). A store: only the
+    /// holder moves the word from a held state (a guard declares a role
+    /// panicked only from idle). Release: the next holder, and a guard
+    /// that then declares the role panicked, see everything the use did.
     #[inline]
-    pub fn end(&self, registered: bool) {
+    pub fn end(self, registered: bool) {
         let to = if registered { ASYNC } else { IDLE };
         debug_assert!(matches!(
-            self.word().load(Relaxed),
+            self.word.load(Relaxed),
             IN_OP | POLLING | POLLING_ASYNC
         ));
-        self.word().store(to, Release);
+        self.word.store(to, Release);
     }
 }

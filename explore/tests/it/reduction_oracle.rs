@@ -342,6 +342,54 @@ fn a_receive_that_gets_another_type_in_the_other_order_is_dependent() {
     }
 }
 
+/// `r2`'s send to `r1` lets `r0` receive from `r2` (the object answers
+/// that receive from its state: in state 0 `r0` can only receive from
+/// `r1`, staying there; after the send, in state 2, terminated, also from
+/// `r2`, back to state 0). Receiving from `r1` first, then the send, ends
+/// terminated; the send first, then the receive from `r2`, does not. DPOR
+/// saw no race between the receive and the send (they commute, on
+/// different channels, and the send is not to `r0`), never ran the send
+/// first, and said the program was correct in every schedule.
+#[test]
+fn dpor_runs_first_a_step_that_gives_a_receive_another_sender() {
+    let l = |role, kind, ty, peer| Label {
+        role,
+        kind,
+        ty,
+        peer,
+    };
+    let (send, recv) = (ActionKind::Send, ActionKind::Recv);
+    let case = Case {
+        obj: Obj {
+            trans: std::sync::Arc::new(vec![
+                vec![(l(2, send, 0, 1), 2), (l(0, recv, 1, 1), 0)],
+                vec![],
+                vec![(l(0, recv, 0, 2), 0), (l(0, recv, 1, 1), 2)],
+            ]),
+            terminal: std::sync::Arc::new(vec![false, false, true]),
+            roles: 3,
+            state: 0,
+        },
+        programs: vec![vec![Op::RecvAny], vec![], vec![Op::Send(1, 0)]],
+    };
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        for bound in [None, Some(1)] {
+            let ex = run(&case, reduction, bound, None, 100);
+            assert!(
+                ex.is_complete() && !ex.is_successful(),
+                "{reduction} {bound:?}: {ex}"
+            );
+            assert_eq!(
+                outcomes(&ex),
+                BTreeSet::from(["every role returned but the protocol had not terminated \
+                     (not finished: r0, r1, r2)"
+                    .to_string()]),
+                "{reduction} {bound:?}: {ex}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 
 use engine::{ActionKind, Message, Protocol, Refused, RoleId};
 use proptest::prelude::*;
-use prust::explore::{Exploration, Explorer, Reduction};
-use prust::session::BlockingEndpoint;
+use prust::explore::{choose, Exploration, Explorer, Reduction};
+use prust::session::{Alternative, BlockingEndpoint};
 
 /// A transition's label: `role` sends to, receives from or closes towards
 /// `peer` (type `ty`, ignored for closes).
@@ -95,6 +95,11 @@ enum Op {
     RecvFrom(usize),
     RecvAny,
     Close(usize),
+    /// Select: a message of type `T{ty}` from the first role, or any
+    /// from the second.
+    Select(usize, usize, usize),
+    /// `choose(2)`: 1 skips the next operation.
+    Choose,
 }
 
 #[derive(Debug, Clone)]
@@ -109,7 +114,8 @@ fn label() -> impl Strategy<Value = (usize, usize, usize, usize)> {
 
 /// A random object of 2–3 roles and up to 7 states, and role programs
 /// made from a random walk of it (a receive sometimes from anyone), with
-/// a few random operations inserted: at most five a role.
+/// a few random operations inserted (selects and `choose`s among them):
+/// at most five a role.
 fn case() -> impl Strategy<Value = Case> {
     (2usize..=3, 1usize..=7)
         .prop_flat_map(|(roles, states)| {
@@ -119,7 +125,7 @@ fn case() -> impl Strategy<Value = Case> {
                 prop::collection::vec(any::<bool>(), states),
                 prop::collection::vec(0usize..100, 0..10),
                 prop::collection::vec(
-                    (0..roles, 0usize..4, 0usize..roles, 0usize..2, 0usize..8),
+                    (0..roles, 0usize..6, 0usize..roles, 0usize..2, 0usize..8),
                     0..3,
                 ),
             )
@@ -182,11 +188,14 @@ fn case() -> impl Strategy<Value = Case> {
             }
             for (r, k, p, ty, at) in extra {
                 let peer = if p == r { (p + 1) % roles } else { p };
+                let third = (0..roles).find(|&x| x != r && x != peer);
                 let op = [
                     Op::Send(peer, ty),
                     Op::RecvFrom(peer),
                     Op::RecvAny,
                     Op::Close(peer),
+                    third.map_or(Op::RecvAny, |t| Op::Select(peer, t, ty)),
+                    Op::Choose,
                 ][k];
                 let prog = &mut programs[r];
                 let at = at.min(prog.len());
@@ -222,7 +231,11 @@ fn run(
             let prog = prog.clone();
             hs.push(r.spawn(NAMES[i], move |mut ep| {
                 let mut got: Got = Vec::new();
+                let mut skip = false;
                 for op in prog {
+                    if std::mem::take(&mut skip) {
+                        continue;
+                    }
                     let ok = match op {
                         Op::Send(to, ty) => ep.send(to, Message::named(TYPES[ty], ())).is_ok(),
                         Op::Close(to) => ep.close(to).is_ok(),
@@ -240,6 +253,25 @@ fn run(
                             }
                             Err(_) => false,
                         },
+                        Op::Select(a, b, ty) => {
+                            let alts = [
+                                Alternative::sender(a).of_type(TYPES[ty]),
+                                Alternative::sender(b),
+                            ];
+                            match ep.select(&alts) {
+                                Ok((i, m)) => {
+                                    got.push(([a, b][i], m.type_name().to_string()));
+                                    true
+                                }
+                                Err(_) => false,
+                            }
+                        }
+                        Op::Choose => {
+                            let c = choose(2);
+                            got.push((usize::MAX, format!("chose {c}")));
+                            skip = c == 1;
+                            true
+                        }
                     };
                     if !ok {
                         break;

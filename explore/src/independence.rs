@@ -47,8 +47,9 @@ pub(crate) fn independent<P: Protocol>(
 }
 
 /// Whether two enabled choices commute on the object in the state `obj`:
-/// each stays enabled after the other, and both orders give equal
-/// objects. Under a property (`visible`), the actions they perform, in
+/// each stays enabled after the other, both orders give equal objects,
+/// and each performs the same act in both orders (a receive gets the same
+/// sender and type). Under a property (`visible`), the actions they perform, in
 /// either order, must also all be invisible to it: the formula's verdict
 /// may depend on the order of a visible action and any other, but not on
 /// that of two invisible ones (see `visible`). The actions are those of
@@ -66,9 +67,10 @@ pub(crate) fn commute<P: Protocol>(
     visible: Option<&Visibility>,
 ) -> bool {
     let seen = |x: &Act, y: &Act| visible.is_some_and(|v| v.is_visible(x) || v.is_visible(y));
+    // The object after both, and the acts of the first and the second.
     let then = |mut o: P, x: Act, second: (Alt, &Op)| {
         let (y, _) = perform(&mut o, second.0, second.1.clone())?;
-        (!seen(&x, &y)).then_some(o)
+        (!seen(&x, &y)).then_some((o, x, y))
     };
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
@@ -77,12 +79,18 @@ pub(crate) fn commute<P: Protocol>(
     };
     // The first order that fails (refused, or seen by the property)
     // decides: the other is not tried.
-    let Some(ab) = both(a, b) else {
+    let Some((ab, a_then, b_after)) = both(a, b) else {
         return false;
     };
     let ba = match b_first {
         Some((o, x)) => then(o, x, a),
         None => both(b, a),
     };
-    ba.is_some_and(|ba| ab == ba)
+    // Equal objects are not enough: each step must also do the same in
+    // both orders. The object answers a receive (its sender and type),
+    // and an object may answer by its state, which the other step changes
+    // and changes back (a receive of `T0` in one order and `T1` in the
+    // other, the same state after both): the role then sees different
+    // messages, and its results and failures depend on the order.
+    ba.is_some_and(|(ba, b_then, a_after)| ab == ba && a_then == a_after && b_after == b_then)
 }

@@ -37,8 +37,9 @@ pub(crate) struct Sampler {
     strategy: Strategy,
     rng: Rng,
     /// PCT: each role's priority (higher runs first). The initial ones
-    /// are `depth..depth + n` in a random order; a change point lowers a
-    /// role to a value below `depth`, under every initial priority.
+    /// are `c..c + n` in a random order, `c` the execution's number of
+    /// change points; a change point lowers a role to a value below `c`,
+    /// under every initial priority.
     priorities: Vec<usize>,
     /// PCT: the counted steps (see `counted`) after which the role that
     /// took the step drops to priority `i`, `i` the point's index: the
@@ -76,16 +77,20 @@ impl Sampler {
         };
         self.longest = self.longest.max(self.counted);
         self.counted = 0;
+        // d - 1 distinct steps among the k known (fewer if k is smaller).
+        let k = self.longest;
+        let points = (depth - 1).min(k);
+        // The initial priorities lie above the `points` values a change
+        // point gives (its index), as the paper's `d + rank` do; counted
+        // from `points`, not `d`, they cannot overflow for any depth (a
+        // depth of `usize::MAX`, "as deep as it gets", overflowed).
         let n = self.priorities.len();
         let mut order: Vec<usize> = (0..n).collect();
         self.rng.shuffle(&mut order);
         for (role, rank) in order.into_iter().enumerate() {
-            self.priorities[role] = depth + rank;
+            self.priorities[role] = points + rank;
         }
-        // d - 1 distinct steps among the k known (fewer if k is smaller).
-        let k = self.longest;
         let mut steps: Vec<usize> = (0..k).collect();
-        let points = (depth - 1).min(k);
         for i in 0..points {
             let j = i + self.rng.below(k - i);
             steps.swap(i, j);
@@ -194,7 +199,8 @@ mod tests {
         s.start_execution();
         let alts = [alt(0, None), alt(1, None), alt(2, None)];
         let top = alts[take(&mut s, &alts)].role;
-        assert_eq!(s.priorities[top], 2 + 2, "{:?}", s.priorities);
+        // No change point in the first execution: priorities 0..3.
+        assert_eq!(s.priorities[top], 2, "{:?}", s.priorities);
         // Three counted steps known: one change point among them.
         s.counted = 3;
         s.start_execution();

@@ -115,6 +115,25 @@ impl Ctx<'_> {
         }
     }
 
+    /// A communication or close between a role and itself is an error of
+    /// the specification: said here, where its form's line and column
+    /// are known (the compiler, which refuses it too, knows neither).
+    fn two_roles(&self, f: &Form, p: &str, q: &str) -> R<()> {
+        if p != q {
+            return Ok(());
+        }
+        Err(self.error(
+            f.span,
+            format!("role `{p}` cannot communicate with itself"),
+            Some(
+                "the two roles of a communication or close must differ; an index \
+                 expression may give both the same index (such as (mod (inc i) n) \
+                 with n = 1)"
+                    .into(),
+            ),
+        ))
+    }
+
     pub(super) fn spec_op(
         &mut self,
         op: &str,
@@ -132,6 +151,7 @@ impl Ctx<'_> {
                     (self.predicate(&args[0], env)?, &args[1], &args[2])
                 };
                 let (p, q) = (self.role(from, env)?, self.role(to, env)?);
+                self.two_roles(f, &p, &q)?;
                 self.spec_grew(
                     std::mem::size_of::<Term>() + ty.len() + p.len() + q.len(),
                     f.span,
@@ -144,7 +164,9 @@ impl Ctx<'_> {
             }
             "close" => {
                 self.arity(f, op, args, &[2])?;
-                spec::close(self.role(&args[0], env)?, self.role(&args[1], env)?)
+                let (p, q) = (self.role(&args[0], env)?, self.role(&args[1], env)?);
+                self.two_roles(f, &p, &q)?;
+                spec::close(p, q)
             }
             "skip" | "end" => spec::end(),
             "cat" | "do" => self.spec_seq(args, env, loops)?,

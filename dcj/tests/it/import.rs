@@ -486,3 +486,23 @@ fn errors_on_long_lines_show_the_text_around_the_column() {
     let under = lines[1].chars().nth(caret).unwrap();
     assert_eq!(under, src[e.col - 1], "{shown}");
 }
+
+/// A role talking to itself is refused with the line and column of the
+/// form (and a hint), as every other error of a `.dcj` file is; the
+/// compiler refused it later with neither.
+#[test]
+fn a_role_talking_to_itself_is_an_error_at_its_form() {
+    let text = "(s/defrole ::a)\n(s/defsession ::s [n]\n  (s/cat (s/-->> M ::a ::b)\n    \
+                (s/-->> M (::w 0) (::w (mod 1 n)))))";
+    let e = import_err(text, None, &[1]);
+    assert_eq!((e.line, e.col), (4, 5), "{e}");
+    assert!(
+        e.to_string()
+            .contains("role `w_0_` cannot communicate with itself"),
+        "{e}"
+    );
+    assert!(e.hint.is_some(), "{e}");
+    compiled_str(text, None, &[2]);
+    let e = import_err("(s/defsession ::s []\n (s/close ::a ::a))", None, &[]);
+    assert_eq!((e.line, e.col), (2, 2), "{e}");
+}

@@ -130,6 +130,9 @@ pub(super) fn relation<P: Protocol>(
         }
     } else if unknown_sender
         || feeds_later
+        || after_op
+            .as_ref()
+            .is_some_and(|(o, _)| other_senders(&*obj, o, first.role, first_op))
         || !independent(
             &*obj,
             (first, first_op),
@@ -142,4 +145,29 @@ pub(super) fn relation<P: Protocol>(
     } else {
         Rel::Independent
     }
+}
+
+/// Whether a receive from anyone (or a select) of `role`, `op`, could take
+/// a message from another set of senders on `after` than on `before`:
+/// then the step between them, run first, gives the receive other
+/// alternatives, a race (as `feeds`). `feeds` sees the steps that do so on
+/// an object that delivers what was sent (a send or close to `role`); an
+/// object may also answer a receive from its state, which any step can
+/// change.
+fn other_senders<P: Protocol>(before: &P, after: &P, role: RoleId, op: &Op) -> bool {
+    let takes = |obj: &P, from: RoleId| match op {
+        Op::Recv { from: None } => obj.clone().try_recv(role, Some(from)).is_ok(),
+        Op::Select { alts } => alts.iter().any(|x| {
+            x.from == from
+                && obj
+                    .clone()
+                    .try_recv(role, Some(from))
+                    .is_ok_and(|(_, m)| x.accepts(&m))
+        }),
+        _ => false,
+    };
+    if !matches!(op, Op::Recv { from: None } | Op::Select { .. }) {
+        return false;
+    }
+    (0..before.roles().len()).any(|f| f != role && takes(before, f) != takes(after, f))
 }

@@ -356,3 +356,24 @@ fn prust_progress_prints_a_line_while_exploring() {
         assert!(!stderr.contains("prust explore: "), "{stderr}");
     }
 }
+
+/// PCT takes any depth: `usize::MAX` ("as deep as it gets") is as many
+/// change points as an execution has steps, the same search as any depth
+/// beyond that. Its priorities were `depth + rank`, which overflowed: a
+/// panic in a test build.
+#[test]
+fn pct_takes_the_largest_depth() {
+    let run = |depth| {
+        Explorer::new()
+            .pct(5, depth, 30)
+            .explore(fan_in::object(), fan_in::program(true))
+    };
+    let deepest = run(usize::MAX);
+    let deep = run(1000);
+    assert!(
+        deepest.is_sampled() && !deepest.is_successful(),
+        "{deepest}"
+    );
+    assert_eq!(deepest.failures(), deep.failures());
+    assert_eq!(deepest.executions(), deep.executions());
+}

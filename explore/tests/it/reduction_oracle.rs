@@ -9,84 +9,24 @@
 
 use std::collections::BTreeSet;
 
-use engine::{ActionKind, Message, Protocol, Refused, RoleId};
+use engine::testing::{Label, Lts, LtsProtocol};
+use engine::{ActionKind, Message};
 use proptest::prelude::*;
 use prust::explore::{choose, Exploration, Explorer, Reduction};
 use prust::session::{Alternative, BlockingEndpoint};
 
-/// A transition's label: `role` sends to, receives from or closes towards
-/// `peer` (type `ty`, ignored for closes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Label {
-    role: usize,
-    kind: ActionKind,
-    ty: usize,
-    peer: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Obj {
-    trans: std::sync::Arc<Vec<Vec<(Label, usize)>>>,
-    terminal: std::sync::Arc<Vec<bool>>,
-    roles: usize,
-    state: usize,
-}
-
-const NAMES: [&str; 4] = ["r0", "r1", "r2", "r3"];
-const TYPES: [&str; 2] = ["T0", "T1"];
-
-impl Obj {
-    fn find(&self, f: impl Fn(&Label) -> bool) -> Option<(Label, usize)> {
-        self.trans[self.state].iter().copied().find(|(l, _)| f(l))
-    }
-}
-
-impl Protocol for Obj {
-    fn roles(&self) -> Vec<String> {
-        NAMES[..self.roles].iter().map(|s| s.to_string()).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        TYPES.iter().map(|s| s.to_string()).collect()
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        let name = msg.type_name().to_string();
-        match self.find(|l| {
-            l.kind == ActionKind::Send && l.role == role && l.peer == to && TYPES[l.ty] == name
-        }) {
-            Some((_, t)) => {
-                self.state = t;
-                Ok(())
-            }
-            None => Err(Refused(msg)),
-        }
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        match self.find(|l| {
-            l.kind == ActionKind::Recv && l.role == role && from.is_none_or(|f| f == l.peer)
-        }) {
-            Some((l, t)) => {
-                self.state = t;
-                Ok((l.peer, Message::named(TYPES[l.ty], ())))
-            }
-            None => Err(Refused(())),
-        }
-    }
-    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        match self.find(|l| l.kind == ActionKind::Close && l.role == role && l.peer == to) {
-            Some((_, t)) => {
-                self.state = t;
-                Ok(())
-            }
-            None => Err(Refused(())),
-        }
-    }
-    fn is_terminated(&self) -> bool {
-        self.terminal[self.state]
-    }
+/// The explicit LTS `trans` of `roles` roles and message types `T0` and
+/// `T1` as a protocol object (the engine's test object, which declares
+/// its types here), in state 0.
+fn object(roles: usize, trans: Vec<Vec<(Label, usize)>>, terminal: Vec<bool>) -> LtsProtocol {
+    let mut obj = LtsProtocol::new(Lts {
+        roles,
+        types: 2,
+        trans,
+        terminal,
+    });
+    obj.names_types = true;
+    obj
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -104,7 +44,7 @@ enum Op {
 
 #[derive(Debug, Clone)]
 struct Case {
-    obj: Obj,
+    obj: LtsProtocol,
     programs: Vec<Vec<Op>>,
 }
 
@@ -139,41 +79,41 @@ fn case() -> impl Strategy<Value = Case> {
                 ActionKind::Close,
                 ActionKind::Recv,
             ];
-            let mut trans = Vec::new();
-            for out in raw {
-                let mut v: Vec<(Label, usize)> = Vec::new();
-                for ((r, k, ty, d), to) in out {
-                    let role = r % roles;
-                    let peer = (role + 1 + d % (roles - 1)) % roles;
-                    let l = Label {
-                        role,
-                        kind: kinds[k],
-                        ty,
-                        peer,
-                    };
-                    let same = |(o, _): &(Label, usize)| {
-                        o.role == l.role
-                            && o.kind == l.kind
-                            && o.peer == l.peer
-                            && (l.kind != ActionKind::Send || o.ty == l.ty)
-                    };
-                    if !v.iter().any(same) {
-                        v.push((l, to));
-                    }
-                }
-                trans.push(v);
-            }
-            let obj = Obj {
-                trans: std::sync::Arc::new(trans),
-                terminal: std::sync::Arc::new(terminal),
+            let trans = raw
+                .into_iter()
+                .map(|out| {
+                    out.into_iter()
+                        .map(|((r, k, ty, d), to)| {
+                            let role = r % roles;
+                            let peer = (role + 1 + d % (roles - 1)) % roles;
+                            let kind = kinds[k];
+                            (
+                                Label {
+                                    role,
+                                    kind,
+                                    ty,
+                                    peer,
+                                },
+                                to,
+                            )
+                        })
+                        .collect()
+                })
+                .collect();
+            // At most one transition per probe (the first is kept).
+            let lts = Lts {
                 roles,
-                state: 0,
-            };
+                types: 2,
+                trans,
+                terminal,
+            }
+            .normalise();
+            let obj = object(roles, lts.trans, lts.terminal);
             // A random walk, projected onto the roles.
             let mut programs = vec![Vec::new(); roles];
             let mut s = 0;
             for w in walk {
-                let out = &obj.trans[s];
+                let out = &obj.lts.trans[s];
                 if out.is_empty() {
                     break;
                 }
@@ -229,7 +169,7 @@ fn run(
         let mut hs = Vec::new();
         for (i, prog) in programs.iter().enumerate() {
             let prog = prog.clone();
-            hs.push(r.spawn(NAMES[i], move |mut ep| {
+            hs.push(r.spawn(&Lts::role_name(i), move |mut ep| {
                 let mut got: Got = Vec::new();
                 let mut skip = false;
                 for op in prog {
@@ -237,7 +177,9 @@ fn run(
                         continue;
                     }
                     let ok = match op {
-                        Op::Send(to, ty) => ep.send(to, Message::named(TYPES[ty], ())).is_ok(),
+                        Op::Send(to, ty) => {
+                            ep.send(to, Message::named(Lts::type_name(ty), ())).is_ok()
+                        }
                         Op::Close(to) => ep.close(to).is_ok(),
                         Op::RecvFrom(f) => match ep.recv_from(f) {
                             Ok(m) => {
@@ -255,7 +197,7 @@ fn run(
                         },
                         Op::Select(a, b, ty) => {
                             let alts = [
-                                Alternative::sender(a).of_type(TYPES[ty]),
+                                Alternative::sender(a).of_type(&Lts::type_name(ty)),
                                 Alternative::sender(b),
                             ];
                             match ep.select(&alts) {
@@ -331,22 +273,21 @@ fn agree(case: &Case, bound: Option<usize>, property: Option<&str>) -> Result<()
 /// 0). Both orders of the two first receives end in state 0, but `r0`
 /// gets a `T0` if it goes first and a `T1` if it goes second. State 0 is
 /// terminated.
-fn receives_by_state() -> Obj {
+fn receives_by_state() -> LtsProtocol {
     let recv = |role, peer, ty| Label {
         role,
         kind: ActionKind::Recv,
         ty,
         peer,
     };
-    Obj {
-        trans: std::sync::Arc::new(vec![
+    object(
+        2,
+        vec![
             vec![(recv(0, 1, 0), 1), (recv(1, 0, 0), 1)],
             vec![(recv(0, 1, 1), 0), (recv(1, 0, 0), 0)],
-        ]),
-        terminal: std::sync::Arc::new(vec![true, false]),
-        roles: 2,
-        state: 0,
-    }
+        ],
+        vec![true, false],
+    )
 }
 
 /// Every reduction finds both messages `r0` can get first. They were
@@ -392,16 +333,15 @@ fn dpor_runs_first_a_step_that_gives_a_receive_another_sender() {
     };
     let (send, recv) = (ActionKind::Send, ActionKind::Recv);
     let case = Case {
-        obj: Obj {
-            trans: std::sync::Arc::new(vec![
+        obj: object(
+            3,
+            vec![
                 vec![(l(2, send, 0, 1), 2), (l(0, recv, 1, 1), 0)],
                 vec![],
                 vec![(l(0, recv, 0, 2), 0), (l(0, recv, 1, 1), 2)],
-            ]),
-            terminal: std::sync::Arc::new(vec![false, false, true]),
-            roles: 3,
-            state: 0,
-        },
+            ],
+            vec![false, false, true],
+        ),
         programs: vec![vec![Op::RecvAny], vec![], vec![Op::Send(1, 0)]],
     };
     for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {

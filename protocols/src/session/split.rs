@@ -9,6 +9,8 @@ mod decide;
 mod effect;
 mod object;
 mod poll;
+#[cfg(test)]
+mod tests;
 mod wait;
 
 pub use object::Split;
@@ -93,11 +95,6 @@ struct Shared<P: Split> {
     closes: Closes,
     /// What each channel carries (for typed ends).
     channels: Channels,
-    /// Per role: set by a wake of its registrations (under its slot's lock), so
-    /// that a wake that comes while the role is inside a poll, before its
-    /// registration, is not lost (as a `Parker` keeps an unpark that comes
-    /// before the park); cleared by the poll before it tries.
-    notified: Vec<CachePadded<AtomicBool>>,
     /// Per role: whether it ever polled an async operation (a wake of a
     /// role that never did need not look at its waiters).
     asynchronous: Vec<AtomicBool>,
@@ -115,6 +112,14 @@ struct Slot<L> {
     /// that a poll registers and parks its local state (or takes its
     /// registration and its local state back) under one lock.
     waiters: Waiters<Wait>,
+    /// Set by a wake of the role's registrations, so that a wake that
+    /// comes while the role is inside a poll, before its registration, is
+    /// not lost (as a `Parker` keeps an unpark that comes before the
+    /// park): the registration sees it and tries again. Read and written
+    /// only under the slot's lock, which the wake and the registration
+    /// take anyway, so it costs no locked instruction of its own (as an
+    /// atomic beside the slot, its set and its clear cost two a wake).
+    notified: bool,
 }
 
 impl<P: Split> SplitSession<P> {
@@ -142,6 +147,7 @@ impl<P: Split> SplitSession<P> {
                     local: Some(l),
                     wait: None,
                     waiters: Waiters::default(),
+                    notified: false,
                 }))
             })
             .collect();
@@ -167,7 +173,6 @@ impl<P: Split> SplitSession<P> {
                 failure: Mutex::new(None),
                 closes,
                 channels,
-                notified: (0..n).map(|_| CachePadded::default()).collect(),
                 asynchronous: (0..n).map(|_| AtomicBool::new(false)).collect(),
             }),
         }

@@ -56,12 +56,12 @@ impl<P: Split> Shared<P> {
     }
 
     /// Wakes every async registration of `role` (its owner's next poll
-    /// tries it), and a poll of it under way (see `Shared::notified`). The
+    /// tries it), and a poll of it under way (see `Slot::notified`). The
     /// wakers are woken after the lock is released: the owner's next poll
     /// takes it.
     pub(super) fn wake_async(&self, role: RoleId) {
         let mut slot = lock(&self.slots[role]);
-        self.notified[role].store(true, SeqCst);
+        slot.notified = true;
         // One registration (the usual case): its waker alone, without
         // gathering a list of them.
         if let [one] = slot.waiters.entries.as_mut_slice() {

@@ -8,7 +8,7 @@
 //! waits, for the deadlock decision, only once every one of them was
 //! refused at one epoch; a registration refused earlier than the others is
 //! woken to try again. A wake that comes during a poll, before its
-//! registration, is kept (`Shared::notified`) and makes the poll try once
+//! registration, is kept (`Slot::notified`) and makes the poll try once
 //! more, as a `Parker` keeps an unpark that comes before the park.
 //!
 //! The registrations are kept in the role's slot, beside its local state
@@ -73,16 +73,21 @@ impl<P: Split> SplitEndpoint<P> {
                 let entry = slot.waiters.entries.swap_remove(i);
                 entry.op.discard();
             }
-            clear_notified(shared, me);
+            // A wake from here on is seen at the registration of this
+            // poll; one before is older than its tries, which see its
+            // change.
+            slot.notified = false;
             // Back to running before any try (see the module docs of the
             // session), with the local state back from the slot.
             if self.local.is_none() {
                 shared.resume(me);
                 self.local = slot.local.take();
             }
-        } else {
-            clear_notified(shared, me);
         }
+        // Otherwise (a first poll of a running role) the flag is left as
+        // it is: one set before this poll costs its registration one try
+        // more, which is safe, and clearing it here would take the slot's
+        // lock on the path that needs it least.
         // A typed end's operations (a receive from one peer, a send) on
         // paths of their own: the kind is matched once here, and the
         // operation stays where it is between tries.
@@ -204,7 +209,19 @@ impl<P: Split> SplitEndpoint<P> {
                 // `poll_split`).
                 let alone = self.async_ops == usize::from(op.ticket.is_some());
                 let intent = if alone { from } else { ANYONE };
-                shared.waiting_for[me].store(intent, SeqCst);
+                // Only this role writes its word, so an equal value is
+                // its own earlier `SeqCst` store (a woken poll finds the
+                // one its refused poll made), and that store comes before
+                // this poll's tries as a new one would: before them in
+                // program order, or, if the endpoint moved to another
+                // thread since, through the use word's release and the
+                // next begin's compare-and-swap. A peer that steps after
+                // a try that missed its step reads it just the same. The
+                // store spared is a locked instruction a woken receive.
+                let word = &shared.waiting_for[me];
+                if word.load(SeqCst) != intent {
+                    word.store(intent, SeqCst);
+                }
                 announced = true;
             }
             let local = self.local.as_mut().expect("owned while running");
@@ -306,11 +323,13 @@ impl<P: Split> SplitEndpoint<P> {
             ..
         } = self;
         let (shared, me) = (&**shared, *me);
+        #[cfg(test)]
+        super::tests::before_register();
         let mut slot = lock(&shared.slots[me]);
-        if shared.notified[me].load(SeqCst) {
+        if slot.notified {
             // Woken since this poll began: the change may concern us.
+            slot.notified = false;
             drop(slot);
-            shared.notified[me].store(false, SeqCst);
             return None;
         }
         if op.ticket.is_none() {
@@ -419,18 +438,6 @@ impl<P: Split> SplitEndpoint<P> {
             self.wait_async(e);
         }
         self.shared.uses[me].end_poll(self.async_ops > 0, self.shared_use);
-    }
-}
-
-/// Clears the role's wake-during-poll flag: a wake from here on is seen at
-/// the registration of this poll; one before is older than its tries,
-/// which see its change. (Read first: the flag is mostly clear, and a
-/// store is a locked instruction; a set flag missed here only costs a try
-/// more.)
-#[inline]
-fn clear_notified<P: Split>(shared: &super::Shared<P>, me: RoleId) {
-    if shared.notified[me].load(SeqCst) {
-        shared.notified[me].store(false, SeqCst);
     }
 }
 

@@ -55,6 +55,10 @@ pub struct SplitEndpoint<P: Split> {
     parker: Parker,
     /// How many async operations of this endpoint are registered.
     async_ops: usize,
+    /// Whether this endpoint has marked its role `Shared::asynchronous`
+    /// (once, at its first poll): a field of its own spares every later
+    /// poll a look at the shared word.
+    marked_async: bool,
     /// Whether the role's use word was handed out
     /// ([`BlockingEndpoint::share_use`](super::BlockingEndpoint::share_use)):
     /// its holder then begins and ends each operation.
@@ -199,6 +203,7 @@ impl<P: Split> SplitSession<P> {
                 local: slot.local.take(),
                 parker,
                 async_ops: 0,
+                marked_async: false,
                 shared_use: false,
             }),
             None => Err(Error::RoleTaken(self.shared.names[role].clone())),

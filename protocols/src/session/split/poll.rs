@@ -9,7 +9,9 @@
 //! refused at one epoch; a registration refused earlier than the others is
 //! woken to try again. A wake that comes during a poll, before its
 //! registration, is kept (`Slot::notified`) and makes the poll try once
-//! more, as a `Parker` keeps an unpark that comes before the park.
+//! more, as a `Parker` keeps an unpark that comes before the park. (So
+//! may an older one, on a role's first poll after it ran: that poll does
+//! not take the slot's lock to clear the flag.)
 //!
 //! The registrations are kept in the role's slot, beside its local state
 //! while it waits: a refused poll registers and parks its local state
@@ -50,8 +52,9 @@ impl<P: Split> SplitEndpoint<P> {
     fn poll_split(&mut self, cx: &mut Context<'_>, op: &mut AsyncOp) -> Poll<Result<Done, Error>> {
         let shared = &*self.shared;
         let me = self.role;
-        if !shared.asynchronous[me].load(SeqCst) {
+        if !self.marked_async {
             shared.asynchronous[me].store(true, SeqCst);
+            self.marked_async = true;
         }
         if op.ticket.is_some() || self.local.is_none() {
             let mut slot = lock(&shared.slots[me]);
@@ -85,9 +88,11 @@ impl<P: Split> SplitEndpoint<P> {
             }
         }
         // Otherwise (a first poll of a running role) the flag is left as
-        // it is: one set before this poll costs its registration one try
-        // more, which is safe, and clearing it here would take the slot's
-        // lock on the path that needs it least.
+        // it is: one set before this poll costs its registration, if it
+        // registers, one try more and one more taking of the slot's lock,
+        // which is safe and rare (a role that has no registration is
+        // seldom woken), where clearing it here would take the slot's
+        // lock at every first poll.
         // A typed end's operations (a receive from one peer, a send) on
         // paths of their own: the kind is matched once here, and the
         // operation stays where it is between tries.
@@ -209,15 +214,16 @@ impl<P: Split> SplitEndpoint<P> {
                 // `poll_split`).
                 let alone = self.async_ops == usize::from(op.ticket.is_some());
                 let intent = if alone { from } else { ANYONE };
-                // Only this role writes its word, so an equal value is
-                // its own earlier `SeqCst` store (a woken poll finds the
-                // one its refused poll made), and that store comes before
-                // this poll's tries as a new one would: before them in
-                // program order, or, if the endpoint moved to another
-                // thread since, through the use word's release and the
-                // next begin's compare-and-swap. A peer that steps after
-                // a try that missed its step reads it just the same. The
-                // store spared is a locked instruction a woken receive.
+                // Only this role writes its word, and every value that
+                // says it waits is stored `SeqCst` (only "not waiting" is
+                // a release store): so an equal value read here is its own
+                // latest store, a `SeqCst` one (a woken poll finds the one
+                // its refused poll made). Having read it, this `SeqCst`
+                // load orders that store before this poll's tries as a
+                // new store would, on whatever thread the endpoint is
+                // now: a peer whose step a try missed reads it just the
+                // same. The store spared is a locked instruction a woken
+                // receive.
                 let word = &shared.waiting_for[me];
                 if word.load(SeqCst) != intent {
                     word.store(intent, SeqCst);

@@ -143,7 +143,10 @@ fn one_execution_per_trace(steps: &[Vec<Step>], bounded: bool) -> Result<(), Tes
     prop_assert_eq!(results(&plain), results(&dpor), "{}", dpor);
     prop_assert!(dpor.failures().is_empty(), "{}", dpor);
     let complete = dpor.executions() - dpor.redundant();
-    let any = steps.iter().flatten().any(|s| matches!(s, Step::RecvAnyNot(_)));
+    let any = steps
+        .iter()
+        .flatten()
+        .any(|s| matches!(s, Step::RecvAnyNot(_)));
     let cut = if bounded || any { dpor.redundant() } else { 0 };
     prop_assert_eq!(
         (complete, dpor.redundant()),

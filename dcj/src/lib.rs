@@ -84,7 +84,8 @@
 //! `worker_1__2_`), as Prut4j flattens them; a role keyword without `defrole`
 //! is its bare name, with a warning; a string role `("worker" i)` needs no
 //! declaration. A symbol in role position must be bound (a parameter,
-//! `let`, `def`) to a role: a bare `M` is an error, not a role `M`. A message class is its last segment
+//! `let`, `def`) to a role, or be a declared role's name (`worker` for
+//! `::worker`): a bare `M` is an error, not a role `M`. A message class is its last segment
 //! (`discourje.examples.chess.Move` is `Move`). Roles and types are numbered
 //! in order of first use.
 //!

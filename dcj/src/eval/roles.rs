@@ -75,6 +75,12 @@ impl Ctx<'_> {
                     let v = self.symbol(s, env, f.span)?;
                     self.role_value(v, f)
                 }
+                // A declared role's local name, as `(worker i)` is
+                // taken for `(::worker i)` below.
+                None if self.roles_by_local.contains_key(s) => {
+                    let full = self.roles_by_local[s].clone();
+                    self.role_of_keyword(&full, &[], f.span)
+                }
                 None => Err(self.unbound_role(s, env, f.span)),
             },
             FormKind::List(items) if !items.is_empty() => {

@@ -64,8 +64,21 @@ fn a_bare_symbol_in_role_position_is_an_error() {
     );
     assert_eq!((e.line, e.col), (3, 35), "{e}");
     assert!(e.to_string().contains("did you mean `peer`?"), "{e}");
-    let e = import_err("(s/defrole ::worker)\n(s/defsession ::x []\n  (s/close worker ::b))");
+    let e = import_err("(s/defrole ::worker)\n(s/defsession ::x []\n  (s/close wroker ::b))");
     assert!(e.to_string().contains("did you mean `::worker`?"), "{e}");
+}
+
+#[test]
+fn a_declared_role_may_be_written_without_its_colons() {
+    // as `(worker 1)` is `(::worker 1)`
+    let imp = dcj::import_str(
+        "(s/defrole ::worker)\n(s/defsession ::x [] (s/-->> T worker (worker 1)))",
+        None,
+        &[],
+    )
+    .unwrap();
+    let lts = imp.spec.compile().unwrap();
+    assert_eq!(lts.roles(), ["worker", "worker_1_"]);
 }
 
 #[test]

@@ -42,6 +42,7 @@
 mod builtins;
 mod declare;
 mod expr;
+mod guard;
 mod num;
 mod roles;
 mod spec;
@@ -122,6 +123,13 @@ struct Ctx<'t> {
     per_origin: HashMap<String, usize>,
     queue: VecDeque<Pending>,
     definitions: Vec<(String, Term)>,
+    /// The definition being unfolded (none: the main call).
+    current: Option<String>,
+    /// Where a definition first calls another (caller, callee), and where
+    /// each instance was first called: the positions of the unguarded
+    /// recursion error.
+    call_sites: HashMap<(String, String), Span>,
+    instance_spans: HashMap<String, Span>,
     depth: usize,
     steps: u64,
     /// `steps` at the next look at the clock and the memory.
@@ -408,6 +416,9 @@ pub fn import(
         per_origin: HashMap::new(),
         queue: VecDeque::new(),
         definitions: Vec::new(),
+        current: None,
+        call_sites: HashMap::new(),
+        instance_spans: HashMap::new(),
         depth: 0,
         steps: 0,
         // the first step looks: a deadline already passed stops at once
@@ -519,6 +530,7 @@ fn finish(
         .session_call(full, vals, Span::default())
         .map_err(unwrap)?;
     ctx.drain().map_err(unwrap)?;
+    ctx.check_guarded().map_err(unwrap)?;
     let local = local_name(full).to_string();
     let name = if args.is_empty() {
         local

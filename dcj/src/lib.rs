@@ -83,7 +83,9 @@
 //! **Names.** `(::worker 1)` is the role `worker_1_` (two indices:
 //! `worker_1__2_`), as Prut4j flattens them; a role keyword without `defrole`
 //! is its bare name, with a warning; a string role `("worker" i)` needs no
-//! declaration. A message class is its last segment
+//! declaration. A symbol in role position must be bound (a parameter,
+//! `let`, `def`) to a role, or be a declared role's name (`worker` for
+//! `::worker`): a bare `M` is an error, not a role `M`. A message class is its last segment
 //! (`discourje.examples.chess.Move` is `Move`). Roles and types are numbered
 //! in order of first use.
 //!
@@ -91,6 +93,8 @@
 //! - Operators are resolved by position: in spec position `*`, `+`, `?`, `if`,
 //!   `let`, `loop` are Discourje's, in expression position Clojure's (`(* 2 k)`
 //!   multiplies).
+//! - A session that can call itself before any action (unguarded
+//!   recursion) is an error at the call that closes the cycle.
 //! - Sessions are unfolded eagerly: every reachable session instance (session
 //!   plus argument values), loop instance and omega becomes a named
 //!   definition. More than 10,000 instances of one session is an error naming

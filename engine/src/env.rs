@@ -22,7 +22,7 @@
 //! | `PRUST_PROGRESS` | a progress line on stderr during long searches and explorations: `1` forces it, `0` hides it | 1 or 0 (also true/false, yes/no, on/off) | when stderr is a terminal (explore: off) | check, suite, explore |
 //! | `PRUST_DETERMINISM` | probe every action twice to check that the object is deterministic (the search then runs on one thread) | 1 or 0 (also true/false, yes/no, on/off) | on in debug builds | check, suite |
 //! | `PRUST_POR` | partial-order reduction (`0`: search every interleaving; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | on | check, suite |
-//! | `PRUST_BITSTATE` | bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property that holds is then "holds (probabilistic: bitstate hashing)", never a proof | a whole number such as 1000000 (`_` allowed) | off | check, suite |
+//! | `PRUST_BITSTATE` | bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property that holds is then "holds (probabilistic: bitstate hashing)", never a proof | a whole number of bits such as 1073741824 (`_` allowed), rounded up to a power of two and at least 64 (the report states the bits used); 0 is an error | off | check, suite |
 //! | `PRUST_SHORTEST` | shorten a counterexample (explore: a failing schedule) to a shortest one (`1`: always, within the limits; `0`: never; unset: when it costs at most one and a half times the search's states, explore: as many executions as the exploration ran, and at least 2000; never changes a verdict) | 1 or 0 (also true/false, yes/no, on/off) | when it costs at most 1.5× the search (explore: max(executions, 2000)) | check, suite, explore |
 //! | `PRUST_HASH_COMPACTION` | store 64-bit fingerprints: a property that holds is then "holds (probabilistic)", never a proof | 1 or 0 (also true/false, yes/no, on/off) | off | check, suite |
 //! | `PRUST_COLLAPSE` | store states as their bytes (`Protocol::encode`) or as whole objects; never changes a verdict | 1 or 0 (also true/false, yes/no, on/off) | the object's `Protocol::prefers_bytes` | check, suite |
@@ -148,7 +148,19 @@ impl Environment {
     /// # Errors
     /// The first variable whose value does not parse (or is not Unicode),
     /// as an [`Error::Config`] that names it and says what it takes.
+    ///
+    /// A `PRUST_*` variable set that prust does not know (a misspelt
+    /// `PRUST_MAX_DEPTH` would otherwise be ignored, and a limit the user
+    /// believes in would not apply) gets a warning on stderr, once per
+    /// process, with the nearest known name ([`unknown_variables`]).
     pub fn read(reader: Reader) -> Result<Environment, Error> {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            let names = std::env::vars_os().filter_map(|(k, _)| k.into_string().ok());
+            for warning in unknown_variables(names) {
+                eprintln!("warning: {warning}");
+            }
+        });
         Self::read_from(reader, |name| std::env::var_os(name))
     }
 
@@ -223,6 +235,55 @@ impl Environment {
     }
 }
 
+/// `PRUST_*` variables that prust's own tests, benches and CI read, not
+/// prust: known, so that they draw no warning. Written without the prefix
+/// so that the test that every `PRUST_` name in the docs is in the table
+/// does not take them for variables of prust.
+const TOOLS_VARIABLES: &[&str] = &[
+    "BENCH_CACHE_LIMIT",
+    "BROWSER_TESTS",
+    "CHROMIUM",
+    "ENV_TEST_CHILD",
+    "OWN_CLI_ARGS",
+    "TEST_PANICS_CHILD",
+];
+
+/// A warning for each name of `names` that starts with `PRUST_` and is
+/// neither a variable of the [table](self) nor one of prust's own tools,
+/// with the nearest variable of the table if one is near.
+///
+/// ```
+/// // (The misspelt name is written in two parts: a test reads every
+/// // whole `PRUST_` name in these docs as one the table must have.)
+/// let typo = concat!("PRUST_", "MAX_DEPHT");
+/// let w = engine::env::unknown_variables([typo.into(), "PATH".into()]);
+/// assert_eq!(w.len(), 1);
+/// assert!(w[0].contains("did you mean PRUST_MAX_DEPTH?"), "{}", w[0]);
+/// assert!(engine::env::unknown_variables(["PRUST_TIMEOUT".into()]).is_empty());
+/// ```
+pub fn unknown_variables(names: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut unknown: Vec<String> = names
+        .into_iter()
+        .filter(|n| {
+            n.strip_prefix("PRUST_")
+                .is_some_and(|rest| variable(n).is_none() && !TOOLS_VARIABLES.contains(&rest))
+        })
+        .collect();
+    unknown.sort();
+    unknown
+        .into_iter()
+        .map(|n| {
+            let near =
+                crate::names::closest(&n, VARIABLES.iter().filter(|v| !v.hidden).map(|v| v.name))
+                    .map_or(String::new(), |c| format!("; did you mean {c}?"));
+            format!(
+                "{n} is set but is not a variable prust reads, so it has no effect{near} \
+                 (the variables are listed in the docs of engine::env)"
+            )
+        })
+        .collect()
+}
+
 /// An [`Error::Config`] for `var=value`: `what` is wrong, and the table's
 /// description of what it takes.
 fn config_error(var: &Variable, value: &str, what: &str) -> Error {
@@ -256,6 +317,11 @@ fn parse(var: &Variable, raw: OsString) -> Result<Value, Error> {
                     &format!("more than {} threads", Checker::MAX_THREADS),
                 ));
             }
+            Value::Count(n)
+        }
+        Kind::Bits => {
+            let n = count(&text)?;
+            crate::Checker::bitstate_array_bits(n).map_err(|m| config_error(var, &text, &m))?;
             Value::Count(n)
         }
         Kind::Seconds => Value::Seconds(

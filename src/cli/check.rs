@@ -23,6 +23,8 @@ use engine::env::Reader;
 mod args;
 mod distributed;
 mod record;
+#[cfg(test)]
+use args::parse_bits;
 pub use args::{parse_timeout, CheckArgs, CheckFormat};
 use record::record;
 

@@ -67,7 +67,21 @@ impl Ctx<'_> {
             FormKind::Str(s) => Ok(s.clone()),
             FormKind::Symbol(s) => match env.get(s).cloned() {
                 Some(v) => self.role_value(v, f),
-                None => Ok(s.clone()),
+                // A `def` or `defn` name is its value, as in Clojure.
+                None if self.fns.contains_key(s)
+                    || self.def_values.contains_key(s)
+                    || self.defs.contains_key(s) =>
+                {
+                    let v = self.symbol(s, env, f.span)?;
+                    self.role_value(v, f)
+                }
+                // A declared role's local name, as `(worker i)` is
+                // taken for `(::worker i)` below.
+                None if self.roles_by_local.contains_key(s) => {
+                    let full = self.roles_by_local[s].clone();
+                    self.role_of_keyword(&full, &[], f.span)
+                }
+                None => Err(self.unbound_role(s, env, f.span)),
             },
             FormKind::List(items) if !items.is_empty() => {
                 let base = match &items[0].kind {
@@ -109,6 +123,49 @@ impl Ctx<'_> {
                 Some("a role is ::name or (::name index ...)".into()),
             )),
         }
+    }
+
+    /// A symbol in role position that nothing binds. It used to become a
+    /// role of that name, so that `(s/-->> M ::a)`, the receiver forgotten,
+    /// was a message from a role `M`; Clojure would not resolve it either.
+    fn unbound_role(&self, s: &str, env: &Env, span: Span) -> super::Fail {
+        let last = s.rsplit(['.', '/']).next().unwrap_or(s);
+        let class = s.contains('.') || last.starts_with(|c: char| c.is_uppercase());
+        let (close, hint) = if class {
+            // No near name: a type where a role belongs is the likelier slip.
+            (
+                None,
+                format!(
+                "`{s}` looks like a message type: a communication is (s/-->> {s} sender receiver), \
+                 or (s/-->> sender receiver) with the type omitted"
+            ),
+            )
+        } else {
+            let mut known: Vec<String> = env.names();
+            known.extend(self.roles_by_local.keys().map(|r| format!("::{r}")));
+            known.sort();
+            let close = engine::names::closest(s, known.iter().map(String::as_str))
+                .map(str::to_string)
+                .or_else(|| {
+                    // `worker` for `::worker`: compare with the local names.
+                    let locals = self.roles_by_local.keys().map(String::as_str);
+                    engine::names::closest(s, locals).map(|r| format!("::{r}"))
+                });
+            (
+                close,
+                "a role is ::name, (::name index ...), a string, or a name bound to one \
+             (a session parameter, let, def)"
+                    .to_string(),
+            )
+        };
+        self.error(
+            span,
+            format!(
+                "`{s}` in role position is not bound{}",
+                close.map_or(String::new(), |c| format!("; did you mean `{c}`?"))
+            ),
+            Some(hint),
+        )
     }
 
     fn role_value(&mut self, v: Value, f: &Form) -> R<String> {

@@ -92,8 +92,9 @@ impl Ctx<'_> {
         span: Span,
         make: impl FnOnce(String) -> Pending,
     ) -> R<Term> {
-        if let Some(name) = self.instances.get(&key) {
-            return Ok(spec::call(name, []));
+        if let Some(name) = self.instances.get(&key).cloned() {
+            self.called(&name, span);
+            return Ok(spec::call(&name, []));
         }
         // The key, the name (twice) and the queued instance are kept.
         self.spec_grew(key.len() + 3 * base.len() + 128, span)?;
@@ -106,8 +107,19 @@ impl Ctx<'_> {
         }
         let name = self.fresh_name(base);
         self.instances.insert(key, name.clone());
+        self.instance_spans.insert(name.clone(), span);
+        self.called(&name, span);
         self.queue.push_back(make(name.clone()));
         Ok(spec::call(&name, []))
+    }
+
+    /// Notes where the definition being unfolded calls `callee`.
+    fn called(&mut self, callee: &str, span: Span) {
+        if let Some(caller) = &self.current {
+            self.call_sites
+                .entry((caller.clone(), callee.to_string()))
+                .or_insert(span);
+        }
     }
 
     pub(super) fn session_call(&mut self, wanted: &str, args: Vec<Value>, span: Span) -> R<Term> {
@@ -190,6 +202,7 @@ impl Ctx<'_> {
             omega,
         }) = self.queue.pop_front()
         {
+            self.current = Some(name.clone());
             let mut t = self.spec_seq(&body, &env, &loops)?;
             if omega {
                 t = t.then(spec::call(&name, []));

@@ -3,3 +3,4 @@
 
 mod import;
 mod limits;
+mod positions;

@@ -60,7 +60,8 @@ impl Checker {
             cache_limit: 1 << 20,
             por: env.por.unwrap_or(true),
             hash_compaction: env.hash_compaction.unwrap_or(false),
-            bitstate: env.bitstate.map(|b| b.max(64)),
+            // 0 is refused by the reader.
+            bitstate: env.bitstate,
             shortest: env.shortest,
             // Unset: the object's own preference (`Protocol::prefers_bytes`).
             collapse: env.collapse,

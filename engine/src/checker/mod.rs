@@ -486,9 +486,41 @@ impl Checker {
     /// let supertrace = engine::Checker::new().bitstate(Some(1 << 30));
     /// assert!(supertrace.uses_hash_compaction());
     /// ```
+    ///
+    /// The array has [`bitstate_array_bits`](Self::bitstate_array_bits)
+    /// bits; one larger than the memory limit
+    /// ([`max_memory`](Self::max_memory)) ends the search inconclusive at
+    /// once rather than be allocated. `bits` is 0: the smallest array (the
+    /// command line and `PRUST_BITSTATE` refuse 0).
     pub fn bitstate(mut self, bits: Option<u64>) -> Self {
-        self.bitstate = bits.map(|b| b.max(64));
+        self.bitstate = bits;
         self
+    }
+
+    /// The bits of the array that [`bitstate`](Self::bitstate) uses for a
+    /// request of `bits`: rounded up to a power of two, at least 64, as
+    /// the report states; `Err` for 0 (the command line and
+    /// `PRUST_BITSTATE` refuse it) and above 2⁶³ (no power of two of 64
+    /// bits is that large).
+    ///
+    /// ```
+    /// use engine::Checker;
+    /// assert_eq!(Checker::bitstate_array_bits(1000), Ok(1024));
+    /// assert_eq!(Checker::bitstate_array_bits(1), Ok(64));
+    /// assert!(Checker::bitstate_array_bits(0).is_err());
+    /// assert!(Checker::bitstate_array_bits(u64::MAX).is_err());
+    /// ```
+    pub fn bitstate_array_bits(bits: u64) -> Result<u64, String> {
+        if bits == 0 {
+            return Err(
+                "0 bits: bitstate hashing needs an array of at least one bit \
+                        (it is rounded up to a power of two, at least 64)"
+                    .into(),
+            );
+        }
+        bits.checked_next_power_of_two()
+            .map(|b| b.max(64))
+            .ok_or_else(|| format!("more than 2^63 bits (rounded up to a power of two, {bits} has none of 64 bits)"))
     }
 
     /// Bits set per state under [`bitstate`](Self::bitstate) (SPIN's

@@ -57,6 +57,9 @@ pub enum Kind {
     CountOrNone,
     /// A thread count: at most [`Checker::MAX_THREADS`], 0 for every core.
     Threads,
+    /// The bits of a bitstate array
+    /// ([`Checker::bitstate_array_bits`]): 0 is an error.
+    Bits,
     /// Seconds by [`parse_timeout`](crate::parse_timeout): positive,
     /// `inf` for none, 0 an error.
     Seconds,
@@ -83,6 +86,10 @@ impl Kind {
             Kind::Count => "a whole number such as 1000000 (`_` allowed)",
             Kind::CountOrNone => "a whole number, or `none`",
             Kind::Threads => "a whole number, at most 1024; 0 for every core",
+            Kind::Bits => {
+                "a whole number of bits such as 1073741824 (`_` allowed), rounded up to a power \
+                 of two and at least 64 (the report states the bits used); 0 is an error"
+            }
             Kind::Seconds => {
                 "positive seconds such as 30 or 0.5, or inf for none (as is anything above 10⁹); 0 is an error"
             }
@@ -260,7 +267,7 @@ pub const VARIABLES: &[Variable] = &[
         meaning:
             "bitstate hashing with an array of this many bits (e.g. 1073741824, 2³⁰): a property \
                   that holds is then \"holds (probabilistic: bitstate hashing)\", never a proof",
-        kind: Kind::Count,
+        kind: Kind::Bits,
         default: "off",
         read_by: CHECKS,
         hidden: false,

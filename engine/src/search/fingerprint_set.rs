@@ -319,9 +319,10 @@ pub(super) struct BitState {
 }
 
 impl BitState {
-    /// An array of `bits` bits (a power of two, at least 64).
+    /// An array of `bits` bits: a power of two, at least 64
+    /// ([`Checker::bitstate_array_bits`](crate::Checker::bitstate_array_bits)).
     pub(super) fn new(bits: u64, k: u32) -> BitState {
-        let bits = bits.next_power_of_two().max(64);
+        debug_assert!(bits.is_power_of_two() && bits >= 64);
         BitState {
             bits: vec![0; (bits / 64) as usize],
             mask: bits - 1,

@@ -387,7 +387,19 @@ impl<'a, P: Protocol> Search<'a, P> {
                 self.ex.store.transient_ids();
                 self.visited = match self.opts.bitstate {
                     Some((bits, k)) => {
-                        self.bitstate_used = Some((bits.next_power_of_two().max(64), k));
+                        // The array is allocated whole: one larger than
+                        // the memory limit would abort the process, or
+                        // take the machine, before the limit is read.
+                        let bits = crate::Checker::bitstate_array_bits(bits.max(1))
+                            .ok()
+                            .filter(|b| b / 8 <= self.limits.max_memory);
+                        let Some(bits) = bits else {
+                            self.finish_progress();
+                            return Ok(SearchOutcome::Inconclusive(Limit::Memory(
+                                self.limits.max_memory,
+                            )));
+                        };
+                        self.bitstate_used = Some((bits, k));
                         Visited::Bits(fingerprint_set::BitState::new(bits, k))
                     }
                     None => Visited::Compact(fingerprint_set::FingerprintSet::new()),

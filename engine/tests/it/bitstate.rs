@@ -176,3 +176,30 @@ fn a_deadlock_met_in_the_frontier_is_shown_under_compaction() {
         }
     }
 }
+
+/// An array larger than the memory limit, or than any power of two of 64
+/// bits, once aborted the process (the allocation failed) or panicked on
+/// the rounding: the search is inconclusive at the memory limit instead,
+/// never "holds".
+#[test]
+fn an_array_beyond_the_memory_limit_is_inconclusive() {
+    let ring = SlotRing::new(3);
+    let f = r#"G !"DEADLOCK""#;
+    for bits in [1 << 62, u64::MAX] {
+        let r = base()
+            .max_memory(1 << 30)
+            .bitstate(Some(bits))
+            .check(f, ring.clone(), dummies![Msg])
+            .unwrap();
+        assert!(
+            matches!(
+                r.verdict,
+                Verdict::Inconclusive {
+                    limit: engine::Limit::Memory(_),
+                    ..
+                }
+            ),
+            "{bits}: {r}"
+        );
+    }
+}

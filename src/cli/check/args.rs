@@ -104,9 +104,11 @@ pub struct CheckArgs {
     /// stores 3 bits a state; other searches use hash compaction. A
     /// property that holds is "holds (probabilistic: bitstate hashing)"
     /// with the hash factor (bits per state; best above 100) and the
-    /// expected number of states missed; exit status 0 as for holds
-    /// [default: PRUST_BITSTATE, else off]
-    #[arg(long, value_name = "BITS")]
+    /// expected number of states missed; exit status 0 as for holds.
+    /// BITS is rounded up to a power of two, at least 64 (the report
+    /// states the bits used); 0 is an error; an array larger than the
+    /// memory limit is inconclusive [default: PRUST_BITSTATE, else off]
+    #[arg(long, value_name = "BITS", value_parser = parse_bits)]
     pub bitstate: Option<u64>,
     /// Shorten each counterexample to a shortest one (fewest actions,
     /// prefix and cycle together; then the shortest prefix) whatever it costs, within the
@@ -207,6 +209,17 @@ pub enum CheckFormat {
     Text,
     /// JSON Lines: one object per formula
     Json,
+}
+
+/// `--bitstate`: a whole number of bits, by the rule of `PRUST_BITSTATE`
+/// ([`engine::Checker::bitstate_array_bits`]).
+pub(super) fn parse_bits(s: &str) -> Result<u64, String> {
+    let digits: String = s.trim().chars().filter(|&c| c != '_').collect();
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number of bits, such as 1073741824"))?;
+    engine::Checker::bitstate_array_bits(n)?;
+    Ok(n)
 }
 
 /// `--max-memory`: bytes or a size with a binary unit (`512M`, `2G`).

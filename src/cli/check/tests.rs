@@ -14,6 +14,16 @@ fn timeouts_must_be_positive_and_huge_ones_are_none() {
 }
 
 #[test]
+fn bitstate_takes_no_zero_and_no_array_beyond_a_power_of_two() {
+    assert_eq!(parse_bits("1_000"), Ok(1000));
+    // 0 was once rounded up to 64 bits; above 2^63 the rounding overflowed
+    for bad in ["0", "18446744073709551615", "-1", "many"] {
+        assert!(parse_bits(bad).is_err(), "{bad:?} accepted");
+    }
+    assert!(parse_bits("0").unwrap_err().contains("0 bits"));
+}
+
+#[test]
 fn the_summary_counts_each_outcome() {
     let codes = [Exit::Ok, Exit::Violated, Exit::Violated, Exit::Error];
     let s = summary(

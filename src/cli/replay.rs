@@ -18,7 +18,10 @@ use super::{CmdResult, Exit, Failure};
 pub const LONG_ABOUT: &str = "Re-execute a trail file on a fresh object and print the \
     transcript: the object's state after each step, then the check of the cycle or of \
     the ending.\n\n\
-    Exit 0: the object still follows the trail (the counterexample is still there). \
+    Exit 0: the object still follows the trail: every step is still possible, and the \
+    cycle still closes (or the run still ends there). The formula is not evaluated \
+    again, nor fairness: whether the run still violates the property is for `prust \
+    check` to say. \
     Exit 1: it no longer does; the report says at which step (and line of the file) \
     and why. Exit 3: the file does not parse, or the protocol does not exist.\n\n\
     FILE may also be a permalink of `prust serve` (http://…/?path=…): the path it \

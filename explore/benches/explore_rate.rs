@@ -5,7 +5,7 @@
 //! ```text
 //! cargo bench -p prust-explore --bench explore_rate
 //! cargo bench -p prust-explore --bench explore_rate -- --quick   # a smoke run
-//! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated; then 3x3
+//! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated
 //! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
 //!     # (add --threads: roles on OS threads; --tasks: async roles)
 //! cargo bench -p prust-explore --bench explore_rate -- --async   # threads vs async roles only
@@ -25,7 +25,7 @@
 //!
 //! Programs (all correct, so every exploration runs to completion):
 //! - `two-buyer`: the bundled two-buyer protocol's three roles;
-//! - `fan-in k` (and `fan-in 3xk`, three senders): two senders each send `k` messages to a collector that
+//! - `fan-in k`: two senders each send `k` messages to a collector that
 //!   receives from anyone (`recv()`), on a hand-written mailbox object:
 //!   the senders' steps are independent of each other, the collector's
 //!   receives branch over the senders;
@@ -68,20 +68,8 @@ fn mailbox() -> Mailbox {
 }
 
 fn fan_in(k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
-    fan_in_from(2, k)
-}
-
-/// The mailbox of [`fan_in_from`] with three producers.
-fn mailbox3() -> Mailbox {
-    Mailbox::named(&["a", "b", "c", "collector"], None)
-}
-
-/// `producers` senders (`a`, `b`, `c`) of `k` messages each, and the
-/// collector: DPOR runs one execution per receive order,
-/// (producers·k)! / (k!)^producers (1,680 for 3 × 3).
-fn fan_in_from(producers: usize, k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) + Sync {
     move |r| {
-        for s in &["a", "b", "c"][..producers] {
+        for s in ["a", "b"] {
             r.spawn(s, move |mut ep| {
                 for i in 0..k {
                     ep.send("collector", Message::named("M", i)).unwrap();
@@ -90,11 +78,11 @@ fn fan_in_from(producers: usize, k: usize) -> impl Fn(&mut Roles<'_, Mailbox>) +
         }
         r.spawn("collector", move |mut ep| {
             let mut sum = 0;
-            for _ in 0..producers * k {
+            for _ in 0..2 * k {
                 let (_, m) = ep.recv().unwrap();
                 sum += m.downcast_ref::<usize>().unwrap();
             }
-            assert_eq!(sum, producers * k * (k - 1) / 2);
+            assert_eq!(sum, k * (k - 1));
         });
     }
 }
@@ -289,34 +277,6 @@ fn rate() {
     }
 }
 
-/// `--rate`, last: fan-in 3 × 3 (1,680 executions) with DPOR and sleep
-/// sets, three rounds, the best per CPU-second kept.
-fn rate3() {
-    let explorer = Explorer::new()
-        .preemption_bound(None)
-        .max_executions(1_000_000);
-    for reduction in [Reduction::SleepSets, Reduction::Dpor] {
-        let e = explorer.clone().reduction(reduction);
-        let mut best = (0, 0.0f64, f64::MAX);
-        for _round in 0..3 {
-            let (wall, cpu) = (Instant::now(), cpu_time());
-            let ex = e.explore(mailbox3(), fan_in_from(3, 3));
-            assert!(ex.is_complete() && ex.is_successful(), "{ex}");
-            let (w, c) = (wall.elapsed().as_secs_f64(), cpu_time() - cpu);
-            if c < best.2 {
-                best = (ex.executions(), w, c);
-            }
-        }
-        let (executions, wall, cpu) = best;
-        println!(
-            "fan-in 3x3 {:<12} coroutines {executions:>7} executions {wall:>7.3} s wall {:>7.0}/s, {cpu:>6.2} s CPU {:>7.0}/CPU-s",
-            reduction.to_string(),
-            executions as f64 / wall,
-            executions as f64 / cpu.max(1e-9),
-        );
-    }
-}
-
 /// `--profile`: one DPOR exploration of fan-in k=3 and nothing else, for
 /// an instruction-counting profiler (`valgrind --tool=callgrind`); with
 /// `--threads` its thread roles on OS threads of their own, with
@@ -336,8 +296,7 @@ fn profile() {
 
 fn main() {
     if std::env::args().any(|a| a == "--rate") {
-        rate();
-        return rate3();
+        return rate();
     }
     if std::env::args().any(|a| a == "--profile") {
         return profile();
@@ -375,27 +334,6 @@ fn main() {
                 .reduction(reduction)
                 .explore(object, fan_in(k));
             line(&format!("fan-in k={k}"), reduction, &ex);
-        }
-    }
-    // Three producers: plain search is out of reach at k = 3.
-    for (k, reductions) in [
-        (
-            2,
-            &[Reduction::None, Reduction::SleepSets, Reduction::Dpor][..],
-        ),
-        (3, &[Reduction::Dpor][..]),
-    ] {
-        if quick && k == 3 {
-            continue;
-        }
-        for &reduction in reductions {
-            let ex = explorer
-                .clone()
-                .reduction(reduction)
-                .max_executions(1_000_000)
-                .explore(mailbox3(), fan_in_from(3, k));
-            assert!(ex.is_complete(), "{ex}");
-            line(&format!("fan-in 3x{k}"), reduction, &ex);
         }
     }
     let ks: &[usize] = if quick { &[1, 2] } else { &[1, 2, 3, 4] };

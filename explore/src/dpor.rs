@@ -13,36 +13,13 @@
 //! none is marked (or explored) at `a` already. With the sleep sets of
 //! the search, this is Source-DPOR.
 //!
-//! Two steps are dependent if they are of the same role, do not commute
-//! on the object (applied in both orders on clones of the object, they
-//! must both be accepted and give equal objects), or use the same channel
-//! other than as a send and a receive of an earlier message on it (a
-//! probe with a marked payload shows that the receive takes neither the
-//! new message nor another one in the two orders: see
-//! `independence::passes`). Any doubt (an operation the object refuses, a
-//! receive from anyone whose sender is not known yet) counts as
-//! dependent: dependency may only be over-approximated, which explores
-//! more, never fewer, orders.
-//!
-//! # How many executions
-//!
-//! Where the dependency above is exact, the executions are one per
-//! Mazurkiewicz trace: one per receive order on the fan-in programs
-//! (2 producers × 3 messages: 20; 3 × 3: 1,680), and one per class on
-//! random programs of sends and receives from fixed peers over unbounded
-//! FIFO channels (`tests/it/reduction_fifo.rs`, against a brute-force
-//! count of the classes of plain search's schedules). Before a send and a
-//! receive of an earlier message on one channel commuted, fan-in 2 × 3
-//! ran 516 executions: 500 complete, one per interleaving of each
-//! channel's sends and receives (a Catalan number per channel times the
-//! 20 receive orders), and 16 cut short by the sleep sets. So the excess
-//! was the dependency, not the source sets: the wakeup trees of optimal
-//! DPOR (Abdulla et al., JACM 2017) would have saved those 16 alone, and
-//! are not implemented. Where this search is not optimal: a rule below
-//! that explores every choice at a point (4, 5, an execution cut short)
-//! explores choices that no race needs, and those end asleep; on
-//! channels of bounded capacity, a send that waits for a receive is such
-//! a case (rule 4 knows program order and messages, not capacities).
+//! Two steps are dependent if they are of the same role, use the same
+//! channel, or do not commute on the object (applied in both orders on
+//! clones of the object, they must both be accepted and give equal
+//! objects). Any doubt (an operation the object refuses, a receive from
+//! anyone whose sender is not known yet) counts as dependent: dependency
+//! may only be over-approximated, which explores more, never fewer,
+//! orders.
 //!
 //! # Objects that disable operations
 //!
@@ -98,10 +75,8 @@
 //!    `dpor_finds_the_violation_that_commuting_steps_expose`). Such a
 //!    pair is now a race, unless `a` comes before the operation in every
 //!    execution: program order, or the send of the message it receives
-//!    (see `causal_row`), or the operation is a receive whose message is
-//!    not sent yet (no step before it can be what lets it go; it is
-//!    judged again where it is taken). Its reversal is no `v` then (the
-//!    operation is refused after `v`): every choice at `a` is explored.
+//!    (see `causal_row`). Its reversal is no `v` then (the operation is
+//!    refused after `v`): every choice at `a` is explored.
 //! 5. **Conflicts the races do not show.** Three choices can commute
 //!    pairwise once the first has gone and still conflict before it; the
 //!    execution then has no race at all. Every pair of choices that does

@@ -43,25 +43,16 @@ pub enum Reduction {
     /// the first, and only one per race: a role that can start some
     /// reordering of the steps in between that puts the later step first,
     /// unless such a role is explored there already. Dependent means: the
-    /// same role, the two operations do not commute on the object (both
-    /// orders applied on clones of the object must be accepted and give
-    /// equal objects), or they use the same channel, unless one is a send
-    /// and the other a receive that takes an earlier message in both
-    /// orders (a FIFO channel that holds one). The outcomes found are the
-    /// same as plain depth-first search's; the executions far fewer when
-    /// roles mostly talk on different channels: one per receive order of
-    /// a collector that receives from anyone (2 producers × 3 messages:
-    /// 20 executions; 3 × 3: 1,680), one per Mazurkiewicz trace of random
-    /// programs that send to and receive from fixed peers over unbounded
-    /// FIFO channels. Not optimal in general: no wakeup trees, and the
-    /// soundness rules for objects that disable operations explore every
-    /// choice at some points (see the `dpor` module's docs).
+    /// same role, the same channel, or the two operations do not commute
+    /// on the object (both orders applied on clones of the object must be
+    /// accepted and give equal objects). The outcomes found are the same
+    /// as plain depth-first search's; the executions far fewer when roles
+    /// mostly talk on different channels.
     ///
     /// Checked against plain depth-first search (the same failures and
     /// the same final states) on thousands of random programs over random
-    /// specifications; see the `dpor` module's docs for the places where
-    /// it once missed a race. Not proven: the dependency is judged in the
-    /// states of each execution.
+    /// specifications; see the `dpor` module's docs for the three places
+    /// where it once missed a race.
     #[default]
     Dpor,
 }

@@ -63,24 +63,8 @@ pub(super) fn causal_row<P>(
                     && matches!(step_op(q), Some(Op::Send { to, .. }) if *to == alt.role)
             })
             .nth(earlier);
-        match send {
-            Some(q) => add(q, &mut row),
-            // The message is not sent yet (nor the channel closed, which
-            // would answer the receive instead): it is refused here, and
-            // no step so far can be what lets it go, in this order or
-            // another. Its races are judged where it is taken, behind the
-            // send; judged here, rule 4 would call each earlier step an
-            // enabler and explore every choice there, which on programs
-            // that only send and receive cost an execution cut short by
-            // the sleep sets per such step.
-            None if !(0..b).any(|q| {
-                schedule[q].role == from
-                    && matches!(step_op(q), Some(Op::Close { to }) if *to == alt.role)
-            }) =>
-            {
-                row.iter_mut().for_each(|x| *x = true)
-            }
-            None => {}
+        if let Some(q) = send {
+            add(q, &mut row);
         }
     }
     row

@@ -46,11 +46,9 @@ pub(super) enum Rel {
 /// must be accepted (else they are ordered only if `a` comes before `op`
 /// in every execution, `causal`: program order or a message; another
 /// step may allow `op` in another order, a race) and the two must
-/// commute both ways on the object (on one channel, only a send that
-/// queues behind the message a receive takes: see
-/// `independence::independent`), and not be a receive from anyone
-/// followed by a send to its role from another sender (in the other
-/// order the receive could take that message). A send followed by a receive from anyone that took another
+/// commute both ways on the object, use different channels, and not be a receive from anyone followed by a
+/// send to its role (in the other order the receive could take that
+/// message). A send followed by a receive from anyone that took another
 /// sender's message is no race: the receive's other senders are its
 /// role's own alternatives, explored at its own point.
 ///
@@ -84,11 +82,7 @@ pub(super) fn relation<P: Protocol>(
     // maximal execution: which sender it would take is not known.
     let unknown_sender =
         matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
-    // A send from the sender whose message the receive took gives the
-    // receive no sender it did not have: it only queues behind that
-    // message (whether it commutes is `independent`'s to say).
-    let feeds_later = feeds(first.role, first_op, alt.role, op)
-        && !(first.from == Some(alt.role) && matches!(op, Op::Send { .. }));
+    let feeds_later = feeds(first.role, first_op, alt.role, op);
     let b = before.len();
     // Cloned only if a step in between has to be replayed on it.
     let mut obj = Cow::Borrowed(&h.objects[a]);

@@ -16,7 +16,6 @@ mod load_balancer;
 mod reduction;
 mod reduction_biased;
 mod reduction_close_select;
-mod reduction_fifo;
 mod reduction_oracle;
 mod reduction_programs;
 mod reduction_property;

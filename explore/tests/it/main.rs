@@ -17,6 +17,7 @@ mod reduction;
 mod reduction_biased;
 mod reduction_close_select;
 mod reduction_oracle;
+mod reduction_probe;
 mod reduction_programs;
 mod reduction_property;
 mod replay_env;

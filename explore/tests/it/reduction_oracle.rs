@@ -399,3 +399,49 @@ proptest! {
         agree(&case, bound, Some(formulas[f]))?;
     }
 }
+
+/// A receive from `r0`, whose message `r0` never sends (the object
+/// answers it from its state), is refused until `r0`'s send to `r2`, or
+/// `r2`'s send to `r0`, has gone (the two commute). The execution ran
+/// `r0`'s send, the receive, `r2`'s send. With `r2`'s send first, the
+/// receive and `r0`'s send are both enabled, and the receive first takes
+/// `r0`'s send away: a deadlock. Calling the receive ordered after every
+/// earlier step (its message "not sent yet") hides that `r0`'s send is
+/// only this execution's enabler of it (`dpor` rule 4).
+#[test]
+fn dpor_finds_the_deadlock_behind_a_receive_whose_message_is_never_sent() {
+    let l = |role, kind, ty, peer| Label {
+        role,
+        kind,
+        ty,
+        peer,
+    };
+    let (send, recv) = (ActionKind::Send, ActionKind::Recv);
+    let a = l(0, send, 0, 2);
+    let c = l(2, send, 1, 0);
+    let r = l(1, recv, 0, 0);
+    let case = Case {
+        obj: object(
+            3,
+            vec![
+                vec![(a, 1), (c, 2)],
+                vec![(r, 3), (c, 6)],
+                vec![(a, 6), (r, 5)],
+                vec![(c, 4)],
+                vec![],
+                vec![],
+                vec![(r, 4)],
+            ],
+            vec![false, false, false, false, true, false, false],
+        ),
+        programs: vec![
+            vec![Op::Send(2, 0)],
+            vec![Op::RecvFrom(0)],
+            vec![Op::Send(0, 1)],
+        ],
+    };
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        let ex = run(&case, reduction, None, None, 100);
+        assert!(ex.is_complete() && !ex.is_successful(), "{reduction}: {ex}");
+    }
+}

@@ -214,20 +214,9 @@ impl<P: Split> SplitEndpoint<P> {
                 // `poll_split`).
                 let alone = self.async_ops == usize::from(op.ticket.is_some());
                 let intent = if alone { from } else { ANYONE };
-                // Only this role writes its word, and every value that
-                // says it waits is stored `SeqCst` (only "not waiting" is
-                // a release store): so an equal value read here is its own
-                // latest store, a `SeqCst` one (a woken poll finds the one
-                // its refused poll made). Having read it, this `SeqCst`
-                // load orders that store before this poll's tries as a
-                // new store would, on whatever thread the endpoint is
-                // now: a peer whose step a try missed reads it just the
-                // same. The store spared is a locked instruction a woken
-                // receive.
-                let word = &shared.waiting_for[me];
-                if word.load(SeqCst) != intent {
-                    word.store(intent, SeqCst);
-                }
+                // A woken poll finds the announcement its refused poll
+                // made, and spares the store (see `change_intent`).
+                change_intent(&shared.waiting_for[me], intent);
                 announced = true;
             }
             let local = self.local.as_mut().expect("owned while running");
@@ -407,12 +396,7 @@ impl<P: Split> SplitEndpoint<P> {
         } else {
             ANYONE
         };
-        // Only this role writes its word: read first, and spare the store
-        // (a locked instruction) where it would change nothing.
-        let waiting_for = &self.shared.waiting_for[self.role];
-        if waiting_for.load(SeqCst) != intent {
-            store_intent(waiting_for, intent);
-        }
+        change_intent(&self.shared.waiting_for[self.role], intent);
         // The poll ends (see `poll_op`).
         self.shared.uses[self.role].end_poll(self.async_ops > 0, self.shared_use);
         result
@@ -444,6 +428,21 @@ impl<P: Split> SplitEndpoint<P> {
             self.wait_async(e);
         }
         self.shared.uses[me].end_poll(self.async_ops > 0, self.shared_use);
+    }
+}
+
+/// Makes the role's announcement `intent`, unless its word holds it
+/// already: the store spared is a locked instruction. Only the role writes
+/// its word, and every value that says it waits is stored `SeqCst` (see
+/// [`store_intent`]), so an equal value read here is the role's own latest
+/// store; a waiting one was `SeqCst`, and having read it, this `SeqCst`
+/// load orders it before the role's next tries as a new store would, on
+/// whatever thread the endpoint is now: a peer whose step a try missed
+/// reads it just the same.
+#[inline(always)]
+fn change_intent(waiting_for: &std::sync::atomic::AtomicUsize, intent: usize) {
+    if waiting_for.load(SeqCst) != intent {
+        store_intent(waiting_for, intent);
     }
 }
 

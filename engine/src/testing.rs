@@ -52,6 +52,27 @@ pub struct Label {
     pub peer: usize,
 }
 
+impl Label {
+    /// `role` does `kind` with a message of type `ty` (ignored for
+    /// closes) towards `peer`: the fields in their order, so that tables
+    /// of transitions read as one call each.
+    ///
+    /// ```
+    /// use engine::testing::Label;
+    /// use engine::ActionKind;
+    /// let l = Label::new(0, ActionKind::Send, 1, 2);
+    /// assert_eq!((l.role, l.ty, l.peer), (0, 1, 2));
+    /// ```
+    pub const fn new(role: usize, kind: ActionKind, ty: usize, peer: usize) -> Label {
+        Label {
+            role,
+            kind,
+            ty,
+            peer,
+        }
+    }
+}
+
 /// An explicit, deterministic LTS. Message types are `T0`, `T1`, ….
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Lts {

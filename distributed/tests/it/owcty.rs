@@ -27,15 +27,7 @@ fn big(seed: u64, states: usize, fanout: usize) -> LtsProtocol {
             } else {
                 rng.below(states)
             };
-            out.push((
-                Label {
-                    role,
-                    kind,
-                    ty,
-                    peer,
-                },
-                to,
-            ));
+            out.push((Label::new(role, kind, ty, peer), to));
         }
         trans.push(out);
     }

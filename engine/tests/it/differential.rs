@@ -234,15 +234,7 @@ fn a_reused_compacted_id_is_probed_as_its_new_object() {
         terminal: vec![false; 19],
     };
     for (from, role, kind, ty, peer, to) in edges {
-        lts.trans[from].push((
-            Label {
-                role,
-                kind,
-                ty,
-                peer,
-            },
-            to,
-        ));
+        lts.trans[from].push((Label::new(role, kind, ty, peer), to));
     }
     for s in [0, 1, 2, 10, 11, 12, 18] {
         lts.terminal[s] = true;

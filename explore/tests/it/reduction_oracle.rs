@@ -87,15 +87,7 @@ fn case() -> impl Strategy<Value = Case> {
                             let role = r % roles;
                             let peer = (role + 1 + d % (roles - 1)) % roles;
                             let kind = kinds[k];
-                            (
-                                Label {
-                                    role,
-                                    kind,
-                                    ty,
-                                    peer,
-                                },
-                                to,
-                            )
+                            (Label::new(role, kind, ty, peer), to)
                         })
                         .collect()
                 })
@@ -274,12 +266,7 @@ fn agree(case: &Case, bound: Option<usize>, property: Option<&str>) -> Result<()
 /// gets a `T0` if it goes first and a `T1` if it goes second. State 0 is
 /// terminated.
 fn receives_by_state() -> LtsProtocol {
-    let recv = |role, peer, ty| Label {
-        role,
-        kind: ActionKind::Recv,
-        ty,
-        peer,
-    };
+    let recv = |role, peer, ty| Label::new(role, ActionKind::Recv, ty, peer);
     object(
         2,
         vec![
@@ -325,20 +312,20 @@ fn a_receive_that_gets_another_type_in_the_other_order_is_dependent() {
 /// first, and said the program was correct in every schedule.
 #[test]
 fn dpor_runs_first_a_step_that_gives_a_receive_another_sender() {
-    let l = |role, kind, ty, peer| Label {
-        role,
-        kind,
-        ty,
-        peer,
-    };
     let (send, recv) = (ActionKind::Send, ActionKind::Recv);
     let case = Case {
         obj: object(
             3,
             vec![
-                vec![(l(2, send, 0, 1), 2), (l(0, recv, 1, 1), 0)],
+                vec![
+                    (Label::new(2, send, 0, 1), 2),
+                    (Label::new(0, recv, 1, 1), 0),
+                ],
                 vec![],
-                vec![(l(0, recv, 0, 2), 0), (l(0, recv, 1, 1), 2)],
+                vec![
+                    (Label::new(0, recv, 0, 2), 0),
+                    (Label::new(0, recv, 1, 1), 2),
+                ],
             ],
             vec![false, false, true],
         ),
@@ -410,16 +397,10 @@ proptest! {
 /// only this execution's enabler of it (`dpor` rule 4).
 #[test]
 fn dpor_finds_the_deadlock_behind_a_receive_whose_message_is_never_sent() {
-    let l = |role, kind, ty, peer| Label {
-        role,
-        kind,
-        ty,
-        peer,
-    };
     let (send, recv) = (ActionKind::Send, ActionKind::Recv);
-    let a = l(0, send, 0, 2);
-    let c = l(2, send, 1, 0);
-    let r = l(1, recv, 0, 0);
+    let a = Label::new(0, send, 0, 2);
+    let c = Label::new(2, send, 1, 0);
+    let r = Label::new(1, recv, 0, 0);
     let case = Case {
         obj: object(
             3,

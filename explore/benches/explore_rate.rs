@@ -7,7 +7,7 @@
 //! cargo bench -p prust-explore --bench explore_rate -- --quick   # a smoke run
 //! cargo bench -p prust-explore --bench explore_rate -- --rate    # fan-in k=3 only, repeated
 //! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
-//!     # (add --threads: roles on OS threads; --tasks: async roles)
+//!     # (add --threads: roles on OS threads; --tasks: async roles; --none: no reduction)
 //! cargo bench -p prust-explore --bench explore_rate -- --async   # threads vs async roles only
 //! ```
 //!
@@ -280,18 +280,23 @@ fn rate() {
 /// `--profile`: one DPOR exploration of fan-in k=3 and nothing else, for
 /// an instruction-counting profiler (`valgrind --tool=callgrind`); with
 /// `--threads` its thread roles on OS threads of their own, with
-/// `--tasks` as async roles.
+/// `--tasks` as async roles, with `--none` no reduction (what an
+/// execution costs without DPOR's race analysis).
 fn profile() {
     let arg = |a: &str| std::env::args().any(|x| x == a);
+    let reduction = match arg("--none") {
+        true => Reduction::None,
+        false => Reduction::Dpor,
+    };
     let e = Explorer::new()
         .preemption_bound(None)
-        .reduction(Reduction::Dpor)
+        .reduction(reduction)
         .role_threads(arg("--threads"));
     let ex = match arg("--tasks") {
         false => e.explore(mailbox(), fan_in(3)),
         true => e.explore(mailbox(), fan_in_async(3)),
     };
-    line("fan-in k=3", Reduction::Dpor, &ex);
+    line("fan-in k=3", reduction, &ex);
 }
 
 fn main() {

@@ -1,28 +1,142 @@
 //! The enabled choices among the pending operations, and performing one
 //! on the object.
 
-use engine::{Message, Protocol, RoleId};
+use engine::{Enabled, Message, MessageType, Protocol, RoleId};
 
 use super::op::{Op, Reply};
 use super::step::{Act, ActKind, Alt};
 
+/// The object's own list of its enabled actions ([`Protocol::enabled`]),
+/// where it gives one: read instead of probing each pending operation on
+/// a clone of the object. Why: the clones were most of what an execution
+/// cost (two thirds of its instructions on a mailbox of `VecDeque`s),
+/// and the objects built from specifications list their actions anyway.
+///
+/// The list is trusted as the engine trusts it (an action left out is
+/// never explored), so debug builds (every `cargo test`) also probe and
+/// compare, and a difference ends the execution as nondeterminism naming
+/// the operation (see [`enabled`]).
+pub(crate) struct Listing {
+    /// The declared types' interned short names, by index into
+    /// [`Protocol::type_names`]; asked once per exploration.
+    types: Option<Vec<MessageType>>,
+    /// The list of the current point (kept for its allocation).
+    list: Vec<Enabled>,
+}
+
+impl Listing {
+    pub(crate) fn new() -> Self {
+        Listing {
+            types: None,
+            list: Vec::new(),
+        }
+    }
+
+    /// Whether the object's list says that `op` of `role` (from `from`,
+    /// for a receive from anyone) is enabled; `None` where the list does
+    /// not say (a message of a type the object does not declare, a
+    /// select, whose alternatives depend on the type the object would
+    /// hand out).
+    fn says(&self, role: RoleId, op: &Op, from: Option<RoleId>) -> Option<bool> {
+        let has = |e: Enabled| self.list.contains(&e);
+        match op {
+            Op::Send { to, msg } => {
+                let short = msg.message_type().short();
+                let types = self.types.as_ref()?;
+                let mut declared = types.iter().enumerate().filter(|(_, t)| **t == short);
+                let (ty, _) = declared.next()?;
+                Some(
+                    has(Enabled::Send { role, to: *to, ty })
+                        || declared.any(|(ty, _)| has(Enabled::Send { role, to: *to, ty })),
+                )
+            }
+            Op::Recv { from: asked } => {
+                let from = from.or(*asked)?;
+                Some(has(Enabled::Recv { role, from }))
+            }
+            Op::Close { to } => Some(has(Enabled::Close { role, to: *to })),
+            Op::Choose { .. } | Op::Select { .. } => None,
+        }
+    }
+}
+
+/// Whether the choice (`op` of `role`, from `from` for a receive from
+/// anyone) is enabled on `obj`: from the object's list where it has one,
+/// else (or, in debug builds, also) probed on a clone. `Err` names an
+/// operation on which the list and the probe differ.
+fn accepts<P: Protocol>(
+    obj: &P,
+    listed: Option<&Listing>,
+    role: RoleId,
+    op: &Op,
+    from: Option<RoleId>,
+    probe: impl FnOnce(P) -> bool,
+) -> Result<bool, String> {
+    let said = listed.and_then(|l| l.says(role, op, from));
+    match said {
+        Some(said) if !cfg!(debug_assertions) => Ok(said),
+        _ => {
+            let probed = probe(obj.clone());
+            match said {
+                Some(said) if said != probed => Err(format!(
+                    "role {role}'s {} is {} by the object's `enabled` list but {} by its                      try-operation (see Protocol::enabled: the list must be exact)",
+                    describe(op, from),
+                    if said { "allowed" } else { "left out" },
+                    if probed { "accepted" } else { "refused" },
+                )),
+                _ => Ok(probed),
+            }
+        }
+    }
+}
+
+/// An operation in words, for the message of a list that is wrong.
+fn describe(op: &Op, from: Option<RoleId>) -> String {
+    match op {
+        Op::Send { to, msg } => format!("send of <{}> to role {to}", msg.type_name()),
+        Op::Recv { from: asked } => match from.or(*asked) {
+            Some(f) => format!("receive from role {f}"),
+            None => "receive from anyone".into(),
+        },
+        Op::Close { to } => format!("close of its channel to role {to}"),
+        Op::Choose { n } => format!("choice of {n}"),
+        Op::Select { .. } => "select".into(),
+    }
+}
+
 /// The enabled choices among the pending operations, probed on clones of
-/// `obj`: `prev`'s first (so that the first choice never preempts), then
-/// by role; a receive from anyone gives one choice per possible sender.
+/// `obj` (or read from its own list, see [`Listing`]): `prev`'s first (so
+/// that the first choice never preempts), then by role; a receive from
+/// anyone gives one choice per possible sender. `pending` is by role.
+/// `Err`: the object's list and its try-operations disagree (debug builds
+/// only).
 pub(crate) fn enabled<P: Protocol>(
     obj: &P,
-    pending: &[(RoleId, Op)],
+    pending: &[(RoleId, &Op)],
     prev: Option<RoleId>,
     roles: usize,
-) -> Vec<Alt> {
-    let mut order: Vec<&(RoleId, Op)> = pending.iter().collect();
-    order.sort_by_key(|(r, _)| (Some(*r) != prev, *r));
+    listing: &mut Listing,
+) -> Result<Vec<Alt>, String> {
+    listing.list.clear();
+    let listed = if obj.enabled(&mut listing.list) {
+        if listing.types.is_none() {
+            let names = obj.type_names();
+            listing.types = Some(names.iter().map(|n| MessageType::of(n).short()).collect());
+        }
+        Some(&*listing)
+    } else {
+        None
+    };
+    debug_assert!(pending.windows(2).all(|w| w[0].0 < w[1].0), "by role");
+    let first = pending.iter().filter(|(r, _)| Some(*r) == prev);
     let mut alts = Vec::new();
-    for (role, op) in order {
+    for (role, op) in first.chain(pending.iter().filter(|(r, _)| Some(*r) != prev)) {
         let role = *role;
         match op {
             Op::Send { to, msg } => {
-                if obj.clone().try_send(role, *to, msg.clone()).is_ok() {
+                if accepts(obj, listed, role, op, None, |mut o| {
+                    o.try_send(role, *to, msg.clone()).is_ok()
+                })? {
                     alts.push(Alt {
                         role,
                         from: None,
@@ -31,7 +145,9 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Recv { from: Some(f) } => {
-                if obj.clone().try_recv(role, Some(*f)).is_ok() {
+                if accepts(obj, listed, role, op, None, |mut o| {
+                    o.try_recv(role, Some(*f)).is_ok()
+                })? {
                     alts.push(Alt {
                         role,
                         from: None,
@@ -41,7 +157,9 @@ pub(crate) fn enabled<P: Protocol>(
             }
             Op::Recv { from: None } => {
                 for f in (0..roles).filter(|&f| f != role) {
-                    if obj.clone().try_recv(role, Some(f)).is_ok() {
+                    if accepts(obj, listed, role, op, Some(f), |mut o| {
+                        o.try_recv(role, Some(f)).is_ok()
+                    })? {
                         alts.push(Alt {
                             role,
                             from: Some(f),
@@ -73,7 +191,9 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Close { to } => {
-                if obj.clone().try_close(role, *to).is_ok() {
+                if accepts(obj, listed, role, op, None, |mut o| {
+                    o.try_close(role, *to).is_ok()
+                })? {
                     alts.push(Alt {
                         role,
                         from: None,
@@ -83,7 +203,7 @@ pub(crate) fn enabled<P: Protocol>(
             }
         }
     }
-    alts
+    Ok(alts)
 }
 
 /// Performs `op` of `role` on `obj` (a choice found enabled by

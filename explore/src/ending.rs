@@ -28,7 +28,7 @@ pub(crate) fn stuck_end<P: Protocol>(
     ctl: &Ctl,
     names: &[String],
     obj: &P,
-    pending: &[(RoleId, Op)],
+    pending: &[(RoleId, &Op)],
 ) -> End {
     let terminated = obj.is_terminated();
     if pending.is_empty() {

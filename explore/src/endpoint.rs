@@ -148,11 +148,11 @@ pub(crate) struct Shared {
     pub(crate) role_cvs: Vec<Condvar>,
     /// Where the executor's thread waits for a task to poll.
     pub(crate) exec_cv: Condvar,
-    pub(crate) names: Vec<String>,
+    pub(crate) names: Arc<[String]>,
 }
 
 impl Shared {
-    pub(crate) fn new(names: Vec<String>) -> Shared {
+    pub(crate) fn new(names: Arc<[String]>) -> Shared {
         Shared {
             ctl: Mutex::new(Ctl {
                 slots: (0..names.len()).map(|_| Slot::Done).collect(),

@@ -6,7 +6,10 @@
 //! thread, see [`Roles::spawn`]): every endpoint operation (`send`, `recv`, `recv_from`, `close`)
 //! is a scheduling point at which the explorer decides which pending
 //! operation the protocol object takes next (probing it on a clone, as the
-//! model checker does), and a `recv()` from anyone branches over every
+//! model checker does, or reading the object's own list of its enabled
+//! actions where it gives one, [`Protocol::enabled`](engine::Protocol::enabled):
+//! trusted as the checker trusts it, and compared with the probes in debug
+//! builds, where a difference is reported as nondeterminism), and a `recv()` from anyone branches over every
 //! sender that could deliver. Each execution re-runs the program from the
 //! start; a depth-first search over the choices runs every schedule (or
 //! those within a preemption bound), except orders of independent steps
@@ -186,6 +189,7 @@ mod independence;
 mod observe;
 mod op;
 mod panics;
+mod point;
 mod pool;
 mod progress;
 mod property;

@@ -4,6 +4,7 @@
 use engine::{Protocol, RoleId};
 
 use std::future::Future;
+use std::sync::Arc;
 
 use super::endpoint::ExploreEndpoint;
 use super::executor::AsyncBody;
@@ -24,13 +25,13 @@ pub(crate) enum Body<'a, P> {
 /// does not have, or the same role twice, is an error of the program,
 /// reported by [`Explorer::try_explore`](super::Explorer::try_explore).
 pub struct Roles<'a, P: Protocol> {
-    pub(crate) names: Vec<String>,
+    pub(crate) names: Arc<[String]>,
     pub(crate) bodies: Vec<(RoleId, Body<'a, P>)>,
     pub(crate) error: Option<String>,
 }
 
 impl<'a, P: Protocol> Roles<'a, P> {
-    pub(crate) fn new(names: Vec<String>) -> Self {
+    pub(crate) fn new(names: Arc<[String]>) -> Self {
         Roles {
             names,
             bodies: Vec::new(),

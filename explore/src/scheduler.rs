@@ -14,13 +14,14 @@ use engine::{Protocol, RoleId};
 use super::chooser::{Chooser, Decision};
 use super::closed::Closed;
 use super::dpor::History;
-use super::enabled::{enabled, perform};
+use super::enabled::{perform, Listing};
 use super::end::{stop_error, End};
-use super::ending::{finish, stuck_end, waits_for};
+use super::ending::finish;
 use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, Wake};
 use super::executor::executor;
 use super::independence::independent;
-use super::op::{same_op, Op};
+use super::op::Op;
+use super::point::{self, pending_ops, same_pending, survey, Point};
 use super::pool::{Job, Pool};
 use super::roles::Body;
 use super::roles::Roles;
@@ -73,8 +74,10 @@ struct Exec<P, C> {
     obj: P,
     chooser: C,
     limits: RunLimits,
-    /// The exploration's deadline, read at every step (a step hands a
-    /// thread over: the clock costs nothing beside it).
+    /// The exploration's deadline, ticked at every step and kept across
+    /// executions (see [`Kept`]): the clock is read about once a
+    /// millisecond, not at every step, where it was a twentieth of an
+    /// execution's work once roles stopped being threads.
     clock: engine::Deadline,
     trace: Vec<Act>,
     schedule: Vec<Alt>,
@@ -85,6 +88,7 @@ struct Exec<P, C> {
     /// How many points took their enabled choices from the record.
     recorded: usize,
     never: Box<Never<P>>,
+    listing: Listing,
     closed: Closed,
     /// The role that made the last step.
     prev: Option<RoleId>,
@@ -104,6 +108,13 @@ struct Exec<P, C> {
 struct Kept<P> {
     /// The answers of `violation.rs`.
     never: Box<Never<P>>,
+    /// The object's declared types, for reading its list of enabled
+    /// actions.
+    listing: Listing,
+    /// The object's role names.
+    names: Arc<[String]>,
+    /// The exploration's deadline.
+    clock: engine::Deadline,
     /// The last execution's DPOR history (`None` without DPOR). A
     /// depth-first search re-runs the same prefix of choices (the
     /// chooser's [`HbCache::keep`](super::dpor::HbCache)), so the objects,
@@ -114,20 +125,6 @@ struct Kept<P> {
     /// enabled choices and the clone kept for the race analysis: most of
     /// an execution's own work.
     history: Option<History<P>>,
-}
-
-/// Whether the pending operations in `slots` are `recorded` (same roles,
-/// operations, peers and message types; payload values are not compared:
-/// objects do not look at them, see the `Protocol` contract).
-fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
-    let mut now = slots.iter().enumerate().filter_map(|(r, s)| match s {
-        Slot::Pending(op) => Some((r, op)),
-        _ => None,
-    });
-    recorded.iter().all(|(r, op)| {
-        now.next()
-            .is_some_and(|(role, current)| role == *r && same_op(op, current))
-    }) && now.next().is_none()
 }
 
 /// Runs one execution of `program` on a clone of `object`, with
@@ -146,11 +143,20 @@ where
     F: Fn(&mut Roles<'_, P>) -> O + Sync,
     C: Chooser + Send + 'static,
 {
-    let names = object.roles();
+    let kept = pool.memo.borrow_mut().take().map(|m| {
+        *m.downcast::<Kept<P>>()
+            .expect("one object type per exploration")
+    });
+    // Asked of the object once per exploration: its role names went into
+    // eight allocations an execution.
+    let names = match &kept {
+        Some(k) => Arc::clone(&k.names),
+        None => Arc::from(object.roles()),
+    };
     // 'static: the bodies may outlive the execution (a role stuck outside
     // the session is left behind), and a program takes roles of any
     // lifetime, so this costs it nothing.
-    let mut roles: Roles<'static, P> = Roles::new(names.clone());
+    let mut roles: Roles<'static, P> = Roles::new(Arc::clone(&names));
     let observed = program(&mut roles);
     let mut run = Run {
         trace: Vec::new(),
@@ -167,16 +173,15 @@ where
         run.end = End::Program(e);
         return (run, chooser, observed);
     }
-    let shared = Arc::new(Shared::new(names));
+    let shared = Arc::new(Shared::new(Arc::clone(&names)));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    let kept = pool.memo.borrow_mut().take().map(|m| {
-        *m.downcast::<Kept<P>>()
-            .expect("one object type per exploration")
-    });
-    let (never, history) = match kept {
-        Some(k) => (k.never, k.history),
-        None => (Box::new(Never::new()), None),
+    let (never, listing, clock, history) = match kept {
+        Some(k) => (k.never, k.listing, Some(k.clock), k.history),
+        None => (Box::new(Never::new()), Listing::new(), None, None),
     };
+    let clock = clock
+        .filter(|c| c.at() == limits.deadline)
+        .unwrap_or_else(|| engine::Deadline::new(limits.deadline, Instant::now(), 64));
     let mut chooser = chooser;
     let (history, reuse) = match chooser.wants_races() {
         false => (None, 0),
@@ -200,10 +205,11 @@ where
         recorded: 0,
         chooser,
         limits,
-        clock: engine::Deadline::new(limits.deadline, Instant::now(), 1),
+        clock,
         trace: Vec::new(),
         schedule: Vec::new(),
         never,
+        listing,
         closed: Closed::default(),
         prev: None,
         answers: 0,
@@ -349,6 +355,8 @@ where
         schedule,
         history,
         never,
+        listing,
+        clock,
         recorded,
         ..
     } = *exec;
@@ -361,22 +369,16 @@ where
         let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, cache);
         chooser.add_backtracks(backtracks);
     }
-    *pool.memo.borrow_mut() = Some(Box::new(Kept { never, history }));
+    *pool.memo.borrow_mut() = Some(Box::new(Kept {
+        never,
+        listing,
+        names,
+        clock,
+        history,
+    }));
     run.terminated = obj.is_terminated();
     run.final_state = fingerprint(&obj);
     (run, chooser, observed)
-}
-
-/// The pending operations in `slots`, by role (cloned).
-fn pending_ops(ctl: &Ctl) -> Vec<(RoleId, Op)> {
-    ctl.slots
-        .iter()
-        .enumerate()
-        .filter_map(|(r, s)| match s {
-            Slot::Pending(op) => Some((r, op.clone())),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A hash of `obj` that is the same for equal objects throughout the
@@ -473,24 +475,24 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 .is_some_and(|h| same_pending(&h.pending[step], &ctl.slots));
         // This point's operations and choices when there is no history
         // to keep them in.
-        let mut local = None;
+        let mut local: Option<Point> = None;
         if recorded {
             self.recorded += 1;
         } else {
-            let pending = pending.unwrap_or_else(|| pending_ops(ctl));
-            let alts = enabled(obj, &pending, self.prev, names.len());
-            // A send or close that the object can never accept ends the
-            // run as a violation at once (see `violation.rs`).
+            let now = point::pending(pending.as_deref(), ctl);
             let never = &mut self.never;
-            let end = match pending.iter().find(|(r, op)| {
-                !alts.iter().any(|a| a.role == *r) && never.never_accepted(obj, *r, op)
-            }) {
-                Some((role, op)) => Some(End::Violation {
-                    role: *role,
-                    op: waits_for(op, names),
-                }),
-                None if alts.is_empty() => Some(stuck_end(ctl, names, obj, &pending)),
-                None => None,
+            let (alts, end) = match survey(
+                obj,
+                &now,
+                ctl,
+                names,
+                self.prev,
+                step,
+                &mut self.listing,
+                never,
+            ) {
+                Ok(found) => found,
+                Err(end) => return Next::End(end),
             };
             match self.history.as_mut() {
                 Some(h) => {
@@ -500,18 +502,20 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                     h.pending.truncate(step);
                     h.alts.truncate(step);
                     h.objects.push(obj.clone());
-                    h.pending.push(pending);
+                    h.pending
+                        .push(now.iter().map(|(r, op)| (*r, (*op).clone())).collect());
                     h.alts.push(alts);
                 }
-                None => local = Some((pending, alts)),
+                None => local = Some((now, alts)),
             }
             if let Some(end) = end {
                 return Next::End(end);
             }
         }
-        let (points, alts): (&[(RoleId, Op)], &[Alt]) = match (&self.history, &local) {
-            (_, Some((p, a))) => (p, a),
-            (Some(h), None) => (&h.pending[step], &h.alts[step]),
+        let history = &self.history;
+        let alts: &[Alt] = match (history, &local) {
+            (_, Some((_, a))) => a,
+            (Some(h), None) => &h.alts[step],
             (None, None) => unreachable!("a point is recorded only with a history"),
         };
         if step >= self.limits.max_steps {
@@ -520,12 +524,16 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         if self.clock.expired() {
             return Next::End(End::Time);
         }
-        let op_of = |alt: Alt| {
-            &points
-                .iter()
-                .find(|(r, _)| *r == alt.role)
-                .expect("an enabled choice is a pending operation")
-                .1
+        let op_of = |alt: Alt| -> &Op {
+            let found = match (history, &local) {
+                (_, Some((p, _))) => p.iter().find(|(r, _)| *r == alt.role).map(|(_, op)| *op),
+                (Some(h), None) => h.pending[step]
+                    .iter()
+                    .find(|(r, _)| *r == alt.role)
+                    .map(|(_, op)| op),
+                (None, None) => None,
+            };
+            found.expect("an enabled choice is a pending operation")
         };
         let probe = |i: usize, j: usize| {
             independent(

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use engine::{Message, Protocol, Refused, RoleId};
+use engine::{Enabled, Message, Protocol, Refused, RoleId};
 use protocols::session::{Alternative, BlockingEndpoint};
 use prust_explore::{Exploration, Handle, Roles};
 
@@ -91,6 +91,28 @@ impl Protocol for Mailbox {
     }
     fn is_terminated(&self) -> bool {
         self.queues.iter().all(VecDeque::is_empty)
+    }
+    /// Listed rather than probed, as the objects built from
+    /// specifications do: what a hand-written object does to be explored
+    /// without a clone per pending operation and step.
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        let n = self.count();
+        for role in 0..n {
+            for to in (0..n).filter(|&to| to != role) {
+                let q = &self.queues[role * n + to];
+                if self.capacity.is_none_or(|c| q.len() < c) {
+                    out.push(Enabled::Send { role, to, ty: 0 });
+                }
+                if !q.is_empty() {
+                    out.push(Enabled::Recv {
+                        role: to,
+                        from: role,
+                    });
+                }
+                out.push(Enabled::Close { role, to });
+            }
+        }
+        true
     }
 }
 

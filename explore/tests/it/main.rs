@@ -11,6 +11,7 @@ mod async_roles;
 mod async_select;
 mod choose;
 mod close;
+mod enabled_list;
 mod env;
 mod load_balancer;
 mod reduction;

@@ -1,0 +1,156 @@
+//! Objects that list their enabled actions (`Protocol::enabled`): the
+//! explorer reads the list instead of probing each pending operation on a
+//! clone of the object, so a list that leaves an action out would hide
+//! every execution that takes it. Debug builds probe as well and compare.
+
+use prust::engine::Enabled;
+use prust::explore::{Explorer, Reduction, Roles};
+use prust::session::BlockingEndpoint;
+use prust::{Message, Protocol, Refused, RoleId};
+use testkit::mailbox::Mailbox;
+
+/// A mailbox whose list leaves out r2's receive from r1 until r2 has
+/// received from r0: wrong (the receive is accepted all along), and
+/// wrong in just the way that hides r1's message going first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Hiding {
+    inner: Mailbox,
+    got_from_r0: bool,
+}
+
+impl Protocol for Hiding {
+    fn roles(&self) -> Vec<String> {
+        self.inner.roles()
+    }
+    fn type_names(&self) -> Vec<String> {
+        self.inner.type_names()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.inner.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let (f, m) = self.inner.try_recv(role, from)?;
+        self.got_from_r0 |= (role, f) == (2, 0);
+        Ok((f, m))
+    }
+    fn is_terminated(&self) -> bool {
+        self.inner.is_terminated()
+    }
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        self.inner.enabled(out);
+        if !self.got_from_r0 {
+            out.retain(|e| *e != Enabled::Recv { role: 2, from: 1 });
+        }
+        true
+    }
+}
+
+/// r0 and r1 each send r2 a message; r2 insists on hearing from r0
+/// first. Plain search over probes finds r1's message first; with the
+/// wrong list trusted, every execution would hear r0 first and the
+/// exploration would call the program correct.
+#[test]
+#[cfg(debug_assertions)]
+fn a_list_that_leaves_out_an_accepted_receive_is_reported() {
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        let ex = Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .explore(
+                Hiding {
+                    inner: Mailbox::new(3),
+                    got_from_r0: false,
+                },
+                |r| {
+                    r.spawn("r0", |mut ep| {
+                        ep.send("r2", Message::named("M", 0u8)).unwrap()
+                    });
+                    r.spawn("r1", |mut ep| {
+                        ep.send("r2", Message::named("M", 1u8)).unwrap()
+                    });
+                    r.spawn("r2", |mut ep| {
+                        let (from, _) = ep.recv().unwrap();
+                        assert_eq!(from, 0, "heard from r1 first");
+                        ep.recv().unwrap();
+                    });
+                },
+            );
+        assert!(!ex.is_successful(), "{reduction}: {ex}");
+        let text = ex.to_string();
+        assert!(
+            text.contains("`enabled` list") && text.contains("receive from role 1"),
+            "{reduction}: {text}"
+        );
+    }
+}
+
+/// r0 and r1 each send r2 three messages; r2 insists on r0's last
+/// before r1's last.
+fn program<P: Protocol>(r: &mut Roles<'_, P>) {
+    for (name, first) in [("r0", 0u8), ("r1", 10)] {
+        r.spawn(name, move |mut ep| {
+            for i in 0..3 {
+                ep.send("r2", Message::named("M", first + i)).unwrap();
+            }
+        });
+    }
+    r.spawn("r2", |mut ep| {
+        let mut got = Vec::new();
+        for _ in 0..6 {
+            got.push(*ep.recv().unwrap().1.downcast_ref::<u8>().unwrap());
+        }
+        // Fails where r1's last message comes before r0's.
+        assert!(got.iter().position(|&m| m == 2) < got.iter().position(|&m| m == 12));
+    });
+}
+
+/// A mailbox that lists its actions is explored as one that is probed:
+/// the same outcomes, the same number of executions.
+#[test]
+fn a_listed_object_is_explored_as_a_probed_one() {
+    /// The mailbox with its list hidden: probed.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Probed(Mailbox);
+    impl Protocol for Probed {
+        fn roles(&self) -> Vec<String> {
+            self.0.roles()
+        }
+        fn type_names(&self) -> Vec<String> {
+            self.0.type_names()
+        }
+        fn try_send(
+            &mut self,
+            role: RoleId,
+            to: RoleId,
+            msg: Message,
+        ) -> Result<(), Refused<Message>> {
+            self.0.try_send(role, to, msg)
+        }
+        fn try_recv(
+            &mut self,
+            role: RoleId,
+            from: Option<RoleId>,
+        ) -> Result<(RoleId, Message), Refused> {
+            self.0.try_recv(role, from)
+        }
+        fn is_terminated(&self) -> bool {
+            self.0.is_terminated()
+        }
+    }
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        let explorer = Explorer::new().preemption_bound(None).reduction(reduction);
+        let listed = explorer.clone().explore(Mailbox::new(3), program);
+        let probed = explorer.explore(Probed(Mailbox::new(3)), program);
+        assert_eq!(listed.executions(), probed.executions(), "{reduction}");
+        assert_eq!(
+            listed.failures().len(),
+            probed.failures().len(),
+            "{reduction}"
+        );
+        assert!(!listed.failures().is_empty(), "{reduction}: {listed}");
+    }
+}

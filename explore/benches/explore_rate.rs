@@ -9,6 +9,7 @@
 //! cargo bench -p prust-explore --bench explore_rate -- --profile # one DPOR exploration of fan-in k=3
 //!     # (add --threads: roles on OS threads; --tasks: async roles; --none: no reduction)
 //! cargo bench -p prust-explore --bench explore_rate -- --async   # threads vs async roles only
+//! cargo bench -p prust-explore --bench explore_rate -- --random  # fan-in k=3, random walk
 //! ```
 //!
 //! `--async` (also part of the full run) explores the same programs with
@@ -299,9 +300,30 @@ fn profile() {
     line("fan-in k=3", reduction, &ex);
 }
 
+/// `--random`: fan-in k=3 sampled by the random walk (100,000
+/// executions, three rounds), for the side-by-side run with shuttle's
+/// random scheduler on the same program (see BENCHMARKS.md).
+fn random() {
+    for _round in 0..3 {
+        let e = Explorer::new().random(1, 100_000);
+        let (started, cpu) = (Instant::now(), cpu_time());
+        let ex = e.explore(mailbox(), fan_in(3));
+        let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_time() - cpu);
+        let n = ex.executions();
+        println!(
+            "prust   random fan-in k=3 {n} executions {wall:.3} s wall {:.0}/s, {cpu:.2} s CPU {:.0}/CPU-s",
+            n as f64 / wall,
+            n as f64 / cpu.max(1e-9)
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--rate") {
         return rate();
+    }
+    if std::env::args().any(|a| a == "--random") {
+        return random();
     }
     if std::env::args().any(|a| a == "--profile") {
         return profile();

@@ -349,8 +349,9 @@ impl Explorer {
 
     /// Runs exactly one execution, following `schedule` (as a failure
     /// prints it); past its end, each step takes the first enabled
-    /// choice. A choice that is not enabled where the schedule says is
-    /// reported as [`Outcome::Nondeterministic`](crate::Outcome::Nondeterministic).
+    /// choice. A choice that is not enabled where the schedule says, or
+    /// left over when the program has returned, is reported as
+    /// [`Outcome::Nondeterministic`](crate::Outcome::Nondeterministic).
     ///
     /// A replay is no exploration: its [`Exploration`] says it replayed
     /// one schedule ([`Exploration::is_replay`]), is never complete nor

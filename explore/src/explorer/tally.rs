@@ -56,13 +56,24 @@ where
         )
     }
 
-    /// Runs the program once along `schedule`.
+    /// Runs the program once along `schedule`. A program that returns
+    /// with choices of the schedule left is no run of it (a schedule of
+    /// another program, or of this one before a change): it diverged
+    /// where the next choice was due, not "no failure".
     pub(super) fn replay(&self, schedule: &Schedule) -> (Run, O) {
         let chooser = Replay {
             schedule: schedule.clone(),
             names: Arc::clone(&self.names),
         };
-        let (run, _, observed) = self.run(chooser);
+        let (mut run, _, observed) = self.run(chooser);
+        let taken = run.schedule.len();
+        if let (End::Success, Some(next)) = (&run.end, schedule.choices().get(taken)) {
+            run.end = End::Diverged {
+                step: taken + 1,
+                expected: format!("the choice {next}"),
+                found: "nothing more (every role had returned)".into(),
+            };
+        }
         (run, observed)
     }
 }

@@ -450,6 +450,36 @@ fn a_replay_that_does_not_fit_the_program_reports_nondeterminism() {
     assert!(!ex.is_complete());
 }
 
+/// A schedule of two rounds replayed on a program of one: the program
+/// returns with choices left, which is no run of that schedule (it read
+/// "no failure" while the failing steps were never reached).
+#[test]
+fn a_replay_with_choices_left_when_the_program_returns_is_reported() {
+    let two_rounds = "white black black white white black black white";
+    let ex = Explorer::new()
+        .replay(&two_rounds.parse().unwrap())
+        .explore(protocols::chess::strict(), |r| chess_rounds(r, 1));
+    let Some(Outcome::Nondeterministic {
+        step,
+        expected,
+        found,
+    }) = ex.failures().first().map(|f| &f.outcome)
+    else {
+        panic!("expected the replay to diverge: {ex}");
+    };
+    assert_eq!((*step, expected.as_str()), (5, "the choice white"), "{ex}");
+    assert!(found.contains("every role had returned"), "{found}");
+    assert!(ex.results().is_empty(), "{ex}");
+    // The whole schedule (or a prefix, extended by first choices) fits.
+    for fits in [two_rounds, "white black"] {
+        let ex = Explorer::new()
+            .replay(&fits.parse().unwrap())
+            .explore(protocols::chess::strict(), |r| chess_rounds(r, 2));
+        assert!(ex.failures().is_empty(), "{fits}: {ex}");
+        assert_eq!(ex.results().len(), 1, "{fits}: {ex}");
+    }
+}
+
 #[test]
 fn a_panicking_role_is_reported_with_its_message() {
     let ex = explore(protocols::chess::strict(), |r| {

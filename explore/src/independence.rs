@@ -40,10 +40,26 @@ pub(crate) fn independent<P: Protocol>(
     b_first: Option<(P, Act)>,
     visible: Option<&Visibility>,
 ) -> bool {
-    if a.0.role == b.0.role || channel(a.0, a.1) == channel(b.0, b.1) {
+    if a.0.role == b.0.role
+        || channel(a.0, a.1) == channel(b.0, b.1)
+        || closes_a_select(a, b)
+        || closes_a_select(b, a)
+    {
         return false;
     }
     commute(obj, a, b, b_first, visible)
+}
+
+/// Whether `a` closes a channel that `b`, a select, receives on in one of
+/// its other alternatives: a task's select takes a receive whose channel
+/// ended at once (see `Task::answer_each`), so the close decides which
+/// alternative the select gets, whatever the object says. Judged on the
+/// object alone, the two commute (they use different channels), and the
+/// reductions ran one order only: a close racing a select in an async
+/// role lost the result of the other order.
+fn closes_a_select(a: (Alt, &Op), b: (Alt, &Op)) -> bool {
+    matches!(a.1, Op::Close { to } if *to == b.0.role)
+        && matches!(b.1, Op::Select { alts } if alts.iter().any(|x| x.from == a.0.role))
 }
 
 /// Whether two enabled choices commute on the object in the state `obj`:

@@ -212,8 +212,6 @@ fn a_receive_whose_channel_closed_wins_the_select_at_once() {
 /// a reduction that took them for independent ran one order only, lost
 /// the result `["stop", "closed"]`, and said `always_same` holds.
 #[test]
-#[ignore = "needs a close and a select receiving on its channel to be dependent \
-            in independence.rs (another helper's file)"]
 fn a_close_racing_a_select_gives_both_results_in_every_reduction() {
     let spec = Spec::new(
         "race",

@@ -166,3 +166,294 @@ fn an_object_that_reads_payloads_is_not_handed_a_marker() {
         assert!(ex.is_complete() && ex.is_successful(), "{reduction}: {ex}");
     }
 }
+
+/// One channel per ordered pair, each a queue whose receive takes the
+/// front; where a send puts its message depends on `policy`.
+/// Deterministic, refusals leave no trace, and equal objects (messages
+/// compare by type) behave alike up to payloads.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Queues {
+    n: usize,
+    policy: Policy,
+    queues: Vec<std::collections::VecDeque<Message>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Policy {
+    /// At the front when the queue holds exactly two messages, else at
+    /// the back.
+    FrontAtTwo,
+    /// Always at the front: the newest message is received first.
+    Lifo,
+}
+
+impl Queues {
+    fn new(n: usize, policy: Policy) -> Self {
+        Queues {
+            n,
+            policy,
+            queues: vec![Default::default(); n * n],
+        }
+    }
+}
+
+impl Protocol for Queues {
+    fn roles(&self) -> Vec<String> {
+        (0..self.n).map(|i| format!("r{i}")).collect()
+    }
+    fn type_names(&self) -> Vec<String> {
+        vec!["M".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        if role == to {
+            return Err(Refused(msg));
+        }
+        let q = &mut self.queues[role * self.n + to];
+        match self.policy {
+            Policy::FrontAtTwo if q.len() == 2 => q.push_front(msg),
+            Policy::FrontAtTwo => q.push_back(msg),
+            Policy::Lifo => q.push_front(msg),
+        }
+        Ok(())
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let n = self.n;
+        let f = match from {
+            Some(f) => f,
+            None => (0..n)
+                .find(|&f| !self.queues[f * n + role].is_empty())
+                .ok_or(Refused(()))?,
+        };
+        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
+        Ok((f, m))
+    }
+    fn is_terminated(&self) -> bool {
+        self.queues.iter().all(|q| q.is_empty())
+    }
+}
+
+/// Explores `program` on `object` with every reduction and returns, for
+/// each reduction that finds a different number of failures than plain
+/// search, both outputs.
+fn misses<P, F>(object: P, program: F) -> Vec<String>
+where
+    P: Protocol,
+    F: Fn(&mut prust::explore::Roles<'_, P>) + Sync,
+{
+    let explore = |reduction| {
+        Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .explore(object.clone(), &program)
+    };
+    let plain = explore(Reduction::None);
+    assert!(
+        !plain.failures().is_empty(),
+        "plain search finds no failure: {plain}"
+    );
+    [Reduction::SleepSets, Reduction::Dpor]
+        .into_iter()
+        .map(|reduction| (reduction, explore(reduction)))
+        .filter(|(_, reduced)| reduced.failures().len() != plain.failures().len())
+        .map(|(reduction, reduced)| format!("{reduction}: {reduced}\nplain: {plain}"))
+        .collect()
+}
+
+/// Assumption E of `send_passes_receive`: r0 sends 1, 2, 1 to r1. From
+/// the queue [1, 2], the third send goes to the front: sent before r1's
+/// first receive, r1 gets 1 and [1, 2] is left; received first, r1 gets
+/// 1 and [2, 1] is left. Both orders hand out a `1`, the objects are
+/// equal by `==`, the acts equal: the probe calls the pair independent,
+/// but r1's next receive differs. Each of the two receive sequences is
+/// made the failure in turn; no reduction may miss either.
+#[test]
+fn a_queue_that_rearranges_its_payloads_keeps_a_send_and_a_receive_ordered() {
+    let mut missed = Vec::new();
+    for bad in [[1u32, 2, 1], [1, 1, 2]] {
+        missed.extend(misses(Queues::new(2, Policy::FrontAtTwo), move |r| {
+            r.spawn("r0", |mut ep| {
+                for v in [1u32, 2, 1] {
+                    ep.send("r1", Message::named("M", v)).unwrap();
+                }
+            });
+            r.spawn("r1", move |mut ep| {
+                let got: Vec<u32> = (0..3)
+                    .map(|_| *ep.recv_from("r0").unwrap().downcast_ref::<u32>().unwrap())
+                    .collect();
+                assert_ne!(got, bad, "received in the bad order");
+            });
+        }));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// As above with r1 receiving from anyone (and a third role that sends
+/// nothing): the receive-from-anyone path of the relation.
+#[test]
+fn a_queue_that_rearranges_its_payloads_keeps_a_receive_from_anyone_ordered() {
+    let mut missed = Vec::new();
+    for bad in [[1u32, 2, 1], [1, 1, 2]] {
+        missed.extend(misses(Queues::new(3, Policy::FrontAtTwo), move |r| {
+            r.spawn("r0", |mut ep| {
+                for v in [1u32, 2, 1] {
+                    ep.send("r1", Message::named("M", v)).unwrap();
+                }
+            });
+            r.spawn("r1", move |mut ep| {
+                let got: Vec<u32> = (0..3)
+                    .map(|_| *ep.recv().unwrap().1.downcast_ref::<u32>().unwrap())
+                    .collect();
+                assert_ne!(got, bad, "received in the bad order");
+            });
+            r.spawn("r2", |_ep| {});
+        }));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// Two messages whose `Debug` text is equal but whose payloads a receiver
+/// tells apart with no hand-written `Debug`: `1u32` and `1u64`, both
+/// `<M>(1)`. On a LIFO channel holding the first, the receive gets the
+/// first or the second depending on the order; the probe sees `<M>(1)`
+/// both times.
+#[test]
+fn a_lifo_channel_tells_payload_types_apart_that_print_alike() {
+    let mut missed = Vec::new();
+    for bad_is_u64 in [false, true] {
+        missed.extend(misses(Queues::new(2, Policy::Lifo), move |r| {
+            r.spawn("r0", |mut ep| {
+                ep.send("r1", Message::named("M", 1u32)).unwrap();
+                ep.send("r1", Message::named("M", 1u64)).unwrap();
+            });
+            r.spawn("r1", move |mut ep| {
+                let first = ep.recv_from("r0").unwrap();
+                ep.recv_from("r0").unwrap();
+                assert_ne!(
+                    first.downcast_ref::<u64>().is_some(),
+                    bad_is_u64,
+                    "bad first"
+                );
+            });
+        }));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// A payload whose hand-written `Debug` hides a field the receiver reads.
+#[derive(Clone)]
+struct Tagged {
+    shown: u32,
+    hidden: u32,
+}
+
+impl std::fmt::Debug for Tagged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tagged({})", self.shown)
+    }
+}
+
+/// As above with two payloads of one type whose `Debug` hides the field
+/// that differs.
+#[test]
+fn a_lifo_channel_tells_apart_payloads_whose_debug_hides_a_field() {
+    let mut missed = Vec::new();
+    for bad in [1u32, 2] {
+        missed.extend(misses(Queues::new(2, Policy::Lifo), move |r| {
+            r.spawn("r0", |mut ep| {
+                for hidden in [1u32, 2] {
+                    let m = Message::named("M", Tagged { shown: 0, hidden });
+                    ep.send("r1", m).unwrap();
+                }
+            });
+            r.spawn("r1", move |mut ep| {
+                let first = ep.recv_from("r0").unwrap();
+                ep.recv_from("r0").unwrap();
+                assert_ne!(
+                    first.downcast_ref::<Tagged>().unwrap().hidden,
+                    bad,
+                    "bad first"
+                );
+            });
+        }));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// FIFO channels, except that a send from r0 reverses the channel r2 → r1
+/// when it holds exactly two messages. Deterministic, refusals leave no
+/// trace, equal objects behave alike up to payloads; but two sends on
+/// different channels give objects equal by `==` with their payloads in
+/// a different order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Reversing {
+    inner: Queues,
+}
+
+impl Protocol for Reversing {
+    fn roles(&self) -> Vec<String> {
+        self.inner.roles()
+    }
+    fn type_names(&self) -> Vec<String> {
+        vec!["M".into()]
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.inner.try_send(role, to, msg)?;
+        let n = self.inner.n;
+        let other = &mut self.inner.queues[2 * n + 1];
+        if role == 0 && other.len() == 2 {
+            other.swap(0, 1);
+        }
+        Ok(())
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        self.inner.try_recv(role, from)
+    }
+    fn is_terminated(&self) -> bool {
+        self.inner.is_terminated()
+    }
+}
+
+/// Not a same-channel pair: r0's send to r1 and r2's third send to r1
+/// use different channels and commute by `==`, but r1 gets r2's
+/// messages as 2, 1, 3 in one order and 1, 2, 3 in the other.
+#[test]
+#[ignore = "a known miss: the reductions judge two steps on other channels by `==`, \
+            which compares queued payloads by type only; needs the Protocol contract \
+            to forbid hidden payload moves, or a payload-aware comparison"]
+fn sends_on_different_channels_that_rearrange_payloads_stay_ordered() {
+    let mut missed = Vec::new();
+    for bad in [[2u32, 1, 3], [1, 2, 3]] {
+        // Newest first: r2's messages leave as 3, 2, 1 unless r0's send
+        // swapped the older two (got is reversed to the sending order).
+        let object = Reversing {
+            inner: Queues::new(3, Policy::Lifo),
+        };
+        missed.extend(misses(object, move |r| {
+            r.spawn("r0", |mut ep| {
+                ep.send("r1", Message::named("M", 0u32)).unwrap();
+            });
+            r.spawn("r2", |mut ep| {
+                for v in [1u32, 2, 3] {
+                    ep.send("r1", Message::named("M", v)).unwrap();
+                }
+            });
+            r.spawn("r1", move |mut ep| {
+                let mut got: Vec<u32> = (0..3)
+                    .map(|_| *ep.recv_from("r2").unwrap().downcast_ref::<u32>().unwrap())
+                    .collect();
+                ep.recv_from("r0").unwrap();
+                got.reverse();
+                assert_ne!(got, bad, "received in the bad order");
+            });
+        }));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}

@@ -4,7 +4,11 @@ use std::fmt;
 
 /// How the explorer avoids running schedules equivalent to ones it ran
 /// (orders of independent steps: different roles, different channels,
-/// operations that commute on the object).
+/// operations that commute on the object). Commuting is judged by the
+/// object's `==`, which compares messages in transit by type: an object
+/// must not move payloads where `==` cannot see (the `Protocol`
+/// contract), or a reduction may miss an order plain search
+/// ([`Reduction::None`]) runs.
 ///
 /// ```
 /// use prust::explore::Reduction;

@@ -47,6 +47,13 @@ pub struct Refused<T = ()>(pub T);
 ///   is the same; `Hash` agrees with `Eq`. Messages compare by type name
 ///   (see [`Message`]), so objects are compared by what is in transit, not by
 ///   payload values.
+/// - **Payloads stay where `==` says**: an object that keeps payloads hands
+///   them out as its state says and does not move them where `==` cannot
+///   see (say, swap two queued messages of another channel when a send
+///   arrives). The checker never looks at payloads, but `prust::explore`
+///   takes two steps whose two orders give equal objects for independent
+///   and runs one order only: an object that moved payloads unseen would
+///   hide the other order's outcome from its reductions.
 /// - The role list never changes over the life of the object.
 /// - **`clone_from` makes an equal object**, as `clone` does (the default,
 ///   `*self = source.clone()`, does; the determinism check verifies a

@@ -387,7 +387,8 @@ fn a_lifo_channel_tells_apart_payloads_whose_debug_hides_a_field() {
 /// when it holds exactly two messages. Deterministic, refusals leave no
 /// trace, equal objects behave alike up to payloads; but two sends on
 /// different channels give objects equal by `==` with their payloads in
-/// a different order.
+/// a different order, which the `Protocol` contract rules out ("payloads
+/// stay where `==` says").
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Reversing {
     inner: Queues,
@@ -425,9 +426,9 @@ impl Protocol for Reversing {
 /// use different channels and commute by `==`, but r1 gets r2's
 /// messages as 2, 1, 3 in one order and 1, 2, 3 in the other.
 #[test]
-#[ignore = "a known miss: the reductions judge two steps on other channels by `==`, \
-            which compares queued payloads by type only; needs the Protocol contract \
-            to forbid hidden payload moves, or a payload-aware comparison"]
+#[ignore = "outside the Protocol contract (payloads moved where `==` cannot see): \
+            the reductions judge commuting by `==` and miss this order; kept as the \
+            record of why the contract says so, and for a payload-aware comparison"]
 fn sends_on_different_channels_that_rearrange_payloads_stay_ordered() {
     let mut missed = Vec::new();
     for bad in [[2u32, 1, 3], [1, 2, 3]] {

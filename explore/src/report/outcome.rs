@@ -225,7 +225,8 @@ impl fmt::Display for Outcome {
             } => write!(
                 f,
                 "nondeterminism at step {step}: expected {expected}, the program offered \
-                 {found} (the roles must decide only on what they receive)"
+                 {found} (the roles must decide only on what they receive; a replayed \
+                 schedule must be one this program printed)"
             ),
         }
     }

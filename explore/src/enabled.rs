@@ -3,6 +3,7 @@
 
 use engine::{Enabled, Message, MessageType, Protocol, RoleId};
 
+use super::ending::waits_for;
 use super::op::{Op, Reply};
 use super::step::{Act, ActKind, Alt};
 
@@ -67,7 +68,7 @@ impl Listing {
 fn accepts<P: Protocol>(
     obj: &P,
     listed: Option<&Listing>,
-    role: RoleId,
+    (role, names): (RoleId, &[String]),
     op: &Op,
     from: Option<RoleId>,
     probe: impl FnOnce(P) -> bool,
@@ -78,29 +79,24 @@ fn accepts<P: Protocol>(
         _ => {
             let probed = probe(obj.clone());
             match said {
-                Some(said) if said != probed => Err(format!(
-                    "role {role}'s {} is {} by the object's `enabled` list but {} by its                      try-operation (see Protocol::enabled: the list must be exact)",
-                    describe(op, from),
-                    if said { "allowed" } else { "left out" },
-                    if probed { "accepted" } else { "refused" },
-                )),
+                Some(said) if said != probed => {
+                    // A receive from anyone is judged one sender at a time.
+                    let one = match (op, from) {
+                        (Op::Recv { .. }, Some(f)) => Op::Recv { from: Some(f) },
+                        _ => op.clone(),
+                    };
+                    Err(format!(
+                        "{} waits to {}, which the object's `enabled` list {} but its \
+                         try-operation {} (see Protocol::enabled: the list must be exact)",
+                        names[role],
+                        waits_for(&one, names),
+                        if said { "allows" } else { "leaves out" },
+                        if probed { "accepts" } else { "refuses" },
+                    ))
+                }
                 _ => Ok(probed),
             }
         }
-    }
-}
-
-/// An operation in words, for the message of a list that is wrong.
-fn describe(op: &Op, from: Option<RoleId>) -> String {
-    match op {
-        Op::Send { to, msg } => format!("send of <{}> to role {to}", msg.type_name()),
-        Op::Recv { from: asked } => match from.or(*asked) {
-            Some(f) => format!("receive from role {f}"),
-            None => "receive from anyone".into(),
-        },
-        Op::Close { to } => format!("close of its channel to role {to}"),
-        Op::Choose { n } => format!("choice of {n}"),
-        Op::Select { .. } => "select".into(),
     }
 }
 
@@ -114,7 +110,7 @@ pub(crate) fn enabled<P: Protocol>(
     obj: &P,
     pending: &[(RoleId, &Op)],
     prev: Option<RoleId>,
-    roles: usize,
+    names: &[String],
     listing: &mut Listing,
 ) -> Result<Vec<Alt>, String> {
     listing.list.clear();
@@ -134,7 +130,7 @@ pub(crate) fn enabled<P: Protocol>(
         let role = *role;
         match op {
             Op::Send { to, msg } => {
-                if accepts(obj, listed, role, op, None, |mut o| {
+                if accepts(obj, listed, (role, names), op, None, |mut o| {
                     o.try_send(role, *to, msg.clone()).is_ok()
                 })? {
                     alts.push(Alt {
@@ -145,7 +141,7 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Recv { from: Some(f) } => {
-                if accepts(obj, listed, role, op, None, |mut o| {
+                if accepts(obj, listed, (role, names), op, None, |mut o| {
                     o.try_recv(role, Some(*f)).is_ok()
                 })? {
                     alts.push(Alt {
@@ -156,8 +152,8 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Recv { from: None } => {
-                for f in (0..roles).filter(|&f| f != role) {
-                    if accepts(obj, listed, role, op, Some(f), |mut o| {
+                for f in (0..names.len()).filter(|&f| f != role) {
+                    if accepts(obj, listed, (role, names), op, Some(f), |mut o| {
                         o.try_recv(role, Some(f)).is_ok()
                     })? {
                         alts.push(Alt {
@@ -191,7 +187,7 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Close { to } => {
-                if accepts(obj, listed, role, op, None, |mut o| {
+                if accepts(obj, listed, (role, names), op, None, |mut o| {
                     o.try_close(role, *to).is_ok()
                 })? {
                     alts.push(Alt {

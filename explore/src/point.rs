@@ -72,7 +72,7 @@ pub(crate) fn survey<P: Protocol>(
     listing: &mut Listing,
     never: &mut Never<P>,
 ) -> Result<(Vec<Alt>, Option<End>), End> {
-    let alts = enabled(obj, now, prev, names.len(), listing).map_err(|found| End::Diverged {
+    let alts = enabled(obj, now, prev, names, listing).map_err(|found| End::Diverged {
         step: step + 1,
         expected: "the object's list of enabled actions to agree with its try-operations".into(),
         found,

@@ -82,7 +82,7 @@ fn a_list_that_leaves_out_an_accepted_receive_is_reported() {
         assert!(!ex.is_successful(), "{reduction}: {ex}");
         let text = ex.to_string();
         assert!(
-            text.contains("`enabled` list") && text.contains("receive from role 1"),
+            text.contains("`enabled` list") && text.contains("r2 waits to receive from r1"),
             "{reduction}: {text}"
         );
     }

@@ -218,7 +218,7 @@ pub(crate) fn perform<P: Protocol>(obj: &mut P, alt: Alt, op: Op) -> Option<(Act
             ))
         }
         Op::Send { to, msg } => {
-            let ty = msg.message_type().name();
+            let ty = msg.message_type();
             obj.try_send(role, to, msg).ok()?;
             Some((
                 Act {
@@ -268,7 +268,7 @@ fn received(role: RoleId, from: RoleId, msg: &Message) -> Act {
         role,
         kind: ActKind::Recv {
             from,
-            ty: msg.message_type().name(),
+            ty: msg.message_type(),
         },
     }
 }

@@ -193,11 +193,11 @@ pub(crate) fn to_step(names: &[String], act: &Act) -> TraceStep {
         action: match &act.kind {
             ActKind::Send { to, ty } => Action::Send {
                 to: names[*to].clone(),
-                type_name: ty.to_string(),
+                type_name: ty.name().to_string(),
             },
             ActKind::Recv { from, ty } => Action::Recv {
                 from: names[*from].clone(),
-                type_name: ty.to_string(),
+                type_name: ty.name().to_string(),
             },
             ActKind::Close { to } => Action::Close {
                 to: names[*to].clone(),

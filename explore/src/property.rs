@@ -58,7 +58,7 @@ impl Protocol for TraceObject {
             Some(Act {
                 role: r,
                 kind: ActKind::Send { to: t, ty },
-            }) if *r == role && *t == to && *ty == msg.type_name() => {
+            }) if *r == role && *t == to && ty.name() == msg.type_name() => {
                 self.pos += 1;
                 Ok(())
             }
@@ -76,7 +76,7 @@ impl Protocol for TraceObject {
                 role: r,
                 kind: ActKind::Recv { from: f, ty },
             }) if *r == role && from.is_none_or(|x| x == *f) => {
-                let reply = (*f, Message::named(ty, ()));
+                let reply = (*f, Message::named(ty.name(), ()));
                 self.pos += 1;
                 Ok(reply)
             }
@@ -241,7 +241,7 @@ pub(crate) fn check_run(
         for a in trace {
             if let ActKind::Send { ty, .. } | ActKind::Recv { ty, .. } = &a.kind {
                 if seen.insert(*ty) {
-                    dummies.push(Message::named(ty, ()));
+                    dummies.push(Message::named(ty.name(), ()));
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! What an execution is made of: the enabled choices ([`Alt`]) taken at
 //! scheduling points, and the actions ([`Act`]) they performed.
 
-use engine::RoleId;
+use engine::{MessageType, RoleId};
 
 /// An enabled choice at a scheduling point: `role`'s pending operation,
 /// and for a receive from anyone the sender.
@@ -23,16 +23,18 @@ pub(crate) struct Act {
 /// What an [`Act`] did.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ActKind {
-    // The message type's short name: a name kept by the type's interned
-    // entry for the life of the process, so that an act costs no `String`
-    // (one is made at every step, probe and replay).
+    // The message's interned type (a word: an act costs no `String`, and
+    // one is made at every step, probe and replay), compared by its full
+    // path: two orders whose receive gets `a::M` in one and `b::M` in the
+    // other do different things, and acts that kept only the short name
+    // `M` let the reductions take them for the same.
     Send {
         to: RoleId,
-        ty: &'static str,
+        ty: MessageType,
     },
     Recv {
         from: RoleId,
-        ty: &'static str,
+        ty: MessageType,
     },
     Close {
         to: RoleId,

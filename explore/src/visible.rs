@@ -133,14 +133,20 @@ mod tests {
     fn send(role: usize, to: usize, ty: &'static str) -> Act {
         Act {
             role,
-            kind: ActKind::Send { to, ty },
+            kind: ActKind::Send {
+                to,
+                ty: engine::MessageType::of(ty),
+            },
         }
     }
 
     fn recv(role: usize, from: usize, ty: &'static str) -> Act {
         Act {
             role,
-            kind: ActKind::Recv { from, ty },
+            kind: ActKind::Recv {
+                from,
+                ty: engine::MessageType::of(ty),
+            },
         }
     }
 

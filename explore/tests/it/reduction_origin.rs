@@ -812,7 +812,7 @@ fn a_fifo_channel_with_a_receive_from_anyone_loses_no_interleaving() {
     assert_agree(missed);
 }
 
-/// Not a same-channel pair, and a bug of today's rule: r1's receive from
+/// Not a same-channel pair, and a bug this file found: r1's receive from
 /// r0 hands out `a::M` or `b::M` (unit payloads, one short name) by
 /// whether r2 → r1 is empty, so r2's send and that receive (different
 /// channels) commute on the object, with acts that name the same short
@@ -820,9 +820,9 @@ fn a_fifo_channel_with_a_receive_from_anyone_loses_no_interleaving() {
 /// take them for independent and lose `b::M`. Contract points relied on:
 /// the object is deterministic and answers a receive by its state; a
 /// type path is part of what `==` compares (no payload is involved).
+/// Acts named a received message by its short type name then; they name
+/// its full path now.
 #[test]
-#[ignore = "fails on main: an act names a received message by its short type name, \
-            so two type paths of one short name count as the same act"]
 fn a_type_path_told_by_another_channel_keeps_the_two_steps_ordered() {
     assert_agree(disagreements(
         &Chan::new(3, Kind::RetypeByOther),

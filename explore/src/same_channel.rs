@@ -7,9 +7,12 @@
 //! cannot be compared (a payload need not be `PartialEq`, and its `Debug`
 //! may hide a field), so the probe compares where the payloads came from
 //! instead ([`engine::origin`]): run in one recording window, the message
-//! received in each order, and every message left on the channel after
-//! both steps, must be copies of one and the same message that existed
-//! before the probe (of the real object's, or the real pending send's).
+//! received in each order, and every message left in transit after both
+//! steps (on every channel, drained in a fixed order), must be copies of
+//! one and the same message that existed before the probe (of the real
+//! object's, or the real pending send's), and the object must not have
+//! looked into a payload (it may have chosen by it, or changed it in
+//! place through a `Cell`).
 //! Copies of one message are the same payload if its `Clone` is honest;
 //! a message the object made anew (it took a payload apart and boxed it
 //! again, or built one) may be anything, and keeps the pair dependent.
@@ -22,7 +25,7 @@ use super::op::{Op, Reply};
 use super::step::{Act, Alt};
 use super::visible::Visibility;
 
-/// How many messages left on the channel are compared: a longer channel
+/// How many messages left on one channel are compared: a longer channel
 /// keeps the pair dependent.
 const DRAIN: usize = 64;
 
@@ -63,23 +66,50 @@ fn got(reply: Reply) -> Option<Message> {
     }
 }
 
-/// The messages `r` receives from `s` on `obj` until the channel is
-/// empty; `None` if a receive is refused first (or returns from another
-/// sender), or if more than [`DRAIN`] are left, or if the object does not
-/// say that the channel is empty ([`Protocol::is_channel_empty`], whose
-/// default `false` keeps the pair dependent).
-fn drain<P: Protocol>(obj: &mut P, s: RoleId, r: RoleId) -> Option<Vec<Message>> {
-    let mut rest = Vec::new();
-    while !obj.is_channel_empty(s, r) {
-        if rest.len() == DRAIN {
+/// Every message in transit on `obj`, each with its channel, received
+/// in passes over the channels in a fixed order (one message a channel a
+/// pass, so that an object that wants its receives in some order gets
+/// them) until every channel is empty; `None` if a pass makes no
+/// progress first, or a receive returns from another sender, or more
+/// than [`DRAIN`] are on one channel, or the object does not say that
+/// its channels are empty ([`Protocol::is_channel_empty`], whose default
+/// `false` keeps the pair dependent). Every channel, not only the pair's:
+/// a step may put a copy of a message on another channel (a receipt of
+/// what comes next), which equal objects do not show.
+fn drain<P: Protocol>(obj: &mut P, n: usize) -> Option<Vec<(RoleId, RoleId, Message)>> {
+    let channels: Vec<(RoleId, RoleId)> = (0..n)
+        .flat_map(|f| (0..n).filter(move |&t| t != f).map(move |t| (f, t)))
+        .collect();
+    let mut count = vec![0usize; channels.len()];
+    let mut out = Vec::new();
+    loop {
+        let mut progress = false;
+        let mut all_empty = true;
+        for (i, &(f, t)) in channels.iter().enumerate() {
+            if obj.is_channel_empty(f, t) {
+                continue;
+            }
+            all_empty = false;
+            if count[i] == DRAIN {
+                return None;
+            }
+            match obj.try_recv(t, Some(f)) {
+                Ok((g, m)) if g == f => {
+                    count[i] += 1;
+                    progress = true;
+                    out.push((f, t, m));
+                }
+                Ok(_) => return None,
+                Err(_) => {}
+            }
+        }
+        if all_empty {
+            return Some(out);
+        }
+        if !progress {
             return None;
         }
-        match obj.try_recv(r, Some(s)) {
-            Ok((f, m)) if f == s => rest.push(m),
-            _ => return None,
-        }
     }
-    Some(rest)
 }
 
 /// Whether `a` and `b` (of different roles, on one channel) are a send
@@ -87,7 +117,8 @@ fn drain<P: Protocol>(obj: &mut P, s: RoleId, r: RoleId) -> Option<Vec<Message>>
 /// docs): both orders accepted, with the real message; equal objects; each
 /// step the same act in both orders, invisible to the property
 /// (`visible`) as in `independence::commute`; the same message received,
-/// and the same messages left on the channel, by type and by origin.
+/// and the same messages left in transit, by channel, type and origin;
+/// and no payload looked into by the object.
 /// Anything else on one channel (closes, two sends, two receives) is
 /// dependent.
 pub(crate) fn commute_on_channel<P: Protocol>(
@@ -99,7 +130,6 @@ pub(crate) fn commute_on_channel<P: Protocol>(
     let Some((send, recv)) = send_and_receive(a, b) else {
         return false;
     };
-    let (s, r) = (send.0.role, recv.0.role);
     // Everything below is made inside the window (fresh clones of the
     // object, the send's message cloned from the pending one), and kept
     // alive until compared: the window is dropped last.
@@ -133,11 +163,18 @@ pub(crate) fn commute_on_channel<P: Protocol>(
     if !same(&got_sr, &got_rs) {
         return false;
     }
-    let (Some(rest_sr), Some(rest_rs)) = (drain(&mut sr, s, r), drain(&mut rs, s, r)) else {
+    let n = obj.roles().len();
+    let (Some(rest_sr), Some(rest_rs)) = (drain(&mut sr, n), drain(&mut rs, n)) else {
         return false;
     };
-    let commute =
-        rest_sr.len() == rest_rs.len() && rest_sr.iter().zip(&rest_rs).all(|(x, y)| same(x, y));
+    let commute = rest_sr.len() == rest_rs.len()
+        && rest_sr
+            .iter()
+            .zip(&rest_rs)
+            .all(|((f, t, x), (g, u, y))| (f, t) == (g, u) && same(x, y))
+        // The object looked into a payload: it may have chosen by its
+        // value, or changed it in place (a `Cell`), where no origin shows.
+        && !window.looked_into();
     // Kept alive until here (see above).
     drop((rest_sr, rest_rs, got_sr, got_rs, sr, rs));
     drop(window);

@@ -207,6 +207,9 @@ impl Message {
 
     /// The payload, if it is a `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        if self.payload.is_some() {
+            origin::looked();
+        }
         self.payload().as_any().downcast_ref::<T>()
     }
 
@@ -339,6 +342,9 @@ impl Hash for Message {
 }
 impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.payload.is_some() {
+            origin::looked();
+        }
         write!(f, "<{}>({:?})", self.type_name(), self.payload())
     }
 }

@@ -65,6 +65,8 @@ thread_local! {
     /// The payload address of each message made in the window: `None`
     /// made fresh, `Some(a)` a copy of the message that was at `a`.
     static SEEN: RefCell<HashMap<usize, Option<usize>>> = RefCell::new(HashMap::new());
+    /// Whether a boxed payload was looked into in the window.
+    static LOOKED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// An open recording window on the current thread (see the module docs);
@@ -88,6 +90,14 @@ impl Origins {
         }
     }
 
+    /// Whether, in the window, a boxed payload was looked into
+    /// ([`Message::downcast_ref`], or its `Debug`): whoever did may have
+    /// chosen by its value, or changed it through a shared reference (a
+    /// `Cell` in it), which no origin shows.
+    pub fn looked_into(&self) -> bool {
+        LOOKED.with(Cell::get)
+    }
+
     /// Where `msg` came from, as far as this window knows.
     pub fn of(&self, msg: &Message) -> Origin {
         let Some(payload) = msg.boxed_payload() else {
@@ -109,6 +119,7 @@ impl Drop for Origins {
     fn drop(&mut self) {
         if self.opened {
             ON.with(|on| on.set(false));
+            LOOKED.with(|l| l.set(false));
             SEEN.with(|s| s.borrow_mut().clear());
         }
     }
@@ -123,6 +134,14 @@ fn address(payload: &dyn Payload) -> usize {
 #[inline]
 fn on() -> bool {
     ON.with(Cell::get)
+}
+
+/// A boxed payload was looked into (see [`Origins::looked_into`]).
+#[inline]
+pub(crate) fn looked() {
+    if on() {
+        LOOKED.with(|l| l.set(true));
+    }
 }
 
 /// A message was made with this payload by a constructor.
@@ -242,6 +261,26 @@ mod tests {
         let after = Message::named("M", 3u32).clone();
         assert!(SEEN.with(|s| s.borrow().is_empty()));
         drop(after);
+    }
+
+    #[test]
+    fn a_payload_looked_into_in_the_window_is_told() {
+        let real = Message::named("M", std::cell::Cell::new(1u32));
+        let _ = real.downcast_ref::<std::cell::Cell<u32>>();
+        let _ = format!("{real:?}");
+        let w = Origins::record();
+        assert!(!w.looked_into());
+        let _ = Message::named("M", ()).downcast_ref::<()>();
+        assert!(!w.looked_into());
+        if let Some(c) = real.clone().downcast_ref::<std::cell::Cell<u32>>() {
+            c.set(2);
+        }
+        assert!(w.looked_into());
+        drop(w);
+        let w = Origins::record();
+        assert!(!w.looked_into());
+        let _ = format!("{real:?}");
+        assert!(w.looked_into());
     }
 
     #[test]

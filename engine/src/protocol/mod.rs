@@ -12,6 +12,7 @@ mod action;
 mod message;
 mod message_enum;
 mod message_type;
+pub mod origin;
 
 pub use action::{ActionKind, ActionRef, Independence};
 pub use message::{interned_type_path, Message, Payload};

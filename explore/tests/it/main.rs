@@ -31,4 +31,5 @@ mod shortest;
 mod shortest_random;
 mod simplify;
 mod stuck;
+mod trace_count;
 mod violation;

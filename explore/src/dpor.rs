@@ -29,17 +29,20 @@
 //! the probe also sees the same messages (`same_channel`): both orders run
 //! on clones of the object inside one recording window of
 //! `engine::origin`, with a clone of the real pending message; the
-//! message received in each order, and every message left on the channel
-//! (drained, at most 64, after which the object must say the channel is
-//! empty), must be of one type and copies of one message that existed
-//! before the probe. A message the object made anew (a payload taken out
-//! and boxed again) has no known origin and keeps the pair dependent; so
-//! do an object that does not answer `is_channel_empty`, and closes, two
-//! sends or two receives on one channel. Copies of one message are one
-//! payload if payloads clone honestly (and are not changed in place
-//! through a shared reference); the other channels, which the probe does
-//! not drain, rest on the `Protocol` contract ("payloads stay where `==`
-//! says"), as steps on different channels always have. Without this
+//! message received in each order, and every message left on **every**
+//! channel (drained in passes, at most 64 a channel, after which the
+//! object must say each channel is empty: an object may copy a payload
+//! to another channel as it receives), must be of one type and copies of
+//! one message that existed before the probe. A message the object made
+//! anew (a payload taken out and boxed again) has no known origin and
+//! keeps the pair dependent; so do an object that looks into a payload
+//! during the probe (`downcast_ref` or `Debug`: it may read, or change
+//! through a `Cell`, what no origin shows), an object that does not
+//! answer `is_channel_empty`, and closes, two sends or two receives on
+//! one channel. Copies of one message are one payload if payloads clone
+//! honestly; payloads an object keeps where no receive reaches them rest
+//! on the `Protocol` contract ("payloads stay where `==` says"), as steps
+//! on different channels always have. Without this
 //! rule every interleaving of a channel's sends and receives was run: a
 //! fan-in of 2 producers of 3 messages took 516 executions for its 20
 //! receive orders. A receive from anyone followed by a send of the very

@@ -14,40 +14,12 @@
 //! the search, this is Source-DPOR.
 //!
 //! Two steps are dependent if they are of the same role, use the same
-//! channel (save a send and a receive, below), or do not commute on the
-//! object (applied in both orders on clones of the object, they must both
-//! be accepted and give equal objects). Any doubt (an operation the
-//! object refuses, a receive from anyone whose sender is not known yet)
-//! counts as dependent: dependency may only be over-approximated, which
-//! explores more, never fewer, orders.
-//!
-//! **A send and a receive on one channel.** A producer's next send and
-//! the receive of its earlier message commute on the object, but objects
-//! compare messages by type only, so equal objects do not say that the
-//! receiver got the same payload (a LIFO channel hands out the newest
-//! message, which the send changes). Such a pair is independent only if
-//! the probe also sees the same messages (`same_channel`): both orders run
-//! on clones of the object inside one recording window of
-//! `engine::origin`, with a clone of the real pending message; the
-//! message received in each order, and every message left on **every**
-//! channel (drained in passes, at most 64 a channel, after which the
-//! object must say each channel is empty: an object may copy a payload
-//! to another channel as it receives), must be of one type and copies of
-//! one message that existed before the probe. A message the object made
-//! anew (a payload taken out and boxed again) has no known origin and
-//! keeps the pair dependent; so do an object that looks into a payload
-//! during the probe (`downcast_ref` or `Debug`: it may read, or change
-//! through a `Cell`, what no origin shows), an object that does not
-//! answer `is_channel_empty`, and closes, two sends or two receives on
-//! one channel. Copies of one message are one payload if payloads clone
-//! honestly; payloads an object keeps where no receive reaches them rest
-//! on the `Protocol` contract ("payloads stay where `==` says"), as steps
-//! on different channels always have. Without this
-//! rule every interleaving of a channel's sends and receives was run: a
-//! fan-in of 2 producers of 3 messages took 516 executions for its 20
-//! receive orders. A receive from anyone followed by a send of the very
-//! sender it took from is then no `feeds` race either (`relation`): in
-//! the other order it takes from that channel, where this rule judges.
+//! channel, or do not commute on the object (applied in both orders on
+//! clones of the object, they must both be accepted and give equal
+//! objects). Any doubt (an operation the object refuses, a receive from
+//! anyone whose sender is not known yet) counts as dependent: dependency
+//! may only be over-approximated, which explores more, never fewer,
+//! orders.
 //!
 //! # Objects that disable operations
 //!

@@ -11,19 +11,12 @@ use super::super::op::Op;
 use super::super::step::Alt;
 use super::{op_of, History};
 
-/// Whether `op` of `first` is a receive from anyone and `other_op` of
-/// `other` a send or close to its role, save a send of the very sender
-/// whose message the receive took: in the other order the receive takes
-/// from that same channel, where the same-channel rule of `independent`
-/// judges the pair (the receive's other senders are its role's own
-/// alternatives, and `other_senders` sees a send that changes them).
-pub(super) fn feeds(first: Alt, op: &Op, other: RoleId, other_op: &Op) -> bool {
-    let role = first.role;
-    let same_sender = first.from == Some(other) && matches!(other_op, Op::Send { .. });
+/// Whether `op` of `role` is a receive from anyone and `other_op` of
+/// `other` a send or close to `role`.
+pub(super) fn feeds(role: RoleId, op: &Op, other: RoleId, other_op: &Op) -> bool {
     matches!(op, Op::Recv { from: None } | Op::Select { .. })
         && matches!(other_op, Op::Send { to, .. } | Op::Close { to } if *to == role)
         && other != role
-        && !same_sender
 }
 
 /// How step `a` and a later operation (`op` of `alt`) of one execution
@@ -53,13 +46,11 @@ pub(super) enum Rel {
 /// must be accepted (else they are ordered only if `a` comes before `op`
 /// in every execution, `causal`: program order or a message; another
 /// step may allow `op` in another order, a race) and the two must
-/// commute both ways on the object, use different channels (or be a
-/// send and a receive that `independent` lets commute on one), and not be
-/// a receive from anyone followed by a send to its role from another
-/// sender than the one it took from (in the other order the receive could
-/// take that message). A send followed by a receive from anyone that took
-/// another sender's message is no race: the receive's other senders are
-/// its role's own alternatives, explored at its own point.
+/// commute both ways on the object, use different channels, and not be a receive from anyone followed by a
+/// send to its role (in the other order the receive could take that
+/// message). A send followed by a receive from anyone that took another
+/// sender's message is no race: the receive's other senders are its
+/// role's own alternatives, explored at its own point.
 ///
 /// Judging it where `a` was taken instead, as the classic DPOR does, sees
 /// a dependency wherever `op` was refused there only because its own
@@ -91,7 +82,7 @@ pub(super) fn relation<P: Protocol>(
     // maximal execution: which sender it would take is not known.
     let unknown_sender =
         matches!(op, Op::Recv { from: None } | Op::Select { .. }) && alt.from.is_none();
-    let feeds_later = feeds(first, first_op, alt.role, op);
+    let feeds_later = feeds(first.role, first_op, alt.role, op);
     let b = before.len();
     // Cloned only if a step in between has to be replayed on it.
     let mut obj = Cow::Borrowed(&h.objects[a]);

@@ -22,7 +22,6 @@ mod reduction_origin;
 mod reduction_probe;
 mod reduction_programs;
 mod reduction_property;
-mod reduction_same_channel;
 mod replay_env;
 mod results;
 mod sampled;

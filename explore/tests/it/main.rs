@@ -22,6 +22,7 @@ mod reduction_origin;
 mod reduction_probe;
 mod reduction_programs;
 mod reduction_property;
+mod reduction_review;
 mod replay_env;
 mod results;
 mod sampled;

@@ -1,0 +1,393 @@
+//! A review of the same-channel rule (a send and a receive of one
+//! channel may commute) and of the `feeds` change that came with it (a
+//! receive from anyone followed by a send of the very sender it took
+//! from is no race): programs where a reduction would lose a result or a
+//! failure of plain search if either were wrong. Receives from anyone
+//! and selects over three senders, in thread and async roles; bounded
+//! channels where a receive enables a send; a relay that carries a
+//! message onto another channel; a property; and random specifications
+//! whose roles report every payload they received.
+
+use std::fmt::Debug;
+
+use proptest::prelude::*;
+use prust::explore::{Exploration, Explorer, Handle, Reduction, Roles};
+use prust::session::{Alternative, AsyncOp, BlockingEndpoint, Done};
+use prust::{Liberal, Message, Protocol, RoleId, Strict};
+use testkit::aio;
+use testkit::mailbox::{outcomes, results, Mailbox};
+
+use super::reduction_programs::{case, Case, Op, TYPES};
+
+/// Explores `program` on `object` with plain search and each reduction
+/// (and DPOR under preemption bounds 1 and 2 against plain search under
+/// them), each under `property` if given: what differs in the failures'
+/// outcomes or the distinct results.
+fn disagreements<P, F, T>(object: &P, program: F, property: Option<&str>) -> Vec<String>
+where
+    P: Protocol,
+    F: Fn(&mut Roles<'_, P>) -> T + Sync,
+    T: prust::explore::Observe,
+    T::Value: Ord + Clone + Debug + Send + 'static,
+{
+    let run = |reduction, bound| {
+        let explorer = Explorer::new().preemption_bound(bound).reduction(reduction);
+        let explorer = match property {
+            Some(f) => explorer.property(f),
+            None => explorer,
+        };
+        explorer.explore(object.clone(), &program)
+    };
+    let seen = |ex: &Exploration<T::Value>| (outcomes(ex), results(ex));
+    let mut out = Vec::new();
+    for bound in [None, Some(1), Some(2)] {
+        let plain = run(Reduction::None, bound);
+        let found = seen(&plain);
+        if bound.is_none() {
+            assert!(plain.is_complete(), "{plain}");
+            assert!(
+                found.0.len() + found.1.len() > 1,
+                "plain search finds one outcome only: {plain}"
+            );
+        }
+        let reductions: &[Reduction] = match bound {
+            None => &[Reduction::SleepSets, Reduction::Dpor],
+            Some(_) => &[Reduction::Dpor],
+        };
+        for &reduction in reductions {
+            let reduced = run(reduction, bound);
+            if seen(&reduced) != found {
+                out.push(format!(
+                    "{reduction} bound {bound:?}: {:?}\nplain: {:?}\n{reduced}\nplain: {plain}",
+                    seen(&reduced),
+                    found
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn assert_agree(missed: Vec<String>) {
+    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
+}
+
+/// The payload a test message carries.
+fn number(m: &Message) -> u32 {
+    *m.downcast_ref::<u32>().expect("a numbered message")
+}
+
+/// p0 sends 10 and 11, p1 sends 20 and 21, p2 sends 30, all to `c`.
+fn three_senders<P: Protocol>(r: &mut Roles<'_, P>) {
+    for (p, values) in [
+        ("p0", vec![10u32, 11]),
+        ("p1", vec![20, 21]),
+        ("p2", vec![30]),
+    ] {
+        r.spawn(p, move |mut ep| {
+            for v in values {
+                ep.send("c", Message::named("M", v)).unwrap();
+            }
+        });
+    }
+}
+
+fn names() -> &'static [&'static str] {
+    &["p0", "p1", "p2", "c"]
+}
+
+/// Fails if `seen` starts with `bad` (a prefix of the receive order).
+fn refuse_prefix(seen: &[u32], bad: &[u32]) {
+    assert!(!(bad.len() > 0 && seen.starts_with(bad)), "order {seen:?}");
+}
+
+/// Receives from anyone, five times, on unbounded and bounded channels
+/// (a receive enables the sender's next send): every receive order, and
+/// a failure planted on an order where a sender's later send overtakes
+/// another sender's message (11 before 30, and 21 before 10).
+#[test]
+fn a_receive_from_anyone_of_three_senders_keeps_every_order() {
+    for capacity in [None, Some(1), Some(2)] {
+        for bad in [&[][..], &[20, 21, 10], &[11, 30], &[30, 20, 10, 21]] {
+            let missed = disagreements(
+                &Mailbox::named(names(), capacity),
+                |r| {
+                    three_senders(r);
+                    r.spawn("c", move |mut ep| {
+                        let mut seen = Vec::new();
+                        for _ in 0..5 {
+                            seen.push(number(&ep.recv().unwrap().1));
+                            refuse_prefix(&seen, bad);
+                        }
+                        seen
+                    })
+                },
+                None,
+            );
+            assert_agree(missed);
+        }
+    }
+}
+
+/// The consumer mixes a receive from anyone, a receive from p0 and a
+/// select over p1 and p2: the same-channel pairs are judged for each.
+#[test]
+fn mixed_receives_of_three_senders_keep_every_order() {
+    for capacity in [None, Some(1)] {
+        let missed = disagreements(
+            &Mailbox::named(names(), capacity),
+            |r| {
+                three_senders(r);
+                r.spawn("c", move |mut ep| {
+                    let mut seen = Vec::new();
+                    seen.push(number(&ep.recv().unwrap().1));
+                    seen.push(number(&ep.recv_from("p0").unwrap()));
+                    let alts = [Alternative::sender(1), Alternative::sender(2)];
+                    seen.push(number(&ep.select(&alts).unwrap().1));
+                    seen.push(number(&ep.recv().unwrap().1));
+                    seen.push(number(&ep.recv().unwrap().1));
+                    seen
+                })
+            },
+            None,
+        );
+        assert_agree(missed);
+    }
+}
+
+/// Async roles: the consumer's task takes from anyone and selects, the
+/// senders' tasks send two or one message each.
+#[test]
+fn async_receives_of_three_senders_keep_every_order() {
+    for capacity in [None, Some(1)] {
+        let missed = disagreements(
+            &Mailbox::named(names(), capacity),
+            |r| {
+                for (p, values) in [
+                    ("p0", vec![10u32, 11]),
+                    ("p1", vec![20, 21]),
+                    ("p2", vec![30]),
+                ] {
+                    r.spawn_async(p, move |mut ep| async move {
+                        for v in values {
+                            aio::send(&mut ep, "c", Message::named("M", v))
+                                .await
+                                .unwrap();
+                        }
+                    });
+                }
+                r.spawn_async("c", |mut ep| async move {
+                    let mut seen = Vec::new();
+                    let alts = [
+                        Alternative::sender(0),
+                        Alternative::sender(1),
+                        Alternative::sender(2),
+                    ];
+                    for k in 0..5 {
+                        let m = if k % 2 == 0 {
+                            aio::recv(&mut ep).await.unwrap().1
+                        } else {
+                            let done = aio::Op::new(&mut ep, AsyncOp::select(&alts)).await;
+                            let Ok(Done::Selected(_, m)) = done else {
+                                panic!("{done:?}")
+                            };
+                            m
+                        };
+                        seen.push(number(&m));
+                    }
+                    seen
+                })
+            },
+            None,
+        );
+        assert_agree(missed);
+    }
+}
+
+/// A relay takes from anyone (p0 and p1) and forwards to the sink,
+/// while p0 also sends to the sink directly; the sink takes from anyone.
+/// What the sink sees depends on how the relay's receives interleave
+/// with p0's direct sends.
+#[test]
+fn a_relay_keeps_the_orders_of_its_two_channels() {
+    for capacity in [None, Some(1)] {
+        let missed = disagreements(
+            &Mailbox::named(&["p0", "p1", "relay", "sink"], capacity),
+            |r| {
+                r.spawn("p0", |mut ep| {
+                    ep.send("relay", Message::named("M", 10u32)).unwrap();
+                    ep.send("sink", Message::named("M", 11u32)).unwrap();
+                    ep.send("relay", Message::named("M", 12u32)).unwrap();
+                });
+                r.spawn("p1", |mut ep| {
+                    ep.send("relay", Message::named("M", 20u32)).unwrap();
+                });
+                r.spawn("relay", |mut ep| {
+                    for _ in 0..3 {
+                        let (_, m) = ep.recv().unwrap();
+                        ep.send("sink", m).unwrap();
+                    }
+                });
+                r.spawn("sink", |mut ep| {
+                    (0..4)
+                        .map(|_| {
+                            let (from, m) = ep.recv().unwrap();
+                            (from, number(&m))
+                        })
+                        .collect::<Vec<(RoleId, u32)>>()
+                })
+            },
+            None,
+        );
+        assert_agree(missed);
+    }
+}
+
+/// Under a property that sees the consumer's receives from p1 only: the
+/// receives from p0 and p2 and their senders' sends stay invisible, and
+/// their orders must still all be found.
+#[test]
+fn a_property_on_one_sender_keeps_the_orders_of_the_others() {
+    for formula in [
+        r#"F "c RECV * FROM p1""#,
+        r#"(! "c RECV * FROM p1") U "c RECV * FROM p2""#,
+    ] {
+        let missed = disagreements(
+            &Mailbox::named(names(), None),
+            |r| {
+                three_senders(r);
+                r.spawn("c", move |mut ep| {
+                    (0..5)
+                        .map(|_| number(&ep.recv().unwrap().1))
+                        .collect::<Vec<u32>>()
+                })
+            },
+            Some(formula),
+        );
+        assert_agree(missed);
+    }
+}
+
+/// The operations of a random case, each role returning what it
+/// received (sender and the index of the send in its program), so that
+/// results tell apart which message of a channel was received.
+fn run_ops(
+    ep: &mut impl BlockingEndpoint,
+    ops: &[Op],
+    names: &[String],
+    got: &mut Vec<(usize, u32)>,
+) {
+    for (k, op) in ops.iter().enumerate() {
+        let ok = match op {
+            Op::Send(to, ty) => ep
+                .send(names[*to].as_str(), Message::named(TYPES[*ty], k as u32))
+                .is_ok(),
+            Op::RecvFrom(from) => match ep.recv_from(names[*from].as_str()) {
+                Ok(m) => {
+                    got.push((*from, number(&m)));
+                    true
+                }
+                Err(_) => false,
+            },
+            Op::Recv | Op::RecvAssert(_) => match ep.recv() {
+                Ok((f, m)) => {
+                    got.push((f, number(&m)));
+                    true
+                }
+                Err(_) => false,
+            },
+            Op::Close(to) => ep.close(names[*to].as_str()).is_ok(),
+            Op::Panic => panic!("a planted panic"),
+            Op::Choose(x, y) => {
+                let branch = if prust::explore::choose(2) == 0 { x } else { y };
+                run_ops(ep, branch, names, got);
+                return;
+            }
+        };
+        if !ok {
+            return;
+        }
+    }
+}
+
+fn payload_program<'c, P: Protocol>(
+    case: &'c Case,
+    names: &'c [String],
+) -> impl Fn(&mut Roles<'_, P>) -> Vec<Handle<Vec<(usize, u32)>>> + Sync + 'c {
+    move |r| {
+        case.programs
+            .iter()
+            .map(|(name, ops)| {
+                let (ops, names) = (ops.clone(), names.to_vec());
+                r.spawn(name, move |mut ep| {
+                    let mut got = Vec::new();
+                    run_ops(&mut ep, &ops, &names, &mut got);
+                    got
+                })
+            })
+            .collect()
+    }
+}
+
+/// Plain search and each reduction on one object of `case`: the same
+/// failures and the same results (every role's received payloads).
+fn agree_on<P: Protocol>(
+    case: &Case,
+    object: P,
+    bound: Option<usize>,
+) -> Result<(), TestCaseError> {
+    let names = object.roles();
+    let explore = |reduction: Reduction, max: usize| {
+        Explorer::new()
+            .preemption_bound(bound)
+            .reduction(reduction)
+            .max_executions(max)
+            .explore(object.clone(), payload_program(case, &names))
+    };
+    let plain = explore(Reduction::None, 400);
+    prop_assume!(plain.is_complete(), "too many executions");
+    let reductions: &[Reduction] = match bound {
+        None => &[Reduction::SleepSets, Reduction::Dpor],
+        Some(_) => &[Reduction::Dpor],
+    };
+    for &reduction in reductions {
+        let reduced = explore(reduction, 8 * plain.executions() + 100);
+        prop_assert!(reduced.is_complete(), "{reduction}: {reduced}");
+        prop_assert_eq!(
+            (outcomes(&plain), results(&plain)),
+            (outcomes(&reduced), results(&reduced)),
+            "{} bound {:?}: plain:\n{}\nreduced:\n{}",
+            reduction,
+            bound,
+            plain,
+            reduced
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Random specifications (strict and liberal objects), each received
+    /// payload a result: a reduction that ran one order of a send and a
+    /// receive that do not commute would miss a result.
+    #[test]
+    fn reductions_find_every_payload_received_on_random_specs(
+        case in case(),
+        bounded in any::<bool>(),
+    ) {
+        let bound = bounded.then_some(1);
+        let strict = Strict::from_spec(&case.spec).expect("compiled before");
+        agree_on(&case, strict, bound)?;
+        let limits = prust::engine::Limits::default()
+            .max_states(5_000)
+            .timeout(std::time::Duration::from_secs(2))
+            .max_memory(256 << 20);
+        if let Ok(lts) = case.spec.compile_bounded(2_000) {
+            if let Ok(liberal) = Liberal::try_new_with(lts, &limits) {
+                agree_on(&case, liberal, bound)?;
+            }
+        }
+    }
+}

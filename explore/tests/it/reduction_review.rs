@@ -391,3 +391,121 @@ proptest! {
         }
     }
 }
+
+/// One inbox per receiver, a FIFO queue per sender in it, with two
+/// rules across its senders: at most `capacity` messages in the inbox
+/// in all (a receive from one sender enables another sender's send),
+/// and, if `priority`, the first role's messages go first once two of
+/// them wait (a send of the first role takes another sender away from a
+/// receive from anyone).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Inbox {
+    n: usize,
+    capacity: usize,
+    priority: bool,
+    queues: Vec<std::collections::VecDeque<Message>>,
+}
+
+impl Inbox {
+    fn new(n: usize, capacity: usize, priority: bool) -> Self {
+        Inbox {
+            n,
+            capacity,
+            priority,
+            queues: vec![Default::default(); n * n],
+        }
+    }
+    fn held(&self, to: RoleId) -> usize {
+        (0..self.n).map(|f| self.queues[f * self.n + to].len()).sum()
+    }
+    fn may_take(&self, role: RoleId, from: RoleId) -> bool {
+        !self.queues[from * self.n + role].is_empty()
+            && (!self.priority || from == 0 || self.queues[role].len() < 2)
+    }
+}
+
+impl Protocol for Inbox {
+    fn roles(&self) -> Vec<String> {
+        names()[..self.n].iter().map(|s| s.to_string()).collect()
+    }
+    fn try_send(
+        &mut self,
+        role: RoleId,
+        to: RoleId,
+        msg: Message,
+    ) -> Result<(), prust::Refused<Message>> {
+        if role == to || self.held(to) >= self.capacity {
+            return Err(prust::Refused(msg));
+        }
+        self.queues[role * self.n + to].push_back(msg);
+        Ok(())
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), prust::Refused> {
+        let f = match from {
+            Some(f) => f,
+            None => (0..self.n)
+                .find(|&f| f != role && self.may_take(role, f))
+                .ok_or(prust::Refused(()))?,
+        };
+        if f == role || !self.may_take(role, f) {
+            return Err(prust::Refused(()));
+        }
+        let m = self.queues[f * self.n + role].pop_front().unwrap();
+        Ok((f, m))
+    }
+    fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), prust::Refused> {
+        if role == to {
+            Err(prust::Refused(()))
+        } else {
+            Ok(())
+        }
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.queues[from * self.n + to].is_empty()
+    }
+    fn is_terminated(&self) -> bool {
+        self.queues.iter().all(|q| q.is_empty())
+    }
+}
+
+/// A shared inbox capacity and a priority sender: a receive from one
+/// sender enables another's send, and a send of the first sender takes
+/// the others away from a receive from anyone. p0 sends three, p1 and
+/// p2 one or two; the consumer takes from anyone.
+#[test]
+fn an_inbox_shared_by_three_senders_keeps_every_order() {
+    for (capacity, priority) in [(2, false), (3, true), (2, true), (5, true)] {
+        for bad in [&[][..], &[10, 20, 11], &[20, 30, 10]] {
+            let missed = disagreements(
+                &Inbox::new(4, capacity, priority),
+                |r| {
+                    for (p, values) in [
+                        ("p0", vec![10u32, 11, 12]),
+                        ("p1", vec![20]),
+                        ("p2", vec![30, 31]),
+                    ] {
+                        r.spawn(p, move |mut ep| {
+                            for v in values {
+                                ep.send("c", Message::named("M", v)).unwrap();
+                            }
+                        });
+                    }
+                    r.spawn("c", move |mut ep| {
+                        let mut seen = Vec::new();
+                        for _ in 0..6 {
+                            seen.push(number(&ep.recv().unwrap().1));
+                            refuse_prefix(&seen, bad);
+                        }
+                        seen
+                    })
+                },
+                None,
+            );
+            assert_agree(missed);
+        }
+    }
+}

@@ -367,7 +367,7 @@ fn agree_on<P: Protocol>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(150))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Random specifications (strict and liberal objects), each received
     /// payload a result: a reduction that ran one order of a send and a
@@ -479,8 +479,11 @@ impl Protocol for Inbox {
 /// the others away from a receive from anyone. p0 sends three, p1 and
 /// p2 one or two; the consumer takes from anyone. DPOR misses receive
 /// orders here (capacity 2, no priority: e.g. `[20, 10, 30, 11, 12, 31]`)
-/// with the same-channel rule, and found them all before it.
+/// with the same-channel rule (taken back for this), and finds them all
+/// without it. Plain search runs some 82,000 executions a configuration:
+/// a soak, `cargo test -p prust-explore --test it reduction_review -- --ignored`.
 #[test]
+#[ignore = "slow (plain search: 82,613 executions); the case that broke the same-channel rule"]
 fn an_inbox_shared_by_three_senders_keeps_every_order() {
     for (capacity, priority) in [(2, false), (3, true), (2, true), (5, true)] {
         for bad in [&[][..], &[10, 20, 11], &[20, 30, 10]] {

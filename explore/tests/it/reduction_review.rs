@@ -98,7 +98,7 @@ fn names() -> &'static [&'static str] {
 
 /// Fails if `seen` starts with `bad` (a prefix of the receive order).
 fn refuse_prefix(seen: &[u32], bad: &[u32]) {
-    assert!(!(bad.len() > 0 && seen.starts_with(bad)), "order {seen:?}");
+    assert!(bad.is_empty() || !seen.starts_with(bad), "order {seen:?}");
 }
 
 /// Receives from anyone, five times, on unbounded and bounded channels
@@ -310,10 +310,13 @@ fn run_ops(
     }
 }
 
+/// What each role got: (sender, payload) in order.
+type Got = Vec<(usize, u32)>;
+
 fn payload_program<'c, P: Protocol>(
     case: &'c Case,
     names: &'c [String],
-) -> impl Fn(&mut Roles<'_, P>) -> Vec<Handle<Vec<(usize, u32)>>> + Sync + 'c {
+) -> impl Fn(&mut Roles<'_, P>) -> Vec<Handle<Got>> + Sync + 'c {
     move |r| {
         case.programs
             .iter()

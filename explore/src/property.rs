@@ -240,7 +240,9 @@ pub(crate) fn check_run(
         let mut seen = std::collections::HashSet::new();
         for a in trace {
             if let ActKind::Send { ty, .. } | ActKind::Recv { ty, .. } = &a.kind {
-                if seen.insert(*ty) {
+                // By short name, as the property's atoms and the dummies
+                // name types: `a::M` and `b::M` are one dummy `M`.
+                if seen.insert(ty.name()) {
                     dummies.push(Message::named(ty.name(), ()));
                 }
             }

@@ -52,6 +52,8 @@ pub enum Setting {
     Share,
     /// The shortest counterexample, asked for whatever it costs.
     Shortest,
+    /// The bits of the bitstate array.
+    Bitstate,
 }
 
 impl Setting {
@@ -68,6 +70,7 @@ impl Setting {
             Setting::NoPartialOrder => "PRUST_POR=0",
             Setting::Share => "PRUST_SHARE",
             Setting::Shortest => "PRUST_SHORTEST=1",
+            Setting::Bitstate => "PRUST_BITSTATE",
         }
     }
 
@@ -83,6 +86,7 @@ impl Setting {
             Setting::NoPartialOrder => "Checker::partial_order(false)",
             Setting::Share => "Checker::share",
             Setting::Shortest => "Checker::shortest(true)",
+            Setting::Bitstate => "Checker::bitstate",
         }
     }
 
@@ -97,6 +101,7 @@ impl Setting {
             Setting::NoPartialOrder => Some("--no-por"),
             Setting::Share => Some("--share"),
             Setting::Shortest => Some("--shortest"),
+            Setting::Bitstate => Some("--bitstate"),
             Setting::MaxDepth | Setting::ParallelLevel => None,
         }
     }
@@ -148,6 +153,7 @@ mod tests {
             Setting::NoPartialOrder,
             Setting::Share,
             Setting::Shortest,
+            Setting::Bitstate,
         ] {
             let cli = s.named(Audience::CommandLine).to_string();
             let lib = s.named(Audience::Library).to_string();

@@ -128,6 +128,16 @@ pub enum Limit {
     /// The process's resident memory passed this many bytes (see
     /// [`Checker::max_memory`](crate::Checker::max_memory)).
     Memory(u64),
+    /// The bitstate array asked for ([`Checker::bitstate`](crate::Checker::bitstate),
+    /// `bits` as asked) is larger than the memory limit of `max_memory`
+    /// bytes, or than any power of two of 64 bits: it was not allocated,
+    /// and no state was searched.
+    Bitstate {
+        /// The bits asked for.
+        bits: u64,
+        /// The memory limit, in bytes.
+        max_memory: u64,
+    },
 }
 
 impl Limit {
@@ -164,8 +174,33 @@ impl Limit {
                 *b as f64 / (1024.0 * 1024.0),
                 raise(Setting::MaxMemory)
             ),
+            Limit::Bitstate { bits, max_memory } => format!(
+                "the memory limit ({:.0} MiB): the bitstate array of {bits} bits ({}) does \
+                 not fit in it (ask for fewer bits with {}, or raise the limit with {})",
+                *max_memory as f64 / (1024.0 * 1024.0),
+                array_size(*bits),
+                raise(Setting::Bitstate),
+                raise(Setting::MaxMemory)
+            ),
         }
     }
+}
+
+/// The bytes of a bitstate array of `bits` bits (rounded up to a power
+/// of two, as it would be), in the largest binary unit that keeps it at
+/// least 1: "512 PiB".
+fn array_size(bits: u64) -> String {
+    // Past 2⁶³ no power of two fits 64 bits: 2⁶⁴ bits are 2 EiB.
+    let bytes = bits
+        .max(64)
+        .checked_next_power_of_two()
+        .map_or(1u128 << 61, |b| u128::from(b) / 8);
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let k = (0..units.len())
+        .rev()
+        .find(|&k| bytes >> (10 * k) > 0)
+        .unwrap_or(0);
+    format!("{} {}", bytes >> (10 * k), units[k])
 }
 
 /// Worded for the library ([`Audience::Library`]); see [`Limit::explained`].
@@ -388,6 +423,18 @@ impl fmt::Display for Report {
             Verdict::Violated(c) => {
                 writeln!(f, "property violated{sem}: {}", self.formula)?;
                 write!(f, "{c}")?;
+            }
+            Verdict::Inconclusive {
+                limit: limit @ Limit::Bitstate { .. },
+                ..
+            } => {
+                writeln!(f, "inconclusive{sem}: {}", self.formula)?;
+                writeln!(
+                    f,
+                    "  the check stopped before its search began, at {}, so it could not \
+                     prove or refute the property",
+                    limit.explained(self.audience)
+                )?;
             }
             Verdict::Inconclusive { limit, explored: 0 } => {
                 // Stopped before the search stored a state: the limit was

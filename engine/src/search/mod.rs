@@ -390,17 +390,18 @@ impl<'a, P: Protocol> Search<'a, P> {
                         // The array is allocated whole: one larger than
                         // the memory limit would abort the process, or
                         // take the machine, before the limit is read.
-                        let bits = crate::Checker::bitstate_array_bits(bits.max(1))
+                        let array = crate::Checker::bitstate_array_bits(bits.max(1))
                             .ok()
                             .filter(|b| b / 8 <= self.limits.max_memory);
-                        let Some(bits) = bits else {
+                        let Some(array) = array else {
                             self.finish_progress();
-                            return Ok(SearchOutcome::Inconclusive(Limit::Memory(
-                                self.limits.max_memory,
-                            )));
+                            return Ok(SearchOutcome::Inconclusive(Limit::Bitstate {
+                                bits,
+                                max_memory: self.limits.max_memory,
+                            }));
                         };
-                        self.bitstate_used = Some((bits, k));
-                        Visited::Bits(fingerprint_set::BitState::new(bits, k))
+                        self.bitstate_used = Some((array, k));
+                        Visited::Bits(fingerprint_set::BitState::new(array, k))
                     }
                     None => Visited::Compact(fingerprint_set::FingerprintSet::new()),
                 };

@@ -179,13 +179,16 @@ fn a_deadlock_met_in_the_frontier_is_shown_under_compaction() {
 
 /// An array larger than the memory limit, or than any power of two of 64
 /// bits, once aborted the process (the allocation failed) or panicked on
-/// the rounding: the search is inconclusive at the memory limit instead,
-/// never "holds".
+/// the rounding: the search is inconclusive instead, never "holds". It
+/// was then reported as the memory limit reached "while the formula was
+/// translated and prepared", which sent the user to raise the limit: the
+/// report names the array and its size, and the bits as the thing to
+/// lower.
 #[test]
-fn an_array_beyond_the_memory_limit_is_inconclusive() {
+fn an_array_beyond_the_memory_limit_is_inconclusive_and_says_why() {
     let ring = SlotRing::new(3);
     let f = r#"G !"DEADLOCK""#;
-    for bits in [1 << 62, u64::MAX] {
+    for (bits, size) in [(1 << 62, "512 PiB"), (u64::MAX, "2 EiB")] {
         let r = base()
             .max_memory(1 << 30)
             .bitstate(Some(bits))
@@ -195,11 +198,20 @@ fn an_array_beyond_the_memory_limit_is_inconclusive() {
             matches!(
                 r.verdict,
                 Verdict::Inconclusive {
-                    limit: engine::Limit::Memory(_),
-                    ..
-                }
+                    limit: engine::Limit::Bitstate { bits: b, max_memory: m },
+                    explored: 0,
+                } if b == bits && m == 1 << 30
             ),
-            "{bits}: {r}"
+            "{r}"
         );
+        let text = r.to_string();
+        for said in [
+            format!("the bitstate array of {bits} bits ({size}) does not fit"),
+            "the memory limit (1024 MiB)".to_string(),
+            "fewer bits with Checker::bitstate or PRUST_BITSTATE".to_string(),
+        ] {
+            assert!(text.contains(&said), "{said:?} in {text}");
+        }
+        assert!(!text.contains("while the formula"), "{text}");
     }
 }

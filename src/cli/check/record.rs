@@ -12,7 +12,7 @@
 //!           "hash_compaction":BOOL,                          (not for errors)
 //!           "bitstate":{"bits":N,"hash_functions":K,"hash_factor":F}},  (--bitstate)
 //!  "fingerprints":N,"omission_bound":P,  (holds-probabilistic: --hash-compaction, --bitstate)
-//!  "limit":{"kind":"states"|"depth"|"time"|"memory","value":N},"explored":N,  (inconclusive;
+//!  "limit":{"kind":"states"|"depth"|"time"|"memory"|"bitstate","value":N},"explored":N,  (inconclusive;
 //!  "phase":"build" and a "message" when a limit stopped the build of the object)
 //!  "counterexample":{"steps":[{"index":1,"role":…,"action":"SEND"|"RECV"|"CLOSE",
 //!      "type":…|null,"peer":…,"text":"white SEND <Move> TO black","in_cycle":false},…],
@@ -44,6 +44,12 @@ fn limit_record(limit: &Limit) -> String {
         Limit::Depth(n) => l.str("kind", "depth").u64("value", *n),
         Limit::Time(d) => l.str("kind", "time").f64("value", d.as_secs_f64()),
         Limit::Memory(n) => l.str("kind", "memory").u64("value", *n),
+        // The value is the bits asked for; the limit they did not fit in
+        // is the memory limit's.
+        Limit::Bitstate { bits, max_memory } => l
+            .str("kind", "bitstate")
+            .u64("value", *bits)
+            .u64("max_memory", *max_memory),
     };
     l.finish()
 }

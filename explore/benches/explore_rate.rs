@@ -10,6 +10,7 @@
 //!     # (add --threads: roles on OS threads; --tasks: async roles; --none: no reduction)
 //! cargo bench -p prust-explore --bench explore_rate -- --async   # threads vs async roles only
 //! cargo bench -p prust-explore --bench explore_rate -- --random  # fan-in k=3, random walk
+//!     # (add --executions=N: N a round instead of 100,000, for a profiler)
 //! ```
 //!
 //! `--async` (also part of the full run) explores the same programs with
@@ -304,8 +305,12 @@ fn profile() {
 /// executions, three rounds), for the side-by-side run with shuttle's
 /// random scheduler on the same program (see BENCHMARKS.md).
 fn random() {
+    // `--executions=N` (default 100,000): fewer for a profiler.
+    let n = std::env::args()
+        .find_map(|a| a.strip_prefix("--executions=")?.parse().ok())
+        .unwrap_or(100_000);
     for _round in 0..3 {
-        let e = Explorer::new().random(1, 100_000);
+        let e = Explorer::new().random(1, n);
         let (started, cpu) = (Instant::now(), cpu_time());
         let ex = e.explore(mailbox(), fan_in(3));
         let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_time() - cpu);

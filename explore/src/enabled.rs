@@ -103,8 +103,9 @@ fn accepts<P: Protocol>(
 /// The enabled choices among the pending operations, probed on clones of
 /// `obj` (or read from its own list, see [`Listing`]): `prev`'s first (so
 /// that the first choice never preempts), then by role; a receive from
-/// anyone gives one choice per possible sender. `pending` is by role.
-/// `Err`: the object's list and its try-operations disagree (debug builds
+/// anyone gives one choice per possible sender. `pending` is by role;
+/// the choices go into `alts` (empty: given for its allocation). `Err`:
+/// the object's list and its try-operations disagree (debug builds
 /// only).
 pub(crate) fn enabled<P: Protocol>(
     obj: &P,
@@ -112,7 +113,9 @@ pub(crate) fn enabled<P: Protocol>(
     prev: Option<RoleId>,
     names: &[String],
     listing: &mut Listing,
+    mut alts: Vec<Alt>,
 ) -> Result<Vec<Alt>, String> {
+    debug_assert!(alts.is_empty());
     listing.list.clear();
     let listed = if obj.enabled(&mut listing.list) {
         if listing.types.is_none() {
@@ -125,7 +128,6 @@ pub(crate) fn enabled<P: Protocol>(
     };
     debug_assert!(pending.windows(2).all(|w| w[0].0 < w[1].0), "by role");
     let first = pending.iter().filter(|(r, _)| Some(*r) == prev);
-    let mut alts = Vec::new();
     for (role, op) in first.chain(pending.iter().filter(|(r, _)| Some(*r) != prev)) {
         let role = *role;
         match op {

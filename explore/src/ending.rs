@@ -108,3 +108,21 @@ pub(crate) fn finish(
         .filter(|&r| !returned(&ctl, r))
         .collect()
 }
+
+/// A panic recorded in a slot, if any.
+pub(crate) fn panicked(ctl: &Ctl) -> Option<End> {
+    ctl.slots.iter().enumerate().find_map(|(role, s)| match s {
+        Slot::Panicked(m) => {
+            let (message, location) = match m.split_once('\u{0}') {
+                Some((m, at)) => (m.to_string(), Some(at.to_string())),
+                None => (m.clone(), None),
+            };
+            Some(End::Panicked {
+                role,
+                message,
+                location,
+            })
+        }
+        _ => None,
+    })
+}

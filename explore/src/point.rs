@@ -24,16 +24,17 @@ fn in_slots(slots: &[Slot]) -> impl Iterator<Item = (RoleId, &Op)> {
 }
 
 /// The pending operations by role, borrowed from `cloned` (the clones
-/// taken where a close may answer one) or else from the slots: cloning
-/// every pending message at every step was a tenth of an execution's
-/// work.
+/// taken where a close may answer one) or else from the slots, into
+/// `out` (empty): cloning every pending message at every step was a
+/// tenth of an execution's work.
 pub(crate) fn pending<'a>(
     cloned: Option<&'a [(RoleId, Op)]>,
     ctl: &'a Ctl,
-) -> Vec<(RoleId, &'a Op)> {
+    out: &mut Vec<(RoleId, &'a Op)>,
+) {
     match cloned {
-        Some(p) => p.iter().map(|(r, op)| (*r, op)).collect(),
-        None => in_slots(&ctl.slots).collect(),
+        Some(p) => out.extend(p.iter().map(|(r, op)| (*r, op))),
+        None => out.extend(in_slots(&ctl.slots)),
     }
 }
 
@@ -60,19 +61,21 @@ pub(crate) fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
 /// close that the object can never accept is a violation at once (see
 /// `violation.rs`), and no choice at all is success, a deadlock or an
 /// unfinished protocol. `Err`: the object's list of its enabled actions
-/// disagrees with its try-operations (see [`Listing`]).
+/// disagrees with its try-operations (see [`Listing`]). `prev` is the
+/// role that made the last step; `alts` an empty vector to fill (given
+/// for its allocation).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn survey<P: Protocol>(
     obj: &P,
     now: &[(RoleId, &Op)],
     ctl: &Ctl,
     names: &[String],
-    prev: Option<RoleId>,
-    step: usize,
+    (prev, step): (Option<RoleId>, usize),
     listing: &mut Listing,
     never: &mut Never<P>,
+    alts: Vec<Alt>,
 ) -> Result<(Vec<Alt>, Option<End>), End> {
-    let alts = enabled(obj, now, prev, names, listing).map_err(|found| End::Diverged {
+    let alts = enabled(obj, now, prev, names, listing, alts).map_err(|found| End::Diverged {
         step: step + 1,
         expected: "the object's list of enabled actions to agree with its try-operations".into(),
         found,
@@ -89,4 +92,72 @@ pub(crate) fn survey<P: Protocol>(
         None => None,
     };
     Ok((alts, end))
+}
+
+/// Spare vectors for a point's pending operations and choices, kept
+/// empty between points: most steps of an execution that keeps no
+/// history (no DPOR) would otherwise allocate both afresh, a third of
+/// the execution's allocations.
+#[derive(Default)]
+pub(crate) struct Spare {
+    /// The allocation of a vector of borrowed pending operations, held as
+    /// one of plain words of the same layout: a stored reference would
+    /// need a lifetime, and `Op` is not `Sync`.
+    pending: Vec<[usize; 2]>,
+    pub(crate) alts: Vec<Alt>,
+}
+
+impl Spare {
+    /// An empty vector for a point's pending operations, borrowed for `'a`.
+    pub(crate) fn pending<'a>(&mut self) -> Vec<(RoleId, &'a Op)> {
+        relabel(std::mem::take(&mut self.pending))
+    }
+
+    /// Takes back a point's vectors, emptied.
+    pub(crate) fn keep(&mut self, pending: Vec<(RoleId, &Op)>, alts: Vec<Alt>) {
+        self.pending = relabel(pending);
+        self.alts = relabel(alts);
+    }
+}
+
+/// `v` emptied, as a vector of another element type, in the same
+/// allocation where the layouts agree: collecting a vector's own
+/// iterator into a vector of an element of the same size and alignment
+/// reuses its buffer (the standard library's in-place collection; were
+/// it ever not to, this would allocate, never misbehave).
+fn relabel<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!("emptied")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A point's spare vectors keep their allocation from one point to the
+    /// next (two allocations a step, most of what a step without DPOR
+    /// allocated): the relabelled vector is the same buffer, empty.
+    #[test]
+    fn a_spare_vector_keeps_its_allocation() {
+        let op = Op::Close { to: 1 };
+        let mut spare = Spare::default();
+        let mut now = spare.pending();
+        now.extend([(0, &op), (2, &op), (1, &op)]);
+        let (buffer, capacity) = (now.as_ptr() as usize, now.capacity());
+        let mut alts = Vec::with_capacity(5);
+        alts.push(Alt {
+            role: 0,
+            from: None,
+            pick: None,
+        });
+        let alts_buffer = alts.as_ptr() as usize;
+        spare.keep(now, alts);
+        let again = spare.pending();
+        assert!(again.is_empty() && spare.alts.is_empty());
+        assert_eq!(
+            (again.as_ptr() as usize, again.capacity()),
+            (buffer, capacity)
+        );
+        assert_eq!(spare.alts.as_ptr() as usize, alts_buffer);
+    }
 }

@@ -16,12 +16,12 @@ use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{perform, Listing};
 use super::end::{stop_error, End};
-use super::ending::finish;
+use super::ending::{finish, panicked};
 use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, Wake};
 use super::executor::executor;
 use super::independence::independent;
 use super::op::Op;
-use super::point::{self, pending_ops, same_pending, survey, Point};
+use super::point::{self, pending_ops, same_pending, survey, Point, Spare};
 use super::pool::{Job, Pool};
 use super::roles::Body;
 use super::roles::Roles;
@@ -101,6 +101,9 @@ struct Exec<P, C> {
     started: usize,
     /// Under a property, the actions it sees (see `independence`).
     visible: Option<Arc<Visibility>>,
+    /// The allocations of the last point's pending operations and
+    /// choices where no history keeps them (see [`Spare`]).
+    spare: Spare,
 }
 
 /// What the scheduler keeps across the executions of one exploration
@@ -115,6 +118,9 @@ struct Kept<P> {
     names: Arc<[String]>,
     /// The exploration's deadline.
     clock: engine::Deadline,
+    /// The last execution's length: the next one's trace and schedule
+    /// are allocated that long at once instead of growing step by step.
+    steps: usize,
     /// The last execution's DPOR history (`None` without DPOR). A
     /// depth-first search re-runs the same prefix of choices (the
     /// chooser's [`HbCache::keep`](super::dpor::HbCache)), so the objects,
@@ -175,9 +181,9 @@ where
     }
     let shared = Arc::new(Shared::new(Arc::clone(&names)));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    let (never, listing, clock, history) = match kept {
-        Some(k) => (k.never, k.listing, Some(k.clock), k.history),
-        None => (Box::new(Never::new()), Listing::new(), None, None),
+    let (never, listing, clock, history, steps) = match kept {
+        Some(k) => (k.never, k.listing, Some(k.clock), k.history, k.steps),
+        None => (Box::new(Never::new()), Listing::new(), None, None, 0),
     };
     let clock = clock
         .filter(|c| c.at() == limits.deadline)
@@ -206,8 +212,8 @@ where
         chooser,
         limits,
         clock,
-        trace: Vec::new(),
-        schedule: Vec::new(),
+        trace: Vec::with_capacity(steps),
+        schedule: Vec::with_capacity(steps),
         never,
         listing,
         closed: Closed::default(),
@@ -216,6 +222,7 @@ where
         spawned: spawned.clone(),
         started: 0,
         visible: visible.cloned(),
+        spare: Spare::default(),
     };
     // Each job waits in its pool thread until its role starts; the async
     // roles' tasks all go to the executor's thread, after the role threads.
@@ -374,6 +381,7 @@ where
         listing,
         names,
         clock,
+        steps: run.trace.len(),
         history,
     }));
     run.terminated = obj.is_terminated();
@@ -389,24 +397,6 @@ fn fingerprint<P: Protocol>(obj: &P) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     obj.hash(&mut h);
     h.finish()
-}
-
-/// A panic recorded in a slot, if any.
-fn panicked(ctl: &Ctl) -> Option<End> {
-    ctl.slots.iter().enumerate().find_map(|(role, s)| match s {
-        Slot::Panicked(m) => {
-            let (message, location) = match m.split_once('\u{0}') {
-                Some((m, at)) => (m.to_string(), Some(at.to_string())),
-                None => (m.clone(), None),
-            };
-            Some(End::Panicked {
-                role,
-                message,
-                location,
-            })
-        }
-        _ => None,
-    })
 }
 
 impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
@@ -479,17 +469,18 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
         if recorded {
             self.recorded += 1;
         } else {
-            let now = point::pending(pending.as_deref(), ctl);
+            let mut now = self.spare.pending();
+            point::pending(pending.as_deref(), ctl, &mut now);
             let never = &mut self.never;
             let (alts, end) = match survey(
                 obj,
                 &now,
                 ctl,
                 names,
-                self.prev,
-                step,
+                (self.prev, step),
                 &mut self.listing,
                 never,
+                std::mem::take(&mut self.spare.alts),
             ) {
                 Ok(found) => found,
                 Err(end) => return Next::End(end),
@@ -556,6 +547,11 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
             }
         };
         let alt = alts[i];
+        // The point's vectors go back for the next point's (a history
+        // keeps its own): two allocations a step less.
+        if let Some((now, alts)) = local {
+            self.spare.keep(now, alts);
+        }
         // The operation as this execution's role called it (its payload),
         // not as recorded: taken from its slot (which gets the reply
         // below), not cloned.

@@ -472,6 +472,7 @@ pub use machine::{default_max_memory, peak_resident_bytes, resident_bytes};
 #[doc(hidden)]
 pub use panic_text::panic_message;
 pub use por::ReductionStatus;
+pub use protocol::origin;
 pub use protocol::{
     declared_dummies, interned_type_path, Enabled, Message, MessageEnum, MessageType, Payload,
     Protocol, Refused, RoleId,

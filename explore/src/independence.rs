@@ -5,6 +5,7 @@ use engine::{Protocol, RoleId};
 
 use super::enabled::perform;
 use super::op::Op;
+use super::same_channel::commute_on_channel;
 use super::step::{Act, Alt};
 use super::visible::Visibility;
 
@@ -25,10 +26,14 @@ pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
 /// Whether two enabled choices of different roles are independent in the
 /// object's state `obj`: they use different channels, and they commute on
 /// the object (each stays enabled after the other, and both orders give
-/// equal objects). Same role, same channel, or any doubt: dependent. The
-/// channel rule matters because objects compare messages by type only:
-/// two messages on one channel may commute on the object and still reach
-/// the receiver in a different order.
+/// equal objects). Same role, or any doubt: dependent. The channel rule
+/// matters because objects compare messages by type only: two messages
+/// on one channel may commute on the object and still reach the receiver
+/// in a different order. So on one channel only a send and a receive
+/// that takes from its sender may be independent, and only if the probe
+/// also sees the same messages received and left on the channel, by
+/// where they came from (`same_channel`); any other pair on one channel
+/// is dependent.
 ///
 /// Under a property (`visible`), both must also be invisible to it; and
 /// a caller that already performed `b` on a clone of `obj` passes that
@@ -40,12 +45,13 @@ pub(crate) fn independent<P: Protocol>(
     b_first: Option<(P, Act)>,
     visible: Option<&Visibility>,
 ) -> bool {
-    if a.0.role == b.0.role
-        || channel(a.0, a.1) == channel(b.0, b.1)
-        || closes_a_select(a, b)
-        || closes_a_select(b, a)
-    {
+    if a.0.role == b.0.role || closes_a_select(a, b) || closes_a_select(b, a) {
         return false;
+    }
+    if channel(a.0, a.1) == channel(b.0, b.1) {
+        // Made outside the probe's recording window: not of use to it.
+        drop(b_first);
+        return commute_on_channel(obj, a, b, visible);
     }
     commute(obj, a, b, b_first, visible)
 }

@@ -199,6 +199,7 @@ mod report;
 mod results;
 mod rng;
 mod roles;
+mod same_channel;
 mod sampler;
 mod schedule;
 mod scheduler;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use dyn_clone::DynClone;
 
 use super::message_type::MessageType;
+use super::origin;
 
 /// What a message payload must be: clonable (the engine clones dummies),
 /// sendable between threads, printable in traces.
@@ -109,7 +110,11 @@ impl Message {
         let payload = if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
             None
         } else {
-            Some(Box::new(value) as Box<dyn Payload>)
+            let boxed = Box::new(value) as Box<dyn Payload>;
+            if std::mem::size_of::<T>() != 0 {
+                origin::made(&*boxed);
+            }
+            Some(boxed)
         };
         Message { ty, payload }
     }
@@ -128,9 +133,15 @@ impl Message {
         if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
             return Message { ty, payload: None };
         }
+        // Fresh even at the address of a payload that was taken out
+        // (`downcast_box`): the caller may have changed it.
+        let boxed = value as Box<dyn Payload>;
+        if std::mem::size_of::<T>() != 0 {
+            origin::made(&*boxed);
+        }
         Message {
             ty,
-            payload: Some(value as Box<dyn Payload>),
+            payload: Some(boxed),
         }
     }
 
@@ -149,6 +160,12 @@ impl Message {
             }
             payload => Err(Message { ty, payload }),
         }
+    }
+
+    /// The boxed payload; `None` for `()`, which is not boxed.
+    #[inline]
+    pub(crate) fn boxed_payload(&self) -> Option<&dyn Payload> {
+        self.payload.as_deref()
     }
 
     /// The payload: the boxed one, or `()` (which is kept as `None`).
@@ -190,6 +207,9 @@ impl Message {
 
     /// The payload, if it is a `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        if self.payload.is_some() {
+            origin::looked();
+        }
         self.payload().as_any().downcast_ref::<T>()
     }
 
@@ -268,9 +288,13 @@ pub fn interned_type_path(path: &str) -> Arc<str> {
 
 impl Clone for Message {
     fn clone(&self) -> Self {
+        let payload = self.payload.clone();
+        if let (Some(from), Some(copy)) = (&self.payload, &payload) {
+            origin::cloned(&**from, &**copy);
+        }
         Message {
             ty: self.ty,
-            payload: self.payload.clone(),
+            payload,
         }
     }
 
@@ -298,6 +322,9 @@ impl Clone for Message {
         };
         if !kept {
             self.payload.clone_from(&source.payload);
+            if let (Some(from), Some(copy)) = (&source.payload, &self.payload) {
+                origin::cloned(&**from, &**copy);
+            }
         }
     }
 }
@@ -315,6 +342,9 @@ impl Hash for Message {
 }
 impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.payload.is_some() {
+            origin::looked();
+        }
         write!(f, "<{}>({:?})", self.type_name(), self.payload())
     }
 }

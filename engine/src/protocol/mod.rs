@@ -12,6 +12,7 @@ mod action;
 mod message;
 mod message_enum;
 mod message_type;
+pub mod origin;
 
 pub use action::{ActionKind, ActionRef, Independence};
 pub use message::{interned_type_path, Message, Payload};
@@ -53,7 +54,11 @@ pub struct Refused<T = ()>(pub T);
 ///   arrives). The checker never looks at payloads, but `prust::explore`
 ///   takes two steps whose two orders give equal objects for independent
 ///   and runs one order only: an object that moved payloads unseen would
-///   hide the other order's outcome from its reductions.
+///   hide the other order's outcome from its reductions. Payloads are
+///   values: an object does not write into one it holds (`explore` keeps
+///   a send and a receive of one channel in both orders wherever the
+///   object looks into a payload, but a write through a `Cell` in a
+///   payload the object reached by other means would go unseen).
 /// - The role list never changes over the life of the object.
 /// - **`clone_from` makes an equal object**, as `clone` does (the default,
 ///   `*self = source.clone()`, does; the determinism check verifies a

@@ -6,7 +6,7 @@
 
 use engine::{Protocol, RoleId};
 
-use super::super::independence::commute;
+use super::super::independence::independent;
 use super::super::op::Op;
 use super::super::step::Alt;
 use super::{group_of, op_of, Backtrack, History};
@@ -70,8 +70,10 @@ pub(super) fn causal_row<P>(
     row
 }
 
-/// Marks both sides of every pair of choices of different roles that do
-/// not commute where they are both enabled (point `k`): whichever goes
+/// Marks both sides of every pair of choices of different roles that are
+/// not independent where they are both enabled (by `independent`, the
+/// relation the races are judged by, so that a send and a receive of one
+/// channel are held to the same-channel rule here too) (point `k`): whichever goes
 /// first there may take the other away or change what it does. The races
 /// of the steps taken find most such pairs, but judged where a reversal
 /// would run them, which need not be this state: three choices that
@@ -94,7 +96,7 @@ pub(super) fn conflicts<P: Protocol>(
             else {
                 continue;
             };
-            if !commute(obj, (x, xo), (y, yo), None, h.visible.as_deref()) {
+            if !independent(obj, (x, xo), (y, yo), None, h.visible.as_deref()) {
                 out.push(Backtrack {
                     point: k,
                     groups: vec![group_of(alts, x.role), group_of(alts, y.role)],
@@ -108,4 +110,98 @@ pub(super) fn conflicts<P: Protocol>(
             }
         }
     }
+}
+
+/// The alternatives of receives from anyone (and selects) at point `k`
+/// that are refused there although their sender has sent the receiving
+/// role more messages than it took from it (a message is in transit, by
+/// the program's count): each an event of its own at `k`, as if taken
+/// there (see the module docs of `dpor`, 6). An object may refuse one
+/// sender while another's messages wait (a priority, a turn, a payload's
+/// value): then the steps that made it so race with the alternative,
+/// which is no alternative of the receive's own point in this execution.
+/// At a step, those of the receive taken (its other senders); at the end
+/// of an execution cut short (by the sleep sets or a bound), those of
+/// every receive still pending, whose races no later step will show.
+pub(super) fn blocked_alternatives<'h, P: Protocol>(
+    h: &'h History<P>,
+    schedule: &[Alt],
+    k: usize,
+) -> Vec<(Alt, &'h Op)> {
+    let mut out = Vec::new();
+    match schedule.get(k) {
+        Some(taken) => blocked(h, schedule, k, taken.role, taken.from, &mut out),
+        // A point with no record (an execution stopped before it).
+        None if h.alts.len() <= k || h.objects.len() <= k => {}
+        None => {
+            for (role, _) in h.pending.get(k).into_iter().flatten() {
+                blocked(h, schedule, k, *role, None, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// [`blocked_alternatives`] of `role`'s pending operation at `k`, save
+/// those of the sender `except`.
+fn blocked<'h, P: Protocol>(
+    h: &'h History<P>,
+    schedule: &[Alt],
+    k: usize,
+    role: RoleId,
+    except: Option<RoleId>,
+    out: &mut Vec<(Alt, &'h Op)>,
+) {
+    let (Some(pending), Some(enabled), Some(obj)) =
+        (h.pending.get(k), h.alts.get(k), h.objects.get(k))
+    else {
+        return;
+    };
+    let Some(op) = op_of(pending, role) else {
+        return;
+    };
+    let candidates: Vec<Alt> = match op {
+        Op::Recv { from: None } => (0..obj.roles().len())
+            .map(|f| Alt {
+                role,
+                from: Some(f),
+                pick: None,
+            })
+            .collect(),
+        Op::Select { alts } => (0..alts.len())
+            .map(|i| Alt {
+                role,
+                from: Some(alts[i].from),
+                pick: Some(i),
+            })
+            .collect(),
+        _ => return,
+    };
+    let step_op = |q: usize| op_of(&h.pending[q], schedule[q].role);
+    let in_transit = |f: RoleId| {
+        let sent = (0..k)
+            .filter(|&q| {
+                schedule[q].role == f
+                    && matches!(step_op(q), Some(Op::Send { to, .. }) if *to == role)
+            })
+            .count();
+        let taken = (0..k)
+            .filter(|&q| {
+                schedule[q].role == role
+                    && step_op(q).is_some_and(|o| sender(schedule[q], o) == Some(f))
+            })
+            .count();
+        sent > taken
+    };
+    out.extend(
+        candidates
+            .into_iter()
+            .filter(|x| {
+                x.from != except
+                    && x.from != Some(role)
+                    && !enabled.contains(x)
+                    && x.from.is_some_and(in_transit)
+            })
+            .map(|x| (x, op)),
+    );
 }

@@ -174,8 +174,9 @@ fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
         }
         (executions, points, recorded)
     };
-    // The same search as the explorer's: the bench's fan-in k=2 runs
-    // 25 executions with source-set DPOR.
+    // The same search as the explorer's: fan-in k=2 runs 25 executions
+    // with source-set DPOR on this object, which does not answer
+    // `is_channel_empty` (so every pair on one channel is dependent).
     assert_eq!(executions, 25);
     // Every execution after the first replays a prefix: at least its
     // first point comes from the record, never every point.

@@ -137,6 +137,9 @@ fn a_listed_object_is_explored_as_a_probed_one() {
         ) -> Result<(RoleId, Message), Refused> {
             self.0.try_recv(role, from)
         }
+        fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+            self.0.is_channel_empty(from, to)
+        }
         fn is_terminated(&self) -> bool {
             self.0.is_terminated()
         }

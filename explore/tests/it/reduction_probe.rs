@@ -4,6 +4,10 @@
 //! must never hand the object a payload no program sends. A probe that
 //! judged the pair with a marker payload in place of the real one once
 //! broke both (a missed failure, and a panic escaping `explore`).
+//!
+//! The objects answer `is_channel_empty`, so that a send and a receive on
+//! one channel are judged by the probe of `same_channel` (which compares
+//! where the messages came from), not kept dependent for want of it.
 
 use prust::explore::{Explorer, Reduction};
 use prust::session::BlockingEndpoint;
@@ -64,6 +68,9 @@ impl Protocol for Priority {
             .max_by_key(|&i| prio(&q[i]))
             .ok_or(Refused(()))?;
         Ok((f, q.remove(best)))
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.queues[from * self.n + to].is_empty()
     }
     fn is_terminated(&self) -> bool {
         self.queues.iter().all(Vec::is_empty)
@@ -132,6 +139,9 @@ impl Protocol for Numbered {
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
         self.inner.try_recv(role, from)
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.inner.is_channel_empty(from, to)
     }
     fn is_terminated(&self) -> bool {
         self.inner.is_terminated()
@@ -230,6 +240,9 @@ impl Protocol for Queues {
         };
         let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
         Ok((f, m))
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.queues[from * self.n + to].is_empty()
     }
     fn is_terminated(&self) -> bool {
         self.queues.iter().all(|q| q.is_empty())
@@ -416,6 +429,9 @@ impl Protocol for Reversing {
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
         self.inner.try_recv(role, from)
+    }
+    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+        self.inner.is_channel_empty(from, to)
     }
     fn is_terminated(&self) -> bool {
         self.inner.is_terminated()

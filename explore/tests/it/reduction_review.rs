@@ -480,13 +480,16 @@ impl Protocol for Inbox {
 /// A shared inbox capacity and a priority sender: a receive from one
 /// sender enables another's send, and a send of the first sender takes
 /// the others away from a receive from anyone. p0 sends three, p1 and
-/// p2 one or two; the consumer takes from anyone. DPOR misses receive
-/// orders here (capacity 2, no priority: e.g. `[20, 10, 30, 11, 12, 31]`)
-/// with the same-channel rule (taken back for this), and finds them all
-/// without it. Plain search runs some 82,000 executions a configuration:
+/// p2 one or two; the consumer takes from anyone. The first version of
+/// the same-channel rule missed half the receive orders here (capacity
+/// 5 with the priority: none that starts with 20 or 30; p0's second send
+/// holds back the others and commutes with the receive of its first
+/// message), and found them all once the alternatives a receive from
+/// anyone is refused were events of their own (see the `dpor` module's
+/// docs, 6). Plain search runs some 82,000 executions a configuration:
 /// a soak, `cargo test -p prust-explore --test it reduction_review -- --ignored`.
 #[test]
-#[ignore = "slow (plain search: 82,613 executions); the case that broke the same-channel rule"]
+#[ignore = "slow (plain search: 82,613 executions); a case that broke the same-channel rule"]
 fn an_inbox_shared_by_three_senders_keeps_every_order() {
     for (capacity, priority) in [(2, false), (3, true), (2, true), (5, true)] {
         for bad in [&[][..], &[10, 20, 11], &[20, 30, 10]] {

@@ -497,7 +497,6 @@ fn a_drop_oldest_channel_with_two_senders() {
 /// sends on r2 → r3, so neither `feeds` nor the count of messages in
 /// transit of `blocked_alternatives` sees the copy wait.
 #[test]
-#[ignore = "DPOR misses a receive order (also before the same-channel rule)"]
 fn a_copy_made_by_the_object_waits_behind_a_priority_sender() {
     let rules = Rules {
         strict_from: true,
@@ -518,7 +517,6 @@ fn a_copy_made_by_the_object_waits_behind_a_priority_sender() {
 /// The same without a copy: r2 → r3 holds a message from the start,
 /// which no program step sent.
 #[test]
-#[ignore = "DPOR misses a receive order since the same-channel rule"]
 fn a_message_there_from_the_start_waits_behind_a_priority_sender() {
     let rules = Rules {
         strict_from: true,
@@ -558,7 +556,6 @@ fn a_relayed_message_waits_behind_a_priority_sender() {
 /// second from r2, refused while r0 → r3 holds a message: a deadlock if
 /// r0's second message comes first) or a select over r0 and r2.
 #[test]
-#[ignore = "DPOR misses a select order since the same-channel rule"]
 fn a_message_there_from_the_start_and_named_receives_or_a_select() {
     let rules = Rules {
         strict_from: true,

@@ -115,7 +115,7 @@ pub(super) fn conflicts<P: Protocol>(
 /// The alternatives of receives from anyone (and selects) at point `k`
 /// that are refused there although their sender has sent the receiving
 /// role more messages than it took from it (a message is in transit, by
-/// the program's count): each an event of its own at `k`, as if taken
+/// the program's count, or by `is_channel_empty`): each an event of its own at `k`, as if taken
 /// there (see the module docs of `dpor`, 6). An object may refuse one
 /// sender while another's messages wait (a priority, a turn, a payload's
 /// value): then the steps that made it so race with the alternative,
@@ -200,7 +200,9 @@ fn blocked<'h, P: Protocol>(
                 x.from != except
                     && x.from != Some(role)
                     && !enabled.contains(x)
-                    && x.from.is_some_and(in_transit)
+                    // Or by the object's word: a message there from the
+                    // start, or a copy the object made, no step sent.
+                    && x.from.is_some_and(|f| in_transit(f) || !obj.is_channel_empty(f, role))
             })
             .map(|x| (x, op)),
     );

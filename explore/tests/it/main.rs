@@ -25,6 +25,7 @@ mod reduction_programs;
 mod reduction_property;
 mod reduction_review;
 mod reduction_same_channel;
+mod reduction_zoo;
 mod replay_env;
 mod results;
 mod sampled;

@@ -39,11 +39,14 @@ fn takes_from(alt: Alt, op: &Op) -> Option<RoleId> {
 }
 
 /// An enabled choice and its role's pending operation.
-type Choice<'o> = (Alt, &'o Op);
+pub(crate) type Choice<'o> = (Alt, &'o Op);
 
 /// `(send, receive)` if one of `a`, `b` is a send of `s` to `r` and the
 /// other a receive of `r` that takes from `s`.
-fn send_and_receive<'o>(a: Choice<'o>, b: Choice<'o>) -> Option<(Choice<'o>, Choice<'o>)> {
+pub(crate) fn send_and_receive<'o>(
+    a: Choice<'o>,
+    b: Choice<'o>,
+) -> Option<(Choice<'o>, Choice<'o>)> {
     let is_pair = |send: (Alt, &Op), recv: (Alt, &Op)| {
         matches!(send.1, Op::Send { to, .. } if *to == recv.0.role)
             && takes_from(recv.0, recv.1) == Some(send.0.role)

@@ -45,24 +45,13 @@ pub(super) fn causal_row<P>(
             row[c] |= x;
         }
     };
-    let step_op = |q: usize| op_of(&h.pending[q], schedule[q].role);
     // The role's latest earlier step carries all the ones before it.
     if let Some(q) = (0..b).rev().find(|&q| schedule[q].role == alt.role) {
         add(q, &mut row);
     }
     if let Some(from) = sender(alt, op) {
-        let earlier = (0..b)
-            .filter(|&q| {
-                schedule[q].role == alt.role
-                    && step_op(q).is_some_and(|o| sender(schedule[q], o) == Some(from))
-            })
-            .count();
-        let send = (0..b)
-            .filter(|&q| {
-                schedule[q].role == from
-                    && matches!(step_op(q), Some(Op::Send { to, .. }) if *to == alt.role)
-            })
-            .nth(earlier);
+        let earlier = receives(h, &schedule[..b], alt.role, from).count();
+        let send = sends(h, &schedule[..b], from, alt.role).nth(earlier);
         if let Some(q) = send {
             add(q, &mut row);
         }
@@ -70,12 +59,41 @@ pub(super) fn causal_row<P>(
     row
 }
 
+/// The steps of `schedule` (a prefix of the execution's) that are sends
+/// of `from` to `to`.
+fn sends<'a, P>(
+    h: &'a History<P>,
+    schedule: &'a [Alt],
+    from: RoleId,
+    to: RoleId,
+) -> impl Iterator<Item = usize> + 'a {
+    (0..schedule.len()).filter(move |&q| {
+        schedule[q].role == from
+            && matches!(op_of(&h.pending[q], from), Some(Op::Send { to: t, .. }) if *t == to)
+    })
+}
+
+/// The steps of `schedule` (a prefix of the execution's) in which `role`
+/// received a message of `from`.
+fn receives<'a, P>(
+    h: &'a History<P>,
+    schedule: &'a [Alt],
+    role: RoleId,
+    from: RoleId,
+) -> impl Iterator<Item = usize> + 'a {
+    (0..schedule.len()).filter(move |&q| {
+        schedule[q].role == role
+            && op_of(&h.pending[q], role).is_some_and(|o| sender(schedule[q], o) == Some(from))
+    })
+}
+
 /// Marks both sides of every pair of choices of different roles that are
-/// not independent where they are both enabled (by `independent`, the
-/// relation the races are judged by, so that a send and a receive of one
-/// channel are held to the same-channel rule here too) (point `k`): whichever goes
-/// first there may take the other away or change what it does. The races
-/// of the steps taken find most such pairs, but judged where a reversal
+/// not independent where they are both enabled (point `k`; by
+/// `independent`, the relation the races are judged by, so that a send
+/// and a receive of one channel are held to the same-channel rule here
+/// too): whichever goes first there may take the other away or change
+/// what it does. The races of the steps taken find most such pairs, but
+/// judged where a reversal
 /// would run them, which need not be this state: three choices that
 /// commute pairwise after the first of them can conflict before it, and
 /// no step of the execution then shows it.
@@ -115,8 +133,8 @@ pub(super) fn conflicts<P: Protocol>(
 /// The alternatives of receives from anyone (and selects) at point `k`
 /// that are refused there although their sender has sent the receiving
 /// role more messages than it took from it (a message is in transit, by
-/// the program's count, or by `is_channel_empty`): each an event of its own at `k`, as if taken
-/// there (see the module docs of `dpor`, 6). An object may refuse one
+/// the program's count, or by `is_channel_empty`): each an event of its
+/// own at `k`, as if taken there (see the module docs of `dpor`, 6). An object may refuse one
 /// sender while another's messages wait (a priority, a turn, a payload's
 /// value): then the steps that made it so race with the alternative,
 /// which is no alternative of the receive's own point in this execution.
@@ -177,21 +195,8 @@ fn blocked<'h, P: Protocol>(
             .collect(),
         _ => return,
     };
-    let step_op = |q: usize| op_of(&h.pending[q], schedule[q].role);
     let in_transit = |f: RoleId| {
-        let sent = (0..k)
-            .filter(|&q| {
-                schedule[q].role == f
-                    && matches!(step_op(q), Some(Op::Send { to, .. }) if *to == role)
-            })
-            .count();
-        let taken = (0..k)
-            .filter(|&q| {
-                schedule[q].role == role
-                    && step_op(q).is_some_and(|o| sender(schedule[q], o) == Some(f))
-            })
-            .count();
-        sent > taken
+        sends(h, &schedule[..k], f, role).count() > receives(h, &schedule[..k], role, f).count()
     };
     out.extend(
         candidates

@@ -8,6 +8,7 @@ use engine::{Protocol, RoleId};
 use super::super::enabled::perform;
 use super::super::independence::independent;
 use super::super::op::Op;
+use super::super::same_channel::send_and_receive;
 use super::super::step::Alt;
 use super::{op_of, History};
 
@@ -103,7 +104,7 @@ pub(super) fn relation<P: Protocol>(
         let Some(step_op) = op_of(&h.pending[c], step.role) else {
             return Rel::Race;
         };
-        let pair = same_channel_pair((first, first_op), (step, step_op));
+        let pair = send_and_receive((first, first_op), (step, step_op)).is_some();
         if pair && apart.is_none() {
             apart = Some(P::clone(&obj));
         }
@@ -125,20 +126,6 @@ pub(super) fn relation<P: Protocol>(
         },
         (r, _) => r,
     }
-}
-
-/// Whether `x` and `y` (different roles) are a send and a receive of one
-/// channel: the pairs that `independent` may let commute.
-fn same_channel_pair(x: (Alt, &Op), y: (Alt, &Op)) -> bool {
-    let is_pair = |s: (Alt, &Op), r: (Alt, &Op)| {
-        matches!(s.1, Op::Send { to, .. } if *to == r.0.role)
-            && matches!(r.1, Op::Recv { .. } | Op::Select { .. })
-            && r.0.from.or(match r.1 {
-                Op::Recv { from } => *from,
-                _ => None,
-            }) == Some(s.0.role)
-    };
-    x.0.role != y.0.role && (is_pair(x, y) || is_pair(y, x))
 }
 
 /// The relation of `first` and the later `op` of `alt` (see [`relation`])
@@ -192,7 +179,7 @@ fn judge<P: Protocol>(
             .as_ref()
             .is_some_and(|(o, _)| other_senders(obj, o, first.role, first_op))
         || takes_a_sender_away(obj, (first, first_op), alt.role, op)
-        || (same_channel_pair((first, first_op), (alt, op))
+        || (send_and_receive((first, first_op), (alt, op)).is_some()
             && moves_others(obj, &h.pending[a], [(first, first_op), (alt, op)]))
         || !independent(
             obj,

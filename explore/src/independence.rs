@@ -1,11 +1,12 @@
 //! Whether two enabled choices are independent: the relation that sleep
 //! sets and DPOR rely on.
 
-use engine::{Protocol, RoleId};
+use engine::origin::Origins;
+use engine::{Message, Protocol, RoleId};
 
 use super::enabled::perform;
 use super::op::Op;
-use super::same_channel::commute_on_channel;
+use super::same_channel::{commute_on_channel, got};
 use super::step::{Act, Alt};
 use super::visible::Visibility;
 
@@ -35,25 +36,20 @@ pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
 /// where they came from (`same_channel`); any other pair on one channel
 /// is dependent.
 ///
-/// Under a property (`visible`), both must also be invisible to it; and
-/// a caller that already performed `b` on a clone of `obj` passes that
-/// object and `b`'s act as `b_first` (see [`commute`]).
+/// Under a property (`visible`), both must also be invisible to it.
 pub(crate) fn independent<P: Protocol>(
     obj: &P,
     a: (Alt, &Op),
     b: (Alt, &Op),
-    b_first: Option<(P, Act)>,
     visible: Option<&Visibility>,
 ) -> bool {
     if a.0.role == b.0.role || closes_a_select(a, b) || closes_a_select(b, a) {
         return false;
     }
     if channel(a.0, a.1) == channel(b.0, b.1) {
-        // Made outside the probe's recording window: not of use to it.
-        drop(b_first);
         return commute_on_channel(obj, a, b, visible);
     }
-    commute(obj, a, b, b_first, visible)
+    commute(obj, a, b, visible)
 }
 
 /// Whether `a` closes a channel that `b`, a select, receives on in one of
@@ -78,41 +74,210 @@ fn closes_a_select(a: (Alt, &Op), b: (Alt, &Op)) -> bool {
 /// both orders since what an action is may depend on the state (the type
 /// a receive gets).
 ///
-/// `b_first`: where the caller already performed `b` on a clone of `obj`,
-/// that object and `b`'s act; the order `b` then `a` goes on from it
-/// instead of cloning and performing `b` again.
+/// Objects compare messages by type, so equal objects and equal acts
+/// may still hide different payloads. Watched by a recording window of
+/// [`engine::origin`], the two steps must also, in both orders:
+/// - hand out the same message (a copy of one message of `obj`): an
+///   object may answer a receive by a state the other step changes and
+///   changes back, and give its role another payload of the same type;
+/// - make no message, fresh or as a copy: a step that copies a message
+///   onto a channel it does not use (a relay's receipt) may put it in
+///   another place in each order, which equal objects do not show;
+/// - not look into a payload: the object may have chosen by its value,
+///   or changed it in place (a `Cell`).
+///
+/// What stays unseen is an object that moves, without copying, messages
+/// of a channel its step does not use; the `Protocol` contract rules it
+/// out (see `limitations`).
 pub(crate) fn commute<P: Protocol>(
     obj: &P,
     a: (Alt, &Op),
     b: (Alt, &Op),
-    b_first: Option<(P, Act)>,
     visible: Option<&Visibility>,
 ) -> bool {
     let seen = |x: &Act, y: &Act| visible.is_some_and(|v| v.is_visible(x) || v.is_visible(y));
-    // The object after both, and the acts of the first and the second.
-    let then = |mut o: P, x: Act, second: (Alt, &Op)| {
-        let (y, _) = perform(&mut o, second.0, second.1.clone())?;
-        (!seen(&x, &y)).then_some((o, x, y))
+    // Opened before the object is cloned, so that a message handed out
+    // in either order traces back to the message of `obj` it copies.
+    // Everything compared is made in it and kept alive until compared:
+    // the window is dropped last.
+    let window = Origins::record();
+    // One step on `o`: its act and the message it handed out, if the
+    // step made no message.
+    let step = |o: &mut P, x: (Alt, &Op)| {
+        // A send's message is copied here, before the step is watched.
+        let op = x.1.clone();
+        let before = window.made();
+        let (act, reply) = perform(o, x.0, op)?;
+        (window.made() == before).then(|| (act, got(reply)))
     };
+    // The object after both, and each step's act and message.
     let both = |first: (Alt, &Op), second: (Alt, &Op)| {
         let mut o = obj.clone();
-        let (x, _) = perform(&mut o, first.0, first.1.clone())?;
-        then(o, x, second)
+        let x = step(&mut o, first)?;
+        let y = step(&mut o, second)?;
+        (!seen(&x.0, &y.0)).then_some((o, x, y))
     };
-    // The first order that fails (refused, or seen by the property)
-    // decides: the other is not tried.
+    // The first order that fails (refused, made a message, or seen by
+    // the property) decides: the other is not tried.
     let Some((ab, a_then, b_after)) = both(a, b) else {
         return false;
     };
-    let ba = match b_first {
-        Some((o, x)) => then(o, x, a),
-        None => both(b, a),
+    let Some((ba, b_then, a_after)) = both(b, a) else {
+        return false;
+    };
+    let same = |x: &(Act, Option<Message>), y: &(Act, Option<Message>)| {
+        x.0 == y.0
+            && match (&x.1, &y.1) {
+                (None, None) => true,
+                (Some(m), Some(n)) => window.of(m) == window.of(n),
+                _ => false,
+            }
     };
     // Equal objects are not enough: each step must also do the same in
-    // both orders. The object answers a receive (its sender and type),
-    // and an object may answer by its state, which the other step changes
-    // and changes back (a receive of `T0` in one order and `T1` in the
-    // other, the same state after both): the role then sees different
-    // messages, and its results and failures depend on the order.
-    ba.is_some_and(|(ba, b_then, a_after)| ab == ba && a_then == a_after && b_after == b_then)
+    // both orders. The object answers a receive (its sender, type and
+    // message), and an object may answer by its state, which the other
+    // step changes and changes back (a receive of `T0` in one order and
+    // `T1` in the other, the same state after both): the role then sees
+    // different messages, and its results and failures depend on the
+    // order.
+    let commute =
+        ab == ba && same(&a_then, &a_after) && same(&b_after, &b_then) && !window.looked_into();
+    // Kept alive until here (see above).
+    drop((ab, ba, a_then, a_after, b_then, b_after));
+    drop(window);
+    commute
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use engine::{Message, Protocol, Refused, RoleId};
+
+    use super::super::op::Op;
+    use super::super::step::Alt;
+    use super::commute;
+
+    /// How [`Two`] treats the messages of its channel r0 → r2 when r1
+    /// sends to r0.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum Quirk {
+        /// Not at all: the two channels are apart.
+        None,
+        /// r1's send turns r0 → r2 newest first: r2's receive then gets
+        /// another message of the same type.
+        Turns,
+        /// r1's send puts a copy of the oldest of r0 → r2 on top of it.
+        Copies,
+        /// r1's send reads the payload of the oldest of r0 → r2.
+        Looks,
+    }
+
+    /// Two channels, r0 → r2 (holding numbered messages) and r1 → r0.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Two {
+        quirk: Quirk,
+        newest_first: bool,
+        to_r2: VecDeque<Message>,
+        to_r0: VecDeque<Message>,
+    }
+
+    impl Protocol for Two {
+        fn roles(&self) -> Vec<String> {
+            vec!["r0".into(), "r1".into(), "r2".into()]
+        }
+        fn try_send(
+            &mut self,
+            role: RoleId,
+            to: RoleId,
+            msg: Message,
+        ) -> Result<(), Refused<Message>> {
+            if (role, to) != (1, 0) {
+                return Err(Refused(msg));
+            }
+            match self.quirk {
+                Quirk::None => {}
+                Quirk::Turns => self.newest_first = true,
+                Quirk::Copies => {
+                    let first = self.to_r2.front().cloned();
+                    self.to_r2.extend(first);
+                }
+                Quirk::Looks => {
+                    let _ = self.to_r2.front().map(|m| m.downcast_ref::<u32>());
+                }
+            }
+            self.to_r0.push_back(msg);
+            Ok(())
+        }
+        fn try_recv(
+            &mut self,
+            role: RoleId,
+            from: Option<RoleId>,
+        ) -> Result<(RoleId, Message), Refused> {
+            if role != 2 || from.is_some_and(|f| f != 0) {
+                return Err(Refused(()));
+            }
+            let m = if self.newest_first {
+                self.to_r2.pop_back()
+            } else {
+                self.to_r2.pop_front()
+            };
+            m.map(|m| (0, m)).ok_or(Refused(()))
+        }
+    }
+
+    fn alt(role: RoleId) -> Alt {
+        Alt {
+            role,
+            from: None,
+            pick: None,
+        }
+    }
+
+    /// Whether r1's send to r0 and r2's receive from r0 commute, with
+    /// `held` messages on r0 → r2.
+    fn commutes(quirk: Quirk, held: u32) -> bool {
+        let obj = Two {
+            quirk,
+            newest_first: quirk == Quirk::Turns && held == 0,
+            to_r2: (0..held).map(|v| Message::named("M", v)).collect(),
+            to_r0: VecDeque::new(),
+        };
+        let send = Op::Send {
+            to: 0,
+            msg: Message::named("M", 99u32),
+        };
+        let recv = Op::Recv { from: Some(0) };
+        let one = commute(&obj, (alt(1), &send), (alt(2), &recv), None);
+        let other = commute(&obj, (alt(2), &recv), (alt(1), &send), None);
+        assert_eq!(one, other, "either argument order");
+        one
+    }
+
+    #[test]
+    fn steps_on_two_channels_apart_commute() {
+        assert!(commutes(Quirk::None, 1));
+        assert!(commutes(Quirk::None, 3));
+        // Refused in both orders: nothing to commute.
+        assert!(!commutes(Quirk::None, 0));
+    }
+
+    #[test]
+    fn a_receive_that_gets_another_message_in_each_order_is_dependent() {
+        // Objects equal by type after both orders, the same acts; only
+        // the payload r2 gets tells the orders apart.
+        assert!(!commutes(Quirk::Turns, 2));
+        // One message: the same one either way.
+        assert!(commutes(Quirk::Turns, 1));
+    }
+
+    #[test]
+    fn a_step_that_makes_a_message_keeps_the_pair_dependent() {
+        assert!(!commutes(Quirk::Copies, 2));
+    }
+
+    #[test]
+    fn a_step_that_looks_into_a_payload_keeps_the_pair_dependent() {
+        assert!(!commutes(Quirk::Looks, 2));
+    }
 }

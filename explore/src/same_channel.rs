@@ -62,7 +62,7 @@ pub(crate) fn send_and_receive<'o>(
 }
 
 /// The message a receive or a select got.
-fn got(reply: Reply) -> Option<Message> {
+pub(crate) fn got(reply: Reply) -> Option<Message> {
     match reply {
         Reply::Received(_, m) | Reply::Selected(_, m) => Some(m),
         _ => None,

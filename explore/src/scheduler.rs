@@ -531,7 +531,6 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 &*obj,
                 (alts[i], op_of(alts[i])),
                 (alts[j], op_of(alts[j])),
-                None,
                 self.visible.as_deref(),
             )
         };

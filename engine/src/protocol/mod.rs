@@ -53,12 +53,13 @@ pub struct Refused<T = ()>(pub T);
 ///   see (say, swap two queued messages of another channel when a send
 ///   arrives). The checker never looks at payloads, but `prust::explore`
 ///   takes two steps whose two orders give equal objects for independent
-///   and runs one order only: an object that moved payloads unseen would
-///   hide the other order's outcome from its reductions. Payloads are
-///   values: an object does not write into one it holds (`explore` keeps
-///   a send and a receive of one channel in both orders wherever the
-///   object looks into a payload, but a write through a `Cell` in a
-///   payload the object reached by other means would go unseen).
+///   and runs one order only. It keeps both orders where it can tell that
+///   payloads may differ: a step that makes a message (a copy of one put
+///   on another channel), or looks into a payload, or a receive that gets
+///   another message in each order. A message moved without a copy where
+///   `==` does not look goes unseen. Payloads are values: an object does
+///   not write into one it holds (a write through a `Cell` in a payload
+///   the object reached without looking into it would go unseen).
 /// - The role list never changes over the life of the object.
 /// - **`clone_from` makes an equal object**, as `clone` does (the default,
 ///   `*self = source.clone()`, does; the determinism check verifies a

@@ -67,6 +67,10 @@ thread_local! {
     static SEEN: RefCell<HashMap<usize, Option<usize>>> = RefCell::new(HashMap::new());
     /// Whether a boxed payload was looked into in the window.
     static LOOKED: Cell<bool> = const { Cell::new(false) };
+    /// How many messages with data were made in the window, fresh or as
+    /// copies: counted apart from `SEEN`, whose entries a reused address
+    /// overwrites.
+    static MADE: Cell<u64> = const { Cell::new(0) };
 }
 
 /// An open recording window on the current thread (see the module docs);
@@ -98,6 +102,27 @@ impl Origins {
         LOOKED.with(Cell::get)
     }
 
+    /// How many messages with data have been made in the window so far,
+    /// fresh or as copies (of the window an outer guard opened, if this
+    /// one is nested): a caller that compares the count before and after
+    /// a call tells whether the call made any.
+    ///
+    /// ```
+    /// use engine::origin::Origins;
+    /// use engine::Message;
+    ///
+    /// let real = Message::named("Job", 7u64);
+    /// let window = Origins::record();
+    /// let before = window.made();
+    /// let moved = real;
+    /// assert_eq!(window.made(), before);
+    /// let _copy = moved.clone();
+    /// assert_eq!(window.made(), before + 1);
+    /// ```
+    pub fn made(&self) -> u64 {
+        MADE.with(Cell::get)
+    }
+
     /// Where `msg` came from, as far as this window knows.
     pub fn of(&self, msg: &Message) -> Origin {
         let Some(payload) = msg.boxed_payload() else {
@@ -120,6 +145,7 @@ impl Drop for Origins {
         if self.opened {
             ON.with(|on| on.set(false));
             LOOKED.with(|l| l.set(false));
+            MADE.with(|m| m.set(0));
             SEEN.with(|s| s.borrow_mut().clear());
         }
     }
@@ -148,6 +174,7 @@ pub(crate) fn looked() {
 #[inline]
 pub(crate) fn made(payload: &dyn Payload) {
     if on() && std::mem::size_of_val(payload) != 0 {
+        MADE.with(|m| m.set(m.get() + 1));
         let at = address(payload);
         SEEN.with(|s| s.borrow_mut().insert(at, None));
     }
@@ -157,6 +184,7 @@ pub(crate) fn made(payload: &dyn Payload) {
 #[inline]
 pub(crate) fn cloned(source: &dyn Payload, copy: &dyn Payload) {
     if on() && std::mem::size_of_val(copy) != 0 {
+        MADE.with(|m| m.set(m.get() + 1));
         let (from, at) = (address(source), address(copy));
         SEEN.with(|s| {
             let mut s = s.borrow_mut();

@@ -114,7 +114,7 @@ pub(super) fn conflicts<P: Protocol>(
             else {
                 continue;
             };
-            if !independent(obj, (x, xo), (y, yo), None, h.visible.as_deref()) {
+            if !independent(obj, (x, xo), (y, yo), h.visible.as_deref()) {
                 out.push(Backtrack {
                     point: k,
                     groups: vec![group_of(alts, x.role), group_of(alts, y.role)],

@@ -181,13 +181,7 @@ fn judge<P: Protocol>(
         || takes_a_sender_away(obj, (first, first_op), alt.role, op)
         || (send_and_receive((first, first_op), (alt, op)).is_some()
             && moves_others(obj, &h.pending[a], [(first, first_op), (alt, op)]))
-        || !independent(
-            obj,
-            (first, first_op),
-            (alt, op),
-            after_op,
-            h.visible.as_deref(),
-        )
+        || !independent(obj, (first, first_op), (alt, op), h.visible.as_deref())
     {
         Rel::Race
     } else {

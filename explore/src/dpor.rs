@@ -40,9 +40,12 @@
 //! through a `Cell`, what no origin shows), an object that does not
 //! answer `is_channel_empty`, and closes, two sends or two receives on
 //! one channel. Copies of one message are one payload if payloads clone
-//! honestly; payloads an object keeps where no receive reaches them rest
-//! on the `Protocol` contract ("payloads stay where `==` says"), as steps
-//! on different channels always have. Without this
+//! honestly. Steps on different channels are watched the same way, but
+//! without the drain (`independence::commute`): a step that makes a
+//! message or looks into a payload, or a receive that gets another
+//! message in each order, keeps the pair dependent. Payloads an object
+//! moves, uncopied, where no receive reaches them rest on the `Protocol`
+//! contract ("payloads stay where `==` says"). Without this
 //! rule every interleaving of a channel's sends and receives was run: a
 //! fan-in of 2 producers of 3 messages took 516 executions for its 20
 //! receive orders. A receive from anyone followed by a send of the very

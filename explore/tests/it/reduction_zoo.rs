@@ -577,7 +577,7 @@ fn a_message_there_from_the_start_and_named_receives_or_a_select() {
 /// r0's message puts its copy on top of r1's own message to r2, so r2's
 /// receive gets another payload after it than before it, with objects
 /// equal by type either way. The two receives are on different channels
-/// (r0 → r1 and r1 → r2): judged by `==` alone.
+/// (r0 → r1 and r1 → r2): `==` objects do not show it.
 #[test]
 fn a_copy_pushed_on_a_lifo_channel_by_a_receive_of_another() {
     let rules = Rules {

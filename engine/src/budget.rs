@@ -223,9 +223,21 @@ impl<'a> Budget<'a> {
 /// the search (the formula's translation), which has no states to tick:
 /// `stop()` says whether to give up, and `reached()` which limit did it.
 /// The clock is that of the whole check (`started`); the resident memory is
-/// read at most every [`MEMORY_EVERY`].
+/// read at most every [`MEMORY_EVERY`]. Public for `prust translate`,
+/// which translates a formula with no check around it
+/// ([`Watch::of_limits`]).
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use engine::{Limit, Limits, Watch};
+///
+/// let started = Instant::now() - Duration::from_secs(2);
+/// let watch = Watch::of_limits(&Limits::default().timeout(Duration::from_secs(1)), started);
+/// assert!(watch.stop());
+/// assert_eq!(watch.reached(), Some(Limit::Time(Duration::from_secs(1))));
+/// ```
 #[derive(Clone)]
-pub(crate) struct Watch {
+pub struct Watch {
     deadline: Option<Instant>,
     timeout: Option<Duration>,
     max_memory: u64,
@@ -238,12 +250,25 @@ struct WatchState {
 }
 
 impl Watch {
-    pub fn new(limits: &Bounds, started: Instant) -> Watch {
+    pub(crate) fn new(limits: &Bounds, started: Instant) -> Watch {
+        Watch::with(limits.timeout, limits.max_memory, started)
+    }
+
+    /// The time and memory budgets of `limits` (their defaults applied)
+    /// for work that started at `started`.
+    pub fn of_limits(limits: &Limits, started: Instant) -> Watch {
+        let max_memory = limits
+            .max_memory
+            .unwrap_or_else(|| limits.defaults.max_memory());
+        Watch::with(limits.time_budget(), max_memory, started)
+    }
+
+    fn with(timeout: Option<Duration>, max_memory: u64, started: Instant) -> Watch {
         Watch {
             // A timeout too long to add to the clock is no timeout.
-            deadline: limits.timeout.and_then(|t| started.checked_add(t)),
-            timeout: limits.timeout,
-            max_memory: limits.max_memory,
+            deadline: timeout.and_then(|t| started.checked_add(t)),
+            timeout,
+            max_memory,
             state: std::sync::Arc::new(std::sync::Mutex::new(WatchState {
                 memory_at: None,
                 reached: None,

@@ -462,6 +462,10 @@ pub use protocol::ActionKind;
 // surface.
 #[doc(hidden)]
 pub use budget::Deadline;
+// The limits of a check as a test for a translation with no check around
+// it (`prust translate`): plumbing too.
+#[doc(hidden)]
+pub use budget::Watch;
 pub use checker::{
     check, check_violated, try_check, CheckSession, Checker, ProductEdge, ProductGraph, Share,
 };

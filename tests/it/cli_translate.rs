@@ -1,9 +1,9 @@
-//! `prust translate`: a formula's automaton as HOA, DOT or counts, and a
-//! formula that does not parse.
+//! `prust translate`: a formula's automaton as HOA, DOT or counts, a
+//! formula that does not parse, and one that the limits stop.
 
 use crate::cli;
 
-use cli::{prust, stderr, stdout};
+use cli::{prust, prust_with, stderr, stdout};
 
 #[test]
 fn translate_prints_hoa_with_atom_names() {
@@ -63,4 +63,46 @@ fn translate_bad_formula_exits_3_with_caret() {
     let err = stderr(&o);
     assert!(err.contains("line 1, column 12"), "{err}");
     assert!(err.contains('^'), "{err}");
+}
+
+/// Eight fairness conditions: a formula of 330 characters whose automaton
+/// (6,561 states, 396,930 edges) took 90 s and 1.5 GB to translate, past
+/// any limit the user set.
+fn fairness_conjunction() -> String {
+    (0..8)
+        .map(|i| format!(r#"(F G "r{i} SEND *" | G F "r{i} RECV *")"#))
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
+#[test]
+fn a_translation_stops_at_the_time_limit_inconclusive() {
+    let f = fairness_conjunction();
+    let o = prust(&["translate", "--format", "stats", "--timeout", "0.5", &f]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("inconclusive: the translation stopped at the time limit (0.5 s; raise it with --timeout or PRUST_TIMEOUT)"),
+        "{err}"
+    );
+    assert!(err.contains("hint: or split the formula"), "{err}");
+    assert_eq!(stdout(&o), "", "no automaton for a stopped translation");
+    // The variable sets the same limit.
+    let o = prust_with(
+        &["translate", "--format", "stats", &f],
+        &[("PRUST_TIMEOUT", "0.5")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_translation_stops_at_the_memory_limit_inconclusive() {
+    let f = fairness_conjunction();
+    let o = prust(&["translate", "--format", "stats", "--max-memory", "64M", &f]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("inconclusive: the translation stopped at the memory limit (64 MiB resident; raise it with --max-memory or PRUST_MAX_MEMORY)"),
+        "{err}"
+    );
 }

@@ -152,6 +152,7 @@ fn run(reader: Reader, env: &[(&str, &str)]) -> Class {
         Reader::Lint => prust(&["lint", "chess"]),
         Reader::Import => prust(&["import", &dcj(), "--format", "stats"]),
         Reader::Lts => prust(&["lts", "chess", "--format", "stats"]),
+        Reader::Translate => prust(&["translate", "--format", "stats"]),
         Reader::Suite | Reader::Explore => {
             let mut c = Command::new(std::env::current_exe().unwrap());
             c.args([

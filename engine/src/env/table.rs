@@ -16,6 +16,8 @@ pub enum Reader {
     Import,
     /// `prust lts`.
     Lts,
+    /// `prust translate`.
+    Translate,
     /// An `.owl` suite (`prust::suite`).
     Suite,
     /// `prust::explore::Explorer`.
@@ -24,11 +26,12 @@ pub enum Reader {
 
 impl Reader {
     /// Every reader, in the table's order.
-    pub const ALL: [Reader; 6] = [
+    pub const ALL: [Reader; 7] = [
         Reader::Check,
         Reader::Lint,
         Reader::Import,
         Reader::Lts,
+        Reader::Translate,
         Reader::Suite,
         Reader::Explore,
     ];
@@ -40,6 +43,7 @@ impl Reader {
             Reader::Lint => "lint",
             Reader::Import => "import",
             Reader::Lts => "lts",
+            Reader::Translate => "translate",
             Reader::Suite => "suite",
             Reader::Explore => "explore",
         }
@@ -141,7 +145,7 @@ impl Variable {
     }
 }
 
-use Reader::{Check, Explore, Import, Lint, Lts, Suite};
+use Reader::{Check, Explore, Import, Lint, Lts, Suite, Translate};
 
 /// The readers of the limits that bound both a search and the build of
 /// the object searched.
@@ -175,7 +179,7 @@ pub const VARIABLES: &[Variable] = &[
                   inconclusive or incomplete when it runs out",
         kind: Kind::Seconds,
         default: "60 s, sized for a test (`prust` commands: none)",
-        read_by: &[Check, Lint, Import, Lts, Explore, Suite],
+        read_by: &[Check, Lint, Import, Lts, Translate, Explore, Suite],
         hidden: false,
     },
     Variable {
@@ -185,7 +189,7 @@ pub const VARIABLES: &[Variable] = &[
         kind: Kind::Size,
         default: "half the available memory or of the cgroup limit, at most a quarter of \
                   what `RLIMIT_AS` leaves, and at most 2 GiB in a test",
-        read_by: BUILDERS,
+        read_by: &[Check, Lint, Import, Lts, Translate, Suite],
         hidden: false,
     },
     Variable {

@@ -3,6 +3,7 @@
 //! clone of the object, so a list that leaves an action out would hide
 //! every execution that takes it. Debug builds probe as well and compare.
 
+#[cfg(debug_assertions)]
 use prust::engine::Enabled;
 use prust::explore::{Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
@@ -11,13 +12,16 @@ use testkit::mailbox::Mailbox;
 
 /// A mailbox whose list leaves out r2's receive from r1 until r2 has
 /// received from r0: wrong (the receive is accepted all along), and
-/// wrong in just the way that hides r1's message going first.
+/// wrong in just the way that hides r1's message going first. Only debug
+/// builds probe and compare (see the module docs).
+#[cfg(debug_assertions)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Hiding {
     inner: Mailbox,
     got_from_r0: bool,
 }
 
+#[cfg(debug_assertions)]
 impl Protocol for Hiding {
     fn roles(&self) -> Vec<String> {
         self.inner.roles()

@@ -15,10 +15,11 @@
 use std::collections::VecDeque;
 
 use proptest::prelude::*;
-use prust::explore::{Explorer, Handle, Reduction, Roles};
+use prust::explore::{Handle, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
-use testkit::mailbox::{outcomes, results};
+
+use super::support::agree;
 
 /// The rules of a [`Net`] across its channels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -184,42 +185,13 @@ fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Net>) -> Vec<Handle<Got>> 
 /// the failures' outcomes or the distinct results. `None` if plain
 /// search does not finish within `max` executions.
 fn differences(net: &Net, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for bound in [None, Some(1)] {
-        let explore = |reduction, max| {
-            Explorer::new()
-                .preemption_bound(bound)
-                .reduction(reduction)
-                .max_executions(max)
-                .explore(net.clone(), program(ops))
-        };
-        let plain = explore(Reduction::None, max);
-        // Under a bound no search is complete; the limit is what counts.
-        if plain.executions() >= max || (bound.is_none() && !plain.is_complete()) {
-            return None;
-        }
-        let found = (outcomes(&plain), results(&plain));
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = explore(reduction, 100 * max);
-            let seen = (outcomes(&reduced), results(&reduced));
-            let cut = reduced.executions() >= 100 * max;
-            if cut || (bound.is_none() && !reduced.is_complete()) || seen != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?} on {net:?}, {ops:?}:\n{seen:?}\nplain: {found:?}\n{reduced}"
-                ));
-            }
-        }
-    }
-    Some(out)
+    let case = format!("{net:?}, {ops:?}");
+    agree::differences(net, &case, program(ops), &[None, Some(1)], max)
 }
 
 fn assert_agree(net: Net, ops: &[Vec<Op>]) {
     let missed = differences(&net, ops, 200_000).expect("plain search finishes");
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
+    agree::assert_agree(missed);
 }
 
 use Op::{Anyone, From, Select, Send};

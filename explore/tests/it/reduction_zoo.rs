@@ -13,10 +13,11 @@
 use std::collections::VecDeque;
 
 use proptest::prelude::*;
-use prust::explore::{Explorer, Handle, Reduction, Roles};
+use prust::explore::{Handle, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
-use testkit::mailbox::{outcomes, results};
+
+use super::support::agree;
 
 /// How a receive from anyone chooses among the senders it could take from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -304,36 +305,8 @@ pub fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Zoo>) -> Vec<Handle<Go
 /// under preemption bounds 1 and 2); `None` if plain search does not
 /// finish within `max` executions.
 pub fn differences(zoo: &Zoo, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for bound in [None, Some(1), Some(2)] {
-        let explore = |reduction, max| {
-            Explorer::new()
-                .preemption_bound(bound)
-                .reduction(reduction)
-                .max_executions(max)
-                .explore(zoo.clone(), program(ops))
-        };
-        let plain = explore(Reduction::None, max);
-        if plain.executions() >= max || (bound.is_none() && !plain.is_complete()) {
-            return None;
-        }
-        let found = (outcomes(&plain), results(&plain));
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = explore(reduction, 100 * max);
-            let seen = (outcomes(&reduced), results(&reduced));
-            let cut = reduced.executions() >= 100 * max;
-            if cut || (bound.is_none() && !reduced.is_complete()) || seen != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?} on {zoo:?}, {ops:?}:\n{seen:?}\nplain: {found:?}\n{reduced}"
-                ));
-            }
-        }
-    }
-    Some(out)
+    let case = format!("{zoo:?}, {ops:?}");
+    agree::differences(zoo, &case, program(ops), &[None, Some(1), Some(2)], max)
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
@@ -443,7 +416,7 @@ proptest! {
 
 fn assert_agree(zoo: Zoo, ops: &[Vec<Op>]) {
     let missed = differences(&zoo, ops, 200_000).expect("plain search finishes");
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
+    agree::assert_agree(missed);
 }
 
 use Body::Num;

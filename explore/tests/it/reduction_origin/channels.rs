@@ -6,7 +6,8 @@
 use prust::session::BlockingEndpoint;
 use prust::Message;
 
-use super::{assert_agree, disagreements, refuse, take, takes_and, Chan, Kind, Take};
+use super::super::support::agree::{assert_agree, disagreements};
+use super::{refuse, take, takes_and, Chan, Kind, Take, BOUNDS};
 
 /// The most likely hole: a receive of r1 also sends r0 a receipt, a copy
 /// of the message r1 will get next (or of the one it got, if none is
@@ -39,6 +40,7 @@ fn a_receipt_on_another_channel_keeps_the_pair_ordered() {
                     receipt
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -74,6 +76,7 @@ fn a_notice_to_a_third_role_keeps_the_pair_ordered() {
                     heads
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -105,6 +108,7 @@ fn a_receipt_on_another_channel_keeps_the_pair_ordered_under_a_property() {
                     receipt
                 })
             },
+            &BOUNDS,
             Some(r#"F "r0 RECV * FROM r1""#),
         ));
     }
@@ -139,6 +143,7 @@ fn a_difference_past_the_drained_part_of_the_channel_keeps_the_pair_ordered() {
                     early
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -190,6 +195,7 @@ fn a_drain_refused_by_the_object_keeps_the_pair_ordered() {
                     got
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -223,6 +229,7 @@ fn a_type_path_told_by_another_channel_keeps_the_two_steps_ordered() {
                 p
             })
         },
+        &BOUNDS,
         None,
     ));
 }

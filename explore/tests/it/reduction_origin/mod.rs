@@ -22,13 +22,15 @@ use std::collections::VecDeque;
 use std::fmt::Debug;
 
 use prust::engine::MessageType;
-use prust::explore::{Exploration, Explorer, Handle, Reduction, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
-use testkit::mailbox::{outcomes, results};
 
 mod channels;
 mod payloads;
+
+/// Plain search against each reduction unbounded, and against DPOR
+/// under a preemption bound of 1 (see `support::agree`).
+const BOUNDS: [Option<usize>; 2] = [None, Some(1)];
 
 /// What a receive does to the message it hands out, or to other channels,
 /// besides taking it off its channel.
@@ -273,60 +275,6 @@ fn take<E: BlockingEndpoint>(ep: &mut E, how: Take) -> Message {
     }
 }
 
-/// Explores `program` on `object` with plain search and with each
-/// reduction (and DPOR under a preemption bound of 1 against plain
-/// search under it), each under `property` if given, and returns what
-/// differs: the failures' outcomes or the distinct results. Plain search
-/// must find more than one of them, or there would be nothing to lose.
-fn disagreements<P, F, T>(object: &P, program: F, property: Option<&str>) -> Vec<String>
-where
-    P: Protocol,
-    F: Fn(&mut Roles<'_, P>) -> Handle<T> + Sync,
-    T: Ord + Clone + Debug + Send + 'static,
-{
-    let run = |reduction, bound| {
-        let explorer = Explorer::new().preemption_bound(bound).reduction(reduction);
-        let explorer = match property {
-            Some(f) => explorer.property(f),
-            None => explorer,
-        };
-        explorer.explore(object.clone(), &program)
-    };
-    let seen = |ex: &Exploration<T>| (outcomes(ex), results(ex));
-    let mut out = Vec::new();
-    for bound in [None, Some(1)] {
-        let plain = run(Reduction::None, bound);
-        let found = seen(&plain);
-        if bound.is_none() {
-            assert!(plain.is_complete(), "{plain}");
-            assert!(
-                found.0.len() + found.1.len() > 1,
-                "plain search finds one outcome only: {plain}"
-            );
-        }
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            // Sleep sets are off under a bound.
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = run(reduction, bound);
-            assert_eq!(reduced.reduction(), reduction, "{reduced}");
-            if bound.is_none() {
-                assert_eq!(reduced.reduction_off(), None, "{reduced}");
-            }
-            if seen(&reduced) != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?}: {:?}\nplain: {:?}\n{reduced}\nplain: {plain}",
-                    seen(&reduced),
-                    found
-                ));
-            }
-        }
-    }
-    out
-}
-
 /// Fails the role if it saw `bad`. Each test runs with no bad value (the
 /// results alone tell the two orders apart) and with each value in turn:
 /// a failure ends its execution early, and the steps still pending then
@@ -336,8 +284,4 @@ fn refuse<T: PartialEq + Debug>(got: &T, bad: Option<T>, what: &str) {
     if let Some(bad) = bad {
         assert_ne!(*got, bad, "{what}");
     }
-}
-
-fn assert_agree(missed: Vec<String>) {
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
 }

@@ -9,7 +9,8 @@ use prust::session::{Alternative, AsyncOp, BlockingEndpoint, Done};
 use prust::{Message, RoleId};
 use testkit::aio;
 
-use super::{assert_agree, disagreements, refuse, take, takes_and, Chan, Kind, Take};
+use super::super::support::agree::{assert_agree, disagreements};
+use super::{refuse, take, takes_and, Chan, Kind, Take, BOUNDS};
 
 /// Attacks origin by payload address: the object writes the number of
 /// messages left into the very box it hands out (a `Cell<u32>` payload,
@@ -52,6 +53,7 @@ fn a_stamp_written_into_the_payload_on_receive_keeps_the_pair_ordered() {
                         stamps
                     })
                 },
+                &BOUNDS,
                 None,
             ));
         }
@@ -85,6 +87,7 @@ fn a_payload_reboxed_or_rebuilt_in_place_is_not_the_message_sent() {
                         (first, second)
                     })
                 },
+                &BOUNDS,
                 None,
             ));
         }
@@ -162,6 +165,7 @@ fn payloads_without_data_of_different_rust_types_are_different_messages() {
                     (first, second)
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -192,6 +196,7 @@ fn a_receive_that_changes_the_type_path_by_state_keeps_the_pair_ordered() {
                     first
                 })
             },
+            &BOUNDS,
             None,
         ));
     }
@@ -220,6 +225,7 @@ fn a_close_after_the_pair_keeps_every_stamp_and_the_end_of_the_channel() {
                 stamps
             })
         },
+        &BOUNDS,
         None,
     );
     assert_agree(missed);
@@ -257,6 +263,7 @@ fn an_async_select_keeps_the_stamp_of_the_pair() {
                 seen
             })
         },
+        &BOUNDS,
         None,
     );
     assert_agree(missed);
@@ -290,6 +297,7 @@ fn a_fifo_channel_with_a_receive_from_anyone_loses_no_interleaving() {
                 got
             })
         },
+        &BOUNDS,
         None,
     );
     assert_agree(missed);

@@ -17,6 +17,7 @@ use testkit::mailbox::Mailbox;
 
 use super::reduction_programs::{case, Case, Op, TYPES};
 use super::support::agree::{assert_agree, disagreements, found, reductions};
+use super::support::queues::{close, Grid};
 
 /// Plain search against each reduction unbounded, and against DPOR
 /// under preemption bounds 1 and 2 (see `support::agree`).
@@ -354,35 +355,31 @@ proptest! {
 /// receive from anyone).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Inbox {
-    n: usize,
     capacity: usize,
     priority: bool,
-    queues: Vec<std::collections::VecDeque<Message>>,
+    grid: Grid,
 }
 
 impl Inbox {
     fn new(n: usize, capacity: usize, priority: bool) -> Self {
         Inbox {
-            n,
             capacity,
             priority,
-            queues: vec![Default::default(); n * n],
+            grid: Grid::new(n),
         }
     }
-    fn held(&self, to: RoleId) -> usize {
-        (0..self.n)
-            .map(|f| self.queues[f * self.n + to].len())
-            .sum()
-    }
     fn may_take(&self, role: RoleId, from: RoleId) -> bool {
-        !self.queues[from * self.n + role].is_empty()
-            && (!self.priority || from == 0 || self.queues[role].len() < 2)
+        !self.grid.q(from, role).is_empty()
+            && (!self.priority || from == 0 || self.grid.q(0, role).len() < 2)
     }
 }
 
 impl Protocol for Inbox {
     fn roles(&self) -> Vec<String> {
-        names()[..self.n].iter().map(|s| s.to_string()).collect()
+        names()[..self.grid.n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
     fn try_send(
         &mut self,
@@ -390,10 +387,10 @@ impl Protocol for Inbox {
         to: RoleId,
         msg: Message,
     ) -> Result<(), prust::Refused<Message>> {
-        if role == to || self.held(to) >= self.capacity {
+        if role == to || self.grid.in_transit_to(to) >= self.capacity {
             return Err(prust::Refused(msg));
         }
-        self.queues[role * self.n + to].push_back(msg);
+        self.grid.q_mut(role, to).push_back(msg);
         Ok(())
     }
     fn try_recv(
@@ -403,28 +400,24 @@ impl Protocol for Inbox {
     ) -> Result<(RoleId, Message), prust::Refused> {
         let f = match from {
             Some(f) => f,
-            None => (0..self.n)
+            None => (0..self.grid.n)
                 .find(|&f| f != role && self.may_take(role, f))
                 .ok_or(prust::Refused(()))?,
         };
         if f == role || !self.may_take(role, f) {
             return Err(prust::Refused(()));
         }
-        let m = self.queues[f * self.n + role].pop_front().unwrap();
+        let m = self.grid.q_mut(f, role).pop_front().unwrap();
         Ok((f, m))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), prust::Refused> {
-        if role == to {
-            Err(prust::Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
+        self.grid.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty())
+        self.grid.is_empty()
     }
 }
 

@@ -18,6 +18,7 @@ use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
 
 use super::support::agree;
+use super::support::queues::{close, Grid};
 
 /// How a receive from anyone chooses among the senders it could take from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -59,9 +60,8 @@ pub struct Rules {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Zoo {
-    n: usize,
     rules: Rules,
-    queues: Vec<VecDeque<(u64, Message)>>,
+    grid: Grid<(u64, Message)>,
     last: Vec<usize>,
     clock: u64,
 }
@@ -74,9 +74,8 @@ fn value_of(m: &Message) -> u32 {
 impl Zoo {
     pub fn new(n: usize, rules: Rules) -> Self {
         Zoo {
-            n,
             rules,
-            queues: vec![VecDeque::new(); n * n],
+            grid: Grid::new(n),
             last: vec![0; n],
             clock: 0,
         }
@@ -89,7 +88,7 @@ impl Zoo {
         self
     }
     fn q(&self, from: RoleId, to: RoleId) -> &VecDeque<(u64, Message)> {
-        &self.queues[from * self.n + to]
+        self.grid.q(from, to)
     }
     fn head(&self, from: RoleId, to: RoleId) -> Option<&(u64, Message)> {
         let q = self.q(from, to);
@@ -105,11 +104,11 @@ impl Zoo {
         };
         let odd = self.rules.odd_waits
             && value_of(m) % 2 == 1
-            && (0..self.n).any(|f| f != from && !self.q(f, role).is_empty());
+            && (0..self.grid.n).any(|f| f != from && !self.q(f, role).is_empty());
         !odd
     }
     fn pick(&self, role: RoleId) -> Option<RoleId> {
-        let ok: Vec<RoleId> = (0..self.n)
+        let ok: Vec<RoleId> = (0..self.grid.n)
             .filter(|&f| f != role && self.may_take(role, f))
             .collect();
         let head = |f: RoleId| self.head(f, role).expect("may_take saw one");
@@ -130,27 +129,22 @@ impl Zoo {
                 .min_by_key(|&f| (value_of(&head(f).1), f)),
         }
     }
-    fn in_transit_from(&self, from: RoleId) -> usize {
-        (0..self.n).map(|t| self.q(from, t).len()).sum()
-    }
-    fn in_transit_to(&self, to: RoleId) -> usize {
-        (0..self.n).map(|f| self.q(f, to).len()).sum()
-    }
     fn push(&mut self, from: RoleId, to: RoleId, msg: Message) -> Result<(), Message> {
         let r = self.rules;
         let full_channel = r.per_channel.is_some_and(|c| self.q(from, to).len() >= c);
         let full = (full_channel && !r.lossy)
             || r.per_sender
-                .is_some_and(|c| self.in_transit_from(from) >= c)
-            || r.per_receiver.is_some_and(|c| self.in_transit_to(to) >= c);
-        if from == to || to >= self.n || full {
+                .is_some_and(|c| self.grid.in_transit_from(from) >= c)
+            || r.per_receiver
+                .is_some_and(|c| self.grid.in_transit_to(to) >= c);
+        if from == to || to >= self.grid.n || full {
             return Err(msg);
         }
         if self.rules.pick == Pick::Oldest {
             self.clock += 1;
         }
         let clock = self.clock;
-        let q = &mut self.queues[from * self.n + to];
+        let q = self.grid.q_mut(from, to);
         if full_channel {
             q.pop_front();
         }
@@ -161,7 +155,7 @@ impl Zoo {
 
 impl Protocol for Zoo {
     fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
+        self.grid.roles()
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         self.push(role, to, msg).map_err(Refused)
@@ -175,7 +169,7 @@ impl Protocol for Zoo {
             Some(f) => f,
             None => self.pick(role).ok_or(Refused(()))?,
         };
-        if f >= self.n || f == role || !self.may_take(role, f) {
+        if f >= self.grid.n || f == role || !self.may_take(role, f) {
             return Err(Refused(()));
         }
         if self.rules.strict_from && self.pick(role) != Some(f) {
@@ -183,13 +177,13 @@ impl Protocol for Zoo {
         }
         let before = self.clone();
         let lifo = self.rules.lifo;
-        let q = &mut self.queues[f * self.n + role];
+        let q = self.grid.q_mut(f, role);
         let (_, m) = if lifo { q.pop_back() } else { q.pop_front() }.expect("may_take saw one");
         if self.rules.pick == Pick::RoundRobin {
             self.last[role] = f;
         }
         if self.rules.cc == Some(role) {
-            let to = (role + 1) % self.n;
+            let to = (role + 1) % self.grid.n;
             if self.push(role, to, m.clone()).is_err() {
                 *self = before;
                 return Err(Refused(()));
@@ -198,17 +192,13 @@ impl Protocol for Zoo {
         Ok((f, m))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role == to {
-            Err(Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
         self.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
+        self.grid.is_empty()
     }
 }
 

@@ -18,12 +18,13 @@
 //! moves it afterwards unseen.
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 use std::fmt::Debug;
 
 use prust::engine::MessageType;
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
+
+use super::support::queues::{close, Grid};
 
 mod channels;
 mod payloads;
@@ -78,10 +79,9 @@ enum Kind {
 /// (as `testkit::mailbox`'s): the object accepts every close.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Chan {
-    n: usize,
     kind: Kind,
     capacity: Option<usize>,
-    queues: Vec<VecDeque<Message>>,
+    grid: Grid,
     /// Whether r1 may receive from r0 only in turns: after each receive
     /// from r0, one from r2 first.
     gated: bool,
@@ -92,10 +92,9 @@ struct Chan {
 impl Chan {
     fn new(n: usize, kind: Kind) -> Self {
         Chan {
-            n,
             kind,
             capacity: None,
-            queues: vec![VecDeque::new(); n * n],
+            grid: Grid::new(n),
             gated: false,
             r2_turn: false,
         }
@@ -118,12 +117,12 @@ impl Chan {
         to: RoleId,
         msgs: impl IntoIterator<Item = Message>,
     ) -> Self {
-        self.queues[from * self.n + to].extend(msgs);
+        self.queue(from, to).extend(msgs);
         self
     }
 
-    fn queue(&mut self, from: RoleId, to: RoleId) -> &mut VecDeque<Message> {
-        &mut self.queues[from * self.n + to]
+    fn queue(&mut self, from: RoleId, to: RoleId) -> &mut std::collections::VecDeque<Message> {
+        self.grid.q_mut(from, to)
     }
 
     /// Whether `role` may receive from `from` now (the turns of a gated
@@ -143,7 +142,7 @@ impl Chan {
         let m = q.pop_front()?;
         let left = q.len() as u32;
         let head = q.front().cloned();
-        let other_empty = self.queues[2 % self.n * self.n + 1].is_empty();
+        let other_empty = self.grid.q(2 % self.grid.n, 1).is_empty();
         if self.gated && role == 1 && (from == 0 || from == 2) {
             self.r2_turn = from == 0;
         }
@@ -185,7 +184,7 @@ impl Chan {
 
 impl Protocol for Chan {
     fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
+        self.grid.roles()
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         let (kind, capacity) = (self.kind, self.capacity);
@@ -198,7 +197,7 @@ impl Protocol for Chan {
             Kind::InsertAt(len, at) if q.len() == len => q.insert(at, msg),
             _ => q.push_back(msg),
         }
-        if kind == Kind::NotifyHead && (role, to) == (0, 1) && self.n > 2 {
+        if kind == Kind::NotifyHead && (role, to) == (0, 1) && self.grid.n > 2 {
             let head = self.queue(0, 1).front().cloned().expect("just sent");
             self.queue(0, 2).push_back(head);
         }
@@ -209,11 +208,11 @@ impl Protocol for Chan {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let n = self.n;
+        let n = self.grid.n;
         let f = match from {
             Some(f) => f,
             None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty() && self.may_take(role, f))
+                .find(|&f| !self.grid.q(f, role).is_empty() && self.may_take(role, f))
                 .ok_or(Refused(()))?,
         };
         if f >= n || f == role {
@@ -222,17 +221,13 @@ impl Protocol for Chan {
         self.take(role, f).map(|m| (f, m)).ok_or(Refused(()))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role == to {
-            Err(Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
+        self.grid.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
+        self.grid.is_empty()
     }
 }
 

@@ -98,14 +98,10 @@ impl Protocol for Net {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let n = self.grid.n;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| f != role && self.may_take(role, f))
-                .ok_or(Refused(()))?,
-        };
-        if f >= n || f == role || !self.may_take(role, f) {
+        let f = self
+            .grid
+            .sender(from, |f| f != role && self.may_take(role, f))?;
+        if f >= self.grid.n || f == role || !self.may_take(role, f) {
             return Err(Refused(()));
         }
         let lifo = self.rules.lifo;

@@ -53,12 +53,9 @@ impl Protocol for Priority {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..self.grid.n)
-                .find(|&f| !self.grid.q(f, role).is_empty())
-                .ok_or(Refused(()))?,
-        };
+        let f = self
+            .grid
+            .sender(from, |f| !self.grid.q(f, role).is_empty())?;
         let q = self.grid.q_mut(f, role);
         let best = (0..q.len())
             .rev()

@@ -398,12 +398,9 @@ impl Protocol for Inbox {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), prust::Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..self.grid.n)
-                .find(|&f| f != role && self.may_take(role, f))
-                .ok_or(prust::Refused(()))?,
-        };
+        let f = self
+            .grid
+            .sender(from, |f| f != role && self.may_take(role, f))?;
         if f == role || !self.may_take(role, f) {
             return Err(prust::Refused(()));
         }

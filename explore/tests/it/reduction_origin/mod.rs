@@ -208,14 +208,10 @@ impl Protocol for Chan {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let n = self.grid.n;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.grid.q(f, role).is_empty() && self.may_take(role, f))
-                .ok_or(Refused(()))?,
-        };
-        if f >= n || f == role {
+        let f = self.grid.sender(from, |f| {
+            !self.grid.q(f, role).is_empty() && self.may_take(role, f)
+        })?;
+        if f >= self.grid.n || f == role {
             return Err(Refused(()));
         }
         self.take(role, f).map(|m| (f, m)).ok_or(Refused(()))

@@ -51,6 +51,19 @@ impl<T> Grid<T> {
     pub fn is_empty(&self) -> bool {
         self.queues.iter().all(VecDeque::is_empty)
     }
+    /// The sender a receive takes from: the one it names (`from`), or
+    /// for a receive from anyone the lowest role that `first` accepts;
+    /// refused if there is none.
+    pub fn sender(
+        &self,
+        from: Option<RoleId>,
+        first: impl Fn(RoleId) -> bool,
+    ) -> Result<RoleId, Refused> {
+        match from {
+            Some(f) => Ok(f),
+            None => (0..self.n).find(|&f| first(f)).ok_or(Refused(())),
+        }
+    }
 }
 
 /// A close as the objects here answer it: refused to oneself, accepted
@@ -157,12 +170,9 @@ impl Protocol for Queues {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..self.grid.n)
-                .find(|&f| !self.grid.q(f, role).is_empty())
-                .ok_or(Refused(()))?,
-        };
+        let f = self
+            .grid
+            .sender(from, |f| !self.grid.q(f, role).is_empty())?;
         let m = self.grid.q_mut(f, role).pop_front().ok_or(Refused(()))?;
         if self.policy.hands_out_clones() {
             Ok((f, m.clone()))

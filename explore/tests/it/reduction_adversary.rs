@@ -13,11 +13,11 @@
 //! reductions must find every result and failure of plain search.
 
 use proptest::prelude::*;
-use prust::explore::{Handle, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
 
 use super::support::agree;
+use super::support::programs::each_role;
 use super::support::queues::{close, Grid};
 
 /// The rules of a [`Net`] across its channels.
@@ -156,25 +156,13 @@ fn run(ep: &mut impl BlockingEndpoint, ops: &[Op]) -> Got {
     got
 }
 
-fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Net>) -> Vec<Handle<Got>> + Sync + '_ {
-    move |r| {
-        ops.iter()
-            .enumerate()
-            .map(|(i, ops)| {
-                let ops = ops.clone();
-                r.spawn(format!("r{i}").as_str(), move |mut ep| run(&mut ep, &ops))
-            })
-            .collect()
-    }
-}
-
 /// What DPOR (and sleep sets, and DPOR under a preemption bound of 1
 /// against plain search under it) find differently from plain search:
 /// the failures' outcomes or the distinct results. `None` if plain
 /// search does not finish within `max` executions.
 fn differences(net: &Net, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
     let case = format!("{net:?}, {ops:?}");
-    agree::differences(net, &case, program(ops), &[None, Some(1)], max)
+    agree::differences(net, &case, each_role(ops, run), &[None, Some(1)], max)
 }
 
 fn assert_agree(net: Net, ops: &[Vec<Op>]) {

@@ -13,11 +13,11 @@
 use std::collections::VecDeque;
 
 use proptest::prelude::*;
-use prust::explore::{Handle, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
 
 use super::support::agree;
+use super::support::programs::each_role;
 use super::support::queues::{close, Grid};
 
 /// How a receive from anyone chooses among the senders it could take from.
@@ -279,24 +279,13 @@ fn run(ep: &mut impl BlockingEndpoint, ops: &[Op]) -> Got {
     got
 }
 
-pub fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Zoo>) -> Vec<Handle<Got>> + Sync + '_ {
-    move |r| {
-        ops.iter()
-            .enumerate()
-            .map(|(i, ops)| {
-                let ops = ops.clone();
-                r.spawn(format!("r{i}").as_str(), move |mut ep| run(&mut ep, &ops))
-            })
-            .collect()
-    }
-}
-
 /// What the reductions find differently from plain search (DPOR also
 /// under preemption bounds 1 and 2); `None` if plain search does not
 /// finish within `max` executions.
 pub fn differences(zoo: &Zoo, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
     let case = format!("{zoo:?}, {ops:?}");
-    agree::differences(zoo, &case, program(ops), &[None, Some(1), Some(2)], max)
+    let program = each_role(ops, run);
+    agree::differences(zoo, &case, program, &[None, Some(1), Some(2)], max)
 }
 
 fn rules() -> impl Strategy<Value = Rules> {

@@ -13,63 +13,7 @@ use prust::explore::{Explorer, Reduction};
 use prust::session::BlockingEndpoint;
 use prust::{Message, Protocol, Refused, RoleId};
 
-use super::support::queues::{Grid, Policy, Queues, Tagged};
-
-/// One channel per ordered pair; a receive hands out the queued message
-/// with the largest `u32` payload (the oldest among equals; anything
-/// else counts as 0). Deterministic, refusals leave no trace, and equal
-/// objects (messages compare by type) behave alike up to payloads.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Priority {
-    grid: Grid,
-}
-
-impl Priority {
-    fn new(n: usize) -> Self {
-        Priority { grid: Grid::new(n) }
-    }
-}
-
-fn prio(m: &Message) -> u32 {
-    m.downcast_ref::<u32>().copied().unwrap_or(0)
-}
-
-impl Protocol for Priority {
-    fn roles(&self) -> Vec<String> {
-        self.grid.roles()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == to {
-            return Err(Refused(msg));
-        }
-        self.grid.q_mut(role, to).push_back(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let f = self
-            .grid
-            .sender(from, |f| !self.grid.q(f, role).is_empty())?;
-        let q = self.grid.q_mut(f, role);
-        let best = (0..q.len())
-            .rev()
-            .max_by_key(|&i| prio(&q[i]))
-            .ok_or(Refused(()))?;
-        Ok((f, q.remove(best).expect("an index of the queue")))
-    }
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.grid.q(from, to).is_empty()
-    }
-    fn is_terminated(&self) -> bool {
-        self.grid.is_empty()
-    }
-}
+use super::support::queues::{Policy, Queues, Tagged};
 
 /// r0 sends 1 then 5 to r1; r1 receives twice and insists on 5 first.
 /// Received between the two sends, the first is 1: plain search finds
@@ -83,7 +27,7 @@ fn a_priority_channel_keeps_the_order_of_a_send_and_a_receive() {
         Explorer::new()
             .preemption_bound(None)
             .reduction(reduction)
-            .explore(Priority::new(2), |r| {
+            .explore(Queues::new(2, Policy::Largest), |r| {
                 r.spawn("r0", |mut ep| {
                     ep.send("r1", Message::named("M", 1u32)).unwrap();
                     ep.send("r1", Message::named("M", 5u32)).unwrap();
@@ -111,7 +55,7 @@ fn a_priority_channel_keeps_the_order_of_a_send_and_a_receive() {
 /// programs may): the probe's marker payload reaches it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Numbered {
-    inner: Priority,
+    inner: Queues,
 }
 
 impl Protocol for Numbered {
@@ -152,7 +96,7 @@ fn an_object_that_reads_payloads_is_not_handed_a_marker() {
             .reduction(reduction)
             .explore(
                 Numbered {
-                    inner: Priority::new(2),
+                    inner: Queues::new(2, Policy::Largest),
                 },
                 |r| {
                     r.spawn("r0", |mut ep| {

@@ -106,18 +106,22 @@ pub enum Policy {
     /// Oldest first, each [`Tagged`] payload taken out and boxed again
     /// (handed out as a clone).
     FifoRebuilt,
+    /// At the back; a receive hands out the queued message with the
+    /// largest `u32` payload (the oldest among equals; anything else
+    /// counts as 0).
+    Largest,
 }
 
 impl Policy {
     /// Whether a receive hands out a clone of the message kept.
     fn hands_out_clones(self) -> bool {
-        !matches!(self, Policy::FrontAtTwo | Policy::Lifo)
+        !matches!(self, Policy::FrontAtTwo | Policy::Lifo | Policy::Largest)
     }
 }
 
 /// One channel per ordered pair, each a queue whose receive takes the
-/// front; where a send puts its message, and whether it keeps the one
-/// sent, depends on `policy`. A receive from anyone takes from the
+/// front (but see [`Policy::Largest`]); where a send puts its message,
+/// and whether it keeps the one sent, depends on `policy`. A receive from anyone takes from the
 /// lowest sender with a message. Deterministic, refusals leave no trace,
 /// equal objects (messages compare by type) behave alike up to
 /// payloads, and it answers `is_channel_empty`, so that the same-channel
@@ -151,7 +155,7 @@ impl Protocol for Queues {
         let q = self.grid.q_mut(role, to);
         match self.policy {
             Policy::FrontAtTwo if q.len() == 2 => q.push_front(msg),
-            Policy::FrontAtTwo => q.push_back(msg),
+            Policy::FrontAtTwo | Policy::Largest => q.push_back(msg),
             Policy::Lifo => q.push_front(msg),
             Policy::LifoClones => q.push_front(msg.clone()),
             Policy::FifoClones => q.push_back(msg.clone()),
@@ -173,7 +177,15 @@ impl Protocol for Queues {
         let f = self
             .grid
             .sender(from, |f| !self.grid.q(f, role).is_empty())?;
-        let m = self.grid.q_mut(f, role).pop_front().ok_or(Refused(()))?;
+        let q = self.grid.q_mut(f, role);
+        let m = match self.policy {
+            Policy::Largest => (0..q.len())
+                .rev()
+                .max_by_key(|&i| q[i].downcast_ref::<u32>().copied().unwrap_or(0))
+                .and_then(|best| q.remove(best)),
+            _ => q.pop_front(),
+        }
+        .ok_or(Refused(()))?;
         if self.policy.hands_out_clones() {
             Ok((f, m.clone()))
         } else {

@@ -14,11 +14,11 @@ use super::visible::Visibility;
 pub(crate) fn channel(alt: Alt, op: &Op) -> (RoleId, RoleId) {
     match op {
         Op::Send { to, .. } | Op::Close { to } => (alt.role, *to),
-        Op::Recv { from } => (
-            alt.from.or(*from).expect("a receive choice has a sender"),
+        Op::Recv { .. } | Op::Select { .. } => (
+            alt.sender(op)
+                .expect("a receive or select choice has a sender"),
             alt.role,
         ),
-        Op::Select { .. } => (alt.from.expect("a select choice has a sender"), alt.role),
         // A choice touches no channel; (role, role) is no channel's.
         Op::Choose { .. } => (alt.role, alt.role),
     }

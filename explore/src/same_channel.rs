@@ -29,15 +29,6 @@ use super::visible::Visibility;
 /// keeps the pair dependent.
 const DRAIN: usize = 64;
 
-/// The sender a receive choice takes from, if it names one.
-fn takes_from(alt: Alt, op: &Op) -> Option<RoleId> {
-    match op {
-        Op::Recv { from: Some(f) } => alt.from.is_none_or(|x| x == *f).then_some(*f),
-        Op::Recv { from: None } | Op::Select { .. } => alt.from,
-        _ => None,
-    }
-}
-
 /// An enabled choice and its role's pending operation.
 pub(crate) type Choice<'o> = (Alt, &'o Op);
 
@@ -49,7 +40,7 @@ pub(crate) fn send_and_receive<'o>(
 ) -> Option<(Choice<'o>, Choice<'o>)> {
     let is_pair = |send: (Alt, &Op), recv: (Alt, &Op)| {
         matches!(send.1, Op::Send { to, .. } if *to == recv.0.role)
-            && takes_from(recv.0, recv.1) == Some(send.0.role)
+            && recv.0.sender(recv.1) == Some(send.0.role)
             && send.0.role != recv.0.role
     };
     if is_pair(a, b) {

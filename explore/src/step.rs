@@ -3,6 +3,8 @@
 
 use engine::{MessageType, RoleId};
 
+use super::op::Op;
+
 /// An enabled choice at a scheduling point: `role`'s pending operation,
 /// and for a receive from anyone the sender.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -11,6 +13,22 @@ pub(crate) struct Alt {
     pub(crate) from: Option<RoleId>,
     /// For a [`choose`](super::choose): the value chosen.
     pub(crate) pick: Option<usize>,
+}
+
+impl Alt {
+    /// The sender whose message this choice of `op` (its role's pending
+    /// operation) takes: the one a receive names, or the one chosen for a
+    /// receive from anyone or a select; `None` for other operations, and
+    /// for a receive from anyone or a select whose sender is not known
+    /// (an event DPOR supposes, not a choice taken). A named receive's
+    /// choice carries no sender of its own (see `enabled`).
+    pub(crate) fn sender(self, op: &Op) -> Option<RoleId> {
+        match op {
+            Op::Recv { from } => self.from.or(*from),
+            Op::Select { .. } => self.from,
+            _ => None,
+        }
+    }
 }
 
 /// One action performed, by role indices (names are for reports).

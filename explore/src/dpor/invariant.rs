@@ -11,17 +11,6 @@ use super::super::op::Op;
 use super::super::step::Alt;
 use super::{group_of, op_of, Backtrack, History};
 
-/// The sender whose message a receive takes (as chosen, for a receive
-/// from anyone or a select); `None` for other operations, and for a
-/// receive from anyone whose sender is not known.
-fn sender(alt: Alt, op: &Op) -> Option<RoleId> {
-    match op {
-        Op::Recv { from } => alt.from.or(*from),
-        Op::Select { .. } => alt.from,
-        _ => None,
-    }
-}
-
 /// Which of the steps before an event (`op` of `alt`) come before it in
 /// every execution, whatever the object allows: its role's earlier steps
 /// (program order), and the send of the message it receives (the
@@ -49,7 +38,7 @@ pub(super) fn causal_row<P>(
     if let Some(q) = (0..b).rev().find(|&q| schedule[q].role == alt.role) {
         add(q, &mut row);
     }
-    if let Some(from) = sender(alt, op) {
+    if let Some(from) = alt.sender(op) {
         let earlier = receives(h, &schedule[..b], alt.role, from).count();
         let send = sends(h, &schedule[..b], from, alt.role).nth(earlier);
         if let Some(q) = send {
@@ -83,7 +72,7 @@ fn receives<'a, P>(
 ) -> impl Iterator<Item = usize> + 'a {
     (0..schedule.len()).filter(move |&q| {
         schedule[q].role == role
-            && op_of(&h.pending[q], role).is_some_and(|o| sender(schedule[q], o) == Some(from))
+            && op_of(&h.pending[q], role).is_some_and(|o| schedule[q].sender(o) == Some(from))
     })
 }
 

@@ -34,5 +34,6 @@ mod shortest;
 mod shortest_random;
 mod simplify;
 mod stuck;
+mod support;
 mod trace_count;
 mod violation;

@@ -12,13 +12,13 @@
 //! its send, so that results tell apart which message went where; the
 //! reductions must find every result and failure of plain search.
 
-use std::collections::VecDeque;
-
 use proptest::prelude::*;
-use prust::explore::{Explorer, Handle, Reduction, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
-use testkit::mailbox::{outcomes, results};
+
+use super::support::agree;
+use super::support::programs::each_role;
+use super::support::queues::{close, Grid};
 
 /// The rules of a [`Net`] across its channels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -42,24 +42,19 @@ struct Rules {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Net {
-    n: usize,
     rules: Rules,
-    queues: Vec<VecDeque<Message>>,
+    grid: Grid,
 }
 
 impl Net {
     fn new(n: usize, rules: Rules) -> Self {
         Net {
-            n,
             rules,
-            queues: vec![VecDeque::new(); n * n],
+            grid: Grid::new(n),
         }
     }
-    fn q(&self, from: RoleId, to: RoleId) -> &VecDeque<Message> {
-        &self.queues[from * self.n + to]
-    }
-    fn held_by(&self, to: RoleId) -> usize {
-        (0..self.n).map(|f| self.q(f, to).len()).sum()
+    fn q(&self, from: RoleId, to: RoleId) -> &std::collections::VecDeque<Message> {
+        self.grid.q(from, to)
     }
     fn may_take(&self, role: RoleId, from: RoleId) -> bool {
         let Some(m) = self.head(from, role) else {
@@ -68,7 +63,7 @@ impl Net {
         let held_back = self.rules.priority && from != 0 && self.q(0, role).len() >= 2;
         let odd = self.rules.by_value
             && m.downcast_ref::<u32>().is_some_and(|v| v % 2 == 1)
-            && (0..self.n).any(|f| f != from && !self.q(f, role).is_empty());
+            && (0..self.grid.n).any(|f| f != from && !self.q(f, role).is_empty());
         !held_back && !odd
     }
     fn head(&self, from: RoleId, to: RoleId) -> Option<&Message> {
@@ -83,18 +78,19 @@ impl Net {
 
 impl Protocol for Net {
     fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
+        self.grid.roles()
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        let r = self.rules;
-        let full = r.per_receiver.is_some_and(|c| self.held_by(to) >= c)
-            || r.total
-                .is_some_and(|c| self.queues.iter().map(VecDeque::len).sum::<usize>() >= c);
-        let gated = r.gate && (role, to) == (0, 1) && self.n > 2 && !self.q(2, 1).is_empty();
-        if role == to || to >= self.n || full || gated {
+        let (r, n) = (self.rules, self.grid.n);
+        let full = r
+            .per_receiver
+            .is_some_and(|c| self.grid.in_transit_to(to) >= c)
+            || r.total.is_some_and(|c| self.grid.len() >= c);
+        let gated = r.gate && (role, to) == (0, 1) && n > 2 && !self.q(2, 1).is_empty();
+        if role == to || to >= n || full || gated {
             return Err(Refused(msg));
         }
-        self.queues[role * self.n + to].push_back(msg);
+        self.grid.q_mut(role, to).push_back(msg);
         Ok(())
     }
     fn try_recv(
@@ -102,32 +98,25 @@ impl Protocol for Net {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..self.n)
-                .find(|&f| f != role && self.may_take(role, f))
-                .ok_or(Refused(()))?,
-        };
-        if f >= self.n || f == role || !self.may_take(role, f) {
+        let f = self
+            .grid
+            .sender(from, |f| f != role && self.may_take(role, f))?;
+        if f >= self.grid.n || f == role || !self.may_take(role, f) {
             return Err(Refused(()));
         }
         let lifo = self.rules.lifo;
-        let q = &mut self.queues[f * self.n + role];
+        let q = self.grid.q_mut(f, role);
         let m = if lifo { q.pop_back() } else { q.pop_front() };
         Ok((f, m.expect("may_take saw a message")))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role == to {
-            Err(Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
         self.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
+        self.grid.is_empty()
     }
 }
 
@@ -167,59 +156,18 @@ fn run(ep: &mut impl BlockingEndpoint, ops: &[Op]) -> Got {
     got
 }
 
-fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Net>) -> Vec<Handle<Got>> + Sync + '_ {
-    move |r| {
-        ops.iter()
-            .enumerate()
-            .map(|(i, ops)| {
-                let ops = ops.clone();
-                r.spawn(format!("r{i}").as_str(), move |mut ep| run(&mut ep, &ops))
-            })
-            .collect()
-    }
-}
-
 /// What DPOR (and sleep sets, and DPOR under a preemption bound of 1
 /// against plain search under it) find differently from plain search:
 /// the failures' outcomes or the distinct results. `None` if plain
 /// search does not finish within `max` executions.
 fn differences(net: &Net, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for bound in [None, Some(1)] {
-        let explore = |reduction, max| {
-            Explorer::new()
-                .preemption_bound(bound)
-                .reduction(reduction)
-                .max_executions(max)
-                .explore(net.clone(), program(ops))
-        };
-        let plain = explore(Reduction::None, max);
-        // Under a bound no search is complete; the limit is what counts.
-        if plain.executions() >= max || (bound.is_none() && !plain.is_complete()) {
-            return None;
-        }
-        let found = (outcomes(&plain), results(&plain));
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = explore(reduction, 100 * max);
-            let seen = (outcomes(&reduced), results(&reduced));
-            let cut = reduced.executions() >= 100 * max;
-            if cut || (bound.is_none() && !reduced.is_complete()) || seen != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?} on {net:?}, {ops:?}:\n{seen:?}\nplain: {found:?}\n{reduced}"
-                ));
-            }
-        }
-    }
-    Some(out)
+    let case = format!("{net:?}, {ops:?}");
+    agree::differences(net, &case, each_role(ops, run), &[None, Some(1)], max)
 }
 
 fn assert_agree(net: Net, ops: &[Vec<Op>]) {
     let missed = differences(&net, ops, 200_000).expect("plain search finishes");
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
+    agree::assert_agree(missed);
 }
 
 use Op::{Anyone, From, Select, Send};

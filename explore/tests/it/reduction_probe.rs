@@ -13,69 +13,7 @@ use prust::explore::{Explorer, Reduction};
 use prust::session::BlockingEndpoint;
 use prust::{Message, Protocol, Refused, RoleId};
 
-/// One channel per ordered pair; a receive hands out the queued message
-/// with the largest `u32` payload (the oldest among equals; anything
-/// else counts as 0). Deterministic, refusals leave no trace, and equal
-/// objects (messages compare by type) behave alike up to payloads.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Priority {
-    n: usize,
-    queues: Vec<Vec<Message>>,
-}
-
-impl Priority {
-    fn new(n: usize) -> Self {
-        Priority {
-            n,
-            queues: vec![Vec::new(); n * n],
-        }
-    }
-}
-
-fn prio(m: &Message) -> u32 {
-    m.downcast_ref::<u32>().copied().unwrap_or(0)
-}
-
-impl Protocol for Priority {
-    fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == to {
-            return Err(Refused(msg));
-        }
-        self.queues[role * self.n + to].push(msg);
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.n;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let q = &mut self.queues[f * n + role];
-        let best = (0..q.len())
-            .rev()
-            .max_by_key(|&i| prio(&q[i]))
-            .ok_or(Refused(()))?;
-        Ok((f, q.remove(best)))
-    }
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(Vec::is_empty)
-    }
-}
+use super::support::queues::{Policy, Queues, Tagged};
 
 /// r0 sends 1 then 5 to r1; r1 receives twice and insists on 5 first.
 /// Received between the two sends, the first is 1: plain search finds
@@ -89,7 +27,7 @@ fn a_priority_channel_keeps_the_order_of_a_send_and_a_receive() {
         Explorer::new()
             .preemption_bound(None)
             .reduction(reduction)
-            .explore(Priority::new(2), |r| {
+            .explore(Queues::new(2, Policy::Largest), |r| {
                 r.spawn("r0", |mut ep| {
                     ep.send("r1", Message::named("M", 1u32)).unwrap();
                     ep.send("r1", Message::named("M", 5u32)).unwrap();
@@ -117,7 +55,7 @@ fn a_priority_channel_keeps_the_order_of_a_send_and_a_receive() {
 /// programs may): the probe's marker payload reaches it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Numbered {
-    inner: Priority,
+    inner: Queues,
 }
 
 impl Protocol for Numbered {
@@ -158,7 +96,7 @@ fn an_object_that_reads_payloads_is_not_handed_a_marker() {
             .reduction(reduction)
             .explore(
                 Numbered {
-                    inner: Priority::new(2),
+                    inner: Queues::new(2, Policy::Largest),
                 },
                 |r| {
                     r.spawn("r0", |mut ep| {
@@ -174,78 +112,6 @@ fn an_object_that_reads_payloads_is_not_handed_a_marker() {
         // A panic of the object in the reductions' probe escapes
         // `explore` (it is not the program's failure, nor reported).
         assert!(ex.is_complete() && ex.is_successful(), "{reduction}: {ex}");
-    }
-}
-
-/// One channel per ordered pair, each a queue whose receive takes the
-/// front; where a send puts its message depends on `policy`.
-/// Deterministic, refusals leave no trace, and equal objects (messages
-/// compare by type) behave alike up to payloads.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Queues {
-    n: usize,
-    policy: Policy,
-    queues: Vec<std::collections::VecDeque<Message>>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Policy {
-    /// At the front when the queue holds exactly two messages, else at
-    /// the back.
-    FrontAtTwo,
-    /// Always at the front: the newest message is received first.
-    Lifo,
-}
-
-impl Queues {
-    fn new(n: usize, policy: Policy) -> Self {
-        Queues {
-            n,
-            policy,
-            queues: vec![Default::default(); n * n],
-        }
-    }
-}
-
-impl Protocol for Queues {
-    fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == to {
-            return Err(Refused(msg));
-        }
-        let q = &mut self.queues[role * self.n + to];
-        match self.policy {
-            Policy::FrontAtTwo if q.len() == 2 => q.push_front(msg),
-            Policy::FrontAtTwo => q.push_back(msg),
-            Policy::Lifo => q.push_front(msg),
-        }
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.n;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m))
-    }
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty())
     }
 }
 
@@ -356,19 +222,6 @@ fn a_lifo_channel_tells_payload_types_apart_that_print_alike() {
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
 
-/// A payload whose hand-written `Debug` hides a field the receiver reads.
-#[derive(Clone)]
-struct Tagged {
-    shown: u32,
-    hidden: u32,
-}
-
-impl std::fmt::Debug for Tagged {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tagged({})", self.shown)
-    }
-}
-
 /// As above with two payloads of one type whose `Debug` hides the field
 /// that differs.
 #[test]
@@ -416,8 +269,7 @@ impl Protocol for Reversing {
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         self.inner.try_send(role, to, msg)?;
-        let n = self.inner.n;
-        let other = &mut self.inner.queues[2 * n + 1];
+        let other = self.inner.grid.q_mut(2, 1);
         if role == 0 && other.len() == 2 {
             other.swap(0, 1);
         }

@@ -8,69 +8,20 @@
 //! message onto another channel; a property; and random specifications
 //! whose roles report every payload they received.
 
-use std::fmt::Debug;
-
 use proptest::prelude::*;
-use prust::explore::{Exploration, Explorer, Handle, Reduction, Roles};
+use prust::explore::{Explorer, Handle, Reduction, Roles};
 use prust::session::{Alternative, AsyncOp, BlockingEndpoint, Done};
 use prust::{Liberal, Message, Protocol, RoleId, Strict};
 use testkit::aio;
-use testkit::mailbox::{outcomes, results, Mailbox};
+use testkit::mailbox::Mailbox;
 
 use super::reduction_programs::{case, Case, Op, TYPES};
+use super::support::agree::{assert_agree, disagreements, found, reductions};
+use super::support::queues::{close, Grid};
 
-/// Explores `program` on `object` with plain search and each reduction
-/// (and DPOR under preemption bounds 1 and 2 against plain search under
-/// them), each under `property` if given: what differs in the failures'
-/// outcomes or the distinct results.
-fn disagreements<P, F, T>(object: &P, program: F, property: Option<&str>) -> Vec<String>
-where
-    P: Protocol,
-    F: Fn(&mut Roles<'_, P>) -> T + Sync,
-    T: prust::explore::Observe,
-    T::Value: Ord + Clone + Debug + Send + 'static,
-{
-    let run = |reduction, bound| {
-        let explorer = Explorer::new().preemption_bound(bound).reduction(reduction);
-        let explorer = match property {
-            Some(f) => explorer.property(f),
-            None => explorer,
-        };
-        explorer.explore(object.clone(), &program)
-    };
-    let seen = |ex: &Exploration<T::Value>| (outcomes(ex), results(ex));
-    let mut out = Vec::new();
-    for bound in [None, Some(1), Some(2)] {
-        let plain = run(Reduction::None, bound);
-        let found = seen(&plain);
-        if bound.is_none() {
-            assert!(plain.is_complete(), "{plain}");
-            assert!(
-                found.0.len() + found.1.len() > 1,
-                "plain search finds one outcome only: {plain}"
-            );
-        }
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = run(reduction, bound);
-            if seen(&reduced) != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?}: {:?}\nplain: {:?}\n{reduced}\nplain: {plain}",
-                    seen(&reduced),
-                    found
-                ));
-            }
-        }
-    }
-    out
-}
-
-fn assert_agree(missed: Vec<String>) {
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
-}
+/// Plain search against each reduction unbounded, and against DPOR
+/// under preemption bounds 1 and 2 (see `support::agree`).
+const BOUNDS: [Option<usize>; 3] = [None, Some(1), Some(2)];
 
 /// The payload a test message carries.
 fn number(m: &Message) -> u32 {
@@ -122,6 +73,7 @@ fn a_receive_from_anyone_of_three_senders_keeps_every_order() {
                         seen
                     })
                 },
+                &BOUNDS,
                 None,
             );
             assert_agree(missed);
@@ -149,6 +101,7 @@ fn mixed_receives_of_three_senders_keep_every_order() {
                     seen
                 })
             },
+            &BOUNDS,
             None,
         );
         assert_agree(missed);
@@ -198,6 +151,7 @@ fn async_receives_of_three_senders_keep_every_order() {
                     seen
                 })
             },
+            &BOUNDS,
             None,
         );
         assert_agree(missed);
@@ -237,6 +191,7 @@ fn a_relay_keeps_the_orders_of_its_two_channels() {
                         .collect::<Vec<(RoleId, u32)>>()
                 })
             },
+            &BOUNDS,
             None,
         );
         assert_agree(missed);
@@ -262,6 +217,7 @@ fn a_property_on_one_sender_keeps_the_orders_of_the_others() {
                         .collect::<Vec<u32>>()
                 })
             },
+            &BOUNDS,
             Some(formula),
         );
         assert_agree(missed);
@@ -349,16 +305,12 @@ fn agree_on<P: Protocol>(
     };
     let plain = explore(Reduction::None, 400);
     prop_assume!(plain.is_complete(), "too many executions");
-    let reductions: &[Reduction] = match bound {
-        None => &[Reduction::SleepSets, Reduction::Dpor],
-        Some(_) => &[Reduction::Dpor],
-    };
-    for &reduction in reductions {
+    for &reduction in reductions(bound) {
         let reduced = explore(reduction, 8 * plain.executions() + 100);
         prop_assert!(reduced.is_complete(), "{reduction}: {reduced}");
         prop_assert_eq!(
-            (outcomes(&plain), results(&plain)),
-            (outcomes(&reduced), results(&reduced)),
+            found(&plain),
+            found(&reduced),
             "{} bound {:?}: plain:\n{}\nreduced:\n{}",
             reduction,
             bound,
@@ -403,35 +355,31 @@ proptest! {
 /// receive from anyone).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Inbox {
-    n: usize,
     capacity: usize,
     priority: bool,
-    queues: Vec<std::collections::VecDeque<Message>>,
+    grid: Grid,
 }
 
 impl Inbox {
     fn new(n: usize, capacity: usize, priority: bool) -> Self {
         Inbox {
-            n,
             capacity,
             priority,
-            queues: vec![Default::default(); n * n],
+            grid: Grid::new(n),
         }
     }
-    fn held(&self, to: RoleId) -> usize {
-        (0..self.n)
-            .map(|f| self.queues[f * self.n + to].len())
-            .sum()
-    }
     fn may_take(&self, role: RoleId, from: RoleId) -> bool {
-        !self.queues[from * self.n + role].is_empty()
-            && (!self.priority || from == 0 || self.queues[role].len() < 2)
+        !self.grid.q(from, role).is_empty()
+            && (!self.priority || from == 0 || self.grid.q(0, role).len() < 2)
     }
 }
 
 impl Protocol for Inbox {
     fn roles(&self) -> Vec<String> {
-        names()[..self.n].iter().map(|s| s.to_string()).collect()
+        names()[..self.grid.n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
     fn try_send(
         &mut self,
@@ -439,10 +387,10 @@ impl Protocol for Inbox {
         to: RoleId,
         msg: Message,
     ) -> Result<(), prust::Refused<Message>> {
-        if role == to || self.held(to) >= self.capacity {
+        if role == to || self.grid.in_transit_to(to) >= self.capacity {
             return Err(prust::Refused(msg));
         }
-        self.queues[role * self.n + to].push_back(msg);
+        self.grid.q_mut(role, to).push_back(msg);
         Ok(())
     }
     fn try_recv(
@@ -450,30 +398,23 @@ impl Protocol for Inbox {
         role: RoleId,
         from: Option<RoleId>,
     ) -> Result<(RoleId, Message), prust::Refused> {
-        let f = match from {
-            Some(f) => f,
-            None => (0..self.n)
-                .find(|&f| f != role && self.may_take(role, f))
-                .ok_or(prust::Refused(()))?,
-        };
+        let f = self
+            .grid
+            .sender(from, |f| f != role && self.may_take(role, f))?;
         if f == role || !self.may_take(role, f) {
             return Err(prust::Refused(()));
         }
-        let m = self.queues[f * self.n + role].pop_front().unwrap();
+        let m = self.grid.q_mut(f, role).pop_front().unwrap();
         Ok((f, m))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), prust::Refused> {
-        if role == to {
-            Err(prust::Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
+        self.grid.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty())
+        self.grid.is_empty()
     }
 }
 
@@ -516,6 +457,7 @@ fn an_inbox_shared_by_three_senders_keeps_every_order() {
                         seen
                     })
                 },
+                &BOUNDS,
                 None,
             );
             assert_agree(missed);

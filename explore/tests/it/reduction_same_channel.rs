@@ -6,9 +6,11 @@
 use prust::explore::{Exploration, Explorer, Reduction, Roles};
 use prust::session::BlockingEndpoint;
 use prust::spec::{msg, par, seq, Spec};
-use prust::{Liberal, Message, Protocol, Refused, RoleId};
+use prust::{Liberal, Message, Protocol, RoleId};
 use testkit::fan_in;
 use testkit::mailbox::Mailbox;
+
+use super::support::queues::{Policy, Queues, Tagged};
 
 /// `producers` roles `p0`, `p1`, … each send `k` messages `M` to
 /// `consumer`, interleaved freely (the liberal object, as testkit's
@@ -159,105 +161,13 @@ fn every_reduction_finds_the_one_bad_receive_order_of_a_fan_in() {
     }
 }
 
-/// How a [`Stack`] keeps what it is sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Keep {
-    /// Newest first, each message a clone of the one sent (the sent one
-    /// dropped), and handed out as a clone again.
-    LifoClones,
-    /// Oldest first, as clones.
-    FifoClones,
-    /// Oldest first, each payload taken out and boxed again.
-    FifoRebuilt,
-}
-
-/// One channel per ordered pair, kept as `keep` says; it answers
-/// `is_channel_empty`, so that the same-channel rule applies to it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Stack {
-    n: usize,
-    keep: Keep,
-    queues: Vec<std::collections::VecDeque<Message>>,
-}
-
-impl Stack {
-    fn new(n: usize, keep: Keep) -> Self {
-        Stack {
-            n,
-            keep,
-            queues: vec![Default::default(); n * n],
-        }
-    }
-}
-
-/// A payload whose hand-written `Debug` hides a field the receiver reads.
-#[derive(Clone)]
-struct Tagged {
-    shown: u32,
-    hidden: u32,
-}
-
-impl std::fmt::Debug for Tagged {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tagged({})", self.shown)
-    }
-}
-
-impl Protocol for Stack {
-    fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
-    }
-    fn type_names(&self) -> Vec<String> {
-        vec!["M".into()]
-    }
-    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
-        if role == to {
-            return Err(Refused(msg));
-        }
-        let q = &mut self.queues[role * self.n + to];
-        match self.keep {
-            Keep::LifoClones => q.push_front(msg.clone()),
-            Keep::FifoClones => q.push_back(msg.clone()),
-            Keep::FifoRebuilt => {
-                let ty = msg.message_type();
-                match msg.downcast::<Tagged>() {
-                    Ok(t) => q.push_back(Message::with_type(ty, t)),
-                    Err(m) => q.push_back(m),
-                }
-            }
-        }
-        Ok(())
-    }
-    fn try_recv(
-        &mut self,
-        role: RoleId,
-        from: Option<RoleId>,
-    ) -> Result<(RoleId, Message), Refused> {
-        let n = self.n;
-        let f = match from {
-            Some(f) => f,
-            None => (0..n)
-                .find(|&f| !self.queues[f * n + role].is_empty())
-                .ok_or(Refused(()))?,
-        };
-        let m = self.queues[f * n + role].pop_front().ok_or(Refused(()))?;
-        Ok((f, m.clone()))
-    }
-    fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
-        self.queues[from * self.n + to].is_empty()
-    }
-    fn is_terminated(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty())
-    }
-}
-
 /// r0 sends three `Tagged`s that print alike (`hidden` 1, 2, 3) to r1,
 /// which receives three times (from r0, or from anyone with a third role
 /// that sends nothing) and fails if it gets them as `bad`.
 fn tagged_program(
     bad: [u32; 3],
     from_anyone: bool,
-) -> impl Fn(&mut Roles<'_, Stack>) -> prust::explore::Handle<Vec<u32>> + Sync {
+) -> impl Fn(&mut Roles<'_, Queues>) -> prust::explore::Handle<Vec<u32>> + Sync {
     move |r| {
         r.spawn("r0", |mut ep| {
             for hidden in [1u32, 2, 3] {
@@ -285,8 +195,10 @@ fn tagged_program(
     }
 }
 
+/// [`tagged_program`] on channels that keep their messages as `keep`
+/// says (one of the policies that keep clones or boxes again).
 fn explore_tagged(
-    keep: Keep,
+    keep: Policy,
     bad: [u32; 3],
     from_anyone: bool,
     reduction: Reduction,
@@ -295,7 +207,7 @@ fn explore_tagged(
     Explorer::new()
         .preemption_bound(None)
         .reduction(reduction)
-        .explore(Stack::new(roles, keep), tagged_program(bad, from_anyone))
+        .explore(Queues::new(roles, keep), tagged_program(bad, from_anyone))
 }
 
 /// A LIFO channel that keeps clones of the payloads it is sent, which
@@ -307,14 +219,14 @@ fn explore_tagged(
 fn a_lifo_channel_of_cloned_payloads_that_print_alike_keeps_its_orders() {
     let mut missed = Vec::new();
     for from_anyone in [false, true] {
-        let plain = explore_tagged(Keep::LifoClones, [0; 3], from_anyone, Reduction::None);
+        let plain = explore_tagged(Policy::LifoClones, [0; 3], from_anyone, Reduction::None);
         let mut seen: Vec<Vec<u32>> = plain.results().iter().map(|r| r.value.clone()).collect();
         seen.sort();
         assert!(seen.len() > 1, "{plain}");
         for bad in &seen {
             let bad: [u32; 3] = bad.clone().try_into().unwrap();
             for reduction in [Reduction::SleepSets, Reduction::Dpor] {
-                let ex = explore_tagged(Keep::LifoClones, bad, from_anyone, reduction);
+                let ex = explore_tagged(Policy::LifoClones, bad, from_anyone, reduction);
                 if ex.failures().len() != 1 {
                     missed.push(format!("{reduction}, bad {bad:?}, any {from_anyone}: {ex}"));
                 }
@@ -336,9 +248,9 @@ fn fifo_clones_commute_and_payloads_boxed_again_do_not() {
         assert_eq!(ex.results().len(), 1);
         ex.executions()
     };
-    let plain = count(Keep::FifoClones, Reduction::None);
-    assert_eq!(count(Keep::FifoClones, Reduction::Dpor), 1);
-    assert_eq!(count(Keep::FifoRebuilt, Reduction::Dpor), plain);
+    let plain = count(Policy::FifoClones, Reduction::None);
+    assert_eq!(count(Policy::FifoClones, Reduction::Dpor), 1);
+    assert_eq!(count(Policy::FifoRebuilt, Reduction::Dpor), plain);
     // The five interleavings of three sends and three receives in which
     // no receive comes before its message is sent (Catalan 3).
     assert_eq!(plain, 5);

@@ -13,10 +13,12 @@
 use std::collections::VecDeque;
 
 use proptest::prelude::*;
-use prust::explore::{Explorer, Handle, Reduction, Roles};
 use prust::session::{Alternative, BlockingEndpoint};
 use prust::{Message, Protocol, Refused, RoleId};
-use testkit::mailbox::{outcomes, results};
+
+use super::support::agree;
+use super::support::programs::each_role;
+use super::support::queues::{close, Grid};
 
 /// How a receive from anyone chooses among the senders it could take from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -58,9 +60,8 @@ pub struct Rules {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Zoo {
-    n: usize,
     rules: Rules,
-    queues: Vec<VecDeque<(u64, Message)>>,
+    grid: Grid<(u64, Message)>,
     last: Vec<usize>,
     clock: u64,
 }
@@ -73,9 +74,8 @@ fn value_of(m: &Message) -> u32 {
 impl Zoo {
     pub fn new(n: usize, rules: Rules) -> Self {
         Zoo {
-            n,
             rules,
-            queues: vec![VecDeque::new(); n * n],
+            grid: Grid::new(n),
             last: vec![0; n],
             clock: 0,
         }
@@ -88,7 +88,7 @@ impl Zoo {
         self
     }
     fn q(&self, from: RoleId, to: RoleId) -> &VecDeque<(u64, Message)> {
-        &self.queues[from * self.n + to]
+        self.grid.q(from, to)
     }
     fn head(&self, from: RoleId, to: RoleId) -> Option<&(u64, Message)> {
         let q = self.q(from, to);
@@ -104,11 +104,11 @@ impl Zoo {
         };
         let odd = self.rules.odd_waits
             && value_of(m) % 2 == 1
-            && (0..self.n).any(|f| f != from && !self.q(f, role).is_empty());
+            && (0..self.grid.n).any(|f| f != from && !self.q(f, role).is_empty());
         !odd
     }
     fn pick(&self, role: RoleId) -> Option<RoleId> {
-        let ok: Vec<RoleId> = (0..self.n)
+        let ok: Vec<RoleId> = (0..self.grid.n)
             .filter(|&f| f != role && self.may_take(role, f))
             .collect();
         let head = |f: RoleId| self.head(f, role).expect("may_take saw one");
@@ -129,27 +129,22 @@ impl Zoo {
                 .min_by_key(|&f| (value_of(&head(f).1), f)),
         }
     }
-    fn in_transit_from(&self, from: RoleId) -> usize {
-        (0..self.n).map(|t| self.q(from, t).len()).sum()
-    }
-    fn in_transit_to(&self, to: RoleId) -> usize {
-        (0..self.n).map(|f| self.q(f, to).len()).sum()
-    }
     fn push(&mut self, from: RoleId, to: RoleId, msg: Message) -> Result<(), Message> {
         let r = self.rules;
         let full_channel = r.per_channel.is_some_and(|c| self.q(from, to).len() >= c);
         let full = (full_channel && !r.lossy)
             || r.per_sender
-                .is_some_and(|c| self.in_transit_from(from) >= c)
-            || r.per_receiver.is_some_and(|c| self.in_transit_to(to) >= c);
-        if from == to || to >= self.n || full {
+                .is_some_and(|c| self.grid.in_transit_from(from) >= c)
+            || r.per_receiver
+                .is_some_and(|c| self.grid.in_transit_to(to) >= c);
+        if from == to || to >= self.grid.n || full {
             return Err(msg);
         }
         if self.rules.pick == Pick::Oldest {
             self.clock += 1;
         }
         let clock = self.clock;
-        let q = &mut self.queues[from * self.n + to];
+        let q = self.grid.q_mut(from, to);
         if full_channel {
             q.pop_front();
         }
@@ -160,7 +155,7 @@ impl Zoo {
 
 impl Protocol for Zoo {
     fn roles(&self) -> Vec<String> {
-        (0..self.n).map(|i| format!("r{i}")).collect()
+        self.grid.roles()
     }
     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
         self.push(role, to, msg).map_err(Refused)
@@ -174,7 +169,7 @@ impl Protocol for Zoo {
             Some(f) => f,
             None => self.pick(role).ok_or(Refused(()))?,
         };
-        if f >= self.n || f == role || !self.may_take(role, f) {
+        if f >= self.grid.n || f == role || !self.may_take(role, f) {
             return Err(Refused(()));
         }
         if self.rules.strict_from && self.pick(role) != Some(f) {
@@ -182,13 +177,13 @@ impl Protocol for Zoo {
         }
         let before = self.clone();
         let lifo = self.rules.lifo;
-        let q = &mut self.queues[f * self.n + role];
+        let q = self.grid.q_mut(f, role);
         let (_, m) = if lifo { q.pop_back() } else { q.pop_front() }.expect("may_take saw one");
         if self.rules.pick == Pick::RoundRobin {
             self.last[role] = f;
         }
         if self.rules.cc == Some(role) {
-            let to = (role + 1) % self.n;
+            let to = (role + 1) % self.grid.n;
             if self.push(role, to, m.clone()).is_err() {
                 *self = before;
                 return Err(Refused(()));
@@ -197,17 +192,13 @@ impl Protocol for Zoo {
         Ok((f, m))
     }
     fn try_close(&mut self, role: RoleId, to: RoleId) -> Result<(), Refused> {
-        if role == to {
-            Err(Refused(()))
-        } else {
-            Ok(())
-        }
+        close(role, to)
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
         self.q(from, to).is_empty()
     }
     fn is_terminated(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
+        self.grid.is_empty()
     }
 }
 
@@ -288,52 +279,13 @@ fn run(ep: &mut impl BlockingEndpoint, ops: &[Op]) -> Got {
     got
 }
 
-pub fn program(ops: &[Vec<Op>]) -> impl Fn(&mut Roles<'_, Zoo>) -> Vec<Handle<Got>> + Sync + '_ {
-    move |r| {
-        ops.iter()
-            .enumerate()
-            .map(|(i, ops)| {
-                let ops = ops.clone();
-                r.spawn(format!("r{i}").as_str(), move |mut ep| run(&mut ep, &ops))
-            })
-            .collect()
-    }
-}
-
 /// What the reductions find differently from plain search (DPOR also
 /// under preemption bounds 1 and 2); `None` if plain search does not
 /// finish within `max` executions.
 pub fn differences(zoo: &Zoo, ops: &[Vec<Op>], max: usize) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for bound in [None, Some(1), Some(2)] {
-        let explore = |reduction, max| {
-            Explorer::new()
-                .preemption_bound(bound)
-                .reduction(reduction)
-                .max_executions(max)
-                .explore(zoo.clone(), program(ops))
-        };
-        let plain = explore(Reduction::None, max);
-        if plain.executions() >= max || (bound.is_none() && !plain.is_complete()) {
-            return None;
-        }
-        let found = (outcomes(&plain), results(&plain));
-        let reductions: &[Reduction] = match bound {
-            None => &[Reduction::SleepSets, Reduction::Dpor],
-            Some(_) => &[Reduction::Dpor],
-        };
-        for &reduction in reductions {
-            let reduced = explore(reduction, 100 * max);
-            let seen = (outcomes(&reduced), results(&reduced));
-            let cut = reduced.executions() >= 100 * max;
-            if cut || (bound.is_none() && !reduced.is_complete()) || seen != found {
-                out.push(format!(
-                    "{reduction} bound {bound:?} on {zoo:?}, {ops:?}:\n{seen:?}\nplain: {found:?}\n{reduced}"
-                ));
-            }
-        }
-    }
-    Some(out)
+    let case = format!("{zoo:?}, {ops:?}");
+    let program = each_role(ops, run);
+    agree::differences(zoo, &case, program, &[None, Some(1), Some(2)], max)
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
@@ -443,7 +395,7 @@ proptest! {
 
 fn assert_agree(zoo: Zoo, ops: &[Vec<Op>]) {
     let missed = differences(&zoo, ops, 200_000).expect("plain search finishes");
-    assert!(missed.is_empty(), "{}", missed.join("\n\n"));
+    agree::assert_agree(missed);
 }
 
 use Body::Num;

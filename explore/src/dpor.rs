@@ -43,9 +43,13 @@
 //! honestly. Steps on different channels are watched the same way, but
 //! without the drain (`independence::commute`): a step that makes a
 //! message or looks into a payload, or a receive that gets another
-//! message in each order, keeps the pair dependent. Payloads an object
-//! moves, uncopied, where no receive reaches them rest on the `Protocol`
-//! contract ("payloads stay where `==` says"). Without this
+//! message in each order, keeps the pair dependent, and the objects of
+//! the two orders are compared with messages seen by origin too
+//! (`Origins::strictly`): two sends on two channels that feed one queue
+//! of the object leave its payloads in another order in each order.
+//! Payloads an object moves, uncopied, or places where its `==` does not
+//! compare messages, rest on the `Protocol` contract ("payloads stay
+//! where `==` says"). Without this
 //! rule every interleaving of a channel's sends and receives was run: a
 //! fan-in of 2 producers of 3 messages took 516 executions for its 20
 //! receive orders. A receive from anyone followed by a send of the very

@@ -1,7 +1,7 @@
 //! Whether two enabled choices are independent: the relation that sleep
 //! sets and DPOR rely on.
 
-use engine::origin::Origins;
+use engine::origin::{Origin, Origins};
 use engine::{Message, Protocol, RoleId};
 
 use super::enabled::perform;
@@ -84,11 +84,18 @@ fn closes_a_select(a: (Alt, &Op), b: (Alt, &Op)) -> bool {
 ///   onto a channel it does not use (a relay's receipt) may put it in
 ///   another place in each order, which equal objects do not show;
 /// - not look into a payload: the object may have chosen by its value,
-///   or changed it in place (a `Cell`).
+///   or changed it in place (a `Cell`);
+/// - leave objects equal when messages also compare by origin
+///   ([`Origins::strictly`]): the same payloads in the same places,
+///   where the object's `==` compares its messages. Two steps on two
+///   channels may both put a payload in one queue of the object (a
+///   broker that two senders' channels feed), in another order in each
+///   order.
 ///
-/// What stays unseen is an object that moves, without copying, messages
-/// of a channel its step does not use; the `Protocol` contract rules it
-/// out (see `limitations`).
+/// What stays unseen is an object whose `==` does not compare the
+/// messages it holds (it keeps their types apart) and places payloads by
+/// the order of steps on two channels, or moves them; the `Protocol`
+/// contract rules out the moves (see `limitations`).
 pub(crate) fn commute<P: Protocol>(
     obj: &P,
     a: (Alt, &Op),
@@ -105,7 +112,20 @@ pub(crate) fn commute<P: Protocol>(
     // step made no message.
     let step = |o: &mut P, x: (Alt, &Op)| {
         // A send's message is copied here, before the step is watched.
-        let op = x.1.clone();
+        // A select's type is looked at here too, on a clone of the object
+        // (as `perform` does), and the step is its receive: the clone's
+        // copies are the probe's, not the object's.
+        let op = match x.1 {
+            Op::Select { alts } => {
+                let k = alts.get(x.0.pick?)?;
+                let takes = x.0.from == Some(k.from)
+                    && o.clone()
+                        .try_recv(x.0.role, Some(k.from))
+                        .is_ok_and(|(_, m)| k.accepts(&m));
+                takes.then_some(Op::Recv { from: Some(k.from) })?
+            }
+            op => op.clone(),
+        };
         let before = window.made();
         let (act, reply) = perform(o, x.0, op)?;
         (window.made() == before).then(|| (act, got(reply)))
@@ -129,7 +149,12 @@ pub(crate) fn commute<P: Protocol>(
         x.0 == y.0
             && match (&x.1, &y.1) {
                 (None, None) => true,
-                (Some(m), Some(n)) => window.of(m) == window.of(n),
+                // A message made in the window, by the object's clone if
+                // not by the step, may be anything.
+                (Some(m), Some(n)) => {
+                    let origin = window.of(m);
+                    origin != Origin::Fresh && origin == window.of(n)
+                }
                 _ => false,
             }
     };
@@ -140,8 +165,16 @@ pub(crate) fn commute<P: Protocol>(
     // `T1` in the other, the same state after both): the role then sees
     // different messages, and its results and failures depend on the
     // order.
-    let commute =
-        ab == ba && same(&a_then, &a_after) && same(&b_after, &b_then) && !window.looked_into();
+    // The objects are compared strictly: `==` by type does not see two
+    // steps of different channels put payloads in one queue of the
+    // object in another order in each order (a broker's queue that two
+    // senders' channels feed), or a step place its payload by what it
+    // saw of another (`Message::is_unit`, which `looked_into` misses).
+    // Only objects whose `==` compares the messages they hold are seen.
+    let commute = window.strictly(|| ab == ba)
+        && same(&a_then, &a_after)
+        && same(&b_after, &b_then)
+        && !window.looked_into();
     // Kept alive until here (see above).
     drop((ab, ba, a_then, a_after, b_then, b_after));
     drop(window);

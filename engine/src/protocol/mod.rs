@@ -56,10 +56,16 @@ pub struct Refused<T = ()>(pub T);
 ///   and runs one order only. It keeps both orders where it can tell that
 ///   payloads may differ: a step that makes a message (a copy of one put
 ///   on another channel), or looks into a payload, or a receive that gets
-///   another message in each order. A message moved without a copy where
-///   `==` does not look goes unseen. Payloads are values: an object does
-///   not write into one it holds (a write through a `Cell` in a payload
-///   the object reached without looking into it would go unseen).
+///   another message in each order, or two orders that leave payloads in
+///   other places where the object's `==` compares the messages it holds
+///   (a derived `==` over them; see `origin::Origins::strictly`). An
+///   object whose `==` does not compare its messages (it compares their
+///   types, kept apart) must also keep each payload where the steps of
+///   its own channel put it: two steps of different channels that put
+///   payloads into one sequence (a broker's queue that two senders feed)
+///   go unseen there. Payloads are values: an object does not write into
+///   one it holds (a write through a `Cell` in a payload the object
+///   reached without looking into it would go unseen).
 /// - The role list never changes over the life of the object.
 /// - **`clone_from` makes an equal object**, as `clone` does (the default,
 ///   `*self = source.clone()`, does; the determinism check verifies a

@@ -71,6 +71,8 @@ thread_local! {
     /// copies: counted apart from `SEEN`, whose entries a reused address
     /// overwrites.
     static MADE: Cell<u64> = const { Cell::new(0) };
+    /// Whether messages compare by origin too ([`Origins::strictly`]).
+    static STRICT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// An open recording window on the current thread (see the module docs);
@@ -123,6 +125,40 @@ impl Origins {
         MADE.with(Cell::get)
     }
 
+    /// Runs `f` with messages compared by type *and* origin (`==` on
+    /// [`Message`]): two messages with data are then equal only if they
+    /// are one box, or copies of one message that lived before the window
+    /// (the same [`Origin::Of`]); a fresh message equals only itself.
+    /// Payloads of no size still compare by their Rust type. For a caller
+    /// that compares two objects made in the window by their own `==`,
+    /// which sees messages by type: an object that compares the messages
+    /// it holds (a derived `==` over them) is then equal only if it holds
+    /// the same payloads in the same places. Not a full equivalence (a
+    /// fresh message equals no copy of it): use it for that compare only.
+    ///
+    /// ```
+    /// use engine::origin::Origins;
+    /// use engine::Message;
+    ///
+    /// let (x, y) = (Message::named("M", 1u32), Message::named("M", 2u32));
+    /// let window = Origins::record();
+    /// let (a, b) = (vec![x.clone(), y.clone()], vec![y.clone(), x.clone()]);
+    /// assert!(a == b);
+    /// assert!(!window.strictly(|| a == b));
+    /// assert!(window.strictly(|| a == vec![x.clone(), y.clone()]));
+    /// ```
+    pub fn strictly<R>(&self, f: impl FnOnce() -> R) -> R {
+        /// Sets the flag back, also if `f` panics.
+        struct Back(bool);
+        impl Drop for Back {
+            fn drop(&mut self) {
+                STRICT.with(|s| s.set(self.0));
+            }
+        }
+        let _back = Back(STRICT.with(|s| s.replace(true)));
+        f()
+    }
+
     /// Where `msg` came from, as far as this window knows.
     pub fn of(&self, msg: &Message) -> Origin {
         let Some(payload) = msg.boxed_payload() else {
@@ -146,6 +182,7 @@ impl Drop for Origins {
             ON.with(|on| on.set(false));
             LOOKED.with(|l| l.set(false));
             MADE.with(|m| m.set(0));
+            STRICT.with(|m| m.set(false));
             SEEN.with(|s| s.borrow_mut().clear());
         }
     }
@@ -160,6 +197,29 @@ fn address(payload: &dyn Payload) -> usize {
 #[inline]
 fn on() -> bool {
     ON.with(Cell::get)
+}
+
+/// Whether two messages of one type, at least one of them with a boxed
+/// payload, are equal: always, but under [`Origins::strictly`], where
+/// they must be one box or of one known origin.
+#[inline]
+pub(crate) fn same(a: &Message, b: &Message) -> bool {
+    if !STRICT.with(Cell::get) {
+        return true;
+    }
+    match (a.boxed_payload(), b.boxed_payload()) {
+        // One box (a payload of no size has no box of its own).
+        (Some(x), Some(y)) if address(x) == address(y) && std::mem::size_of_val(x) != 0 => true,
+        _ => {
+            // A guard that opened nothing: dropping it closes nothing.
+            let window = Origins {
+                opened: false,
+                _here: PhantomData,
+            };
+            let origin = window.of(a);
+            origin != Origin::Fresh && origin == window.of(b)
+        }
+    }
 }
 
 /// A boxed payload was looked into (see [`Origins::looked_into`]).

@@ -24,6 +24,7 @@ mod reduction_probe;
 mod reduction_programs;
 mod reduction_property;
 mod reduction_review;
+mod reduction_review2;
 mod reduction_same_channel;
 mod reduction_zoo;
 mod replay_env;

@@ -292,11 +292,12 @@ impl Protocol for Reversing {
 
 /// Not a same-channel pair: r0's send to r1 and r2's third send to r1
 /// use different channels and commute by `==`, but r1 gets r2's
-/// messages as 2, 1, 3 in one order and 1, 2, 3 in the other.
+/// messages as 2, 1, 3 in one order and 1, 2, 3 in the other. Outside
+/// the `Protocol` contract (payloads moved where `==` cannot see), and
+/// seen all the same: the objects of the two orders are compared with
+/// messages told apart by origin (`Origins::strictly`), and the object's
+/// derived `==` compares the queue it reversed.
 #[test]
-#[ignore = "outside the Protocol contract (payloads moved where `==` cannot see): \
-            the reductions judge commuting by `==` and miss this order; kept as the \
-            record of why the contract says so, and for a payload-aware comparison"]
 fn sends_on_different_channels_that_rearrange_payloads_stay_ordered() {
     let mut missed = Vec::new();
     for bad in [[2u32, 1, 3], [1, 2, 3]] {

@@ -223,7 +223,7 @@ impl<'a> Budget<'a> {
 /// the search (the formula's translation), which has no states to tick:
 /// `stop()` says whether to give up, and `reached()` which limit did it.
 /// The clock is that of the whole check (`started`); the resident memory is
-/// read at most every [`MEMORY_EVERY`]. Public for `prust translate`,
+/// read at most every 5 ms. Public for `prust translate`,
 /// which translates a formula with no check around it
 /// ([`Watch::of_limits`]).
 ///

@@ -1,7 +1,7 @@
 //! Whether two enabled choices are independent: the relation that sleep
 //! sets and DPOR rely on.
 
-use engine::origin::{Origin, Origins};
+use engine::origin::Origins;
 use engine::{Message, Protocol, RoleId};
 
 use super::enabled::perform;
@@ -151,10 +151,7 @@ pub(crate) fn commute<P: Protocol>(
                 (None, None) => true,
                 // A message made in the window, by the object's clone if
                 // not by the step, may be anything.
-                (Some(m), Some(n)) => {
-                    let origin = window.of(m);
-                    origin != Origin::Fresh && origin == window.of(n)
-                }
+                (Some(m), Some(n)) => window.same_message(m, n),
                 _ => false,
             }
     };

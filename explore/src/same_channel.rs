@@ -17,7 +17,7 @@
 //! a message the object made anew (it took a payload apart and boxed it
 //! again, or built one) may be anything, and keeps the pair dependent.
 
-use engine::origin::{Origin, Origins};
+use engine::origin::Origins;
 use engine::{Message, Protocol, RoleId};
 
 use super::enabled::perform;
@@ -150,11 +150,7 @@ pub(crate) fn commute_on_channel<P: Protocol>(
     if sr != rs || send_first != send_second || recv_first != recv_second {
         return false;
     }
-    let same = |x: &Message, y: &Message| {
-        let origin = window.of(x);
-        x.message_type() == y.message_type() && origin != Origin::Fresh && origin == window.of(y)
-    };
-    if !same(&got_sr, &got_rs) {
+    if !window.same_message(&got_sr, &got_rs) {
         return false;
     }
     let n = obj.roles().len();
@@ -165,7 +161,7 @@ pub(crate) fn commute_on_channel<P: Protocol>(
         && rest_sr
             .iter()
             .zip(&rest_rs)
-            .all(|((f, t, x), (g, u, y))| (f, t) == (g, u) && same(x, y))
+            .all(|((f, t, x), (g, u, y))| (f, t) == (g, u) && window.same_message(x, y))
         // The object looked into a payload: it may have chosen by its
         // value, or changed it in place (a `Cell`), where no origin shows.
         && !window.looked_into();

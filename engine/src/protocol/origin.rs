@@ -159,6 +159,27 @@ impl Origins {
         f()
     }
 
+    /// Whether `a` and `b` are one message as far as this window knows:
+    /// of one type, and copies of one message that lived before the
+    /// window (or both all type: units, payloads of one Rust type of no
+    /// size). A message made in the window may carry anything, and is
+    /// the same as none.
+    ///
+    /// ```
+    /// use engine::origin::Origins;
+    /// use engine::Message;
+    ///
+    /// let real = Message::named("Job", 7u64);
+    /// let window = Origins::record();
+    /// let rebuilt = Message::named("Job", 7u64);
+    /// assert!(window.same_message(&real.clone(), &real.clone()));
+    /// assert!(!window.same_message(&rebuilt, &rebuilt));
+    /// ```
+    pub fn same_message(&self, a: &Message, b: &Message) -> bool {
+        let origin = self.of(a);
+        a.message_type() == b.message_type() && origin != Origin::Fresh && origin == self.of(b)
+    }
+
     /// Where `msg` came from, as far as this window knows.
     pub fn of(&self, msg: &Message) -> Origin {
         let Some(payload) = msg.boxed_payload() else {
@@ -216,8 +237,7 @@ pub(crate) fn same(a: &Message, b: &Message) -> bool {
                 opened: false,
                 _here: PhantomData,
             };
-            let origin = window.of(a);
-            origin != Origin::Fresh && origin == window.of(b)
+            window.same_message(a, b)
         }
     }
 }

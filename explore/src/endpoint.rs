@@ -17,7 +17,9 @@
 //! Thread roles run as coroutines on the executor's thread (see
 //! `coroutine.rs`): there, handing the turn to another role is suspending
 //! the body, and the executor resumes the role whose turn it is, so an
-//! execution costs no hand-over between OS threads but its start and end.
+//! execution costs no hand-over between OS threads but its start and end;
+//! and the searches run their executions there in batches (see
+//! `scheduler/batch.rs`), so the threads meet once a batch.
 //! The role threads above remain for [`Explorer::role_threads`](super::Explorer::role_threads).
 //! Either way the object is only ever touched under the lock, by one
 //! thread at a time, and each endpoint operation is exactly one

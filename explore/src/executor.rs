@@ -13,7 +13,9 @@
 //!
 //! Why a thread of its own, not the explorer's: the explorer's thread
 //! watches the time a role runs its own code, so that a task busy in a
-//! poll is reported stuck (as a thread role is) instead of hanging.
+//! poll is reported stuck (as a thread role is) instead of hanging. A
+//! search's executions run here back to back, a batch at a time (see
+//! `scheduler/batch.rs`), the explorer's thread watching them.
 //!
 //! [`Roles::spawn_async`]: super::Roles::spawn_async
 

@@ -385,6 +385,8 @@ impl Explorer {
     /// [`Roles::spawn`] returned) gives the result of each complete
     /// execution ([`Exploration::results`]).
     ///
+    /// `program` is called ahead of its executions (see [`Roles`]).
+    ///
     /// [`Handle`]: super::Handle
     #[track_caller]
     pub fn explore<P, F, O>(&self, object: P, program: F) -> Exploration<O::Value>
@@ -526,6 +528,7 @@ impl Explorer {
             limits,
             names: names.clone().into(),
             visible,
+            deferred: Default::default(),
         };
         if let Some(schedule) = &self.replay {
             let (run, observed) = job.replay(schedule);

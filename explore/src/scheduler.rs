@@ -1,11 +1,12 @@
-//! Running one execution: the role threads, one at a time, and the
-//! object, driven by a [`Chooser`] at every scheduling point. The
-//! decisions are made by [`Exec::step`] on whichever role thread just
-//! reached an operation (see `endpoint.rs`); the explorer's thread sets
-//! the execution up, waits for its end, and collects the result.
+//! Running executions: the roles, one at a time, and the object, driven
+//! by a [`Chooser`] at every scheduling point. The decisions are made by
+//! [`Exec::step`] wherever a role just reached an operation (see
+//! `endpoint.rs`). One execution at a time (`execution.rs`: the
+//! explorer's thread sets it up, waits for its end and collects the
+//! result), or a batch back to back on the executor's thread
+//! (`batch.rs`), the explorer's thread watching.
 
 use std::any::Any;
-use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,20 +17,14 @@ use super::closed::Closed;
 use super::dpor::History;
 use super::enabled::{perform, Listing};
 use super::end::{stop_error, End};
-use super::ending::{finish, panicked};
-use super::endpoint::{Ctl, ExploreEndpoint, Next, RoleBody, Shared, Slot, Step, Wake};
-use super::executor::executor;
+use super::ending::panicked;
+use super::endpoint::{Ctl, Next, Slot, Step};
 use super::independence::independent;
 use super::op::Op;
 use super::point::{self, pending_ops, same_pending, survey, Point, Spare};
-use super::pool::{Job, Pool};
-use super::roles::Body;
-use super::roles::Roles;
 use super::step::{Act, Alt};
-use super::task::Task;
 use super::violation::Never;
 use super::visible::Visibility;
-use threads::{gates_of_threads, role_thread};
 
 /// The limits of one execution: the exploration's [`engine::Limits`]
 /// with their defaults applied, and its deadline.
@@ -131,272 +126,6 @@ struct Kept<P> {
     /// enabled choices and the clone kept for the race analysis: most of
     /// an execution's own work.
     history: Option<History<P>>,
-}
-
-/// Runs one execution of `program` on a clone of `object`, with
-/// `chooser` deciding; gives the chooser back with the result, and what
-/// the program returned (its handles are filled once the roles returned).
-pub(crate) fn run<P, F, C, O>(
-    pool: &Pool,
-    object: &P,
-    program: &F,
-    limits: RunLimits,
-    chooser: C,
-    visible: Option<&Arc<Visibility>>,
-) -> (Run, C, O)
-where
-    P: Protocol,
-    F: Fn(&mut Roles<'_, P>) -> O + Sync,
-    C: Chooser + Send + 'static,
-{
-    let kept = pool.memo.borrow_mut().take().map(|m| {
-        *m.downcast::<Kept<P>>()
-            .expect("one object type per exploration")
-    });
-    // Asked of the object once per exploration: its role names went into
-    // eight allocations an execution.
-    let names = match &kept {
-        Some(k) => Arc::clone(&k.names),
-        None => Arc::from(object.roles()),
-    };
-    // 'static: the bodies may outlive the execution (a role stuck outside
-    // the session is left behind), and a program takes roles of any
-    // lifetime, so this costs it nothing.
-    let mut roles: Roles<'static, P> = Roles::new(Arc::clone(&names));
-    let observed = program(&mut roles);
-    let mut run = Run {
-        trace: Vec::new(),
-        schedule: Vec::new(),
-        end: End::Success,
-        terminated: false,
-        final_state: 0,
-        handovers: 0,
-        recorded: 0,
-        left_behind: Vec::new(),
-        role_timeout: limits.role_timeout,
-    };
-    if let Some(e) = roles.error.take() {
-        run.end = End::Program(e);
-        return (run, chooser, observed);
-    }
-    let shared = Arc::new(Shared::new(Arc::clone(&names)));
-    let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    let (never, listing, clock, history, steps) = match kept {
-        Some(k) => (k.never, k.listing, Some(k.clock), k.history, k.steps),
-        None => (Box::new(Never::new()), Listing::new(), None, None, 0),
-    };
-    let clock = clock
-        .filter(|c| c.at() == limits.deadline)
-        .unwrap_or_else(|| engine::Deadline::new(limits.deadline, Instant::now(), 64));
-    let mut chooser = chooser;
-    let (history, reuse) = match chooser.wants_races() {
-        false => (None, 0),
-        true => {
-            let mut h = history.unwrap_or_default();
-            // The first `keep` steps are the same, so the records of the
-            // points before them and of the point after them are too.
-            let keep = chooser.hb_cache().map_or(0, |c| c.keep + 1);
-            let reuse = keep.min(h.objects.len());
-            h.objects.truncate(reuse);
-            h.pending.truncate(reuse);
-            h.alts.truncate(reuse);
-            h.visible = visible.cloned();
-            (Some(h), reuse)
-        }
-    };
-    let exec = Exec {
-        obj: object.clone(),
-        history,
-        reuse,
-        recorded: 0,
-        chooser,
-        limits,
-        clock,
-        trace: Vec::with_capacity(steps),
-        schedule: Vec::with_capacity(steps),
-        never,
-        listing,
-        closed: Closed::default(),
-        prev: None,
-        answers: 0,
-        spawned: spawned.clone(),
-        started: 0,
-        visible: visible.cloned(),
-        spare: Spare::default(),
-    };
-    // Each job waits in its pool thread until its role starts; the async
-    // roles' tasks all go to the executor's thread, after the role threads.
-    let executor_worker = spawned.len();
-    let mut tasks = Vec::new();
-    let mut gates = Vec::new();
-    let mut coroutines = Vec::new();
-    for (worker, (role, body)) in roles.bodies.into_iter().enumerate() {
-        match body {
-            Body::Thread(body) if pool.os_threads => {
-                let shared = Arc::clone(&shared);
-                let job: Job = Box::new(move || role_thread(role, body, shared));
-                gates.push((role, Some(pool.place(worker, job))));
-            }
-            Body::Thread(body) => {
-                let start = move |shared| {
-                    body(ExploreEndpoint {
-                        role,
-                        shared,
-                        _object: PhantomData,
-                    })
-                };
-                coroutines.push((role, RoleBody(Box::new(start))));
-                gates.push((role, None));
-            }
-            Body::Async(body) => {
-                tasks.push((role, body));
-                gates.push((role, None));
-            }
-        }
-    }
-    let has_tasks = !tasks.is_empty() || !coroutines.is_empty();
-    let executor_gate = has_tasks.then(|| {
-        let shared = Arc::clone(&shared);
-        let job: Job = Box::new(move || executor::<P>(shared, tasks));
-        pool.place(executor_worker, job)
-    });
-    let mut ctl = shared.lock();
-    for (role, body) in coroutines {
-        ctl.coroutines[role] = true;
-        ctl.bodies[role] = Some(body);
-    }
-    for (role, gate) in gates {
-        ctl.slots[role] = Slot::NotStarted;
-        if gate.is_none() && !ctl.coroutines[role] {
-            ctl.tasks[role] = Some(Task::default());
-        }
-        ctl.gates[role] = gate;
-    }
-    ctl.executor_running = has_tasks;
-    ctl.exec = Some(Box::new(exec));
-    // The first decision (start the first role) is made here; the others
-    // on the role threads and the executor's.
-    let wake = shared.advance(&mut ctl, None);
-    if matches!(wake, Wake::Task) {
-        ctl.handovers += 1;
-    }
-    drop(ctl);
-    if let Some(gate) = executor_gate {
-        gate.open();
-    }
-    shared.wake(wake);
-    let mut ctl = shared.lock();
-    let mut stuck = None;
-    loop {
-        if ctl.end.is_some() {
-            break;
-        }
-        // A role that runs its own code too long without reaching an
-        // operation: blocked outside the session?
-        let now = Instant::now();
-        let deadline = ctl.since + limits.role_timeout;
-        if now >= deadline {
-            let role = ctl.current;
-            stuck = Some(role);
-            shared.end(
-                &mut ctl,
-                End::Stuck {
-                    role,
-                    waited: limits.role_timeout,
-                },
-            );
-            drop(ctl);
-            shared.wake(Wake::Everyone);
-            ctl = shared.lock();
-            break;
-        }
-        ctl = shared.wait_until(ctl, Some(deadline));
-    }
-    let unstarted = std::mem::take(&mut ctl.unstarted);
-    let unrun: Vec<RoleBody> = unstarted
-        .iter()
-        .filter_map(|&r| ctl.bodies[r].take())
-        .collect();
-    drop(ctl);
-    // Dropped without the lock: what they own may call an endpoint.
-    drop(unrun);
-    // The jobs of roles never started are dropped unrun, before waiting
-    // for the others: a running role may wait for what they own.
-    pool.clear(
-        unstarted
-            .iter()
-            .filter_map(|r| spawned.iter().position(|s| s == r)),
-    );
-    // Every started job has returned after this, or its thread is given up
-    // (a new one takes its place): the pool's threads are free for the
-    // next execution.
-    run.left_behind = finish(&shared, &spawned, limits.role_timeout, stuck);
-    let mut executor_left = false;
-    for role in &run.left_behind {
-        if let Some(worker) = spawned.iter().position(|s| s == role) {
-            if gates_of_threads(&shared, *role) {
-                pool.abandon(worker);
-            } else if !executor_left {
-                executor_left = true;
-                pool.abandon(executor_worker);
-            }
-        }
-    }
-    let (exec, end, fault) = {
-        let mut ctl = shared.lock();
-        run.handovers = ctl.handovers;
-        (ctl.exec.take(), ctl.end.take(), ctl.fault.take())
-    };
-    if let Some(payload) = fault {
-        std::panic::resume_unwind(payload);
-    }
-    let exec = exec
-        .expect("the scheduler's state is back after the execution")
-        .into_any()
-        .downcast::<Exec<P, C>>()
-        .expect("the execution's own scheduler");
-    let Exec {
-        obj,
-        mut chooser,
-        trace,
-        schedule,
-        history,
-        never,
-        listing,
-        clock,
-        recorded,
-        ..
-    } = *exec;
-    run.recorded = recorded;
-    run.trace = trace;
-    run.schedule = schedule;
-    run.end = end.expect("the execution has ended");
-    if let (Some(h), true) = (&history, chooser.wants_races()) {
-        let cache = chooser.hb_cache();
-        let backtracks = super::dpor::after_run(h, &run.schedule, &run.end, cache);
-        chooser.add_backtracks(backtracks);
-    }
-    *pool.memo.borrow_mut() = Some(Box::new(Kept {
-        never,
-        listing,
-        names,
-        clock,
-        steps: run.trace.len(),
-        history,
-    }));
-    run.terminated = obj.is_terminated();
-    run.final_state = fingerprint(&obj);
-    (run, chooser, observed)
-}
-
-/// A hash of `obj` that is the same for equal objects throughout the
-/// process (`DefaultHasher::new` has fixed keys), so that two
-/// explorations' final states compare.
-fn fingerprint<P: Protocol>(obj: &P) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::hash::DefaultHasher::new();
-    obj.hash(&mut h);
-    h.finish()
 }
 
 impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
@@ -582,7 +311,12 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
     }
 }
 
+mod batch;
+mod execution;
 mod threads;
+
+pub(crate) use batch::{after, run_batch, Batch, Search, MAX_BATCH};
+pub(crate) use execution::run;
 
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,27 @@ use crate::error::ExploreError;
 use crate::observe::Observe;
 use crate::reduction::Reduction;
 use crate::roles::Roles;
+use crate::scheduler::{Run, Search, MAX_BATCH};
+
+impl Search for Dfs {
+    fn begin(&mut self) {
+        self.depth = 0;
+    }
+
+    fn ran(&mut self, run: &Run) {
+        // Stopped before it was maximal (see `Dfs::cut_short`).
+        if matches!(
+            run.end,
+            End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
+        ) {
+            self.cut_short();
+        }
+    }
+
+    fn next(&mut self) -> bool {
+        self.backtrack()
+    }
+}
 
 /// What an enumeration skipped: choices the preemption bound cut, and
 /// executions that ended redundant (sleep-set blocked).
@@ -53,7 +74,13 @@ impl Explorer {
             hb: Default::default(),
         };
         let mut redundant = 0;
-        loop {
+        // Batches grow from one execution (a program that fails at once
+        // is called once), doubling; of one only where the executor
+        // cannot tell whether an execution stops the search (a property
+        // may fail it, see `scheduler::batch`).
+        let exact = self.stop_on_failure && tally.property.is_some();
+        let mut size = 1;
+        'search: loop {
             if tally.executions >= max_executions {
                 // A bound, not a failure of the program: the exploration
                 // is only incomplete.
@@ -66,35 +93,41 @@ impl Explorer {
                 });
                 break;
             }
-            dfs.depth = 0;
-            // The search moves into the execution and back (its decisions
-            // are made on the role threads).
-            let (run, observed);
-            (run, dfs, observed) = job.run(dfs);
-            tally.executions += 1;
-            if matches!(run.end, End::Redundant) {
-                redundant += 1;
-                tally
-                    .progress
-                    .tick(tally.executions, tally.found.failures.len());
-                if !dfs.backtrack() {
-                    break;
+            let n = size.min(max_executions - tally.executions);
+            size = if exact { 1 } else { (size * 2).min(MAX_BATCH) };
+            // The search moves into the executions and back (its
+            // decisions are made on the executor's thread).
+            let batch = job.run_batch(dfs, n, self.stop_on_failure);
+            dfs = batch.search;
+            let ran = batch.runs.len();
+            for (i, (run, observed)) in batch.runs.into_iter().enumerate() {
+                // Whether the search had a schedule left after this one.
+                let more = i + 1 < ran || batch.more;
+                tally.executions += 1;
+                if matches!(run.end, End::Redundant) {
+                    redundant += 1;
+                    tally
+                        .progress
+                        .tick(tally.executions, tally.found.failures.len());
+                    if !more {
+                        break 'search;
+                    }
+                    continue;
                 }
-                continue;
+                if tally.add(&job.names, run, observed)? || !more {
+                    break 'search;
+                }
+                if self.stop_on_failure && tally.found.last_failed {
+                    tally.cut(|| STOPPED_AT_FAILURE.to_string());
+                    break 'search;
+                }
             }
-            if matches!(
-                run.end,
-                End::Violation { .. } | End::Panicked { .. } | End::Awaiting { .. }
-            ) {
-                dfs.cut_short();
-            }
-            if tally.add(&job.names, run, observed)? || !dfs.backtrack() {
-                break;
-            }
-            if self.stop_on_failure && tally.found.last_failed {
-                tally.cut(|| STOPPED_AT_FAILURE.to_string());
-                break;
-            }
+            // A batch stops only where the explorer stops (or short of a
+            // call of the program that panicked, raised by the next).
+            debug_assert!(
+                ran == n || job.deferred.borrow().is_some(),
+                "a batch stopped where the search goes on"
+            );
         }
         if dfs.pruned > 0 {
             let bound = self.preemption_bound.unwrap_or_default();

@@ -11,6 +11,17 @@ use crate::observe::Observe;
 use crate::report::Sampled;
 use crate::roles::Roles;
 use crate::sampler::{Sampler, Strategy};
+use crate::scheduler::{Search, MAX_BATCH};
+
+impl Search for Sampler {
+    fn begin(&mut self) {
+        self.start_execution();
+    }
+
+    fn next(&mut self) -> bool {
+        true
+    }
+}
 use crate::Explorer;
 
 /// What [`Explorer::random`] and [`Explorer::pct`] ask for.
@@ -146,7 +157,10 @@ impl Explorer {
             .limits
             .max_executions
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-        while tally.executions < sampling.executions {
+        // Batches as in `enumerate`.
+        let exact = self.stop_on_failure && tally.property.is_some();
+        let mut size = 1;
+        'sample: while tally.executions < sampling.executions {
             if tally.executions >= cap {
                 tally.cut(|| {
                     format!(
@@ -157,20 +171,32 @@ impl Explorer {
                 });
                 break;
             }
-            sampler.start_execution();
-            let (run, observed);
-            (run, sampler, observed) = job.run(sampler);
-            tally.executions += 1;
-            if tally.add(&job.names, run, observed)? {
-                break;
+            let n = size
+                .min(sampling.executions - tally.executions)
+                .min(cap - tally.executions);
+            size = if exact { 1 } else { (size * 2).min(MAX_BATCH) };
+            let batch = job.run_batch(sampler, n, self.stop_on_failure);
+            sampler = batch.search;
+            let ran = batch.runs.len();
+            for (run, observed) in batch.runs {
+                tally.executions += 1;
+                if tally.add(&job.names, run, observed)? {
+                    break 'sample;
+                }
+                if self.stop_on_failure
+                    && tally.found.last_failed
+                    && tally.executions < sampling.executions
+                {
+                    tally.cut(|| STOPPED_AT_FAILURE.to_string());
+                    break 'sample;
+                }
             }
-            if self.stop_on_failure
-                && tally.found.last_failed
-                && tally.executions < sampling.executions
-            {
-                tally.cut(|| STOPPED_AT_FAILURE.to_string());
-                break;
-            }
+            // A batch stops only where the explorer stops (or short of a
+            // call of the program that panicked, raised by the next).
+            debug_assert!(
+                ran == n || job.deferred.borrow().is_some(),
+                "a batch stopped where the search goes on"
+            );
         }
         // A sample is never a proof, whatever else stopped it.
         tally.never_complete(SAMPLED);

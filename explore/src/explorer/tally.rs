@@ -4,6 +4,8 @@
 //! the other, so that an execution counts the same whichever search ran
 //! it.
 
+use std::any::Any;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -23,7 +25,7 @@ use crate::report::{Failure, Outcome, Returned, Shortness};
 use crate::results::Observed;
 use crate::roles::Roles;
 use crate::schedule::Schedule;
-use crate::scheduler::{self, Run, RunLimits};
+use crate::scheduler::{self, Batch, Run, RunLimits, Search};
 use crate::shortest::{self, Bounded, Probe, Shortest};
 use crate::visible::Visibility;
 
@@ -37,6 +39,9 @@ pub(super) struct Job<'a, P, F> {
     /// Under a property, the actions it sees: the reductions keep every
     /// order of those (see `independence`).
     pub(super) visible: Option<Arc<Visibility>>,
+    /// A panic of the program in a call ahead of its execution (see
+    /// [`run_batch`](Self::run_batch)).
+    pub(super) deferred: RefCell<Option<Box<dyn Any + Send>>>,
 }
 
 impl<P, F, O> Job<'_, P, F>
@@ -54,6 +59,39 @@ where
             chooser,
             self.visible.as_ref(),
         )
+    }
+
+    /// Runs up to `n` executions back to back (see `scheduler::batch`),
+    /// `search` deciding; with role threads (`Explorer::role_threads`),
+    /// one at a time as before.
+    pub(super) fn run_batch<S: Search>(
+        &self,
+        search: S,
+        n: usize,
+        stop_on_failure: bool,
+    ) -> Batch<S, O> {
+        if !self.pool.os_threads {
+            return scheduler::run_batch(
+                self.pool,
+                self.object,
+                self.program,
+                self.limits,
+                self.visible.as_ref(),
+                search,
+                n,
+                stop_on_failure,
+                &mut self.deferred.borrow_mut(),
+            );
+        }
+        let mut search = search;
+        search.begin();
+        let (run, mut search, observed) = self.run(search);
+        let (more, _) = scheduler::after(&mut search, &run, stop_on_failure);
+        Batch {
+            runs: vec![(run, observed)],
+            search,
+            more,
+        }
     }
 
     /// Runs the program once along `schedule`. A program that returns
@@ -145,10 +183,10 @@ impl<T: PartialEq> Tally<T> {
         run: Run,
         observed: O,
     ) -> Result<bool, ExploreError> {
-        let stop_all = matches!(
-            run.end,
-            End::Time | End::Stuck { .. } | End::Diverged { .. }
-        ) || !run.left_behind.is_empty();
+        // The same predicates as a batch's on the executor's thread (see
+        // `scheduler::batch`), so that it stops where this does.
+        let stop_all = run.stops_exploration();
+        let fails = run.fails_without_property();
         if run.end.is_maximal() {
             self.final_states.insert(run.final_state);
         }
@@ -157,6 +195,10 @@ impl<T: PartialEq> Tally<T> {
         if let Some(cut) = self.found.add(names, run, self.property.as_mut())? {
             self.cut(|| cut);
         }
+        debug_assert!(
+            self.property.is_some() || fails == self.found.last_failed,
+            "a batch judges failures as the tally does"
+        );
         result.record(&self.found, &mut self.results);
         self.progress
             .tick(self.executions, self.found.failures.len());

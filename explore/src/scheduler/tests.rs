@@ -10,6 +10,8 @@ use super::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::panics::panic_message;
+use crate::pool::Pool;
+use crate::roles::Roles;
 
 /// FIFO channels between every pair of the roles `a`, `b` and `c`;
 /// `panic_on_send`: the object's own code panics (a bug in a
@@ -140,20 +142,25 @@ fn fan_in(r: &mut Roles<'_, Pipe>) {
     });
 }
 
+/// The explorer's depth-first search with DPOR.
+fn dpor() -> Dfs {
+    Dfs {
+        stack: Vec::new(),
+        depth: 0,
+        bound: None,
+        sleep_sets: true,
+        dpor: true,
+        pruned: 0,
+        names: names(),
+        hb: Default::default(),
+    }
+}
+
 #[test]
 fn dpor_takes_the_replayed_prefix_from_the_previous_record() {
     let (executions, points, recorded) = {
         let pool = Pool::new();
-        let mut dfs = Dfs {
-            stack: Vec::new(),
-            depth: 0,
-            bound: None,
-            sleep_sets: true,
-            dpor: true,
-            pruned: 0,
-            names: names(),
-            hb: Default::default(),
-        };
+        let mut dfs = dpor();
         let (mut executions, mut points, mut recorded) = (0, 0, 0);
         loop {
             dfs.depth = 0;
@@ -223,4 +230,70 @@ fn thread_roles_run_as_coroutines_on_one_thread() {
     // The mode kept for comparison gives each role a thread of its own.
     let ids = threads_of_roles(true);
     assert_ne!(ids[0], ids[1]);
+}
+
+/// Each execution's schedule and end, one at a time, the explorer's
+/// thread watching each (the way before batches).
+fn one_at_a_time() -> Vec<(Vec<Alt>, String)> {
+    let pool = Pool::new();
+    let mut dfs = dpor();
+    let mut seen = Vec::new();
+    loop {
+        dfs.depth = 0;
+        let run;
+        (run, dfs, _) = run_one(&pool, &pipe(false), &fan_in, limits(), dfs, None);
+        dfs.ran(&run);
+        seen.push((run.schedule, format!("{:?}", run.end)));
+        if !dfs.backtrack() {
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
+    let pool = Pool::new();
+    let mut deferred = None;
+    let batch = run_batch(
+        &pool,
+        &pipe(false),
+        &fan_in,
+        limits(),
+        None,
+        dpor(),
+        1_000,
+        false,
+        &mut deferred,
+    );
+    // Every schedule, then nothing left: the search ended the batch.
+    assert!(!batch.more);
+    let seen: Vec<_> = batch
+        .runs
+        .into_iter()
+        .map(|(run, ())| (run.schedule, format!("{:?}", run.end)))
+        .collect();
+    assert_eq!(seen.len(), 32);
+    assert_eq!(seen, one_at_a_time());
+}
+
+#[test]
+fn a_panic_in_the_objects_code_in_a_batch_reaches_the_caller() {
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        let pool = Pool::new();
+        let mut deferred = None;
+        let batch = run_batch(
+            &pool,
+            &pipe(true),
+            &five,
+            limits(),
+            None,
+            dpor(),
+            8,
+            false,
+            &mut deferred,
+        );
+        batch.runs.len()
+    }));
+    let payload = caught.expect_err("the object's panic is the caller's");
+    assert_eq!(panic_message(&*payload), "the object's own bug");
 }

@@ -9,6 +9,7 @@ mod api;
 mod async_differential;
 mod async_roles;
 mod async_select;
+mod batch;
 mod choose;
 mod close;
 mod enabled_list;

@@ -205,6 +205,8 @@ pub enum Built {
     LintExploration,
     /// The product that the `realizable` lint searches.
     RealizableProduct,
+    /// The search tables and witness runs of the other lint checks.
+    LintSearch,
 }
 
 impl fmt::Display for Built {
@@ -216,6 +218,7 @@ impl fmt::Display for Built {
             Built::UnfoldedSpec => "unfolded specification",
             Built::LintExploration => "LTS explored on the fly for lint",
             Built::RealizableProduct => "realizable product (liberal object × strict LTS)",
+            Built::LintSearch => "search tables and witnesses of lint's checks",
         })
     }
 }

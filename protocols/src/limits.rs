@@ -127,6 +127,14 @@ impl Budget {
         self.tick()
     }
 
+    /// The account of a search of a table of `n` states built already:
+    /// they count in what the errors say was made, not against the state
+    /// limit (the table has passed it).
+    pub(crate) fn searching(mut self, n: usize) -> Budget {
+        self.states = n;
+        self
+    }
+
     /// One unit of work: looks at the clock every [`CLOCK_EVERY`] ticks
     /// at most.
     pub(crate) fn tick(&mut self) -> Result<(), Error> {

@@ -65,14 +65,23 @@ mod termination;
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::limits::Bounds;
+use crate::limits::{Bounds, Budget};
 use crate::lts::Lts;
-use crate::Error;
+use crate::{Built, Error};
 use engine::Limits;
 
 pub use finding::{Finding, Step};
 pub use on_the_fly::lint_spec;
 pub use report::{Inconclusive, Report};
+
+/// The most findings of one check that get a witness run. A check reports
+/// one finding per channel, and a protocol may have a mistake on each of
+/// thousands of channels, each witness as long as the LTS is deep: the
+/// findings past these are reported without a witness
+/// ([`Finding::witness_omitted`]), so that lint's memory is linear in the
+/// LTS. The first ones are the first channels in role order (for
+/// `causality`, the shortest).
+pub const MAX_WITNESSES: usize = 20;
 
 /// One lint check; [`Check::name`] is its name on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -227,18 +236,20 @@ impl Options {
 }
 
 /// Runs the checks of `options` on the states of `lts` reachable from its
-/// initial state: at most one finding per check and channel, each with a
-/// shortest witness (for the channel checks and `must-terminate`, a
-/// shortest run to the point where the mistake shows, then a shortest way
-/// to an end or round a cycle). Findings come in the order of
-/// [`Check::ALL`], channels in role order. Linear in the size of the LTS
-/// for each check (times the number of channels for the channel checks).
+/// initial state: at most one finding per check and channel, the first
+/// [`MAX_WITNESSES`] of each check with a shortest witness (for the
+/// channel checks and `must-terminate`, a shortest run to the point where
+/// the mistake shows, then a shortest way to an end or round a cycle).
+/// Findings come in the order of [`Check::ALL`], channels in role order.
+/// Linear in the size of the LTS for each check (the channel checks: times
+/// the number of channels that are closed somewhere).
 ///
-/// `realizable` is the one check that needs a bound; here it runs within
-/// [`Limits::default`], and if that stops it, the check is returned as a
-/// finding without a witness whose summary starts with `inconclusive:`
-/// (so the result is never empty, never read as clean). Use [`lint_with`]
-/// to choose the limits and tell the two apart.
+/// It runs within [`Limits::default`], and if a limit stops a check
+/// (`realizable`'s search, or the memory of the tables and witnesses of
+/// the others), the check is returned as a finding without a witness whose
+/// summary starts with `inconclusive:` (so the result is never empty,
+/// never read as clean). Use [`lint_with`] to choose the limits and tell
+/// the two apart.
 pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
     let report = lint_with(lts, options, &Limits::default());
     let mut findings = report.findings;
@@ -248,13 +259,18 @@ pub fn lint(lts: &Lts, options: &Options) -> Vec<Finding> {
         witness: Vec::new(),
         cycle_start: None,
         summary: format!("inconclusive: {}", i.reason),
+        witness_omitted: false,
     }));
     findings
 }
 
-/// [`lint`] with `limits` for the checks that need them (`realizable`):
-/// a check that a limit stopped is [`Report::inconclusive`], never clean.
-/// The other checks are linear in the LTS and always finish. A
+/// [`lint`] with `limits`: a check that a limit stopped is
+/// [`Report::inconclusive`], never clean. `realizable` searches within
+/// them; the other checks are linear in the LTS, and their search tables
+/// and findings (witnesses included) count against the memory limit and
+/// their steps against the deadline: a limit stops the check under way,
+/// and every check after it is inconclusive with the same reason (the
+/// findings made before stay). A
 /// nondeterministic LTS is determinised first (within `limits`; if they
 /// stop it, every check is inconclusive), as the strict and liberal
 /// objects do: lint judges the runs the protocol objects have, and the
@@ -324,36 +340,64 @@ pub(crate) fn lint_within(lts: &Lts, options: &Options, limits: &Bounds) -> Repo
     let marked: &Lts = marked.as_deref().unwrap_or(lts);
     let mut findings = Vec::new();
     let mut inconclusive = Vec::new();
+    let mut budget = Budget::new(limits, Built::LintSearch).searching(lts.num_states());
+    // A check's tables are dropped before the next one builds its own, so
+    // the budget holds those of the largest at once (a search's parent
+    // array, a Tarjan stack, a reverse graph; the channel lists), and the
+    // findings as they come, witnesses included.
+    let tables = 48 * lts.num_states() + 32 * lts.num_transitions();
+    let mut stop = budget.add_bytes(tables).err();
     let channels = channels::channels(lts);
     for check in Check::ALL {
         if !options.checks.contains(&check) {
             continue;
         }
-        match check {
-            Check::DeadlockFree => findings.extend(termination::deadlock(lts)),
-            Check::MustTerminate => findings.extend(termination::must_terminate(lts)),
-            Check::MayTerminate => findings.extend(termination::may_terminate(lts)),
-            Check::CantTerminate => findings.extend(termination::cant_terminate(lts)),
-            Check::CloseAfterSend => findings.extend(
-                channels
-                    .iter()
-                    .filter_map(|&c| channels::close_after_send(lts, c)),
-            ),
-            Check::SendBeforeClose => findings.extend(
-                channels
-                    .iter()
-                    .filter_map(|&c| channels::send_before_close(lts, c)),
-            ),
-            Check::Causality => findings.extend(causality::causality(marked)),
+        // After a limit, no check starts: each is inconclusive with it.
+        if let Some(reason) = &stop {
+            inconclusive.push(Inconclusive {
+                check,
+                reason: reason.clone(),
+            });
+            continue;
+        }
+        let before = findings.len();
+        let one = |f: Option<Finding>, findings: &mut Vec<Finding>| {
+            findings.extend(f);
+            Ok(())
+        };
+        let done = match check {
+            Check::DeadlockFree => one(termination::deadlock(lts), &mut findings),
+            Check::MustTerminate => one(termination::must_terminate(lts), &mut findings),
+            Check::MayTerminate => one(termination::may_terminate(lts), &mut findings),
+            Check::CantTerminate => one(termination::cant_terminate(lts), &mut findings),
+            Check::CloseAfterSend | Check::SendBeforeClose | Check::NoActAfterClose => {
+                channels::run(lts, check, &channels, &mut budget, &mut findings)
+            }
+            Check::Causality => causality::causality(marked, &mut budget, &mut findings),
             Check::Realizable => match realizable::realizable(lts, limits) {
-                Ok(f) => findings.extend(f),
-                Err(reason) => inconclusive.push(Inconclusive { check, reason }),
+                Ok(f) => one(f, &mut findings),
+                // realizable's own limits stop only realizable
+                Err(reason) => {
+                    inconclusive.push(Inconclusive { check, reason });
+                    continue;
+                }
             },
-            Check::NoActAfterClose => findings.extend(
-                channels
-                    .iter()
-                    .filter_map(|&c| channels::no_act_after_close(lts, c)),
-            ),
+        };
+        // the one-finding checks' witnesses count too (the others count
+        // theirs as they go)
+        let done = done.and_then(|()| match check {
+            Check::CloseAfterSend
+            | Check::SendBeforeClose
+            | Check::NoActAfterClose
+            | Check::Causality => Ok(()),
+            _ => budget.add_bytes(findings[before..].iter().map(Finding::bytes).sum()),
+        });
+        if let Err(reason) = done {
+            inconclusive.push(Inconclusive {
+                check,
+                reason: reason.clone(),
+            });
+            stop = Some(reason);
         }
     }
     Report {

@@ -97,13 +97,18 @@ pub fn lint_page(
             i.reason.for_audience(engine::hint::Audience::CommandLine)
         )
     }));
+    notes.extend(super::lint::omitted_lines(findings));
     html::render(&Page {
         title: format!("prust lint {protocol}"),
         verdict,
         tone,
         formula: None,
         notes,
-        charts: findings.iter().map(witness_chart).collect(),
+        charts: findings
+            .iter()
+            .filter(|f| !f.witness_omitted)
+            .map(witness_chart)
+            .collect(),
     })
 }
 

@@ -6,6 +6,7 @@ use protocols::lint::{self, Check, Finding, Inconclusive, Options, Report};
 use prust::load::LoadError;
 use prust::Runtime;
 
+use std::borrow::Borrow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -42,9 +43,16 @@ Checks (all but cant-terminate and realizable by default):
 --max-states: if the limit stops it, every check is inconclusive and only
 findings that the explored states prove are reported.
 
-Limits: --max-states, --timeout and --max-memory bound building the LTS
-(and realizable's search); unset, they are read from PRUST_MAX_STATES,
-PRUST_TIMEOUT and PRUST_MAX_MEMORY, as `prust check` reads them.
+Limits: --max-states bounds building the LTS (and realizable's search);
+--timeout and --max-memory bound that and the checks too (their search
+tables and witnesses); unset, they are read from PRUST_MAX_STATES,
+PRUST_TIMEOUT and PRUST_MAX_MEMORY, as `prust check` reads them. A limit
+that stops a check makes it and the checks after it inconclusive, and the
+last line says `incomplete`.
+
+Only the first 20 findings of a check get a witness run; the text lists
+the others in one line per check (--format json gives each, with
+\"witness_omitted\": true).
 
 Exit 0 when nothing is found, 1 when something is, 2 when nothing is found
 but a limit (--max-states, --timeout, --max-memory) stopped building the
@@ -75,7 +83,7 @@ pub struct LintArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Wall-clock budget for the whole lint, in seconds (building the LTS,
-    /// determinising it, realizable's search): running out is inconclusive
+    /// determinising it, the checks): running out is inconclusive
     /// (exit 2), never "no findings" [default: PRUST_TIMEOUT, else none]
     #[arg(
         long,
@@ -84,7 +92,8 @@ pub struct LintArgs {
         allow_negative_numbers = true
     )]
     pub timeout: Option<Duration>,
-    /// Memory budget for the tables lint builds: needing more is
+    /// Memory budget for the tables lint builds (the LTS, the checks'
+    /// search tables and witnesses): needing more is
     /// inconclusive (exit 2), never an allocation failure; bytes or a size
     /// such as 512M or 2G [default: PRUST_MAX_MEMORY, else the protocols
     /// crate's bound]
@@ -106,6 +115,8 @@ pub enum LintFormat {
     /// Each finding with its numbered witness steps
     Text,
     /// `{"findings": [{"check", "channel", "witness", "cycle_start", "summary"}, …]}`
+    /// (and `"witness_omitted": true` on a finding past the first 20 of its
+    /// check, whose `witness` is empty)
     Json,
 }
 
@@ -172,11 +183,12 @@ const MIN_SHARED_STEPS: usize = 3;
 
 /// How many first steps the witnesses of `findings` share (the same
 /// transitions, not just the same text), leaving each a step of its own.
-fn common_steps(findings: &[Finding]) -> usize {
-    let first = &findings[0].witness;
+fn common_steps<F: Borrow<Finding>>(findings: &[F]) -> usize {
+    let first = &findings[0].borrow().witness;
     findings
         .iter()
         .map(|f| {
+            let f = f.borrow();
             let same = first.iter().zip(&f.witness).take_while(|(a, b)| a == b);
             same.count().min(f.witness.len().saturating_sub(1))
         })
@@ -196,7 +208,7 @@ fn saved(k: usize, shared: usize) -> isize {
 /// witnesses share (0: printed as before). A run grows while growing it
 /// saves lines (see [`saved`]); a run of one, one that shares fewer than
 /// [`MIN_SHARED_STEPS`] or one that would save no line shares nothing.
-fn groups(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, usize)> {
+fn groups<F: Borrow<Finding>>(findings: &[F]) -> Vec<(std::ops::Range<usize>, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     while start < findings.len() {
@@ -217,6 +229,44 @@ fn groups(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, usize)> {
         start = end;
     }
     out
+}
+
+/// The most channels the text lists for the findings of one check that
+/// have no witness (`--format json` lists every finding).
+const LISTED_CHANNELS: usize = 20;
+
+/// One line per check for its findings without a witness (past
+/// [`lint::MAX_WITNESSES`]): how many, and their first channels.
+pub(crate) fn omitted_lines(findings: &[Finding]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest: Vec<&Finding> = findings.iter().filter(|f| f.witness_omitted).collect();
+    while let Some(first) = rest.first() {
+        let n = rest.iter().take_while(|f| f.check == first.check).count();
+        let channels: Vec<String> = rest[..n]
+            .iter()
+            .take(LISTED_CHANNELS)
+            .filter_map(|f| f.channel.as_ref().map(|(p, q)| format!("{p}→{q}")))
+            .collect();
+        let more = if n > LISTED_CHANNELS {
+            format!(
+                " and {} more (--format json lists them all)",
+                n - LISTED_CHANNELS
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "{}: {n} more finding{} without a witness (only the first {} findings of a \
+             check get one), on channel{} {}{more}",
+            first.check.name(),
+            if n == 1 { "" } else { "s" },
+            lint::MAX_WITNESSES,
+            if n == 1 { "" } else { "s" },
+            channels.join(", ")
+        ));
+        rest.drain(..n);
+    }
+    lines
 }
 
 /// One inconclusive check as a JSON object.
@@ -244,6 +294,10 @@ fn finding_json(f: &Finding) -> String {
         None => o.raw("cycle_start", "null"),
     };
     o.str("summary", &f.summary);
+    // only when omitted, so that a finding with a witness prints as before
+    if f.witness_omitted {
+        o.raw("witness_omitted", "true");
+    }
     o.finish()
 }
 
@@ -331,8 +385,10 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
             // Findings often share a long way in (ten witnesses once
             // repeated the same 14 steps over 150 lines): that way is
             // printed once above them, and each finding goes on from it.
-            for (group, shared) in groups(&findings) {
-                let members = &findings[group];
+            // Findings without a witness are listed after, one line a check.
+            let witnessed: Vec<&Finding> = findings.iter().filter(|f| !f.witness_omitted).collect();
+            for (group, shared) in groups(&witnessed) {
+                let members = &witnessed[group];
                 if shared > 0 {
                     writeln!(
                         out,
@@ -351,10 +407,21 @@ pub fn run(args: &LintArgs, out: &mut Out) -> CmdResult {
                     writeln!(out, "{text}")?;
                 }
             }
+            for line in omitted_lines(&findings) {
+                writeln!(out, "{line}\n")?;
+            }
             let names: Vec<&str> = options.checks.iter().map(|c| c.name()).collect();
+            // A check cut short found what it found *so far*: the count
+            // must not read as all there is.
+            let incomplete = match inconclusive.len() {
+                0 => String::new(),
+                n => format!(
+                    "; incomplete: a limit stopped {n} of the checks (see the inconclusive line)"
+                ),
+            };
             writeln!(
                 out,
-                "{} finding{} ({} check{}: {})",
+                "{} finding{} ({} check{}: {}){incomplete}",
                 findings.len(),
                 if findings.len() == 1 { "" } else { "s" },
                 names.len(),
@@ -424,6 +491,7 @@ mod tests {
             witness,
             cycle_start,
             summary: String::new(),
+            witness_omitted: false,
         }
     }
 

@@ -240,7 +240,11 @@ fn realizable_is_opt_in_and_flags_tic_tac_toe_with_its_run() {
 fn realizable_cut_short_by_a_state_limit_is_inconclusive() {
     let o = prust(&["lint", "chess", "--only", "realizable", "--max-states", "5"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert_eq!(stdout(&o), "0 findings (1 check: realizable)\n");
+    assert_eq!(
+        stdout(&o),
+        "0 findings (1 check: realizable); incomplete: a limit stopped 1 of the checks \
+         (see the inconclusive line)\n"
+    );
     assert!(
         stderr(&o).starts_with(
             "inconclusive: realizable: the liberal projection has more than 5 states (the state limit); raise it with --max-states"

@@ -19,6 +19,7 @@ mod cli_import;
 mod cli_json;
 mod cli_limits_and_trails;
 mod cli_lint;
+mod cli_lint_limits;
 mod cli_list_and_lts;
 mod cli_load;
 mod cli_output;

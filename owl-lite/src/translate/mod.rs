@@ -220,7 +220,8 @@ fn translate_uninterrupted(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton
         }
     }
     let plain = b
-        .construct(&start, opts.simplify, false)?
+        .construct(&start, opts.simplify, false)
+        .inspect_err(|_| b.discard())?
         .expect("no budget");
     if std::env::var_os("OWL_LITE_PROFILE").is_some() {
         eprintln!(
@@ -240,7 +241,10 @@ fn translate_uninterrupted(f: &Ltl, opts: &TranslateOptions) -> Result<Automaton
         // 1,200 random formulas it never gave a smaller automaton there,
         // and skipping it saves about a fifth of the median translation
         // time.
-        if let Some(raw) = b.construct(&start, true, true)? {
+        if let Some(raw) = b
+            .construct(&start, true, true)
+            .inspect_err(|_| b.discard())?
+        {
             let other = reduce::finish(raw, atoms, &excl, true)?;
             if std::env::var_os("OWL_LITE_PROFILE").is_some() {
                 eprintln!(

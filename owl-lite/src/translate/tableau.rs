@@ -3,7 +3,7 @@
 //! that knows the fixpoint laws; [`super::translate`] only orchestrates it
 //! and the reductions.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use hashbrown::HashMap;
 
@@ -23,10 +23,31 @@ pub(super) struct Builder<'o> {
     pub(super) atom_index: HashMap<String, u32>,
     pub(super) excl: &'o Exclusions,
     pub(super) eventualities: HashMap<Ltl, u32>,
-    pub(super) memo: HashMap<Ltl, Rc<Vec<Term>>>,
+    pub(super) memo: HashMap<Ltl, Arc<Vec<Term>>>,
+}
+
+/// The tables of one construction: the states found, their numbers, their
+/// edges, the conjunctions of successor sets made.
+#[derive(Default)]
+pub(super) struct Tables {
+    ids: HashMap<Ltl, usize>,
+    states: Vec<Ltl>,
+    raw: Vec<Vec<RawEdge>>,
+    next_memo: HashMap<Vec<Ltl>, Ltl>,
 }
 
 impl Builder<'_> {
+    /// Hands the memo tables to [`crate::stop::discard`]: the translation
+    /// was interrupted, and freeing them here would keep the caller past
+    /// its deadline (see [`Self::construct`]).
+    pub(super) fn discard(&mut self) {
+        crate::stop::discard((
+            std::mem::take(&mut self.memo),
+            std::mem::replace(&mut self.simp, Simplifier::new()),
+            std::mem::take(&mut self.eventualities),
+        ));
+    }
+
     fn eventuality(&mut self, f: &Ltl) -> Result<u64, TranslateError> {
         let n = self.eventualities.len() as u32;
         let id = *self.eventualities.entry(f.clone()).or_insert(n);
@@ -146,11 +167,32 @@ impl Builder<'_> {
         simplify: bool,
         exprop: bool,
     ) -> Result<Option<RawAutomaton>, TranslateError> {
-        let mut ids: HashMap<Ltl, usize> = HashMap::new();
-        let mut states: Vec<Ltl> = vec![start.clone()];
+        let mut tables = Tables::default();
+        let result = self.construct_in(&mut tables, start, simplify, exprop);
+        if result.is_err() {
+            // millions of small allocations: freeing them would overshoot
+            // the caller's deadline by a large fraction of a second
+            crate::stop::discard(tables);
+        }
+        result
+    }
+
+    /// [`Self::construct`], in `tables`.
+    fn construct_in(
+        &mut self,
+        tables: &mut Tables,
+        start: &Ltl,
+        simplify: bool,
+        exprop: bool,
+    ) -> Result<Option<RawAutomaton>, TranslateError> {
+        let Tables {
+            ids,
+            states,
+            raw,
+            next_memo,
+        } = tables;
+        states.push(start.clone());
         ids.insert(start.clone(), 0);
-        let mut raw: Vec<Vec<RawEdge>> = Vec::new();
-        let mut next_memo: HashMap<Vec<Ltl>, Ltl> = HashMap::new();
         let mut i = 0;
         while i < states.len() {
             if exprop && states.len() > 2000 {
@@ -255,13 +297,13 @@ impl Builder<'_> {
         } else {
             (1u64 << n_ev) - 1
         };
-        for edges in &mut raw {
+        for edges in raw.iter_mut() {
             for e in edges.iter_mut() {
                 e.acc = !e.acc & all;
             }
         }
         Ok(Some(RawAutomaton {
-            edges: raw,
+            edges: std::mem::take(raw),
             initial: 0,
             acceptance_sets: n_ev as u32,
         }))
@@ -290,7 +332,7 @@ impl Builder<'_> {
     }
 
     /// The expansion of an NNF formula.
-    fn expand(&mut self, f: &Ltl) -> Result<Rc<Vec<Term>>, TranslateError> {
+    fn expand(&mut self, f: &Ltl) -> Result<Arc<Vec<Term>>, TranslateError> {
         if let Some(r) = self.memo.get(f) {
             return Ok(r.clone());
         }
@@ -367,7 +409,7 @@ impl Builder<'_> {
                 unreachable!("negation normal form")
             }
         };
-        let r = Rc::new(terms);
+        let r = Arc::new(terms);
         self.memo.insert(f.clone(), r.clone());
         Ok(r)
     }

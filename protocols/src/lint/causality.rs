@@ -52,11 +52,15 @@
 //! assert!(lint(&lts, &only).is_empty());
 //! ```
 
+use std::collections::HashSet;
+
 use crate::ids::{RoleIndex, StateId};
+use crate::limits::Budget;
 use crate::lts::{Action, Label, Lts};
+use crate::Error;
 
 use super::finding::{Finding, Step};
-use super::Check;
+use super::{Check, MAX_WITNESSES};
 
 /// One step of the LTS with handshakes taken whole: `label` from the state
 /// the step leaves to `to`, through `between` (the state after the send)
@@ -122,8 +126,24 @@ fn push_steps(lts: &Lts, steps: &mut Vec<Step>, from: StateId, w: Whole) {
     }
 }
 
-/// One finding per channel p→q of the first (shortest) violation.
-pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
+/// One finding per channel p→q of the first (shortest) violation; the
+/// first [`MAX_WITNESSES`] found (the shortest) with a witness, the others
+/// without, pushed on `out` in channel order. Each finding counts against
+/// `budget`'s memory, each state is a tick of its clock: a limit stops the
+/// search with its error, and the findings made before are pushed.
+pub(crate) fn causality(
+    lts: &Lts,
+    budget: &mut Budget,
+    out: &mut Vec<Finding>,
+) -> Result<(), Error> {
+    let mut findings = Vec::new();
+    let stopped = search(lts, budget, &mut findings);
+    findings.sort_by(|x, y| x.channel.cmp(&y.channel));
+    out.extend(findings);
+    stopped
+}
+
+fn search(lts: &Lts, budget: &mut Budget, findings: &mut Vec<Finding>) -> Result<(), Error> {
     let n = lts.num_states();
     // breadth-first tree of shortest paths over whole steps
     const NONE: StateId = StateId::new(u32::MAX);
@@ -155,10 +175,10 @@ pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
         }
         steps
     };
-    let mut reported: Vec<(RoleIndex, RoleIndex)> = Vec::new();
-    let mut findings = Vec::new();
+    let mut reported: HashSet<(RoleIndex, RoleIndex)> = HashSet::new();
     let (mut from_s0, mut from_s1, mut from_x) = (Vec::new(), Vec::new(), Vec::new());
     for &s0 in &order {
+        budget.tick()?;
         wholes(lts, s0, &mut from_s0);
         for &b in &from_s0 {
             wholes(lts, b.to, &mut from_s1);
@@ -176,19 +196,25 @@ pub(crate) fn causality(lts: &Lts) -> Vec<Finding> {
                 if swapped {
                     continue;
                 }
-                reported.push((a.label.from, a.label.to));
-                let mut witness = path(s0);
-                push_steps(lts, &mut witness, s0, b);
-                push_steps(lts, &mut witness, b.to, a);
-                findings.push(finding(lts, &a.label, &b.label, witness));
+                reported.insert((a.label.from, a.label.to));
+                let omitted = findings.len() >= MAX_WITNESSES;
+                let mut witness = Vec::new();
+                if !omitted {
+                    witness = path(s0);
+                    push_steps(lts, &mut witness, s0, b);
+                    push_steps(lts, &mut witness, b.to, a);
+                }
+                let f = finding(lts, &a.label, &b.label, witness, omitted);
+                // the set of reported channels grows with the findings
+                budget.add_bytes(f.bytes() + 3 * std::mem::size_of::<(RoleIndex, RoleIndex)>())?;
+                findings.push(f);
             }
         }
     }
-    findings.sort_by(|x, y| x.channel.cmp(&y.channel));
-    findings
+    Ok(())
 }
 
-fn finding(lts: &Lts, a: &Label, b: &Label, witness: Vec<Step>) -> Finding {
+fn finding(lts: &Lts, a: &Label, b: &Label, witness: Vec<Step>, omitted: bool) -> Finding {
     let roles = lts.roles();
     let (p, q) = (&roles[a.from.index()], &roles[a.to.index()]);
     let done = super::finding::describe(lts, b);
@@ -206,5 +232,6 @@ fn finding(lts: &Lts, a: &Label, b: &Label, witness: Vec<Step>) -> Finding {
         summary,
         witness,
         cycle_start: None,
+        witness_omitted: omitted,
     }
 }

@@ -6,13 +6,25 @@
 //! A *use* of p→q is a send on it (a synchronous communication is a send
 //! too); receives are not uses, since receiving what was sent before the
 //! close is how a closed channel is drained.
+//!
+//! A search per channel would make lint quadratic in a protocol with as
+//! many channels as states (a chain of messages between fresh roles), so
+//! [`run`] searches only where it must: a channel that is never closed
+//! has no `send-before-close` or `no-act-after-close` finding, and has a
+//! `close-after-send` finding exactly when one of its sends is reachable
+//! (every state of a finite LTS starts a maximal run, and none closes it),
+//! which one pass finds for all such channels. The per-channel searches
+//! remain for the channels that are closed somewhere, and for the first
+//! [`MAX_WITNESSES`] findings of a check, whose witness runs they build.
 
 use crate::ids::{RoleIndex, StateId};
+use crate::limits::Budget;
 use crate::lts::{Action, Label, Lts};
+use crate::Error;
 
 use super::finding::Finding;
-use super::search::{backward, bfs, cycle_from, on_cycle, path_to};
-use super::Check;
+use super::search::{backward, bfs_with, cycle_from, on_cycle, path_to, reachable};
+use super::{Check, MAX_WITNESSES};
 
 /// The channels the checks look at: every `(sender, receiver)` with a send
 /// or a close in the LTS, in order.
@@ -26,6 +38,100 @@ pub(crate) fn channels(lts: &Lts) -> Vec<(RoleIndex, RoleIndex)> {
     cs.sort_unstable();
     cs.dedup();
     cs
+}
+
+/// The channels with a send (`Action::Send`) or a close (`Action::Close`)
+/// on a transition from a state with `from`, in order.
+fn with_action(lts: &Lts, action: Action, from: &[bool]) -> Vec<(RoleIndex, RoleIndex)> {
+    let mut cs: Vec<(RoleIndex, RoleIndex)> = lts
+        .states()
+        .filter(|s| from[s.index()])
+        .flat_map(|s| lts.transitions(s))
+        .filter(|(l, _)| l.action == action)
+        .map(|(l, _)| (l.from, l.to))
+        .collect();
+    cs.sort_unstable();
+    cs.dedup();
+    cs
+}
+
+/// The findings of the channel check `check` (`close-after-send`,
+/// `send-before-close` or `no-act-after-close`) on `channels`, in their
+/// order; the first [`MAX_WITNESSES`] with a witness, the others without
+/// ([`Finding::witness_omitted`]), pushed on `out`. Each finding is
+/// counted against `budget`'s memory, and each channel is a tick of its
+/// clock: a limit stops the check with its error (the findings pushed
+/// before stay).
+pub(crate) fn run(
+    lts: &Lts,
+    check: Check,
+    channels: &[(RoleIndex, RoleIndex)],
+    budget: &mut Budget,
+    out: &mut Vec<Finding>,
+) -> Result<(), Error> {
+    run_capped(lts, check, channels, budget, out, MAX_WITNESSES)
+}
+
+/// [`run`] with witnesses for the first `cap` findings.
+fn run_capped(
+    lts: &Lts,
+    check: Check,
+    channels: &[(RoleIndex, RoleIndex)],
+    budget: &mut Budget,
+    out: &mut Vec<Finding>,
+    cap: usize,
+) -> Result<(), Error> {
+    let everywhere = vec![true; lts.num_states()];
+    let closed = with_action(lts, Action::Close, &everywhere);
+    drop(everywhere);
+    let sent = match check {
+        Check::CloseAfterSend => with_action(lts, Action::Send, &reachable(lts)),
+        _ => Vec::new(),
+    };
+    let mut found_here = 0;
+    for &c in channels {
+        budget.tick()?;
+        let witness = found_here < cap;
+        let found = if closed.binary_search(&c).is_err() {
+            // never closed: see the module's documentation
+            match check {
+                Check::CloseAfterSend if sent.binary_search(&c).is_err() => None,
+                Check::CloseAfterSend if witness => close_after_send(lts, c, true),
+                Check::CloseAfterSend => Some(unwitnessed(lts, check, c)),
+                _ => None,
+            }
+        } else {
+            match check {
+                Check::CloseAfterSend => close_after_send(lts, c, witness),
+                Check::SendBeforeClose => send_before_close(lts, c, witness),
+                _ => no_act_after_close(lts, c, witness),
+            }
+        };
+        if let Some(f) = found {
+            budget.add_bytes(f.bytes())?;
+            out.push(f);
+            found_here += 1;
+        }
+    }
+    Ok(())
+}
+
+/// A finding of `check` on `c` without a witness.
+fn unwitnessed(lts: &Lts, check: Check, c: (RoleIndex, RoleIndex)) -> Finding {
+    Finding {
+        check,
+        channel: channel_names(lts, c),
+        summary: match check {
+            Check::CloseAfterSend => {
+                "the channel is used and, on some run, never closed afterwards".into()
+            }
+            Check::SendBeforeClose => "the channel is closed on a run that never used it".into(),
+            _ => "the channel is used or closed again after its close".into(),
+        },
+        witness: Vec::new(),
+        cycle_start: None,
+        witness_omitted: true,
+    }
 }
 
 fn is(l: &Label, action: Action, (p, q): (RoleIndex, RoleIndex)) -> bool {
@@ -46,7 +152,7 @@ fn channel_names(lts: &Lts, (p, q): (RoleIndex, RoleIndex)) -> Option<(String, S
 /// that may also go on does not end a run, so `a→b; (close(a,b) | end)`
 /// is not reported — every maximal run closes. The bit is "sent since the
 /// last close".
-pub(crate) fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
+fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex), witness: bool) -> Option<Finding> {
     let not_close = |l: &Label| !is(l, Action::Close, c);
     let ends = |s: StateId| lts.transitions(s).is_empty();
     let cyclic = on_cycle(lts, |_| true, not_close);
@@ -62,13 +168,17 @@ pub(crate) fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<F
             b
         })
     };
-    let prefix = bfs(
+    let prefix = bfs_with(
         lts,
         (lts.initial(), 0),
         step,
         |s, b| b == 1 && unclosed[s.index()],
         |_, _| false,
+        witness,
     )?;
+    if !witness {
+        return Some(unwitnessed(lts, Check::CloseAfterSend, c));
+    }
     let rest = path_to(
         lts,
         prefix.state,
@@ -83,6 +193,7 @@ pub(crate) fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<F
         summary: String::new(),
         witness: prefix.steps,
         cycle_start: None,
+        witness_omitted: false,
     };
     finding.witness.extend(rest.steps);
     if ends(rest.state) {
@@ -115,34 +226,37 @@ pub(crate) fn close_after_send(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<F
 /// `c→d` loop never reaches the send, so Discourje reports a close without
 /// a send. Every *run* sends first, and this check reports nothing (see
 /// `protocols/tests/it/lint.rs`, `send_before_close_has_no_false_alarm_on_loops`).
-pub(crate) fn send_before_close(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
-    let f = bfs(
+fn send_before_close(lts: &Lts, c: (RoleIndex, RoleIndex), witness: bool) -> Option<Finding> {
+    let f = bfs_with(
         lts,
         (lts.initial(), 0),
         |b, l, _| Some(if is(l, Action::Send, c) { 1 } else { b }),
         |_, _| false,
         |b, l| b == 0 && is(l, Action::Close, c),
+        witness,
     )?;
     Some(Finding {
-        check: Check::SendBeforeClose,
-        channel: channel_names(lts, c),
-        summary: "the channel is closed on a run that never used it".into(),
         witness: f.steps,
-        cycle_start: None,
+        witness_omitted: !witness,
+        ..unwitnessed(lts, Check::SendBeforeClose, c)
     })
 }
 
 /// `no-act-after-close` (`AG (close → AX AG !(send ∨ close))`): a run that
 /// sends on p→q, or closes it again, after closing it. The bit is "closed
 /// on this run"; the witness ends with the offending action.
-pub(crate) fn no_act_after_close(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option<Finding> {
-    let f = bfs(
+fn no_act_after_close(lts: &Lts, c: (RoleIndex, RoleIndex), witness: bool) -> Option<Finding> {
+    let f = bfs_with(
         lts,
         (lts.initial(), 0),
         |b, l, _| Some(if is(l, Action::Close, c) { 1 } else { b }),
         |_, _| false,
         |b, l| b == 1 && (is(l, Action::Send, c) || is(l, Action::Close, c)),
+        witness,
     )?;
+    if !witness {
+        return Some(unwitnessed(lts, Check::NoActAfterClose, c));
+    }
     let again = f
         .steps
         .last()
@@ -157,5 +271,57 @@ pub(crate) fn no_act_after_close(lts: &Lts, c: (RoleIndex, RoleIndex)) -> Option
         },
         witness: f.steps,
         cycle_start: None,
+        witness_omitted: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Bounds;
+
+    /// The findings of `check` with witnesses for the first `cap`.
+    fn capped(lts: &Lts, check: Check, cap: usize) -> Vec<Finding> {
+        let mut budget = Budget::new(
+            &Bounds::new(&engine::Limits::default()),
+            crate::Built::LintSearch,
+        );
+        let mut out = Vec::new();
+        run_capped(lts, check, &channels(lts), &mut budget, &mut out, cap).unwrap();
+        out
+    }
+
+    #[test]
+    fn findings_without_a_witness_are_those_the_full_search_finds() {
+        // never-closed channels take the one-pass way without a witness,
+        // closed ones the search without its run: the same channels
+        for lts in [
+            crate::bundled::two_buyer::spec().compile().unwrap(),
+            crate::bundled::go_fish::spec(3).compile().unwrap(),
+            crate::bundled::chess::spec().compile().unwrap(),
+            crate::Lts::from_aut(
+                "des (0, 5, 5)\n(0,\"!(A,p,q)\",1)\n(1,\"C(p,q)\",2)\n(2,\"C(p,q)\",3)\n\
+                 (0,\"C(r,s)\",4)\n(4,\"!(B,r,s)\",4)\n",
+            )
+            .unwrap(),
+        ] {
+            for check in [
+                Check::CloseAfterSend,
+                Check::SendBeforeClose,
+                Check::NoActAfterClose,
+            ] {
+                let full = capped(&lts, check, usize::MAX);
+                let none = capped(&lts, check, 0);
+                let names =
+                    |fs: &[Finding]| fs.iter().map(|f| f.channel.clone()).collect::<Vec<_>>();
+                assert_eq!(names(&full), names(&none), "{check}");
+                assert!(full
+                    .iter()
+                    .all(|f| !f.witness_omitted && !f.witness.is_empty()));
+                assert!(none
+                    .iter()
+                    .all(|f| f.witness_omitted && f.witness.is_empty()));
+            }
+        }
+    }
 }

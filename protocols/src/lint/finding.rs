@@ -64,12 +64,35 @@ pub struct Finding {
     pub cycle_start: Option<usize>,
     /// What is wrong, in one line.
     pub summary: String,
+    /// The check found the mistake but gave it no witness (`witness` is
+    /// empty): only the first [`MAX_WITNESSES`](super::MAX_WITNESSES)
+    /// findings of a check get one, so that a protocol with a mistake on
+    /// each of thousands of channels costs linear memory, not a run per
+    /// channel.
+    pub witness_omitted: bool,
 }
 
 impl Finding {
     /// The witness steps as text (the `witness` array of `--format json`).
     pub fn witness_texts(&self) -> Vec<String> {
         self.witness.iter().map(|s| s.text.clone()).collect()
+    }
+
+    /// About how many bytes the finding takes (its witness's steps and
+    /// their text, its strings, the allocator's headers): what lint counts
+    /// against its memory limit.
+    pub(crate) fn bytes(&self) -> usize {
+        const MALLOC: usize = 16;
+        let steps: usize = self
+            .witness
+            .iter()
+            .map(|s| std::mem::size_of::<Step>() + s.text.len() + MALLOC)
+            .sum();
+        let channel = self
+            .channel
+            .as_ref()
+            .map_or(0, |(p, q)| p.len() + q.len() + 2 * MALLOC);
+        std::mem::size_of::<Finding>() + self.summary.len() + MALLOC + channel + steps
     }
 }
 
@@ -112,6 +135,13 @@ impl Finding {
             write!(f, " (channel {p}→{q})")?;
         }
         writeln!(f, ": {}", self.summary)?;
+        if self.witness_omitted {
+            return writeln!(
+                f,
+                "  (no witness: only the first {} findings of a check get one)",
+                super::MAX_WITNESSES
+            );
+        }
         if self.witness.is_empty() {
             writeln!(f, "  (in the initial state)")?;
         }

@@ -196,6 +196,7 @@ fn finding(
         channel: None,
         witness,
         cycle_start: None,
+        witness_omitted: false,
         summary,
     }
 }

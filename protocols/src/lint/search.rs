@@ -32,6 +32,19 @@ pub(crate) fn bfs(
     goal: impl Fn(StateId, u8) -> bool,
     goal_edge: impl Fn(u8, &Label) -> bool,
 ) -> Option<Found> {
+    bfs_with(lts, start, step, goal, goal_edge, true)
+}
+
+/// [`bfs`], with the witness steps only if `witness` (without, `steps` is
+/// empty: a finding past the cap on witnesses costs no run of its own).
+pub(crate) fn bfs_with(
+    lts: &Lts,
+    start: (StateId, u8),
+    step: impl Fn(u8, &Label, StateId) -> Option<u8>,
+    goal: impl Fn(StateId, u8) -> bool,
+    goal_edge: impl Fn(u8, &Label) -> bool,
+    witness: bool,
+) -> Option<Found> {
     let node = |s: StateId, b: u8| s.index() * 2 + b as usize;
     // parent node and the index of the transition within the parent's
     let mut parent: Vec<(u32, u32)> = vec![(NONE, NONE); lts.num_states() * 2];
@@ -40,6 +53,9 @@ pub(crate) fn bfs(
     let mut queue = std::collections::VecDeque::from([start]);
     let path = |parent: &[(u32, u32)], mut n: usize| {
         let mut steps = Vec::new();
+        if !witness {
+            return steps;
+        }
         while parent[n].1 != NONE {
             let (p, i) = parent[n];
             let from = StateId::new(p / 2);
@@ -61,7 +77,9 @@ pub(crate) fn bfs(
         for (i, (label, t)) in lts.transitions(s).iter().enumerate() {
             if goal_edge(b, label) {
                 let mut steps = path(&parent, n);
-                steps.push(Step::new(lts, s, *label, *t));
+                if witness {
+                    steps.push(Step::new(lts, s, *label, *t));
+                }
                 return Some(Found { steps, state: *t });
             }
             let Some(nb) = step(b, label, *t) else {
@@ -96,6 +114,22 @@ pub(crate) fn path_to(
         |s, _| goal(s),
         |_, _| false,
     )
+}
+
+/// The states reachable from the initial state.
+pub(crate) fn reachable(lts: &Lts) -> Vec<bool> {
+    let mut seen = vec![false; lts.num_states()];
+    seen[lts.initial().index()] = true;
+    let mut stack = vec![lts.initial()];
+    while let Some(s) = stack.pop() {
+        for &(_, t) in lts.transitions(s) {
+            if !seen[t.index()] {
+                seen[t.index()] = true;
+                stack.push(t);
+            }
+        }
+    }
+    seen
 }
 
 /// The states from which some state with `target` is reachable through

@@ -34,6 +34,7 @@ pub(crate) fn deadlock(lts: &Lts) -> Option<Finding> {
         ),
         witness: f.steps,
         cycle_start: None,
+        witness_omitted: false,
     })
 }
 
@@ -48,6 +49,7 @@ pub(crate) fn cant_terminate(lts: &Lts) -> Option<Finding> {
         summary: format!("the protocol can end (final state {})", f.state),
         witness: f.steps,
         cycle_start: None,
+        witness_omitted: false,
     })
 }
 
@@ -69,6 +71,7 @@ pub(crate) fn may_terminate(lts: &Lts) -> Option<Finding> {
         summary: format!("from state {} the protocol can never end", f.state),
         witness: f.steps,
         cycle_start: None,
+        witness_omitted: false,
     })
 }
 
@@ -91,6 +94,7 @@ pub(crate) fn must_terminate(lts: &Lts) -> Option<Finding> {
         summary: String::new(),
         witness: f.steps,
         cycle_start: None,
+        witness_omitted: false,
     };
     if stuck(lts, f.state) {
         finding.summary = format!("the run is stuck in state {}, which is not final", f.state);

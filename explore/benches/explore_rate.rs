@@ -230,7 +230,8 @@ fn timed(explorer: &Explorer, repeat: usize, tasks: bool) -> (usize, f64, f64) {
 /// kept (the machine is shared). Each mode must explore as many
 /// executions as the others.
 fn rate() {
-    let explorer = Explorer::new().preemption_bound(None);
+    // In batches: role threads run one execution at a time whatever.
+    let explorer = Explorer::new().preemption_bound(None).batches(true);
     let _ = explorer.explore(mailbox(), fan_in(2));
     let modes = [
         ("coroutines", false, false),
@@ -310,7 +311,9 @@ fn random() {
         .find_map(|a| a.strip_prefix("--executions=")?.parse().ok())
         .unwrap_or(100_000);
     for _round in 0..3 {
-        let e = Explorer::new().random(1, n);
+        // In batches (`Explorer::batches`) unless `--one-at-a-time`.
+        let batches = !std::env::args().any(|a| a == "--one-at-a-time");
+        let e = Explorer::new().random(1, n).batches(batches);
         let (started, cpu) = (Instant::now(), cpu_time());
         let ex = e.explore(mailbox(), fan_in(3));
         let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_time() - cpu);

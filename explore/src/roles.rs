@@ -25,13 +25,12 @@ pub(crate) enum Body<'a, P> {
 /// does not have, or the same role twice, is an error of the program,
 /// reported by [`Explorer::try_explore`](super::Explorer::try_explore).
 ///
-/// The program runs on the caller's thread, once for each execution, and
-/// the roles it spawns on another; so that executions run back to back
-/// there, it is called ahead of them, for up to a few dozen at once.
-/// Where the search ends (or stops) first, the roles of the calls ahead
-/// are dropped unstarted: the program may be called more times than
-/// [`Exploration::executions`](super::Exploration::executions) says.
-/// Count executions in a role body, not in the program.
+/// The program runs on the caller's thread, once for each execution,
+/// right before it, and the roles it spawns on another. With
+/// [`Explorer::batches`](super::Explorer::batches) it is called ahead of
+/// its executions, for up to a few dozen at once, and may be called more
+/// times than [`Exploration::executions`](super::Exploration::executions)
+/// says: count executions in a role body, not in the program.
 pub struct Roles<'a, P: Protocol> {
     pub(crate) names: Arc<[String]>,
     pub(crate) bodies: Vec<(RoleId, Body<'a, P>)>,

@@ -15,7 +15,7 @@ use crate::error::ExploreError;
 use crate::observe::Observe;
 use crate::reduction::Reduction;
 use crate::roles::Roles;
-use crate::scheduler::{Run, Search, MAX_BATCH};
+use crate::scheduler::{Run, Search};
 
 impl Search for Dfs {
     fn begin(&mut self) {
@@ -74,10 +74,10 @@ impl Explorer {
             hb: Default::default(),
         };
         let mut redundant = 0;
-        // Batches grow from one execution (a program that fails at once
-        // is called once), doubling; of one only where the executor
-        // cannot tell whether an execution stops the search (a property
-        // may fail it, see `scheduler::batch`).
+        // With `batches`, batches grow from one execution (a program that
+        // fails at once is called once), doubling; of one only where the
+        // executor cannot tell whether an execution stops the search (a
+        // property may fail it, see `scheduler::batch`).
         let exact = self.stop_on_failure && tally.property.is_some();
         let mut size = 1;
         'search: loop {
@@ -94,7 +94,11 @@ impl Explorer {
                 break;
             }
             let n = size.min(max_executions - tally.executions);
-            size = if exact { 1 } else { (size * 2).min(MAX_BATCH) };
+            size = if exact {
+                1
+            } else {
+                (size * 2).min(self.batch_limit())
+            };
             // The search moves into the executions and back (its
             // decisions are made on the executor's thread).
             let batch = job.run_batch(dfs, n, self.stop_on_failure);
@@ -104,7 +108,10 @@ impl Explorer {
                 // Whether the search had a schedule left after this one.
                 let more = i + 1 < ran || batch.more;
                 tally.executions += 1;
-                if matches!(run.end, End::Redundant) {
+                // A redundant execution that left a role's thread behind
+                // (stuck after the stop) stops the search as any such
+                // execution does: the tally reports the role.
+                if matches!(run.end, End::Redundant) && run.left_behind.is_empty() {
                     redundant += 1;
                     tally
                         .progress

@@ -11,7 +11,7 @@ use crate::observe::Observe;
 use crate::report::Sampled;
 use crate::roles::Roles;
 use crate::sampler::{Sampler, Strategy};
-use crate::scheduler::{Search, MAX_BATCH};
+use crate::scheduler::Search;
 
 impl Search for Sampler {
     fn begin(&mut self) {
@@ -174,7 +174,11 @@ impl Explorer {
             let n = size
                 .min(sampling.executions - tally.executions)
                 .min(cap - tally.executions);
-            size = if exact { 1 } else { (size * 2).min(MAX_BATCH) };
+            size = if exact {
+                1
+            } else {
+                (size * 2).min(self.batch_limit())
+            };
             let batch = job.run_batch(sampler, n, self.stop_on_failure);
             sampler = batch.search;
             let ran = batch.runs.len();

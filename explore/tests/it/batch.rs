@@ -1,5 +1,5 @@
-//! Executions run back to back on the executor's thread, in batches that
-//! grow 1, 2, 4, …: what happens in the middle of a batch is reported as
+//! With `Explorer::batches`, executions run back to back on the
+//! executor's thread, in batches that grow 1, 2, 4, …: what happens in the middle of a batch is reported as
 //! it was one execution at a time — a role stuck outside the session (and
 //! its thread left running), a panic, and a stop at the first failure,
 //! with exactly the executions that one at a time ran.
@@ -86,6 +86,7 @@ fn explore_guarded(explorer: Explorer, at_four: AtFour) -> (Exploration, usize) 
 #[test]
 fn a_role_stuck_in_the_middle_of_a_batch_is_reported_with_its_schedule() {
     let explorer = Explorer::new()
+        .batches(true)
         .role_timeout(Duration::from_millis(300))
         .timeout(Duration::from_secs(30));
     let (ex, runs) = explore_guarded(explorer, AtFour::Spin);
@@ -104,7 +105,7 @@ fn a_role_stuck_in_the_middle_of_a_batch_is_reported_with_its_schedule() {
 
 #[test]
 fn a_panic_in_the_middle_of_a_batch_is_its_own_execution() {
-    let (ex, runs) = explore_guarded(Explorer::new().simplify(false), AtFour::Panic);
+    let (ex, runs) = explore_guarded(Explorer::new().batches(true).simplify(false), AtFour::Panic);
     assert!(ex.is_complete(), "{ex}");
     assert_eq!(ex.failures().len(), 1, "{ex}");
     let failure = &ex.failures()[0];
@@ -120,7 +121,10 @@ fn a_panic_in_the_middle_of_a_batch_is_its_own_execution() {
 #[test]
 fn a_batch_stops_at_the_first_failure_when_the_exploration_does() {
     // Without a shortest-schedule search, which would run white again.
-    let explorer = Explorer::new().stop_on_failure(true).simplify(false);
+    let explorer = Explorer::new()
+        .batches(true)
+        .stop_on_failure(true)
+        .simplify(false);
     let (ex, runs) = explore_guarded(explorer, AtFour::Panic);
     assert!(!ex.is_complete(), "{ex}");
     assert_eq!(ex.failures().len(), 1, "{ex}");
@@ -131,6 +135,7 @@ fn a_batch_stops_at_the_first_failure_when_the_exploration_does() {
 #[test]
 fn a_sampled_batch_stops_at_the_first_failure_too() {
     let explorer = Explorer::new()
+        .batches(true)
         .random(3, 1_000)
         .stop_on_failure(true)
         .simplify(false);
@@ -143,9 +148,9 @@ fn a_sampled_batch_stops_at_the_first_failure_too() {
 
 /// White picks one of `values` and sends it; the program's call past
 /// `max_calls` panics.
-fn explore_counting_calls(values: usize, max_calls: usize) -> (Exploration, usize) {
+fn explore_counting_calls(batches: bool, values: usize, max_calls: usize) -> (Exploration, usize) {
     let calls = AtomicUsize::new(0);
-    let ex = Explorer::new().explore(one_move(), |r| {
+    let ex = Explorer::new().batches(batches).explore(one_move(), |r| {
         let call = calls.fetch_add(1, Ordering::SeqCst) + 1;
         assert!(call <= max_calls, "the program's call {call}");
         r.spawn("white", move |mut ep| {
@@ -163,15 +168,24 @@ fn explore_counting_calls(values: usize, max_calls: usize) -> (Exploration, usiz
 fn a_call_of_the_program_ahead_of_its_execution_panics_only_if_it_is_due() {
     // Two executions, in batches of 1 and 2: the third call was made
     // ahead, and its panic is dropped with it.
-    let (ex, calls) = explore_counting_calls(2, 2);
+    let (ex, calls) = explore_counting_calls(true, 2, 2);
     assert!(ex.is_successful(), "{ex}");
     assert_eq!((ex.executions(), calls), (2, 3), "{ex}");
     // With a third execution due, the third call's panic is the caller's.
-    let panicked = std::panic::catch_unwind(|| explore_counting_calls(3, 2))
+    let panicked = std::panic::catch_unwind(|| explore_counting_calls(true, 3, 2))
         .expect_err("the program's panic reaches the caller");
     let message = panicked
         .downcast_ref::<String>()
         .cloned()
         .unwrap_or_default();
     assert_eq!(message, "the program's call 3");
+}
+
+#[test]
+fn without_batches_the_program_is_called_once_an_execution_right_before_it() {
+    // A program may share state with its earlier executions (reset a log
+    // its roles write): by default no call is made ahead.
+    let (ex, calls) = explore_counting_calls(false, 6, 6);
+    assert!(ex.is_successful(), "{ex}");
+    assert_eq!((ex.executions(), calls), (6, 6), "{ex}");
 }

@@ -234,3 +234,54 @@ fn a_thread_left_running_cannot_reach_a_later_exploration() {
     );
     assert_eq!(got[2], "choose: 0");
 }
+
+/// Two independent sends, r0 → r1 and r2 → r3: with sleep sets, the
+/// second order of the two sends ends sleep-set-blocked (redundant), and
+/// the roles still waiting there get the stop's error. Each then waits
+/// outside the session (on `released`), as a role does that blocks after
+/// an error: the redundant execution leaves its thread behind. The
+/// exploration must report that role and stop, as after any execution
+/// that leaves a thread behind; it used to take the next schedule from
+/// a search that had not moved on, and ran the same redundant execution
+/// again until its executions ran out.
+#[test]
+fn a_role_blocked_after_a_redundant_execution_is_stuck_and_the_search_stops() {
+    use prust::explore::Reduction;
+    use testkit::mailbox::Mailbox;
+    let released = Arc::new(Flag::default());
+    let (tx, rx) = mpsc::channel();
+    let flag = Arc::clone(&released);
+    std::thread::spawn(move || {
+        let program = move |r: &mut Roles<'_, Mailbox>| {
+            for (from, to) in [("r0", "r1"), ("r2", "r3")] {
+                let (sent, received) = (Arc::clone(&flag), Arc::clone(&flag));
+                r.spawn(from, move |mut ep| {
+                    if ep.send(to, Move(0)).is_err() {
+                        sent.wait();
+                    }
+                });
+                r.spawn(to, move |mut ep| {
+                    if ep.recv_from(from).is_err() {
+                        received.wait();
+                    }
+                });
+            }
+        };
+        let ex = Explorer::new()
+            .reduction(Reduction::SleepSets)
+            .role_timeout(ROLE_TIMEOUT)
+            .timeout(Duration::from_secs(30))
+            .explore(Mailbox::new(4), program);
+        let _ = tx.send(ex);
+    });
+    let ex = rx
+        .recv_timeout(Duration::from_secs(12))
+        .expect("the exploration returns instead of running one redundant execution again");
+    released.set();
+    assert!(!ex.is_complete() && !ex.is_successful(), "{ex}");
+    assert!(!ex.threads_left_running().is_empty(), "{ex}");
+    assert!(
+        matches!(ex.failures()[0].outcome, Outcome::Stuck { .. }),
+        "{ex}"
+    );
+}

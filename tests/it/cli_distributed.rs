@@ -145,6 +145,7 @@ fn a_killed_process_ends_the_others_naming_it() {
     victim.kill().unwrap();
     victim.wait().unwrap();
     let killed = Instant::now();
+    let mut named_the_killed = false;
     for (i, c) in children.into_iter().enumerate() {
         let o = c.wait_with_output().unwrap();
         let took = killed.elapsed();
@@ -154,8 +155,18 @@ fn a_killed_process_ends_the_others_naming_it() {
         );
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(3), "process {i}: {err}");
-        assert!(err.contains("process 2 stopped taking part"), "{err}");
+        // The first to see a connection close sees process 2's; a
+        // survivor that has ended on it closes its own, which a slower
+        // one (on a loaded machine) may see first and name instead.
+        assert!(
+            ["0", "1", "2", "3"]
+                .iter()
+                .any(|p| err.contains(&format!("process {p} stopped taking part"))),
+            "{err}"
+        );
+        named_the_killed |= err.contains("process 2 stopped taking part");
     }
+    assert!(named_the_killed, "no survivor named the killed process 2");
 }
 
 /// A process suspended (SIGSTOP) keeps its connections open: the others

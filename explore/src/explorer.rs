@@ -362,9 +362,12 @@ impl Explorer {
         self
     }
 
-    /// The most executions a batch may run (see [`batches`](Self::batches)).
-    fn batch_limit(&self) -> usize {
-        if self.batches && !self.role_threads {
+    /// The most executions a batch may run (see [`batches`](Self::batches)):
+    /// one where the executor cannot tell whether an execution stops the
+    /// search (a property may fail it, see `scheduler::batch`).
+    fn batch_limit(&self, property: bool) -> usize {
+        let exact = self.stop_on_failure && property;
+        if self.batches && !self.role_threads && !exact {
             crate::scheduler::MAX_BATCH
         } else {
             1

@@ -78,7 +78,7 @@ impl Explorer {
         // fails at once is called once), doubling; of one only where the
         // executor cannot tell whether an execution stops the search (a
         // property may fail it, see `scheduler::batch`).
-        let exact = self.stop_on_failure && tally.property.is_some();
+        let limit = self.batch_limit(tally.property.is_some());
         let mut size = 1;
         'search: loop {
             if tally.executions >= max_executions {
@@ -94,11 +94,7 @@ impl Explorer {
                 break;
             }
             let n = size.min(max_executions - tally.executions);
-            size = if exact {
-                1
-            } else {
-                (size * 2).min(self.batch_limit())
-            };
+            size = (size * 2).min(limit);
             // The search moves into the executions and back (its
             // decisions are made on the executor's thread).
             let batch = job.run_batch(dfs, n, self.stop_on_failure);

@@ -158,7 +158,7 @@ impl Explorer {
             .max_executions
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         // Batches as in `enumerate`.
-        let exact = self.stop_on_failure && tally.property.is_some();
+        let limit = self.batch_limit(tally.property.is_some());
         let mut size = 1;
         'sample: while tally.executions < sampling.executions {
             if tally.executions >= cap {
@@ -174,11 +174,7 @@ impl Explorer {
             let n = size
                 .min(sampling.executions - tally.executions)
                 .min(cap - tally.executions);
-            size = if exact {
-                1
-            } else {
-                (size * 2).min(self.batch_limit())
-            };
+            size = (size * 2).min(limit);
             let batch = job.run_batch(sampler, n, self.stop_on_failure);
             sampler = batch.search;
             let ran = batch.runs.len();

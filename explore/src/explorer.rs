@@ -130,7 +130,7 @@ impl Explorer {
             progress_after: env.progress_after.unwrap_or(Duration::from_secs(1)),
             stop_on_failure: false,
             role_threads: false,
-            batches: false,
+            batches: true,
             reduction: match &env.reduction {
                 None => Reduction::default(),
                 Some(v) => v
@@ -321,41 +321,49 @@ impl Explorer {
         self
     }
 
-    /// Runs executions in batches (`true`; default `false`): the program
-    /// is called ahead for up to 64 executions at once, and their roles
-    /// run back to back on the executor's thread, which then meets the
-    /// caller's thread once a batch instead of twice an execution. About
-    /// twice the executions per CPU-second on small programs
-    /// (BENCHMARKS.md); the same schedules, outcomes and reports.
+    /// Runs executions in batches (`true`, the default): up to 64
+    /// executions run back to back on the executor's thread (the thread
+    /// that runs the roles), which calls the program right before each
+    /// and meets the caller's thread once a batch instead of twice an
+    /// execution. `false` makes every batch one execution long: the same
+    /// calls, schedules, outcomes and reports, about half the executions
+    /// per CPU-second on small programs (BENCHMARKS.md). For measuring
+    /// the two side by side.
     ///
-    /// Only for a program whose calls share nothing across executions:
-    /// each call must build what its roles use afresh. A call made ahead
-    /// runs before the executions that precede it, so a program that
-    /// resets state its roles share with earlier executions (a log it
-    /// clears, a counter, a token or port it takes and they give back)
-    /// would change their outcomes, and a role might pass where it
-    /// fails. Where the search ends first, the roles of the calls ahead
-    /// are dropped unstarted: the program may be called more times than
-    /// [`Exploration::executions`] says. Role threads
-    /// ([`role_threads`](Self::role_threads)) and a property with a stop
-    /// at the first failure run one execution at a time whatever this
-    /// says.
+    /// A program may share state with its earlier executions (clear a log
+    /// its roles write, take a token they give back): each call is made
+    /// after the execution before it has ended, batches or not. Role
+    /// threads ([`role_threads`](Self::role_threads)) and a property with
+    /// a stop at the first failure run batches of one whatever this says
+    /// (the executor cannot tell whether a property fails an execution).
     ///
     /// ```
+    /// use std::sync::{Arc, Mutex};
     /// use prust::explore::{choose, Explorer};
     /// use prust::session::BlockingEndpoint;
+    /// use prust::spec::{msg, Spec};
     /// #[derive(Clone, Debug)]
     /// struct Move(usize);
-    /// let object = prust::protocols::chess::strict();
-    /// // Each call builds what its roles use: nothing is shared.
-    /// let ex = Explorer::new().batches(true).explore(object, |r| {
-    ///     r.spawn("white", |mut ep| ep.send("black", Move(choose(3))).unwrap());
-    ///     r.spawn("black", |mut ep| {
+    /// let object = prust::Strict::from_spec(&Spec::new("move", msg("Move", "white", "black")))?;
+    /// // A log the program clears and its roles write: black finds in it
+    /// // the one value of its own execution.
+    /// let log = Arc::new(Mutex::new(Vec::new()));
+    /// let ex = Explorer::new().explore(object, |r| {
+    ///     log.lock().unwrap().clear();
+    ///     let (white_log, black_log) = (Arc::clone(&log), Arc::clone(&log));
+    ///     r.spawn("white", move |mut ep| {
+    ///         let v = choose(3);
+    ///         white_log.lock().unwrap().push(v);
+    ///         ep.send("black", Move(v)).unwrap();
+    ///     });
+    ///     r.spawn("black", move |mut ep| {
     ///         ep.recv_from("white").unwrap();
+    ///         assert_eq!(black_log.lock().unwrap().len(), 1);
     ///     });
     /// });
-    /// assert!(ex.is_complete(), "{ex}");
+    /// assert!(ex.is_successful(), "{ex}");
     /// assert_eq!(ex.executions(), 3, "{ex}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn batches(mut self, on: bool) -> Self {
         self.batches = on;
@@ -441,9 +449,10 @@ impl Explorer {
     /// [`Roles::spawn`] returned) gives the result of each complete
     /// execution ([`Exploration::results`]).
     ///
-    /// `program` is called once for each execution, on the caller's
-    /// thread, right before it (ahead of it with
-    /// [`batches`](Self::batches)).
+    /// `program` is called once for each execution, right before it
+    /// (after the execution before it has ended), on the thread that runs
+    /// the roles' bodies, not the caller's: it must be `Sync`, and what
+    /// it returns `Send` and `'static` ([`Observe`]).
     ///
     /// [`Handle`]: super::Handle
     #[track_caller]
@@ -586,7 +595,6 @@ impl Explorer {
             limits,
             names: names.clone().into(),
             visible,
-            deferred: Default::default(),
         };
         if let Some(schedule) = &self.replay {
             let (run, observed) = job.replay(schedule);

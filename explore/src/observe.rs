@@ -90,12 +90,15 @@ impl<T> fmt::Debug for Handle<T> {
 /// role's value), or a tuple, array, `Vec` or `Option` of observables.
 /// Implement it for a struct of handles to name the parts of a result.
 ///
+/// It is `Send` and `'static`: the program is called on the thread that
+/// runs its roles, and what it returns goes to the explorer's thread.
+///
 /// ```
 /// use prust::explore::Observe;
 /// // A program that observes nothing has the one result `()`.
 /// assert_eq!(().observe(), Some(()));
 /// ```
-pub trait Observe {
+pub trait Observe: Send + 'static {
     /// The result of one execution.
     type Value;
     /// The result, read once every role has returned; `None` if a part
@@ -110,7 +113,7 @@ impl Observe for () {
     }
 }
 
-impl<T> Observe for Handle<T> {
+impl<T: Send + 'static> Observe for Handle<T> {
     type Value = T;
     fn observe(self) -> Option<T> {
         self.take()

@@ -7,6 +7,7 @@ use engine::RoleId;
 use super::chooser::{Chooser, Decision};
 use super::found::{describe, to_choice};
 use super::schedule::Schedule;
+use super::scheduler::Search;
 use super::step::Alt;
 
 /// Follows a printed schedule.
@@ -35,5 +36,13 @@ impl Chooser for Replay {
                 found: format!("the enabled choices {}", describe(&self.names, alts)),
             },
         }
+    }
+}
+
+/// A replay is one execution: run as a batch of one.
+impl Search for Replay {
+    fn begin(&mut self) {}
+    fn next(&mut self) -> bool {
+        false
     }
 }

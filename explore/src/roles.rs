@@ -25,12 +25,9 @@ pub(crate) enum Body<'a, P> {
 /// does not have, or the same role twice, is an error of the program,
 /// reported by [`Explorer::try_explore`](super::Explorer::try_explore).
 ///
-/// The program runs on the caller's thread, once for each execution,
-/// right before it, and the roles it spawns on another. With
-/// [`Explorer::batches`](super::Explorer::batches) it is called ahead of
-/// its executions, for up to a few dozen at once, and may be called more
-/// times than [`Exploration::executions`](super::Exploration::executions)
-/// says: count executions in a role body, not in the program.
+/// The program runs once for each execution, right before it (after the
+/// execution before it has ended), on the thread that then runs the
+/// roles it spawns (as coroutines), not the caller's.
 pub struct Roles<'a, P: Protocol> {
     pub(crate) names: Arc<[String]>,
     pub(crate) bodies: Vec<(RoleId, Body<'a, P>)>,

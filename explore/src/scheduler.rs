@@ -312,6 +312,7 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
 }
 
 mod batch;
+mod call;
 mod execution;
 mod threads;
 

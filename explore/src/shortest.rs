@@ -24,6 +24,7 @@
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
+use super::scheduler::Search;
 use super::step::Alt;
 
 /// A scheduling point of the level being run.
@@ -112,6 +113,15 @@ impl Bounded {
             }
             self.stack.pop();
         }
+        false
+    }
+}
+
+/// Each probe is one execution, run as a batch of one: the search for a
+/// shortest schedule moves on between probes itself (`backtrack`).
+impl Search for Bounded {
+    fn begin(&mut self) {}
+    fn next(&mut self) -> bool {
         false
     }
 }

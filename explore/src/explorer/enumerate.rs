@@ -125,12 +125,8 @@ impl Explorer {
                     break 'search;
                 }
             }
-            // A batch stops only where the explorer stops (or short of a
-            // call of the program that panicked, raised by the next).
-            debug_assert!(
-                ran == n || job.deferred.borrow().is_some(),
-                "a batch stopped where the search goes on"
-            );
+            // A batch stops only where the explorer stops.
+            debug_assert_eq!(ran, n, "a batch stopped where the search goes on");
         }
         if dfs.pruned > 0 {
             let bound = self.preemption_bound.unwrap_or_default();

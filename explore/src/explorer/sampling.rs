@@ -191,12 +191,8 @@ impl Explorer {
                     break 'sample;
                 }
             }
-            // A batch stops only where the explorer stops (or short of a
-            // call of the program that panicked, raised by the next).
-            debug_assert!(
-                ran == n || job.deferred.borrow().is_some(),
-                "a batch stopped where the search goes on"
-            );
+            // A batch stops only where the explorer stops.
+            debug_assert_eq!(ran, n, "a batch stopped where the search goes on");
         }
         // A sample is never a proof, whatever else stopped it.
         tally.never_complete(SAMPLED);

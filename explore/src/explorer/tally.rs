@@ -4,14 +4,11 @@
 //! the other, so that an execution counts the same whichever search ran
 //! it.
 
-use std::any::Any;
-use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use engine::Protocol;
 
-use crate::chooser::Chooser;
 use crate::end::End;
 use crate::error::ExploreError;
 use crate::found::to_schedule;
@@ -39,31 +36,25 @@ pub(super) struct Job<'a, P, F> {
     /// Under a property, the actions it sees: the reductions keep every
     /// order of those (see `independence`).
     pub(super) visible: Option<Arc<Visibility>>,
-    /// A panic of the program in a call ahead of its execution (see
-    /// [`run_batch`](Self::run_batch)).
-    pub(super) deferred: RefCell<Option<Box<dyn Any + Send>>>,
 }
 
 impl<P, F, O> Job<'_, P, F>
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O + Sync,
+    O: Send + 'static,
 {
-    /// Runs the program once, as `chooser` schedules it.
-    pub(super) fn run<C: Chooser + Send + 'static>(&self, chooser: C) -> (Run, C, O) {
-        scheduler::run(
-            self.pool,
-            self.object,
-            self.program,
-            self.limits,
-            chooser,
-            self.visible.as_ref(),
-        )
+    /// Runs the program once, as `chooser` schedules it: a batch of one
+    /// (the program called on the executor's thread, as in every batch).
+    pub(super) fn run<C: Search>(&self, chooser: C) -> (Run, C, O) {
+        let mut batch = self.run_batch(chooser, 1, false);
+        let (run, observed) = batch.runs.pop().expect("a batch of one runs one execution");
+        (run, batch.search, observed)
     }
 
     /// Runs up to `n` executions back to back (see `scheduler::batch`),
     /// `search` deciding; with role threads (`Explorer::role_threads`),
-    /// one at a time as before.
+    /// one at a time, the program called on the caller's thread.
     pub(super) fn run_batch<S: Search>(
         &self,
         search: S,
@@ -80,12 +71,18 @@ where
                 search,
                 n,
                 stop_on_failure,
-                &mut self.deferred.borrow_mut(),
             );
         }
         let mut search = search;
         search.begin();
-        let (run, mut search, observed) = self.run(search);
+        let (run, mut search, observed) = scheduler::run(
+            self.pool,
+            self.object,
+            self.program,
+            self.limits,
+            search,
+            self.visible.as_ref(),
+        );
         let (more, _) = scheduler::after(&mut search, &run, stop_on_failure);
         Batch {
             runs: vec![(run, observed)],
@@ -228,6 +225,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Send + 'static,
     {
         let mut failures = std::mem::take(&mut self.found.failures);
         self.shortness = vec![Shortness::Unknown; failures.len()];
@@ -308,6 +306,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Send + 'static,
     {
         if !self.left_running.is_empty() {
             return (chooser, Probe::Stop(LEFT_RUNNING.into()));
@@ -357,6 +356,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
+        O: Send + 'static,
     {
         if !self.left_running.is_empty() {
             return None;

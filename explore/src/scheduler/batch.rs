@@ -6,10 +6,10 @@
 //! execution's CPU time in the kernel. The explorer's thread stays out
 //! of the roles' way so that it can report a role stuck in its own code
 //! instead of hanging with it; but it need not meet the executor for
-//! every execution. It calls the program ahead for a batch (the program
-//! is not `'static`, the role bodies it spawns are), and the executor
-//! runs the batch's executions one after the other, making the search's
-//! decisions between them ([`Search`]), so the threads meet once a batch.
+//! every execution. The executor runs a batch's executions one after the
+//! other, calling the program right before each (`call.rs`: the program
+//! is borrowed, not `'static`) and making the search's decisions between
+//! them ([`Search`]), so the threads meet once a batch.
 //!
 //! The explorer's thread meanwhile watches the execution running (the
 //! executor publishes each one as it starts): a role that runs its own
@@ -23,9 +23,10 @@
 //! [`Run::fails_without_property`]), so the executions run and reported
 //! are those of one execution at a time. What a batch cannot know is
 //! whether a property fails; `enumerate` and `sampling` then run batches
-//! of one where a failure would stop the search. Bodies of a batch not
-//! run because the search ended are dropped unstarted: the program may
-//! be called a few more times than there were executions.
+//! of one where a failure would stop the search. The program is called
+//! once an execution, right before it, as one at a time: a batch changes
+//! nothing a program or its roles can see but the thread the program is
+//! called on.
 
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -42,15 +43,17 @@ use super::super::executor::executor;
 use super::super::pool::{Job, Pool};
 use super::super::roles::Roles;
 use super::super::visible::Visibility;
+use super::call::{Closing, Gate, Program};
 use super::execution::{
-    collect, drop_unstarted, executor_worker, names_of, new_run, prepare, start, take, take_kept,
-    Setting, Started, Taken,
+    collect, drop_unstarted, executor_worker, names_of, new_run, start, take, take_kept, Setting,
+    Started, Taken,
 };
 use super::{Kept, Run, RunLimits};
 
 /// The most executions run back to back on the executor's thread between
 /// two meetings with the explorer's: past a few dozen the hand-over is
-/// noise, and a longer batch only calls the program more times ahead.
+/// noise, and a longer batch only holds more results back from the
+/// explorer's thread (its progress lines, its checks of the limits).
 pub(crate) const MAX_BATCH: usize = 64;
 
 /// A search whose executions can run back to back on the executor's
@@ -114,31 +117,40 @@ pub(crate) struct Batch<S, O> {
 /// stopped it (the object's code, or the scheduler's).
 type Ended<P, S> = Result<(S, Option<Kept<P>>, bool), Box<dyn Any + Send>>;
 
+/// The execution running, watched by the explorer's thread.
+struct Current<O> {
+    shared: Arc<Shared>,
+    /// Its spawned roles.
+    spawned: Vec<RoleId>,
+    /// What the program returned for it: the explorer's if it takes the
+    /// execution over.
+    observed: O,
+}
+
 /// What the executor's thread posts for the explorer's.
-struct Posted<P, S> {
-    /// The execution running, and its spawned roles: watched.
-    current: Option<(Arc<Shared>, Vec<RoleId>)>,
+struct Posted<P, S, O> {
+    current: Option<Current<O>>,
     /// The executions run before it.
-    runs: Vec<Run>,
+    runs: Vec<(Run, O)>,
     end: Option<Ended<P, S>>,
 }
 
-struct Watch<P, S> {
-    posted: Mutex<Posted<P, S>>,
+struct Watch<P, S, O> {
+    posted: Mutex<Posted<P, S, O>>,
     cv: Condvar,
 }
 
-impl<P, S> Watch<P, S> {
-    fn lock(&self) -> MutexGuard<'_, Posted<P, S>> {
+impl<P, S, O> Watch<P, S, O> {
+    fn lock(&self) -> MutexGuard<'_, Posted<P, S, O>> {
         self.posted.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 /// Runs up to `n` executions of `program` back to back on the
 /// executor's thread (fewer where the search ends or the exploration
-/// stops), `search` deciding; thread roles run as coroutines.
-/// `deferred`: the panic of a call of the program ahead of its execution,
-/// raised by the next batch.
+/// stops), `search` deciding; thread roles run as coroutines. The
+/// executor's thread calls the program right before each execution (see
+/// `call.rs`), as one execution at a time does on the explorer's.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_batch<P, F, O, S>(
     pool: &Pool,
@@ -149,42 +161,22 @@ pub(crate) fn run_batch<P, F, O, S>(
     search: S,
     n: usize,
     stop_on_failure: bool,
-    deferred: &mut Option<Box<dyn Any + Send>>,
 ) -> Batch<S, O>
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O + Sync,
+    O: Send + 'static,
     S: Search,
 {
-    if let Some(payload) = deferred.take() {
-        // The program's call for this execution panicked ahead of it.
-        resume_unwind(payload);
-    }
     let kept = take_kept::<P>(pool);
     let names = names_of(kept.as_ref(), object);
-    let mut bodies = Vec::with_capacity(n);
-    let mut observed = Vec::with_capacity(n);
-    for i in 0..n.max(1) {
-        // A call ahead of its execution panics where that execution is
-        // due (the next batch), not now: the search may end before.
-        let (roles, o) = match i {
-            0 => prepare(program, &names),
-            _ => match catch_unwind(AssertUnwindSafe(|| prepare(program, &names))) {
-                Ok(prepared) => prepared,
-                Err(payload) => {
-                    *deferred = Some(payload);
-                    break;
-                }
-            },
-        };
-        let wrong = roles.error.is_some();
-        bodies.push(roles);
-        observed.push(o);
-        if wrong {
-            // The exploration stops at this one with the program's error.
-            break;
-        }
-    }
+    let gate = Arc::new(Gate::default());
+    // Made before the program can reach the executor's thread, dropped
+    // (closing the gate, waiting for a call under way) on every way out
+    // of this function: the program's borrow outlives every call.
+    let _closing = Closing(&gate);
+    // SAFETY: `_closing` closes the gate before `program`'s borrow ends.
+    let program = unsafe { Program::new(program, Arc::clone(&gate)) };
     let watch = Arc::new(Watch {
         posted: Mutex::new(Posted {
             current: None,
@@ -205,29 +197,25 @@ where
             names,
             stop_on_failure,
         };
-        Box::new(move || runner.run(&watch, bodies, search, kept))
+        Box::new(move || runner.run(&watch, &program, n.max(1), search, kept))
     };
     let worker = executor_worker(&names);
     pool.place(worker, job).open();
-    let (runs, ended) = watch_batch::<P, S>(&watch, limits, pool, &names);
+    let (runs, ended) = watch_batch::<P, S, O>(&watch, limits, pool, &names);
     let (search, kept, more) = match ended {
         Ok(ended) => ended,
         // Nothing of the exploration is reported past a panic of the
-        // object's code: it is the caller's, as with one execution.
+        // program or the object's code: it is the caller's, as with one
+        // execution.
         Err(payload) => resume_unwind(payload),
     };
     if let Some(kept) = kept {
         *pool.memo.borrow_mut() = Some(Box::new(kept));
     }
-    // The program's returns for executions not run are dropped here.
-    Batch {
-        runs: runs.into_iter().zip(observed).collect(),
-        search,
-        more,
-    }
+    Batch { runs, search, more }
 }
 
-/// What the executor's thread needs besides the batch's bodies.
+/// What the executor's thread needs besides the program and the search.
 struct Runner<P> {
     object: P,
     limits: RunLimits,
@@ -237,18 +225,19 @@ struct Runner<P> {
 }
 
 impl<P: Protocol> Runner<P> {
-    /// The executor's thread's job: runs `bodies`' executions and posts
+    /// The executor's thread's job: runs up to `n` executions and posts
     /// how the batch ended, unless the explorer took an execution over
     /// (this thread was then left behind).
-    fn run<S: Search>(
+    fn run<S: Search, O: Send>(
         self,
-        watch: &Watch<P, S>,
-        bodies: Vec<Roles<'static, P>>,
+        watch: &Watch<P, S, O>,
+        program: &Program<P, O>,
+        n: usize,
         search: S,
         kept: Option<Kept<P>>,
     ) {
         let ended = catch_unwind(AssertUnwindSafe(|| {
-            self.executions(watch, bodies, search, kept)
+            self.executions(watch, program, n, search, kept)
         }));
         let ended = match ended {
             Ok(Some(ended)) => Ok(ended),
@@ -262,11 +251,13 @@ impl<P: Protocol> Runner<P> {
         watch.cv.notify_all();
     }
 
-    /// The executions; `None` if the explorer took one over.
-    fn executions<S: Search>(
+    /// The executions; `None` if the explorer took one over (or closed
+    /// the gate). A panic of the program unwinds out of here.
+    fn executions<S: Search, O: Send>(
         &self,
-        watch: &Watch<P, S>,
-        bodies: Vec<Roles<'static, P>>,
+        watch: &Watch<P, S, O>,
+        program: &Program<P, O>,
+        n: usize,
         mut search: S,
         mut kept: Option<Kept<P>>,
     ) -> Option<(S, Option<Kept<P>>, bool)> {
@@ -276,14 +267,17 @@ impl<P: Protocol> Runner<P> {
             visible: self.visible.as_ref(),
             names: &self.names,
         };
-        let mut last: Option<Run> = None;
         let mut more = true;
-        for mut roles in bodies {
+        for _ in 0..n {
+            let (mut roles, observed) = match program.call(&self.names)? {
+                Ok(called) => called,
+                Err(payload) => resume_unwind(payload),
+            };
             search.begin();
             let mut run = new_run(self.limits);
             if let Some(e) = roles.error.take() {
                 run.end = End::Program(e);
-                watch.lock().runs.extend(last.replace(run));
+                watch.lock().runs.push((run, observed));
                 break;
             }
             let Started {
@@ -292,20 +286,26 @@ impl<P: Protocol> Runner<P> {
                 tasks,
                 wake,
             } = start(&setting, roles, search, kept.take(), None);
-            {
-                let mut posted = watch.lock();
-                posted.runs.extend(last.take());
-                posted.current = Some((Arc::clone(&shared), spawned));
-            }
+            watch.lock().current = Some(Current {
+                shared: Arc::clone(&shared),
+                spawned,
+                observed,
+            });
             shared.wake(wake);
             if let Some(tasks) = tasks {
                 executor::<P>(Arc::clone(&shared), tasks);
                 // The executor quiets the roles' panics; the object's code
-                // run from here on is not theirs.
+                // run from here on is not theirs, nor is the program's.
                 engine::quiet::set_quiet(false);
             }
             drop_unstarted(&shared);
             let taken = take(&shared)?;
+            // Not watched from here on: the program's next call is no
+            // role's time (the explorer takes nothing over once `taken`).
+            let observed = {
+                let current = watch.lock().current.take();
+                current.expect("the execution was posted").observed
+            };
             if let Some(payload) = taken.fault {
                 resume_unwind(payload);
             }
@@ -314,12 +314,11 @@ impl<P: Protocol> Runner<P> {
             kept = Some(k);
             let stop;
             (more, stop) = after(&mut search, &run, self.stop_on_failure);
-            last = Some(run);
+            watch.lock().runs.push((run, observed));
             if stop {
                 break;
             }
         }
-        watch.lock().runs.extend(last);
         Some((search, kept, more))
     }
 }
@@ -338,19 +337,19 @@ enum Look {
 /// Waits for the batch to end, watching its executions as the explorer
 /// watches one (see `execution::run`); returns the executions run and how
 /// the batch ended.
-fn watch_batch<P: Protocol, S: Search>(
-    watch: &Watch<P, S>,
+fn watch_batch<P: Protocol, S: Search, O>(
+    watch: &Watch<P, S, O>,
     limits: RunLimits,
     pool: &Pool,
     names: &Arc<[String]>,
-) -> (Vec<Run>, Ended<P, S>) {
+) -> (Vec<(Run, O)>, Ended<P, S>) {
     let grace = limits.role_timeout;
     let mut posted = watch.lock();
     loop {
         if let Some(ended) = posted.end.take() {
             return (std::mem::take(&mut posted.runs), ended);
         }
-        let current = posted.current.clone();
+        let current = (posted.current.as_ref()).map(|c| (Arc::clone(&c.shared), c.spawned.clone()));
         drop(posted);
         let mut until = Instant::now().checked_add(grace);
         if let Some((shared, spawned)) = current {
@@ -367,8 +366,14 @@ fn watch_batch<P: Protocol, S: Search>(
                     let mut run = new_run(limits);
                     run.left_behind = left_behind;
                     let (run, search, kept) = collect::<P, S>(taken, run, Arc::clone(names));
-                    let mut runs = std::mem::take(&mut watch.lock().runs);
-                    runs.push(run);
+                    let mut posted = watch.lock();
+                    let observed = posted
+                        .current
+                        .take()
+                        .expect("the execution taken over")
+                        .observed;
+                    let mut runs = std::mem::take(&mut posted.runs);
+                    runs.push((run, observed));
                     return (runs, Ok((search, Some(kept), true)));
                 }
             }

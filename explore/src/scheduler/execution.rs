@@ -1,9 +1,9 @@
-//! One execution in parts: the program's call ([`prepare`], always on
-//! the explorer's thread: the program need not be `'static`), the setup
-//! of the execution's shared state ([`start`]), and the collection of its
-//! result ([`take`], [`collect`]). [`run`] puts them around a watch on
-//! the explorer's thread, one execution at a time; `batch.rs` runs many
-//! back to back on the executor's thread.
+//! One execution in parts: the setup of the execution's shared state
+//! ([`start`]), and the collection of its result ([`take`], [`collect`]).
+//! [`run`] puts them around the program's call ([`prepare`]) and a watch
+//! on the explorer's thread, one execution at a time (role threads only,
+//! `Explorer::role_threads`); `batch.rs` runs executions back to back on
+//! the executor's thread, which calls the program itself (`call.rs`).
 
 use std::any::Any;
 use std::marker::PhantomData;
@@ -45,7 +45,7 @@ pub(super) fn names_of<P: Protocol>(kept: Option<&Kept<P>>, object: &P) -> Arc<[
 /// they may outlive the execution, a role stuck outside the session is
 /// left behind, and a program takes roles of any lifetime, so this costs
 /// it nothing), and what it returned.
-pub(crate) fn prepare<P, F, O>(program: &F, names: &Arc<[String]>) -> (Roles<'static, P>, O)
+fn prepare<P, F, O>(program: &F, names: &Arc<[String]>) -> (Roles<'static, P>, O)
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O,

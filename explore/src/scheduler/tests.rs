@@ -253,7 +253,6 @@ fn one_at_a_time() -> Vec<(Vec<Alt>, String)> {
 #[test]
 fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
     let pool = Pool::new();
-    let mut deferred = None;
     let batch = run_batch(
         &pool,
         &pipe(false),
@@ -263,7 +262,6 @@ fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
         dpor(),
         1_000,
         false,
-        &mut deferred,
     );
     // Every schedule, then nothing left: the search ended the batch.
     assert!(!batch.more);
@@ -280,18 +278,7 @@ fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
 fn a_panic_in_the_objects_code_in_a_batch_reaches_the_caller() {
     let caught = catch_unwind(AssertUnwindSafe(|| {
         let pool = Pool::new();
-        let mut deferred = None;
-        let batch = run_batch(
-            &pool,
-            &pipe(true),
-            &five,
-            limits(),
-            None,
-            dpor(),
-            8,
-            false,
-            &mut deferred,
-        );
+        let batch = run_batch(&pool, &pipe(true), &five, limits(), None, dpor(), 8, false);
         batch.runs.len()
     }));
     let payload = caught.expect_err("the object's panic is the caller's");

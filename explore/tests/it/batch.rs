@@ -1,5 +1,6 @@
-//! With `Explorer::batches`, executions run back to back on the
-//! executor's thread, in batches that grow 1, 2, 4, …: what happens in the middle of a batch is reported as
+//! Executions run back to back on the executor's thread, in batches that
+//! grow 1, 2, 4, … (`Explorer::batches`, the default), the program called
+//! right before each: what happens in the middle of a batch is reported as
 //! it was one execution at a time — a role stuck outside the session (and
 //! its thread left running), a panic, and a stop at the first failure,
 //! with exactly the executions that one at a time ran.
@@ -8,6 +9,7 @@
 //! depth-first search runs them in order, so the fifth execution (value
 //! 4) is the second of the third batch (executions 4 to 7).
 
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -146,46 +148,93 @@ fn a_sampled_batch_stops_at_the_first_failure_too() {
     assert_eq!(runs, executions, "{ex}");
 }
 
-/// White picks one of `values` and sends it; the program's call past
-/// `max_calls` panics.
-fn explore_counting_calls(batches: bool, values: usize, max_calls: usize) -> (Exploration, usize) {
+/// White picks one of `values` and sends it; black gives back the token
+/// the program takes, and the program's call past `max_calls` panics.
+fn explore_counting_calls(
+    explorer: Explorer,
+    values: usize,
+    max_calls: usize,
+) -> (Exploration, usize) {
     let calls = AtomicUsize::new(0);
-    let ex = Explorer::new().batches(batches).explore(one_move(), |r| {
+    let token = Arc::new(AtomicBool::new(true));
+    let ex = explorer.explore(one_move(), |r| {
         let call = calls.fetch_add(1, Ordering::SeqCst) + 1;
         assert!(call <= max_calls, "the program's call {call}");
+        // Taken here, given back at the end of the execution: a call made
+        // before the execution ahead of it ended finds it gone.
+        let fresh = token.swap(false, Ordering::SeqCst);
+        let token = Arc::clone(&token);
         r.spawn("white", move |mut ep| {
+            assert!(
+                fresh,
+                "the program was called before the last execution ended"
+            );
             let v = choose(values);
             let _ = ep.send("black", Move(v as u32));
         });
-        r.spawn("black", |mut ep| {
+        r.spawn("black", move |mut ep| {
             let _ = ep.recv_from("white");
+            token.store(true, Ordering::SeqCst);
         });
     });
     (ex, calls.load(Ordering::SeqCst))
 }
 
 #[test]
-fn a_call_of_the_program_ahead_of_its_execution_panics_only_if_it_is_due() {
-    // Two executions, in batches of 1 and 2: the third call was made
-    // ahead, and its panic is dropped with it.
-    let (ex, calls) = explore_counting_calls(true, 2, 2);
-    assert!(ex.is_successful(), "{ex}");
-    assert_eq!((ex.executions(), calls), (2, 3), "{ex}");
-    // With a third execution due, the third call's panic is the caller's.
-    let panicked = std::panic::catch_unwind(|| explore_counting_calls(true, 3, 2))
-        .expect_err("the program's panic reaches the caller");
+fn the_program_is_called_once_an_execution_after_the_one_before_ended() {
+    // Batches (the default) or not, exhaustive or sampled: a program may
+    // share state with its earlier executions.
+    for explorer in [
+        Explorer::new().batches(true),
+        Explorer::new().batches(false),
+        Explorer::new().batches(true).random(7, 40),
+    ] {
+        let (ex, calls) = explore_counting_calls(explorer, 6, 1_000);
+        assert!(ex.failures().is_empty(), "{ex}");
+        assert!(ex.executions() >= 6, "{ex}");
+        assert_eq!(calls, ex.executions(), "{ex}");
+    }
+}
+
+#[test]
+fn a_panic_of_the_program_in_a_batch_is_the_callers() {
+    // The third call panics, in the second batch: the caller gets it,
+    // and the program was not called again.
+    let calls = AtomicUsize::new(0);
+    let caught = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        Explorer::new().explore(one_move(), |r| {
+            let call = calls.fetch_add(1, Ordering::SeqCst) + 1;
+            assert!(call < 3, "the program's call {call}");
+            r.spawn("white", |mut ep| {
+                let _ = ep.send("black", Move(choose(6) as u32));
+            });
+            r.spawn("black", |mut ep| {
+                let _ = ep.recv_from("white");
+            });
+        })
+    }));
+    let panicked = caught.expect_err("the program's panic reaches the caller");
     let message = panicked
         .downcast_ref::<String>()
         .cloned()
         .unwrap_or_default();
     assert_eq!(message, "the program's call 3");
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
 
 #[test]
-fn without_batches_the_program_is_called_once_an_execution_right_before_it() {
-    // A program may share state with its earlier executions (reset a log
-    // its roles write): by default no call is made ahead.
-    let (ex, calls) = explore_counting_calls(false, 6, 6);
+fn a_program_slower_than_the_role_timeout_is_no_stuck_role() {
+    // The program's time between two executions of a batch is no role's.
+    let explorer = Explorer::new().role_timeout(Duration::from_millis(100));
+    let ex = explorer.explore(one_move(), |r| {
+        std::thread::sleep(Duration::from_millis(150));
+        r.spawn("white", |mut ep| {
+            let _ = ep.send("black", Move(choose(3) as u32));
+        });
+        r.spawn("black", |mut ep| {
+            let _ = ep.recv_from("white");
+        });
+    });
     assert!(ex.is_successful(), "{ex}");
-    assert_eq!((ex.executions(), calls), (6, 6), "{ex}");
+    assert_eq!(ex.executions(), 3, "{ex}");
 }

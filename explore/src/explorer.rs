@@ -314,7 +314,8 @@ impl Explorer {
     /// Runs thread roles ([`Roles::spawn`](super::Roles::spawn)) on OS
     /// threads of their own, handing the turn over between threads, as
     /// before they ran as coroutines: the same schedules and outcomes,
-    /// several times slower. Only for measuring the two side by side.
+    /// several times slower, one execution at a time, the program called
+    /// on the caller's thread. Only for measuring the two side by side.
     #[doc(hidden)]
     pub fn role_threads(mut self, on: bool) -> Self {
         self.role_threads = on;
@@ -332,10 +333,11 @@ impl Explorer {
     ///
     /// A program may share state with its earlier executions (clear a log
     /// its roles write, take a token they give back): each call is made
-    /// after the execution before it has ended, batches or not. Role
-    /// threads ([`role_threads`](Self::role_threads)) and a property with
-    /// a stop at the first failure run batches of one whatever this says
-    /// (the executor cannot tell whether a property fails an execution).
+    /// after the execution before it has ended, and each execution's
+    /// result is read before the next call, batches or not. A property
+    /// with a stop at the first failure runs batches of one whatever this
+    /// says (the executor cannot tell whether a property fails an
+    /// execution).
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
@@ -451,8 +453,11 @@ impl Explorer {
     ///
     /// `program` is called once for each execution, right before it
     /// (after the execution before it has ended), on the thread that runs
-    /// the roles' bodies, not the caller's: it must be `Sync`, and what
-    /// it returns `Send` and `'static` ([`Observe`]).
+    /// the roles' bodies, not the caller's: it must be `Sync`, what it
+    /// returns `Send` and `'static` ([`Observe`], whose result is read on
+    /// that thread right after the execution), and it must not wait for a
+    /// lock the caller holds (a re-entrant one such as `stdout().lock()`
+    /// included), which would hang the exploration.
     ///
     /// [`Handle`]: super::Handle
     #[track_caller]

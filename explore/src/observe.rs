@@ -99,8 +99,8 @@ impl<T> fmt::Debug for Handle<T> {
 /// assert_eq!(().observe(), Some(()));
 /// ```
 pub trait Observe: Send + 'static {
-    /// The result of one execution.
-    type Value;
+    /// The result of one execution (read on the thread that ran it).
+    type Value: Send + 'static;
     /// The result, read once every role has returned; `None` if a part
     /// is missing (then the execution gives no result).
     fn observe(self) -> Option<Self::Value>;

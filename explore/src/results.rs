@@ -38,18 +38,31 @@ pub(crate) struct Observed<T> {
     fresh: Option<(Schedule, Vec<TraceStep>)>,
 }
 
+/// The result of the execution `run`, read from what the program returned
+/// in it. Read right after the execution, where it ran (on the executor's
+/// thread for a batch), before the program is called again: a result may
+/// read state that the next call resets.
+pub(crate) fn result_of<O: Observe>(run: &Run, observed: O) -> Option<O::Value> {
+    completes(run).then(|| observed.observe()).flatten()
+}
+
+/// Only an execution that ran to its end has a result: one stopped by a
+/// failure or a bound has roles that did not return.
+fn completes(run: &Run) -> bool {
+    matches!(run.end, End::Success) && run.left_behind.is_empty()
+}
+
 impl<T: PartialEq> Observed<T> {
-    pub(crate) fn new<O: Observe<Value = T>>(
+    /// `value`: the execution's [`result_of`].
+    pub(crate) fn new(
         names: &[String],
         run: &Run,
-        observed: O,
+        value: Option<T>,
         results: &[Returned<T>],
     ) -> Self {
-        // Only an execution that ran to its end has a result: one stopped
-        // by a failure or a bound has roles that did not return.
-        let value = (matches!(run.end, End::Success) && run.left_behind.is_empty())
-            .then(|| observed.observe())
-            .flatten();
+        // A replay that ended with choices left is no run of its schedule
+        // (judged after its result was read).
+        let value = value.filter(|_| completes(run));
         let fresh = value
             .as_ref()
             .filter(|v| !results.iter().any(|r| r.value == **v))

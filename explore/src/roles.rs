@@ -57,7 +57,8 @@ impl<'a, P: Protocol> Roles<'a, P> {
     /// roles run, without the cost of waking another OS thread. Two things
     /// follow. The roles of an execution share that one thread, so a
     /// thread-local a body sets is seen by the other roles (and by later
-    /// executions); keep per-role state in the body. And the endpoint is
+    /// executions, and by the program, which is called on that thread
+    /// too); keep per-role state in the body. And the endpoint is
     /// used from the body itself, not from a thread the body spawns. A
     /// body that blocks on anything but its endpoint (a lock, a channel,
     /// a sleep) blocks that thread, as it blocked a thread of its own

@@ -19,7 +19,7 @@ use crate::progress::Progress;
 use crate::property::Property;
 use crate::replay::Replay;
 use crate::report::{Failure, Outcome, Returned, Shortness};
-use crate::results::Observed;
+use crate::results::{result_of, Observed};
 use crate::roles::Roles;
 use crate::schedule::Schedule;
 use crate::scheduler::{self, Batch, Run, RunLimits, Search};
@@ -42,25 +42,27 @@ impl<P, F, O> Job<'_, P, F>
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O + Sync,
-    O: Send + 'static,
+    O: Observe,
 {
     /// Runs the program once, as `chooser` schedules it: a batch of one
-    /// (the program called on the executor's thread, as in every batch).
-    pub(super) fn run<C: Search>(&self, chooser: C) -> (Run, C, O) {
+    /// (the program called on the executor's thread, as in every batch);
+    /// its result.
+    pub(super) fn run<C: Search>(&self, chooser: C) -> (Run, C, Option<O::Value>) {
         let mut batch = self.run_batch(chooser, 1, false);
-        let (run, observed) = batch.runs.pop().expect("a batch of one runs one execution");
-        (run, batch.search, observed)
+        let (run, value) = batch.runs.pop().expect("a batch of one runs one execution");
+        (run, batch.search, value)
     }
 
     /// Runs up to `n` executions back to back (see `scheduler::batch`),
-    /// `search` deciding; with role threads (`Explorer::role_threads`),
-    /// one at a time, the program called on the caller's thread.
+    /// `search` deciding, with each one's result; with role threads
+    /// (`Explorer::role_threads`), one at a time, the program called on
+    /// the caller's thread.
     pub(super) fn run_batch<S: Search>(
         &self,
         search: S,
         n: usize,
         stop_on_failure: bool,
-    ) -> Batch<S, O> {
+    ) -> Batch<S, Option<O::Value>> {
         if !self.pool.os_threads {
             return scheduler::run_batch(
                 self.pool,
@@ -71,6 +73,7 @@ where
                 search,
                 n,
                 stop_on_failure,
+                result_of::<O>,
             );
         }
         let mut search = search;
@@ -84,8 +87,9 @@ where
             self.visible.as_ref(),
         );
         let (more, _) = scheduler::after(&mut search, &run, stop_on_failure);
+        let value = result_of(&run, observed);
         Batch {
-            runs: vec![(run, observed)],
+            runs: vec![(run, value)],
             search,
             more,
         }
@@ -95,12 +99,12 @@ where
     /// with choices of the schedule left is no run of it (a schedule of
     /// another program, or of this one before a change): it diverged
     /// where the next choice was due, not "no failure".
-    pub(super) fn replay(&self, schedule: &Schedule) -> (Run, O) {
+    pub(super) fn replay(&self, schedule: &Schedule) -> (Run, Option<O::Value>) {
         let chooser = Replay {
             schedule: schedule.clone(),
             names: Arc::clone(&self.names),
         };
-        let (mut run, _, observed) = self.run(chooser);
+        let (mut run, _, value) = self.run(chooser);
         let taken = run.schedule.len();
         if let (End::Success, Some(next)) = (&run.end, schedule.choices().get(taken)) {
             run.end = End::Diverged {
@@ -109,7 +113,7 @@ where
                 found: "nothing more (every role had returned)".into(),
             };
         }
-        (run, observed)
+        (run, value)
     }
 }
 
@@ -170,15 +174,15 @@ impl<T: PartialEq> Tally<T> {
     }
 
     /// Records the execution `run` (counted already in `executions`) and
-    /// what the program returned in it. Returns whether the exploration
+    /// its result (`results::result_of`). Returns whether the exploration
     /// must stop: a role out of time, stuck outside the session or
     /// diverged, or a thread left behind (running on could leave one
     /// behind per execution).
-    pub(super) fn add<O: Observe<Value = T>>(
+    pub(super) fn add(
         &mut self,
         names: &[String],
         run: Run,
-        observed: O,
+        value: Option<T>,
     ) -> Result<bool, ExploreError> {
         // The same predicates as a batch's on the executor's thread (see
         // `scheduler::batch`), so that it stops where this does.
@@ -188,7 +192,7 @@ impl<T: PartialEq> Tally<T> {
             self.final_states.insert(run.final_state);
         }
         self.note_left_behind(names, &run);
-        let result = Observed::new(names, &run, observed, &self.results);
+        let result = Observed::new(names, &run, value, &self.results);
         if let Some(cut) = self.found.add(names, run, self.property.as_mut())? {
             self.cut(|| cut);
         }
@@ -225,7 +229,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
-        O: Send + 'static,
+        O: Observe,
     {
         let mut failures = std::mem::take(&mut self.found.failures);
         self.shortness = vec![Shortness::Unknown; failures.len()];
@@ -306,7 +310,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
-        O: Send + 'static,
+        O: Observe,
     {
         if !self.left_running.is_empty() {
             return (chooser, Probe::Stop(LEFT_RUNNING.into()));
@@ -356,7 +360,7 @@ impl<T: PartialEq> Tally<T> {
     where
         P: Protocol,
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
-        O: Send + 'static,
+        O: Observe,
     {
         if !self.left_running.is_empty() {
             return None;

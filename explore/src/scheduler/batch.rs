@@ -103,11 +103,11 @@ pub(crate) fn after<S: Search>(search: &mut S, run: &Run, stop_on_failure: bool)
     )
 }
 
-/// The executions of one batch, in order, with what the program returned
-/// for each; the search back; and whether it has an execution left after
-/// the last one run.
-pub(crate) struct Batch<S, O> {
-    pub(crate) runs: Vec<(Run, O)>,
+/// The executions of one batch, in order, with what each gave (`finish`
+/// of [`run_batch`]); the search back; and whether it has an execution
+/// left after the last one run.
+pub(crate) struct Batch<S, V> {
+    pub(crate) runs: Vec<(Run, V)>,
     pub(crate) search: S,
     pub(crate) more: bool,
 }
@@ -128,20 +128,20 @@ struct Current<O> {
 }
 
 /// What the executor's thread posts for the explorer's.
-struct Posted<P, S, O> {
+struct Posted<P, S, O, V> {
     current: Option<Current<O>>,
     /// The executions run before it.
-    runs: Vec<(Run, O)>,
+    runs: Vec<(Run, V)>,
     end: Option<Ended<P, S>>,
 }
 
-struct Watch<P, S, O> {
-    posted: Mutex<Posted<P, S, O>>,
+struct Watch<P, S, O, V> {
+    posted: Mutex<Posted<P, S, O, V>>,
     cv: Condvar,
 }
 
-impl<P, S, O> Watch<P, S, O> {
-    fn lock(&self) -> MutexGuard<'_, Posted<P, S, O>> {
+impl<P, S, O, V> Watch<P, S, O, V> {
+    fn lock(&self) -> MutexGuard<'_, Posted<P, S, O, V>> {
         self.posted.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -150,9 +150,10 @@ impl<P, S, O> Watch<P, S, O> {
 /// executor's thread (fewer where the search ends or the exploration
 /// stops), `search` deciding; thread roles run as coroutines. The
 /// executor's thread calls the program right before each execution (see
-/// `call.rs`), as one execution at a time does on the explorer's.
+/// `call.rs`), and `finish`es what it returned right after it, before
+/// the next call.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn run_batch<P, F, O, S>(
+pub(crate) fn run_batch<P, F, O, S, V>(
     pool: &Pool,
     object: &P,
     program: &F,
@@ -161,12 +162,14 @@ pub(crate) fn run_batch<P, F, O, S>(
     search: S,
     n: usize,
     stop_on_failure: bool,
-) -> Batch<S, O>
+    finish: fn(&Run, O) -> V,
+) -> Batch<S, V>
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O + Sync,
     O: Send + 'static,
     S: Search,
+    V: Send + 'static,
 {
     let kept = take_kept::<P>(pool);
     let names = names_of(kept.as_ref(), object);
@@ -196,12 +199,13 @@ where
             visible,
             names,
             stop_on_failure,
+            finish,
         };
         Box::new(move || runner.run(&watch, &program, n.max(1), search, kept))
     };
     let worker = executor_worker(&names);
     pool.place(worker, job).open();
-    let (runs, ended) = watch_batch::<P, S, O>(&watch, limits, pool, &names);
+    let (runs, ended) = watch_batch(&watch, limits, pool, &names, finish);
     let (search, kept, more) = match ended {
         Ok(ended) => ended,
         // Nothing of the exploration is reported past a panic of the
@@ -216,21 +220,22 @@ where
 }
 
 /// What the executor's thread needs besides the program and the search.
-struct Runner<P> {
+struct Runner<P, O, V> {
     object: P,
     limits: RunLimits,
     visible: Option<Arc<Visibility>>,
     names: Arc<[String]>,
     stop_on_failure: bool,
+    finish: fn(&Run, O) -> V,
 }
 
-impl<P: Protocol> Runner<P> {
+impl<P: Protocol, O: Send, V> Runner<P, O, V> {
     /// The executor's thread's job: runs up to `n` executions and posts
     /// how the batch ended, unless the explorer took an execution over
     /// (this thread was then left behind).
-    fn run<S: Search, O: Send>(
+    fn run<S: Search>(
         self,
-        watch: &Watch<P, S, O>,
+        watch: &Watch<P, S, O, V>,
         program: &Program<P, O>,
         n: usize,
         search: S,
@@ -253,9 +258,9 @@ impl<P: Protocol> Runner<P> {
 
     /// The executions; `None` if the explorer took one over (or closed
     /// the gate). A panic of the program unwinds out of here.
-    fn executions<S: Search, O: Send>(
+    fn executions<S: Search>(
         &self,
-        watch: &Watch<P, S, O>,
+        watch: &Watch<P, S, O, V>,
         program: &Program<P, O>,
         n: usize,
         mut search: S,
@@ -277,7 +282,8 @@ impl<P: Protocol> Runner<P> {
             let mut run = new_run(self.limits);
             if let Some(e) = roles.error.take() {
                 run.end = End::Program(e);
-                watch.lock().runs.push((run, observed));
+                let value = (self.finish)(&run, observed);
+                watch.lock().runs.push((run, value));
                 break;
             }
             let Started {
@@ -314,7 +320,8 @@ impl<P: Protocol> Runner<P> {
             kept = Some(k);
             let stop;
             (more, stop) = after(&mut search, &run, self.stop_on_failure);
-            watch.lock().runs.push((run, observed));
+            let value = (self.finish)(&run, observed);
+            watch.lock().runs.push((run, value));
             if stop {
                 break;
             }
@@ -337,19 +344,23 @@ enum Look {
 /// Waits for the batch to end, watching its executions as the explorer
 /// watches one (see `execution::run`); returns the executions run and how
 /// the batch ended.
-fn watch_batch<P: Protocol, S: Search, O>(
-    watch: &Watch<P, S, O>,
+fn watch_batch<P: Protocol, S: Search, O, V>(
+    watch: &Watch<P, S, O, V>,
     limits: RunLimits,
     pool: &Pool,
     names: &Arc<[String]>,
-) -> (Vec<(Run, O)>, Ended<P, S>) {
+    finish: fn(&Run, O) -> V,
+) -> (Vec<(Run, V)>, Ended<P, S>) {
     let grace = limits.role_timeout;
     let mut posted = watch.lock();
     loop {
         if let Some(ended) = posted.end.take() {
             return (std::mem::take(&mut posted.runs), ended);
         }
-        let current = (posted.current.as_ref()).map(|c| (Arc::clone(&c.shared), c.spawned.clone()));
+        let current = posted
+            .current
+            .as_ref()
+            .map(|c| (Arc::clone(&c.shared), c.spawned.clone()));
         drop(posted);
         let mut until = Instant::now().checked_add(grace);
         if let Some((shared, spawned)) = current {
@@ -373,7 +384,9 @@ fn watch_batch<P: Protocol, S: Search, O>(
                         .expect("the execution taken over")
                         .observed;
                     let mut runs = std::mem::take(&mut posted.runs);
-                    runs.push((run, observed));
+                    drop(posted);
+                    let value = finish(&run, observed);
+                    runs.push((run, value));
                     return (runs, Ok((search, Some(kept), true)));
                 }
             }

@@ -82,7 +82,7 @@ pub(super) struct Program<P: Protocol, O> {
 // it from another thread through a shared reference is sound, and the
 // `O` it returns is `Send` (bound there too); whether the pointer is still
 // valid when it is used is the gate's business, not the thread's.
-unsafe impl<P: Protocol, O> Send for Program<P, O> {}
+unsafe impl<P: Protocol, O: Send> Send for Program<P, O> {}
 
 impl<P: Protocol, O: Send> Program<P, O> {
     /// `program`, callable until `gate` closes.

@@ -262,6 +262,7 @@ fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
         dpor(),
         1_000,
         false,
+        |_, ()| (),
     );
     // Every schedule, then nothing left: the search ended the batch.
     assert!(!batch.more);
@@ -278,7 +279,17 @@ fn a_batch_runs_the_executions_that_one_at_a_time_runs() {
 fn a_panic_in_the_objects_code_in_a_batch_reaches_the_caller() {
     let caught = catch_unwind(AssertUnwindSafe(|| {
         let pool = Pool::new();
-        let batch = run_batch(&pool, &pipe(true), &five, limits(), None, dpor(), 8, false);
+        let batch = run_batch(
+            &pool,
+            &pipe(true),
+            &five,
+            limits(),
+            None,
+            dpor(),
+            8,
+            false,
+            |_, ()| (),
+        );
         batch.runs.len()
     }));
     let payload = caught.expect_err("the object's panic is the caller's");

@@ -11,10 +11,10 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use prust::explore::{choose, Exploration, Explorer, Outcome, Roles};
+use prust::explore::{choose, Exploration, Explorer, Observe, Outcome, Roles};
 use prust::session::BlockingEndpoint;
 use prust::spec::{msg, Spec};
 use prust::Strict;
@@ -237,4 +237,37 @@ fn a_program_slower_than_the_role_timeout_is_no_stuck_role() {
     });
     assert!(ex.is_successful(), "{ex}");
     assert_eq!(ex.executions(), 3, "{ex}");
+}
+
+/// What black logged in one execution, read as its result.
+struct Logged(Arc<Mutex<Vec<u32>>>);
+
+impl Observe for Logged {
+    type Value = Vec<u32>;
+    fn observe(self) -> Option<Vec<u32>> {
+        Some(self.0.lock().unwrap().clone())
+    }
+}
+
+#[test]
+fn each_result_is_read_before_the_program_is_called_again() {
+    // The program clears the log that its result reads: read after the
+    // next call, a result would be another execution's.
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let ex = Explorer::new().explore(one_move(), |r| {
+        log.lock().unwrap().clear();
+        let black_log = Arc::clone(&log);
+        r.spawn("white", |mut ep| {
+            let _ = ep.send("black", Move(choose(4) as u32));
+        });
+        r.spawn("black", move |mut ep| {
+            if let Ok(m) = ep.recv_from("white") {
+                let Move(v) = m.downcast().unwrap();
+                black_log.lock().unwrap().push(v);
+            }
+        });
+        Logged(Arc::clone(&log))
+    });
+    let results: Vec<Vec<u32>> = ex.results().iter().map(|r| r.value.clone()).collect();
+    assert_eq!(results, [[0], [1], [2], [3]], "{ex}");
 }

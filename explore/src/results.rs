@@ -43,13 +43,11 @@ pub(crate) struct Observed<T> {
 /// thread for a batch), before the program is called again: a result may
 /// read state that the next call resets.
 pub(crate) fn result_of<O: Observe>(run: &Run, observed: O) -> Option<O::Value> {
-    completes(run).then(|| observed.observe()).flatten()
-}
-
-/// Only an execution that ran to its end has a result: one stopped by a
-/// failure or a bound has roles that did not return.
-fn completes(run: &Run) -> bool {
-    matches!(run.end, End::Success) && run.left_behind.is_empty()
+    // Only an execution that ran to its end has a result: one stopped by
+    // a failure or a bound has roles that did not return.
+    (matches!(run.end, End::Success) && run.left_behind.is_empty())
+        .then(|| observed.observe())
+        .flatten()
 }
 
 impl<T: PartialEq> Observed<T> {
@@ -60,9 +58,6 @@ impl<T: PartialEq> Observed<T> {
         value: Option<T>,
         results: &[Returned<T>],
     ) -> Self {
-        // A replay that ended with choices left is no run of its schedule
-        // (judged after its result was read).
-        let value = value.filter(|_| completes(run));
         let fresh = value
             .as_ref()
             .filter(|v| !results.iter().any(|r| r.value == **v))

@@ -104,7 +104,7 @@ where
             schedule: schedule.clone(),
             names: Arc::clone(&self.names),
         };
-        let (mut run, _, value) = self.run(chooser);
+        let (mut run, _, mut value) = self.run(chooser);
         let taken = run.schedule.len();
         if let (End::Success, Some(next)) = (&run.end, schedule.choices().get(taken)) {
             run.end = End::Diverged {
@@ -112,6 +112,9 @@ where
                 expected: format!("the choice {next}"),
                 found: "nothing more (every role had returned)".into(),
             };
+            // No run of the schedule, so no result of it (read before
+            // its end was judged).
+            value = None;
         }
         (run, value)
     }

@@ -19,6 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use engine::Protocol;
 
 use super::super::roles::Roles;
+use super::execution::prepare;
 
 /// Whether the program may be called, and whether a call is under way.
 #[derive(Default)]
@@ -68,12 +69,15 @@ impl Drop for Closing<'_> {
 /// The roles of one call and what it returned, or its panic.
 pub(super) type Called<P, O> = Result<(Roles<'static, P>, O), Box<dyn Any + Send>>;
 
+/// Calls the program behind a pointer (one function per program type).
+type Call<P, O> = unsafe fn(*const (), &Arc<[String]>) -> (Roles<'static, P>, O);
+
 /// A program `F: Fn(&mut Roles<'_, P>) -> O + Sync` borrowed by the
 /// explorer's thread, callable from the executor's until its [`Gate`]
 /// closes.
 pub(super) struct Program<P: Protocol, O> {
     data: *const (),
-    call: unsafe fn(*const (), &mut Roles<'static, P>) -> O,
+    call: Call<P, O>,
     gate: Arc<Gate>,
     _returns: PhantomData<fn() -> O>,
 }
@@ -97,18 +101,21 @@ impl<P: Protocol, O: Send> Program<P, O> {
     where
         F: Fn(&mut Roles<'_, P>) -> O + Sync,
     {
-        /// Calls the `F` behind `data`.
+        /// Calls the `F` behind `data` (see `execution::prepare`).
         ///
         /// # Safety
         ///
         /// `data` points to a live `F`.
-        unsafe fn call<P: Protocol, F, O>(data: *const (), roles: &mut Roles<'static, P>) -> O
+        unsafe fn call<P: Protocol, F, O>(
+            data: *const (),
+            names: &Arc<[String]>,
+        ) -> (Roles<'static, P>, O)
         where
             F: Fn(&mut Roles<'_, P>) -> O,
         {
             // SAFETY: the caller's guarantee.
             let program = unsafe { &*data.cast::<F>() };
-            program(roles)
+            prepare(program, names)
         }
         Program {
             data: (program as *const F).cast(),
@@ -137,14 +144,12 @@ impl<P: Protocol, O: Send> Program<P, O> {
             }
         }
         let _over = Over(&self.gate);
-        let mut roles: Roles<'static, P> = Roles::new(Arc::clone(names));
         // SAFETY: the gate was open when this call began and cannot close
         // before `_over` is dropped (`close` waits for `calling` to be
         // unset), and `Program::new`'s caller closes it before the borrow
         // of the program ends: `data` points to a live `F`.
-        let returned = catch_unwind(AssertUnwindSafe(|| unsafe {
-            (self.call)(self.data, &mut roles)
-        }));
-        Some(returned.map(|o| (roles, o)))
+        Some(catch_unwind(AssertUnwindSafe(|| unsafe {
+            (self.call)(self.data, names)
+        })))
     }
 }

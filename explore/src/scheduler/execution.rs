@@ -45,7 +45,7 @@ pub(super) fn names_of<P: Protocol>(kept: Option<&Kept<P>>, object: &P) -> Arc<[
 /// they may outlive the execution, a role stuck outside the session is
 /// left behind, and a program takes roles of any lifetime, so this costs
 /// it nothing), and what it returned.
-fn prepare<P, F, O>(program: &F, names: &Arc<[String]>) -> (Roles<'static, P>, O)
+pub(super) fn prepare<P, F, O>(program: &F, names: &Arc<[String]>) -> (Roles<'static, P>, O)
 where
     P: Protocol,
     F: Fn(&mut Roles<'_, P>) -> O,

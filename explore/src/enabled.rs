@@ -7,13 +7,17 @@ use super::ending::waits_for;
 use super::op::{Op, Reply};
 use super::step::{Act, ActKind, Alt};
 
-/// The object's own list of its enabled actions ([`Protocol::enabled`]),
-/// where it gives one: read instead of probing each pending operation on
+/// What the object says of its enabled actions: its answer for one
+/// action ([`Protocol::is_enabled`]), else its list of them all
+/// ([`Protocol::enabled`]), asked at most once a point and only where an
+/// answer is missing; read instead of probing each pending operation on
 /// a clone of the object. Why: the clones were most of what an execution
 /// cost (two thirds of its instructions on a mailbox of `VecDeque`s),
-/// and the objects built from specifications list their actions anyway.
+/// and the objects built from specifications list their actions anyway;
+/// then the list of every role's actions was most of what was left of a
+/// scheduling point on a mailbox that answers for one at once.
 ///
-/// The list is trusted as the engine trusts it (an action left out is
+/// Both are trusted as the engine trusts the list (an action left out is
 /// never explored), so debug builds (every `cargo test`) also probe and
 /// compare, and a difference ends the execution as nondeterminism naming
 /// the operation (see [`enabled`]).
@@ -23,6 +27,17 @@ pub(crate) struct Listing {
     types: Option<Vec<MessageType>>,
     /// The list of the current point (kept for its allocation).
     list: Vec<Enabled>,
+    /// Whether `list` holds the current point's list: `None` if it was
+    /// not asked for yet at this point, `Some(false)` if the object gives
+    /// none.
+    listed: Option<bool>,
+}
+
+/// Where an answer came from, for the report of one that is wrong.
+#[derive(Clone, Copy)]
+enum Source {
+    Answer,
+    List,
 }
 
 impl Listing {
@@ -30,63 +45,108 @@ impl Listing {
         Listing {
             types: None,
             list: Vec::new(),
+            listed: None,
         }
     }
 
-    /// Whether the object's list says that `op` of `role` (from `from`,
-    /// for a receive from anyone) is enabled; `None` where the list does
-    /// not say (a message of a type the object does not declare, a
-    /// select, whose alternatives depend on the type the object would
-    /// hand out).
-    fn says(&self, role: RoleId, op: &Op, from: Option<RoleId>) -> Option<bool> {
-        let has = |e: Enabled| self.list.contains(&e);
+    /// Whether `action` is enabled on `obj`, by the object's answer or
+    /// its list; `None` if it gives neither.
+    fn ask<P: Protocol>(&mut self, obj: &P, action: Enabled) -> Option<(bool, Source)> {
+        if let Some(answer) = obj.is_enabled(action) {
+            return Some((answer, Source::Answer));
+        }
+        if self.listed.is_none() {
+            self.list.clear();
+            self.listed = Some(obj.enabled(&mut self.list));
+        }
+        match self.listed {
+            Some(true) => Some((self.list.contains(&action), Source::List)),
+            _ => None,
+        }
+    }
+
+    /// Whether the object says that `op` of `role` (from `from`, for a
+    /// receive from anyone) is enabled; `None` where it does not say (a
+    /// message of a type the object does not declare, a select, whose
+    /// alternatives depend on the type the object would hand out, or an
+    /// object that neither answers nor lists).
+    fn says<P: Protocol>(
+        &mut self,
+        obj: &P,
+        role: RoleId,
+        op: &Op,
+        from: Option<RoleId>,
+    ) -> Option<(bool, Source)> {
         match op {
             Op::Send { to, msg } => {
                 let short = msg.message_type().short();
-                let types = self.types.as_ref()?;
-                let mut declared = types.iter().enumerate().filter(|(_, t)| **t == short);
-                let (ty, _) = declared.next()?;
-                Some(
-                    has(Enabled::Send { role, to: *to, ty })
-                        || declared.any(|(ty, _)| has(Enabled::Send { role, to: *to, ty })),
-                )
+                let types = self.types.get_or_insert_with(|| {
+                    let names = obj.type_names();
+                    names.iter().map(|n| MessageType::of(n).short()).collect()
+                });
+                let declared = types.len();
+                let first = types.iter().position(|t| *t == short)?;
+                let mut said = self.ask(
+                    obj,
+                    Enabled::Send {
+                        role,
+                        to: *to,
+                        ty: first,
+                    },
+                )?;
+                // One type name may be declared more than once: any of
+                // its indices will do.
+                for ty in first + 1..declared {
+                    if said.0 {
+                        break;
+                    }
+                    if self.types.as_ref().is_some_and(|t| t[ty] == short) {
+                        said = self.ask(obj, Enabled::Send { role, to: *to, ty })?;
+                    }
+                }
+                Some(said)
             }
             Op::Recv { from: asked } => {
                 let from = from.or(*asked)?;
-                Some(has(Enabled::Recv { role, from }))
+                self.ask(obj, Enabled::Recv { role, from })
             }
-            Op::Close { to } => Some(has(Enabled::Close { role, to: *to })),
+            Op::Close { to } => self.ask(obj, Enabled::Close { role, to: *to }),
             Op::Choose { .. } | Op::Select { .. } => None,
         }
     }
 }
 
 /// Whether the choice (`op` of `role`, from `from` for a receive from
-/// anyone) is enabled on `obj`: from the object's list where it has one,
-/// else (or, in debug builds, also) probed on a clone. `Err` names an
-/// operation on which the list and the probe differ.
+/// anyone) is enabled on `obj`: from the object's answer or list where
+/// it gives one, else (or, in debug builds, also) probed on a clone.
+/// `Err` names an operation on which the object's word and the probe
+/// differ.
 fn accepts<P: Protocol>(
     obj: &P,
-    listed: Option<&Listing>,
+    listing: &mut Listing,
     (role, names): (RoleId, &[String]),
     op: &Op,
     from: Option<RoleId>,
     probe: impl FnOnce(P) -> bool,
 ) -> Result<bool, String> {
-    let said = listed.and_then(|l| l.says(role, op, from));
+    let said = listing.says(obj, role, op, from);
     match said {
-        Some(said) if !cfg!(debug_assertions) => Ok(said),
+        Some((said, _)) if !cfg!(debug_assertions) => Ok(said),
         _ => {
             let probed = probe(obj.clone());
             match said {
-                Some(said) if said != probed => {
+                Some((said, source)) if said != probed => {
                     // A receive from anyone is judged one sender at a time.
                     let one = match (op, from) {
                         (Op::Recv { .. }, Some(f)) => Op::Recv { from: Some(f) },
                         _ => op.clone(),
                     };
+                    let word = match source {
+                        Source::Answer => "`is_enabled` answer",
+                        Source::List => "`enabled` list",
+                    };
                     Err(format!(
-                        "{} waits to {}, which the object's `enabled` list {} but its \
+                        "{} waits to {}, which the object's {word} {} but its \
                          try-operation {} (see Protocol::enabled: the list must be exact)",
                         names[role],
                         waits_for(&one, names),
@@ -116,23 +176,14 @@ pub(crate) fn enabled<P: Protocol>(
     mut alts: Vec<Alt>,
 ) -> Result<Vec<Alt>, String> {
     debug_assert!(alts.is_empty());
-    listing.list.clear();
-    let listed = if obj.enabled(&mut listing.list) {
-        if listing.types.is_none() {
-            let names = obj.type_names();
-            listing.types = Some(names.iter().map(|n| MessageType::of(n).short()).collect());
-        }
-        Some(&*listing)
-    } else {
-        None
-    };
+    listing.listed = None;
     debug_assert!(pending.windows(2).all(|w| w[0].0 < w[1].0), "by role");
     let first = pending.iter().filter(|(r, _)| Some(*r) == prev);
     for (role, op) in first.chain(pending.iter().filter(|(r, _)| Some(*r) != prev)) {
         let role = *role;
         match op {
             Op::Send { to, msg } => {
-                if accepts(obj, listed, (role, names), op, None, |mut o| {
+                if accepts(obj, listing, (role, names), op, None, |mut o| {
                     o.try_send(role, *to, msg.clone()).is_ok()
                 })? {
                     alts.push(Alt {
@@ -143,7 +194,7 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Recv { from: Some(f) } => {
-                if accepts(obj, listed, (role, names), op, None, |mut o| {
+                if accepts(obj, listing, (role, names), op, None, |mut o| {
                     o.try_recv(role, Some(*f)).is_ok()
                 })? {
                     alts.push(Alt {
@@ -155,7 +206,7 @@ pub(crate) fn enabled<P: Protocol>(
             }
             Op::Recv { from: None } => {
                 for f in (0..names.len()).filter(|&f| f != role) {
-                    if accepts(obj, listed, (role, names), op, Some(f), |mut o| {
+                    if accepts(obj, listing, (role, names), op, Some(f), |mut o| {
                         o.try_recv(role, Some(f)).is_ok()
                     })? {
                         alts.push(Alt {
@@ -189,7 +240,7 @@ pub(crate) fn enabled<P: Protocol>(
                 }
             }
             Op::Close { to } => {
-                if accepts(obj, listed, (role, names), op, None, |mut o| {
+                if accepts(obj, listing, (role, names), op, None, |mut o| {
                     o.try_close(role, *to).is_ok()
                 })? {
                     alts.push(Alt {

@@ -182,6 +182,58 @@ impl Shared {
         }
     }
 
+    /// `shared` made again as [`Shared::new`] makes it for `names`,
+    /// keeping its allocations, if nothing else holds it (no role, no
+    /// task, no watch of an execution that ended); `None` otherwise.
+    /// Why: the state of one execution was eight allocations, made and
+    /// freed for each of the thousands of executions of an exploration.
+    pub(crate) fn renewed(mut shared: Arc<Shared>, names: &Arc<[String]>) -> Option<Arc<Shared>> {
+        let this = Arc::get_mut(&mut shared)?;
+        if !Arc::ptr_eq(&this.names, names) || this.ctl.is_poisoned() {
+            return None;
+        }
+        let ctl = this.ctl.get_mut().ok()?;
+        // Every field by name (no `..`): a field added to `Ctl` must be
+        // renewed here too, or this does not compile.
+        let Ctl {
+            slots,
+            stop,
+            after_stop,
+            end,
+            exec,
+            gates,
+            current,
+            since,
+            handovers,
+            unstarted,
+            fault,
+            tasks,
+            task_turn,
+            polling,
+            executor_running,
+            coroutines,
+            bodies,
+        } = ctl;
+        slots.fill_with(|| Slot::Done);
+        *stop = None;
+        after_stop.fill(0);
+        *end = None;
+        *exec = None;
+        gates.fill_with(|| None);
+        *current = 0;
+        *since = Instant::now();
+        *handovers = 0;
+        unstarted.clear();
+        *fault = None;
+        tasks.fill_with(|| None);
+        *task_turn = None;
+        *polling = None;
+        *executor_running = false;
+        coroutines.fill(false);
+        bodies.fill_with(|| None);
+        Some(shared)
+    }
+
     /// The lock; a poisoned lock is taken anyway: no role code runs under
     /// it, and the object's code (the scheduling decision) runs inside
     /// `catch_unwind`, so a poison can only come from our own bug, and the

@@ -78,14 +78,22 @@ pub(crate) fn executor<P: engine::Protocol>(
     // The tasks' panics are part of the report, as a thread role's are.
     engine::quiet::set_quiet(true);
     let n = shared.names.len();
-    let mut starts: Vec<Option<AsyncBody<'static, P>>> = (0..n).map(|_| None).collect();
+    // The tasks' tables and waker only where there are tasks: a program
+    // of thread roles alone (coroutines) was three allocations an
+    // execution for nothing.
+    let mut starts: Vec<Option<AsyncBody<'static, P>>> = Vec::new();
+    let mut tasks: Vec<Option<TaskFuture<'static>>> = Vec::new();
+    let mut waking = None;
+    if !bodies.is_empty() {
+        starts.resize_with(n, || None);
+        tasks.resize_with(n, || None);
+        let noted = Arc::new(Noted::default());
+        waking = Some((Waker::from(Arc::clone(&noted)), noted));
+    }
     for (role, body) in bodies {
         starts[role] = Some(body);
     }
-    let mut tasks: Vec<Option<TaskFuture<'static>>> = (0..n).map(|_| None).collect();
     let mut coroutines: Vec<Option<RoleCoroutine>> = (0..n).map(|_| None).collect();
-    let noted = Arc::new(Noted::default());
-    let waker = Waker::from(Arc::clone(&noted));
     let mut ctl = shared.lock();
     loop {
         if ctl.end.is_some() {
@@ -102,12 +110,14 @@ pub(crate) fn executor<P: engine::Protocol>(
             ctl = run_coroutine(&shared, ctl, role, &mut coroutines[role], body);
             continue;
         }
+        // Only a role with a task is given a task's turn.
+        let (waker, noted) = waking.as_ref().expect("a task's turn with no task");
         let mut self_wakes = 0;
         let polled = loop {
             ctl.polling = Some(role);
             drop(ctl);
             noted.0.store(false, Ordering::Release);
-            let polled = poll(&shared, role, &mut starts[role], &mut tasks[role], &waker);
+            let polled = poll(&shared, role, &mut starts[role], &mut tasks[role], waker);
             ctl = shared.lock();
             ctl.polling = None;
             let idle = matches!(polled, Polled::Pending)

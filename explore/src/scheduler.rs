@@ -126,6 +126,11 @@ struct Kept<P> {
     /// enabled choices and the clone kept for the race analysis: most of
     /// an execution's own work.
     history: Option<History<P>>,
+    /// The last execution's shared state, made again for the next (see
+    /// [`Shared::renewed`](super::endpoint::Shared::renewed)).
+    shared: Option<Arc<super::endpoint::Shared>>,
+    /// The last execution's spare vectors (see [`Spare`]).
+    spare: Spare,
 }
 
 impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
@@ -229,6 +234,10 @@ impl<P: Protocol, C: Chooser + Send + 'static> Step for Exec<P, C> {
                 None => local = Some((now, alts)),
             }
             if let Some(end) = end {
+                // The vectors stay for the next execution's points.
+                if let Some((now, alts)) = local {
+                    self.spare.keep(now, alts);
+                }
                 return Next::End(end);
             }
         }

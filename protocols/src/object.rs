@@ -141,6 +141,10 @@ impl Protocol for Object {
         forward!(self, o => o.enabled(out))
     }
     #[inline]
+    fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        forward!(self, o => o.is_enabled(action))
+    }
+    #[inline]
     fn independence(&self) -> Option<Independence> {
         forward!(self, o => o.independence())
     }

@@ -92,6 +92,25 @@ impl Protocol for Mailbox {
     fn is_terminated(&self) -> bool {
         self.queues.iter().all(VecDeque::is_empty)
     }
+    /// Answered at once: the explorer asks this for the operations its
+    /// roles wait on instead of listing every channel's actions.
+    fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        let n = self.count();
+        let pair = |a: RoleId, b: RoleId| a != b && a < n && b < n;
+        Some(match action {
+            Enabled::Send { role, to, ty } => {
+                ty == 0
+                    && pair(role, to)
+                    && self
+                        .capacity
+                        .is_none_or(|c| self.queues[role * n + to].len() < c)
+            }
+            Enabled::Recv { role, from } => {
+                pair(role, from) && !self.queues[from * n + role].is_empty()
+            }
+            Enabled::Close { role, to } => pair(role, to),
+        })
+    }
     /// Listed rather than probed, as the objects built from
     /// specifications do: what a hand-written object does to be explored
     /// without a clone per pending operation and step.

@@ -357,6 +357,58 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         false
     }
 
+    /// Whether `action` is enabled, where the object can tell at once;
+    /// `None` (the default): ask [`enabled`](Self::enabled), or probe.
+    ///
+    /// `prust::explore` asks this for the few operations its roles are
+    /// waiting on at each scheduling point, where listing every action
+    /// of every role (`enabled`) cost more than the rest of the step on
+    /// objects with many channels. The answer must be exact, as the list
+    /// must: `Some(true)` where the try-operation accepts, `Some(false)`
+    /// where it refuses. Debug builds probe as well and report the first
+    /// action on which the answer and the try-operation differ. The
+    /// checker (`engine::check`) reads only `enabled`.
+    ///
+    /// ```
+    /// use engine::{Enabled, Message, Protocol, Refused, RoleId};
+    /// /// `ping` sends one `Ping` to `pong`, which receives it.
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct Once { sent: bool, received: bool }
+    /// impl Protocol for Once {
+    ///     fn roles(&self) -> Vec<String> { vec!["ping".into(), "pong".into()] }
+    ///     fn type_names(&self) -> Vec<String> { vec!["Ping".into()] }
+    ///     fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message)
+    ///         -> Result<(), Refused<Message>> {
+    ///         if (role, to) != (0, 1) || self.sent { return Err(Refused(msg)); }
+    ///         self.sent = true;
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>)
+    ///         -> Result<(RoleId, Message), Refused> {
+    ///         if role != 1 || from.is_some_and(|f| f != 0) || !self.sent || self.received {
+    ///             return Err(Refused(()));
+    ///         }
+    ///         self.received = true;
+    ///         Ok((0, Message::named("Ping", ())))
+    ///     }
+    ///     fn is_terminated(&self) -> bool { self.received }
+    ///     fn is_enabled(&self, action: Enabled) -> Option<bool> {
+    ///         Some(match action {
+    ///             Enabled::Send { role: 0, to: 1, ty: 0 } => !self.sent,
+    ///             Enabled::Recv { role: 1, from: 0 } => self.sent && !self.received,
+    ///             _ => false,
+    ///         })
+    ///     }
+    /// }
+    /// let start = Once { sent: false, received: false };
+    /// assert_eq!(start.is_enabled(Enabled::Send { role: 0, to: 1, ty: 0 }), Some(true));
+    /// assert_eq!(start.is_enabled(Enabled::Recv { role: 1, from: 0 }), Some(false));
+    /// ```
+    fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        let _ = action;
+        None
+    }
+
     /// Opt-in partial-order reduction: the object's *components* in this
     /// state, sets of actions that nothing else interferes with until one
     /// of them happens (see [`Independence`] and the

@@ -315,7 +315,7 @@ impl<P: Protocol, O: Send, V> Runner<P, O, V> {
             if let Some(payload) = taken.fault {
                 resume_unwind(payload);
             }
-            let (run, back, k) = collect::<P, S>(taken, run, Arc::clone(&self.names));
+            let (run, back, k) = collect::<P, S>(taken, run, Arc::clone(&self.names), shared);
             search = back;
             kept = Some(k);
             let stop;
@@ -376,7 +376,8 @@ fn watch_batch<P: Protocol, S: Search, O, V>(
                     }
                     let mut run = new_run(limits);
                     run.left_behind = left_behind;
-                    let (run, search, kept) = collect::<P, S>(taken, run, Arc::clone(names));
+                    let (run, search, kept) =
+                        collect::<P, S>(taken, run, Arc::clone(names), shared);
                     let mut posted = watch.lock();
                     let observed = posted
                         .current

@@ -106,12 +106,28 @@ where
 {
     let limits = setting.limits;
     let visible = setting.visible;
-    let shared = Arc::new(Shared::new(Arc::clone(setting.names)));
     let spawned: Vec<RoleId> = roles.bodies.iter().map(|(r, _)| *r).collect();
-    let (never, listing, clock, history, steps) = match kept {
-        Some(k) => (k.never, k.listing, Some(k.clock), k.history, k.steps),
-        None => (Box::new(Never::new()), Listing::new(), None, None, 0),
+    let (never, listing, clock, history, steps, shared, spare) = match kept {
+        Some(k) => (
+            k.never,
+            k.listing,
+            Some(k.clock),
+            k.history,
+            k.steps,
+            k.shared,
+            k.spare,
+        ),
+        None => (
+            Box::new(Never::new()),
+            Listing::new(),
+            None,
+            None,
+            0,
+            None,
+            Spare::default(),
+        ),
     };
+    let shared = shared.unwrap_or_else(|| Arc::new(Shared::new(Arc::clone(setting.names))));
     let clock = clock
         .filter(|c| c.at() == limits.deadline)
         .unwrap_or_else(|| engine::Deadline::new(limits.deadline, Instant::now(), 64));
@@ -149,7 +165,7 @@ where
         spawned: spawned.clone(),
         started: 0,
         visible: visible.cloned(),
-        spare: Spare::default(),
+        spare,
     };
     // Each job waits in its pool thread until its role starts; the async
     // roles' tasks and the coroutines all go to the executor.
@@ -250,8 +266,14 @@ pub(super) fn take(shared: &Shared) -> Option<Taken> {
 
 /// The result of the execution whose state is `taken` (its fault, if
 /// any, dealt with by the caller), the chooser back, and what the next
-/// execution keeps.
-pub(super) fn collect<P, C>(taken: Taken, mut run: Run, names: Arc<[String]>) -> (Run, C, Kept<P>)
+/// execution keeps. `shared` is the execution's shared state, which the
+/// next one reuses if nothing holds it any more.
+pub(super) fn collect<P, C>(
+    taken: Taken,
+    mut run: Run,
+    names: Arc<[String]>,
+    shared: Arc<Shared>,
+) -> (Run, C, Kept<P>)
 where
     P: Protocol,
     C: Chooser + Send + 'static,
@@ -272,6 +294,7 @@ where
         listing,
         clock,
         recorded,
+        spare,
         ..
     } = *exec;
     run.recorded = recorded;
@@ -286,10 +309,12 @@ where
     let kept = Kept {
         never,
         listing,
+        shared: Shared::renewed(shared, &names),
         names,
         clock,
         steps: run.trace.len(),
         history,
+        spare,
     };
     run.terminated = obj.is_terminated();
     run.final_state = fingerprint(&obj);
@@ -396,7 +421,7 @@ where
     if let Some(payload) = taken.fault {
         std::panic::resume_unwind(payload);
     }
-    let (run, chooser, kept) = collect::<P, C>(taken, run, names);
+    let (run, chooser, kept) = collect::<P, C>(taken, run, names, shared);
     *pool.memo.borrow_mut() = Some(Box::new(kept));
     (run, chooser, observed)
 }

@@ -1,7 +1,8 @@
-//! Objects that list their enabled actions (`Protocol::enabled`): the
-//! explorer reads the list instead of probing each pending operation on a
-//! clone of the object, so a list that leaves an action out would hide
-//! every execution that takes it. Debug builds probe as well and compare.
+//! Objects that answer for one action (`Protocol::is_enabled`) or list
+//! their enabled actions (`Protocol::enabled`): the explorer reads the
+//! answer or the list instead of probing each pending operation on a
+//! clone of the object, so one that leaves an action out would hide every
+//! execution that takes it. Debug builds probe as well and compare.
 
 #[cfg(debug_assertions)]
 use prust::engine::Enabled;
@@ -92,6 +93,87 @@ fn a_list_that_leaves_out_an_accepted_receive_is_reported() {
     }
 }
 
+/// The mailbox with a wrong answer for one action: r2's receive from r1
+/// is said to be refused until r2 has received from r0 (its list, the
+/// mailbox's own, is right).
+#[cfg(debug_assertions)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Misanswering {
+    inner: Mailbox,
+    got_from_r0: bool,
+}
+
+#[cfg(debug_assertions)]
+impl Protocol for Misanswering {
+    fn roles(&self) -> Vec<String> {
+        self.inner.roles()
+    }
+    fn type_names(&self) -> Vec<String> {
+        self.inner.type_names()
+    }
+    fn try_send(&mut self, role: RoleId, to: RoleId, msg: Message) -> Result<(), Refused<Message>> {
+        self.inner.try_send(role, to, msg)
+    }
+    fn try_recv(
+        &mut self,
+        role: RoleId,
+        from: Option<RoleId>,
+    ) -> Result<(RoleId, Message), Refused> {
+        let (f, m) = self.inner.try_recv(role, from)?;
+        self.got_from_r0 |= (role, f) == (2, 0);
+        Ok((f, m))
+    }
+    fn is_terminated(&self) -> bool {
+        self.inner.is_terminated()
+    }
+    fn enabled(&self, out: &mut Vec<Enabled>) -> bool {
+        self.inner.enabled(out)
+    }
+    fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        if action == (Enabled::Recv { role: 2, from: 1 }) && !self.got_from_r0 {
+            return Some(false);
+        }
+        self.inner.is_enabled(action)
+    }
+}
+
+/// The answer is read before the list (and trusted as the list is), so a
+/// wrong one is reported as a wrong list is, naming the answer.
+#[test]
+#[cfg(debug_assertions)]
+fn an_answer_that_leaves_out_an_accepted_receive_is_reported() {
+    for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
+        let ex = Explorer::new()
+            .preemption_bound(None)
+            .reduction(reduction)
+            .explore(
+                Misanswering {
+                    inner: Mailbox::new(3),
+                    got_from_r0: false,
+                },
+                |r| {
+                    r.spawn("r0", |mut ep| {
+                        ep.send("r2", Message::named("M", 0u8)).unwrap()
+                    });
+                    r.spawn("r1", |mut ep| {
+                        ep.send("r2", Message::named("M", 1u8)).unwrap()
+                    });
+                    r.spawn("r2", |mut ep| {
+                        let (from, _) = ep.recv().unwrap();
+                        assert_eq!(from, 0, "heard from r1 first");
+                        ep.recv().unwrap();
+                    });
+                },
+            );
+        assert!(!ex.is_successful(), "{reduction}: {ex}");
+        let text = ex.to_string();
+        assert!(
+            text.contains("`is_enabled` answer") && text.contains("r2 waits to receive from r1"),
+            "{reduction}: {text}"
+        );
+    }
+}
+
 /// r0 and r1 each send r2 three messages; r2 insists on r0's last
 /// before r1's last.
 fn program<P: Protocol>(r: &mut Roles<'_, P>) {
@@ -112,10 +194,45 @@ fn program<P: Protocol>(r: &mut Roles<'_, P>) {
     });
 }
 
-/// A mailbox that lists its actions is explored as one that is probed:
-/// the same outcomes, the same number of executions.
+/// A mailbox that answers for its actions, or lists them, is explored as
+/// one that is probed: the same outcomes, the same number of executions.
 #[test]
 fn a_listed_object_is_explored_as_a_probed_one() {
+    /// The mailbox with its answers hidden: listed.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Listed(Mailbox);
+    impl Protocol for Listed {
+        fn roles(&self) -> Vec<String> {
+            self.0.roles()
+        }
+        fn type_names(&self) -> Vec<String> {
+            self.0.type_names()
+        }
+        fn try_send(
+            &mut self,
+            role: RoleId,
+            to: RoleId,
+            msg: Message,
+        ) -> Result<(), Refused<Message>> {
+            self.0.try_send(role, to, msg)
+        }
+        fn try_recv(
+            &mut self,
+            role: RoleId,
+            from: Option<RoleId>,
+        ) -> Result<(RoleId, Message), Refused> {
+            self.0.try_recv(role, from)
+        }
+        fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+            self.0.is_channel_empty(from, to)
+        }
+        fn is_terminated(&self) -> bool {
+            self.0.is_terminated()
+        }
+        fn enabled(&self, out: &mut Vec<prust::engine::Enabled>) -> bool {
+            self.0.enabled(out)
+        }
+    }
     /// The mailbox with its list hidden: probed.
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     struct Probed(Mailbox);
@@ -150,14 +267,22 @@ fn a_listed_object_is_explored_as_a_probed_one() {
     }
     for reduction in [Reduction::None, Reduction::SleepSets, Reduction::Dpor] {
         let explorer = Explorer::new().preemption_bound(None).reduction(reduction);
-        let listed = explorer.clone().explore(Mailbox::new(3), program);
+        let answered = explorer.clone().explore(Mailbox::new(3), program);
+        let listed = explorer.clone().explore(Listed(Mailbox::new(3)), program);
         let probed = explorer.explore(Probed(Mailbox::new(3)), program);
-        assert_eq!(listed.executions(), probed.executions(), "{reduction}");
-        assert_eq!(
-            listed.failures().len(),
-            probed.failures().len(),
-            "{reduction}"
-        );
+        for (name, ex) in [("answered", &answered), ("listed", &listed)] {
+            assert_eq!(ex.executions(), probed.executions(), "{reduction} {name}");
+            assert_eq!(
+                ex.failures().len(),
+                probed.failures().len(),
+                "{reduction} {name}"
+            );
+            assert_eq!(
+                ex.final_states(),
+                probed.final_states(),
+                "{reduction} {name}"
+            );
+        }
         assert!(!listed.failures().is_empty(), "{reduction}: {listed}");
     }
 }

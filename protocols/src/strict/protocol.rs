@@ -8,7 +8,7 @@ use engine::{Enabled, Message, Protocol, Refused, RoleId};
 use super::graph::Graph;
 use super::{Strict, FINISHED_SEARCH_LIMIT};
 use crate::graph::LtsGraph;
-use crate::ids::{RoleIndex, StateId};
+use crate::ids::{RoleIndex, StateId, TypeIndex};
 use crate::lts::{Action, Label};
 use crate::packed::{Kept, Packed};
 
@@ -144,6 +144,35 @@ impl Protocol for Strict {
             }
         });
         true
+    }
+
+    /// One transition looked up in the LTS, as the try-operation would
+    /// take it (no probe, no clone): what the explorer asks at each
+    /// scheduling point for the few operations its roles wait on.
+    fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        let roles = RoleIndex::from_index;
+        Some(match action {
+            Enabled::Send { role, to, ty } => {
+                self.valid(role, to)
+                    && ty < self.lts.type_names().len()
+                    && self.enabled(Label::send(
+                        TypeIndex::from_index(ty),
+                        roles(role),
+                        roles(to),
+                    ))
+            }
+            Enabled::Recv { role, from } => {
+                let (from, to) = (roles(from), roles(role));
+                self.valid(role, from.index())
+                    && self.head(from, to).is_some_and(|i| {
+                        let (f, t, ty) = self.entry(i);
+                        self.enabled(Label::recv(ty, f, t))
+                    })
+            }
+            Enabled::Close { role, to } => {
+                self.valid(role, to) && self.enabled(Label::close(roles(role), roles(to)))
+            }
+        })
     }
 
     /// `false` when no message to `role` (from `from`, if named) is in

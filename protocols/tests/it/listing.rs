@@ -2,9 +2,12 @@
 //! and the liberal object list exactly the actions that probing finds, and
 //! performing the listed actions gives exactly the successors that probing
 //! gives, in every reachable state of every bundled protocol and of random
-//! specifications. The engine explores a listing object through its list
-//! only (outside the determinism check), so a difference here would be a
-//! wrong verdict there.
+//! specifications; and where an object answers for one action
+//! (`Protocol::is_enabled`, as the strict objects do), the answer is the
+//! list's for every action of every state. The engine explores a listing
+//! object through its list only (outside the determinism check), and the
+//! explorer through its answers, so a difference here would be a wrong
+//! verdict there.
 
 use crate::common;
 
@@ -75,6 +78,11 @@ fn listing_agrees<P: Protocol + Debug>(p: &P, limit: usize) -> Result<usize, Str
                 labels(&listed)
             ));
         }
+        if let Some(wrong) = wrong_answer(&x) {
+            return Err(format!(
+                "in {x:?}: is_enabled({wrong:?}) is not what the list says"
+            ));
+        }
         for (_, y) in probed {
             if seen.len() < limit && seen.insert(y.clone()) {
                 queue.push_back(y);
@@ -82,6 +90,40 @@ fn listing_agrees<P: Protocol + Debug>(p: &P, limit: usize) -> Result<usize, Str
         }
     }
     Ok(seen.len())
+}
+
+/// The first action of any role, type and peer (every one, in or out of
+/// range by one) on which `p`'s answer differs from its list.
+fn wrong_answer<P: Protocol>(p: &P) -> Option<Enabled> {
+    let mut list = Vec::new();
+    assert!(p.enabled(&mut list));
+    let (n, types) = (p.roles().len(), p.type_names().len());
+    let pairs = (0..=n).flat_map(|a| (0..=n).map(move |b| (a, b)));
+    let actions = pairs.flat_map(|(role, peer)| {
+        (0..=types)
+            .map(move |ty| Enabled::Send { role, to: peer, ty })
+            .chain([
+                Enabled::Recv { role, from: peer },
+                Enabled::Close { role, to: peer },
+            ])
+    });
+    actions
+        .into_iter()
+        .find(|&a| p.is_enabled(a).is_some_and(|yes| yes != list.contains(&a)))
+}
+
+/// The strict objects answer for every action; each answer is checked in
+/// `listing_agrees` (a test that would pass for an object answering
+/// nothing is no test of them).
+#[test]
+fn the_strict_objects_answer_for_their_actions() {
+    let lts = bundled::by_name("two-buyer").unwrap();
+    let spec = bundled::spec_by_name("two-buyer").unwrap();
+    for p in [Strict::new(lts), Strict::on_the_fly(&spec).unwrap()] {
+        let some = Enabled::Close { role: 0, to: 1 };
+        assert!(p.is_enabled(some).is_some(), "{p:?}");
+        assert_eq!(wrong_answer(&p), None);
+    }
 }
 
 #[test]

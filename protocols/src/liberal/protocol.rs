@@ -6,7 +6,7 @@
 use engine::{Message, Protocol, Refused, RoleId};
 
 use super::Liberal;
-use crate::ids::RoleIndex;
+use crate::ids::{RoleIndex, TypeIndex};
 use crate::lts::Label;
 use crate::packed::{Kept, Packed};
 
@@ -153,6 +153,49 @@ impl Protocol for Liberal {
         self.proj.close(role, &mut state, to)?;
         self.set_state(role, state);
         Ok(())
+    }
+
+    /// One step looked up in the role's local tables, as the
+    /// try-operation would take it (no probe, no clone): what the
+    /// explorer asks at each scheduling point for the few operations its
+    /// roles wait on.
+    fn is_enabled(&self, action: engine::Enabled) -> Option<bool> {
+        use engine::Enabled;
+        let ids = RoleIndex::from_index;
+        Some(match action {
+            Enabled::Send { role, to, ty } => {
+                self.proj.is_channel(role, to)
+                    && ty < self.proj.lts.type_names().len()
+                    && self
+                        .proj
+                        .own(
+                            role,
+                            self.state(role),
+                            Label::send(TypeIndex::from_index(ty), ids(role), ids(to)),
+                        )
+                        .is_some()
+            }
+            // The first envelope from `from` in the inbox is the one
+            // `try_recv(role, Some(from))` would take, or none.
+            Enabled::Recv { role, from } => {
+                role < self.n()
+                    && self
+                        .inbox(role)
+                        .map(|j| self.envelope(j))
+                        .find(|&(_, f, _, _)| f as RoleId == from)
+                        .is_some_and(|(_, f, tag, ty)| {
+                            self.proj
+                                .accepts(role, self.state(role), f, tag, ty)
+                                .is_some()
+                        })
+            }
+            Enabled::Close { role, to } => {
+                role < self.n() && {
+                    let mut state = self.state(role);
+                    self.proj.close(role, &mut state, to).is_ok()
+                }
+            }
+        })
     }
 
     /// No envelope from `from` is in `to`'s inbox.

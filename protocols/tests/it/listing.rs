@@ -3,7 +3,7 @@
 //! performing the listed actions gives exactly the successors that probing
 //! gives, in every reachable state of every bundled protocol and of random
 //! specifications; and where an object answers for one action
-//! (`Protocol::is_enabled`, as the strict objects do), the answer is the
+//! (`Protocol::is_enabled`, as the strict and liberal objects do), the answer is the
 //! list's for every action of every state. The engine explores a listing
 //! object through its list only (outside the determinism check), and the
 //! explorer through its answers, so a difference here would be a wrong
@@ -112,18 +112,21 @@ fn wrong_answer<P: Protocol>(p: &P) -> Option<Enabled> {
         .find(|&a| p.is_enabled(a).is_some_and(|yes| yes != list.contains(&a)))
 }
 
-/// The strict objects answer for every action; each answer is checked in
-/// `listing_agrees` (a test that would pass for an object answering
-/// nothing is no test of them).
+/// The strict and liberal objects answer for every action; each answer
+/// is checked in `listing_agrees` (a test that would pass for an object
+/// answering nothing is no test of them).
 #[test]
-fn the_strict_objects_answer_for_their_actions() {
+fn the_spec_objects_answer_for_their_actions() {
     let lts = bundled::by_name("two-buyer").unwrap();
     let spec = bundled::spec_by_name("two-buyer").unwrap();
-    for p in [Strict::new(lts), Strict::on_the_fly(&spec).unwrap()] {
-        let some = Enabled::Close { role: 0, to: 1 };
+    let some = Enabled::Close { role: 0, to: 1 };
+    for p in [Strict::new(lts.clone()), Strict::on_the_fly(&spec).unwrap()] {
         assert!(p.is_enabled(some).is_some(), "{p:?}");
         assert_eq!(wrong_answer(&p), None);
     }
+    let lib = Liberal::new(lts);
+    assert!(lib.is_enabled(some).is_some(), "{lib:?}");
+    assert_eq!(wrong_answer(&lib), None);
 }
 
 #[test]

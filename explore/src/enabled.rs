@@ -147,11 +147,19 @@ fn accepts<P: Protocol>(
                     };
                     Err(format!(
                         "{} waits to {}, which the object's {word} {} but its \
-                         try-operation {} (see Protocol::enabled: the list must be exact)",
+                         try-operation {} (see Protocol::{}: {} must be exact)",
                         names[role],
                         waits_for(&one, names),
                         if said { "allows" } else { "leaves out" },
                         if probed { "accepts" } else { "refuses" },
+                        match source {
+                            Source::Answer => "is_enabled",
+                            Source::List => "enabled",
+                        },
+                        match source {
+                            Source::Answer => "the answer",
+                            Source::List => "the list",
+                        },
                     ))
                 }
                 _ => Ok(probed),
@@ -161,12 +169,12 @@ fn accepts<P: Protocol>(
 }
 
 /// The enabled choices among the pending operations, probed on clones of
-/// `obj` (or read from its own list, see [`Listing`]): `prev`'s first (so
-/// that the first choice never preempts), then by role; a receive from
-/// anyone gives one choice per possible sender. `pending` is by role;
-/// the choices go into `alts` (empty: given for its allocation). `Err`:
-/// the object's list and its try-operations disagree (debug builds
-/// only).
+/// `obj` (or read from its answers or its list, see [`Listing`]):
+/// `prev`'s first (so that the first choice never preempts), then by
+/// role; a receive from anyone gives one choice per possible sender.
+/// `pending` is by role; the choices go into `alts` (empty: given for its
+/// allocation). `Err`: the object's answers or list and its
+/// try-operations disagree (debug builds only).
 pub(crate) fn enabled<P: Protocol>(
     obj: &P,
     pending: &[(RoleId, &Op)],

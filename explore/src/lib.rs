@@ -6,9 +6,10 @@
 //! thread, see [`Roles::spawn`]): every endpoint operation (`send`, `recv`, `recv_from`, `close`)
 //! is a scheduling point at which the explorer decides which pending
 //! operation the protocol object takes next (probing it on a clone, as the
-//! model checker does, or reading the object's own list of its enabled
-//! actions where it gives one, [`Protocol::enabled`](engine::Protocol::enabled):
-//! trusted as the checker trusts it, and compared with the probes in debug
+//! model checker does, or reading the object's own word where it gives
+//! one: its answer for one action, [`Protocol::is_enabled`](engine::Protocol::is_enabled),
+//! else its list of its enabled actions, [`Protocol::enabled`](engine::Protocol::enabled);
+//! trusted as the checker trusts the list, and compared with the probes in debug
 //! builds, where a difference is reported as nondeterminism), and a `recv()` from anyone branches over every
 //! sender that could deliver. Each execution re-runs the program from the
 //! start; a depth-first search over the choices runs every schedule (or
@@ -204,6 +205,7 @@ mod sampler;
 mod schedule;
 mod scheduler;
 mod shortest;
+mod signal;
 mod simplify;
 mod step;
 mod task;

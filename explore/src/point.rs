@@ -61,7 +61,7 @@ pub(crate) fn same_pending(recorded: &[(RoleId, Op)], slots: &[Slot]) -> bool {
 /// close that the object can never accept is a violation at once (see
 /// `violation.rs`), and no choice at all is success, a deadlock or an
 /// unfinished protocol. `Err`: the object's list of its enabled actions
-/// disagrees with its try-operations (see [`Listing`]). `prev` is the
+/// or its answers disagree with its try-operations (see [`Listing`]). `prev` is the
 /// role that made the last step; `alts` an empty vector to fill (given
 /// for its allocation).
 #[allow(clippy::too_many_arguments)]
@@ -77,7 +77,9 @@ pub(crate) fn survey<P: Protocol>(
 ) -> Result<(Vec<Alt>, Option<End>), End> {
     let alts = enabled(obj, now, prev, names, listing, alts).map_err(|found| End::Diverged {
         step: step + 1,
-        expected: "the object's list of enabled actions to agree with its try-operations".into(),
+        expected: "the object's enabled actions (its `is_enabled` answers, its `enabled` list) \
+                   to agree with its try-operations"
+            .into(),
         found,
     })?;
     let end = match now

@@ -106,8 +106,8 @@ struct Exec<P, C> {
 struct Kept<P> {
     /// The answers of `violation.rs`.
     never: Box<Never<P>>,
-    /// The object's declared types, for reading its list of enabled
-    /// actions.
+    /// The object's declared types, for asking it which actions are
+    /// enabled.
     listing: Listing,
     /// The object's role names.
     names: Arc<[String]>,

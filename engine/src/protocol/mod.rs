@@ -366,8 +366,16 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     /// objects with many channels. The answer must be exact, as the list
     /// must: `Some(true)` where the try-operation accepts, `Some(false)`
     /// where it refuses. Debug builds probe as well and report the first
-    /// action on which the answer and the try-operation differ. The
-    /// checker (`engine::check`) reads only `enabled`.
+    /// action on which the answer and the try-operation differ (for the
+    /// operations the roles wait on: those are all it asks). The checker
+    /// (`engine::check`) reads only `enabled`, and its determinism check
+    /// does not look at the answers.
+    ///
+    /// A send is asked by its type's index into
+    /// [`type_names`](Self::type_names): the first declared name equal to
+    /// the message's short name, then any later one equal to it. A send
+    /// of a type the object does not declare, and a select, are probed
+    /// whatever the object answers.
     ///
     /// ```
     /// use engine::{Enabled, Message, Protocol, Refused, RoleId};
@@ -508,7 +516,8 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
     }
 }
 
-/// An action that an object lists as enabled ([`Protocol::enabled`]).
+/// An action that an object lists as enabled ([`Protocol::enabled`]), or
+/// is asked about ([`Protocol::is_enabled`]).
 /// Types and roles are numbers, so the engine turns a listed action into
 /// its letter without comparing a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -146,10 +146,13 @@ impl Protocol for Strict {
         true
     }
 
-    /// One transition looked up in the LTS, as the try-operation would
-    /// take it (no probe, no clone): what the explorer asks at each
-    /// scheduling point for the few operations its roles wait on.
+    /// One transition looked up in the compiled LTS, as the try-operation
+    /// would take it (no probe, no clone): what the explorer asks at each
+    /// scheduling point for the few operations its roles wait on. `None`
+    /// for an LTS built on the fly: looking a transition up there builds
+    /// and keeps its successor state, which its list of labels avoids.
     fn is_enabled(&self, action: Enabled) -> Option<bool> {
+        self.lts()?;
         let roles = RoleIndex::from_index;
         Some(match action {
             Enabled::Send { role, to, ty } => {

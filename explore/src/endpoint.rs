@@ -28,7 +28,7 @@
 use std::any::Any;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use engine::{Message, Payload, Protocol, RoleId};
@@ -39,6 +39,7 @@ use protocols::session::{Alternative, AsyncOp, BlockingEndpoint, Done, Error, Pa
 use super::end::{stop_error, End};
 use super::op::{Op, Reply};
 use super::pool::Gate;
+use super::signal::Signal;
 use super::task::Task;
 
 /// Where a role thread is.
@@ -144,12 +145,12 @@ pub(crate) struct Shared {
     pub(crate) ctl: Mutex<Ctl>,
     /// Where the explorer's thread waits (for the execution to end, then
     /// for every thread to return).
-    pub(crate) cv: Condvar,
+    pub(crate) cv: Signal,
     /// Where each role's thread waits (to start, or for its operation's
     /// result): one per role, so that a hand-over wakes exactly one thread.
-    pub(crate) role_cvs: Vec<Condvar>,
+    pub(crate) role_cvs: Vec<Signal>,
     /// Where the executor's thread waits for a task to poll.
-    pub(crate) exec_cv: Condvar,
+    pub(crate) exec_cv: Signal,
     pub(crate) names: Arc<[String]>,
 }
 
@@ -175,9 +176,9 @@ impl Shared {
                 coroutines: vec![false; names.len()],
                 bodies: names.iter().map(|_| None).collect(),
             }),
-            cv: Condvar::new(),
-            exec_cv: Condvar::new(),
-            role_cvs: names.iter().map(|_| Condvar::new()).collect(),
+            cv: Signal::default(),
+            exec_cv: Signal::default(),
+            role_cvs: names.iter().map(|_| Signal::default()).collect(),
             names,
         }
     }
@@ -251,13 +252,10 @@ impl Shared {
         deadline: Option<Instant>,
     ) -> MutexGuard<'a, Ctl> {
         match deadline {
-            None => self.cv.wait(ctl).unwrap_or_else(|e| e.into_inner()),
+            None => self.cv.wait(ctl),
             Some(at) => {
                 let left = at.saturating_duration_since(Instant::now());
-                self.cv
-                    .wait_timeout(ctl, left)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0
+                self.cv.wait_timeout(ctl, left)
             }
         }
     }
@@ -322,9 +320,7 @@ impl Shared {
                 ctl = self.lock();
                 continue;
             }
-            ctl = self.role_cvs[role]
-                .wait(ctl)
-                .unwrap_or_else(|e| e.into_inner());
+            ctl = self.role_cvs[role].wait(ctl);
         }
     }
 

@@ -100,7 +100,7 @@ pub(crate) fn executor<P: engine::Protocol>(
             break;
         }
         let Some(role) = ctl.task_turn.take() else {
-            ctl = shared.exec_cv.wait(ctl).unwrap_or_else(|e| e.into_inner());
+            ctl = shared.exec_cv.wait(ctl);
             continue;
         };
         if ctl.coroutines[role] {

@@ -14,11 +14,12 @@
 use std::any::Any;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use engine::Protocol;
 
 use super::super::roles::Roles;
+use super::super::signal::Signal;
 use super::execution::prepare;
 
 /// Whether the program may be called, and whether a call is under way.
@@ -35,7 +36,10 @@ struct Calls {
 #[derive(Default)]
 pub(super) struct Gate {
     calls: Mutex<Calls>,
-    left: Condvar,
+    /// Where the explorer's thread waits for a call under way to end
+    /// (hardly ever: notified after each call, it cost a system call an
+    /// execution as a plain condition variable).
+    left: Signal,
 }
 
 impl Gate {
@@ -50,7 +54,7 @@ impl Gate {
         let mut calls = self.lock();
         calls.closed = true;
         while calls.calling {
-            calls = self.left.wait(calls).unwrap_or_else(|e| e.into_inner());
+            calls = self.left.wait(calls);
         }
     }
 }

@@ -30,9 +30,7 @@ pub(super) fn role_thread<P: Protocol>(
     {
         let mut ctl = shared.lock();
         while matches!(ctl.slots[role], Slot::NotStarted) {
-            ctl = shared.role_cvs[role]
-                .wait(ctl)
-                .unwrap_or_else(|e| e.into_inner());
+            ctl = shared.role_cvs[role].wait(ctl);
         }
         if !matches!(ctl.slots[role], Slot::Running) {
             // Stopped before it started: the body never runs.

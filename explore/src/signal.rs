@@ -16,6 +16,10 @@
 //! the state before the waiter took the mutex did so before the waiter
 //! looked, and the waiter does not wait. A count that is one too high
 //! (a waiter about to leave) costs one needless wake-up, never a lost one.
+//! The orderings come from the mutex (the waiter's count before its
+//! release, the notifier's acquire before its load), not from the
+//! atomic's: a notifier that changed an atomic without the mutex could
+//! lose a wake-up here.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, MutexGuard, PoisonError};
@@ -76,10 +80,12 @@ mod tests {
 
     /// A flag set under the mutex and notified after it is released is
     /// never missed, however the two threads interleave (run many times:
-    /// a lost wake-up would hang this test).
+    /// a lost wake-up would hang this test). In every other round the
+    /// flag is set only once the waiter is counted, so that the counted
+    /// path is taken for certain, not only when the race falls that way.
     #[test]
     fn a_notification_after_a_change_under_the_mutex_is_never_lost() {
-        for _ in 0..2_000 {
+        for round in 0..2_000 {
             let shared = Arc::new((Mutex::new(false), Signal::default()));
             let waiter = {
                 let shared = Arc::clone(&shared);
@@ -92,8 +98,17 @@ mod tests {
                 })
             };
             let (flag, signal) = &*shared;
+            if round % 2 == 1 {
+                while signal.waiters.load(Ordering::SeqCst) == 0 {
+                    thread::yield_now();
+                }
+            }
             *flag.lock().unwrap() = true;
-            signal.notify_all();
+            if round % 4 < 2 {
+                signal.notify_all();
+            } else {
+                signal.notify_one();
+            }
             waiter.join().unwrap();
         }
     }

@@ -40,6 +40,7 @@ use super::end::{stop_error, End};
 use super::op::{Op, Reply};
 use super::pool::Gate;
 use super::signal::Signal;
+use super::stuck::fresh_turns;
 use super::task::Task;
 
 /// Where a role thread is.
@@ -76,10 +77,12 @@ pub(crate) struct Ctl {
     pub(crate) exec: Option<Box<dyn Step>>,
     /// What starts each role's pool thread (`None`: not spawned).
     pub(crate) gates: Vec<Option<Gate>>,
-    /// The role last let run, and when: the explorer's thread reports it
-    /// as stuck when it runs too long without reaching an operation.
+    /// The role last let run, and how many turns were handed out before
+    /// (counted from [`fresh_turns`]): the explorer's thread reports the
+    /// role as stuck when the count stands for the role time limit (see
+    /// `stuck.rs`).
     pub(crate) current: RoleId,
-    pub(crate) since: Instant,
+    pub(crate) turns: u64,
     /// How many times a thread was woken to run a role (a start, or a
     /// switch to another role): the hand-overs that cost a context switch.
     pub(crate) handovers: usize,
@@ -165,7 +168,7 @@ impl Shared {
                 exec: None,
                 gates: names.iter().map(|_| None).collect(),
                 current: 0,
-                since: Instant::now(),
+                turns: fresh_turns(),
                 handovers: 0,
                 unstarted: Vec::new(),
                 fault: None,
@@ -204,7 +207,7 @@ impl Shared {
             exec,
             gates,
             current,
-            since,
+            turns,
             handovers,
             unstarted,
             fault,
@@ -222,7 +225,7 @@ impl Shared {
         *exec = None;
         gates.fill_with(|| None);
         *current = 0;
-        *since = Instant::now();
+        *turns = fresh_turns();
         *handovers = 0;
         unstarted.clear();
         *fault = None;
@@ -357,7 +360,7 @@ impl Shared {
             Ok(Next::Start(role)) => {
                 ctl.slots[role] = Slot::Running;
                 ctl.current = role;
-                ctl.since = Instant::now();
+                ctl.turns += 1;
                 if ctl.tasks[role].is_some() || ctl.coroutines[role] {
                     ctl.task_turn = Some(role);
                     return Some(Wake::Task);
@@ -370,7 +373,7 @@ impl Shared {
             }
             Ok(Next::Resume(role)) => {
                 ctl.current = role;
-                ctl.since = Instant::now();
+                ctl.turns += 1;
                 if ctl.tasks[role].is_some() {
                     if !self.deliver(ctl, role) {
                         return None;

@@ -173,8 +173,10 @@ impl Explorer {
     /// How long a role may run its own code between two endpoint
     /// operations (or after the last, or after its execution was stopped,
     /// until it returns) before it is reported [`Outcome::Stuck`](crate::Outcome::Stuck)
-    /// (blocked or busy outside the session). The exploration then stops
-    /// within about this time and leaves the thread running
+    /// (blocked or busy outside the session), after between once and 1.25
+    /// times this time without an operation (the explorer's thread looks
+    /// four times a limit). The exploration then stops within about this
+    /// time and leaves the thread running
     /// ([`Exploration::threads_left_running`]): nothing can stop a thread
     /// from outside.
     pub fn role_timeout(mut self, t: Duration) -> Self {

@@ -208,6 +208,7 @@ mod shortest;
 mod signal;
 mod simplify;
 mod step;
+mod stuck;
 mod task;
 mod task_ops;
 mod verdict;

@@ -42,6 +42,7 @@ use super::super::endpoint::{Shared, Wake};
 use super::super::executor::executor;
 use super::super::pool::{Job, Pool};
 use super::super::roles::Roles;
+use super::super::stuck::{Turn, TurnWatch};
 use super::super::visible::Visibility;
 use super::call::{Closing, Gate, Program};
 use super::execution::{
@@ -334,6 +335,9 @@ impl<P: Protocol, O: Send, V> Runner<P, O, V> {
 enum Look {
     /// Nothing to do before this instant.
     Until(Instant),
+    /// Nothing to do until the batch posts something (no role time
+    /// limit).
+    Forever,
     /// Nothing to do (the execution ended, the executor goes on).
     Fine,
     /// The execution was stopped and its role holds the executor's
@@ -352,6 +356,7 @@ fn watch_batch<P: Protocol, S: Search, O, V>(
     finish: fn(&Run, O) -> V,
 ) -> (Vec<(Run, V)>, Ended<P, S>) {
     let grace = limits.role_timeout;
+    let mut turns = TurnWatch::default();
     let mut posted = watch.lock();
     loop {
         if let Some(ended) = posted.end.take() {
@@ -364,8 +369,9 @@ fn watch_batch<P: Protocol, S: Search, O, V>(
         drop(posted);
         let mut until = Instant::now().checked_add(grace);
         if let Some((shared, spawned)) = current {
-            match look(&shared, &spawned, grace) {
+            match look(&shared, &spawned, grace, &mut turns) {
                 Look::Until(at) => until = Some(at),
+                Look::Forever => until = None,
                 Look::Fine => {}
                 Look::TakenOver(taken, left_behind) => {
                     // Its thread is left to the role; the pool gives the
@@ -420,12 +426,13 @@ fn wait<'a, T>(
 /// is stopped (reported stuck), and an execution stopped whose roles do
 /// not return within the limit (stuck now, or earlier after the stop)
 /// is taken over.
-fn look(shared: &Shared, spawned: &[RoleId], grace: Duration) -> Look {
+fn look(shared: &Shared, spawned: &[RoleId], grace: Duration, turns: &mut TurnWatch) -> Look {
     let mut ctl = shared.lock();
     let stuck = if ctl.end.is_none() {
-        let deadline = ctl.since + grace;
-        if Instant::now() < deadline {
-            return Look::Until(deadline);
+        match turns.look(ctl.turns, Instant::now(), grace) {
+            Turn::LookBy(Some(at)) => return Look::Until(at),
+            Turn::LookBy(None) => return Look::Forever,
+            Turn::Stuck => {}
         }
         let role = ctl.current;
         shared.end(

@@ -19,6 +19,7 @@ use super::super::endpoint::{ExploreEndpoint, RoleBody, Shared, Slot, Step, Wake
 use super::super::executor::{executor, AsyncBody};
 use super::super::pool::{Job, Pool};
 use super::super::roles::{Body, Roles};
+use super::super::stuck::{Turn, TurnWatch};
 use super::super::task::Task;
 use super::super::visible::Visibility;
 use super::threads::{gates_of_threads, role_thread};
@@ -368,15 +369,15 @@ where
     shared.wake(wake);
     let mut ctl = shared.lock();
     let mut stuck = None;
+    let mut turns = TurnWatch::default();
     loop {
         if ctl.end.is_some() {
             break;
         }
         // A role that runs its own code too long without reaching an
         // operation: blocked outside the session?
-        let now = Instant::now();
-        let deadline = ctl.since + limits.role_timeout;
-        if now >= deadline {
+        let look = turns.look(ctl.turns, Instant::now(), limits.role_timeout);
+        let Turn::LookBy(again) = look else {
             let role = ctl.current;
             stuck = Some(role);
             shared.end(
@@ -390,8 +391,8 @@ where
             shared.wake(Wake::Everyone);
             ctl = shared.lock();
             break;
-        }
-        ctl = shared.wait_until(ctl, Some(deadline));
+        };
+        ctl = shared.wait_until(ctl, again);
     }
     drop(ctl);
     let unstarted = drop_unstarted(&shared);

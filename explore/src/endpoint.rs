@@ -360,7 +360,7 @@ impl Shared {
             Ok(Next::Start(role)) => {
                 ctl.slots[role] = Slot::Running;
                 ctl.current = role;
-                ctl.turns += 1;
+                ctl.turns = ctl.turns.wrapping_add(1);
                 if ctl.tasks[role].is_some() || ctl.coroutines[role] {
                     ctl.task_turn = Some(role);
                     return Some(Wake::Task);
@@ -373,7 +373,7 @@ impl Shared {
             }
             Ok(Next::Resume(role)) => {
                 ctl.current = role;
-                ctl.turns += 1;
+                ctl.turns = ctl.turns.wrapping_add(1);
                 if ctl.tasks[role].is_some() {
                     if !self.deliver(ctl, role) {
                         return None;

@@ -12,8 +12,9 @@
 //! watcher that looks a few times a second.
 //!
 //! The watcher sees a turn up to a quarter of the limit after it began
-//! (it looks at least that often), so a role is reported after at least
-//! the limit and at most 1.25 times it without an operation. Turn counts
+//! (it looks at least that often, an execution running or not: one is
+//! posted without waking it), so a role is reported after at least the
+//! limit and at most 1.25 times it without an operation. Turn counts
 //! are unique across executions ([`fresh_turns`]): a count seen in one
 //! execution is never taken for another's.
 

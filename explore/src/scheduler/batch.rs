@@ -367,7 +367,11 @@ fn watch_batch<P: Protocol, S: Search, O, V>(
             .as_ref()
             .map(|c| (Arc::clone(&c.shared), c.spawned.clone()));
         drop(posted);
-        let mut until = Instant::now().checked_add(grace);
+        // Nothing posted yet (the program is being called) or nothing to
+        // do: look again within a quarter of the limit, as for a turn
+        // (see `stuck.rs`), since an execution is posted without a
+        // notification and its turns are timed from the first look.
+        let mut until = Instant::now().checked_add(grace / 4);
         if let Some((shared, spawned)) = current {
             match look(&shared, &spawned, grace, &mut turns) {
                 Look::Until(at) => until = Some(at),

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use prust::explore::{Exploration, Explorer, Outcome, Roles};
 use prust::protocols;
@@ -284,4 +284,93 @@ fn a_role_blocked_after_a_redundant_execution_is_stuck_and_the_search_stops() {
         matches!(ex.failures()[0].outcome, Outcome::Stuck { .. }),
         "{ex}"
     );
+}
+
+/// A role stuck in its first operation's wait is reported after the role
+/// time limit and within 1.25 times it (the explorer's thread looks four
+/// times a limit); here with room for a loaded machine, but not for the
+/// twice the limit that a watcher sleeping a whole limit before its first
+/// look took. In batches, in batches of one and with role threads: each
+/// has a watcher of its own.
+#[test]
+fn a_stuck_role_is_reported_within_a_quarter_of_the_limit_after_it() {
+    let limit = Duration::from_millis(800);
+    for (name, batches, threads) in [
+        ("batches", true, false),
+        ("batches of one", false, false),
+        ("role threads", true, true),
+    ] {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let ex = Explorer::new()
+                .role_timeout(limit)
+                .batches(batches)
+                .role_threads(threads)
+                .timeout(Duration::from_secs(30))
+                .explore(
+                    protocols::chess::strict(),
+                    white_blocks(|| loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    }),
+                );
+            let _ = tx.send((ex, started.elapsed()));
+        });
+        let (ex, took) = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the exploration returns");
+        assert!(
+            matches!(ex.failures()[0].outcome, Outcome::Stuck { .. }),
+            "{name}: {ex}"
+        );
+        assert!(took >= limit, "{name}: reported after {took:?}");
+        assert!(took < limit * 7 / 4, "{name}: reported after {took:?}");
+    }
+}
+
+/// Roles that run their own code for most of the limit between their
+/// operations, and again after them, are never reported stuck: the limit
+/// counts from each operation.
+#[test]
+fn a_role_under_the_limit_between_operations_is_not_stuck() {
+    let limit = Duration::from_millis(500);
+    let nap = || std::thread::sleep(Duration::from_millis(250));
+    for (batches, threads) in [(true, false), (true, true)] {
+        let ex = Explorer::new()
+            .role_timeout(limit)
+            .batches(batches)
+            .role_threads(threads)
+            .max_executions(2)
+            .explore(protocols::chess::strict(), move |r| {
+                r.spawn("white", move |mut ep| {
+                    for i in 0..2 {
+                        nap();
+                        if ep.send("black", Move(i)).is_err() {
+                            return;
+                        }
+                        nap();
+                        if ep.recv_from("black").is_err() {
+                            return;
+                        }
+                    }
+                });
+                r.spawn("black", move |mut ep| {
+                    for i in 0..2 {
+                        if ep.recv_from("white").is_err() {
+                            return;
+                        }
+                        nap();
+                        if ep.send("white", Move(i)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            });
+        assert!(
+            !ex.failures()
+                .iter()
+                .any(|f| matches!(f.outcome, Outcome::Stuck { .. })),
+            "threads {threads}: {ex}"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 use engine::{Protocol, RoleId};
 
 use super::super::independence::independent;
-use super::super::op::Op;
+use super::super::op::{same_op, Op};
 use super::super::step::Alt;
 use super::{group_of, op_of, Backtrack, History};
 
@@ -200,4 +200,39 @@ fn blocked<'h, P: Protocol>(
             })
             .map(|x| (x, op)),
     );
+}
+
+/// Whether the event `op` of `alt` at point `k`, refused there, is a
+/// receive from one named sender whose channel is empty there (by the
+/// object's exact word, and by the program's count of sends and
+/// receives), and that its role takes, unchanged, as its next step of the
+/// execution: only a later step that fills the channel lets it go, and
+/// judged where it is taken, after that step, the receive races with the
+/// same earlier steps, with the filler replayed in front of it where it
+/// does not follow them. Judged here, without the filler, every earlier
+/// step of another role was a race with no reversal (see the module docs
+/// of `dpor`, 4), and every choice at each of them was explored for the
+/// sleep sets to stop. A receive its role never takes keeps its event:
+/// it may be answered by a close, which no step shows.
+pub(super) fn awaits_an_empty_channel<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    k: usize,
+    alt: Alt,
+    op: &Op,
+) -> bool {
+    let (Op::Recv { from: Some(from) }, Some(obj)) = (op, h.objects.get(k)) else {
+        return false;
+    };
+    let (from, role) = (*from, alt.role);
+    let Some(t) = (k..schedule.len()).find(|&t| schedule[t].role == role) else {
+        return false;
+    };
+    k > 0
+        && schedule[k - 1].role == role
+        && alt.from.is_none_or(|f| f == from)
+        && (k..=t).all(|j| op_of(&h.pending[j], role).is_some_and(|o| same_op(o, op)))
+        && obj.is_channel_empty(from, role)
+        && sends(h, &schedule[..k], from, role).count()
+            <= receives(h, &schedule[..k], role, from).count()
 }

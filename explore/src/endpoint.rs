@@ -65,8 +65,11 @@ pub(crate) enum Slot {
 pub(crate) struct Ctl {
     pub(crate) slots: Vec<Slot>,
     /// Set when the execution is being stopped (deadlock, bound, stuck
-    /// role): every operation from then on fails with this error at once.
-    pub(crate) stop: Option<Error>,
+    /// role): every operation from then on fails at once, with the error
+    /// of this end ([`Shared::stop_error`]). Kept as the end, not as the
+    /// error: an execution that succeeds has no operation left to fail,
+    /// and making its error was two strings an execution for nothing.
+    pub(crate) stop: Option<End>,
     /// Operations refused since the stop, per role: a role that ignores
     /// the error and keeps calling would never end (see [`Shared::op`]).
     pub(crate) after_stop: Vec<usize>,
@@ -113,7 +116,7 @@ pub(crate) struct Ctl {
 }
 
 /// A coroutine role's body, given its execution's shared state.
-pub(crate) struct RoleBody(pub(crate) Box<dyn FnOnce(Arc<Shared>) + Send>);
+pub(crate) struct RoleBody(pub(crate) Box<dyn FnOnce(RoleId, Arc<Shared>) + Send>);
 
 impl std::fmt::Debug for RoleBody {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -267,7 +270,7 @@ impl Shared {
     /// and waits for this operation's turn (called on `role`'s thread).
     pub(crate) fn op(&self, role: RoleId, op: Op) -> Result<Reply, Error> {
         let mut ctl = self.lock();
-        if let Some(e) = ctl.stop.clone() {
+        if let Some(e) = self.stop_error(&ctl) {
             ctl.after_stop[role] += 1;
             if ctl.after_stop[role] > MAX_CALLS_AFTER_STOP {
                 drop(ctl);
@@ -406,11 +409,13 @@ impl Shared {
     /// later ones too, and threads not started yet never run. The caller
     /// then wakes everyone ([`Wake::Everyone`]).
     pub(crate) fn end(&self, ctl: &mut Ctl, end: End) {
-        let error = stop_error(&self.names, &end);
-        ctl.stop = Some(error.clone());
+        let mut error = None;
         for (role, slot) in ctl.slots.iter_mut().enumerate() {
             match slot {
-                Slot::Pending(_) => *slot = Slot::Reply(Err(error.clone())),
+                Slot::Pending(_) => {
+                    let e = error.get_or_insert_with(|| stop_error(&self.names, &end));
+                    *slot = Slot::Reply(Err(e.clone()));
+                }
                 Slot::NotStarted => {
                     *slot = Slot::Done;
                     ctl.unstarted.push(role);
@@ -418,7 +423,14 @@ impl Shared {
                 _ => {}
             }
         }
+        ctl.stop = Some(end.clone());
         ctl.end = Some(end);
+    }
+
+    /// The error every operation gets once the execution is stopped
+    /// (`None` before).
+    pub(crate) fn stop_error(&self, ctl: &Ctl) -> Option<Error> {
+        ctl.stop.as_ref().map(|end| stop_error(&self.names, end))
     }
 
     /// Wakes whom [`advance`](Self::advance) said, without the lock held.

@@ -60,6 +60,13 @@ impl WakeTask for Noted {
     }
 }
 
+thread_local! {
+    /// The table of coroutines of the executor's last execution on this
+    /// thread, empty (see `executor`).
+    static SPARE_COROUTINES: std::cell::Cell<Vec<Option<RoleCoroutine>>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// What one poll of a task gave.
 enum Polled {
     Ready,
@@ -93,7 +100,10 @@ pub(crate) fn executor<P: engine::Protocol>(
     for (role, body) in bodies {
         starts[role] = Some(body);
     }
-    let mut coroutines: Vec<Option<RoleCoroutine>> = (0..n).map(|_| None).collect();
+    // The executor's thread runs execution after execution: the table of
+    // their coroutines is its own, kept empty between them.
+    let mut coroutines = SPARE_COROUTINES.take();
+    coroutines.resize_with(n, || None);
     let mut ctl = shared.lock();
     loop {
         if ctl.end.is_some() {
@@ -169,6 +179,9 @@ pub(crate) fn executor<P: engine::Protocol>(
         }
     }
     drop(ctl);
+    // Every coroutine has returned: the table holds nothing now.
+    coroutines.clear();
+    SPARE_COROUTINES.set(coroutines);
     let _ = catch_unwind(AssertUnwindSafe(move || {
         drop(tasks);
         drop(starts);
@@ -190,7 +203,7 @@ fn run_coroutine<'a>(
 ) -> MutexGuard<'a, Ctl> {
     if let Some(RoleBody(body)) = body {
         let shared = Arc::clone(shared);
-        *coroutine = Some(RoleCoroutine::new(move || body(shared)));
+        *coroutine = Some(RoleCoroutine::new(move || body(role, shared)));
     }
     let Some(co) = coroutine.as_mut() else {
         return ctl;

@@ -107,6 +107,9 @@ pub(crate) struct Spare {
     /// need a lifetime, and `Op` is not `Sync`.
     pending: Vec<[usize; 2]>,
     pub(crate) alts: Vec<Alt>,
+    /// The roles an execution starts, in order (`Exec`'s), kept for the
+    /// next execution's.
+    pub(crate) spawned: Vec<RoleId>,
 }
 
 impl Spare {

@@ -4,16 +4,21 @@
 use engine::{Protocol, RoleId};
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::endpoint::ExploreEndpoint;
+use super::endpoint::{ExploreEndpoint, Shared};
 use super::executor::AsyncBody;
 use super::observe::Handle;
 
 /// A role body, boxed until the execution starts it: a thread's, or an
 /// async role's (see `executor.rs`).
 pub(crate) enum Body<'a, P> {
-    Thread(Box<dyn FnOnce(ExploreEndpoint<P>) + Send + 'a>),
+    /// Called with the role and the execution's shared state, from which
+    /// it makes its endpoint: so a coroutine role runs this very box,
+    /// where wrapping it in a closure of that shape was a second
+    /// allocation per role and execution.
+    Thread(Box<dyn FnOnce(RoleId, Arc<Shared>) + Send + 'a>),
     Async(AsyncBody<'a, P>),
 }
 
@@ -98,7 +103,14 @@ impl<'a, P: Protocol> Roles<'a, P> {
     ) -> Handle<R> {
         let handle = Handle::new();
         let slot = handle.clone();
-        self.add(role, Body::Thread(Box::new(move |ep| slot.set(body(ep)))));
+        let body = move |role, shared| {
+            slot.set(body(ExploreEndpoint {
+                role,
+                shared,
+                _object: PhantomData,
+            }))
+        };
+        self.add(role, Body::Thread(Box::new(body)));
         handle
     }
 

@@ -94,7 +94,7 @@ impl<P> ExploreEndpoint<P> {
         let role = self.role;
         let names = &self.shared.names;
         let mut ctl = self.shared.lock();
-        let stop = ctl.stop.clone();
+        let stop = self.shared.stop_error(&ctl);
         let Some(task) = ctl.tasks[role].as_mut() else {
             return Poll::Ready(Err(Error::Unsupported {
                 role: names[role].clone(),

@@ -2,13 +2,12 @@
 //! kept to measure coroutines against): each waits on its condition
 //! variable for its turn, runs the body, and makes the next decision.
 
-use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use engine::{Protocol, RoleId};
+use engine::RoleId;
 
-use super::super::endpoint::{ExploreEndpoint, Shared, Slot, Wake};
+use super::super::endpoint::{Shared, Slot, Wake};
 use super::super::panics::panic_message;
 
 /// Whether `role` runs on a thread of its own (not on the executor's).
@@ -19,9 +18,9 @@ pub(super) fn gates_of_threads(shared: &Shared, role: RoleId) -> bool {
 
 /// A role thread: waits to be started, runs the body, records how it
 /// ended, and makes the next decision.
-pub(super) fn role_thread<P: Protocol>(
+pub(super) fn role_thread(
     role: RoleId,
-    body: Box<dyn FnOnce(ExploreEndpoint<P>) + Send + '_>,
+    body: Box<dyn FnOnce(RoleId, Arc<Shared>) + Send + '_>,
     shared: Arc<Shared>,
 ) {
     // The role's panics are part of the report (with their place), not
@@ -38,14 +37,10 @@ pub(super) fn role_thread<P: Protocol>(
         }
     }
     let _entered = super::super::choose::enter(Arc::clone(&shared), role);
-    let ep = ExploreEndpoint {
-        role,
-        shared: Arc::clone(&shared),
-        _object: PhantomData,
-    };
     // A place noted before the body runs is not the body's.
     let _ = engine::quiet::take_location();
-    let result = catch_unwind(AssertUnwindSafe(move || body(ep)));
+    let body_shared = Arc::clone(&shared);
+    let result = catch_unwind(AssertUnwindSafe(move || body(role, body_shared)));
     let mut ctl = shared.lock();
     ctl.slots[role] = match result {
         Ok(()) => Slot::Done,

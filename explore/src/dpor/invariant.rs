@@ -15,11 +15,12 @@ use super::{group_of, op_of, Backtrack, History};
 /// every execution, whatever the object allows: its role's earlier steps
 /// (program order), and the send of the message it receives (the
 /// receive of the k-th message from a sender needs that sender's k-th
-/// send to it), and what comes before those. `causal` holds the rows of
-/// the steps so far. Orders the object makes (a step that a choice
-/// allows only after another) are not in it: another order of other
-/// steps may allow it without them.
-pub(super) fn causal_row<P>(
+/// send to it, on a channel that holds only what was sent on it: see
+/// [`holds_only_its_sends`]), and what comes before those. `causal`
+/// holds the rows of the steps so far. Orders the object makes (a step
+/// that a choice allows only after another) are not in it: another
+/// order of other steps may allow it without them.
+pub(super) fn causal_row<P: Protocol>(
     h: &History<P>,
     schedule: &[Alt],
     causal: &[Vec<bool>],
@@ -41,11 +42,56 @@ pub(super) fn causal_row<P>(
     if let Some(from) = alt.sender(op) {
         let earlier = receives(h, &schedule[..b], alt.role, from).count();
         let send = sends(h, &schedule[..b], from, alt.role).nth(earlier);
-        if let Some(q) = send {
+        if let Some(q) = send.filter(|_| holds_only_its_sends(h, schedule, b, from, alt.role)) {
             add(q, &mut row);
         }
     }
     row
+}
+
+/// Whether the channel from `from` to `to` held, at every point up to
+/// `b`, what the steps before it sent there and did not receive: empty
+/// by the object's exact word at the start and wherever the program's
+/// count of sends and receives on it is even, and never more received
+/// than sent. Only on such a channel does the k-th receive need the k-th
+/// send: a message there from the start (a token the object begins
+/// with), or one the object put there itself, lets a receive go before
+/// any send, and a send taken to come first in every execution hid the
+/// race of the two (`tests/it/reduction_preloaded.rs`). An object that
+/// does not answer `is_channel_empty` gives no such order: its receives
+/// race with the sends before them, which explores more, never fewer,
+/// orders. Judged on this execution's first `b` points only, as the
+/// rows of those steps are reused by the executions that replay them.
+fn holds_only_its_sends<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    b: usize,
+    from: RoleId,
+    to: RoleId,
+) -> bool {
+    let mut in_transit = 0usize;
+    for j in 0..=b {
+        let Some(obj) = h.objects.get(j) else {
+            return false;
+        };
+        if in_transit == 0 && !obj.is_channel_empty(from, to) {
+            return false;
+        }
+        let Some(step) = schedule.get(j).filter(|_| j < b) else {
+            break;
+        };
+        match op_of(&h.pending[j], step.role) {
+            Some(Op::Send { to: t, .. }) if step.role == from && *t == to => in_transit += 1,
+            Some(o) if step.role == to && step.sender(o) == Some(from) => {
+                let Some(left) = in_transit.checked_sub(1) else {
+                    return false;
+                };
+                in_transit = left;
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The steps of `schedule` (a prefix of the execution's) that are sends

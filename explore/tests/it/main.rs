@@ -21,6 +21,7 @@ mod reduction_biased;
 mod reduction_close_select;
 mod reduction_oracle;
 mod reduction_origin;
+mod reduction_preloaded;
 mod reduction_probe;
 mod reduction_programs;
 mod reduction_property;

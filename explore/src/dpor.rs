@@ -109,9 +109,11 @@
 //!    (`tests/it/reduction_programs.rs`,
 //!    `dpor_finds_the_violation_that_commuting_steps_expose`). Such a
 //!    pair is now a race, unless `a` comes before the operation in every
-//!    execution: program order, or the send of the message it receives
-//!    (see `causal_row`). Its reversal is no `v` then (the operation is
-//!    refused after `v`): every choice at `a` is explored. One refusal
+//!    execution: program order, or the send of the message it receives,
+//!    on a channel that held only what was sent on it (a message there
+//!    from the start lets the receive go first; see `causal_row`). Its
+//!    reversal is no `v` then (the operation is refused after `v`):
+//!    every choice at `a` is explored. One refusal
 //!    is not judged where it happens: a receive from one named sender
 //!    whose channel is empty, reached by its role's own step and taken
 //!    as that role's next step (`awaits_an_empty_channel`). Only a step

@@ -17,6 +17,7 @@ mod env;
 mod load_balancer;
 mod reduction;
 mod reduction_adversary;
+mod reduction_awaiting;
 mod reduction_biased;
 mod reduction_close_select;
 mod reduction_oracle;

@@ -269,7 +269,7 @@ fn run_ops(
 /// What each role got: (sender, payload) in order.
 type Got = Vec<(usize, u32)>;
 
-fn payload_program<'c, P: Protocol>(
+pub(crate) fn payload_program<'c, P: Protocol>(
     case: &'c Case,
     names: &'c [String],
 ) -> impl Fn(&mut Roles<'_, P>) -> Vec<Handle<Got>> + Sync + 'c {

@@ -252,8 +252,8 @@ pub(crate) struct Case {
     pub(crate) spec: Spec,
     /// The two guarded branches of the definition `s`, if the spec has it
     /// (its body is a closure, which `Spec`'s `Debug` cannot show).
-    branches: Option<(Term, Term)>,
-    declared: Option<Vec<&'static str>>,
+    pub(crate) branches: Option<(Term, Term)>,
+    pub(crate) declared: Option<Vec<&'static str>>,
     pub(crate) programs: Vec<(&'static str, Vec<Op>)>,
 }
 

@@ -319,6 +319,11 @@ pub(crate) struct HbCache {
     /// How many leading steps the next execution runs exactly as the last
     /// one did (set by the search when it backtracks).
     pub(crate) keep: usize,
+    /// The earliest point at which an event was left out because its role
+    /// took it later as its next step (`awaits_an_empty_channel`). That
+    /// depends on the steps after the point, which the next execution may
+    /// change: it judges this point again instead of keeping it.
+    dropped: Option<usize>,
 }
 
 impl HbCache {
@@ -326,6 +331,7 @@ impl HbCache {
         self.rows.clear();
         self.causal.clear();
         self.keep = 0;
+        self.dropped = None;
     }
 }
 
@@ -360,7 +366,11 @@ pub(crate) fn source_backtracks<P: Protocol>(
         .keep
         .min(cache.rows.len())
         .min(cache.causal.len())
-        .min(n);
+        .min(n)
+        // The events of point `keep` itself are the last execution's.
+        .min(cache.dropped.map_or(usize::MAX, |d| d.saturating_sub(1)));
+    // No point before `keep` left an event out (`dropped` was the first).
+    let mut dropped = None;
     let mut before: Vec<Vec<bool>> = std::mem::take(&mut cache.rows);
     before.truncate(keep);
     let mut causal: Vec<Vec<bool>> = std::mem::take(&mut cache.causal);
@@ -386,7 +396,13 @@ pub(crate) fn source_backtracks<P: Protocol>(
         if k < n || !maximal {
             events.extend(blocked_alternatives(h, schedule, k));
         }
-        events.retain(|(alt, op)| !awaits_an_empty_channel(h, schedule, k, *alt, op));
+        events.retain(|(alt, op)| {
+            let awaits = awaits_an_empty_channel(h, schedule, k, *alt, op);
+            if awaits {
+                dropped = dropped.or(Some(k));
+            }
+            !awaits
+        });
         for (alt, op) in events {
             let order = causal_row(h, schedule, &causal, alt, op);
             let row = happens_before(h, schedule, &before, &order, alt, op, &mut out);
@@ -404,6 +420,7 @@ pub(crate) fn source_backtracks<P: Protocol>(
     cache.rows = before;
     cache.causal = causal;
     cache.keep = 0;
+    cache.dropped = dropped;
     out
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use engine::RoleId;
 
 use super::chooser::{Chooser, Decision};
-use super::dpor::{Backtrack, HbCache};
+use super::dpor::{group_of, Backtrack, HbCache};
 use super::found::describe;
 use super::step::Alt;
 
@@ -308,7 +308,7 @@ impl Dfs {
                 if j == 0 || role_at(&self.stack, j) != role_at(&self.stack, j - 1) {
                     (0..alts.len()).collect()
                 } else if j >= after {
-                    (0..alts.len()).filter(|&i| alts[i].role == racer).collect()
+                    group_of(alts, racer)
                 } else {
                     continue;
                 };

@@ -336,7 +336,7 @@ impl HbCache {
 }
 
 /// The choice indices of each role at one scheduling point.
-fn group_of(alts: &[Alt], role: RoleId) -> Vec<usize> {
+pub(crate) fn group_of(alts: &[Alt], role: RoleId) -> Vec<usize> {
     (0..alts.len()).filter(|&i| alts[i].role == role).collect()
 }
 

@@ -28,12 +28,12 @@ use std::fmt;
 /// orders of steps it cannot see are pruned as without a property. Under
 /// a preemption bound, sleep sets are off (a schedule could be cut as
 /// equivalent to one that the bound itself cut) and DPOR adds
-/// conservative backtrack points (Déjà Fu's, at the context switches
-/// before each race, and the race's later role at each point since its
-/// last step), so that bounded DPOR finds the outcomes of bounded plain
-/// search: two orders of the same steps can cost different numbers of
-/// preemptions. That is checked against bounded plain search on
-/// thousands of random programs, not proven.
+/// conservative backtrack points (after Déjà Fu's: every choice at each
+/// context switch before a race, and the race's later role at each point
+/// since its last step), so that bounded DPOR finds the outcomes of
+/// bounded plain search: two orders of the same steps can cost different
+/// numbers of preemptions. That is checked against bounded plain search
+/// on thousands of random programs, not proven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Reduction {
     /// Plain depth-first search: every schedule.

@@ -77,18 +77,16 @@ fn holds_only_its_sends<P: Protocol>(
         if in_transit == 0 && !obj.is_channel_empty(from, to) {
             return false;
         }
-        let Some(step) = schedule.get(j).filter(|_| j < b) else {
+        if j == b || j >= schedule.len() {
             break;
-        };
-        match op_of(&h.pending[j], step.role) {
-            Some(Op::Send { to: t, .. }) if step.role == from && *t == to => in_transit += 1,
-            Some(o) if step.role == to && step.sender(o) == Some(from) => {
-                let Some(left) = in_transit.checked_sub(1) else {
-                    return false;
-                };
-                in_transit = left;
-            }
-            _ => {}
+        }
+        if is_send(h, schedule, j, from, to) {
+            in_transit += 1;
+        } else if is_receive(h, schedule, j, to, from) {
+            let Some(left) = in_transit.checked_sub(1) else {
+                return false;
+            };
+            in_transit = left;
         }
     }
     true
@@ -102,10 +100,13 @@ fn sends<'a, P>(
     from: RoleId,
     to: RoleId,
 ) -> impl Iterator<Item = usize> + 'a {
-    (0..schedule.len()).filter(move |&q| {
-        schedule[q].role == from
-            && matches!(op_of(&h.pending[q], from), Some(Op::Send { to: t, .. }) if *t == to)
-    })
+    (0..schedule.len()).filter(move |&q| is_send(h, schedule, q, from, to))
+}
+
+/// Whether step `q` of `schedule` is a send of `from` to `to`.
+fn is_send<P>(h: &History<P>, schedule: &[Alt], q: usize, from: RoleId, to: RoleId) -> bool {
+    schedule[q].role == from
+        && matches!(op_of(&h.pending[q], from), Some(Op::Send { to: t, .. }) if *t == to)
 }
 
 /// The steps of `schedule` (a prefix of the execution's) in which `role`
@@ -116,10 +117,14 @@ fn receives<'a, P>(
     role: RoleId,
     from: RoleId,
 ) -> impl Iterator<Item = usize> + 'a {
-    (0..schedule.len()).filter(move |&q| {
-        schedule[q].role == role
-            && op_of(&h.pending[q], role).is_some_and(|o| schedule[q].sender(o) == Some(from))
-    })
+    (0..schedule.len()).filter(move |&q| is_receive(h, schedule, q, role, from))
+}
+
+/// Whether step `q` of `schedule` is a receive of `role` that took a
+/// message of `from`.
+fn is_receive<P>(h: &History<P>, schedule: &[Alt], q: usize, role: RoleId, from: RoleId) -> bool {
+    schedule[q].role == role
+        && op_of(&h.pending[q], role).is_some_and(|o| schedule[q].sender(o) == Some(from))
 }
 
 /// Marks both sides of every pair of choices of different roles that are

@@ -11,7 +11,7 @@
 use prust::spec::{alt, close, end, msg, par, seq, sync, Spec};
 use prust::{Protocol, Strict};
 
-use super::reduction_programs::{Case, Op};
+use super::reduction_programs::{fixed_case, Case, Op};
 use super::reduction_review::payload_program;
 use super::support::agree::differences;
 
@@ -43,11 +43,9 @@ fn bounded_dpor_moves_a_racer_to_where_its_role_then_waits() {
     );
     let (b, a) = (0, 1);
     let (t, u) = (0, 1);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             (
                 "b",
                 vec![
@@ -68,7 +66,7 @@ fn bounded_dpor_moves_a_racer_to_where_its_role_then_waits() {
                 ],
             ),
         ],
-    };
+    );
     agree(&case, ["b", "a"]);
 }
 
@@ -96,11 +94,9 @@ fn bounded_dpor_tries_every_role_where_a_role_first_waits() {
     );
     let (a, b) = (0, 1);
     let t = 0;
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             ("a", vec![Op::Send(b, t), Op::RecvFrom(b), Op::Send(b, t)]),
             (
                 "b",
@@ -112,7 +108,7 @@ fn bounded_dpor_tries_every_role_where_a_role_first_waits() {
                 ],
             ),
         ],
-    };
+    );
     agree(&case, ["a", "b"]);
 }
 
@@ -155,11 +151,9 @@ fn bounded_dpor_runs_the_earlier_role_first_where_it_then_waits() {
     );
     let (a, b) = (0, 1);
     let (t, u) = (0, 1);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: None,
-        programs: vec![
+        vec![
             (
                 "a",
                 vec![
@@ -180,7 +174,7 @@ fn bounded_dpor_runs_the_earlier_role_first_where_it_then_waits() {
                 ],
             ),
         ],
-    };
+    );
     agree(&case, ["a", "b"]);
 }
 
@@ -202,11 +196,9 @@ fn bounded_dpor_finds_the_unfinished_protocol_of_the_other_first_role() {
     .roles(["a", "b"]);
     let (a, b) = (0, 1);
     let (t, u) = (0, 1);
-    let case = Case {
+    let case = fixed_case(
         spec,
-        branches: None,
-        declared: Some(vec!["a", "b"]),
-        programs: vec![
+        vec![
             (
                 "a",
                 vec![
@@ -218,6 +210,6 @@ fn bounded_dpor_finds_the_unfinished_protocol_of_the_other_first_role() {
             ),
             ("b", vec![Op::Send(a, t), Op::RecvFrom(a)]),
         ],
-    };
+    );
     agree(&case, ["a", "b"]);
 }

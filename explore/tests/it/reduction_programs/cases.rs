@@ -252,8 +252,8 @@ pub(crate) struct Case {
     pub(crate) spec: Spec,
     /// The two guarded branches of the definition `s`, if the spec has it
     /// (its body is a closure, which `Spec`'s `Debug` cannot show).
-    pub(crate) branches: Option<(Term, Term)>,
-    pub(crate) declared: Option<Vec<&'static str>>,
+    branches: Option<(Term, Term)>,
+    declared: Option<Vec<&'static str>>,
     pub(crate) programs: Vec<(&'static str, Vec<Op>)>,
 }
 
@@ -336,7 +336,7 @@ pub(crate) fn build_case(
 
 /// A case written out by hand: `spec` (roles declared in it or not) and
 /// each role's operations.
-pub(super) fn fixed_case(spec: Spec, programs: Vec<(&'static str, Vec<Op>)>) -> Case {
+pub(crate) fn fixed_case(spec: Spec, programs: Vec<(&'static str, Vec<Op>)>) -> Case {
     Case {
         spec,
         branches: None,

@@ -30,7 +30,9 @@ use testkit::mailbox::outcomes;
 mod cases;
 mod found;
 
-pub(crate) use cases::{build_case, case, leaf, spec_of, term, Case, Mutation, Op, NAMES, TYPES};
+pub(crate) use cases::{
+    build_case, case, fixed_case, leaf, spec_of, term, Case, Mutation, Op, NAMES, TYPES,
+};
 
 /// Runs `ops` on `ep`, stopping at the first operation that fails (a
 /// deadlock, a stopped execution); `names` are the object's role names.

@@ -320,3 +320,33 @@ fn the_exploration_says_which_reduction_ran_and_why_another_was_off() {
         .unwrap()
         .starts_with("dpor without sleep sets"));
 }
+
+/// Executions of bounded plain search and bounded DPOR on fan-in
+/// programs (senders of `k` messages each to a collector that receives
+/// from anyone), under bounds 0 to 3 and unbounded, printed. A
+/// measurement for BENCHMARKS.md (`cargo test -p prust-explore --test it
+/// bounded_execution_counts -- --ignored --nocapture`); it checks only
+/// that DPOR runs no more executions than plain search.
+#[test]
+#[ignore = "a measurement"]
+fn bounded_execution_counts() {
+    let fan_in = |senders: usize, k: usize| {
+        let mut steps = vec![vec![Step::Send(senders); k]; senders];
+        steps.push(vec![Step::RecvAnyNot(senders); senders * k]);
+        steps
+    };
+    for (senders, k) in [(2, 2), (2, 3), (3, 1), (3, 2)] {
+        let steps = fan_in(senders, k);
+        for bound in [Some(0), Some(1), Some(2), Some(3), None] {
+            let plain = explore(&steps, bound, Reduction::None);
+            let dpor = explore(&steps, bound, Reduction::Dpor);
+            let bound = bound.map_or("none".to_string(), |b| b.to_string());
+            eprintln!(
+                "fan-in {senders}x{k} bound {bound}: plain {} dpor {}",
+                plain.executions(),
+                dpor.executions()
+            );
+            assert!(dpor.executions() <= plain.executions(), "{dpor}\n{plain}");
+        }
+    }
+}

@@ -113,6 +113,10 @@ impl Protocol for Object {
         forward!(self, o => o.is_channel_empty(from, to))
     }
     #[inline]
+    fn channel_capacity(&self, from: RoleId, to: RoleId) -> Option<usize> {
+        forward!(self, o => o.channel_capacity(from, to))
+    }
+    #[inline]
     fn is_terminated(&self) -> bool {
         forward!(self, o => o.is_terminated())
     }

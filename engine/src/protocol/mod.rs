@@ -199,6 +199,63 @@ pub trait Protocol: Clone + Eq + Hash + Send + 'static {
         false
     }
 
+    /// The capacity of the channel from `from` to `to`, if it is a plain
+    /// bounded buffer: `Some(c)` promises that the channel holds exactly
+    /// the messages sent on it and not yet received (nothing else puts
+    /// one there or takes one away), and that a send on it is refused
+    /// while it holds `c` or more; the same `c` in every state of the
+    /// object (a capacity that shrinks or grows breaks the order below).
+    /// `None`, the default, promises nothing.
+    ///
+    /// `prust::explore`'s DPOR reads it to know that a send on a full
+    /// channel waits for the receiver's receive: the `n`-th send needs the
+    /// `(n - c)`-th receive first, in every execution, so the two are
+    /// never reordered, and a send that waits for room is judged where it
+    /// is taken (without the word, every step before such a send is
+    /// explored in every order, which is sound, and slower). A wrong
+    /// `Some` makes DPOR skip orders: leave the default unless both
+    /// promises hold, with one `c`, in every state.
+    ///
+    /// ```
+    /// use engine::{Message, Protocol, Refused, RoleId};
+    ///
+    /// /// One channel from role 0 to role 1 that holds one message.
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct Slot(Option<Message>);
+    ///
+    /// impl Protocol for Slot {
+    ///     fn roles(&self) -> Vec<String> {
+    ///         vec!["a".into(), "b".into()]
+    ///     }
+    ///     fn try_send(&mut self, role: RoleId, to: RoleId, m: Message) -> Result<(), Refused<Message>> {
+    ///         if (role, to) != (0, 1) || self.0.is_some() {
+    ///             return Err(Refused(m));
+    ///         }
+    ///         self.0 = Some(m);
+    ///         Ok(())
+    ///     }
+    ///     fn try_recv(&mut self, role: RoleId, from: Option<RoleId>) -> Result<(RoleId, Message), Refused> {
+    ///         match (role, from) {
+    ///             (1, None | Some(0)) => self.0.take().map(|m| (0, m)).ok_or(Refused(())),
+    ///             _ => Err(Refused(())),
+    ///         }
+    ///     }
+    ///     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
+    ///         (from, to) != (0, 1) || self.0.is_none()
+    ///     }
+    ///     fn channel_capacity(&self, from: RoleId, to: RoleId) -> Option<usize> {
+    ///         ((from, to) == (0, 1)).then_some(1)
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Slot(None).channel_capacity(0, 1), Some(1));
+    /// assert_eq!(Slot(None).channel_capacity(1, 0), None);
+    /// ```
+    fn channel_capacity(&self, from: RoleId, to: RoleId) -> Option<usize> {
+        let _ = (from, to);
+        None
+    }
+
     /// Whether the protocol has ended normally. Consulted only in states in
     /// which no action is enabled: such a state is *terminated* if this says
     /// so and *deadlocked* otherwise.

@@ -124,7 +124,15 @@
 //!    executions that the sleep sets stopped for every one they run now.
 //!    A receive its role never takes keeps its event: a close may answer
 //!    it, which no step shows, and the refusal is then all that stands
-//!    for it.
+//!    for it. The sender's counterpart needs the object's word
+//!    ([`Protocol::channel_capacity`]: the channel holds what was sent
+//!    on it and not received, and refuses a send while it holds `c`):
+//!    then the `n`-th send needs the `(n - c)`-th receive before it in
+//!    every execution (`causal_row`), and a send on a full channel that
+//!    its role takes as its next step is judged there (`awaits_room`).
+//!    Without the word, random mailbox programs over channels of two
+//!    ran five times as many executions that the sleep sets stopped
+//!    (BENCHMARKS.md, "One execution per trace").
 //! 5. **Conflicts the races do not show.** Three choices can commute
 //!    pairwise once the first has gone and still conflict before it; the
 //!    execution then has no race at all. Every pair of choices that is
@@ -202,7 +210,9 @@ use super::visible::Visibility;
 mod invariant;
 mod relation;
 
-use invariant::{awaits_an_empty_channel, blocked_alternatives, causal_row, conflicts};
+use invariant::{
+    awaits_an_empty_channel, awaits_room, blocked_alternatives, causal_row, conflicts,
+};
 use relation::{relation, Rel};
 
 /// Choices to explore at one scheduling point, asked for by a race.
@@ -397,7 +407,8 @@ pub(crate) fn source_backtracks<P: Protocol>(
             events.extend(blocked_alternatives(h, schedule, k));
         }
         events.retain(|(alt, op)| {
-            let awaits = awaits_an_empty_channel(h, schedule, k, *alt, op);
+            let awaits = awaits_an_empty_channel(h, schedule, k, *alt, op)
+                || awaits_room(h, schedule, k, *alt, op);
             if awaits {
                 dropped = dropped.or(Some(k));
             }

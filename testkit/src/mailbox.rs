@@ -32,6 +32,12 @@ impl Mailbox {
         Mailbox::named(&NUMBERED[..roles], Some(2))
     }
 
+    /// `roles` roles named `r0`, `r1`, … (at most 8), channels bounded by
+    /// `capacity` (`None`: unbounded).
+    pub fn numbered(roles: usize, capacity: Option<usize>) -> Self {
+        Mailbox::named(&NUMBERED[..roles], capacity)
+    }
+
     /// Roles with these names, channels bounded by `capacity` (`None`:
     /// unbounded, so that no send ever waits).
     pub fn named(names: &'static [&'static str], capacity: Option<usize>) -> Self {
@@ -88,6 +94,13 @@ impl Protocol for Mailbox {
     }
     fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
         self.queues[from * self.count() + to].is_empty()
+    }
+    /// Each channel a FIFO queue of the mailbox's capacity: what DPOR
+    /// reads to order a send on a full channel after the receive that
+    /// makes room.
+    fn channel_capacity(&self, from: RoleId, to: RoleId) -> Option<usize> {
+        let n = self.count();
+        self.capacity.filter(|_| from != to && from < n && to < n)
     }
     fn is_terminated(&self) -> bool {
         self.queues.iter().all(VecDeque::is_empty)

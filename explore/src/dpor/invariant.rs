@@ -46,7 +46,43 @@ pub(super) fn causal_row<P: Protocol>(
             add(q, &mut row);
         }
     }
+    if let Some(q) = room_maker(h, schedule, b, alt.role, op) {
+        add(q, &mut row);
+    }
     row
+}
+
+/// The receive that a send (`op` of `role`, judged after the first `b`
+/// steps) needs before it in every execution, on a channel whose object
+/// gives its capacity `c` ([`Protocol::channel_capacity`]) and that held
+/// only what was sent on it ([`holds_only_its_sends`]): with `n` sends on
+/// it before this one, the channel holds `n - r` messages after `r`
+/// receives, fewer than `c` only once `r > n - c`, so the `(n - c + 1)`-th
+/// receive comes first. `None` where the channel has room for every send
+/// so far, or the object does not say.
+fn room_maker<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    b: usize,
+    role: RoleId,
+    op: &Op,
+) -> Option<usize> {
+    let Op::Send { to, .. } = op else {
+        return None;
+    };
+    let to = *to;
+    let c = capacity(h.objects.get(b)?, role, to)?;
+    let sent = sends(h, &schedule[..b], role, to).count();
+    let nth = sent.checked_sub(c)?;
+    let q = receives(h, &schedule[..b], to, role).nth(nth)?;
+    holds_only_its_sends(h, schedule, b, role, to).then_some(q)
+}
+
+/// The capacity the object gives the channel from `from` to `to`
+/// ([`Protocol::channel_capacity`]); `None` for none, or for 0 (a channel
+/// that refuses every send orders nothing).
+fn capacity<P: Protocol>(obj: &P, from: RoleId, to: RoleId) -> Option<usize> {
+    obj.channel_capacity(from, to).filter(|&c| c > 0)
 }
 
 /// Whether the channel from `from` to `to` held, at every point up to
@@ -254,6 +290,59 @@ fn blocked<'h, P: Protocol>(
 }
 
 /// Whether the event `op` of `alt` at point `k`, refused there, is a
+/// send on a full channel (by the object's capacity, see
+/// [`Protocol::channel_capacity`], and the program's count of sends and
+/// receives on a channel that held only what was sent on it) that its
+/// role reached by its own step and takes, unchanged, as its next step:
+/// only a receive on that channel makes room for it (the capacity's
+/// promise), and judged where it is taken, that receive comes before it
+/// in every execution ([`room_maker`]) and is replayed in front of it.
+/// The counterpart of [`awaits_an_empty_channel`] for the sender: judged
+/// where it was refused, every earlier step of another role was a race
+/// whose every choice was explored, for the sleep sets to stop most of
+/// the executions that followed.
+pub(super) fn awaits_room<P: Protocol>(
+    h: &History<P>,
+    schedule: &[Alt],
+    k: usize,
+    alt: Alt,
+    op: &Op,
+) -> bool {
+    let (Op::Send { to, .. }, Some(obj)) = (op, h.objects.get(k)) else {
+        return false;
+    };
+    let (to, role) = (*to, alt.role);
+    let Some(c) = capacity(obj, role, to) else {
+        return false;
+    };
+    let held = sends(h, &schedule[..k], role, to)
+        .count()
+        .checked_sub(receives(h, &schedule[..k], to, role).count());
+    held.is_some_and(|n| n >= c)
+        && waits_for_its_next_step(h, schedule, k, role, op)
+        && holds_only_its_sends(h, schedule, k, role, to)
+}
+
+/// Whether `role` reached `op` at point `k` by its own step (the one
+/// before `k`) and takes it, unchanged, as its next step of the
+/// execution: what lets a refused operation be judged where it is taken
+/// instead of at `k` (see [`awaits_room`], [`awaits_an_empty_channel`]).
+fn waits_for_its_next_step<P>(
+    h: &History<P>,
+    schedule: &[Alt],
+    k: usize,
+    role: RoleId,
+    op: &Op,
+) -> bool {
+    let Some(t) = (k..schedule.len()).find(|&t| schedule[t].role == role) else {
+        return false;
+    };
+    k > 0
+        && schedule[k - 1].role == role
+        && (k..=t).all(|j| op_of(&h.pending[j], role).is_some_and(|o| same_op(o, op)))
+}
+
+/// Whether the event `op` of `alt` at point `k`, refused there, is a
 /// receive from one named sender whose channel is empty there (by the
 /// object's exact word, and by the program's count of sends and
 /// receives), and that its role takes, unchanged, as its next step of the
@@ -276,13 +365,8 @@ pub(super) fn awaits_an_empty_channel<P: Protocol>(
         return false;
     };
     let (from, role) = (*from, alt.role);
-    let Some(t) = (k..schedule.len()).find(|&t| schedule[t].role == role) else {
-        return false;
-    };
-    k > 0
-        && schedule[k - 1].role == role
-        && alt.from.is_none_or(|f| f == from)
-        && (k..=t).all(|j| op_of(&h.pending[j], role).is_some_and(|o| same_op(o, op)))
+    alt.from.is_none_or(|f| f == from)
+        && waits_for_its_next_step(h, schedule, k, role, op)
         && obj.is_channel_empty(from, role)
         && sends(h, &schedule[..k], from, role).count()
             <= receives(h, &schedule[..k], role, from).count()

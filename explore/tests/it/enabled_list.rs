@@ -180,6 +180,9 @@ fn a_listed_object_is_explored_as_a_probed_one() {
         fn is_channel_empty(&self, from: RoleId, to: RoleId) -> bool {
             self.0.is_channel_empty(from, to)
         }
+        fn channel_capacity(&self, from: RoleId, to: RoleId) -> Option<usize> {
+            self.0.channel_capacity(from, to)
+        }
         fn is_terminated(&self) -> bool {
             self.0.is_terminated()
         }

@@ -20,6 +20,7 @@ mod reduction_adversary;
 mod reduction_awaiting;
 mod reduction_biased;
 mod reduction_bounded;
+mod reduction_capacity;
 mod reduction_close_select;
 mod reduction_oracle;
 mod reduction_origin;

@@ -18,12 +18,13 @@ use prust::explore::{Exploration, Explorer, Reduction};
 /// order), some receives become receives from anyone that assert on the
 /// sender, and some roles get two operations swapped (a bug of ordering).
 fn programs() -> impl Strategy<Value = Vec<Vec<Step>>> {
-    (2usize..=4).prop_flat_map(|n| {
-        let max_messages = match n {
-            2 => 5,
-            3 => 5,
-            _ => 5,
-        };
+    programs_of(5)
+}
+
+/// [`programs`] of up to `max_messages` messages (`reduction_capacity.rs`
+/// runs them on channels of one and two).
+pub(super) fn programs_of(max_messages: usize) -> impl Strategy<Value = Vec<Vec<Step>>> {
+    (2usize..=4).prop_flat_map(move |n| {
         let pair = (0..n, 1..n).prop_map(move |(a, d)| (a, (a + d) % n));
         (
             proptest::collection::vec((pair, any::<bool>(), 0..n), 1..=max_messages),

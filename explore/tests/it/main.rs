@@ -31,6 +31,7 @@ mod reduction_property;
 mod reduction_review;
 mod reduction_review2;
 mod reduction_same_channel;
+mod reduction_small_scope;
 mod reduction_zoo;
 mod replay_env;
 mod results;
